@@ -1,0 +1,9 @@
+"""Shared pytest configuration: hypothesis profiles."""
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.register_profile("dev", deadline=None, max_examples=50)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
