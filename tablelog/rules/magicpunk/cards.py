@@ -1,0 +1,149 @@
+"""Mana cards (魔煌札): card codes, the session deck and how draws pick cards.
+
+Cards are playing cards written ``AS 10H QD 2C`` (rank A 2-10 J Q K, suit S H D C) and ``JK1
+JK2`` for the jokers. Draws the tool makes are decided by the keyed-hash randomness of
+:mod:`tablelog.rules.core`, keyed by the number of active draws before them, so that an undone
+draw made again gives the same cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from tablelog.rules.core import RuleViolation, draw_index, require
+
+__all__ = [
+    "CARDS_RULE", "RANKS", "SUITS", "STANDARD_DECK", "DrawPlan", "is_card_code",
+    "parse_card_list", "parse_deck", "plan_random_draw", "plan_named_draw", "pick_random",
+]
+
+CARDS_RULE = "MP-CARDS"
+"""Rule ID used for card-zone refusals (RULES.md, magicpunk preamble: cards and zones)."""
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+STANDARD_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("JK1", "JK2")
+_VALID = frozenset(STANDARD_DECK)
+
+
+def is_card_code(code: str) -> bool:
+    """Return whether ``code`` is a card code (``AS``, ``10H``, ``JK1``; upper case)."""
+    return code in _VALID
+
+
+def parse_card_list(text: str | Sequence[str]) -> tuple[str, ...]:
+    """Parse ``"AS,7H, jk1"`` (or a sequence of codes) into card codes.
+
+    Args:
+        text: Comma- or space-separated codes, any case, or a sequence of codes.
+
+    Returns:
+        The codes in the given order, upper-cased.
+
+    Raises:
+        RuleViolation: MP-CARDS if a code is not a card, or a card is named twice.
+
+    Source: RULES.md, magicpunk preamble (card codes).
+    """
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    codes = tuple(p.strip().upper() for p in parts if p.strip())
+    bad = [c for c in codes if not is_card_code(c)]
+    require(not bad, CARDS_RULE, f"unknown card code(s) {', '.join(bad)} "
+            "(expected e.g. AS 10H QD 2C JK1)")
+    twice = sorted({c for c in codes if codes.count(c) > 1})
+    require(not twice, CARDS_RULE, f"card(s) named twice: {', '.join(twice)}")
+    return codes
+
+
+def parse_deck(text: str | None) -> tuple[str, ...]:
+    """Return the session deck: the 54 standard cards, or the list ``init --deck`` gave.
+
+    Raises:
+        RuleViolation: MP-CARDS if the list is empty, repeats a card or has an unknown code.
+
+    Source: RULES.md, magicpunk preamble (Decision: 54 cards unless another list).
+    """
+    if text is None or not str(text).strip():
+        return STANDARD_DECK
+    return parse_card_list(text)
+
+
+@attrs.frozen
+class DrawPlan:
+    """The cards one draw takes from the draw pile.
+
+    Attributes:
+        cards: The cards drawn, in order.
+        reshuffle_at: Index in ``cards`` before which the discard pile was shuffled into the
+            (then empty) draw pile, or None if no reshuffle happened.
+    """
+
+    cards: tuple[str, ...]
+    reshuffle_at: int | None = None
+
+
+def pick_random(seed: int, pile: Sequence[str], draw_no: int, index: int) -> str:
+    """Return one card picked uniformly from ``pile`` for card ``index`` of draw ``draw_no``."""
+    return pile[draw_index(seed, len(pile), "magicpunk.draw", draw_no, index)]
+
+
+def plan_random_draw(
+    seed: int, pile: Sequence[str], discard: Sequence[str], count: int, draw_no: int
+) -> DrawPlan:
+    """Draw ``count`` cards at random: first the draw pile, then the reshuffled discard pile.
+
+    Args:
+        seed: The session seed.
+        pile: The draw pile (order is canonical, not physical).
+        discard: The discard pile, oldest first.
+        count: Cards to draw (>= 0).
+        draw_no: The number of active draws before this one (the randomness key).
+
+    Returns:
+        The plan; ``reshuffle_at`` is set when the pile ran out.
+
+    Raises:
+        RuleViolation: MP-CARDS if the pile and discard pile together hold fewer than ``count``.
+
+    Source: RULES.md, magicpunk preamble (Decision: randomness and undo; reshuffle).
+    """
+    require(count <= len(pile) + len(discard), CARDS_RULE,
+            f"cannot draw {count} card(s): draw pile {len(pile)} + discard pile "
+            f"{len(discard)}")
+    work, rest = list(pile), list(discard)
+    drawn: list[str] = []
+    reshuffle_at = None
+    for i in range(count):
+        if not work:
+            reshuffle_at, work, rest = i, rest, []
+        card = pick_random(seed, work, draw_no, i)
+        work.remove(card)
+        drawn.append(card)
+    return DrawPlan(tuple(drawn), reshuffle_at)
+
+
+def plan_named_draw(
+    cards: Iterable[str], pile: Sequence[str], discard: Sequence[str]
+) -> DrawPlan:
+    """Check the cards the table actually drew, reshuffling only when the pile is empty.
+
+    Raises:
+        RuleViolation: MP-CARDS if a card is not in the draw pile (nor, once the pile is
+            empty, in the discard pile).
+
+    Source: RULES.md, magicpunk preamble (cards; reshuffle).
+    """
+    work, rest = list(pile), list(discard)
+    drawn: list[str] = []
+    reshuffle_at = None
+    for i, card in enumerate(cards):
+        if not work and card in rest:
+            reshuffle_at, work, rest = i, rest, []
+        if card not in work:
+            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile "
+                                f"({len(work)} card(s) left there)")
+        work.remove(card)
+        drawn.append(card)
+    return DrawPlan(tuple(drawn), reshuffle_at)

@@ -1,0 +1,121 @@
+"""Magic Punk checks in the notation players type online: ``nMPm`` and ``nMPmCx``.
+
+``n`` d20 are rolled; a die succeeds if it is <= ``m`` (and, with a challenge ``Cx``, >= ``x``).
+A die equal to ``m`` is a jackpot; every die showing 1 is a bad beat, which beats a jackpot. The
+achieved value is the highest successful die. With 0 dice, roll 2 and keep the worse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import attrs
+
+from tablelog.rules.core import draw_index, require
+
+__all__ = ["CHECK_RULE", "MAX_DICE", "Notation", "CheckResult", "parse_notation", "dice_to_roll",
+           "roll_dice", "evaluate"]
+
+CHECK_RULE = "MP-CHECK"
+"""Rule ID for check notation and dice (issue 3, Magic Punk checks; not a seed clause)."""
+
+MAX_DICE = 30
+_NOTATION = re.compile(r"^\s*(\d+)\s*MP\s*(\d+)\s*(?:C\s*(\d+))?\s*$", re.IGNORECASE)
+
+
+@attrs.frozen
+class Notation:
+    """A parsed check: ``dice`` d20, target ``target`` (m), challenge ``challenge`` (x) or None."""
+
+    dice: int
+    target: int
+    challenge: int | None = None
+
+    def text(self) -> str:
+        """Return the canonical notation (``2MP10C5``)."""
+        tail = f"C{self.challenge}" if self.challenge is not None else ""
+        return f"{self.dice}MP{self.target}{tail}"
+
+
+@attrs.frozen
+class CheckResult:
+    """The outcome of a check.
+
+    Attributes:
+        dice: Every die rolled (two for a 0-dice check).
+        kept: The dice that count (the worse one for a 0-dice check).
+        success / jackpot / bad_beat: The outcome flags.
+        achieved: The highest successful die, or None on a failure.
+    """
+
+    dice: tuple[int, ...]
+    kept: tuple[int, ...]
+    success: bool
+    jackpot: bool
+    bad_beat: bool
+    achieved: int | None
+
+
+def parse_notation(text: str) -> Notation:
+    """Parse ``nMPm`` or ``nMPmCx`` (any case).
+
+    Raises:
+        RuleViolation: MP-CHECK if the text does not parse or asks for more than 30 dice.
+    """
+    match = _NOTATION.match(text)
+    require(match, CHECK_RULE, f"{text!r} is not nMPm or nMPmCx (e.g. 3MP10, 2MP12C4)")
+    assert match is not None
+    n, m, x = match.groups()
+    require(int(n) <= MAX_DICE, CHECK_RULE, f"{text!r}: at most {MAX_DICE} dice, got {n}")
+    return Notation(int(n), int(m), int(x) if x is not None else None)
+
+
+def dice_to_roll(notation: Notation) -> int:
+    """Return how many d20 are physically rolled (2 for a 0-dice check)."""
+    return notation.dice if notation.dice > 0 else 2
+
+
+def roll_dice(seed: int, count: int, roll_no: int) -> tuple[int, ...]:
+    """Roll ``count`` d20 keyed by the number of active rolls before this one."""
+    return tuple(draw_index(seed, 20, "magicpunk.roll", roll_no, i) + 1 for i in range(count))
+
+
+def _single(die: int, n: Notation) -> CheckResult:
+    return evaluate(Notation(1, n.target, n.challenge), (die,))
+
+
+def _rank(result: CheckResult) -> tuple[int, int]:
+    if result.bad_beat:
+        return (0, 0)
+    if result.jackpot:
+        return (3, 0)
+    return (2, result.achieved or 0) if result.success else (1, 0)
+
+
+def evaluate(notation: Notation, dice: Sequence[int]) -> CheckResult:
+    """Evaluate a check on the dice rolled.
+
+    Args:
+        notation: The check.
+        dice: The d20 results (1..20), as many as :func:`dice_to_roll` says.
+
+    Returns:
+        The outcome. A jackpot die (= m) succeeds even against a challenge above m.
+
+    Raises:
+        RuleViolation: MP-CHECK if a die is outside 1..20 or the dice count is wrong.
+    """
+    dice = tuple(dice)
+    require(len(dice) == dice_to_roll(notation), CHECK_RULE,
+            f"{notation.text()} needs {dice_to_roll(notation)} dice, got {len(dice)}")
+    require(all(1 <= d <= 20 for d in dice), CHECK_RULE, f"dice must be 1..20, got {dice}")
+    if notation.dice == 0:
+        worse = min((_single(d, notation) for d in dice), key=_rank)
+        return attrs.evolve(worse, dice=dice)
+    low = notation.challenge or 1
+    good = [d for d in dice if low <= d <= notation.target or d == notation.target]
+    bad_beat = all(d == 1 for d in dice)
+    jackpot = not bad_beat and notation.target in dice
+    success = not bad_beat and bool(good)
+    return CheckResult(dice, dice, success, jackpot, bad_beat, max(good) if success else None)

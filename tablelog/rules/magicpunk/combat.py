@@ -1,0 +1,85 @@
+"""Combat helpers: damage with pulling punches (手加減), healing, cover (かばう) and briefing.
+
+HP are plain integers; a character's HP may go below 0 (the core rule's negative HP).
+"""
+
+from __future__ import annotations
+
+from tablelog.rules.core import require
+
+__all__ = ["BRIEFING_PACKAGES", "hp_after_damage", "hp_after_heal", "cover_outcome",
+           "briefing_allows"]
+
+BRIEFING_PACKAGES: dict[str, str] = {
+    "10s": "about 10 seconds: each PC takes one preparation",
+    "1m": "about 1 minute: up to 6 preparations in total",
+    "ample": "ample time: any number of preparations",
+}
+BRIEFING_TOTAL_1M = 6
+
+
+def hp_after_damage(hp: int, amount: int, pull_punches: bool) -> int:
+    """Return the target's HP after ``amount`` damage.
+
+    Args:
+        hp: Current HP (may be negative).
+        amount: Damage dealt (>= 0).
+        pull_punches: The attacker declared pulling punches before the attack roll.
+
+    Returns:
+        ``hp - amount``; with pulling punches never below 0 (a target already below 0 stays
+        where it is).
+
+    Raises:
+        RuleViolation: MP-PULL-1 if ``amount`` is negative.
+
+    Source: magicpunk-optional-rules.ja.txt, 手加減; MP-PULL-1.
+    """
+    require(amount >= 0, "MP-PULL-1", f"damage must be >= 0, got {amount}")
+    after = hp - amount
+    return max(after, min(hp, 0)) if pull_punches else after
+
+
+def hp_after_heal(hp: int, hp_max: int, amount: int) -> int:
+    """Return HP after healing ``amount``, never above ``hp_max`` (a higher HP stays).
+
+    Raises:
+        RuleViolation: MP-PULL-1 if ``amount`` is negative.
+    """
+    require(amount >= 0, "MP-PULL-1", f"healing must be >= 0, got {amount}")
+    return max(hp, min(hp_max, hp + amount))
+
+
+def cover_outcome(acted: bool) -> tuple[bool, bool]:
+    """Return ``(acted, keep_acted_next_round)`` for a coverer.
+
+    A coverer who has not acted this round becomes acted; one who already acted stays acted at
+    the next round's start.
+
+    Source: magicpunk-optional-rules.ja.txt, かばう; MP-COVER-1.
+    """
+    return (True, acted)
+
+
+def briefing_allows(package: str, taken_by_actor: int, taken_on_side: int) -> None:
+    """Check that one more preparation fits the briefing package.
+
+    Args:
+        package: ``"10s"``, ``"1m"`` or ``"ample"``.
+        taken_by_actor: Preparations this PC (or enemy) has already taken.
+        taken_on_side: Preparations its side (PCs, or aware enemies) has already taken.
+
+    Raises:
+        RuleViolation: MP-BRIEF-1 for an unknown package or a preparation over the limit.
+
+    Source: magicpunk-optional-rules.ja.txt, ブリーフィングパッケージ; MP-BRIEF-1.
+    """
+    require(package in BRIEFING_PACKAGES, "MP-BRIEF-1",
+            f"unknown briefing package {package!r} (10s, 1m or ample)")
+    if package == "10s":
+        require(taken_by_actor < 1, "MP-BRIEF-1",
+                f"10s briefing: each takes one preparation; already took {taken_by_actor}")
+    elif package == "1m":
+        require(taken_on_side < BRIEFING_TOTAL_1M, "MP-BRIEF-1",
+                f"1m briefing: at most {BRIEFING_TOTAL_1M} preparations in total; "
+                f"already {taken_on_side}")

@@ -1,0 +1,88 @@
+"""Cohabitation (同居): shared residence, the point split, and shared leisure events.
+
+Living points (生活ポイント) are integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from tablelog.rules.core import require
+
+__all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "even_split", "check_split",
+           "check_residence", "shared_leisure_roll"]
+
+UNSHARABLE_RESIDENCES = frozenset({"student-dorm", "orphanage", "monastery", "barracks"})
+"""Residences that cannot be shared (学生寮, 孤児院, 修道院, 兵舎)."""
+
+SHARED_LEISURE_EVENTS = frozenset({2, 3, 4, 7, 10, 13, 15})
+"""Leisure-table rolls whose event affects every cohabitant (MP-COHAB-2)."""
+
+
+def check_residence(names: Sequence[str], residence: str) -> None:
+    """Check that ``names`` may share ``residence``.
+
+    Raises:
+        RuleViolation: MP-COHAB-1 for fewer than two PCs, a PC named twice, or a residence
+            that cannot be shared.
+
+    Source: magicpunk-optional-rules.ja.txt, 同居; MP-COHAB-1.
+    """
+    require(len(names) >= 2, "MP-COHAB-1", f"cohabitation needs 2 or more PCs, got {list(names)}")
+    require(len(set(names)) == len(names), "MP-COHAB-1", f"a PC is named twice: {list(names)}")
+    require(residence not in UNSHARABLE_RESIDENCES, "MP-COHAB-1",
+            f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})")
+
+
+def even_split(points: int, count: int) -> tuple[int, ...]:
+    """Split ``points`` over ``count`` PCs as evenly as possible (earlier PCs pay the extra).
+
+    Source: 同居, 住居; MP-COHAB-1.
+    """
+    share, extra = divmod(points, count)
+    return tuple(share + (1 if i < extra else 0) for i in range(count))
+
+
+def check_split(points: int, split: Sequence[int], count: int) -> None:
+    """Check an agreed uneven split of a residence's points.
+
+    Raises:
+        RuleViolation: MP-COHAB-1 if the split has the wrong length, a negative share, or does
+            not add up to ``points``.
+    """
+    require(len(split) == count, "MP-COHAB-1", f"split {list(split)} must name {count} shares")
+    require(all(s >= 0 for s in split), "MP-COHAB-1", f"split {list(split)} has a negative share")
+    require(sum(split) == points, "MP-COHAB-1",
+            f"split {list(split)} sums to {sum(split)}, the residence costs {points} points")
+
+
+def shared_leisure_roll(roll: int, safety: int, taken: Collection[int]) -> int:
+    """Return the leisure roll that applies when shared events may not repeat in one leisure.
+
+    A roll naming a shared event already taken is moved by up to ``safety`` (the region's
+    safety value, either way; the smallest shift first, down before up) to a roll that is not
+    a taken shared event; if no such roll exists within reach, the nearest lower roll that is
+    not a taken shared event applies.
+
+    Args:
+        roll: The leisure-table roll.
+        safety: The safety (治安) value, the most the roll may be shifted.
+        taken: Shared-event rolls already taken in this leisure by a cohabitant.
+
+    Raises:
+        RuleViolation: MP-COHAB-2 if no roll is possible (every lower roll is taken).
+
+    Source: 同居, 余暇イベント; MP-COHAB-2.
+    """
+    def free(r: int) -> bool:
+        return r >= 1 and not (r in SHARED_LEISURE_EVENTS and r in taken)
+
+    if free(roll):
+        return roll
+    for shift in range(1, abs(safety) + 1):
+        for candidate in (roll - shift, roll + shift):
+            if free(candidate):
+                return candidate
+    lower = [r for r in range(roll - 1, 0, -1) if free(r)]
+    require(lower, "MP-COHAB-2", f"roll {roll}: no other event is possible")
+    return lower[0]

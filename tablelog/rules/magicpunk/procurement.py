@@ -1,0 +1,111 @@
+"""Procurement (調達判定): the rarity table, the check it calls for, and Ma-GEAR readiness.
+
+Prices are in Mj (integer); rarity and challenge values are integers.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.rules.core import require
+
+__all__ = ["MATERIALS", "QUALITIES", "DESIGNS", "Rarity", "rarity", "procurement_time_dice",
+           "gear_active"]
+
+MATERIALS: dict[str, int] = {
+    "steel": 0, "hardwood": 0, "synthetic-fibre": 0, "beast-hide": 0,
+    "alloy": 1, "heavy-black-iron": 1, "magic-wood": 1, "magic-beast-hide": 1,
+    "synthetic-resin": 1, "reinforced-crystal": 1,
+    "magic-silver-thread": 2, "magic-shell": 2,
+    "mana-silver": 3,
+}
+"""Material part -> rarity (MP-PROC-2). Names are the seed's, in English, hyphenated."""
+
+QUALITIES: dict[str, int] = {"poor": -1, "standard": 0, "fine": 1, "masterwork": 3,
+                             "legendary": 5}
+DESIGNS: dict[str, int] = {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2}
+GEAR_PRICE_PER_RARITY = 500
+VEHICLE_PRICE_PER_RARITY = 2000
+
+
+@attrs.frozen
+class Rarity:
+    """A procurement assessment: ``total`` rarity, per-row ``breakdown``, the check."""
+
+    total: int
+    breakdown: dict[str, int]
+
+    @property
+    def check_needed(self) -> bool:
+        """A check happens when the rarity is 1 or more (MP-PROC-2)."""
+        return self.total >= 1
+
+    @property
+    def challenge(self) -> int:
+        """The challenge value the check gains: the rarity, or 0 when there is no check."""
+        return self.total if self.check_needed else 0
+
+
+def _lookup(table: dict[str, int], key: str, what: str) -> int:
+    require(key in table, "MP-PROC-2", f"unknown {what} {key!r} (one of {', '.join(table)})")
+    return table[key]
+
+
+def rarity(material: str, quality: str, design: str = "none", gear_price: int = 0,
+           vehicle_price: int = 0, gm: int = 0) -> Rarity:
+    """Return the rarity of an item from the rarity table.
+
+    Args:
+        material: Material part (a key of :data:`MATERIALS`).
+        quality: poor, standard, fine, masterwork or legendary.
+        design: none, signed, beautiful or gorgeous.
+        gear_price: Total price of the Ma-GEAR parts in Mj (0 if none).
+        vehicle_price: Price of the vehicle in Mj (0 if not a vehicle).
+        gm: The GM's situational modifier (±n).
+
+    Returns:
+        The sum of every row that applies; divisions round down.
+
+    Raises:
+        RuleViolation: MP-PROC-2 for an unknown row or a negative price.
+
+    Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
+    """
+    require(gear_price >= 0 and vehicle_price >= 0, "MP-PROC-2",
+            f"prices must be >= 0 Mj, got gear {gear_price}, vehicle {vehicle_price}")
+    rows = {
+        "material": _lookup(MATERIALS, material, "material"),
+        "quality": _lookup(QUALITIES, quality, "quality"),
+        "design": _lookup(DESIGNS, design, "design"),
+        "ma-gear": gear_price // GEAR_PRICE_PER_RARITY,
+        "vehicle": vehicle_price // VEHICLE_PRICE_PER_RARITY,
+        "gm": gm,
+    }
+    return Rarity(sum(rows.values()), rows)
+
+
+def procurement_time_dice(extra_time: bool) -> int:
+    """Return the dice a procurement check gains from time: 1 automatically, 2 at most.
+
+    Args:
+        extra_time: The PC takes more time than the minimum minute.
+
+    Source: magicpunk-optional-rules.ja.txt, 調達判定; MP-PROC-1.
+    """
+    return 2 if extra_time else 1
+
+
+def gear_active(slots_needed: int, slots_free: int) -> bool:
+    """Return whether a readied Ma-GEAR item has its Ma-GEAR effect.
+
+    The item may always be readied; without enough free magic slots it has only the base
+    item's effect.
+
+    Raises:
+        RuleViolation: MP-GEAR-1 if a slot count is negative.
+
+    Source: magicpunk-optional-rules.ja.txt, Ma-GEAR; MP-GEAR-1.
+    """
+    require(slots_needed >= 0 and slots_free >= 0, "MP-GEAR-1",
+            f"slot counts must be >= 0, got needed {slots_needed}, free {slots_free}")
+    return slots_free >= slots_needed
