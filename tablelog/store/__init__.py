@@ -1,0 +1,1 @@
+"""The append-only log store (format in docs/FORMAT.md)."""

@@ -1,0 +1,31 @@
+# tablelog — set-up and everyday commands. Each target creates .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
+
+.PHONY: demo test bench lint clean
+
+$(BIN)/tablelog: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(BIN)/tablelog
+
+## demo: run the real Pathfinder 2e downtime session on a fresh log and print its final state
+demo: $(BIN)/tablelog
+	rm -f $(DEMO_LOG) $(DEMO_LOG).lock
+	$(BIN)/tablelog --log $(DEMO_LOG) run examples/pf2e-downtime.txt
+	$(BIN)/tablelog --log $(DEMO_LOG) state
+
+## test: the whole test suite
+test: $(BIN)/tablelog
+	$(BIN)/python -m pytest
+
+## bench: the benchmarks (not part of test); prints a table, writes bench/results.json
+bench: $(BIN)/tablelog
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,122 @@
+"""Shared CLI machinery: the context object, error mapping, the ``appending`` decorator, output.
+
+Command callbacks stay thin: parse options -> build a command -> :func:`execute` -> print.
+Exit status (SPEC): 0 done; 1 refused by a rule (or verify found a problem); 2 usage error;
+3 the log cannot be used.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import click
+
+from tablelog.rules.core import RuleViolation
+
+__all__ = ["Env", "CliError", "appending", "execute", "session_of", "echo_outcome", "fmt_value",
+           "domain_errors"]
+
+
+@attrs.define
+class Env:
+    """What every command callback gets as ``ctx.obj``."""
+
+    log_path: str
+    actor: str
+    in_run: bool = False
+    _session: Any = None
+
+    def session(self) -> Any:
+        """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
+        if self._session is None:
+            from tablelog.session import Session
+
+            self._session = Session(self.log_path, self.actor)
+            self._session.header  # noqa: B018 - fail early (exit 3) when the log is unusable
+        return self._session
+
+    def forget_session(self) -> None:
+        self._session = None
+
+
+class CliError(click.ClickException):
+    """An error shown as ``error: MESSAGE`` with a given exit status."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn rule, log and system errors raised by ``fn`` into :class:`CliError`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tablelog.store.log import LogError
+        from tablelog.systems import SystemUnavailable
+
+        try:
+            return fn(*args, **kwargs)
+        except RuleViolation as exc:
+            raise CliError(f"{exc.rule_id}: {exc.message}", 1) from None
+        except (LogError, SystemUnavailable) as exc:
+            raise CliError(str(exc), 3) from None
+
+    return wrapper
+
+
+def session_of(ctx: click.Context) -> Any:
+    """Return the session of the command's context (opening the log on first use)."""
+    env: Env = ctx.find_object(Env)  # type: ignore[assignment]
+    return env.session()
+
+
+def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a command as one that appends: add ``--dry-run`` and pass the click context first."""
+
+    @click.option("--dry-run", is_flag=True, help="Show the events it would append; append nothing.")
+    @click.pass_context
+    @functools.wraps(fn)
+    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, **kwargs: Any) -> Any:
+        ctx.meta["tablelog.dry_run"] = dry_run
+        return domain_errors(fn)(ctx, *args, **kwargs)
+
+    return wrapper
+
+
+def execute(ctx: click.Context, command: object) -> Any:
+    """Run ``command`` through the session, print its events and changes, return the outcome.
+
+    Raises:
+        CliError: exit 1 on a refused command, 3 when the log cannot be used.
+    """
+    dry_run = bool(ctx.meta.get("tablelog.dry_run"))
+    outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run)
+    echo_outcome(outcome)
+    return outcome
+
+
+def echo_outcome(outcome: Any) -> None:
+    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
+    if not outcome.written and outcome.applied:
+        click.echo("dry run: nothing appended")
+    for applied in outcome.applied:
+        click.echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
+        for path, old, new in applied.changes:
+            click.echo(f"    {path}: {fmt_value(old)} -> {fmt_value(new)}")
+
+
+def fmt_value(value: Any) -> str:
+    """Format a state value for text output (JSON-like, compact)."""
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)

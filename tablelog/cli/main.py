@@ -1,0 +1,134 @@
+"""The ``tablelog`` command: global options, lazy system groups, the core commands.
+
+Usage: ``tablelog [--log PATH] [--actor NAME] COMMAND …`` (see ``tablelog --help``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from tablelog.cli import queries, scripts
+from tablelog.cli.core import Env, appending, domain_errors, execute
+from tablelog.systems import SYSTEMS
+
+__all__ = ["cli", "main"]
+
+
+class LazyGroup(click.Group):
+    """A group whose system subgroups are imported only when used (fast start-up)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *SYSTEMS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in SYSTEMS:
+            try:
+                module = importlib.import_module(f"tablelog.cli.{name}")
+            except ModuleNotFoundError:
+                return None
+            return module.group  # type: ignore[no-any-return]
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup)
+@click.option("--log", "log_path", metavar="PATH", envvar="TABLELOG_LOG", default="session.tlog",
+              show_default=True, help="The session log file (default $TABLELOG_LOG).")
+@click.option("--actor", metavar="NAME", envvar="TABLELOG_ACTOR", default="gm", show_default=True,
+              help="Who is logging (default $TABLELOG_ACTOR).")
+@click.version_option(package_name="tablelog")
+@click.pass_context
+def cli(ctx: click.Context, log_path: str, actor: str) -> None:
+    """tablelog: an event-sourced session tracker for tabletop RPG play.
+
+    Every action is appended to a msgpack log; the state is folded from it. Example:
+
+        tablelog --log smithy.tlog init --system pf2e --title "Downtime"
+    """
+    if isinstance(ctx.obj, Env) and ctx.obj.in_run:
+        return  # a line of `tablelog run`: keep the run's log and actor
+    ctx.obj = Env(log_path=log_path, actor=actor)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="tablelog")
+
+
+def _parse_options(clock: str | None, deck: str | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if clock is not None:
+        options["clock"] = clock
+    if deck is not None:
+        options["deck"] = deck
+    return options
+
+
+@cli.command()
+@click.option("--system", required=True, type=click.Choice(sorted(SYSTEMS)), help="Rule system.")
+@click.option("--title", default="", help="Session title.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Fix the session's random seed (default: a fresh one, kept in the header).")
+@click.option("--clock", metavar='"DAY HH:MM"', default=None,
+              help="In-game start time (magicpunk; default day 1 12:00).")
+@click.option("--deck", metavar="C,C,…", default=None,
+              help="Card list for the shared deck (magicpunk; default 54 cards).")
+@click.pass_context
+@domain_errors
+def init(ctx: click.Context, system: str, title: str, seed: int | None, clock: str | None,
+         deck: str | None) -> None:
+    """Create a new log (never overwrites an existing file).
+
+    Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    """
+    from tablelog.session import Session
+
+    env: Env = ctx.obj
+    session = Session.create(env.log_path, system, title=title, seed=seed,
+                             options=_parse_options(clock, deck), actor=env.actor)
+    env.forget_session()
+    click.echo(f"created {env.log_path}: {system} session {session.header.session_id} "
+               f"(seed {session.header.seed})")
+
+
+@cli.command()
+@click.argument("text")
+@appending
+def note(ctx: click.Context, text: str) -> None:
+    """Log a free-text note: a GM ruling, a table decision.
+
+    Example: tablelog note "Kyra keeps the runestone shards"
+    """
+    from tablelog.commands.core import AddNote
+
+    execute(ctx, AddNote(text=text))
+
+
+@cli.command()
+@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.option("--reason", default="", help="Why it is undone (kept in the log).")
+@appending
+def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
+    """Undo an action (default: the latest active one); nothing is deleted.
+
+    Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
+    """
+    from tablelog.commands.core import Undo
+
+    execute(ctx, Undo(target=seq, reason=reason))
+
+
+@cli.command()
+@click.argument("seq", type=click.IntRange(min=1), required=False)
+@appending
+def redo(ctx: click.Context, seq: int | None) -> None:
+    """Redo an undone action (default: the most recently undone one). Example: tablelog redo 12"""
+    from tablelog.commands.core import Redo
+
+    execute(ctx, Redo(target=seq))
+
+
+for _command in (*queries.COMMANDS, *scripts.COMMANDS):
+    cli.add_command(_command)

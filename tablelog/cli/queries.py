@@ -1,0 +1,157 @@
+"""Read-only commands: state, log, history, replay."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from tablelog.cli.core import domain_errors, fmt_value, session_of
+
+__all__ = ["COMMANDS"]
+
+
+def _warn_torn(session: Any) -> None:
+    if session.torn_at is not None:
+        click.echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
+                   "is ignored; run: tablelog verify --repair", err=True)
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=False)
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
+              help="The state right after event SEQ was appended.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@domain_errors
+def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: bool) -> None:
+    """Show the current (or a past) state of the session, or of one character or item.
+
+    Example: tablelog state longsword-1 --json
+    """
+    from tablelog import systems
+    from tablelog.projections.history import state_json
+    from tablelog.rules.core import RuleViolation
+
+    session = session_of(ctx)
+    folded = session.state(at_seq)
+    _warn_torn(session)
+    data = state_json(folded, systems.load(folded.system))
+    if name is not None:
+        found = data["characters"].get(name, data["items"].get(name))
+        if found is None:
+            raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+        data = found
+    if as_json:
+        click.echo(_dump(data))
+    else:
+        click.echo(_render_entity(name, data) if name else _render_state(data))
+
+
+def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
+    lines = [f"{indent}{name}"]
+    lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
+    return "\n".join(lines)
+
+
+def _render_state(data: dict[str, Any]) -> str:
+    lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, "
+             f"at #{data['seq']}"]
+    if data.get("clock"):
+        lines.append(f"clock: {fmt_value(data['clock'])}")
+    for section in ("characters", "items"):
+        if data.get(section):
+            lines.append(f"{section}:")
+            lines += [_render_entity(k, v, "  ") for k, v in data[section].items()]
+    if data.get("deck"):
+        lines.append(f"deck: {fmt_value(data['deck'])}")
+    return "\n".join(lines)
+
+
+@click.command("log")
+@click.option("--entity", metavar="NAME", help="Only events that involve NAME.")
+@click.option("--all", "show_all", is_flag=True, help="Also show undone events, marked.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.pass_context
+@domain_errors
+def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
+    """List the events, oldest first. Example: tablelog log --entity Valeros"""
+    from tablelog.projections.core import undone_after
+
+    session = session_of(ctx)
+    undone = undone_after(session.markers())
+    for rec, event in session.events():
+        is_undone = rec.seq in undone
+        if (is_undone and not show_all) or (entity and entity not in event.entities()):
+            continue
+        if as_json:
+            click.echo(_dump({"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at,
+                              "actor": rec.actor, "data": rec.data, "undone": is_undone}))
+        else:
+            mark = " [undone]" if is_undone else ""
+            click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+    _warn_torn(session)
+
+
+@click.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.pass_context
+@domain_errors
+def history(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Show how NAME reached its state: each change, old -> new, with the rule behind it.
+
+    Example: tablelog history Kiritsugu
+    """
+    from tablelog.projections import history as read_models
+    from tablelog.projections.core import undone_after
+    from tablelog.rules.core import RuleViolation
+
+    session = session_of(ctx)
+    if session.state().entity(name) is None:
+        raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+    entries = read_models.history(session.blank_state(), session.events(),
+                                  undone_after(session.markers()), name)
+    for entry in entries:
+        _echo_entry(entry, as_json, explain=True)
+
+
+@click.command()
+@click.option("--until", type=click.IntRange(min=0), default=None, help="Stop after event SEQ.")
+@click.pass_context
+@domain_errors
+def replay(ctx: click.Context, until: int | None) -> None:
+    """Narrate the session event by event with the values each changed.
+
+    Example: tablelog replay --until 20
+    """
+    from tablelog.projections import history as read_models
+    from tablelog.projections.core import undone_after
+
+    session = session_of(ctx)
+    entries = read_models.replay(session.blank_state(), session.events(until),
+                                 undone_after(session.markers(until)))
+    for entry in entries:
+        _echo_entry(entry, False, explain=False)
+
+
+def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
+    if as_json:
+        click.echo(_dump(entry.to_json()))
+        return
+    mark = " [undone]" if entry.undone else ""
+    click.echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} "
+               f"{entry.event.describe()}")
+    for path, old, new in entry.changes:
+        click.echo(f"    {path}: {fmt_value(old)} -> {fmt_value(new)}")
+    if explain:
+        for line in entry.event.explain():
+            click.echo(f"    · {line}")
+
+
+COMMANDS = [state, log_, history, replay]

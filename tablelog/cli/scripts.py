@@ -1,0 +1,128 @@
+"""Commands over whole logs and scripts: run and verify."""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from tablelog.cli.core import CliError, Env, domain_errors
+
+__all__ = ["COMMANDS", "script_lines"]
+
+
+def script_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line number, argv)`` for each command line of a script.
+
+    ``#`` starts a comment; shell-style quoting; a leading ``tablelog`` word is dropped.
+
+    Raises:
+        CliError: a line that does not parse (exit 2), naming its number.
+    """
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            argv = shlex.split(line, comments=True)
+        except ValueError as exc:
+            raise CliError(f"line {number}: {exc}", 2) from None
+        if argv and argv[0] == "tablelog":
+            argv = argv[1:]
+        if argv:
+            yield number, argv
+
+
+@click.command()
+@click.argument("script", type=click.File("r", encoding="utf-8"))
+@click.option("--atomic", is_flag=True, help="Append all lines or none.")
+@click.option("--dry-run", is_flag=True, help="Run every line; append nothing.")
+@click.pass_context
+def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
+    """Run a file of tablelog commands, one per line (without the leading `tablelog`).
+
+    Stops at the first refused line and names its number; lines before it stay appended unless
+    --atomic. Example: tablelog --log smithy.tlog run examples/pf2e-downtime.txt
+    """
+    env: Env = ctx.obj
+    lines = list(script_lines(script.read()))
+    env.in_run = True
+    created = False
+    root = ctx.find_root().command
+    try:
+        with contextlib.ExitStack() as stack:
+            for number, argv in lines:
+                if argv[0] != "init" and (atomic or dry_run) and not stack._exit_callbacks:
+                    stack.enter_context(_buffered(env, commit=not dry_run))
+                _run_line(root, env, script.name, number, argv)
+                created = created or argv[0] == "init"
+    except BaseException:
+        if created and (atomic or dry_run):
+            from tablelog.session import remove_quietly
+
+            remove_quietly(env.log_path)
+        raise
+    finally:
+        env.in_run = False
+    if dry_run and created:
+        from tablelog.session import remove_quietly
+
+        remove_quietly(env.log_path)
+
+
+@contextlib.contextmanager
+def _buffered(env: Env, commit: bool) -> Iterator[None]:
+    session = domain_errors(env.session)()
+    with domain_errors(session.atomic)(commit=commit):
+        yield
+
+
+def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[str]) -> None:
+    try:
+        root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
+    except CliError as exc:
+        message = exc.format_message()
+        rule, sep, rest = message.partition(": ")
+        where = f"{name} line {number}"
+        text = f"{rule}: {where}: {rest}" if sep and rule.isupper() else f"{where}: {message}"
+        raise CliError(text, exc.exit_code) from None
+    except click.UsageError as exc:
+        raise CliError(f"{name} line {number}: {exc.format_message()} "
+                       f"(in: {shlex.join(argv)})", 2) from None
+    except click.exceptions.Exit as exc:
+        if exc.exit_code:
+            raise CliError(f"{name} line {number}: exit {exc.exit_code}", exc.exit_code) from None
+
+
+@click.command()
+@click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup).")
+@click.pass_context
+def verify(ctx: click.Context, repair: bool) -> None:
+    """Check the header, every record's framing and checksum, the hash chain, and the replay.
+
+    Exit 0 when the log is sound, 1 when a problem is found (the first bad position is named).
+    Example: tablelog verify --repair
+    """
+    from tablelog.session import LogError, Session
+
+    env: Env = ctx.obj
+    session = Session(env.log_path, env.actor)
+    domain_errors(lambda: session.header)()  # missing or foreign file: exit 3
+    try:
+        if repair:
+            repaired = session.log.repair()
+            if repaired is not None:
+                click.echo(f"repaired: torn last record at byte {repaired[0]} truncated; "
+                           f"backup at {repaired[1]}")
+        folded = session.state()
+    except LogError as exc:
+        hint = "" if repair else ""
+        raise CliError(f"{exc}{hint}", 1) from None
+    if session.torn_at is not None:
+        raise CliError(f"{env.log_path}: torn last record at byte {session.torn_at} "
+                       "(run: tablelog verify --repair)", 1)
+    click.echo(f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays "
+               f"({folded.system})")
+
+
+COMMANDS = [run, verify]

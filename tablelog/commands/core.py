@@ -1,0 +1,75 @@
+"""Commands and the decide dispatch; the core commands every system shares.
+
+``decide(state, command)`` is pure: it returns the events a command produces, or raises
+:class:`RuleViolation` and decides nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+from tablelog.events.core import Event, Noted
+from tablelog.projections.core import State
+from tablelog.rules.core import RuleViolation, require
+
+__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "RuleViolation", "require"]
+
+C = TypeVar("C")
+Decider = Callable[[State, Any], list[Event]]
+_DECIDERS: dict[type, Decider] = {}
+
+
+def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]]],
+                                               Callable[[State, C], list[Event]]]:
+    """Register the function that decides ``command_type``."""
+
+    def register(fn: Callable[[State, C], list[Event]]) -> Callable[[State, C], list[Event]]:
+        _DECIDERS[command_type] = fn
+        return fn
+
+    return register
+
+
+def decide(state: State, command: object) -> list[Event]:
+    """Return the events ``command`` produces on ``state``.
+
+    Raises:
+        RuleViolation: the command is refused (the message names the rule and the values).
+    """
+    fn = _DECIDERS.get(type(command))
+    if fn is None:
+        raise RuleViolation("CORE-COMMAND", f"{type(command).__name__} is not a "
+                            f"{state.system} command")
+    return fn(state, command)
+
+
+@attrs.frozen
+class AddNote:
+    """Record a free-text note (a GM ruling, a table decision)."""
+
+    text: str
+
+
+@attrs.frozen
+class Undo:
+    """Undo the action at ``target`` (None: the latest active action)."""
+
+    target: int | None = None
+    reason: str = ""
+
+
+@attrs.frozen
+class Redo:
+    """Redo the undone action at ``target`` (None: the most recently undone one)."""
+
+    target: int | None = None
+
+
+@decider(AddNote)
+def decide_add_note(state: State, command: AddNote) -> list[Event]:
+    """Decide a note: any non-empty text is accepted."""
+    require(command.text.strip(), "CORE-NOTE", "a note needs some text")
+    return [Noted(text=command.text)]

@@ -1,0 +1,140 @@
+"""The event base class, the type registry and the core events every system shares.
+
+An event is an immutable fact in the past tense. Each class carries a stable type tag
+(``"pf2e.RuneEtched"``, never the class name) and a schema version; the registry maps tags to
+classes for the codec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
+
+import attrs
+
+__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "Undone", "Redone"]
+
+E = TypeVar("E", bound=type)
+
+_REGISTRY: dict[str, type[Event]] = {}
+
+
+class Event:
+    """Base of every event record (subclasses are ``@attrs.frozen``).
+
+    Class attributes set by :func:`event`: ``TYPE`` (type tag), ``VERSION`` (schema version),
+    ``ENTITIES`` (names of fields that hold character or item names), ``RULES`` (rule IDs).
+    """
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    ENTITIES: ClassVar[tuple[str, ...]] = ()
+    RULES: ClassVar[tuple[str, ...]] = ()
+
+    def describe(self) -> str:
+        """Return a one-line human description (used by log, replay and append output)."""
+        fields = attrs.fields(type(self))  # type: ignore[arg-type]
+        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields if f.name != "breakdown"]
+        return " ".join(parts)
+
+    def entities(self) -> tuple[str, ...]:
+        """Return the character and item names this event involves."""
+        names: list[str] = []
+        for field in self.ENTITIES:
+            value = getattr(self, field)
+            if isinstance(value, str):
+                names.append(value)
+            elif value:
+                names.extend(value)
+        return tuple(names)
+
+    def explain(self) -> list[str]:
+        """Return audit lines: the rule IDs behind the event and its formula inputs."""
+        lines = [f"rule {', '.join(self.RULES)}"] if self.RULES else []
+        breakdown = getattr(self, "breakdown", None)
+        if breakdown:
+            lines.extend(f"{key} = {value}" for key, value in breakdown.items())
+        return lines
+
+
+def event(
+    type_tag: str,
+    version: int = 1,
+    entities: tuple[str, ...] = (),
+    rules: tuple[str, ...] = (),
+) -> Callable[[E], E]:
+    """Register an event class under a stable type tag.
+
+    Args:
+        type_tag: ``"<system>.<PastTenseName>"``, unique and never reused.
+        version: The schema version of the class's current shape (older ones need upcasters).
+        entities: Field names holding character/item names (str or tuple of str).
+        rules: The rule IDs this event implements.
+
+    Returns:
+        A class decorator (apply it above ``@attrs.frozen``).
+
+    Raises:
+        ValueError: if the tag is already registered to another class.
+    """
+
+    def register(cls: E) -> E:
+        known = _REGISTRY.get(type_tag)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise ValueError(f"event type {type_tag!r} registered twice")
+        cls.TYPE = type_tag  # type: ignore[attr-defined]
+        cls.VERSION = version  # type: ignore[attr-defined]
+        cls.ENTITIES = entities  # type: ignore[attr-defined]
+        cls.RULES = rules  # type: ignore[attr-defined]
+        _REGISTRY[type_tag] = cls  # type: ignore[assignment]
+        return cls
+
+    return register
+
+
+def event_class(type_tag: str) -> type[Event] | None:
+    """Return the class registered for ``type_tag``, or None."""
+    return _REGISTRY.get(type_tag)
+
+
+def registered_types() -> dict[str, type[Event]]:
+    """Return a copy of the registry (type tag -> class)."""
+    return dict(_REGISTRY)
+
+
+@event("core.Noted")
+@attrs.frozen
+class Noted(Event):
+    """A free-text note: a GM ruling, a table decision, an outcome the tool cannot compute."""
+
+    text: str
+
+    def describe(self) -> str:
+        return repr(self.text)
+
+
+@event("core.Undone")
+@attrs.frozen
+class Undone(Event):
+    """The event at ``target`` no longer counts (SPEC: undo). Nothing is deleted."""
+
+    target: int
+    reason: str = ""
+
+    def describe(self) -> str:
+        return f"#{self.target}" + (f" ({self.reason})" if self.reason else "")
+
+
+@event("core.Redone")
+@attrs.frozen
+class Redone(Event):
+    """The undone event at ``target`` counts again, at its original place (SPEC: redo)."""
+
+    target: int
+
+    def describe(self) -> str:
+        return f"#{self.target}"
+
+
+MARKERS = (Undone.TYPE, Redone.TYPE)

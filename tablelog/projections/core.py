@@ -1,0 +1,171 @@
+"""The session state, the evolve dispatch and the fold (pure: no I/O).
+
+``evolve(state, event)`` applies one event in place. Evolvers raise :class:`RuleViolation` when an
+event does not apply to the state; that is how undo finds dependent events and how the session
+checks decided events before appending them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import attrs
+
+from tablelog.events.core import Event, Noted
+from tablelog.rules.core import RuleViolation, require
+
+__all__ = [
+    "State", "evolver", "evolve", "fold", "fold_collecting", "undone_after", "diff",
+    "entity_view", "require", "RuleViolation",
+]
+
+E = TypeVar("E", bound=Event)
+Evolver = Callable[[Any, Any], None]
+_EVOLVERS: dict[type, Evolver] = {Noted: lambda state, event: None}
+
+
+@attrs.define
+class State:
+    """The state of one session: what ``state --json`` shows, plus private system data.
+
+    Entity records (``characters``, ``items``) are plain dicts of JSON-ready values; keys that
+    start with ``_`` are private. ``extra`` is private to the system.
+    """
+
+    system: str
+    title: str = ""
+    session_id: str = ""
+    seed: int = 0
+    seq: int = 0
+    clock: dict[str, Any] = attrs.Factory(dict)
+    characters: dict[str, dict[str, Any]] = attrs.Factory(dict)
+    items: dict[str, dict[str, Any]] = attrs.Factory(dict)
+    deck: dict[str, Any] | None = None
+    extra: dict[str, Any] = attrs.Factory(dict)
+
+    def entity(self, name: str) -> dict[str, Any] | None:
+        """Return the character or item called ``name``, or None."""
+        found = self.characters.get(name)
+        return found if found is not None else self.items.get(name)
+
+
+def evolver(event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callable[[Any, E], None]]:
+    """Register the function that applies ``event_type`` to a State (in place)."""
+
+    def register(fn: Callable[[Any, E], None]) -> Callable[[Any, E], None]:
+        _EVOLVERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def evolve(state: State, event: Event) -> None:
+    """Apply one event to ``state`` in place.
+
+    Raises:
+        RuleViolation: the event does not apply to this state (or no evolver is registered).
+    """
+    fn = _EVOLVERS.get(type(event))
+    require(fn is not None, "CORE-EVENT", f"no evolver for {event.TYPE}")
+    fn(state, event)  # type: ignore[misc]
+
+
+def undone_after(markers: Iterable[tuple[int, str, int]]) -> set[int]:
+    """Return the seqs that are undone once every marker is applied, in order.
+
+    Args:
+        markers: ``(marker seq, "core.Undone" | "core.Redone", target seq)`` in log order.
+    """
+    undone: set[int] = set()
+    for _, kind, target in markers:
+        if kind == "core.Undone":
+            undone.add(target)
+        else:
+            undone.discard(target)
+    return undone
+
+
+def fold(state: State, events: Iterable[tuple[int, Event | None]], undone: set[int]) -> State:
+    """Apply every active event to ``state`` in order; markers (None) only advance ``seq``.
+
+    Args:
+        state: The state to fold into (mutated and returned).
+        events: ``(seq, event)`` pairs in log order; ``event`` is None for undo/redo markers.
+        undone: Seqs to skip.
+
+    Raises:
+        RuleViolation: an active event does not apply (the log does not replay); its ``seq``
+            is attached as ``exc.seq``.
+    """
+    for seq, event in events:
+        if event is not None and seq not in undone:
+            try:
+                evolve(state, event)
+            except RuleViolation as exc:
+                exc.seq = seq  # type: ignore[attr-defined]
+                raise
+        state.seq = seq
+    return state
+
+
+def fold_collecting(
+    state: State, events: Iterable[tuple[int, Event | None]], undone: set[int]
+) -> list[tuple[int, Event, RuleViolation]]:
+    """Fold like :func:`fold`, but skip events that do not apply and return them.
+
+    Used by undo and redo to list the later events that depend on the one being changed.
+    """
+    failed = []
+    for seq, event in events:
+        if event is not None and seq not in undone:
+            trial = copy.deepcopy(state)
+            try:
+                evolve(trial, event)
+            except RuleViolation as exc:
+                failed.append((seq, event, exc))
+                continue
+            _assign(state, trial)
+        state.seq = seq
+    return failed
+
+
+def _assign(target: State, source: State) -> None:
+    for field in attrs.fields(State):
+        setattr(target, field.name, getattr(source, field.name))
+
+
+def entity_view(state: State) -> dict[str, Any]:
+    """Return the visible part of the state as nested plain data (for diffs and JSON)."""
+    return {
+        "clock": state.clock,
+        "characters": {k: _public(v) for k, v in state.characters.items()},
+        "items": {k: _public(v) for k, v in state.items.items()},
+        "deck": _public(state.deck) if isinstance(state.deck, dict) else state.deck,
+    }
+
+
+def _public(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if not k.startswith("_")}
+
+
+def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Return ``(dotted path, old, new)`` for every leaf value that differs.
+
+    Dicts are compared key by key; any other value (lists included) is a leaf. A key missing on
+    one side shows as None there.
+    """
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in list(before) + [k for k in after if k not in before]:
+            sub = f"{path}.{key}" if path else str(key)
+            out.extend(diff(before.get(key), after.get(key), sub))
+        return out
+    if before == after:
+        return []
+    if before is None and isinstance(after, dict):
+        return diff({}, after, path)
+    if after is None and isinstance(before, dict):
+        return diff(before, {}, path)
+    return [(path, before, after)]

@@ -1,0 +1,188 @@
+"""Casting code casts: checks, MP cost, chant doubling and the per-tile effect of each kind.
+
+Source: fate-codecast-phantasm.ko.txt, 1. 코드 캐스트 2. (마술의 종류); FATE-CAST-1 … FATE-CAST-9,
+FATE-CHANT-1 … FATE-CHANT-4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from tablelog.rules.core import require
+from tablelog.rules.fate.grades import KINDS
+
+__all__ = [
+    "TIMING",
+    "DURATION_TURNS",
+    "MP_PER_TILE",
+    "check_cast",
+    "chanted_tiles",
+    "cast_mp_cost",
+    "deal_tiles",
+    "attack_hp_per_tile",
+    "defense_block",
+    "Hit",
+    "meet_defense",
+    "heal_hp",
+    "curse_tiles_after_anti_magic",
+    "check_buff_tiles",
+]
+
+TIMING = {"attack": "with", "defense": "before", "heal": "after", "buff": "after", "curse": "after"}
+"""When each kind resolves relative to the other judgments (FATE-CAST-1)."""
+
+DURATION_TURNS = {"defense": 3, "buff": 3, "curse": 5}
+"""How long an unused effect lasts, in turns (FATE-CAST-5, -7, -8)."""
+
+MP_PER_TILE = 2
+"""MP paid for each tile taken from the pool, whatever the grade (FATE-CAST-3)."""
+
+
+def check_cast(kind: str, grade: int, tiles: int, tiles_left: int, powers: Mapping[str, int]) -> None:
+    """Refuse a cast the caster cannot make.
+
+    Args:
+        kind: attack, defense, heal, buff or curse.
+        grade: The cast's grade (1 … the caster's power for that kind).
+        tiles: Tiles taken from the pool (≥ 1).
+        tiles_left: Tiles the caster has left.
+        powers: ``{kind: power grade}`` of the kinds the caster may use.
+
+    Raises:
+        RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CAST-2 for a kind the caster cannot
+            use, a grade outside 1 … power or a tile count outside 1 … tiles left.
+
+    Source: 코드 캐스트 2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2.
+    """
+    require(kind in KINDS, "FATE-CAST-1", f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+    require(kind in powers, "FATE-CAST-2",
+            f"cannot cast {kind}: the caster's attributes allow {sorted(powers)}")
+    require(1 <= grade <= powers[kind], "FATE-CAST-2",
+            f"{kind} grade {grade} is outside 1..{powers[kind]} (the caster's {kind} power)")
+    require(1 <= tiles <= tiles_left, "FATE-CAST-2",
+            f"{tiles} tiles asked, {tiles_left} left in the pool")
+
+
+def chanted_tiles(tiles: int, chants: int) -> int:
+    """Return the tiles a cast puts out after ``chants`` chants: tiles × 2ⁿ.
+
+    Source: 코드 캐스트 2. (영창 1회마다 … 판정패가 2배로 증가); FATE-CHANT-1.
+    """
+    return tiles * 2**chants
+
+
+def cast_mp_cost(pool_tiles: int, hollow: bool) -> int:
+    """Return the MP a cast costs: 2 per pool tile, hollow 1 less per cast, never below 0.
+
+    Args:
+        pool_tiles: Tiles taken from the pool (chant doubling is free).
+        hollow: Whether the caster has the 허 (hollow) attribute.
+
+    Source: 코드 캐스트 2. (판정패 1장 당 2점의 MP); 1.1 3)③ⅰ); FATE-CAST-3, FATE-CC-8.
+    """
+    return max(0, MP_PER_TILE * pool_tiles - (1 if hollow else 0))
+
+
+def deal_tiles(tiles: int, targets: list[str]) -> dict[str, int]:
+    """Deal a cast's tiles out to its targets in turn (decision: round-robin, in the given order).
+
+    Returns:
+        ``{target: tiles}``; 4 tiles on [A, B] give 2 and 2, 3 tiles give 2 and 1.
+
+    Raises:
+        RuleViolation: FATE-CAST-2 if there are more targets than tiles or a target repeats.
+
+    Source: decision (docs/fate.md), FATE-CAST-2.
+    """
+    require(len(set(targets)) == len(targets), "FATE-CAST-2", f"a target is named twice: {targets}")
+    require(len(targets) <= tiles, "FATE-CAST-2",
+            f"{len(targets)} targets but only {tiles} tiles")
+    return {name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
+            for i, name in enumerate(targets)}
+
+
+def attack_hp_per_tile(grade: int, anti_magic: int) -> int:
+    """Return the HP damage of one attack tile: 2 per grade left after anti-magic, never below 0.
+
+    Source: 코드 캐스트 2.② and (공격 마술은 대마력 1등급마다 …); FATE-CAST-4.
+    """
+    return 2 * max(0, grade - anti_magic)
+
+
+def defense_block(grade: int) -> tuple[int, int]:
+    """Return what one defense tile blocks: (grade HP, 2 × grade MP).
+
+    Source: 코드 캐스트 2.③; FATE-CAST-5.
+    """
+    return grade, 2 * grade
+
+
+@attrs.frozen
+class Hit:
+    """What one incoming tile did after meeting (or not) a defense tile.
+
+    Attributes:
+        hp: HP damage that goes through.
+        mp: MP damage that goes through.
+        blocked_hp: HP the defense took off.
+        blocked_mp: MP the defense took off.
+        defense: Description of the defense tile it met, or None.
+    """
+
+    hp: int
+    mp: int
+    blocked_hp: int = 0
+    blocked_mp: int = 0
+    defense: str | None = None
+
+
+def meet_defense(hp: int, mp: int, block_hp: int, block_mp: int, label: str) -> Hit:
+    """Meet one incoming tile with one defense tile; the excess goes through, never to another tile.
+
+    Args:
+        hp: The tile's HP damage.
+        mp: The tile's MP damage.
+        block_hp: HP the defense tile blocks.
+        block_mp: MP the defense tile blocks.
+        label: How the defense tile is named in the breakdown.
+
+    Returns:
+        The hit after the block (the defense tile is spent either way — decision).
+
+    Source: 코드 캐스트 2.③ (남는 피해량이 다른 마술 판정패로 옮겨가지 않습니다); FATE-CAST-5.
+    """
+    through_hp, through_mp = max(0, hp - block_hp), max(0, mp - block_mp)
+    return Hit(through_hp, through_mp, hp - through_hp, mp - through_mp, label)
+
+
+def heal_hp(grade: int, tiles: int, hp: int, hp_max: int) -> int:
+    """Return the HP a heal restores: grade per tile, never above max HP.
+
+    Source: 코드 캐스트 2.①; FATE-CAST-6.
+    """
+    return max(0, min(grade * tiles, hp_max - hp))
+
+
+def curse_tiles_after_anti_magic(tiles: int, anti_magic: int) -> int:
+    """Return the curse tiles left after the target's anti-magic cancels one per grade.
+
+    Source: 코드 캐스트 2. (저주 마술은 대마력 1등급마다 저주 판정 1개가 상쇄); FATE-CAST-8.
+    """
+    return max(0, tiles - anti_magic)
+
+
+def check_buff_tiles(per_target: Mapping[str, int], chanted: bool) -> None:
+    """Refuse more than one buff tile on a target unless the buff was chanted.
+
+    Raises:
+        RuleViolation: FATE-CAST-7 naming the target and its tiles.
+
+    Source: 코드 캐스트 2. (강화 마술은 1명에게 1장의 판정만); FATE-CAST-7, FATE-CHANT-4.
+    """
+    if chanted:
+        return
+    for name, tiles in per_target.items():
+        require(tiles <= 1, "FATE-CAST-7",
+                f"{tiles} buff tiles on {name}: one per target unless chanted")

@@ -1,0 +1,226 @@
+"""Noble Phantasm setup and release numbers: points, type limits, MP cost, per-tile damage, targets.
+
+Source: fate-codecast-phantasm.ko.txt, 2. 노블 판타즘 1.–4.; FATE-NP-1 … FATE-NP-9, FATE-NP-12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.fate.grades import Grade, parse_grade
+from tablelog.rules.fate.mods import NPMods, parse_mods
+
+__all__ = [
+    "NP_TYPES",
+    "ATTACK_TYPES",
+    "MAX_PHANTASMS",
+    "NP_BUDGET",
+    "NP_TILES",
+    "np_setting_points",
+    "check_np_type",
+    "np_grade_number",
+    "effective_plusses",
+    "release_mp_cost",
+    "NPProfile",
+    "np_profile",
+]
+
+ATTACK_TYPES = ("anti-unit", "anti-army", "anti-fortress", "anti-country", "anti-world")
+NP_TYPES = (*ATTACK_TYPES, "army", "field")
+MAX_PHANTASMS = 3
+NP_BUDGET = 10
+NP_TILES = 5
+"""A true-name NP always puts out 5 tiles (FATE-NP-6, FATE-NP-9)."""
+
+_POINTS = {"E": (1,), "D": (2,), "C": (3, 4), "B": (4, 6, 8), "A": (5, 8, 11, 14), "EX": (15,)}
+_MINIMUM = {"anti-unit": "E", "anti-army": "C", "anti-fortress": "A+", "anti-country": "A++",
+            "anti-world": "EX", "army": "B", "field": "B"}
+_PER_GRADE_MP = {"anti-unit": 5, "anti-army": 7, "army": 5, "field": 5}
+_FLAT_MP = {"anti-fortress": 50, "anti-country": 60, "anti-world": 75}
+_TYPE_MP_PER_TILE = {"anti-fortress": 5, "anti-country": 5, "anti-world": 10}
+_TARGETS = {"anti-unit": 1, "anti-army": 2, "anti-fortress": 3, "anti-country": 5}
+
+
+def np_setting_points(grade: Grade) -> int:
+    """Return the NP points a grade costs (E 1 … A+++ 14, EX 15).
+
+    Raises:
+        RuleViolation: FATE-NP-2 for a grade the table does not have (E+, D+, C++, B+++, EX+, F).
+
+    Source: 노블 판타즘 1.①; FATE-NP-2.
+    """
+    costs = _POINTS.get(grade.letter, ())
+    require(grade.plusses < len(costs), "FATE-NP-2",
+            f"NP grade {grade} does not exist (E D C C+ B B+ B++ A A+ A++ A+++ EX)")
+    return costs[grade.plusses]
+
+
+def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
+    """Refuse a type, form and release that the grade does not allow.
+
+    Raises:
+        RuleViolation: FATE-NP-3 for an unknown type, a grade below the type's minimum, an
+            always-active NP that is not anti-unit, or a defense-form army or field.
+
+    Source: 노블 판타즘 1.② and 1.① (상시 해방형 보구는 '대인 보구'로 분류); FATE-NP-3.
+    """
+    require(np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type!r} ({', '.join(NP_TYPES)})")
+    require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form!r}")
+    require(release in ("true-name", "always"), "FATE-NP-3", f"unknown release kind {release!r}")
+    minimum = parse_grade(_MINIMUM[np_type])
+    require(grade.at_least(minimum), "FATE-NP-3",
+            f"a {np_type} NP must be grade {minimum} or higher, got {grade}")
+    require(release == "true-name" or np_type == "anti-unit", "FATE-NP-3",
+            f"an always-active NP is anti-unit, got {np_type}")
+    require(form == "attack" or np_type in ATTACK_TYPES, "FATE-NP-3",
+            f"a {np_type} NP has no defense form")
+
+
+def np_grade_number(np_type: str, form: str, grade: Grade) -> int:
+    """Return the grade number an NP's costs count: E 1 … A 5; EX 7, or 5 for army and field.
+
+    Source: 노블 판타즘 2.① ((EX 등급은 7등급으로 계산합니다)); FATE-NP-5.
+    """
+    if not grade.is_ex:
+        return grade.value
+    return 5 if np_type in ("army", "field") else 7
+
+
+def effective_plusses(grade: Grade) -> int:
+    """Return the plusses an NP's numbers count: its own, or 2 for EX ("2개의 1등급 특성(+)").
+
+    Source: 노블 판타즘 4.①; FATE-NP-12.
+    """
+    return 2 if grade.is_ex else grade.plusses
+
+
+def release_mp_cost(np_type: str, form: str, release: str, grade: Grade, extra_grades: int = 0) -> int:
+    """Return the MP a release costs (upkeep is separate).
+
+    Args:
+        np_type: One of :data:`NP_TYPES`.
+        form: ``"attack"`` or ``"defense"``.
+        release: ``"true-name"`` or ``"always"`` (always-active NPs cost no MP).
+        grade: The NP's grade; plusses never change the number.
+        extra_grades: Grades added to the cost (a master's starting unique ability: 1).
+
+    Returns:
+        anti-unit 5/grade, anti-army 7/grade, anti-fortress 50, anti-country 60, anti-world 75,
+        defense 3/grade, army and field 5/grade (EX: 7 grades, 5 for army and field).
+
+    Source: 노블 판타즘 2.①; FATE-NP-5, FATE-NP-8, FATE-UA-3.
+    """
+    if release == "always":
+        return 0
+    number = np_grade_number(np_type, form, grade) + extra_grades
+    if form == "defense":
+        return 3 * number
+    if np_type in _FLAT_MP:
+        return _FLAT_MP[np_type]
+    return _PER_GRADE_MP[np_type] * number
+
+
+@attrs.frozen
+class NPProfile:
+    """The numbers of one NP, as the state shows them.
+
+    Attributes:
+        points: Setting points (FATE-NP-2).
+        mp_cost: MP per release (FATE-NP-5).
+        hp_per_tile: HP damage per tile (attack NPs; 0 otherwise).
+        mp_per_tile: MP damage per tile (attack NPs; 0 otherwise).
+        targets: Front-row targets per release (None: all of the front row).
+        tiles: Tiles per release (5 true-name; 1 per target for always-active attack).
+        block_per_tile: HP and MP a defensive NP's tile takes off a critical attack.
+        hp_max_bonus: Max HP a defensive NP adds to its servant (FATE-NP-9).
+        formula: How each number came about, for the audit trail.
+    """
+
+    points: int
+    mp_cost: int
+    hp_per_tile: int
+    mp_per_tile: int
+    targets: int | None
+    tiles: int
+    block_per_tile: int = 0
+    hp_max_bonus: int = 0
+    formula: Mapping[str, str] = attrs.field(factory=dict)
+
+
+def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tuple[int, int, str]:
+    """Return (HP per tile, MP per tile, formula text) of an attack NP."""
+    if mods.no_damage:
+        return 0, 0, "no damage (mod damage=none)"
+    plusses = effective_plusses(grade)
+    if release == "always":
+        hp, text = grade.value + (5 if grade.is_ex else 0), f"grade {grade.value}"
+    else:
+        hp, text = (15, "EX 10 + 5") if grade.is_ex else (2 * grade.value, f"2 x {grade.value}")
+    if mods.piercing:
+        hp_plus, mp_plus = 5 * plusses, 0
+        text += f" + piercing 5 x {plusses}"
+    else:
+        hp_plus, mp_plus = 0, 3 * plusses
+    type_mp = _TYPE_MP_PER_TILE.get(np_type, 0)
+    hp = max(0, hp + hp_plus + mods.hp_per_tile)
+    mp = max(0, mp_plus + type_mp + mods.mp_per_tile)
+    text += f"{mods.hp_per_tile:+d} mod" if mods.hp_per_tile else ""
+    text += f" HP; MP 3 x {plusses} plusses" if not mods.piercing else " HP; MP 0 plus"
+    text += f" + {np_type} {type_mp}" if type_mp else ""
+    text += f"{mods.mp_per_tile:+d} mod" if mods.mp_per_tile else ""
+    return hp, mp, text
+
+
+def _targets(np_type: str, form: str, mods: NPMods) -> int | None:
+    """Return the targets per release (None: the whole front row / the battlefield)."""
+    if mods.targets is not None:
+        return mods.targets
+    if form == "defense":
+        return 1
+    return _TARGETS.get(np_type)
+
+
+def np_profile(
+    grade: Grade, np_type: str, form: str, release: str, mods: Mapping[str, str] | NPMods,
+    extra_grades: int = 0,
+) -> NPProfile:
+    """Return the numbers of an NP from its grade, type, form, release kind and modifiers.
+
+    Raises:
+        RuleViolation: FATE-NP-2, FATE-NP-3 (see the checks), FATE-NP-13 for a bad modifier.
+
+    Source: 노블 판타즘 1.–4.; FATE-NP-2 … FATE-NP-9, FATE-NP-12, FATE-NP-13.
+    """
+    parsed = mods if isinstance(mods, NPMods) else parse_mods(mods)
+    points = np_setting_points(grade)
+    check_np_type(np_type, grade, form, release)
+    mp_cost = release_mp_cost(np_type, form, release, grade, extra_grades) + parsed.mp_cost
+    formula = {"points": f"{grade} = {points}", "mp_cost": f"{np_type} {form} {release} = {mp_cost}"}
+    tiles = NP_TILES if release == "true-name" else 1
+    if form == "defense":
+        n = np_grade_number(np_type, form, grade)
+        bonus = 20 if grade.is_ex else 10 * grade.plusses
+        if release == "true-name":
+            block = 20 if grade.is_ex else 3 * n
+        else:
+            block, tiles = 2 * n, 2 * n
+        formula["block_per_tile"] = f"{block}"
+        return NPProfile(points, mp_cost, 0, 0, 1, tiles, block, bonus, formula)
+    if np_type in ("army", "field"):
+        return NPProfile(points, mp_cost, 0, 0, _targets(np_type, form, parsed), 0, formula=formula)
+    hp, mp, text = _attack_damage(np_type, release, grade, parsed)
+    formula["per_tile"] = text
+    return NPProfile(points, mp_cost, hp, mp, _targets(np_type, form, parsed), tiles, formula=formula)
+
+
+def parse_np_grade(text: str) -> Grade:
+    """Parse an NP grade, refusing one the NP table does not have (FATE-NP-2)."""
+    try:
+        grade = parse_grade(text)
+    except RuleViolation as exc:
+        raise RuleViolation("FATE-NP-2", exc.message) from None
+    np_setting_points(grade)
+    return grade

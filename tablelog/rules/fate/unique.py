@@ -1,0 +1,91 @@
+"""Masters' unique abilities and servants' madness enhancement limits.
+
+Source: fate-codecast-phantasm.ko.txt, 3. 고유 능력 and 노블 판타즘 1.③, 3.①; FATE-UA-1 … FATE-UA-3,
+FATE-NP-4, FATE-NP-8.
+"""
+
+from __future__ import annotations
+
+from tablelog.rules.core import require
+from tablelog.rules.fate.grades import Grade, parse_grade
+from tablelog.rules.fate.phantasm import np_setting_points
+
+__all__ = [
+    "UA_TYPES",
+    "check_unique_ability",
+    "ua_points_earned",
+    "check_ua_usable",
+    "STARTING_UA_GRADE",
+    "check_true_name_allowed",
+    "always_uses_per_round",
+]
+
+UA_TYPES = ("anti-unit", "anti-army", "army", "field")
+STARTING_UA_GRADE = "C"
+_MADNESS_LIMIT = parse_grade("B")
+
+
+def check_unique_ability(grade: Grade, ua_type: str, release: str, starting: bool) -> None:
+    """Refuse a unique ability the seed does not allow.
+
+    Raises:
+        RuleViolation: FATE-UA-1 for a type above anti-army (other than army/field), an
+            always-active or an EX ability; FATE-UA-3 for a starting ability not of grade C.
+
+    Source: 고유 능력 1. and 3.; FATE-UA-1, FATE-UA-3.
+    """
+    require(ua_type in UA_TYPES, "FATE-UA-1",
+            f"a unique ability is {', '.join(UA_TYPES)}; got {ua_type}")
+    require(release == "true-name", "FATE-UA-1", "a unique ability cannot be always-active")
+    require(not grade.is_ex, "FATE-UA-1", "a unique ability cannot be EX")
+    if starting:
+        require(grade == parse_grade(STARTING_UA_GRADE), "FATE-UA-3",
+                f"a starting unique ability is fixed at C, got {grade}")
+
+
+def ua_points_earned(character_grade: int) -> int:
+    """Return the setting points a master has earned: 1 per 2 character grades.
+
+    Source: 고유 능력 2. (인물 등급 2등급 당, 1점의 설정 점수); FATE-UA-2.
+    """
+    return max(0, character_grade) // 2
+
+
+def check_ua_usable(grade: Grade, character_grade: int, starting: bool) -> None:
+    """Refuse the use of a unique ability that costs more points than the master has earned.
+
+    Raises:
+        RuleViolation: FATE-UA-2 naming the cost and the grade it needs (B+: 6 points, grade 12).
+
+    Source: 고유 능력 2. (B+ 등급 … 인물 등급이 12등급이 되어야); FATE-UA-2, FATE-UA-3.
+    """
+    if starting:
+        return
+    points = np_setting_points(grade)
+    earned = ua_points_earned(character_grade)
+    require(points <= earned, "FATE-UA-2",
+            f"grade {grade} costs {points} points; character grade {character_grade} earns "
+            f"{earned} (needs grade {2 * points})")
+
+
+def check_true_name_allowed(madness: Grade | None, raging: bool) -> None:
+    """Refuse a true-name release by a servant whose madness forbids it.
+
+    Raises:
+        RuleViolation: FATE-NP-4 for madness B or higher, or any madness while raging.
+
+    Source: 노블 판타즘 1.③; FATE-NP-4.
+    """
+    if madness is None:
+        return
+    require(not madness.at_least(_MADNESS_LIMIT), "FATE-NP-4",
+            f"madness {madness} (B or higher) forbids true-name NPs")
+    require(not raging, "FATE-NP-4", f"a raging servant (madness {madness}) cannot release true names")
+
+
+def always_uses_per_round(madness: Grade | None) -> int:
+    """Return how often an always-active attack NP may be used per round: 1, or 2 with madness B+.
+
+    Source: 노블 판타즘 3.① (B등급 이상의 '광화' … 회기마다 2번씩); FATE-NP-8.
+    """
+    return 2 if madness is not None and madness.at_least(_MADNESS_LIMIT) else 1

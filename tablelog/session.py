@@ -1,0 +1,323 @@
+"""The application loop: open the log -> fold -> decide -> check -> append -> evolve.
+
+This is the only module (with the store) that does I/O: it reads the clock for the envelope's
+``at`` and draws the session seed at ``init``. Everything it calls below it is pure.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import os
+import secrets
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import attrs
+import filelock
+
+from tablelog import systems
+from tablelog.commands.core import Redo, Undo, decide
+from tablelog.events.codec import CodecError, from_record, to_record
+from tablelog.events.core import MARKERS, Event, Redone, Undone
+from tablelog.projections.core import (
+    State, diff, entity_view, evolve, fold, fold_collecting, undone_after,
+)
+from tablelog.rules.core import RuleViolation
+from tablelog.store.format import Header, Position
+from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, LogMovedOn, StoredRecord
+
+__all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
+
+_MAX_RETRIES = 20
+
+
+def now_utc() -> str:
+    """Return the current UTC time as ISO 8601 with microseconds and a ``Z``."""
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@attrs.frozen
+class Applied:
+    """One event as appended (or as it would be, on a dry run), with the values it changed."""
+
+    seq: int
+    event: Event
+    changes: list[tuple[str, Any, Any]]
+
+
+@attrs.frozen
+class Outcome:
+    """What a command did: its events, and whether they were written."""
+
+    applied: list[Applied]
+    written: bool
+
+
+class Session:
+    """One open log and its folded state.
+
+    Args:
+        path: The log file.
+        actor: Who is logging (goes into each envelope).
+    """
+
+    def __init__(self, path: str, actor: str = "gm") -> None:
+        self.path = path
+        self.actor = actor
+        self.log = LogFile(path)
+        self._state: State | None = None
+        self._markers: list[tuple[int, str, int]] = []
+        self._end: Position | None = None
+        self._lock: filelock.FileLock | None = None
+        self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
+
+    # -- creation and loading -------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str, system: str, title: str = "", seed: int | None = None,
+               options: dict[str, Any] | None = None, actor: str = "gm") -> Session:
+        """Create a new log (refusing to overwrite) and return its session.
+
+        Raises:
+            LogError: the file exists or cannot be created.
+            systems.SystemUnavailable: unknown system.
+        """
+        systems.load(system)
+        header = Header(session_id=uuid.uuid4().hex, system=system, created=now_utc(),
+                        seed=secrets.randbits(63) if seed is None else seed, title=title,
+                        options=dict(options or {}))
+        _ = cls._initial(header)  # a bad option (e.g. a malformed clock) refuses before creating
+        LogFile.create(path, header)
+        return cls(path, actor)
+
+    @staticmethod
+    def _initial(header: Header) -> State:
+        module = systems.load(header.system)
+        state = State(system=header.system, title=header.title, session_id=header.session_id,
+                      seed=header.seed)
+        module.init_state(state, dict(header.options))
+        return state
+
+    def blank_state(self) -> State:
+        """Return the state before any event (the system's initial state for this header)."""
+        return self._initial(self.header)
+
+    @property
+    def header(self) -> Header:
+        if self.log.header is None:
+            self.log.open()
+        assert self.log.header is not None
+        return self.log.header
+
+    def events(self, until: int | None = None) -> Iterator[tuple[StoredRecord, Event]]:
+        """Yield ``(record, event)`` for every complete record (up to ``until``), decoded.
+
+        Raises:
+            LogError: a corrupt record or one that does not decode (offset and seq named).
+        """
+        systems.load(self.header.system)
+        for rec in self.log.scan():
+            if until is not None and rec.seq > until:
+                return
+            try:
+                yield rec, from_record(rec.type, rec.v, rec.data)
+            except CodecError as exc:
+                raise LogError(f"{self.path}: record #{rec.seq} at byte {rec.offset}: {exc}",
+                               rec.offset, rec.seq) from None
+
+    def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
+        """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
+        found = []
+        for rec in self.log.scan():
+            if until is not None and rec.seq > until:
+                break
+            if rec.type in MARKERS:
+                target = rec.data.get("target")
+                if not isinstance(target, int):
+                    raise LogError(f"{self.path}: record #{rec.seq} at byte {rec.offset}: "
+                                   "marker without a target", rec.offset, rec.seq)
+                found.append((rec.seq, rec.type, target))
+        return found
+
+    def state(self, until: int | None = None) -> State:
+        """Return the folded state (now, or right after event ``until``).
+
+        Raises:
+            LogError: the log is unreadable or does not replay.
+        """
+        if until is None and self._state is not None:
+            return self._state
+        markers = self.markers(until)
+        state = self._initial(self.header)
+        pairs = ((r.seq, None if r.type in MARKERS else e) for r, e in self.events(until))
+        try:
+            fold(state, pairs, undone_after(markers))
+        except RuleViolation as exc:
+            seq = getattr(exc, "seq", None)
+            raise LogError(f"{self.path}: event #{seq} does not replay: {exc}", None, seq) from None
+        if until is None:
+            self._state, self._markers, self._end = state, markers, self.log.end
+        return state
+
+    @property
+    def torn_at(self) -> int | None:
+        """Offset of a torn last record found by the latest scan, or None."""
+        return self.log.torn_at
+
+    # -- commands -------------------------------------------------------------------------
+
+    def execute(self, command: object, dry_run: bool = False) -> Outcome:
+        """Decide ``command`` on the current state and append its events.
+
+        Returns:
+            The events with their seqs and the values each changed.
+
+        Raises:
+            RuleViolation: the command is refused; nothing is appended.
+            LogError: the log cannot be used.
+        """
+        for _ in range(_MAX_RETRIES):
+            state = self.state()
+            applied, new_state = self._decide(state, command)
+            if dry_run or not applied:
+                return Outcome(applied, False)
+            try:
+                self._write([a.event for a in applied])
+            except LogMovedOn:
+                self._state = None  # another writer appended: catch up and decide again
+                continue
+            new_state.seq = applied[-1].seq
+            self._state = new_state
+            self._markers.extend((a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
+                                 for a in applied if a.event.TYPE in MARKERS)
+            return Outcome(applied, True)
+        raise LogError(f"{self.path}: gave up after {_MAX_RETRIES} concurrent retries")
+
+    def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
+        base = self._next_seq(state)
+        if isinstance(command, Undo | Redo):
+            event, new_state = self._decide_marker(state, command)
+            changes = diff(entity_view(state), entity_view(new_state))
+            return [Applied(base, event, changes)], new_state
+        events = decide(state, command)
+        trial = copy.deepcopy(state)
+        applied = []
+        for i, event in enumerate(events):
+            before = copy.deepcopy(entity_view(trial))
+            evolve(trial, event)
+            applied.append(Applied(base + i, event, diff(before, entity_view(trial))))
+        return applied, trial
+
+    def _next_seq(self, state: State) -> int:
+        return state.seq + 1
+
+    def _write(self, events: list[Event]) -> None:
+        at = now_utc()
+        envelopes = []
+        for event in events:
+            type_tag, version, data = to_record(event)
+            envelopes.append({"type": type_tag, "v": version, "at": at, "actor": self.actor,
+                              "data": data})
+        assert self._end is not None
+        if self.pending is not None:
+            self.pending.extend(envelopes)
+            self._end = Position(self._end.seq + len(envelopes), self._end.offset, self._end.prev)
+            return
+        self._end = self.log.append(envelopes, self._end, locked=self._lock is not None)
+
+    # -- undo and redo --------------------------------------------------------------------
+
+    def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[Event, State]:
+        undone = undone_after(self._markers)
+        marker_seqs = {seq for seq, _, _ in self._markers}
+        if isinstance(command, Undo):
+            target = command.target or self._latest_action(state.seq, undone, marker_seqs)
+            self._check_target(target, state.seq, marker_seqs)
+            if target in undone:
+                raise RuleViolation("CORE-UNDO", f"#{target} is already undone")
+            return Undone(target=target, reason=command.reason), self._refold(
+                undone | {target}, target, "undone")
+        target = command.target or self._latest_undone(undone)
+        self._check_target(target, state.seq, marker_seqs)
+        if target not in undone:
+            raise RuleViolation("CORE-REDO", f"#{target} is not undone")
+        return Redone(target=target), self._refold(undone - {target}, target, "redone")
+
+    def _latest_action(self, last: int, undone: set[int], markers: set[int]) -> int:
+        for seq in range(last, 0, -1):
+            if seq not in markers and seq not in undone:
+                return seq
+        raise RuleViolation("CORE-UNDO", "nothing to undo: the log has no active action")
+
+    def _latest_undone(self, undone: set[int]) -> int:
+        for seq, kind, target in reversed(self._markers):
+            if kind == Undone.TYPE and target in undone:
+                return target
+        raise RuleViolation("CORE-REDO", "nothing to redo: no action is undone")
+
+    def _check_target(self, target: int, last: int, markers: set[int]) -> None:
+        if not 1 <= target <= last:
+            raise RuleViolation("CORE-UNDO", f"there is no event #{target} (the log ends at "
+                                f"#{last})")
+        if target in markers:
+            raise RuleViolation("CORE-UNDO", f"#{target} is an undo/redo marker; "
+                                "use redo or undo on the action itself")
+
+    def _refold(self, undone: set[int], target: int, verb: str) -> State:
+        state = self._initial(self.header)
+        pairs = ((r.seq, None if r.type in MARKERS else e) for r, e in self.events())
+        failed = fold_collecting(state, pairs, undone)
+        if failed:
+            listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
+            rule = "CORE-UNDO" if verb == "undone" else "CORE-REDO"
+            raise RuleViolation(rule, f"#{target} cannot be {verb}: later events depend on it: "
+                                f"{listed}")
+        return state
+
+    # -- atomic runs ----------------------------------------------------------------------
+
+    @contextmanager
+    def atomic(self, commit: bool = True) -> Iterator[None]:
+        """Hold the log's lock and buffer every append; write them all at the end, or none.
+
+        Raises:
+            LogError: locked past the timeout, or the final write failed (nothing written).
+        """
+        lock = filelock.FileLock(self.log.lock_path, timeout=LOCK_TIMEOUT_S)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise LogError(f"{self.path} is locked by another writer "
+                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+        self._lock = lock
+        self._state = None
+        start = None
+        try:
+            self.state()
+            start = self._end
+            self.pending = []
+            yield
+            self._state = None if not commit else self._state
+            pending, self.pending = self.pending, None
+            if pending and commit:
+                assert start is not None
+                self._end = self.log.append(pending, start, locked=True)
+        except BaseException:
+            self.pending = None
+            self._state = None
+            raise
+        finally:
+            self.pending = None
+            self._lock = None
+            lock.release()
+
+
+def remove_quietly(path: str) -> None:
+    """Delete ``path`` if it exists (used to take back a log an atomic run created)."""
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass

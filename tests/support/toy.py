@@ -1,0 +1,143 @@
+"""A toy rule system for testing the core without any game: counters with points.
+
+Rules (test-only IDs): TOY-ADD-1 a counter name is new; TOY-SPEND-1 points never go below 0.
+Installed into ``tablelog.systems`` by the ``toy_system`` fixture.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.events.core import Event, event
+from tablelog.projections.core import State, evolver
+from tablelog.rules.core import RuleViolation, draw_index, require
+
+
+@event("toy.CounterAdded", entities=("name",), rules=("TOY-ADD-1",))
+@attrs.frozen
+class CounterAdded(Event):
+    name: str
+    points: int
+
+
+@event("toy.PointsSpent", entities=("name",), rules=("TOY-SPEND-1",))
+@attrs.frozen
+class PointsSpent(Event):
+    name: str
+    points: int
+    breakdown: dict[str, int] = attrs.Factory(dict)
+
+
+@event("toy.DieRolled", entities=("name",))
+@attrs.frozen
+class DieRolled(Event):
+    name: str
+    value: int
+
+
+@attrs.frozen
+class AddCounter:
+    name: str
+    points: int
+
+
+@attrs.frozen
+class SpendPoints:
+    name: str
+    points: int
+
+
+@attrs.frozen
+class RollDie:
+    name: str
+
+
+def init_state(state: State, options: dict) -> None:
+    state.clock = {"rolls": 0}
+
+
+@evolver(CounterAdded)
+def _added(state: State, e: CounterAdded) -> None:
+    require(e.name not in state.characters, "TOY-ADD-1", f"{e.name} exists")
+    state.characters[e.name] = {"hp": e.points, "hp_max": e.points, "_secret": 1}
+
+
+@evolver(PointsSpent)
+def _spent(state: State, e: PointsSpent) -> None:
+    who = state.characters.get(e.name)
+    require(who is not None, "TOY-SPEND-1", f"no counter {e.name}")
+    require(who["hp"] >= e.points, "TOY-SPEND-1", f"{e.name} has {who['hp']} < {e.points}")
+    who["hp"] -= e.points
+
+
+@evolver(DieRolled)
+def _rolled(state: State, e: DieRolled) -> None:
+    state.clock["rolls"] += 1
+    state.characters[e.name]["last_roll"] = e.value
+
+
+@decider(AddCounter)
+def decide_add(state: State, c: AddCounter) -> list[Event]:
+    if c.name in state.characters:
+        raise RuleViolation("TOY-ADD-1", f"{c.name!r} already exists")
+    return [CounterAdded(c.name, c.points)]
+
+
+@decider(SpendPoints)
+def decide_spend(state: State, c: SpendPoints) -> list[Event]:
+    who = state.characters.get(c.name)
+    if who is None:
+        raise RuleViolation("UNKNOWN-NAME", f"no counter named {c.name!r}")
+    require(who["hp"] >= c.points, "TOY-SPEND-1", f"{c.name} has {who['hp']}, needs {c.points}")
+    return [PointsSpent(c.name, c.points, {"before": who["hp"], "spent": c.points})]
+
+
+@decider(RollDie)
+def decide_roll(state: State, c: RollDie) -> list[Event]:
+    require(c.name in state.characters, "UNKNOWN-NAME", f"no counter named {c.name!r}")
+    return [DieRolled(c.name, 1 + draw_index(state.seed, 6, "roll", state.clock["rolls"]))]
+
+
+def install() -> None:
+    """Make ``toy`` a system: its modules importable and its CLI group loadable."""
+    import click
+
+    from tablelog import systems
+    from tablelog.cli.core import appending, execute
+
+    group = click.Group("toy", help="Toy counters (tests only).")
+
+    @group.command("add")
+    @click.argument("name")
+    @click.argument("points", type=int)
+    @appending
+    def add(ctx: click.Context, name: str, points: int) -> None:
+        """Add a counter. Example: tablelog toy add a 5"""
+        execute(ctx, AddCounter(name, points))
+
+    @group.command("spend")
+    @click.argument("name")
+    @click.argument("points", type=int)
+    @appending
+    def spend(ctx: click.Context, name: str, points: int) -> None:
+        """Spend points. Example: tablelog toy spend a 2"""
+        execute(ctx, SpendPoints(name, points))
+
+    @group.command("roll")
+    @click.argument("name")
+    @appending
+    def roll(ctx: click.Context, name: str) -> None:
+        """Roll a die. Example: tablelog toy roll a"""
+        execute(ctx, RollDie(name))
+
+    this = sys.modules[__name__]
+    for layer in ("projections", "commands"):
+        sys.modules[f"tablelog.{layer}.toy"] = this
+    cli_module = types.ModuleType("tablelog.cli.toy")
+    cli_module.group = group  # type: ignore[attr-defined]
+    sys.modules["tablelog.cli.toy"] = cli_module
+    systems.SYSTEMS.setdefault("toy", "toy counters (tests only)")
