@@ -97,6 +97,12 @@ def _units(tech: cat.Tech, o: dict) -> tuple[dmg.Attacker, dmg.Defender, dmg.Sit
         rank = cat.battle_rank(o["battle_rank"])
         weapon_power = rank.enemy_weapon_power if weapon_power is None else weapon_power
         slv = rank.enemy_slv if slv is None else slv
+    group = pw.bonus_group(tech.weapon_type, enemy_actor=o["enemy"],
+                           as_spell=tech.weapon_type == "spell" or tech.has("treated-as-spell"))
+    if group == "armed" and weapon_power is None:
+        raise RuleViolation("SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --weapon-power is needed")
+    if group != "inherited" and slv is None:
+        raise RuleViolation("SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --slv is needed")
     if tech.self_ability and o["self_stat"] is None:
         raise RuleViolation("SAGA-ATK-5", f"{tech.id} depends on {tech.self_ability}: --self-stat is needed")
     if tech.target_ability and o["target_stat"] is None:
@@ -139,21 +145,96 @@ def compute(tech_id: str | None, o: dict) -> dict:
     reason = dmg.no_damage_reason(tech.power, tuple(o["outcome"]))
     if reason is not None:
         return {**out, "damage": None, "no_damage": reason}
-    roll = random_factor(tech.random_width, roll=_roll(o["roll"]) or Fraction(1))
+    given = _roll(o["roll"])
+    roll = random_factor(tech.random_width, roll=Fraction(1) if given is None else given)
     hit = dmg.compute_hit(tech, a, d, s, roll)
     lo, hi = random_range(tech.random_width)
     out.update(damage=hit.value, roll=num_text(roll),
                min=dmg.compute_hit(tech, a, d, s, lo).value,
                max=dmg.compute_hit(tech, a, d, s, hi).value)
-    out["displayed_power"] = _displayed(tech, hit.breakdown, a, s)
+    out["displayed_power"] = dmg.displayed_power_of(tech, a, s.battle_five_level).value
     out["split"] = list(dmg.split_display(hit.value, cat.damage_split(tech.id)).value)
     out["breakdown"] = hit.breakdown
     return out
 
 
-def _displayed(tech: cat.Tech, breakdown: dict[str, str], a: dmg.Attacker, s: dmg.Situation) -> int:
-    five = rs.five_element_power_bonus(a.five_level, s.battle_five_level) if tech.element else None
-    base = parse_number(breakdown["base_power"].split(" ")[0]) if "/" not in breakdown["base_power"] \
-        else Fraction(breakdown["base_power"].split(" ")[0])
-    multiplier = Fraction(breakdown["tech_power_multiplier"].split(" ")[0])
-    return int(pw.displayed_power(base, multiplier, five).value)
+def render_text(result: dict) -> str:
+    """Return the calculator's text output: the breakdown, then the damage per process."""
+    lines = [f"tech {result['tech']}: {result['processes']} attack process(es)"]
+    if result["damage"] is None:
+        return "\n".join([*lines, f"no attack damage: {result['no_damage']} (SAGA-ATK-1)"])
+    width = max(len(k) for k in result["breakdown"])
+    lines += [f"  {k:<{width}}  {v}" for k, v in result["breakdown"].items()]
+    lines.append(f"displayed power: {result['displayed_power']}")
+    if len(result["split"]) > 1:
+        lines.append("shown split: " + " + ".join(map(str, result["split"])))
+    lines.append(
+        f"damage per process: {result['damage']} at roll {result['roll']} "
+        f"(min {result['min']}, max {result['max']})"
+    )
+    return "\n".join(lines)
+
+
+_INT = {"type": int, "default": 0, "show_default": True}
+
+
+def _options(fn):  # noqa: C901 - a flat list of click options
+    specs = [
+        ("--rank", {"type": click.IntRange(1, 5), "default": 1, "help": "catalogue rank 1-5 (picks its power)"}),
+        ("--power", {"type": int, "help": "tech power (overrides the catalogue)"}),
+        ("--attack-count", {"type": click.IntRange(0), "help": "attack processes (0 counts as 1)"}),
+        ("--random-width", {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"}),
+        ("--weapon-type", {"type": _TYPES}),
+        ("--attribute", {"type": click.Choice(cat.ATTRIBUTES), "multiple": True}),
+        ("--element", {"type": click.Choice(cat.ELEMENTS)}),
+        ("--ignore-defense", {"is_flag": True}), ("--as-spell", {"is_flag": True, "help": "treated as spell"}),
+        ("--weapon-power", {"multiple": True, "help": "weapon power; twice = dual weapons (floored average)"}),
+        ("--slv", {"multiple": True, "help": "skill level; twice = sword×gun (average)"}),
+        ("--enemy", {"is_flag": True, "help": "the actor is an enemy"}),
+        ("--battle-rank", {"type": click.IntRange(1, 250), "help": "enemy battle rank: weapon power and SLv"}),
+        ("--self-stat", {"type": int, "help": "actor's dependent stat"}),
+        ("--resist", {"multiple": True, "help": "target resistance: N (all) or ATTR=N"}),
+        ("--target-stat", {"type": int, "help": "target's dependent stat (vit or con)"}),
+        ("--five-self", _INT), ("--five-battle", _INT), ("--five-target", _INT),
+        ("--tech-power-effect", _INT), ("--attack-effect", _INT), ("--defense-effect", _INT),
+        ("--spell-effect", _INT), ("--target-tech-power-up", {"is_flag": True}),
+        ("--tech-power-trait", _INT), ("--anger", {"is_flag": True}), ("--anger-trait", _INT),
+        ("--defending", {"is_flag": True}), ("--defense-resist-trait", _INT),
+        ("--guard-rate", {"type": int, "help": "a guard triggers with this rate"}),
+        ("--protect", {"type": int, "help": "a protect tech with this power guards"}),
+        ("--earth-shield", {"is_flag": True}),
+        ("--slayer", {"is_flag": True}), ("--formation-attack", _INT), ("--formation-defense", _INT),
+        ("--attack-trait", _INT), ("--defense-trait", _INT), ("--instant-death-class", {"is_flag": True}),
+        ("--combo-rate", {"type": click.IntRange(0), "help": "combo rate just before the tech"}),
+        ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
+        ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
+        ("--json", {"is_flag": True, "help": "print JSON"}),
+    ]
+    for name, kwargs in reversed(specs):
+        fn = click.option(name, **kwargs)(fn)
+    return fn
+
+
+@click.command("calc")
+@click.argument("tech_id", metavar="[TECH]", required=False)
+@_options
+def calc(tech_id: str | None, **options: object) -> None:
+    """Compute a tech's attack damage per process, with every factor (no session needed).
+
+    TECH is a catalogue id; without it give --power and --weapon-type. Without --roll the
+    damage at roll 1 is printed with the minimum and the maximum.
+
+    Example: tablelog saga calc kiri-harai --weapon-power 30 --slv 10 --self-stat 40
+    --resist 20 --target-stat 30
+    """
+    if options["guard_rate"] is not None and options["protect"] is not None:
+        raise click.UsageError("--guard-rate and --protect exclude each other")
+    try:
+        result = compute(tech_id, options)
+    except RuleViolation as exc:
+        click.echo(f"error: {exc.rule_id}: {exc.message}", err=True)
+        sys.exit(1)
+    if options["json"]:
+        click.echo(json.dumps(result, ensure_ascii=False, sort_keys=False))
+    else:
+        click.echo(render_text(result))

@@ -25,6 +25,7 @@ __all__ = [
     "Situation",
     "attack_damage",
     "compute_hit",
+    "displayed_power_of",
     "no_damage_reason",
     "process_count",
     "split_display",
@@ -128,15 +129,35 @@ def attack_damage(base_floored: int, correction: Number, attack_count: int) -> F
     return Figure(value, parts)
 
 
-def _power_figures(tech: Tech, a: Attacker, d: Defender, s: Situation) -> list[Figure]:
+def _group(tech: Tech, a: Attacker) -> str:
     as_spell = tech.weapon_type == "spell" or tech.has("treated-as-spell")
-    group = pw.bonus_group(tech.weapon_type, enemy_actor=a.enemy, as_spell=as_spell)
-    base = pw.base_power(group, a.weapon_power, a.slv, a.stat if tech.self_ability else None)
+    return pw.bonus_group(tech.weapon_type, enemy_actor=a.enemy, as_spell=as_spell)
+
+
+def _base_and_multiplier(tech: Tech, a: Attacker) -> tuple[Figure, Figure]:
+    base = pw.base_power(_group(tech, a), a.weapon_power, a.slv, a.stat if tech.self_ability else None)
     tech_m = pw.tech_power_multiplier(
         tech.power, release=tech.has("release"),
         tech_power_effect=a.tech_power_effect, tech_power_trait=a.tech_power_trait,
     )
-    slv_m = pw.slv_multiplier(a.slv, inherited=group == "inherited")
+    return base, tech_m
+
+
+def displayed_power_of(tech: Tech, attacker: Attacker, battle_five_level: int = 0) -> Figure:
+    """Return the power a tech shows in the tech list (against enemies) for this actor.
+
+    Source: saga-eb-damage.ja.txt, 攻撃ダメージ：技・術の表示威力; SAGA-DISP-1.
+    """
+    base, tech_m = _base_and_multiplier(tech, attacker)
+    five = None
+    if tech.element is not None:
+        five = rs.five_element_power_bonus(attacker.five_level, battle_five_level)
+    return pw.displayed_power(base.value, tech_m.value, five)
+
+
+def _power_figures(tech: Tech, a: Attacker, d: Defender, s: Situation) -> list[Figure]:
+    base, tech_m = _base_and_multiplier(tech, a)
+    slv_m = pw.slv_multiplier(a.slv, inherited=_group(tech, a) == "inherited")
     compound = pw.compound_power(base.value, tech_m.value, slv_m.value)
     void = rs.resistance_void(tech.attributes, ignore_defense=tech.has("ignore-defense"))
     parts = {"resistance": "void"}

@@ -1,0 +1,12 @@
+"""The ``saga`` click group: the damage calculator and SaGa battles in the log."""
+
+from __future__ import annotations
+
+import click
+
+from tablelog.cli.saga.calc import calc
+
+__all__ = ["group"]
+
+group = click.Group("saga", help="SaGa Emerald Beyond battle damage: calc, units, techs, battles.")
+group.add_command(calc)
