@@ -24,8 +24,8 @@ from tablelog.rules.pf2e.usage import check_fits, fits, is_thrown
 __all__ = [
     "POTENCY_FAMILIES", "BaseItem", "Rune", "base_item", "base_items", "cp_from_gp_text",
     "resolve_rune", "rune", "runes", "DEGREES", "RANKS", "TransferTerms", "dc_for_level",
-    "formula_price_cp", "income_per_day_cp", "transfer_terms", "REINFORCING", "ItemFacts", "base_rarity",
-    "item_facts", "item_level", "item_name", "item_price_cp", "potency", "shield_stats",
-    "split_property", "tier_of", "EtchPlan", "Holder", "RuneDoesNotFit", "TransferPlan",
+    "formula_price_cp", "income_per_day_cp", "transfer_terms", "REINFORCING", "ItemFacts",
+    "base_rarity", "item_facts", "item_level", "item_name", "item_price_cp", "potency",
+    "shield_stats", "split_property", "tier_of", "EtchPlan", "Holder", "RuneDoesNotFit", "TransferPlan",
     "plan_etch", "plan_transfer", "check_fits", "fits", "is_thrown",
 ]
