@@ -66,8 +66,22 @@ def _parse_options(clock: str | None, deck: str | None) -> dict[str, Any]:
     return options
 
 
+class SystemName(click.ParamType):
+    """A rule system id, checked against :data:`tablelog.systems.SYSTEMS` when parsed."""
+
+    name = "system"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:  # noqa: ARG002
+        return "{" + ",".join(sorted(SYSTEMS)) + "}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if value not in SYSTEMS:
+            self.fail(f"{value!r} is not one of {', '.join(sorted(SYSTEMS))}", param, ctx)
+        return str(value)
+
+
 @cli.command()
-@click.option("--system", required=True, type=click.Choice(sorted(SYSTEMS)), help="Rule system.")
+@click.option("--system", required=True, type=SystemName(), help="Rule system.")
 @click.option("--title", default="", help="Session title.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Fix the session's random seed (default: a fresh one, kept in the header).")

@@ -1,0 +1,350 @@
+"""End-to-end tests of the core commands through the CLI, on the toy test system."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support import toy
+from tests.support.cli import invoke, ok, refused
+
+toy.install()
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    """A fresh toy log with seed 7."""
+    path = tmp_path / "s.tlog"
+    ok(path, "init", "--system", "toy", "--seed", "7", "--title", "Test night")
+    return path
+
+
+def state_json(log: Path, *extra: str) -> dict:
+    return json.loads(ok(log, "state", "--json", *extra))
+
+
+def test_init_refuses_to_overwrite(log: Path) -> None:
+    """init on an existing file exits 3 and leaves it unchanged."""
+    err = refused(log, "init", "--system", "toy", status=3)
+    assert "already exists" in err
+
+
+def test_init_unknown_system_is_a_usage_error(tmp_path: Path) -> None:
+    """An unknown --system is a usage error (exit 2) and creates nothing."""
+    result = invoke(tmp_path / "x.tlog", "init", "--system", "gurps")
+    assert result.exit_code == 2
+    assert not (tmp_path / "x.tlog").exists()
+
+
+def test_append_prints_event_and_changes(log: Path) -> None:
+    """An appending command prints `#SEQ type description` and each changed value."""
+    out = ok(log, "toy", "add", "a", "5")
+    assert out.splitlines() == [
+        "#1 toy.CounterAdded name='a' points=5",
+        "    characters.a.hp: - -> 5",
+        "    characters.a.hp_max: - -> 5",
+    ]
+
+
+def test_state_json_fields(log: Path) -> None:
+    """state --json has the SPEC's top-level keys and hides private keys."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    data = state_json(log)
+    assert data["system"] == "toy"
+    assert data["title"] == "Test night"
+    assert data["seq"] == 2
+    assert data["characters"] == {"a": {"hp": 3, "hp_max": 5}}
+    assert data["items"] == {}
+    assert data["deck"] is None
+
+
+def test_state_of_one_entity_and_unknown_name(log: Path) -> None:
+    """state NAME shows one entity; an unknown NAME exits 1 naming it."""
+    ok(log, "toy", "add", "a", "5")
+    assert json.loads(ok(log, "state", "a", "--json")) == {"hp": 5, "hp_max": 5}
+    assert "UNKNOWN-NAME" in refused(log, "state", "zed")
+
+
+def test_refused_command_changes_nothing(log: Path) -> None:
+    """A command refused by a rule exits 1 with `error: RULE-ID: …` and leaves the log as it was."""
+    ok(log, "toy", "add", "a", "5")
+    err = refused(log, "toy", "spend", "a", "6")
+    assert err == "error: TOY-SPEND-1: a has 5, needs 6\n"
+
+
+def test_dry_run_appends_nothing(log: Path) -> None:
+    """--dry-run shows the event it would append and leaves the log unchanged."""
+    ok(log, "toy", "add", "a", "5")
+    before = log.read_bytes()
+    out = ok(log, "toy", "spend", "a", "2", "--dry-run")
+    assert out.splitlines()[:2] == ["dry run: nothing appended", "#2 toy.PointsSpent name='a' points=2"]
+    assert log.read_bytes() == before
+
+
+def test_state_at_is_the_past_state(log: Path) -> None:
+    """state --at SEQ is the state right after SEQ, ignoring undo markers appended later."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    ok(log, "undo")
+    assert state_json(log)["characters"]["a"]["hp"] == 5
+    assert state_json(log, "--at", "2")["characters"]["a"]["hp"] == 3
+    assert state_json(log, "--at", "1")["characters"]["a"]["hp"] == 5
+
+
+def test_undo_latest_then_redo(log: Path) -> None:
+    """undo without SEQ undoes the latest action; redo restores it at its place."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    assert ok(log, "undo", "--reason", "misread").splitlines()[0] == "#3 core.Undone #2 (misread)"
+    assert state_json(log)["characters"]["a"]["hp"] == 5
+    assert ok(log, "redo").splitlines()[0] == "#4 core.Redone #2"
+    assert state_json(log)["characters"]["a"]["hp"] == 3
+
+
+def test_undo_refused_when_later_events_depend(log: Path) -> None:
+    """Undoing an older action that later events need is refused, naming them."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    ok(log, "toy", "spend", "a", "3")
+    err = refused(log, "undo", "1")
+    assert err.startswith("error: CORE-UNDO: #1 cannot be undone: later events depend on it: ")
+    assert "#2 toy.PointsSpent" in err and "#3 toy.PointsSpent" in err
+
+
+def test_undo_older_independent_action(log: Path) -> None:
+    """An older action may be undone when the later ones still apply without it."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    ok(log, "toy", "spend", "a", "1")
+    ok(log, "undo", "2")
+    assert state_json(log)["characters"]["a"]["hp"] == 4
+
+
+def test_redo_refused_when_it_no_longer_fits(log: Path) -> None:
+    """Redoing a spend that later spends have made impossible is refused."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "4")
+    ok(log, "undo")
+    ok(log, "toy", "spend", "a", "3")
+    err = refused(log, "redo", "2")
+    assert "CORE-REDO" in err and "#4 toy.PointsSpent" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("undo", "99"), "there is no event #99"),
+        (("redo",), "nothing to redo"),
+    ],
+)
+def test_undo_redo_bad_targets(log: Path, args: tuple[str, ...], fragment: str) -> None:
+    """Undo or redo of something that is not there exits 1 and says why."""
+    ok(log, "toy", "add", "a", "5")
+    assert fragment in refused(log, *args)
+
+
+def test_undo_twice_and_marker_target(log: Path) -> None:
+    """An undone event cannot be undone again, nor can a marker be undone."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "1")
+    ok(log, "undo", "2")
+    assert "already undone" in refused(log, "undo", "2")
+    assert "marker" in refused(log, "undo", "3")
+
+
+def test_undo_on_empty_log(log: Path) -> None:
+    """undo on a log with no action exits 1."""
+    assert "nothing to undo" in refused(log, "undo")
+
+
+def test_log_all_marks_undone_and_json(log: Path) -> None:
+    """log hides undone events; --all shows them marked; --json prints one object per line."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "add", "b", "2")
+    ok(log, "undo")
+    plain = ok(log, "log")
+    assert [line.split()[0] for line in plain.splitlines()] == ["#1", "#3"]
+    marked = ok(log, "log", "--all").splitlines()
+    assert marked[1].startswith("#2 [undone] ")
+    rows = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+    assert [(r["seq"], r["type"], r["undone"]) for r in rows] == [
+        (1, "toy.CounterAdded", False), (2, "toy.CounterAdded", True), (3, "core.Undone", False)]
+    assert rows[0]["actor"] == "gm" and rows[0]["data"] == {"name": "a", "points": 5}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", rows[0]["at"])
+
+
+def test_log_entity_filter_and_actor(log: Path) -> None:
+    """log --entity shows only events involving that name; --actor is recorded."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "add", "b", "2", actor="kyra")
+    lines = ok(log, "log", "--entity", "b").splitlines()
+    assert len(lines) == 1 and " kyra toy.CounterAdded name='b'" in lines[0]
+
+
+def test_history_shows_changes_and_rules(log: Path) -> None:
+    """history NAME lists each change old -> new with the rule and the formula inputs."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "add", "b", "2")
+    ok(log, "toy", "spend", "a", "2")
+    out = ok(log, "history", "a")
+    assert "#2" not in out
+    assert "    hp: 5 -> 3" in out
+    assert "    · rule TOY-SPEND-1" in out
+    assert "    · before = 5" in out
+    rows = [json.loads(line) for line in ok(log, "history", "a", "--json").splitlines()]
+    assert [r["seq"] for r in rows] == [1, 3]
+    assert rows[1]["changes"] == [{"field": "hp", "old": 5, "new": 3}]
+
+
+def test_history_unknown_name(log: Path) -> None:
+    """history of a name the session does not have exits 1."""
+    assert "UNKNOWN-NAME" in refused(log, "history", "nobody")
+
+
+def test_replay_until(log: Path) -> None:
+    """replay narrates events in order with their changes, stopping at --until."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "2")
+    ok(log, "note", "a ruling")
+    out = ok(log, "replay", "--until", "2").splitlines()
+    assert [line.split()[0] for line in out if line.startswith("#")] == ["#1", "#2"]
+    assert "    characters.a.hp: 5 -> 3" in out
+
+
+def test_note_is_logged(log: Path) -> None:
+    """note appends a core.Noted event; an empty note is refused."""
+    assert ok(log, "note", "GM: the bridge holds").startswith("#1 core.Noted 'GM: the bridge holds'")
+    assert "CORE-NOTE" in refused(log, "note", "  ")
+
+
+def test_randomness_is_recorded_and_undo_is_no_reroll(log: Path) -> None:
+    """A roll is decided from the seed and its place: undo and roll again gives the same value."""
+    ok(log, "toy", "add", "a", "5")
+    first = ok(log, "toy", "roll", "a").splitlines()[0]
+    ok(log, "undo")
+    again = ok(log, "toy", "roll", "a").splitlines()[0]
+    assert first.split(" ", 1)[1] == again.split(" ", 1)[1]
+
+
+def test_verify_ok_and_flipped_byte(log: Path) -> None:
+    """verify exits 0 on a sound log and 1 naming the record when a byte was flipped."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "1")
+    assert ok(log, "verify").startswith("ok: ")
+    data = bytearray(log.read_bytes())
+    data[-3] ^= 0x01
+    log.write_bytes(bytes(data))
+    result = invoke(log, "verify")
+    assert result.exit_code == 1
+    assert "corrupt record #2 at byte" in result.stderr
+    other = invoke(log, "state")
+    assert other.exit_code == 3 and "corrupt record #2" in other.stderr
+
+
+def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
+    """A cut last record: state still works (warns), appends refuse, verify --repair fixes it."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "spend", "a", "1")
+    whole = log.read_bytes()
+    log.write_bytes(whole[:-4])
+    assert state_json(log)["characters"]["a"]["hp"] == 5
+    assert invoke(log, "verify").exit_code == 1
+    err = refused(log, "toy", "spend", "a", "1", status=3)
+    assert "verify --repair" in err
+    out = ok(log, "verify", "--repair")
+    assert out.startswith("repaired: torn last record at byte")
+    assert Path(str(log) + ".bak").read_bytes() == whole[:-4]
+    ok(log, "toy", "spend", "a", "1")
+    assert state_json(log)["characters"]["a"]["hp"] == 4
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (None, "no log at"),
+        (b"", "wrong magic"),
+        (b"PK\x03\x04 not a log at all", "wrong magic"),
+    ],
+)
+def test_unusable_log_files_exit_3(tmp_path: Path, content: bytes | None, fragment: str) -> None:
+    """A missing, empty or foreign file gets exit 3 and a clear message, for reads and appends."""
+    path = tmp_path / "bad.tlog"
+    if content is not None:
+        path.write_bytes(content)
+    for args in (("state",), ("log",), ("note", "x"), ("undo",)):
+        assert fragment in refused(path, *args, status=3)
+
+
+def test_malformed_options_are_usage_errors(log: Path) -> None:
+    """Bad option values exit 2 and change nothing."""
+    refused(log, "toy", "add", "a", "five", status=2)
+    refused(log, "undo", "0", status=2)
+    refused(log, "state", "--at", "-1", status=2)
+
+
+def test_run_script_stops_at_refused_line(tmp_path: Path) -> None:
+    """run appends line by line and stops at the first refused line, naming its number."""
+    script = tmp_path / "s.txt"
+    script.write_text("init --system toy\n# a comment\ntoy add b 4\n\ntoy spend b 9\ntoy spend b 1\n")
+    log = tmp_path / "r.tlog"
+    result = invoke(log, "run", str(script))
+    assert result.exit_code == 1
+    assert result.stderr == f"error: TOY-SPEND-1: {script} line 5: b has 4, needs 9\n"
+    assert state_json(log)["seq"] == 1
+
+
+def test_run_atomic_all_or_nothing(log: Path, tmp_path: Path) -> None:
+    """run --atomic appends nothing when a line is refused, and everything when none is."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("toy add c 4\ntoy spend c 1\ntoy spend c 9\n")
+    refused(log, "run", str(bad), "--atomic")
+    good = tmp_path / "good.txt"
+    good.write_text('tablelog toy add c 4\ntoy spend c 1\nnote "two words"\n')
+    ok(log, "run", str(good), "--atomic")
+    data = state_json(log)
+    assert data["seq"] == 3 and data["characters"]["c"]["hp"] == 3
+
+
+def test_run_atomic_with_init_takes_the_log_back(tmp_path: Path) -> None:
+    """An atomic script that creates the log and then fails leaves no log behind."""
+    script = tmp_path / "s.txt"
+    script.write_text("init --system toy\ntoy add b 1\ntoy spend b 2\n")
+    log = tmp_path / "new.tlog"
+    assert invoke(log, "run", str(script), "--atomic").exit_code == 1
+    assert not log.exists()
+
+
+def test_run_dry_run_appends_nothing(log: Path, tmp_path: Path) -> None:
+    """run --dry-run runs every line against the state and appends nothing."""
+    script = tmp_path / "s.txt"
+    script.write_text("toy add c 4\ntoy spend c 1\n")
+    before = log.read_bytes()
+    out = ok(log, "run", str(script), "--dry-run")
+    assert "#2 toy.PointsSpent name='c' points=1" in out
+    assert log.read_bytes() == before
+
+
+def test_run_usage_error_names_line(log: Path, tmp_path: Path) -> None:
+    """A script line with bad usage exits 2 naming the line; an unclosed quote too."""
+    script = tmp_path / "s.txt"
+    script.write_text("toy add c\n")
+    assert "line 1" in refused(log, "run", str(script), status=2)
+    script.write_text('note "unclosed\n')
+    assert "line 1" in refused(log, "run", str(script), status=2)
+
+
+def test_every_command_has_help() -> None:
+    """Every core command has a --help text with an example."""
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    for name in ("init", "state", "log", "history", "undo", "redo", "replay", "run", "note",
+                 "verify"):
+        result = CliRunner().invoke(cli, [name, "--help"])
+        assert result.exit_code == 0
+        assert "Example" in result.output, name
