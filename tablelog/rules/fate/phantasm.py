@@ -167,10 +167,10 @@ def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tu
     type_mp = _TYPE_MP_PER_TILE.get(np_type, 0)
     hp = max(0, hp + hp_plus + mods.hp_per_tile)
     mp = max(0, mp_plus + type_mp + mods.mp_per_tile)
-    text += f"{mods.hp_per_tile:+d} mod" if mods.hp_per_tile else ""
+    text += f" {mods.hp_per_tile:+d} (mod)" if mods.hp_per_tile else ""
     text += f" HP; MP 3 x {plusses} plusses" if not mods.piercing else " HP; MP 0 plus"
     text += f" + {np_type} {type_mp}" if type_mp else ""
-    text += f"{mods.mp_per_tile:+d} mod" if mods.mp_per_tile else ""
+    text += f" {mods.mp_per_tile:+d} (mod)" if mods.mp_per_tile else ""
     return hp, mp, text
 
 

@@ -13,6 +13,7 @@ from tablelog.rules.fate.phantasm import effective_plusses
 
 __all__ = [
     "field_upkeep_value",
+    "field_upkeep_due",
     "upkeep_mp",
     "field_power",
     "FieldClash",
@@ -42,15 +43,23 @@ def field_upkeep_value(grade: Grade, rounds_elapsed: int, plus_used: bool) -> in
         plus_used: Whether a ``+`` was used at the release (growth halves: +1 per 2 rounds).
 
     Returns:
-        1 + growth − plusses; 0 during an EX field's first 3 rounds.
+        1 + growth − plusses (무한의 검제, A++: −1, then 0 after one round).
 
-    Source: 노블 판타즘 3.④ and 4.② (3회기 동안 결계의 유지 마력을 소모하지 않으며); FATE-NP-10,
-    FATE-NP-12.
+    Source: 노블 판타즘 3.④ and 5.④; FATE-NP-10.
+    """
+    growth = rounds_elapsed // 2 if plus_used else rounds_elapsed
+    return 1 + growth - effective_plusses(grade)
+
+
+def field_upkeep_due(grade: Grade, rounds_elapsed: int, plus_used: bool) -> int:
+    """Return the MP a field's upkeep takes this turn: the value, never below 0, and nothing in
+    an EX field's first 3 rounds (its growth still counts from the raising — decision).
+
+    Source: 노블 판타즘 4.② (3회기 동안 결계의 유지 마력을 소모하지 않으며); FATE-NP-10, FATE-NP-12.
     """
     if grade.is_ex and rounds_elapsed < EX_FIELD_FREE_ROUNDS:
         return 0
-    growth = rounds_elapsed // 2 if plus_used else rounds_elapsed
-    return 1 + growth - effective_plusses(grade)
+    return upkeep_mp(field_upkeep_value(grade, rounds_elapsed, plus_used))
 
 
 def upkeep_mp(value: int) -> int:
