@@ -1,0 +1,171 @@
+"""Card commands: draw, play, charge an item, GM circulation (MP-CIRC-3).
+
+Deciders work on a copy of the state and apply each event they decide, so that a command that
+moves cards several times (a rest, a circulation) sees every earlier move.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.events.core import Event
+from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
+from tablelog.projections.core import State, evolve, require
+from tablelog.projections.magicpunk.table import character
+from tablelog.projections.magicpunk.zones import card_location, holder_cards
+from tablelog.rules.core import draw_index
+from tablelog.rules.magicpunk.cards import (
+    CARDS_RULE, plan_named_draw, plan_random_draw,
+)
+
+__all__ = ["Draw", "Play", "Charge", "Circulate", "circulate_holder", "check_known"]
+
+
+@attrs.frozen
+class Draw:
+    """``who`` draws ``count`` cards (at random) or the ``cards`` the table drew."""
+
+    who: str
+    count: int | None = None
+    cards: tuple[str, ...] | None = None
+
+
+@attrs.frozen
+class Play:
+    """``who`` plays ``cards`` from hand to the discard pile."""
+
+    who: str
+    cards: tuple[str, ...]
+
+
+@attrs.frozen
+class Charge:
+    """``by`` moves ``cards`` from hand into ``item``."""
+
+    item: str
+    by: str
+    cards: tuple[str, ...]
+
+
+@attrs.frozen
+class Circulate:
+    """The GM makes ``holder`` circulate: every card, ``random`` cards, or the named ``cards``."""
+
+    holder: str
+    random: int | None = None
+    cards: tuple[str, ...] | None = None
+
+
+def check_known(state: State, cards: tuple[str, ...]) -> None:
+    """Refuse cards that are not in this session's deck, or a card named twice (MP-CARDS)."""
+    assert state.deck is not None
+    deck_cards = set(state.deck["_pile"]) | set(state.deck["discard"])
+    deck_cards |= {c for ch in state.characters.values() for c in ch["hand"]}
+    deck_cards |= {c for it in state.items.values() for c in it["cards"]}
+    unknown = [c for c in cards if c not in deck_cards]
+    require(not unknown, CARDS_RULE, f"not in this session's deck: {', '.join(unknown)}")
+    twice = sorted({c for c in cards if cards.count(c) > 1})
+    require(not twice, CARDS_RULE, f"card(s) named twice: {', '.join(twice)}")
+
+
+def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
+    check_known(state, cards)
+    held = holder_cards(state, holder)
+    for card in cards:
+        require(card in held, CARDS_RULE,
+                f"{card} is not held by {holder} (it is in the {card_location(state, card)})")
+
+
+@decider(Draw)
+def decide_draw(state: State, c: Draw) -> list[Event]:
+    """Decide a draw: the named cards must be in the draw pile; else pick at random."""
+    character(state, c.who)
+    deck = state.deck
+    assert deck is not None
+    if c.cards is not None:
+        check_known(state, c.cards)
+        require(c.count is None or c.count == len(c.cards), CARDS_RULE,
+                f"COUNT {c.count} but {len(c.cards)} card(s) named: {' '.join(c.cards)}")
+        for card in c.cards:
+            where = card_location(state, card)
+            require(where in ("draw pile", "discard pile"), CARDS_RULE,
+                    f"{card} is not in the draw pile (it is in the {where})")
+        plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
+    else:
+        count = 1 if c.count is None else c.count
+        require(count >= 1, CARDS_RULE, f"draw at least 1 card, got {count}")
+        plan = plan_random_draw(state.seed, deck["_pile"], deck["discard"], count,
+                                deck["draws_made"])
+    return [CardsDrawn(who=c.who, cards=plan.cards, draw_no=deck["draws_made"],
+                       named=c.cards is not None, reshuffle_at=plan.reshuffle_at)]
+
+
+@decider(Play)
+def decide_play(state: State, c: Play) -> list[Event]:
+    """Decide playing cards: each must be in the player's hand."""
+    character(state, c.who)
+    require(c.cards, CARDS_RULE, "name at least one card to play")
+    _check_held(state, c.who, c.cards)
+    return [CardsPlayed(who=c.who, cards=c.cards)]
+
+
+@decider(Charge)
+def decide_charge(state: State, c: Charge) -> list[Event]:
+    """Decide charging an item: each card must be in the charger's hand."""
+    character(state, c.by)
+    require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
+    require(c.cards, CARDS_RULE, "name at least one card to charge")
+    _check_held(state, c.by, c.cards)
+    return [CardsCharged(item=c.item, by=c.by, cards=c.cards)]
+
+
+def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule: str,
+                     at: str = "") -> CardsCirculated:
+    """Decide one circulation on ``work`` (a copy of the state) and apply it there.
+
+    The discarded cards go to the discard pile first, then as many are drawn (reshuffling
+    the discard pile, those cards included, if the draw pile runs out).
+
+    Source: MP-CIRC-1, MP-CIRC-2, MP-CIRC-3.
+    """
+    deck = work.deck
+    assert deck is not None
+    plan = plan_random_draw(work.seed, deck["_pile"], [*deck["discard"], *discarded],
+                            len(discarded), deck["draws_made"])
+    event = CardsCirculated(holder=holder, discarded=discarded, drawn=plan.cards,
+                            draw_no=deck["draws_made"], rule=rule, at=at,
+                            reshuffle_at=plan.reshuffle_at)
+    evolve(work, event)
+    return event
+
+
+def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]:
+    pool, chosen = list(held), []
+    for i in range(count):
+        card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate",
+                               state.deck["draws_made"], i)]  # type: ignore[index]
+        pool.remove(card)
+        chosen.append(card)
+    return tuple(chosen)
+
+
+@decider(Circulate)
+def decide_circulate(state: State, c: Circulate) -> list[Event]:
+    """Decide a GM-forced circulation of all, ``random`` N, or the named cards (MP-CIRC-3)."""
+    held = holder_cards(state, c.holder)
+    require(c.random is None or c.cards is None, "MP-CIRC-3",
+            "choose --all, --random N or --cards, not several")
+    if c.cards is not None:
+        _check_held(state, c.holder, c.cards)
+        chosen = c.cards
+    elif c.random is not None:
+        require(1 <= c.random <= len(held), "MP-CIRC-3",
+                f"{c.holder} holds {len(held)} card(s), cannot circulate {c.random} at random")
+        chosen = _random_subset(state, held, c.random)
+    else:
+        chosen = tuple(held)
+    require(chosen, "MP-CIRC-3", f"{c.holder} holds no cards to circulate")
+    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3")]

@@ -1,0 +1,93 @@
+"""Time commands: rest packages with sleep and dawn circulation (MP-REST-1), and dawn."""
+
+from __future__ import annotations
+
+import copy
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.commands.magicpunk.cards import circulate_holder
+from tablelog.events.core import Event
+from tablelog.events.magicpunk import DawnReached, RestTaken
+from tablelog.projections.core import State, evolve
+from tablelog.projections.magicpunk.table import character, clock_now
+from tablelog.rules.magicpunk import clock
+
+__all__ = ["Rest", "Dawn"]
+
+
+@attrs.frozen
+class Rest:
+    """A rest package (``10m``, ``1h``, ``8h``) for ``who`` (None: every character).
+
+    ``sleep``: True (``--sleep``), False (``--no-sleep``) or None (the package's default).
+    """
+
+    package: str
+    who: tuple[str, ...] | None = None
+    sleep: bool | None = None
+
+
+@attrs.frozen
+class Dawn:
+    """Advance the clock to the next 06:00 (items circulate, MP-CIRC-2)."""
+
+
+def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) -> list[Event]:
+    """Decide the circulations of one moment, characters and items in the order added."""
+    stamp = clock.clock_text(*clock.from_absolute(at))
+    if kind == "sleep":
+        holders = [n for n in work.characters if n in sleepers]
+        rule = "MP-CIRC-1"
+    else:
+        holders, rule = list(work.items), "MP-CIRC-2"
+    events: list[Event] = []
+    for holder in holders:
+        held = tuple(work.characters[holder]["hand"] if kind == "sleep"
+                     else work.items[holder]["cards"])
+        if held:
+            events.append(circulate_holder(work, holder, held, rule, stamp))
+    return events
+
+
+def _moments(work: State, moments: list[clock.RestMoment],
+             sleepers: tuple[str, ...]) -> list[Event]:
+    events: list[Event] = []
+    for moment in moments:
+        events += _circulations(work, moment.kind, moment.at, sleepers)
+    return events
+
+
+@decider(Rest)
+def decide_rest(state: State, c: Rest) -> list[Event]:
+    """Decide a rest: advance the clock; sleep circulates sleepers' hands after 1 hour of
+    sleep, and dawn (06:00) circulates every item, in clock order.
+
+    Raises:
+        RuleViolation: MP-REST-1 for an unknown package or a 10-minute rest with sleep;
+            UNKNOWN-NAME for an unknown resting character.
+
+    Source: 休息パッケージ, 魔煌の循環; MP-REST-1, MP-CIRC-1, MP-CIRC-2.
+    """
+    sleep = clock.rest_sleeps(c.package, c.sleep)
+    who = tuple(state.characters) if c.who is None else c.who
+    for name in who:
+        character(state, name)
+    start = clock_now(state)
+    minutes = clock.REST_PACKAGES[c.package]
+    rest = RestTaken(package=c.package, who=who, sleep=sleep, start=start, end=start + minutes)
+    work = copy.deepcopy(state)
+    evolve(work, rest)
+    moments = clock.rest_moments(start, minutes, sleep)
+    return [rest, *_moments(work, moments, who if sleep else ())]
+
+
+@decider(Dawn)
+def decide_dawn(state: State, c: Dawn) -> list[Event]:
+    """Decide dawn: the clock moves to the next 06:00 and every item circulates (MP-CIRC-2)."""
+    start = clock_now(state)
+    reached = DawnReached(start=start, end=clock.next_dawn(start))
+    work = copy.deepcopy(state)
+    evolve(work, reached)
+    return [reached, *_circulations(work, "dawn", reached.end, ())]

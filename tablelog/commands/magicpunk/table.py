@@ -1,0 +1,207 @@
+"""Table commands: characters and items, combat (damage, heal, cover, rounds), briefing."""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.events.core import Event
+from tablelog.events.magicpunk import (
+    BriefingEnded, BriefingStarted, CharacterAdded, CoverTaken, DamageTaken, Healed, ItemAdded,
+    ItemReadied, PreparationTaken, RoundStarted, TurnTaken,
+)
+from tablelog.projections.core import State, require
+from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.rules.magicpunk import combat, procurement
+from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
+
+__all__ = ["AddCharacter", "AddItem", "ReadyItem", "Damage", "Heal", "Act", "NewRound",
+           "StartBriefing", "Prepare", "EndBriefing"]
+
+
+@attrs.frozen
+class AddCharacter:
+    """Add a character: abilities, max HP (core rules), skills ``{name: rank}``, money (Mj)."""
+
+    name: str
+    body: int
+    sense: int
+    intellect: int
+    magic: int
+    hp: int
+    skills: dict[str, str] = attrs.Factory(dict)
+    money: int = 0
+
+
+@attrs.frozen
+class AddItem:
+    """Give ``owner`` the item ``item`` (bought for ``price`` Mj; ``gear_slots`` for Ma-GEAR)."""
+
+    item: str
+    owner: str
+    price: int = 0
+    gear_slots: int | None = None
+
+
+@attrs.frozen
+class ReadyItem:
+    """Ready ``item`` with ``slots_free`` magic slots free (MP-GEAR-1)."""
+
+    item: str
+    slots_free: int = 0
+
+
+@attrs.frozen
+class Damage:
+    """``target`` takes ``amount`` damage; ``cover_by`` takes it instead (MP-COVER-1)."""
+
+    target: str
+    amount: int
+    pull_punches: bool = False
+    cover_by: str | None = None
+
+
+@attrs.frozen
+class Heal:
+    """``target`` heals ``amount`` HP."""
+
+    target: str
+    amount: int
+
+
+@attrs.frozen
+class Act:
+    """``name`` starts its turn this round."""
+
+    name: str
+
+
+@attrs.frozen
+class NewRound:
+    """Start the next combat round."""
+
+
+@attrs.frozen
+class StartBriefing:
+    """Start a briefing package: ``10s``, ``1m`` or ``ample`` (MP-BRIEF-1)."""
+
+    package: str
+
+
+@attrs.frozen
+class Prepare:
+    """``who`` takes one preparation (``enemy``: an aware enemy does)."""
+
+    who: str
+    enemy: bool = False
+    note: str = ""
+
+
+@attrs.frozen
+class EndBriefing:
+    """End the briefing."""
+
+
+def _free_name(state: State, name: str) -> None:
+    require(name and name not in state.characters and name not in state.items, "UNKNOWN-NAME",
+            f"a character or item named {name!r} already exists")
+
+
+@decider(AddCharacter)
+def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
+    """Decide a new character; abilities, HP and money must be >= 0 (HP >= 1)."""
+    _free_name(state, c.name)
+    values = {a: getattr(c, a) for a in ABILITIES}
+    require(all(v >= 0 for v in values.values()) and c.hp >= 1 and c.money >= 0,
+            "MP-CHARACTER", f"abilities {values}, hp {c.hp}, money {c.money}: abilities and "
+            "money must be >= 0, HP >= 1")
+    skills = {name: skill_rank(rank) for name, rank in c.skills.items()}
+    return [CharacterAdded(name=c.name, hp_max=c.hp, skills=skills, money=c.money, **values)]
+
+
+@decider(AddItem)
+def decide_add_item(state: State, c: AddItem) -> list[Event]:
+    """Decide a new item held by ``owner``; a price is paid from the owner's money."""
+    _free_name(state, c.item)
+    owner = character(state, c.owner)
+    require(c.price >= 0, "MP-MONEY", f"price must be >= 0 Mj, got {c.price}")
+    require(c.price <= owner["money"], "MP-MONEY",
+            f"{c.owner} has {owner['money']} Mj, {c.item} costs {c.price} Mj")
+    require(c.gear_slots is None or c.gear_slots >= 0, "MP-GEAR-1",
+            f"magic-slot occupancy must be >= 0, got {c.gear_slots}")
+    return [ItemAdded(item=c.item, owner=c.owner, price=c.price, gear_slots=c.gear_slots)]
+
+
+@decider(ReadyItem)
+def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
+    """Decide readying an item: always allowed; Ma-GEAR effect only with the slots (MP-GEAR-1)."""
+    require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
+    needed = state.items[c.item]["gear_slots"] or 0
+    active = procurement.gear_active(needed, c.slots_free)
+    return [ItemReadied(item=c.item, slots_needed=needed, slots_free=c.slots_free,
+                        gear_active=active)]
+
+
+@decider(Damage)
+def decide_damage(state: State, c: Damage) -> list[Event]:
+    """Decide damage, through a coverer if one covers (MP-COVER-1, MP-PULL-1)."""
+    character(state, c.target)
+    combat.hp_after_damage(0, c.amount, c.pull_punches)
+    if c.cover_by is None:
+        return [DamageTaken(target=c.target, amount=c.amount, pull_punches=c.pull_punches)]
+    coverer = character(state, c.cover_by)
+    require(c.cover_by != c.target, "MP-COVER-1", f"{c.target} cannot cover itself")
+    return [CoverTaken(coverer=c.cover_by, covered=c.target, was_acted=coverer["acted"]),
+            DamageTaken(target=c.cover_by, amount=c.amount, pull_punches=c.pull_punches,
+                        covering=c.target)]
+
+
+@decider(Heal)
+def decide_heal(state: State, c: Heal) -> list[Event]:
+    """Decide healing (never above max HP)."""
+    character(state, c.target)
+    combat.hp_after_heal(0, 0, c.amount)
+    return [Healed(target=c.target, amount=c.amount)]
+
+
+@decider(Act)
+def decide_act(state: State, c: Act) -> list[Event]:
+    """Decide a turn start: refused if the character has already acted this round."""
+    require(not character(state, c.name)["acted"], "MP-COVER-1",
+            f"{c.name} has already acted this round")
+    return [TurnTaken(name=c.name)]
+
+
+@decider(NewRound)
+def decide_new_round(state: State, c: NewRound) -> list[Event]:
+    """Decide a new round: everyone not-acted, except coverers who had already acted."""
+    return [RoundStarted(number=table_of(state).get("round", 1) + 1)]
+
+
+@decider(StartBriefing)
+def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
+    """Decide the start of a briefing package."""
+    combat.briefing_allows(c.package, 0, 0)
+    require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
+    return [BriefingStarted(package=c.package)]
+
+
+@decider(Prepare)
+def decide_prepare(state: State, c: Prepare) -> list[Event]:
+    """Decide one preparation, refused over the package's limit (MP-BRIEF-1)."""
+    briefing = table_of(state).get("briefing")
+    require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
+    assert briefing is not None
+    side = "enemy" if c.enemy else "pc"
+    if not c.enemy:
+        character(state, c.who)
+    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(f"{side}:{c.who}", 0),
+                           briefing["by_side"].get(side, 0))
+    return [PreparationTaken(who=c.who, side=side, note=c.note)]
+
+
+@decider(EndBriefing)
+def decide_end_briefing(state: State, c: EndBriefing) -> list[Event]:
+    """Decide the end of the briefing."""
+    require(table_of(state).get("briefing") is not None, "MP-BRIEF-1", "no briefing is under way")
+    return [BriefingEnded()]

@@ -1,0 +1,86 @@
+"""Mana-card events: draws, plays, charging items, circulation.
+
+Every event records the cards it moves (drawn cards included), so replay never draws.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+
+
+def _cards(cards: tuple[str, ...]) -> str:
+    return " ".join(cards) or "(none)"
+
+
+@event("magicpunk.CardsDrawn", entities=("who",), rules=("MP-CARDS",))
+@attrs.frozen
+class CardsDrawn(Event):
+    """``who`` drew ``cards`` from the draw pile (``named``: the table reported them).
+
+    ``draw_no`` is the number of active draws before this one (the randomness key);
+    ``reshuffle_at`` the index before which the discard pile became the draw pile.
+    """
+
+    who: str
+    cards: tuple[str, ...]
+    draw_no: int
+    named: bool = False
+    reshuffle_at: int | None = None
+
+    def describe(self) -> str:
+        shuffle = " (discard pile reshuffled)" if self.reshuffle_at is not None else ""
+        return f"{self.who} draws {_cards(self.cards)}{shuffle}"
+
+
+@event("magicpunk.CardsPlayed", entities=("who",), rules=("MP-CARDS",))
+@attrs.frozen
+class CardsPlayed(Event):
+    """``who`` played ``cards`` from hand to the discard pile."""
+
+    who: str
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.who} plays {_cards(self.cards)}"
+
+
+@event("magicpunk.CardsCharged", entities=("item", "by"), rules=("MP-CARDS",))
+@attrs.frozen
+class CardsCharged(Event):
+    """``by`` moved ``cards`` from hand into ``item`` (e.g. an A-battery)."""
+
+    item: str
+    by: str
+    cards: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.by} charges {self.item} with {_cards(self.cards)}"
+
+
+@event("magicpunk.CardsCirculated", entities=("holder",),
+       rules=("MP-CIRC-1", "MP-CIRC-2", "MP-CIRC-3"))
+@attrs.frozen
+class CardsCirculated(Event):
+    """``holder`` (character or item) discarded ``discarded`` and drew ``drawn`` back.
+
+    ``rule`` is MP-CIRC-1 (sleep), MP-CIRC-2 (dawn) or MP-CIRC-3 (GM); ``at`` the clock text.
+    """
+
+    holder: str
+    discarded: tuple[str, ...]
+    drawn: tuple[str, ...]
+    draw_no: int
+    rule: str
+    at: str = ""
+    reshuffle_at: int | None = None
+
+    def describe(self) -> str:
+        when = f" at {self.at}" if self.at else ""
+        return (f"{self.holder} circulates{when} ({self.rule}): {_cards(self.discarded)} -> "
+                f"{_cards(self.drawn)}")
+
+    def explain(self) -> list[str]:
+        return [f"rule {self.rule}", f"discarded = {_cards(self.discarded)}",
+                f"drawn = {_cards(self.drawn)}"]

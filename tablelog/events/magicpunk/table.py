@@ -1,0 +1,181 @@
+"""Events at the table: characters and items, time and rests, combat, briefing."""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+
+
+@event("magicpunk.CharacterAdded", entities=("name",))
+@attrs.frozen
+class CharacterAdded(Event):
+    """A character joined with abilities, max HP (from the core rules), skills and money (Mj)."""
+
+    name: str
+    body: int
+    sense: int
+    intellect: int
+    magic: int
+    hp_max: int
+    skills: dict[str, str] = attrs.Factory(dict)
+    money: int = 0
+
+    def describe(self) -> str:
+        return (f"{self.name}: body {self.body} sense {self.sense} intellect {self.intellect} "
+                f"magic {self.magic}, HP {self.hp_max}, {self.money} Mj")
+
+
+@event("magicpunk.ItemAdded", entities=("item", "owner"))
+@attrs.frozen
+class ItemAdded(Event):
+    """``owner`` got ``item``; ``price`` Mj paid (0: not bought); ``gear_slots`` for Ma-GEAR."""
+
+    item: str
+    owner: str
+    price: int = 0
+    gear_slots: int | None = None
+
+    def describe(self) -> str:
+        paid = f" for {self.price} Mj" if self.price else ""
+        return f"{self.item} -> {self.owner}{paid}"
+
+
+@event("magicpunk.ItemReadied", entities=("item",), rules=("MP-GEAR-1",))
+@attrs.frozen
+class ItemReadied(Event):
+    """``item`` was readied; ``gear_active`` false when its magic slots were not filled."""
+
+    item: str
+    slots_needed: int
+    slots_free: int
+    gear_active: bool
+
+    def describe(self) -> str:
+        effect = "Ma-GEAR effect active" if self.gear_active else "base item effect only"
+        return f"{self.item} readied ({self.slots_free}/{self.slots_needed} slots: {effect})"
+
+
+@event("magicpunk.RestTaken", entities=("who",), rules=("MP-REST-1",))
+@attrs.frozen
+class RestTaken(Event):
+    """A rest package of ``minutes`` from clock ``start`` to ``end`` (absolute minutes)."""
+
+    package: str
+    who: tuple[str, ...]
+    sleep: bool
+    start: int
+    end: int
+
+    def describe(self) -> str:
+        slept = "with sleep" if self.sleep else "no sleep"
+        return f"{self.package} rest ({slept}): {', '.join(self.who) or 'nobody'}"
+
+
+@event("magicpunk.DawnReached", rules=("MP-CIRC-2",))
+@attrs.frozen
+class DawnReached(Event):
+    """The clock advanced from ``start`` to the next 06:00, ``end`` (absolute minutes)."""
+
+    start: int
+    end: int
+
+    def describe(self) -> str:
+        return f"dawn ({self.end - self.start} minutes later)"
+
+
+@event("magicpunk.DamageTaken", entities=("target",), rules=("MP-PULL-1",))
+@attrs.frozen
+class DamageTaken(Event):
+    """``target`` took ``amount`` damage (``pull_punches``: not below 0 HP)."""
+
+    target: str
+    amount: int
+    pull_punches: bool = False
+    covering: str | None = None
+
+    def describe(self) -> str:
+        extra = " (pulled punches)" if self.pull_punches else ""
+        cover = f" covering {self.covering}" if self.covering else ""
+        return f"{self.target} takes {self.amount} damage{extra}{cover}"
+
+
+@event("magicpunk.Healed", entities=("target",))
+@attrs.frozen
+class Healed(Event):
+    """``target`` healed ``amount`` HP (never above max HP)."""
+
+    target: str
+    amount: int
+
+    def describe(self) -> str:
+        return f"{self.target} heals {self.amount}"
+
+
+@event("magicpunk.CoverTaken", entities=("coverer", "covered"), rules=("MP-COVER-1",))
+@attrs.frozen
+class CoverTaken(Event):
+    """``coverer`` covered ``covered``; ``was_acted``: already acted this round."""
+
+    coverer: str
+    covered: str
+    was_acted: bool
+
+    def describe(self) -> str:
+        after = "stays acted next round" if self.was_acted else "is now acted"
+        return f"{self.coverer} covers {self.covered} ({after})"
+
+
+@event("magicpunk.TurnTaken", entities=("name",), rules=("MP-COVER-1",))
+@attrs.frozen
+class TurnTaken(Event):
+    """``name`` started its turn this round (now acted)."""
+
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.name} acts"
+
+
+@event("magicpunk.RoundStarted", rules=("MP-COVER-1",))
+@attrs.frozen
+class RoundStarted(Event):
+    """A new round ``number`` began: everyone is not-acted except those who covered while acted."""
+
+    number: int
+
+    def describe(self) -> str:
+        return f"round {self.number}"
+
+
+@event("magicpunk.BriefingStarted", rules=("MP-BRIEF-1",))
+@attrs.frozen
+class BriefingStarted(Event):
+    """A briefing package began (``10s``, ``1m`` or ``ample``)."""
+
+    package: str
+
+    def describe(self) -> str:
+        return f"briefing {self.package}"
+
+
+@event("magicpunk.PreparationTaken", entities=("who",), rules=("MP-BRIEF-1",))
+@attrs.frozen
+class PreparationTaken(Event):
+    """``who`` (side ``pc`` or ``enemy``) took a preparation during the briefing."""
+
+    who: str
+    side: str
+    note: str = ""
+
+    def describe(self) -> str:
+        return f"{self.who} ({self.side}) prepares" + (f": {self.note}" if self.note else "")
+
+
+@event("magicpunk.BriefingEnded", rules=("MP-BRIEF-1",))
+@attrs.frozen
+class BriefingEnded(Event):
+    """The briefing ended."""
+
+    def describe(self) -> str:
+        return "briefing over"

@@ -1,0 +1,123 @@
+"""Evolvers of growth and downtime: money, spells, rebuild, procurement, checks, lifestyle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.events.magicpunk import (
+    CheckRolled, LeisureEventTaken, LeisureStarted, MoneyGained, ProcurementAssessed,
+    Rebuilt, ResidenceShared, SpellLearned,
+)
+from tablelog.projections.core import State, evolver, require
+from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.magicpunk.zones import put_discard
+from tablelog.rules.magicpunk import lifestyle, rebuild
+
+__all__ = ["abilities_of", "spells_known", "leisure_group"]
+
+
+def abilities_of(ch: dict[str, Any]) -> dict[str, int]:
+    """Return ``{ability: value}`` of a character record."""
+    return {a: ch[a] for a in rebuild.ABILITIES}
+
+
+def spells_known(ch: dict[str, Any]) -> dict[str, tuple[str, int]]:
+    """Return ``{spell: (gate, tier)}`` of a character record."""
+    return {name: (s["gate"], s["tier"]) for name, s in ch["spells"].items()}
+
+
+def leisure_group(state: State, name: str) -> str:
+    """Return the key of ``name``'s household (its residence and cohabitants, or itself)."""
+    life = character(state, name).get("lifestyle")
+    if not life:
+        return name
+    return life["residence"] + ":" + ",".join(sorted([name, *life["cohabitants"]]))
+
+
+@evolver(MoneyGained)
+def _money_gained(state: State, e: MoneyGained) -> None:
+    ch = character(state, e.name)
+    require(e.amount >= 0, "MP-REBUILD-8", f"money gained must be >= 0 Mj, got {e.amount}")
+    if e.spell_only:
+        ch["spell_money"] += e.amount
+    else:
+        ch["money"] += e.amount
+        ch["money_from_scenarios"] += e.amount
+
+
+@evolver(SpellLearned)
+def _spell_learned(state: State, e: SpellLearned) -> None:
+    ch = character(state, e.name)
+    require(e.spell not in ch["spells"], "MP-REBUILD-11", f"{e.name} already knows {e.spell}")
+    rebuild.check_spell_order(spells_known(ch), e.gate, e.tier)
+    require(e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"], "MP-MONEY",
+            f"{e.name} has {ch['spell_money']} spell-only + {ch['money']} Mj, the spell takes "
+            f"{e.from_spell_money} + {e.from_money}")
+    ch["spell_money"] -= e.from_spell_money
+    ch["money"] -= e.from_money
+    ch["spells"][e.spell] = {"gate": e.gate, "tier": e.tier, "price": e.price,
+                             "from_money": e.from_money, "from_spell_money": e.from_spell_money,
+                             "free": e.free}
+
+
+def _remove_item(state: State, owner: str, item: str) -> None:
+    require(item in state.items and state.items[item]["owner"] == owner, "MP-REBUILD-8",
+            f"{owner} does not hold item {item!r}")
+    put_discard(state, state.items.pop(item)["cards"])
+    state.characters[owner]["items"].remove(item)
+
+
+@evolver(Rebuilt)
+def _rebuilt(state: State, e: Rebuilt) -> None:
+    ch = character(state, e.name)
+    require(abilities_of(ch) == e.abilities_before and ch["skills"] == e.skills_before
+            and ch["money"] == e.money_before, "MP-REBUILD-1",
+            f"{e.name} changed since the rebuild was decided ({abilities_of(ch)}, "
+            f"{ch['skills']}, {ch['money']} Mj)")
+    for item in e.items_removed:
+        _remove_item(state, e.name, item)
+    for spell in e.spells_unlearned:
+        require(spell in ch["spells"], "MP-REBUILD-10", f"{e.name} does not know {spell}")
+        del ch["spells"][spell]
+    ch.update(e.abilities_after)
+    ch["skills"] = dict(e.skills_after)
+    ch["money"], ch["spell_money"] = e.money_after, e.spell_money_after
+    ch["money_converted"] += e.converted_mj
+
+
+@evolver(ProcurementAssessed)
+def _procurement_assessed(state: State, e: ProcurementAssessed) -> None:
+    character(state, e.who)
+
+
+@evolver(CheckRolled)
+def _check_rolled(state: State, e: CheckRolled) -> None:
+    if e.by is not None:
+        character(state, e.by)
+    table = table_of(state)
+    table["rolls"] = table.get("rolls", 0) + 1
+
+
+@evolver(ResidenceShared)
+def _residence_shared(state: State, e: ResidenceShared) -> None:
+    lifestyle.check_residence(e.names, e.residence)
+    lifestyle.check_split(e.residence_points, e.split, len(e.names))
+    for name, share in zip(e.names, e.split, strict=True):
+        character(state, name)["lifestyle"] = {
+            "region": e.region, "residence": e.residence, "region_points": e.region_points,
+            "residence_points": share, "cohabitants": [n for n in e.names if n != name]}
+
+
+@evolver(LeisureStarted)
+def _leisure_started(state: State, e: LeisureStarted) -> None:
+    table_of(state)["leisure"] = {}
+
+
+@evolver(LeisureEventTaken)
+def _leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
+    character(state, e.name)
+    taken = table_of(state).setdefault("leisure", {}).setdefault(leisure_group(state, e.name), [])
+    if e.shared:
+        require(e.result not in taken, "MP-COHAB-2",
+                f"shared leisure event {e.result} already happened in this leisure")
+        taken.append(e.result)

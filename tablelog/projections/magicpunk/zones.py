@@ -1,0 +1,93 @@
+"""Card zones in the state: the draw pile, the discard pile, hands and items.
+
+``state.deck`` holds ``size`` (cards in the deck), ``draw_count`` (cards in the draw pile),
+``discard`` (oldest first), ``draws_made`` (active draws so far, the randomness key) and the
+private ``_pile`` (the draw pile, canonical order). A card is in exactly one zone at any time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tablelog.projections.core import State
+from tablelog.rules.core import require
+from tablelog.rules.magicpunk.cards import CARDS_RULE
+
+__all__ = ["new_deck", "holder_cards", "card_location", "take_from_holder", "take_from_pile",
+           "put_discard", "sync"]
+
+
+def new_deck(cards: Iterable[str]) -> dict[str, Any]:
+    """Return the deck record of a new session: every card in the draw pile."""
+    pile = list(cards)
+    return {"size": len(pile), "draw_count": len(pile), "discard": [], "draws_made": 0,
+            "_pile": pile}
+
+
+def sync(deck: dict[str, Any]) -> None:
+    """Refresh the visible count of the draw pile."""
+    deck["draw_count"] = len(deck["_pile"])
+
+
+def holder_cards(state: State, holder: str) -> list[str]:
+    """Return the card list of a character's hand or an item (the live list)."""
+    if holder in state.characters:
+        return state.characters[holder]["hand"]  # type: ignore[no-any-return]
+    require(holder in state.items, "UNKNOWN-NAME", f"no character or item named {holder!r}")
+    return state.items[holder]["cards"]  # type: ignore[no-any-return]
+
+
+def card_location(state: State, card: str) -> str:
+    """Return where ``card`` is: ``draw pile``, ``discard pile``, ``Aria's hand``, ``item X``."""
+    assert state.deck is not None
+    if card in state.deck["_pile"]:
+        return "draw pile"
+    if card in state.deck["discard"]:
+        return "discard pile"
+    for name, ch in state.characters.items():
+        if card in ch["hand"]:
+            return f"{name}'s hand"
+    for name, item in state.items.items():
+        if card in item["cards"]:
+            return f"item {name}"
+    return "not in this session's deck"
+
+
+def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:
+    """Remove ``cards`` from a hand or item.
+
+    Raises:
+        RuleViolation: MP-CARDS if a card is not there.
+    """
+    held = holder_cards(state, holder)
+    for card in cards:
+        require(card in held, CARDS_RULE, f"{card} is not held by {holder} "
+                f"(it is in the {card_location(state, card)})")
+        held.remove(card)
+
+
+def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None) -> None:
+    """Remove drawn cards from the draw pile, reshuffling the discard pile in at ``reshuffle_at``.
+
+    Raises:
+        RuleViolation: MP-CARDS if the reshuffle happens on a non-empty pile or a card is not
+            in the draw pile.
+    """
+    deck = state.deck
+    assert deck is not None
+    for i, card in enumerate(cards):
+        if i == reshuffle_at:
+            require(not deck["_pile"], CARDS_RULE,
+                    f"reshuffle with {len(deck['_pile'])} card(s) still in the draw pile")
+            deck["_pile"], deck["discard"] = list(deck["discard"]), []
+        require(card in deck["_pile"], CARDS_RULE,
+                f"{card} is not in the draw pile (it is in the {card_location(state, card)})")
+        deck["_pile"].remove(card)
+    sync(deck)
+
+
+def put_discard(state: State, cards: Iterable[str]) -> None:
+    """Put ``cards`` on the discard pile, in order."""
+    assert state.deck is not None
+    state.deck["discard"].extend(cards)
