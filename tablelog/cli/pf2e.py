@@ -1,0 +1,141 @@
+"""``tablelog pf2e …``: Pathfinder 2e runes (thin: parse options -> command -> execute)."""
+
+from __future__ import annotations
+
+import click
+
+from tablelog.cli.core import appending, execute
+from tablelog.commands.pf2e import (
+    ActivateRune, AddCharacter, AddItem, EtchRune, FinishEtching, GiveItem, InvestItem,
+    LearnFormula, TransferRune,
+)
+from tablelog.rules.pf2e import DEGREES, RANKS
+
+__all__ = ["group"]
+
+group = click.Group("pf2e", help="Pathfinder 2e runes: etch, transfer and swap, invest.")
+character_group = click.Group("character", help="Characters (crafters and wearers).")
+formula_group = click.Group("formula", help="Rune formulas a character knows.")
+item_group = click.Group("item", help="Weapons, armor, shields and runestones.")
+for _sub in (character_group, formula_group, item_group):
+    group.add_command(_sub)
+
+
+@character_group.command("add")
+@click.argument("name")
+@click.option("--level", type=click.IntRange(1, 20), default=1, show_default=True,
+              help="Character level (an etcher's level must reach the rune's).")
+@click.option("--crafting", type=click.Choice(RANKS), default="expert", show_default=True,
+              help="Crafting proficiency rank (extra transfer days save Income Earned for it).")
+@click.option("--magical-crafting/--no-magical-crafting", default=True, show_default=True,
+              help="Whether the character can craft magic items (needed to etch or transfer).")
+@appending
+def character_add(ctx: click.Context, name: str, level: int, crafting: str,
+                  magical_crafting: bool) -> None:
+    """Add a character. Example: tablelog pf2e character add Valeros --level 14"""
+    execute(ctx, AddCharacter(name=name, level=level, crafting=crafting,
+                              magical_crafting=magical_crafting))
+
+
+@formula_group.command("add")
+@click.argument("name")
+@click.argument("rune")
+@click.option("--buy", is_flag=True, help="Pay the formula's price (else it is only recorded).")
+@appending
+def formula_add(ctx: click.Context, name: str, rune: str, buy: bool) -> None:
+    """NAME knows RUNE's formula (priced as an item formula of the rune's level).
+
+    Example: tablelog pf2e formula add Valeros flaming --buy
+    """
+    execute(ctx, LearnFormula(character=name, rune=rune, buy=buy))
+
+
+@item_group.command("add")
+@click.argument("item_id", metavar="ID")
+@click.option("--base", required=True, help="Base item id from the catalogue (e.g. longsword).")
+@click.option("--owner", default=None, help="The character holding it (default: nobody).")
+@appending
+def item_add(ctx: click.Context, item_id: str, base: str, owner: str | None) -> None:
+    """Bring an item into play. Example: tablelog pf2e item add mace-1 --base mace --owner Kyra"""
+    execute(ctx, AddItem(item=item_id, base=base, owner=owner))
+
+
+@group.command("give")
+@click.argument("item_id", metavar="ITEM")
+@click.option("--to", "to", required=True, help="The character who receives it.")
+@appending
+def give(ctx: click.Context, item_id: str, to: str) -> None:
+    """Hand ITEM over (an etcher must hold the item).
+
+    Example: tablelog pf2e give mace-1 --to Valeros
+    """
+    execute(ctx, GiveItem(item=item_id, to=to))
+
+
+@group.command("etch")
+@click.argument("item_id", metavar="ITEM")
+@click.argument("rune")
+@click.option("--by", required=True, help="The crafter (holds ITEM, has RUNE's formula).")
+@click.option("--begin", is_flag=True, help="Start a long Craft; `pf2e finish ITEM` completes it.")
+@appending
+def etch(ctx: click.Context, item_id: str, rune: str, by: str, begin: bool) -> None:
+    """Etch RUNE (catalogue id or legacy alias such as disrupting) onto ITEM.
+
+    A stronger tier of a rune already there upgrades it for the price difference.
+    Example: tablelog pf2e etch longsword-1 flaming --by Valeros
+    """
+    execute(ctx, EtchRune(item=item_id, rune=rune, by=by, begin=begin))
+
+
+@group.command("finish")
+@click.argument("item_id", metavar="ITEM")
+@appending
+def finish(ctx: click.Context, item_id: str) -> None:
+    """Complete the etch in progress on ITEM. Example: tablelog pf2e finish chain-1"""
+    execute(ctx, FinishEtching(item=item_id))
+
+
+@group.command("transfer")
+@click.argument("rune")
+@click.option("--from", "source", required=True, metavar="ITEM", help="Item the rune leaves.")
+@click.option("--to", "target", required=True, metavar="ITEM", help="Item the rune goes to.")
+@click.option("--by", required=True, help="The crafter (holds both items).")
+@click.option("--swap", default=None, metavar="RUNE", help="Rune of the target that comes back.")
+@click.option("--days", type=int, default=1, show_default=True,
+              help="Days spent; each day after the first lowers the cost (down to half).")
+@click.option("--outcome", type=click.Choice(DEGREES), default="success", show_default=True,
+              help="Degree of success of the Crafting check rolled at the table.")
+@appending
+def transfer(ctx: click.Context, rune: str, source: str, target: str, by: str,
+             swap: str | None, days: int, outcome: str) -> None:
+    """Move RUNE from one item to another, or swap it with --swap (10% of the price, 1 day).
+
+    From a runestone it is free and the stone cracks. Onto an item that cannot take the rune it
+    is an automatic critical failure, logged; the rune stays.
+    Example: tablelog pf2e transfer frost --from stone-1 --to longsword-1 --by Valeros
+    """
+    execute(ctx, TransferRune(rune=rune, source=source, target=target, by=by, swap=swap,
+                              days=days, outcome=outcome))
+
+
+@group.command("invest")
+@click.argument("item_id", metavar="ITEM")
+@click.option("--by", required=True, help="The character wearing it.")
+@appending
+def invest(ctx: click.Context, item_id: str, by: str) -> None:
+    """Invest armor with runes so they work. Example: tablelog pf2e invest clothes-1 --by Kyra"""
+    execute(ctx, InvestItem(item=item_id, by=by))
+
+
+@group.command("activate")
+@click.argument("item_id", metavar="ITEM")
+@click.argument("rune")
+@click.option("--by", required=True, help="The character holding the item.")
+@click.option("--note", default="", help="What happened (the effect is the GM's call).")
+@appending
+def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) -> None:
+    """Log the activation of an active RUNE on ITEM, as for any magic item.
+
+    Example: tablelog pf2e activate longsword-1 flaming --by Valeros --note "critical burn"
+    """
+    execute(ctx, ActivateRune(item=item_id, rune=rune, by=by, note=note))

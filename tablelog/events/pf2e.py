@@ -1,0 +1,193 @@
+"""Pathfinder 2e events: characters, formulas, items, etching, transfers, investiture.
+
+Money fields are integer copper pieces (``*_cp``); descriptions show gp.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+from tablelog.rules.core import gp_text
+
+__all__ = [
+    "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven", "RuneEtchingBegun",
+    "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked", "ItemInvested",
+    "RuneActivated",
+]
+
+
+@event("pf2e.CharacterAdded", entities=("name",), rules=("PF2E-ETCH-1",))
+@attrs.frozen
+class CharacterAdded(Event):
+    """A character joined: level, Crafting rank, and whether they can craft magic items."""
+
+    name: str
+    level: int
+    crafting: str = "expert"
+    magical_crafting: bool = True
+
+    def describe(self) -> str:
+        craft = "crafts magic items" if self.magical_crafting else "no magical crafting"
+        return f"{self.name} (level {self.level}, {self.crafting} in Crafting, {craft})"
+
+
+@event("pf2e.FormulaLearned", entities=("character",), rules=("PF2E-FORMULA-1",))
+@attrs.frozen
+class FormulaLearned(Event):
+    """A character has a rune's formula; ``bought`` formulas are paid (``price_cp``)."""
+
+    character: str
+    rune: str
+    level: int
+    price_cp: int
+    bought: bool = False
+
+    def describe(self) -> str:
+        how = "bought" if self.bought else "not charged"
+        return (f"{self.character} knows {self.rune} (formula level {self.level}, "
+                f"{gp_text(self.price_cp)}, {how})")
+
+
+@event("pf2e.ItemAdded", entities=("item", "owner"), rules=("PF2E-RUNE-4",))
+@attrs.frozen
+class ItemAdded(Event):
+    """An item from the base item catalogue entered play (held by ``owner``, or nobody)."""
+
+    item: str
+    base: str
+    owner: str | None = None
+
+    def describe(self) -> str:
+        return f"{self.item}: {self.base}" + (f", held by {self.owner}" if self.owner else "")
+
+
+@event("pf2e.ItemGiven", entities=("item", "giver", "to"), rules=("PF2E-ETCH-1",))
+@attrs.frozen
+class ItemGiven(Event):
+    """An item changed hands (an etcher must hold the item)."""
+
+    item: str
+    giver: str | None
+    to: str
+
+    def describe(self) -> str:
+        return f"{self.item}: {self.giver or 'nobody'} -> {self.to}"
+
+
+@event("pf2e.RuneEtchingBegun", entities=("item", "by"), rules=("PF2E-ETCH-1", "PF2E-ETCH-2"))
+@attrs.frozen
+class RuneEtchingBegun(Event):
+    """A long Craft started: the rune has no effect until it is finished."""
+
+    item: str
+    rune: str
+    by: str
+
+    def describe(self) -> str:
+        return f"{self.rune} -> {self.item} begun by {self.by} (no effect until finished)"
+
+
+@event("pf2e.RuneEtched", entities=("item", "by"),
+       rules=("PF2E-ETCH-1", "PF2E-RUNE-5", "PF2E-FUND-1", "PF2E-PROP-1", "PF2E-PRICE-1"))
+@attrs.frozen
+class RuneEtched(Event):
+    """A rune was etched (``replaces``: the lower tier it upgrades); ``by`` paid ``price_cp``."""
+
+    item: str
+    rune: str
+    by: str
+    level: int
+    price_cp: int
+    replaces: str | None = None
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        upgrade = f", upgrades {self.replaces}" if self.replaces else ""
+        return f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}{upgrade})"
+
+
+@event("pf2e.RuneTransferred", entities=("source", "target", "by"),
+       rules=("PF2E-XFER-1", "PF2E-XFER-5", "PF2E-XFER-6", "PF2E-XFER-7", "PF2E-XFER-8"))
+@attrs.frozen
+class RuneTransferred(Event):
+    """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft."""
+
+    rune: str
+    source: str
+    target: str
+    by: str
+    dc: int
+    cost_cp: int
+    days: int = 1
+    swap: str | None = None
+    outcome: str = "success"
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        arrow = f"<-> {self.swap} {self.target}" if self.swap else f"-> {self.target}"
+        day = "day" if self.days == 1 else "days"
+        return (f"{self.rune} {self.source} {arrow} (DC {self.dc}, {gp_text(self.cost_cp)}, "
+                f"{self.days} {day}, {self.outcome})")
+
+
+@event("pf2e.RuneTransferFailed", entities=("source", "target", "by"),
+       rules=("PF2E-XFER-4", "PF2E-XFER-6"))
+@attrs.frozen
+class RuneTransferFailed(Event):
+    """A transfer failed: the runes stay; a critical failure ruins ``loss_cp`` of materials."""
+
+    rune: str
+    source: str
+    target: str
+    by: str
+    outcome: str
+    automatic: bool
+    reason: str
+    dc: int
+    loss_cp: int
+    days: int = 1
+    swap: str | None = None
+
+    def describe(self) -> str:
+        how = "automatic " if self.automatic else ""
+        return (f"{self.rune} {self.source} -> {self.target}: {how}{self.outcome} "
+                f"(DC {self.dc}, {gp_text(self.loss_cp)} lost; {self.reason}); the rune stays")
+
+
+@event("pf2e.RunestoneCracked", entities=("item",), rules=("PF2E-STONE-1",))
+@attrs.frozen
+class RunestoneCracked(Event):
+    """A runestone whose rune was transferred off cracked and is gone."""
+
+    item: str
+
+    def describe(self) -> str:
+        return f"{self.item} cracked and is gone"
+
+
+@event("pf2e.ItemInvested", entities=("item", "by"), rules=("PF2E-INVEST-1",))
+@attrs.frozen
+class ItemInvested(Event):
+    """A character invested an item with the invested trait (its runes now work)."""
+
+    item: str
+    by: str
+
+    def describe(self) -> str:
+        return f"{self.by} invested {self.item}"
+
+
+@event("pf2e.RuneActivated", entities=("item", "by"), rules=("PF2E-ACT-1",))
+@attrs.frozen
+class RuneActivated(Event):
+    """A rune's activated ability was used, as for activating a magic item."""
+
+    item: str
+    rune: str
+    by: str
+    note: str = ""
+
+    def describe(self) -> str:
+        extra = f": {self.note}" if self.note else ""
+        return f"{self.by} activated {self.rune} on {self.item}{extra}"

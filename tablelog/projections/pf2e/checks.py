@@ -1,0 +1,133 @@
+"""Checks shared by the pf2e deciders and evolvers: who and what exists, who may etch or move.
+
+Each check reads the State and raises :class:`RuleViolation` naming the rule and the values; the
+deciders call them to refuse a command, the evolvers to refuse an event that no longer applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.core import State
+from tablelog.rules import pf2e as rules
+from tablelog.rules.core import require
+
+__all__ = [
+    "character", "item", "holder", "check_new_name", "check_crafter", "check_holds",
+    "check_etch", "check_no_etching", "check_transfer", "check_activation",
+]
+
+
+def character(state: State, name: str, rule: str) -> dict[str, Any]:
+    """Return the character ``name``, or refuse with ``rule`` if there is none."""
+    found = state.characters.get(name)
+    require(found is not None, rule, f"unknown character {name!r}")
+    assert found is not None
+    return found
+
+
+def item(state: State, name: str, rule: str) -> dict[str, Any]:
+    """Return the item ``name``, or refuse with ``rule`` if there is none."""
+    found = state.items.get(name)
+    require(found is not None, rule, f"unknown item {name!r}")
+    assert found is not None
+    return found
+
+
+def holder(state: State, name: str, rule: str) -> rules.Holder:
+    """Return the item ``name`` as a :class:`rules.Holder` (label, base item, rune ids)."""
+    record = item(state, name, rule)
+    return rules.Holder(label=name, base=rules.base_item(record["base"]),
+                        runes=tuple(record["runes"]))
+
+
+def check_new_name(state: State, name: str) -> None:
+    """Refuse a character or item name already in use (both share one namespace)."""
+    require(name.strip(), "CORE-NAME", "a name cannot be empty")
+    require(state.entity(name) is None, "CORE-NAME",
+            f"{name!r} is already a character or item of this session")
+
+
+def check_crafter(state: State, by: str, rule: str) -> dict[str, Any]:
+    """Return the crafter ``by`` if they can craft magic items (PF2E-ETCH-1)."""
+    who = character(state, by, rule)
+    require(who["magical_crafting"], "PF2E-ETCH-1",
+            f"{by} cannot craft magic items (added with --no-magical-crafting)")
+    return who
+
+
+def check_holds(state: State, by: str, item_id: str, rule: str) -> None:
+    """Refuse unless ``by`` holds the item (``pf2e give`` hands items over)."""
+    owner = item(state, item_id, rule)["owner"]
+    require(owner == by, rule, f"{by} does not hold {item_id} (held by {owner or 'nobody'}); "
+            f"hand it over first: pf2e give {item_id} --to {by}")
+
+
+def check_no_etching(state: State, item_id: str) -> None:
+    """Refuse while a long etch is in progress on the item (one rune at a time, PF2E-ETCH-2)."""
+    etching = item(state, item_id, "PF2E-ETCH-2")["etching"]
+    require(etching is None, "PF2E-ETCH-2",
+            f"{item_id} has an etch in progress ({etching and etching['rune']} by "
+            f"{etching and etching['by']}); finish it first: pf2e finish {item_id}")
+
+
+def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
+                                                                            rules.EtchPlan]:
+    """Return the rune and the etch plan if ``by`` may etch it onto the item now.
+
+    Raises:
+        RuleViolation: PF2E-ETCH-1 (unknown names, no magical crafting, not holding the item,
+            no formula, level below the rune's); or the plan's refusals (PF2E-RUNE-2/6,
+            PF2E-FUND-1, PF2E-PROP-1, PF2E-STONE-1).
+    """
+    record = item(state, item_id, "PF2E-ETCH-1")
+    who = check_crafter(state, by, "PF2E-ETCH-1")
+    rune = rules.rune(rune_name, "PF2E-ETCH-1")
+    check_holds(state, by, item_id, "PF2E-ETCH-1")
+    require(rune.id in who["formulas"], "PF2E-ETCH-1",
+            f"{by} has no formula for {rune.id}; add it: pf2e formula add {by} {rune.id}")
+    require(who["level"] >= rune.level, "PF2E-ETCH-1",
+            f"{by} is level {who['level']}, below {rune.id}'s level {rune.level}")
+    plan = rules.plan_etch(rules.base_item(record["base"]), record["runes"], rune, item_id)
+    return rune, plan
+
+
+def check_transfer(state: State, rune_name: str, source: str, target: str, by: str,
+                   swap: str | None) -> tuple[rules.Rune, rules.Rune | None, rules.TransferPlan]:
+    """Return the moved rune, the swap rune and the plan if ``by`` may move runes now.
+
+    A transfer needs the ability to craft magic items and the crafter holding both items, but
+    no formula (PF2E-XFER-5 decision).
+
+    Raises:
+        RuneDoesNotFit: PF2E-XFER-4, the target (or the source, for a swap) cannot take it.
+        RuleViolation: PF2E-XFER-1 (unknown names, not holding), PF2E-ETCH-2 (etch in
+            progress), or the plan's refusals.
+    """
+    moved = rules.rune(rune_name, "PF2E-XFER-1")
+    swapped = rules.rune(swap, "PF2E-XFER-1") if swap is not None else None
+    src, dst = holder(state, source, "PF2E-XFER-1"), holder(state, target, "PF2E-XFER-1")
+    check_crafter(state, by, "PF2E-XFER-1")
+    for item_id in (source, target):
+        check_holds(state, by, item_id, "PF2E-XFER-1")
+        check_no_etching(state, item_id)
+    return moved, swapped, rules.plan_transfer(src, dst, moved, swapped)
+
+
+
+def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
+    """Refuse activating a rune that is not active on the item, or not held / not invested.
+
+    Raises:
+        RuleViolation: PF2E-ACT-1 (unknown names, not held, rune absent or dormant);
+            PF2E-INVEST-1 (armor with runes not invested).
+    """
+    record = item(state, item_id, "PF2E-ACT-1")
+    character(state, by, "PF2E-ACT-1")
+    check_holds(state, by, item_id, "PF2E-ACT-1")
+    active = [r for r in record["runes"] if r not in record["dormant"]]
+    require(rune_id in active, "PF2E-ACT-1", f"{item_id} has no active {rune_id} rune "
+            f"(active: {', '.join(active) or 'none'}; dormant: "
+            f"{', '.join(record['dormant']) or 'none'})")
+    require(record["invested"] or not record["invested_trait"], "PF2E-INVEST-1",
+            f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}")
