@@ -5,7 +5,7 @@ from __future__ import annotations
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.magicpunk.zones import (
-    holder_cards, put_discard, take_from_holder, take_from_pile,
+    give_to_holder, put_discard, take_from_holder, take_from_pile,
 )
 
 
@@ -13,7 +13,7 @@ from tablelog.projections.magicpunk.zones import (
 def _drawn(state: State, e: CardsDrawn) -> None:
     require(e.who in state.characters, "UNKNOWN-NAME", f"no character named {e.who!r}")
     take_from_pile(state, e.cards, e.reshuffle_at)
-    state.characters[e.who]["hand"].extend(e.cards)
+    give_to_holder(state, e.who, e.cards)
     state.deck["draws_made"] += 1  # type: ignore[index]
 
 
@@ -29,7 +29,7 @@ def _charged(state: State, e: CardsCharged) -> None:
     require(e.by in state.characters, "UNKNOWN-NAME", f"no character named {e.by!r}")
     require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
     take_from_holder(state, e.by, e.cards)
-    state.items[e.item]["cards"].extend(e.cards)
+    give_to_holder(state, e.item, e.cards)
 
 
 @evolver(CardsCirculated)
@@ -37,5 +37,5 @@ def _circulated(state: State, e: CardsCirculated) -> None:
     take_from_holder(state, e.holder, e.discarded)
     put_discard(state, e.discarded)
     take_from_pile(state, e.drawn, e.reshuffle_at)
-    holder_cards(state, e.holder).extend(e.drawn)
+    give_to_holder(state, e.holder, e.drawn)
     state.deck["draws_made"] += 1  # type: ignore[index]

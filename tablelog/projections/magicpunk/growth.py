@@ -64,7 +64,8 @@ def _remove_item(state: State, owner: str, item: str) -> None:
     require(item in state.items and state.items[item]["owner"] == owner, "MP-REBUILD-8",
             f"{owner} does not hold item {item!r}")
     put_discard(state, state.items.pop(item)["cards"])
-    state.characters[owner]["items"].remove(item)
+    ch = state.characters[owner]
+    ch["items"] = [i for i in ch["items"] if i != item]
 
 
 @evolver(Rebuilt)

@@ -60,7 +60,7 @@ def _item_added(state: State, e: ItemAdded) -> None:
     require(e.price <= owner["money"], "MP-MONEY",
             f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj")
     owner["money"] -= e.price
-    owner["items"].append(e.item)
+    owner["items"] = [*owner["items"], e.item]
     state.items[e.item] = {"owner": e.owner, "cards": [], "price": e.price,
                            "gear_slots": e.gear_slots, "readied": False, "gear_active": None}
 

@@ -15,7 +15,10 @@ from tablelog.rules.core import require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 
 __all__ = ["new_deck", "holder_cards", "card_location", "take_from_holder", "take_from_pile",
-           "put_discard", "sync"]
+           "put_discard", "give_to_holder", "sync"]
+
+# Lists in the state are replaced, never changed in place: the change report of a command
+# that moves cards several times must keep each event's own "new" values.
 
 
 def new_deck(cards: Iterable[str]) -> dict[str, Any]:
@@ -60,11 +63,24 @@ def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:
     Raises:
         RuleViolation: MP-CARDS if a card is not there.
     """
-    held = holder_cards(state, holder)
+    held = list(holder_cards(state, holder))
     for card in cards:
         require(card in held, CARDS_RULE, f"{card} is not held by {holder} "
                 f"(it is in the {card_location(state, card)})")
         held.remove(card)
+    _set_holder(state, holder, held)
+
+
+def give_to_holder(state: State, holder: str, cards: Iterable[str]) -> None:
+    """Add ``cards`` to a hand or item."""
+    _set_holder(state, holder, [*holder_cards(state, holder), *cards])
+
+
+def _set_holder(state: State, holder: str, cards: list[str]) -> None:
+    if holder in state.characters:
+        state.characters[holder]["hand"] = cards
+    else:
+        state.items[holder]["cards"] = cards
 
 
 def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None) -> None:
@@ -76,6 +92,7 @@ def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None)
     """
     deck = state.deck
     assert deck is not None
+    deck["_pile"] = list(deck["_pile"])
     for i, card in enumerate(cards):
         if i == reshuffle_at:
             require(not deck["_pile"], CARDS_RULE,
@@ -90,4 +107,4 @@ def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None)
 def put_discard(state: State, cards: Iterable[str]) -> None:
     """Put ``cards`` on the discard pile, in order."""
     assert state.deck is not None
-    state.deck["discard"].extend(cards)
+    state.deck["discard"] = [*state.deck["discard"], *cards]
