@@ -1,0 +1,93 @@
+"""Fate events of battle time and rest: clock, upkeep, refills, morning crest healing.
+
+Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 1.1 2) 4), 노블 판타즘 2.①, 3.③④; RULES.md
+decision on turns.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+
+__all__ = ["BattleStarted", "TurnStarted", "RoundStarted", "BattleEnded", "UpkeepPaid",
+           "CrestHealed", "TilesRefilled"]
+
+
+@event("fate.BattleStarted", rules=("FATE-CC-6",))
+@attrs.frozen
+class BattleStarted(Event):
+    """A battle began: round 1, turn 1; every master's tile pool refills."""
+
+    def describe(self) -> str:
+        return "battle starts (round 1, turn 1)"
+
+
+@event("fate.TurnStarted", rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8"))
+@attrs.frozen
+class TurnStarted(Event):
+    """A new turn began in the current round; effects tick down and those at 0 end."""
+
+    turn: int
+
+    def describe(self) -> str:
+        return f"turn {self.turn}"
+
+
+@event("fate.RoundStarted", rules=("FATE-NP-8", "FATE-NP-10", "FATE-NP-11"))
+@attrs.frozen
+class RoundStarted(Event):
+    """A combat round closed and the next began with its turn 1 (effects tick as on a turn)."""
+
+    round: int
+
+    def describe(self) -> str:
+        return f"round {self.round}, turn 1"
+
+
+@event("fate.BattleEnded")
+@attrs.frozen
+class BattleEnded(Event):
+    """The battle ended: timed effects, pending chants, fields and armies end (decision)."""
+
+    def describe(self) -> str:
+        return "battle ends"
+
+
+@event("fate.UpkeepPaid", entities=("owner",), rules=("FATE-NP-10", "FATE-NP-11", "FATE-NP-12"))
+@attrs.frozen
+class UpkeepPaid(Event):
+    """A field (per turn) or army (per round) took its upkeep MP from its owner."""
+
+    owner: str
+    np_id: str
+    mp: int
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        return f"{self.owner} pays {self.mp} MP upkeep for {self.np_id}"
+
+
+@event("fate.CrestHealed", entities=("name",), rules=("FATE-CC-9",))
+@attrs.frozen
+class CrestHealed(Event):
+    """A master's magic crest healed HP in the morning (its grade, capped at max HP)."""
+
+    name: str
+    hp: int
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        return f"{self.name} heals {self.hp} HP (magic crest)"
+
+
+@event("fate.TilesRefilled", entities=("name",), rules=("FATE-CC-6",))
+@attrs.frozen
+class TilesRefilled(Event):
+    """A master's tile pool refilled on a rest."""
+
+    name: str
+    tiles: int
+
+    def describe(self) -> str:
+        return f"{self.name} tiles -> {self.tiles} (rest)"

@@ -1,0 +1,129 @@
+"""Fate events of code casts: casts, chants, effects raised, damage taken, healing.
+
+Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 2.; FATE-CAST-*, FATE-CHANT-*.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+
+__all__ = ["Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed"]
+
+
+@event("fate.Chanted", entities=("name",), rules=("FATE-CHANT-1", "FATE-CHANT-3"))
+@attrs.frozen
+class Chanted(Event):
+    """A master chanted: the next cast's tiles double once more."""
+
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.name} chants"
+
+
+@event("fate.CodeCast", entities=("caster", "targets"),
+       rules=("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CHANT-1", "FATE-CC-10"))
+@attrs.frozen
+class CodeCast(Event):
+    """A master cast: ``pool_tiles`` left the pool, ``tiles`` came out after ``chants`` chants.
+
+    The caster paid ``mp`` (2 per pool tile, hollow 1 less) and ``hp`` (1 for a crest spell).
+    """
+
+    caster: str
+    kind: str
+    grade: int
+    pool_tiles: int
+    tiles: int
+    targets: tuple[str, ...]
+    mp: int
+    chants: int = 0
+    hp: int = 0
+    crest: bool = False
+    injury: bool = False
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        chant = f" -> {self.tiles} ({self.chants} chant{'s' if self.chants != 1 else ''})" \
+            if self.chants else ""
+        crest = f", {self.hp} HP (crest)" if self.crest else ""
+        return (f"{self.caster} {self.kind} grade {self.grade}: {self.pool_tiles} tiles{chant} on"
+                f" {', '.join(self.targets)}; {self.mp} MP{crest}")
+
+
+@event("fate.EffectRaised", entities=("target", "source"),
+       rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"))
+@attrs.frozen
+class EffectRaised(Event):
+    """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles."""
+
+    target: str
+    effect_id: int
+    kind: str
+    grade: int
+    tiles: int
+    turns: int
+    source: str
+    block_hp: int = 0
+    block_mp: int = 0
+    injury: bool = False
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        return (f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for"
+                f" {self.turns} turns (from {self.source})")
+
+
+@event("fate.DamageTaken", entities=("name",),
+       rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"))
+@attrs.frozen
+class DamageTaken(Event):
+    """``name`` took HP/MP damage (and injury grades) after its defense tiles met the hits.
+
+    ``spent`` maps effect ids to the defense tiles the hits used up; ``chants_cancelled`` is the
+    number of pending chants the damage broke (FATE-CHANT-2); ``breakdown`` has the per-tile
+    arithmetic.
+    """
+
+    name: str
+    hp: int
+    mp: int
+    source: str
+    injury: int = 0
+    spent: dict[str, int] = attrs.Factory(dict)
+    chants_cancelled: int = 0
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        injury = f", {self.injury} injury" if self.injury else ""
+        return f"{self.name} takes {self.hp} HP, {self.mp} MP{injury} ({self.source})"
+
+
+@event("fate.Healed", entities=("name",), rules=("FATE-CAST-6",))
+@attrs.frozen
+class Healed(Event):
+    """``name`` regained HP from a heal cast (capped at max HP)."""
+
+    name: str
+    hp: int
+    source: str
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        return f"{self.name} heals {self.hp} HP ({self.source})"
+
+
+@event("fate.InjuryHealed", entities=("name",), rules=("FATE-CAST-9",))
+@attrs.frozen
+class InjuryHealed(Event):
+    """``name`` had injury grades cured by a heal cast outside battle."""
+
+    name: str
+    grades: int
+    source: str
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        return f"{self.name} loses {self.grades} injury grades ({self.source})"

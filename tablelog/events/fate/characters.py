@@ -1,0 +1,129 @@
+"""Fate events about who is at the table: masters, servants, their NPs, rows and grades.
+
+Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 1.1, 노블 판타즘 1., 고유 능력.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.events.core import Event, event
+
+__all__ = ["MasterAdded", "ServantAdded", "PhantasmAdded", "RowChanged", "MadnessToggled",
+           "CharacterGradeSet"]
+
+
+@event("fate.MasterAdded", entities=("name",),
+       rules=("FATE-CC-1", "FATE-CC-3", "FATE-CC-4", "FATE-CC-5", "FATE-CC-6", "FATE-CC-7",
+              "FATE-CC-8"))
+@attrs.frozen
+class MasterAdded(Event):
+    """A master joined with a CC build; power per kind and tiles follow from it (FATE-CC-*).
+
+    ``hp`` and ``mp`` are the maxima from the core rulebook (input); ``stored`` maps a magic kind to
+    the grade of the spell stored in the crest; ``breakdown`` holds the CC cost of each stat.
+    """
+
+    name: str
+    quality: str
+    quantity: str
+    crest: str
+    attributes: tuple[str, ...]
+    hp: int
+    mp: int
+    cc_budget: int
+    none_kind: str | None = None
+    anti_magic: int = 0
+    row: str = "front"
+    stored: dict[str, int] = attrs.Factory(dict)
+    character_grade: int = 0
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        attrs_text = "+".join(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
+        return (f"{self.name}: quality {self.quality}, quantity {self.quantity}, crest {self.crest},"
+                f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row"
+                f" ({self.breakdown.get('total', '?')}/{self.cc_budget} CC)")
+
+
+@event("fate.ServantAdded", entities=("name",), rules=("FATE-NP-1",))
+@attrs.frozen
+class ServantAdded(Event):
+    """A servant joined with its HP and MP maxima, NP budget, madness and anti-magic grades."""
+
+    name: str
+    hp: int
+    mp: int
+    np_budget: int = 10
+    madness: str | None = None
+    anti_magic: int = 0
+    row: str = "front"
+
+    def describe(self) -> str:
+        madness = f", madness {self.madness}" if self.madness else ""
+        return (f"{self.name}: HP {self.hp}, MP {self.mp}, {self.np_budget} NP points{madness},"
+                f" anti-magic {self.anti_magic}")
+
+
+@event("fate.PhantasmAdded", entities=("owner",),
+       rules=("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-9", "FATE-NP-13"))
+@attrs.frozen
+class PhantasmAdded(Event):
+    """A servant's Noble Phantasm, or a master's unique ability (``unique``), was set up.
+
+    The NP's numbers (points, MP cost, damage per tile, targets) follow from these fields by the
+    rules; ``breakdown`` records how. ``starting``: a master's starting unique ability (FATE-UA-3).
+    """
+
+    owner: str
+    np_id: str
+    grade: str
+    np_type: str
+    form: str = "attack"
+    release: str = "true-name"
+    mods: dict[str, str] = attrs.Factory(dict)
+    unique: bool = False
+    starting: bool = False
+    breakdown: dict[str, str] = attrs.Factory(dict)
+
+    def describe(self) -> str:
+        what = "unique ability" if self.unique else "NP"
+        mods = "".join(f" {k}={v}" for k, v in self.mods.items())
+        return (f"{self.owner} {what} {self.np_id}: {self.grade} {self.np_type} {self.form}"
+                f" ({self.release}){mods}")
+
+
+@event("fate.RowChanged", entities=("name",), rules=("FATE-CHANT-3", "FATE-NP-7"))
+@attrs.frozen
+class RowChanged(Event):
+    """A character moved to the front or back row."""
+
+    name: str
+    row: str
+
+    def describe(self) -> str:
+        return f"{self.name} -> {self.row} row"
+
+
+@event("fate.MadnessToggled", entities=("name",), rules=("FATE-NP-4",))
+@attrs.frozen
+class MadnessToggled(Event):
+    """A servant started (``raging``) or stopped using madness enhancement."""
+
+    name: str
+    raging: bool
+
+    def describe(self) -> str:
+        return f"{self.name} {'rages' if self.raging else 'calms down'}"
+
+
+@event("fate.CharacterGradeSet", entities=("name",), rules=("FATE-UA-2",))
+@attrs.frozen
+class CharacterGradeSet(Event):
+    """A master's character grade changed (it earns unique-ability points)."""
+
+    name: str
+    grade: int
+
+    def describe(self) -> str:
+        return f"{self.name} is now character grade {self.grade}"

@@ -1,0 +1,84 @@
+"""Evolvers of fate battle time: clock, effect durations, upkeep, rest and morning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.events.fate import (
+    BattleEnded, BattleStarted, CrestHealed, RoundStarted, TilesRefilled, TurnStarted, UpkeepPaid,
+)
+from tablelog.projections.core import State, evolver, require
+from tablelog.projections.fate.records import character
+
+__all__ = ["tick_effects"]
+
+
+def tick_effects(state: State) -> None:
+    """Start a turn for every effect: turns left −1; an effect at 0 ends (RULES.md turns)."""
+    for who in state.characters.values():
+        kept: list[dict[str, Any]] = []
+        for effect in who["effects"]:
+            if effect["turns_left"] is not None:
+                effect["turns_left"] -= 1
+            if effect["turns_left"] is None or effect["turns_left"] > 0:
+                kept.append(effect)
+        who["effects"] = kept
+
+
+@evolver(BattleStarted)
+def _battle_started(state: State, e: BattleStarted) -> None:
+    require(not state.clock.get("battle"), "FATE-CC-6", "a battle is already on")
+    state.clock.update(battle=True, round=1, turn=1)
+    for who in state.characters.values():
+        who["tiles"] = who["tiles_max"]
+        who["_always_uses"] = 0
+        who["_np_turn"] = None
+
+
+@evolver(TurnStarted)
+def _turn_started(state: State, e: TurnStarted) -> None:
+    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
+    require(e.turn == state.clock["turn"] + 1, "FATE-CAST-5",
+            f"turn {e.turn} does not follow turn {state.clock['turn']}")
+    state.clock["turn"] = e.turn
+    tick_effects(state)
+
+
+@evolver(RoundStarted)
+def _round_started(state: State, e: RoundStarted) -> None:
+    require(state.clock.get("battle"), "FATE-NP-10", "no battle is on")
+    require(e.round == state.clock["round"] + 1, "FATE-NP-10",
+            f"round {e.round} does not follow round {state.clock['round']}")
+    state.clock.update(round=e.round, turn=1)
+    tick_effects(state)
+    for who in state.characters.values():
+        who["_always_uses"] = 0
+
+
+@evolver(BattleEnded)
+def _battle_ended(state: State, e: BattleEnded) -> None:
+    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
+    state.clock.update(battle=False, round=0, turn=0)
+    for who in state.characters.values():
+        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses=0)
+
+
+@evolver(UpkeepPaid)
+def _upkeep_paid(state: State, e: UpkeepPaid) -> None:
+    owner = character(state, e.owner, "FATE-NP-10")
+    require(owner["mp"] >= e.mp, "FATE-NP-10", f"{e.owner} has {owner['mp']} MP, upkeep {e.mp}")
+    owner["mp"] -= e.mp
+
+
+@evolver(CrestHealed)
+def _crest_healed(state: State, e: CrestHealed) -> None:
+    who = character(state, e.name, "FATE-CC-9")
+    who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
+
+
+@evolver(TilesRefilled)
+def _tiles_refilled(state: State, e: TilesRefilled) -> None:
+    who = character(state, e.name, "FATE-CC-6")
+    require(0 <= e.tiles <= who["tiles_max"], "FATE-CC-6",
+            f"{e.name} holds at most {who['tiles_max']} tiles, not {e.tiles}")
+    who["tiles"] = e.tiles

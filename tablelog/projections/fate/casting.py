@@ -1,0 +1,82 @@
+"""Evolvers of code casts, chants, effects, damage and healing."""
+
+from __future__ import annotations
+
+from tablelog.events.fate import Chanted, CodeCast, DamageTaken, EffectRaised, Healed, InjuryHealed
+from tablelog.projections.core import State, evolver, require
+from tablelog.projections.fate.records import character, fate_extra, next_effect_id
+
+__all__: list[str] = []
+
+
+@evolver(Chanted)
+def _chanted(state: State, e: Chanted) -> None:
+    who = character(state, e.name, "FATE-CHANT-1")
+    require(who["row"] == "front", "FATE-CHANT-3", f"{e.name} is in the back row and cannot chant")
+    who["chants"] += 1
+
+
+@evolver(CodeCast)
+def _code_cast(state: State, e: CodeCast) -> None:
+    who = character(state, e.caster, "FATE-CAST-2")
+    require(who["tiles"] >= e.pool_tiles, "FATE-CAST-2",
+            f"{e.caster} has {who['tiles']} tiles, the cast takes {e.pool_tiles}")
+    require(who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP, the cast costs {e.mp}")
+    require(who["hp"] > e.hp or e.hp == 0, "FATE-CC-10",
+            f"{e.caster} has {who['hp']} HP, the crest spell costs {e.hp}")
+    require(who["chants"] == e.chants, "FATE-CHANT-1",
+            f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}")
+    who["tiles"] -= e.pool_tiles
+    who["mp"] -= e.mp
+    who["hp"] -= e.hp
+    who["chants"] = 0
+
+
+@evolver(EffectRaised)
+def _effect_raised(state: State, e: EffectRaised) -> None:
+    who = character(state, e.target)
+    require(e.effect_id == next_effect_id(state), "FATE-CAST-5",
+            f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})")
+    who["effects"].append({
+        "id": e.effect_id, "kind": e.kind, "grade": e.grade, "tiles": e.tiles,
+        "turns_left": e.turns, "target": e.target, "source": e.source,
+        "block_hp": e.block_hp, "block_mp": e.block_mp, "injury": e.injury,
+    })
+    fate_extra(state)["next_effect"] = e.effect_id + 1
+
+
+def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
+    """Take the defense tiles a hit used off the target's effects (gone at 0 tiles)."""
+    for effect_id, tiles in spent.items():
+        effect = next((x for x in who["effects"] if str(x["id"]) == effect_id), None)
+        require(effect is not None and effect["tiles"] >= tiles, "FATE-CAST-5",
+                f"{name} has no effect #{effect_id} with {tiles} tiles left")
+        assert effect is not None
+        effect["tiles"] -= tiles
+    who["effects"] = [x for x in who["effects"] if x["tiles"] > 0]
+
+
+@evolver(DamageTaken)
+def _damage_taken(state: State, e: DamageTaken) -> None:
+    who = character(state, e.name)
+    _spend_defenses(who, e.name, e.spent)
+    if e.chants_cancelled:
+        require(who["chants"] == e.chants_cancelled, "FATE-CHANT-2",
+                f"{e.name} has {who['chants']} chants, the damage cancels {e.chants_cancelled}")
+        who["chants"] = 0
+    who["hp"] = max(0, who["hp"] - e.hp)
+    who["mp"] = max(0, who["mp"] - e.mp)
+    who["injury"] += e.injury
+
+
+@evolver(Healed)
+def _healed(state: State, e: Healed) -> None:
+    who = character(state, e.name)
+    who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
+
+
+@evolver(InjuryHealed)
+def _injury_healed(state: State, e: InjuryHealed) -> None:
+    who = character(state, e.name)
+    require(not state.clock.get("battle"), "FATE-CAST-9", "injuries heal only outside battle")
+    who["injury"] = max(0, who["injury"] - e.grades)
