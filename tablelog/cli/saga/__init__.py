@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
+from tablelog.cli.saga.battle import COMMANDS
 from tablelog.cli.saga.calc import calc
 
 __all__ = ["group"]
 
 group = click.Group("saga", help="SaGa Emerald Beyond battle damage: calc, units, techs, battles.")
 group.add_command(calc)
+for _command in COMMANDS:
+    group.add_command(_command)

@@ -1,0 +1,67 @@
+"""The table's answers for one cast (``--situation KEY=VALUE``), parsed and checked.
+
+Source: saga-eb-damage.ja.txt, 攻撃ダメージの算出条件 and 攻撃ダメージ補正; SAGA-ATK-1,
+SAGA-ATK-11..15, SAGA-HP-1, SAGA-HP-4, SAGA-HP-5, SAGA-LP-2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.saga.damage import NO_DAMAGE_REASONS
+
+__all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "parse_situation"]
+
+#: Yes/no answers: target defending, a guard triggers, earth shield, actor angry, race slayer
+#: (overrides the automatic check), an instant-death-class hit, instant death landed, drain,
+#: full heal, a guest's support action, actor in an overdrive, actor confused.
+BOOL_KEYS = (
+    "defending", "guard", "earth_shield", "angry", "slayer", "instant_death_class",
+    "instant_death", "drain", "full_heal", "support", "overdrive", "confused",
+)
+#: Numbers: the protect tech's power; the combo rate just before the tech.
+INT_KEYS = ("protect", "combo")
+#: Choices: why defending does not count; why no damage is computed.
+CHOICE_KEYS = {
+    "defend_void": ("placed-object", "stunned", "paralysed", "petrified", "mech-stunned",
+                    "mech-paralysed", "ambushed"),
+    "outcome": NO_DAMAGE_REASONS,
+}
+_TRUE = ("1", "true", "yes", "y", "on")
+_FALSE = ("0", "false", "no", "n", "off")
+
+
+def _value(key: str, text: str) -> Any:
+    low = text.strip().lower()
+    if key in BOOL_KEYS:
+        if low not in _TRUE + _FALSE:
+            raise RuleViolation("SAGA-ATK-11", f"situation {key} must be yes or no, not {text!r}")
+        return low in _TRUE
+    if key in INT_KEYS:
+        try:
+            return int(low)
+        except ValueError:
+            raise RuleViolation("SAGA-ATK-11", f"situation {key} must be a number, not {text!r}")
+    if low not in CHOICE_KEYS[key]:
+        raise RuleViolation("SAGA-ATK-11",
+                            f"situation {key} must be one of {', '.join(CHOICE_KEYS[key])}")
+    return low
+
+
+def parse_situation(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """Return the situation dict from ``(key, value)`` text pairs (``-`` and ``_`` alike).
+
+    Raises:
+        RuleViolation: SAGA-ATK-11 for an unknown key or a value of the wrong kind.
+    """
+    known = (*BOOL_KEYS, *INT_KEYS, *CHOICE_KEYS)
+    out: dict[str, Any] = {}
+    for raw, text in pairs:
+        key = raw.strip().replace("-", "_")
+        if key not in known:
+            raise RuleViolation("SAGA-ATK-11",
+                                f"unknown situation {raw!r} (known: {', '.join(known)})")
+        out[key] = _value(key, text)
+    return out

@@ -1,0 +1,120 @@
+"""SaGa commands for buffs and debuffs, poison and release damage.
+
+Source: saga-eb-damage.ja.txt, 効果値, 毒ダメージ, 解放ダメージ; SAGA-EFF-1..3,
+SAGA-POISON-1..2, SAGA-REL-1, SAGA-HP-2, SAGA-HP-3.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.commands.saga.cast import incapacitations
+from tablelog.commands.saga.inputs import tech_of
+from tablelog.events.core import Event
+from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
+from tablelog.projections.core import State
+from tablelog.projections.saga.units import unit_of
+from tablelog.rules.core import draw_fraction, require
+from tablelog.rules.saga import vitals
+from tablelog.rules.saga.effects import buff_lands
+
+__all__ = ["ApplyBuff", "PoisonUnit", "ReleaseUnit"]
+
+
+@attrs.frozen
+class ApplyBuff:
+    """Give ``target`` buffs/debuffs (performance values) and/or tech-power-up, by ``by``
+    (optionally with ``tech``, which decides whether a debuff on the other side lands)."""
+
+    target: str
+    by: str
+    tech_power: int | None = None
+    attack: int | None = None
+    defense: int | None = None
+    spell: int | None = None
+    tech: str | None = None
+
+
+@attrs.frozen
+class PoisonUnit:
+    """``name`` is poisoned and takes poison damage at its timeline position."""
+
+    name: str
+    roll: Fraction | None = None
+    waiting: bool = False
+
+
+@attrs.frozen
+class ReleaseUnit:
+    """``name`` uses 解き放つ (release) and takes release damage (none in an overdrive)."""
+
+    name: str
+    overdrive: bool = False
+
+
+def _lands(state: State, c: ApplyBuff) -> bool:
+    same_side = unit_of(state, c.target)["side"] == unit_of(state, c.by)["side"]
+    if c.tech is None:
+        return buff_lands(same_side=same_side, tech_power=0, attack_damage=None)
+    tech = tech_of(state, c.tech)
+    last = state.extra["last_hits"].get(f"{c.by}>{c.target}")
+    damage = last["damage"] if last and last["tech"] == tech.id else None
+    return buff_lands(same_side=same_side, tech_power=tech.power, attack_damage=damage)
+
+
+@decider(ApplyBuff)
+def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
+    """Decide buffs/debuffs: tech-power-up always lands; the others per SAGA-EFF-3.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME; SAGA-EFF-2 when nothing is given; SAGA-EFF-1 for a
+            negative tech-power-up.
+    """
+    kinds = {"tech_power": c.tech_power, "attack": c.attack, "defense": c.defense, "spell": c.spell}
+    given = {k: v for k, v in kinds.items() if v is not None}
+    require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
+    require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
+    landed = _lands(state, c)
+    return [EffectApplied(target=c.target, by=c.by, kind=k, performance=v, tech=c.tech,
+                          landed=landed or k == "tech_power") for k, v in given.items()]
+
+
+@decider(PoisonUnit)
+def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
+    """Decide poison damage with a drawn (or reported) random factor.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME; SAGA-POISON-1 (at 0 HP, or poisoned this turn);
+            SAGA-HP-2 (an enemy with an HP floor is immune); SAGA-POISON-2 (roll, intrinsic HP).
+    """
+    unit = unit_of(state, c.name)
+    turn = state.clock["turn"]
+    require(unit["hp"] > 0 and not unit["incapacitated"], "SAGA-POISON-1", f"{c.name} is down")
+    require(turn == 0 or unit["_poisoned_turn"] != turn, "SAGA-POISON-1",
+            f"{c.name} already took poison damage in turn {turn}")
+    require(unit["hp_floor"] == 0, "SAGA-HP-2",
+            f"{c.name} has an HP floor of {unit['hp_floor']}: immune to poison")
+    base = vitals.poison_base(unit["hp_max"], enemy=unit["side"] == "enemy",
+                              intrinsic_hp=unit["intrinsic_hp"])
+    draw = draw_fraction(state.seed, "saga.poison", state.seq + 1)
+    factor = vitals.poison_random(draw=draw, roll=c.roll)
+    hit = vitals.poison_damage(base.value, waiting=c.waiting, random=factor)
+    events: list[Event] = [PoisonDamageTaken(unit=c.name, damage=hit.value, random_factor=factor,
+                                             waiting=c.waiting, breakdown=hit.breakdown)]
+    return events + incapacitations(state, events, [c.name])
+
+
+@decider(ReleaseUnit)
+def decide_release(state: State, c: ReleaseUnit) -> list[Event]:
+    """Decide release damage: min(⌊max HP × 0.2⌋, HP − 1), 0 in an overdrive.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME; SAGA-REL-1 when the unit is down.
+    """
+    unit = unit_of(state, c.name)
+    require(unit["hp"] > 0 and not unit["incapacitated"], "SAGA-REL-1", f"{c.name} is down")
+    hit = vitals.release_damage(unit["hp_max"], unit["hp"], overdrive=c.overdrive)
+    return [ReleaseDamageTaken(unit=c.name, damage=hit.value, breakdown=hit.breakdown)]

@@ -1,0 +1,157 @@
+"""SaGa commands that set up a session: units, techs, battles, turns and wipes.
+
+Source: saga-eb-damage.ja.txt; SAGA-ATK-5, SAGA-EFF-4, SAGA-FIVE-1, SAGA-FIVE-2, SAGA-HP-1,
+SAGA-LP-3.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.events.core import Event
+from tablelog.events.saga import (
+    BattleStarted,
+    PartyWiped,
+    TechDefined,
+    TurnEnded,
+    UnitAdded,
+    UnitSheet,
+)
+from tablelog.projections.core import State
+from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.saga import catalogue as cat
+from tablelog.rules.saga.effects import TRAIT_KINDS
+
+__all__ = ["AddUnit", "DefineTech", "EndTurn", "StartBattle", "WipeParty"]
+
+
+@attrs.frozen
+class AddUnit:
+    """Add an ally or enemy unit with its sheet (enemies: a battle rank fills gaps)."""
+
+    name: str
+    sheet: UnitSheet
+
+
+@attrs.frozen
+class DefineTech:
+    """Define (or override) a tech for this session, in the catalogue's terms."""
+
+    tech: TechDefined
+
+
+@attrs.frozen
+class StartBattle:
+    """Start a battle on a terrain element, with seasons, or neither."""
+
+    terrain: str | None = None
+    seasons: bool = False
+
+
+@attrs.frozen
+class EndTurn:
+    """End the current battle turn."""
+
+
+@attrs.frozen
+class WipeParty:
+    """The party was wiped out: retry the battle."""
+
+
+def _check_keys(keys: object, allowed: tuple[str, ...] | dict[str, str], rule: str, what: str) -> None:
+    for key in keys:  # type: ignore[attr-defined]
+        require(key in allowed, rule, f"unknown {what} {key!r} (known: {', '.join(allowed)})")
+
+
+def _validate_sheet(name: str, s: UnitSheet) -> None:
+    require(name.strip(), "UNKNOWN-NAME", "a unit needs a name")
+    require(s.side in ("ally", "enemy"), "SAGA-HP-1", f"side must be ally or enemy, not {s.side!r}")
+    require(s.hp_max > 0, "SAGA-HP-1", f"max HP must be positive, got {s.hp_max}")
+    require(0 <= s.hp <= s.hp_max, "SAGA-HP-1", f"HP {s.hp} must lie in 0..{s.hp_max}")
+    require(s.lp_max is None or s.lp_max >= 0, "SAGA-LP-1", f"LP must be >= 0, got {s.lp_max}")
+    require(0 <= s.hp_floor_rate <= 100, "SAGA-HP-1", "the HP floor rate is a percentage 0..100")
+    require(s.side == "enemy" or s.hp_floor_rate == 0, "SAGA-HP-1", "allies have no HP floor")
+    _check_keys(s.stats, cat.ABILITIES, "SAGA-ATK-5", "stat")
+    _check_keys(s.slv, cat.WEAPON_TYPES, "SAGA-ATK-5", "weapon type")
+    _check_keys(s.weapons, cat.WEAPON_TYPES, "SAGA-ATK-5", "weapon type")
+    _check_keys(s.resistances, cat.ATTRIBUTES[:-1], "SAGA-ATK-8", "attribute")
+    _check_keys(s.five, cat.ELEMENTS, "SAGA-ATK-9", "element")
+    _check_keys([t.kind for t in s.traits], TRAIT_KINDS, "SAGA-EFF-4", "trait kind")
+
+
+def _rank_defaults(s: UnitSheet) -> UnitSheet:
+    if s.battle_rank is None:
+        return s
+    rank = cat.battle_rank(s.battle_rank)
+    return attrs.evolve(
+        s,
+        stats={**dict.fromkeys(cat.ABILITIES, rank.base_stat), **s.stats},
+        resistances={**dict.fromkeys(cat.ATTRIBUTES[:-1], rank.base_resistance), **s.resistances},
+    )
+
+
+@decider(AddUnit)
+def decide_add_unit(state: State, c: AddUnit) -> list[Event]:
+    """Add a unit; an enemy's battle rank supplies its stats and resistances where not given.
+
+    Raises:
+        RuleViolation: DUPLICATE-NAME, SAGA-HP-1 (HP, side, floor), SAGA-ATK-5/8/9, SAGA-EFF-4
+            (unknown stat, weapon type, attribute, element or trait kind).
+    """
+    require(c.name not in state.characters, "DUPLICATE-NAME", f"a unit named {c.name!r} exists")
+    _validate_sheet(c.name, c.sheet)
+    require(c.sheet.side == "enemy" or c.sheet.battle_rank is None, "SAGA-ATK-5",
+            "only enemies have a battle rank")
+    return [UnitAdded(name=c.name, sheet=_rank_defaults(c.sheet))]
+
+
+@decider(DefineTech)
+def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
+    """Define a session tech after checking its type, attributes, element, abilities and numbers.
+
+    Raises:
+        RuleViolation: SAGA-ATK-2 (count), SAGA-ATK-5 (type, ability), SAGA-ATK-8 (attribute),
+            SAGA-ATK-9 (element), SAGA-ATK-16 (width), SAGA-LP-2 (LP cost).
+    """
+    t = c.tech
+    require(t.id.strip(), "UNKNOWN-NAME", "a tech needs an id")
+    require(t.weapon_type in cat.WEAPON_TYPES, "SAGA-ATK-5", f"unknown weapon type {t.weapon_type!r}")
+    _check_keys(t.attributes, cat.ATTRIBUTES, "SAGA-ATK-8", "attribute")
+    require(t.element is None or t.element in cat.ELEMENTS, "SAGA-ATK-9", f"unknown element {t.element!r}")
+    for ability in (t.self_ability, t.target_ability):
+        require(ability is None or ability in cat.ABILITIES, "SAGA-ATK-5", f"unknown ability {ability!r}")
+    require(t.power >= 0, "SAGA-ATK-6", f"tech power must be >= 0, got {t.power}")
+    require(t.attack_count >= 0, "SAGA-ATK-2", f"attack count must be >= 0, got {t.attack_count}")
+    require(0 <= t.random_width <= 100, "SAGA-ATK-16", f"random width must be 0..100, got {t.random_width}")
+    require(t.lp_cost >= 0, "SAGA-LP-2", f"LP cost must be >= 0, got {t.lp_cost}")
+    return [attrs.evolve(t, random_width=t.random_width or 5)]
+
+
+@decider(StartBattle)
+def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
+    """Start a battle (turn 1).
+
+    Raises:
+        RuleViolation: SAGA-FIVE-1 for an unknown terrain or both terrain and seasons.
+    """
+    if c.seasons and c.terrain is not None:
+        raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
+    require(c.terrain is None or c.terrain in cat.ELEMENTS, "SAGA-FIVE-1",
+            f"unknown terrain element {c.terrain!r}")
+    return [BattleStarted(terrain=c.terrain, seasons=c.seasons)]
+
+
+@decider(EndTurn)
+def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
+    """End the turn. Raises: RuleViolation SAGA-FIVE-2 outside a battle."""
+    require(state.extra.get("battle") is not None, "SAGA-FIVE-2", "no battle has started")
+    return [TurnEnded(turn=state.clock["turn"])]
+
+
+@decider(WipeParty)
+def decide_wipe(state: State, c: WipeParty) -> list[Event]:
+    """Wipe and retry. Raises: RuleViolation SAGA-LP-3 when there is no ally."""
+    require(any(u["side"] == "ally" for u in state.characters.values()), "SAGA-LP-3",
+            "there is no ally to wipe")
+    return [PartyWiped()]

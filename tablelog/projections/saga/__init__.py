@@ -1,0 +1,24 @@
+"""SaGa Emerald Beyond projections: how ``saga.*`` events change the session state.
+
+Unit records (``state.characters[name]``) hold ``side, hp, hp_max, lp, lp_max, effects
+{tech_power, attack, defense, spell}, lp_damage_effect, incapacitated`` and the sheet the
+formulas read; the clock is ``{turn, season, levels: {wood, fire, earth, metal, water}}``
+(turn 0: no battle). Session-defined techs live in ``state.extra["techs"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.core import State
+from tablelog.projections.saga import battle, units  # noqa: F401 - registers the evolvers
+from tablelog.projections.saga.units import clock_for
+
+__all__ = ["init_state"]
+
+
+def init_state(state: State, options: dict[str, Any]) -> None:
+    """Set up a SaGa session: no battle yet (turn 0, no season, all levels 0), no techs."""
+    state.clock = clock_for(None, seasons=False, turn=0)
+    state.extra = {"techs": {}, "battle": None, "last_hits": {}}
+    state.deck = None
