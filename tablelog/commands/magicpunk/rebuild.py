@@ -97,11 +97,11 @@ def decide_rebuild(state: State, c: Rebuild) -> list[Event]:
     touched, MP-REBUILD-12).
     """
     ch = character(state, c.name)
-    require(c.abilities is not None or c.skills is not None or c.items or c.spells,
-            "MP-REBUILD-1", "nothing to rebuild: give abilities, skills, --items or --spells")
     pool0, acq0 = sum(abilities_of(ch).values()), rb.acquisitions(ch["skills"])
     rb.check_conversions(pool0, acq0, c.to_skills, c.to_money, c.to_abilities,
                          c.skills_to_money)
+    require(c.abilities is not None or c.skills is not None or c.items or c.spells,
+            "MP-REBUILD-1", "nothing to rebuild: give abilities, skills, --items or --spells")
     pool = pool0 - c.to_skills - c.to_money + c.to_abilities
     acq = acq0 - c.to_abilities - c.skills_to_money + c.to_skills
     abilities = _new_abilities(ch, c, pool)

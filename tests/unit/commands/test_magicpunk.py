@@ -1,0 +1,463 @@
+"""Magic Punk deciders: given events, when a command, then events (or a RuleViolation)."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+import pytest
+
+import tablelog.commands.magicpunk as C
+import tablelog.events.magicpunk as E
+import tablelog.projections.magicpunk as P
+from tablelog.commands.core import decide
+from tablelog.projections.core import State, evolve
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.magicpunk.cards import STANDARD_DECK
+
+ARIA = E.CharacterAdded(name="Aria", body=8, sense=12, intellect=10, magic=10, hp_max=26,
+                        money=3000)
+BRAM = E.CharacterAdded(name="Bram", body=14, sense=10, intellect=8, magic=8, hp_max=34,
+                        skills={"swordplay": "expert", "first-aid": "novice"}, money=2500)
+BATTERY = E.ItemAdded(item="a-battery", owner="Aria")
+
+
+def given(*events, clock="1 22:00", deck=None, seed=11) -> State:
+    """Return the state after ``events`` on a new session."""
+    state = State(system="magicpunk", seed=seed)
+    P.init_state(state, {"clock": clock, "deck": deck})
+    for event in events:
+        evolve(state, event)
+    return state
+
+
+def when(state: State, command) -> list:
+    """Decide ``command`` and apply the events to ``state``; return the events."""
+    events = decide(state, command)
+    for event in events:
+        evolve(state, event)
+    return events
+
+
+def refused(state: State, command, rule: str) -> str:
+    """Assert that ``command`` is refused with ``rule`` and the state is unchanged."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleViolation) as exc:
+        decide(state, command)
+    assert rule == exc.value.rule_id
+    assert before == state
+    return exc.value.message
+
+
+def zones(state: State) -> Counter:
+    """Count every card over every zone."""
+    counted = Counter(state.deck["_pile"]) + Counter(state.deck["discard"])
+    for ch in state.characters.values():
+        counted += Counter(ch["hand"])
+    for item in state.items.values():
+        counted += Counter(item["cards"])
+    return counted
+
+
+def drawn(name, *cards, draw_no=0):
+    return E.CardsDrawn(who=name, cards=tuple(cards), draw_no=draw_no, named=True)
+
+
+# -- cards -------------------------------------------------------------------------------------
+
+def test_random_draw_after_undo_draws_the_same_cards():
+    """A random draw is keyed by the active draws before it: deciding it again repeats it."""
+    state = given(ARIA, BRAM)
+    first = decide(state, C.Draw("Aria", 3))
+    assert first == decide(copy.deepcopy(state), C.Draw("Aria", 3))
+    assert 0 == first[0].draw_no
+    later = given(ARIA, BRAM, first[0])
+    assert 1 == decide(later, C.Draw("Bram", 3))[0].draw_no
+
+
+@pytest.mark.parametrize("given_events, command, then", [
+    ((ARIA,), C.Draw("Aria", 2, ("AS", "7H")), [drawn("Aria", "AS", "7H")]),
+    ((ARIA, drawn("Aria", "AS")), C.Play("Aria", ("AS",)),
+     [E.CardsPlayed(who="Aria", cards=("AS",))]),
+    ((ARIA, BATTERY, drawn("Aria", "AS")), C.Charge("a-battery", "Aria", ("AS",)),
+     [E.CardsCharged(item="a-battery", by="Aria", cards=("AS",))]),
+])
+def test_card_commands(given_events, command, then):
+    """Named draws, plays and charges decide exactly the cards named."""
+    assert then == decide(given(*given_events), command)
+
+
+@pytest.mark.parametrize("given_events, command, message", [
+    ((ARIA, BRAM, drawn("Bram", "AS")), C.Draw("Aria", 1, ("AS",)),
+     "AS is not in the draw pile (it is in the Bram's hand)"),
+    ((ARIA, BRAM, drawn("Bram", "AS")), C.Play("Aria", ("AS",)),
+     "AS is not held by Aria (it is in the Bram's hand)"),
+    ((ARIA, BATTERY), C.Charge("a-battery", "Aria", ("KD",)),
+     "KD is not held by Aria (it is in the draw pile)"),
+    ((ARIA,), C.Draw("Aria", 3, ("AS", "2S")), "COUNT 3 but 2 card(s) named"),
+    ((ARIA,), C.Draw("Aria", 55), "cannot draw 55 card(s): draw pile 54 + discard pile 0"),
+])
+def test_card_refusals(given_events, command, message):
+    """A card held elsewhere, a count mismatch or an overdraw is refused with MP-CARDS."""
+    assert message in refused(given(*given_events), command, "MP-CARDS")
+
+
+def test_custom_deck_refuses_cards_outside_it():
+    """With `init --deck`, a standard card not in the session's deck is refused."""
+    state = given(ARIA, deck="AS,KS,QS")
+    assert "not in this session's deck: KD" in refused(state, C.Draw("Aria", 1, ("KD",)),
+                                                       "MP-CARDS")
+
+
+def test_short_pile_reshuffles_only_the_discard_pile():
+    """A short pile is drawn out; only the discard pile is reshuffled, hands keep theirs."""
+    state = given(ARIA, BRAM, drawn("Aria", "AS", "KS"), drawn("Bram", "QS"),
+                  E.CardsPlayed(who="Aria", cards=("AS",)), deck="AS,KS,QS,JS")
+    events = when(state, C.Draw("Bram", 2))
+    assert 1 == events[0].reshuffle_at
+    assert ("JS", "AS") == events[0].cards
+    assert ["KS"] == state.characters["Aria"]["hand"]
+    assert ([], []) == (state.deck["_pile"], state.deck["discard"])
+
+
+# -- circulation and rests --------------------------------------------------------------------
+
+@pytest.mark.rule("MP-CIRC-3")
+@pytest.mark.parametrize("command, count", [
+    (C.Circulate("Aria"), 3), (C.Circulate("Aria", random=2), 2),
+    (C.Circulate("Aria", cards=("7H",)), 1),
+])
+def test_gm_circulation(command, count):
+    """MP-CIRC-3: all, a random N or the named cards are discarded and as many drawn."""
+    state = given(ARIA, drawn("Aria", "AS", "7H", "JK1"))
+    [event] = when(state, command)
+    assert count == len(event.discarded) == len(event.drawn)
+    assert "MP-CIRC-3" == event.rule
+    assert list(event.discarded) == state.deck["discard"]
+    assert 3 == len(state.characters["Aria"]["hand"])
+    assert not set(event.discarded) & set(state.characters["Aria"]["hand"])
+
+
+@pytest.mark.rule("MP-CIRC-3")
+def test_gm_circulation_refusals():
+    """MP-CIRC-3: more random cards than held, or an empty holder, is refused."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS"))
+    assert "holds 1 card(s), cannot circulate 2" in refused(
+        state, C.Circulate("Aria", random=2), "MP-CIRC-3")
+    assert "a-battery holds no cards" in refused(state, C.Circulate("a-battery"), "MP-CIRC-3")
+
+
+@pytest.mark.rule("MP-REST-1")
+@pytest.mark.rule("MP-CIRC-1")
+@pytest.mark.rule("MP-CIRC-2")
+def test_night_rest_circulates_sleepers_then_items_at_dawn():
+    """MP-REST-1/CIRC-1/CIRC-2: 8h from 22:10 — sleepers at 23:10, the A-battery at 06:00."""
+    state = given(ARIA, BRAM, BATTERY, drawn("Aria", "AS", "7H"), drawn("Bram", "KD"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="1 22:10")
+    events = when(state, C.Rest("8h", ("Aria",)))
+    assert [("magicpunk.RestTaken", None), ("magicpunk.CardsCirculated", "Aria"),
+            ("magicpunk.CardsCirculated", "a-battery")] == [
+        (e.TYPE, getattr(e, "holder", None)) for e in events]
+    assert ["day 1 23:10", "day 2 06:00"] == [e.at for e in events[1:]]
+    assert ["MP-CIRC-1", "MP-CIRC-2"] == [e.rule for e in events[1:]]
+    assert {"day": 2, "minutes": 370} == state.clock
+    assert ["KD"] == state.characters["Bram"]["hand"]
+    assert ["7H", "AS"] == state.deck["discard"]
+
+
+@pytest.mark.rule("MP-REST-1")
+@pytest.mark.parametrize("package, sleep, clock, minutes, circulations", [
+    ("10m", None, "1 12:00", 730, 0), ("1h", None, "1 12:00", 780, 0),
+    ("1h", True, "1 12:00", 780, 1), ("8h", False, "1 12:00", 1200, 0),
+    ("1h", False, "1 05:30", 390, 1),
+])
+def test_rest_packages(package, sleep, clock, minutes, circulations):
+    """MP-REST-1: the clock advances 10, 60 or 480 minutes; sleep or dawn circulate."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+                  drawn("Aria", "KD"), clock=clock)
+    events = when(state, C.Rest(package, sleep=sleep))
+    assert minutes == state.clock["minutes"]
+    assert circulations == sum(e.TYPE == "magicpunk.CardsCirculated" for e in events)
+
+
+@pytest.mark.rule("MP-REST-1")
+def test_ten_minute_rest_with_sleep_is_refused():
+    """MP-REST-1: a 10-minute rest with sleep is refused."""
+    assert "a 10m rest (10 minutes) cannot include sleep" in refused(
+        given(ARIA), C.Rest("10m", sleep=True), "MP-REST-1")
+
+
+@pytest.mark.rule("MP-CIRC-2")
+def test_dawn_command_circulates_items_only():
+    """MP-CIRC-2: `dawn` moves the clock to 06:00 and circulates items, not hands."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS", "2S"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="3 07:00")
+    events = when(state, C.Dawn())
+    assert {"day": 4, "minutes": 360} == state.clock
+    assert ["a-battery"] == [e.holder for e in events[1:]]
+    assert ["2S"] == state.characters["Aria"]["hand"]
+
+
+# -- combat and briefing ------------------------------------------------------------------------
+
+@pytest.mark.rule("MP-PULL-1")
+@pytest.mark.parametrize("pull, hp", [(True, 0), (False, -6)])
+def test_damage_pulling_punches(pull, hp):
+    """MP-PULL-1: 40 damage on 34 HP leaves 0 with pulled punches, else -6."""
+    state = given(BRAM)
+    when(state, C.Damage("Bram", 40, pull_punches=pull))
+    assert hp == state.characters["Bram"]["hp"]
+
+
+@pytest.mark.rule("MP-COVER-1")
+def test_cover_by_a_character_who_has_not_acted():
+    """MP-COVER-1: the coverer takes the damage and becomes acted; next round it is free."""
+    state = given(ARIA, BRAM)
+    events = when(state, C.Damage("Aria", 10, cover_by="Bram"))
+    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False),
+            E.DamageTaken(target="Bram", amount=10, covering="Aria")] == events
+    assert (26, 24, True) == (state.characters["Aria"]["hp"], state.characters["Bram"]["hp"],
+                              state.characters["Bram"]["acted"])
+    when(state, C.NewRound())
+    assert state.characters["Bram"]["acted"] is False
+
+
+@pytest.mark.rule("MP-COVER-1")
+def test_cover_by_an_acted_character_stays_acted_next_round():
+    """MP-COVER-1: a coverer who already acted stays acted at the next round's start."""
+    state = given(ARIA, BRAM, E.TurnTaken(name="Bram"), E.TurnTaken(name="Aria"))
+    when(state, C.Damage("Aria", 5, cover_by="Bram"))
+    when(state, C.NewRound())
+    assert (True, False) == (state.characters["Bram"]["acted"], state.characters["Aria"]["acted"])
+    assert "Bram has already acted" in refused(state, C.Act("Bram"), "MP-COVER-1")
+    when(state, C.NewRound())
+    assert state.characters["Bram"]["acted"] is False
+    assert 3 == state.extra["magicpunk"]["round"]
+
+
+@pytest.mark.rule("MP-BRIEF-1")
+def test_briefing_counts_preparations():
+    """MP-BRIEF-1: a 1-minute briefing allows 6 PC preparations; enemies count apart."""
+    state = given(ARIA, BRAM, E.BriefingStarted(package="1m"))
+    for i in range(6):
+        when(state, C.Prepare("Aria" if i % 2 else "Bram"))
+    when(state, C.Prepare("Ghoul", enemy=True))
+    assert "at most 6 preparations in total; already 6" in refused(
+        state, C.Prepare("Aria"), "MP-BRIEF-1")
+    when(state, C.EndBriefing())
+    assert "no briefing" in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
+
+
+@pytest.mark.rule("MP-BRIEF-1")
+def test_ten_second_briefing_one_each():
+    """MP-BRIEF-1: in a 10-second briefing each PC takes one preparation."""
+    state = given(ARIA, BRAM, E.BriefingStarted(package="10s"), E.PreparationTaken("Aria", "pc"))
+    when(state, C.Prepare("Bram"))
+    refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
+
+
+@pytest.mark.rule("MP-GEAR-1")
+@pytest.mark.parametrize("free, active", [(1, False), (2, True)])
+def test_ready_ma_gear(free, active):
+    """MP-GEAR-1: a Ma-GEAR item is readied either way; its effect needs the slots."""
+    state = given(ARIA, E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2))
+    when(state, C.ReadyItem("arc-pistol", free))
+    assert (True, active) == (state.items["arc-pistol"]["readied"],
+                              state.items["arc-pistol"]["gear_active"])
+
+
+@pytest.mark.rule("MP-PROC-1")
+@pytest.mark.rule("MP-PROC-2")
+def test_procurement_is_recorded_with_its_check():
+    """MP-PROC-1/2: alloy + fine + signed = rarity 3, a check with challenge +3, +1 die."""
+    [event] = decide(given(ARIA), C.Procure("Aria", "alloy", "fine", "signed"))
+    assert (3, True, 3, 1) == (event.rarity, event.check_needed, event.challenge,
+                               event.time_dice)
+    assert {"material": 1, "quality": 1, "design": 1, "ma-gear": 0, "vehicle": 0,
+            "gm": 0} == event.breakdown
+    [cheap] = decide(given(ARIA), C.Procure("Aria", "steel", "poor", extra_time=True))
+    assert (-1, False, 0, 2) == (cheap.rarity, cheap.check_needed, cheap.challenge,
+                                 cheap.time_dice)
+
+
+# -- rebuild, money and spells --------------------------------------------------------------------
+
+REBUILT = dict(body=12, sense=12, intellect=10, magic=6)
+THREE_NOVICE = {"swordplay": "novice", "first-aid": "novice", "stealth": "novice"}
+BIG = E.CharacterAdded(name="Kai", body=15, sense=12, intellect=10, magic=7, hp_max=30,
+                       skills={"a": "master", "b": "master", "c": "novice"}, money=2000)
+
+
+@pytest.mark.rule("MP-REBUILD-1")
+@pytest.mark.rule("MP-REBUILD-5")
+@pytest.mark.rule("MP-REBUILD-7")
+def test_rebuild_abilities_and_skills():
+    """MP-REBUILD-1/5/7: 40 points reassigned, 3 acquisitions (expert + novice) re-learned."""
+    state = given(BRAM)
+    when(state, C.Rebuild("Bram", REBUILT, THREE_NOVICE))
+    bram = state.characters["Bram"]
+    assert REBUILT == {a: bram[a] for a in REBUILT}
+    assert THREE_NOVICE == bram["skills"]
+
+
+@pytest.mark.rule("MP-REBUILD-1")
+@pytest.mark.rule("MP-REBUILD-7")
+@pytest.mark.parametrize("abilities, skills, rule, message", [
+    (dict(REBUILT, magic=7), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 41"),
+    (dict(REBUILT, magic=5), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 39"),
+    (None, {"swordplay": "master", "stealth": "novice"}, "MP-REBUILD-7",
+     "exactly 3 acquisitions, got 4"),
+    (None, None, "MP-REBUILD-1", "nothing to rebuild"),
+])
+def test_rebuild_refusals(abilities, skills, rule, message):
+    """MP-REBUILD-1/7: a rebuild off by one point or acquisition is refused with the values."""
+    assert message in refused(given(BRAM), C.Rebuild("Bram", abilities, skills), rule)
+
+
+@pytest.mark.rule("MP-REBUILD-2")
+@pytest.mark.rule("MP-REBUILD-4")
+def test_rebuild_converts_points_above_40():
+    """MP-REBUILD-2/4: of 44 points, 1 -> skills and 1 -> 1,000 Mj; 42 assigned, <= +5 each."""
+    state = given(BIG)
+    skills = {"a": "master", "b": "master", "c": "expert"}
+    when(state, C.Rebuild("Kai", dict(body=16, sense=12, intellect=10, magic=4), skills,
+                          to_skills=1, to_money=1))
+    kai = state.characters["Kai"]
+    assert (16, 3000, 1000) == (kai["body"], kai["money"], kai["money_converted"])
+    assert "excess 4, asked 3 to skills + 2 to money" in refused(
+        given(BIG), C.Rebuild("Kai", None, None, to_skills=3, to_money=2), "MP-REBUILD-2")
+
+
+@pytest.mark.rule("MP-REBUILD-6")
+def test_rebuild_converts_acquisitions_above_5():
+    """MP-REBUILD-6: of 7 acquisitions, 1 -> an ability point and 1 -> 1,000 Mj."""
+    state = given(BIG)
+    when(state, C.Rebuild("Kai", dict(body=15, sense=13, intellect=10, magic=7),
+                          {"a": "master", "b": "expert"}, to_abilities=1, skills_to_money=1))
+    assert (13, 3000) == (state.characters["Kai"]["sense"], state.characters["Kai"]["money"])
+    assert "excess 2, asked 2 to abilities + 1 to money" in refused(
+        given(BIG), C.Rebuild("Kai", None, None, to_abilities=2, skills_to_money=1),
+        "MP-REBUILD-6")
+
+
+@pytest.mark.rule("MP-REBUILD-3")
+def test_rebuild_immature_minimum():
+    """MP-REBUILD-3: body 3 needs the immature-ability option."""
+    abilities = dict(body=3, sense=13, intellect=14, magic=10)
+    refused(given(ARIA), C.Rebuild("Aria", abilities), "MP-REBUILD-3")
+    state = given(ARIA)
+    when(state, C.Rebuild("Aria", abilities, minimums={"body": 3}))
+    assert 3 == state.characters["Aria"]["body"]
+
+
+def _spent(state_events=()):
+    """Aria: 3000 at creation, +4500 in scenarios, 1000 spell-only; an item and spells bought."""
+    return given(ARIA, BATTERY, drawn("Aria", "AS"),
+                 E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+                 E.MoneyGained(name="Aria", amount=4500),
+                 E.MoneyGained(name="Aria", amount=1000, spell_only=True),
+                 E.ItemAdded(item="coat", owner="Aria", price=2000), *state_events)
+
+
+@pytest.mark.rule("MP-REBUILD-8")
+@pytest.mark.rule("MP-REBUILD-9")
+def test_rebuild_items_refunds_a_plus_b_minus_c():
+    """MP-REBUILD-8/9: 3000 + 4500 - 1200 ordinary Mj on spells = 6300; buy first with 3000."""
+    state = _spent()
+    when(state, C.LearnSpell("Aria", "spark", "fire", 1, 2200))
+    assert (0, 5500 - 1200) == (state.characters["Aria"]["spell_money"],
+                                state.characters["Aria"]["money"])
+    [event] = when(state, C.Rebuild("Aria", items=True))
+    assert 6300 == state.characters["Aria"]["money"]
+    assert ("a-battery", "coat") == event.items_removed
+    assert {"A_creation": 3000, "B_scenarios": 4500, "C_spells": 1200,
+            "buy_first_with": 3000} == {k: event.breakdown[k] for k in
+                                        ("A_creation", "B_scenarios", "C_spells",
+                                         "buy_first_with")}
+    assert ({}, ["AS"]) == (state.items, state.deck["discard"])
+    assert [] == state.characters["Aria"]["items"]
+
+
+@pytest.mark.rule("MP-REBUILD-10")
+def test_rebuild_spells_refunds_what_was_spent():
+    """MP-REBUILD-10: unlearning refunds 1200 Mj and 1000 spell-only; a free 800 counts as paid."""
+    state = _spent([E.SpellLearned(name="Aria", spell="spark", gate="fire", tier=1, price=2200,
+                                   from_spell_money=1000, from_money=1200),
+                    E.SpellLearned(name="Aria", spell="ward", gate="earth", tier=1, price=800,
+                                   from_spell_money=0, from_money=0, free=True)])
+    when(state, C.Rebuild("Aria", spells=True))
+    aria = state.characters["Aria"]
+    assert ({}, 5500, 1800) == (aria["spells"], aria["money"], aria["spell_money"])
+
+
+@pytest.mark.rule("MP-REBUILD-11")
+def test_relearning_spells_goes_tier_by_tier():
+    """MP-REBUILD-11: tier 2 needs tier 1 of its gate; spell-only money pays first."""
+    state = _spent()
+    assert "gate 'fire': learn tier 1 before tier 2" in refused(
+        state, C.LearnSpell("Aria", "blaze", "fire", 2, 500), "MP-REBUILD-11")
+    [event] = when(state, C.LearnSpell("Aria", "spark", "fire", 1, 1500))
+    assert (1000, 500) == (event.from_spell_money, event.from_money)
+    when(state, C.LearnSpell("Aria", "blaze", "fire", 2, 500))
+    assert {"spark", "blaze"} == set(state.characters["Aria"]["spells"])
+
+
+@pytest.mark.rule("MP-REBUILD-12")
+@pytest.mark.rule("MP-COHAB-1")
+def test_rebuild_leaves_lifestyle_alone():
+    """MP-REBUILD-12/COHAB-1: a shared residence (5 points: 3 + 2) survives a rebuild."""
+    state = given(ARIA, BRAM)
+    when(state, C.ShareResidence(("Aria", "Bram"), "markt", "apartment", 5, region_points=2))
+    before = state.characters["Bram"]["lifestyle"]
+    assert {"region": "markt", "residence": "apartment", "region_points": 2,
+            "residence_points": 2, "cohabitants": ["Aria"]} == before
+    assert 3 == state.characters["Aria"]["lifestyle"]["residence_points"]
+    when(state, C.Rebuild("Bram", REBUILT, THREE_NOVICE))
+    assert before == state.characters["Bram"]["lifestyle"]
+
+
+@pytest.mark.rule("MP-COHAB-1")
+def test_cohabitation_refusals():
+    """MP-COHAB-1: barracks cannot be shared; an agreed split must add up."""
+    state = given(ARIA, BRAM)
+    refused(state, C.ShareResidence(("Aria", "Bram"), "markt", "barracks", 4), "MP-COHAB-1")
+    assert "sums to 6" in refused(state, C.ShareResidence(("Aria", "Bram"), "markt", "flat", 5,
+                                                          split=(4, 2)), "MP-COHAB-1")
+
+
+@pytest.mark.rule("MP-COHAB-2")
+def test_shared_leisure_event_does_not_repeat():
+    """MP-COHAB-2: a second 7 in one leisure moves by the safety value to 6."""
+    state = given(ARIA, BRAM, E.ResidenceShared(names=("Aria", "Bram"), region="markt",
+                                                residence="flat", region_points=0,
+                                                residence_points=4, split=(2, 2)),
+                  E.LeisureStarted())
+    assert [7, 6] == [when(state, C.TakeLeisureEvent(n, 7, safety=1))[0].result
+                      for n in ("Aria", "Bram")]
+    when(state, C.StartLeisure())
+    assert 7 == when(state, C.TakeLeisureEvent("Bram", 7, safety=1))[0].result
+
+
+def test_roll_check_given_and_seeded():
+    """A check records given dice; a seeded roll is repeated by deciding it again."""
+    state = given(ARIA)
+    [event] = when(state, C.RollCheck("2MP10C3", dice=(2, 9), by="Aria"))
+    assert (True, 9, True) == (event.success, event.achieved, event.given)
+    seeded = decide(state, C.RollCheck("3MP10"))
+    assert seeded == decide(copy.deepcopy(state), C.RollCheck("3MP10"))
+    assert 1 == seeded[0].roll_no
+
+
+def test_zones_hold_every_card_once_after_a_night():
+    """After draws, plays, charges and a night's rest every card is in exactly one zone."""
+    state = given(ARIA, BRAM, BATTERY)
+    when(state, C.Draw("Aria", 5))
+    when(state, C.Draw("Bram", 4))
+    when(state, C.Play("Bram", (state.characters["Bram"]["hand"][0],)))
+    when(state, C.Charge("a-battery", "Aria", tuple(state.characters["Aria"]["hand"][:2])))
+    when(state, C.Rest("8h"))
+    assert Counter(STANDARD_DECK) == zones(state)
+    assert (3, 3, 2) == (len(state.characters["Aria"]["hand"]),
+                         len(state.characters["Bram"]["hand"]),
+                         len(state.items["a-battery"]["cards"]))
