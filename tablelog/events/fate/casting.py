@@ -64,7 +64,7 @@ class EffectRaised(Event):
     kind: str
     grade: int
     tiles: int
-    turns: int
+    turns: int | None
     source: str
     block_hp: int = 0
     block_mp: int = 0
@@ -72,8 +72,9 @@ class EffectRaised(Event):
     breakdown: dict[str, str] = attrs.Factory(dict)
 
     def describe(self) -> str:
-        return (f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for"
-                f" {self.turns} turns (from {self.source})")
+        turns = "the battle" if self.turns is None else f"{self.turns} turns"
+        return (f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for {turns}"
+                f" (from {self.source})")
 
 
 @event("fate.DamageTaken", entities=("name",),

@@ -1,0 +1,121 @@
+"""``fate battle start|end``, ``turn``, ``round``, ``cast``, ``chant``, ``release``, ``damage``,
+``morning``, ``rest``, ``dismiss``."""
+
+from __future__ import annotations
+
+import click
+
+from tablelog.cli.core import appending, execute
+from tablelog.cli.fate.groups import battle_group, group
+from tablelog.commands.fate import (
+    Cast, Chant, Dismiss, EndBattle, Morning, Release, Rest, StartBattle, StartRound, StartTurn,
+    TakeDamage,
+)
+
+__all__: list[str] = []
+
+
+@battle_group.command("start")
+@appending
+def battle_start(ctx: click.Context) -> None:
+    """Start a battle: round 1, turn 1, tile pools refill. Example: tablelog fate battle start"""
+    execute(ctx, StartBattle())
+
+
+@battle_group.command("end")
+@appending
+def battle_end(ctx: click.Context) -> None:
+    """End the battle: effects, chants, fields and armies end. Example: tablelog fate battle end"""
+    execute(ctx, EndBattle())
+
+
+@group.command("turn")
+@appending
+def turn(ctx: click.Context) -> None:
+    """Start the next turn (effects tick, fields pay upkeep). Example: tablelog fate turn"""
+    execute(ctx, StartTurn())
+
+
+@group.command("round")
+@appending
+def round_(ctx: click.Context) -> None:
+    """Start the next round at turn 1 (fields and armies pay upkeep). Example: tablelog fate round"""
+    execute(ctx, StartRound())
+
+
+@group.command("cast")
+@click.argument("name")
+@click.argument("kind")
+@click.option("--grade", type=int, required=True, help="Grade (1..the caster's power for KIND).")
+@click.option("--tiles", type=int, required=True, help="Tiles taken from the pool.")
+@click.option("--target", "targets", multiple=True, help="Target (repeat; tiles dealt in turn).")
+@click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
+@click.option("--injury", is_flag=True, help="Inflict (or cure, or grant) injury instead.")
+@appending
+def cast(ctx: click.Context, name: str, kind: str, grade: int, tiles: int,
+         targets: tuple[str, ...], crest: bool, injury: bool) -> None:
+    """NAME casts KIND (attack defense heal buff curse).
+
+    Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
+    """
+    execute(ctx, Cast(name, kind, grade, tiles, targets, crest, injury))
+
+
+@group.command("chant")
+@click.argument("name")
+@appending
+def chant(ctx: click.Context, name: str) -> None:
+    """NAME chants: the next cast's tiles double. Example: tablelog fate chant Tokiomi"""
+    execute(ctx, Chant(name))
+
+
+@group.command("release")
+@click.argument("owner", metavar="SERVANT")
+@click.argument("np_id", metavar="ID")
+@click.option("--target", "targets", multiple=True, help="Target (repeat); allies for an EX field.")
+@click.option("--use-plus", is_flag=True, help="Use a + (fields: half growth; armies: x2 units).")
+@appending
+def release(ctx: click.Context, owner: str, np_id: str, targets: tuple[str, ...],
+            use_plus: bool) -> None:
+    """Release a Noble Phantasm (or a master's unique ability).
+
+    Example: tablelog fate release Saber excalibur --target Rider --target Lancer
+    """
+    execute(ctx, Release(owner, np_id, targets, use_plus))
+
+
+@group.command("damage")
+@click.argument("name")
+@click.option("--hp", type=int, default=0, help="HP damage.")
+@click.option("--mp", type=int, default=0, help="MP damage.")
+@click.option("--injury", type=int, default=0, help="Magical injury grades.")
+@appending
+def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int) -> None:
+    """Damage from outside the tool, as one hit through NAME's defenses.
+
+    Example: tablelog fate damage Kiritsugu --hp 6
+    """
+    execute(ctx, TakeDamage(name, hp, mp, injury))
+
+
+@group.command("morning")
+@appending
+def morning(ctx: click.Context) -> None:
+    """Morning: each master's crest heals its grade in HP. Example: tablelog fate morning"""
+    execute(ctx, Morning())
+
+
+@group.command("rest")
+@appending
+def rest(ctx: click.Context) -> None:
+    """Rest outside battle: tile pools refill. Example: tablelog fate rest"""
+    execute(ctx, Rest())
+
+
+@group.command("dismiss")
+@click.argument("owner")
+@click.argument("np_id", metavar="ID")
+@appending
+def dismiss(ctx: click.Context, owner: str, np_id: str) -> None:
+    """End OWNER's bounded field or army ID. Example: tablelog fate dismiss Archer ubw"""
+    execute(ctx, Dismiss(owner, np_id))

@@ -1,0 +1,33 @@
+"""The ``fate`` click group and its subgroups, plus shared option parsing."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["group", "master_group", "servant_group", "phantasm_group", "ability_group",
+           "battle_group", "pairs"]
+
+group = click.Group("fate", help="Fan-made Fate TRPG: code casts, chants, Noble Phantasms, "
+                                 "unique abilities.")
+master_group = click.Group("master", help="Masters: CC build, character grade.")
+servant_group = click.Group("servant", help="Servants: HP, MP, NP budget, madness.")
+phantasm_group = click.Group("phantasm", help="Servants' Noble Phantasms.")
+ability_group = click.Group("ability", help="Masters' unique abilities.")
+battle_group = click.Group("battle", help="Battle time: start and end.")
+for _sub in (master_group, servant_group, phantasm_group, ability_group, battle_group):
+    group.add_command(_sub)
+
+
+def pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
+    """Split ``KEY=VALUE`` option values.
+
+    Raises:
+        click.BadParameter: a value without ``=`` (usage error, exit 2).
+    """
+    out = []
+    for value in values:
+        key, sep, rest = value.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{value!r} is not KEY=VALUE", param_hint=option)
+        out.append((key.strip(), rest.strip()))
+    return tuple(out)

@@ -1,0 +1,181 @@
+"""Fate code-cast commands: cast, chant, and damage from outside the tool's own actions.
+
+Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 1.1 4) and 2.; FATE-CAST-*, FATE-CHANT-*,
+FATE-CC-8, FATE-CC-10.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.commands.fate.common import Pending, Tile, hits_on, who
+from tablelog.events.core import Event
+from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
+from tablelog.projections.core import State
+from tablelog.projections.fate.records import next_effect_id
+from tablelog.rules.core import require
+from tablelog.rules.fate import (
+    CREST_CAST_HP, DURATION_TURNS, KINDS, attack_hp_per_tile, cast_mp_cost, chanted_tiles,
+    check_buff_tiles, check_cast, curse_tiles_after_anti_magic, deal_tiles, defense_block, heal_hp,
+    parse_grade,
+)
+
+__all__ = ["Cast", "Chant", "TakeDamage"]
+
+
+@attrs.frozen
+class Cast:
+    """Cast a code cast: kind, grade, tiles from the pool, targets; ``crest``: a stored spell."""
+
+    caster: str
+    kind: str
+    grade: int
+    tiles: int
+    targets: tuple[str, ...] = ()
+    crest: bool = False
+    injury: bool = False
+
+
+@attrs.frozen
+class Chant:
+    """Chant once: the next cast's tiles double."""
+
+    name: str
+
+
+@attrs.frozen
+class TakeDamage:
+    """Apply damage from outside the tool's own actions (one incoming tile, through defenses)."""
+
+    name: str
+    hp: int = 0
+    mp: int = 0
+    injury: int = 0
+
+
+def _powers(caster: dict[str, Any], crest: bool) -> dict[str, int]:
+    """Return the kinds and powers a cast may use: attributes, or the crest's stored spells."""
+    if not crest:
+        return dict(caster["powers"])
+    grade = parse_grade(caster["crest"]).value
+    require(grade >= 1, "FATE-CC-10", f"crest {caster['crest']} stores no spells")
+    if caster["stored"]:
+        return dict(caster["stored"])
+    return dict.fromkeys(KINDS, grade)
+
+
+def _targets(c: Cast, state: State) -> list[str]:
+    targets = list(c.targets) or ([] if c.kind in ("attack", "curse") else [c.caster])
+    require(targets, "FATE-CAST-2", f"an {c.kind} cast needs a --target")
+    for name in targets:
+        who(state, name)
+    return targets
+
+
+@decider(Cast)
+def decide_cast(state: State, c: Cast) -> list[Event]:
+    """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
+    caster = who(state, c.caster, "master", "FATE-CAST-2")
+    check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest))
+    targets = _targets(c, state)
+    mp = cast_mp_cost(c.tiles, caster["hollow"])
+    require(mp <= caster["mp"], "FATE-CAST-3",
+            f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}")
+    require(not (c.injury and c.kind == "defense"), "FATE-CAST-9",
+            "defense blocks magical injury by itself; --injury is for attack, curse, buff, heal")
+    require(not (c.injury and c.kind == "heal" and state.clock.get("battle")), "FATE-CAST-9",
+            "injury heals only outside battle (in a scene or on a rest)")
+    total = chanted_tiles(c.tiles, caster["chants"])
+    per_target = deal_tiles(total, targets)
+    if c.kind == "buff":
+        check_buff_tiles(per_target, caster["chants"] > 0)
+    pending = Pending(state)
+    pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,
+                         caster["chants"], CREST_CAST_HP if c.crest else 0, c.crest, c.injury,
+                         _cast_breakdown(c, caster, total, mp)))
+    for name, tiles in per_target.items():
+        _APPLY[c.kind](pending, c, name, tiles)
+    return pending.events
+
+
+def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dict[str, str]:
+    hollow = " - 1 (hollow)" if caster["hollow"] else ""
+    out = {"mp": f"2 x {c.tiles} pool tiles{hollow} = {mp}",
+           "tiles": f"{c.tiles} x 2^{caster['chants']} chants = {total}"}
+    if c.crest:
+        out["hp"] = f"crest spell: {CREST_CAST_HP} HP"
+    return out
+
+
+def _attack(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+    anti = pending.state.characters[name]["anti_magic"]
+    hp = attack_hp_per_tile(c.grade, anti)
+    grades = max(0, c.grade - anti)
+    tile = Tile(0, 0, grades) if c.injury else Tile(hp)
+    what = f"{grades} injury" if c.injury else f"2 x ({c.grade} - {anti} anti-magic) = {hp} HP"
+    header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what,
+              "tiles": str(tiles)}
+    pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header))
+
+
+def _effect(pending: Pending, c: Cast, name: str, tiles: int, kind: str, note: str = "") -> None:
+    block_hp, block_mp = defense_block(c.grade) if kind == "defense" else (0, 0)
+    breakdown = {"cast": f"{c.caster} {kind} grade {c.grade}", "tiles": str(tiles)}
+    if note:
+        breakdown["anti-magic"] = note
+    pending.add(EffectRaised(name, next_effect_id(pending.state), kind, c.grade, tiles,
+                             DURATION_TURNS[kind], c.caster, block_hp, block_mp, c.injury,
+                             breakdown))
+
+
+def _defense(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+    _effect(pending, c, name, tiles, "defense")
+
+
+def _buff(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+    _effect(pending, c, name, tiles, "buff")
+
+
+def _curse(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+    anti = pending.state.characters[name]["anti_magic"]
+    left = curse_tiles_after_anti_magic(tiles, anti)
+    if left:
+        _effect(pending, c, name, left, "curse", f"{tiles} tiles - {anti} = {left}")
+
+
+def _heal(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+    target = pending.state.characters[name]
+    if c.injury:
+        grades = min(target["injury"], c.grade * tiles)
+        pending.add(InjuryHealed(name, grades, f"{c.caster} heal",
+                                 {"per tile": f"{c.grade} injury", "tiles": str(tiles),
+                                  "cured": f"min({target['injury']}, {c.grade * tiles}) = {grades}"}))
+        return
+    hp = heal_hp(c.grade, tiles, target["hp"], target["hp_max"])
+    pending.add(Healed(name, hp, f"{c.caster} heal",
+                       {"per tile": f"{c.grade} HP", "tiles": str(tiles),
+                        "healed": f"min({c.grade} x {tiles}, {target['hp_max']} - {target['hp']}) = {hp}"}))
+
+
+_APPLY = {"attack": _attack, "defense": _defense, "heal": _heal, "buff": _buff, "curse": _curse}
+
+
+@decider(Chant)
+def decide_chant(state: State, c: Chant) -> list[Event]:
+    """Chant once; a caster in the back row cannot (FATE-CHANT-3)."""
+    caster = who(state, c.name, "master", "FATE-CHANT-1")
+    require(caster["row"] == "front", "FATE-CHANT-3",
+            f"{c.name} is in the back row and cannot chant")
+    return [Chanted(c.name)]
+
+
+@decider(TakeDamage)
+def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
+    """Apply outside damage as one incoming tile through the target's defenses (FATE-CAST-5)."""
+    who(state, c.name)
+    require(min(c.hp, c.mp, c.injury) >= 0 and (c.hp or c.mp or c.injury), "FATE-CAST-5",
+            f"damage needs --hp, --mp or --injury above 0 (got {c.hp} HP, {c.mp} MP)")
+    return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external")]

@@ -1,0 +1,109 @@
+"""Shared decider machinery for fate: a trial state that events are applied to as they are
+decided, character lookups, and incoming hits meeting defense tiles.
+
+Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 2.③; FATE-CAST-5, FATE-CHANT-2.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+
+from tablelog.events.core import Event
+from tablelog.events.fate import DamageTaken
+from tablelog.projections.core import State, evolve
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.fate import meet_defense
+
+__all__ = ["Pending", "who", "Tile", "hits_on", "DEFENSE_KINDS"]
+
+DEFENSE_KINDS = ("defense", "np-defense")
+
+
+class Pending:
+    """Events decided so far, applied to a private copy of the state (decide stays pure)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = copy.deepcopy(state)
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        """Apply ``event`` to the trial state (refusing it if it does not apply) and keep it."""
+        evolve(self.state, event)
+        self.events.append(event)
+
+
+def who(state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME") -> dict[str, Any]:
+    """Return character ``name`` (of ``role`` if given).
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for the wrong role.
+    """
+    record = state.characters.get(name)
+    if record is None:
+        raise RuleViolation("UNKNOWN-NAME", f"no character named {name!r}")
+    if role is not None and record["role"] != role:
+        raise RuleViolation(rule_id, f"{name} is a {record['role']}, not a {role}")
+    return record
+
+
+@attrs.frozen
+class Tile:
+    """One incoming judgment tile: HP and MP damage and injury grades."""
+
+    hp: int
+    mp: int = 0
+    injury: int = 0
+
+
+def _slots(target: dict[str, Any], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Return one entry per defense tile the target holds, oldest effect first."""
+    slots = []
+    for effect in target["effects"]:
+        if effect["kind"] in kinds:
+            slots.extend([effect] * effect["tiles"])
+    return slots
+
+
+def hits_on(state: State, name: str, tiles: list[Tile], source: str,
+            kinds: tuple[str, ...] = DEFENSE_KINDS, header: dict[str, str] | None = None) -> DamageTaken:
+    """Meet each incoming tile with one of the target's defense tiles, oldest first.
+
+    Args:
+        state: The state the hits land on.
+        name: The target.
+        tiles: The incoming tiles, in order.
+        source: What hits (a cast, an NP, "external").
+        kinds: Effect kinds that may meet the tiles (none: the hit ignores defenses).
+        header: Breakdown lines to put first (the per-tile formula).
+
+    Returns:
+        The DamageTaken event: totals, defense tiles spent, chants cancelled, per-tile breakdown.
+
+    Source: 코드 캐스트 2.③ and RULES.md decision FATE-CAST-5; FATE-CHANT-2.
+    """
+    target = state.characters[name]
+    slots = _slots(target, kinds)
+    breakdown = dict(header or {})
+    spent: dict[str, int] = {}
+    total_hp = total_mp = total_injury = 0
+    for i, tile in enumerate(tiles, start=1):
+        line = f"{tile.hp} HP {tile.mp} MP" + (f" {tile.injury} injury" if tile.injury else "")
+        hp, mp, injury = tile.hp, tile.mp, tile.injury
+        if slots:
+            effect = slots.pop(0)
+            hit = meet_defense(hp, mp, effect["block_hp"], effect["block_mp"], effect["kind"])
+            injury = max(0, injury - effect["block_hp"])
+            hp, mp = hit.hp, hit.mp
+            spent[str(effect["id"])] = spent.get(str(effect["id"]), 0) + 1
+            line += (f" - {effect['kind']} #{effect['id']} grade {effect['grade']}"
+                     f" ({effect['block_hp']} HP {effect['block_mp']} MP) = {hp} HP {mp} MP")
+        breakdown[f"tile {i}"] = line
+        total_hp, total_mp, total_injury = total_hp + hp, total_mp + mp, total_injury + injury
+    breakdown["total"] = f"{total_hp} HP, {total_mp} MP" + (f", {total_injury} injury" if total_injury else "")
+    cancelled = target["chants"] if (total_hp or total_mp or total_injury) else 0
+    if cancelled:
+        breakdown["chant"] = f"damage cancels {cancelled} pending chant(s) (FATE-CHANT-2)"
+    return DamageTaken(name, total_hp, total_mp, source, total_injury, spent, cancelled, breakdown)

@@ -1,0 +1,142 @@
+"""Fate NP release: attack NPs through the targets' defenses, defensive NPs, fields, armies.
+
+Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 2.–4., 고유 능력 2.; FATE-NP-4 … FATE-NP-12,
+FATE-UA-2, FATE-UA-3.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.commands.fate.common import DEFENSE_KINDS, Pending, Tile, hits_on, who
+from tablelog.commands.fate.summons import release_army, release_field
+from tablelog.events.core import Event
+from tablelog.events.fate import EffectRaised, FieldEnded, PhantasmReleased
+from tablelog.projections.core import State
+from tablelog.projections.fate.records import next_effect_id
+from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.fate import (
+    ANTI_WORLD_BACK_MP, always_uses_per_round, back_row_hp, check_true_name_allowed,
+    check_ua_usable, parse_grade, parse_mods, plan_targets,
+)
+
+__all__ = ["Release"]
+
+
+@attrs.frozen
+class Release:
+    """Release NP ``np_id`` of ``owner`` at ``targets`` (allies for an EX field)."""
+
+    owner: str
+    np_id: str
+    targets: tuple[str, ...] = ()
+    plus_used: bool = False
+
+
+def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+    """Refuse a release the owner may not make now (madness, UA grade, once per turn/round)."""
+    grade = parse_grade(np["grade"])
+    if np["unique"]:
+        check_ua_usable(grade, owner["character_grade"], np["starting"])
+    madness = parse_grade(owner["madness"]) if owner.get("madness") else None
+    if np["release"] == "always":
+        if state.clock.get("battle"):
+            allowed = always_uses_per_round(madness)
+            require(owner["_always_uses"] < allowed, "FATE-NP-8",
+                    f"{c.owner} has used always-active NPs {owner['_always_uses']} time(s) this"
+                    f" round; {allowed} allowed")
+        return
+    check_true_name_allowed(madness, owner.get("raging", False))
+    now = [state.clock.get("round"), state.clock.get("turn")]
+    require(not state.clock.get("battle") or owner["_np_turn"] != now, "FATE-NP-6",
+            f"{c.owner} already released an NP in round {now[0]} turn {now[1]}")
+
+
+@decider(Release)
+def decide_release(state: State, c: Release) -> list[Event]:
+    """Check and pay for a release, then apply it by form and type."""
+    owner = who(state, c.owner)
+    np = owner["phantasms"].get(c.np_id)
+    if np is None:
+        raise RuleViolation("UNKNOWN-NAME", f"{c.owner} has no NP {c.np_id!r}"
+                            f" (has: {', '.join(owner['phantasms']) or 'none'})")
+    _check_may_release(state, c, owner, np)
+    pending = Pending(state)
+    if np["form"] == "defense":
+        _release_defense(pending, c, owner, np)
+    elif np["type"] == "field":
+        release_field(pending, c.owner, c.np_id, np, c.targets, c.plus_used)
+    elif np["type"] == "army":
+        release_army(pending, c.owner, c.np_id, np, c.plus_used)
+    else:
+        _release_attack(pending, c, owner, np)
+    return pending.events
+
+
+def _pay(owner: dict[str, Any], c: Release, mp: int) -> None:
+    require(owner["mp"] >= mp, "FATE-NP-5",
+            f"{c.np_id} costs {mp} MP, {c.owner} has {owner['mp']}")
+
+
+def _release_defense(pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+    """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
+    require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
+    _pay(owner, c, np["mp_cost"])
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,),
+                                 np["release"] == "always",
+                                 {"mp_cost": str(np["mp_cost"]), "block": f"{np['block_per_tile']}"
+                                  f" HP and MP per tile x {np['tiles']} tiles"}))
+    turns = 1 if np["release"] == "true-name" else None
+    block = np["block_per_tile"]
+    pending.add(EffectRaised(c.owner, next_effect_id(pending.state), "np-defense",
+                             parse_grade(np["grade"]).value, np["tiles"], turns,
+                             c.owner, block, block, False, {"np": c.np_id}))
+
+
+def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: Any) -> tuple[Tile, str]:
+    hp, mp = np["hp_per_tile"], np["mp_per_tile"]
+    text = f"{hp} HP, {mp} MP"
+    if mods.ignores_defense and target["anti_magic"]:
+        hp = max(0, hp - 2 * target["anti_magic"])
+        text += f"; - 2 x {target['anti_magic']} anti-magic = {hp} HP"
+    return Tile(hp, mp), text
+
+
+def _release_attack(pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+    """Deal the NP's tiles to each target through its defenses (FATE-NP-6, -7, -8, -12)."""
+    mods = parse_mods(np["mods"])
+    limit = 1 if np["release"] == "always" else np["targets"]
+    plans = plan_targets(np["type"], limit, [(t, who(pending.state, t)["row"]) for t in c.targets])
+    _pay(owner, c, np["mp_cost"])
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], tuple(c.targets),
+                                 np["release"] == "always", {"mp_cost": str(np["mp_cost"])}))
+    if mods.ignores_defense:
+        kinds: tuple[str, ...] = ()
+    elif parse_grade(np["grade"]).is_ex:
+        kinds = ("np-defense",)
+    else:
+        kinds = DEFENSE_KINDS
+    taken: dict[str, int] = {}
+    for plan in plans:
+        target = pending.state.characters[plan.name]
+        tile, text = _per_tile(np, target, mods)
+        header = {"np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
+                  "per tile": text, "tiles": str(np["tiles"]), "row": plan.row}
+        tiles = [tile] * np["tiles"]
+        if plan.share == "half-of-front":
+            half = back_row_hp(taken[str(plan.behind_of)])
+            header["per tile"] = f"half of the {taken[str(plan.behind_of)]} HP {plan.behind_of} took = {half}"
+            tiles = [Tile(half)]
+        elif plan.share == "half":
+            tiles = [Tile(back_row_hp(tile.hp), ANTI_WORLD_BACK_MP)] * np["tiles"]
+            header["per tile"] = f"half of {tile.hp} HP = {back_row_hp(tile.hp)}, {ANTI_WORLD_BACK_MP} MP"
+        damage = hits_on(pending.state, plan.name, tiles, f"{c.owner} {c.np_id}", kinds, header)
+        pending.add(damage)
+        taken[plan.name] = damage.hp
+    if np["type"] == "anti-world":
+        for name, record in list(pending.state.characters.items()):
+            if record["field"] is not None:
+                pending.add(FieldEnded(name, record["field"]["np"], f"removed by {c.np_id}"))

@@ -1,0 +1,193 @@
+"""Fate setup commands: masters, servants, NPs, unique abilities, rows, madness, grades."""
+
+from __future__ import annotations
+
+import attrs
+
+from tablelog.commands.core import decider
+from tablelog.commands.fate.common import Pending, who
+from tablelog.events.core import Event
+from tablelog.events.fate import (
+    CharacterGradeSet, MadnessToggled, MasterAdded, PhantasmAdded, RowChanged, ServantAdded,
+)
+from tablelog.projections.core import State
+from tablelog.rules.core import require
+from tablelog.rules.fate import (
+    cc_cost_breakdown, check_stored_spells, check_unique_ability, kind_powers, normalize_attribute,
+    np_profile, parse_grade, parse_np_grade, power_grade,
+)
+
+__all__ = ["AddMaster", "AddServant", "AddPhantasm", "AddUniqueAbility", "MoveRow",
+           "ToggleMadness", "SetCharacterGrade"]
+
+
+@attrs.frozen
+class AddMaster:
+    """Add a master with a CC build (grades as letters, HP/MP maxima from the rulebook)."""
+
+    name: str
+    quality: str
+    quantity: str
+    crest: str
+    attributes: tuple[str, ...]
+    hp: int
+    mp: int
+    cc_budget: int = 20
+    none_kind: str | None = None
+    anti_magic: int = 0
+    row: str = "front"
+    stored: tuple[tuple[str, int], ...] = ()
+    character_grade: int = 0
+
+
+@attrs.frozen
+class AddServant:
+    """Add a servant (HP, MP, NP budget, madness grade, anti-magic grade)."""
+
+    name: str
+    hp: int
+    mp: int
+    np_budget: int = 10
+    madness: str | None = None
+    anti_magic: int = 0
+    row: str = "front"
+
+
+@attrs.frozen
+class AddPhantasm:
+    """Give a servant a Noble Phantasm."""
+
+    servant: str
+    np_id: str
+    grade: str
+    np_type: str
+    form: str = "attack"
+    release: str = "true-name"
+    mods: tuple[tuple[str, str], ...] = ()
+
+
+@attrs.frozen
+class AddUniqueAbility:
+    """Give a master a unique ability (set like an NP)."""
+
+    master: str
+    ua_id: str
+    grade: str
+    ua_type: str
+    starting: bool = False
+    mods: tuple[tuple[str, str], ...] = ()
+
+
+@attrs.frozen
+class MoveRow:
+    """Move a character to the front or back row."""
+
+    name: str
+    row: str
+
+
+@attrs.frozen
+class ToggleMadness:
+    """Start or stop a servant's madness enhancement."""
+
+    name: str
+    raging: bool
+
+
+@attrs.frozen
+class SetCharacterGrade:
+    """Set a master's character grade."""
+
+    name: str
+    grade: int
+
+
+def _check_new(state: State, name: str, rule_id: str, hp: int, mp: int) -> None:
+    require(name not in state.characters, rule_id, f"{name} is already at the table")
+    require(hp >= 1 and mp >= 0, rule_id, f"{name} needs HP >= 1 and MP >= 0, got {hp} and {mp}")
+
+
+@decider(AddMaster)
+def decide_add_master(state: State, c: AddMaster) -> list[Event]:
+    """Check the CC build against the budget and every grade limit; record the master."""
+    _check_new(state, c.name, "FATE-CC-1", c.hp, c.mp)
+    quality, quantity, crest = parse_grade(c.quality), parse_grade(c.quantity), parse_grade(c.crest)
+    attributes = tuple(normalize_attribute(a) for a in c.attributes)
+    costs = cc_cost_breakdown(quality, quantity, crest, attributes, c.cc_budget)
+    kind_powers(power_grade(quality), attributes, c.none_kind)
+    stored = dict(c.stored)
+    require(len(stored) == len(c.stored), "FATE-CC-10", f"a kind is stored twice: {c.stored}")
+    check_stored_spells(crest, stored)
+    breakdown = {key: str(value) for key, value in costs.items()}
+    return [MasterAdded(c.name, str(quality), str(quantity), str(crest), attributes, c.hp, c.mp,
+                        c.cc_budget, c.none_kind, c.anti_magic, c.row, stored, c.character_grade,
+                        breakdown)]
+
+
+@decider(AddServant)
+def decide_add_servant(state: State, c: AddServant) -> list[Event]:
+    """Record a servant; a madness grade must be a grade letter."""
+    _check_new(state, c.name, "FATE-NP-1", c.hp, c.mp)
+    madness = str(parse_grade(c.madness)) if c.madness else None
+    require(c.np_budget >= 0, "FATE-NP-1", f"NP budget {c.np_budget} is below 0")
+    return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]
+
+
+def _np_breakdown(profile) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {**profile.formula, "hp_per_tile": str(profile.hp_per_tile),
+            "mp_per_tile": str(profile.mp_per_tile), "targets": str(profile.targets)}
+
+
+@decider(AddPhantasm)
+def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
+    """Check grade, type, budget and the 3-NP limit; record the NP."""
+    who(state, c.servant, "servant", "FATE-NP-1")
+    grade = parse_np_grade(c.grade)
+    mods = dict(c.mods)
+    profile = np_profile(grade, c.np_type, c.form, c.release, mods)
+    pending = Pending(state)
+    pending.add(PhantasmAdded(c.servant, c.np_id, str(grade), c.np_type, c.form, c.release, mods,
+                              breakdown=_np_breakdown(profile)))
+    return pending.events
+
+
+@decider(AddUniqueAbility)
+def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
+    """Check the unique-ability limits (FATE-UA-1, FATE-UA-3); record it."""
+    who(state, c.master, "master", "FATE-UA-1")
+    grade = parse_np_grade(c.grade)
+    check_unique_ability(grade, c.ua_type, "true-name", c.starting)
+    mods = dict(c.mods)
+    profile = np_profile(grade, c.ua_type, "attack", "true-name", mods, 1 if c.starting else 0)
+    pending = Pending(state)
+    pending.add(PhantasmAdded(c.master, c.ua_id, str(grade), c.ua_type, "attack", "true-name",
+                              mods, unique=True, starting=c.starting,
+                              breakdown=_np_breakdown(profile)))
+    return pending.events
+
+
+@decider(MoveRow)
+def decide_move_row(state: State, c: MoveRow) -> list[Event]:
+    """Move a character between the rows."""
+    record = who(state, c.name)
+    require(c.row in ("front", "back"), "FATE-NP-7", f"row {c.row!r} is front or back")
+    require(record["row"] != c.row, "FATE-NP-7", f"{c.name} is already in the {c.row} row")
+    return [RowChanged(c.name, c.row)]
+
+
+@decider(ToggleMadness)
+def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
+    """Start or stop madness enhancement (only a servant that has it)."""
+    record = who(state, c.name, "servant", "FATE-NP-4")
+    require(record["madness"], "FATE-NP-4", f"{c.name} has no madness enhancement")
+    require(record["raging"] != c.raging, "FATE-NP-4",
+            f"{c.name} is {'already' if c.raging else 'not'} raging")
+    return [MadnessToggled(c.name, c.raging)]
+
+
+@decider(SetCharacterGrade)
+def decide_set_character_grade(state: State, c: SetCharacterGrade) -> list[Event]:
+    """Set a master's character grade (1 or more)."""
+    who(state, c.name, "master", "FATE-UA-2")
+    require(c.grade >= 1, "FATE-UA-2", f"character grade {c.grade} is below 1")
+    return [CharacterGradeSet(c.name, c.grade)]
