@@ -1,0 +1,169 @@
+"""The magicpunk command group end to end (CliRunner): output, refusals, JSON, help."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tablelog.cli.magicpunk import group
+from tablelog.cli.main import cli
+from tests.support.cli import invoke, ok, refused
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    """A magicpunk log at day 1 22:00 with Aria (holding AS 7H), Bram and Aria's A-battery."""
+    path = tmp_path / "mp.tlog"
+    ok(path, "init", "--system", "magicpunk", "--seed", "7", "--clock", "1 22:00")
+    ok(path, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
+       "--intellect", "10", "--magic", "10", "--hp", "26", "--money", "3000")
+    ok(path, "magicpunk", "character", "add", "Bram", "--body", "14", "--sense", "10",
+       "--intellect", "8", "--magic", "8", "--hp", "34", "--skill", "swordplay=expert",
+       "--skill", "first-aid=novice")
+    ok(path, "magicpunk", "item", "add", "a-battery", "--owner", "Aria")
+    ok(path, "magicpunk", "draw", "Aria", "2", "--cards", "AS,7H")
+    return path
+
+
+def state(log: Path) -> dict:
+    return json.loads(ok(log, "state", "--json"))
+
+
+def test_draw_prints_event_and_changes(log: Path):
+    """A named draw prints `#SEQ magicpunk.CardsDrawn …` and the hand and pile it changed."""
+    out = ok(log, "magicpunk", "draw", "Bram", "--cards", "KD")
+    assert out.splitlines() == [
+        "#5 magicpunk.CardsDrawn Bram draws KD",
+        '    characters.Bram.hand: [] -> ["KD"]',
+        "    deck.draw_count: 52 -> 51",
+        "    deck.draws_made: 1 -> 2",
+    ]
+
+
+def test_undone_random_draw_is_not_a_reroll(log: Path):
+    """Undoing a random draw and drawing again gives the same cards."""
+    first = re.search(r"Bram draws (.*)", ok(log, "magicpunk", "draw", "Bram", "3")).group(1)
+    ok(log, "undo")
+    again = re.search(r"Bram draws (.*)", ok(log, "magicpunk", "draw", "Bram", "3")).group(1)
+    assert first == again
+    assert 3 == len(state(log)["characters"]["Bram"]["hand"])
+
+
+@pytest.mark.parametrize("args, pattern", [
+    (("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
+     r"^error: MP-CARDS: unknown card code\(s\) 1S"),
+    (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: unknown card code\(s\) ZZ"),
+    (("magicpunk", "draw", "Bram", "--cards", "7H"),
+     r"^error: MP-CARDS: 7H is not in the draw pile \(it is in the Aria's hand\)"),
+    (("magicpunk", "play", "Bram", "AS"),
+     r"^error: MP-CARDS: AS is not held by Bram \(it is in the Aria's hand\)"),
+    (("magicpunk", "charge", "a-battery", "KD", "--from", "Aria"),
+     r"^error: MP-CARDS: KD is not held by Aria \(it is in the draw pile\)"),
+    (("magicpunk", "rest", "10m", "--sleep"),
+     r"^error: MP-REST-1: a 10m rest \(10 minutes\) cannot include sleep"),
+    (("magicpunk", "rebuild", "Bram", "--body", "12", "--sense", "12", "--intellect", "10",
+      "--magic", "7"),
+     r"^error: MP-REBUILD-1: abilities must sum to the pool of 40 points, got 41 \(body 12 "
+     r"sense 12 intellect 10 magic 7\)"),
+    (("magicpunk", "rebuild", "Bram", "--skill", "swordplay=master", "--skill", "x=novice"),
+     r"^error: MP-REBUILD-7: re-learn skills with exactly 3 acquisitions, got 4"),
+    (("magicpunk", "circulate", "Bram"), r"^error: MP-CIRC-3: Bram holds no cards"),
+    (("magicpunk", "damage", "Zed", "3"), r"^error: UNKNOWN-NAME: no character named 'Zed'"),
+    (("magicpunk", "roll", "3d10"), r"^error: MP-CHECK: '3d10' is not nMPm or nMPmCx"),
+    (("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
+     r"^error: MP-PROC-2: unknown material 'gold'"),
+    (("magicpunk", "cohabit", "Aria", "Bram", "--region", "markt", "--residence", "barracks",
+      "--residence-points", "4"), r"^error: MP-COHAB-1: 'barracks' cannot be shared"),
+])
+def test_refusals_exit_1_and_leave_the_log(log: Path, args, pattern):
+    """A refused command exits 1 with `error: RULE-ID: …` naming the values; the log is unchanged."""
+    assert re.search(pattern, refused(log, *args))
+
+
+def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
+    """`init --clock` that is not DAY HH:MM exits 1 with MP-CLOCK and creates no log."""
+    path = tmp_path / "bad.tlog"
+    err = refused(path, "init", "--system", "magicpunk", "--clock", "22:00")
+    assert err.startswith("error: MP-CLOCK: clock '22:00' is not 'DAY HH:MM'")
+    assert not path.exists()
+
+
+def test_init_with_a_custom_deck(tmp_path: Path):
+    """`init --deck` makes a smaller deck; a card outside it is refused."""
+    path = tmp_path / "small.tlog"
+    ok(path, "init", "--system", "magicpunk", "--deck", "AS,KS,QS")
+    assert {"size": 3, "draw_count": 3, "discard": [], "draws_made": 0} == state(path)["deck"]
+    ok(path, "magicpunk", "character", "add", "Aria", "--body", "10", "--sense", "10",
+       "--intellect", "10", "--magic", "10", "--hp", "20")
+    assert "not in this session's deck: KD" in refused(path, "magicpunk", "draw", "Aria",
+                                                       "--cards", "KD")
+
+
+def test_rest_with_sleep_circulates_hand(log: Path):
+    """MP-CIRC-1 through the CLI: 8h rest, Aria's AS 7H are discarded and 2 cards drawn."""
+    out = ok(log, "magicpunk", "rest", "8h")
+    assert "Aria circulates at day 1 23:00 (MP-CIRC-1): AS 7H ->" in out
+    data = state(log)
+    assert ["AS", "7H"] == data["deck"]["discard"]
+    assert {"day": 2, "minutes": 360} == data["clock"]
+
+
+@pytest.mark.rule("MP-PULL-1")
+def test_damage_and_heal(log: Path):
+    """MP-PULL-1 through the CLI: 40 pulled on 34 HP leaves 0, healing 12 gives 12."""
+    ok(log, "magicpunk", "damage", "Bram", "40", "--pull-punches")
+    ok(log, "magicpunk", "heal", "Bram", "12")
+    assert 12 == state(log)["characters"]["Bram"]["hp"]
+
+
+def test_roll_json(log: Path):
+    """`roll --json` prints the dice, success, jackpot, bad beat and achieved value."""
+    out = ok(log, "magicpunk", "roll", "2MP10C3", "--dice", "2,9", "--by", "Aria", "--json")
+    data = json.loads(out)
+    assert {"dice": [2, 9], "success": True, "jackpot": False, "bad_beat": False,
+            "achieved": 9} == {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat",
+                                                     "achieved")}
+    fail = json.loads(ok(log, "magicpunk", "roll", "1MP5", "--dice", "12", "--json"))
+    assert (False, None) == (fail["success"], fail["achieved"])
+
+
+def test_dry_run_appends_nothing(log: Path):
+    """--dry-run shows the events and leaves the log unchanged."""
+    before = log.read_bytes()
+    out = ok(log, "magicpunk", "rest", "8h", "--dry-run")
+    assert "dry run: nothing appended" in out
+    assert before == log.read_bytes()
+
+
+def test_history_names_the_circulation_rule(log: Path):
+    """`history` of a sleeper shows the circulation and its rule."""
+    ok(log, "magicpunk", "rest", "8h")
+    out = ok(log, "history", "Aria")
+    assert "magicpunk.CardsCirculated" in out
+    assert "MP-CIRC-1" in out
+
+
+def _leaves(command: click.Command, prefix: tuple[str, ...] = ()):
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _leaves(sub, (*prefix, name))
+    else:
+        yield prefix
+
+
+def test_every_command_has_help_and_is_in_the_readme():
+    """Every magicpunk command has --help with an example and is named in the README."""
+    readme = README.read_text(encoding="utf-8")
+    section = readme.split("## Magic Punk", 1)[1].split("\n## ", 1)[0]
+    for path in _leaves(group):
+        result = CliRunner().invoke(cli, ["magicpunk", *path, "--help"])
+        assert 0 == result.exit_code, path
+        assert "Example" in result.output, path
+        assert f"magicpunk {' '.join(path)}" in section, path
