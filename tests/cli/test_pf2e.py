@@ -1,0 +1,238 @@
+"""`tablelog pf2e …` end to end (CliRunner): output lines, refusals, the log left untouched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+
+from tablelog.cli.pf2e import group
+from tests.support.cli import invoke, ok, refused
+
+rule = pytest.mark.rule
+
+SETUP = [
+    ("character", "add", "Valeros", "--level", "14"),
+    ("character", "add", "Kyra", "--level", "8"),
+    *(("formula", "add", "Valeros", r) for r in
+      ("weapon-potency-1", "flaming", "frost", "striking", "animated", "armor-potency-1")),
+    ("formula", "add", "Kyra", "animated"),
+    ("item", "add", "longsword-1", "--base", "longsword", "--owner", "Valeros"),
+    ("item", "add", "bow-1", "--base", "longbow", "--owner", "Valeros"),
+    ("item", "add", "mace-1", "--base", "mace", "--owner", "Kyra"),
+    ("item", "add", "stone-1", "--base", "runestone", "--owner", "Valeros"),
+    ("etch", "longsword-1", "weapon-potency-1", "--by", "Valeros"),
+    ("etch", "bow-1", "weapon-potency-1", "--by", "Valeros"),
+    ("etch", "bow-1", "frost", "--by", "Valeros"),
+]
+NEXT = len(SETUP) + 1
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    """A pf2e log: Valeros (14) holds a +1 longsword, a +1 frost longbow and a runestone."""
+    path = tmp_path / "smithy.tlog"
+    ok(path, "init", "--system", "pf2e", "--seed", "1")
+    for args in SETUP:
+        ok(path, "pf2e", *args)
+    return path
+
+
+def state(log: Path, name: str) -> dict:
+    return json.loads(ok(log, "state", name, "--json"))
+
+
+def last_event(log: Path) -> dict:
+    return json.loads(ok(log, "log", "--json").splitlines()[-1])
+
+
+@rule("PF2E-ETCH-1")
+@rule("PF2E-RUNE-3")
+def test_etch_prints_event_line_and_changes(log: Path) -> None:
+    """An etch prints `#N pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)` and changes."""
+    lines = ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros").splitlines()
+    assert f"#{NEXT} pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)" == lines[0]
+    assert {"    characters.Valeros.spent_gp: 570 -> 1070",
+            "    items.longsword-1.name: +1 longsword -> +1 flaming longsword",
+            "    items.longsword-1.price_gp: 35 -> 535"} <= set(lines[1:])
+
+
+def test_dry_run_shows_and_appends_nothing(log: Path) -> None:
+    """--dry-run prints the event it would append and leaves the log byte-for-byte unchanged."""
+    before = log.read_bytes()
+    out = ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--dry-run")
+    assert ("dry run: nothing appended", before) == (out.splitlines()[0], log.read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(("etch", "longsword-1", "flaming", "--by", "Seoni"),
+                     "PF2E-ETCH-1: unknown character 'Seoni'", marks=rule("PF2E-ETCH-1")),
+        pytest.param(("etch", "axe-1", "flaming", "--by", "Valeros"),
+                     "PF2E-ETCH-1: unknown item 'axe-1'", marks=rule("PF2E-ETCH-1")),
+        pytest.param(("etch", "longsword-1", "sharpness", "--by", "Valeros"),
+                     "PF2E-ETCH-1: unknown rune 'sharpness'", marks=rule("PF2E-ETCH-1")),
+        pytest.param(("item", "add", "axe-1", "--base", "greataxe"),
+                     "UNKNOWN-NAME: unknown base item 'greataxe'"),
+        pytest.param(("etch", "bow-1", "animated", "--by", "Valeros"),
+                     "PF2E-RUNE-6: animated needs usage melee-weapon; longbow",
+                     marks=rule("PF2E-RUNE-6")),
+        pytest.param(("etch", "bow-1", "flaming", "--by", "Valeros"),
+                     "PF2E-RUNE-2: bow-1 has potency +1 and holds 1 property rune(s) (frost): "
+                     "no slot for flaming", marks=rule("PF2E-RUNE-2")),
+        pytest.param(("transfer", "weapon-potency-1", "--from", "longsword-1", "--to", "bow-1",
+                      "--swap", "frost", "--by", "Valeros"),
+                     "PF2E-XFER-2: cannot swap weapon-potency-1 (fundamental) with frost "
+                     "(property)", marks=rule("PF2E-XFER-2")),
+        pytest.param(("etch", "mace-1", "striking", "--by", "Valeros"),
+                     "PF2E-ETCH-1: Valeros does not hold mace-1 (held by Kyra)",
+                     marks=rule("PF2E-ETCH-1")),
+        pytest.param(("etch", "longsword-1", "shock", "--by", "Valeros"),
+                     "PF2E-ETCH-1: Valeros has no formula for shock", marks=rule("PF2E-ETCH-1")),
+        pytest.param(("etch", "mace-1", "animated", "--by", "Kyra"),
+                     "PF2E-ETCH-1: Kyra is level 8, below animated's level 13",
+                     marks=rule("PF2E-ETCH-1")),
+        pytest.param(("etch", "longsword-1", "weapon-potency-1", "--by", "Valeros"),
+                     "PF2E-FUND-1: longsword-1 already has weapon-potency-1",
+                     marks=rule("PF2E-FUND-1")),
+        pytest.param(("invest", "bow-1", "--by", "Valeros"),
+                     "PF2E-INVEST-1: bow-1 (+1 frost longbow) has no invested trait",
+                     marks=rule("PF2E-INVEST-1")),
+        pytest.param(("transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
+                      "--by", "Kyra"), "PF2E-XFER-1: Kyra does not hold bow-1",
+                     marks=rule("PF2E-XFER-1")),
+    ],
+)
+def test_refusals_exit_1_name_rule_and_values_and_leave_log(log: Path, args, expected) -> None:
+    """A refused command exits 1 with `error: RULE-ID: …` and leaves the log unchanged."""
+    err = refused(log, "pf2e", *args)
+    assert err.startswith(f"error: {expected}"), err
+
+
+@rule("PF2E-ETCH-2")
+def test_second_etch_while_one_is_in_progress_is_refused(log: Path) -> None:
+    """With flaming begun on the longsword, etching striking on it is refused until finish."""
+    begun = ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--begin")
+    err = refused(log, "pf2e", "etch", "longsword-1", "striking", "--by", "Valeros")
+    assert f"#{NEXT} pf2e.RuneEtchingBegun flaming -> longsword-1 begun by Valeros" in begun
+    assert err.startswith("error: PF2E-ETCH-2: longsword-1 has an etch in progress (flaming by "
+                          "Valeros); finish it first: pf2e finish longsword-1")
+    assert ("+1 longsword", {"rune": "flaming", "by": "Valeros"}) == (
+        state(log, "longsword-1")["name"], state(log, "longsword-1")["etching"])
+    finished = ok(log, "pf2e", "finish", "longsword-1")
+    assert finished.startswith(f"#{NEXT + 1} pf2e.RuneEtched flaming -> longsword-1 (level 8, "
+                               "500 gp)")
+    assert ("+1 flaming longsword", None) == (state(log, "longsword-1")["name"],
+                                              state(log, "longsword-1")["etching"])
+
+
+@rule("PF2E-XFER-4")
+def test_transfer_onto_item_that_cannot_take_it_records_automatic_critical_failure(log) -> None:
+    """Animated (melee only) onto the longbow: exit 0, a logged automatic critical failure."""
+    ok(log, "pf2e", "etch", "longsword-1", "animated", "--by", "Valeros")
+    sword, bow = state(log, "longsword-1"), state(log, "bow-1")
+    out = ok(log, "pf2e", "transfer", "animated", "--from", "longsword-1", "--to", "bow-1",
+             "--by", "Valeros")
+    assert out.splitlines()[0].startswith(
+        f"#{NEXT + 1} pf2e.RuneTransferFailed animated longsword-1 -> bow-1: automatic "
+        "critical-failure (DC 31, 27 gp lost; animated needs usage melee-weapon")
+    assert ("pf2e.RuneTransferFailed", True, sword, bow) == (
+        last_event(log)["type"], last_event(log)["data"]["automatic"],
+        state(log, "longsword-1"), state(log, "bow-1"))
+
+
+@rule("PF2E-STONE-1")
+@rule("PF2E-XFER-6")
+def test_transfer_off_runestone_is_free_and_the_stone_cracks(log: Path) -> None:
+    """Flaming moves off the runestone for 0 gp (DC 24, 1 day); the stone is gone."""
+    ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
+    lines = ok(log, "pf2e", "transfer", "flaming", "--from", "stone-1", "--to", "longsword-1",
+               "--by", "Valeros").splitlines()
+    assert [f"#{NEXT + 1} pf2e.RuneTransferred flaming stone-1 -> longsword-1 (DC 24, 0 gp, "
+            "1 day, success)",
+            f"#{NEXT + 2} pf2e.RunestoneCracked stone-1 cracked and is gone"] == [
+        line for line in lines if line.startswith("#")]
+    assert "+1 flaming longsword" == state(log, "longsword-1")["name"]
+    assert "error: UNKNOWN-NAME: no character or item named 'stone-1'" in invoke(
+        log, "state", "stone-1").stderr
+
+
+@rule("PF2E-XFER-3")
+@rule("PF2E-XFER-7")
+@rule("PF2E-XFER-8")
+def test_swap_with_extra_days(log: Path) -> None:
+    """Swapping frost for flaming over 3 days: 50 gp less 2 x 15 gp, never below half: 25 gp."""
+    ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros")
+    out = ok(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
+             "--swap", "flaming", "--by", "Valeros", "--days", "3")
+    assert out.startswith(f"#{NEXT + 1} pf2e.RuneTransferred frost bow-1 <-> flaming "
+                          "longsword-1 (DC 24, 25 gp, 3 days, success)")
+    assert (["frost"], ["flaming"]) == (state(log, "longsword-1")["property"],
+                                        state(log, "bow-1")["property"])
+
+
+@rule("PF2E-INVEST-1")
+def test_invest_runed_clothing(log: Path) -> None:
+    """Runed explorer's clothing gains the invested trait; its wearer invests it."""
+    ok(log, "pf2e", "item", "add", "clothes-1", "--base", "explorers-clothing", "--owner",
+       "Valeros")
+    ok(log, "pf2e", "etch", "clothes-1", "armor-potency-1", "--by", "Valeros")
+    before = state(log, "clothes-1")
+    out = ok(log, "pf2e", "invest", "clothes-1", "--by", "Valeros")
+    assert (True, False, True) == (before["invested_trait"], before["invested"],
+                                   state(log, "clothes-1")["invested"])
+    assert out.startswith(f"#{NEXT + 2} pf2e.ItemInvested Valeros invested clothes-1")
+
+
+@rule("PF2E-ACT-1")
+def test_activation_is_logged(log: Path) -> None:
+    """Activating the bow's frost rune appends a RuneActivated event naming the note."""
+    out = ok(log, "pf2e", "activate", "bow-1", "frost", "--by", "Valeros", "--note", "icy arrow")
+    assert out.startswith(f"#{NEXT} pf2e.RuneActivated Valeros activated frost on bow-1: "
+                          "icy arrow")
+
+
+@rule("PF2E-FORMULA-1")
+def test_formula_buy_charges_the_formula_price(log: Path) -> None:
+    """Buying the greater striking formula (level 12) costs 100 gp."""
+    out = ok(log, "pf2e", "formula", "add", "Kyra", "greater-striking", "--buy")
+    assert out.splitlines()[0] == (f"#{NEXT} pf2e.FormulaLearned Kyra knows greater-striking "
+                                   "(formula level 12, 100 gp, bought)")
+    assert 100 == json.loads(ok(log, "state", "Kyra", "--json"))["spent_gp"]
+
+
+@rule("PF2E-ETCH-1")
+def test_undoing_a_formula_an_etch_needs_is_refused(log: Path) -> None:
+    """The frost etch on the bow depends on Valeros's frost formula (#5): undo #5 is refused."""
+    err = refused(log, "undo", "5")
+    assert "later events depend on it" in err and "no formula for frost" in err
+
+
+@pytest.mark.parametrize("args", [
+    ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
+     "--days", "x"),
+    ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
+     "--outcome", "great"),
+    ("character", "add", "Amiri", "--level", "25"),
+    ("etch", "longsword-1", "flaming"),
+])
+def test_usage_errors_exit_2(log: Path, args) -> None:
+    """Malformed options are usage errors (exit 2) and append nothing."""
+    refused(log, "pf2e", *args, status=2)
+
+
+def _commands(command: click.Command, path: str = "pf2e"):
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _commands(sub, f"{path} {name}")
+    else:
+        yield path, command
+
+
+@pytest.mark.parametrize(("path", "command"), list(_commands(group)))
+def test_every_command_has_help_with_an_example(path: str, command: click.Command) -> None:
+    """Each pf2e command's --help has a summary and an `Example: tablelog pf2e …` line."""
+    assert f"Example: tablelog {path}" in (command.help or "")
