@@ -1,0 +1,302 @@
+"""Given events, when a SaGa command, then events (or a RuleViolation): the deciders.
+
+Source: saga-eb-damage.ja.txt; the SAGA-* rules of RULES.md that need a session.
+"""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction as F
+
+import pytest
+
+from tablelog.commands.core import decide
+from tablelog.commands.saga import (
+    AddUnit,
+    ApplyBuff,
+    CastTech,
+    EndTurn,
+    PoisonUnit,
+    ReleaseUnit,
+    StartBattle,
+    WipeParty,
+)
+from tablelog.events.saga import (
+    AttackAvoided,
+    AttackDamageDealt,
+    BattleStarted,
+    BloodPaid,
+    EffectApplied,
+    HPHealed,
+    InstantDeathInflicted,
+    PoisonDamageTaken,
+    ReleaseDamageTaken,
+    TurnEnded,
+    UnitAdded,
+    UnitIncapacitated,
+    UnitSheet,
+)
+from tablelog.projections.core import State, evolve
+from tablelog.projections.saga import init_state
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.saga import catalogue as cat
+from tablelog.rules.saga import damage as dmg
+
+RES20 = dict.fromkeys(("slash", "blunt", "pierce", "heat", "cold", "elec"), 20)
+GUSTAVE = UnitSheet(side="ally", hp_max=320, hp=320, lp_max=12, stats={"str": 40, "vit": 30},
+                    slv={"1h-sword": 10}, weapons={"1h-sword": (30,)}, resistances=RES20)
+WOLF = UnitSheet(side="enemy", hp_max=900, hp=900, stats={"vit": 30, "con": 30, "str": 20},
+                 resistances=RES20, battle_rank=20, intrinsic_hp=150, race="beast")
+BOSS = UnitSheet(side="enemy", hp_max=1000, hp=1000, stats={"vit": 30}, resistances=RES20,
+                 battle_rank=20, hp_floor_rate=F(50))
+
+
+def given(*events, seed=7):
+    """Return a SaGa state with ``events`` applied (seq = their count)."""
+    state = State(system="saga", seed=seed)
+    init_state(state, {})
+    for e in events:
+        evolve(state, e)
+        state.seq += 1
+    return state
+
+
+def then(state, command):
+    """Decide ``command`` and check that its events apply; return (events, new state)."""
+    events = decide(state, command)
+    after = copy.deepcopy(state)
+    for e in events:
+        evolve(after, e)
+    return events, after
+
+
+BASE = (UnitAdded("Gustave", GUSTAVE), UnitAdded("Wolf", WOLF), BattleStarted())
+
+
+@pytest.mark.rule("SAGA-ATK-16")
+def test_cast_draws_once_per_process_and_records_it():
+    """Each hit records its drawn factor; deciding again on the same state draws the same."""
+    state = given(*BASE)
+    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",)))
+    (hit,) = events
+    assert isinstance(hit, AttackDamageDealt)
+    assert F("0.95") <= hit.random_factor <= F("1.05")
+    assert events == decide(state, CastTech("Gustave", "kiri-harai", ("Wolf",)))
+    expected = dmg.compute_hit(cat.tech("kiri-harai"), dmg.Attacker(weapon_power=30, slv=10, stat=40),
+                               dmg.Defender(resistances=RES20, stat=30), dmg.Situation(),
+                               hit.random_factor)
+    assert expected.value == hit.damage
+    assert 900 - hit.damage == after.characters["Wolf"]["hp"]
+    assert "base_power" in hit.breakdown and "random_correction" in hit.breakdown
+
+
+@pytest.mark.rule("SAGA-ATK-2")
+def test_multi_process_tech_logs_one_event_per_process():
+    """天雷 (5 processes) at a reported roll 1 gives five hits of ⌊base / 5⌋ each."""
+    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=9, stats={"int": 40},
+                      slv={"spell": 20}, five={"wood": 10})
+    state = given(UnitAdded("Amy", sheet), UnitAdded("Wolf", WOLF), BattleStarted(terrain="wood"))
+    events, after = then(state, CastTech("Amy", "tenrai", ("Wolf",), roll=F(1)))
+    assert [1, 2, 3, 4, 5] == [e.process for e in events]
+    # base 53, compound 344.5; five (10 + 5) × 0.01 − 0 = 0.15; correction
+    # 1 − (0.1 + 30 × 0.0025) + 0.15 = 0.975; 344.5 × 0.975 = 335.8875 − √60 (7.746) = 328.14
+    # → 328; ⌊328 / 5⌋ = 65 per process.
+    assert [65] * 5 == [e.damage for e in events]
+    assert 900 - 325 == after.characters["Wolf"]["hp"]
+
+
+@pytest.mark.rule("SAGA-ATK-1")
+def test_evaded_tech_logs_the_reason_and_no_damage():
+    """An evaded tech gives AttackAvoided('evaded') and leaves HP alone."""
+    state = given(*BASE)
+    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",),
+                                         situation=(("outcome", "evaded"),)))
+    assert [AttackAvoided("Gustave", "Wolf", "kiri-harai", "evaded")] == events
+    assert 900 == after.characters["Wolf"]["hp"]
+
+
+@pytest.mark.rule("SAGA-HP-1")
+def test_enemy_hp_stops_at_its_floor():
+    """A boss with a 50% floor (500 of 1000) at 520 HP stops at 500."""
+    state = given(UnitAdded("Gustave", GUSTAVE), UnitAdded("Boss", BOSS), BattleStarted())
+    state.characters["Boss"]["hp"] = 520
+    _, after = then(state, CastTech("Gustave", "kiri-harai", ("Boss",), roll=F(1)))
+    assert 500 == after.characters["Boss"]["hp"]
+
+
+@pytest.mark.rule("SAGA-DISP-3")
+@pytest.mark.rule("SAGA-HP-4")
+def test_instant_death_hides_damage_and_zeroes_hp_through_a_floor():
+    """Instant death: the damage is computed but hidden, then HP 0 even with an HP floor."""
+    state = given(UnitAdded("Gustave", GUSTAVE), UnitAdded("Boss", BOSS), BattleStarted())
+    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Boss",), roll=F(1),
+                                         situation=(("instant_death", "yes"),)))
+    hit, death, down = events
+    assert (True, True) == (hit.hidden, hit.damage > 0)
+    assert InstantDeathInflicted("Boss", "kiri-harai") == death
+    assert UnitIncapacitated("Boss", 0) == down
+    assert 0 == after.characters["Boss"]["hp"]
+
+
+@pytest.mark.rule("SAGA-HP-5")
+def test_drain_heals_the_actor_by_the_damage():
+    """Drain heals the actor by the damage dealt, capped at max HP."""
+    state = given(*BASE)
+    state.characters["Gustave"]["hp"] = 100
+    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1),
+                                         situation=(("drain", "1"),)))
+    hit, heal = events
+    assert HPHealed("Gustave", hit.damage, "drain") == heal
+    assert 100 + hit.damage == after.characters["Gustave"]["hp"]
+
+
+@pytest.mark.rule("SAGA-LP-1")
+def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
+    """An ally brought to 0 HP becomes incapacitated and loses 1 LP (12 → 11)."""
+    state = given(*BASE)
+    state.characters["Gustave"]["hp"] = 5
+    events, after = then(state, CastTech("Wolf", "kiri-harai", ("Gustave",), roll=F(1)))
+    assert UnitIncapacitated("Gustave", 1) == events[-1]
+    assert (0, True, 11) == tuple(after.characters["Gustave"][k] for k in ("hp", "incapacitated", "lp"))
+
+
+@pytest.mark.rule("SAGA-LP-2")
+def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
+    """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
+    sheet = UnitSheet(side="ally", hp_max=300, hp=300, lp_max=12, stats={"str": 40},
+                      slv={"2h-sword": 10}, weapons={"2h-sword": (30,)})
+    state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
+    assert BloodPaid("Ward", "desu-uindo", 3) == events[0]
+    assert (9, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    state.characters["Ward"]["lp"] = 3
+    with pytest.raises(RuleViolation, match="SAGA-LP-2"):
+        decide(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
+
+
+@pytest.mark.rule("SAGA-LP-3")
+@pytest.mark.rule("SAGA-LP-4")
+def test_wipe_costs_one_lp_and_returns_blood_costs():
+    """Wipe: LP 9 (after Blood 3) − 1 + 3 = 11; an incapacitated ally keeps its LP."""
+    sheet = UnitSheet(side="ally", hp_max=300, hp=300, lp_max=12, stats={"str": 40},
+                      slv={"2h-sword": 10}, weapons={"2h-sword": (30,)})
+    state = given(UnitAdded("Ward", sheet), UnitAdded("Gustave", GUSTAVE), UnitAdded("Wolf", WOLF),
+                  BattleStarted(), BloodPaid("Ward", "desu-uindo", 3))
+    state.characters["Gustave"].update(hp=0, incapacitated=True, lp=11)
+    _, after = then(state, WipeParty())
+    assert (11, 300, 0) == tuple(after.characters["Ward"][k] for k in ("lp", "hp", "lp_damage_effect"))
+    assert (11, False, 320) == tuple(after.characters["Gustave"][k] for k in ("lp", "incapacitated", "hp"))
+
+
+@pytest.mark.rule("SAGA-POISON-1")
+@pytest.mark.rule("SAGA-POISON-2")
+@pytest.mark.rule("SAGA-HP-2")
+def test_poison_once_per_turn_and_immune_with_floor():
+    """Poison: ⌈900 × 100 / 150 × 0.3 × 1.0⌉ = 180 once a turn; a floored enemy is immune."""
+    state = given(*BASE, UnitAdded("Boss", BOSS))
+    events, after = then(state, PoisonUnit("Wolf", roll=F(1)))
+    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown)] == events
+    assert 720 == after.characters["Wolf"]["hp"]
+    with pytest.raises(RuleViolation, match="SAGA-POISON-1"):
+        decide(after, PoisonUnit("Wolf"))
+    after.clock["turn"] += 1  # next turn: poison again
+    assert 1 == len(decide(after, PoisonUnit("Wolf")))
+    with pytest.raises(RuleViolation, match="SAGA-HP-2"):
+        decide(state, PoisonUnit("Boss"))
+
+
+@pytest.mark.rule("SAGA-REL-1")
+@pytest.mark.rule("SAGA-HP-3")
+def test_release_damage_lowers_hp():
+    """Release at 320/320: ⌊64⌋ → HP 256; at HP 30: 29 → HP 1."""
+    state = given(*BASE)
+    events, after = then(state, ReleaseUnit("Gustave"))
+    assert 64 == events[0].damage and isinstance(events[0], ReleaseDamageTaken)
+    assert 256 == after.characters["Gustave"]["hp"]
+    state.characters["Gustave"]["hp"] = 30
+    _, after = then(state, ReleaseUnit("Gustave"))
+    assert 1 == after.characters["Gustave"]["hp"]
+
+
+@pytest.mark.rule("SAGA-EFF-1")
+@pytest.mark.rule("SAGA-ATK-12")
+def test_tech_power_up_decays_each_turn_and_raises_recoil():
+    """Tech-power-up 3 → 2 after a turn; a target in that state takes × 1.2 (recoil)."""
+    state = given(*BASE)
+    _, after = then(state, ApplyBuff("Gustave", "Gustave", tech_power=3))
+    assert 3 == after.characters["Gustave"]["effects"]["tech_power"]
+    _, later = then(after, EndTurn())
+    assert (2, 2) == (later.characters["Gustave"]["effects"]["tech_power"], later.clock["turn"])
+    events = decide(later, CastTech("Wolf", "kiri-harai", ("Gustave",), roll=F(1)))
+    assert "1.2" == events[0].breakdown["awakening_recoil_correction"]
+
+
+@pytest.mark.rule("SAGA-EFF-2")
+@pytest.mark.rule("SAGA-EFF-3")
+def test_debuff_from_the_other_side_lands_only_after_damage():
+    """A damaging tech's debuff lands only when its damage was not 0; a plain buff lands."""
+    state = given(*BASE)
+    events, after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
+    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai")] == events
+    _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
+    _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
+    assert -30 == after.characters["Wolf"]["effects"]["defense"]
+    _, after = then(after, ApplyBuff("Wolf", "Wolf", defense=50))
+    assert 0 == after.characters["Wolf"]["effects"]["defense"]  # −30 + 50 clamps at 0
+
+
+@pytest.mark.rule("SAGA-FIVE-1")
+@pytest.mark.rule("SAGA-FIVE-2")
+def test_seasons_turn_with_the_turn():
+    """Seasons battle: turn 1 doyo (earth 40), turn 3 spring (wood 40)."""
+    state = given(*BASE)
+    _, after = then(state, StartBattle(seasons=True))
+    assert ("doyo", 40) == (after.clock["season"], after.clock["levels"]["earth"])
+    _, after = then(after, EndTurn())
+    _, after = then(after, EndTurn())
+    assert (3, "spring", 40) == (after.clock["turn"], after.clock["season"], after.clock["levels"]["wood"])
+    assert [TurnEnded(3)] == decide(after, EndTurn())
+
+
+@pytest.mark.rule("SAGA-ATK-14")
+def test_race_slayer_comes_from_the_tech_and_the_target_race():
+    """墨 (slayer-beast) against a beast gets slayer correction 1.2."""
+    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=5, stats={"int": 30},
+                      slv={"monster": 10})
+    state = given(UnitAdded("Rhea", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    events = decide(state, CastTech("Rhea", "sumi-1", ("Wolf",)))
+    assert {"1.2"} == {e.breakdown["slayer_correction"] for e in events}
+
+
+@pytest.mark.rule("SAGA-ATK-5")
+def test_refusals_name_the_rule():
+    """Unknown unit or tech, missing weapon, a second target for a single tech are refused."""
+    state = given(*BASE)
+    cases = [
+        (CastTech("Nobody", "kiri-harai", ("Wolf",)), "UNKNOWN-NAME"),
+        (CastTech("Gustave", "no-such-tech", ("Wolf",)), "UNKNOWN-NAME"),
+        (CastTech("Gustave", "kiri-harai", ("Ghost",)), "UNKNOWN-NAME"),
+        (CastTech("Gustave", "buruku-rasshu", ("Wolf",)), "SAGA-ATK-5"),     # no 2H sword
+        (CastTech("Gustave", "kiri-harai", ("Wolf", "Wolf")), "SAGA-ATK-2"),
+        (CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("mood", "1"),)), "SAGA-ATK-11"),
+        (CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F("1.2")), "SAGA-ATK-16"),
+        (AddUnit("Gustave", GUSTAVE), "DUPLICATE-NAME"),
+        (StartBattle(terrain="wood", seasons=True), "SAGA-FIVE-1"),
+    ]
+    for command, rule in cases:
+        with pytest.raises(RuleViolation) as caught:
+            decide(state, command)
+        assert rule == caught.value.rule_id, command
+
+
+@pytest.mark.rule("SAGA-ATK-16")
+def test_random_multi_targets_are_drawn_per_process():
+    """鉛の嵐 (6 processes, random-multi) spreads its processes over the given targets."""
+    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=5, stats={"tec": 30},
+                      slv={"2h-gun": 10}, weapons={"2h-gun": (25,)})
+    state = given(UnitAdded("Gun", sheet), UnitAdded("Wolf", WOLF),
+                  UnitAdded("Wolf2", WOLF), BattleStarted())
+    events = decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
+    assert 6 == len(events)
+    assert {"Wolf", "Wolf2"} >= {e.target for e in events}
+    assert events == decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
