@@ -1,0 +1,86 @@
+"""The real session examples/fate-fourth-war.txt, run through the CLI, ends in its stated state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import ok
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "fate-fourth-war.txt"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The log and JSON state after `tablelog run examples/fate-fourth-war.txt` on a new log."""
+    log = tmp_path_factory.mktemp("fate") / "war.tlog"
+    ok(log, "run", str(EXAMPLE))
+    return log, json.loads(ok(log, "state", "--json"))
+
+
+def values(final: dict, name: str, *fields: str) -> tuple:
+    return tuple(final["characters"][name][f] for f in fields)
+
+
+def np_numbers(final: dict, name: str, np_id: str) -> tuple:
+    np = final["characters"][name]["phantasms"][np_id]
+    return tuple(np[f] for f in ("mp_cost", "hp_per_tile", "mp_per_tile", "targets"))
+
+
+@pytest.mark.rule("FATE-CAST-5")
+@pytest.mark.rule("FATE-CC-9")
+def test_kiritsugu(run):
+    """Kiritsugu: hp 20 (40 - 22 + 2), mp 26, tiles 4, no active defense effects."""
+    _, final = run
+    assert (20, 26, 4) == values(final, "Kiritsugu", "hp", "mp", "tiles")
+    assert [] == [e for e in final["characters"]["Kiritsugu"]["effects"] if e["kind"] == "defense"]
+
+
+@pytest.mark.rule("FATE-CHANT-1")
+def test_tokiomi(run):
+    """Tokiomi: hp 40, mp 36 (4 MP for 2 pool tiles chanted to 4), tiles 6, chants 0."""
+    _, final = run
+    assert (40, 36, 6, 0) == values(final, "Tokiomi", "hp", "mp", "tiles", "chants")
+
+
+@pytest.mark.rule("FATE-NP-13")
+def test_saber(run):
+    """Saber: mp 30; excalibur {50, 10, 11, 3}, invisible-air {15, 4, 0, 1}."""
+    _, final = run
+    assert (30,) == values(final, "Saber", "mp")
+    assert (50, 10, 11, 3) == np_numbers(final, "Saber", "excalibur")
+    assert (15, 4, 0, 1) == np_numbers(final, "Saber", "invisible-air")
+
+
+@pytest.mark.rule("FATE-NP-7")
+def test_rider(run):
+    """Rider: hp 20, mp 35; gordius-wheel {35, 10, 3, 2}."""
+    _, final = run
+    assert (20, 35) == values(final, "Rider", "hp", "mp")
+    assert (35, 10, 3, 2) == np_numbers(final, "Rider", "gordius-wheel")
+
+
+@pytest.mark.rule("FATE-NP-6")
+def test_lancer(run):
+    """Lancer: hp 10, mp 5 (5 tiles of 10 HP and 11 MP from Excalibur)."""
+    _, final = run
+    assert (10, 5) == values(final, "Lancer", "hp", "mp")
+
+
+def test_clock_after_battle_end(run):
+    """After `fate battle end` the clock shows no battle."""
+    _, final = run
+    assert {"battle": False, "round": 0, "turn": 0} == final["clock"]
+
+
+@pytest.mark.rule("FATE-CAST-4")
+def test_history_shows_per_tile_arithmetic(run):
+    """`history Kiritsugu` names Tokiomi's cast and each tile: two 3 HP through defense, two 8 HP."""
+    log, _ = run
+    out = ok(log, "history", "Kiritsugu")
+    assert "Kiritsugu takes 22 HP, 0 MP (Tokiomi attack)" in out
+    assert "tile 1 = 8 HP 0 MP - defense #1 grade 5 (5 HP 10 MP) = 3 HP 0 MP" in out
+    assert "tile 4 = 8 HP 0 MP" in out
+    assert "total = 22 HP, 0 MP" in out

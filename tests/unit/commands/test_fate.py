@@ -1,0 +1,385 @@
+"""fate deciders: given a table, when a command, then events and state (or a refusal naming the rule)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from tablelog.commands.core import decide
+from tablelog.commands.fate import (
+    AddMaster, AddPhantasm, AddServant, AddUniqueAbility, Cast, Chant, Dismiss, EndBattle,
+    Morning, MoveRow, Release, Rest, SetCharacterGrade, StartBattle, StartRound, StartTurn,
+    TakeDamage, ToggleMadness,
+)
+from tablelog.events.fate import (
+    ArmySummoned, DamageTaken, EffectRaised, FieldEnded, FieldRaised, UpkeepPaid,
+)
+from tablelog.projections import fate as projection
+from tablelog.projections.core import State, evolve
+from tablelog.rules.core import RuleViolation
+
+rule = pytest.mark.rule
+
+
+def given(*commands) -> State:
+    """A fresh fate state after deciding and applying each command in turn."""
+    state = State(system="fate")
+    projection.init_state(state, {})
+    for command in commands:
+        for e in decide(state, command):
+            evolve(state, e)
+    return state
+
+
+def then(state: State, command) -> tuple[State, list]:
+    """Decide the command and return (the state after its events, the events)."""
+    events = decide(state, command)
+    after = copy.deepcopy(state)
+    for e in events:
+        evolve(after, e)
+    return after, events
+
+
+def refused(state: State, command, rule_id: str, *words: str) -> None:
+    """Assert the command is refused with rule_id and a message naming the words."""
+    with pytest.raises(RuleViolation) as err:
+        decide(state, command)
+    assert rule_id == err.value.rule_id, err.value
+    for word in words:
+        assert word in err.value.message, err.value.message
+
+
+KIRITSUGU = AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30)
+TOKIOMI = AddMaster("Tokiomi", "A", "B", "B", ("fire",), 40, 40)
+RIN = AddMaster("Rin", "A", "A", "C", ("hollow",), 30, 60, cc_budget=30)
+SABER = AddServant("Saber", 60, 80, np_budget=15)
+LANCER = AddServant("Lancer", 60, 60)
+TABLE = (KIRITSUGU, TOKIOMI, SABER, LANCER)
+
+
+def hp_mp(state: State, name: str) -> tuple[int, int]:
+    return state.characters[name]["hp"], state.characters[name]["mp"]
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+@rule("FATE-CC-1")
+def test_master_over_budget_is_refused():
+    """Quality EX (10) + quantity A+ (8) + crest C (3) = 21 CC points is refused on a budget of 20."""
+    refused(given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40), "FATE-CC-1",
+            "21", "20")
+
+
+@rule("FATE-NP-1")
+def test_np_budget_and_three_np_limit():
+    """Saber (15 points) cannot add a 5-point A after 11 + 3; a 4th NP is refused."""
+    state = given(SABER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
+                  AddPhantasm("Saber", "air", "C", "anti-unit"))
+    refused(state, AddPhantasm("Saber", "avalon", "A", "anti-unit"), "FATE-NP-1", "14", "15")
+    big = given(AddServant("Gil", 80, 100, np_budget=30), *(AddPhantasm("Gil", f"np{i}", "E", "anti-unit")
+                                                           for i in range(3)))
+    refused(big, AddPhantasm("Gil", "np3", "E", "anti-unit"), "FATE-NP-1", "3")
+
+
+@rule("FATE-NP-9")
+def test_defensive_np_raises_max_hp():
+    """An A+ defensive NP raises Saber's max HP from 60 to 70."""
+    after, _ = then(given(SABER), AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"))
+    assert (70, 70) == (after.characters["Saber"]["hp"], after.characters["Saber"]["hp_max"])
+
+
+# --- casting -------------------------------------------------------------------------------------
+
+
+@rule("FATE-CAST-4")
+def test_attack_through_anti_magic():
+    """Tokiomi's attack grade 4 on a servant with anti-magic 1 deals 6 HP per tile: 2 tiles = 12."""
+    state = given(TOKIOMI, AddServant("Caster", 50, 50, anti_magic=1), StartBattle())
+    after, events = then(state, Cast("Tokiomi", "attack", 4, 2, ("Caster",)))
+    assert (38, 50) == hp_mp(after, "Caster")
+    assert (36, 6) == (after.characters["Tokiomi"]["mp"], after.characters["Tokiomi"]["tiles"])
+
+
+@rule("FATE-CAST-5")
+def test_defense_tiles_meet_hits_one_by_one():
+    """A grade-5 defense tile meets an outside hit of 7 HP and 12 MP: 2 HP and 2 MP go through."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
+    after, events = then(state, TakeDamage("Kiritsugu", 7, 12))
+    assert (38, 24) == hp_mp(after, "Kiritsugu")
+    assert [1] == [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]]
+    assert {"1": 1} == events[0].spent
+
+
+@rule("FATE-CAST-5")
+def test_defense_lasts_three_turns():
+    """Defense cast in turn 1 is active in turns 1-3 and gone when turn 4 starts."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1, ("Kiritsugu",)),
+                  StartTurn(), StartTurn())
+    assert [1] == [e["turns_left"] for e in state.characters["Kiritsugu"]["effects"]]
+    after, _ = then(state, StartTurn())
+    assert [] == after.characters["Kiritsugu"]["effects"]
+
+
+@rule("FATE-CAST-6")
+def test_heal_is_capped_at_max_hp():
+    """Kiritsugu heals 3 per tile x 2 tiles but only 4 HP short: he ends at 40."""
+    state = given(*TABLE, TakeDamage("Kiritsugu", hp=4))
+    after, events = then(state, Cast("Kiritsugu", "heal", 3, 2))
+    assert (4, 40) == (events[-1].hp, after.characters["Kiritsugu"]["hp"])
+
+
+@rule("FATE-CAST-7")
+def test_buff_one_tile_per_target_unless_chanted():
+    """Two buff tiles on Saber are refused; chanted once, one pool tile gives Saber 2 buff tiles."""
+    state = given(*TABLE, StartBattle())
+    refused(state, Cast("Tokiomi", "buff", 6, 2, ("Saber",)), "FATE-CAST-7", "Saber")
+    after, _ = then(given(*TABLE, StartBattle(), Chant("Tokiomi")), Cast("Tokiomi", "buff", 6, 1, ("Saber",)))
+    assert [("buff", 6, 2, 3)] == [(e["kind"], e["grade"], e["tiles"], e["turns_left"])
+                                   for e in after.characters["Saber"]["effects"]]
+
+
+@rule("FATE-CAST-8")
+def test_curse_tiles_cancelled_by_anti_magic():
+    """3 curse tiles on a servant with anti-magic 2 leave 1 tile for 5 turns."""
+    curser = AddMaster("Kayneth", "A", "B", "C", ("water",), 40, 40)
+    state = given(curser, AddServant("Lancer", 60, 60, anti_magic=2), StartBattle())
+    after, _ = then(state, Cast("Kayneth", "curse", 4, 3, ("Lancer",)))
+    assert [("curse", 1, 5)] == [(e["kind"], e["tiles"], e["turns_left"])
+                                 for e in after.characters["Lancer"]["effects"]]
+
+
+@rule("FATE-CAST-9")
+def test_injury_heals_only_outside_battle():
+    """An injury attack of grade 3 gives 3 injury grades per tile; heal cures them only after battle."""
+    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True))
+    assert 3 == state.characters["Kiritsugu"]["injury"]
+    refused(state, Cast("Kiritsugu", "heal", 2, 1, injury=True), "FATE-CAST-9", "outside battle")
+    after, _ = then(given(*TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True),
+                          EndBattle()), Cast("Kiritsugu", "heal", 2, 1, injury=True))
+    assert 1 == after.characters["Kiritsugu"]["injury"]
+
+
+@rule("FATE-CC-8")
+def test_hollow_cast_costs_one_mp_less():
+    """Rin (hollow) casts 3 curse tiles for 5 MP."""
+    after, _ = then(given(RIN, LANCER), Cast("Rin", "curse", 5, 3, ("Lancer",)))
+    assert 55 == after.characters["Rin"]["mp"]
+
+
+@rule("FATE-CC-10")
+def test_crest_spell_costs_one_hp_and_stays_within_crest_grade():
+    """Kiritsugu's crest D casts attack grade 2 (1 HP + 2 MP); grade 3 is refused."""
+    state = given(*TABLE)
+    after, _ = then(state, Cast("Kiritsugu", "attack", 2, 1, ("Lancer",), crest=True))
+    assert (39, 28) == hp_mp(after, "Kiritsugu")
+    refused(state, Cast("Kiritsugu", "attack", 3, 1, ("Lancer",), crest=True), "FATE-CAST-2", "3")
+
+
+@rule("FATE-CC-9")
+def test_morning_heals_crest_grade():
+    """Morning heals Kiritsugu (crest D) 2 HP and Tokiomi (crest B) 4 HP, capped at max."""
+    state = given(*TABLE, TakeDamage("Kiritsugu", hp=10), TakeDamage("Tokiomi", hp=1))
+    after, _ = then(state, Morning())
+    assert (32, 40) == (after.characters["Kiritsugu"]["hp"], after.characters["Tokiomi"]["hp"])
+
+
+@rule("FATE-CC-6")
+def test_rest_refills_tiles():
+    """After a cast of 2 tiles, a rest refills Kiritsugu's pool to 6; not during a battle."""
+    state = given(*TABLE, Cast("Kiritsugu", "heal", 1, 2))
+    after, _ = then(state, Rest())
+    assert 6 == after.characters["Kiritsugu"]["tiles"]
+    refused(given(*TABLE, StartBattle()), Rest(), "FATE-CC-6")
+
+
+# --- chant ---------------------------------------------------------------------------------------
+
+
+@rule("FATE-CHANT-2")
+def test_damage_cancels_pending_chants():
+    """Two pending chants are cancelled when Tokiomi takes 3 HP."""
+    state = given(*TABLE, Chant("Tokiomi"), Chant("Tokiomi"))
+    after, events = then(state, TakeDamage("Tokiomi", hp=3))
+    assert (2, 0) == (events[0].chants_cancelled, after.characters["Tokiomi"]["chants"])
+
+
+@rule("FATE-CHANT-3")
+def test_back_row_cannot_chant():
+    """Kiritsugu in the back row cannot chant."""
+    state = given(*TABLE, MoveRow("Kiritsugu", "back"))
+    refused(state, Chant("Kiritsugu"), "FATE-CHANT-3", "Kiritsugu", "back")
+
+
+# --- Noble Phantasms -----------------------------------------------------------------------------
+
+
+@rule("FATE-NP-4")
+def test_madness_forbids_true_name_release():
+    """A servant with madness B cannot release a true-name NP; madness E can, unless raging."""
+    berserker = AddServant("Berserker", 80, 80, madness="B")
+    state = given(berserker, LANCER, AddPhantasm("Berserker", "axe", "B", "anti-unit"), StartBattle())
+    refused(state, Release("Berserker", "axe", ("Lancer",)), "FATE-NP-4", "B")
+    lancelot = AddServant("Lancelot", 80, 80, madness="E")
+    calm = given(lancelot, LANCER, AddPhantasm("Lancelot", "sword", "B", "anti-unit"), StartBattle())
+    then(calm, Release("Lancelot", "sword", ("Lancer",)))
+    refused(given(lancelot, LANCER, AddPhantasm("Lancelot", "sword", "B", "anti-unit"),
+                  ToggleMadness("Lancelot", True)), Release("Lancelot", "sword", ("Lancer",)),
+            "FATE-NP-4", "raging")
+
+
+@rule("FATE-NP-5")
+def test_release_without_enough_mp():
+    """Excalibur costs 50 MP; Saber with 40 MP left is refused."""
+    state = given(AddServant("Saber", 60, 40, np_budget=15), LANCER,
+                  AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"))
+    refused(state, Release("Saber", "excalibur", ("Lancer",)), "FATE-NP-5", "50", "40")
+
+
+@rule("FATE-NP-6")
+def test_one_true_name_release_per_turn():
+    """Saber releases Invisible Air (5 x 6 HP) and cannot release again in the same turn."""
+    state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle())
+    after, _ = then(state, Release("Saber", "air", ("Lancer",)))
+    assert (30, 65) == (after.characters["Lancer"]["hp"], after.characters["Saber"]["mp"])
+    refused(after, Release("Saber", "air", ("Lancer",)), "FATE-NP-6", "turn 1")
+
+
+@rule("FATE-NP-7")
+def test_anti_country_back_row_takes_half_of_the_front():
+    """An A++ anti-country NP hits Lancer 5 x 10 = 50; Kiritsugu behind him takes 25."""
+    state = given(AddServant("Gil", 90, 100, np_budget=11), LANCER, KIRITSUGU,
+                  MoveRow("Kiritsugu", "back"), AddPhantasm("Gil", "ea", "A++", "anti-country"))
+    after, _ = then(state, Release("Gil", "ea", ("Lancer", "Kiritsugu")))
+    assert (10, 15) == (after.characters["Lancer"]["hp"], after.characters["Kiritsugu"]["hp"])
+    refused(given(SABER, LANCER, KIRITSUGU, MoveRow("Kiritsugu", "back"),
+                  AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")),
+            Release("Saber", "excalibur", ("Kiritsugu",)), "FATE-NP-7", "back row")
+
+
+@rule("FATE-NP-8")
+def test_always_active_once_per_round():
+    """Gae Buidhe (B, always) deals 4 HP for no MP, once a round; madness B allows twice."""
+    state = given(AddServant("Lancer", 60, 60), SABER,
+                  AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"), StartBattle())
+    after, _ = then(state, Release("Lancer", "buidhe", ("Saber",)))
+    assert (56, 60) == (after.characters["Saber"]["hp"], after.characters["Lancer"]["mp"])
+    refused(after, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-8", "1")
+    again, _ = then(then(after, StartRound())[0], Release("Lancer", "buidhe", ("Saber",)))
+    assert 52 == again.characters["Saber"]["hp"]
+
+
+@rule("FATE-NP-9")
+def test_defensive_np_blocks_a_critical_attack():
+    """Avalon (EX) tiles block 20 HP and 20 MP each: Excalibur's 10 HP 11 MP tiles do nothing."""
+    state = given(AddServant("Saber", 60, 80, np_budget=15), AddServant("Saber2", 60, 80, np_budget=15),
+                  AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+                  AddPhantasm("Saber2", "excalibur", "A++", "anti-fortress"), StartBattle(),
+                  Release("Saber", "avalon"))
+    after, events = then(state, Release("Saber2", "excalibur", ("Saber",)))
+    assert (80, 59) == hp_mp(after, "Saber")  # 60 + 20 max HP; 80 - 21 MP for Avalon
+    assert (0, 0) == (events[-1].hp, events[-1].mp)
+
+
+@rule("FATE-NP-10")
+def test_field_upkeep_grows_each_round():
+    """A B field (20 MP) pays 1 MP at turn 2, then 2 MP at round 2 turn 1."""
+    state = given(AddServant("Medusa", 60, 60), AddPhantasm("Medusa", "fort", "B", "field"),
+                  StartBattle(), Release("Medusa", "fort"))
+    assert 40 == state.characters["Medusa"]["mp"]
+    after, events = then(state, StartTurn())
+    assert [1] == [e.mp for e in events if isinstance(e, UpkeepPaid)]
+    later, events = then(after, StartRound())
+    assert ([2], 37) == ([e.mp for e in events if isinstance(e, UpkeepPaid)], later.characters["Medusa"]["mp"])
+
+
+@rule("FATE-NP-10")
+def test_reality_marble_removes_a_field_at_double_mp():
+    """UBW (A++ marble, 25 MP) over a B field costs 50 MP and ends the field."""
+    state = given(AddServant("Medusa", 60, 60), AddServant("Archer", 60, 80, np_budget=11),
+                  AddPhantasm("Medusa", "fort", "B", "field"),
+                  AddPhantasm("Archer", "ubw", "A++", "field", mods=(("reality-marble", "true"),)),
+                  StartBattle(), Release("Medusa", "fort"), StartTurn())
+    after, events = then(state, Release("Archer", "ubw"))
+    assert 30 == after.characters["Archer"]["mp"]
+    assert [FieldEnded, FieldRaised] == [type(e) for e in events[1:]]
+    assert (None, "ubw") == (after.characters["Medusa"]["field"], after.characters["Archer"]["field"]["np"])
+
+
+@rule("FATE-NP-11")
+def test_army_summon_and_upkeep():
+    """A B army: 20 MP, 5 units of 4 points, 10 MP upkeep at the next round."""
+    state = given(AddServant("Rider", 60, 80), AddPhantasm("Rider", "host", "B", "army"), StartBattle())
+    after, events = then(state, Release("Rider", "host"))
+    army = [e for e in events if isinstance(e, ArmySummoned)][0]
+    assert (5, 0, 4, 10, 60) == (army.units, army.free_units, army.stat_points,
+                                 army.upkeep_per_round, after.characters["Rider"]["mp"])
+    later, _ = then(after, StartRound())
+    assert 50 == later.characters["Rider"]["mp"]
+    gone, _ = then(later, Dismiss("Rider", "host"))
+    assert gone.characters["Rider"]["army"] is None
+
+
+@rule("FATE-NP-12")
+def test_ex_attack_ignores_code_cast_defense():
+    """An EX anti-unit NP (15 HP, 6 MP per tile) goes through Kiritsugu's defense tiles: 75 HP."""
+    state = given(KIRITSUGU, AddServant("Gil", 90, 100, np_budget=15),
+                  AddPhantasm("Gil", "ea", "EX", "anti-unit"), StartBattle(),
+                  Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
+    after, events = then(state, Release("Gil", "ea", ("Kiritsugu",)))
+    damage = [e for e in events if isinstance(e, DamageTaken)][0]
+    assert (75, 30, {}) == (damage.hp, damage.mp, damage.spent)
+
+
+@rule("FATE-NP-13")
+def test_concealment_modifier_at_release():
+    """Invisible Air (C, concealment) deals 5 x 4 = 20 HP."""
+    state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit",
+                                             mods=(("concealment", "true"),)), StartBattle())
+    after, _ = then(state, Release("Saber", "air", ("Lancer",)))
+    assert 40 == after.characters["Lancer"]["hp"]
+
+
+# --- unique abilities ----------------------------------------------------------------------------
+
+
+@rule("FATE-UA-1")
+def test_only_one_unique_ability():
+    """A master's second unique ability is refused."""
+    state = given(TOKIOMI, AddUniqueAbility("Tokiomi", "gem", "C", "anti-unit", starting=True))
+    refused(state, AddUniqueAbility("Tokiomi", "gem2", "C", "anti-unit"), "FATE-UA-1", "gem")
+
+
+@rule("FATE-UA-2")
+def test_unique_ability_waits_for_character_grade():
+    """A B+ ability (6 points) is refused at character grade 11 and released at 12."""
+    state = given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
+                  SetCharacterGrade("Tokiomi", 11))
+    refused(state, Release("Tokiomi", "flame", ("Lancer",)), "FATE-UA-2", "6", "12")
+    after, _ = then(given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
+                          SetCharacterGrade("Tokiomi", 12)), Release("Tokiomi", "flame", ("Lancer",)))
+    assert (20, 20) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
+
+
+@rule("FATE-UA-3")
+def test_starting_unique_ability_costs_one_grade_more():
+    """A starting C anti-unit ability costs 20 MP (as B) and deals 5 x 6 = 30 HP at grade 0."""
+    state = given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "gem", "C", "anti-unit", starting=True))
+    after, _ = then(state, Release("Tokiomi", "gem", ("Lancer",)))
+    assert (20, 30) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
+
+
+def test_battle_end_clears_effects_and_chants():
+    """Ending the battle removes Kiritsugu's defense tiles and Tokiomi's pending chant (decision)."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2), Chant("Tokiomi"))
+    after, _ = then(state, EndBattle())
+    assert ([], 0) == (after.characters["Kiritsugu"]["effects"], after.characters["Tokiomi"]["chants"])
+    assert {"battle": False, "round": 0, "turn": 0} == after.clock
+
+
+def test_effect_ids_count_up():
+    """Two defense casts raise effects #1 and #2."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
+    _, events = then(state, Cast("Kiritsugu", "defense", 5, 1))
+    assert [2] == [e.effect_id for e in events if isinstance(e, EffectRaised)]
