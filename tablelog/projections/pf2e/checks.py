@@ -10,11 +10,11 @@ from typing import Any
 
 from tablelog.projections.core import State
 from tablelog.rules import pf2e as rules
-from tablelog.rules.core import require
+from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
     "character", "item", "holder", "check_new_name", "check_crafter", "check_holds",
-    "check_etch", "check_no_etching", "check_transfer", "check_activation",
+    "check_etch", "check_no_etching", "check_transfer", "check_activation", "check_crafter_free",
 ]
 
 
@@ -71,6 +71,18 @@ def check_no_etching(state: State, item_id: str) -> None:
             f"{etching and etching['by']}); finish it first: pf2e finish {item_id}")
 
 
+def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
+    """Refuse while ``by`` has a long etch in progress on another item (one rune at a time).
+
+    Source: pf2e-runes.ja.txt, 彫刻の方法 (一度に彫刻できるルーンは1つだけだ); PF2E-ETCH-2.
+    """
+    for name, record in state.items.items():
+        etching = record["etching"]
+        if name != skip and etching is not None and etching["by"] == by:
+            raise RuleViolation("PF2E-ETCH-2", f"{by} is already etching {etching['rune']} on "
+                                f"{name}; one rune at a time: pf2e finish {name}")
+
+
 def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
                                                                             rules.EtchPlan]:
     """Return the rune and the etch plan if ``by`` may etch it onto the item now.
@@ -84,6 +96,7 @@ def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rul
     who = check_crafter(state, by, "PF2E-ETCH-1")
     rune = rules.rune(rune_name, "PF2E-ETCH-1")
     check_holds(state, by, item_id, "PF2E-ETCH-1")
+    check_crafter_free(state, by, item_id)
     require(rune.id in who["formulas"], "PF2E-ETCH-1",
             f"{by} has no formula for {rune.id}; add it: pf2e formula add {by} {rune.id}")
     require(who["level"] >= rune.level, "PF2E-ETCH-1",
@@ -108,6 +121,7 @@ def check_transfer(state: State, rune_name: str, source: str, target: str, by: s
     swapped = rules.rune(swap, "PF2E-XFER-1") if swap is not None else None
     src, dst = holder(state, source, "PF2E-XFER-1"), holder(state, target, "PF2E-XFER-1")
     check_crafter(state, by, "PF2E-XFER-1")
+    check_crafter_free(state, by)
     for item_id in (source, target):
         check_holds(state, by, item_id, "PF2E-XFER-1")
         check_no_etching(state, item_id)

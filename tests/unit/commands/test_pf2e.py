@@ -178,8 +178,8 @@ def test_long_etch_has_no_effect_until_finished():
 @rule("PF2E-ETCH-2")
 def test_one_rune_at_a_time_per_item():
     """While an etch is in progress, a second etch, a transfer or a hand-over is refused."""
-    state = given(*PLUS1_SWORD, RuneEtchingBegun(item="sword", rune="flaming", by="Valeros"),
-                  etched("stone", "frost", 50000, 8))
+    state = given(*PLUS1_SWORD, etched("stone", "frost", 50000, 8),
+                  RuneEtchingBegun(item="sword", rune="flaming", by="Valeros"))
     refused(state, EtchRune(item="sword", rune="striking", by="Valeros"), "PF2E-ETCH-2",
             "sword has an etch in progress (flaming by Valeros)")
     refused(state, TransferRune(rune="frost", source="stone", target="sword", by="Valeros"),
@@ -187,6 +187,17 @@ def test_one_rune_at_a_time_per_item():
     refused(state, GiveItem(item="sword", to="Kyra"), "PF2E-ETCH-1", "hold it throughout")
     refused(given(*PLUS1_SWORD), FinishEtching(item="sword"), "PF2E-ETCH-2",
             "sword has no etch in progress")
+
+
+@rule("PF2E-ETCH-2")
+def test_one_rune_at_a_time_per_crafter():
+    """While Valeros etches flaming on the sword, he cannot etch or transfer elsewhere."""
+    state = given(*PLUS1_SWORD, etched("stone", "frost", 50000, 8),
+                  RuneEtchingBegun(item="sword", rune="flaming", by="Valeros"))
+    refused(state, EtchRune(item="bow", rune="weapon-potency-1", by="Valeros"), "PF2E-ETCH-2",
+            "Valeros is already etching flaming on sword")
+    refused(state, TransferRune(rune="frost", source="stone", target="bow", by="Valeros"),
+            "PF2E-ETCH-2", "Valeros is already etching flaming on sword")
 
 
 @rule("PF2E-FUND-1")
