@@ -183,7 +183,7 @@ def test_one_rune_at_a_time_per_item():
     refused(state, EtchRune(item="sword", rune="striking", by="Valeros"), "PF2E-ETCH-2",
             "sword has an etch in progress (flaming by Valeros)")
     refused(state, TransferRune(rune="frost", source="stone", target="sword", by="Valeros"),
-            "PF2E-ETCH-2", "etch in progress")
+            "PF2E-ETCH-2", "already etching flaming on sword")
     refused(state, GiveItem(item="sword", to="Kyra"), "PF2E-ETCH-1", "hold it throughout")
     refused(given(*PLUS1_SWORD), FinishEtching(item="sword"), "PF2E-ETCH-2",
             "sword has no etch in progress")
