@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from tablelog.cli.magicpunk import group
 from tablelog.cli.main import cli
-from tests.support.cli import invoke, ok, refused
+from tests.support.cli import ok, refused
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -83,7 +83,7 @@ def test_undone_random_draw_is_not_a_reroll(log: Path):
       "--residence-points", "4"), r"^error: MP-COHAB-1: 'barracks' cannot be shared"),
 ])
 def test_refusals_exit_1_and_leave_the_log(log: Path, args, pattern):
-    """A refused command exits 1 with `error: RULE-ID: …` naming the values; the log is unchanged."""
+    """A refused command exits 1, `error: RULE-ID: …` naming the values; the log is unchanged."""
     assert re.search(pattern, refused(log, *args))
 
 

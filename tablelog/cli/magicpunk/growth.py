@@ -6,10 +6,16 @@ import json
 
 import click
 
-from tablelog.cli.core import appending, domain_errors, echo_outcome, execute, session_of
+from tablelog.cli.core import appending, domain_errors, execute, session_of
 from tablelog.cli.magicpunk.options import key_values, names, numbers
 from tablelog.commands.magicpunk import (
-    GainMoney, LearnSpell, Procure, Rebuild, RollCheck, ShareResidence, StartLeisure,
+    GainMoney,
+    LearnSpell,
+    Procure,
+    Rebuild,
+    RollCheck,
+    ShareResidence,
+    StartLeisure,
     TakeLeisureEvent,
 )
 
@@ -180,4 +186,3 @@ def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int) ->
 
 
 COMMANDS = (reward, spell_group, rebuild, procure, roll, cohabit, leisure_group)
-_ = echo_outcome

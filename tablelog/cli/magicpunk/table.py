@@ -7,7 +7,15 @@ import click
 from tablelog.cli.core import appending, execute
 from tablelog.cli.magicpunk.options import key_values
 from tablelog.commands.magicpunk import (
-    Act, AddCharacter, AddItem, Damage, EndBriefing, Heal, NewRound, Prepare, ReadyItem,
+    Act,
+    AddCharacter,
+    AddItem,
+    Damage,
+    EndBriefing,
+    Heal,
+    NewRound,
+    Prepare,
+    ReadyItem,
     StartBriefing,
 )
 from tablelog.rules.magicpunk.combat import BRIEFING_PACKAGES

@@ -5,12 +5,26 @@ Importing this package registers every Magic Punk decider.
 
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import (
-    GainMoney, LearnSpell, Procure, RollCheck, ShareResidence, StartLeisure, TakeLeisureEvent,
+    GainMoney,
+    LearnSpell,
+    Procure,
+    RollCheck,
+    ShareResidence,
+    StartLeisure,
+    TakeLeisureEvent,
 )
 from tablelog.commands.magicpunk.rebuild import Rebuild
 from tablelog.commands.magicpunk.rest import Dawn, Rest
 from tablelog.commands.magicpunk.table import (
-    Act, AddCharacter, AddItem, Damage, EndBriefing, Heal, NewRound, Prepare, ReadyItem,
+    Act,
+    AddCharacter,
+    AddItem,
+    Damage,
+    EndBriefing,
+    Heal,
+    NewRound,
+    Prepare,
+    ReadyItem,
     StartBriefing,
 )
 

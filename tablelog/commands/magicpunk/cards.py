@@ -18,7 +18,9 @@ from tablelog.projections.magicpunk.table import character
 from tablelog.projections.magicpunk.zones import card_location, holder_cards
 from tablelog.rules.core import draw_index
 from tablelog.rules.magicpunk.cards import (
-    CARDS_RULE, plan_named_draw, plan_random_draw,
+    CARDS_RULE,
+    plan_named_draw,
+    plan_random_draw,
 )
 
 __all__ = ["Draw", "Play", "Charge", "Circulate", "circulate_holder", "check_known"]

@@ -7,8 +7,13 @@ import attrs
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import (
-    CheckRolled, LeisureEventTaken, LeisureStarted, MoneyGained, ProcurementAssessed,
-    ResidenceShared, SpellLearned,
+    CheckRolled,
+    LeisureEventTaken,
+    LeisureStarted,
+    MoneyGained,
+    ProcurementAssessed,
+    ResidenceShared,
+    SpellLearned,
 )
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known

@@ -7,8 +7,17 @@ import attrs
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import (
-    BriefingEnded, BriefingStarted, CharacterAdded, CoverTaken, DamageTaken, Healed, ItemAdded,
-    ItemReadied, PreparationTaken, RoundStarted, TurnTaken,
+    BriefingEnded,
+    BriefingStarted,
+    CharacterAdded,
+    CoverTaken,
+    DamageTaken,
+    Healed,
+    ItemAdded,
+    ItemReadied,
+    PreparationTaken,
+    RoundStarted,
+    TurnTaken,
 )
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.table import character, table_of

@@ -4,15 +4,35 @@ Importing this package registers every ``magicpunk.*`` event type.
 """
 
 from tablelog.events.magicpunk.cards import (
-    CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed,
+    CardsCharged,
+    CardsCirculated,
+    CardsDrawn,
+    CardsPlayed,
 )
 from tablelog.events.magicpunk.growth import (
-    CheckRolled, LeisureEventTaken, LeisureStarted, MoneyGained, ProcurementAssessed,
-    Rebuilt, ResidenceShared, SpellLearned,
+    CheckRolled,
+    LeisureEventTaken,
+    LeisureStarted,
+    MoneyGained,
+    ProcurementAssessed,
+    Rebuilt,
+    ResidenceShared,
+    SpellLearned,
 )
 from tablelog.events.magicpunk.table import (
-    BriefingEnded, BriefingStarted, CharacterAdded, CoverTaken, DamageTaken, DawnReached,
-    Healed, ItemAdded, ItemReadied, PreparationTaken, RestTaken, RoundStarted, TurnTaken,
+    BriefingEnded,
+    BriefingStarted,
+    CharacterAdded,
+    CoverTaken,
+    DamageTaken,
+    DawnReached,
+    Healed,
+    ItemAdded,
+    ItemReadied,
+    PreparationTaken,
+    RestTaken,
+    RoundStarted,
+    TurnTaken,
 )
 
 __all__ = [

@@ -5,7 +5,10 @@ from __future__ import annotations
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.magicpunk.zones import (
-    give_to_holder, put_discard, take_from_holder, take_from_pile,
+    give_to_holder,
+    put_discard,
+    take_from_holder,
+    take_from_pile,
 )
 
 

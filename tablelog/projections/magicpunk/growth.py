@@ -5,8 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.events.magicpunk import (
-    CheckRolled, LeisureEventTaken, LeisureStarted, MoneyGained, ProcurementAssessed,
-    Rebuilt, ResidenceShared, SpellLearned,
+    CheckRolled,
+    LeisureEventTaken,
+    LeisureStarted,
+    MoneyGained,
+    ProcurementAssessed,
+    Rebuilt,
+    ResidenceShared,
+    SpellLearned,
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.magicpunk.table import character, table_of

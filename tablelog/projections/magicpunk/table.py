@@ -5,8 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.events.magicpunk import (
-    BriefingEnded, BriefingStarted, CharacterAdded, CoverTaken, DamageTaken, DawnReached,
-    Healed, ItemAdded, ItemReadied, PreparationTaken, RestTaken, RoundStarted, TurnTaken,
+    BriefingEnded,
+    BriefingStarted,
+    CharacterAdded,
+    CoverTaken,
+    DamageTaken,
+    DawnReached,
+    Healed,
+    ItemAdded,
+    ItemReadied,
+    PreparationTaken,
+    RestTaken,
+    RoundStarted,
+    TurnTaken,
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.rules.magicpunk import clock, combat
