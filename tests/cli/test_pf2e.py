@@ -236,3 +236,13 @@ def _commands(command: click.Command, path: str = "pf2e"):
 def test_every_command_has_help_with_an_example(path: str, command: click.Command) -> None:
     """Each pf2e command's --help has a summary and an `Example: tablelog pf2e …` line."""
     assert f"Example: tablelog {path}" in (command.help or "")
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.mark.parametrize(("path", "command"), list(_commands(group)))
+def test_every_command_is_in_the_readme(path: str, command: click.Command) -> None:
+    """The README's Pathfinder 2e section lists every pf2e command."""
+    section = README.read_text("utf-8").split("## Pathfinder 2e", 1)[1].split("\n## ", 1)[0]
+    assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
