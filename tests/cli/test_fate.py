@@ -1,4 +1,4 @@
-"""The fate CLI end to end: output, JSON keys, exit codes, and refusals that leave the log unchanged."""
+"""The fate CLI end to end: output, JSON keys, exit codes, refusals that leave the log unchanged."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 import pytest
 
 from tablelog.cli.fate import group
-from tests.support.cli import invoke, ok, refused
+from tests.support.cli import ok, refused
 
 rule = pytest.mark.rule
 
@@ -19,13 +19,59 @@ def log(tmp_path: Path) -> Path:
     """A fate log with Kiritsugu, Tokiomi, Saber (Excalibur) and Lancer, battle started."""
     path = tmp_path / "war.tlog"
     ok(path, "init", "--system", "fate", "--seed", "1")
-    ok(path, "fate", "master", "add", "Kiritsugu", "--quality", "B", "--quantity", "C", "--crest",
-       "D", "--attribute", "fire", "--attribute", "earth", "--hp", "40", "--mp", "30")
-    ok(path, "fate", "master", "add", "Tokiomi", "--quality", "A", "--quantity", "B", "--crest",
-       "B", "--attribute", "fire", "--hp", "40", "--mp", "40")
+    ok(
+        path,
+        "fate",
+        "master",
+        "add",
+        "Kiritsugu",
+        "--quality",
+        "B",
+        "--quantity",
+        "C",
+        "--crest",
+        "D",
+        "--attribute",
+        "fire",
+        "--attribute",
+        "earth",
+        "--hp",
+        "40",
+        "--mp",
+        "30",
+    )
+    ok(
+        path,
+        "fate",
+        "master",
+        "add",
+        "Tokiomi",
+        "--quality",
+        "A",
+        "--quantity",
+        "B",
+        "--crest",
+        "B",
+        "--attribute",
+        "fire",
+        "--hp",
+        "40",
+        "--mp",
+        "40",
+    )
     ok(path, "fate", "servant", "add", "Saber", "--hp", "60", "--mp", "80", "--np-budget", "15")
-    ok(path, "fate", "phantasm", "add", "Saber", "excalibur", "--grade", "A++", "--type",
-       "anti-fortress")
+    ok(
+        path,
+        "fate",
+        "phantasm",
+        "add",
+        "Saber",
+        "excalibur",
+        "--grade",
+        "A++",
+        "--type",
+        "anti-fortress",
+    )
     ok(path, "fate", "servant", "add", "Lancer", "--hp", "60", "--mp", "60")
     ok(path, "fate", "battle", "start")
     return path
@@ -43,23 +89,41 @@ def test_cast_prints_events_and_changes(log: Path) -> None:
         "    characters.Kiritsugu.mp: 30 -> 26",
         "    characters.Kiritsugu.tiles: 6 -> 4",
     ]
-    assert out.splitlines()[3].startswith("#8 fate.EffectRaised Kiritsugu: defense grade 5 x 2 tiles")
+    assert out.splitlines()[3].startswith(
+        "#8 fate.EffectRaised Kiritsugu: defense grade 5 x 2 tiles"
+    )
 
 
 def test_json_keys_the_spec_pins(log: Path) -> None:
     """Every character has the SPEC keys; phantasms and effects have theirs; the clock too."""
     ok(log, "fate", "cast", "Kiritsugu", "defense", "--grade", "5", "--tiles", "1")
     data = state(log)
-    keys = {"hp", "hp_max", "role", "mp", "mp_max", "tiles", "tiles_max", "chants", "row",
-            "effects", "phantasms"}
+    keys = {
+        "hp",
+        "hp_max",
+        "role",
+        "mp",
+        "mp_max",
+        "tiles",
+        "tiles_max",
+        "chants",
+        "row",
+        "effects",
+        "phantasms",
+    }
     for record in data["characters"].values():
         assert keys <= set(record)
-    assert {"kind", "grade", "tiles", "turns_left", "target"} <= set(data["characters"]["Kiritsugu"]["effects"][0])
+    assert {"kind", "grade", "tiles", "turns_left", "target"} <= set(
+        data["characters"]["Kiritsugu"]["effects"][0]
+    )
     assert {"grade", "type", "mp_cost", "hp_per_tile", "mp_per_tile", "targets"} <= set(
-        data["characters"]["Saber"]["phantasms"]["excalibur"])
+        data["characters"]["Saber"]["phantasms"]["excalibur"]
+    )
     assert {"battle": True, "round": 1, "turn": 1} == data["clock"]
-    assert ("master", "servant") == (data["characters"]["Tokiomi"]["role"],
-                                     data["characters"]["Saber"]["role"])
+    assert ("master", "servant") == (
+        data["characters"]["Tokiomi"]["role"],
+        data["characters"]["Saber"]["role"],
+    )
 
 
 def test_turn_and_round_move_the_clock(log: Path) -> None:
@@ -78,7 +142,10 @@ def test_release_history_shows_np_and_per_tile_damage(log: Path) -> None:
     assert "Lancer takes 50 HP, 55 MP (Saber excalibur)" in out
     assert "per tile = 10 HP, 11 MP" in out
     assert "tile 5 = 10 HP 11 MP" in out
-    assert (10, 5) == (state(log)["characters"]["Lancer"]["hp"], state(log)["characters"]["Lancer"]["mp"])
+    assert (10, 5) == (
+        state(log)["characters"]["Lancer"]["hp"],
+        state(log)["characters"]["Lancer"]["mp"],
+    )
 
 
 def test_dry_run_appends_nothing(log: Path) -> None:
@@ -88,30 +155,69 @@ def test_dry_run_appends_nothing(log: Path) -> None:
     assert "dry run" in out and before == log.read_bytes()
 
 
-# --- refusals: exit 1, the rule ID and the values on stderr, the log unchanged ---------------------
+# --- refusals: exit 1, the rule ID and the values on stderr, the log unchanged ------------
 
 
 @rule("FATE-CC-3")
 def test_double_plus_circuit_is_refused(log: Path) -> None:
     """A quality A++ circuit is refused with FATE-CC-3 naming A++."""
-    err = refused(log, "fate", "master", "add", "Kayneth", "--quality", "A++", "--quantity", "C",
-                  "--crest", "C", "--attribute", "water", "--hp", "40", "--mp", "40")
+    err = refused(
+        log,
+        "fate",
+        "master",
+        "add",
+        "Kayneth",
+        "--quality",
+        "A++",
+        "--quantity",
+        "C",
+        "--crest",
+        "C",
+        "--attribute",
+        "water",
+        "--hp",
+        "40",
+        "--mp",
+        "40",
+    )
     assert err.startswith("error: FATE-CC-3: ") and "A++" in err
 
 
 @rule("FATE-CAST-2")
 def test_grade_above_power_is_refused(log: Path) -> None:
     """Kiritsugu's attack power is 3: an attack of grade 4 is refused naming 4 and 1..3."""
-    err = refused(log, "fate", "cast", "Kiritsugu", "attack", "--grade", "4", "--tiles", "1",
-                  "--target", "Lancer")
+    err = refused(
+        log,
+        "fate",
+        "cast",
+        "Kiritsugu",
+        "attack",
+        "--grade",
+        "4",
+        "--tiles",
+        "1",
+        "--target",
+        "Lancer",
+    )
     assert err.startswith("error: FATE-CAST-2: ") and "grade 4" in err and "1..3" in err
 
 
 @rule("FATE-CAST-2")
 def test_kind_the_attributes_do_not_allow_is_refused(log: Path) -> None:
     """Kiritsugu (fire, earth) cannot curse."""
-    err = refused(log, "fate", "cast", "Kiritsugu", "curse", "--grade", "1", "--tiles", "1",
-                  "--target", "Lancer")
+    err = refused(
+        log,
+        "fate",
+        "cast",
+        "Kiritsugu",
+        "curse",
+        "--grade",
+        "1",
+        "--tiles",
+        "1",
+        "--target",
+        "Lancer",
+    )
     assert err.startswith("error: FATE-CAST-2: ") and "curse" in err
 
 
@@ -120,8 +226,25 @@ def test_cast_without_enough_mp_is_refused(tmp_path: Path) -> None:
     """Three tiles cost 6 MP; a master with 5 MP is refused naming both."""
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "fate")
-    ok(path, "fate", "master", "add", "Waver", "--quality", "D", "--quantity", "C", "--crest", "E",
-       "--attribute", "wind", "--hp", "30", "--mp", "5")
+    ok(
+        path,
+        "fate",
+        "master",
+        "add",
+        "Waver",
+        "--quality",
+        "D",
+        "--quantity",
+        "C",
+        "--crest",
+        "E",
+        "--attribute",
+        "wind",
+        "--hp",
+        "30",
+        "--mp",
+        "5",
+    )
     err = refused(path, "fate", "cast", "Waver", "defense", "--grade", "1", "--tiles", "3")
     assert err.startswith("error: FATE-CAST-3: ") and "6 MP" in err and "5" in err
 
@@ -129,16 +252,18 @@ def test_cast_without_enough_mp_is_refused(tmp_path: Path) -> None:
 @rule("FATE-NP-3")
 def test_anti_army_of_grade_d_is_refused(log: Path) -> None:
     """An anti-army NP of grade D is refused naming D."""
-    err = refused(log, "fate", "phantasm", "add", "Lancer", "spear", "--grade", "D", "--type",
-                  "anti-army")
+    err = refused(
+        log, "fate", "phantasm", "add", "Lancer", "spear", "--grade", "D", "--type", "anti-army"
+    )
     assert err.startswith("error: FATE-NP-3: ") and "anti-army" in err and " D" in err
 
 
 @rule("FATE-NP-2")
 def test_np_grade_outside_the_table_is_refused(log: Path) -> None:
     """An NP of grade C++ does not exist."""
-    err = refused(log, "fate", "phantasm", "add", "Lancer", "spear", "--grade", "C++", "--type",
-                  "anti-unit")
+    err = refused(
+        log, "fate", "phantasm", "add", "Lancer", "spear", "--grade", "C++", "--type", "anti-unit"
+    )
     assert err.startswith("error: FATE-NP-2: ") and "C++" in err
 
 
@@ -162,19 +287,66 @@ def test_chant_in_the_back_row_is_refused(log: Path) -> None:
 @rule("FATE-NP-7")
 def test_too_many_targets_is_refused(log: Path) -> None:
     """Excalibur hits at most 3 front-row targets; 4 are refused."""
-    err = refused(log, "fate", "release", "Saber", "excalibur", "--target", "Lancer", "--target",
-                  "Kiritsugu", "--target", "Tokiomi", "--target", "Saber")
+    err = refused(
+        log,
+        "fate",
+        "release",
+        "Saber",
+        "excalibur",
+        "--target",
+        "Lancer",
+        "--target",
+        "Kiritsugu",
+        "--target",
+        "Tokiomi",
+        "--target",
+        "Saber",
+    )
     assert err.startswith("error: FATE-NP-7: ") and "3" in err and "4" in err
 
 
-@pytest.mark.parametrize("args, words", [
-    (("fate", "cast", "Ghost", "attack", "--grade", "1", "--tiles", "1", "--target", "Lancer"), ["Ghost"]),
-    (("fate", "cast", "Tokiomi", "attack", "--grade", "1", "--tiles", "1", "--target", "Ghost"), ["Ghost"]),
-    (("fate", "release", "Saber", "avalon", "--target", "Lancer"), ["avalon", "excalibur"]),
-    (("fate", "damage", "Ghost", "--hp", "3"), ["Ghost"]),
-    (("fate", "chant", "Ghost"), ["Ghost"]),
-    (("fate", "phantasm", "add", "Ghost", "x", "--grade", "C", "--type", "anti-unit"), ["Ghost"]),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (
+            (
+                "fate",
+                "cast",
+                "Ghost",
+                "attack",
+                "--grade",
+                "1",
+                "--tiles",
+                "1",
+                "--target",
+                "Lancer",
+            ),
+            ["Ghost"],
+        ),
+        (
+            (
+                "fate",
+                "cast",
+                "Tokiomi",
+                "attack",
+                "--grade",
+                "1",
+                "--tiles",
+                "1",
+                "--target",
+                "Ghost",
+            ),
+            ["Ghost"],
+        ),
+        (("fate", "release", "Saber", "avalon", "--target", "Lancer"), ["avalon", "excalibur"]),
+        (("fate", "damage", "Ghost", "--hp", "3"), ["Ghost"]),
+        (("fate", "chant", "Ghost"), ["Ghost"]),
+        (
+            ("fate", "phantasm", "add", "Ghost", "x", "--grade", "C", "--type", "anti-unit"),
+            ["Ghost"],
+        ),
+    ],
+)
 def test_unknown_names_are_refused(log: Path, args: tuple, words: list) -> None:
     """An unknown character or NP is refused with UNKNOWN-NAME naming it."""
     err = refused(log, *args)
@@ -186,15 +358,45 @@ def test_unknown_names_are_refused(log: Path, args: tuple, words: list) -> None:
 @rule("FATE-CC-7")
 def test_unknown_attribute_is_refused(log: Path) -> None:
     """The attribute 'lightning' is refused with FATE-CC-7."""
-    err = refused(log, "fate", "master", "add", "Kayneth", "--quality", "A", "--quantity", "C",
-                  "--crest", "C", "--attribute", "lightning", "--hp", "40", "--mp", "40")
+    err = refused(
+        log,
+        "fate",
+        "master",
+        "add",
+        "Kayneth",
+        "--quality",
+        "A",
+        "--quantity",
+        "C",
+        "--crest",
+        "C",
+        "--attribute",
+        "lightning",
+        "--hp",
+        "40",
+        "--mp",
+        "40",
+    )
     assert err.startswith("error: FATE-CC-7: ") and "lightning" in err
 
 
 def test_bad_mod_syntax_is_a_usage_error(log: Path) -> None:
     """--mod without '=' is a usage error (exit 2) and appends nothing."""
-    refused(log, "fate", "phantasm", "add", "Lancer", "spear", "--grade", "C", "--type",
-            "anti-unit", "--mod", "piercing", status=2)
+    refused(
+        log,
+        "fate",
+        "phantasm",
+        "add",
+        "Lancer",
+        "spear",
+        "--grade",
+        "C",
+        "--type",
+        "anti-unit",
+        "--mod",
+        "piercing",
+        status=2,
+    )
 
 
 def test_battle_start_twice_is_refused(log: Path) -> None:
@@ -205,12 +407,14 @@ def test_battle_start_twice_is_refused(log: Path) -> None:
 
 def test_every_fate_command_has_help_with_an_example() -> None:
     """Each fate command's help text carries an 'Example:' line."""
+
     def walk(cmd: click.Command, path: str):
         if isinstance(cmd, click.Group):
             for name, sub in cmd.commands.items():
                 yield from walk(sub, f"{path} {name}")
         else:
             yield path, cmd
+
     commands = list(walk(group, "fate"))
     assert len(commands) >= 17
     for path, cmd in commands:

@@ -77,7 +77,7 @@ def test_clock_after_battle_end(run):
 
 @pytest.mark.rule("FATE-CAST-4")
 def test_history_shows_per_tile_arithmetic(run):
-    """`history Kiritsugu` names Tokiomi's cast and each tile: two 3 HP through defense, two 8 HP."""
+    """`history Kiritsugu` names the cast and each tile: 3 HP twice through defense, 8 twice."""
     log, _ = run
     out = ok(log, "history", "Kiritsugu")
     assert "Kiritsugu takes 22 HP, 0 MP (Tokiomi attack)" in out

@@ -3,8 +3,8 @@
 Importing this package builds the ``fate`` click group with every subcommand.
 """
 
-from tablelog.cli.fate.groups import group
-from tablelog.cli.fate import setup as _setup  # noqa: F401 - registers subcommands
 from tablelog.cli.fate import battle as _battle  # noqa: F401 - registers subcommands
+from tablelog.cli.fate import setup as _setup  # noqa: F401 - registers subcommands
+from tablelog.cli.fate.groups import group
 
 __all__ = ["group"]

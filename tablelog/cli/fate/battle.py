@@ -8,7 +8,16 @@ import click
 from tablelog.cli.core import appending, execute
 from tablelog.cli.fate.groups import battle_group, group
 from tablelog.commands.fate import (
-    Cast, Chant, Dismiss, EndBattle, Morning, Release, Rest, StartBattle, StartRound, StartTurn,
+    Cast,
+    Chant,
+    Dismiss,
+    EndBattle,
+    Morning,
+    Release,
+    Rest,
+    StartBattle,
+    StartRound,
+    StartTurn,
     TakeDamage,
 )
 
@@ -39,7 +48,7 @@ def turn(ctx: click.Context) -> None:
 @group.command("round")
 @appending
 def round_(ctx: click.Context) -> None:
-    """Start the next round at turn 1 (fields and armies pay upkeep). Example: tablelog fate round"""
+    """Start the next round at turn 1 (fields, armies pay upkeep). Example: tablelog fate round"""
     execute(ctx, StartRound())
 
 
@@ -52,8 +61,16 @@ def round_(ctx: click.Context) -> None:
 @click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
 @click.option("--injury", is_flag=True, help="Inflict (or cure, or grant) injury instead.")
 @appending
-def cast(ctx: click.Context, name: str, kind: str, grade: int, tiles: int,
-         targets: tuple[str, ...], crest: bool, injury: bool) -> None:
+def cast(
+    ctx: click.Context,
+    name: str,
+    kind: str,
+    grade: int,
+    tiles: int,
+    targets: tuple[str, ...],
+    crest: bool,
+    injury: bool,
+) -> None:
     """NAME casts KIND (attack defense heal buff curse).
 
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
@@ -75,8 +92,9 @@ def chant(ctx: click.Context, name: str) -> None:
 @click.option("--target", "targets", multiple=True, help="Target (repeat); allies for an EX field.")
 @click.option("--use-plus", is_flag=True, help="Use a + (fields: half growth; armies: x2 units).")
 @appending
-def release(ctx: click.Context, owner: str, np_id: str, targets: tuple[str, ...],
-            use_plus: bool) -> None:
+def release(
+    ctx: click.Context, owner: str, np_id: str, targets: tuple[str, ...], use_plus: bool
+) -> None:
     """Release a Noble Phantasm (or a master's unique ability).
 
     Example: tablelog fate release Saber excalibur --target Rider --target Lancer

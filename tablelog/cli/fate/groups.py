@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import click
 
-__all__ = ["group", "master_group", "servant_group", "phantasm_group", "ability_group",
-           "battle_group", "pairs"]
+__all__ = [
+    "group",
+    "master_group",
+    "servant_group",
+    "phantasm_group",
+    "ability_group",
+    "battle_group",
+    "pairs",
+]
 
-group = click.Group("fate", help="Fan-made Fate TRPG: code casts, chants, Noble Phantasms, "
-                                 "unique abilities.")
+group = click.Group(
+    "fate", help="Fan-made Fate TRPG: code casts, chants, Noble Phantasms, unique abilities."
+)
 master_group = click.Group("master", help="Masters: CC build, character grade.")
 servant_group = click.Group("servant", help="Servants: HP, MP, NP budget, madness.")
 phantasm_group = click.Group("phantasm", help="Servants' Noble Phantasms.")

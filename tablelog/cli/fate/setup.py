@@ -1,4 +1,4 @@
-"""``fate master|servant|phantasm|ability add``, ``fate row``, ``fate rage``, ``fate master grade``."""
+"""``fate master|servant|phantasm|ability add``, ``fate row``, ``fate servant rage``, grades."""
 
 from __future__ import annotations
 
@@ -6,10 +6,20 @@ import click
 
 from tablelog.cli.core import appending, execute
 from tablelog.cli.fate.groups import (
-    ability_group, group, master_group, pairs, phantasm_group, servant_group,
+    ability_group,
+    group,
+    master_group,
+    pairs,
+    phantasm_group,
+    servant_group,
 )
 from tablelog.commands.fate import (
-    AddMaster, AddPhantasm, AddServant, AddUniqueAbility, MoveRow, SetCharacterGrade,
+    AddMaster,
+    AddPhantasm,
+    AddServant,
+    AddUniqueAbility,
+    MoveRow,
+    SetCharacterGrade,
     ToggleMadness,
 )
 
@@ -23,24 +33,51 @@ ROW = click.Choice(["front", "back"])
 @click.option("--quality", required=True, help="Circuit quality grade (E..EX, C+/B+/A+).")
 @click.option("--quantity", required=True, help="Circuit quantity grade (E..EX, C+/B+/A+).")
 @click.option("--crest", required=True, help="Magic crest grade (F..A).")
-@click.option("--attribute", "attributes", multiple=True, required=True,
-              help="earth water fire wind ether hollow none (or 지 수 화 풍 공 허 무); repeat.")
+@click.option(
+    "--attribute",
+    "attributes",
+    multiple=True,
+    required=True,
+    help="earth water fire wind ether hollow none (or 지 수 화 풍 공 허 무); repeat.",
+)
 @click.option("--hp", type=int, required=True, help="Max HP (from the core rulebook).")
 @click.option("--mp", type=int, required=True, help="Max MP (from the core rulebook).")
 @click.option("--cc-budget", type=int, default=20, show_default=True, help="CC setting points.")
 @click.option("--none-kind", default=None, help="The one kind a 'none' master casts.")
-@click.option("--anti-magic", type=click.IntRange(0), default=0, show_default=True,
-              help="Anti-magic grade.")
+@click.option(
+    "--anti-magic", type=click.IntRange(0), default=0, show_default=True, help="Anti-magic grade."
+)
 @click.option("--row", type=ROW, default="front", show_default=True)
-@click.option("--stored", multiple=True, metavar="KIND=GRADE",
-              help="A spell stored in the crest (repeat; total <= crest x 2).")
-@click.option("--character-grade", type=click.IntRange(0), default=0, show_default=True,
-              help="Character grade (earns unique-ability points).")
+@click.option(
+    "--stored",
+    multiple=True,
+    metavar="KIND=GRADE",
+    help="A spell stored in the crest (repeat; total <= crest x 2).",
+)
+@click.option(
+    "--character-grade",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Character grade (earns unique-ability points).",
+)
 @appending
-def master_add(ctx: click.Context, name: str, quality: str, quantity: str, crest: str,
-               attributes: tuple[str, ...], hp: int, mp: int, cc_budget: int,
-               none_kind: str | None, anti_magic: int, row: str, stored: tuple[str, ...],
-               character_grade: int) -> None:
+def master_add(
+    ctx: click.Context,
+    name: str,
+    quality: str,
+    quantity: str,
+    crest: str,
+    attributes: tuple[str, ...],
+    hp: int,
+    mp: int,
+    cc_budget: int,
+    none_kind: str | None,
+    anti_magic: int,
+    row: str,
+    stored: tuple[str, ...],
+    character_grade: int,
+) -> None:
     """Add a master with a CC build.
 
     Example: tablelog fate master add Kiritsugu --quality B --quantity C --crest D
@@ -51,8 +88,24 @@ def master_add(ctx: click.Context, name: str, quality: str, quantity: str, crest
         parsed = tuple((kind, int(grade)) for kind, grade in spells)
     except ValueError:
         raise click.BadParameter("GRADE must be a whole number", param_hint="--stored") from None
-    execute(ctx, AddMaster(name, quality, quantity, crest, attributes, hp, mp, cc_budget,
-                           none_kind, anti_magic, row, parsed, character_grade))
+    execute(
+        ctx,
+        AddMaster(
+            name,
+            quality,
+            quantity,
+            crest,
+            attributes,
+            hp,
+            mp,
+            cc_budget,
+            none_kind,
+            anti_magic,
+            row,
+            parsed,
+            character_grade,
+        ),
+    )
 
 
 @master_group.command("grade")
@@ -73,8 +126,16 @@ def master_grade(ctx: click.Context, name: str, grade: int) -> None:
 @click.option("--anti-magic", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--row", type=ROW, default="front", show_default=True)
 @appending
-def servant_add(ctx: click.Context, name: str, hp: int, mp: int, madness: str | None,
-                np_budget: int, anti_magic: int, row: str) -> None:
+def servant_add(
+    ctx: click.Context,
+    name: str,
+    hp: int,
+    mp: int,
+    madness: str | None,
+    np_budget: int,
+    anti_magic: int,
+    row: str,
+) -> None:
     """Add a servant. Example: tablelog fate servant add Saber --hp 60 --mp 80 --np-budget 15"""
     execute(ctx, AddServant(name, hp, mp, np_budget, madness, anti_magic, row))
 
@@ -92,17 +153,34 @@ def servant_rage(ctx: click.Context, name: str, end: bool) -> None:
 @click.argument("servant")
 @click.argument("np_id", metavar="ID")
 @click.option("--grade", required=True, help="E D C C+ B B+ B++ A A+ A++ A+++ EX.")
-@click.option("--type", "np_type", required=True,
-              help="anti-unit anti-army anti-fortress anti-country anti-world army field.")
+@click.option(
+    "--type",
+    "np_type",
+    required=True,
+    help="anti-unit anti-army anti-fortress anti-country anti-world army field.",
+)
 @click.option("--form", default="attack", show_default=True, help="attack or defense.")
 @click.option("--release", default="true-name", show_default=True, help="true-name or always.")
-@click.option("--mod", "mods", multiple=True, metavar="KEY=VALUE",
-              help="Special ability changing a number (concealment=true, piercing=true, "
-                   "hp-per-tile=-2, damage=none, targets=N, mp-cost=N, ignores-defense=true, "
-                   "reality-marble=true, upkeep-per-unit=N).")
+@click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Special ability changing a number (concealment=true, piercing=true, "
+    "hp-per-tile=-2, damage=none, targets=N, mp-cost=N, ignores-defense=true, "
+    "reality-marble=true, upkeep-per-unit=N).",
+)
 @appending
-def phantasm_add(ctx: click.Context, servant: str, np_id: str, grade: str, np_type: str,
-                 form: str, release: str, mods: tuple[str, ...]) -> None:
+def phantasm_add(
+    ctx: click.Context,
+    servant: str,
+    np_id: str,
+    grade: str,
+    np_type: str,
+    form: str,
+    release: str,
+    mods: tuple[str, ...],
+) -> None:
     """Give SERVANT a Noble Phantasm.
 
     Example: tablelog fate phantasm add Saber excalibur --grade A++ --type anti-fortress
@@ -118,8 +196,15 @@ def phantasm_add(ctx: click.Context, servant: str, np_id: str, grade: str, np_ty
 @click.option("--starting", is_flag=True, help="Usable from the start: grade C, MP one grade up.")
 @click.option("--mod", "mods", multiple=True, metavar="KEY=VALUE", help="As for NPs.")
 @appending
-def ability_add(ctx: click.Context, master: str, ua_id: str, grade: str, ua_type: str,
-                starting: bool, mods: tuple[str, ...]) -> None:
+def ability_add(
+    ctx: click.Context,
+    master: str,
+    ua_id: str,
+    grade: str,
+    ua_type: str,
+    starting: bool,
+    mods: tuple[str, ...],
+) -> None:
     """Give MASTER a unique ability. Example: tablelog fate ability add Rin gem --grade C
     --type anti-unit --starting"""
     execute(ctx, AddUniqueAbility(master, ua_id, grade, ua_type, starting, pairs(mods, "--mod")))

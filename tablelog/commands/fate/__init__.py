@@ -4,17 +4,43 @@ Importing this package registers every fate decider.
 """
 
 from tablelog.commands.fate.battle import (
-    Dismiss, EndBattle, Morning, Rest, StartBattle, StartRound, StartTurn,
+    Dismiss,
+    EndBattle,
+    Morning,
+    Rest,
+    StartBattle,
+    StartRound,
+    StartTurn,
 )
 from tablelog.commands.fate.casting import Cast, Chant, TakeDamage
 from tablelog.commands.fate.release import Release
 from tablelog.commands.fate.setup import (
-    AddMaster, AddPhantasm, AddServant, AddUniqueAbility, MoveRow, SetCharacterGrade,
+    AddMaster,
+    AddPhantasm,
+    AddServant,
+    AddUniqueAbility,
+    MoveRow,
+    SetCharacterGrade,
     ToggleMadness,
 )
 
 __all__ = [
-    "AddMaster", "AddPhantasm", "AddServant", "AddUniqueAbility", "Cast", "Chant", "Dismiss",
-    "EndBattle", "Morning", "MoveRow", "Release", "Rest", "SetCharacterGrade", "StartBattle",
-    "StartRound", "StartTurn", "TakeDamage", "ToggleMadness",
+    "AddMaster",
+    "AddPhantasm",
+    "AddServant",
+    "AddUniqueAbility",
+    "Cast",
+    "Chant",
+    "Dismiss",
+    "EndBattle",
+    "Morning",
+    "MoveRow",
+    "Release",
+    "Rest",
+    "SetCharacterGrade",
+    "StartBattle",
+    "StartRound",
+    "StartTurn",
+    "TakeDamage",
+    "ToggleMadness",
 ]

@@ -13,8 +13,14 @@ from tablelog.commands.fate.common import Pending, who
 from tablelog.commands.fate.summons import army_upkeep, field_upkeep
 from tablelog.events.core import Event
 from tablelog.events.fate import (
-    ArmyDismissed, BattleEnded, BattleStarted, CrestHealed, FieldEnded, RoundStarted,
-    TilesRefilled, TurnStarted,
+    ArmyDismissed,
+    BattleEnded,
+    BattleStarted,
+    CrestHealed,
+    FieldEnded,
+    RoundStarted,
+    TilesRefilled,
+    TurnStarted,
 )
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, require
@@ -111,9 +117,16 @@ def decide_morning(state: State, c: Morning) -> list[Event]:
         grade = crest_heal_hp(parse_grade(record["crest"]))
         hp = min(grade, record["hp_max"] - record["hp"])
         if hp > 0:
-            events.append(CrestHealed(name, hp, {
-                "crest": f"{record['crest']} = {grade} HP",
-                "healed": f"min({grade}, {record['hp_max']} - {record['hp']}) = {hp}"}))
+            events.append(
+                CrestHealed(
+                    name,
+                    hp,
+                    {
+                        "crest": f"{record['crest']} = {grade} HP",
+                        "healed": f"min({grade}, {record['hp_max']} - {record['hp']}) = {hp}",
+                    },
+                )
+            )
     return events
 
 
@@ -121,8 +134,11 @@ def decide_morning(state: State, c: Morning) -> list[Event]:
 def decide_rest(state: State, c: Rest) -> list[Event]:
     """Refill every master's tile pool outside battle (FATE-CC-6)."""
     require(not state.clock.get("battle"), "FATE-CC-6", "no rest during a battle")
-    return [TilesRefilled(name, record["tiles_max"]) for name, record in state.characters.items()
-            if record["role"] == "master" and record["tiles"] < record["tiles_max"]]
+    return [
+        TilesRefilled(name, record["tiles_max"])
+        for name, record in state.characters.items()
+        if record["role"] == "master" and record["tiles"] < record["tiles_max"]
+    ]
 
 
 @decider(Dismiss)

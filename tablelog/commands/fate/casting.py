@@ -18,8 +18,18 @@ from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
-    CREST_CAST_HP, DURATION_TURNS, KINDS, attack_hp_per_tile, cast_mp_cost, chanted_tiles,
-    check_buff_tiles, check_cast, curse_tiles_after_anti_magic, deal_tiles, defense_block, heal_hp,
+    CREST_CAST_HP,
+    DURATION_TURNS,
+    KINDS,
+    attack_hp_per_tile,
+    cast_mp_cost,
+    chanted_tiles,
+    check_buff_tiles,
+    check_cast,
+    curse_tiles_after_anti_magic,
+    deal_tiles,
+    defense_block,
+    heal_hp,
     parse_grade,
 )
 
@@ -82,20 +92,42 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest))
     targets = _targets(c, state)
     mp = cast_mp_cost(c.tiles, caster["hollow"])
-    require(mp <= caster["mp"], "FATE-CAST-3",
-            f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}")
-    require(not (c.injury and c.kind == "defense"), "FATE-CAST-9",
-            "defense blocks magical injury by itself; --injury is for attack, curse, buff, heal")
-    require(not (c.injury and c.kind == "heal" and state.clock.get("battle")), "FATE-CAST-9",
-            "injury heals only outside battle (in a scene or on a rest)")
+    require(
+        mp <= caster["mp"],
+        "FATE-CAST-3",
+        f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}",
+    )
+    require(
+        not (c.injury and c.kind == "defense"),
+        "FATE-CAST-9",
+        "defense blocks magical injury by itself; --injury is for attack, curse, buff, heal",
+    )
+    require(
+        not (c.injury and c.kind == "heal" and state.clock.get("battle")),
+        "FATE-CAST-9",
+        "injury heals only outside battle (in a scene or on a rest)",
+    )
     total = chanted_tiles(c.tiles, caster["chants"])
     per_target = deal_tiles(total, targets)
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
     pending = Pending(state)
-    pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,
-                         caster["chants"], CREST_CAST_HP if c.crest else 0, c.crest, c.injury,
-                         _cast_breakdown(c, caster, total, mp)))
+    pending.add(
+        CodeCast(
+            c.caster,
+            c.kind,
+            c.grade,
+            c.tiles,
+            total,
+            tuple(targets),
+            mp,
+            caster["chants"],
+            CREST_CAST_HP if c.crest else 0,
+            c.crest,
+            c.injury,
+            _cast_breakdown(c, caster, total, mp),
+        )
+    )
     for name, tiles in per_target.items():
         _APPLY[c.kind](pending, c, name, tiles)
     return pending.events
@@ -103,8 +135,10 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
 
 def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dict[str, str]:
     hollow = " - 1 (hollow)" if caster["hollow"] else ""
-    out = {"mp": f"2 x {c.tiles} pool tiles{hollow} = {mp}",
-           "tiles": f"{c.tiles} x 2^{caster['chants']} chants = {total}"}
+    out = {
+        "mp": f"2 x {c.tiles} pool tiles{hollow} = {mp}",
+        "tiles": f"{c.tiles} x 2^{caster['chants']} chants = {total}",
+    }
     if c.crest:
         out["hp"] = f"crest spell: {CREST_CAST_HP} HP"
     return out
@@ -116,8 +150,7 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int) -> None:
     grades = max(0, c.grade - anti)
     tile = Tile(0, 0, grades) if c.injury else Tile(hp)
     what = f"{grades} injury" if c.injury else f"2 x ({c.grade} - {anti} anti-magic) = {hp} HP"
-    header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what,
-              "tiles": str(tiles)}
+    header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what, "tiles": str(tiles)}
     pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header))
 
 
@@ -126,9 +159,21 @@ def _effect(pending: Pending, c: Cast, name: str, tiles: int, kind: str, note: s
     breakdown = {"cast": f"{c.caster} {kind} grade {c.grade}", "tiles": str(tiles)}
     if note:
         breakdown["anti-magic"] = note
-    pending.add(EffectRaised(name, next_effect_id(pending.state), kind, c.grade, tiles,
-                             DURATION_TURNS[kind], c.caster, block_hp, block_mp, c.injury,
-                             breakdown))
+    pending.add(
+        EffectRaised(
+            name,
+            next_effect_id(pending.state),
+            kind,
+            c.grade,
+            tiles,
+            DURATION_TURNS[kind],
+            c.caster,
+            block_hp,
+            block_mp,
+            c.injury,
+            breakdown,
+        )
+    )
 
 
 def _defense(pending: Pending, c: Cast, name: str, tiles: int) -> None:
@@ -150,14 +195,32 @@ def _heal(pending: Pending, c: Cast, name: str, tiles: int) -> None:
     target = pending.state.characters[name]
     if c.injury:
         grades = min(target["injury"], c.grade * tiles)
-        pending.add(InjuryHealed(name, grades, f"{c.caster} heal",
-                                 {"per tile": f"{c.grade} injury", "tiles": str(tiles),
-                                  "cured": f"min({target['injury']}, {c.grade * tiles}) = {grades}"}))
+        pending.add(
+            InjuryHealed(
+                name,
+                grades,
+                f"{c.caster} heal",
+                {
+                    "per tile": f"{c.grade} injury",
+                    "tiles": str(tiles),
+                    "cured": f"min({target['injury']}, {c.grade * tiles}) = {grades}",
+                },
+            )
+        )
         return
     hp = heal_hp(c.grade, tiles, target["hp"], target["hp_max"])
-    pending.add(Healed(name, hp, f"{c.caster} heal",
-                       {"per tile": f"{c.grade} HP", "tiles": str(tiles),
-                        "healed": f"min({c.grade} x {tiles}, {target['hp_max']} - {target['hp']}) = {hp}"}))
+    pending.add(
+        Healed(
+            name,
+            hp,
+            f"{c.caster} heal",
+            {
+                "per tile": f"{c.grade} HP",
+                "tiles": str(tiles),
+                "healed": f"min({c.grade} x {tiles}, {target['hp_max']} - {target['hp']}) = {hp}",
+            },
+        )
+    )
 
 
 _APPLY = {"attack": _attack, "defense": _defense, "heal": _heal, "buff": _buff, "curse": _curse}
@@ -167,8 +230,9 @@ _APPLY = {"attack": _attack, "defense": _defense, "heal": _heal, "buff": _buff, 
 def decide_chant(state: State, c: Chant) -> list[Event]:
     """Chant once; a caster in the back row cannot (FATE-CHANT-3)."""
     caster = who(state, c.name, "master", "FATE-CHANT-1")
-    require(caster["row"] == "front", "FATE-CHANT-3",
-            f"{c.name} is in the back row and cannot chant")
+    require(
+        caster["row"] == "front", "FATE-CHANT-3", f"{c.name} is in the back row and cannot chant"
+    )
     return [Chanted(c.name)]
 
 
@@ -176,6 +240,9 @@ def decide_chant(state: State, c: Chant) -> list[Event]:
 def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
     """Apply outside damage as one incoming tile through the target's defenses (FATE-CAST-5)."""
     who(state, c.name)
-    require(min(c.hp, c.mp, c.injury) >= 0 and (c.hp or c.mp or c.injury), "FATE-CAST-5",
-            f"damage needs --hp, --mp or --injury above 0 (got {c.hp} HP, {c.mp} MP)")
+    require(
+        min(c.hp, c.mp, c.injury) >= 0 and (c.hp or c.mp or c.injury),
+        "FATE-CAST-5",
+        f"damage needs --hp, --mp or --injury above 0 (got {c.hp} HP, {c.mp} MP)",
+    )
     return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external")]

@@ -35,7 +35,9 @@ class Pending:
         self.events.append(event)
 
 
-def who(state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME") -> dict[str, Any]:
+def who(
+    state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME"
+) -> dict[str, Any]:
     """Return character ``name`` (of ``role`` if given).
 
     Raises:
@@ -67,8 +69,14 @@ def _slots(target: dict[str, Any], kinds: tuple[str, ...]) -> list[dict[str, Any
     return slots
 
 
-def hits_on(state: State, name: str, tiles: list[Tile], source: str,
-            kinds: tuple[str, ...] = DEFENSE_KINDS, header: dict[str, str] | None = None) -> DamageTaken:
+def hits_on(
+    state: State,
+    name: str,
+    tiles: list[Tile],
+    source: str,
+    kinds: tuple[str, ...] = DEFENSE_KINDS,
+    header: dict[str, str] | None = None,
+) -> DamageTaken:
     """Meet each incoming tile with one of the target's defense tiles, oldest first.
 
     Args:
@@ -98,11 +106,15 @@ def hits_on(state: State, name: str, tiles: list[Tile], source: str,
             injury = max(0, injury - effect["block_hp"])
             hp, mp = hit.hp, hit.mp
             spent[str(effect["id"])] = spent.get(str(effect["id"]), 0) + 1
-            line += (f" - {effect['kind']} #{effect['id']} grade {effect['grade']}"
-                     f" ({effect['block_hp']} HP {effect['block_mp']} MP) = {hp} HP {mp} MP")
+            line += (
+                f" - {effect['kind']} #{effect['id']} grade {effect['grade']}"
+                f" ({effect['block_hp']} HP {effect['block_mp']} MP) = {hp} HP {mp} MP"
+            )
         breakdown[f"tile {i}"] = line
         total_hp, total_mp, total_injury = total_hp + hp, total_mp + mp, total_injury + injury
-    breakdown["total"] = f"{total_hp} HP, {total_mp} MP" + (f", {total_injury} injury" if total_injury else "")
+    breakdown["total"] = f"{total_hp} HP, {total_mp} MP" + (
+        f", {total_injury} injury" if total_injury else ""
+    )
     cancelled = target["chants"] if (total_hp or total_mp or total_injury) else 0
     if cancelled:
         breakdown["chant"] = f"damage cancels {cancelled} pending chant(s) (FATE-CHANT-2)"

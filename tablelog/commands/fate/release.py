@@ -19,8 +19,14 @@ from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
-    ANTI_WORLD_BACK_MP, always_uses_per_round, back_row_hp, check_true_name_allowed,
-    check_ua_usable, parse_grade, parse_mods, plan_targets,
+    ANTI_WORLD_BACK_MP,
+    always_uses_per_round,
+    back_row_hp,
+    check_true_name_allowed,
+    check_ua_usable,
+    parse_grade,
+    parse_mods,
+    plan_targets,
 )
 
 __all__ = ["Release"]
@@ -45,14 +51,20 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
     if np["release"] == "always":
         if state.clock.get("battle"):
             allowed = always_uses_per_round(madness)
-            require(owner["_always_uses"] < allowed, "FATE-NP-8",
-                    f"{c.owner} has used always-active NPs {owner['_always_uses']} time(s) this"
-                    f" round; {allowed} allowed")
+            require(
+                owner["_always_uses"] < allowed,
+                "FATE-NP-8",
+                f"{c.owner} has used always-active NPs {owner['_always_uses']} time(s) this"
+                f" round; {allowed} allowed",
+            )
         return
     check_true_name_allowed(madness, owner.get("raging", False))
     now = [state.clock.get("round"), state.clock.get("turn")]
-    require(not state.clock.get("battle") or owner["_np_turn"] != now, "FATE-NP-6",
-            f"{c.owner} already released an NP in round {now[0]} turn {now[1]}")
+    require(
+        not state.clock.get("battle") or owner["_np_turn"] != now,
+        "FATE-NP-6",
+        f"{c.owner} already released an NP in round {now[0]} turn {now[1]}",
+    )
 
 
 @decider(Release)
@@ -61,8 +73,10 @@ def decide_release(state: State, c: Release) -> list[Event]:
     owner = who(state, c.owner)
     np = owner["phantasms"].get(c.np_id)
     if np is None:
-        raise RuleViolation("UNKNOWN-NAME", f"{c.owner} has no NP {c.np_id!r}"
-                            f" (has: {', '.join(owner['phantasms']) or 'none'})")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            f"{c.owner} has no NP {c.np_id!r} (has: {', '.join(owner['phantasms']) or 'none'})",
+        )
     _check_may_release(state, c, owner, np)
     pending = Pending(state)
     if np["form"] == "defense":
@@ -77,23 +91,45 @@ def decide_release(state: State, c: Release) -> list[Event]:
 
 
 def _pay(owner: dict[str, Any], c: Release, mp: int) -> None:
-    require(owner["mp"] >= mp, "FATE-NP-5",
-            f"{c.np_id} costs {mp} MP, {c.owner} has {owner['mp']}")
+    require(owner["mp"] >= mp, "FATE-NP-5", f"{c.np_id} costs {mp} MP, {c.owner} has {owner['mp']}")
 
 
-def _release_defense(pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+def _release_defense(
+    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
+) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
     _pay(owner, c, np["mp_cost"])
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,),
-                                 np["release"] == "always",
-                                 {"mp_cost": str(np["mp_cost"]), "block": f"{np['block_per_tile']}"
-                                  f" HP and MP per tile x {np['tiles']} tiles"}))
+    pending.add(
+        PhantasmReleased(
+            c.owner,
+            c.np_id,
+            np["mp_cost"],
+            (c.owner,),
+            np["release"] == "always",
+            {
+                "mp_cost": str(np["mp_cost"]),
+                "block": f"{np['block_per_tile']} HP and MP per tile x {np['tiles']} tiles",
+            },
+        )
+    )
     turns = 1 if np["release"] == "true-name" else None
     block = np["block_per_tile"]
-    pending.add(EffectRaised(c.owner, next_effect_id(pending.state), "np-defense",
-                             parse_grade(np["grade"]).value, np["tiles"], turns,
-                             c.owner, block, block, False, {"np": c.np_id}))
+    pending.add(
+        EffectRaised(
+            c.owner,
+            next_effect_id(pending.state),
+            "np-defense",
+            parse_grade(np["grade"]).value,
+            np["tiles"],
+            turns,
+            c.owner,
+            block,
+            block,
+            False,
+            {"np": c.np_id},
+        )
+    )
 
 
 def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: Any) -> tuple[Tile, str]:
@@ -105,14 +141,24 @@ def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: Any) -> tuple[Ti
     return Tile(hp, mp), text
 
 
-def _release_attack(pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+def _release_attack(
+    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
+) -> None:
     """Deal the NP's tiles to each target through its defenses (FATE-NP-6, -7, -8, -12)."""
     mods = parse_mods(np["mods"])
     limit = 1 if np["release"] == "always" else np["targets"]
     plans = plan_targets(np["type"], limit, [(t, who(pending.state, t)["row"]) for t in c.targets])
     _pay(owner, c, np["mp_cost"])
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], tuple(c.targets),
-                                 np["release"] == "always", {"mp_cost": str(np["mp_cost"])}))
+    pending.add(
+        PhantasmReleased(
+            c.owner,
+            c.np_id,
+            np["mp_cost"],
+            tuple(c.targets),
+            np["release"] == "always",
+            {"mp_cost": str(np["mp_cost"])},
+        )
+    )
     if mods.ignores_defense:
         kinds: tuple[str, ...] = ()
     elif parse_grade(np["grade"]).is_ex:
@@ -123,16 +169,24 @@ def _release_attack(pending: Pending, c: Release, owner: dict[str, Any], np: dic
     for plan in plans:
         target = pending.state.characters[plan.name]
         tile, text = _per_tile(np, target, mods)
-        header = {"np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
-                  "per tile": text, "tiles": str(np["tiles"]), "row": plan.row}
+        header = {
+            "np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
+            "per tile": text,
+            "tiles": str(np["tiles"]),
+            "row": plan.row,
+        }
         tiles = [tile] * np["tiles"]
         if plan.share == "half-of-front":
             half = back_row_hp(taken[str(plan.behind_of)])
-            header["per tile"] = f"half of the {taken[str(plan.behind_of)]} HP {plan.behind_of} took = {half}"
+            header["per tile"] = (
+                f"half of the {taken[str(plan.behind_of)]} HP {plan.behind_of} took = {half}"
+            )
             tiles = [Tile(half)]
         elif plan.share == "half":
             tiles = [Tile(back_row_hp(tile.hp), ANTI_WORLD_BACK_MP)] * np["tiles"]
-            header["per tile"] = f"half of {tile.hp} HP = {back_row_hp(tile.hp)}, {ANTI_WORLD_BACK_MP} MP"
+            header["per tile"] = (
+                f"half of {tile.hp} HP = {back_row_hp(tile.hp)}, {ANTI_WORLD_BACK_MP} MP"
+            )
         damage = hits_on(pending.state, plan.name, tiles, f"{c.owner} {c.np_id}", kinds, header)
         pending.add(damage)
         taken[plan.name] = damage.hp

@@ -8,17 +8,36 @@ from tablelog.commands.core import decider
 from tablelog.commands.fate.common import Pending, who
 from tablelog.events.core import Event
 from tablelog.events.fate import (
-    CharacterGradeSet, MadnessToggled, MasterAdded, PhantasmAdded, RowChanged, ServantAdded,
+    CharacterGradeSet,
+    MadnessToggled,
+    MasterAdded,
+    PhantasmAdded,
+    RowChanged,
+    ServantAdded,
 )
 from tablelog.projections.core import State
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
-    cc_cost_breakdown, check_stored_spells, check_unique_ability, kind_powers, normalize_attribute,
-    np_profile, parse_grade, parse_np_grade, power_grade,
+    cc_cost_breakdown,
+    check_stored_spells,
+    check_unique_ability,
+    kind_powers,
+    normalize_attribute,
+    np_profile,
+    parse_grade,
+    parse_np_grade,
+    power_grade,
 )
 
-__all__ = ["AddMaster", "AddServant", "AddPhantasm", "AddUniqueAbility", "MoveRow",
-           "ToggleMadness", "SetCharacterGrade"]
+__all__ = [
+    "AddMaster",
+    "AddServant",
+    "AddPhantasm",
+    "AddUniqueAbility",
+    "MoveRow",
+    "ToggleMadness",
+    "SetCharacterGrade",
+]
 
 
 @attrs.frozen
@@ -119,9 +138,24 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
     require(len(stored) == len(c.stored), "FATE-CC-10", f"a kind is stored twice: {c.stored}")
     check_stored_spells(crest, stored)
     breakdown = {key: str(value) for key, value in costs.items()}
-    return [MasterAdded(c.name, str(quality), str(quantity), str(crest), attributes, c.hp, c.mp,
-                        c.cc_budget, c.none_kind, c.anti_magic, c.row, stored, c.character_grade,
-                        breakdown)]
+    return [
+        MasterAdded(
+            c.name,
+            str(quality),
+            str(quantity),
+            str(crest),
+            attributes,
+            c.hp,
+            c.mp,
+            c.cc_budget,
+            c.none_kind,
+            c.anti_magic,
+            c.row,
+            stored,
+            c.character_grade,
+            breakdown,
+        )
+    ]
 
 
 @decider(AddServant)
@@ -134,8 +168,12 @@ def decide_add_servant(state: State, c: AddServant) -> list[Event]:
 
 
 def _np_breakdown(profile) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    return {**profile.formula, "hp_per_tile": str(profile.hp_per_tile),
-            "mp_per_tile": str(profile.mp_per_tile), "targets": str(profile.targets)}
+    return {
+        **profile.formula,
+        "hp_per_tile": str(profile.hp_per_tile),
+        "mp_per_tile": str(profile.mp_per_tile),
+        "targets": str(profile.targets),
+    }
 
 
 @decider(AddPhantasm)
@@ -146,8 +184,18 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     mods = dict(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)
     pending = Pending(state)
-    pending.add(PhantasmAdded(c.servant, c.np_id, str(grade), c.np_type, c.form, c.release, mods,
-                              breakdown=_np_breakdown(profile)))
+    pending.add(
+        PhantasmAdded(
+            c.servant,
+            c.np_id,
+            str(grade),
+            c.np_type,
+            c.form,
+            c.release,
+            mods,
+            breakdown=_np_breakdown(profile),
+        )
+    )
     return pending.events
 
 
@@ -160,9 +208,20 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
     mods = dict(c.mods)
     profile = np_profile(grade, c.ua_type, "attack", "true-name", mods, 1 if c.starting else 0)
     pending = Pending(state)
-    pending.add(PhantasmAdded(c.master, c.ua_id, str(grade), c.ua_type, "attack", "true-name",
-                              mods, unique=True, starting=c.starting,
-                              breakdown=_np_breakdown(profile)))
+    pending.add(
+        PhantasmAdded(
+            c.master,
+            c.ua_id,
+            str(grade),
+            c.ua_type,
+            "attack",
+            "true-name",
+            mods,
+            unique=True,
+            starting=c.starting,
+            breakdown=_np_breakdown(profile),
+        )
+    )
     return pending.events
 
 
@@ -180,8 +239,11 @@ def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
     """Start or stop madness enhancement (only a servant that has it)."""
     record = who(state, c.name, "servant", "FATE-NP-4")
     require(record["madness"], "FATE-NP-4", f"{c.name} has no madness enhancement")
-    require(record["raging"] != c.raging, "FATE-NP-4",
-            f"{c.name} is {'already' if c.raging else 'not'} raging")
+    require(
+        record["raging"] != c.raging,
+        "FATE-NP-4",
+        f"{c.name} is {'already' if c.raging else 'not'} raging",
+    )
     return [MadnessToggled(c.name, c.raging)]
 
 

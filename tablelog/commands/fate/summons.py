@@ -10,32 +10,55 @@ from typing import Any
 
 from tablelog.commands.fate.common import Pending, who
 from tablelog.events.fate import (
-    ArmyDismissed, ArmySummoned, FieldEnded, FieldRaised, PhantasmReleased, UpkeepPaid,
+    ArmyDismissed,
+    ArmySummoned,
+    FieldEnded,
+    FieldRaised,
+    PhantasmReleased,
+    UpkeepPaid,
 )
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
-    EX_FIELD_HP, army_summon_mp, army_units, army_upkeep_per_round, field_clash,
-    field_upkeep_due, field_upkeep_value, parse_grade, parse_mods,
+    EX_FIELD_HP,
+    army_summon_mp,
+    army_units,
+    army_upkeep_per_round,
+    field_clash,
+    field_upkeep_due,
+    field_upkeep_value,
+    parse_grade,
+    parse_mods,
 )
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep"]
 
 
 def _fields_up(pending: Pending, owner: str) -> list[tuple[str, dict[str, Any]]]:
-    return [(name, rec["field"]) for name, rec in pending.state.characters.items()
-            if rec["field"] is not None and name != owner]
+    return [
+        (name, rec["field"])
+        for name, rec in pending.state.characters.items()
+        if rec["field"] is not None and name != owner
+    ]
 
 
-def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                  allies: Sequence[str], plus_used: bool) -> None:
+def release_field(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    allies: Sequence[str],
+    plus_used: bool,
+) -> None:
     """Raise a bounded field, settling any field already up (FATE-NP-10, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-10", "a bounded field is raised in battle")
     record = state.characters[owner]
     require(record["field"] is None, "FATE-NP-10", f"{owner} already holds a field up")
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
-    outcomes = [(name, old, field_clash(grade, marble, parse_grade(old["grade"]),
-                                        old["reality_marble"])) for name, old in _fields_up(pending, owner)]
+    outcomes = [
+        (name, old, field_clash(grade, marble, parse_grade(old["grade"]), old["reality_marble"]))
+        for name, old in _fields_up(pending, owner)
+    ]
     factor = max([clash.mp_factor for _, _, clash in outcomes], default=1)
     if any(clash.outcome == "nullified" for _, _, clash in outcomes):
         factor = 0
@@ -44,8 +67,16 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     for name in allies:
         who(state, name)
     text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in outcomes) or "none up"
-    pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False,
-                                 {"mp_cost": f"{np['mp_cost']} x {factor} = {mp}", "clash": text}))
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            mp,
+            tuple(allies),
+            False,
+            {"mp_cost": f"{np['mp_cost']} x {factor} = {mp}", "clash": text},
+        )
+    )
     if factor == 0:
         return
     for name, old, clash in outcomes:
@@ -53,11 +84,23 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     if any(clash.outcome == "cancel" for _, _, clash in outcomes):
         return
     bonus = EX_FIELD_HP if grade.is_ex else 0
-    pending.add(FieldRaised(owner, np_id, np["grade"], marble, plus_used, state.clock["round"],
-                            bonus, tuple(allies) if grade.is_ex else ()))
+    pending.add(
+        FieldRaised(
+            owner,
+            np_id,
+            np["grade"],
+            marble,
+            plus_used,
+            state.clock["round"],
+            bonus,
+            tuple(allies) if grade.is_ex else (),
+        )
+    )
 
 
-def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any], plus_used: bool) -> None:
+def release_army(
+    pending: Pending, owner: str, np_id: str, np: dict[str, Any], plus_used: bool
+) -> None:
     """Summon an army's units (FATE-NP-11, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-11", "an army is summoned in battle")
@@ -68,11 +111,31 @@ def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any], p
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     upkeep = army_upkeep_per_round(units, plus_used, mods.upkeep_per_unit)
-    pending.add(PhantasmReleased(owner, np_id, mp, (), False,
-                                 {"mp_cost": f"{np['mp_cost']}" + (" x 2 (reality marble)"
-                                                                    if mp != np["mp_cost"] else "")}))
-    pending.add(ArmySummoned(owner, np_id, units.units, units.free_units, units.stat_points,
-                             upkeep, state.clock["round"], plus_used))
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            mp,
+            (),
+            False,
+            {
+                "mp_cost": f"{np['mp_cost']}"
+                + (" x 2 (reality marble)" if mp != np["mp_cost"] else "")
+            },
+        )
+    )
+    pending.add(
+        ArmySummoned(
+            owner,
+            np_id,
+            units.units,
+            units.free_units,
+            units.stat_points,
+            upkeep,
+            state.clock["round"],
+            plus_used,
+        )
+    )
 
 
 def field_upkeep(pending: Pending) -> None:
@@ -88,10 +151,19 @@ def field_upkeep(pending: Pending) -> None:
         if due > record["mp"]:
             pending.add(FieldEnded(name, field["np"], f"upkeep {due} MP unpaid"))
             continue
-        pending.add(UpkeepPaid(name, field["np"], due, {
-            "value": f"1 + {rounds} rounds{' / 2' if field['plus_used'] else ''} - plusses = {value}",
-            "paid": f"max(0, {value}){' (EX: free 3 rounds)' if grade.is_ex and rounds < 3 else ''}"
-                    f" = {due}"}))
+        half = " / 2" if field["plus_used"] else ""
+        free = " (EX: free 3 rounds)" if grade.is_ex and rounds < 3 else ""
+        pending.add(
+            UpkeepPaid(
+                name,
+                field["np"],
+                due,
+                {
+                    "value": f"1 + {rounds} rounds{half} - plusses = {value}",
+                    "paid": f"max(0, {value}){free} = {due}",
+                },
+            )
+        )
 
 
 def army_upkeep(pending: Pending) -> None:
@@ -105,4 +177,6 @@ def army_upkeep(pending: Pending) -> None:
             pending.add(ArmyDismissed(name, army["np"], f"upkeep {due} MP unpaid"))
             continue
         paid = army["units"] - army["free_units"]
-        pending.add(UpkeepPaid(name, army["np"], due, {"units": f"{paid} paid units", "paid": str(due)}))
+        pending.add(
+            UpkeepPaid(name, army["np"], due, {"units": f"{paid} paid units", "paid": str(due)})
+        )

@@ -4,22 +4,61 @@ Importing this package registers every ``fate.*`` event type.
 """
 
 from tablelog.events.fate.battle import (
-    BattleEnded, BattleStarted, CrestHealed, RoundStarted, TilesRefilled, TurnStarted, UpkeepPaid,
+    BattleEnded,
+    BattleStarted,
+    CrestHealed,
+    RoundStarted,
+    TilesRefilled,
+    TurnStarted,
+    UpkeepPaid,
 )
 from tablelog.events.fate.casting import (
-    Chanted, CodeCast, DamageTaken, EffectRaised, Healed, InjuryHealed,
+    Chanted,
+    CodeCast,
+    DamageTaken,
+    EffectRaised,
+    Healed,
+    InjuryHealed,
 )
 from tablelog.events.fate.characters import (
-    CharacterGradeSet, MadnessToggled, MasterAdded, PhantasmAdded, RowChanged, ServantAdded,
+    CharacterGradeSet,
+    MadnessToggled,
+    MasterAdded,
+    PhantasmAdded,
+    RowChanged,
+    ServantAdded,
 )
 from tablelog.events.fate.phantasm import (
-    ArmyDismissed, ArmySummoned, FieldEnded, FieldRaised, PhantasmReleased,
+    ArmyDismissed,
+    ArmySummoned,
+    FieldEnded,
+    FieldRaised,
+    PhantasmReleased,
 )
 
 __all__ = [
-    "ArmyDismissed", "ArmySummoned", "BattleEnded", "BattleStarted", "CharacterGradeSet",
-    "Chanted", "CodeCast", "CrestHealed", "DamageTaken", "EffectRaised", "FieldEnded",
-    "FieldRaised", "Healed", "InjuryHealed", "MadnessToggled", "MasterAdded", "PhantasmAdded",
-    "PhantasmReleased", "RoundStarted", "RowChanged", "ServantAdded", "TilesRefilled",
-    "TurnStarted", "UpkeepPaid",
+    "ArmyDismissed",
+    "ArmySummoned",
+    "BattleEnded",
+    "BattleStarted",
+    "CharacterGradeSet",
+    "Chanted",
+    "CodeCast",
+    "CrestHealed",
+    "DamageTaken",
+    "EffectRaised",
+    "FieldEnded",
+    "FieldRaised",
+    "Healed",
+    "InjuryHealed",
+    "MadnessToggled",
+    "MasterAdded",
+    "PhantasmAdded",
+    "PhantasmReleased",
+    "RoundStarted",
+    "RowChanged",
+    "ServantAdded",
+    "TilesRefilled",
+    "TurnStarted",
+    "UpkeepPaid",
 ]

@@ -10,8 +10,15 @@ import attrs
 
 from tablelog.events.core import Event, event
 
-__all__ = ["BattleStarted", "TurnStarted", "RoundStarted", "BattleEnded", "UpkeepPaid",
-           "CrestHealed", "TilesRefilled"]
+__all__ = [
+    "BattleStarted",
+    "TurnStarted",
+    "RoundStarted",
+    "BattleEnded",
+    "UpkeepPaid",
+    "CrestHealed",
+    "TilesRefilled",
+]
 
 
 @event("fate.BattleStarted", rules=("FATE-CC-6",))

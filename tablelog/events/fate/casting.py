@@ -23,8 +23,11 @@ class Chanted(Event):
         return f"{self.name} chants"
 
 
-@event("fate.CodeCast", entities=("caster", "targets"),
-       rules=("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CHANT-1", "FATE-CC-10"))
+@event(
+    "fate.CodeCast",
+    entities=("caster", "targets"),
+    rules=("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CHANT-1", "FATE-CC-10"),
+)
 @attrs.frozen
 class CodeCast(Event):
     """A master cast: ``pool_tiles`` left the pool, ``tiles`` came out after ``chants`` chants.
@@ -46,15 +49,23 @@ class CodeCast(Event):
     breakdown: dict[str, str] = attrs.Factory(dict)
 
     def describe(self) -> str:
-        chant = f" -> {self.tiles} ({self.chants} chant{'s' if self.chants != 1 else ''})" \
-            if self.chants else ""
+        chant = (
+            f" -> {self.tiles} ({self.chants} chant{'s' if self.chants != 1 else ''})"
+            if self.chants
+            else ""
+        )
         crest = f", {self.hp} HP (crest)" if self.crest else ""
-        return (f"{self.caster} {self.kind} grade {self.grade}: {self.pool_tiles} tiles{chant} on"
-                f" {', '.join(self.targets)}; {self.mp} MP{crest}")
+        return (
+            f"{self.caster} {self.kind} grade {self.grade}: {self.pool_tiles} tiles{chant} on"
+            f" {', '.join(self.targets)}; {self.mp} MP{crest}"
+        )
 
 
-@event("fate.EffectRaised", entities=("target", "source"),
-       rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"))
+@event(
+    "fate.EffectRaised",
+    entities=("target", "source"),
+    rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"),
+)
 @attrs.frozen
 class EffectRaised(Event):
     """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles."""
@@ -73,12 +84,17 @@ class EffectRaised(Event):
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else f"{self.turns} turns"
-        return (f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for {turns}"
-                f" (from {self.source})")
+        return (
+            f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for {turns}"
+            f" (from {self.source})"
+        )
 
 
-@event("fate.DamageTaken", entities=("name",),
-       rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"))
+@event(
+    "fate.DamageTaken",
+    entities=("name",),
+    rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"),
+)
 @attrs.frozen
 class DamageTaken(Event):
     """``name`` took HP/MP damage (and injury grades) after its defense tiles met the hits.

@@ -9,13 +9,29 @@ import attrs
 
 from tablelog.events.core import Event, event
 
-__all__ = ["MasterAdded", "ServantAdded", "PhantasmAdded", "RowChanged", "MadnessToggled",
-           "CharacterGradeSet"]
+__all__ = [
+    "MasterAdded",
+    "ServantAdded",
+    "PhantasmAdded",
+    "RowChanged",
+    "MadnessToggled",
+    "CharacterGradeSet",
+]
 
 
-@event("fate.MasterAdded", entities=("name",),
-       rules=("FATE-CC-1", "FATE-CC-3", "FATE-CC-4", "FATE-CC-5", "FATE-CC-6", "FATE-CC-7",
-              "FATE-CC-8"))
+@event(
+    "fate.MasterAdded",
+    entities=("name",),
+    rules=(
+        "FATE-CC-1",
+        "FATE-CC-3",
+        "FATE-CC-4",
+        "FATE-CC-5",
+        "FATE-CC-6",
+        "FATE-CC-7",
+        "FATE-CC-8",
+    ),
+)
 @attrs.frozen
 class MasterAdded(Event):
     """A master joined with a CC build; power per kind and tiles follow from it (FATE-CC-*).
@@ -41,9 +57,11 @@ class MasterAdded(Event):
 
     def describe(self) -> str:
         attrs_text = "+".join(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
-        return (f"{self.name}: quality {self.quality}, quantity {self.quantity}, crest {self.crest},"
-                f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row"
-                f" ({self.breakdown.get('total', '?')}/{self.cc_budget} CC)")
+        return (
+            f"{self.name}: quality {self.quality}, quantity {self.quantity}, crest {self.crest},"
+            f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row"
+            f" ({self.breakdown.get('total', '?')}/{self.cc_budget} CC)"
+        )
 
 
 @event("fate.ServantAdded", entities=("name",), rules=("FATE-NP-1",))
@@ -61,12 +79,17 @@ class ServantAdded(Event):
 
     def describe(self) -> str:
         madness = f", madness {self.madness}" if self.madness else ""
-        return (f"{self.name}: HP {self.hp}, MP {self.mp}, {self.np_budget} NP points{madness},"
-                f" anti-magic {self.anti_magic}")
+        return (
+            f"{self.name}: HP {self.hp}, MP {self.mp}, {self.np_budget} NP points{madness},"
+            f" anti-magic {self.anti_magic}"
+        )
 
 
-@event("fate.PhantasmAdded", entities=("owner",),
-       rules=("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-9", "FATE-NP-13"))
+@event(
+    "fate.PhantasmAdded",
+    entities=("owner",),
+    rules=("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-9", "FATE-NP-13"),
+)
 @attrs.frozen
 class PhantasmAdded(Event):
     """A servant's Noble Phantasm, or a master's unique ability (``unique``), was set up.
@@ -89,8 +112,10 @@ class PhantasmAdded(Event):
     def describe(self) -> str:
         what = "unique ability" if self.unique else "NP"
         mods = "".join(f" {k}={v}" for k, v in self.mods.items())
-        return (f"{self.owner} {what} {self.np_id}: {self.grade} {self.np_type} {self.form}"
-                f" ({self.release}){mods}")
+        return (
+            f"{self.owner} {what} {self.np_id}: {self.grade} {self.np_type} {self.form}"
+            f" ({self.release}){mods}"
+        )
 
 
 @event("fate.RowChanged", entities=("name",), rules=("FATE-CHANT-3", "FATE-NP-7"))

@@ -12,8 +12,11 @@ from tablelog.events.core import Event, event
 __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed"]
 
 
-@event("fate.PhantasmReleased", entities=("owner", "targets"),
-       rules=("FATE-NP-4", "FATE-NP-5", "FATE-NP-6", "FATE-NP-8", "FATE-UA-2"))
+@event(
+    "fate.PhantasmReleased",
+    entities=("owner", "targets"),
+    rules=("FATE-NP-4", "FATE-NP-5", "FATE-NP-6", "FATE-NP-8", "FATE-UA-2"),
+)
 @attrs.frozen
 class PhantasmReleased(Event):
     """``owner`` released NP ``np_id`` at ``targets`` and paid ``mp`` (0 when always-active)."""
@@ -80,8 +83,10 @@ class ArmySummoned(Event):
     plus_used: bool = False
 
     def describe(self) -> str:
-        return (f"{self.owner} summons {self.np_id}: {self.units} units of {self.stat_points}"
-                f" points ({self.free_units} free), {self.upkeep_per_round} MP per round")
+        return (
+            f"{self.owner} summons {self.np_id}: {self.units} units of {self.stat_points}"
+            f" points ({self.free_units} free), {self.upkeep_per_round} MP per round"
+        )
 
 
 @event("fate.ArmyDismissed", entities=("owner",), rules=("FATE-NP-11",))

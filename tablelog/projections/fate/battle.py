@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.events.fate import (
-    BattleEnded, BattleStarted, CrestHealed, RoundStarted, TilesRefilled, TurnStarted, UpkeepPaid,
+    BattleEnded,
+    BattleStarted,
+    CrestHealed,
+    RoundStarted,
+    TilesRefilled,
+    TurnStarted,
+    UpkeepPaid,
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character
@@ -38,8 +44,11 @@ def _battle_started(state: State, e: BattleStarted) -> None:
 @evolver(TurnStarted)
 def _turn_started(state: State, e: TurnStarted) -> None:
     require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
-    require(e.turn == state.clock["turn"] + 1, "FATE-CAST-5",
-            f"turn {e.turn} does not follow turn {state.clock['turn']}")
+    require(
+        e.turn == state.clock["turn"] + 1,
+        "FATE-CAST-5",
+        f"turn {e.turn} does not follow turn {state.clock['turn']}",
+    )
     state.clock["turn"] = e.turn
     tick_effects(state)
 
@@ -47,8 +56,11 @@ def _turn_started(state: State, e: TurnStarted) -> None:
 @evolver(RoundStarted)
 def _round_started(state: State, e: RoundStarted) -> None:
     require(state.clock.get("battle"), "FATE-NP-10", "no battle is on")
-    require(e.round == state.clock["round"] + 1, "FATE-NP-10",
-            f"round {e.round} does not follow round {state.clock['round']}")
+    require(
+        e.round == state.clock["round"] + 1,
+        "FATE-NP-10",
+        f"round {e.round} does not follow round {state.clock['round']}",
+    )
     state.clock.update(round=e.round, turn=1)
     tick_effects(state)
     for who in state.characters.values():
@@ -79,6 +91,9 @@ def _crest_healed(state: State, e: CrestHealed) -> None:
 @evolver(TilesRefilled)
 def _tiles_refilled(state: State, e: TilesRefilled) -> None:
     who = character(state, e.name, "FATE-CC-6")
-    require(0 <= e.tiles <= who["tiles_max"], "FATE-CC-6",
-            f"{e.name} holds at most {who['tiles_max']} tiles, not {e.tiles}")
+    require(
+        0 <= e.tiles <= who["tiles_max"],
+        "FATE-CC-6",
+        f"{e.name} holds at most {who['tiles_max']} tiles, not {e.tiles}",
+    )
     who["tiles"] = e.tiles

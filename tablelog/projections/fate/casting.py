@@ -19,13 +19,24 @@ def _chanted(state: State, e: Chanted) -> None:
 @evolver(CodeCast)
 def _code_cast(state: State, e: CodeCast) -> None:
     who = character(state, e.caster, "FATE-CAST-2")
-    require(who["tiles"] >= e.pool_tiles, "FATE-CAST-2",
-            f"{e.caster} has {who['tiles']} tiles, the cast takes {e.pool_tiles}")
-    require(who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP, the cast costs {e.mp}")
-    require(who["hp"] > e.hp or e.hp == 0, "FATE-CC-10",
-            f"{e.caster} has {who['hp']} HP, the crest spell costs {e.hp}")
-    require(who["chants"] == e.chants, "FATE-CHANT-1",
-            f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}")
+    require(
+        who["tiles"] >= e.pool_tiles,
+        "FATE-CAST-2",
+        f"{e.caster} has {who['tiles']} tiles, the cast takes {e.pool_tiles}",
+    )
+    require(
+        who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP, the cast costs {e.mp}"
+    )
+    require(
+        who["hp"] > e.hp or e.hp == 0,
+        "FATE-CC-10",
+        f"{e.caster} has {who['hp']} HP, the crest spell costs {e.hp}",
+    )
+    require(
+        who["chants"] == e.chants,
+        "FATE-CHANT-1",
+        f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}",
+    )
     who["tiles"] -= e.pool_tiles
     who["mp"] -= e.mp
     who["hp"] -= e.hp
@@ -35,13 +46,25 @@ def _code_cast(state: State, e: CodeCast) -> None:
 @evolver(EffectRaised)
 def _effect_raised(state: State, e: EffectRaised) -> None:
     who = character(state, e.target)
-    require(e.effect_id == next_effect_id(state), "FATE-CAST-5",
-            f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})")
-    who["effects"].append({
-        "id": e.effect_id, "kind": e.kind, "grade": e.grade, "tiles": e.tiles,
-        "turns_left": e.turns, "target": e.target, "source": e.source,
-        "block_hp": e.block_hp, "block_mp": e.block_mp, "injury": e.injury,
-    })
+    require(
+        e.effect_id == next_effect_id(state),
+        "FATE-CAST-5",
+        f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})",
+    )
+    who["effects"].append(
+        {
+            "id": e.effect_id,
+            "kind": e.kind,
+            "grade": e.grade,
+            "tiles": e.tiles,
+            "turns_left": e.turns,
+            "target": e.target,
+            "source": e.source,
+            "block_hp": e.block_hp,
+            "block_mp": e.block_mp,
+            "injury": e.injury,
+        }
+    )
     fate_extra(state)["next_effect"] = e.effect_id + 1
 
 
@@ -49,8 +72,11 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
     """Take the defense tiles a hit used off the target's effects (gone at 0 tiles)."""
     for effect_id, tiles in spent.items():
         effect = next((x for x in who["effects"] if str(x["id"]) == effect_id), None)
-        require(effect is not None and effect["tiles"] >= tiles, "FATE-CAST-5",
-                f"{name} has no effect #{effect_id} with {tiles} tiles left")
+        require(
+            effect is not None and effect["tiles"] >= tiles,
+            "FATE-CAST-5",
+            f"{name} has no effect #{effect_id} with {tiles} tiles left",
+        )
         assert effect is not None
         effect["tiles"] -= tiles
     who["effects"] = [x for x in who["effects"] if x["tiles"] > 0]
@@ -61,8 +87,11 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
     who = character(state, e.name)
     _spend_defenses(who, e.name, e.spent)
     if e.chants_cancelled:
-        require(who["chants"] == e.chants_cancelled, "FATE-CHANT-2",
-                f"{e.name} has {who['chants']} chants, the damage cancels {e.chants_cancelled}")
+        require(
+            who["chants"] == e.chants_cancelled,
+            "FATE-CHANT-2",
+            f"{e.name} has {who['chants']} chants, the damage cancels {e.chants_cancelled}",
+        )
         who["chants"] = 0
     who["hp"] = max(0, who["hp"] - e.hp)
     who["mp"] = max(0, who["mp"] - e.mp)

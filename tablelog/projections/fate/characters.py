@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from tablelog.events.fate import (
-    CharacterGradeSet, MadnessToggled, MasterAdded, PhantasmAdded, RowChanged, ServantAdded,
+    CharacterGradeSet,
+    MadnessToggled,
+    MasterAdded,
+    PhantasmAdded,
+    RowChanged,
+    ServantAdded,
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character, master_record, servant_record
@@ -29,31 +34,50 @@ def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
     require(e.np_id not in owner["phantasms"], "FATE-NP-1", f"{e.owner} already has {e.np_id}")
     if e.unique:
         require(owner["role"] == "master", "FATE-UA-1", f"{e.owner} is not a master")
-        require(not owner["phantasms"], "FATE-UA-1",
-                f"{e.owner} already holds unique ability {next(iter(owner['phantasms']), '')}")
+        require(
+            not owner["phantasms"],
+            "FATE-UA-1",
+            f"{e.owner} already holds unique ability {next(iter(owner['phantasms']), '')}",
+        )
         return
     require(owner["role"] == "servant", "FATE-NP-1", f"{e.owner} is not a servant")
-    require(len(owner["phantasms"]) < MAX_PHANTASMS, "FATE-NP-1",
-            f"{e.owner} already holds {MAX_PHANTASMS} NPs")
+    require(
+        len(owner["phantasms"]) < MAX_PHANTASMS,
+        "FATE-NP-1",
+        f"{e.owner} already holds {MAX_PHANTASMS} NPs",
+    )
     total = owner["np_points"] + points
-    require(total <= owner["np_budget"], "FATE-NP-1",
-            f"{e.np_id} costs {points} NP points; {e.owner} has spent {owner['np_points']} of"
-            f" {owner['np_budget']}")
+    require(
+        total <= owner["np_budget"],
+        "FATE-NP-1",
+        f"{e.np_id} costs {points} NP points; {e.owner} has spent {owner['np_points']} of"
+        f" {owner['np_budget']}",
+    )
 
 
 @evolver(PhantasmAdded)
 def _phantasm_added(state: State, e: PhantasmAdded) -> None:
     owner = character(state, e.owner, "FATE-NP-1")
     grade = parse_grade(e.grade)
-    profile = np_profile(grade, e.np_type, e.form, e.release, e.mods,
-                         extra_grades=1 if e.starting else 0)
+    profile = np_profile(
+        grade, e.np_type, e.form, e.release, e.mods, extra_grades=1 if e.starting else 0
+    )
     _check_room(owner, e, profile.points)
     owner["phantasms"][e.np_id] = {
-        "grade": e.grade, "type": e.np_type, "form": e.form, "release": e.release,
-        "mods": dict(e.mods), "points": profile.points, "mp_cost": profile.mp_cost,
-        "hp_per_tile": profile.hp_per_tile, "mp_per_tile": profile.mp_per_tile,
-        "targets": profile.targets, "tiles": profile.tiles,
-        "block_per_tile": profile.block_per_tile, "unique": e.unique, "starting": e.starting,
+        "grade": e.grade,
+        "type": e.np_type,
+        "form": e.form,
+        "release": e.release,
+        "mods": dict(e.mods),
+        "points": profile.points,
+        "mp_cost": profile.mp_cost,
+        "hp_per_tile": profile.hp_per_tile,
+        "mp_per_tile": profile.mp_per_tile,
+        "targets": profile.targets,
+        "tiles": profile.tiles,
+        "block_per_tile": profile.block_per_tile,
+        "unique": e.unique,
+        "starting": e.starting,
     }
     if not e.unique:
         owner["np_points"] += profile.points

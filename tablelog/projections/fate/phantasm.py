@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from tablelog.events.fate import ArmyDismissed, ArmySummoned, FieldEnded, FieldRaised, PhantasmReleased
+from tablelog.events.fate import (
+    ArmyDismissed,
+    ArmySummoned,
+    FieldEnded,
+    FieldRaised,
+    PhantasmReleased,
+)
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character
 from tablelog.rules.fate import EX_FIELD_ALLY_HP
@@ -14,8 +20,9 @@ __all__: list[str] = []
 def _released(state: State, e: PhantasmReleased) -> None:
     owner = character(state, e.owner, "FATE-NP-5")
     require(e.np_id in owner["phantasms"], "FATE-NP-5", f"{e.owner} has no NP {e.np_id!r}")
-    require(owner["mp"] >= e.mp, "FATE-NP-5",
-            f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}")
+    require(
+        owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
+    )
     owner["mp"] -= e.mp
     if e.always:
         owner["_always_uses"] += 1
@@ -27,8 +34,13 @@ def _released(state: State, e: PhantasmReleased) -> None:
 def _field_raised(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
-    owner["field"] = {"np": e.np_id, "grade": e.grade, "reality_marble": e.reality_marble,
-                      "plus_used": e.plus_used, "round": e.round}
+    owner["field"] = {
+        "np": e.np_id,
+        "grade": e.grade,
+        "reality_marble": e.reality_marble,
+        "plus_used": e.plus_used,
+        "round": e.round,
+    }
     owner["hp"] += e.hp_bonus
     for ally in e.allies:
         character(state, ally)["hp"] += EX_FIELD_ALLY_HP
@@ -37,8 +49,11 @@ def _field_raised(state: State, e: FieldRaised) -> None:
 @evolver(FieldEnded)
 def _field_ended(state: State, e: FieldEnded) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require(owner["field"] is not None and owner["field"]["np"] == e.np_id, "FATE-NP-10",
-            f"{e.owner} holds no field {e.np_id!r} up")
+    require(
+        owner["field"] is not None and owner["field"]["np"] == e.np_id,
+        "FATE-NP-10",
+        f"{e.owner} holds no field {e.np_id!r} up",
+    )
     owner["field"] = None
 
 
@@ -46,14 +61,23 @@ def _field_ended(state: State, e: FieldEnded) -> None:
 def _army_summoned(state: State, e: ArmySummoned) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(owner["army"] is None, "FATE-NP-11", f"{e.owner} already has an army out")
-    owner["army"] = {"np": e.np_id, "units": e.units, "free_units": e.free_units,
-                     "stat_points": e.stat_points, "upkeep_per_round": e.upkeep_per_round,
-                     "round": e.round, "plus_used": e.plus_used}
+    owner["army"] = {
+        "np": e.np_id,
+        "units": e.units,
+        "free_units": e.free_units,
+        "stat_points": e.stat_points,
+        "upkeep_per_round": e.upkeep_per_round,
+        "round": e.round,
+        "plus_used": e.plus_used,
+    }
 
 
 @evolver(ArmyDismissed)
 def _army_dismissed(state: State, e: ArmyDismissed) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
-    require(owner["army"] is not None and owner["army"]["np"] == e.np_id, "FATE-NP-11",
-            f"{e.owner} has no army {e.np_id!r} out")
+    require(
+        owner["army"] is not None and owner["army"]["np"] == e.np_id,
+        "FATE-NP-11",
+        f"{e.owner} has no army {e.np_id!r} out",
+    )
     owner["army"] = None

@@ -15,29 +15,60 @@ __all__ = ["master_record", "servant_record", "character", "next_effect_id", "fa
 
 
 def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
-    return {"hp": hp, "hp_max": hp, "mp": mp, "mp_max": mp, "chants": 0, "row": row,
-            "effects": [], "phantasms": {}, "anti_magic": anti_magic, "injury": 0,
-            "field": None, "army": None, "_np_turn": None, "_always_uses": 0}
+    return {
+        "hp": hp,
+        "hp_max": hp,
+        "mp": mp,
+        "mp_max": mp,
+        "chants": 0,
+        "row": row,
+        "effects": [],
+        "phantasms": {},
+        "anti_magic": anti_magic,
+        "injury": 0,
+        "field": None,
+        "army": None,
+        "_np_turn": None,
+        "_always_uses": 0,
+    }
 
 
 def master_record(e: MasterAdded) -> dict[str, Any]:
     """Return a new master's record: derived power per kind and tile pool (FATE-CC-5 … -8)."""
     power = power_grade(parse_grade(e.quality))
     tiles = tile_pool(parse_grade(e.quantity))
-    record = {"role": "master", **_common(e.hp, e.mp, e.row, e.anti_magic),
-              "tiles": tiles, "tiles_max": tiles, "quality": e.quality, "quantity": e.quantity,
-              "crest": e.crest, "attributes": list(e.attributes), "none_kind": e.none_kind,
-              "power": power, "powers": kind_powers(power, e.attributes, e.none_kind),
-              "hollow": "hollow" in e.attributes, "stored": dict(e.stored),
-              "character_grade": e.character_grade, "cc_budget": e.cc_budget}
+    record = {
+        "role": "master",
+        **_common(e.hp, e.mp, e.row, e.anti_magic),
+        "tiles": tiles,
+        "tiles_max": tiles,
+        "quality": e.quality,
+        "quantity": e.quantity,
+        "crest": e.crest,
+        "attributes": list(e.attributes),
+        "none_kind": e.none_kind,
+        "power": power,
+        "powers": kind_powers(power, e.attributes, e.none_kind),
+        "hollow": "hollow" in e.attributes,
+        "stored": dict(e.stored),
+        "character_grade": e.character_grade,
+        "cc_budget": e.cc_budget,
+    }
     return record
 
 
 def servant_record(e: ServantAdded) -> dict[str, Any]:
     """Return a new servant's record (servants have no code-cast tiles)."""
-    return {"role": "servant", **_common(e.hp, e.mp, e.row, e.anti_magic), "tiles": 0,
-            "tiles_max": 0, "madness": e.madness, "raging": False, "np_budget": e.np_budget,
-            "np_points": 0}
+    return {
+        "role": "servant",
+        **_common(e.hp, e.mp, e.row, e.anti_magic),
+        "tiles": 0,
+        "tiles_max": 0,
+        "madness": e.madness,
+        "raging": False,
+        "np_budget": e.np_budget,
+        "np_points": 0,
+    }
 
 
 def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[str, Any]:

@@ -40,7 +40,9 @@ MP_PER_TILE = 2
 """MP paid for each tile taken from the pool, whatever the grade (FATE-CAST-3)."""
 
 
-def check_cast(kind: str, grade: int, tiles: int, tiles_left: int, powers: Mapping[str, int]) -> None:
+def check_cast(
+    kind: str, grade: int, tiles: int, tiles_left: int, powers: Mapping[str, int]
+) -> None:
     """Refuse a cast the caster cannot make.
 
     Args:
@@ -57,12 +59,21 @@ def check_cast(kind: str, grade: int, tiles: int, tiles_left: int, powers: Mappi
     Source: 코드 캐스트 2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2.
     """
     require(kind in KINDS, "FATE-CAST-1", f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
-    require(kind in powers, "FATE-CAST-2",
-            f"cannot cast {kind}: the caster's attributes allow {sorted(powers)}")
-    require(1 <= grade <= powers[kind], "FATE-CAST-2",
-            f"{kind} grade {grade} is outside 1..{powers[kind]} (the caster's {kind} power)")
-    require(1 <= tiles <= tiles_left, "FATE-CAST-2",
-            f"{tiles} tiles asked, {tiles_left} left in the pool")
+    require(
+        kind in powers,
+        "FATE-CAST-2",
+        f"cannot cast {kind}: the caster's attributes allow {sorted(powers)}",
+    )
+    require(
+        1 <= grade <= powers[kind],
+        "FATE-CAST-2",
+        f"{kind} grade {grade} is outside 1..{powers[kind]} (the caster's {kind} power)",
+    )
+    require(
+        1 <= tiles <= tiles_left,
+        "FATE-CAST-2",
+        f"{tiles} tiles asked, {tiles_left} left in the pool",
+    )
 
 
 def chanted_tiles(tiles: int, chants: int) -> int:
@@ -97,10 +108,11 @@ def deal_tiles(tiles: int, targets: list[str]) -> dict[str, int]:
     Source: decision (docs/fate.md), FATE-CAST-2.
     """
     require(len(set(targets)) == len(targets), "FATE-CAST-2", f"a target is named twice: {targets}")
-    require(len(targets) <= tiles, "FATE-CAST-2",
-            f"{len(targets)} targets but only {tiles} tiles")
-    return {name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
-            for i, name in enumerate(targets)}
+    require(len(targets) <= tiles, "FATE-CAST-2", f"{len(targets)} targets but only {tiles} tiles")
+    return {
+        name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
+        for i, name in enumerate(targets)
+    }
 
 
 def attack_hp_per_tile(grade: int, anti_magic: int) -> int:
@@ -184,5 +196,8 @@ def check_buff_tiles(per_target: Mapping[str, int], chanted: bool) -> None:
     if chanted:
         return
     for name, tiles in per_target.items():
-        require(tiles <= 1, "FATE-CAST-7",
-                f"{tiles} buff tiles on {name}: one per target unless chanted")
+        require(
+            tiles <= 1,
+            "FATE-CAST-7",
+            f"{tiles} buff tiles on {name}: one per target unless chanted",
+        )

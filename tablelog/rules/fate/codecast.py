@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import require
 from tablelog.rules.fate.grades import KINDS, Grade
 
 __all__ = [
@@ -36,8 +36,15 @@ ELEMENTS: dict[str, tuple[tuple[str, int], tuple[str, int]]] = {
 """The five elements: the two kinds each enables, with the power shift of each (FATE-CC-7)."""
 
 SPECIAL = ("hollow", "none")
-ATTRIBUTE_ALIASES = {"지": "earth", "수": "water", "화": "fire", "풍": "wind", "공": "ether",
-                     "허": "hollow", "무": "none"}
+ATTRIBUTE_ALIASES = {
+    "지": "earth",
+    "수": "water",
+    "화": "fire",
+    "풍": "wind",
+    "공": "ether",
+    "허": "hollow",
+    "무": "none",
+}
 _PLUS_COST = {"C": 1, "B": 2, "A": 3}
 CREST_CAST_HP = 1
 """HP a crest-stored spell costs on top of its MP (FATE-CC-10)."""
@@ -52,8 +59,11 @@ def normalize_attribute(name: str) -> str:
     Source: 코드 캐스트 1.1 3)①; FATE-CC-7, FATE-CC-8.
     """
     key = ATTRIBUTE_ALIASES.get(name, name.lower())
-    require(key in ELEMENTS or key in SPECIAL, "FATE-CC-7",
-            f"unknown attribute {name!r} (earth water fire wind ether hollow none)")
+    require(
+        key in ELEMENTS or key in SPECIAL,
+        "FATE-CC-7",
+        f"unknown attribute {name!r} (earth water fire wind ether hollow none)",
+    )
     return key
 
 
@@ -75,8 +85,11 @@ def circuit_cost(stat: str, grade: Grade) -> int:
     require(grade.letter != "F", "FATE-CC-2", f"circuit {stat} {grade} is below E")
     require(grade.plusses <= 1, "FATE-CC-3", f"circuit {stat} {grade}: only a single + is allowed")
     if grade.plusses:
-        require(grade.letter in _PLUS_COST, "FATE-CC-3",
-                f"circuit {stat} {grade}: only C, B and A take a +")
+        require(
+            grade.letter in _PLUS_COST,
+            "FATE-CC-3",
+            f"circuit {stat} {grade}: only C, B and A take a +",
+        )
         return grade.value + _PLUS_COST[grade.letter]
     return 10 if grade.is_ex else grade.value
 
@@ -114,8 +127,11 @@ def attribute_cost(attributes: Iterable[str]) -> int:
     require(len(set(names)) == len(names), "FATE-CC-2", f"attribute given twice: {names}")
     special = [a for a in names if a in SPECIAL]
     if special:
-        require(len(names) == 1, "FATE-CC-8",
-                f"{special[0]} stands alone; cannot combine with {[a for a in names if a != special[0]]}")
+        require(
+            len(names) == 1,
+            "FATE-CC-8",
+            f"{special[0]} stands alone; cannot combine it with {names}",
+        )
         return 10
     n = len(names)
     return n * (n - 1) // 2
@@ -141,8 +157,9 @@ def cc_cost_breakdown(
         "attributes": attribute_cost(attributes),
     }
     total = sum(costs.values())
-    require(total <= budget, "FATE-CC-1",
-            f"build costs {total} CC points ({costs}), budget is {budget}")
+    require(
+        total <= budget, "FATE-CC-1", f"build costs {total} CC points ({costs}), budget is {budget}"
+    )
     return {**costs, "total": total, "budget": budget}
 
 
@@ -180,8 +197,11 @@ def kind_powers(power: int, attributes: Iterable[str], none_kind: str | None) ->
     """
     names = list(attributes)
     if "none" in names:
-        require(none_kind in KINDS, "FATE-CC-8",
-                f"attribute none needs one chosen kind of {KINDS}, got {none_kind!r}")
+        require(
+            none_kind in KINDS,
+            "FATE-CC-8",
+            f"attribute none needs one chosen kind of {KINDS}, got {none_kind!r}",
+        )
         return {str(none_kind): power + 3}
     require(none_kind is None, "FATE-CC-8", f"--none-kind {none_kind} needs the attribute none")
     if "hollow" in names:
@@ -216,8 +236,14 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     """
     for kind, grade in stored.items():
         require(kind in KINDS, "FATE-CC-10", f"stored spell kind {kind!r} is not one of {KINDS}")
-        require(1 <= grade <= crest.value, "FATE-CC-10",
-                f"stored {kind} grade {grade} is outside 1..{crest.value} (crest {crest})")
+        require(
+            1 <= grade <= crest.value,
+            "FATE-CC-10",
+            f"stored {kind} grade {grade} is outside 1..{crest.value} (crest {crest})",
+        )
     total = sum(stored.values())
-    require(total <= 2 * crest.value, "FATE-CC-10",
-            f"stored spells total {total} grades, crest {crest} holds {2 * crest.value}")
+    require(
+        total <= 2 * crest.value,
+        "FATE-CC-10",
+        f"stored spells total {total} grades, crest {crest} holds {2 * crest.value}",
+    )

@@ -29,10 +29,19 @@ from tablelog.rules.core import RuleViolation, require
 
 __all__ = ["NPMods", "parse_mods", "MOD_KEYS"]
 
-_INT_KEYS = {"hp-per-tile": "hp_per_tile", "mp-per-tile": "mp_per_tile", "targets": "targets",
-             "mp-cost": "mp_cost", "upkeep-per-unit": "upkeep_per_unit"}
-_FLAG_KEYS = {"concealment": "concealment", "piercing": "piercing",
-              "ignores-defense": "ignores_defense", "reality-marble": "reality_marble"}
+_INT_KEYS = {
+    "hp-per-tile": "hp_per_tile",
+    "mp-per-tile": "mp_per_tile",
+    "targets": "targets",
+    "mp-cost": "mp_cost",
+    "upkeep-per-unit": "upkeep_per_unit",
+}
+_FLAG_KEYS = {
+    "concealment": "concealment",
+    "piercing": "piercing",
+    "ignores-defense": "ignores_defense",
+    "reality-marble": "reality_marble",
+}
 MOD_KEYS = (*_INT_KEYS, *_FLAG_KEYS, "damage")
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
@@ -57,7 +66,9 @@ def _as_int(key: str, value: str) -> int:
     try:
         return int(value)
     except ValueError:
-        raise RuleViolation("FATE-NP-13", f"modifier {key}={value!r} needs a whole number") from None
+        raise RuleViolation(
+            "FATE-NP-13", f"modifier {key}={value!r} needs a whole number"
+        ) from None
 
 
 def _as_flag(key: str, value: str) -> bool:
@@ -82,11 +93,16 @@ def parse_mods(mods: Mapping[str, str]) -> NPMods:
         elif key in _FLAG_KEYS:
             fields[_FLAG_KEYS[key]] = _as_flag(key, value)
         elif key == "damage":
-            require(value.lower() in ("none", "normal"), "FATE-NP-13",
-                    f"modifier damage={value!r}: use none or normal")
+            require(
+                value.lower() in ("none", "normal"),
+                "FATE-NP-13",
+                f"modifier damage={value!r}: use none or normal",
+            )
             fields["no_damage"] = value.lower() == "none"
         else:
-            raise RuleViolation("FATE-NP-13", f"unknown modifier {key!r} (known: {', '.join(MOD_KEYS)})")
+            raise RuleViolation(
+                "FATE-NP-13", f"unknown modifier {key!r} (known: {', '.join(MOD_KEYS)})"
+            )
     if fields.pop("concealment", False):
         hp_extra = -2
     targets = fields.get("targets")

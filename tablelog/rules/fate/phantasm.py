@@ -36,8 +36,15 @@ NP_TILES = 5
 """A true-name NP always puts out 5 tiles (FATE-NP-6, FATE-NP-9)."""
 
 _POINTS = {"E": (1,), "D": (2,), "C": (3, 4), "B": (4, 6, 8), "A": (5, 8, 11, 14), "EX": (15,)}
-_MINIMUM = {"anti-unit": "E", "anti-army": "C", "anti-fortress": "A+", "anti-country": "A++",
-            "anti-world": "EX", "army": "B", "field": "B"}
+_MINIMUM = {
+    "anti-unit": "E",
+    "anti-army": "C",
+    "anti-fortress": "A+",
+    "anti-country": "A++",
+    "anti-world": "EX",
+    "army": "B",
+    "field": "B",
+}
 _PER_GRADE_MP = {"anti-unit": 5, "anti-army": 7, "army": 5, "field": 5}
 _FLAT_MP = {"anti-fortress": 50, "anti-country": 60, "anti-world": 75}
 _TYPE_MP_PER_TILE = {"anti-fortress": 5, "anti-country": 5, "anti-world": 10}
@@ -53,8 +60,11 @@ def np_setting_points(grade: Grade) -> int:
     Source: 노블 판타즘 1.①; FATE-NP-2.
     """
     costs = _POINTS.get(grade.letter, ())
-    require(grade.plusses < len(costs), "FATE-NP-2",
-            f"NP grade {grade} does not exist (E D C C+ B B+ B++ A A+ A++ A+++ EX)")
+    require(
+        grade.plusses < len(costs),
+        "FATE-NP-2",
+        f"NP grade {grade} does not exist (E D C C+ B B+ B++ A A+ A++ A+++ EX)",
+    )
     return costs[grade.plusses]
 
 
@@ -67,16 +77,27 @@ def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
 
     Source: 노블 판타즘 1.② and 1.① (상시 해방형 보구는 '대인 보구'로 분류); FATE-NP-3.
     """
-    require(np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type!r} ({', '.join(NP_TYPES)})")
+    require(
+        np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type!r} ({', '.join(NP_TYPES)})"
+    )
     require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form!r}")
     require(release in ("true-name", "always"), "FATE-NP-3", f"unknown release kind {release!r}")
     minimum = parse_grade(_MINIMUM[np_type])
-    require(grade.at_least(minimum), "FATE-NP-3",
-            f"a {np_type} NP must be grade {minimum} or higher, got {grade}")
-    require(release == "true-name" or np_type == "anti-unit", "FATE-NP-3",
-            f"an always-active NP is anti-unit, got {np_type}")
-    require(form == "attack" or np_type in ATTACK_TYPES, "FATE-NP-3",
-            f"a {np_type} NP has no defense form")
+    require(
+        grade.at_least(minimum),
+        "FATE-NP-3",
+        f"a {np_type} NP must be grade {minimum} or higher, got {grade}",
+    )
+    require(
+        release == "true-name" or np_type == "anti-unit",
+        "FATE-NP-3",
+        f"an always-active NP is anti-unit, got {np_type}",
+    )
+    require(
+        form == "attack" or np_type in ATTACK_TYPES,
+        "FATE-NP-3",
+        f"a {np_type} NP has no defense form",
+    )
 
 
 def np_grade_number(np_type: str, form: str, grade: Grade) -> int:
@@ -97,7 +118,9 @@ def effective_plusses(grade: Grade) -> int:
     return 2 if grade.is_ex else grade.plusses
 
 
-def release_mp_cost(np_type: str, form: str, release: str, grade: Grade, extra_grades: int = 0) -> int:
+def release_mp_cost(
+    np_type: str, form: str, release: str, grade: Grade, extra_grades: int = 0
+) -> int:
     """Return the MP a release costs (upkeep is separate).
 
     Args:
@@ -184,7 +207,11 @@ def _targets(np_type: str, form: str, mods: NPMods) -> int | None:
 
 
 def np_profile(
-    grade: Grade, np_type: str, form: str, release: str, mods: Mapping[str, str] | NPMods,
+    grade: Grade,
+    np_type: str,
+    form: str,
+    release: str,
+    mods: Mapping[str, str] | NPMods,
     extra_grades: int = 0,
 ) -> NPProfile:
     """Return the numbers of an NP from its grade, type, form, release kind and modifiers.
@@ -198,7 +225,10 @@ def np_profile(
     points = np_setting_points(grade)
     check_np_type(np_type, grade, form, release)
     mp_cost = release_mp_cost(np_type, form, release, grade, extra_grades) + parsed.mp_cost
-    formula = {"points": f"{grade} = {points}", "mp_cost": f"{np_type} {form} {release} = {mp_cost}"}
+    formula = {
+        "points": f"{grade} = {points}",
+        "mp_cost": f"{np_type} {form} {release} = {mp_cost}",
+    }
     tiles = NP_TILES if release == "true-name" else 1
     if form == "defense":
         n = np_grade_number(np_type, form, grade)
@@ -213,7 +243,9 @@ def np_profile(
         return NPProfile(points, mp_cost, 0, 0, _targets(np_type, form, parsed), 0, formula=formula)
     hp, mp, text = _attack_damage(np_type, release, grade, parsed)
     formula["per_tile"] = text
-    return NPProfile(points, mp_cost, hp, mp, _targets(np_type, form, parsed), tiles, formula=formula)
+    return NPProfile(
+        points, mp_cost, hp, mp, _targets(np_type, form, parsed), tiles, formula=formula
+    )
 
 
 def parse_np_grade(text: str) -> Grade:

@@ -36,7 +36,9 @@ class TargetPlan:
     behind_of: str | None = None
 
 
-def plan_targets(np_type: str, limit: int | None, targets: Sequence[tuple[str, str]]) -> list[TargetPlan]:
+def plan_targets(
+    np_type: str, limit: int | None, targets: Sequence[tuple[str, str]]
+) -> list[TargetPlan]:
     """Check a release's targets and say how each is hit.
 
     Args:
@@ -59,8 +61,11 @@ def plan_targets(np_type: str, limit: int | None, targets: Sequence[tuple[str, s
     require(names, "FATE-NP-7", f"a {np_type} release needs a target")
     require(len(set(names)) == len(names), "FATE-NP-7", f"a target is named twice: {names}")
     front = [name for name, row in targets if row == "front" or np_type == "anti-unit"]
-    require(limit is None or len(front) <= limit, "FATE-NP-7",
-            f"{np_type} hits at most {limit} front-row targets, {len(front)} named: {front}")
+    require(
+        limit is None or len(front) <= limit,
+        "FATE-NP-7",
+        f"{np_type} hits at most {limit} front-row targets, {len(front)} named: {front}",
+    )
     plans: list[TargetPlan] = []
     last_front: str | None = None
     for name, row in targets:
@@ -68,12 +73,18 @@ def plan_targets(np_type: str, limit: int | None, targets: Sequence[tuple[str, s
             plans.append(TargetPlan(name, row))
             last_front = name
         elif np_type == "anti-country":
-            require(last_front is not None, "FATE-NP-7",
-                    f"back-row {name} must follow the front-row target it stands behind")
+            require(
+                last_front is not None,
+                "FATE-NP-7",
+                f"back-row {name} must follow the front-row target it stands behind",
+            )
             plans.append(TargetPlan(name, row, "half-of-front", last_front))
         else:
-            require(np_type == "anti-world", "FATE-NP-7",
-                    f"a {np_type} NP hits only the front row; {name} is in the back row")
+            require(
+                np_type == "anti-world",
+                "FATE-NP-7",
+                f"a {np_type} NP hits only the front row; {name} is in the back row",
+            )
             plans.append(TargetPlan(name, row, "half"))
     return plans
 

@@ -34,13 +34,19 @@ def check_unique_ability(grade: Grade, ua_type: str, release: str, starting: boo
 
     Source: 고유 능력 1. and 3.; FATE-UA-1, FATE-UA-3.
     """
-    require(ua_type in UA_TYPES, "FATE-UA-1",
-            f"a unique ability is {', '.join(UA_TYPES)}; got {ua_type}")
+    require(
+        ua_type in UA_TYPES,
+        "FATE-UA-1",
+        f"a unique ability is {', '.join(UA_TYPES)}; got {ua_type}",
+    )
     require(release == "true-name", "FATE-UA-1", "a unique ability cannot be always-active")
     require(not grade.is_ex, "FATE-UA-1", "a unique ability cannot be EX")
     if starting:
-        require(grade == parse_grade(STARTING_UA_GRADE), "FATE-UA-3",
-                f"a starting unique ability is fixed at C, got {grade}")
+        require(
+            grade == parse_grade(STARTING_UA_GRADE),
+            "FATE-UA-3",
+            f"a starting unique ability is fixed at C, got {grade}",
+        )
 
 
 def ua_points_earned(character_grade: int) -> int:
@@ -63,9 +69,12 @@ def check_ua_usable(grade: Grade, character_grade: int, starting: bool) -> None:
         return
     points = np_setting_points(grade)
     earned = ua_points_earned(character_grade)
-    require(points <= earned, "FATE-UA-2",
-            f"grade {grade} costs {points} points; character grade {character_grade} earns "
-            f"{earned} (needs grade {2 * points})")
+    require(
+        points <= earned,
+        "FATE-UA-2",
+        f"grade {grade} costs {points} points; character grade {character_grade} earns "
+        f"{earned} (needs grade {2 * points})",
+    )
 
 
 def check_true_name_allowed(madness: Grade | None, raging: bool) -> None:
@@ -78,9 +87,14 @@ def check_true_name_allowed(madness: Grade | None, raging: bool) -> None:
     """
     if madness is None:
         return
-    require(not madness.at_least(_MADNESS_LIMIT), "FATE-NP-4",
-            f"madness {madness} (B or higher) forbids true-name NPs")
-    require(not raging, "FATE-NP-4", f"a raging servant (madness {madness}) cannot release true names")
+    require(
+        not madness.at_least(_MADNESS_LIMIT),
+        "FATE-NP-4",
+        f"madness {madness} (B or higher) forbids true-name NPs",
+    )
+    require(
+        not raging, "FATE-NP-4", f"a raging servant (madness {madness}) cannot release true names"
+    )
 
 
 def always_uses_per_round(madness: Grade | None) -> int:

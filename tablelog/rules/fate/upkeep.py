@@ -128,7 +128,7 @@ class ArmyUnits:
 
 
 def army_units(grade: Grade, plus_used: bool) -> ArmyUnits:
-    """Return the units of an army: 5, +1 free per ``+`` (EX: 2), EX 3 more free; a used ``+`` doubles.
+    """Return an army's units: 5, +1 free per ``+`` (EX: 2), EX 3 more free; a used ``+`` doubles.
 
     The EX example 왕의 군세 (10 units of 7 points, 5 without upkeep) is 5 + 2 + 3 units.
 

@@ -1,4 +1,4 @@
-"""fate deciders: given a table, when a command, then events and state (or a refusal naming the rule)."""
+"""fate deciders: given a table, when a command, then events and state (or a named refusal)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,32 @@ import pytest
 
 from tablelog.commands.core import decide
 from tablelog.commands.fate import (
-    AddMaster, AddPhantasm, AddServant, AddUniqueAbility, Cast, Chant, Dismiss, EndBattle,
-    Morning, MoveRow, Release, Rest, SetCharacterGrade, StartBattle, StartRound, StartTurn,
-    TakeDamage, ToggleMadness,
+    AddMaster,
+    AddPhantasm,
+    AddServant,
+    AddUniqueAbility,
+    Cast,
+    Chant,
+    Dismiss,
+    EndBattle,
+    Morning,
+    MoveRow,
+    Release,
+    Rest,
+    SetCharacterGrade,
+    StartBattle,
+    StartRound,
+    StartTurn,
+    TakeDamage,
+    ToggleMadness,
 )
 from tablelog.events.fate import (
-    ArmySummoned, DamageTaken, EffectRaised, FieldEnded, FieldRaised, UpkeepPaid,
+    ArmySummoned,
+    DamageTaken,
+    EffectRaised,
+    FieldEnded,
+    FieldRaised,
+    UpkeepPaid,
 )
 from tablelog.projections import fate as projection
 from tablelog.projections.core import State, evolve
@@ -67,19 +87,25 @@ def hp_mp(state: State, name: str) -> tuple[int, int]:
 
 @rule("FATE-CC-1")
 def test_master_over_budget_is_refused():
-    """Quality EX (10) + quantity A+ (8) + crest C (3) = 21 CC points is refused on a budget of 20."""
-    refused(given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40), "FATE-CC-1",
-            "21", "20")
+    """Quality EX (10) + quantity A+ (8) + crest C (3) = 21 CC points exceeds a budget of 20."""
+    refused(
+        given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40), "FATE-CC-1", "21", "20"
+    )
 
 
 @rule("FATE-NP-1")
 def test_np_budget_and_three_np_limit():
     """Saber (15 points) cannot add a 5-point A after 11 + 3; a 4th NP is refused."""
-    state = given(SABER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
-                  AddPhantasm("Saber", "air", "C", "anti-unit"))
+    state = given(
+        SABER,
+        AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
+        AddPhantasm("Saber", "air", "C", "anti-unit"),
+    )
     refused(state, AddPhantasm("Saber", "avalon", "A", "anti-unit"), "FATE-NP-1", "14", "15")
-    big = given(AddServant("Gil", 80, 100, np_budget=30), *(AddPhantasm("Gil", f"np{i}", "E", "anti-unit")
-                                                           for i in range(3)))
+    big = given(
+        AddServant("Gil", 80, 100, np_budget=30),
+        *(AddPhantasm("Gil", f"np{i}", "E", "anti-unit") for i in range(3)),
+    )
     refused(big, AddPhantasm("Gil", "np3", "E", "anti-unit"), "FATE-NP-1", "3")
 
 
@@ -115,8 +141,13 @@ def test_defense_tiles_meet_hits_one_by_one():
 @rule("FATE-CAST-5")
 def test_defense_lasts_three_turns():
     """Defense cast in turn 1 is active in turns 1-3 and gone when turn 4 starts."""
-    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1, ("Kiritsugu",)),
-                  StartTurn(), StartTurn())
+    state = given(
+        *TABLE,
+        StartBattle(),
+        Cast("Kiritsugu", "defense", 5, 1, ("Kiritsugu",)),
+        StartTurn(),
+        StartTurn(),
+    )
     assert [1] == [e["turns_left"] for e in state.characters["Kiritsugu"]["effects"]]
     after, _ = then(state, StartTurn())
     assert [] == after.characters["Kiritsugu"]["effects"]
@@ -135,9 +166,13 @@ def test_buff_one_tile_per_target_unless_chanted():
     """Two buff tiles on Saber are refused; chanted once, one pool tile gives Saber 2 buff tiles."""
     state = given(*TABLE, StartBattle())
     refused(state, Cast("Tokiomi", "buff", 6, 2, ("Saber",)), "FATE-CAST-7", "Saber")
-    after, _ = then(given(*TABLE, StartBattle(), Chant("Tokiomi")), Cast("Tokiomi", "buff", 6, 1, ("Saber",)))
-    assert [("buff", 6, 2, 3)] == [(e["kind"], e["grade"], e["tiles"], e["turns_left"])
-                                   for e in after.characters["Saber"]["effects"]]
+    after, _ = then(
+        given(*TABLE, StartBattle(), Chant("Tokiomi")), Cast("Tokiomi", "buff", 6, 1, ("Saber",))
+    )
+    assert [("buff", 6, 2, 3)] == [
+        (e["kind"], e["grade"], e["tiles"], e["turns_left"])
+        for e in after.characters["Saber"]["effects"]
+    ]
 
 
 @rule("FATE-CAST-8")
@@ -146,18 +181,28 @@ def test_curse_tiles_cancelled_by_anti_magic():
     curser = AddMaster("Kayneth", "A", "B", "C", ("water",), 40, 40)
     state = given(curser, AddServant("Lancer", 60, 60, anti_magic=2), StartBattle())
     after, _ = then(state, Cast("Kayneth", "curse", 4, 3, ("Lancer",)))
-    assert [("curse", 1, 5)] == [(e["kind"], e["tiles"], e["turns_left"])
-                                 for e in after.characters["Lancer"]["effects"]]
+    assert [("curse", 1, 5)] == [
+        (e["kind"], e["tiles"], e["turns_left"]) for e in after.characters["Lancer"]["effects"]
+    ]
 
 
 @rule("FATE-CAST-9")
 def test_injury_heals_only_outside_battle():
-    """An injury attack of grade 3 gives 3 injury grades per tile; heal cures them only after battle."""
-    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True))
+    """An injury attack of grade 3 gives 3 injury grades per tile; heal cures them after battle."""
+    state = given(
+        *TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True)
+    )
     assert 3 == state.characters["Kiritsugu"]["injury"]
     refused(state, Cast("Kiritsugu", "heal", 2, 1, injury=True), "FATE-CAST-9", "outside battle")
-    after, _ = then(given(*TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True),
-                          EndBattle()), Cast("Kiritsugu", "heal", 2, 1, injury=True))
+    after, _ = then(
+        given(
+            *TABLE,
+            StartBattle(),
+            Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True),
+            EndBattle(),
+        ),
+        Cast("Kiritsugu", "heal", 2, 1, injury=True),
+    )
     assert 1 == after.characters["Kiritsugu"]["injury"]
 
 
@@ -219,21 +264,36 @@ def test_back_row_cannot_chant():
 def test_madness_forbids_true_name_release():
     """A servant with madness B cannot release a true-name NP; madness E can, unless raging."""
     berserker = AddServant("Berserker", 80, 80, madness="B")
-    state = given(berserker, LANCER, AddPhantasm("Berserker", "axe", "B", "anti-unit"), StartBattle())
+    state = given(
+        berserker, LANCER, AddPhantasm("Berserker", "axe", "B", "anti-unit"), StartBattle()
+    )
     refused(state, Release("Berserker", "axe", ("Lancer",)), "FATE-NP-4", "B")
     lancelot = AddServant("Lancelot", 80, 80, madness="E")
-    calm = given(lancelot, LANCER, AddPhantasm("Lancelot", "sword", "B", "anti-unit"), StartBattle())
+    calm = given(
+        lancelot, LANCER, AddPhantasm("Lancelot", "sword", "B", "anti-unit"), StartBattle()
+    )
     then(calm, Release("Lancelot", "sword", ("Lancer",)))
-    refused(given(lancelot, LANCER, AddPhantasm("Lancelot", "sword", "B", "anti-unit"),
-                  ToggleMadness("Lancelot", True)), Release("Lancelot", "sword", ("Lancer",)),
-            "FATE-NP-4", "raging")
+    refused(
+        given(
+            lancelot,
+            LANCER,
+            AddPhantasm("Lancelot", "sword", "B", "anti-unit"),
+            ToggleMadness("Lancelot", True),
+        ),
+        Release("Lancelot", "sword", ("Lancer",)),
+        "FATE-NP-4",
+        "raging",
+    )
 
 
 @rule("FATE-NP-5")
 def test_release_without_enough_mp():
     """Excalibur costs 50 MP; Saber with 40 MP left is refused."""
-    state = given(AddServant("Saber", 60, 40, np_budget=15), LANCER,
-                  AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"))
+    state = given(
+        AddServant("Saber", 60, 40, np_budget=15),
+        LANCER,
+        AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
+    )
     refused(state, Release("Saber", "excalibur", ("Lancer",)), "FATE-NP-5", "50", "40")
 
 
@@ -249,20 +309,38 @@ def test_one_true_name_release_per_turn():
 @rule("FATE-NP-7")
 def test_anti_country_back_row_takes_half_of_the_front():
     """An A++ anti-country NP hits Lancer 5 x 10 = 50; Kiritsugu behind him takes 25."""
-    state = given(AddServant("Gil", 90, 100, np_budget=11), LANCER, KIRITSUGU,
-                  MoveRow("Kiritsugu", "back"), AddPhantasm("Gil", "ea", "A++", "anti-country"))
+    state = given(
+        AddServant("Gil", 90, 100, np_budget=11),
+        LANCER,
+        KIRITSUGU,
+        MoveRow("Kiritsugu", "back"),
+        AddPhantasm("Gil", "ea", "A++", "anti-country"),
+    )
     after, _ = then(state, Release("Gil", "ea", ("Lancer", "Kiritsugu")))
     assert (10, 15) == (after.characters["Lancer"]["hp"], after.characters["Kiritsugu"]["hp"])
-    refused(given(SABER, LANCER, KIRITSUGU, MoveRow("Kiritsugu", "back"),
-                  AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")),
-            Release("Saber", "excalibur", ("Kiritsugu",)), "FATE-NP-7", "back row")
+    refused(
+        given(
+            SABER,
+            LANCER,
+            KIRITSUGU,
+            MoveRow("Kiritsugu", "back"),
+            AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
+        ),
+        Release("Saber", "excalibur", ("Kiritsugu",)),
+        "FATE-NP-7",
+        "back row",
+    )
 
 
 @rule("FATE-NP-8")
 def test_always_active_once_per_round():
     """Gae Buidhe (B, always) deals 4 HP for no MP, once a round; madness B allows twice."""
-    state = given(AddServant("Lancer", 60, 60), SABER,
-                  AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"), StartBattle())
+    state = given(
+        AddServant("Lancer", 60, 60),
+        SABER,
+        AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"),
+        StartBattle(),
+    )
     after, _ = then(state, Release("Lancer", "buidhe", ("Saber",)))
     assert (56, 60) == (after.characters["Saber"]["hp"], after.characters["Lancer"]["mp"])
     refused(after, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-8", "1")
@@ -273,10 +351,14 @@ def test_always_active_once_per_round():
 @rule("FATE-NP-9")
 def test_defensive_np_blocks_a_critical_attack():
     """Avalon (EX) tiles block 20 HP and 20 MP each: Excalibur's 10 HP 11 MP tiles do nothing."""
-    state = given(AddServant("Saber", 60, 80, np_budget=15), AddServant("Saber2", 60, 80, np_budget=15),
-                  AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
-                  AddPhantasm("Saber2", "excalibur", "A++", "anti-fortress"), StartBattle(),
-                  Release("Saber", "avalon"))
+    state = given(
+        AddServant("Saber", 60, 80, np_budget=15),
+        AddServant("Saber2", 60, 80, np_budget=15),
+        AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+        AddPhantasm("Saber2", "excalibur", "A++", "anti-fortress"),
+        StartBattle(),
+        Release("Saber", "avalon"),
+    )
     after, events = then(state, Release("Saber2", "excalibur", ("Saber",)))
     assert (80, 59) == hp_mp(after, "Saber")  # 60 + 20 max HP; 80 - 21 MP for Avalon
     assert (0, 0) == (events[-1].hp, events[-1].mp)
@@ -285,36 +367,58 @@ def test_defensive_np_blocks_a_critical_attack():
 @rule("FATE-NP-10")
 def test_field_upkeep_grows_each_round():
     """A B field (20 MP) pays 1 MP at turn 2, then 2 MP at round 2 turn 1."""
-    state = given(AddServant("Medusa", 60, 60), AddPhantasm("Medusa", "fort", "B", "field"),
-                  StartBattle(), Release("Medusa", "fort"))
+    state = given(
+        AddServant("Medusa", 60, 60),
+        AddPhantasm("Medusa", "fort", "B", "field"),
+        StartBattle(),
+        Release("Medusa", "fort"),
+    )
     assert 40 == state.characters["Medusa"]["mp"]
     after, events = then(state, StartTurn())
     assert [1] == [e.mp for e in events if isinstance(e, UpkeepPaid)]
     later, events = then(after, StartRound())
-    assert ([2], 37) == ([e.mp for e in events if isinstance(e, UpkeepPaid)], later.characters["Medusa"]["mp"])
+    assert ([2], 37) == (
+        [e.mp for e in events if isinstance(e, UpkeepPaid)],
+        later.characters["Medusa"]["mp"],
+    )
 
 
 @rule("FATE-NP-10")
 def test_reality_marble_removes_a_field_at_double_mp():
     """UBW (A++ marble, 25 MP) over a B field costs 50 MP and ends the field."""
-    state = given(AddServant("Medusa", 60, 60), AddServant("Archer", 60, 80, np_budget=11),
-                  AddPhantasm("Medusa", "fort", "B", "field"),
-                  AddPhantasm("Archer", "ubw", "A++", "field", mods=(("reality-marble", "true"),)),
-                  StartBattle(), Release("Medusa", "fort"), StartTurn())
+    state = given(
+        AddServant("Medusa", 60, 60),
+        AddServant("Archer", 60, 80, np_budget=11),
+        AddPhantasm("Medusa", "fort", "B", "field"),
+        AddPhantasm("Archer", "ubw", "A++", "field", mods=(("reality-marble", "true"),)),
+        StartBattle(),
+        Release("Medusa", "fort"),
+        StartTurn(),
+    )
     after, events = then(state, Release("Archer", "ubw"))
     assert 30 == after.characters["Archer"]["mp"]
     assert [FieldEnded, FieldRaised] == [type(e) for e in events[1:]]
-    assert (None, "ubw") == (after.characters["Medusa"]["field"], after.characters["Archer"]["field"]["np"])
+    assert (None, "ubw") == (
+        after.characters["Medusa"]["field"],
+        after.characters["Archer"]["field"]["np"],
+    )
 
 
 @rule("FATE-NP-11")
 def test_army_summon_and_upkeep():
     """A B army: 20 MP, 5 units of 4 points, 10 MP upkeep at the next round."""
-    state = given(AddServant("Rider", 60, 80), AddPhantasm("Rider", "host", "B", "army"), StartBattle())
+    state = given(
+        AddServant("Rider", 60, 80), AddPhantasm("Rider", "host", "B", "army"), StartBattle()
+    )
     after, events = then(state, Release("Rider", "host"))
     army = [e for e in events if isinstance(e, ArmySummoned)][0]
-    assert (5, 0, 4, 10, 60) == (army.units, army.free_units, army.stat_points,
-                                 army.upkeep_per_round, after.characters["Rider"]["mp"])
+    assert (5, 0, 4, 10, 60) == (
+        army.units,
+        army.free_units,
+        army.stat_points,
+        army.upkeep_per_round,
+        after.characters["Rider"]["mp"],
+    )
     later, _ = then(after, StartRound())
     assert 50 == later.characters["Rider"]["mp"]
     gone, _ = then(later, Dismiss("Rider", "host"))
@@ -324,9 +428,13 @@ def test_army_summon_and_upkeep():
 @rule("FATE-NP-12")
 def test_ex_attack_ignores_code_cast_defense():
     """An EX anti-unit NP (15 HP, 6 MP per tile) goes through Kiritsugu's defense tiles: 75 HP."""
-    state = given(KIRITSUGU, AddServant("Gil", 90, 100, np_budget=15),
-                  AddPhantasm("Gil", "ea", "EX", "anti-unit"), StartBattle(),
-                  Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
+    state = given(
+        KIRITSUGU,
+        AddServant("Gil", 90, 100, np_budget=15),
+        AddPhantasm("Gil", "ea", "EX", "anti-unit"),
+        StartBattle(),
+        Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)),
+    )
     after, events = then(state, Release("Gil", "ea", ("Kiritsugu",)))
     damage = [e for e in events if isinstance(e, DamageTaken)][0]
     assert (75, 30, {}) == (damage.hp, damage.mp, damage.spent)
@@ -335,8 +443,12 @@ def test_ex_attack_ignores_code_cast_defense():
 @rule("FATE-NP-13")
 def test_concealment_modifier_at_release():
     """Invisible Air (C, concealment) deals 5 x 4 = 20 HP."""
-    state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit",
-                                             mods=(("concealment", "true"),)), StartBattle())
+    state = given(
+        SABER,
+        LANCER,
+        AddPhantasm("Saber", "air", "C", "anti-unit", mods=(("concealment", "true"),)),
+        StartBattle(),
+    )
     after, _ = then(state, Release("Saber", "air", ("Lancer",)))
     assert 40 == after.characters["Lancer"]["hp"]
 
@@ -354,27 +466,43 @@ def test_only_one_unique_ability():
 @rule("FATE-UA-2")
 def test_unique_ability_waits_for_character_grade():
     """A B+ ability (6 points) is refused at character grade 11 and released at 12."""
-    state = given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
-                  SetCharacterGrade("Tokiomi", 11))
+    state = given(
+        TOKIOMI,
+        LANCER,
+        AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
+        SetCharacterGrade("Tokiomi", 11),
+    )
     refused(state, Release("Tokiomi", "flame", ("Lancer",)), "FATE-UA-2", "6", "12")
-    after, _ = then(given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
-                          SetCharacterGrade("Tokiomi", 12)), Release("Tokiomi", "flame", ("Lancer",)))
+    after, _ = then(
+        given(
+            TOKIOMI,
+            LANCER,
+            AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit"),
+            SetCharacterGrade("Tokiomi", 12),
+        ),
+        Release("Tokiomi", "flame", ("Lancer",)),
+    )
     assert (20, 20) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
 
 
 @rule("FATE-UA-3")
 def test_starting_unique_ability_costs_one_grade_more():
     """A starting C anti-unit ability costs 20 MP (as B) and deals 5 x 6 = 30 HP at grade 0."""
-    state = given(TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "gem", "C", "anti-unit", starting=True))
+    state = given(
+        TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "gem", "C", "anti-unit", starting=True)
+    )
     after, _ = then(state, Release("Tokiomi", "gem", ("Lancer",)))
     assert (20, 30) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
 
 
 def test_battle_end_clears_effects_and_chants():
-    """Ending the battle removes Kiritsugu's defense tiles and Tokiomi's pending chant (decision)."""
+    """Ending the battle removes Kiritsugu's defense and Tokiomi's pending chant (decision)."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2), Chant("Tokiomi"))
     after, _ = then(state, EndBattle())
-    assert ([], 0) == (after.characters["Kiritsugu"]["effects"], after.characters["Tokiomi"]["chants"])
+    assert ([], 0) == (
+        after.characters["Kiritsugu"]["effects"],
+        after.characters["Tokiomi"]["chants"],
+    )
     assert {"battle": False, "round": 0, "turn": 0} == after.clock
 
 

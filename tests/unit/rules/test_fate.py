@@ -6,6 +6,7 @@ import pytest
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import (
+    always_uses_per_round,
     army_summon_mp,
     army_units,
     army_upkeep_per_round,
@@ -40,6 +41,7 @@ from tablelog.rules.fate import (
     np_setting_points,
     parse_grade,
     parse_mods,
+    parse_np_grade,
     plan_targets,
     power_grade,
     release_mp_cost,
@@ -47,7 +49,6 @@ from tablelog.rules.fate import (
     ua_points_earned,
     upkeep_mp,
 )
-from tablelog.rules.fate import always_uses_per_round, parse_np_grade
 from tablelog.rules.fate.casting import DURATION_TURNS, TIMING
 
 G = parse_grade
@@ -68,7 +69,14 @@ def refused(rule_id: str, fn, *args, **kwargs) -> RuleViolation:
 def test_build_over_budget_is_refused_with_its_costs():
     """A build of 21 CC points against a budget of 20 is refused, naming both numbers."""
     ok = cc_cost_breakdown(G("B"), G("C"), G("D"), ["fire", "earth"], 20)
-    assert {"quality": 4, "quantity": 3, "crest": 2, "attributes": 1, "total": 10, "budget": 20} == ok
+    assert {
+        "quality": 4,
+        "quantity": 3,
+        "crest": 2,
+        "attributes": 1,
+        "total": 10,
+        "budget": 20,
+    } == ok
     err = refused("FATE-CC-1", cc_cost_breakdown, G("EX"), G("A+"), G("C"), ["fire"], 20)
     assert "21" in err.message and "20" in err.message
 
@@ -89,8 +97,10 @@ def test_crest_ranges_f_to_a_and_one_attribute_is_needed():
 
 
 @pytest.mark.rule("FATE-CC-3")
-@pytest.mark.parametrize("grade, cost", [("E", 1), ("D", 2), ("C", 3), ("B", 4), ("A", 5),
-                                         ("EX", 10), ("C+", 4), ("B+", 6), ("A+", 8)])
+@pytest.mark.parametrize(
+    "grade, cost",
+    [("E", 1), ("D", 2), ("C", 3), ("B", 4), ("A", 5), ("EX", 10), ("C+", 4), ("B+", 6), ("A+", 8)],
+)
 def test_circuit_grade_costs(grade, cost):
     """Circuit grades cost E 1 … A 5, EX 10, and C+/B+/A+ add 1/2/3."""
     assert cost == circuit_cost("quality", G(grade))
@@ -112,40 +122,54 @@ def test_crest_costs_its_letter_and_takes_no_plus(grade, cost):
 
 
 @pytest.mark.rule("FATE-CC-4")
-@pytest.mark.parametrize("attributes, cost", [
-    (["fire"], 0), (["fire", "earth"], 1), (["fire", "earth", "wind"], 3),
-    (["fire", "earth", "wind", "water"], 6), (["fire", "earth", "wind", "water", "ether"], 10),
-    (["hollow"], 10), (["none"], 10),
-])
+@pytest.mark.parametrize(
+    "attributes, cost",
+    [
+        (["fire"], 0),
+        (["fire", "earth"], 1),
+        (["fire", "earth", "wind"], 3),
+        (["fire", "earth", "wind", "water"], 6),
+        (["fire", "earth", "wind", "water", "ether"], 10),
+        (["hollow"], 10),
+        (["none"], 10),
+    ],
+)
 def test_attribute_costs(attributes, cost):
     """The first attribute is free, then 1, 2, 3, 4 more; hollow and none cost 10."""
     assert cost == attribute_cost(attributes)
 
 
 @pytest.mark.rule("FATE-CC-5")
-@pytest.mark.parametrize("grade, power", [("E", 1), ("C", 3), ("C+", 3), ("A", 5), ("A+", 5), ("EX", 7)])
+@pytest.mark.parametrize(
+    "grade, power", [("E", 1), ("C", 3), ("C+", 3), ("A", 5), ("A+", 5), ("EX", 7)]
+)
 def test_power_grade_from_quality(grade, power):
     """Quality E..A gives power 1..5, EX 7, and a + adds nothing."""
     assert power == power_grade(G(grade))
 
 
 @pytest.mark.rule("FATE-CC-6")
-@pytest.mark.parametrize("grade, tiles", [("E", 2), ("D", 4), ("C", 6), ("B+", 8), ("A", 10), ("EX", 15)])
+@pytest.mark.parametrize(
+    "grade, tiles", [("E", 2), ("D", 4), ("C", 6), ("B+", 8), ("A", 10), ("EX", 15)]
+)
 def test_tile_pool_from_quantity(grade, tiles):
     """Quantity gives quantity x 2 tiles (E 2 … A 10), EX 15, and a + adds nothing."""
     assert tiles == tile_pool(G(grade))
 
 
 @pytest.mark.rule("FATE-CC-7")
-@pytest.mark.parametrize("attributes, expected", [
-    (["earth"], {"defense": 5, "heal": 3}),
-    (["water"], {"heal": 5, "curse": 3}),
-    (["fire"], {"attack": 3, "buff": 5}),
-    (["wind"], {"attack": 5, "defense": 3}),
-    (["ether"], {"buff": 3, "curse": 5}),
-    (["fire", "earth"], {"attack": 3, "defense": 5, "heal": 3, "buff": 5}),
-    (["fire", "wind"], {"attack": 4, "defense": 3, "buff": 5}),
-])
+@pytest.mark.parametrize(
+    "attributes, expected",
+    [
+        (["earth"], {"defense": 5, "heal": 3}),
+        (["water"], {"heal": 5, "curse": 3}),
+        (["fire"], {"attack": 3, "buff": 5}),
+        (["wind"], {"attack": 5, "defense": 3}),
+        (["ether"], {"buff": 3, "curse": 5}),
+        (["fire", "earth"], {"attack": 3, "defense": 5, "heal": 3, "buff": 5}),
+        (["fire", "wind"], {"attack": 4, "defense": 3, "buff": 5}),
+    ],
+)
 def test_attributes_enable_kinds_and_shift_power(attributes, expected):
     """With power 4 each element enables two kinds at +1/-1; several attributes add up."""
     assert expected == kind_powers(4, attributes, None)
@@ -161,7 +185,9 @@ def test_korean_attribute_names_and_unknown_ones():
 @pytest.mark.rule("FATE-CC-8")
 def test_hollow_enables_all_and_saves_one_mp_per_cast():
     """Hollow with power 3 casts every kind at 3, and 3 tiles cost 5 MP instead of 6."""
-    assert dict.fromkeys(["attack", "defense", "heal", "buff", "curse"], 3) == kind_powers(3, ["hollow"], None)
+    assert dict.fromkeys(["attack", "defense", "heal", "buff", "curse"], 3) == kind_powers(
+        3, ["hollow"], None
+    )
     assert (6, 5, 0) == (cast_mp_cost(3, False), cast_mp_cost(3, True), cast_mp_cost(0, True))
 
 
@@ -195,14 +221,21 @@ def test_crest_stores_twice_its_grade_none_above_it():
 @pytest.mark.rule("FATE-CAST-1")
 def test_kinds_and_their_timing():
     """Attack resolves with the judgments, defense before, heal/buff/curse after."""
-    assert {"attack": "with", "defense": "before", "heal": "after", "buff": "after",
-            "curse": "after"} == TIMING
+    assert {
+        "attack": "with",
+        "defense": "before",
+        "heal": "after",
+        "buff": "after",
+        "curse": "after",
+    } == TIMING
     refused("FATE-CAST-1", check_cast, "summon", 1, 1, 6, {"attack": 3})
 
 
 @pytest.mark.rule("FATE-CAST-2")
-@pytest.mark.parametrize("kind, grade, tiles", [("curse", 1, 1), ("attack", 4, 1), ("attack", 0, 1),
-                                                ("attack", 2, 7), ("attack", 2, 0)])
+@pytest.mark.parametrize(
+    "kind, grade, tiles",
+    [("curse", 1, 1), ("attack", 4, 1), ("attack", 0, 1), ("attack", 2, 7), ("attack", 2, 0)],
+)
 def test_cast_limits(kind, grade, tiles):
     """With attack 3 and 6 tiles left: no curse, no grade 4 or 0, no 7 or 0 tiles."""
     refused("FATE-CAST-2", check_cast, kind, grade, tiles, 6, {"attack": 3, "buff": 5})
@@ -210,7 +243,7 @@ def test_cast_limits(kind, grade, tiles):
 
 @pytest.mark.rule("FATE-CAST-2")
 def test_tiles_are_dealt_to_targets_in_turn():
-    """Four tiles on two targets give two each; three give two and one; three targets need three tiles."""
+    """Four tiles on two targets give two each; three give 2 and 1; 3 targets need 3 tiles."""
     assert {"A": 2, "B": 2} == deal_tiles(4, ["A", "B"])
     assert {"A": 2, "B": 1} == deal_tiles(3, ["A", "B"])
     refused("FATE-CAST-2", deal_tiles, 2, ["A", "B", "C"])
@@ -240,8 +273,9 @@ def test_defense_tile_blocks_and_lets_the_excess_through():
 
 
 @pytest.mark.rule("FATE-CAST-6")
-@pytest.mark.parametrize("grade, tiles, hp, hp_max, healed", [(3, 2, 10, 40, 6), (3, 2, 38, 40, 2),
-                                                              (5, 1, 40, 40, 0)])
+@pytest.mark.parametrize(
+    "grade, tiles, hp, hp_max, healed", [(3, 2, 10, 40, 6), (3, 2, 38, 40, 2), (5, 1, 40, 40, 0)]
+)
 def test_heal_restores_grade_per_tile_capped(grade, tiles, hp, hp_max, healed):
     """Heal restores grade HP per tile, never above max HP."""
     assert healed == heal_hp(grade, tiles, hp, hp_max)
@@ -249,7 +283,7 @@ def test_heal_restores_grade_per_tile_capped(grade, tiles, hp, hp_max, healed):
 
 @pytest.mark.rule("FATE-CAST-7")
 def test_one_buff_tile_per_target_unless_chanted():
-    """Two buff tiles on one target are refused unless the buff was chanted; a buff lasts 3 turns."""
+    """Two buff tiles on one target are refused unless chanted; a buff lasts 3 turns."""
     refused("FATE-CAST-7", check_buff_tiles, {"Saber": 2}, False)
     check_buff_tiles({"Saber": 2}, True)
     assert 3 == DURATION_TURNS["buff"]
@@ -265,7 +299,7 @@ def test_anti_magic_cancels_curse_tiles(tiles, anti_magic, left):
 
 @pytest.mark.rule("FATE-CAST-9")
 def test_defense_blocks_magical_injury_by_its_grade():
-    """A grade-2 defense tile stops 2 of a grade-3 injury tile (the HP block is the injury block)."""
+    """A grade-2 defense tile stops 2 of a grade-3 injury tile (HP block = injury block)."""
     block_hp, _ = defense_block(2)
     assert 1 == meet_defense(3, 0, block_hp, 0, "defense 2").hp
 
@@ -291,9 +325,23 @@ def test_chanted_buff_may_raise_several_judgments():
 
 
 @pytest.mark.rule("FATE-NP-2")
-@pytest.mark.parametrize("grade, points", [("E", 1), ("D", 2), ("C", 3), ("C+", 4), ("B", 4),
-                                           ("B+", 6), ("B++", 8), ("A", 5), ("A+", 8), ("A++", 11),
-                                           ("A+++", 14), ("EX", 15)])
+@pytest.mark.parametrize(
+    "grade, points",
+    [
+        ("E", 1),
+        ("D", 2),
+        ("C", 3),
+        ("C+", 4),
+        ("B", 4),
+        ("B+", 6),
+        ("B++", 8),
+        ("A", 5),
+        ("A+", 8),
+        ("A++", 11),
+        ("A+++", 14),
+        ("EX", 15),
+    ],
+)
 def test_np_points(grade, points):
     """NP grades cost the seed's table."""
     assert points == np_setting_points(G(grade))
@@ -307,11 +355,18 @@ def test_np_grades_outside_the_table(grade):
 
 
 @pytest.mark.rule("FATE-NP-3")
-@pytest.mark.parametrize("np_type, low, ok", [
-    ("anti-unit", None, "E"), ("anti-army", "D", "C"), ("anti-fortress", "A", "A+"),
-    ("anti-country", "A+", "A++"), ("anti-world", "A+++", "EX"), ("army", "C+", "B"),
-    ("field", "C+", "B"),
-])
+@pytest.mark.parametrize(
+    "np_type, low, ok",
+    [
+        ("anti-unit", None, "E"),
+        ("anti-army", "D", "C"),
+        ("anti-fortress", "A", "A+"),
+        ("anti-country", "A+", "A++"),
+        ("anti-world", "A+++", "EX"),
+        ("army", "C+", "B"),
+        ("field", "C+", "B"),
+    ],
+)
 def test_type_minimum_grades(np_type, low, ok):
     """Each type refuses the grade just below its minimum and takes the minimum."""
     check_np_type(np_type, G(ok), "attack", "true-name")
@@ -336,14 +391,24 @@ def test_madness_blocks_true_names():
 
 
 @pytest.mark.rule("FATE-NP-5")
-@pytest.mark.parametrize("np_type, form, grade, mp", [
-    ("anti-unit", "attack", "C", 15), ("anti-unit", "attack", "EX", 35),
-    ("anti-army", "attack", "A+", 35), ("anti-army", "attack", "EX", 49),
-    ("anti-fortress", "attack", "A++", 50), ("anti-country", "attack", "A+++", 60),
-    ("anti-world", "attack", "EX", 75), ("anti-unit", "defense", "B", 12),
-    ("anti-unit", "defense", "EX", 21), ("army", "attack", "B", 20), ("army", "attack", "EX", 25),
-    ("field", "attack", "A++", 25), ("field", "attack", "EX", 25),
-])
+@pytest.mark.parametrize(
+    "np_type, form, grade, mp",
+    [
+        ("anti-unit", "attack", "C", 15),
+        ("anti-unit", "attack", "EX", 35),
+        ("anti-army", "attack", "A+", 35),
+        ("anti-army", "attack", "EX", 49),
+        ("anti-fortress", "attack", "A++", 50),
+        ("anti-country", "attack", "A+++", 60),
+        ("anti-world", "attack", "EX", 75),
+        ("anti-unit", "defense", "B", 12),
+        ("anti-unit", "defense", "EX", 21),
+        ("army", "attack", "B", 20),
+        ("army", "attack", "EX", 25),
+        ("field", "attack", "A++", 25),
+        ("field", "attack", "EX", 25),
+    ],
+)
 def test_release_mp_costs(np_type, form, grade, mp):
     """Release MP is 5/7/3 per grade or flat 50/60/75, EX 7 grades but A for army and field."""
     assert mp == release_mp_cost(np_type, form, "true-name", G(grade))
@@ -358,10 +423,16 @@ def test_true_name_attack_damage(grade, hp, mp):
 
 
 @pytest.mark.rule("FATE-NP-7")
-@pytest.mark.parametrize("np_type, grade, targets, mp", [
-    ("anti-unit", "A", 1, 0), ("anti-army", "A", 2, 0), ("anti-fortress", "A+", 3, 8),
-    ("anti-country", "A++", 5, 11), ("anti-world", "EX", None, 16),
-])
+@pytest.mark.parametrize(
+    "np_type, grade, targets, mp",
+    [
+        ("anti-unit", "A", 1, 0),
+        ("anti-army", "A", 2, 0),
+        ("anti-fortress", "A+", 3, 8),
+        ("anti-country", "A++", 5, 11),
+        ("anti-world", "EX", None, 16),
+    ],
+)
 def test_targets_and_type_mp_damage(np_type, grade, targets, mp):
     """Targets 1/2/3/5/all and extra MP 0/0/5/5/10 per tile on top of the plusses."""
     profile = np_profile(G(grade), np_type, "attack", "true-name", {})
@@ -372,7 +443,9 @@ def test_targets_and_type_mp_damage(np_type, grade, targets, mp):
 def test_front_and_back_row_targets():
     """Anti-army refuses a back-row target; anti-country pairs the back row behind the front."""
     refused("FATE-NP-7", plan_targets, "anti-army", 2, [("Rider", "front"), ("Waver", "back")])
-    refused("FATE-NP-7", plan_targets, "anti-army", 2, [("A", "front"), ("B", "front"), ("C", "front")])
+    refused(
+        "FATE-NP-7", plan_targets, "anti-army", 2, [("A", "front"), ("B", "front"), ("C", "front")]
+    )
     plans = plan_targets("anti-country", 5, [("Rider", "front"), ("Waver", "back")])
     assert ("half-of-front", "Rider") == (plans[1].share, plans[1].behind_of)
     assert "half" == plan_targets("anti-world", None, [("Waver", "back")])[0].share
@@ -381,54 +454,84 @@ def test_front_and_back_row_targets():
 
 @pytest.mark.rule("FATE-NP-8")
 def test_always_active_attack():
-    """An always-active B NP costs no MP, deals 4 HP per tile, once per round (twice with madness B)."""
+    """An always-active B NP costs no MP, deals 4 HP a tile, once a round (twice with madness B)."""
     profile = np_profile(G("B"), "anti-unit", "attack", "always", {})
     assert (0, 4, 1) == (profile.mp_cost, profile.hp_per_tile, profile.tiles)
-    assert (1, 1, 2) == (always_uses_per_round(None), always_uses_per_round(G("C")),
-                         always_uses_per_round(G("B")))
+    assert (1, 1, 2) == (
+        always_uses_per_round(None),
+        always_uses_per_round(G("C")),
+        always_uses_per_round(G("B")),
+    )
 
 
 @pytest.mark.rule("FATE-NP-9")
-@pytest.mark.parametrize("grade, release, block, tiles, bonus", [
-    ("B", "true-name", 12, 5, 0), ("A+", "true-name", 15, 5, 10), ("EX", "true-name", 20, 5, 20),
-    ("B", "always", 8, 8, 0), ("B++", "always", 8, 8, 20),
-])
+@pytest.mark.parametrize(
+    "grade, release, block, tiles, bonus",
+    [
+        ("B", "true-name", 12, 5, 0),
+        ("A+", "true-name", 15, 5, 10),
+        ("EX", "true-name", 20, 5, 20),
+        ("B", "always", 8, 8, 0),
+        ("B++", "always", 8, 8, 20),
+    ],
+)
 def test_defensive_np(grade, release, block, tiles, bonus):
-    """A true-name defense blocks grade x 3 on 5 tiles, always-active grade x 2 on grade x 2 tiles."""
+    """True-name defense blocks grade x 3 on 5 tiles, always-active grade x 2 on grade x 2."""
     profile = np_profile(G(grade), "anti-unit", "defense", release, {})
     assert (block, tiles, bonus) == (profile.block_per_tile, profile.tiles, profile.hp_max_bonus)
 
 
 @pytest.mark.rule("FATE-NP-10")
-@pytest.mark.parametrize("grade, rounds, plus_used, value, paid", [
-    ("B", 0, False, 1, 1), ("B", 2, False, 3, 3), ("A++", 0, False, -1, 0), ("A++", 1, False, 0, 0),
-    ("A++", 3, False, 2, 2), ("A+", 3, True, 1, 1), ("B", 3, True, 2, 2),
-])
+@pytest.mark.parametrize(
+    "grade, rounds, plus_used, value, paid",
+    [
+        ("B", 0, False, 1, 1),
+        ("B", 2, False, 3, 3),
+        ("A++", 0, False, -1, 0),
+        ("A++", 1, False, 0, 0),
+        ("A++", 3, False, 2, 2),
+        ("A+", 3, True, 1, 1),
+        ("B", 3, True, 2, 2),
+    ],
+)
 def test_field_upkeep(grade, rounds, plus_used, value, paid):
     """Upkeep is 1 + rounds elapsed - plusses (growth halved by a used +), paid never below 0."""
-    assert (value, paid) == (field_upkeep_value(G(grade), rounds, plus_used),
-                             upkeep_mp(field_upkeep_value(G(grade), rounds, plus_used)))
+    assert (value, paid) == (
+        field_upkeep_value(G(grade), rounds, plus_used),
+        upkeep_mp(field_upkeep_value(G(grade), rounds, plus_used)),
+    )
 
 
 @pytest.mark.rule("FATE-NP-10")
-@pytest.mark.parametrize("new, new_marble, old, old_marble, outcome, factor", [
-    ("A", True, "B", False, "replace", 2), ("A", True, "B", True, "replace", 2),
-    ("A++", True, "A", True, "cancel", 2), ("B", True, "A", True, "nullified", 0),
-    ("A", False, "B", False, "overwrite", 1), ("B", False, "A", False, "nullified", 0),
-])
+@pytest.mark.parametrize(
+    "new, new_marble, old, old_marble, outcome, factor",
+    [
+        ("A", True, "B", False, "replace", 2),
+        ("A", True, "B", True, "replace", 2),
+        ("A++", True, "A", True, "cancel", 2),
+        ("B", True, "A", True, "nullified", 0),
+        ("A", False, "B", False, "overwrite", 1),
+        ("B", False, "A", False, "nullified", 0),
+    ],
+)
 def test_reality_marble_clash(new, new_marble, old, old_marble, outcome, factor):
-    """A marble removes lower fields at double MP; equal marbles cancel; a lower field fails free."""
+    """A marble removes lower fields at double MP; equal ones cancel; a lower field fails free."""
     clash = field_clash(G(new), new_marble, G(old), old_marble)
     assert (outcome, factor) == (clash.outcome, clash.mp_factor)
 
 
 @pytest.mark.rule("FATE-NP-11")
-@pytest.mark.parametrize("grade, plus_used, units, free, points, upkeep", [
-    ("B", False, 5, 0, 4, 10), ("B+", False, 6, 1, 4, 10), ("B+", True, 12, 2, 4, 10),
-    ("A", False, 5, 0, 5, 10),
-])
+@pytest.mark.parametrize(
+    "grade, plus_used, units, free, points, upkeep",
+    [
+        ("B", False, 5, 0, 4, 10),
+        ("B+", False, 6, 1, 4, 10),
+        ("B+", True, 12, 2, 4, 10),
+        ("A", False, 5, 0, 5, 10),
+    ],
+)
 def test_army_units_and_upkeep(grade, plus_used, units, free, points, upkeep):
-    """5 units of grade points, +1 free unit per plus, a used plus doubles units and halves upkeep."""
+    """5 units of grade points, +1 free unit per plus, a used plus doubles units, halves upkeep."""
     army = army_units(G(grade), plus_used)
     assert (units, free, points) == (army.units, army.free_units, army.stat_points)
     assert upkeep == army_upkeep_per_round(army, plus_used)
@@ -449,8 +552,12 @@ def test_ex_grade_extras():
     defense = np_profile(G("EX"), "anti-unit", "defense", "true-name", {})
     assert (20, 20) == (defense.block_per_tile, defense.hp_max_bonus)
     # Free for rounds 0-2; growth still counts from the raising (1 + 3 - 2 = 2 in round 3).
-    assert (7, 0, 2, 3) == (field_power(G("EX")), field_upkeep_due(G("EX"), 2, False),
-                            field_upkeep_due(G("EX"), 3, False), field_upkeep_due(G("EX"), 4, False))
+    assert (7, 0, 2, 3) == (
+        field_power(G("EX")),
+        field_upkeep_due(G("EX"), 2, False),
+        field_upkeep_due(G("EX"), 3, False),
+        field_upkeep_due(G("EX"), 4, False),
+    )
     army = army_units(G("EX"), False)
     assert (10, 5, 7) == (army.units, army.free_units, army.stat_points)
 
@@ -467,9 +574,14 @@ def test_unknown_modifier_is_refused():
 
 
 @pytest.mark.rule("FATE-UA-1")
-@pytest.mark.parametrize("grade, ua_type, release", [("A+", "anti-fortress", "true-name"),
-                                                      ("B", "anti-unit", "always"),
-                                                      ("EX", "anti-unit", "true-name")])
+@pytest.mark.parametrize(
+    "grade, ua_type, release",
+    [
+        ("A+", "anti-fortress", "true-name"),
+        ("B", "anti-unit", "always"),
+        ("EX", "anti-unit", "true-name"),
+    ],
+)
 def test_unique_ability_limits(grade, ua_type, release):
     """No anti-fortress or above, no always-active, no EX unique ability."""
     refused("FATE-UA-1", check_unique_ability, G(grade), ua_type, release, False)
@@ -499,25 +611,108 @@ def test_starting_unique_ability_is_c_and_costs_one_grade_more():
 SEED_NPS = [
     # 5. Fate/stay night
     ("약속된 승리의 검", "A++", "anti-fortress", "attack", "true-name", {}, 11, 50, 10, 11, 3),
-    ("인비지블 에어", "C", "anti-unit", "attack", "true-name", {"concealment": "true"}, 3, 15, 4, 0, 1),
-    ("모든 것이 머나먼 이상향", "EX", "anti-unit", "defense", "true-name", {}, 15, 21, None, None, None),
-    ("무한의 검제", "A++", "field", "attack", "true-name", {"reality-marble": "true"}, 11, 25, None, None, None),
+    (
+        "인비지블 에어",
+        "C",
+        "anti-unit",
+        "attack",
+        "true-name",
+        {"concealment": "true"},
+        3,
+        15,
+        4,
+        0,
+        1,
+    ),
+    (
+        "모든 것이 머나먼 이상향",
+        "EX",
+        "anti-unit",
+        "defense",
+        "true-name",
+        {},
+        15,
+        21,
+        None,
+        None,
+        None,
+    ),
+    (
+        "무한의 검제",
+        "A++",
+        "field",
+        "attack",
+        "true-name",
+        {"reality-marble": "true"},
+        11,
+        25,
+        None,
+        None,
+        None,
+    ),
     ("게 불그", "B+", "anti-unit", "attack", "true-name", {"piercing": "true"}, 6, 20, 13, 0, 1),
-    ("브레이커 고르곤", "C", "anti-unit", "attack", "always", {"damage": "none"}, 3, 0, None, None, None),
+    (
+        "브레이커 고르곤",
+        "C",
+        "anti-unit",
+        "attack",
+        "always",
+        {"damage": "none"},
+        3,
+        0,
+        None,
+        None,
+        None,
+    ),
     ("블러드포트 안드로메다", "B", "field", "attack", "true-name", {}, 4, 20, None, None, None),
     ("벨레로폰", "A+", "anti-army", "attack", "true-name", {}, 8, 35, 10, 3, 2),
     ("갓 핸드", "B", "anti-unit", "defense", "always", {}, 4, 0, None, None, None),
     ("룰 브레이커", "C", "anti-unit", "attack", "true-name", {"damage": "none"}, 3, 15, 0, 0, 1),
-    ("자바니야 (stay night)", "C", "anti-unit", "attack", "true-name", {"ignores-defense": "true"}, 3, 15, 6, None, 1),
+    (
+        "자바니야 (stay night)",
+        "C",
+        "anti-unit",
+        "attack",
+        "true-name",
+        {"ignores-defense": "true"},
+        3,
+        15,
+        6,
+        None,
+        1,
+    ),
     # 5-2. Fate/Zero
     ("게이트 오브 바빌론", "EX", "field", "attack", "true-name", {}, 15, 25, None, None, None),
     ("게 저그", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
     ("게 보", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
     ("고르디어스 휠", "A+", "anti-army", "attack", "true-name", {}, 8, 35, 10, 3, 2),
-    ("아이오니언 헤타이로이", "EX", "army", "attack", "true-name",
-     {"reality-marble": "true", "upkeep-per-unit": "-1"}, 15, 25, None, None, None),
+    (
+        "아이오니언 헤타이로이",
+        "EX",
+        "army",
+        "attack",
+        "true-name",
+        {"reality-marble": "true", "upkeep-per-unit": "-1"},
+        15,
+        25,
+        None,
+        None,
+        None,
+    ),
     ("나이트 오브 아너", "A++", "anti-unit", "attack", "always", {}, 11, 0, None, None, None),
-    ("포 섬원스 글로리", "B", "anti-unit", "attack", "always", {"damage": "none"}, 4, 0, None, None, None),
+    (
+        "포 섬원스 글로리",
+        "B",
+        "anti-unit",
+        "attack",
+        "always",
+        {"damage": "none"},
+        4,
+        0,
+        None,
+        None,
+        None,
+    ),
     ("아론다이트", "A++", "anti-unit", "attack", "always", {}, 11, 0, None, None, None),
     ("프렐라티즈 스펠북", "A+", "army", "attack", "true-name", {}, 8, None, None, None, None),
     ("자바니야 (zero)", "B+", "anti-army", "attack", "true-name", {}, 6, 28, None, None, None),
@@ -530,13 +725,23 @@ def test_seed_lists_21_example_nps():
 
 
 @pytest.mark.rule("FATE-NP-13")
-@pytest.mark.parametrize("name, grade, np_type, form, release, mods, points, mp, hp_tile, mp_tile, targets",
-                         SEED_NPS, ids=[row[0] for row in SEED_NPS])
-def test_seed_example_np(name, grade, np_type, form, release, mods, points, mp, hp_tile, mp_tile, targets):
+@pytest.mark.parametrize(
+    "name, grade, np_type, form, release, mods, points, mp, hp_tile, mp_tile, targets",
+    SEED_NPS,
+    ids=[row[0] for row in SEED_NPS],
+)
+def test_seed_example_np(
+    name, grade, np_type, form, release, mods, points, mp, hp_tile, mp_tile, targets
+):
     """Each seed NP set up from grade, type and modifiers gives the seed's points, MP and damage."""
     profile = np_profile(parse_np_grade(grade), np_type, form, release, mods)
-    seed = {"points": points, "mp_cost": mp, "hp_per_tile": hp_tile, "mp_per_tile": mp_tile,
-            "targets": targets}
+    seed = {
+        "points": points,
+        "mp_cost": mp,
+        "hp_per_tile": hp_tile,
+        "mp_per_tile": mp_tile,
+        "targets": targets,
+    }
     got = {key: getattr(profile, key) for key, value in seed.items() if value is not None}
     assert {key: value for key, value in seed.items() if value is not None} == got
 
@@ -547,10 +752,17 @@ def test_seed_avalon_and_fields_and_army_numbers():
     Ionioi summons 10 units of 7 points, 5 of them without upkeep (10 - 5 = 5 units x 1 MP)."""
     avalon = np_profile(G("EX"), "anti-unit", "defense", "true-name", {})
     assert 20 == avalon.block_per_tile
-    assert (-1, 0, -1) == (field_upkeep_value(G("A++"), 0, False), field_upkeep_value(G("A++"), 1, False),
-                           field_upkeep_value(G("EX"), 0, False))
+    assert (-1, 0, -1) == (
+        field_upkeep_value(G("A++"), 0, False),
+        field_upkeep_value(G("A++"), 1, False),
+        field_upkeep_value(G("EX"), 0, False),
+    )
     army = army_units(G("EX"), False)
     mods = parse_mods({"upkeep-per-unit": "-1"})
-    assert (10, 5, 7, 5) == (army.units, army.free_units, army.stat_points,
-                             army_upkeep_per_round(army, False, mods.upkeep_per_unit))
+    assert (10, 5, 7, 5) == (
+        army.units,
+        army.free_units,
+        army.stat_points,
+        army_upkeep_per_round(army, False, mods.upkeep_per_unit),
+    )
     assert 25 == army_summon_mp(25, G("EX"), True)
