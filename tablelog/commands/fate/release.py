@@ -49,13 +49,12 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
         check_ua_usable(grade, owner["character_grade"], np["starting"])
     madness = parse_grade(owner["madness"]) if owner.get("madness") else None
     if np["release"] == "always":
-        if state.clock.get("battle"):
-            allowed = always_uses_per_round(madness)
+        if state.clock.get("battle") and np["form"] == "attack":
+            allowed, used = always_uses_per_round(madness), owner["_always_uses"].get(c.np_id, 0)
             require(
-                owner["_always_uses"] < allowed,
+                used < allowed,
                 "FATE-NP-8",
-                f"{c.owner} has used always-active NPs {owner['_always_uses']} time(s) this"
-                f" round; {allowed} allowed",
+                f"{c.owner} has used {c.np_id} {used} time(s) this round; {allowed} allowed",
             )
         return
     check_true_name_allowed(madness, owner.get("raging", False))
@@ -99,6 +98,12 @@ def _release_defense(
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
+    require(
+        np["release"] == "true-name"
+        or not any(e["kind"] == "np-defense" and e["turns_left"] is None for e in owner["effects"]),
+        "FATE-NP-9",
+        f"{c.owner}'s always-active {c.np_id} already gives its tiles for this battle",
+    )
     _pay(owner, c, np["mp_cost"])
     pending.add(
         PhantasmReleased(

@@ -37,7 +37,7 @@ def _battle_started(state: State, e: BattleStarted) -> None:
     state.clock.update(battle=True, round=1, turn=1)
     for who in state.characters.values():
         who["tiles"] = who["tiles_max"]
-        who["_always_uses"] = 0
+        who["_always_uses"] = {}
         who["_np_turn"] = None
 
 
@@ -64,7 +64,7 @@ def _round_started(state: State, e: RoundStarted) -> None:
     state.clock.update(round=e.round, turn=1)
     tick_effects(state)
     for who in state.characters.values():
-        who["_always_uses"] = 0
+        who["_always_uses"] = {}
 
 
 @evolver(BattleEnded)
@@ -72,7 +72,7 @@ def _battle_ended(state: State, e: BattleEnded) -> None:
     require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
-        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses=0)
+        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses={})
 
 
 @evolver(UpkeepPaid)

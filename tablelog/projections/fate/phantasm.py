@@ -25,7 +25,8 @@ def _released(state: State, e: PhantasmReleased) -> None:
     )
     owner["mp"] -= e.mp
     if e.always:
-        owner["_always_uses"] += 1
+        uses = owner["_always_uses"]
+        uses[e.np_id] = uses.get(e.np_id, 0) + 1
     elif state.clock.get("battle"):
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
 

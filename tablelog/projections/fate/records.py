@@ -29,7 +29,7 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "field": None,
         "army": None,
         "_np_turn": None,
-        "_always_uses": 0,
+        "_always_uses": {},
     }
 
 

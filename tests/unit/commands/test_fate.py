@@ -511,3 +511,36 @@ def test_effect_ids_count_up():
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
     _, events = then(state, Cast("Kiritsugu", "defense", 5, 1))
     assert [2] == [e.effect_id for e in events if isinstance(e, EffectRaised)]
+
+
+@rule("FATE-NP-9")
+def test_always_active_defense_gives_its_tiles_once_per_battle():
+    """A B always-active defensive NP gives 8 tiles blocking 8 each, once per battle."""
+    state = given(
+        AddServant("Herc", 90, 50),
+        AddPhantasm("Herc", "hide", "B", "anti-unit", "defense", "always"),
+        StartBattle(),
+    )
+    after, _ = then(state, Release("Herc", "hide"))
+    assert [("np-defense", 8, 8, None)] == [
+        (e["kind"], e["tiles"], e["block_hp"], e["turns_left"])
+        for e in after.characters["Herc"]["effects"]
+    ]
+    refused(after, Release("Herc", "hide"), "FATE-NP-9", "hide")
+    hit, _ = then(after, TakeDamage("Herc", hp=10, mp=10))
+    assert (88, 48) == hp_mp(hit, "Herc")
+
+
+@rule("FATE-NP-8")
+def test_always_active_count_is_per_np():
+    """Two always-active attack NPs may each be used once in the same round."""
+    state = given(
+        AddServant("Diarmuid", 60, 60),
+        SABER,
+        AddPhantasm("Diarmuid", "dearg", "B", "anti-unit", release="always"),
+        AddPhantasm("Diarmuid", "buidhe", "B", "anti-unit", release="always"),
+        StartBattle(),
+        Release("Diarmuid", "dearg", ("Saber",)),
+    )
+    after, _ = then(state, Release("Diarmuid", "buidhe", ("Saber",)))
+    assert 52 == after.characters["Saber"]["hp"]
