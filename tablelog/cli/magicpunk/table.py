@@ -130,7 +130,7 @@ def round_(ctx: click.Context) -> None:
 @click.argument("package", type=click.Choice(list(BRIEFING_PACKAGES)))
 @appending
 def briefing_start(ctx: click.Context, package: str) -> None:
-    """Start a briefing: 10s (one preparation each), 1m (6 in total), ample (any number).
+    """Start a briefing: 10s (one preparation each), 1m (6 each), ample (any number).
 
     Example: tablelog magicpunk briefing start 1m
     """

@@ -190,7 +190,7 @@ def decide_new_round(state: State, c: NewRound) -> list[Event]:
 @decider(StartBriefing)
 def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
     """Decide the start of a briefing package."""
-    combat.briefing_allows(c.package, 0, 0)
+    combat.briefing_allows(c.package, 0)
     require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
     return [BriefingStarted(package=c.package)]
 
@@ -204,8 +204,7 @@ def decide_prepare(state: State, c: Prepare) -> list[Event]:
     side = "enemy" if c.enemy else "pc"
     if not c.enemy:
         character(state, c.who)
-    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(f"{side}:{c.who}", 0),
-                           briefing["by_side"].get(side, 0))
+    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(f"{side}:{c.who}", 0))
     return [PreparationTaken(who=c.who, side=side, note=c.note)]
 
 

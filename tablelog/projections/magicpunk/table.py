@@ -145,8 +145,7 @@ def _preparation_taken(state: State, e: PreparationTaken) -> None:
     require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
     assert briefing is not None
     key = f"{e.side}:{e.who}"
-    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(key, 0),
-                           briefing["by_side"].get(e.side, 0))
+    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(key, 0))
     briefing["by_actor"][key] = briefing["by_actor"].get(key, 0) + 1
     briefing["by_side"][e.side] = briefing["by_side"].get(e.side, 0) + 1
 

@@ -12,10 +12,11 @@ __all__ = ["BRIEFING_PACKAGES", "hp_after_damage", "hp_after_heal", "cover_outco
 
 BRIEFING_PACKAGES: dict[str, str] = {
     "10s": "about 10 seconds: each PC takes one preparation",
-    "1m": "about 1 minute: up to 6 preparations in total",
+    "1m": "about 1 minute: up to 6 preparations each, in total",
     "ample": "ample time: any number of preparations",
 }
-BRIEFING_TOTAL_1M = 6
+BRIEFING_LIMITS: dict[str, int | None] = {"10s": 1, "1m": 6, "ample": None}
+"""Preparations each PC (or aware enemy) may take, per briefing package (None: any number)."""
 
 
 def hp_after_damage(hp: int, amount: int, pull_punches: bool) -> int:
@@ -61,13 +62,15 @@ def cover_outcome(acted: bool) -> tuple[bool, bool]:
     return (True, acted)
 
 
-def briefing_allows(package: str, taken_by_actor: int, taken_on_side: int) -> None:
-    """Check that one more preparation fits the briefing package.
+def briefing_allows(package: str, taken_by_actor: int) -> None:
+    """Check that one more preparation by one PC (or one aware enemy) fits the package.
+
+    The seed gives each PC one preparation in a 10-second briefing and "up to 6 in total" in a
+    1-minute one (ＰＣはそれぞれ…合計で6回まで: per PC, over all kinds of preparation).
 
     Args:
         package: ``"10s"``, ``"1m"`` or ``"ample"``.
         taken_by_actor: Preparations this PC (or enemy) has already taken.
-        taken_on_side: Preparations its side (PCs, or aware enemies) has already taken.
 
     Raises:
         RuleViolation: MP-BRIEF-1 for an unknown package or a preparation over the limit.
@@ -76,10 +79,7 @@ def briefing_allows(package: str, taken_by_actor: int, taken_on_side: int) -> No
     """
     require(package in BRIEFING_PACKAGES, "MP-BRIEF-1",
             f"unknown briefing package {package!r} (10s, 1m or ample)")
-    if package == "10s":
-        require(taken_by_actor < 1, "MP-BRIEF-1",
-                f"10s briefing: each takes one preparation; already took {taken_by_actor}")
-    elif package == "1m":
-        require(taken_on_side < BRIEFING_TOTAL_1M, "MP-BRIEF-1",
-                f"1m briefing: at most {BRIEFING_TOTAL_1M} preparations in total; "
-                f"already {taken_on_side}")
+    limit = BRIEFING_LIMITS[package]
+    require(limit is None or taken_by_actor < limit, "MP-BRIEF-1",
+            f"{package} briefing: each takes at most {limit} preparation(s); "
+            f"already took {taken_by_actor}")

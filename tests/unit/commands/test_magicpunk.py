@@ -238,13 +238,15 @@ def test_cover_by_an_acted_character_stays_acted_next_round():
 
 @pytest.mark.rule("MP-BRIEF-1")
 def test_briefing_counts_preparations():
-    """MP-BRIEF-1: a 1-minute briefing allows 6 PC preparations; enemies count apart."""
+    """MP-BRIEF-1: in a 1-minute briefing each PC takes up to 6; an aware enemy too."""
     state = given(ARIA, BRAM, E.BriefingStarted(package="1m"))
-    for i in range(6):
-        when(state, C.Prepare("Aria" if i % 2 else "Bram"))
-    when(state, C.Prepare("Ghoul", enemy=True))
-    assert "at most 6 preparations in total; already 6" in refused(
+    for _ in range(6):
+        when(state, C.Prepare("Aria"))
+        when(state, C.Prepare("Ghoul", enemy=True))
+    when(state, C.Prepare("Bram"))
+    assert "1m briefing: each takes at most 6 preparation(s); already took 6" in refused(
         state, C.Prepare("Aria"), "MP-BRIEF-1")
+    refused(state, C.Prepare("Ghoul", enemy=True), "MP-BRIEF-1")
     when(state, C.EndBriefing())
     assert "no briefing" in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
 
