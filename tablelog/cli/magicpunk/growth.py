@@ -176,13 +176,16 @@ def leisure_start(ctx: click.Context) -> None:
 @click.argument("name")
 @click.argument("roll_value", metavar="ROLL", type=int)
 @click.option("--safety", type=int, default=0, help="The region's safety value.")
+@click.option("--table", "table", type=click.Choice(["town", "wilds"]), default="town",
+              show_default=True, help="Which shared-event table: in town, or in the wilds.")
 @appending
-def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int) -> None:
+def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int,
+                 table: str) -> None:
     """NAME's leisure roll; a shared event already taken moves (MP-COHAB-2).
 
     Example: tablelog magicpunk leisure roll Bram 7 --safety 2
     """
-    execute(ctx, TakeLeisureEvent(name=name, roll=roll_value, safety=safety))
+    execute(ctx, TakeLeisureEvent(name=name, roll=roll_value, safety=safety, table=table))
 
 
 COMMANDS = (reward, spell_group, rebuild, procure, roll, cohabit, leisure_group)

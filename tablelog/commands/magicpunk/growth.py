@@ -93,6 +93,7 @@ class TakeLeisureEvent:
     name: str
     roll: int
     safety: int = 0
+    table: str = "town"
 
 
 @decider(GainMoney)
@@ -171,10 +172,13 @@ def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
     """Decide a leisure roll; a shared event already taken moves by safety (MP-COHAB-2)."""
     ch = character(state, c.name)
     require(c.roll >= 1, "MP-COHAB-2", f"a leisure roll is >= 1, got {c.roll}")
+    require(c.table in lifestyle.SHARED_TABLES, "MP-COHAB-2",
+            f"unknown leisure table {c.table!r} (town or wilds)")
     if not (ch.get("lifestyle") or {}).get("cohabitants"):
         return [LeisureEventTaken(name=c.name, roll=c.roll, safety=c.safety, result=c.roll,
-                                  shared=False)]
+                                  shared=False, table=c.table)]
+    shared = lifestyle.SHARED_TABLES[c.table]
     taken = table_of(state).get("leisure", {}).get(leisure_group(state, c.name), [])
-    result = lifestyle.shared_leisure_roll(c.roll, c.safety, taken)
+    result = lifestyle.shared_leisure_roll(c.roll, c.safety, taken, shared)
     return [LeisureEventTaken(name=c.name, roll=c.roll, safety=c.safety, result=result,
-                              shared=result in lifestyle.SHARED_LEISURE_EVENTS)]
+                              shared=result in shared, table=c.table)]

@@ -152,6 +152,7 @@ class LeisureEventTaken(Event):
     safety: int
     result: int
     shared: bool
+    table: str = "town"
 
     def describe(self) -> str:
         moved = f" -> {self.result}" if self.result != self.roll else ""

@@ -9,7 +9,8 @@ from collections.abc import Collection, Sequence
 
 from tablelog.rules.core import require
 
-__all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "even_split", "check_split",
+__all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "SHARED_LEISURE_EVENTS_WILDS",
+           "SHARED_TABLES", "even_split", "check_split",
            "check_residence", "shared_leisure_roll"]
 
 UNSHARABLE_RESIDENCES = frozenset({"student-dorm", "orphanage", "monastery", "barracks"})
@@ -17,6 +18,12 @@ UNSHARABLE_RESIDENCES = frozenset({"student-dorm", "orphanage", "monastery", "ba
 
 SHARED_LEISURE_EVENTS = frozenset({2, 3, 4, 7, 10, 13, 15})
 """Leisure-table rolls whose event affects every cohabitant (MP-COHAB-2)."""
+
+SHARED_LEISURE_EVENTS_WILDS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 11, 13})
+"""The seed's second shared-event table (stampedes, mana disasters, raiders, exiles' camps):
+cohabitants living outside the towns. RULES.md does not list it."""
+
+SHARED_TABLES = {"town": SHARED_LEISURE_EVENTS, "wilds": SHARED_LEISURE_EVENTS_WILDS}
 
 
 def check_residence(names: Sequence[str], residence: str) -> None:
@@ -56,7 +63,8 @@ def check_split(points: int, split: Sequence[int], count: int) -> None:
             f"split {list(split)} sums to {sum(split)}, the residence costs {points} points")
 
 
-def shared_leisure_roll(roll: int, safety: int, taken: Collection[int]) -> int:
+def shared_leisure_roll(roll: int, safety: int, taken: Collection[int],
+                        shared: Collection[int] = SHARED_LEISURE_EVENTS) -> int:
     """Return the leisure roll that applies when shared events may not repeat in one leisure.
 
     A roll naming a shared event already taken is moved by up to ``safety`` (the region's
@@ -68,6 +76,7 @@ def shared_leisure_roll(roll: int, safety: int, taken: Collection[int]) -> int:
         roll: The leisure-table roll.
         safety: The safety (治安) value, the most the roll may be shifted.
         taken: Shared-event rolls already taken in this leisure by a cohabitant.
+        shared: The rolls whose events are shared (the town table, or the wilds table).
 
     Raises:
         RuleViolation: MP-COHAB-2 if no roll is possible (every lower roll is taken).
@@ -75,7 +84,7 @@ def shared_leisure_roll(roll: int, safety: int, taken: Collection[int]) -> int:
     Source: 同居, 余暇イベント; MP-COHAB-2.
     """
     def free(r: int) -> bool:
-        return r >= 1 and not (r in SHARED_LEISURE_EVENTS and r in taken)
+        return r >= 1 and not (r in shared and r in taken)
 
     if free(roll):
         return roll

@@ -368,3 +368,10 @@ def test_cohabitation_residence_and_split():
 def test_shared_leisure_roll(roll, safety, taken, expected):
     """MP-COHAB-2: a shared event does not repeat; shift by safety, else the nearest lower roll."""
     assert expected == lifestyle.shared_leisure_roll(roll, safety, taken)
+
+
+@pytest.mark.rule("MP-COHAB-2")
+def test_shared_leisure_roll_wilds_table():
+    """MP-COHAB-2: in the wilds, 5 (resources run out) is shared; a second 5 moves down to 4."""
+    assert 4 == lifestyle.shared_leisure_roll(5, 1, {5}, lifestyle.SHARED_LEISURE_EVENTS_WILDS)
+    assert 5 == lifestyle.shared_leisure_roll(5, 1, {5})
