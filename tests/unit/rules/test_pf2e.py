@@ -1,6 +1,8 @@
 """Pure pf2e rune rules: catalogue, names, levels, prices, slots, transfers, crafting figures."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tablelog.rules import pf2e
 from tablelog.rules.core import RuleViolation
@@ -517,3 +519,31 @@ def test_zero_days_is_refused():
 def test_rune_formula_costs_as_an_item_formula_of_the_rune_level(rune_id, price_cp):
     """A rune's formula costs the formula price of an item of the rune's level."""
     assert price_cp == pf2e.formula_price_cp(pf2e.rune(rune_id).level)
+
+
+# --- properties over random etch sequences ----------------------------------------------------
+
+WEAPON_RUNES = sorted(r.id for r in pf2e.runes().values() if r.item == "weapon")
+
+
+@rule("PF2E-PRICE-1")
+@rule("PF2E-RUNE-2")
+@given(base=st.sampled_from(["longsword", "mace", "longbow", "dagger", "clan-dagger"]),
+       picks=st.lists(st.sampled_from(WEAPON_RUNES), max_size=12))
+def test_random_etch_sequences_keep_the_invariants(base, picks):
+    """Whatever is etched: paid total = rune prices, active runes <= potency, level = max."""
+    item = pf2e.base_item(base)
+    ids: tuple[str, ...] = ()
+    paid = 0
+    for pick in picks:
+        try:
+            plan = pf2e.plan_etch(item, ids, pf2e.rune(pick))
+        except RuleViolation:
+            continue
+        ids, paid = plan.runes, paid + plan.cost_cp
+    f = pf2e.item_facts(item, ids)
+    held = [pf2e.runes()[i] for i in ids]
+    assert paid == sum(r.price_cp for r in held)
+    assert len(f.property) <= f.potency and not f.dormant
+    assert f.level == max([item.level] + [r.level for r in held])
+    assert len({r.family for r in held}) == len(held)
