@@ -27,7 +27,7 @@ def item(final: dict, name: str, *fields: str) -> tuple:
 @pytest.mark.rule("PF2E-RUNE-5")
 @pytest.mark.rule("PF2E-XFER-7")
 def test_mace(final):
-    """mace-1: Kyra's "+2 striking vitalizing mace", level 10, 1150 gp (disrupting -> vitalizing)."""
+    """mace-1: Kyra's "+2 striking vitalizing mace", level 10, 1150 gp (disrupting = vitalizing)."""
     assert ("Kyra", "+2 striking vitalizing mace", 2, 1, ["vitalizing"], 10, 1150) == item(
         final, "mace-1", "owner", "name", "potency", "striking", "property", "level", "price_gp")
 

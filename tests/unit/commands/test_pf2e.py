@@ -383,7 +383,7 @@ def test_invest_and_handing_over_ends_investment():
 
 @rule("PF2E-ACT-1")
 def test_activation_is_logged_for_active_runes_only():
-    """Activating flaming on the sword is logged; dormant frost or an uninvested armor is refused."""
+    """Activating flaming on the sword is logged; dormant frost or uninvested armor is refused."""
     state = given(*SWAP_READY, RuneTransferred(rune="frost", source="stone", target="sword",
                                                by="Valeros", dc=24, cost_cp=0),
                   RunestoneCracked(item="stone"),
