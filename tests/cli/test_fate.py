@@ -419,3 +419,21 @@ def test_every_fate_command_has_help_with_an_example() -> None:
     assert len(commands) >= 17
     for path, cmd in commands:
         assert "Example:" in (cmd.help or ""), path
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _paths(cmd: click.Command, path: str):
+    if isinstance(cmd, click.Group):
+        for name, sub in cmd.commands.items():
+            yield from _paths(sub, f"{path} {name}")
+    else:
+        yield path
+
+
+@pytest.mark.parametrize("path", list(_paths(group, "fate")))
+def test_every_fate_command_is_in_the_readme(path: str) -> None:
+    """The README's Fate section lists every fate command."""
+    section = README.read_text("utf-8").split("## Fate", 1)[1].split("\n## ", 1)[0]
+    assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
