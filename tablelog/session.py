@@ -22,9 +22,8 @@ from tablelog import systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone, Undone
-from tablelog.projections.core import (
-    State, diff, entity_view, evolve, fold, fold_collecting, undone_after,
-)
+from tablelog.projections.core import State, diff, entity_view, evolve, undone_after
+from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position
 from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, LogMovedOn, StoredRecord
@@ -62,12 +61,15 @@ class Session:
     Args:
         path: The log file.
         actor: Who is logging (goes into each envelope).
+        snapshots: Use the snapshot cache beside the log (``verify`` folds without it).
     """
 
-    def __init__(self, path: str, actor: str = "gm") -> None:
+    def __init__(self, path: str, actor: str = "gm", snapshots: bool = True) -> None:
         self.path = path
         self.actor = actor
+        self.snapshots = snapshots
         self.log = LogFile(path)
+        self._replayer: Replayer | None = None
         self._state: State | None = None
         self._markers: list[tuple[int, str, int]] = []
         self._end: Position | None = None
@@ -130,6 +132,8 @@ class Session:
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
         """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
+        if until is None and self._state is not None:
+            return list(self._markers)
         found = []
         for rec in self.log.scan():
             if until is not None and rec.seq > until:
@@ -145,22 +149,52 @@ class Session:
     def state(self, until: int | None = None) -> State:
         """Return the folded state (now, or right after event ``until``).
 
+        Folds from the latest valid snapshot checkpoint when there is one (see
+        :mod:`tablelog.replay`); saves new checkpoints every ``SNAPSHOT_EVERY`` events.
+
         Raises:
             LogError: the log is unreadable or does not replay.
         """
         if until is None and self._state is not None:
             return self._state
-        markers = self.markers(until)
-        state = self._initial(self.header)
-        pairs = ((r.seq, None if r.type in MARKERS else e) for r, e in self.events(until))
-        try:
-            fold(state, pairs, undone_after(markers))
-        except RuleViolation as exc:
-            seq = getattr(exc, "seq", None)
-            raise LogError(f"{self.path}: event #{seq} does not replay: {exc}", None, seq) from None
+        replayer = self.replayer()
+        folded = replayer.fold(until)
         if until is None:
-            self._state, self._markers, self._end = state, markers, self.log.end
-        return state
+            replayer.remember(folded.taken, folded.undone)
+            self._state, self._markers, self._end = folded.state, folded.markers, folded.end
+        return folded.state
+
+    def replayer(self) -> Replayer:
+        """Return the fold machinery of this log (with its checkpoints)."""
+        if self._replayer is None:
+            self._replayer = Replayer(self.log, self.header, self.snapshots)
+        return self._replayer
+
+    def save_snapshot(self) -> None:
+        """Checkpoint the current state into the snapshot file (the end of ``run``)."""
+        if not self.snapshots or self.pending is not None:
+            return
+        try:
+            state = self.state()
+        except LogError:
+            return
+        self._checkpoint(state, force=True)
+
+    def _checkpoint(self, state: State, force: bool = False) -> None:
+        replayer, end = self.replayer(), self._end
+        if end is None or end.seq != state.seq or self.pending is not None:
+            return
+        known = replayer.checkpoints()
+        latest = known[-1].end.seq if known else 0
+        if not force and end.seq // replayer.every <= latest // replayer.every:
+            return
+        if force and latest == end.seq:
+            return
+        undone = frozenset(undone_after(self._markers))
+        cp = replayer.checkpoint(state, end, frozenset(t for t in undone if t <= end.seq),
+                                 self._markers)
+        if cp is not None:
+            replayer.remember([cp], undone)
 
     @property
     def torn_at(self) -> int | None:
@@ -193,6 +227,8 @@ class Session:
             self._state = new_state
             self._markers.extend((a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
                                  for a in applied if a.event.TYPE in MARKERS)
+            if self.snapshots:
+                self._checkpoint(new_state)
             return Outcome(applied, True)
         raise LogError(f"{self.path}: gave up after {_MAX_RETRIES} concurrent retries")
 
@@ -267,9 +303,7 @@ class Session:
                                 "use redo or undo on the action itself")
 
     def _refold(self, undone: set[int], target: int, verb: str) -> State:
-        state = self._initial(self.header)
-        pairs = ((r.seq, None if r.type in MARKERS else e) for r, e in self.events())
-        failed = fold_collecting(state, pairs, undone)
+        state, failed = self.replayer().refold_collecting(undone, target)
         if failed:
             listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
             rule = "CORE-UNDO" if verb == "undone" else "CORE-REDO"

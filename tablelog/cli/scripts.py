@@ -68,6 +68,8 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         from tablelog.session import remove_quietly
 
         remove_quietly(env.log_path)
+    elif not dry_run and env._session is not None:
+        env._session.save_snapshot()  # a snapshot at the end of every run (docs/RELIABILITY.md)
 
 
 @contextlib.contextmanager
@@ -96,18 +98,24 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
 
 @click.command()
 @click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup).")
+@click.option("--salvage", metavar="OUT", default=None,
+              help="Copy the header and every record before the first bad one into a new log OUT.")
 @click.pass_context
-def verify(ctx: click.Context, repair: bool) -> None:
+def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     """Check the header, every record's framing and checksum, the hash chain, and the replay.
 
     Exit 0 when the log is sound, 1 when a problem is found (the first bad position is named).
-    Example: tablelog verify --repair
+    --repair only ever cuts a torn tail; for corruption before it, --salvage OUT keeps the valid
+    prefix in a new file. Example: tablelog verify --repair
     """
     from tablelog.session import LogError, Session
 
     env: Env = ctx.obj
-    session = Session(env.log_path, env.actor)
+    session = Session(env.log_path, env.actor, snapshots=False)
     domain_errors(lambda: session.header)()  # missing or foreign file: exit 3
+    if salvage is not None:
+        _salvage(session, salvage)
+        return
     try:
         if repair:
             repaired = session.log.repair()
@@ -116,13 +124,21 @@ def verify(ctx: click.Context, repair: bool) -> None:
                            f"backup at {repaired[1]}")
         folded = session.state()
     except LogError as exc:
-        hint = "" if repair else ""
+        hint = ("; not repaired: only a torn tail is ever cut" if repair else "")
+        hint += (f"; keep the valid prefix with: tablelog --log {env.log_path} verify "
+                 "--salvage OUT" if "corrupt record" in str(exc) else "")
         raise CliError(f"{exc}{hint}", 1) from None
     if session.torn_at is not None:
         raise CliError(f"{env.log_path}: torn last record at byte {session.torn_at} "
                        "(run: tablelog verify --repair)", 1)
     click.echo(f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays "
                f"({folded.system})")
+
+
+def _salvage(session: Any, out: str) -> None:
+    kept, size, bad = domain_errors(session.log.salvage)(out)
+    where = f"first bad record at byte {bad}" if bad is not None else "no bad record found"
+    click.echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
 
 
 COMMANDS = [run, verify]

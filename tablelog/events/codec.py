@@ -1,29 +1,40 @@
 """The codec: one cattrs converter between event records and plain data, plus upcasters.
 
 Serialization is kept apart from the domain: events never know msgpack. ``to_record`` gives the
-``(type, v, data)`` triple the store packs; ``from_record`` upcasts old schema versions and
-structures the data back into the registered class.
+``(type, v, data)`` triple the store packs; ``from_record`` upcasts old schema versions (a chain of
+one-step upcasters applied to the raw data) and structures the data back into the registered class.
+
+Structuring is the hot path of a replay, so each class also gets a fast path when every field is
+plain (``str, int, bool, float, bytes``, optional, or lists/tuples/string-keyed dicts of those): the
+class is built straight from the data and its field types are checked exactly; anything the check
+does not accept goes through the cattrs hook, so results and errors are the converter's.
 """
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import cattrs
 
 from tablelog.events.core import Event, event_class
 
-__all__ = ["CodecError", "converter", "to_record", "from_record", "upcaster"]
+__all__ = ["CodecError", "converter", "to_record", "from_record", "upcaster", "decoder"]
 
 converter = cattrs.Converter()
 converter.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
 converter.register_structure_hook(Fraction, lambda v, _: Fraction(v))
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Decoder = Callable[[Any], Event]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
-_HOOKS: dict[type, Callable[[Any, type], Any]] = {}
+_DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
+_PLAIN = (str, int, bool, float, bytes)
+_STRUCTURE_ERRORS = (cattrs.BaseValidationError, TypeError, ValueError, KeyError, AttributeError)
 
 
 class CodecError(Exception):
@@ -43,6 +54,7 @@ def upcaster(type_tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]
 
     def register(fn: Upcaster) -> Upcaster:
         _UPCASTERS[(type_tag, from_version)] = fn
+        _DECODERS.clear()
         return fn
 
     return register
@@ -58,7 +70,12 @@ def _upcast(type_tag: str, version: int, target: int, data: dict[str, Any]) -> d
         step = _UPCASTERS.get((type_tag, version))
         if step is None:
             raise CodecError(f"no upcaster for {type_tag} v{version}")
-        data = step(dict(data))
+        try:
+            data = step(dict(data))
+        except Exception as exc:  # an old record the upcaster cannot read: a clear error
+            raise CodecError(f"{type_tag} v{version}: upcaster failed: {exc!r}") from None
+        if not isinstance(data, dict):
+            raise CodecError(f"{type_tag} v{version}: upcaster returned no map")
         version += 1
     return data
 
@@ -75,19 +92,83 @@ def from_record(type_tag: str, version: int, data: Any) -> Event:
         CodecError: unknown type, a version newer than this program knows, or data that does not
             fit the class.
     """
+    return decoder(type_tag, version)(data)
+
+
+def decoder(type_tag: str, version: int) -> Decoder:
+    """Return the function that turns the ``data`` of a ``(type_tag, version)`` record into an
+    event (cached per pair; see :func:`from_record`).
+
+    Raises:
+        CodecError: unknown type or unsupported version.
+    """
+    cached = _DECODERS.get((type_tag, version))
     cls = event_class(type_tag)
+    if cached is not None and cached[0] is cls:
+        return cached[1]
     if cls is None:
         raise CodecError(f"unknown event type {type_tag!r}")
     if not isinstance(version, int) or version > cls.VERSION or version < 1:
         raise CodecError(f"{type_tag}: unsupported schema version {version!r}")
-    if not isinstance(data, dict):
-        raise CodecError(f"{type_tag}: data is not a map")
-    if version < cls.VERSION:
-        data = _upcast(type_tag, version, cls.VERSION, data)
-    hook = _HOOKS.get(cls)
-    if hook is None:
-        hook = _HOOKS[cls] = converter.get_structure_hook(cls)
+    fn = _make_decoder(cls, type_tag, version)
+    _DECODERS[(type_tag, version)] = (cls, fn)
+    return fn
+
+
+def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
+    hook = converter.get_structure_hook(cls)
+    fast = _fast_check(cls)
+    target = cls.VERSION
+
+    def decode(data: Any) -> Event:
+        if type(data) is not dict:
+            raise CodecError(f"{type_tag}: data is not a map")
+        if version < target:
+            data = _upcast(type_tag, version, target, data)
+        if fast is not None:
+            try:
+                made = cls(**data)
+            except (TypeError, ValueError):
+                made = None
+            if made is not None and fast(made):
+                return made
+        try:
+            return hook(data, cls)  # type: ignore[no-any-return]
+        except _STRUCTURE_ERRORS as exc:
+            raise CodecError(f"{type_tag}: data does not fit the event: {exc}") from None
+
+    return decode
+
+
+def _fast_check(cls: type) -> Callable[[Any], bool] | None:
+    """Return an exact type check of a built event's fields, or None when a field is not plain."""
     try:
-        return hook(data, cls)  # type: ignore[no-any-return]
-    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError, AttributeError) as exc:
-        raise CodecError(f"{type_tag}: data does not fit the event: {exc}") from None
+        attrs.resolve_types(cls)
+        fields = attrs.fields(cls)
+    except Exception:  # unresolvable annotations: use cattrs only  # noqa: BLE001
+        return None
+    exprs = []
+    for field in fields:
+        expr = _field_check(f"o.{field.name}", field.type)
+        if expr is None or not field.init or field.alias != field.name:
+            return None
+        exprs.append(expr)
+    source = "def check(o):\n    return " + (" and ".join(exprs) or "True") + "\n"
+    namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
+    exec(source, namespace)  # noqa: S102 - generated from the class's own field types
+    return namespace["check"]  # type: ignore[no-any-return]
+
+
+def _field_check(ref: str, tp: Any) -> str | None:
+    if tp in _PLAIN:
+        return f"type({ref}) is {tp.__name__}"
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType) and type(None) in args and len(args) == 2:
+        inner = _field_check(ref, next(a for a in args if a is not type(None)))
+        return None if inner is None else f"({ref} is None or {inner})"
+    if origin is list and len(args) == 1 and args[0] in _PLAIN:
+        return f"(type({ref}) is list and all(type(x) is {args[0].__name__} for x in {ref}))"
+    if origin is dict and len(args) == 2 and args[0] is str and args[1] in _PLAIN:
+        return (f"(type({ref}) is dict and all(type(k) is str and type(x) is "
+                f"{args[1].__name__} for k, x in {ref}.items()))")
+    return None

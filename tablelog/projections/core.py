@@ -17,7 +17,7 @@ from tablelog.events.core import Event, Noted
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "State", "evolver", "evolve", "fold", "fold_collecting", "undone_after", "diff",
+    "State", "evolver", "evolvers", "evolve", "fold", "fold_collecting", "undone_after", "diff",
     "entity_view", "require", "RuleViolation",
 ]
 
@@ -59,6 +59,11 @@ def evolver(event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callabl
         return fn
 
     return register
+
+
+def evolvers() -> dict[type, Evolver]:
+    """Return the live table of evolvers by event class (for the replay hot loop)."""
+    return _EVOLVERS
 
 
 def evolve(state: State, event: Event) -> None:
@@ -115,7 +120,8 @@ def fold_collecting(
 ) -> list[tuple[int, Event, RuleViolation]]:
     """Fold like :func:`fold`, but skip events that do not apply and return them.
 
-    Used by undo and redo to list the later events that depend on the one being changed.
+    Used by undo and redo to list the later events that depend on the one being changed. An
+    evolver that raises anything else than RuleViolation also means "does not apply".
     """
     failed = []
     for seq, event in events:
@@ -125,6 +131,9 @@ def fold_collecting(
                 evolve(trial, event)
             except RuleViolation as exc:
                 failed.append((seq, event, exc))
+                continue
+            except Exception as exc:  # an evolver that fails without require(): does not apply
+                failed.append((seq, event, RuleViolation("CORE-EVENT", f"{exc!r}")))
                 continue
             _assign(state, trial)
         state.seq = seq

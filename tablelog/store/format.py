@@ -1,8 +1,12 @@
-"""The byte layout of a tablelog file (documented in docs/FORMAT.md).
+"""The byte layout of a tablelog file (documented byte by byte in docs/FORMAT.md).
 
 File = header, then records. Header: 8 magic bytes, format version (u16 BE), header length (u32 BE),
 the msgpack header map, CRC-32 of that map (u32 BE). Record: payload length (u32 BE), CRC-32 of the
 payload (u32 BE), payload (a msgpack map, the envelope). All integers are big-endian.
+
+The records of one append (one command, or one atomic run) form a *batch*: every record but the
+last carries ``more`` = how many records of the batch follow it, so a batch cut short by a crash is
+recognised as a whole and dropped whole.
 """
 
 from __future__ import annotations
@@ -18,16 +22,18 @@ import msgpack
 __all__ = [
     "MAGIC", "FORMAT_VERSION", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
     "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
-    "chain_hash", "unpack_payload",
+    "chain_hash", "unpack_payload", "check_envelope", "decode_payload",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
 FORMAT_VERSION = 1
 MAX_HEADER_BYTES = 64 * 1024
-MAX_RECORD_BYTES = 4 * 1024 * 1024  # a bound on one envelope: a hostile length cannot exhaust memory
+MAX_RECORD_BYTES = 1024 * 1024  # a bound on one envelope: a hostile length cannot exhaust memory
+MAX_CONTAINER_LEN = 65536  # a bound on any msgpack array or map inside a record
 RECORD_PREFIX = struct.Struct(">II")
 _HEADER_FIXED = struct.Struct(">8sHI")
 ENVELOPE_KEYS = frozenset({"seq", "type", "v", "at", "actor", "data", "prev"})
+BATCH_KEY = "more"
 
 
 class FormatError(Exception):
@@ -41,6 +47,7 @@ class FormatError(Exception):
     def __init__(self, message: str, offset: int, seq: int | None = None) -> None:
         where = f"at byte {offset}" + (f" (record #{seq})" if seq is not None else "")
         super().__init__(f"{message} {where}")
+        self.reason = message
         self.offset = offset
         self.seq = seq
 
@@ -59,11 +66,13 @@ class Header:
 
 @attrs.frozen
 class Position:
-    """Where a log ends: last seq, byte offset of the end, and the chain hash of the last record."""
+    """Where a log ends: last seq, byte offset of the end, the chain hash of the last record, and
+    the byte offset where that last record starts (the header's end when ``seq`` is 0)."""
 
     seq: int
     offset: int
     prev: bytes
+    last: int = 0
 
 
 def chain_hash(data: bytes) -> bytes:
@@ -71,8 +80,10 @@ def chain_hash(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def _unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False, strict_map_key=True, use_list=True)
+def decode_payload(data: bytes | memoryview) -> Any:
+    """Decode one msgpack object with the reader's bounds (raises ValueError and friends)."""
+    return msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True,
+                           max_array_len=MAX_CONTAINER_LEN, max_map_len=MAX_CONTAINER_LEN)
 
 
 def pack_header(header: Header) -> bytes:
@@ -105,11 +116,20 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     if struct.unpack_from(">I", head, end)[0] != zlib.crc32(body):
         raise FormatError("header checksum mismatch", _HEADER_FIXED.size)
     try:
-        fields = _unpack(body)
+        fields = decode_payload(body)
         header = Header(**fields)
+        _check_header(header)
     except Exception as exc:  # any malformed msgpack or field set: one clear error
         raise FormatError(f"malformed header ({exc})", _HEADER_FIXED.size) from None
     return header, end + 4
+
+
+def _check_header(header: Header) -> None:
+    for name in ("session_id", "system", "created", "title"):
+        if not isinstance(getattr(header, name), str):
+            raise TypeError(f"{name} is not a string")
+    if not isinstance(header.seed, int) or not isinstance(header.options, dict):
+        raise TypeError("seed or options of the wrong type")
 
 
 def pack_record(envelope: dict[str, Any]) -> bytes:
@@ -125,13 +145,30 @@ def unpack_payload(payload: bytes, offset: int) -> dict[str, Any]:
         FormatError: not a msgpack map with exactly the envelope keys of the right types.
     """
     try:
-        env = _unpack(payload)
+        env = decode_payload(payload)
     except Exception as exc:  # msgpack raises several types; all mean the same to the reader
         raise FormatError(f"malformed record payload ({type(exc).__name__})", offset) from None
-    if not isinstance(env, dict) or set(env) != ENVELOPE_KEYS:
-        raise FormatError("record is not a tablelog envelope", offset)
-    if not (isinstance(env["seq"], int) and isinstance(env["type"], str)
-            and isinstance(env["v"], int) and isinstance(env["data"], dict)
-            and isinstance(env["prev"], bytes) and isinstance(env["actor"], str)):
-        raise FormatError("record envelope has fields of the wrong type", offset, env.get("seq"))
-    return env
+    reason = check_envelope(env)
+    if reason:
+        raise FormatError(reason, offset, env.get("seq") if isinstance(env, dict) else None)
+    return env  # type: ignore[no-any-return]
+
+
+def check_envelope(env: Any) -> str:
+    """Return why ``env`` is not a valid envelope, or ``""`` when it is."""
+    if type(env) is not dict:
+        return "record is not a tablelog envelope"
+    n = len(env)
+    if not (n == 7 or (n == 8 and BATCH_KEY in env)):
+        return "record is not a tablelog envelope"
+    try:
+        ok = (type(env["seq"]) is int and type(env["type"]) is str and type(env["v"]) is int
+              and type(env["data"]) is dict and type(env["prev"]) is bytes
+              and type(env["actor"]) is str and type(env["at"]) is str)
+    except KeyError:
+        return "record is not a tablelog envelope"
+    if not ok:
+        return "record envelope has fields of the wrong type"
+    if n == 8 and not (type(env[BATCH_KEY]) is int and env[BATCH_KEY] > 0):
+        return "record envelope has a bad batch count"
+    return ""

@@ -1,27 +1,30 @@
 """The append-only log file: create, scan (streaming), append under a lock, repair a torn tail.
 
-Reads never load the whole file: records are read one by one through a buffered reader. Appends
-take an exclusive lock (``filelock``), check that the file still ends where the caller decided,
-write every record of the command in one write, then flush and fsync before reporting success.
+Reads never load the whole file: records are read one by one through a buffered reader, each one
+bounded by ``MAX_RECORD_BYTES``. Appends take an exclusive lock (``filelock``), check that the file
+still ends where the caller decided, write every record of the batch in one write, then fsync
+before reporting success. A failed write is cut back, so the file is as it was before the append.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import zlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
-import attrs
 import filelock
+import msgpack
 
 from tablelog.store.format import (
-    MAX_RECORD_BYTES, RECORD_PREFIX, FormatError, Header, Position, chain_hash, pack_header,
-    pack_record, parse_header, unpack_payload,
+    BATCH_KEY, MAX_RECORD_BYTES, RECORD_PREFIX, FormatError, Header, Position, check_envelope,
+    decode_payload, pack_header, pack_record, parse_header,
 )
 
-__all__ = ["LogError", "LogMovedOn", "StoredRecord", "LogFile", "LOCK_TIMEOUT_S"]
+__all__ = ["LogError", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile", "LOCK_TIMEOUT_S",
+           "fsync_dir"]
 
 LOCK_TIMEOUT_S = float(os.environ.get("TABLELOG_LOCK_TIMEOUT", "10"))
 _READ_BUFFER = 1 << 20
@@ -40,8 +43,7 @@ class LogMovedOn(Exception):
     """Another writer appended after the position a command was decided on: catch up, decide again."""
 
 
-@attrs.frozen
-class StoredRecord:
+class StoredRecord(NamedTuple):
     """One record as read back: envelope fields plus its byte offset in the file."""
 
     seq: int
@@ -51,6 +53,10 @@ class StoredRecord:
     actor: str
     data: dict[str, Any]
     offset: int
+
+
+RawRecord = tuple[int, dict[str, Any], int, int, bytes]
+"""``(seq, envelope, offset, end offset, chain hash)`` of one checked record (the hot path)."""
 
 
 def fsync_dir(path: str) -> None:
@@ -69,8 +75,8 @@ class LogFile:
         path: The log file's path.
 
     Attributes (after :meth:`open`): ``header``, ``start`` (position before the first record).
-    After a full :meth:`scan`: ``end`` (position after the last complete record) and ``torn_at``
-    (offset of an incomplete last record, or None).
+    After a full scan: ``end`` (position after the last complete batch) and ``torn_at`` (offset
+    of an incomplete last batch, or None).
     """
 
     def __init__(self, path: str) -> None:
@@ -83,6 +89,10 @@ class LogFile:
     @property
     def lock_path(self) -> str:
         return self.path + ".lock"
+
+    def lock(self) -> filelock.FileLock:
+        """Return the log's exclusive lock (not yet acquired)."""
+        return filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT_S)
 
     @classmethod
     def create(cls, path: str, header: Header) -> LogFile:
@@ -122,63 +132,112 @@ class LogFile:
         except FormatError as exc:
             raise LogError(f"{self.path}: {exc}", exc.offset) from None
         self.header = header
-        self.start = Position(0, size, chain_hash(head[:size]))
+        self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(), size)
         return header
+
+    def size(self) -> int:
+        """Return the file's current size in bytes."""
+        return os.stat(self.path).st_size
 
     def scan(self, start: Position | None = None) -> Iterator[StoredRecord]:
         """Yield every complete record after ``start`` (default: the first), checking each.
 
-        Checks the framing, the CRC-32, the hash chain and that ``seq`` is contiguous. A short
-        last record (a crash mid-append) ends the scan and sets ``torn_at``.
+        Checks the framing, the CRC-32, the envelope, the hash chain, that ``seq`` is contiguous
+        and that batches are whole. An incomplete last batch (a crash mid-append) ends the scan
+        and sets ``torn_at``.
 
         Raises:
             LogError: a corrupt record (bad length, checksum, chain or envelope), naming its
                 offset and seq.
         """
+        for seq, env, offset, _, _ in self.records(start):
+            yield StoredRecord(seq, env["type"], env["v"], env["at"], env["actor"], env["data"],
+                               offset)
+
+    def records(self, start: Position | None = None) -> Iterator[RawRecord]:
+        """Yield ``(seq, envelope, offset, end, hash)`` for every complete record (as scan)."""
         if self.start is None:
             self.open()
         pos = start or self.start
         assert pos is not None
         self.torn_at = None
-        with open(self.path, "rb", buffering=_READ_BUFFER) as f:
+        self.end = pos
+        try:
+            f = open(self.path, "rb", buffering=_READ_BUFFER)
+        except OSError as exc:
+            raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
+        with f:
             f.seek(pos.offset)
             yield from self._records(f, pos)
 
-    def _records(self, f: BinaryIO, pos: Position) -> Iterator[StoredRecord]:
+    def _records(self, f: BinaryIO, pos: Position) -> Iterator[RawRecord]:
         seq, offset, prev = pos.seq, pos.offset, pos.prev
-        size = RECORD_PREFIX.size
+        read, unpack, crc32, blake2b = f.read, RECORD_PREFIX.unpack, zlib.crc32, hashlib.blake2b
+        batch: list[RawRecord] = []
+        need = 0
         while True:
-            self.end = Position(seq, offset, prev)
-            prefix = f.read(size)
-            if not prefix:
+            prefix = read(8)
+            if len(prefix) < 8:
+                if prefix or batch:
+                    self.torn_at = batch[0][2] if batch else offset
                 return
-            if len(prefix) < size:
-                self.torn_at = offset
-                return
-            length, crc = RECORD_PREFIX.unpack(prefix)
+            length, crc = unpack(prefix)
             if length > MAX_RECORD_BYTES:
                 raise self._corrupt(f"record length {length} is over the limit", offset, seq + 1)
-            payload = f.read(length)
+            payload = read(length)
             if len(payload) < length:
-                self.torn_at = offset
+                self._check_torn(payload, crc, offset, seq + 1)
+                self.torn_at = batch[0][2] if batch else offset
                 return
-            if zlib.crc32(payload) != crc:
+            if crc32(payload) != crc:
                 raise self._corrupt("record checksum mismatch", offset, seq + 1)
-            record = self._check_envelope(payload, offset, seq, prev)
-            seq, prev, offset = seq + 1, chain_hash(payload), offset + size + length
-            yield record
+            try:
+                env = decode_payload(payload)
+            except Exception as exc:  # msgpack raises several types; all mean the same here
+                raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
+                                    offset, seq + 1) from None
+            seq += 1
+            reason = check_envelope(env)
+            if reason:
+                raise self._corrupt(reason, offset, seq)
+            if env["seq"] != seq:
+                raise self._corrupt(f"seq {env['seq']} where {seq} was expected", offset, seq)
+            if env["prev"] != prev:
+                raise self._corrupt("hash chain broken (an earlier record was edited)",
+                                    offset, seq)
+            prev = blake2b(payload, digest_size=16).digest()
+            end = offset + 8 + length
+            more = env.get(BATCH_KEY, 0) if len(env) == 8 else 0
+            if batch:
+                need -= 1
+                if more != need:
+                    raise self._corrupt(f"batch count {more} where {need} was expected",
+                                        offset, seq)
+                batch.append((seq, env, offset, end, prev))
+                if not need:
+                    for item in batch:
+                        self.end = Position(item[0], item[3], item[4], item[2])
+                        yield item
+                    batch = []
+            elif more:
+                batch.append((seq, env, offset, end, prev))
+                need = more
+            else:
+                self.end = Position(seq, end, prev, offset)
+                yield seq, env, offset, end, prev
+            offset = end
 
-    def _check_envelope(self, payload: bytes, offset: int, seq: int, prev: bytes) -> StoredRecord:
+    def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
+        """Raise if a record that runs past the end of the file is whole but has a bad length."""
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False,
+                                    max_buffer_size=MAX_RECORD_BYTES)
+        unpacker.feed(partial)
         try:
-            env = unpack_payload(payload, offset)
-        except FormatError as exc:
-            raise self._corrupt(str(exc).rsplit(" at byte", 1)[0], offset, seq + 1) from None
-        if env["seq"] != seq + 1:
-            raise self._corrupt(f"seq {env['seq']} where {seq + 1} was expected", offset, seq + 1)
-        if env["prev"] != prev:
-            raise self._corrupt("hash chain broken (an earlier record was edited)", offset, seq + 1)
-        return StoredRecord(env["seq"], env["type"], env["v"], str(env["at"]), env["actor"],
-                            env["data"], offset)
+            unpacker.unpack()
+        except Exception:  # incomplete or garbage: a real torn tail
+            return
+        if zlib.crc32(partial[:unpacker.tell()]) == crc:
+            raise self._corrupt("record length field damaged (the record is whole)", offset, seq)
 
     def _corrupt(self, message: str, offset: int, seq: int) -> LogError:
         return LogError(f"{self.path}: corrupt record #{seq} at byte {offset}: {message}",
@@ -190,10 +249,12 @@ class LogFile:
 
     def append(self, envelopes: list[dict[str, Any]], expected: Position,
                locked: bool = False) -> Position:
-        """Append records under the exclusive lock, if the log still ends at ``expected``.
+        """Append one batch of records under the exclusive lock, if the log still ends at
+        ``expected``.
 
         Args:
-            envelopes: Maps with ``type, v, at, actor, data``; ``seq`` and ``prev`` are filled in.
+            envelopes: Maps with ``type, v, at, actor, data``; ``seq``, ``prev`` and the batch
+                count are filled in.
             expected: The position the command was decided on.
             locked: The caller already holds the lock (an atomic run).
 
@@ -203,26 +264,29 @@ class LogFile:
         Raises:
             LogMovedOn: another writer appended since ``expected``.
             LogError: locked past the timeout, a torn tail, or a failed write (then the file is
-                truncated back to its size before the append).
+                cut back to its size before the append).
         """
         if locked:
             return self._append_locked(envelopes, expected)
         try:
-            with filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT_S):
+            with self.lock():
                 return self._append_locked(envelopes, expected)
         except filelock.Timeout:
             raise LogError(f"{self.path} is locked by another writer "
                            f"(waited {LOCK_TIMEOUT_S:g} s)") from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
-        fd = os.open(self.path, os.O_RDWR)
+        try:
+            fd = os.open(self.path, os.O_RDWR)
+        except OSError as exc:
+            raise LogError(f"cannot open {self.path} for appending: {exc.strerror}") from None
         try:
             size = os.fstat(fd).st_size
             if size != expected.offset:
                 if size < expected.offset:
                     raise LogError(f"{self.path} shrank under us (now {size} bytes)")
                 self._raise_moved_or_torn(expected)
-            data, end = _frame(envelopes, expected)
+            data, end = frame(envelopes, expected)
             _write_all(fd, data, size, self.path)
             self.end = end
             return end
@@ -230,7 +294,7 @@ class LogFile:
             os.close(fd)
 
     def _raise_moved_or_torn(self, expected: Position) -> None:
-        for _ in self.scan(expected):
+        for _ in self.records(expected):
             raise LogMovedOn()
         if self.torn_at is not None:
             raise LogError(f"{self.path}: torn last record at byte {self.torn_at} (a crash "
@@ -238,39 +302,87 @@ class LogFile:
         raise LogMovedOn()
 
     def repair(self) -> tuple[int, str] | None:
-        """Truncate a torn last record after copying the file to a backup.
+        """Truncate a torn last batch after copying the file to a backup.
 
         Returns:
             ``(offset truncated at, backup path)``, or None when there was nothing to repair.
 
         Raises:
-            LogError: the log is corrupt before its tail (never repaired silently).
+            LogError: the log is corrupt before its tail (never repaired silently), or locked.
         """
-        for _ in self.scan():
-            pass
-        if self.torn_at is None:
-            return None
-        backup = _free_name(self.path + ".bak")
-        with filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT_S):
-            shutil.copy2(self.path, backup)
-            with open(self.path, "r+b") as f:
-                f.truncate(self.torn_at)
-                f.flush()
-                os.fsync(f.fileno())
-        fsync_dir(self.path)
-        return self.torn_at, backup
+        try:
+            with self.lock():
+                for _ in self.records():
+                    pass
+                if self.torn_at is None:
+                    return None
+                backup = _free_name(self.path + ".bak")
+                shutil.copy2(self.path, backup)
+                with open(backup, "rb") as b:
+                    os.fsync(b.fileno())
+                with open(self.path, "r+b") as f:
+                    f.truncate(self.torn_at)
+                    f.flush()
+                    os.fsync(f.fileno())
+                fsync_dir(self.path)
+                return self.torn_at, backup
+        except filelock.Timeout:
+            raise LogError(f"{self.path} is locked by another writer "
+                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+
+    def salvage(self, out: str) -> tuple[int, int, int | None]:
+        """Copy the header and every record before the first bad one into a new file ``out``.
+
+        Returns:
+            ``(records kept, bytes written, offset of the first bad record or None)``.
+
+        Raises:
+            LogError: ``out`` exists or cannot be written, or the header itself is bad.
+        """
+        self.open()
+        bad: int | None = None
+        try:
+            for _ in self.records():
+                pass
+            bad = self.torn_at
+        except LogError as exc:
+            bad = exc.offset
+        assert self.end is not None
+        keep = self.end
+        try:
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError as exc:
+            raise LogError(f"cannot create {out}: {exc.strerror}") from None
+        try:
+            with open(self.path, "rb") as src:
+                remaining = keep.offset
+                while remaining:
+                    chunk = src.read(min(remaining, _READ_BUFFER))
+                    os.write(fd, chunk)
+                    remaining -= len(chunk)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(out)
+        return keep.seq, keep.offset, bad
 
 
-def _frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
-    seq, prev, offset = pos.seq, pos.prev, pos.offset
+def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
+    """Return the bytes of one batch of records after ``pos``, and the position after it."""
+    seq, prev, offset, last = pos.seq, pos.prev, pos.offset, pos.last
     chunks = []
-    for env in envelopes:
+    for i, env in enumerate(envelopes):
         seq += 1
-        record = pack_record({**env, "seq": seq, "prev": prev})
-        prev = chain_hash(record[RECORD_PREFIX.size:])
+        more = len(envelopes) - 1 - i
+        full = {**env, "seq": seq, "prev": prev}
+        if more:
+            full[BATCH_KEY] = more
+        record = pack_record(full)
+        prev = hashlib.blake2b(record[RECORD_PREFIX.size:], digest_size=16).digest()
+        last = offset
         offset += len(record)
         chunks.append(record)
-    return b"".join(chunks), Position(seq, offset, prev)
+    return b"".join(chunks), Position(seq, offset, prev, last)
 
 
 def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
@@ -281,9 +393,14 @@ def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
             view = view[os.write(fd, view):]
         os.fsync(fd)
     except OSError as exc:
-        os.ftruncate(fd, size)
-        os.fsync(fd)
-        raise LogError(f"could not append to {path}: {exc.strerror}; the log is unchanged") from None
+        reason = exc.strerror or str(exc)
+        try:
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError:
+            raise LogError(f"could not append to {path}: {reason}; the log may end in a torn "
+                           "record: run tablelog verify --repair") from None
+        raise LogError(f"could not append to {path}: {reason}; the log is unchanged") from None
 
 
 def _free_name(base: str) -> str:
@@ -292,5 +409,3 @@ def _free_name(base: str) -> str:
         n += 1
         name = f"{base}.{n}"
     return name
-
-

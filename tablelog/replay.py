@@ -1,0 +1,338 @@
+"""Folding a log into a State fast: one streaming pass, checkpoints, and the snapshot cache.
+
+The session layer's read side (it does I/O through the store). A fold starts from the latest
+checkpoint (a cached state at some seq, see :mod:`tablelog.store.snapshot`), or from the initial
+state, and streams the records after it once, collecting undo/redo markers as it goes. It folds
+*optimistically*: events undone by markers it has not met yet are applied. When the undone set
+turns out to differ from the one it folded with (a new undo or redo since the checkpoint), it
+folds again from the latest checkpoint that is still valid for the final undone set. A checkpoint
+is valid for an undone set U when the seqs it skipped are exactly the members of U up to its seq.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tablelog import systems
+from tablelog.events.codec import CodecError, decoder
+from tablelog.events.core import MARKERS, Event
+from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
+from tablelog.rules.core import RuleViolation
+from tablelog.store.format import Header, Position, chain_hash
+from tablelog.store.log import LogError, LogFile
+from tablelog.store.snapshot import Checkpoint, decode_state, encode_state, read_snapshot, \
+    write_snapshot
+
+__all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version"]
+
+SNAPSHOT_EVERY = int(os.environ.get("TABLELOG_SNAPSHOT_EVERY", "1000"))
+MAX_CHECKPOINTS = 12
+_CODE_VERSIONS: dict[str, str] = {}
+_ROOT = Path(__file__).resolve().parent
+_STATE_FIELDS = tuple(f.name for f in attrs.fields(State))
+
+
+@attrs.define
+class Folded:
+    """The result of a fold: the state, every marker met, where it ended, new checkpoints."""
+
+    state: State
+    markers: list[tuple[int, str, int]]
+    end: Position
+    taken: list[Checkpoint]
+    undone: frozenset[int]
+    error: LogError | None = None
+
+
+def code_version(system: str) -> str:
+    """Return a digest of the code that folds ``system``'s events (the snapshot key).
+
+    Covers the core projection, event and rule modules, the system's projection module (or
+    package) and its events and rules modules, so any change to them makes snapshots stale.
+    """
+    found = _CODE_VERSIONS.get(system)
+    if found is not None:
+        return found
+    module = systems.load(system)
+    paths = [_ROOT / "projections" / "core.py", _ROOT / "events" / "core.py",
+             _ROOT / "events" / "codec.py", _ROOT / "rules" / "core.py", Path(__file__)]
+    own = Path(module.__file__ or "")
+    paths += _tree(own.parent) if own.name == "__init__.py" else [own]
+    for layer in ("events", "rules"):
+        paths += _tree(_ROOT / layer / system) + [_ROOT / layer / f"{system}.py"]
+    digest = hashlib.blake2b(repr(_STATE_FIELDS).encode(), digest_size=16)
+    for path in sorted(set(paths)):
+        if path.is_file():
+            digest.update(str(path.name).encode() + b"\0" + path.read_bytes())
+    found = _CODE_VERSIONS[system] = digest.hexdigest()
+    return found
+
+
+def _tree(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.suffix in (".py", ".csv") and p.is_file()]
+
+
+class Replayer:
+    """Folds one log, with its checkpoints (loaded from and saved to the snapshot file).
+
+    Args:
+        log: The opened log file.
+        header: Its header.
+        snapshots: Read and write the snapshot file (``verify`` folds without it).
+    """
+
+    def __init__(self, log: LogFile, header: Header, snapshots: bool = True) -> None:
+        self.log = log
+        self.header = header
+        self.snapshots = snapshots
+        self.every = max(1, SNAPSHOT_EVERY)
+        self._module = systems.load(header.system)
+        self._code = code_version(header.system) if snapshots else ""
+        self._cps: list[Checkpoint] | None = None
+        self._trusted: set[int] = set()
+        self._saved_seq = -1
+
+    # -- checkpoints ---------------------------------------------------------------------
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Return the known checkpoints, oldest first (loaded from the snapshot file once)."""
+        if self._cps is None:
+            self._cps = []
+            if self.snapshots:
+                self._cps = read_snapshot(self.log.path, self.header.session_id, self._code)
+                self._saved_seq = self._cps[-1].end.seq if self._cps else -1
+        return self._cps
+
+    def initial(self) -> State:
+        """Return the state before any event."""
+        state = State(system=self.header.system, title=self.header.title,
+                      session_id=self.header.session_id, seed=self.header.seed)
+        self._module.init_state(state, dict(self.header.options))
+        return state
+
+    def pick(self, below: int | None, undone: frozenset[int] | set[int] | None,
+             extra: list[Checkpoint] = ()) -> Checkpoint | None:  # type: ignore[assignment]
+        """Return the latest usable checkpoint at or before seq ``below`` (any seq when None)
+        that is valid for ``undone`` (any when None) and still matches the log's bytes."""
+        candidates = sorted([*self.checkpoints(), *extra], key=lambda c: c.end.seq, reverse=True)
+        for cp in candidates:
+            if below is not None and cp.end.seq > below:
+                continue
+            if undone is not None and not cp.valid_for(undone):
+                continue
+            if id(cp) in self._trusted or self._anchored(cp):
+                self._trusted.add(id(cp))
+                return cp
+            self._cps = [c for c in self.checkpoints() if c is not cp]
+        return None
+
+    def _anchored(self, cp: Checkpoint) -> bool:
+        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash."""
+        end, last = cp.end, cp.end.last
+        start = self.log.start
+        assert start is not None
+        if end.seq == 0:
+            return end == start
+        if not start.offset <= last < end.offset or end.offset - last - 8 > (1 << 20):
+            return False
+        try:
+            with open(self.log.path, "rb") as f:
+                f.seek(last)
+                data = f.read(end.offset - last)
+        except OSError:
+            return False
+        return len(data) == end.offset - last and chain_hash(data[8:]) == end.prev
+
+    def restore(self, cp: Checkpoint | None) -> State:
+        """Return a fresh state from a checkpoint (or the initial state for None)."""
+        if cp is None:
+            return self.initial()
+        fields = decode_state(cp.state)
+        if set(fields) != set(_STATE_FIELDS):
+            raise ValueError("snapshot state fields do not match")
+        return State(**fields)
+
+    def checkpoint(self, state: State, end: Position, undone: frozenset[int],
+                   markers: list[tuple[int, str, int]]) -> Checkpoint | None:
+        """Return a checkpoint of ``state`` at ``end``, or None when it cannot be encoded."""
+        try:
+            data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
+        except (TypeError, ValueError, OverflowError):
+            return None
+        cp = Checkpoint(end, undone, tuple(markers), data)
+        self._trusted.add(id(cp))
+        return cp
+
+    def remember(self, taken: list[Checkpoint], undone: frozenset[int] | set[int],
+                 save: bool = True) -> None:
+        """Keep the new checkpoints valid for ``undone``, thin the list, save when it moved on."""
+        known = [cp for cp in self.checkpoints() if cp.valid_for(undone)]
+        seqs = {cp.end.seq for cp in known}
+        known += [cp for cp in taken if cp.valid_for(undone) and cp.end.seq not in seqs]
+        known.sort(key=lambda c: c.end.seq)
+        self._cps = _thin(known, MAX_CHECKPOINTS)
+        if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
+            self.save()
+
+    def save(self) -> None:
+        """Write the snapshot file; a failure is ignored (the cache is optional)."""
+        try:
+            write_snapshot(self.log.path, self.header.session_id, self._code, self.checkpoints())
+            self._saved_seq = self.checkpoints()[-1].end.seq if self._cps else -1
+        except OSError:
+            pass
+
+    # -- folding ------------------------------------------------------------------------
+
+    def fold(self, until: int | None = None) -> Folded:
+        """Fold the log (up to seq ``until``) from the best checkpoint, in one pass when the
+        undone set did not change since it, else in two.
+
+        Raises:
+            LogError: a corrupt record, one that does not decode, or an event that does not
+                apply (the log does not replay).
+        """
+        base = self.pick(until, None)
+        used = base.undone if base is not None else frozenset()
+        done = self._fold_from(base, until, used, optimistic=True)
+        final = frozenset(undone_after(done.markers))
+        if final == used:
+            if done.error is not None:
+                raise done.error
+            return done
+        base = self.pick(until, final, done.taken)
+        again = self._fold_from(base, until, final)
+        again.taken = [cp for cp in done.taken if cp.valid_for(final)] + again.taken
+        return again
+
+    def _fold_from(self, base: Checkpoint | None, until: int | None,
+                   skip: frozenset[int], optimistic: bool = False) -> Folded:
+        try:
+            state = self.restore(base)
+        except (ValueError, TypeError):
+            self._cps = [c for c in self.checkpoints() if c is not base]
+            base, state = None, self.initial()
+            skip = frozenset() if not skip else skip
+        markers = list(base.markers) if base is not None else []
+        pos = base.end if base is not None else self.log.start
+        assert pos is not None
+        enabled = gc.isenabled()
+        gc.disable()  # folding allocates many short-lived objects and no cycles
+        try:
+            end, taken, error = self._stream(state, pos, until, skip, markers, optimistic)
+        finally:
+            if enabled:
+                gc.enable()
+        return Folded(state, markers, end, taken, skip, error)
+
+    def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
+                markers: list[tuple[int, str, int]], optimistic: bool,
+                ) -> tuple[Position, list[Checkpoint], LogError | None]:
+        """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
+        does not apply stops the folding (it may be undone later) but not the marker scan."""
+        table, every, taken, path = evolvers(), self.every, [], self.log.path
+        decoders: dict[tuple[str, int], Any] = {}
+        at: Any = pos
+        can_checkpoint = self.snapshots
+        error: LogError | None = None
+        for seq, env, offset, end, digest in self.log.records(pos):
+            if until is not None and seq > until:
+                break
+            kind = env["type"]
+            if error is not None and kind not in MARKERS:
+                continue
+            if kind in MARKERS or seq not in skip:
+                key = (kind, env["v"])
+                decode = decoders.get(key)
+                if decode is None:
+                    decode = decoders[key] = _decoder(path, kind, env["v"], seq, offset)
+                try:
+                    event = decode(env["data"])
+                except CodecError as exc:
+                    raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}",
+                                   offset, seq) from None
+                if kind in MARKERS:
+                    markers.append((seq, kind, event.target))  # type: ignore[attr-defined]
+                else:
+                    try:
+                        _apply(table, state, event, seq, path)
+                    except LogError as exc:
+                        if not optimistic:
+                            raise
+                        error, can_checkpoint = exc, False
+                        continue
+            state.seq = seq
+            at = (seq, end, digest, offset)
+            if can_checkpoint and seq % every == 0:
+                cp = self.checkpoint(state, Position(seq, end, digest, offset),
+                                     frozenset(t for t in skip if t <= seq), markers)
+                if cp is None:
+                    can_checkpoint = False
+                else:
+                    taken = _thin([*taken, cp], MAX_CHECKPOINTS)
+        if isinstance(at, tuple):
+            at = Position(*at)
+        return at, taken, error
+
+    def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
+        """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
+        path = self.log.path
+        for seq, env, offset, _, _ in self.log.records(pos):
+            kind = env["type"]
+            try:
+                event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
+            except CodecError as exc:
+                raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}",
+                               offset, seq) from None
+            yield seq, None if kind in MARKERS else event
+
+    def refold_collecting(self, undone: set[int], before: int) -> tuple[
+            State, list[tuple[int, Event, RuleViolation]]]:
+        """Fold with ``undone`` from the latest valid checkpoint before seq ``before``; return
+        the state and the events that no longer apply (see :func:`fold_collecting`)."""
+        base = self.pick(before - 1, undone)
+        try:
+            state = self.restore(base)
+        except (ValueError, TypeError):
+            base, state = None, self.initial()
+        pos = base.end if base is not None else self.log.start
+        assert pos is not None
+        return state, fold_collecting(state, self.pairs(pos), undone)
+
+
+def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
+    try:
+        return decoder(kind, version)
+    except CodecError as exc:
+        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+
+
+def _apply(table: dict[type, Any], state: State, event: Event, seq: int, path: str) -> None:
+    fn = table.get(type(event))
+    try:
+        if fn is None:
+            raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
+        fn(state, event)
+    except RuleViolation as exc:
+        raise LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq) from None
+    except Exception as exc:  # a crafted record an evolver chokes on: a clear error, no traceback
+        raise LogError(f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})",
+                       None, seq) from None
+
+
+def _thin(cps: list[Checkpoint], limit: int) -> list[Checkpoint]:
+    """Drop checkpoints until ``limit`` remain, keeping the newest and spacing the rest out."""
+    cps = list(cps)
+    while len(cps) > limit:
+        gaps = [cps[i + 1].end.seq - (cps[i - 1].end.seq if i else 0) for i in range(len(cps) - 1)]
+        del cps[gaps.index(min(gaps))]
+    return cps
