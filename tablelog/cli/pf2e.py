@@ -6,8 +6,15 @@ import click
 
 from tablelog.cli.core import appending, execute
 from tablelog.commands.pf2e import (
-    ActivateRune, AddCharacter, AddItem, EtchRune, FinishEtching, GiveItem, InvestItem,
-    LearnFormula, TransferRune,
+    ActivateRune,
+    AddCharacter,
+    AddItem,
+    EtchRune,
+    FinishEtching,
+    GiveItem,
+    InvestItem,
+    LearnFormula,
+    TransferRune,
 )
 from tablelog.rules.pf2e import DEGREES, RANKS
 

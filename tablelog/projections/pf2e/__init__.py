@@ -13,13 +13,28 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.events.pf2e import (
-    CharacterAdded, FormulaLearned, ItemAdded, ItemGiven, ItemInvested, RuneActivated,
-    RuneEtched, RuneEtchingBegun, RunestoneCracked, RuneTransferFailed, RuneTransferred,
+    CharacterAdded,
+    FormulaLearned,
+    ItemAdded,
+    ItemGiven,
+    ItemInvested,
+    RuneActivated,
+    RuneEtched,
+    RuneEtchingBegun,
+    RunestoneCracked,
+    RuneTransferFailed,
+    RuneTransferred,
 )
 from tablelog.projections.core import State, evolver
 from tablelog.projections.pf2e.checks import (
-    character, check_activation, check_etch, check_holds, check_new_name, check_no_etching,
-    check_transfer, item,
+    character,
+    check_activation,
+    check_etch,
+    check_holds,
+    check_new_name,
+    check_no_etching,
+    check_transfer,
+    item,
 )
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import require

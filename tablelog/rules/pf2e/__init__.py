@@ -5,27 +5,56 @@ Money is integer copper pieces (1 gp = 100 cp) throughout.
 """
 
 from tablelog.rules.pf2e.catalogue import (
-    POTENCY_FAMILIES, BaseItem, Rune, base_item, base_items, cp_from_gp_text, resolve_rune, rune,
+    POTENCY_FAMILIES,
+    BaseItem,
+    Rune,
+    base_item,
+    base_items,
+    cp_from_gp_text,
+    gp_from_cp,
+    resolve_rune,
+    rune,
     runes,
 )
 from tablelog.rules.pf2e.crafting import (
-    DEGREES, RANKS, TransferTerms, dc_for_level, formula_price_cp, income_per_day_cp,
+    DEGREES,
+    RANKS,
+    TransferTerms,
+    dc_for_level,
+    formula_price_cp,
+    income_per_day_cp,
     transfer_terms,
 )
 from tablelog.rules.pf2e.items import (
-    REINFORCING, ItemFacts, base_rarity, item_facts, item_level, item_name, item_price_cp, potency,
-    shield_stats, split_property, tier_of,
+    REINFORCING,
+    ItemFacts,
+    base_rarity,
+    item_facts,
+    item_level,
+    item_name,
+    item_price_cp,
+    potency,
+    shield_stats,
+    split_property,
+    tier_of,
 )
 from tablelog.rules.pf2e.runesets import (
-    EtchPlan, Holder, RuneDoesNotFit, TransferPlan, plan_etch, plan_transfer,
+    EtchPlan,
+    Holder,
+    RuneDoesNotFit,
+    TransferPlan,
+    plan_etch,
+    plan_transfer,
 )
 from tablelog.rules.pf2e.usage import check_fits, fits, is_thrown
 
 __all__ = [
     "POTENCY_FAMILIES", "BaseItem", "Rune", "base_item", "base_items", "cp_from_gp_text",
-    "resolve_rune", "rune", "runes", "DEGREES", "RANKS", "TransferTerms", "dc_for_level",
-    "formula_price_cp", "income_per_day_cp", "transfer_terms", "REINFORCING", "ItemFacts",
-    "base_rarity", "item_facts", "item_level", "item_name", "item_price_cp", "potency",
-    "shield_stats", "split_property", "tier_of", "EtchPlan", "Holder", "RuneDoesNotFit", "TransferPlan",
-    "plan_etch", "plan_transfer", "check_fits", "fits", "is_thrown",
+    "gp_from_cp", "resolve_rune", "rune", "runes",
+    "DEGREES", "RANKS", "TransferTerms", "dc_for_level", "formula_price_cp", "income_per_day_cp",
+    "transfer_terms",
+    "REINFORCING", "ItemFacts", "base_rarity", "item_facts", "item_level", "item_name",
+    "item_price_cp", "potency", "shield_stats", "split_property", "tier_of",
+    "EtchPlan", "Holder", "RuneDoesNotFit", "TransferPlan", "plan_etch", "plan_transfer",
+    "check_fits", "fits", "is_thrown",
 ]

@@ -18,7 +18,7 @@ from tablelog.rules.core import RuleViolation
 
 __all__ = [
     "Rune", "BaseItem", "runes", "base_items", "rune", "base_item", "resolve_rune",
-    "POTENCY_FAMILIES", "cp_from_gp_text",
+    "POTENCY_FAMILIES", "cp_from_gp_text", "gp_from_cp",
 ]
 
 POTENCY_FAMILIES = ("weapon-potency", "armor-potency")
@@ -98,6 +98,13 @@ def cp_from_gp_text(text: str) -> int:
     if cp != cp.to_integral_value():
         raise ValueError(f"{text} gp is not a whole number of copper pieces")
     return int(cp)
+
+
+def gp_from_cp(cp: int) -> int | float:
+    """Return a cp amount as a JSON gp number: an int when whole (``115000`` -> ``1150``),
+    else a float (``749850`` -> ``7498.5``)."""
+    whole, rest = divmod(cp, 100)
+    return whole if rest == 0 else cp / 100
 
 
 def _rows(filename: str) -> list[dict[str, str]]:

@@ -149,7 +149,8 @@ def shield_stats(base: BaseItem, tier: int) -> tuple[int, int, int]:
     values = (base.hardness or 0, base.hp or 0, base.bt or 0)
     if not tier:
         return values
-    raised = [min(v + inc, max(v, cap)) for v, (inc, cap) in zip(values, REINFORCING[tier])]
+    pairs = zip(values, REINFORCING[tier], strict=True)
+    raised = [min(v + inc, max(v, cap)) for v, (inc, cap) in pairs]
     return raised[0], raised[1], raised[2]
 
 

@@ -9,12 +9,28 @@ import pytest
 
 from tablelog.commands.core import decide
 from tablelog.commands.pf2e import (
-    ActivateRune, AddCharacter, AddItem, EtchRune, FinishEtching, GiveItem, InvestItem,
-    LearnFormula, TransferRune,
+    ActivateRune,
+    AddCharacter,
+    AddItem,
+    EtchRune,
+    FinishEtching,
+    GiveItem,
+    InvestItem,
+    LearnFormula,
+    TransferRune,
 )
 from tablelog.events.pf2e import (
-    CharacterAdded, FormulaLearned, ItemAdded, ItemGiven, ItemInvested, RuneActivated,
-    RuneEtched, RuneEtchingBegun, RunestoneCracked, RuneTransferFailed, RuneTransferred,
+    CharacterAdded,
+    FormulaLearned,
+    ItemAdded,
+    ItemGiven,
+    ItemInvested,
+    RuneActivated,
+    RuneEtched,
+    RuneEtchingBegun,
+    RunestoneCracked,
+    RuneTransferFailed,
+    RuneTransferred,
 )
 from tablelog.projections import pf2e as projection
 from tablelog.projections.core import State, evolve
