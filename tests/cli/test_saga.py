@@ -15,8 +15,21 @@ from click.testing import CliRunner
 from tablelog.cli.main import cli
 from tests.support.cli import invoke, ok, refused
 
-KIRI = ("saga", "calc", "kiri-harai", "--weapon-power", "30", "--slv", "10", "--self-stat", "40",
-        "--resist", "20", "--target-stat", "30")
+KIRI = (
+    "saga",
+    "calc",
+    "kiri-harai",
+    "--weapon-power",
+    "30",
+    "--slv",
+    "10",
+    "--self-stat",
+    "40",
+    "--resist",
+    "20",
+    "--target-stat",
+    "30",
+)
 # kiri-harai: base 20 × (1 + 0.9 + 0.2 + 0.4) = 50; compound 50 × 1.15 × 4/3 = 230/3;
 # correction 1 − (0.1 + 0.075) = 0.825 → 63.25 − √60 (7.746) = 55.50 → 55.
 # min ⌊55 × 0.95⌋ = ⌊52.25⌋ = 52; max ⌊55 × 1.05⌋ = ⌊57.75⌋ = 57; displayed ⌊50 × 1.15⌋ = 57.
@@ -41,13 +54,39 @@ def test_calc_json_pins_keys():
     """--json prints damage (per process), processes, min, max, displayed power and breakdown."""
     # dual wield ⌊(31 + 26) / 2⌋ = 28; base 46.8 → 47; 47 × 3.55 × 4/3 × 0.765 = 170.187 − 9
     # = 161.187 → 161; ⌊161 × 1.05 / 4⌋ = 42.
-    result = calc("saga", "calc", "ni-tou-reppuu-ken", "--weapon-power", "31", "--weapon-power",
-                  "26", "--slv", "10", "--self-stat", "30", "--resist", "slash=27", "--target-stat",
-                  "40", "--roll", "1.05", "--json")
+    result = calc(
+        "saga",
+        "calc",
+        "ni-tou-reppuu-ken",
+        "--weapon-power",
+        "31",
+        "--weapon-power",
+        "26",
+        "--slv",
+        "10",
+        "--self-stat",
+        "30",
+        "--resist",
+        "slash=27",
+        "--target-stat",
+        "40",
+        "--roll",
+        "1.05",
+        "--json",
+    )
     assert 0 == result.exit_code, result.output
     data = json.loads(result.stdout)
-    assert {"tech", "processes", "damage", "roll", "min", "max", "displayed_power", "split",
-            "breakdown"} <= set(data)
+    assert {
+        "tech",
+        "processes",
+        "damage",
+        "roll",
+        "min",
+        "max",
+        "displayed_power",
+        "split",
+        "breakdown",
+    } <= set(data)
     assert (4, 42, "1.05") == (data["processes"], data["damage"], data["roll"])
     assert "0.84" == data["breakdown"]["weapon_power_bonus"]  # 28 × 0.03
 
@@ -55,8 +94,18 @@ def test_calc_json_pins_keys():
 @pytest.mark.rule("SAGA-ATK-6")
 def test_calc_without_tech_and_with_rank():
     """The tech can come from options (same as kiri-harai: 55) and --rank 5 uses power 27 (66)."""
-    result = calc("saga", "calc", "--power", "23", "--weapon-type", "1h-sword", "--attribute",
-                  "slash", *KIRI[3:], "--json")
+    result = calc(
+        "saga",
+        "calc",
+        "--power",
+        "23",
+        "--weapon-type",
+        "1h-sword",
+        "--attribute",
+        "slash",
+        *KIRI[3:],
+        "--json",
+    )
     assert 55 == json.loads(result.stdout)["damage"]
     # rank 5: 50 × 1.35 × 4/3 = 90; × 0.825 = 74.25 − 7.746 = 66.5 → 66
     assert 66 == json.loads(calc(*KIRI, "--rank", "5", "--json").stdout)["damage"]
@@ -65,7 +114,9 @@ def test_calc_without_tech_and_with_rank():
 @pytest.mark.rule("SAGA-ATK-7")
 def test_calc_inherited_needs_no_weapon_or_slv():
     """毒胞子 (inherited): 20 × 1.5 = 30; × 0.55 = 16.5; × 0.9 = 14.85 → 14."""
-    result = calc("saga", "calc", "doku-houshi", "--self-stat", "50", "--target-stat", "40", "--json")
+    result = calc(
+        "saga", "calc", "doku-houshi", "--self-stat", "50", "--target-stat", "40", "--json"
+    )
     assert 0 == result.exit_code, result.output
     assert 14 == json.loads(result.stdout)["damage"]
 
@@ -78,33 +129,45 @@ def test_calc_no_damage_outcome():
     assert "no attack damage: evaded (SAGA-ATK-1)" in result.stdout
 
 
-@pytest.mark.parametrize(("args", "status", "message"), [
-    (("--weapon-type", "bow"), 2, "Invalid value for '--weapon-type'"),
-    (("--attribute", "fire"), 2, "Invalid value for '--attribute'"),
-    (("--roll", "1.2"), 1, "error: SAGA-ATK-16: roll 1.2 lies outside 0.95..1.05"),
-    (("--roll", "lots"), 2, "'lots' is not a number"),
-    (("--resist", "wind=3"), 2, "unknown attribute 'wind'"),
-])
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (("--weapon-type", "bow"), 2, "Invalid value for '--weapon-type'"),
+        (("--attribute", "fire"), 2, "Invalid value for '--attribute'"),
+        (("--roll", "1.2"), 1, "error: SAGA-ATK-16: roll 1.2 lies outside 0.95..1.05"),
+        (("--roll", "lots"), 2, "'lots' is not a number"),
+        (("--resist", "wind=3"), 2, "unknown attribute 'wind'"),
+    ],
+)
 def test_calc_bad_input(args, status, message):
-    """Unknown types or attributes, rolls outside the width, bad numbers: exit 1 or 2, clear error."""
+    """Unknown types or attributes, rolls outside the width, bad numbers: exit 1 or 2."""
     result = calc(*KIRI, *args)
     assert status == result.exit_code
     assert message in result.stderr
 
 
 @pytest.mark.rule("SAGA-ATK-5")
-@pytest.mark.parametrize(("drop", "message"), [
-    ("--weapon-power", "error: SAGA-ATK-5: kiri-harai is a 1h-sword tech: --weapon-power is needed"),
-    ("--slv", "error: SAGA-ATK-5: kiri-harai is a 1h-sword tech: --slv is needed"),
-    ("--self-stat", "error: SAGA-ATK-5: kiri-harai depends on str: --self-stat is needed"),
-    ("--resist", "error: SAGA-ATK-8: kiri-harai attacks with slash: --resist is needed"),
-    ("--target-stat", "error: SAGA-ATK-8: kiri-harai is resisted by vit: --target-stat is needed"),
-])
+@pytest.mark.parametrize(
+    ("drop", "message"),
+    [
+        (
+            "--weapon-power",
+            "error: SAGA-ATK-5: kiri-harai is a 1h-sword tech: --weapon-power is needed",
+        ),
+        ("--slv", "error: SAGA-ATK-5: kiri-harai is a 1h-sword tech: --slv is needed"),
+        ("--self-stat", "error: SAGA-ATK-5: kiri-harai depends on str: --self-stat is needed"),
+        ("--resist", "error: SAGA-ATK-8: kiri-harai attacks with slash: --resist is needed"),
+        (
+            "--target-stat",
+            "error: SAGA-ATK-8: kiri-harai is resisted by vit: --target-stat is needed",
+        ),
+    ],
+)
 def test_calc_missing_stat(drop, message):
     """A stat the formula needs is required, and its absence is named (exit 1)."""
     args = list(KIRI)
     i = args.index(drop)
-    del args[i:i + 2]
+    del args[i : i + 2]
     result = calc(*args)
     assert 1 == result.exit_code
     assert message == result.stderr.strip()
@@ -114,13 +177,33 @@ def test_calc_unknown_tech():
     """An unknown catalogue id exits 1 with UNKNOWN-NAME."""
     result = calc("saga", "calc", "no-such-tech", "--self-stat", "1")
     assert (1, "error: UNKNOWN-NAME: unknown tech 'no-such-tech' (not in the catalogue)") == (
-        result.exit_code, result.stderr.strip())
+        result.exit_code,
+        result.stderr.strip(),
+    )
 
 
 # --- battles in the log --------------------------------------------------------------------
 
-GUSTAVE = ("saga", "unit", "add", "Gustave", "--max-hp", "320", "--lp", "12", "--stat", "str=40",
-           "--stat", "vit=30", "--slv", "1h-sword=10", "--weapon", "1h-sword=30", "--resist", "20")
+GUSTAVE = (
+    "saga",
+    "unit",
+    "add",
+    "Gustave",
+    "--max-hp",
+    "320",
+    "--lp",
+    "12",
+    "--stat",
+    "str=40",
+    "--stat",
+    "vit=30",
+    "--slv",
+    "1h-sword=10",
+    "--weapon",
+    "1h-sword=30",
+    "--resist",
+    "20",
+)
 
 
 @pytest.fixture
@@ -129,10 +212,37 @@ def log(tmp_path: Path) -> Path:
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "saga", "--seed", "11")
     ok(path, *GUSTAVE)
-    ok(path, "saga", "unit", "add", "Ward", "--max-hp", "300", "--lp", "3", "--stat", "str=40",
-       "--slv", "2h-sword=10", "--weapon", "2h-sword=30")
-    ok(path, "saga", "unit", "add", "Wolf", "--enemy", "--max-hp", "900", "--battle-rank", "20",
-       "--intrinsic-hp", "150")
+    ok(
+        path,
+        "saga",
+        "unit",
+        "add",
+        "Ward",
+        "--max-hp",
+        "300",
+        "--lp",
+        "3",
+        "--stat",
+        "str=40",
+        "--slv",
+        "2h-sword=10",
+        "--weapon",
+        "2h-sword=30",
+    )
+    ok(
+        path,
+        "saga",
+        "unit",
+        "add",
+        "Wolf",
+        "--enemy",
+        "--max-hp",
+        "900",
+        "--battle-rank",
+        "20",
+        "--intrinsic-hp",
+        "150",
+    )
     ok(path, "saga", "battle", "start")
     return path
 
@@ -140,26 +250,39 @@ def log(tmp_path: Path) -> Path:
 def test_unit_json_keys(log: Path):
     """A unit's JSON has the SPEC's fields."""
     data = json.loads(ok(log, "state", "Gustave", "--json"))
-    assert {"hp": 320, "hp_max": 320, "lp": 12, "lp_max": 12, "lp_damage_effect": 0,
-            "incapacitated": False} == {k: data[k] for k in ("hp", "hp_max", "lp", "lp_max",
-                                                             "lp_damage_effect", "incapacitated")}
+    assert {
+        "hp": 320,
+        "hp_max": 320,
+        "lp": 12,
+        "lp_max": 12,
+        "lp_damage_effect": 0,
+        "incapacitated": False,
+    } == {k: data[k] for k in ("hp", "hp_max", "lp", "lp_max", "lp_damage_effect", "incapacitated")}
     assert {"tech_power": 0, "attack": 0, "defense": 0, "spell": 0} == data["effects"]
     clock = json.loads(ok(log, "state", "--json"))["clock"]
     assert {"turn", "season", "levels"} == set(clock)
 
 
-@pytest.mark.parametrize(("args", "rule"), [
-    (("saga", "cast", "Nobody", "kiri-harai", "--target", "Wolf"), "UNKNOWN-NAME"),
-    (("saga", "cast", "Gustave", "kiri-harai", "--target", "Ghost"), "UNKNOWN-NAME"),
-    (("saga", "cast", "Gustave", "no-such-tech", "--target", "Wolf"), "UNKNOWN-NAME"),
-    (("saga", "cast", "Ward", "desu-uindo", "--target", "Wolf"), "SAGA-LP-2"),
-    (("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "mood=1"),
-     "SAGA-ATK-11"),
-    (("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--roll", "0.9"), "SAGA-ATK-16"),
-    (("saga", "unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"), "SAGA-ATK-5"),
-    (("saga", "unit", "add", "Gustave", "--max-hp", "9"), "DUPLICATE-NAME"),
-    (("saga", "buff", "Gustave", "--by", "Ward"), "SAGA-EFF-2"),
-])
+@pytest.mark.parametrize(
+    ("args", "rule"),
+    [
+        (("saga", "cast", "Nobody", "kiri-harai", "--target", "Wolf"), "UNKNOWN-NAME"),
+        (("saga", "cast", "Gustave", "kiri-harai", "--target", "Ghost"), "UNKNOWN-NAME"),
+        (("saga", "cast", "Gustave", "no-such-tech", "--target", "Wolf"), "UNKNOWN-NAME"),
+        (("saga", "cast", "Ward", "desu-uindo", "--target", "Wolf"), "SAGA-LP-2"),
+        (
+            ("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "mood=1"),
+            "SAGA-ATK-11",
+        ),
+        (
+            ("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--roll", "0.9"),
+            "SAGA-ATK-16",
+        ),
+        (("saga", "unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"), "SAGA-ATK-5"),
+        (("saga", "unit", "add", "Gustave", "--max-hp", "9"), "DUPLICATE-NAME"),
+        (("saga", "buff", "Gustave", "--by", "Ward"), "SAGA-EFF-2"),
+    ],
+)
 def test_refusals_leave_the_log_unchanged(log: Path, args, rule):
     """A refused command exits 1 with `error: RULE-ID: …` and leaves the log byte-for-byte."""
     err = refused(log, *args)
@@ -190,9 +313,24 @@ def test_drawn_factor_is_recorded_and_matches_the_calculator(log: Path):
     factor = Fraction(record["data"]["random_factor"])
     assert Fraction(95, 100) <= factor <= Fraction(105, 100)
     wolf = json.loads(ok(log, "state", "Wolf", "--json"))
-    result = calc("saga", "calc", "kiri-harai", "--weapon-power", "30", "--slv", "10",
-                  "--self-stat", "40", "--resist", str(wolf["resistances"]["slash"]),
-                  "--target-stat", str(wolf["stats"]["vit"]), "--roll", str(factor), "--json")
+    result = calc(
+        "saga",
+        "calc",
+        "kiri-harai",
+        "--weapon-power",
+        "30",
+        "--slv",
+        "10",
+        "--self-stat",
+        "40",
+        "--resist",
+        str(wolf["resistances"]["slash"]),
+        "--target-stat",
+        str(wolf["stats"]["vit"]),
+        "--roll",
+        str(factor),
+        "--json",
+    )
     assert json.loads(result.stdout)["damage"] == record["data"]["damage"]
     assert 900 - record["data"]["damage"] == wolf["hp"]
     history = ok(log, "history", "Wolf")
@@ -228,17 +366,33 @@ def test_unit_sheet_files(tmp_path: Path, suffix: str):
     """A JSON or TOML sheet gives the unit its stats, weapons and traits; options win."""
     sheet = tmp_path / f"amy{suffix}"
     if suffix == ".json":
-        sheet.write_text(json.dumps({"max_hp": 210, "lp": 9, "stats": {"int": 40},
-                                     "slv": {"spell": 20}, "five": {"wood": 10},
-                                     "traits": [{"kind": "attack", "value": 5, "on": "all"}]}))
+        sheet.write_text(
+            json.dumps(
+                {
+                    "max_hp": 210,
+                    "lp": 9,
+                    "stats": {"int": 40},
+                    "slv": {"spell": 20},
+                    "five": {"wood": 10},
+                    "traits": [{"kind": "attack", "value": 5, "on": "all"}],
+                }
+            )
+        )
     else:
-        sheet.write_text('max_hp = 210\nlp = 9\nstats = { int = 40 }\nslv = { spell = 20 }\n'
-                         'five = { wood = 10 }\n[[traits]]\nkind = "attack"\nvalue = 5\non = "all"\n')
+        sheet.write_text(
+            "max_hp = 210\nlp = 9\nstats = { int = 40 }\nslv = { spell = 20 }\n"
+            'five = { wood = 10 }\n[[traits]]\nkind = "attack"\nvalue = 5\non = "all"\n'
+        )
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "saga")
     ok(path, "saga", "unit", "add", "Amy", "--sheet", str(sheet), "--lp", "8")
     amy = json.loads(ok(path, "state", "Amy", "--json"))
-    assert (210, 8, {"int": 40}, {"wood": 10}) == (amy["hp_max"], amy["lp"], amy["stats"], amy["five"])
+    assert (210, 8, {"int": 40}, {"wood": 10}) == (
+        amy["hp_max"],
+        amy["lp"],
+        amy["stats"],
+        amy["five"],
+    )
     assert [{"kind": "attack", "value": 5, "on": "all"}] == amy["traits"]
 
 
@@ -251,10 +405,21 @@ def test_bad_sheet_is_a_usage_error(tmp_path: Path):
     assert 2 == invoke(path, "saga", "unit", "add", "X", "--sheet", str(sheet)).exit_code
 
 
-@pytest.mark.parametrize("command", [
-    ("calc",), ("unit", "add"), ("tech", "add"), ("battle", "start"), ("cast",), ("poison",),
-    ("release",), ("buff",), ("turn",), ("wipe",),
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("calc",),
+        ("unit", "add"),
+        ("tech", "add"),
+        ("battle", "start"),
+        ("cast",),
+        ("poison",),
+        ("release",),
+        ("buff",),
+        ("turn",),
+        ("wipe",),
+    ],
+)
 def test_every_command_has_help_with_an_example(command):
     """Each saga command's --help has a description and an Example line."""
     result = calc("saga", *command, "--help")

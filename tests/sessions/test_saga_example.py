@@ -32,8 +32,11 @@ def damages(log: Path, name: str) -> list[tuple[str, int]]:
     """Return (tech, damage) of every hit on ``name``, from `log --json`."""
     lines = ok(log, "log", "--entity", name, "--json").splitlines()
     records = [json.loads(line) for line in lines]
-    return [(r["data"]["tech"], r["data"]["damage"]) for r in records
-            if r["type"] == "saga.AttackDamageDealt" and r["data"]["target"] == name]
+    return [
+        (r["data"]["tech"], r["data"]["damage"])
+        for r in records
+        if r["type"] == "saga.AttackDamageDealt" and r["data"]["target"] == name
+    ]
 
 
 @pytest.mark.rule("SAGA-ATK-2")
@@ -46,12 +49,17 @@ def test_hits_on_the_wolf(run):
     # kiri-harai: base 20 × (1 + 0.9 + 0.2 + 0.4) = 50; compound 50 × 1.15 × 4/3 = 230/3;
     #   correction 1 − (23 × 0.005 + 15 × 0.0025) = 0.8475 → 64.975 − √69 (8.307) = 56.67 → 56.
     # tenrai: base 20 × (1 + 1.25 + 0.4) = 53; compound 53 × 3.9 × 5/3 = 344.5; five
-    #   (10 + 5) × 0.01 − 0 = 0.15 → correction 0.9975 → 343.64 − 8.31 = 335.33 → 335; ⌊335 / 5⌋ = 67.
+    #   (10 + 5) × 0.01 − 0 = 0.15 → correction 0.9975 → 343.64 − 8.31 = 335.33 → 335;
+    #   ⌊335 / 5⌋ = 67.
     # kiri-harai turn 2: 56 × buff 1.1 × roll 1.05 = 64.68 → 64.
     # Blood tech buraddo-suparutan-1: compound 50 × 2.25 × 4/3 = 150; 150 × 0.8475 = 127.125
     #   − 8.31 = 118.8 → 118; × buff 1.1 × combo 1.5 = 194.7 → 194.
-    expected = [("kiri-harai", 56)] + [("tenrai", 67)] * 5 + [("kiri-harai", 64),
-                ("buraddo-suparutan-1", 194)] + [("tenrai", 67)] * 5
+    expected = (
+        [("kiri-harai", 56)]
+        + [("tenrai", 67)] * 5
+        + [("kiri-harai", 64), ("buraddo-suparutan-1", 194)]
+        + [("tenrai", 67)] * 5
+    )
     assert expected == damages(log, "Wolf")
 
 
@@ -73,9 +81,12 @@ def test_hits_on_the_allies(run):
 def test_gustave_final(run):
     """Gustave: 320 − 44 = 276 HP; LP 12 − 2 (Blood) = 10; LP-damage effect 2; attack +10."""
     _, final = run
-    assert (276, 320, 10, 12, 2, False) == unit(final, "Gustave", "hp", "hp_max", "lp", "lp_max",
-                                                "lp_damage_effect", "incapacitated")
-    assert {"tech_power": 0, "attack": 10, "defense": 0, "spell": 0} == final["characters"]["Gustave"]["effects"]
+    assert (276, 320, 10, 12, 2, False) == unit(
+        final, "Gustave", "hp", "hp_max", "lp", "lp_max", "lp_damage_effect", "incapacitated"
+    )
+    assert {"tech_power": 0, "attack": 10, "defense": 0, "spell": 0} == final["characters"][
+        "Gustave"
+    ]["effects"]
 
 
 @pytest.mark.rule("SAGA-REL-1")
@@ -83,8 +94,9 @@ def test_gustave_final(run):
 def test_amy_final(run):
     """Amy: 210 − 64 = 146, then release min(⌊210 × 0.2⌋, 145) = 42 → 104 HP; LP 9."""
     _, final = run
-    assert (104, 210, 9, 9, False) == unit(final, "Amy", "hp", "hp_max", "lp", "lp_max",
-                                           "incapacitated")
+    assert (104, 210, 9, 9, False) == unit(
+        final, "Amy", "hp", "hp_max", "lp", "lp_max", "incapacitated"
+    )
 
 
 @pytest.mark.rule("SAGA-POISON-2")
@@ -101,8 +113,11 @@ def test_wolf_final(run):
 def test_clock(run):
     """Three turns ended (turn 4), wood terrain: wood 5, earth −5, no season."""
     _, final = run
-    assert {"turn": 4, "season": None,
-            "levels": {"wood": 5, "fire": 0, "earth": -5, "metal": 0, "water": 0}} == final["clock"]
+    assert {
+        "turn": 4,
+        "season": None,
+        "levels": {"wood": 5, "fire": 0, "earth": -5, "metal": 0, "water": 0},
+    } == final["clock"]
 
 
 @pytest.mark.rule("SAGA-DISP-2")
@@ -112,6 +127,12 @@ def test_history_shows_every_factor(run):
     # split 30 9 10 11 40: ⌊58.2⌋ ⌊17.46⌋ ⌊19.4⌋ ⌊21.34⌋ ⌊77.6⌋ = 58 17 19 21 77 (192 of 194)
     out = ok(log, "history", "Wolf")
     assert "shown as 58 + 17 + 19 + 21 + 77" in out
-    for factor in ("base_power = 50", "compound_power = 150", "combo_correction = 1.5",
-                   "buff_correction = 1.1", "damage_reduction = √69", "damage = 194"):
+    for factor in (
+        "base_power = 50",
+        "compound_power = 150",
+        "combo_correction = 1.5",
+        "buff_correction = 1.1",
+        "damage_reduction = √69",
+        "damage = 194",
+    ):
         assert factor in out

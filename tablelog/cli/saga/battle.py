@@ -88,15 +88,21 @@ def tech() -> None:
 @click.option("--attribute", type=click.Choice(cat.ATTRIBUTES), multiple=True)
 @click.option("--element", type=click.Choice(cat.ELEMENTS))
 @click.option("--dependent", type=click.Choice(cat.ABILITIES), help="The actor's stat (self).")
-@click.option("--target-ability", type=click.Choice(cat.ABILITIES),
-              help="The target's resisting stat (default: con for int techs, else vit).")
+@click.option(
+    "--target-ability",
+    type=click.Choice(cat.ABILITIES),
+    help="The target's resisting stat (default: con for int techs, else vit).",
+)
 @click.option("--lp-cost", type=click.IntRange(0), default=0, help="Blood tech LP cost.")
 @click.option("--target-kind", type=click.Choice(_TARGETS), default="single")
 @click.option("--weapon-sub", type=click.Choice(["dual-wield", "two-guns", "sword-gun"]))
-@click.option("--flag", multiple=True, help="ignore-defense, treated-as-spell, unguardable, slayer-RACE…")
+@click.option(
+    "--flag", multiple=True, help="ignore-defense, treated-as-spell, unguardable, slayer-RACE…"
+)
 @appending
-def tech_add(ctx: click.Context, tech_id: str, dependent: str | None,
-             target_ability: str | None, **o: object) -> None:
+def tech_add(
+    ctx: click.Context, tech_id: str, dependent: str | None, target_ability: str | None, **o: object
+) -> None:
     """Define a tech for this session (an enemy-only tech, say).
 
     Example: tablelog saga tech add claw --power 30 --attack-count 1 --random-width 5
@@ -104,13 +110,26 @@ def tech_add(ctx: click.Context, tech_id: str, dependent: str | None,
     """
     if dependent and target_ability is None:
         target_ability = "con" if dependent == "int" else "vit"
-    execute(ctx, DefineTech(TechDefined(
-        id=tech_id, power=o["power"], attack_count=o["attack_count"],  # type: ignore[arg-type]
-        random_width=o["random_width"], weapon_type=o["weapon_type"],  # type: ignore[arg-type]
-        attributes=tuple(o["attribute"]), element=o["element"],  # type: ignore[arg-type]
-        self_ability=dependent, target_ability=target_ability, weapon_sub=o["weapon_sub"],  # type: ignore[arg-type]
-        target=o["target_kind"], lp_cost=o["lp_cost"], flags=tuple(o["flag"]),  # type: ignore[arg-type]
-    )))
+    execute(
+        ctx,
+        DefineTech(
+            TechDefined(
+                id=tech_id,
+                power=o["power"],
+                attack_count=o["attack_count"],  # type: ignore[arg-type]
+                random_width=o["random_width"],
+                weapon_type=o["weapon_type"],  # type: ignore[arg-type]
+                attributes=tuple(o["attribute"]),
+                element=o["element"],  # type: ignore[arg-type]
+                self_ability=dependent,
+                target_ability=target_ability,
+                weapon_sub=o["weapon_sub"],  # type: ignore[arg-type]
+                target=o["target_kind"],
+                lp_cost=o["lp_cost"],
+                flags=tuple(o["flag"]),  # type: ignore[arg-type]
+            )
+        ),
+    )
 
 
 @click.group("battle")
@@ -135,18 +154,38 @@ def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> None
 @click.option("--target", "targets", multiple=True, required=True, help="Target (repeatable).")
 @click.option("--roll", help="Report the random factor (e.g. 0.97) instead of drawing it.")
 @click.option("--rank", type=click.IntRange(1, 5), default=1, help="Catalogue tech rank.")
-@click.option("--situation", multiple=True, metavar="KEY=VALUE",
-              help="defending guard protect=N angry combo=N outcome=evaded … (docs/saga.md)")
+@click.option(
+    "--situation",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="defending guard protect=N angry combo=N outcome=evaded … (docs/saga.md)",
+)
 @appending
-def cast(ctx: click.Context, actor: str, tech_id: str, targets: tuple[str, ...],
-         roll: str | None, rank: int, situation: tuple[str, ...]) -> None:
+def cast(
+    ctx: click.Context,
+    actor: str,
+    tech_id: str,
+    targets: tuple[str, ...],
+    roll: str | None,
+    rank: int,
+    situation: tuple[str, ...],
+) -> None:
     """ACTOR uses TECH on its targets; every hit is logged with its breakdown.
 
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
     """
     table = tuple(pairs(situation, "--situation", number=False))
-    execute(ctx, CastTech(actor=actor, tech=tech_id, targets=targets, rank=rank,
-                          roll=_fraction(roll, "--roll"), situation=table))
+    execute(
+        ctx,
+        CastTech(
+            actor=actor,
+            tech=tech_id,
+            targets=targets,
+            rank=rank,
+            roll=_fraction(roll, "--roll"),
+            situation=table,
+        ),
+    )
 
 
 @click.command("poison")
@@ -177,7 +216,9 @@ def release(ctx: click.Context, name: str, overdrive: bool) -> None:
 @click.option("--by", required=True, help="Who gives it.")
 @click.option("--tech", "tech_id", help="The tech that gives it (decides if a debuff lands).")
 @appending
-def buff(ctx: click.Context, target: str, by: str, tech_id: str | None, **values: int | None) -> None:
+def buff(
+    ctx: click.Context, target: str, by: str, tech_id: str | None, **values: int | None
+) -> None:
     """Give TARGET buffs/debuffs. Example: tablelog saga buff Gustave --attack 10 --by Amy"""
     execute(ctx, ApplyBuff(target=target, by=by, tech=tech_id, **values))  # type: ignore[arg-type]
 

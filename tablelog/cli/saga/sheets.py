@@ -55,7 +55,9 @@ def pairs(values: tuple[str, ...], option: str, number: bool = True) -> list[tup
         try:
             out.append((key.strip(), int(value) if number else value.strip()))
         except ValueError:
-            raise click.BadParameter(f"{text!r}: {value!r} is not an integer", param_hint=option)
+            raise click.BadParameter(
+                f"{text!r}: {value!r} is not an integer", param_hint=option
+            ) from None
     return out
 
 
@@ -67,7 +69,7 @@ def trait_of(data: Any) -> Trait:
     """
     try:
         if isinstance(data, str):
-            (head, value), = pairs((data,), "--trait")
+            ((head, value),) = pairs((data,), "--trait")
             kind, _, on = head.partition("/")
             return Trait(kind=kind, value=value, on=on or None)
         return Trait(kind=str(data["kind"]), value=int(data["value"]), on=data.get("on"))
@@ -85,6 +87,7 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
     Raises:
         click.BadParameter / click.UsageError: a missing max HP or a malformed value.
     """
+
     def pick(key: str, option: str | None = None) -> Any:
         value = o.get(option or key)
         return value if value is not None else data.get(key)
@@ -103,15 +106,20 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
     enemy = o.get("enemy") or data.get("side") == "enemy"
     try:
         return UnitSheet(
-            side="enemy" if enemy else "ally", hp_max=int(hp_max), hp=int(pick("hp") or hp_max),
+            side="enemy" if enemy else "ally",
+            hp_max=int(hp_max),
+            hp=int(pick("hp") or hp_max),
             lp_max=None if pick("lp") is None else int(pick("lp")),
             stats={**data.get("stats", {}), **dict(pairs(o.get("stat", ()), "--stat"))},
             slv={**data.get("slv", {}), **dict(pairs(o.get("slv", ()), "--slv"))},
-            weapons=weapons, resistances=resist,
+            weapons=weapons,
+            resistances=resist,
             five={**data.get("five", {}), **dict(pairs(o.get("five", ()), "--five"))},
             traits=tuple(trait_of(t) for t in [*data.get("traits", []), *o.get("trait", ())]),
-            race=pick("race"), hp_floor_rate=Fraction(str(pick("hp_floor_rate") or 0)),
-            intrinsic_hp=pick("intrinsic_hp"), battle_rank=pick("battle_rank"),
+            race=pick("race"),
+            hp_floor_rate=Fraction(str(pick("hp_floor_rate") or 0)),
+            intrinsic_hp=pick("intrinsic_hp"),
+            battle_rank=pick("battle_rank"),
             guard_rate=int(pick("guard_rate") or 0),
             formation_attack=int(pick("formation_attack") or 0),
             formation_defense=int(pick("formation_defense") or 0),

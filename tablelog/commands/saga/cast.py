@@ -55,8 +55,9 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
     if not tech.lp_cost or table.get("overdrive"):
         return []
     require(unit["lp"] is not None, "SAGA-LP-2", f"{name} has no LP but {tech.id} is a Blood tech")
-    lp_after_blood(unit["lp"], unit["lp_damage_effect"], tech.lp_cost,
-                   confused=table.get("confused", False))
+    lp_after_blood(
+        unit["lp"], unit["lp_damage_effect"], tech.lp_cost, confused=table.get("confused", False)
+    )
     return [BloodPaid(unit=name, tech=tech.id, lp_cost=tech.lp_cost)]
 
 
@@ -72,28 +73,44 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     actor = unit_of(state, c.actor)
     reason = dmg.no_damage_reason(tech.power, (table["outcome"],) if "outcome" in table else ())
     if reason is not None:
-        return [AttackAvoided(actor=c.actor, target=t, tech=tech.id, reason=reason)
-                for t in c.targets]
+        return [
+            AttackAvoided(actor=c.actor, target=t, tech=tech.id, reason=reason) for t in c.targets
+        ]
     prepared = []
     for name in c.targets:
         target = unit_of(state, name)
         effective = inputs.effective_of(tech, target)
-        prepared.append((inputs.attacker_of(c.actor, actor, tech, effective),
-                         inputs.defender_of(name, target, tech, effective),
-                         inputs.situation_for(state, tech, target, table)))
+        prepared.append(
+            (
+                inputs.attacker_of(c.actor, actor, tech, effective),
+                inputs.defender_of(name, target, tech, effective),
+                inputs.situation_for(state, tech, target, table),
+            )
+        )
     events: list[Event] = []
     split = cat.damage_split(tech.id)
     for process, ti in _plan(state, c, tech):
         draw = draw_fraction(state.seed, "saga.random", state.seq + 1, process, ti)
         factor = random_factor(tech.random_width, draw=draw, roll=c.roll)
         hit = dmg.compute_hit(tech, *prepared[ti], factor)
-        events.append(AttackDamageDealt(
-            actor=c.actor, target=c.targets[ti], tech=tech.id, process=process,
-            processes=dmg.process_count(tech.attack_count), damage=hit.value,
-            random_factor=factor, shown=dmg.split_display(hit.value, split).value,
-            hidden=table.get("instant_death", False), support=table.get("support", False),
-            breakdown={**hit.breakdown, "random_source": "reported roll" if c.roll is not None else "drawn"},
-        ))
+        events.append(
+            AttackDamageDealt(
+                actor=c.actor,
+                target=c.targets[ti],
+                tech=tech.id,
+                process=process,
+                processes=dmg.process_count(tech.attack_count),
+                damage=hit.value,
+                random_factor=factor,
+                shown=dmg.split_display(hit.value, split).value,
+                hidden=table.get("instant_death", False),
+                support=table.get("support", False),
+                breakdown={
+                    **hit.breakdown,
+                    "random_source": "reported roll" if c.roll is not None else "drawn",
+                },
+            )
+        )
     return events
 
 
@@ -101,8 +118,10 @@ def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, An
     dealt = [e for e in hits if isinstance(e, AttackDamageDealt)]
     out: list[Event] = []
     if table.get("instant_death"):
-        out += [InstantDeathInflicted(target=t, tech=c.tech)
-                for t in dict.fromkeys(e.target for e in dealt)]
+        out += [
+            InstantDeathInflicted(target=t, tech=c.tech)
+            for t in dict.fromkeys(e.target for e in dealt)
+        ]
     if table.get("drain") and dealt:
         out.append(HPHealed(unit=c.actor, amount=sum(e.damage for e in dealt), kind="drain"))
     if table.get("full_heal"):
@@ -142,8 +161,11 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
         unit_of(state, name)
     require(not actor["incapacitated"], "SAGA-LP-1", f"{c.actor} is incapacitated and cannot act")
     require(c.targets, "SAGA-ATK-2", f"{tech.id} needs at least one --target")
-    require(len(c.targets) == 1 or tech.target in (*_MULTI_TARGET, "random-multi"), "SAGA-ATK-2",
-            f"{tech.id} targets {tech.target}: give one --target, not {len(c.targets)}")
+    require(
+        len(c.targets) == 1 or tech.target in (*_MULTI_TARGET, "random-multi"),
+        "SAGA-ATK-2",
+        f"{tech.id} targets {tech.target}: give one --target, not {len(c.targets)}",
+    )
     table = parse_situation(c.situation)
     events = _blood(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)

@@ -33,8 +33,9 @@ def tech_of(state: State, tech_id: str, rank: int = 1) -> cat.Tech:
     if defined is None:
         return cat.tech(tech_id, rank)
     fields = {f.name for f in attrs.fields(cat.Tech)}
-    return cat.Tech(**{k: tuple(v) if isinstance(v, list) else v
-                       for k, v in defined.items() if k in fields})
+    return cat.Tech(
+        **{k: tuple(v) if isinstance(v, list) else v for k, v in defined.items() if k in fields}
+    )
 
 
 def effective_of(tech: cat.Tech, target: Unit) -> str | None:
@@ -46,8 +47,11 @@ def effective_of(tech: cat.Tech, target: Unit) -> str | None:
 
 def _weapon(name: str, unit: Unit, kind: str, count: int) -> list[int]:
     found = unit["weapons"].get(kind, [])
-    require(len(found) >= count, "SAGA-ATK-5",
-            f"{name} needs {count} {kind} weapon(s) for this tech, has {len(found)}")
+    require(
+        len(found) >= count,
+        "SAGA-ATK-5",
+        f"{name} needs {count} {kind} weapon(s) for this tech, has {len(found)}",
+    )
     return found[:count]
 
 
@@ -61,8 +65,11 @@ def _weapon_and_slv(name: str, unit: Unit, tech: cat.Tech) -> tuple[Any, Any]:
         rank = cat.battle_rank(unit["battle_rank"]) if unit["battle_rank"] else None
         wp = unit["weapons"].get("enemy", [rank.enemy_weapon_power] if rank else [None])[0]
         slv = unit["slv"].get("enemy", rank.enemy_slv if rank else None)
-        require(wp is not None and slv is not None, "SAGA-ATK-5",
-                f"enemy {name} needs a battle rank (or an enemy weapon power and SLv)")
+        require(
+            wp is not None and slv is not None,
+            "SAGA-ATK-5",
+            f"enemy {name} needs a battle rank (or an enemy weapon power and SLv)",
+        )
         return wp, slv
     group = pw.bonus_group(tech.weapon_type, as_spell=tech.has("treated-as-spell"))
     if group == "inherited":
@@ -94,18 +101,28 @@ def attacker_of(name: str, unit: Unit, tech: cat.Tech, effective: str | None) ->
     weapon_power, slv = _weapon_and_slv(name, unit, tech)
     stat = None
     if tech.self_ability:
-        require(tech.self_ability in unit["stats"], "SAGA-ATK-5",
-                f"{name} has no {tech.self_ability} stat (needed by {tech.id})")
+        require(
+            tech.self_ability in unit["stats"],
+            "SAGA-ATK-5",
+            f"{name} has no {tech.self_ability} stat (needed by {tech.id})",
+        )
         stat = unit["stats"][tech.self_ability]
     t = _traits(unit, tech, effective)
     fx = unit["effects"]
     return Attacker(
-        weapon_power=weapon_power, slv=slv, stat=stat,
+        weapon_power=weapon_power,
+        slv=slv,
+        stat=stat,
         five_level=unit["five"].get(tech.element, 0) if tech.element else 0,
-        tech_power_effect=fx["tech_power"], attack_effect=fx["attack"], spell_effect=fx["spell"],
-        tech_power_trait=t["tech_power_trait"], anger_trait=t["anger_trait"],
-        target_guard_trait=t["target_guard_trait"], attack_trait=t["attack_trait"],
-        formation_attack_rate=unit["formation_attack"], enemy=unit["side"] == "enemy",
+        tech_power_effect=fx["tech_power"],
+        attack_effect=fx["attack"],
+        spell_effect=fx["spell"],
+        tech_power_trait=t["tech_power_trait"],
+        anger_trait=t["anger_trait"],
+        target_guard_trait=t["target_guard_trait"],
+        attack_trait=t["attack_trait"],
+        formation_attack_rate=unit["formation_attack"],
+        enemy=unit["side"] == "enemy",
     )
 
 
@@ -117,16 +134,23 @@ def defender_of(name: str, unit: Unit, tech: cat.Tech, effective: str | None) ->
     """
     stat = None
     if tech.target_ability:
-        require(tech.target_ability in unit["stats"], "SAGA-ATK-8",
-                f"{name} has no {tech.target_ability} stat (resists {tech.id})")
+        require(
+            tech.target_ability in unit["stats"],
+            "SAGA-ATK-8",
+            f"{name} has no {tech.target_ability} stat (resists {tech.id})",
+        )
         stat = unit["stats"][tech.target_ability]
     t = _traits(unit, tech, effective)
     return Defender(
-        resistances=dict(unit["resistances"]), stat=stat,
+        resistances=dict(unit["resistances"]),
+        stat=stat,
         five_level=unit["five"].get(tech.element, 0) if tech.element else 0,
-        defense_effect=unit["effects"]["defense"], tech_power_up=unit["effects"]["tech_power"] > 0,
-        defense_resist_trait=t["defense_resist_trait"], guard_trait=t["guard_trait"],
-        defense_trait=t["defense_trait"], weapon_guard_rate=unit["guard_rate"],
+        defense_effect=unit["effects"]["defense"],
+        tech_power_up=unit["effects"]["tech_power"] > 0,
+        defense_resist_trait=t["defense_resist_trait"],
+        guard_trait=t["guard_trait"],
+        defense_trait=t["defense_trait"],
+        weapon_guard_rate=unit["guard_rate"],
         formation_defense_rate=unit["formation_defense"],
     )
 
@@ -144,10 +168,14 @@ def situation_for(state: State, tech: cat.Tech, target: Unit, table: dict[str, A
         slayer = target["race"] is not None and tech.has(f"slayer-{target['race']}")
     level = state.clock["levels"].get(tech.element, 0) if tech.element else 0
     return Situation(
-        defending=table.get("defending", False), defend_void=table.get("defend_void"),
+        defending=table.get("defending", False),
+        defend_void=table.get("defend_void"),
         guard=table.get("guard", False) or table.get("protect") is not None,
-        protect_power=table.get("protect"), earth_shield=table.get("earth_shield", False),
-        angry=table.get("angry", False), slayer=slayer,
+        protect_power=table.get("protect"),
+        earth_shield=table.get("earth_shield", False),
+        angry=table.get("angry", False),
+        slayer=slayer,
         instant_death_class=table.get("instant_death_class", False),
-        combo_rate=table.get("combo"), battle_five_level=level,
+        combo_rate=table.get("combo"),
+        battle_five_level=level,
     )

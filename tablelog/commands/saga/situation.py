@@ -18,15 +18,32 @@ __all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "parse_situation"]
 #: (overrides the automatic check), an instant-death-class hit, instant death landed, drain,
 #: full heal, a guest's support action, actor in an overdrive, actor confused.
 BOOL_KEYS = (
-    "defending", "guard", "earth_shield", "angry", "slayer", "instant_death_class",
-    "instant_death", "drain", "full_heal", "support", "overdrive", "confused",
+    "defending",
+    "guard",
+    "earth_shield",
+    "angry",
+    "slayer",
+    "instant_death_class",
+    "instant_death",
+    "drain",
+    "full_heal",
+    "support",
+    "overdrive",
+    "confused",
 )
 #: Numbers: the protect tech's power; the combo rate just before the tech.
 INT_KEYS = ("protect", "combo")
 #: Choices: why defending does not count; why no damage is computed.
 CHOICE_KEYS = {
-    "defend_void": ("placed-object", "stunned", "paralysed", "petrified", "mech-stunned",
-                    "mech-paralysed", "ambushed"),
+    "defend_void": (
+        "placed-object",
+        "stunned",
+        "paralysed",
+        "petrified",
+        "mech-stunned",
+        "mech-paralysed",
+        "ambushed",
+    ),
     "outcome": NO_DAMAGE_REASONS,
 }
 _TRUE = ("1", "true", "yes", "y", "on")
@@ -43,10 +60,13 @@ def _value(key: str, text: str) -> Any:
         try:
             return int(low)
         except ValueError:
-            raise RuleViolation("SAGA-ATK-11", f"situation {key} must be a number, not {text!r}")
+            raise RuleViolation(
+                "SAGA-ATK-11", f"situation {key} must be a number, not {text!r}"
+            ) from None
     if low not in CHOICE_KEYS[key]:
-        raise RuleViolation("SAGA-ATK-11",
-                            f"situation {key} must be one of {', '.join(CHOICE_KEYS[key])}")
+        raise RuleViolation(
+            "SAGA-ATK-11", f"situation {key} must be one of {', '.join(CHOICE_KEYS[key])}"
+        )
     return low
 
 
@@ -61,7 +81,8 @@ def parse_situation(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     for raw, text in pairs:
         key = raw.strip().replace("-", "_")
         if key not in known:
-            raise RuleViolation("SAGA-ATK-11",
-                                f"unknown situation {raw!r} (known: {', '.join(known)})")
+            raise RuleViolation(
+                "SAGA-ATK-11", f"unknown situation {raw!r} (known: {', '.join(known)})"
+            )
         out[key] = _value(key, text)
     return out

@@ -78,8 +78,17 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
     require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
     require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
     landed = _lands(state, c)
-    return [EffectApplied(target=c.target, by=c.by, kind=k, performance=v, tech=c.tech,
-                          landed=landed or k == "tech_power") for k, v in given.items()]
+    return [
+        EffectApplied(
+            target=c.target,
+            by=c.by,
+            kind=k,
+            performance=v,
+            tech=c.tech,
+            landed=landed or k == "tech_power",
+        )
+        for k, v in given.items()
+    ]
 
 
 @decider(PoisonUnit)
@@ -93,17 +102,31 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
     unit = unit_of(state, c.name)
     turn = state.clock["turn"]
     require(unit["hp"] > 0 and not unit["incapacitated"], "SAGA-POISON-1", f"{c.name} is down")
-    require(turn == 0 or unit["_poisoned_turn"] != turn, "SAGA-POISON-1",
-            f"{c.name} already took poison damage in turn {turn}")
-    require(unit["hp_floor"] == 0, "SAGA-HP-2",
-            f"{c.name} has an HP floor of {unit['hp_floor']}: immune to poison")
-    base = vitals.poison_base(unit["hp_max"], enemy=unit["side"] == "enemy",
-                              intrinsic_hp=unit["intrinsic_hp"])
+    require(
+        turn == 0 or unit["_poisoned_turn"] != turn,
+        "SAGA-POISON-1",
+        f"{c.name} already took poison damage in turn {turn}",
+    )
+    require(
+        unit["hp_floor"] == 0,
+        "SAGA-HP-2",
+        f"{c.name} has an HP floor of {unit['hp_floor']}: immune to poison",
+    )
+    base = vitals.poison_base(
+        unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
+    )
     draw = draw_fraction(state.seed, "saga.poison", state.seq + 1)
     factor = vitals.poison_random(draw=draw, roll=c.roll)
     hit = vitals.poison_damage(base.value, waiting=c.waiting, random=factor)
-    events: list[Event] = [PoisonDamageTaken(unit=c.name, damage=hit.value, random_factor=factor,
-                                             waiting=c.waiting, breakdown=hit.breakdown)]
+    events: list[Event] = [
+        PoisonDamageTaken(
+            unit=c.name,
+            damage=hit.value,
+            random_factor=factor,
+            waiting=c.waiting,
+            breakdown=hit.breakdown,
+        )
+    ]
     return events + incapacitations(state, events, [c.name])
 
 

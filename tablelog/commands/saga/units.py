@@ -59,7 +59,9 @@ class WipeParty:
     """The party was wiped out: retry the battle."""
 
 
-def _check_keys(keys: object, allowed: tuple[str, ...] | dict[str, str], rule: str, what: str) -> None:
+def _check_keys(
+    keys: object, allowed: tuple[str, ...] | dict[str, str], rule: str, what: str
+) -> None:
     for key in keys:  # type: ignore[attr-defined]
         require(key in allowed, rule, f"unknown {what} {key!r} (known: {', '.join(allowed)})")
 
@@ -101,8 +103,11 @@ def decide_add_unit(state: State, c: AddUnit) -> list[Event]:
     """
     require(c.name not in state.characters, "DUPLICATE-NAME", f"a unit named {c.name!r} exists")
     _validate_sheet(c.name, c.sheet)
-    require(c.sheet.side == "enemy" or c.sheet.battle_rank is None, "SAGA-ATK-5",
-            "only enemies have a battle rank")
+    require(
+        c.sheet.side == "enemy" or c.sheet.battle_rank is None,
+        "SAGA-ATK-5",
+        "only enemies have a battle rank",
+    )
     return [UnitAdded(name=c.name, sheet=_rank_defaults(c.sheet))]
 
 
@@ -116,14 +121,28 @@ def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
     """
     t = c.tech
     require(t.id.strip(), "UNKNOWN-NAME", "a tech needs an id")
-    require(t.weapon_type in cat.WEAPON_TYPES, "SAGA-ATK-5", f"unknown weapon type {t.weapon_type!r}")
+    require(
+        t.weapon_type in cat.WEAPON_TYPES, "SAGA-ATK-5", f"unknown weapon type {t.weapon_type!r}"
+    )
     _check_keys(t.attributes, cat.ATTRIBUTES, "SAGA-ATK-8", "attribute")
-    require(t.element is None or t.element in cat.ELEMENTS, "SAGA-ATK-9", f"unknown element {t.element!r}")
+    require(
+        t.element is None or t.element in cat.ELEMENTS,
+        "SAGA-ATK-9",
+        f"unknown element {t.element!r}",
+    )
     for ability in (t.self_ability, t.target_ability):
-        require(ability is None or ability in cat.ABILITIES, "SAGA-ATK-5", f"unknown ability {ability!r}")
+        require(
+            ability is None or ability in cat.ABILITIES,
+            "SAGA-ATK-5",
+            f"unknown ability {ability!r}",
+        )
     require(t.power >= 0, "SAGA-ATK-6", f"tech power must be >= 0, got {t.power}")
     require(t.attack_count >= 0, "SAGA-ATK-2", f"attack count must be >= 0, got {t.attack_count}")
-    require(0 <= t.random_width <= 100, "SAGA-ATK-16", f"random width must be 0..100, got {t.random_width}")
+    require(
+        0 <= t.random_width <= 100,
+        "SAGA-ATK-16",
+        f"random width must be 0..100, got {t.random_width}",
+    )
     require(t.lp_cost >= 0, "SAGA-LP-2", f"LP cost must be >= 0, got {t.lp_cost}")
     return [attrs.evolve(t, random_width=t.random_width or 5)]
 
@@ -137,8 +156,11 @@ def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
     """
     if c.seasons and c.terrain is not None:
         raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
-    require(c.terrain is None or c.terrain in cat.ELEMENTS, "SAGA-FIVE-1",
-            f"unknown terrain element {c.terrain!r}")
+    require(
+        c.terrain is None or c.terrain in cat.ELEMENTS,
+        "SAGA-FIVE-1",
+        f"unknown terrain element {c.terrain!r}",
+    )
     return [BattleStarted(terrain=c.terrain, seasons=c.seasons)]
 
 
@@ -152,6 +174,9 @@ def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
 @decider(WipeParty)
 def decide_wipe(state: State, c: WipeParty) -> list[Event]:
     """Wipe and retry. Raises: RuleViolation SAGA-LP-3 when there is no ally."""
-    require(any(u["side"] == "ally" for u in state.characters.values()), "SAGA-LP-3",
-            "there is no ally to wipe")
+    require(
+        any(u["side"] == "ally" for u in state.characters.values()),
+        "SAGA-LP-3",
+        "there is no ally to wipe",
+    )
     return [PartyWiped()]

@@ -48,7 +48,11 @@ class TurnEnded(Event):
         return f"turn {self.turn} ends -> turn {self.turn + 1}"
 
 
-@event("saga.EffectApplied", entities=("target", "by"), rules=("SAGA-EFF-1", "SAGA-EFF-2", "SAGA-EFF-3"))
+@event(
+    "saga.EffectApplied",
+    entities=("target", "by"),
+    rules=("SAGA-EFF-1", "SAGA-EFF-2", "SAGA-EFF-3"),
+)
 @attrs.frozen
 class EffectApplied(Event):
     """A buff/debuff (attack, defense, spell) or tech-power-up was given; ``landed`` False: it
@@ -67,7 +71,11 @@ class EffectApplied(Event):
         return f"{self.by}{source}: {self.kind} {self.performance:+d} on {self.target}{outcome}"
 
 
-@event("saga.PoisonDamageTaken", entities=("unit",), rules=("SAGA-POISON-1", "SAGA-POISON-2", "SAGA-HP-2"))
+@event(
+    "saga.PoisonDamageTaken",
+    entities=("unit",),
+    rules=("SAGA-POISON-1", "SAGA-POISON-2", "SAGA-HP-2"),
+)
 @attrs.frozen
 class PoisonDamageTaken(Event):
     """A poisoned unit took poison damage at its timeline position (random factor recorded)."""

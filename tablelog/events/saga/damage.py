@@ -42,11 +42,16 @@ class AttackDamageDealt(Event):
     breakdown: dict[str, str] = attrs.field(factory=dict)
 
     def describe(self) -> str:
-        shown = " (hidden: instant death)" if self.hidden else (
-            f" shown as {' + '.join(map(str, self.shown))}" if len(self.shown) > 1 else "")
-        return (f"{self.actor} {self.tech} -> {self.target}: {self.damage} damage "
-                f"(process {self.process}/{self.processes}, random {float(self.random_factor):.4f})"
-                f"{shown}")
+        shown = (
+            " (hidden: instant death)"
+            if self.hidden
+            else (f" shown as {' + '.join(map(str, self.shown))}" if len(self.shown) > 1 else "")
+        )
+        return (
+            f"{self.actor} {self.tech} -> {self.target}: {self.damage} damage "
+            f"(process {self.process}/{self.processes}, random {float(self.random_factor):.4f})"
+            f"{shown}"
+        )
 
 
 @event("saga.AttackAvoided", entities=("actor", "target"), rules=("SAGA-ATK-1",))

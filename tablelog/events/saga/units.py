@@ -92,5 +92,7 @@ class TechDefined(Event):
     def describe(self) -> str:
         attrs_text = "/".join(self.attributes) or "no attribute"
         lp = f", Blood {self.lp_cost} LP" if self.lp_cost else ""
-        return (f"{self.id}: {self.weapon_type}, power {self.power}, x{self.attack_count}, "
-                f"{attrs_text}, width {self.random_width}{lp}")
+        return (
+            f"{self.id}: {self.weapon_type}, power {self.power}, x{self.attack_count}, "
+            f"{attrs_text}, width {self.random_width}{lp}"
+        )

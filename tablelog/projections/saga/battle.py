@@ -29,8 +29,9 @@ def _attack_damage_dealt(state: State, e: AttackDamageDealt) -> None:
     unit_of(state, e.actor)
     target = unit_of(state, e.target)
     require(0 <= e.damage <= 9999, "SAGA-ATK-2", f"attack damage {e.damage} is outside 0..9999")
-    target["hp"] = vitals.hp_after_attack(target["hp"], e.damage, target["hp_floor"],
-                                          support=e.support)
+    target["hp"] = vitals.hp_after_attack(
+        target["hp"], e.damage, target["hp_floor"], support=e.support
+    )
     state.extra["last_hits"][f"{e.actor}>{e.target}"] = {"tech": e.tech, "damage": e.damage}
 
 
@@ -57,8 +58,11 @@ def _hp_healed(state: State, e: HPHealed) -> None:
 def _poison(state: State, e: PoisonDamageTaken) -> None:
     unit = unit_of(state, e.unit)
     turn = state.clock["turn"]
-    require(unit["_poisoned_turn"] != turn or turn == 0, "SAGA-POISON-1",
-            f"{e.unit} already took poison damage in turn {turn}")
+    require(
+        unit["_poisoned_turn"] != turn or turn == 0,
+        "SAGA-POISON-1",
+        f"{e.unit} already took poison damage in turn {turn}",
+    )
     require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
     unit["hp"] = vitals.hp_after_poison(unit["hp"], e.damage)
     unit["_poisoned_turn"] = turn
@@ -67,8 +71,11 @@ def _poison(state: State, e: PoisonDamageTaken) -> None:
 @evolver(ReleaseDamageTaken)
 def _release(state: State, e: ReleaseDamageTaken) -> None:
     unit = unit_of(state, e.unit)
-    require(0 <= e.damage < max(unit["hp"], 1), "SAGA-REL-1",
-            f"release damage {e.damage} would leave {e.unit} below 1 HP (HP {unit['hp']})")
+    require(
+        0 <= e.damage < max(unit["hp"], 1),
+        "SAGA-REL-1",
+        f"release damage {e.damage} would leave {e.unit} below 1 HP (HP {unit['hp']})",
+    )
     unit["hp"] -= e.damage
 
 
@@ -99,7 +106,9 @@ def _party_wiped(state: State, e: PartyWiped) -> None:
     for unit in state.characters.values():
         if unit["side"] == "ally" and unit["lp"] is not None:
             unit["lp"] = vitals.lp_after_wipe(
-                unit["lp"], unit["lp_damage_effect"], incapacitated=unit["incapacitated"],
+                unit["lp"],
+                unit["lp_damage_effect"],
+                incapacitated=unit["incapacitated"],
                 lp_max=unit["lp_max"],
             ).value
         out = unit["side"] == "ally" and unit["lp"] == 0

@@ -26,8 +26,11 @@ def clock_for(terrain: str | None, *, seasons: bool, turn: int) -> dict[str, Any
     if turn == 0:
         return {"turn": 0, "season": None, "levels": five.battle_levels().value}
     levels = five.battle_levels(terrain, seasons=seasons, turn=turn).value
-    return {"turn": turn, "season": five.season_for_turn(turn) if seasons else None,
-            "levels": levels}
+    return {
+        "turn": turn,
+        "season": five.season_for_turn(turn) if seasons else None,
+        "levels": levels,
+    }
 
 
 def unit_of(state: State, name: str, rule: str = "UNKNOWN-NAME") -> dict[str, Any]:
@@ -54,15 +57,26 @@ def _unit_added(state: State, e: UnitAdded) -> None:
     s = e.sheet
     enemy = s.side == "enemy"
     unit: dict[str, Any] = {
-        "side": s.side, "hp": s.hp, "hp_max": s.hp_max, "lp": s.lp_max, "lp_max": s.lp_max,
+        "side": s.side,
+        "hp": s.hp,
+        "hp_max": s.hp_max,
+        "lp": s.lp_max,
+        "lp_max": s.lp_max,
         "incapacitated": False,
         "hp_floor": hp_floor(s.hp_max, enemy=enemy, floor_rate=s.hp_floor_rate),
-        "hp_floor_rate": num_text(s.hp_floor_rate), "intrinsic_hp": s.intrinsic_hp,
-        "battle_rank": s.battle_rank, "race": s.race, "stats": dict(s.stats),
-        "slv": dict(s.slv), "weapons": {k: list(v) for k, v in s.weapons.items()},
-        "resistances": dict(s.resistances), "five": dict(s.five),
-        "traits": [attrs.asdict(t) for t in s.traits], "guard_rate": s.guard_rate,
-        "formation_attack": s.formation_attack, "formation_defense": s.formation_defense,
+        "hp_floor_rate": num_text(s.hp_floor_rate),
+        "intrinsic_hp": s.intrinsic_hp,
+        "battle_rank": s.battle_rank,
+        "race": s.race,
+        "stats": dict(s.stats),
+        "slv": dict(s.slv),
+        "weapons": {k: list(v) for k, v in s.weapons.items()},
+        "resistances": dict(s.resistances),
+        "five": dict(s.five),
+        "traits": [attrs.asdict(t) for t in s.traits],
+        "guard_rate": s.guard_rate,
+        "formation_attack": s.formation_attack,
+        "formation_defense": s.formation_defense,
     }
     fresh_battle_values(unit)
     state.characters[e.name] = unit
@@ -86,8 +100,11 @@ def _battle_started(state: State, e: BattleStarted) -> None:
 def _turn_ended(state: State, e: TurnEnded) -> None:
     battle = state.extra["battle"]
     require(battle is not None, "SAGA-FIVE-2", "no battle has started")
-    require(state.clock["turn"] == e.turn, "SAGA-FIVE-2",
-            f"the turn is {state.clock['turn']}, not {e.turn}")
+    require(
+        state.clock["turn"] == e.turn,
+        "SAGA-FIVE-2",
+        f"the turn is {state.clock['turn']}, not {e.turn}",
+    )
     state.clock = clock_for(battle["terrain"], seasons=battle["seasons"], turn=e.turn + 1)
     for unit in state.characters.values():
         effects = unit["effects"]

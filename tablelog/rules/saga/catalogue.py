@@ -34,8 +34,18 @@ __all__ = [
 
 #: Weapon types a tech can belong to (``enemy`` = enemy-only techs, ``support-mech`` = 補助メカ).
 WEAPON_TYPES = (
-    "1h-sword", "2h-sword", "1h-gun", "2h-gun", "martial-arts", "monster", "melee-mech",
-    "shooting-mech", "support-mech", "spell", "inherited", "enemy",
+    "1h-sword",
+    "2h-sword",
+    "1h-gun",
+    "2h-gun",
+    "martial-arts",
+    "monster",
+    "melee-mech",
+    "shooting-mech",
+    "support-mech",
+    "spell",
+    "inherited",
+    "enemy",
 )
 #: Attack attributes; ``none`` (無) is attributeless and voids the target's resistance.
 ATTRIBUTES = ("slash", "blunt", "pierce", "heat", "cold", "elec", "none")

@@ -47,12 +47,15 @@ def state_correction(
     anger = Fraction(12, 10) + anger_trait * _C if angry else Fraction(1)
     recoil = Fraction(12, 10) if target_tech_power_up else Fraction(1)
     value = buff * anger * recoil
-    return Figure(value, {
-        "buff_correction": num_text(buff),
-        "anger_correction": num_text(anger),
-        "awakening_recoil_correction": num_text(recoil),
-        "state_correction": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "buff_correction": num_text(buff),
+            "anger_correction": num_text(anger),
+            "awakening_recoil_correction": num_text(recoil),
+            "state_correction": num_text(value),
+        },
+    )
 
 
 def guard_rate(
@@ -131,13 +134,16 @@ def ally_only_correction(
     attack = 1 + (attack_trait + (300 if instant_death_class else 0)) * _C
     defense = 1 - defense_trait * _C
     value = slay * formation * attack * defense
-    return Figure(value, {
-        "slayer_correction": num_text(slay),
-        "formation_correction": num_text(formation),
-        "attack_trait_correction": num_text(attack),
-        "defense_trait_correction": num_text(defense),
-        "ally_only_correction": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "slayer_correction": num_text(slay),
+            "formation_correction": num_text(formation),
+            "attack_trait_correction": num_text(attack),
+            "defense_trait_correction": num_text(defense),
+            "ally_only_correction": num_text(value),
+        },
+    )
 
 
 def combo_correction(combo_rate: Number | None) -> Figure:
@@ -158,7 +164,9 @@ def random_range(width: int) -> tuple[Fraction, Fraction]:
     return 1 - w * _C, 1 + w * _C
 
 
-def random_factor(width: int, *, draw: Fraction | None = None, roll: Number | None = None) -> Fraction:
+def random_factor(
+    width: int, *, draw: Fraction | None = None, roll: Number | None = None
+) -> Fraction:
     """Return a random correction from a uniform draw in [0, 1), or check a reported roll.
 
     A draw picks one of the 0.0001 steps from the lower to the upper bound, both included

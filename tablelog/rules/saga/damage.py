@@ -135,10 +135,14 @@ def _group(tech: Tech, a: Attacker) -> str:
 
 
 def _base_and_multiplier(tech: Tech, a: Attacker) -> tuple[Figure, Figure]:
-    base = pw.base_power(_group(tech, a), a.weapon_power, a.slv, a.stat if tech.self_ability else None)
+    base = pw.base_power(
+        _group(tech, a), a.weapon_power, a.slv, a.stat if tech.self_ability else None
+    )
     tech_m = pw.tech_power_multiplier(
-        tech.power, release=tech.has("release"),
-        tech_power_effect=a.tech_power_effect, tech_power_trait=a.tech_power_trait,
+        tech.power,
+        release=tech.has("release"),
+        tech_power_effect=a.tech_power_effect,
+        tech_power_trait=a.tech_power_trait,
     )
     return base, tech_m
 
@@ -178,24 +182,35 @@ def _correction_figures(
 ) -> list[Figure]:
     as_spell = tech.weapon_type == "spell" or tech.has("treated-as-spell")
     state = corr.state_correction(
-        a.spell_effect if as_spell else a.attack_effect, d.defense_effect,
-        angry=s.angry, anger_trait=a.anger_trait, target_tech_power_up=d.tech_power_up,
+        a.spell_effect if as_spell else a.attack_effect,
+        d.defense_effect,
+        angry=s.angry,
+        anger_trait=a.anger_trait,
+        target_tech_power_up=d.tech_power_up,
     )
     rate = corr.guard_rate(
-        protect_power=s.protect_power, weapon_guard_rate=d.weapon_guard_rate,
-        earth_shield=s.earth_shield, guard_trait_target=d.guard_trait,
+        protect_power=s.protect_power,
+        weapon_guard_rate=d.weapon_guard_rate,
+        earth_shield=s.earth_shield,
+        guard_trait_target=d.guard_trait,
         target_guard_trait_self=a.target_guard_trait,
     )
     void = "ignore-defense" if tech.has("ignore-defense") else s.defend_void
     guard = s.guard and not tech.has("unguardable")
     action = corr.action_correction(
-        defending=s.defending, defend_void=void, defense_resist_trait=d.defense_resist_trait,
-        guard=guard, rate=int(rate.value),
+        defending=s.defending,
+        defend_void=void,
+        defense_resist_trait=d.defense_resist_trait,
+        guard=guard,
+        rate=int(rate.value),
     )
     ally = corr.ally_only_correction(
-        slayer=s.slayer, formation_attack_rate=a.formation_attack_rate,
-        formation_defense_rate=d.formation_defense_rate, attack_trait=a.attack_trait,
-        defense_trait=d.defense_trait, instant_death_class=s.instant_death_class,
+        slayer=s.slayer,
+        formation_attack_rate=a.formation_attack_rate,
+        formation_defense_rate=d.formation_defense_rate,
+        attack_trait=a.attack_trait,
+        defense_trait=d.defense_trait,
+        instant_death_class=s.instant_death_class,
     )
     combo = corr.combo_correction(s.combo_rate)
     total = state.value * action.value * ally.value * combo.value * random
@@ -245,7 +260,10 @@ def split_display(damage: int, ratios_pct: Sequence[Number]) -> Figure:
     Source: saga-eb-damage.ja.txt, 攻撃ダメージの分割表示; SAGA-DISP-2.
     """
     parts = tuple(math.floor(damage * Fraction(r) / 100) for r in ratios_pct)
-    return Figure(parts, {
-        "split_ratios_pct": " ".join(num_text(r) for r in ratios_pct),
-        "shown": " + ".join(str(p) for p in parts) + f" = {sum(parts)} of {damage}",
-    })
+    return Figure(
+        parts,
+        {
+            "split_ratios_pct": " ".join(num_text(r) for r in ratios_pct),
+            "shown": " + ".join(str(p) for p in parts) + f" = {sum(parts)} of {damage}",
+        },
+    )

@@ -92,7 +92,9 @@ def trait_applies(trait: Mapping[str, object], tech: Tech, effective: str | None
     }.get(str(on), on == effective)
 
 
-def trait_values(traits: Iterable[Mapping[str, object]], tech: Tech, effective: str | None) -> Figure:
+def trait_values(
+    traits: Iterable[Mapping[str, object]], tech: Tech, effective: str | None
+) -> Figure:
     """Return each trait value: the sum of the performance values of traits that apply.
 
     Args:
@@ -113,5 +115,7 @@ def trait_values(traits: Iterable[Mapping[str, object]], tech: Tech, effective: 
             raise RuleViolation("SAGA-EFF-4", f"unknown trait kind {kind!r}")
         if trait_applies(trait, tech, effective):
             values[TRAIT_KINDS[kind]] += int(trait["value"])  # type: ignore[call-overload]
-            used.append(f"{kind}{'/' + str(trait['on']) if trait.get('on') else ''} {trait['value']}")
+            used.append(
+                f"{kind}{'/' + str(trait['on']) if trait.get('on') else ''} {trait['value']}"
+            )
     return Figure(values, {"traits": ", ".join(used) or "none"})

@@ -19,8 +19,9 @@ Number = int | Fraction
 class Figure:
     """A computed value and the named factors that produced it.
 
-    ``value`` is an int or an exact Fraction (a tuple or dict for composite results); ``breakdown`` maps factor names to their text
-    (exact decimals where the decimal terminates, else ``n/d (≈x)``), in formula order.
+    ``value`` is an int or an exact Fraction (a tuple or dict for composite results);
+    ``breakdown`` maps factor names to their text (exact decimals where the decimal
+    terminates, else ``n/d (≈x)``), in formula order.
     """
 
     value: Any

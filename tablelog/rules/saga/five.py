@@ -27,8 +27,18 @@ SEASONS = {
     "autumn": (-20, 0, 0, 40, 0),
     "winter": (0, -20, 0, 0, 40),
 }
-_BY_DIGIT = ("winter", "doyo", "doyo", "spring", "spring", "summer", "summer", "autumn",
-             "autumn", "winter")
+_BY_DIGIT = (
+    "winter",
+    "doyo",
+    "doyo",
+    "spring",
+    "spring",
+    "summer",
+    "summer",
+    "autumn",
+    "autumn",
+    "winter",
+)
 
 
 def season_for_turn(turn: int) -> str:
@@ -63,9 +73,9 @@ def battle_levels(terrain: str | None = None, *, seasons: bool = False, turn: in
         raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
     if seasons:
         season = season_for_turn(turn)
-        return Figure(dict(zip(ELEMENTS, SEASONS[season])), {"season": season})
+        return Figure(dict(zip(ELEMENTS, SEASONS[season], strict=True)), {"season": season})
     if terrain is None:
         return Figure(dict.fromkeys(ELEMENTS, 0), {"terrain": "none"})
     if terrain not in TERRAIN_LEVELS:
         raise RuleViolation("SAGA-FIVE-1", f"unknown terrain element {terrain!r}")
-    return Figure(dict(zip(ELEMENTS, TERRAIN_LEVELS[terrain])), {"terrain": terrain})
+    return Figure(dict(zip(ELEMENTS, TERRAIN_LEVELS[terrain], strict=True)), {"terrain": terrain})

@@ -108,12 +108,15 @@ def base_power(
         wt_bonus = (_need(slv, "the SLv") + 5) * 5 * _C
     ab_bonus = Fraction(ability) * _C if ability is not None else Fraction(0)
     value = 20 * (1 + wp_bonus + wt_bonus + ab_bonus)
-    return Figure(value, {
-        "weapon_power_bonus": num_text(wp_bonus),
-        "weapon_type_bonus": num_text(wt_bonus),
-        "ability_bonus": num_text(ab_bonus),
-        "base_power": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "weapon_power_bonus": num_text(wp_bonus),
+            "weapon_type_bonus": num_text(wt_bonus),
+            "ability_bonus": num_text(ab_bonus),
+            "base_power": num_text(value),
+        },
+    )
 
 
 def tech_power_multiplier(
@@ -133,12 +136,15 @@ def tech_power_multiplier(
     awakening = 1 + Fraction(tech_power_effect) * 2 / 10
     role = 1 + tech_power_trait * _C
     value = base * awakening * role
-    return Figure(value, {
-        "tech_base_multiplier": num_text(base),
-        "awakening_correction": num_text(awakening),
-        "role_correction": num_text(role),
-        "tech_power_multiplier": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "tech_base_multiplier": num_text(base),
+            "awakening_correction": num_text(awakening),
+            "role_correction": num_text(role),
+            "tech_power_multiplier": num_text(value),
+        },
+    )
 
 
 def slv_multiplier(slv: Number | None, *, inherited: bool = False) -> Figure:
@@ -167,7 +173,9 @@ def compound_power(base: Number, tech_multiplier: Number, slv_mult: Number) -> F
     return Figure(value, {"base_power_ceiled": str(ceiled), "compound_power": num_text(value)})
 
 
-def displayed_power(base: Number, tech_multiplier: Number, five_power_bonus: Number | None) -> Figure:
+def displayed_power(
+    base: Number, tech_multiplier: Number, five_power_bonus: Number | None
+) -> Figure:
     """Return the power shown in the tech list: ⌊base power × tech multiplier × five correction⌋.
 
     Args:

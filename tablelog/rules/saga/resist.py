@@ -89,13 +89,16 @@ def five_element_bonus(element: str | None, lv_self: int, lv_battle: int, lv_tar
     power = five_element_power_bonus(lv_self, lv_battle)
     resist = Fraction(lv_target, 100)
     value = power - resist
-    return Figure(value, {
-        "five_element": element,
-        "five_levels": f"self {lv_self}, battle {lv_battle}, target {lv_target}",
-        "five_power_bonus": num_text(power),
-        "five_resistance_bonus": num_text(resist),
-        "five_element_bonus": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "five_element": element,
+            "five_levels": f"self {lv_self}, battle {lv_battle}, target {lv_target}",
+            "five_power_bonus": num_text(power),
+            "five_resistance_bonus": num_text(resist),
+            "five_element_bonus": num_text(value),
+        },
+    )
 
 
 def power_correction(
@@ -114,11 +117,14 @@ def power_correction(
     attr_bonus = Fraction(resistance) * 5 / 1000 if resistance is not None else Fraction(0)
     stat_bonus = Fraction(target_stat) * 25 / 10000 if target_stat is not None else Fraction(0)
     value = 1 - (attr_bonus + stat_bonus) + Fraction(five_bonus)
-    return Figure(value, {
-        "attribute_resistance_bonus": num_text(attr_bonus),
-        "resistance_ability_bonus": num_text(stat_bonus),
-        "power_correction": num_text(value),
-    })
+    return Figure(
+        value,
+        {
+            "attribute_resistance_bonus": num_text(attr_bonus),
+            "resistance_ability_bonus": num_text(stat_bonus),
+            "power_correction": num_text(value),
+        },
+    )
 
 
 def damage_reduction(resistance: Number | None) -> Figure:
@@ -159,7 +165,10 @@ def base_attack_damage(compound: Number, correction: Number, reduction_radicand:
     """
     scaled = Fraction(compound) * Fraction(correction)
     value = max(0, floor_minus_sqrt(scaled, reduction_radicand))
-    return Figure(value, {
-        "compound_x_correction": num_text(scaled),
-        "base_attack_damage_floored": str(value),
-    })
+    return Figure(
+        value,
+        {
+            "compound_x_correction": num_text(scaled),
+            "base_attack_damage_floored": str(value),
+        },
+    )

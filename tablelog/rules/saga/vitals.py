@@ -58,7 +58,9 @@ def poison_random(*, draw: Fraction | None = None, roll: Number | None = None) -
     lo, hi = POISON_RANDOM_RANGE
     if roll is not None:
         if not lo <= Fraction(roll) <= hi:
-            raise RuleViolation("SAGA-POISON-2", f"poison roll {num_text(roll)} lies outside 0.95..1.05")
+            raise RuleViolation(
+                "SAGA-POISON-2", f"poison roll {num_text(roll)} lies outside 0.95..1.05"
+            )
         return Fraction(roll)
     if draw is None:
         raise RuleViolation("SAGA-POISON-2", "a poison random correction needs a draw or a roll")
@@ -77,12 +79,15 @@ def poison_damage(base: Number, *, waiting: bool, random: Number) -> Figure:
     """
     wait = Fraction(1, 2) if waiting else Fraction(1)
     value = math.ceil(Fraction(base) * wait * Fraction(random))
-    return Figure(value, {
-        "base_poison_damage": num_text(base),
-        "wait_correction": num_text(wait),
-        "poison_random_correction": num_text(random),
-        "poison_damage": str(value),
-    })
+    return Figure(
+        value,
+        {
+            "base_poison_damage": num_text(base),
+            "wait_correction": num_text(wait),
+            "poison_random_correction": num_text(random),
+            "poison_damage": str(value),
+        },
+    )
 
 
 def release_damage(max_hp: int, hp: int, *, overdrive: bool = False) -> Figure:
@@ -155,12 +160,16 @@ def lp_after_blood(lp: int, lp_effect: int, cost: int, *, confused: bool = False
     effect = lp_effect if after == 0 else lp_effect + cost
     return Figure(
         {"lp": after, "lp_damage_effect": effect, "incapacitated": after == 0},
-        {"lp_cost": str(cost), "lp": f"{lp} -> {after}", "lp_damage_effect": f"{lp_effect} -> {effect}"},
+        {
+            "lp_cost": str(cost),
+            "lp": f"{lp} -> {after}",
+            "lp_damage_effect": f"{lp_effect} -> {effect}",
+        },
     )
 
 
 def lp_after_incapacitation(lp: int) -> int:
-    """Return the LP of an ally whose HP reached 0 and who became incapacitated: LP − 1 (not below 0).
+    """Return the LP of an ally at 0 HP who became incapacitated: LP − 1 (not below 0).
 
     Source: saga-eb-damage.ja.txt, 戦闘不能による現在LP減少; SAGA-LP-1.
     """
@@ -177,4 +186,6 @@ def lp_after_wipe(lp: int, lp_effect: int, *, incapacitated: bool, lp_max: int) 
     """
     lost = lp if incapacitated else max(lp - 1, 0)
     value = min(lost + lp_effect, lp_max)
-    return Figure(value, {"lp_after_wipe": str(lost), "lp_recovered": str(value - lost), "lp": str(value)})
+    return Figure(
+        value, {"lp_after_wipe": str(lost), "lp_recovered": str(value - lost), "lp": str(value)}
+    )

@@ -43,12 +43,35 @@ from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 
 RES20 = dict.fromkeys(("slash", "blunt", "pierce", "heat", "cold", "elec"), 20)
-GUSTAVE = UnitSheet(side="ally", hp_max=320, hp=320, lp_max=12, stats={"str": 40, "vit": 30},
-                    slv={"1h-sword": 10}, weapons={"1h-sword": (30,)}, resistances=RES20)
-WOLF = UnitSheet(side="enemy", hp_max=900, hp=900, stats={"vit": 30, "con": 30, "str": 20},
-                 resistances=RES20, battle_rank=20, intrinsic_hp=150, race="beast")
-BOSS = UnitSheet(side="enemy", hp_max=1000, hp=1000, stats={"vit": 30}, resistances=RES20,
-                 battle_rank=20, hp_floor_rate=F(50))
+GUSTAVE = UnitSheet(
+    side="ally",
+    hp_max=320,
+    hp=320,
+    lp_max=12,
+    stats={"str": 40, "vit": 30},
+    slv={"1h-sword": 10},
+    weapons={"1h-sword": (30,)},
+    resistances=RES20,
+)
+WOLF = UnitSheet(
+    side="enemy",
+    hp_max=900,
+    hp=900,
+    stats={"vit": 30, "con": 30, "str": 20},
+    resistances=RES20,
+    battle_rank=20,
+    intrinsic_hp=150,
+    race="beast",
+)
+BOSS = UnitSheet(
+    side="enemy",
+    hp_max=1000,
+    hp=1000,
+    stats={"vit": 30},
+    resistances=RES20,
+    battle_rank=20,
+    hp_floor_rate=F(50),
+)
 
 
 def given(*events, seed=7):
@@ -82,9 +105,13 @@ def test_cast_draws_once_per_process_and_records_it():
     assert isinstance(hit, AttackDamageDealt)
     assert F("0.95") <= hit.random_factor <= F("1.05")
     assert events == decide(state, CastTech("Gustave", "kiri-harai", ("Wolf",)))
-    expected = dmg.compute_hit(cat.tech("kiri-harai"), dmg.Attacker(weapon_power=30, slv=10, stat=40),
-                               dmg.Defender(resistances=RES20, stat=30), dmg.Situation(),
-                               hit.random_factor)
+    expected = dmg.compute_hit(
+        cat.tech("kiri-harai"),
+        dmg.Attacker(weapon_power=30, slv=10, stat=40),
+        dmg.Defender(resistances=RES20, stat=30),
+        dmg.Situation(),
+        hit.random_factor,
+    )
     assert expected.value == hit.damage
     assert 900 - hit.damage == after.characters["Wolf"]["hp"]
     assert "base_power" in hit.breakdown and "random_correction" in hit.breakdown
@@ -93,8 +120,15 @@ def test_cast_draws_once_per_process_and_records_it():
 @pytest.mark.rule("SAGA-ATK-2")
 def test_multi_process_tech_logs_one_event_per_process():
     """天雷 (5 processes) at a reported roll 1 gives five hits of ⌊base / 5⌋ each."""
-    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=9, stats={"int": 40},
-                      slv={"spell": 20}, five={"wood": 10})
+    sheet = UnitSheet(
+        side="ally",
+        hp_max=200,
+        hp=200,
+        lp_max=9,
+        stats={"int": 40},
+        slv={"spell": 20},
+        five={"wood": 10},
+    )
     state = given(UnitAdded("Amy", sheet), UnitAdded("Wolf", WOLF), BattleStarted(terrain="wood"))
     events, after = then(state, CastTech("Amy", "tenrai", ("Wolf",), roll=F(1)))
     assert [1, 2, 3, 4, 5] == [e.process for e in events]
@@ -109,8 +143,9 @@ def test_multi_process_tech_logs_one_event_per_process():
 def test_evaded_tech_logs_the_reason_and_no_damage():
     """An evaded tech gives AttackAvoided('evaded') and leaves HP alone."""
     state = given(*BASE)
-    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",),
-                                         situation=(("outcome", "evaded"),)))
+    events, after = then(
+        state, CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("outcome", "evaded"),))
+    )
     assert [AttackAvoided("Gustave", "Wolf", "kiri-harai", "evaded")] == events
     assert 900 == after.characters["Wolf"]["hp"]
 
@@ -129,8 +164,12 @@ def test_enemy_hp_stops_at_its_floor():
 def test_instant_death_hides_damage_and_zeroes_hp_through_a_floor():
     """Instant death: the damage is computed but hidden, then HP 0 even with an HP floor."""
     state = given(UnitAdded("Gustave", GUSTAVE), UnitAdded("Boss", BOSS), BattleStarted())
-    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Boss",), roll=F(1),
-                                         situation=(("instant_death", "yes"),)))
+    events, after = then(
+        state,
+        CastTech(
+            "Gustave", "kiri-harai", ("Boss",), roll=F(1), situation=(("instant_death", "yes"),)
+        ),
+    )
     hit, death, down = events
     assert (True, True) == (hit.hidden, hit.damage > 0)
     assert InstantDeathInflicted("Boss", "kiri-harai") == death
@@ -143,8 +182,9 @@ def test_drain_heals_the_actor_by_the_damage():
     """Drain heals the actor by the damage dealt, capped at max HP."""
     state = given(*BASE)
     state.characters["Gustave"]["hp"] = 100
-    events, after = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1),
-                                         situation=(("drain", "1"),)))
+    events, after = then(
+        state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1), situation=(("drain", "1"),))
+    )
     hit, heal = events
     assert HPHealed("Gustave", hit.damage, "drain") == heal
     assert 100 + hit.damage == after.characters["Gustave"]["hp"]
@@ -157,14 +197,23 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
     state.characters["Gustave"]["hp"] = 5
     events, after = then(state, CastTech("Wolf", "kiri-harai", ("Gustave",), roll=F(1)))
     assert UnitIncapacitated("Gustave", 1) == events[-1]
-    assert (0, True, 11) == tuple(after.characters["Gustave"][k] for k in ("hp", "incapacitated", "lp"))
+    assert (0, True, 11) == tuple(
+        after.characters["Gustave"][k] for k in ("hp", "incapacitated", "lp")
+    )
 
 
 @pytest.mark.rule("SAGA-LP-2")
 def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
-    sheet = UnitSheet(side="ally", hp_max=300, hp=300, lp_max=12, stats={"str": 40},
-                      slv={"2h-sword": 10}, weapons={"2h-sword": (30,)})
+    sheet = UnitSheet(
+        side="ally",
+        hp_max=300,
+        hp=300,
+        lp_max=12,
+        stats={"str": 40},
+        slv={"2h-sword": 10},
+        weapons={"2h-sword": (30,)},
+    )
     state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
     assert BloodPaid("Ward", "desu-uindo", 3) == events[0]
@@ -178,14 +227,30 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
 @pytest.mark.rule("SAGA-LP-4")
 def test_wipe_costs_one_lp_and_returns_blood_costs():
     """Wipe: LP 9 (after Blood 3) − 1 + 3 = 11; an incapacitated ally keeps its LP."""
-    sheet = UnitSheet(side="ally", hp_max=300, hp=300, lp_max=12, stats={"str": 40},
-                      slv={"2h-sword": 10}, weapons={"2h-sword": (30,)})
-    state = given(UnitAdded("Ward", sheet), UnitAdded("Gustave", GUSTAVE), UnitAdded("Wolf", WOLF),
-                  BattleStarted(), BloodPaid("Ward", "desu-uindo", 3))
+    sheet = UnitSheet(
+        side="ally",
+        hp_max=300,
+        hp=300,
+        lp_max=12,
+        stats={"str": 40},
+        slv={"2h-sword": 10},
+        weapons={"2h-sword": (30,)},
+    )
+    state = given(
+        UnitAdded("Ward", sheet),
+        UnitAdded("Gustave", GUSTAVE),
+        UnitAdded("Wolf", WOLF),
+        BattleStarted(),
+        BloodPaid("Ward", "desu-uindo", 3),
+    )
     state.characters["Gustave"].update(hp=0, incapacitated=True, lp=11)
     _, after = then(state, WipeParty())
-    assert (11, 300, 0) == tuple(after.characters["Ward"][k] for k in ("lp", "hp", "lp_damage_effect"))
-    assert (11, False, 320) == tuple(after.characters["Gustave"][k] for k in ("lp", "incapacitated", "hp"))
+    assert (11, 300, 0) == tuple(
+        after.characters["Ward"][k] for k in ("lp", "hp", "lp_damage_effect")
+    )
+    assert (11, False, 320) == tuple(
+        after.characters["Gustave"][k] for k in ("lp", "incapacitated", "hp")
+    )
 
 
 @pytest.mark.rule("SAGA-POISON-1")
@@ -254,15 +319,20 @@ def test_seasons_turn_with_the_turn():
     assert ("doyo", 40) == (after.clock["season"], after.clock["levels"]["earth"])
     _, after = then(after, EndTurn())
     _, after = then(after, EndTurn())
-    assert (3, "spring", 40) == (after.clock["turn"], after.clock["season"], after.clock["levels"]["wood"])
+    assert (3, "spring", 40) == (
+        after.clock["turn"],
+        after.clock["season"],
+        after.clock["levels"]["wood"],
+    )
     assert [TurnEnded(3)] == decide(after, EndTurn())
 
 
 @pytest.mark.rule("SAGA-ATK-14")
 def test_race_slayer_comes_from_the_tech_and_the_target_race():
     """墨 (slayer-beast) against a beast gets slayer correction 1.2."""
-    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=5, stats={"int": 30},
-                      slv={"monster": 10})
+    sheet = UnitSheet(
+        side="ally", hp_max=200, hp=200, lp_max=5, stats={"int": 30}, slv={"monster": 10}
+    )
     state = given(UnitAdded("Rhea", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
     events = decide(state, CastTech("Rhea", "sumi-1", ("Wolf",)))
     assert {"1.2"} == {e.breakdown["slayer_correction"] for e in events}
@@ -276,7 +346,7 @@ def test_refusals_name_the_rule():
         (CastTech("Nobody", "kiri-harai", ("Wolf",)), "UNKNOWN-NAME"),
         (CastTech("Gustave", "no-such-tech", ("Wolf",)), "UNKNOWN-NAME"),
         (CastTech("Gustave", "kiri-harai", ("Ghost",)), "UNKNOWN-NAME"),
-        (CastTech("Gustave", "buruku-rasshu", ("Wolf",)), "SAGA-ATK-5"),     # no 2H sword
+        (CastTech("Gustave", "buruku-rasshu", ("Wolf",)), "SAGA-ATK-5"),  # no 2H sword
         (CastTech("Gustave", "kiri-harai", ("Wolf", "Wolf")), "SAGA-ATK-2"),
         (CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("mood", "1"),)), "SAGA-ATK-11"),
         (CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F("1.2")), "SAGA-ATK-16"),
@@ -292,10 +362,18 @@ def test_refusals_name_the_rule():
 @pytest.mark.rule("SAGA-ATK-16")
 def test_random_multi_targets_are_drawn_per_process():
     """鉛の嵐 (6 processes, random-multi) spreads its processes over the given targets."""
-    sheet = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=5, stats={"tec": 30},
-                      slv={"2h-gun": 10}, weapons={"2h-gun": (25,)})
-    state = given(UnitAdded("Gun", sheet), UnitAdded("Wolf", WOLF),
-                  UnitAdded("Wolf2", WOLF), BattleStarted())
+    sheet = UnitSheet(
+        side="ally",
+        hp_max=200,
+        hp=200,
+        lp_max=5,
+        stats={"tec": 30},
+        slv={"2h-gun": 10},
+        weapons={"2h-gun": (25,)},
+    )
+    state = given(
+        UnitAdded("Gun", sheet), UnitAdded("Wolf", WOLF), UnitAdded("Wolf2", WOLF), BattleStarted()
+    )
     events = decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
     assert 6 == len(events)
     assert {"Wolf", "Wolf2"} >= {e.target for e in events}

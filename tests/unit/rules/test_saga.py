@@ -15,10 +15,9 @@ from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import corrections as corr
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga import effects as fx
-from tablelog.rules.saga import five
+from tablelog.rules.saga import five, vitals
 from tablelog.rules.saga import power as pw
 from tablelog.rules.saga import resist as rs
-from tablelog.rules.saga import vitals
 from tablelog.rules.saga.figures import num_text
 
 ALL20 = dict.fromkeys(("slash", "blunt", "pierce", "heat", "cold", "elec"), 20)
@@ -26,30 +25,37 @@ ALL20 = dict.fromkeys(("slash", "blunt", "pierce", "heat", "cold", "elec"), 20)
 
 # --- SAGA-ATK-1, -2, -3: conditions, the final formula, the base attack damage --------------
 
+
 @pytest.mark.rule("SAGA-ATK-1")
-@pytest.mark.parametrize(("power", "outcome", "expected"), [
-    (23, (), None),
-    (0, (), "power 0"),
-    (23, ("missed",), "missed"),
-    (23, ("evaded",), "evaded"),
-    (23, ("parried",), "parried"),
-    (23, ("countered",), "countered"),
-    (23, ("petrified",), "petrified"),
-    (23, ("immune",), "immune"),
-])
+@pytest.mark.parametrize(
+    ("power", "outcome", "expected"),
+    [
+        (23, (), None),
+        (0, (), "power 0"),
+        (23, ("missed",), "missed"),
+        (23, ("evaded",), "evaded"),
+        (23, ("parried",), "parried"),
+        (23, ("countered",), "countered"),
+        (23, ("petrified",), "petrified"),
+        (23, ("immune",), "immune"),
+    ],
+)
 def test_no_damage_reason(power, outcome, expected):
     """Damage is computed only for a non-zero power that hit an unguarded, unpetrified target."""
     assert expected == dmg.no_damage_reason(power, outcome)
 
 
 @pytest.mark.rule("SAGA-ATK-2")
-@pytest.mark.parametrize(("base", "correction", "count", "expected"), [
-    (161, F(1), 4, 40),            # ⌊161 × 1 / 4⌋ = ⌊40.25⌋
-    (161, F(105, 100), 4, 42),     # ⌊169.05 / 4⌋ = ⌊42.2625⌋
-    (100, F(97, 100), 0, 97),      # count 0 (解き放つ) counts as 1
-    (20000, F(1), 1, 9999),        # capped
-    (0, F(2), 1, 0),
-])
+@pytest.mark.parametrize(
+    ("base", "correction", "count", "expected"),
+    [
+        (161, F(1), 4, 40),  # ⌊161 × 1 / 4⌋ = ⌊40.25⌋
+        (161, F(105, 100), 4, 42),  # ⌊169.05 / 4⌋ = ⌊42.2625⌋
+        (100, F(97, 100), 0, 97),  # count 0 (解き放つ) counts as 1
+        (20000, F(1), 1, 9999),  # capped
+        (0, F(2), 1, 0),
+    ],
+)
 def test_attack_damage_formula(base, correction, count, expected):
     """Attack damage = max(0, min(⌊⌊base⌋ × correction / count⌋, 9999))."""
     assert expected == dmg.attack_damage(base, correction, count).value
@@ -64,15 +70,23 @@ def test_base_attack_damage_never_negative():
 
 
 @pytest.mark.rule("SAGA-ATK-3")
-@pytest.mark.parametrize(("x", "radicand", "expected"), [
-    (F(10), 4, 8), (F(10), F(401, 100), 7), (F(9), 0, 9), (F(3), 16, -1), (F(7, 2), 9, 0),
-])
+@pytest.mark.parametrize(
+    ("x", "radicand", "expected"),
+    [
+        (F(10), 4, 8),
+        (F(10), F(401, 100), 7),
+        (F(9), 0, 9),
+        (F(3), 16, -1),
+        (F(7, 2), 9, 0),
+    ],
+)
 def test_floor_minus_sqrt_is_exact(x, radicand, expected):
     """⌊x − √r⌋ is exact at perfect squares (10 − √4 = 8) and just past them (10 − √4.01 → 7)."""
     assert expected == rs.floor_minus_sqrt(x, radicand)
 
 
 # --- SAGA-ATK-4..7: compound power ---------------------------------------------------------
+
 
 @pytest.mark.rule("SAGA-ATK-4")
 def test_compound_power_ceils_base_power_only():
@@ -81,13 +95,22 @@ def test_compound_power_ceils_base_power_only():
 
 
 @pytest.mark.rule("SAGA-ATK-5")
-@pytest.mark.parametrize(("group", "wp", "slv", "stat", "expected"), [
-    ("armed", 30, 10, 40, F(50)),     # 20 × (1 + 0.9 + 0.2 + 0.4) = 50
-    ("armed", 10, 5, 10, F(30)),      # 20 × (1 + 0.3 + 0.1 + 0.1) = 30 exactly (float: 30.000000000000004)
-    ("skill", None, 20, 40, F(53)),   # 20 × (1 + 25 × 0.05 + 0.4) = 20 × 2.65
-    ("inherited", None, None, 50, F(30)),  # 20 × (1 + 0.5)
-    ("armed", 30, 10, None, F(42)),   # no dependent ability: 20 × (1 + 0.9 + 0.2)
-])
+@pytest.mark.parametrize(
+    ("group", "wp", "slv", "stat", "expected"),
+    [
+        ("armed", 30, 10, 40, F(50)),  # 20 × (1 + 0.9 + 0.2 + 0.4) = 50
+        (
+            "armed",
+            10,
+            5,
+            10,
+            F(30),
+        ),  # 20 × (1 + 0.3 + 0.1 + 0.1) = 30 exactly (float: 30.000000000000004)
+        ("skill", None, 20, 40, F(53)),  # 20 × (1 + 25 × 0.05 + 0.4) = 20 × 2.65
+        ("inherited", None, None, 50, F(30)),  # 20 × (1 + 0.5)
+        ("armed", 30, 10, None, F(42)),  # no dependent ability: 20 × (1 + 0.9 + 0.2)
+    ],
+)
 def test_base_power(group, wp, slv, stat, expected):
     """Base power = 20 × (1 + weapon power bonus + weapon type bonus + ability bonus)."""
     assert expected == pw.base_power(group, wp, slv, stat).value
@@ -102,7 +125,7 @@ def test_base_power_groups_and_averages():
     assert "armed" == pw.bonus_group("monster", enemy_actor=True)
     assert "skill" == pw.bonus_group("enemy", enemy_actor=True, as_spell=True)
     assert 28 == pw.average_weapon_power(31, 26)  # ⌊57 / 2⌋
-    assert F(23, 2) == pw.average_slv(12, 11)     # not floored
+    assert F(23, 2) == pw.average_slv(12, 11)  # not floored
     with pytest.raises(RuleViolation, match="SAGA-ATK-5"):
         pw.base_power("armed", None, 10, 40)
     with pytest.raises(RuleViolation, match="SAGA-ATK-5"):
@@ -110,15 +133,19 @@ def test_base_power_groups_and_averages():
 
 
 @pytest.mark.rule("SAGA-ATK-6")
-@pytest.mark.parametrize(("power", "release", "effect", "trait", "expected"), [
-    (23, False, 0, 0, F("1.15")),    # 23 × 0.05
-    (0, True, 0, 0, F("0.5")),       # (0 + 10) × 0.05 for 解き放つ
-    (40, False, 3, 10, F("3.52")),   # 2 × (1 + 3 × 0.2) × (1 + 0.1) = 2 × 1.6 × 1.1
-])
+@pytest.mark.parametrize(
+    ("power", "release", "effect", "trait", "expected"),
+    [
+        (23, False, 0, 0, F("1.15")),  # 23 × 0.05
+        (0, True, 0, 0, F("0.5")),  # (0 + 10) × 0.05 for 解き放つ
+        (40, False, 3, 10, F("3.52")),  # 2 × (1 + 3 × 0.2) × (1 + 0.1) = 2 × 1.6 × 1.1
+    ],
+)
 def test_tech_power_multiplier(power, release, effect, trait, expected):
     """Tech power multiplier = base × awakening (effect × 0.2) × role (trait × 0.01)."""
-    got = pw.tech_power_multiplier(power, release=release, tech_power_effect=effect,
-                                   tech_power_trait=trait)
+    got = pw.tech_power_multiplier(
+        power, release=release, tech_power_effect=effect, tech_power_trait=trait
+    )
     assert expected == got.value
 
 
@@ -132,6 +159,7 @@ def test_slv_multiplier():
 
 
 # --- SAGA-ATK-8..10: power correction and damage reduction ---------------------------------
+
 
 @pytest.mark.rule("SAGA-ATK-8")
 def test_power_correction_and_effective_attribute():
@@ -152,12 +180,15 @@ def test_resistance_void():
 
 
 @pytest.mark.rule("SAGA-ATK-9")
-@pytest.mark.parametrize(("element", "lv_self", "lv_battle", "lv_target", "expected"), [
-    (None, 10, 40, 5, F(0)),
-    ("wood", 10, 5, 20, F("-0.05")),   # (10 + 5) × 0.01 − 20 × 0.01
-    ("fire", -30, 5, 0, F("-1.25")),   # sum −25 < 0: × 0.05
-    ("water", 0, 40, -10, F("0.5")),   # 0.4 − (−0.1)
-])
+@pytest.mark.parametrize(
+    ("element", "lv_self", "lv_battle", "lv_target", "expected"),
+    [
+        (None, 10, 40, 5, F(0)),
+        ("wood", 10, 5, 20, F("-0.05")),  # (10 + 5) × 0.01 − 20 × 0.01
+        ("fire", -30, 5, 0, F("-1.25")),  # sum −25 < 0: × 0.05
+        ("water", 0, 40, -10, F("0.5")),  # 0.4 − (−0.1)
+    ],
+)
 def test_five_element_bonus(element, lv_self, lv_battle, lv_target, expected):
     """Five bonus = (self + battle) × 0.01 (× 0.05 when negative) − target × 0.01."""
     assert expected == rs.five_element_bonus(element, lv_self, lv_battle, lv_target).value
@@ -174,6 +205,7 @@ def test_damage_reduction_radicand():
 
 # --- SAGA-ATK-11..16: attack correction ----------------------------------------------------
 
+
 @pytest.mark.rule("SAGA-ATK-12")
 def test_state_correction():
     """State = (1 + (20 − 10) × 0.01) × (1.2 + 5 × 0.01) × 1.2 = 1.1 × 1.25 × 1.2 = 1.65."""
@@ -185,27 +217,42 @@ def test_state_correction():
 @pytest.mark.rule("SAGA-ATK-13")
 def test_action_correction():
     """Defend 0.7 − 10 × 0.01 = 0.6, guard 1 − 40 × 0.01 = 0.6: action 0.36; void defend is 1."""
-    assert F("0.36") == corr.action_correction(defending=True, defense_resist_trait=10,
-                                               guard=True, rate=40).value
+    assert (
+        F("0.36")
+        == corr.action_correction(
+            defending=True, defense_resist_trait=10, guard=True, rate=40
+        ).value
+    )
     assert F(1) == corr.action_correction(defending=True, defend_void="stunned").value
-    assert F(0) == corr.action_correction(guard=True, rate=150).value   # clamped to 100
-    assert F(1) == corr.action_correction(guard=True, rate=-5).value    # clamped to 0
+    assert F(0) == corr.action_correction(guard=True, rate=150).value  # clamped to 100
+    assert F(1) == corr.action_correction(guard=True, rate=-5).value  # clamped to 0
 
 
 @pytest.mark.rule("SAGA-ATK-13")
 def test_guard_rate():
     """Guard rate: protect power; else weapon rate + traits; 99 + traits in earth shield."""
     assert 70 == corr.guard_rate(protect_power=70, weapon_guard_rate=10).value
-    assert 25 == corr.guard_rate(weapon_guard_rate=30, guard_trait_target=5,
-                                 target_guard_trait_self=-10).value
-    assert 104 == corr.guard_rate(weapon_guard_rate=30, earth_shield=True, guard_trait_target=5).value
+    assert (
+        25
+        == corr.guard_rate(
+            weapon_guard_rate=30, guard_trait_target=5, target_guard_trait_self=-10
+        ).value
+    )
+    assert (
+        104 == corr.guard_rate(weapon_guard_rate=30, earth_shield=True, guard_trait_target=5).value
+    )
 
 
 @pytest.mark.rule("SAGA-ATK-14")
 def test_ally_only_correction():
     """1.2 × (1.1 × 0.95) × (1.05 × 0.9) = 1.2 × 1.045 × 0.945 = 1.185030."""
-    got = corr.ally_only_correction(slayer=True, formation_attack_rate=10, formation_defense_rate=5,
-                                    attack_trait=5, defense_trait=10)
+    got = corr.ally_only_correction(
+        slayer=True,
+        formation_attack_rate=10,
+        formation_defense_rate=5,
+        attack_trait=5,
+        defense_trait=10,
+    )
     assert F("1.18503") == got.value
     # instant-death-class hit: attack trait + 300 → 1 + 3 = 4
     assert F(4) == corr.ally_only_correction(instant_death_class=True).value
@@ -226,7 +273,7 @@ def test_random_range_and_factor():
     assert (F("0.9"), F("1.1")) == corr.random_range(10)
     assert F("0.95") == corr.random_factor(5, draw=F(0))
     assert F("1.05") == corr.random_factor(5, draw=F(2**64 - 1, 2**64))
-    assert F("1.0") == corr.random_factor(5, draw=F(1, 2))   # ⌊0.5 × 1001⌋ = 500 steps
+    assert F("1.0") == corr.random_factor(5, draw=F(1, 2))  # ⌊0.5 × 1001⌋ = 500 steps
     assert F("0.97") == corr.random_factor(5, roll=F("0.97"))
     with pytest.raises(RuleViolation, match="SAGA-ATK-16"):
         corr.random_factor(5, roll=F("1.06"))
@@ -234,12 +281,14 @@ def test_random_range_and_factor():
 
 @pytest.mark.rule("SAGA-ATK-11")
 def test_attack_correction_is_the_product():
-    """Attack correction = state × action × ally-only × combo × random (1.1 × 0.7 × 1.2 × 2 × 0.95)."""
+    """Attack correction = state × action × ally-only × combo × random (1.1·0.7·1.2·2·0.95)."""
     tech = cat.tech("kiri-harai")
     hit = dmg.compute_hit(
-        tech, dmg.Attacker(weapon_power=30, slv=10, stat=40, attack_effect=10),
+        tech,
+        dmg.Attacker(weapon_power=30, slv=10, stat=40, attack_effect=10),
         dmg.Defender(resistances=ALL20, stat=30),
-        dmg.Situation(defending=True, slayer=True, combo_rate=200), F("0.95"),
+        dmg.Situation(defending=True, slayer=True, combo_rate=200),
+        F("0.95"),
     )
     assert "1.7556" == hit.breakdown["attack_correction"]
     # base 55 (see the worked example) × 1.7556 = 96.558 → 96
@@ -248,8 +297,9 @@ def test_attack_correction_is_the_product():
 
 # --- Worked damage examples, by hand from the formulas -------------------------------------
 
-def _hit(tech_id, attacker, defender, situation=dmg.Situation(), roll=F(1)):
-    return dmg.compute_hit(cat.tech(tech_id), attacker, defender, situation, roll)
+
+def _hit(tech_id, attacker, defender):
+    return dmg.compute_hit(cat.tech(tech_id), attacker, defender, dmg.Situation(), F(1))
 
 
 WORKED = [
@@ -259,8 +309,12 @@ WORKED = [
         # ⌈⌉ would make 31. Compound 30 × 1.15 × (1 + 5/30) = 40.25. Correction
         # 1 − (16 × 0.005 + 20 × 0.0025) = 0.87; 40.25 × 0.87 = 35.0175; − √48 (6.928…) = 28.09
         # → 28; × 1 / 1 = 28. (With 31: 41.59 × 0.87 − 6.93 = 29.26 → 29, wrong.)
-        "kiri-harai", dmg.Attacker(weapon_power=10, slv=5, stat=10),
-        dmg.Defender(resistances={"slash": 16}, stat=20), dmg.Situation(), F(1), 28,
+        "kiri-harai",
+        dmg.Attacker(weapon_power=10, slv=5, stat=10),
+        dmg.Defender(resistances={"slash": 16}, stat=20),
+        dmg.Situation(),
+        F(1),
+        28,
         id="integer-base-power",
     ),
     pytest.param(
@@ -268,10 +322,20 @@ WORKED = [
         # + 99 × 0.01) = 20 × 4.79 = 95.8 → ⌈⌉ 96. Tech multiplier 5 × (1 + 5 × 0.2) = 10.
         # SLv 1 + 50/30 = 8/3. Compound 96 × 10 × 8/3 = 2560; void resistance, no target stat:
         # 2560. Correction: anger 1.2 × combo 4 = 4.8 → 12288 > 9999 → 9999.
-        cat.Tech(id="custom", power=100, attack_count=1, random_width=5, weapon_type="2h-sword",
-                 attributes=("none",), self_ability="str"),
+        cat.Tech(
+            id="custom",
+            power=100,
+            attack_count=1,
+            random_width=5,
+            weapon_type="2h-sword",
+            attributes=("none",),
+            self_ability="str",
+        ),
         dmg.Attacker(weapon_power=60, slv=50, stat=99, tech_power_effect=5),
-        dmg.Defender(), dmg.Situation(angry=True, combo_rate=400), F(1), 9999,
+        dmg.Defender(),
+        dmg.Situation(angry=True, combo_rate=400),
+        F(1),
+        9999,
         id="over-the-cap",
     ),
     pytest.param(
@@ -279,8 +343,12 @@ WORKED = [
         # Base 20 × (1 + 0.84 + 0.2 + 0.3) = 46.8 → 47. Compound 47 × 3.55 × 4/3 = 3337/15.
         # Correction 1 − (27 × 0.005 + 40 × 0.0025) = 0.765; × = 170.187; − √81 = 161.187 → 161.
         # Per process ⌊161 × 1.05 / 4⌋ = ⌊42.2625⌋ = 42.
-        "ni-tou-reppuu-ken", dmg.Attacker(weapon_power=28, slv=10, stat=30),
-        dmg.Defender(resistances={"slash": 27}, stat=40), dmg.Situation(), F("1.05"), 42,
+        "ni-tou-reppuu-ken",
+        dmg.Attacker(weapon_power=28, slv=10, stat=30),
+        dmg.Defender(resistances={"slash": 27}, stat=40),
+        dmg.Situation(),
+        F("1.05"),
+        42,
         id="multi-hit",
     ),
     pytest.param(
@@ -288,16 +356,24 @@ WORKED = [
         # Compound 53 × 3.9 × 5/3 = 344.5. Five: (10 + 5) × 0.01 − 20 × 0.01 = −0.05.
         # Correction 1 − (−10 × 0.005 + 30 × 0.0025) − 0.05 = 1 − 0.025 − 0.05 = 0.925;
         # 344.5 × 0.925 = 318.6625; weakness: no reduction → 318. ⌊318 / 5⌋ = 63.
-        "tenrai", dmg.Attacker(slv=20, stat=40, five_level=10),
+        "tenrai",
+        dmg.Attacker(slv=20, stat=40, five_level=10),
         dmg.Defender(resistances={"elec": -10}, stat=30, five_level=20),
-        dmg.Situation(battle_five_level=5), F(1), 63,
+        dmg.Situation(battle_five_level=5),
+        F(1),
+        63,
         id="spell-five-elements",
     ),
     pytest.param(
         # 毒胞子 (inherited, attributeless, power 11, int/con). Base 20 × (1 + 0.5) = 30;
         # SLv multiplier 1. Compound 30 × 0.55 = 16.5. Correction 1 − 40 × 0.0025 = 0.9 →
         # 14.85 → 14; × 0.97 = 13.58 → 13.
-        "doku-houshi", dmg.Attacker(stat=50), dmg.Defender(stat=40), dmg.Situation(), F("0.97"), 13,
+        "doku-houshi",
+        dmg.Attacker(stat=50),
+        dmg.Defender(stat=40),
+        dmg.Situation(),
+        F("0.97"),
+        13,
         id="inherited",
     ),
 ]
@@ -318,32 +394,51 @@ def test_worked_damage_examples(tech, attacker, defender, situation, roll, expec
 @pytest.mark.rule("SAGA-ATK-4")
 def test_integer_base_power_is_not_ceiled_up():
     """The breakdown shows base power 30 and its ceiling 30 (a float would give 31)."""
-    hit = _hit("kiri-harai", dmg.Attacker(weapon_power=10, slv=5, stat=10),
-               dmg.Defender(resistances={"slash": 16}, stat=20))
+    hit = _hit(
+        "kiri-harai",
+        dmg.Attacker(weapon_power=10, slv=5, stat=10),
+        dmg.Defender(resistances={"slash": 16}, stat=20),
+    )
     assert ("30", "30") == (hit.breakdown["base_power"], hit.breakdown["base_power_ceiled"])
     assert 31 == -(-(20 * (1 + 10 * 0.03 + 5 * 0.02 + 10 * 0.01)) // 1)  # the float trap
 
 
 # --- SAGA-DISP-1..3: display ---------------------------------------------------------------
 
+
 @pytest.mark.rule("SAGA-DISP-1")
 def test_displayed_power():
-    """Displayed = ⌊base × tech multiplier × five⌋: ⌊50 × 1.15⌋ = 57; 天雷 ⌊53 × 3.9 × 1.15⌋ = 237."""
-    assert 57 == dmg.displayed_power_of(cat.tech("kiri-harai"),
-                                        dmg.Attacker(weapon_power=30, slv=10, stat=40)).value
+    """Displayed = ⌊base × multiplier × five⌋: ⌊50 × 1.15⌋ = 57; 天雷 ⌊53 × 3.9 × 1.15⌋ = 237."""
+    assert (
+        57
+        == dmg.displayed_power_of(
+            cat.tech("kiri-harai"), dmg.Attacker(weapon_power=30, slv=10, stat=40)
+        ).value
+    )
     # 53 × 3.9 = 206.7; five power bonus (10 + 5) × 0.01 → × 1.15 = 237.705
-    assert 237 == dmg.displayed_power_of(cat.tech("tenrai"), dmg.Attacker(slv=20, stat=40,
-                                         five_level=10), 5).value
+    assert (
+        237
+        == dmg.displayed_power_of(
+            cat.tech("tenrai"), dmg.Attacker(slv=20, stat=40, five_level=10), 5
+        ).value
+    )
 
 
 @pytest.mark.rule("SAGA-BUG-1")
 def test_displayed_power_over_999_is_just_a_number():
     """The game's display bug over 999 is not copied: a displayed power of 1916 is returned."""
-    tech = cat.Tech(id="x", power=100, attack_count=1, random_width=5, weapon_type="2h-sword",
-                    self_ability="str")
+    tech = cat.Tech(
+        id="x",
+        power=100,
+        attack_count=1,
+        random_width=5,
+        weapon_type="2h-sword",
+        self_ability="str",
+    )
     # base 20 × (1 + 1.8 + 1.0 + 0.99) = 95.8; multiplier 5 × (1 + 15 × 0.2) = 20 → 1916
-    got = dmg.displayed_power_of(tech, dmg.Attacker(weapon_power=60, slv=50, stat=99,
-                                                    tech_power_effect=15))
+    got = dmg.displayed_power_of(
+        tech, dmg.Attacker(weapon_power=60, slv=50, stat=99, tech_power_effect=15)
+    )
     assert 1916 == got.value
 
 
@@ -362,6 +457,7 @@ def test_split_display_parts_may_add_up_to_less():
 
 # --- SAGA-EFF-1..4: effect and trait values ------------------------------------------------
 
+
 @pytest.mark.rule("SAGA-EFF-1")
 def test_tech_power_effect_decays_to_zero():
     """The tech-power effect value drops by 1 each turn, not below 0 (3 → 2, 0 → 0)."""
@@ -370,9 +466,17 @@ def test_tech_power_effect_decays_to_zero():
 
 
 @pytest.mark.rule("SAGA-EFF-2")
-@pytest.mark.parametrize(("value", "performance", "expected"), [
-    (0, 10, 10), (0, -40, -30), (25, 10, 30), (10, -25, 0), (-10, 25, 0), (-20, -15, -30),
-])
+@pytest.mark.parametrize(
+    ("value", "performance", "expected"),
+    [
+        (0, 10, 10),
+        (0, -40, -30),
+        (25, 10, 30),
+        (10, -25, 0),
+        (-10, 25, 0),
+        (-20, -15, -30),
+    ],
+)
 def test_buff_effect_clamps(value, performance, expected):
     """Buffs clamp to ±30 and never jump from up to down without passing 0."""
     assert expected == fx.buff_effect_after(value, performance)
@@ -390,14 +494,19 @@ def test_buff_lands():
 @pytest.mark.rule("SAGA-EFF-4")
 def test_trait_values():
     """Only the effective attribute's traits count; 'all' skips attributeless techs."""
-    traits = [{"kind": "attack", "value": 5, "on": "slash"}, {"kind": "attack", "value": 7, "on": "blunt"},
-              {"kind": "attack", "value": 3, "on": "all"}, {"kind": "tech-power", "value": 4, "on": "1h-sword"},
-              {"kind": "tech-power", "value": 6, "on": "1h-gun"}, {"kind": "defense", "value": 9, "on": "spell"}]
+    traits = [
+        {"kind": "attack", "value": 5, "on": "slash"},
+        {"kind": "attack", "value": 7, "on": "blunt"},
+        {"kind": "attack", "value": 3, "on": "all"},
+        {"kind": "tech-power", "value": 4, "on": "1h-sword"},
+        {"kind": "tech-power", "value": 6, "on": "1h-gun"},
+        {"kind": "defense", "value": 9, "on": "spell"},
+    ]
     got = fx.trait_values(traits, cat.tech("kiri-harai"), "slash").value
     assert (8, 4, 0) == (got["attack_trait"], got["tech_power_trait"], got["defense_trait"])
     got = fx.trait_values(traits, cat.tech("mirion-daraa"), "blunt").value  # sword×gun: both
     assert (10, 10) == (got["attack_trait"], got["tech_power_trait"])
-    got = fx.trait_values(traits, cat.tech("doku-houshi"), None).value      # attributeless
+    got = fx.trait_values(traits, cat.tech("doku-houshi"), None).value  # attributeless
     assert 0 == got["attack_trait"]
     assert 9 == fx.trait_values(traits, cat.tech("tenrai"), "elec").value["defense_trait"]
     with pytest.raises(RuleViolation, match="SAGA-EFF-4"):
@@ -406,29 +515,48 @@ def test_trait_values():
 
 # --- SAGA-FIVE-1..2: battle five-element levels ---------------------------------------------
 
+
 @pytest.mark.rule("SAGA-FIVE-1")
 def test_battle_levels():
     """Terrain metal gives −5,0,0,5,0; spring gives 40,0,−20,0,0; neither gives all 0."""
-    assert {"wood": -5, "fire": 0, "earth": 0, "metal": 5, "water": 0} == five.battle_levels("metal").value
-    assert {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0} == \
-        five.battle_levels(seasons=True, turn=3).value
+    assert {"wood": -5, "fire": 0, "earth": 0, "metal": 5, "water": 0} == five.battle_levels(
+        "metal"
+    ).value
+    assert {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0} == five.battle_levels(
+        seasons=True, turn=3
+    ).value
     assert {"wood": 0, "fire": 0, "earth": 0, "metal": 0, "water": 0} == five.battle_levels().value
     with pytest.raises(RuleViolation, match="SAGA-FIVE-1"):
         five.battle_levels("wood", seasons=True)
 
 
 @pytest.mark.rule("SAGA-FIVE-2")
-@pytest.mark.parametrize(("turn", "season"), [
-    (1, "doyo"), (2, "doyo"), (3, "spring"), (4, "spring"), (5, "summer"), (6, "summer"),
-    (7, "autumn"), (8, "autumn"), (9, "winter"), (10, "winter"), (11, "doyo"), (98, "autumn"),
-    (99, "winter"), (101, "winter"),
-])
+@pytest.mark.parametrize(
+    ("turn", "season"),
+    [
+        (1, "doyo"),
+        (2, "doyo"),
+        (3, "spring"),
+        (4, "spring"),
+        (5, "summer"),
+        (6, "summer"),
+        (7, "autumn"),
+        (8, "autumn"),
+        (9, "winter"),
+        (10, "winter"),
+        (11, "doyo"),
+        (98, "autumn"),
+        (99, "winter"),
+        (101, "winter"),
+    ],
+)
 def test_season_by_turn_digit(turn, season):
     """The season follows the displayed turn's last digit; from turn 99 on it stays winter."""
     assert season == five.season_for_turn(turn)
 
 
 # --- SAGA-POISON-2, SAGA-REL-1, SAGA-HP-*, SAGA-LP-* -----------------------------------------
+
 
 @pytest.mark.rule("SAGA-POISON-2")
 def test_poison_damage():
@@ -487,12 +615,14 @@ def test_lp_after_incapacitation():
 @pytest.mark.rule("SAGA-LP-4")
 def test_lp_after_blood():
     """Blood cost 2 at LP 12 → 10, effect 0 → 2; cost ≥ LP is refused; to 0 adds nothing."""
-    assert {"lp": 10, "lp_damage_effect": 2, "incapacitated": False} == \
-        vitals.lp_after_blood(12, 0, 2).value
+    assert {"lp": 10, "lp_damage_effect": 2, "incapacitated": False} == vitals.lp_after_blood(
+        12, 0, 2
+    ).value
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
         vitals.lp_after_blood(2, 0, 2)
-    assert {"lp": 0, "lp_damage_effect": 3, "incapacitated": True} == \
-        vitals.lp_after_blood(2, 3, 3, confused=True).value
+    assert {"lp": 0, "lp_damage_effect": 3, "incapacitated": True} == vitals.lp_after_blood(
+        2, 3, 3, confused=True
+    ).value
 
 
 @pytest.mark.rule("SAGA-LP-3")
@@ -506,11 +636,13 @@ def test_lp_after_wipe():
 
 # --- catalogue and number text ------------------------------------------------------------
 
+
 @pytest.mark.rule("SAGA-ATK-16")
 def test_catalogue_reads_packaged_data():
     """The catalogue gives 斬り払い power 23 (rank 1) / 27 (rank 5) and a stored width 0 as 5."""
-    assert (23, 1, 5, ("slash",)) == (lambda t: (t.power, t.attack_count, t.random_width,
-                                                 t.attributes))(cat.tech("kiri-harai"))
+    assert (23, 1, 5, ("slash",)) == (
+        lambda t: (t.power, t.attack_count, t.random_width, t.attributes)
+    )(cat.tech("kiri-harai"))
     assert 27 == cat.tech("kiri-harai", 5).power
     assert 95 == cat.tech("are-sandan").random_width
     assert (14, 4) == (cat.battle_rank(1).enemy_weapon_power, cat.battle_rank(1).enemy_slv)
