@@ -21,6 +21,7 @@ from tablelog.rules.fate import (
     CREST_CAST_HP,
     DURATION_TURNS,
     KINDS,
+    TIMING,
     attack_hp_per_tile,
     cast_mp_cost,
     chanted_tiles,
@@ -85,49 +86,34 @@ def _targets(c: Cast, state: State) -> list[str]:
     return targets
 
 
+def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int:
+    """Return the cast's MP cost, refusing it without enough MP or with a misplaced --injury."""
+    mp = cast_mp_cost(c.tiles, caster["hollow"])
+    require(mp <= caster["mp"], "FATE-CAST-3",
+            f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}")  # fmt: skip
+    require(not (c.injury and c.kind == "defense"), "FATE-CAST-9",
+            "--injury is for attack, curse, buff and heal, not defense")  # fmt: skip
+    require(not (c.injury and c.kind == "heal" and state.clock.get("battle")), "FATE-CAST-9",
+            "injury heals only outside battle (in a scene or on a rest)")  # fmt: skip
+    return mp
+
+
 @decider(Cast)
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
     caster = who(state, c.caster, "master", "FATE-CAST-2")
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest))
     targets = _targets(c, state)
-    mp = cast_mp_cost(c.tiles, caster["hollow"])
-    require(
-        mp <= caster["mp"],
-        "FATE-CAST-3",
-        f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}",
-    )
-    require(
-        not (c.injury and c.kind == "defense"),
-        "FATE-CAST-9",
-        "defense blocks magical injury by itself; --injury is for attack, curse, buff, heal",
-    )
-    require(
-        not (c.injury and c.kind == "heal" and state.clock.get("battle")),
-        "FATE-CAST-9",
-        "injury heals only outside battle (in a scene or on a rest)",
-    )
+    mp = _check_cost_and_injury(state, c, caster)
     total = chanted_tiles(c.tiles, caster["chants"])
     per_target = deal_tiles(total, targets)
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
     pending = Pending(state)
-    pending.add(
-        CodeCast(
-            c.caster,
-            c.kind,
-            c.grade,
-            c.tiles,
-            total,
-            tuple(targets),
-            mp,
-            caster["chants"],
-            CREST_CAST_HP if c.crest else 0,
-            c.crest,
-            c.injury,
-            _cast_breakdown(c, caster, total, mp),
-        )
-    )
+    hp = CREST_CAST_HP if c.crest else 0
+    breakdown = _cast_breakdown(c, caster, total, mp)
+    pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,
+                         caster["chants"], hp, c.crest, c.injury, breakdown))  # fmt: skip
     for name, tiles in per_target.items():
         _APPLY[c.kind](pending, c, name, tiles)
     return pending.events
@@ -138,6 +124,7 @@ def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dic
     out = {
         "mp": f"2 x {c.tiles} pool tiles{hollow} = {mp}",
         "tiles": f"{c.tiles} x 2^{caster['chants']} chants = {total}",
+        "timing": f"{TIMING[c.kind]} the other judgments (FATE-CAST-1)",
     }
     if c.crest:
         out["hp"] = f"crest spell: {CREST_CAST_HP} HP"

@@ -20,6 +20,8 @@ from tablelog.projections.fate.records import next_effect_id
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
     ANTI_WORLD_BACK_MP,
+    NPMods,
+    TargetPlan,
     always_uses_per_round,
     back_row_hp,
     check_true_name_allowed,
@@ -97,47 +99,24 @@ def _release_defense(
     pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
+    always = np["release"] == "always"
     require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
-    require(
-        np["release"] == "true-name"
-        or not any(e["kind"] == "np-defense" and e["turns_left"] is None for e in owner["effects"]),
-        "FATE-NP-9",
-        f"{c.owner}'s always-active {c.np_id} already gives its tiles for this battle",
-    )
+    held = any(e["kind"] == "np-defense" and e["turns_left"] is None for e in owner["effects"])
+    require(not (always and held), "FATE-NP-9",
+            f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip
     _pay(owner, c, np["mp_cost"])
-    pending.add(
-        PhantasmReleased(
-            c.owner,
-            c.np_id,
-            np["mp_cost"],
-            (c.owner,),
-            np["release"] == "always",
-            {
-                "mp_cost": str(np["mp_cost"]),
-                "block": f"{np['block_per_tile']} HP and MP per tile x {np['tiles']} tiles",
-            },
-        )
-    )
-    turns = 1 if np["release"] == "true-name" else None
-    block = np["block_per_tile"]
-    pending.add(
-        EffectRaised(
-            c.owner,
-            next_effect_id(pending.state),
-            "np-defense",
-            parse_grade(np["grade"]).value,
-            np["tiles"],
-            turns,
-            c.owner,
-            block,
-            block,
-            False,
-            {"np": c.np_id},
-        )
-    )
+    block, tiles = np["block_per_tile"], np["tiles"]
+    breakdown = {"mp_cost": str(np["mp_cost"]), "block": f"{block} HP and MP x {tiles} tiles"}
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown))
+    grade = parse_grade(np["grade"]).value
+    turns = None if always else 1
+    effect_id = next_effect_id(pending.state)
+    pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade, tiles, turns, c.owner,
+                             block, block, False, {"np": c.np_id}))  # fmt: skip
 
 
-def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: Any) -> tuple[Tile, str]:
+def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: NPMods) -> tuple[Tile, str]:
+    """Return one NP tile on ``target`` (astral strikes lose 2 HP per anti-magic grade)."""
     hp, mp = np["hp_per_tile"], np["mp_per_tile"]
     text = f"{hp} HP, {mp} MP"
     if mods.ignores_defense and target["anti_magic"]:
@@ -146,53 +125,47 @@ def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: Any) -> tuple[Ti
     return Tile(hp, mp), text
 
 
+def _defense_kinds(np: dict[str, Any], mods: NPMods) -> tuple[str, ...]:
+    """Return the defense kinds an NP's tiles meet: none for astral strikes, NP only for EX."""
+    if mods.ignores_defense:
+        return ()
+    return ("np-defense",) if parse_grade(np["grade"]).is_ex else DEFENSE_KINDS
+
+
+def _tiles_for(
+    plan: TargetPlan, tile: Tile, count: int, taken: dict[str, int]
+) -> tuple[list[Tile], str]:
+    """Return the tiles a target takes by its row share, with the per-tile text."""
+    if plan.share == "half-of-front":
+        front = taken[str(plan.behind_of)]
+        half = back_row_hp(front)
+        return [Tile(half)], f"half of the {front} HP {plan.behind_of} took = {half}"
+    if plan.share == "half":
+        half = back_row_hp(tile.hp)
+        text = f"half of {tile.hp} HP = {half}, {ANTI_WORLD_BACK_MP} MP"
+        return [Tile(half, ANTI_WORLD_BACK_MP)] * count, text
+    return [tile] * count, ""
+
+
 def _release_attack(
     pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
 ) -> None:
     """Deal the NP's tiles to each target through its defenses (FATE-NP-6, -7, -8, -12)."""
     mods = parse_mods(np["mods"])
     limit = 1 if np["release"] == "always" else np["targets"]
-    plans = plan_targets(np["type"], limit, [(t, who(pending.state, t)["row"]) for t in c.targets])
+    rows = [(t, who(pending.state, t)["row"]) for t in c.targets]
+    plans = plan_targets(np["type"], limit, rows)
     _pay(owner, c, np["mp_cost"])
-    pending.add(
-        PhantasmReleased(
-            c.owner,
-            c.np_id,
-            np["mp_cost"],
-            tuple(c.targets),
-            np["release"] == "always",
-            {"mp_cost": str(np["mp_cost"])},
-        )
-    )
-    if mods.ignores_defense:
-        kinds: tuple[str, ...] = ()
-    elif parse_grade(np["grade"]).is_ex:
-        kinds = ("np-defense",)
-    else:
-        kinds = DEFENSE_KINDS
+    always, breakdown = np["release"] == "always", {"mp_cost": str(np["mp_cost"])}
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown))
     taken: dict[str, int] = {}
     for plan in plans:
-        target = pending.state.characters[plan.name]
-        tile, text = _per_tile(np, target, mods)
-        header = {
-            "np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
-            "per tile": text,
-            "tiles": str(np["tiles"]),
-            "row": plan.row,
-        }
-        tiles = [tile] * np["tiles"]
-        if plan.share == "half-of-front":
-            half = back_row_hp(taken[str(plan.behind_of)])
-            header["per tile"] = (
-                f"half of the {taken[str(plan.behind_of)]} HP {plan.behind_of} took = {half}"
-            )
-            tiles = [Tile(half)]
-        elif plan.share == "half":
-            tiles = [Tile(back_row_hp(tile.hp), ANTI_WORLD_BACK_MP)] * np["tiles"]
-            header["per tile"] = (
-                f"half of {tile.hp} HP = {back_row_hp(tile.hp)}, {ANTI_WORLD_BACK_MP} MP"
-            )
-        damage = hits_on(pending.state, plan.name, tiles, f"{c.owner} {c.np_id}", kinds, header)
+        tile, text = _per_tile(np, pending.state.characters[plan.name], mods)
+        tiles, share = _tiles_for(plan, tile, np["tiles"], taken)
+        header = {"np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
+                  "per tile": share or text, "tiles": str(len(tiles)), "row": plan.row}  # fmt: skip
+        source = f"{c.owner} {c.np_id}"
+        damage = hits_on(pending.state, plan.name, tiles, source, _defense_kinds(np, mods), header)
         pending.add(damage)
         taken[plan.name] = damage.hp
     if np["type"] == "anti-world":

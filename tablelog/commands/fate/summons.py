@@ -29,78 +29,60 @@ from tablelog.rules.fate import (
     parse_grade,
     parse_mods,
 )
+from tablelog.rules.fate.grades import Grade
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep"]
 
 
-def _fields_up(pending: Pending, owner: str) -> list[tuple[str, dict[str, Any]]]:
+def _clashes(
+    pending: Pending, owner: str, grade: Grade, marble: bool
+) -> list[tuple[str, Any, Any]]:
+    """Return ``(owner, field, clash)`` for every other field up (FATE-NP-10)."""
     return [
-        (name, rec["field"])
+        (name, rec["field"], field_clash(grade, marble, parse_grade(rec["field"]["grade"]),
+                                         rec["field"]["reality_marble"]))
         for name, rec in pending.state.characters.items()
         if rec["field"] is not None and name != owner
-    ]
+    ]  # fmt: skip
 
 
-def release_field(
-    pending: Pending,
-    owner: str,
-    np_id: str,
-    np: dict[str, Any],
-    allies: Sequence[str],
-    plus_used: bool,
-) -> None:
+def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
+    """Return the activation MP multiplier: 0 if nullified, else the highest clash factor."""
+    if any(clash.outcome == "nullified" for _, _, clash in clashes):
+        return 0
+    return max([clash.mp_factor for _, _, clash in clashes], default=1)
+
+
+def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
+                  allies: Sequence[str], plus_used: bool) -> None:  # fmt: skip
     """Raise a bounded field, settling any field already up (FATE-NP-10, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-10", "a bounded field is raised in battle")
     record = state.characters[owner]
     require(record["field"] is None, "FATE-NP-10", f"{owner} already holds a field up")
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
-    outcomes = [
-        (name, old, field_clash(grade, marble, parse_grade(old["grade"]), old["reality_marble"]))
-        for name, old in _fields_up(pending, owner)
-    ]
-    factor = max([clash.mp_factor for _, _, clash in outcomes], default=1)
-    if any(clash.outcome == "nullified" for _, _, clash in outcomes):
-        factor = 0
+    clashes = _clashes(pending, owner, grade, marble)
+    factor = _mp_factor(clashes)
     mp = np["mp_cost"] * factor
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     for name in allies:
         who(state, name)
-    text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in outcomes) or "none up"
-    pending.add(
-        PhantasmReleased(
-            owner,
-            np_id,
-            mp,
-            tuple(allies),
-            False,
-            {"mp_cost": f"{np['mp_cost']} x {factor} = {mp}", "clash": text},
-        )
-    )
+    text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in clashes) or "none up"
+    breakdown = {"mp_cost": f"{np['mp_cost']} x {factor} = {mp}", "clash": text}
+    pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown))
     if factor == 0:
         return
-    for name, old, clash in outcomes:
+    for name, old, clash in clashes:
         pending.add(FieldEnded(name, old["np"], f"{clash.outcome} by {np_id}"))
-    if any(clash.outcome == "cancel" for _, _, clash in outcomes):
+    if any(clash.outcome == "cancel" for _, _, clash in clashes):
         return
-    bonus = EX_FIELD_HP if grade.is_ex else 0
-    pending.add(
-        FieldRaised(
-            owner,
-            np_id,
-            np["grade"],
-            marble,
-            plus_used,
-            state.clock["round"],
-            bonus,
-            tuple(allies) if grade.is_ex else (),
-        )
-    )
+    bonus, helped = (EX_FIELD_HP, tuple(allies)) if grade.is_ex else (0, ())
+    pending.add(FieldRaised(owner, np_id, np["grade"], marble, plus_used, state.clock["round"],
+                            bonus, helped))  # fmt: skip
 
 
-def release_army(
-    pending: Pending, owner: str, np_id: str, np: dict[str, Any], plus_used: bool
-) -> None:
+def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
+                 plus_used: bool) -> None:  # fmt: skip
     """Summon an army's units (FATE-NP-11, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-11", "an army is summoned in battle")
@@ -111,31 +93,11 @@ def release_army(
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     upkeep = army_upkeep_per_round(units, plus_used, mods.upkeep_per_unit)
-    pending.add(
-        PhantasmReleased(
-            owner,
-            np_id,
-            mp,
-            (),
-            False,
-            {
-                "mp_cost": f"{np['mp_cost']}"
-                + (" x 2 (reality marble)" if mp != np["mp_cost"] else "")
-            },
-        )
-    )
-    pending.add(
-        ArmySummoned(
-            owner,
-            np_id,
-            units.units,
-            units.free_units,
-            units.stat_points,
-            upkeep,
-            state.clock["round"],
-            plus_used,
-        )
-    )
+    doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
+    pending.add(PhantasmReleased(owner, np_id, mp, (), False,
+                                 {"mp_cost": f"{np['mp_cost']}{doubled} = {mp}"}))  # fmt: skip
+    pending.add(ArmySummoned(owner, np_id, units.units, units.free_units, units.stat_points,
+                             upkeep, state.clock["round"], plus_used))  # fmt: skip
 
 
 def field_upkeep(pending: Pending) -> None:
