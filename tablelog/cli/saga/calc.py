@@ -7,201 +7,17 @@ from __future__ import annotations
 
 import json
 import sys
-from fractions import Fraction
 
-import attrs
 import click
 
+from tablelog.cli.saga.calc_inputs import compute, parse_resistances
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
-from tablelog.rules.saga import power as pw
-from tablelog.rules.saga import resist as rs
-from tablelog.rules.saga.corrections import random_factor, random_range
-from tablelog.rules.saga.figures import num_text, parse_number
 
 __all__ = ["calc", "parse_resistances"]
 
 _TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
-
-
-def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
-    """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``) into a dict.
-
-    Raises:
-        click.BadParameter: for an unknown attribute or a value that is not an integer.
-    """
-    out: dict[str, int] = {}
-    for text in values:
-        attr, _, number = text.rpartition("=")
-        try:
-            value = int(number)
-        except ValueError:
-            raise click.BadParameter(
-                f"{text!r}: expected N or ATTR=N", param_hint="--resist"
-            ) from None
-        if not attr:
-            out.update(dict.fromkeys(cat.ATTRIBUTES[:-1], value))
-        elif attr in cat.ATTRIBUTES[:-1]:
-            out[attr] = value
-        else:
-            raise click.BadParameter(f"unknown attribute {attr!r}", param_hint="--resist")
-    return out
-
-
-def _roll(text: str | None) -> Fraction | None:
-    if text is None:
-        return None
-    try:
-        return parse_number(text)
-    except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"{text!r} is not a number", param_hint="--roll") from None
-
-
-def _tech(tech_id: str | None, o: dict) -> cat.Tech:
-    if tech_id is None:
-        for name in ("power", "weapon_type"):
-            if o[name] is None:
-                raise click.UsageError(f"without TECH, --{name.replace('_', '-')} is required")
-        base = cat.Tech(
-            id="custom",
-            power=o["power"],
-            attack_count=1,
-            random_width=5,
-            weapon_type=o["weapon_type"],
-        )
-        base = attrs.evolve(
-            base,
-            self_ability="str" if o["self_stat"] is not None else None,
-            target_ability="vit" if o["target_stat"] is not None else None,
-        )
-    else:
-        base = cat.tech(tech_id, o["rank"])
-    flags = base.flags + tuple(
-        f
-        for f, on in (("ignore-defense", o["ignore_defense"]), ("treated-as-spell", o["as_spell"]))
-        if on
-    )
-    return attrs.evolve(
-        base,
-        flags=flags,
-        power=o["power"] if o["power"] is not None else base.power,
-        attack_count=o["attack_count"] if o["attack_count"] is not None else base.attack_count,
-        random_width=o["random_width"] or base.random_width,
-        weapon_type=o["weapon_type"] or base.weapon_type,
-        attributes=tuple(o["attribute"]) or base.attributes,
-        element=o["element"] or base.element,
-    )
-
-
-def _average(values: tuple[str, ...], floor: bool) -> Fraction | int | None:
-    if not values:
-        return None
-    nums = [parse_number(v) for v in values]
-    if len(nums) == 1:
-        return nums[0]
-    if len(nums) > 2:
-        raise click.BadParameter("give at most two values", param_hint="--weapon-power/--slv")
-    return pw.average_weapon_power(int(nums[0]), int(nums[1])) if floor else pw.average_slv(*nums)
-
-
-def _units(tech: cat.Tech, o: dict) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
-    weapon_power, slv = _average(o["weapon_power"], True), _average(o["slv"], False)
-    if o["battle_rank"] is not None:
-        rank = cat.battle_rank(o["battle_rank"])
-        weapon_power = rank.enemy_weapon_power if weapon_power is None else weapon_power
-        slv = rank.enemy_slv if slv is None else slv
-    group = pw.bonus_group(
-        tech.weapon_type,
-        enemy_actor=o["enemy"],
-        as_spell=tech.weapon_type == "spell" or tech.has("treated-as-spell"),
-    )
-    if group == "armed" and weapon_power is None:
-        raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --weapon-power is needed"
-        )
-    if group != "inherited" and slv is None:
-        raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --slv is needed"
-        )
-    if tech.self_ability and o["self_stat"] is None:
-        raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} depends on {tech.self_ability}: --self-stat is needed"
-        )
-    if tech.target_ability and o["target_stat"] is None:
-        raise RuleViolation(
-            "SAGA-ATK-8", f"{tech.id} is resisted by {tech.target_ability}: --target-stat is needed"
-        )
-    a = dmg.Attacker(
-        weapon_power=weapon_power,
-        slv=slv,
-        stat=o["self_stat"],
-        five_level=o["five_self"],
-        tech_power_effect=o["tech_power_effect"],
-        attack_effect=o["attack_effect"],
-        spell_effect=o["spell_effect"],
-        tech_power_trait=o["tech_power_trait"],
-        anger_trait=o["anger_trait"],
-        attack_trait=o["attack_trait"],
-        formation_attack_rate=o["formation_attack"],
-        enemy=o["enemy"],
-    )
-    d = dmg.Defender(
-        resistances=parse_resistances(o["resist"]),
-        stat=o["target_stat"],
-        five_level=o["five_target"],
-        defense_effect=o["defense_effect"],
-        tech_power_up=o["target_tech_power_up"],
-        defense_resist_trait=o["defense_resist_trait"],
-        defense_trait=o["defense_trait"],
-        formation_defense_rate=o["formation_defense"],
-    )
-    s = dmg.Situation(
-        defending=o["defending"],
-        guard=o["guard_rate"] is not None or o["protect"] is not None,
-        protect_power=o["protect"],
-        angry=o["anger"],
-        slayer=o["slayer"],
-        instant_death_class=o["instant_death_class"],
-        combo_rate=o["combo_rate"],
-        battle_five_level=o["five_battle"],
-        earth_shield=o["earth_shield"],
-    )
-    return a, attrs.evolve(d, weapon_guard_rate=o["guard_rate"] or 0), s
-
-
-def _check_resistance(tech: cat.Tech, d: dmg.Defender) -> None:
-    if not rs.resistance_void(tech.attributes, ignore_defense=tech.has("ignore-defense")):
-        missing = [x for x in tech.attributes if x != "none" and x not in d.resistances]
-        if missing:
-            raise RuleViolation(
-                "SAGA-ATK-8", f"{tech.id} attacks with {'/'.join(missing)}: --resist is needed"
-            )
-
-
-def compute(tech_id: str | None, o: dict) -> dict:
-    """Return the calculator's result as a JSON-ready dict (see ``--json``)."""
-    tech = _tech(tech_id, o)
-    a, d, s = _units(tech, o)
-    _check_resistance(tech, d)
-    out: dict = {"tech": tech.id, "processes": dmg.process_count(tech.attack_count)}
-    reason = dmg.no_damage_reason(tech.power, tuple(o["outcome"]))
-    if reason is not None:
-        return {**out, "damage": None, "no_damage": reason}
-    given = _roll(o["roll"])
-    roll = random_factor(tech.random_width, roll=Fraction(1) if given is None else given)
-    hit = dmg.compute_hit(tech, a, d, s, roll)
-    lo, hi = random_range(tech.random_width)
-    out.update(
-        damage=hit.value,
-        roll=num_text(roll),
-        min=dmg.compute_hit(tech, a, d, s, lo).value,
-        max=dmg.compute_hit(tech, a, d, s, hi).value,
-    )
-    out["displayed_power"] = dmg.displayed_power_of(tech, a, s.battle_five_level).value
-    out["split"] = list(dmg.split_display(hit.value, cat.damage_split(tech.id)).value)
-    out["breakdown"] = hit.breakdown
-    return out
 
 
 def render_text(result: dict) -> str:
@@ -224,68 +40,71 @@ def render_text(result: dict) -> str:
 _INT = {"type": int, "default": 0, "show_default": True}
 
 
-def _options(fn):  # noqa: C901 - a flat list of click options
-    specs = [
-        (
-            "--rank",
-            {
-                "type": click.IntRange(1, 5),
-                "default": 1,
-                "help": "catalogue rank 1-5 (picks its power)",
-            },
-        ),
-        ("--power", {"type": int, "help": "tech power (overrides the catalogue)"}),
-        ("--attack-count", {"type": click.IntRange(0), "help": "attack processes (0 counts as 1)"}),
-        (
-            "--random-width",
-            {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"},
-        ),
-        ("--weapon-type", {"type": _TYPES}),
-        ("--attribute", {"type": click.Choice(cat.ATTRIBUTES), "multiple": True}),
-        ("--element", {"type": click.Choice(cat.ELEMENTS)}),
-        ("--ignore-defense", {"is_flag": True}),
-        ("--as-spell", {"is_flag": True, "help": "treated as spell"}),
-        (
-            "--weapon-power",
-            {"multiple": True, "help": "weapon power; twice = dual weapons (floored average)"},
-        ),
-        ("--slv", {"multiple": True, "help": "skill level; twice = sword×gun (average)"}),
-        ("--enemy", {"is_flag": True, "help": "the actor is an enemy"}),
-        (
-            "--battle-rank",
-            {"type": click.IntRange(1, 250), "help": "enemy battle rank: weapon power and SLv"},
-        ),
-        ("--self-stat", {"type": int, "help": "actor's dependent stat"}),
-        ("--resist", {"multiple": True, "help": "target resistance: N (all) or ATTR=N"}),
-        ("--target-stat", {"type": int, "help": "target's dependent stat (vit or con)"}),
-        ("--five-self", _INT),
-        ("--five-battle", _INT),
-        ("--five-target", _INT),
-        ("--tech-power-effect", _INT),
-        ("--attack-effect", _INT),
-        ("--defense-effect", _INT),
-        ("--spell-effect", _INT),
-        ("--target-tech-power-up", {"is_flag": True}),
-        ("--tech-power-trait", _INT),
-        ("--anger", {"is_flag": True}),
-        ("--anger-trait", _INT),
-        ("--defending", {"is_flag": True}),
-        ("--defense-resist-trait", _INT),
-        ("--guard-rate", {"type": int, "help": "a guard triggers with this rate"}),
-        ("--protect", {"type": int, "help": "a protect tech with this power guards"}),
-        ("--earth-shield", {"is_flag": True}),
-        ("--slayer", {"is_flag": True}),
-        ("--formation-attack", _INT),
-        ("--formation-defense", _INT),
-        ("--attack-trait", _INT),
-        ("--defense-trait", _INT),
-        ("--instant-death-class", {"is_flag": True}),
-        ("--combo-rate", {"type": click.IntRange(0), "help": "combo rate just before the tech"}),
-        ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
-        ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
-        ("--json", {"is_flag": True, "help": "print JSON"}),
-    ]
-    for name, kwargs in reversed(specs):
+#: The calculator's options, in --help order: (name, click.option keyword arguments).
+_SPECS: list[tuple[str, dict]] = [
+    (
+        "--rank",
+        {
+            "type": click.IntRange(1, 5),
+            "default": 1,
+            "help": "catalogue rank 1-5 (picks its power)",
+        },
+    ),
+    ("--power", {"type": int, "help": "tech power (overrides the catalogue)"}),
+    ("--attack-count", {"type": click.IntRange(0), "help": "attack processes (0 counts as 1)"}),
+    (
+        "--random-width",
+        {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"},
+    ),
+    ("--weapon-type", {"type": _TYPES}),
+    ("--attribute", {"type": click.Choice(cat.ATTRIBUTES), "multiple": True}),
+    ("--element", {"type": click.Choice(cat.ELEMENTS)}),
+    ("--ignore-defense", {"is_flag": True}),
+    ("--as-spell", {"is_flag": True, "help": "treated as spell"}),
+    (
+        "--weapon-power",
+        {"multiple": True, "help": "weapon power; twice = dual weapons (floored average)"},
+    ),
+    ("--slv", {"multiple": True, "help": "skill level; twice = sword×gun (average)"}),
+    ("--enemy", {"is_flag": True, "help": "the actor is an enemy"}),
+    (
+        "--battle-rank",
+        {"type": click.IntRange(1, 250), "help": "enemy battle rank: weapon power and SLv"},
+    ),
+    ("--self-stat", {"type": int, "help": "actor's dependent stat"}),
+    ("--resist", {"multiple": True, "help": "target resistance: N (all) or ATTR=N"}),
+    ("--target-stat", {"type": int, "help": "target's dependent stat (vit or con)"}),
+    ("--five-self", _INT),
+    ("--five-battle", _INT),
+    ("--five-target", _INT),
+    ("--tech-power-effect", _INT),
+    ("--attack-effect", _INT),
+    ("--defense-effect", _INT),
+    ("--spell-effect", _INT),
+    ("--target-tech-power-up", {"is_flag": True}),
+    ("--tech-power-trait", _INT),
+    ("--anger", {"is_flag": True}),
+    ("--anger-trait", _INT),
+    ("--defending", {"is_flag": True}),
+    ("--defense-resist-trait", _INT),
+    ("--guard-rate", {"type": int, "help": "a guard triggers with this rate"}),
+    ("--protect", {"type": int, "help": "a protect tech with this power guards"}),
+    ("--earth-shield", {"is_flag": True}),
+    ("--slayer", {"is_flag": True}),
+    ("--formation-attack", _INT),
+    ("--formation-defense", _INT),
+    ("--attack-trait", _INT),
+    ("--defense-trait", _INT),
+    ("--instant-death-class", {"is_flag": True}),
+    ("--combo-rate", {"type": click.IntRange(0), "help": "combo rate just before the tech"}),
+    ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
+    ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
+    ("--json", {"is_flag": True, "help": "print JSON"}),
+]
+
+
+def _options(fn):
+    for name, kwargs in reversed(_SPECS):
         fn = click.option(name, **kwargs)(fn)
     return fn
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
 
 __all__ = ["build_sheet", "pairs", "read_sheet", "trait_of"]
@@ -77,8 +78,20 @@ def trait_of(data: Any) -> Trait:
         raise click.BadParameter(f"bad trait {data!r}", param_hint="--trait") from None
 
 
-def _weapons(raw: dict[str, Any]) -> dict[str, tuple[int, ...]]:
-    return {k: tuple(v) if isinstance(v, list) else (int(v),) for k, v in raw.items()}
+def _weapons(data: dict[str, Any], o: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    raw = data.get("weapons", {})
+    weapons = {k: tuple(v) if isinstance(v, list) else (int(v),) for k, v in raw.items()}
+    given: dict[str, list[int]] = {}
+    for kind, power in pairs(o.get("weapon", ()), "--weapon"):
+        given.setdefault(kind, []).append(power)
+    weapons.update({kind: tuple(powers) for kind, powers in given.items()})
+    return weapons
+
+
+def _resistances(data: dict[str, Any], o: dict[str, Any]) -> dict[str, int]:
+    resist = dict(data.get("resistances", {}))
+    resist.update(parse_resistances(tuple(o.get("resist", ()))))
+    return resist
 
 
 def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
@@ -95,14 +108,7 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
     hp_max = pick("max_hp")
     if hp_max is None:
         raise click.UsageError("--max-hp (or max_hp in the sheet) is required")
-    weapons = _weapons(data.get("weapons", {}))
-    given: dict[str, list[int]] = {}
-    for kind, power in pairs(o.get("weapon", ()), "--weapon"):
-        given.setdefault(kind, []).append(power)
-    weapons.update({kind: tuple(powers) for kind, powers in given.items()})
-    resist = dict(data.get("resistances", {}))
-    for text in o.get("resist", ()):
-        resist.update(_resist(text))
+    weapons, resist = _weapons(data, o), _resistances(data, o)
     enemy = o.get("enemy") or data.get("side") == "enemy"
     try:
         return UnitSheet(
@@ -126,9 +132,3 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
         )
     except (TypeError, ValueError, ZeroDivisionError) as exc:
         raise click.BadParameter(f"bad unit sheet value: {exc}") from None
-
-
-def _resist(text: str) -> dict[str, int]:
-    from tablelog.cli.saga.calc import parse_resistances
-
-    return parse_resistances((text,))

@@ -69,6 +69,18 @@ def _plan(state: State, c: CastTech, tech: cat.Tech) -> list[tuple[int, int]]:
     return [(p, t) for p in processes for t in range(len(c.targets))]
 
 
+def _prepare(
+    state: State, c: CastTech, actor: dict[str, Any], name: str, tech: cat.Tech, table: dict
+) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
+    target = unit_of(state, name)
+    effective = inputs.effective_of(tech, target)
+    return (
+        inputs.attacker_of(c.actor, actor, tech, effective),
+        inputs.defender_of(name, target, tech, effective),
+        inputs.situation_for(state, tech, target, table),
+    )
+
+
 def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     actor = unit_of(state, c.actor)
     reason = dmg.no_damage_reason(tech.power, (table["outcome"],) if "outcome" in table else ())
@@ -76,17 +88,7 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
         return [
             AttackAvoided(actor=c.actor, target=t, tech=tech.id, reason=reason) for t in c.targets
         ]
-    prepared = []
-    for name in c.targets:
-        target = unit_of(state, name)
-        effective = inputs.effective_of(tech, target)
-        prepared.append(
-            (
-                inputs.attacker_of(c.actor, actor, tech, effective),
-                inputs.defender_of(name, target, tech, effective),
-                inputs.situation_for(state, tech, target, table),
-            )
-        )
+    prepared = [_prepare(state, c, actor, name, tech, table) for name in c.targets]
     events: list[Event] = []
     split = cat.damage_split(tech.id)
     for process, ti in _plan(state, c, tech):

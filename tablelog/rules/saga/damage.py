@@ -188,6 +188,24 @@ def _correction_figures(
         anger_trait=a.anger_trait,
         target_tech_power_up=d.tech_power_up,
     )
+    action_figs = _action_figures(tech, a, d, s)
+    ally = corr.ally_only_correction(
+        slayer=s.slayer,
+        formation_attack_rate=a.formation_attack_rate,
+        formation_defense_rate=d.formation_defense_rate,
+        attack_trait=a.attack_trait,
+        defense_trait=d.defense_trait,
+        instant_death_class=s.instant_death_class,
+    )
+    combo = corr.combo_correction(s.combo_rate)
+    total = state.value * action_figs[-1].value * ally.value * combo.value * random
+    rand = Figure(random, {"random_correction": num_text(random)})
+    total_f = Figure(total, {"attack_correction": num_text(total)})
+    return [state, *action_figs, ally, combo, rand, total_f]
+
+
+def _action_figures(tech: Tech, a: Attacker, d: Defender, s: Situation) -> list[Figure]:
+    """Return the guard rate (when a guard triggers) and the action correction."""
     rate = corr.guard_rate(
         protect_power=s.protect_power,
         weapon_guard_rate=d.weapon_guard_rate,
@@ -204,20 +222,7 @@ def _correction_figures(
         guard=guard,
         rate=int(rate.value),
     )
-    ally = corr.ally_only_correction(
-        slayer=s.slayer,
-        formation_attack_rate=a.formation_attack_rate,
-        formation_defense_rate=d.formation_defense_rate,
-        attack_trait=a.attack_trait,
-        defense_trait=d.defense_trait,
-        instant_death_class=s.instant_death_class,
-    )
-    combo = corr.combo_correction(s.combo_rate)
-    total = state.value * action.value * ally.value * combo.value * random
-    rand = Figure(random, {"random_correction": num_text(random)})
-    total_f = Figure(total, {"attack_correction": num_text(total)})
-    figures = [state, action, ally, combo, rand, total_f]
-    return [rate, *figures] if guard else figures
+    return [rate, action] if guard else [action]
 
 
 def compute_hit(
