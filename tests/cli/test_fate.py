@@ -437,3 +437,19 @@ def test_every_fate_command_is_in_the_readme(path: str) -> None:
     """The README's Fate section lists every fate command."""
     section = README.read_text("utf-8").split("## Fate", 1)[1].split("\n## ", 1)[0]
     assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
+
+
+@rule("FATE-NP-5")
+def test_undoing_a_release_alone_is_refused_while_its_damage_stands(log: Path) -> None:
+    """Undoing Excalibur's release is refused naming the damage it caused; undone after it, it is
+    allowed and Saber's 50 MP come back."""
+    out = ok(log, "fate", "release", "Saber", "excalibur", "--target", "Lancer")
+    release_seq = out.splitlines()[0].split()[0].lstrip("#")
+    err = refused(log, "undo", release_seq)
+    assert "later events depend on it" in err and "damage to Lancer" in err
+    ok(log, "undo")
+    ok(log, "undo", release_seq)
+    assert (80, 60) == (
+        state(log)["characters"]["Saber"]["mp"],
+        state(log)["characters"]["Lancer"]["hp"],
+    )

@@ -109,7 +109,7 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     per_target = deal_tiles(total, targets)
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
-    pending = Pending(state)
+    pending = Pending(state, action=True)
     hp = CREST_CAST_HP if c.crest else 0
     breakdown = _cast_breakdown(c, caster, total, mp)
     pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,

@@ -14,6 +14,7 @@ import attrs
 from tablelog.events.core import Event
 from tablelog.events.fate import DamageTaken
 from tablelog.projections.core import State, evolve
+from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import meet_defense
 
@@ -23,14 +24,26 @@ DEFENSE_KINDS = ("defense", "np-defense")
 
 
 class Pending:
-    """Events decided so far, applied to a private copy of the state (decide stays pure)."""
+    """Events decided so far, applied to a private copy of the state (decide stays pure).
 
-    def __init__(self, state: State) -> None:
+    With ``action=True`` (a cast or a release) the command gets an action id: its cast or
+    release event carries it as ``action`` and every outcome event as ``cause``, so that undoing
+    the cast alone is refused while its outcomes stand.
+    """
+
+    def __init__(self, state: State, action: bool = False) -> None:
         self.state = copy.deepcopy(state)
         self.events: list[Event] = []
+        self.action = next_action_id(state) if action else 0
 
     def add(self, event: Event) -> None:
         """Apply ``event`` to the trial state (refusing it if it does not apply) and keep it."""
+        if self.action:
+            names = {field.name for field in attrs.fields(type(event))}  # type: ignore[misc]
+            if "action" in names:
+                event = attrs.evolve(event, action=self.action)  # type: ignore[misc]
+            elif "cause" in names:
+                event = attrs.evolve(event, cause=self.action)  # type: ignore[misc]
         evolve(self.state, event)
         self.events.append(event)
 

@@ -79,7 +79,7 @@ def decide_release(state: State, c: Release) -> list[Event]:
             f"{c.owner} has no NP {c.np_id!r} (has: {', '.join(owner['phantasms']) or 'none'})",
         )
     _check_may_release(state, c, owner, np)
-    pending = Pending(state)
+    pending = Pending(state, action=True)
     if np["form"] == "defense":
         _release_defense(pending, c, owner, np)
     elif np["type"] == "field":

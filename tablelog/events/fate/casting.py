@@ -47,6 +47,7 @@ class CodeCast(Event):
     crest: bool = False
     injury: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
+    action: int = 0
 
     def describe(self) -> str:
         chant = (
@@ -81,6 +82,7 @@ class EffectRaised(Event):
     block_mp: int = 0
     injury: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
+    cause: int = 0
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else f"{self.turns} turns"
@@ -112,6 +114,7 @@ class DamageTaken(Event):
     spent: dict[str, int] = attrs.Factory(dict)
     chants_cancelled: int = 0
     breakdown: dict[str, str] = attrs.Factory(dict)
+    cause: int = 0
 
     def describe(self) -> str:
         injury = f", {self.injury} injury" if self.injury else ""
@@ -127,6 +130,7 @@ class Healed(Event):
     hp: int
     source: str
     breakdown: dict[str, str] = attrs.Factory(dict)
+    cause: int = 0
 
     def describe(self) -> str:
         return f"{self.name} heals {self.hp} HP ({self.source})"
@@ -141,6 +145,7 @@ class InjuryHealed(Event):
     grades: int
     source: str
     breakdown: dict[str, str] = attrs.Factory(dict)
+    cause: int = 0
 
     def describe(self) -> str:
         return f"{self.name} loses {self.grades} injury grades ({self.source})"

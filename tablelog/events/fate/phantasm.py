@@ -27,6 +27,7 @@ class PhantasmReleased(Event):
     targets: tuple[str, ...] = ()
     always: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
+    action: int = 0
 
     def describe(self) -> str:
         at = f" at {', '.join(self.targets)}" if self.targets else ""
@@ -49,6 +50,7 @@ class FieldRaised(Event):
     round: int
     hp_bonus: int = 0
     allies: tuple[str, ...] = ()
+    cause: int = 0
 
     def describe(self) -> str:
         kind = "reality marble" if self.reality_marble else "bounded field"
@@ -63,6 +65,7 @@ class FieldEnded(Event):
     owner: str
     np_id: str
     reason: str
+    cause: int = 0
 
     def describe(self) -> str:
         return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
@@ -81,6 +84,7 @@ class ArmySummoned(Event):
     upkeep_per_round: int
     round: int
     plus_used: bool = False
+    cause: int = 0
 
     def describe(self) -> str:
         return (

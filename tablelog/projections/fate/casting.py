@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from tablelog.events.fate import Chanted, CodeCast, DamageTaken, EffectRaised, Healed, InjuryHealed
 from tablelog.projections.core import State, evolver, require
-from tablelog.projections.fate.records import character, fate_extra, next_effect_id
+from tablelog.projections.fate.records import (
+    character,
+    fate_extra,
+    next_effect_id,
+    register_action,
+    require_cause,
+)
 
 __all__: list[str] = []
 
@@ -37,6 +43,7 @@ def _code_cast(state: State, e: CodeCast) -> None:
         "FATE-CHANT-1",
         f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}",
     )
+    register_action(state, e.action, "FATE-CAST-1")
     who["tiles"] -= e.pool_tiles
     who["mp"] -= e.mp
     who["hp"] -= e.hp
@@ -46,6 +53,7 @@ def _code_cast(state: State, e: CodeCast) -> None:
 @evolver(EffectRaised)
 def _effect_raised(state: State, e: EffectRaised) -> None:
     who = character(state, e.target)
+    require_cause(state, e.cause, "FATE-CAST-5", f"{e.kind} on {e.target}")
     require(
         e.effect_id == next_effect_id(state),
         "FATE-CAST-5",
@@ -85,6 +93,7 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
 @evolver(DamageTaken)
 def _damage_taken(state: State, e: DamageTaken) -> None:
     who = character(state, e.name)
+    require_cause(state, e.cause, "FATE-CAST-4", f"damage to {e.name}")
     _spend_defenses(who, e.name, e.spent)
     if e.chants_cancelled:
         require(
@@ -101,11 +110,13 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
 @evolver(Healed)
 def _healed(state: State, e: Healed) -> None:
     who = character(state, e.name)
+    require_cause(state, e.cause, "FATE-CAST-6", f"healing of {e.name}")
     who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
 
 
 @evolver(InjuryHealed)
 def _injury_healed(state: State, e: InjuryHealed) -> None:
     who = character(state, e.name)
+    require_cause(state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}")
     require(not state.clock.get("battle"), "FATE-CAST-9", "injuries heal only outside battle")
     who["injury"] = max(0, who["injury"] - e.grades)

@@ -10,7 +10,7 @@ from tablelog.events.fate import (
     PhantasmReleased,
 )
 from tablelog.projections.core import State, evolver, require
-from tablelog.projections.fate.records import character
+from tablelog.projections.fate.records import character, register_action, require_cause
 from tablelog.rules.fate import EX_FIELD_ALLY_HP
 
 __all__: list[str] = []
@@ -23,6 +23,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     require(
         owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
     )
+    register_action(state, e.action, "FATE-NP-5")
     owner["mp"] -= e.mp
     if e.always:
         uses = owner["_always_uses"]
@@ -35,6 +36,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
 def _field_raised(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
+    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}")
     owner["field"] = {
         "np": e.np_id,
         "grade": e.grade,
@@ -50,6 +52,7 @@ def _field_raised(state: State, e: FieldRaised) -> None:
 @evolver(FieldEnded)
 def _field_ended(state: State, e: FieldEnded) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
+    require_cause(state, e.cause, "FATE-NP-10", f"the end of {e.owner}'s field {e.np_id}")
     require(
         owner["field"] is not None and owner["field"]["np"] == e.np_id,
         "FATE-NP-10",
@@ -62,6 +65,7 @@ def _field_ended(state: State, e: FieldEnded) -> None:
 def _army_summoned(state: State, e: ArmySummoned) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(owner["army"] is None, "FATE-NP-11", f"{e.owner} already has an army out")
+    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}")
     owner["army"] = {
         "np": e.np_id,
         "units": e.units,

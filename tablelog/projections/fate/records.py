@@ -11,7 +11,16 @@ from tablelog.events.fate import MasterAdded, ServantAdded
 from tablelog.projections.core import State, require
 from tablelog.rules.fate import kind_powers, parse_grade, power_grade, tile_pool
 
-__all__ = ["master_record", "servant_record", "character", "next_effect_id", "fate_extra"]
+__all__ = [
+    "master_record",
+    "servant_record",
+    "character",
+    "next_effect_id",
+    "fate_extra",
+    "next_action_id",
+    "register_action",
+    "require_cause",
+]
 
 
 def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
@@ -85,9 +94,39 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[st
 
 def fate_extra(state: State) -> dict[str, Any]:
     """Return the fate part of ``state.extra`` (effect id counter)."""
-    return state.extra.setdefault("fate", {"next_effect": 1})
+    extra = state.extra.setdefault("fate", {"next_effect": 1})
+    extra.setdefault("actions", [])
+    return extra
 
 
 def next_effect_id(state: State) -> int:
     """Return the id the next raised effect gets."""
     return int(fate_extra(state)["next_effect"])
+
+
+def next_action_id(state: State) -> int:
+    """Return the id the next cast or release gets (1 + the highest action in effect)."""
+    return max(fate_extra(state)["actions"], default=0) + 1
+
+
+def register_action(state: State, action: int, rule_id: str) -> None:
+    """Record that cast or release ``action`` is in effect (0: untracked).
+
+    Raises:
+        RuleViolation: ``rule_id`` if the id is already in effect.
+    """
+    if not action:
+        return
+    actions = fate_extra(state)["actions"]
+    require(action not in actions, rule_id, f"action #{action} is already in effect")
+    actions.append(action)
+
+
+def require_cause(state: State, cause: int, rule_id: str, what: str) -> None:
+    """Refuse an outcome whose cast or release (``cause``) is not in effect (e.g. undone).
+
+    Raises:
+        RuleViolation: ``rule_id`` naming the outcome and the action.
+    """
+    require(not cause or cause in fate_extra(state)["actions"], rule_id,
+            f"{what} comes from action #{cause}, which is not in effect")  # fmt: skip
