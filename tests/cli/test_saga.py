@@ -425,3 +425,24 @@ def test_every_command_has_help_with_an_example(command):
     result = calc("saga", *command, "--help")
     assert 0 == result.exit_code
     assert "Example: tablelog saga" in result.stdout
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_readme_lists_every_saga_command():
+    """The README's SaGa section names every saga command."""
+    section = README.read_text("utf-8").split("## SaGa Emerald Beyond", 1)[1].split("\n## ", 1)[0]
+    for command in (
+        "calc",
+        "unit add",
+        "tech add",
+        "battle start",
+        "cast",
+        "poison",
+        "release",
+        "buff",
+        "turn",
+        "wipe",
+    ):
+        assert f"`tablelog saga {command}" in section, command
