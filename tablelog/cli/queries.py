@@ -113,10 +113,10 @@ def history(ctx: click.Context, name: str, as_json: bool) -> None:
     from tablelog.rules.core import RuleViolation
 
     session = session_of(ctx)
-    if session.state().entity(name) is None:
+    entries = list(read_models.history(session.blank_state(), session.events(),
+                                       undone_after(session.markers()), name))
+    if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
-    entries = read_models.history(session.blank_state(), session.events(),
-                                  undone_after(session.markers()), name)
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
 
