@@ -142,6 +142,20 @@ def test_dry_run_appends_nothing(log: Path):
     assert before == log.read_bytes()
 
 
+@pytest.mark.rule("MP-CIRC-1")
+def test_rest_cannot_be_undone_under_its_circulations(log: Path):
+    """Undoing a rest while its sleep circulation stands is refused; undone in order it works."""
+    ok(log, "magicpunk", "rest", "8h", "--who", "Aria")
+    err = refused(log, "undo", "5")
+    assert "#6 magicpunk.CardsCirculated (MP-CIRC-1: Aria circulates at day 1 23:00, but the " \
+           "clock is at day 1 22:00)" in err
+    ok(log, "undo", "6")
+    ok(log, "undo", "5")
+    data = state(log)
+    assert ({"day": 1, "minutes": 1320}, ["AS", "7H"]) == (data["clock"],
+                                                          data["characters"]["Aria"]["hand"])
+
+
 def test_history_names_the_circulation_rule(log: Path):
     """`history` of a sleeper shows the circulation and its rule."""
     ok(log, "magicpunk", "rest", "8h")

@@ -14,9 +14,10 @@ from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolve, require
-from tablelog.projections.magicpunk.table import character
+from tablelog.projections.magicpunk.table import character, clock_now
 from tablelog.projections.magicpunk.zones import card_location, holder_cards
 from tablelog.rules.core import draw_index
+from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
     CARDS_RULE,
     plan_named_draw,
@@ -125,7 +126,7 @@ def decide_charge(state: State, c: Charge) -> list[Event]:
 
 
 def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule: str,
-                     at: str = "") -> CardsCirculated:
+                     at_minute: int) -> CardsCirculated:
     """Decide one circulation on ``work`` (a copy of the state) and apply it there.
 
     The discarded cards go to the discard pile first, then as many are drawn (reshuffling
@@ -138,8 +139,9 @@ def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule:
     plan = plan_random_draw(work.seed, deck["_pile"], [*deck["discard"], *discarded],
                             len(discarded), deck["draws_made"])
     event = CardsCirculated(holder=holder, discarded=discarded, drawn=plan.cards,
-                            draw_no=deck["draws_made"], rule=rule, at=at,
-                            reshuffle_at=plan.reshuffle_at)
+                            draw_no=deck["draws_made"], rule=rule,
+                            at=clock.clock_text(*clock.from_absolute(at_minute)),
+                            reshuffle_at=plan.reshuffle_at, at_minute=at_minute)
     evolve(work, event)
     return event
 
@@ -170,4 +172,5 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
     else:
         chosen = tuple(held)
     require(chosen, "MP-CIRC-3", f"{c.holder} holds no cards to circulate")
-    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3")]
+    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3",
+                             clock_now(state))]

@@ -36,7 +36,6 @@ class Dawn:
 
 def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) -> list[Event]:
     """Decide the circulations of one moment, characters and items in the order added."""
-    stamp = clock.clock_text(*clock.from_absolute(at))
     if kind == "sleep":
         holders = [n for n in work.characters if n in sleepers]
         rule = "MP-CIRC-1"
@@ -47,7 +46,7 @@ def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) ->
         held = tuple(work.characters[holder]["hand"] if kind == "sleep"
                      else work.items[holder]["cards"])
         if held:
-            events.append(circulate_holder(work, holder, held, rule, stamp))
+            events.append(circulate_holder(work, holder, held, rule, at))
     return events
 
 

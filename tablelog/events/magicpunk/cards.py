@@ -65,7 +65,8 @@ class CardsCharged(Event):
 class CardsCirculated(Event):
     """``holder`` (character or item) discarded ``discarded`` and drew ``drawn`` back.
 
-    ``rule`` is MP-CIRC-1 (sleep), MP-CIRC-2 (dawn) or MP-CIRC-3 (GM); ``at`` the clock text.
+    ``rule`` is MP-CIRC-1 (sleep), MP-CIRC-2 (dawn) or MP-CIRC-3 (GM); ``at`` the clock text and
+    ``at_minute`` the same time in absolute minutes (the clock must have reached it).
     """
 
     holder: str
@@ -75,6 +76,7 @@ class CardsCirculated(Event):
     rule: str
     at: str = ""
     reshuffle_at: int | None = None
+    at_minute: int | None = None
 
     def describe(self) -> str:
         when = f" at {self.at}" if self.at else ""

@@ -10,6 +10,7 @@ from tablelog.projections.magicpunk.zones import (
     take_from_holder,
     take_from_pile,
 )
+from tablelog.rules.magicpunk import clock
 
 
 @evolver(CardsDrawn)
@@ -37,6 +38,10 @@ def _charged(state: State, e: CardsCharged) -> None:
 
 @evolver(CardsCirculated)
 def _circulated(state: State, e: CardsCirculated) -> None:
+    if e.at_minute is not None:
+        now = clock.absolute(state.clock["day"], state.clock["minutes"])
+        require(now >= e.at_minute, e.rule, f"{e.holder} circulates at {e.at}, but the clock "
+                f"is at {clock.clock_text(state.clock['day'], state.clock['minutes'])}")
     take_from_holder(state, e.holder, e.discarded)
     put_discard(state, e.discarded)
     take_from_pile(state, e.drawn, e.reshuffle_at)
