@@ -24,6 +24,7 @@ __all__ = [
     "np_grade_number",
     "effective_plusses",
     "release_mp_cost",
+    "release_mp_formula",
     "NPProfile",
     "np_profile",
 ]
@@ -146,6 +147,26 @@ def release_mp_cost(
     return _PER_GRADE_MP[np_type] * number
 
 
+def release_mp_formula(
+    np_type: str, form: str, release: str, grade: Grade, extra_grades: int = 0, extra_mp: int = 0
+) -> str:
+    """Return how the release MP cost is reached, e.g. ``"7 x 5 (anti-army A+) = 35"``.
+
+    Source: 노블 판타즘 2.①; FATE-NP-5.
+    """
+    total = release_mp_cost(np_type, form, release, grade, extra_grades) + extra_mp
+    mod = f" {extra_mp:+d} (mod)" if extra_mp else ""
+    if release == "always":
+        return f"always-active: 0{mod}" + (f" = {total}" if mod else "")
+    if form != "defense" and np_type in _FLAT_MP:
+        return f"{np_type}: {_FLAT_MP[np_type]}{mod}" + (f" = {total}" if mod else "")
+    per = 3 if form == "defense" else _PER_GRADE_MP[np_type]
+    number = np_grade_number(np_type, form, grade)
+    grades = f"({number} + {extra_grades} starting)" if extra_grades else str(number)
+    what = f"{np_type} {form}" if form == "defense" else np_type
+    return f"{per} x {grades} ({what} {grade}){mod} = {total}"
+
+
 @attrs.frozen
 class NPProfile:
     """The numbers of one NP, as the state shows them.
@@ -227,7 +248,7 @@ def np_profile(
     mp_cost = release_mp_cost(np_type, form, release, grade, extra_grades) + parsed.mp_cost
     formula = {
         "points": f"{grade} = {points}",
-        "mp_cost": f"{np_type} {form} {release} = {mp_cost}",
+        "mp_cost": release_mp_formula(np_type, form, release, grade, extra_grades, parsed.mp_cost),
     }
     tiles = NP_TILES if release == "true-name" else 1
     if form == "defense":

@@ -766,3 +766,22 @@ def test_seed_avalon_and_fields_and_army_numbers():
         army_upkeep_per_round(army, False, mods.upkeep_per_unit),
     )
     assert 25 == army_summon_mp(25, G("EX"), True)
+
+
+@pytest.mark.rule("FATE-NP-5")
+def test_release_mp_formula_text():
+    """The audit text shows how the MP cost is reached: 7 x 5 for A+ anti-army, flat 50, EX 7."""
+    from tablelog.rules.fate import release_mp_formula
+
+    assert "7 x 5 (anti-army A+) = 35" == release_mp_formula(
+        "anti-army", "attack", "true-name", G("A+")
+    )
+    assert "anti-fortress: 50" == release_mp_formula(
+        "anti-fortress", "attack", "true-name", G("A++")
+    )
+    assert "3 x 7 (anti-unit defense EX) = 21" == release_mp_formula(
+        "anti-unit", "defense", "true-name", G("EX")
+    )
+    assert "5 x (3 + 1 starting) (anti-unit C) = 20" == release_mp_formula(
+        "anti-unit", "attack", "true-name", G("C"), 1
+    )
