@@ -99,6 +99,10 @@ def _dawn_reached(state: State, e: DawnReached) -> None:
 @evolver(DamageTaken)
 def _damage_taken(state: State, e: DamageTaken) -> None:
     ch = character(state, e.target)
+    if e.covering is not None:
+        character(state, e.covering)
+        require(ch["acted"], "MP-COVER-1", f"{e.target} takes the hit for {e.covering} only "
+                "after declaring cover (which leaves it acted)")
     ch["hp"] = combat.hp_after_damage(ch["hp"], e.amount, e.pull_punches)
 
 

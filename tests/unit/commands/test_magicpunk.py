@@ -224,6 +224,14 @@ def test_cover_by_a_character_who_has_not_acted():
 
 
 @pytest.mark.rule("MP-COVER-1")
+def test_covered_damage_needs_its_cover():
+    """MP-COVER-1: the damage taken for another does not apply without the cover before it."""
+    state = given(ARIA, BRAM)
+    with pytest.raises(RuleViolation, match="MP-COVER-1: Bram takes the hit for Aria only"):
+        evolve(state, E.DamageTaken(target="Bram", amount=10, covering="Aria"))
+
+
+@pytest.mark.rule("MP-COVER-1")
 def test_cover_by_an_acted_character_stays_acted_next_round():
     """MP-COVER-1: a coverer who already acted stays acted at the next round's start."""
     state = given(ARIA, BRAM, E.TurnTaken(name="Bram"), E.TurnTaken(name="Aria"))
