@@ -378,3 +378,26 @@ def test_random_multi_targets_are_drawn_per_process():
     assert 6 == len(events)
     assert {"Wolf", "Wolf2"} >= {e.target for e in events}
     assert events == decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
+
+
+def test_decided_events_round_trip_through_the_codec():
+    """Every kind of decided SaGa event survives to_record / from_record unchanged."""
+    from tablelog.events.codec import from_record, to_record
+
+    state = given(*BASE)
+    commands = [
+        ApplyBuff("Gustave", "Gustave", tech_power=2, attack=5),
+        CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("drain", "yes"),)),
+        CastTech("Wolf", "kiri-harai", ("Gustave",), situation=(("outcome", "parried"),)),
+        PoisonUnit("Wolf"),
+        ReleaseUnit("Gustave"),
+        EndTurn(),
+        WipeParty(),
+    ]
+    seen = [*BASE]
+    for command in commands:
+        events, state = then(state, command)
+        seen += events
+    assert len({type(e) for e in seen}) >= 10
+    for e in seen:
+        assert e == from_record(*to_record(e))

@@ -6,9 +6,12 @@ comments. Source: saga-eb-damage.ja.txt.
 
 from __future__ import annotations
 
+from decimal import Decimal, getcontext
 from fractions import Fraction as F
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
@@ -654,3 +657,51 @@ def test_num_text_is_exact():
     """Exact text: 1.15, −0.075, 7/3 with an approximation."""
     assert ("1.15", "-0.075", "23") == (num_text(F("1.15")), num_text(F("-0.075")), num_text(23))
     assert num_text(F(7, 3)).startswith("7/3 (≈2.333")
+
+
+# --- properties ---------------------------------------------------------------------------
+
+fractions = st.fractions(min_value=0, max_value=10_000, max_denominator=10_000)
+
+
+@pytest.mark.rule("SAGA-ATK-3")
+@given(x=fractions, r=fractions)
+def test_floor_minus_sqrt_agrees_with_high_precision(x, r):
+    """⌊x − √r⌋ agrees with a 60-digit decimal computation (away from exact integers)."""
+    getcontext().prec = 60
+    approx = (
+        Decimal(x.numerator) / Decimal(x.denominator)
+        - (Decimal(r.numerator) / Decimal(r.denominator)).sqrt()
+    )
+    expected = int(approx.to_integral_value(rounding="ROUND_FLOOR"))
+    assert expected == rs.floor_minus_sqrt(x, r)
+
+
+@pytest.mark.rule("SAGA-ATK-2")
+@given(
+    wp=st.integers(0, 99),
+    slv=st.integers(0, 50),
+    stat=st.integers(0, 99),
+    res=st.integers(-50, 200),
+    combo=st.integers(0, 1000),
+    lo=st.fractions(F("0.95"), F("1.05")),
+    hi=st.fractions(F("0.95"), F("1.05")),
+)
+def test_damage_bounded_and_monotone_in_the_roll(wp, slv, stat, res, combo, lo, hi):
+    """Damage stays in 0..9999 and never falls when the random factor rises."""
+    lo, hi = min(lo, hi), max(lo, hi)
+    a = dmg.Attacker(weapon_power=wp, slv=slv, stat=stat)
+    d = dmg.Defender(resistances={"slash": res}, stat=stat)
+    s = dmg.Situation(combo_rate=combo)
+    tech = cat.tech("kiri-harai")
+    low, high = (dmg.compute_hit(tech, a, d, s, f).value for f in (lo, hi))
+    assert 0 <= low <= high <= 9999
+
+
+@pytest.mark.rule("SAGA-EFF-2")
+@given(v=st.integers(-30, 30), p=st.integers(-100, 100))
+def test_buff_never_jumps_across_zero(v, p):
+    """A buff from up never lands below 0, from down never above 0, and stays within ±30."""
+    after = fx.buff_effect_after(v, p)
+    assert -30 <= after <= 30
+    assert not (v > 0 and after < 0) and not (v < 0 and after > 0)
