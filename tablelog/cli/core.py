@@ -17,7 +17,7 @@ import click
 
 from tablelog.rules.core import RuleViolation
 
-__all__ = ["Env", "CliError", "appending", "execute", "session_of", "echo_outcome", "fmt_value",
+__all__ = ["Env", "CliError", "appending", "execute", "session_of", "echo_outcome", "change_lines", "fmt_value",
            "domain_errors"]
 
 
@@ -109,8 +109,27 @@ def echo_outcome(outcome: Any) -> None:
         click.echo("dry run: nothing appended")
     for applied in outcome.applied:
         click.echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
-        for path, old, new in applied.changes:
-            click.echo(f"    {path}: {fmt_value(old)} -> {fmt_value(new)}")
+        for line in change_lines(applied.changes):
+            click.echo(f"    {line}")
+
+
+def change_lines(changes: list[tuple[str, Any, Any]]) -> list[str]:
+    """Format changes as ``path: old -> new``; a newly created record is shown on one line."""
+    created: dict[str, list[str]] = {}
+    for path, old, new in changes:
+        head, _, field = path.rpartition(".")
+        if old is None and head.count(".") == 1:
+            created.setdefault(head, []).append(f"{field}={fmt_value(new)}")
+    lines, shown = [], set()
+    for path, old, new in changes:
+        head = path.rpartition(".")[0]
+        if len(created.get(head, ())) >= 4:
+            if head not in shown:
+                shown.add(head)
+                lines.append(f"{head}: new ({', '.join(created[head])})")
+            continue
+        lines.append(f"{path}: {fmt_value(old)} -> {fmt_value(new)}")
+    return lines
 
 
 def fmt_value(value: Any) -> str:

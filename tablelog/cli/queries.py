@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import domain_errors, fmt_value, session_of
+from tablelog.cli.core import change_lines, domain_errors, fmt_value, session_of
 
 __all__ = ["COMMANDS"]
 
@@ -147,8 +147,13 @@ def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
     mark = " [undone]" if entry.undone else ""
     click.echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} "
                f"{entry.event.describe()}")
-    for path, old, new in entry.changes:
-        click.echo(f"    {path}: {fmt_value(old)} -> {fmt_value(new)}")
+    # An audit trail lists every field; a replay shows a newly created record on one line.
+    if explain:
+        lines = [f"{path}: {fmt_value(old)} -> {fmt_value(new)}" for path, old, new in entry.changes]
+    else:
+        lines = change_lines(entry.changes)
+    for line in lines:
+        click.echo(f"    {line}")
     if explain:
         for line in entry.event.explain():
             click.echo(f"    · {line}")
