@@ -95,6 +95,16 @@ def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
     assert not path.exists()
 
 
+@pytest.mark.parametrize("deck, message", [("AS,ZZ", "unknown card code(s) ZZ"),
+                                           ("AS,KS,AS", "card(s) named twice: AS")])
+def test_init_with_a_bad_deck_is_refused(tmp_path: Path, deck: str, message: str):
+    """`init --deck` with an unknown or repeated card exits 1 with MP-CARDS and creates no log."""
+    path = tmp_path / "bad.tlog"
+    assert f"error: MP-CARDS: {message}" in refused(path, "init", "--system", "magicpunk",
+                                                    "--deck", deck)
+    assert not path.exists()
+
+
 def test_init_with_a_custom_deck(tmp_path: Path):
     """`init --deck` makes a smaller deck; a card outside it is refused."""
     path = tmp_path / "small.tlog"
