@@ -4,6 +4,7 @@ release, turns and wipes. Thin: parse options -> build a command -> execute -> p
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import click
 
@@ -63,14 +64,14 @@ def unit() -> None:
 @click.option("--formation-defense", type=int, help="Formation defense rate (%).")
 @click.option("--sheet", type=click.Path(dir_okay=False), help="JSON or TOML unit sheet.")
 @appending
-def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: object) -> None:
+def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -> None:
     """Add a unit from options and/or a sheet file (options win).
 
     Example: tablelog saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=12
     --weapon 1h-sword=30 --resist 20
     """
     data = read_sheet(sheet) if sheet else {}
-    options["hp_floor_rate"] = _fraction(options["hp_floor_rate"], "--hp-floor-rate")  # type: ignore[arg-type]
+    options["hp_floor_rate"] = _fraction(options["hp_floor_rate"], "--hp-floor-rate")
     execute(ctx, AddUnit(name=name, sheet=build_sheet(data, options)))
 
 
@@ -101,7 +102,7 @@ def tech() -> None:
 )
 @appending
 def tech_add(
-    ctx: click.Context, tech_id: str, dependent: str | None, target_ability: str | None, **o: object
+    ctx: click.Context, tech_id: str, dependent: str | None, target_ability: str | None, **o: Any
 ) -> None:
     """Define a tech for this session (an enemy-only tech, say).
 
@@ -116,17 +117,17 @@ def tech_add(
             TechDefined(
                 id=tech_id,
                 power=o["power"],
-                attack_count=o["attack_count"],  # type: ignore[arg-type]
+                attack_count=o["attack_count"],
                 random_width=o["random_width"],
-                weapon_type=o["weapon_type"],  # type: ignore[arg-type]
+                weapon_type=o["weapon_type"],
                 attributes=tuple(o["attribute"]),
-                element=o["element"],  # type: ignore[arg-type]
+                element=o["element"],
                 self_ability=dependent,
                 target_ability=target_ability,
-                weapon_sub=o["weapon_sub"],  # type: ignore[arg-type]
+                weapon_sub=o["weapon_sub"],
                 target=o["target_kind"],
                 lp_cost=o["lp_cost"],
-                flags=tuple(o["flag"]),  # type: ignore[arg-type]
+                flags=tuple(o["flag"]),
             )
         ),
     )
@@ -220,7 +221,7 @@ def buff(
     ctx: click.Context, target: str, by: str, tech_id: str | None, **values: int | None
 ) -> None:
     """Give TARGET buffs/debuffs. Example: tablelog saga buff Gustave --attack 10 --by Amy"""
-    execute(ctx, ApplyBuff(target=target, by=by, tech=tech_id, **values))  # type: ignore[arg-type]
+    execute(ctx, ApplyBuff(target=target, by=by, tech=tech_id, **values))
 
 
 @click.command("turn")

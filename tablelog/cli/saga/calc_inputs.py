@@ -138,7 +138,9 @@ def _units(tech: cat.Tech, o: dict) -> tuple[dmg.Attacker, dmg.Defender, dmg.Sit
     return _attacker(o, weapon_power, slv), _defender(o), _situation(o)
 
 
-def _attacker(o: dict, weapon_power: object, slv: object) -> dmg.Attacker:
+def _attacker(
+    o: dict, weapon_power: Fraction | int | None, slv: Fraction | int | None
+) -> dmg.Attacker:
     return dmg.Attacker(
         weapon_power=weapon_power,
         slv=slv,

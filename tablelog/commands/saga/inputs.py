@@ -33,9 +33,10 @@ def tech_of(state: State, tech_id: str, rank: int = 1) -> cat.Tech:
     if defined is None:
         return cat.tech(tech_id, rank)
     fields = {f.name for f in attrs.fields(cat.Tech)}
-    return cat.Tech(
-        **{k: tuple(v) if isinstance(v, list) else v for k, v in defined.items() if k in fields}
-    )
+    given: dict[str, Any] = {
+        k: tuple(v) if isinstance(v, list) else v for k, v in defined.items() if k in fields
+    }
+    return cat.Tech(**given)
 
 
 def effective_of(tech: cat.Tech, target: Unit) -> str | None:
