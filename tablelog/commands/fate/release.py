@@ -106,7 +106,7 @@ def _release_defense(
             f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]
-    breakdown = {"mp_cost": np["_mp_formula"], "block": f"{block} HP and MP x {tiles} tiles"}
+    breakdown = {"mp_cost": np["mp_formula"], "block": f"{block} HP and MP x {tiles} tiles"}
     pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown))
     grade = parse_grade(np["grade"]).value
     turns = None if always else 1
@@ -156,7 +156,7 @@ def _release_attack(
     rows = [(t, who(pending.state, t)["row"]) for t in c.targets]
     plans = plan_targets(np["type"], limit, rows)
     _pay(owner, c, np["mp_cost"])
-    always, breakdown = np["release"] == "always", {"mp_cost": np["_mp_formula"]}
+    always, breakdown = np["release"] == "always", {"mp_cost": np["mp_formula"]}
     pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown))
     taken: dict[str, int] = {}
     for plan in plans:

@@ -16,7 +16,7 @@ from tablelog.events.fate import (
     ServantAdded,
 )
 from tablelog.projections.core import State
-from tablelog.rules.core import require
+from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
     cc_cost_breakdown,
     check_stored_spells,
@@ -162,7 +162,10 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
 def decide_add_servant(state: State, c: AddServant) -> list[Event]:
     """Record a servant; a madness grade must be a grade letter."""
     _check_new(state, c.name, "FATE-NP-1", c.hp, c.mp)
-    madness = str(parse_grade(c.madness)) if c.madness else None
+    try:
+        madness = str(parse_grade(c.madness)) if c.madness else None
+    except RuleViolation as exc:
+        raise RuleViolation("FATE-NP-4", f"madness {exc.message}") from None
     require(c.np_budget >= 0, "FATE-NP-1", f"NP budget {c.np_budget} is below 0")
     return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]
 

@@ -68,7 +68,7 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     for name in allies:
         who(state, name)
     text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in clashes) or "none up"
-    breakdown = {"mp_cost": f"{np['_mp_formula']}; x {factor} = {mp}", "clash": text}
+    breakdown = {"mp_cost": f"{np['mp_formula']}; x {factor} = {mp}", "clash": text}
     pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown))
     if factor == 0:
         return
@@ -95,7 +95,7 @@ def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     upkeep = army_upkeep_per_round(units, plus_used, mods.upkeep_per_unit)
     doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
     pending.add(PhantasmReleased(owner, np_id, mp, (), False,
-                                 {"mp_cost": f"{np['_mp_formula']}{doubled} = {mp}"}))  # fmt: skip
+                                 {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"}))  # fmt: skip
     pending.add(ArmySummoned(owner, np_id, units.units, units.free_units, units.stat_points,
                              upkeep, state.clock["round"], plus_used))  # fmt: skip
 

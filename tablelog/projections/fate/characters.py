@@ -76,7 +76,7 @@ def _phantasm_added(state: State, e: PhantasmAdded) -> None:
         "targets": profile.targets,
         "tiles": profile.tiles,
         "block_per_tile": profile.block_per_tile,
-        "_mp_formula": profile.formula["mp_cost"],
+        "mp_formula": profile.formula["mp_cost"],
         "unique": e.unique,
         "starting": e.starting,
     }
