@@ -40,7 +40,7 @@ def _fraction(text: str | None, option: str) -> Fraction | None:
 
 @click.group("unit")
 def unit() -> None:
-    """Units (allies and enemies)."""
+    """Units: add allies and enemies (options or a JSON/TOML sheet)."""
 
 
 @unit.command("add")
@@ -77,7 +77,7 @@ def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -
 
 @click.group("tech")
 def tech() -> None:
-    """Session techs (enemy-only techs, table overrides)."""
+    """Techs the catalogue lacks (enemy-only techs) or table overrides: add."""
 
 
 @tech.command("add")
@@ -135,7 +135,7 @@ def tech_add(
 
 @click.group("battle")
 def battle() -> None:
-    """Battles."""
+    """Battles: start one on a terrain element, with seasons, or neither."""
 
 
 @battle.command("start")
