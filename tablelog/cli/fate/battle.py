@@ -91,15 +91,21 @@ def chant(ctx: click.Context, name: str) -> None:
 @click.argument("np_id", metavar="ID")
 @click.option("--target", "targets", multiple=True, help="Target (repeat); allies for an EX field.")
 @click.option("--use-plus", is_flag=True, help="Use a + (fields: half growth; armies: x2 units).")
+@click.option("--spread", is_flag=True, help="Defensive NP: one tile a turn over 5 turns.")
 @appending
 def release(
-    ctx: click.Context, owner: str, np_id: str, targets: tuple[str, ...], use_plus: bool
+    ctx: click.Context,
+    owner: str,
+    np_id: str,
+    targets: tuple[str, ...],
+    use_plus: bool,
+    spread: bool,
 ) -> None:
     """Release a Noble Phantasm (or a master's unique ability).
 
     Example: tablelog fate release Saber excalibur --target Rider --target Lancer
     """
-    execute(ctx, Release(owner, np_id, targets, use_plus))
+    execute(ctx, Release(owner, np_id, targets, use_plus, spread))
 
 
 @group.command("damage")

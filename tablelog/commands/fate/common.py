@@ -78,7 +78,10 @@ def _slots(target: dict[str, Any], kinds: tuple[str, ...]) -> list[dict[str, Any
     slots = []
     for effect in target["effects"]:
         if effect["kind"] in kinds:
-            slots.extend([effect] * effect["tiles"])
+            tiles = effect["tiles"]
+            if effect["per_turn"] is not None:
+                tiles = min(tiles, effect["per_turn"] - effect["used"])
+            slots.extend([effect] * tiles)
     return slots
 
 

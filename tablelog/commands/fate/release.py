@@ -42,6 +42,7 @@ class Release:
     np_id: str
     targets: tuple[str, ...] = ()
     plus_used: bool = False
+    spread: bool = False
 
 
 def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
@@ -109,10 +110,21 @@ def _release_defense(
     breakdown = {"mp_cost": np["mp_formula"], "block": f"{block} HP and MP x {tiles} tiles"}
     pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown))
     grade = parse_grade(np["grade"]).value
-    turns = None if always else 1
+    turns, per_turn = _defense_timing(always, c.spread, tiles)
     effect_id = next_effect_id(pending.state)
     pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade, tiles, turns, c.owner,
-                             block, block, False, {"np": c.np_id}))  # fmt: skip
+                             block, block, False, {"np": c.np_id}, per_turn=per_turn))  # fmt: skip
+
+
+def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None, int | None]:
+    """Return (turns, tiles per turn) of defensive NP tiles: always-active one a turn for the
+    battle; true-name all in the release turn, or with ``spread`` one a turn over 5 turns.
+
+    Source: 노블 판타즘 3.② (1턴 당 5개의 판정이나 5턴 당 각각 1개; 턴 당 최대 1장); FATE-NP-9.
+    """
+    if always:
+        return None, 1
+    return (tiles, 1) if spread else (1, None)
 
 
 def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: NPMods) -> tuple[Tile, str]:

@@ -69,7 +69,11 @@ class CodeCast(Event):
 )
 @attrs.frozen
 class EffectRaised(Event):
-    """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles."""
+    """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles.
+
+    ``turns`` None: until the battle ends; ``per_turn``: at most that many of its tiles meet hits
+    in one turn (always-active or spread defensive NPs, FATE-NP-9).
+    """
 
     target: str
     effect_id: int
@@ -83,6 +87,7 @@ class EffectRaised(Event):
     injury: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
+    per_turn: int | None = None
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else f"{self.turns} turns"

@@ -24,6 +24,7 @@ def tick_effects(state: State) -> None:
     for who in state.characters.values():
         kept: list[dict[str, Any]] = []
         for effect in who["effects"]:
+            effect["used"] = 0
             if effect["turns_left"] is not None:
                 effect["turns_left"] -= 1
             if effect["turns_left"] is None or effect["turns_left"] > 0:

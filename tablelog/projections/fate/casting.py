@@ -71,6 +71,8 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
             "block_hp": e.block_hp,
             "block_mp": e.block_mp,
             "injury": e.injury,
+            "per_turn": e.per_turn,
+            "used": 0,
         }
     )
     fate_extra(state)["next_effect"] = e.effect_id + 1
@@ -86,6 +88,9 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
             f"{name} has no effect #{effect_id} with {tiles} tiles left",
         )
         assert effect is not None
+        effect["used"] += tiles
+        require(effect["per_turn"] is None or effect["used"] <= effect["per_turn"], "FATE-NP-9",
+                f"{name}'s #{effect_id} gives {effect['per_turn']} tile(s) a turn")  # fmt: skip
         effect["tiles"] -= tiles
     who["effects"] = [x for x in who["effects"] if x["tiles"] > 0]
 

@@ -544,3 +544,25 @@ def test_always_active_count_is_per_np():
     )
     after, _ = then(state, Release("Diarmuid", "buidhe", ("Saber",)))
     assert 52 == after.characters["Saber"]["hp"]
+
+
+@rule("FATE-NP-9")
+def test_spread_defensive_np_gives_one_tile_a_turn():
+    """A spread B defensive NP meets one hit a turn; a second hit that turn goes through."""
+    state = given(
+        AddServant("Saber", 60, 80),
+        AddPhantasm("Saber", "shield", "B", "anti-unit", "defense"),
+        StartBattle(),
+        Release("Saber", "shield", spread=True),
+        TakeDamage("Saber", hp=10),
+    )
+    assert 60 == state.characters["Saber"]["hp"]
+    after, events = then(state, TakeDamage("Saber", hp=10))
+    assert ({}, 50) == (events[0].spent, after.characters["Saber"]["hp"])
+    next_turn, _ = then(after, StartTurn())
+    hit, events = then(next_turn, TakeDamage("Saber", hp=10))
+    assert ({"1": 1}, 50, [3]) == (
+        events[0].spent,
+        hit.characters["Saber"]["hp"],
+        [e["tiles"] for e in hit.characters["Saber"]["effects"]],
+    )
