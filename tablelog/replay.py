@@ -13,29 +13,34 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import attrs
 
 from tablelog import systems
-from tablelog.events.codec import CodecError, decoder
-from tablelog.events.core import MARKERS, Event
+from tablelog.events.codec import CodecError, decoder, fast_path
+from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.log import LogError, LogFile
-from tablelog.store.snapshot import Checkpoint, decode_state, encode_state, read_snapshot, \
-    write_snapshot
+from tablelog.store.snapshot import (
+    Checkpoint,
+    decode_state,
+    encode_state,
+    read_snapshot,
+    write_snapshot,
+)
 
 __all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version"]
 
 SNAPSHOT_EVERY = int(os.environ.get("TABLELOG_SNAPSHOT_EVERY", "1000"))
 MAX_CHECKPOINTS = 12
 _CODE_VERSIONS: dict[str, str] = {}
-_ROOT = Path(__file__).resolve().parent
+_ROOT = os.path.dirname(os.path.abspath(__file__))
 _STATE_FIELDS = tuple(f.name for f in attrs.fields(State))
 
 
@@ -61,24 +66,28 @@ def code_version(system: str) -> str:
     if found is not None:
         return found
     module = systems.load(system)
-    paths = [_ROOT / "projections" / "core.py", _ROOT / "events" / "core.py",
-             _ROOT / "events" / "codec.py", _ROOT / "rules" / "core.py", Path(__file__)]
-    own = Path(module.__file__ or "")
-    paths += _tree(own.parent) if own.name == "__init__.py" else [own]
+    join = os.path.join
+    paths = [join(_ROOT, "projections", "core.py"), join(_ROOT, "events", "core.py"),
+             join(_ROOT, "events", "codec.py"), join(_ROOT, "rules", "core.py"),
+             os.path.abspath(__file__)]
+    own = os.path.abspath(module.__file__ or "")
+    paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
     for layer in ("events", "rules"):
-        paths += _tree(_ROOT / layer / system) + [_ROOT / layer / f"{system}.py"]
+        paths += _tree(join(_ROOT, layer, system)) + [join(_ROOT, layer, f"{system}.py")]
     digest = hashlib.blake2b(repr(_STATE_FIELDS).encode(), digest_size=16)
     for path in sorted(set(paths)):
-        if path.is_file():
-            digest.update(str(path.name).encode() + b"\0" + path.read_bytes())
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                digest.update(os.path.basename(path).encode() + b"\0" + f.read())
     found = _CODE_VERSIONS[system] = digest.hexdigest()
     return found
 
 
-def _tree(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.rglob("*") if p.suffix in (".py", ".csv") and p.is_file()]
+def _tree(folder: str) -> list[str]:
+    found = []
+    for where, _, names in os.walk(folder):
+        found += [os.path.join(where, n) for n in names if n.endswith((".py", ".csv"))]
+    return found
 
 
 class Replayer:
@@ -240,38 +249,39 @@ class Replayer:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan."""
         table, every, taken, path = evolvers(), self.every, [], self.log.path
-        decoders: dict[tuple[str, int], Any] = {}
-        at: Any = pos
-        can_checkpoint = self.snapshots
+        can_checkpoint = True
         error: LogError | None = None
-        for seq, env, offset, end, digest in self.log.records(pos):
-            if until is not None and seq > until:
-                break
+        entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
+        records: Any = self.log.records(pos)
+        if until is not None:
+            records = itertools.takewhile(lambda r: r[0] <= until, records)
+        seq, end, digest, offset = pos.seq, pos.offset, pos.prev, pos.last
+        for seq, env, offset, end, digest in records:  # noqa: B007 - the last one is the end
             kind = env["type"]
-            if error is not None and kind not in MARKERS:
-                continue
-            if kind in MARKERS or seq not in skip:
-                key = (kind, env["v"])
-                decode = decoders.get(key)
-                if decode is None:
-                    decode = decoders[key] = _decoder(path, kind, env["v"], seq, offset)
+            if kind in MARKERS:
+                event = _decoder(path, kind, env["v"], seq, offset)
+                markers.append((seq, kind, _decode(event, env, seq, offset, path).target))
+            elif error is None and seq not in skip:
+                entry = entries.get(kind)
+                if entry is None or entry[0] != env["v"]:
+                    entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
+                _, cls, check, decode, fn = entry
+                data = env["data"]
                 try:
-                    event = decode(env["data"])
-                except CodecError as exc:
-                    raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}",
-                                   offset, seq) from None
-                if kind in MARKERS:
-                    markers.append((seq, kind, event.target))  # type: ignore[attr-defined]
-                else:
-                    try:
-                        _apply(table, state, event, seq, path)
-                    except LogError as exc:
-                        if not optimistic:
-                            raise
-                        error, can_checkpoint = exc, False
-                        continue
+                    event = cls(**data) if check is not None else None
+                except Exception:  # noqa: BLE001 - the converter decides, with its own errors
+                    event = None
+                if event is None or not check(event):
+                    event = _decode(decode, env, seq, offset, path)
+                try:
+                    fn(state, event)
+                except Exception as exc:  # noqa: BLE001 - every failure becomes a LogError
+                    failure = _failure(exc, event, seq, path)
+                    if not optimistic:
+                        raise failure from None
+                    error, can_checkpoint = failure, False
+                    continue
             state.seq = seq
-            at = (seq, end, digest, offset)
             if can_checkpoint and seq % every == 0:
                 cp = self.checkpoint(state, Position(seq, end, digest, offset),
                                      frozenset(t for t in skip if t <= seq), markers)
@@ -279,9 +289,9 @@ class Replayer:
                     can_checkpoint = False
                 else:
                     taken = _thin([*taken, cp], MAX_CHECKPOINTS)
-        if isinstance(at, tuple):
-            at = Position(*at)
-        return at, taken, error
+        if error is not None:
+            return pos, taken, error
+        return Position(seq, end, digest, offset), taken, error
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
         """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
@@ -316,17 +326,33 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
         raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
 
 
-def _apply(table: dict[type, Any], state: State, event: Event, seq: int, path: str) -> None:
-    fn = table.get(type(event))
+def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
+           offset: int) -> tuple[int, Any, Any, Any, Any]:
+    """Return ``(version, class, fast check, decoder, evolver)`` for ``(kind, version)``."""
+    decode = _decoder(path, kind, version, seq, offset)
+    fast = fast_path(kind, version)
+    cls = event_class(kind)
+    fn = table.get(cls, _no_evolver)
+    return (version, fast[0], fast[1], decode, fn) if fast else (version, cls, None, decode, fn)
+
+
+def _no_evolver(state: State, event: Event) -> None:
+    raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
+
+
+def _decode(decode: Any, env: dict[str, Any], seq: int, offset: int, path: str) -> Any:
     try:
-        if fn is None:
-            raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
-        fn(state, event)
-    except RuleViolation as exc:
-        raise LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq) from None
-    except Exception as exc:  # a crafted record an evolver chokes on: a clear error, no traceback
-        raise LogError(f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})",
-                       None, seq) from None
+        return decode(env["data"])
+    except CodecError as exc:
+        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+
+
+def _failure(exc: Exception, event: Event, seq: int, path: str) -> LogError:
+    """Return the LogError for an event that does not apply during a fold."""
+    if isinstance(exc, RuleViolation):
+        return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)
+    return LogError(f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})",
+                    None, seq)
 
 
 def _thin(cps: list[Checkpoint], limit: int) -> list[Checkpoint]:

@@ -9,14 +9,11 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import os
-import secrets
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import attrs
-import filelock
 
 from tablelog import systems
 from tablelog.commands.core import Redo, Undo, decide
@@ -26,6 +23,7 @@ from tablelog.projections.core import State, diff, entity_view, evolve, undone_a
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position
+from tablelog.store.lock import LockTimeout, LogLock
 from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, LogMovedOn, StoredRecord
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
@@ -73,7 +71,7 @@ class Session:
         self._state: State | None = None
         self._markers: list[tuple[int, str, int]] = []
         self._end: Position | None = None
-        self._lock: filelock.FileLock | None = None
+        self._lock: LogLock | None = None
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
 
     # -- creation and loading -------------------------------------------------------------
@@ -87,6 +85,9 @@ class Session:
             LogError: the file exists or cannot be created.
             systems.SystemUnavailable: unknown system.
         """
+        import secrets
+        import uuid
+
         systems.load(system)
         header = Header(session_id=uuid.uuid4().hex, system=system, created=now_utc(),
                         seed=secrets.randbits(63) if seed is None else seed, title=title,
@@ -289,7 +290,7 @@ class Session:
         raise RuleViolation("CORE-UNDO", "nothing to undo: the log has no active action")
 
     def _latest_undone(self, undone: set[int]) -> int:
-        for seq, kind, target in reversed(self._markers):
+        for _, kind, target in reversed(self._markers):
             if kind == Undone.TYPE and target in undone:
                 return target
         raise RuleViolation("CORE-REDO", "nothing to redo: no action is undone")
@@ -320,10 +321,10 @@ class Session:
         Raises:
             LogError: locked past the timeout, or the final write failed (nothing written).
         """
-        lock = filelock.FileLock(self.log.lock_path, timeout=LOCK_TIMEOUT_S)
+        lock = self.log.lock()
         try:
             lock.acquire()
-        except filelock.Timeout:
+        except LockTimeout:
             raise LogError(f"{self.path} is locked by another writer "
                            f"(waited {LOCK_TIMEOUT_S:g} s)") from None
         self._lock = lock

@@ -23,7 +23,8 @@ import cattrs
 
 from tablelog.events.core import Event, event_class
 
-__all__ = ["CodecError", "converter", "to_record", "from_record", "upcaster", "decoder"]
+__all__ = ["CodecError", "converter", "to_record", "from_record", "upcaster", "decoder",
+           "fast_path"]
 
 converter = cattrs.Converter()
 converter.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
@@ -113,6 +114,25 @@ def decoder(type_tag: str, version: int) -> Decoder:
     fn = _make_decoder(cls, type_tag, version)
     _DECODERS[(type_tag, version)] = (cls, fn)
     return fn
+
+
+def fast_path(type_tag: str, version: int) -> tuple[type[Event], Callable[[Any], bool]] | None:
+    """Return ``(class, exact field check)`` when ``(type_tag, version)`` records can be built
+    as ``cls(**data)`` and accepted when the check passes (else use :func:`decoder`)."""
+    cls = event_class(type_tag)
+    if cls is None or version != cls.VERSION:
+        return None
+    check = _FAST.get(cls)
+    if check is None:
+        check = _FAST[cls] = _fast_check(cls) or _NO_FAST
+    return None if check is _NO_FAST else (cls, check)
+
+
+def _NO_FAST(_: Any) -> bool:
+    return False
+
+
+_FAST: dict[type, Callable[[Any], bool]] = {}
 
 
 def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:

@@ -1,27 +1,34 @@
 """The append-only log file: create, scan (streaming), append under a lock, repair a torn tail.
 
 Reads never load the whole file: records are read one by one through a buffered reader, each one
-bounded by ``MAX_RECORD_BYTES``. Appends take an exclusive lock (``filelock``), check that the file
-still ends where the caller decided, write every record of the batch in one write, then fsync
-before reporting success. A failed write is cut back, so the file is as it was before the append.
+bounded by ``MAX_RECORD_BYTES``. Appends take an exclusive lock (``flock``, see lock.py), check
+that the file still ends where the caller decided, write every record of the batch in one write,
+then fsync before reporting success. A failed write is cut back: the file is as it was before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import zlib
 from collections.abc import Iterator
 from typing import Any, BinaryIO, NamedTuple
 
-import filelock
 import msgpack
 
 from tablelog.store.format import (
-    BATCH_KEY, MAX_RECORD_BYTES, RECORD_PREFIX, FormatError, Header, Position, check_envelope,
-    decode_payload, pack_header, pack_record, parse_header,
+    BATCH_KEY,
+    MAX_CONTAINER_LEN,
+    MAX_RECORD_BYTES,
+    RECORD_PREFIX,
+    FormatError,
+    Header,
+    Position,
+    pack_header,
+    pack_record,
+    parse_header,
 )
+from tablelog.store.lock import LockTimeout, LogLock
 
 __all__ = ["LogError", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile", "LOCK_TIMEOUT_S",
            "fsync_dir"]
@@ -40,7 +47,7 @@ class LogError(Exception):
 
 
 class LogMovedOn(Exception):
-    """Another writer appended after the position a command was decided on: catch up, decide again."""
+    """Another writer appended after the position a command was decided on: decide again."""
 
 
 class StoredRecord(NamedTuple):
@@ -90,9 +97,9 @@ class LogFile:
     def lock_path(self) -> str:
         return self.path + ".lock"
 
-    def lock(self) -> filelock.FileLock:
+    def lock(self) -> LogLock:
         """Return the log's exclusive lock (not yet acquired)."""
-        return filelock.FileLock(self.lock_path, timeout=LOCK_TIMEOUT_S)
+        return LogLock(self.lock_path, LOCK_TIMEOUT_S)
 
     @classmethod
     def create(cls, path: str, header: Header) -> LogFile:
@@ -171,61 +178,83 @@ class LogFile:
             yield from self._records(f, pos)
 
     def _records(self, f: BinaryIO, pos: Position) -> Iterator[RawRecord]:
+        # The replay hot path: locals only, one msgpack call and two hashes per record.
         seq, offset, prev = pos.seq, pos.offset, pos.prev
         read, unpack, crc32, blake2b = f.read, RECORD_PREFIX.unpack, zlib.crc32, hashlib.blake2b
+        unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         batch: list[RawRecord] = []
         need = 0
-        while True:
-            prefix = read(8)
-            if len(prefix) < 8:
-                if prefix or batch:
+        done = (pos.seq, pos.offset, pos.prev, pos.last)
+        try:
+            while True:
+                prefix = read(8)
+                if len(prefix) < 8:
+                    if prefix or batch:
+                        self.torn_at = batch[0][2] if batch else offset
+                    return
+                length, crc = unpack(prefix)
+                if length > MAX_RECORD_BYTES:
+                    raise self._corrupt(f"record length {length} is over the limit", offset,
+                                        seq + 1)
+                payload = read(length)
+                if len(payload) < length:
+                    self._check_torn(payload, crc, offset, seq + 1)
                     self.torn_at = batch[0][2] if batch else offset
-                return
-            length, crc = unpack(prefix)
-            if length > MAX_RECORD_BYTES:
-                raise self._corrupt(f"record length {length} is over the limit", offset, seq + 1)
-            payload = read(length)
-            if len(payload) < length:
-                self._check_torn(payload, crc, offset, seq + 1)
-                self.torn_at = batch[0][2] if batch else offset
-                return
-            if crc32(payload) != crc:
-                raise self._corrupt("record checksum mismatch", offset, seq + 1)
-            try:
-                env = decode_payload(payload)
-            except Exception as exc:  # msgpack raises several types; all mean the same here
-                raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
-                                    offset, seq + 1) from None
-            seq += 1
-            reason = check_envelope(env)
-            if reason:
-                raise self._corrupt(reason, offset, seq)
-            if env["seq"] != seq:
-                raise self._corrupt(f"seq {env['seq']} where {seq} was expected", offset, seq)
-            if env["prev"] != prev:
-                raise self._corrupt("hash chain broken (an earlier record was edited)",
-                                    offset, seq)
-            prev = blake2b(payload, digest_size=16).digest()
-            end = offset + 8 + length
-            more = env.get(BATCH_KEY, 0) if len(env) == 8 else 0
-            if batch:
-                need -= 1
-                if more != need:
-                    raise self._corrupt(f"batch count {more} where {need} was expected",
-                                        offset, seq)
-                batch.append((seq, env, offset, end, prev))
-                if not need:
-                    for item in batch:
-                        self.end = Position(item[0], item[3], item[4], item[2])
-                        yield item
-                    batch = []
-            elif more:
-                batch.append((seq, env, offset, end, prev))
-                need = more
-            else:
-                self.end = Position(seq, end, prev, offset)
-                yield seq, env, offset, end, prev
-            offset = end
+                    return
+                if crc32(payload) != crc:
+                    raise self._corrupt("record checksum mismatch", offset, seq + 1)
+                try:
+                    env = unpackb(payload, strict_map_key=False, max_array_len=limit,
+                                  max_map_len=limit)
+                except Exception as exc:  # msgpack raises several types; all mean the same
+                    raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
+                                        offset, seq + 1) from None
+                seq += 1
+                if type(env) is not dict or len(env) != 7:
+                    if type(env) is not dict or len(env) != 8 or batch_key not in env:
+                        raise self._corrupt("record is not a tablelog envelope", offset, seq)
+                    more = env[batch_key]
+                else:
+                    more = 0
+                try:
+                    if env["seq"] != seq or type(env["seq"]) is not int:
+                        raise self._corrupt(f"seq {env['seq']!r} where {seq} was expected",
+                                            offset, seq)
+                    if env["prev"] != prev:
+                        raise self._corrupt("hash chain broken (an earlier record was edited)",
+                                            offset, seq)
+                    if (type(env["type"]) is not str or type(env["v"]) is not int
+                            or type(env["data"]) is not dict or type(env["actor"]) is not str
+                            or type(env["at"]) is not str):
+                        raise self._corrupt("record envelope has fields of the wrong type",
+                                            offset, seq)
+                except KeyError:
+                    raise self._corrupt("record is not a tablelog envelope", offset,
+                                        seq) from None
+                prev = blake2b(payload, digest_size=16).digest()
+                end = offset + 8 + length
+                if batch:
+                    need -= 1
+                    if more != need or type(more) is not int:
+                        raise self._corrupt(f"batch count {more!r} where {need} was expected",
+                                            offset, seq)
+                    batch.append((seq, env, offset, end, prev))
+                    if not need:
+                        for item in batch:
+                            done = (item[0], item[3], item[4], item[2])
+                            yield item
+                        batch = []
+                elif more:
+                    if type(more) is not int or more < 0:
+                        raise self._corrupt("record envelope has a bad batch count", offset, seq)
+                    batch.append((seq, env, offset, end, prev))
+                    need = more
+                else:
+                    done = (seq, end, prev, offset)
+                    yield seq, env, offset, end, prev
+                offset = end
+        finally:
+            self.end = Position(*done)
 
     def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
         """Raise if a record that runs past the end of the file is whole but has a bad length."""
@@ -271,7 +300,7 @@ class LogFile:
         try:
             with self.lock():
                 return self._append_locked(envelopes, expected)
-        except filelock.Timeout:
+        except LockTimeout:
             raise LogError(f"{self.path} is locked by another writer "
                            f"(waited {LOCK_TIMEOUT_S:g} s)") from None
 
@@ -316,6 +345,8 @@ class LogFile:
                     pass
                 if self.torn_at is None:
                     return None
+                import shutil  # only here: it costs start-up time to every command
+
                 backup = _free_name(self.path + ".bak")
                 shutil.copy2(self.path, backup)
                 with open(backup, "rb") as b:
@@ -326,7 +357,7 @@ class LogFile:
                     os.fsync(f.fileno())
                 fsync_dir(self.path)
                 return self.torn_at, backup
-        except filelock.Timeout:
+        except LockTimeout:
             raise LogError(f"{self.path} is locked by another writer "
                            f"(waited {LOCK_TIMEOUT_S:g} s)") from None
 

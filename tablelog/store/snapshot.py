@@ -118,7 +118,8 @@ def snapshot_path(log_path: str) -> str:
     return log_path + ".snap"
 
 
-def write_snapshot(log_path: str, session_id: str, code: str, checkpoints: list[Checkpoint]) -> None:
+def write_snapshot(log_path: str, session_id: str, code: str,
+                   checkpoints: list[Checkpoint]) -> None:
     """Write the snapshot file atomically: temp file, fsync, rename, directory fsync.
 
     Raises:

@@ -1,0 +1,95 @@
+"""Replay the benchmark events through the ``eventsourcing`` library (POPO recorder).
+
+Usage: ``python bench/es_bench.py N`` prints ``{"events": N, "replay_s": …, "eps": …}`` as JSON.
+The aggregate applies the same changes as the toy system's evolvers, to the same plain dicts.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import sys
+import time
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0])
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+
+import logs  # noqa: E402
+
+from tablelog.events.core import Noted, Redone, Undone  # noqa: E402
+from tests.support import toy  # noqa: E402
+
+
+class Table(Aggregate):
+    """One session: counters with points, rolls, notes, undo markers (as in the toy system)."""
+
+    @event("Created")
+    def __init__(self) -> None:
+        self.characters: dict = {}
+        self.clock = {"rolls": 0}
+        self.undone: set = set()
+
+    @event("CounterAdded")
+    def counter_added(self, name: str, points: int) -> None:
+        self.characters[name] = {"hp": points, "hp_max": points, "_secret": 1}
+
+    @event("PointsSpent")
+    def points_spent(self, name: str, points: int, breakdown: dict) -> None:
+        self.characters[name]["hp"] -= points
+
+    @event("DieRolled")
+    def die_rolled(self, name: str, value: int) -> None:
+        self.clock["rolls"] += 1
+        self.characters[name]["last_roll"] = value
+
+    @event("Noted")
+    def noted(self, text: str) -> None:
+        pass
+
+    @event("Undone")
+    def undone_(self, target: int, reason: str) -> None:
+        self.undone.add(target)
+
+    @event("Redone")
+    def redone_(self, target: int) -> None:
+        self.undone.discard(target)
+
+
+def record(table: Table, e: object) -> None:
+    if isinstance(e, toy.CounterAdded):
+        table.counter_added(e.name, e.points)
+    elif isinstance(e, toy.PointsSpent):
+        table.points_spent(e.name, e.points, e.breakdown)
+    elif isinstance(e, toy.DieRolled):
+        table.die_rolled(e.name, e.value)
+    elif isinstance(e, Noted):
+        table.noted(e.text)
+    elif isinstance(e, Undone):
+        table.undone_(e.target, e.reason)
+    elif isinstance(e, Redone):
+        table.redone_(e.target)
+
+
+def main(n: int) -> None:
+    app = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    table = Table()
+    for i, e in enumerate(logs.bench_events(n)):
+        record(table, e)
+        if i % 1000 == 999:
+            app.save(table)
+    app.save(table)
+    app.repository.cache = None
+    gc.collect()
+    start = time.perf_counter()
+    again = app.repository.get(table.id)
+    took = time.perf_counter() - start
+    assert again.version == table.version
+    print(json.dumps({"events": again.version - 1, "replay_s": took,
+                      "eps": (again.version - 1) / took}))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))

@@ -1,0 +1,66 @@
+"""Build benchmark logs quickly: toy-system events framed straight by the store (one write per
+chunk), the same records the CLI would append one by one."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tablelog.events.codec import to_record  # noqa: E402
+from tablelog.events.core import Noted, Redone, Undone  # noqa: E402
+from tablelog.store.format import Header  # noqa: E402
+from tablelog.store.log import LogFile, frame  # noqa: E402
+from tests.support import toy  # noqa: E402
+
+toy.install()
+
+NAMES = tuple(f"pc{i}" for i in range(8))
+
+
+def bench_events(n: int) -> list:
+    """Return the ``n`` events of a benchmark session (counters, spends, rolls, notes, undo)."""
+    events: list = [toy.CounterAdded(name, 10**9) for name in NAMES]
+    regular = n - 3 if n >= 20 else n
+    i = 0
+    while len(events) < regular:
+        name = NAMES[i % len(NAMES)]
+        if i % 10 == 9:
+            events.append(Noted(text=f"ruling {i}"))
+        elif i % 2:
+            events.append(toy.PointsSpent(name, 1, {"before": 10**9 - i, "spent": 1}))
+        else:
+            events.append(toy.DieRolled(name, 1 + i % 6))
+        i += 1
+    if n >= 20:  # undo the latest action, redo it, undo it again: markers as in real play
+        events += [Undone(target=regular, reason="misclick"), Redone(target=regular),
+                   Undone(target=regular, reason="misclick")]
+    return events[:n]
+
+
+def make_log(path: str, n: int, chunk: int = 5000) -> None:
+    """Write a toy log of ``n`` events at ``path`` (replacing it), one record per batch."""
+    for suffix in ("", ".snap", ".lock"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    log = LogFile.create(path, Header(session_id=f"bench-{n}", system="toy",
+                                      created="2026-11-30T00:00:00.000000Z", seed=7))
+    pos = log.start
+    assert pos is not None
+    buf: list[bytes] = []
+    with open(path, "ab") as f:
+        for i, event in enumerate(bench_events(n)):
+            kind, version, data = to_record(event)
+            at = f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.000000Z"
+            record, pos = frame([{"type": kind, "v": version, "at": at, "actor": "gm",
+                                  "data": data}], pos)
+            buf.append(record)
+            if len(buf) >= chunk:
+                f.write(b"".join(buf))
+                buf.clear()
+        f.write(b"".join(buf))
+        f.flush()
+        os.fsync(f.fileno())

@@ -1,0 +1,205 @@
+"""tablelog benchmarks (``make bench``): prints a table and writes bench/results.json.
+
+Not timed tests: the figures are measured on whatever machine runs them, each the best (or the
+median) of a few runs, with the pairs that are compared run alternately in the same process so
+that a noisy machine slows both sides alike. Logs are built in bench/work/ from the toy system's
+events (tests/support/toy.py), so the benchmarks do not depend on any game system.
+
+Figures (see docs/RELIABILITY.md for the goals):
+- replay of a 1,000,000-event log to a state, events/s, beside plain msgpack decoding of the
+  same file (read the frames, ``unpackb`` each payload, nothing else);
+- the same events replayed by the ``eventsourcing`` library (POPO recorder);
+- ``state`` with a snapshot, as a fraction of the full replay;
+- one appending CLI command on a 10,000-event log beside ``python -c "import attrs, cattrs,
+  msgpack, click"``; ``state`` on a 100,000-event log (with and without a snapshot);
+- ``run`` of a 10,000-line script, lines/s, with one fsync per command and with ``--atomic``;
+- peak RSS of replaying 10,000 and 1,000,000 events.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+WORK = HERE / "work"
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+import logs  # noqa: E402
+import msgpack  # noqa: E402
+
+from tablelog.session import Session  # noqa: E402
+from tablelog.store.format import parse_header  # noqa: E402
+
+PY = sys.executable
+TOYCLI = str(HERE / "toycli.py")
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as installed
+BIG = int(os.environ.get("BENCH_EVENTS", "1000000"))
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def wall(*argv: str) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, env=ENV, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def raw_decode(path: Path) -> int:
+    """Plain decoding of the same file: read each frame, ``unpackb`` its payload, nothing more."""
+    count = 0
+    with open(path, "rb", buffering=1 << 20) as f:
+        _, size = parse_header(f.read(1 << 17))
+        f.seek(size)
+        read, unpackb = f.read, msgpack.unpackb
+        while True:
+            prefix = read(8)
+            if len(prefix) < 8:
+                return count
+            unpackb(read(int.from_bytes(prefix[:4], "big")))
+            count += 1
+
+
+def replay(path: Path) -> int:
+    return Session(str(path), snapshots=False).state().seq
+
+
+def bench_replay(big: Path, out: dict) -> None:
+    raw_times, replay_times = [], []
+    for _ in range(3):
+        raw_times.append(timed(lambda: raw_decode(big)))
+        replay_times.append(timed(lambda: replay(big)))
+    out["replay_s"] = min(replay_times)
+    out["replay_eps"] = BIG / out["replay_s"]
+    out["raw_decode_eps"] = BIG / min(raw_times)
+    out["replay_ratio"] = out["replay_eps"] / out["raw_decode_eps"]
+
+
+def bench_snapshot(big: Path, out: dict) -> None:
+    for suffix in (".snap",):
+        Path(str(big) + suffix).unlink(missing_ok=True)
+    Session(str(big)).state()  # the first fold writes the snapshot
+    assert Path(str(big) + ".snap").exists()
+    with_snapshot = min(timed(lambda: Session(str(big)).state()) for _ in range(5))
+    out["snapshot_state_s"] = with_snapshot
+    out["snapshot_state_fraction"] = with_snapshot / out["replay_s"]
+
+
+def bench_eventsourcing(out: dict) -> None:
+    done = subprocess.run([PY, str(HERE / "es_bench.py"), str(BIG)], check=True, env=ENV,
+                          capture_output=True, text=True)
+    figures = json.loads(done.stdout)
+    out["eventsourcing_eps"] = figures["eps"]
+    out["eventsourcing_ratio"] = out["replay_eps"] / figures["eps"]
+
+
+def bench_cli(log10k: Path, log100k: Path, out: dict) -> None:
+    floor = ("-c", "import attrs, cattrs, msgpack, click")
+    append = (TOYCLI, "--log", str(log10k), "toy", "spend", "pc1", "1")
+    wall(PY, *append)  # warm: byte-code caches and the snapshot, as on a machine in use
+    appends, floors = [], []
+    for _ in range(9):
+        appends.append(wall(PY, *append))
+        floors.append(wall(PY, *floor))
+    out["cli_append_s"] = statistics.median(appends)
+    out["import_floor_s"] = statistics.median(floors)
+    out["cli_append_ratio"] = out["cli_append_s"] / out["import_floor_s"]
+    state = (TOYCLI, "--log", str(log100k), "state")
+    wall(PY, *state)
+    out["state_100k_s"] = statistics.median(wall(PY, *state) for _ in range(5))
+    cold = []
+    for _ in range(3):
+        Path(str(log100k) + ".snap").unlink(missing_ok=True)
+        cold.append(wall(PY, *state))
+    out["state_100k_cold_s"] = statistics.median(cold)
+
+
+def bench_run(out: dict, lines: int = 10000) -> None:
+    script = WORK / "script.txt"
+    body = ["init --system toy --seed 7"] + [f"toy add pc{i} 1000000000" for i in range(8)]
+    i = 0
+    while len(body) < lines:
+        body.append(f"toy spend pc{i % 8} 1" if i % 2 else f"toy roll pc{i % 8}")
+        i += 1
+    script.write_text("\n".join(body) + "\n")
+    for key, extra in (("run_lines_per_s", ()), ("run_atomic_lines_per_s", ("--atomic",))):
+        log = WORK / "run.tlog"
+        for suffix in ("", ".snap", ".lock"):
+            Path(str(log) + suffix).unlink(missing_ok=True)
+        out[key] = lines / wall(PY, TOYCLI, "--log", str(log), "run", *extra, str(script))
+
+
+def bench_rss(log10k: Path, big: Path, out: dict) -> None:
+    code = ("import resource, sys; sys.path[:0] = sys.argv[2:4];"
+            "import logs; from tablelog.session import Session;"
+            "Session(sys.argv[1], snapshots=False).state();"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    for key, path in (("rss_10k_mb", log10k), ("rss_1m_mb", big)):
+        done = subprocess.run([PY, "-c", code, str(path), str(HERE), str(ROOT)], check=True,
+                              env=ENV, capture_output=True, text=True)
+        out[key] = float(done.stdout.strip())
+
+
+GOALS = [
+    ("replay_eps", "events/s", ""), ("raw_decode_eps", "events/s", ""),
+    ("replay_ratio", "× plain decoding", ">= 0.5"),
+    ("eventsourcing_eps", "events/s", ""), ("eventsourcing_ratio", "× eventsourcing", ">= 10"),
+    ("snapshot_state_s", "s", ""), ("snapshot_state_fraction", "of full replay", "<= 0.05"),
+    ("cli_append_s", "s (median)", ""), ("import_floor_s", "s (median)", ""),
+    ("cli_append_ratio", "× import floor", "<= 1.5"),
+    ("state_100k_s", "s (median, snapshot)", ""), ("state_100k_cold_s", "s (no snapshot)", ""),
+    ("run_lines_per_s", "lines/s", ""), ("run_atomic_lines_per_s", "lines/s", ""),
+    ("rss_10k_mb", "MB", ""), ("rss_1m_mb", "MB", "within 20 % of 10k"),
+]
+
+
+def met(key: str, out: dict) -> str:
+    checks = {
+        "replay_ratio": lambda v: v >= 0.5, "eventsourcing_ratio": lambda v: v >= 10,
+        "snapshot_state_fraction": lambda v: v <= 0.05, "cli_append_ratio": lambda v: v <= 1.5,
+        "rss_1m_mb": lambda v: v <= 1.2 * out["rss_10k_mb"],
+    }
+    return "" if key not in checks else ("met" if checks[key](out[key]) else "MISSED")
+
+
+def main() -> None:
+    WORK.mkdir(exist_ok=True)
+    out: dict = {"events": BIG, "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    start = time.perf_counter()
+    big, log10k, log100k = WORK / "big.tlog", WORK / "10k.tlog", WORK / "100k.tlog"
+    for path, n in ((big, BIG), (log10k, 10000), (log100k, 100000)):
+        print(f"building {path.name} ({n} events) …", flush=True)
+        logs.make_log(str(path), n)
+    steps = [("replay", lambda: bench_replay(big, out)),
+             ("snapshot", lambda: bench_snapshot(big, out)),
+             ("eventsourcing", lambda: bench_eventsourcing(out)),
+             ("cli", lambda: bench_cli(log10k, log100k, out)),
+             ("run", lambda: bench_run(out)),
+             ("rss", lambda: bench_rss(log10k, big, out))]
+    for name, step in steps:
+        print(f"{name} …", flush=True)
+        step()
+    out["bench_s"] = time.perf_counter() - start
+    print(f"\n{'figure':<26}{'value':>14}  {'unit':<22}{'goal':<20}")
+    for key, unit, goal in GOALS:
+        print(f"{key:<26}{out[key]:>14,.4g}  {unit:<22}{goal:<20}{met(key, out)}")
+    print(f"\n{BIG:,} events; whole benchmark {out['bench_s']:.0f} s")
+    tmp = HERE / "results.json.tmp"
+    tmp.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n")
+    tmp.replace(HERE / "results.json")
+
+
+if __name__ == "__main__":
+    main()
