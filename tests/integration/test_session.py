@@ -1,0 +1,363 @@
+"""Integration tests of the session loop over real log files: snapshots, retries, schema evolution.
+
+Uses the toy system (tests/support/toy.py) so that no game system is needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from tablelog import replay
+from tablelog.commands.core import AddNote, Redo, Undo
+from tablelog.events.codec import upcaster
+from tablelog.events.core import Event, event
+from tablelog.projections.core import State, evolver
+from tablelog.projections.history import state_json
+from tablelog.rules.core import RuleViolation
+from tablelog.session import LogError, Session
+from tablelog.store.log import LogFile
+from tablelog.store.snapshot import read_snapshot, snapshot_path
+from tests.support import toy
+from tests.support.cli import ok
+
+toy.install()
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def view(state: State) -> dict[str, Any]:
+    """The JSON state of a folded State (what `state --json` prints)."""
+    return state_json(state, toy)  # type: ignore[arg-type]
+
+
+def reference(path: Path, until: int | None = None) -> dict[str, Any]:
+    """The state folded from the log alone, without any snapshot."""
+    return view(Session(str(path), snapshots=False).state(until))
+
+
+def play(path: Path, commands: list[object]) -> Session:
+    """Create a toy log and run the commands through one session."""
+    session = Session.create(str(path), "toy", seed=5)
+    for command in commands:
+        session.execute(command)
+    return session
+
+
+SCRIPT: list[object] = [
+    toy.AddCounter("a", 50), toy.AddCounter("b", 40),
+    *[toy.SpendPoints("a", 1) for _ in range(8)], Undo(target=5), toy.RollDie("b"),
+    *[toy.SpendPoints("b", 2) for _ in range(8)], Undo(), Redo(), Undo(target=7),
+    *[AddNote(text=f"n{i}") for i in range(5)],
+]
+
+
+@pytest.fixture
+def every_5(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checkpoint every 5 events (instead of every 1000)."""
+    monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 5)
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the seq every scan of a log starts after."""
+    starts: list[int] = []
+    original = LogFile.records
+
+    def spy(self: LogFile, start: Any = None) -> Any:
+        starts.append(start.seq if start is not None else 0)
+        return original(self, start)
+
+    monkeypatch.setattr(LogFile, "records", spy)
+    return starts
+
+
+def test_snapshot_is_written_every_n_events(tmp_path: Path, every_5: None) -> None:
+    """Appending 28 events with N=5 leaves checkpoints at multiples of 5, the latest at 25."""
+    session = play(tmp_path / "s.tlog", SCRIPT)
+    assert session.state().seq == 28
+    header = session.header
+    cps = read_snapshot(str(tmp_path / "s.tlog"), header.session_id,
+                        replay.code_version("toy"))
+    assert cps[-1].end.seq == 25
+    assert all(cp.end.seq % 5 == 0 for cp in cps)
+
+
+def test_state_folds_only_the_tail_after_the_snapshot(tmp_path: Path, every_5: None,
+                                                      reads: list[int]) -> None:
+    """A fresh session reads the log from the latest checkpoint (25), not from the start."""
+    play(tmp_path / "s.tlog", SCRIPT)
+    reads.clear()
+    folded = Session(str(tmp_path / "s.tlog")).state()
+    assert reads == [25]
+    assert view(folded) == reference(tmp_path / "s.tlog")
+
+
+def test_append_uses_the_snapshot(tmp_path: Path, every_5: None, reads: list[int]) -> None:
+    """An appending command in a fresh session folds from the checkpoint too."""
+    play(tmp_path / "s.tlog", SCRIPT)
+    reads.clear()
+    outcome = Session(str(tmp_path / "s.tlog")).execute(toy.SpendPoints("a", 1))
+    assert reads == [25]
+    assert outcome.applied[0].seq == 29
+
+
+def test_undo_refolds_from_a_checkpoint_before_its_target(tmp_path: Path, every_5: None,
+                                                           reads: list[int]) -> None:
+    """Undoing #27 refolds from the checkpoint at 25, and gives the state the log alone gives."""
+    play(tmp_path / "s.tlog", SCRIPT)
+    session = Session(str(tmp_path / "s.tlog"))
+    session.state()
+    reads.clear()
+    session.execute(Undo(target=27))
+    assert reads == [25]
+    assert view(session.state()) == reference(tmp_path / "s.tlog")
+
+
+def test_new_undo_of_an_old_event_refolds_from_before_it(tmp_path: Path, every_5: None) -> None:
+    """A marker written after the snapshot that undoes an event before it still counts."""
+    path = tmp_path / "s.tlog"
+    play(path, SCRIPT)
+    # a second writer, without snapshots, undoes the roll #12 (before the checkpoint at 25)
+    Session(str(path), snapshots=False).execute(Undo(target=12))
+    assert view(Session(str(path)).state()) == reference(path)
+    assert reference(path)["characters"]["b"] == {"hp": 40 - 16, "hp_max": 40}
+
+
+def _corruptions(path: Path, other: Path) -> dict[str, bytes]:
+    """Snapshot files that must not be trusted: damaged, foreign, stale, from other code."""
+    good = Path(snapshot_path(str(path))).read_bytes()
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 0x10
+    return {
+        "truncated": good[: len(good) // 2],
+        "flipped": bytes(flipped),
+        "empty": b"",
+        "garbage": b"\x89TBSNAP\n" + b"\xff" * 64,
+        "other session": Path(snapshot_path(str(other))).read_bytes(),
+    }
+
+
+def test_stale_or_corrupt_snapshot_never_changes_a_result(tmp_path: Path, every_5: None) -> None:
+    """With a damaged or foreign snapshot, state at every seq equals the fold of the log alone."""
+    path, other = tmp_path / "s.tlog", tmp_path / "o.tlog"
+    play(path, SCRIPT)
+    play(other, [toy.AddCounter("a", 3)] + [AddNote(text=f"o{i}") for i in range(9)])
+    expected = {until: reference(path, until) for until in range(0, 29)}
+    for name, content in _corruptions(path, other).items():
+        Path(snapshot_path(str(path))).write_bytes(content)
+        for until in (None, 0, 4, 5, 6, 13, 20, 25, 26, 28):
+            got = view(Session(str(path)).state(until))
+            assert got == expected[28 if until is None else until], (name, until)
+
+
+def test_snapshot_of_a_rewritten_log_is_ignored(tmp_path: Path, every_5: None) -> None:
+    """A snapshot of a log whose history was rewritten after seq 15 (same session) is stale."""
+    path = tmp_path / "s.tlog"
+    play(path, SCRIPT)
+    snap = Path(snapshot_path(str(path))).read_bytes()
+    records = LogFile(str(path)).scan_all()
+    whole = path.read_bytes()
+    path.write_bytes(whole[: records[15].offset])  # keep #1..#15, then a different history
+    Path(snapshot_path(str(path))).unlink()
+    session = Session(str(path), snapshots=False)
+    for i in range(16):
+        session.execute(AddNote(text=f"other {i}"))
+    Path(snapshot_path(str(path))).write_bytes(snap)
+    assert view(Session(str(path)).state()) == reference(path)
+    assert reference(path)["characters"]["b"]["hp"] == 40 - 6
+    assert reference(path)["characters"]["a"]["hp"] == 50 - 7
+
+
+def test_snapshot_past_the_end_of_a_truncated_log_is_ignored(tmp_path: Path,
+                                                             every_5: None) -> None:
+    """After the log lost its tail (a repair), checkpoints beyond its end are not used."""
+    path = tmp_path / "s.tlog"
+    play(path, SCRIPT)
+    records = LogFile(str(path)).scan_all()
+    path.write_bytes(path.read_bytes()[: records[20].offset])
+    assert view(Session(str(path)).state()) == reference(path)
+    assert Session(str(path)).state().seq == 20
+
+
+def test_snapshot_from_other_projection_code_is_ignored(tmp_path: Path, every_5: None,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        reads: list[int]) -> None:
+    """A snapshot keyed to another version of the projection code is not read."""
+    path = tmp_path / "s.tlog"
+    play(path, SCRIPT)
+    monkeypatch.setitem(replay._CODE_VERSIONS, "toy", "0" * 32)
+    reads.clear()
+    assert view(Session(str(path)).state()) == reference(path)
+    assert reads[0] == 0
+
+
+def test_state_that_cannot_be_snapshotted_is_folded(tmp_path: Path, every_5: None,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state holding a non-plain value takes no snapshot and still folds right."""
+    path = tmp_path / "s.tlog"
+    original = toy.init_state
+
+    def init_with_object(state: State, options: dict) -> None:
+        original(state, options)
+        state.extra["opaque"] = object.__new__(type("Opaque", (), {"__eq__": lambda a, b: True}))
+
+    monkeypatch.setattr(toy, "init_state", init_with_object)
+    play(path, SCRIPT)
+    assert not Path(snapshot_path(str(path))).exists()
+    assert Session(str(path)).state().seq == 28
+
+
+def test_run_ends_with_a_snapshot(tmp_path: Path) -> None:
+    """`tablelog run` checkpoints the final state, even below N events."""
+    script = tmp_path / "s.txt"
+    script.write_text("init --system toy\ntoy add a 5\ntoy spend a 2\nnote done\n")
+    log = tmp_path / "r.tlog"
+    ok(log, "run", str(script))
+    header = LogFile(str(log)).open()
+    cps = read_snapshot(str(log), header.session_id, replay.code_version("toy"))
+    assert [cp.end.seq for cp in cps] == [3]
+
+
+def test_two_deciders_on_the_same_state_retry(tmp_path: Path) -> None:
+    """The later writer decides again on the new state: its event reflects the first one's."""
+    path = tmp_path / "s.tlog"
+    play(path, [toy.AddCounter("a", 5)])
+    first, second = Session(str(path), actor="p1"), Session(str(path), actor="p2")
+    assert first.state().seq == second.state().seq == 1
+    first.execute(toy.SpendPoints("a", 2))
+    outcome = second.execute(toy.SpendPoints("a", 1))
+    assert outcome.applied[0].seq == 3
+    assert outcome.applied[0].event.breakdown == {"before": 3, "spent": 1}  # type: ignore[attr-defined]
+    assert reference(path)["characters"]["a"]["hp"] == 2
+
+
+def test_stale_decider_is_refused_on_the_new_state(tmp_path: Path) -> None:
+    """A command valid on the stale state but not on the new one is refused; nothing appended."""
+    path = tmp_path / "s.tlog"
+    play(path, [toy.AddCounter("a", 5)])
+    first, second = Session(str(path)), Session(str(path))
+    second.state()
+    first.execute(toy.SpendPoints("a", 4))
+    before = path.read_bytes()
+    with pytest.raises(RuleViolation, match="a has 1, needs 3"):
+        second.execute(toy.SpendPoints("a", 3))
+    assert path.read_bytes() == before
+
+
+def test_state_at_ignores_later_markers(tmp_path: Path, every_5: None) -> None:
+    """state --at SEQ is the state right after SEQ; undo markers appended later do not apply."""
+    path = tmp_path / "s.tlog"
+    play(path, SCRIPT)
+    at_10 = view(Session(str(path)).state(10))
+    assert at_10["characters"]["a"]["hp"] == 50 - 8
+    assert view(Session(str(path)).state(11))["characters"]["a"]["hp"] == 50 - 7
+
+
+def test_evolver_crash_is_a_clear_log_error(tmp_path: Path) -> None:
+    """A record that makes an evolver raise (not RuleViolation) is a LogError, not a crash."""
+    path = tmp_path / "s.tlog"
+    session = play(path, [toy.AddCounter("a", 5)])
+    session._write([toy.DieRolled("nobody", 3)])  # a crafted record: no such counter
+    with pytest.raises(LogError, match=r"event #2 does not replay \(KeyError"):
+        Session(str(path)).state()
+
+
+# -- schema evolution ----------------------------------------------------------------------
+
+
+@event("frozen.Tallied", version=2, entities=("name",))
+@attrs.frozen
+class Tallied(Event):
+    """The current shape of a test-only event (v1 had ``who`` and ``n``)."""
+
+    name: str
+    count: int
+    unit: str = "tally"
+
+
+@upcaster("frozen.Tallied", 1)
+def _tallied_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    return {"name": data["who"], "count": data["n"]}
+
+
+@evolver(Tallied)
+def _tallied(state: State, e: Tallied) -> None:
+    state.characters[e.name]["tallies"] = state.characters[e.name].get("tallies", 0) + e.count
+
+
+FROZEN_SHA256 = "8f82466bd03789deaa64bf7c1d461e839da61471eaa2043dcdaaba30cdc9b0c4"
+
+
+def test_first_format_log_is_frozen() -> None:
+    """tests/data/first-format.tlog is the file written by the first released format, unchanged."""
+    data = (DATA / "first-format.tlog").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == FROZEN_SHA256
+
+
+def test_first_format_log_opens(tmp_path: Path) -> None:
+    """The frozen first-format log opens, verifies and folds to its known state."""
+    path = tmp_path / "first.tlog"
+    shutil.copy(DATA / "first-format.tlog", path)
+    folded = view(Session(str(path)).state())
+    assert folded["seq"] == 12
+    assert folded["characters"]["a"] == {"hp": 7, "hp_max": 10, "tallies": 2}
+    assert folded["characters"]["b"] == {"hp": 2, "hp_max": 5, "tallies": 7}
+    assert folded["clock"] == {"rolls": 0}
+    assert ok(path, "verify") == f"ok: {path}: 12 records, hash chain intact, replays (toy)\n"
+    assert [r.type for r in LogFile(str(path)).scan()][-2:] == ["frozen.Tallied"] * 2
+
+
+def test_old_records_are_upcast_before_structuring(tmp_path: Path) -> None:
+    """The v1 ``frozen.Tallied`` records come back as v2 events (``who``/``n`` renamed)."""
+    path = tmp_path / "first.tlog"
+    shutil.copy(DATA / "first-format.tlog", path)
+    events = [e for _, e in Session(str(path)).events() if isinstance(e, Tallied)]
+    assert events == [Tallied("a", 2), Tallied("b", 7)]
+
+
+def _counted(version: int) -> type[Event]:
+    """Register the test-only ``shape.Counted`` in its first (1) or second (2) shape."""
+    if version == 1:
+
+        @event("shape.Counted", version=1)
+        @attrs.frozen
+        class Counted(Event):
+            total: int
+
+        @evolver(Counted)
+        def _v1(state: State, e: Any) -> None:
+            state.clock["counted"] = e.total
+
+    else:
+
+        @event("shape.Counted", version=2)  # type: ignore[no-redef]
+        @attrs.frozen
+        class Counted(Event):
+            total: int
+            per: str
+
+        @evolver(Counted)
+        def _v2(state: State, e: Any) -> None:
+            state.clock["counted"] = f"{e.total} per {e.per}"
+
+    return Counted
+
+
+def test_changing_an_event_shape_goes_through_the_upcaster(tmp_path: Path) -> None:
+    """A log written with shape v1 reads as v2 once the shape changes and an upcaster exists."""
+    path = tmp_path / "s.tlog"
+    session = play(path, [toy.AddCounter("a", 1)])
+    session._write([_counted(1)(total=3)])
+    assert Session(str(path)).state().clock["counted"] == 3
+    v2 = _counted(2)
+    with pytest.raises(LogError, match="no upcaster for shape.Counted v1"):
+        Session(str(path)).state()
+    upcaster("shape.Counted", 1)(lambda data: {**data, "per": "round"})
+    assert Session(str(path)).state().clock["counted"] == "3 per round"
+    assert [e for _, e in Session(str(path)).events()][-1] == v2(total=3, per="round")

@@ -1,0 +1,238 @@
+"""Integration tests of the log store (tablelog/store): framing, scanning, torn tails, appends."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from tablelog.store.format import MAX_RECORD_BYTES, Header, Position, pack_record
+from tablelog.store.log import LogError, LogFile, LogMovedOn, frame
+
+HEADER = Header(session_id="s-1", system="toy", created="2026-01-01T00:00:00.000000Z", seed=7)
+
+
+def envelope(i: int) -> dict:
+    """A small envelope as the session writes it (seq and prev are filled in by the store)."""
+    return {"type": "core.Noted", "v": 1, "at": f"2026-01-01T00:00:{i % 60:02d}.000000Z",
+            "actor": "gm", "data": {"text": f"note {i}"}}
+
+
+def make(tmp_path: Path, batches: list[int]) -> LogFile:
+    """Create a log and append batches of the given sizes; return it."""
+    log = LogFile.create(str(tmp_path / "s.tlog"), HEADER)
+    assert log.start is not None
+    pos, i = log.start, 0
+    for size in batches:
+        pos = log.append([envelope(i + k) for k in range(size)], pos)
+        i += size
+    return log
+
+
+def test_round_trip_of_records(tmp_path: Path) -> None:
+    """Appended envelopes come back with their seq, fields and byte offsets."""
+    log = make(tmp_path, [1, 1, 1])
+    records = LogFile(log.path).scan_all()
+    assert [r.seq for r in records] == [1, 2, 3]
+    assert [r.data for r in records] == [{"text": "note 0"}, {"text": "note 1"},
+                                         {"text": "note 2"}]
+    assert (records[0].type, records[0].v, records[0].actor) == ("core.Noted", 1, "gm")
+    assert records[0].offset == log.start.offset  # type: ignore[union-attr]
+    assert records[1].offset > records[0].offset
+
+
+def test_end_position_names_the_last_record(tmp_path: Path) -> None:
+    """After a scan, ``end`` holds the last seq, the file size and where the last record starts."""
+    log = make(tmp_path, [2, 1])
+    reader = LogFile(log.path)
+    records = reader.scan_all()
+    assert reader.end is not None
+    assert (reader.end.seq, reader.end.offset) == (3, os.path.getsize(log.path))
+    assert reader.end.last == records[-1].offset
+    assert reader.torn_at is None
+
+
+def test_header_round_trip(tmp_path: Path) -> None:
+    """The header read back equals the header written."""
+    log = make(tmp_path, [])
+    assert LogFile(log.path).open() == HEADER
+
+
+def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
+    """Creating a log where a file exists is refused and leaves the file alone."""
+    path = tmp_path / "s.tlog"
+    path.write_bytes(b"precious")
+    with pytest.raises(LogError, match="already exists"):
+        LogFile.create(str(path), HEADER)
+    assert path.read_bytes() == b"precious"
+
+
+def test_cut_at_every_offset_of_the_last_record(tmp_path: Path) -> None:
+    """A log cut at any byte inside its last record opens with every earlier record."""
+    log = make(tmp_path, [1, 1, 1])
+    whole = Path(log.path).read_bytes()
+    last = LogFile(log.path).scan_all()[-1].offset
+    cut = tmp_path / "cut.tlog"
+    for size in range(last + 1, len(whole)):
+        cut.write_bytes(whole[:size])
+        reader = LogFile(str(cut))
+        assert [r.seq for r in reader.scan()] == [1, 2], size
+        assert reader.torn_at == last, size
+
+
+def test_cut_inside_a_batch_drops_the_whole_batch(tmp_path: Path) -> None:
+    """A batch (one command's records) cut anywhere is dropped whole: all or nothing."""
+    log = make(tmp_path, [1, 3])
+    whole = Path(log.path).read_bytes()
+    records = LogFile(log.path).scan_all()
+    batch_start = records[1].offset
+    cut = tmp_path / "cut.tlog"
+    for size in range(batch_start + 1, len(whole)):
+        cut.write_bytes(whole[:size])
+        reader = LogFile(str(cut))
+        assert [r.seq for r in reader.scan()] == [1], size
+        assert reader.torn_at == batch_start, size
+
+
+def test_batches_carry_their_remaining_count(tmp_path: Path) -> None:
+    """Every record of a batch but the last names how many of the batch follow it."""
+    data, end = frame([envelope(0), envelope(1), envelope(2)], Position(0, 100, b"\0" * 16, 100))
+    assert end.seq == 3 and end.offset == 100 + len(data)
+    import msgpack
+
+    payloads, at = [], 0
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        payloads.append(msgpack.unpackb(data[at + 8:at + 8 + length]))
+        at += 8 + length
+    assert [p.get("more") for p in payloads] == [2, 1, None]
+
+
+def test_flipped_byte_is_found(tmp_path: Path) -> None:
+    """A flipped payload byte is a corrupt record naming its seq and offset, not a torn tail."""
+    log = make(tmp_path, [1, 1, 1])
+    records = LogFile(log.path).scan_all()
+    data = bytearray(Path(log.path).read_bytes())
+    data[records[1].offset + 20] ^= 0x40
+    Path(log.path).write_bytes(bytes(data))
+    with pytest.raises(LogError, match=f"corrupt record #2 at byte {records[1].offset}") as exc:
+        LogFile(log.path).scan_all()
+    assert (exc.value.seq, exc.value.offset) == (2, records[1].offset)
+
+
+def test_damaged_length_of_a_whole_record_is_not_a_torn_tail(tmp_path: Path) -> None:
+    """A length field raised past the end of the file on a whole record is corruption."""
+    log = make(tmp_path, [1, 1])
+    records = LogFile(log.path).scan_all()
+    data = bytearray(Path(log.path).read_bytes())
+    data[records[1].offset + 1] ^= 0x01  # +65536 bytes: runs past the end of the file
+    Path(log.path).write_bytes(bytes(data))
+    with pytest.raises(LogError, match="length field damaged"):
+        LogFile(log.path).scan_all()
+    with pytest.raises(LogError):
+        LogFile(log.path).repair()
+    assert Path(log.path).read_bytes() == bytes(data)
+
+
+def test_length_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
+    """A length prefix above MAX_RECORD_BYTES is a corrupt record (no allocation of it)."""
+    log = make(tmp_path, [1])
+    with open(log.path, "ab") as f:
+        f.write((MAX_RECORD_BYTES + 1).to_bytes(4, "big") + b"\0\0\0\0")
+    with pytest.raises(LogError, match=f"record length {MAX_RECORD_BYTES + 1} is over the limit"):
+        LogFile(log.path).scan_all()
+
+
+def test_append_refuses_a_stale_position(tmp_path: Path) -> None:
+    """An append decided on an old end raises LogMovedOn and writes nothing."""
+    log = make(tmp_path, [1])
+    assert log.start is not None
+    before = Path(log.path).read_bytes()
+    with pytest.raises(LogMovedOn):
+        log.append([envelope(9)], log.start)
+    assert Path(log.path).read_bytes() == before
+
+
+def test_append_refuses_on_a_torn_tail(tmp_path: Path) -> None:
+    """An append onto a torn tail is refused with the repair hint; repair then allows it."""
+    log = make(tmp_path, [1, 1])
+    whole = Path(log.path).read_bytes()
+    Path(log.path).write_bytes(whole[:-3])
+    reader = LogFile(log.path)
+    reader.scan_all()
+    assert reader.end is not None
+    with pytest.raises(LogError, match="verify --repair"):
+        reader.append([envelope(5)], reader.end)
+    torn_at, backup = reader.repair() or (0, "")
+    assert Path(backup).read_bytes() == whole[:-3]
+    assert os.path.getsize(log.path) == torn_at == reader.end.offset
+    reader.append([envelope(5)], reader.end)
+    assert [r.seq for r in LogFile(log.path).scan()] == [1, 2]
+
+
+def test_repair_leaves_a_sound_log_alone(tmp_path: Path) -> None:
+    """repair on a log without a torn tail returns None and writes no backup."""
+    log = make(tmp_path, [1])
+    assert LogFile(log.path).repair() is None
+    assert not Path(log.path + ".bak").exists()
+
+
+def test_salvage_keeps_the_valid_prefix(tmp_path: Path) -> None:
+    """salvage copies the header and the records before the first bad one into a new log."""
+    log = make(tmp_path, [1, 1, 1, 1])
+    records = LogFile(log.path).scan_all()
+    data = bytearray(Path(log.path).read_bytes())
+    data[records[2].offset + 12] ^= 0xFF
+    Path(log.path).write_bytes(bytes(data))
+    out = tmp_path / "saved.tlog"
+    kept, size, bad = LogFile(log.path).salvage(str(out))
+    assert (kept, size, bad) == (2, records[2].offset, records[2].offset)
+    assert out.read_bytes() == bytes(data[:records[2].offset])
+    assert [r.seq for r in LogFile(str(out)).scan()] == [1, 2]
+    with pytest.raises(LogError, match="cannot create"):
+        LogFile(log.path).salvage(str(out))
+
+
+def test_wrong_envelope_shape_is_corrupt(tmp_path: Path) -> None:
+    """A record with a valid checksum but not an envelope map is a clear corrupt-record error."""
+    log = make(tmp_path, [1])
+    reader = LogFile(log.path)
+    reader.scan_all()
+    assert reader.end is not None
+    with open(log.path, "ab") as f:
+        f.write(pack_record({"seq": 2, "type": "core.Noted"}))
+    with pytest.raises(LogError, match="corrupt record #2 .*not a tablelog envelope"):
+        LogFile(log.path).scan_all()
+
+
+def _appender(path: str, count: int, tag: int) -> None:
+    """Append ``count`` single-record batches, retrying from the new end when the log moved."""
+    log = LogFile(path)
+    for i in range(count):
+        while True:
+            for _ in log.scan():
+                pass
+            assert log.end is not None
+            try:
+                log.append([envelope(tag * 1000 + i)], log.end)
+                break
+            except LogMovedOn:
+                continue
+
+
+def test_processes_appending_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Four processes appending 25 records each: 100 records, seq contiguous, none lost."""
+    log = make(tmp_path, [])
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_appender, args=(log.path, 25, tag)) for tag in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    records = LogFile(log.path).scan_all()
+    assert [r.seq for r in records] == list(range(1, 101))
+    texts = sorted(r.data["text"] for r in records)
+    assert texts == sorted(f"note {tag * 1000 + i}" for tag in range(4) for i in range(25))
