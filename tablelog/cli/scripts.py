@@ -74,9 +74,14 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
 
 @contextlib.contextmanager
 def _buffered(env: Env, commit: bool) -> Iterator[None]:
+    from tablelog.store.log import LogError
+
     session = domain_errors(env.session)()
-    with domain_errors(session.atomic)(commit=commit):
-        yield
+    try:
+        with session.atomic(commit=commit):
+            yield
+    except LogError as exc:  # the lock, or the one final write: exit 3, no traceback
+        raise CliError(str(exc), 3) from None
 
 
 def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[str]) -> None:

@@ -1,0 +1,253 @@
+"""Hostile and broken log files: a clear error with the byte offset, never a traceback, never
+unbounded memory; every single-byte flip found by verify; repair never cuts mid-file damage."""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from tablelog.store.format import MAX_RECORD_BYTES, RECORD_PREFIX, Position
+from tablelog.store.log import LogFile, frame
+from tests.support import toy
+from tests.support.cli import invoke, ok
+
+toy.install()
+
+TOYCLI = str(Path(__file__).resolve().parent / "toycli.py")
+
+
+def sound_log(tmp_path: Path) -> Path:
+    """A small valid toy log: 3 counters' worth of events, a note and an undo."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy", "--seed", "3")
+    ok(log, "toy", "add", "a", "9")
+    ok(log, "toy", "spend", "a", "2")
+    ok(log, "note", "a ruling")
+    ok(log, "toy", "roll", "a")
+    ok(log, "undo")
+    return log
+
+
+def end_of(log: Path) -> Position:
+    """The position after the last record."""
+    reader = LogFile(str(log))
+    reader.scan_all()
+    assert reader.end is not None
+    return reader.end
+
+
+def raw_record(payload: bytes) -> bytes:
+    """A record frame with a correct CRC around any payload bytes."""
+    return RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def append_bytes(log: Path, data: bytes) -> int:
+    """Append raw bytes; return the offset they start at."""
+    offset = log.stat().st_size
+    with open(log, "ab") as f:
+        f.write(data)
+    return offset
+
+
+def assert_clear_error(result: Result, status: int, fragment: str) -> None:
+    """The command failed with ``status``, one ``error:`` line naming ``fragment``, no traceback."""
+    assert result.exit_code == status, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.stderr.startswith("error: ") and fragment in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+
+
+def envelope(kind: str, data: dict, **extra: object) -> dict:
+    """An envelope as the session writes it."""
+    return {"type": kind, "v": 1, "at": "2026-11-30T05:00:00.000000Z", "actor": "mallory",
+            "data": data, **extra}
+
+
+def craft(name: str, log: Path) -> tuple[int, str]:
+    """Damage ``log`` in the named way; return the bad record's offset and the expected text."""
+    end = end_of(log)
+    if name == "huge length prefix":
+        at = append_bytes(log, b"\xff\xff\xff\xff\0\0\0\0" + b"x" * 64)
+        return at, f"record #6 at byte {at}: record length 4294967295 is over the limit"
+    if name == "deeply nested msgpack":
+        at = append_bytes(log, raw_record(b"\x91" * 200_000 + b"\xc0"))
+        return at, f"record #6 at byte {at}: malformed record payload"
+    if name == "oversized msgpack array":
+        at = append_bytes(log, raw_record(b"\xdd\xff\xff\xff\xff" + b"\xc0" * 100))
+        return at, f"record #6 at byte {at}: malformed record payload"
+    if name == "oversized msgpack string":
+        at = append_bytes(log, raw_record(b"\xdb\x7f\xff\xff\xff" + b"a" * 100))
+        return at, f"record #6 at byte {at}: malformed record payload"
+    if name == "unknown type":
+        data, _ = frame([envelope("alien.Probe", {"x": 1})], end)
+        at = append_bytes(log, data)
+        return at, f"record #6 at byte {at}: unknown event type 'alien.Probe'"
+    if name == "data that does not fit":
+        data, _ = frame([envelope("toy.CounterAdded", {"name": "b", "points": "many"})], end)
+        at = append_bytes(log, data)
+        return at, f"record #6 at byte {at}: toy.CounterAdded: data does not fit the event"
+    if name == "wrong seq":
+        data, _ = frame([envelope("core.Noted", {"text": "x"})],
+                        Position(end.seq + 6, end.offset, end.prev, end.last))
+        at = append_bytes(log, data)
+        return at, f"corrupt record #6 at byte {at}: seq 12 where 6 was expected"
+    if name == "marker without a target":
+        data, _ = frame([envelope("core.Undone", {"reason": "x"})], end)
+        at = append_bytes(log, data)
+        return at, f"record #6 at byte {at}: "  # "marker without a target" or "does not fit"
+    raise AssertionError(name)
+
+
+CRAFTED = ["huge length prefix", "deeply nested msgpack", "oversized msgpack array",
+           "oversized msgpack string", "unknown type", "data that does not fit", "wrong seq",
+           "marker without a target"]
+
+
+@pytest.mark.parametrize("name", CRAFTED)
+def test_crafted_record_is_a_clear_error(tmp_path: Path, name: str) -> None:
+    """Reads and appends exit 3, verify exits 1, each naming the record's byte offset."""
+    log = sound_log(tmp_path)
+    _, fragment = craft(name, log)
+    before = log.read_bytes()
+    for args in (("state",), ("log",), ("history", "a"), ("note", "more"), ("undo",)):
+        assert_clear_error(invoke(log, *args), 3, fragment)
+    assert_clear_error(invoke(log, "verify"), 1, fragment)
+    assert_clear_error(invoke(log, "verify", "--repair"), 1, fragment)
+    assert log.read_bytes() == before
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+
+
+@pytest.mark.parametrize("name", CRAFTED[:4])
+def test_crafted_record_needs_bounded_memory(tmp_path: Path, name: str) -> None:
+    """Under a 768 MB address-space limit, a hostile record still gets the clear exit 3."""
+    log = sound_log(tmp_path)
+    _, fragment = craft(name, log)
+    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "state"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=_limit_memory)
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr.startswith("error: ") and fragment in done.stderr
+
+
+def test_wrong_magic(tmp_path: Path) -> None:
+    """A file that is not a tablelog file: exit 3 for every command, verify included."""
+    log = tmp_path / "s.tlog"
+    log.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    for args in (("state",), ("note", "x"), ("verify",), ("verify", "--repair")):
+        assert_clear_error(invoke(log, *args), 3, f"{log}: not a tablelog file (wrong magic "
+                                                   "bytes) at byte 0")
+
+
+def test_unsupported_format_version(tmp_path: Path) -> None:
+    """A header from a future format version is refused at byte 8."""
+    log = sound_log(tmp_path)
+    data = bytearray(log.read_bytes())
+    data[9] = 9
+    log.write_bytes(bytes(data))
+    assert_clear_error(invoke(log, "state"), 3, "unsupported format version 9 at byte 8")
+
+
+def test_edited_and_rechecksummed_record_breaks_the_chain(tmp_path: Path) -> None:
+    """A record edited with its CRC recomputed is caught by the next record's hash."""
+    log = sound_log(tmp_path)
+    records = LogFile(str(log)).scan_all()
+    data = log.read_bytes()
+    start, end = records[2].offset, records[3].offset  # the note, #3
+    payload = data[start + 8:end].replace(b"a ruling", b"a RULING")
+    log.write_bytes(data[:start] + raw_record(payload) + data[end:])
+    fragment = f"corrupt record #4 at byte {records[3].offset}: hash chain broken"
+    assert_clear_error(invoke(log, "state"), 3, fragment)
+    assert_clear_error(invoke(log, "verify"), 1, fragment)
+
+
+def test_hand_edited_payload_fails_its_checksum(tmp_path: Path) -> None:
+    """A payload edited in place (same length, old CRC) is a checksum mismatch at its offset."""
+    log = sound_log(tmp_path)
+    records = LogFile(str(log)).scan_all()
+    log.write_bytes(log.read_bytes().replace(b"a ruling", b"a rulinG"))
+    fragment = f"corrupt record #3 at byte {records[2].offset}: record checksum mismatch"
+    assert_clear_error(invoke(log, "note", "x"), 3, fragment)
+    result = invoke(log, "verify")
+    assert_clear_error(result, 1, fragment)
+    assert result.stderr.endswith(f"keep the valid prefix with: tablelog --log {log} verify "
+                                  "--salvage OUT\n")
+
+
+def test_repair_refuses_mid_file_corruption_and_salvage_keeps_the_prefix(tmp_path: Path) -> None:
+    """verify --repair never cuts mid-file damage; --salvage OUT writes the valid prefix."""
+    log = sound_log(tmp_path)
+    records = LogFile(str(log)).scan_all()
+    data = bytearray(log.read_bytes())
+    data[records[3].offset + 12] ^= 0x20
+    log.write_bytes(bytes(data))
+    result = invoke(log, "verify", "--repair")
+    assert_clear_error(result, 1, f"corrupt record #4 at byte {records[3].offset}")
+    assert "not repaired: only a torn tail is ever cut" in result.stderr
+    assert log.read_bytes() == bytes(data)
+    out = tmp_path / "saved.tlog"
+    assert ok(log, "verify", "--salvage", str(out)) == (
+        f"salvaged: 3 records ({records[3].offset} bytes) into {out}; first bad record at byte "
+        f"{records[3].offset}\n")
+    assert ok(out, "verify") == f"ok: {out}: 3 records, hash chain intact, replays (toy)\n"
+    assert_clear_error(invoke(log, "verify", "--salvage", str(out)), 3, "cannot create")
+
+
+def test_every_single_byte_flip_is_found_by_verify(tmp_path: Path) -> None:
+    """200 random single-byte flips: verify fails on each (header: exit 3, records: exit 1),
+    and verify --repair never changes the damaged file."""
+    log = sound_log(tmp_path)
+    ok(log, "run", str(_batch_script(tmp_path)))  # the log also holds a multi-record batch
+    original = log.read_bytes()
+    reader = LogFile(str(log))
+    reader.open()
+    assert reader.start is not None
+    header_end = reader.start.offset
+    rng = random.Random(1130)
+    for _ in range(200):
+        where, mask = rng.randrange(len(original)), rng.randrange(1, 256)
+        damaged = bytearray(original)
+        damaged[where] ^= mask
+        log.write_bytes(bytes(damaged))
+        result = invoke(log, "verify")
+        assert result.exit_code == (3 if where < header_end else 1), (where, result.output)
+        assert isinstance(result.exception, SystemExit), (where, result.exception)
+        assert "at byte" in result.stderr, (where, result.stderr)
+        if where >= header_end:
+            assert invoke(log, "verify", "--repair").exit_code == 1, where
+            assert log.read_bytes() == bytes(damaged), where
+    assert not list(tmp_path.glob("*.bak*"))
+
+
+def _batch_script(tmp_path: Path) -> Path:
+    script = tmp_path / "batch.txt"
+    script.write_text("toy add b 4\ntoy spend b 1\nnote 'in one batch'\n")
+    return script
+
+
+def test_batch_script_is_one_batch(tmp_path: Path) -> None:
+    """An atomic run is written as one batch: its records carry the remaining count."""
+    log = sound_log(tmp_path)
+    ok(log, "run", "--atomic", str(_batch_script(tmp_path)))
+    data = log.read_bytes()
+    tail = LogFile(str(log)).scan_all()[-3:]
+    assert [r.seq for r in tail] == [6, 7, 8]
+    assert [b"\xa4more" in data[r.offset:r.offset + 200] for r in tail] == [True, True, False]
+    assert os.path.getsize(log) == len(data)
+
+
+def test_record_at_the_size_limit_is_read(tmp_path: Path) -> None:
+    """A note close to MAX_RECORD_BYTES is written and read back whole."""
+    log = sound_log(tmp_path)
+    text = "n" * (MAX_RECORD_BYTES - 300)
+    ok(log, "note", text)
+    assert LogFile(str(log)).scan_all()[-1].data == {"text": text}
