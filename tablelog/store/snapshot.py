@@ -7,7 +7,8 @@ is ignored: the caller folds from the log instead. The file is written atomicall
 fsync, rename, directory fsync). The layout is in docs/FORMAT.md.
 
 State values are plain data: ``None, bool, int, float, str, bytes``, lists, dicts, and, as msgpack
-extension types, tuples (1), ``Fraction`` (2), sets (3) and frozensets (4). Anything else (a class
+extension types, tuples (1), ``Fraction`` (2), sets (3), frozensets (4) and integers beyond
+64 bits (5). Anything else (a class
 instance, a ``defaultdict``) cannot be snapshotted: :func:`encode_state` raises ``TypeError`` and
 the caller simply takes no snapshot. Never pickle.
 """
@@ -33,7 +34,7 @@ SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
 SNAPSHOT_VERSION = 1
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 _FIXED = struct.Struct(">8sHII")
-_TUPLE, _FRACTION, _SET, _FROZENSET = 1, 2, 3, 4
+_TUPLE, _FRACTION, _SET, _FROZENSET, _BIGINT = 1, 2, 3, 4, 5
 
 
 @attrs.frozen
@@ -68,6 +69,8 @@ def _default(value: Any) -> msgpack.ExtType:
         return msgpack.ExtType(_SET, _pack(list(value)))
     if kind is frozenset:
         return msgpack.ExtType(_FROZENSET, _pack(list(value)))
+    if kind is int:  # beyond 64 bits
+        return msgpack.ExtType(_BIGINT, str(value).encode())
     raise TypeError(f"cannot snapshot a {kind.__name__}")
 
 
@@ -76,6 +79,8 @@ def _pack(value: Any) -> bytes:
 
 
 def _ext_hook(code: int, data: bytes) -> Any:
+    if code == _BIGINT:
+        return int(data.decode())
     items = _unpack(data)
     if code == _TUPLE:
         return tuple(items)
