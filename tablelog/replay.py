@@ -248,7 +248,8 @@ class Replayer:
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan."""
-        table, every, taken, path = evolvers(), self.every, [], self.log.path
+        table, every, path = evolvers(), self.every, self.log.path
+        taken: list[Checkpoint] = []
         can_checkpoint = True
         error: LogError | None = None
         entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
@@ -332,7 +333,7 @@ def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
     decode = _decoder(path, kind, version, seq, offset)
     fast = fast_path(kind, version)
     cls = event_class(kind)
-    fn = table.get(cls, _no_evolver)
+    fn = table.get(cls, _no_evolver) if cls is not None else _no_evolver
     return (version, fast[0], fast[1], decode, fn) if fast else (version, cls, None, decode, fn)
 
 
