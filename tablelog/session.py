@@ -28,7 +28,7 @@ from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, LogMovedOn, St
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
-_MAX_RETRIES = 20
+_OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
 
 
 def now_utc() -> str:
@@ -207,6 +207,10 @@ class Session:
     def execute(self, command: object, dry_run: bool = False) -> Outcome:
         """Decide ``command`` on the current state and append its events.
 
+        Optimistic first: fold and decide without the lock, append if the log did not move on,
+        else catch up and decide again. After three lost races the command takes the lock
+        before folding, so it cannot starve on a busy log.
+
         Returns:
             The events with their seqs and the values each changed.
 
@@ -214,24 +218,47 @@ class Session:
             RuleViolation: the command is refused; nothing is appended.
             LogError: the log cannot be used.
         """
-        for _ in range(_MAX_RETRIES):
-            state = self.state()
-            applied, new_state = self._decide(state, command)
-            if dry_run or not applied:
-                return Outcome(applied, False)
-            try:
-                self._write([a.event for a in applied])
-            except LogMovedOn:
-                self._state = None  # another writer appended: catch up and decide again
-                continue
-            new_state.seq = applied[-1].seq
-            self._state = new_state
-            self._markers.extend((a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
-                                 for a in applied if a.event.TYPE in MARKERS)
-            if self.snapshots:
-                self._checkpoint(new_state)
-            return Outcome(applied, True)
-        raise LogError(f"{self.path}: gave up after {_MAX_RETRIES} concurrent retries")
+        for _ in range(_OPTIMISTIC_TRIES):
+            outcome = self._attempt(command, dry_run)
+            if outcome is not None:
+                return outcome
+        if self._lock is not None or self.pending is not None:
+            raise LogError(f"{self.path}: the log moved on under an atomic run")
+        # Busy log: stop racing, hold the lock from the fold to the append (always progresses).
+        lock = self.log.lock()
+        try:
+            lock.acquire()
+        except LockTimeout:
+            raise LogError(f"{self.path} is locked by another writer "
+                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+        self._lock = lock
+        try:
+            outcome = self._attempt(command, dry_run)
+        finally:
+            self._lock = None
+            lock.release()
+        if outcome is None:
+            raise LogError(f"{self.path}: the log moved on while it was locked")
+        return outcome
+
+    def _attempt(self, command: object, dry_run: bool) -> Outcome | None:
+        """Fold, decide and append once; None when another writer appended first."""
+        state = self.state()
+        applied, new_state = self._decide(state, command)
+        if dry_run or not applied:
+            return Outcome(applied, False)
+        try:
+            self._write([a.event for a in applied])
+        except LogMovedOn:
+            self._state = None  # another writer appended: catch up and decide again
+            return None
+        new_state.seq = applied[-1].seq
+        self._state = new_state
+        self._markers.extend((a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
+                             for a in applied if a.event.TYPE in MARKERS)
+        if self.snapshots:
+            self._checkpoint(new_state)
+        return Outcome(applied, True)
 
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)
