@@ -266,10 +266,10 @@ class Replayer:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env["v"]:
                     entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
-                _, cls, check, decode, fn = entry
+                _, build, check, decode, fn = entry
                 data = env["data"]
                 try:
-                    event = cls(**data) if check is not None else None
+                    event = build(data) if check is not None else None
                 except Exception:  # noqa: BLE001 - the converter decides, with its own errors
                     event = None
                 if event is None or not check(event):
@@ -329,7 +329,7 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
            offset: int) -> tuple[int, Any, Any, Any, Any]:
-    """Return ``(version, class, fast check, decoder, evolver)`` for ``(kind, version)``."""
+    """Return ``(version, fast build, fast check, decoder, evolver)`` for ``(kind, version)``."""
     decode = _decoder(path, kind, version, seq, offset)
     fast = fast_path(kind, version)
     cls = event_class(kind)

@@ -4,10 +4,12 @@ Serialization is kept apart from the domain: events never know msgpack. ``to_rec
 ``(type, v, data)`` triple the store packs; ``from_record`` upcasts old schema versions (a chain of
 one-step upcasters applied to the raw data) and structures the data back into the registered class.
 
-Structuring is the hot path of a replay, so each class also gets a fast path when every field is
-plain (``str, int, bool, float, bytes``, optional, or lists/tuples/string-keyed dicts of those): the
-class is built straight from the data and its field types are checked exactly; anything the check
-does not accept goes through the cattrs hook, so results and errors are the converter's.
+Structuring is the hot path of a replay, and importing cattrs is a fifth of a command's start-up,
+so each class whose fields are all *plain* (``str, int, bool, float, bytes``, optional, or
+lists, ``tuple[X, ...]`` and string-keyed dicts of those) gets a fast path both ways: the class is
+built straight from the data and its field types are then checked exactly; anything the check does
+not accept goes through the cattrs hook, so results and errors are the converter's. cattrs is
+imported on first use only.
 """
 
 from __future__ import annotations
@@ -19,27 +21,43 @@ from fractions import Fraction
 from typing import Any
 
 import attrs
-import cattrs
 
 from tablelog.events.core import Event, event_class
 
-__all__ = ["CodecError", "converter", "to_record", "from_record", "upcaster", "decoder",
+__all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder",
            "fast_path"]
-
-converter = cattrs.Converter()
-converter.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
-converter.register_structure_hook(Fraction, lambda v, _: Fraction(v))
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Decoder = Callable[[Any], Event]
+Fast = tuple[Callable[[dict[str, Any]], Event], Callable[[Any], bool], tuple[str, ...]]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 _DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
+_FAST: dict[type, Fast | None] = {}
 _PLAIN = (str, int, bool, float, bytes)
-_STRUCTURE_ERRORS = (cattrs.BaseValidationError, TypeError, ValueError, KeyError, AttributeError)
+_CONVERTER: Any = None
 
 
 class CodecError(Exception):
     """A record that cannot be turned into an event (unknown type, bad shape, future version)."""
+
+
+def _converter() -> Any:
+    """Return the one cattrs converter (created, and cattrs imported, on first use)."""
+    global _CONVERTER
+    if _CONVERTER is None:
+        import cattrs
+
+        made = cattrs.Converter()
+        made.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
+        made.register_structure_hook(Fraction, lambda v, _: Fraction(v))
+        _CONVERTER = made
+    return _CONVERTER
+
+
+def __getattr__(name: str) -> Any:
+    if name == "converter":  # ``from tablelog.events.codec import converter`` still works
+        return _converter()
+    raise AttributeError(name)
 
 
 def upcaster(type_tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
@@ -63,7 +81,16 @@ def upcaster(type_tag: str, from_version: int) -> Callable[[Upcaster], Upcaster]
 
 def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
     """Return ``(type tag, schema version, data dict)`` for an event."""
-    return event.TYPE, event.VERSION, converter.unstructure(event)
+    fast = _fast(type(event))
+    if fast is None:
+        return event.TYPE, event.VERSION, _converter().unstructure(event)
+    data = {}
+    for name in fast[2]:
+        value = getattr(event, name)
+        kind = type(value)
+        data[name] = list(value) if kind is tuple or kind is list else (
+            dict(value) if kind is dict else value)
+    return event.TYPE, event.VERSION, data
 
 
 def _upcast(type_tag: str, version: int, target: int, data: dict[str, Any]) -> dict[str, Any]:
@@ -116,29 +143,21 @@ def decoder(type_tag: str, version: int) -> Decoder:
     return fn
 
 
-def fast_path(type_tag: str, version: int) -> tuple[type[Event], Callable[[Any], bool]] | None:
-    """Return ``(class, exact field check)`` when ``(type_tag, version)`` records can be built
-    as ``cls(**data)`` and accepted when the check passes (else use :func:`decoder`)."""
+def fast_path(type_tag: str, version: int) -> tuple[Callable[[dict[str, Any]], Event],
+                                                   Callable[[Any], bool]] | None:
+    """Return ``(build, exact field check)`` when ``(type_tag, version)`` records can be built
+    as ``build(data)`` and accepted when the check passes (else use :func:`decoder`)."""
     cls = event_class(type_tag)
     if cls is None or version != cls.VERSION:
         return None
-    check = _FAST.get(cls)
-    if check is None:
-        check = _FAST[cls] = _fast_check(cls) or _NO_FAST
-    return None if check is _NO_FAST else (cls, check)
-
-
-def _NO_FAST(_: Any) -> bool:
-    return False
-
-
-_FAST: dict[type, Callable[[Any], bool]] = {}
+    fast = _fast(cls)
+    return None if fast is None else (fast[0], fast[1])
 
 
 def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
-    hook = converter.get_structure_hook(cls)
-    fast = _fast_check(cls)
+    fast = _fast(cls)
     target = cls.VERSION
+    hooks: list[Any] = []
 
     def decode(data: Any) -> Event:
         if type(data) is not dict:
@@ -147,36 +166,53 @@ def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
             data = _upcast(type_tag, version, target, data)
         if fast is not None:
             try:
-                made = cls(**data)
-            except (TypeError, ValueError):
+                made = fast[0](data)
+            except Exception:  # noqa: BLE001 - the converter decides, with its own errors
                 made = None
-            if made is not None and fast(made):
+            if made is not None and fast[1](made):
                 return made
+        if not hooks:
+            hooks.append(_converter().get_structure_hook(cls))
         try:
-            return hook(data, cls)  # type: ignore[no-any-return]
-        except _STRUCTURE_ERRORS as exc:
+            return hooks[0](data, cls)  # type: ignore[no-any-return]
+        except Exception as exc:  # cattrs' validation errors, TypeError, ValueError, …
             raise CodecError(f"{type_tag}: data does not fit the event: {exc}") from None
 
     return decode
 
 
-def _fast_check(cls: type) -> Callable[[Any], bool] | None:
-    """Return an exact type check of a built event's fields, or None when a field is not plain."""
+def _fast(cls: type) -> Fast | None:
+    """Return ``(build, check, field names)`` for a class of plain fields, else None (cached)."""
+    if cls in _FAST:
+        return _FAST[cls]
+    found = _FAST[cls] = _make_fast(cls)
+    return found
+
+
+def _make_fast(cls: type) -> Fast | None:
     try:
         attrs.resolve_types(cls)
         fields = attrs.fields(cls)
     except Exception:  # unresolvable annotations: use cattrs only  # noqa: BLE001
         return None
-    exprs = []
+    checks, tuples = [], []
     for field in fields:
         expr = _field_check(f"o.{field.name}", field.type)
         if expr is None or not field.init or field.alias != field.name:
             return None
-        exprs.append(expr)
-    source = "def check(o):\n    return " + (" and ".join(exprs) or "True") + "\n"
+        checks.append(expr)
+        if typing.get_origin(field.type) is tuple:
+            tuples.append(field.name)
+    lines = ["def build(d):"]
+    for name in tuples:  # msgpack gives lists: make the tuple fields tuples before building
+        lines += [f"    x = d.get({name!r})", "    if type(x) is list:",
+                  f"        d = {{**d, {name!r}: tuple(x)}}"]
+    lines += ["    return cls(**d)", "def check(o):",
+              "    return " + (" and ".join(checks) or "True")]
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
-    exec(source, namespace)  # noqa: S102 - generated from the class's own field types
-    return namespace["check"]  # type: ignore[no-any-return]
+    namespace["cls"] = cls
+    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - generated from the field types
+    return namespace["build"], namespace["check"], tuple(f.name for f in fields)
 
 
 def _field_check(ref: str, tp: Any) -> str | None:
@@ -188,6 +224,8 @@ def _field_check(ref: str, tp: Any) -> str | None:
         return None if inner is None else f"({ref} is None or {inner})"
     if origin is list and len(args) == 1 and args[0] in _PLAIN:
         return f"(type({ref}) is list and all(type(x) is {args[0].__name__} for x in {ref}))"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN:
+        return f"(type({ref}) is tuple and all(type(x) is {args[0].__name__} for x in {ref}))"
     if origin is dict and len(args) == 2 and args[0] is str and args[1] in _PLAIN:
         return (f"(type({ref}) is dict and all(type(k) is str and type(x) is "
                 f"{args[1].__name__} for k, x in {ref}.items()))")
