@@ -113,23 +113,68 @@ def echo_outcome(outcome: Any) -> None:
             click.echo(f"    {line}")
 
 
-def change_lines(changes: list[tuple[str, Any, Any]]) -> list[str]:
-    """Format changes as ``path: old -> new``; a newly created record is shown on one line."""
-    created: dict[str, list[str]] = {}
-    for path, old, new in changes:
-        head, _, field = path.rpartition(".")
-        if old is None and head.count(".") == 1:
-            created.setdefault(head, []).append(f"{field}={fmt_value(new)}")
+def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True) -> list[str]:
+    """Format changes as ``path: old -> new``, compactly.
+
+    A list that only gained or lost elements shows them (``formulas: +flaming``); with
+    ``group_records``, a character or item created or removed shows on one line.
+    """
+    grouped = _record_groups(changes) if group_records else {}
     lines, shown = [], set()
     for path, old, new in changes:
         head = path.rpartition(".")[0]
-        if len(created.get(head, ())) >= 4:
+        if head in grouped:
             if head not in shown:
                 shown.add(head)
-                lines.append(f"{head}: new ({', '.join(created[head])})")
+                lines.append(grouped[head])
             continue
-        lines.append(f"{path}: {fmt_value(old)} -> {fmt_value(new)}")
+        lines.append(f"{path}: {_change_text(old, new)}")
     return lines
+
+
+def _record_groups(changes: list[tuple[str, Any, Any]]) -> dict[str, str]:
+    """Map ``section.name`` to one line for records created or removed whole (4+ fields)."""
+    created: dict[str, list[str]] = {}
+    removed: dict[str, int] = {}
+    for path, old, new in changes:
+        head, _, field = path.rpartition(".")
+        if head.count(".") != 1 or "[" in head:
+            continue
+        if old is None:
+            created.setdefault(head, []).append(f"{field}={fmt_value(new)}")
+        elif new is None:
+            removed[head] = removed.get(head, 0) + 1
+    lines = {h: f"{h}: new ({', '.join(f)})" for h, f in created.items() if len(f) >= 4}
+    lines.update({h: f"{h}: removed" for h, n in removed.items() if n >= 4})
+    return lines
+
+
+def _change_text(old: Any, new: Any) -> str:
+    if isinstance(old, list) and isinstance(new, list):
+        gained, lost = _list_delta(old, new)
+        if gained is not None and (gained or lost):
+            return " ".join([*(f"+{fmt_value(x)}" for x in gained),
+                             *(f"-{fmt_value(x)}" for x in lost)])
+    return f"{fmt_value(old)} -> {fmt_value(new)}"
+
+
+def _list_delta(old: list[Any], new: list[Any]) -> tuple[list[Any] | None, list[Any]]:
+    """Return (gained, lost) when ``new`` keeps ``old``'s common elements in order, else None."""
+    remaining = list(new)
+    lost = []
+    for x in old:
+        if x in remaining:
+            remaining.remove(x)
+        else:
+            lost.append(x)
+    kept_old = [x for x in old if x not in lost]
+    gained = list(remaining)
+    kept_new = list(new)
+    for x in gained:
+        kept_new.remove(x)
+    if kept_old != kept_new or len(new) > 100:
+        return None, []
+    return gained, lost
 
 
 def fmt_value(value: Any) -> str:

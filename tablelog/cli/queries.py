@@ -147,12 +147,8 @@ def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
     mark = " [undone]" if entry.undone else ""
     click.echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} "
                f"{entry.event.describe()}")
-    # An audit trail lists every field; a replay shows a newly created record on one line.
-    if explain:
-        lines = [f"{path}: {fmt_value(old)} -> {fmt_value(new)}" for path, old, new in entry.changes]
-    else:
-        lines = change_lines(entry.changes)
-    for line in lines:
+    # An audit trail lists every field of its one record; a replay groups whole new records.
+    for line in change_lines(entry.changes, group_records=not explain):
         click.echo(f"    {line}")
     if explain:
         for line in entry.event.explain():

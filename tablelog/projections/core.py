@@ -160,10 +160,11 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
-    """Return ``(dotted path, old, new)`` for every leaf value that differs.
+    """Return ``(path, old, new)`` for every leaf value that differs.
 
-    Dicts are compared key by key; any other value (lists included) is a leaf. A key missing on
-    one side shows as None there.
+    Dicts are compared key by key (``a.b``); lists of dicts of the same length element by element
+    (``effects[0].turns_left``); any other value is a leaf. A key missing on one side shows as
+    None there.
     """
     if isinstance(before, dict) and isinstance(after, dict):
         out: list[tuple[str, Any, Any]] = []
@@ -173,8 +174,16 @@ def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
         return out
     if before == after:
         return []
+    if _same_shape_records(before, after):
+        return [change for i, (old, new) in enumerate(zip(before, after, strict=True))
+                for change in diff(old, new, f"{path}[{i}]")]
     if before is None and isinstance(after, dict):
         return diff({}, after, path)
     if after is None and isinstance(before, dict):
         return diff(before, {}, path)
     return [(path, before, after)]
+
+
+def _same_shape_records(before: Any, after: Any) -> bool:
+    return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+            and all(isinstance(x, dict) for x in before + after))

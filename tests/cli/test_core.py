@@ -348,3 +348,20 @@ def test_every_command_has_help() -> None:
         result = CliRunner().invoke(cli, [name, "--help"])
         assert result.exit_code == 0
         assert "Example" in result.output, name
+
+
+def test_change_lines_are_compact() -> None:
+    """Lists show what they gained or lost; whole new or removed records show on one line."""
+    from tablelog.cli.core import change_lines
+    from tablelog.projections.core import diff
+
+    before = {"items": {"stone": {"a": 1, "b": 2, "c": 3, "d": 4}},
+              "characters": {"V": {"formulas": ["x"], "effects": [{"t": 3}, {"t": 1}]}}}
+    after = {"items": {}, "characters": {"V": {"formulas": ["x", "y"],
+                                                "effects": [{"t": 2}, {"t": 1}]}}}
+    assert change_lines(diff(before, after)) == [
+        "items.stone: removed",
+        "characters.V.formulas: +y",
+        "characters.V.effects[0].t: 3 -> 2",
+    ]
+    assert change_lines([("hand", ["AS", "KD"], ["KD", "AS"])]) == ['hand: ["AS", "KD"] -> ["KD", "AS"]']

@@ -41,7 +41,7 @@ def test_draw_prints_event_and_changes(log: Path):
     out = ok(log, "magicpunk", "draw", "Bram", "--cards", "KD")
     assert out.splitlines() == [
         "#5 magicpunk.CardsDrawn Bram draws KD",
-        '    characters.Bram.hand: [] -> ["KD"]',
+        '    characters.Bram.hand: +KD',
         "    deck.draw_count: 52 -> 51",
         "    deck.draws_made: 1 -> 2",
     ]
