@@ -16,6 +16,9 @@ SYSTEMS: dict[str, str] = {
     "saga": "SaGa Emerald Beyond battle damage",
 }
 
+# The `init` options each system takes (anything else is a usage error).
+SYSTEM_OPTIONS: dict[str, tuple[str, ...]] = {"magicpunk": ("clock", "deck")}
+
 
 class SystemUnavailable(Exception):
     """The log names a system this installation does not have."""

@@ -12,7 +12,7 @@ import click
 
 from tablelog.cli import queries, scripts
 from tablelog.cli.core import Env, appending, domain_errors, execute
-from tablelog.systems import SYSTEMS
+from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
 
@@ -48,7 +48,13 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
         tablelog --log smithy.tlog init --system pf2e --title "Downtime"
     """
     if isinstance(ctx.obj, Env) and ctx.obj.in_run:
+        for name in ("log_path", "actor"):
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError("--log and --actor go on the `run` command, not on a "
+                                       "script line")
         return  # a line of `tablelog run`: keep the run's log and actor
+    if not actor.strip():
+        raise click.BadParameter("the actor needs a name", param_hint="--actor")
     ctx.obj = Env(log_path=log_path, actor=actor)
 
 
@@ -57,12 +63,12 @@ def main() -> None:
     cli(prog_name="tablelog")
 
 
-def _parse_options(clock: str | None, deck: str | None) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    if clock is not None:
-        options["clock"] = clock
-    if deck is not None:
-        options["deck"] = deck
+def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:
+    given = {"clock": clock, "deck": deck}
+    options = {key: value for key, value in given.items() if value is not None}
+    for key in options:
+        if key not in SYSTEM_OPTIONS.get(system, ()):
+            raise click.BadParameter(f"{system} sessions take no --{key}", param_hint=f"--{key}")
     return options
 
 
@@ -101,7 +107,7 @@ def init(ctx: click.Context, system: str, title: str, seed: int | None, clock: s
 
     env: Env = ctx.obj
     session = Session.create(env.log_path, system, title=title, seed=seed,
-                             options=_parse_options(clock, deck), actor=env.actor)
+                             options=_parse_options(system, clock, deck), actor=env.actor)
     env.forget_session()
     click.echo(f"created {env.log_path}: {system} session {session.header.session_id} "
                f"(seed {session.header.seed})")

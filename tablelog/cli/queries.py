@@ -40,6 +40,8 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
 
     session = session_of(ctx)
     folded = session.state(at_seq)
+    if at_seq is not None:
+        _check_seq(at_seq, session.state().seq)
     _warn_torn(session)
     data = state_json(folded, systems.load(folded.system))
     if name is not None:
@@ -51,6 +53,13 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
         click.echo(_dump(data))
     else:
         click.echo(_render_entity(name, data) if name else _render_state(data))
+
+
+def _check_seq(seq: int | None, last: int) -> None:
+    from tablelog.rules.core import RuleViolation
+
+    if seq is not None and seq > last:
+        raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
 
 
 def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
@@ -134,6 +143,7 @@ def replay(ctx: click.Context, until: int | None) -> None:
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
+    _check_seq(until, session.state().seq)
     entries = read_models.replay(session.blank_state(), session.events(until),
                                  undone_after(session.markers(until)))
     for entry in entries:

@@ -45,7 +45,10 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     --atomic. Example: tablelog --log smithy.tlog run examples/pf2e-downtime.txt
     """
     env: Env = ctx.obj
-    lines = list(script_lines(script.read()))
+    try:
+        lines = list(script_lines(script.read()))
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True
     created = False
     root = ctx.find_root().command
@@ -58,18 +61,26 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
                 created = created or argv[0] == "init"
     except BaseException:
         if created and (atomic or dry_run):
-            from tablelog.session import remove_quietly
-
-            remove_quietly(env.log_path)
+            _take_back(env.log_path)
+        if atomic or dry_run:
+            click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
         env.in_run = False
-    if dry_run and created:
-        from tablelog.session import remove_quietly
-
-        remove_quietly(env.log_path)
+    if dry_run:
+        if created:
+            _take_back(env.log_path)
+        click.echo(f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended")
     elif not dry_run and env._session is not None:
         env._session.save_snapshot()  # a snapshot at the end of every run (docs/RELIABILITY.md)
+
+
+def _take_back(log_path: str) -> None:
+    """Remove a log (and its lock file) that this buffered run created but did not keep."""
+    from tablelog.session import remove_quietly
+
+    remove_quietly(log_path)
+    remove_quietly(log_path + ".lock")
 
 
 @contextlib.contextmanager

@@ -365,3 +365,57 @@ def test_change_lines_are_compact() -> None:
         "characters.V.effects[0].t: 3 -> 2",
     ]
     assert change_lines([("hand", ["AS", "KD"], ["KD", "AS"])]) == ['hand: ["AS", "KD"] -> ["KD", "AS"]']
+
+
+def test_past_positions_beyond_the_end_are_refused(log: Path) -> None:
+    """state --at and replay --until past the last event exit 1 naming the last seq."""
+    ok(log, "toy", "add", "a", "5")
+    assert "CORE-SEQ: there is no event #9 (the log ends at #1)" in refused(log, "state", "--at", "9")
+    assert "CORE-SEQ" in refused(log, "replay", "--until", "2")
+
+
+def test_init_options_belong_to_their_system(tmp_path: Path) -> None:
+    """--clock and --deck are magicpunk options; another system refuses them as usage errors."""
+    path = tmp_path / "p.tlog"
+    result = invoke(path, "init", "--system", "toy", "--clock", "1 10:00")
+    assert result.exit_code == 2 and "toy sessions take no --clock" in result.stderr
+    assert not path.exists()
+
+
+def test_blank_actor_is_a_usage_error(log: Path) -> None:
+    """An empty --actor is refused before anything is logged."""
+    refused(log, "--actor", "", "note", "x", status=2)
+
+
+def test_script_lines_cannot_switch_log(log: Path, tmp_path: Path) -> None:
+    """A script line with --log or --actor is a usage error naming the line."""
+    script = tmp_path / "s.txt"
+    script.write_text(f"--log {tmp_path / 'other.tlog'} note x\n")
+    assert "line 1" in refused(log, "run", str(script), status=2)
+    assert not (tmp_path / "other.tlog").exists()
+
+
+def test_run_refuses_a_binary_script(log: Path, tmp_path: Path) -> None:
+    """A script that is not UTF-8 text exits 2 naming the file."""
+    script = tmp_path / "s.bin"
+    script.write_bytes(b"\xff\xfe\x00garbage")
+    assert "is not a UTF-8 text file" in refused(log, "run", str(script), status=2)
+
+
+def test_buffered_runs_say_nothing_was_appended(log: Path, tmp_path: Path) -> None:
+    """run --dry-run ends with a dry-run line; a refused --atomic run says nothing was appended."""
+    script = tmp_path / "s.txt"
+    script.write_text("toy add c 4\n")
+    assert ok(log, "run", str(script), "--dry-run").splitlines()[-1] == (
+        "dry run: 1 line ran; nothing appended")
+    script.write_text("toy add c 4\ntoy spend c 5\n")
+    err = refused(log, "run", str(script), "--atomic")
+    assert "nothing appended: the whole script is refused" in err
+
+
+def test_dry_run_script_with_init_leaves_no_files(tmp_path: Path) -> None:
+    """A dry-run script that starts with init leaves neither a log nor a lock file."""
+    script = tmp_path / "s.txt"
+    script.write_text("init --system toy\ntoy add b 1\n")
+    ok(tmp_path / "new.tlog", "run", str(script), "--dry-run")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.txt"]
