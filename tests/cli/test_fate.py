@@ -265,3 +265,18 @@ def test_every_fate_command_is_in_the_readme(path: str, command: click.Command) 
     """The README's Fate section lists every fate command."""
     section = README.read_text("utf-8").split("## Fate", 1)[1].split("\n## ", 1)[0]
     assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
+
+
+@rule("FATE-UA-2")
+def test_negative_character_grade_is_a_usage_error(log: Path) -> None:
+    """`fate master grade Tokiomi -5` says the grade must be 0 or more (not "No such option")."""
+    err = refused(log, "fate master grade Tokiomi -5", 2)
+    assert "must be 0 or more, got -5" in err and "No such option" not in err
+
+
+@rule("FATE-UA-2")
+def test_character_grade_zero_is_accepted(log: Path) -> None:
+    """`fate master grade Tokiomi 0` sets the grade a master starts with."""
+    ok(log, "fate master grade Tokiomi 12")
+    ok(log, "fate master grade Tokiomi 0")
+    assert 0 == state(log)["characters"]["Tokiomi"]["character_grade"]

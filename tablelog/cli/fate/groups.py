@@ -12,6 +12,7 @@ __all__ = [
     "ability_group",
     "battle_group",
     "pairs",
+    "WholeNumber",
 ]
 
 group = click.Group(
@@ -39,3 +40,29 @@ def pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
             raise click.BadParameter(f"{value!r} is not KEY=VALUE", param_hint=option)
         out.append((key.strip(), rest.strip()))
     return tuple(out)
+
+
+class WholeNumber(click.ParamType):
+    """A whole number of at least ``minimum``; a negative positional argument gets this message
+    instead of click's "No such option" when its command sets ``ignore_unknown_options``."""
+
+    name = "integer"
+
+    def __init__(self, minimum: int = 0) -> None:
+        self.minimum = minimum
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(
+                    f"must be a whole number of {self.minimum} or more, got {value}", param, ctx
+                )
+        if number < self.minimum:
+            self.fail(f"must be {self.minimum} or more, got {number}", param, ctx)
+        return number

@@ -6,6 +6,7 @@ import click
 
 from tablelog.cli.core import appending, execute
 from tablelog.cli.fate.groups import (
+    WholeNumber,
     ability_group,
     group,
     master_group,
@@ -108,12 +109,12 @@ def master_add(
     )
 
 
-@master_group.command("grade")
+@master_group.command("grade", context_settings={"ignore_unknown_options": True})
 @click.argument("name")
-@click.argument("grade", type=int)
+@click.argument("grade", type=WholeNumber(0))
 @appending
 def master_grade(ctx: click.Context, name: str, grade: int) -> None:
-    """Set a master's character grade. Example: tablelog fate master grade Rin 12"""
+    """Set a master's character grade (0 or more). Example: tablelog fate master grade Rin 12"""
     execute(ctx, SetCharacterGrade(name, grade))
 
 

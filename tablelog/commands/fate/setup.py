@@ -252,7 +252,7 @@ def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
 
 @decider(SetCharacterGrade)
 def decide_set_character_grade(state: State, c: SetCharacterGrade) -> list[Event]:
-    """Set a master's character grade (1 or more)."""
+    """Set a master's character grade (0 or more, as ``--character-grade`` at setup)."""
     who(state, c.name, "master", "FATE-UA-2")
-    require(c.grade >= 1, "FATE-UA-2", f"character grade {c.grade} is below 1")
+    require(c.grade >= 0, "FATE-UA-2", f"character grade {c.grade} is below 0")
     return [CharacterGradeSet(c.name, c.grade)]
