@@ -18,7 +18,10 @@ from tablelog.commands.pf2e import (
 )
 from tablelog.rules.pf2e import DEGREES, RANKS
 
-__all__ = ["group"]
+__all__ = ["group", "MAX_DAYS"]
+
+MAX_DAYS = 10**4
+"""The most days a transfer may take: far beyond any downtime, small enough to log safely."""
 
 group = click.Group("pf2e", help="Pathfinder 2e runes: etch, transfer and swap, invest.")
 character_group = click.Group("character", help="Characters (crafters and wearers).")
@@ -108,7 +111,7 @@ def finish(ctx: click.Context, item_id: str) -> None:
 @click.option("--to", "target", required=True, metavar="ITEM", help="Item the rune goes to.")
 @click.option("--by", required=True, help="The crafter (holds both items).")
 @click.option("--swap", default=None, metavar="RUNE", help="Rune of the target that comes back.")
-@click.option("--days", type=int, default=1, show_default=True,
+@click.option("--days", type=click.IntRange(1, MAX_DAYS), default=1, show_default=True,
               help="Days spent; each day after the first lowers the cost (down to half).")
 @click.option("--outcome", type=click.Choice(DEGREES), default="success", show_default=True,
               help="Degree of success of the Crafting check rolled at the table.")

@@ -28,10 +28,11 @@ from tablelog.projections.pf2e.checks import (
     check_new_name,
     check_no_etching,
     check_transfer,
+    etching_text,
     item,
 )
 from tablelog.rules import pf2e as rules
-from tablelog.rules.core import gp_text, require
+from tablelog.rules.core import RuleViolation, gp_text, require
 
 __all__ = [
     "AddCharacter", "LearnFormula", "AddItem", "GiveItem", "EtchRune", "FinishEtching",
@@ -140,8 +141,8 @@ def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
 @decider(LearnFormula)
 def decide_learn_formula(state: State, c: LearnFormula) -> list[Event]:
     """Record a formula, priced as an item formula of the rune's level (PF2E-FORMULA-1)."""
-    who = character(state, c.character, "PF2E-FORMULA-1")
-    rune = rules.rune(c.rune, "PF2E-FORMULA-1")
+    who = character(state, c.character)
+    rune = rules.rune(c.rune)
     require(rune.id not in who["formulas"], "PF2E-FORMULA-1",
             f"{c.character} already has the formula for {rune.id}")
     return [FormulaLearned(character=c.character, rune=rune.id, level=rune.level,
@@ -154,26 +155,27 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     check_new_name(state, c.item)
     base = rules.base_item(c.base)
     if c.owner is not None:
-        character(state, c.owner, "UNKNOWN-NAME")
+        character(state, c.owner)
     return [ItemAdded(item=c.item, base=base.id, owner=c.owner)]
 
 
 @decider(GiveItem)
 def decide_give_item(state: State, c: GiveItem) -> list[Event]:
     """Hand an item over; refused while an etch is in progress (held throughout, PF2E-ETCH-1)."""
-    record = item(state, c.item, "PF2E-ETCH-1")
-    character(state, c.to, "PF2E-ETCH-1")
+    record = item(state, c.item)
+    character(state, c.to)
     require(record["owner"] != c.to, "PF2E-ETCH-1", f"{c.to} already holds {c.item}")
-    require(record["etching"] is None, "PF2E-ETCH-1",
-            f"{c.item} has an etch in progress ({record['etching']}): the crafter must hold it "
-            f"throughout; finish it first: pf2e finish {c.item}")
+    if record["etching"] is not None:
+        raise RuleViolation("PF2E-ETCH-1", f"{c.item} has an etch in progress "
+                            f"({etching_text(record['etching'])}): the crafter must hold it "
+                            f"throughout; finish it first: pf2e finish {c.item}")
     return [ItemGiven(item=c.item, giver=record["owner"], to=c.to)]
 
 
 @decider(EtchRune)
 def decide_etch_rune(state: State, c: EtchRune) -> list[Event]:
     """Etch a rune now, or begin a long etch (PF2E-ETCH-1, PF2E-ETCH-2)."""
-    item(state, c.item, "PF2E-ETCH-1")
+    item(state, c.item)
     check_no_etching(state, c.item)
     rune, plan = check_etch(state, c.item, c.rune, c.by)
     if c.begin:
@@ -194,7 +196,7 @@ def _etched(item_id: str, rune: rules.Rune, by: str, plan: rules.EtchPlan) -> Ru
 @decider(FinishEtching)
 def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
     """Complete the etch in progress on an item; the rune takes effect now."""
-    etching = item(state, c.item, "PF2E-ETCH-2")["etching"]
+    etching = item(state, c.item)["etching"]
     require(etching is not None, "PF2E-ETCH-2", f"{c.item} has no etch in progress")
     rune, plan = check_etch(state, c.item, etching["rune"], etching["by"])
     return [_etched(c.item, rune, etching["by"], plan)]
@@ -203,8 +205,8 @@ def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
 @decider(InvestItem)
 def decide_invest_item(state: State, c: InvestItem) -> list[Event]:
     """Invest armor with runes; the investing character must hold it (PF2E-INVEST-1)."""
-    record = item(state, c.item, "PF2E-INVEST-1")
-    character(state, c.by, "PF2E-INVEST-1")
+    record = item(state, c.item)
+    character(state, c.by)
     require(record["invested_trait"], "PF2E-INVEST-1",
             f"{c.item} ({record['name']}) has no invested trait: only armor with runes is invested")
     check_holds(state, c.by, c.item, "PF2E-INVEST-1")
@@ -215,7 +217,7 @@ def decide_invest_item(state: State, c: InvestItem) -> list[Event]:
 @decider(ActivateRune)
 def decide_activate_rune(state: State, c: ActivateRune) -> list[Event]:
     """Log the activation of an active rune by the character holding (and investing) the item."""
-    rune = rules.rune(c.rune, "PF2E-ACT-1")
+    rune = rules.rune(c.rune)
     check_activation(state, c.item, rune.id, c.by)
     return [RuneActivated(item=c.item, rune=rune.id, by=c.by, note=c.note)]
 
@@ -231,7 +233,7 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
         return [_failed(state, c, "critical-failure", True, exc.cause.message)]
     terms = _terms(state, c, plan)
     if c.outcome in ("failure", "critical-failure"):
-        return [_failed(state, c, c.outcome, False, f"Crafting check vs DC {terms.dc}")]
+        return [_failed(state, c, c.outcome, False, "the Crafting check rolled at the table")]
     events: list[Event] = [RuneTransferred(
         rune=moved.id, source=c.source, target=c.target, by=c.by, dc=terms.dc,
         cost_cp=terms.cost_cp, days=terms.days, swap=swapped.id if swapped else None,
@@ -259,8 +261,8 @@ def _breakdown(terms: rules.TransferTerms, plan: rules.TransferPlan) -> dict[str
 def _failed(state: State, c: TransferRune, outcome: str, automatic: bool,
             reason: str) -> RuneTransferFailed:
     """Return the failure event; a critical failure ruins 10% of the transfer's materials."""
-    source = item(state, c.source, "PF2E-XFER-1")
-    moved = rules.rune(c.rune, "PF2E-XFER-1")
+    source = item(state, c.source)
+    moved = rules.rune(c.rune)
     prices = [moved.price_cp] + ([rules.rune(c.swap).price_cp] if c.swap else [])
     levels = [moved.level] + ([rules.rune(c.swap).level] if c.swap else [])
     stone = source["category"] == "runestone"

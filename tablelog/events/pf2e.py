@@ -9,6 +9,7 @@ import attrs
 
 from tablelog.events.core import Event, event
 from tablelog.rules.core import gp_text
+from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 
 __all__ = [
     "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven", "RuneEtchingBegun",
@@ -17,7 +18,28 @@ __all__ = [
 ]
 
 
-@event("pf2e.CharacterAdded", entities=("name",), rules=("PF2E-ETCH-1",))
+def _audit(rule_ids: list[str], breakdown: dict[str, str]) -> list[str]:
+    """Return the audit lines of an event: the rule IDs that applied, then its breakdown."""
+    lines = [f"rule {', '.join(rule_ids)}"] if rule_ids else []
+    return lines + [f"{key} = {value}" for key, value in breakdown.items()]
+
+
+def _outcome_text(outcome: str) -> str:
+    return outcome.replace("-", " ")
+
+
+def _is_fundamental(rune_id: str) -> bool:
+    found = runes().get(rune_id)
+    return found is not None and found.is_fundamental
+
+
+def _may_change_dormancy(rune_id: str) -> bool:
+    """True for runes whose move can make property runes dormant or active (PF2E-XFER-5)."""
+    found = runes().get(rune_id)
+    return found is not None and (not found.is_fundamental or found.family in POTENCY_FAMILIES)
+
+
+@event("pf2e.CharacterAdded", entities=("name",))
 @attrs.frozen
 class CharacterAdded(Event):
     """A character joined: level, Crafting rank, and whether they can craft magic items."""
@@ -49,7 +71,7 @@ class FormulaLearned(Event):
                 f"{gp_text(self.price_cp)}, {how})")
 
 
-@event("pf2e.ItemAdded", entities=("item", "owner"), rules=("PF2E-RUNE-4",))
+@event("pf2e.ItemAdded", entities=("item", "owner"))
 @attrs.frozen
 class ItemAdded(Event):
     """An item from the base item catalogue entered play (held by ``owner``, or nobody)."""
@@ -62,7 +84,7 @@ class ItemAdded(Event):
         return f"{self.item}: {self.base}" + (f", held by {self.owner}" if self.owner else "")
 
 
-@event("pf2e.ItemGiven", entities=("item", "giver", "to"), rules=("PF2E-ETCH-1",))
+@event("pf2e.ItemGiven", entities=("item", "giver", "to"))
 @attrs.frozen
 class ItemGiven(Event):
     """An item changed hands (an etcher must hold the item)."""
@@ -89,7 +111,8 @@ class RuneEtchingBegun(Event):
 
 
 @event("pf2e.RuneEtched", entities=("item", "by"),
-       rules=("PF2E-ETCH-1", "PF2E-RUNE-5", "PF2E-FUND-1", "PF2E-PROP-1", "PF2E-PRICE-1"))
+       rules=("PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1", "PF2E-FUND-1",
+              "PF2E-PROP-1"))
 @attrs.frozen
 class RuneEtched(Event):
     """A rune was etched (``replaces``: the lower tier it upgrades); ``by`` paid ``price_cp``."""
@@ -106,9 +129,17 @@ class RuneEtched(Event):
         upgrade = f", upgrades {self.replaces}" if self.replaces else ""
         return f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}{upgrade})"
 
+    def explain(self) -> list[str]:
+        """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1."""
+        ids = ["PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1"]
+        if self.replaces:
+            ids.append("PF2E-FUND-1" if _is_fundamental(self.rune) else "PF2E-PROP-1")
+        return _audit(ids, self.breakdown)
+
 
 @event("pf2e.RuneTransferred", entities=("source", "target", "by"),
-       rules=("PF2E-XFER-1", "PF2E-XFER-5", "PF2E-XFER-6", "PF2E-XFER-7", "PF2E-XFER-8"))
+       rules=("PF2E-XFER-1", "PF2E-XFER-2", "PF2E-XFER-3", "PF2E-XFER-5", "PF2E-XFER-6",
+              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1"))
 @attrs.frozen
 class RuneTransferred(Event):
     """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft."""
@@ -125,10 +156,23 @@ class RuneTransferred(Event):
     breakdown: dict[str, str] = attrs.Factory(dict)
 
     def describe(self) -> str:
-        arrow = f"<-> {self.swap} {self.target}" if self.swap else f"-> {self.target}"
+        back = f", {self.swap} back" if self.swap else ""
         day = "day" if self.days == 1 else "days"
-        return (f"{self.rune} {self.source} {arrow} (DC {self.dc}, {gp_text(self.cost_cp)}, "
-                f"{self.days} {day}, {self.outcome})")
+        cost = gp_text(self.cost_cp) if self.cost_cp else "free"
+        return (f"{self.rune}: {self.source} -> {self.target}{back} (DC {self.dc}, {cost}, "
+                f"{self.days} {day}, {_outcome_text(self.outcome)})")
+
+    def explain(self) -> list[str]:
+        """The transfer's rules; a swap, a dormancy change or a runestone add theirs."""
+        ids = ["PF2E-XFER-1"]
+        if self.swap:
+            ids += ["PF2E-XFER-2"] + ([] if _is_fundamental(self.rune) else ["PF2E-XFER-3"])
+        if any(_may_change_dormancy(r) for r in (self.rune, self.swap) if r):
+            ids.append("PF2E-XFER-5")
+        ids += ["PF2E-XFER-6"] + (["PF2E-XFER-7"] if self.swap else []) + ["PF2E-XFER-8"]
+        if self.breakdown.get("cost", "").startswith("free from a runestone"):
+            ids.append("PF2E-STONE-1")
+        return _audit(ids, self.breakdown)
 
 
 @event("pf2e.RuneTransferFailed", entities=("source", "target", "by"),
@@ -151,8 +195,13 @@ class RuneTransferFailed(Event):
 
     def describe(self) -> str:
         how = "automatic " if self.automatic else ""
-        return (f"{self.rune} {self.source} -> {self.target}: {how}{self.outcome} "
-                f"(DC {self.dc}, {gp_text(self.loss_cp)} lost; {self.reason}); the rune stays")
+        lost = f"{gp_text(self.loss_cp)} of materials lost" if self.loss_cp else "nothing lost"
+        return (f"{self.rune}: {self.source} -> {self.target}: {how}{_outcome_text(self.outcome)} "
+                f"(DC {self.dc}, {lost}; {self.reason}); the rune stays")
+
+    def explain(self) -> list[str]:
+        """PF2E-XFER-6 (DC, cost); an automatic critical failure adds PF2E-XFER-4."""
+        return _audit(["PF2E-XFER-4", "PF2E-XFER-6"] if self.automatic else ["PF2E-XFER-6"], {})
 
 
 @event("pf2e.RunestoneCracked", entities=("item",), rules=("PF2E-STONE-1",))

@@ -70,19 +70,21 @@ def test_dry_run_shows_and_appends_nothing(log: Path) -> None:
     ("args", "expected"),
     [
         pytest.param(("etch", "longsword-1", "flaming", "--by", "Seoni"),
-                     "PF2E-ETCH-1: unknown character 'Seoni'", marks=rule("PF2E-ETCH-1")),
+                     "UNKNOWN-NAME: no character named 'Seoni'\n"),
         pytest.param(("etch", "axe-1", "flaming", "--by", "Valeros"),
-                     "PF2E-ETCH-1: unknown item 'axe-1'", marks=rule("PF2E-ETCH-1")),
+                     "UNKNOWN-NAME: no item named 'axe-1'\n"),
         pytest.param(("etch", "longsword-1", "sharpness", "--by", "Valeros"),
-                     "PF2E-ETCH-1: unknown rune 'sharpness'", marks=rule("PF2E-ETCH-1")),
+                     "UNKNOWN-NAME: unknown rune 'sharpness' (not in the rune catalogue)\n"),
+        pytest.param(("formula", "add", "Bob", "flaming"), "UNKNOWN-NAME: no character named "
+                     "'Bob'\n"),
         pytest.param(("item", "add", "axe-1", "--base", "greataxe"),
                      "UNKNOWN-NAME: unknown base item 'greataxe'"),
         pytest.param(("etch", "bow-1", "animated", "--by", "Valeros"),
                      "PF2E-RUNE-6: animated needs usage melee-weapon; longbow",
                      marks=rule("PF2E-RUNE-6")),
         pytest.param(("etch", "bow-1", "flaming", "--by", "Valeros"),
-                     "PF2E-RUNE-2: bow-1 has potency +1 and holds 1 property rune(s) (frost): "
-                     "no slot for flaming", marks=rule("PF2E-RUNE-2")),
+                     "PF2E-RUNE-2: bow-1 has potency +1 and its one property slot holds frost: "
+                     "no slot for flaming\n", marks=rule("PF2E-RUNE-2")),
         pytest.param(("transfer", "weapon-potency-1", "--from", "longsword-1", "--to", "bow-1",
                       "--swap", "frost", "--by", "Valeros"),
                      "PF2E-XFER-2: cannot swap weapon-potency-1 (fundamental) with frost "
@@ -137,8 +139,8 @@ def test_transfer_onto_item_that_cannot_take_it_records_automatic_critical_failu
     out = ok(log, "pf2e", "transfer", "animated", "--from", "longsword-1", "--to", "bow-1",
              "--by", "Valeros")
     assert out.splitlines()[0].startswith(
-        f"#{NEXT + 1} pf2e.RuneTransferFailed animated longsword-1 -> bow-1: automatic "
-        "critical-failure (DC 31, 27 gp lost; animated needs usage melee-weapon")
+        f"#{NEXT + 1} pf2e.RuneTransferFailed animated: longsword-1 -> bow-1: automatic "
+        "critical failure (DC 31, 27 gp of materials lost; animated needs usage melee-weapon")
     assert ("pf2e.RuneTransferFailed", True, sword, bow) == (
         last_event(log)["type"], last_event(log)["data"]["automatic"],
         state(log, "longsword-1"), state(log, "bow-1"))
@@ -147,11 +149,11 @@ def test_transfer_onto_item_that_cannot_take_it_records_automatic_critical_failu
 @rule("PF2E-STONE-1")
 @rule("PF2E-XFER-6")
 def test_transfer_off_runestone_is_free_and_the_stone_cracks(log: Path) -> None:
-    """Flaming moves off the runestone for 0 gp (DC 24, 1 day); the stone is gone."""
+    """Flaming moves off the runestone for free (DC 24, 1 day); the stone is gone."""
     ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
     lines = ok(log, "pf2e", "transfer", "flaming", "--from", "stone-1", "--to", "longsword-1",
                "--by", "Valeros").splitlines()
-    assert [f"#{NEXT + 1} pf2e.RuneTransferred flaming stone-1 -> longsword-1 (DC 24, 0 gp, "
+    assert [f"#{NEXT + 1} pf2e.RuneTransferred flaming: stone-1 -> longsword-1 (DC 24, free, "
             "1 day, success)",
             f"#{NEXT + 2} pf2e.RunestoneCracked stone-1 cracked and is gone"] == [
         line for line in lines if line.startswith("#")]
@@ -168,8 +170,8 @@ def test_swap_with_extra_days(log: Path) -> None:
     ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros")
     out = ok(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
              "--swap", "flaming", "--by", "Valeros", "--days", "3")
-    assert out.startswith(f"#{NEXT + 1} pf2e.RuneTransferred frost bow-1 <-> flaming "
-                          "longsword-1 (DC 24, 25 gp, 3 days, success)")
+    assert out.startswith(f"#{NEXT + 1} pf2e.RuneTransferred frost: bow-1 -> longsword-1, "
+                          "flaming back (DC 24, 25 gp, 3 days, success)")
     assert (["frost"], ["flaming"]) == (state(log, "longsword-1")["property"],
                                         state(log, "bow-1")["property"])
 
@@ -246,3 +248,72 @@ def test_every_command_is_in_the_readme(path: str, command: click.Command) -> No
     """The README's Pathfinder 2e section lists every pf2e command."""
     section = README.read_text("utf-8").split("## Pathfinder 2e", 1)[1].split("\n## ", 1)[0]
     assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
+
+
+# --- messages a GM reads at the table (QA findings) ----------------------------------------
+
+
+@rule("PF2E-ETCH-1")
+@rule("PF2E-ETCH-2")
+def test_give_during_an_etch_names_the_rune_and_crafter(log: Path) -> None:
+    """Giving away an item mid-etch says `(flaming by Valeros)`, not a dict."""
+    ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--begin")
+    err = refused(log, "pf2e", "give", "longsword-1", "--to", "Kyra")
+    assert ("error: PF2E-ETCH-1: longsword-1 has an etch in progress (flaming by Valeros): the "
+            "crafter must hold it throughout; finish it first: pf2e finish longsword-1\n") == err
+
+
+@rule("PF2E-XFER-2")
+@rule("PF2E-FUND-1")
+def test_swap_refusal_says_what_is_wrong_not_the_swap_already_given(log: Path) -> None:
+    """Striking for the bow's potency: the sword keeps its own +1, so move striking alone."""
+    ok(log, "pf2e", "etch", "longsword-1", "striking", "--by", "Valeros")
+    err = refused(log, "pf2e", "transfer", "striking", "--from", "longsword-1", "--to", "bow-1",
+                  "--by", "Valeros", "--swap", "weapon-potency-1")
+    assert ("error: PF2E-XFER-2: cannot swap striking (on longsword-1) for weapon-potency-1 (on "
+            "bow-1): longsword-1 keeps its own weapon-potency-1, so it cannot also take "
+            "weapon-potency-1 from bow-1 (an item holds one weapon-potency rune, PF2E-FUND-1); "
+            "move striking without --swap\n") == err
+    assert "--swap weapon-potency-1)" not in err
+
+
+def test_unknown_crafter_is_unknown_name(log: Path) -> None:
+    """`etch … --by Bob` for a Bob who does not exist exits 1 with UNKNOWN-NAME."""
+    err = refused(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Bob")
+    assert "error: UNKNOWN-NAME: no character named 'Bob'\n" == err
+
+
+@rule("PF2E-FORMULA-1")
+def test_formula_learned_shows_only_the_new_formula(log: Path) -> None:
+    """Adding a formula changes one line of output, naming the new rune, not the whole list."""
+    lines = ok(log, "pf2e", "formula", "add", "Kyra", "frost").splitlines()
+    assert 2 == len(lines)
+    assert lines[1].startswith("    characters.Kyra.formulas: ") and "frost" in lines[1]
+    assert "animated" not in lines[1]
+
+
+@rule("PF2E-STONE-1")
+def test_a_runestone_rune_is_held_not_dormant(log: Path) -> None:
+    """Etching flaming on the runestone changes its runes, name, level and price, not dormant."""
+    out = ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
+    stone = state(log, "stone-1")
+    assert ("flaming runestone", ["flaming"], [], []) == (
+        stone["name"], stone["runes"], stone["property"], stone["dormant"])
+    assert "dormant" not in out and "property" not in out
+
+
+@rule("PF2E-XFER-8")
+@pytest.mark.parametrize("days", ["99999999999999999999", "9999999999999999999", "10001", "0"])
+def test_days_out_of_range_is_a_usage_error_naming_the_option(log: Path, days: str) -> None:
+    """--days beyond 1..10000 is a usage error (exit 2) naming --days; nothing reaches the log."""
+    err = refused(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
+                  "--by", "Valeros", "--days", days, status=2)
+    assert "Invalid value for '--days'" in err and "1<=x<=10000" in err
+
+
+@rule("PF2E-XFER-8")
+def test_ten_thousand_days_is_accepted_and_costs_half(log: Path) -> None:
+    """--days 10000 is the largest allowed: the cost falls to half of 10% (frost: 25 gp)."""
+    out = ok(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
+             "--by", "Valeros", "--days", "10000", "--dry-run")
+    assert "frost: bow-1 -> longsword-1 (DC 24, 25 gp, 10000 days, success)" in out

@@ -34,10 +34,11 @@ from tablelog.projections.pf2e.checks import (
     check_new_name,
     check_no_etching,
     check_transfer,
+    etching_text,
     item,
 )
 from tablelog.rules import pf2e as rules
-from tablelog.rules.core import require
+from tablelog.rules.core import RuleViolation, require
 
 __all__ = ["init_state", "refresh", "spend"]
 
@@ -88,7 +89,7 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 
 @evolver(FormulaLearned)
 def _formula_learned(state: State, e: FormulaLearned) -> None:
-    who = character(state, e.character, "PF2E-FORMULA-1")
+    who = character(state, e.character)
     require(e.rune not in who["formulas"], "PF2E-FORMULA-1",
             f"{e.character} already has the formula for {e.rune}")
     who["formulas"] = [*who["formulas"], e.rune]
@@ -101,7 +102,7 @@ def _item_added(state: State, e: ItemAdded) -> None:
     check_new_name(state, e.item)
     base = rules.base_item(e.base)
     if e.owner is not None:
-        character(state, e.owner, "UNKNOWN-NAME")
+        character(state, e.owner)
     record: dict[str, Any] = {"base": base.id, "category": base.category, "owner": e.owner}
     record.update(dict.fromkeys(_DERIVED), runes=[], invested=False, etching=None)
     refresh(record)
@@ -110,8 +111,8 @@ def _item_added(state: State, e: ItemAdded) -> None:
 
 @evolver(ItemGiven)
 def _item_given(state: State, e: ItemGiven) -> None:
-    record = item(state, e.item, "PF2E-ETCH-1")
-    character(state, e.to, "PF2E-ETCH-1")
+    record = item(state, e.item)
+    character(state, e.to)
     require(record["owner"] == e.giver, "PF2E-ETCH-1",
             f"{e.item} is held by {record['owner'] or 'nobody'}, not {e.giver or 'nobody'}")
     require(record["etching"] is None, "PF2E-ETCH-1",
@@ -124,15 +125,16 @@ def _item_given(state: State, e: ItemGiven) -> None:
 def _etching_begun(state: State, e: RuneEtchingBegun) -> None:
     check_no_etching(state, e.item)
     check_etch(state, e.item, e.rune, e.by)
-    item(state, e.item, "PF2E-ETCH-2")["etching"] = {"rune": e.rune, "by": e.by}
+    item(state, e.item)["etching"] = {"rune": e.rune, "by": e.by}
 
 
 @evolver(RuneEtched)
 def _rune_etched(state: State, e: RuneEtched) -> None:
-    record = item(state, e.item, "PF2E-ETCH-1")
+    record = item(state, e.item)
     etching = record["etching"]
-    require(etching is None or etching == {"rune": e.rune, "by": e.by}, "PF2E-ETCH-2",
-            f"{e.item} has another etch in progress ({etching})")
+    if etching is not None and etching != {"rune": e.rune, "by": e.by}:
+        raise RuleViolation("PF2E-ETCH-2", f"{e.item} has another etch in progress "
+                            f"({etching_text(etching)})")
     rune, plan = check_etch(state, e.item, e.rune, e.by)
     require(plan.cost_cp == e.price_cp, "PF2E-PRICE-1",
             f"{e.rune} on {e.item} costs {rules.gp_from_cp(plan.cost_cp)} gp now, "
@@ -150,30 +152,31 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
     source["runes"], target["runes"] = list(plan.source_runes), list(plan.target_runes)
     refresh(source)
     refresh(target)
-    spend(character(state, e.by, "PF2E-XFER-1"), e.cost_cp)
+    spend(character(state, e.by), e.cost_cp)
 
 
 @evolver(RuneTransferFailed)
 def _transfer_failed(state: State, e: RuneTransferFailed) -> None:
-    item(state, e.source, "PF2E-XFER-4")
-    item(state, e.target, "PF2E-XFER-4")
+    item(state, e.source)
+    item(state, e.target)
     require(e.rune in state.items[e.source]["runes"], "PF2E-XFER-1",
             f"{e.source} holds no {e.rune} rune")
-    spend(character(state, e.by, "PF2E-XFER-4"), e.loss_cp)
+    spend(character(state, e.by), e.loss_cp)
 
 
 @evolver(RunestoneCracked)
 def _runestone_cracked(state: State, e: RunestoneCracked) -> None:
-    record = item(state, e.item, "PF2E-STONE-1")
+    record = item(state, e.item)
     require(record["category"] == "runestone", "PF2E-STONE-1", f"{e.item} is not a runestone")
-    require(not record["runes"], "PF2E-STONE-1", f"{e.item} still holds {record['runes']}")
+    require(not record["runes"], "PF2E-STONE-1",
+            f"{e.item} still holds {', '.join(record['runes'])}: only an empty runestone cracks")
     del state.items[e.item]
 
 
 @evolver(ItemInvested)
 def _item_invested(state: State, e: ItemInvested) -> None:
-    record = item(state, e.item, "PF2E-INVEST-1")
-    character(state, e.by, "PF2E-INVEST-1")
+    record = item(state, e.item)
+    character(state, e.by)
     require(record["invested_trait"], "PF2E-INVEST-1",
             f"{e.item} ({record['name']}) has no invested trait: only armor with runes is invested")
     check_holds(state, e.by, e.item, "PF2E-INVEST-1")

@@ -13,30 +13,45 @@ from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "character", "item", "holder", "check_new_name", "check_crafter", "check_holds",
+    "character", "item", "etching_text", "holder", "check_new_name", "check_crafter", "check_holds",
     "check_etch", "check_no_etching", "check_transfer", "check_activation", "check_crafter_free",
 ]
 
 
-def character(state: State, name: str, rule: str) -> dict[str, Any]:
-    """Return the character ``name``, or refuse with ``rule`` if there is none."""
+def character(state: State, name: str) -> dict[str, Any]:
+    """Return the character ``name``.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME if the session has no character of that name.
+    """
     found = state.characters.get(name)
-    require(found is not None, rule, f"unknown character {name!r}")
-    assert found is not None
+    if found is None:
+        other = " (it is an item)" if name in state.items else ""
+        raise RuleViolation("UNKNOWN-NAME", f"no character named {name!r}{other}")
     return found
 
 
-def item(state: State, name: str, rule: str) -> dict[str, Any]:
-    """Return the item ``name``, or refuse with ``rule`` if there is none."""
+def item(state: State, name: str) -> dict[str, Any]:
+    """Return the item ``name``.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME if the session has no item of that name.
+    """
     found = state.items.get(name)
-    require(found is not None, rule, f"unknown item {name!r}")
-    assert found is not None
+    if found is None:
+        other = " (it is a character)" if name in state.characters else ""
+        raise RuleViolation("UNKNOWN-NAME", f"no item named {name!r}{other}")
     return found
 
 
-def holder(state: State, name: str, rule: str) -> rules.Holder:
+def etching_text(etching: dict[str, str]) -> str:
+    """Return an etch in progress as the table says it: ``flaming by Valeros``."""
+    return f"{etching['rune']} by {etching['by']}"
+
+
+def holder(state: State, name: str) -> rules.Holder:
     """Return the item ``name`` as a :class:`rules.Holder` (label, base item, rune ids)."""
-    record = item(state, name, rule)
+    record = item(state, name)
     return rules.Holder(label=name, base=rules.base_item(record["base"]),
                         runes=tuple(record["runes"]))
 
@@ -48,9 +63,9 @@ def check_new_name(state: State, name: str) -> None:
             f"{name!r} is already a character or item of this session")
 
 
-def check_crafter(state: State, by: str, rule: str) -> dict[str, Any]:
+def check_crafter(state: State, by: str) -> dict[str, Any]:
     """Return the crafter ``by`` if they can craft magic items (PF2E-ETCH-1)."""
-    who = character(state, by, rule)
+    who = character(state, by)
     require(who["magical_crafting"], "PF2E-ETCH-1",
             f"{by} cannot craft magic items (added with --no-magical-crafting)")
     return who
@@ -58,17 +73,17 @@ def check_crafter(state: State, by: str, rule: str) -> dict[str, Any]:
 
 def check_holds(state: State, by: str, item_id: str, rule: str) -> None:
     """Refuse unless ``by`` holds the item (``pf2e give`` hands items over)."""
-    owner = item(state, item_id, rule)["owner"]
+    owner = item(state, item_id)["owner"]
     require(owner == by, rule, f"{by} does not hold {item_id} (held by {owner or 'nobody'}); "
             f"hand it over first: pf2e give {item_id} --to {by}")
 
 
 def check_no_etching(state: State, item_id: str) -> None:
     """Refuse while a long etch is in progress on the item (one rune at a time, PF2E-ETCH-2)."""
-    etching = item(state, item_id, "PF2E-ETCH-2")["etching"]
-    require(etching is None, "PF2E-ETCH-2",
-            f"{item_id} has an etch in progress ({etching and etching['rune']} by "
-            f"{etching and etching['by']}); finish it first: pf2e finish {item_id}")
+    etching = item(state, item_id)["etching"]
+    if etching is not None:
+        raise RuleViolation("PF2E-ETCH-2", f"{item_id} has an etch in progress "
+                            f"({etching_text(etching)}); finish it first: pf2e finish {item_id}")
 
 
 def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
@@ -88,13 +103,13 @@ def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rul
     """Return the rune and the etch plan if ``by`` may etch it onto the item now.
 
     Raises:
-        RuleViolation: PF2E-ETCH-1 (unknown names, no magical crafting, not holding the item,
-            no formula, level below the rune's); or the plan's refusals (PF2E-RUNE-2/6,
-            PF2E-FUND-1, PF2E-PROP-1, PF2E-STONE-1).
+        RuleViolation: UNKNOWN-NAME (character, item or rune); PF2E-ETCH-1 (no magical
+            crafting, not holding the item, no formula, level below the rune's); or the plan's
+            refusals (PF2E-RUNE-2/6, PF2E-FUND-1, PF2E-PROP-1, PF2E-STONE-1).
     """
-    record = item(state, item_id, "PF2E-ETCH-1")
-    who = check_crafter(state, by, "PF2E-ETCH-1")
-    rune = rules.rune(rune_name, "PF2E-ETCH-1")
+    record = item(state, item_id)
+    who = check_crafter(state, by)
+    rune = rules.rune(rune_name)
     check_holds(state, by, item_id, "PF2E-ETCH-1")
     check_crafter_free(state, by, item_id)
     require(rune.id in who["formulas"], "PF2E-ETCH-1",
@@ -114,13 +129,13 @@ def check_transfer(state: State, rune_name: str, source: str, target: str, by: s
 
     Raises:
         RuneDoesNotFit: PF2E-XFER-4, the target (or the source, for a swap) cannot take it.
-        RuleViolation: PF2E-XFER-1 (unknown names, not holding), PF2E-ETCH-2 (etch in
-            progress), or the plan's refusals.
+        RuleViolation: UNKNOWN-NAME (character, item or rune), PF2E-XFER-1 (not holding),
+            PF2E-ETCH-2 (etch in progress), or the plan's refusals.
     """
-    moved = rules.rune(rune_name, "PF2E-XFER-1")
-    swapped = rules.rune(swap, "PF2E-XFER-1") if swap is not None else None
-    src, dst = holder(state, source, "PF2E-XFER-1"), holder(state, target, "PF2E-XFER-1")
-    check_crafter(state, by, "PF2E-XFER-1")
+    moved = rules.rune(rune_name)
+    swapped = rules.rune(swap) if swap is not None else None
+    src, dst = holder(state, source), holder(state, target)
+    check_crafter(state, by)
     check_crafter_free(state, by)
     for item_id in (source, target):
         check_holds(state, by, item_id, "PF2E-XFER-1")
@@ -128,16 +143,16 @@ def check_transfer(state: State, rune_name: str, source: str, target: str, by: s
     return moved, swapped, rules.plan_transfer(src, dst, moved, swapped)
 
 
-
 def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     """Refuse activating a rune that is not active on the item, or not held / not invested.
 
     Raises:
-        RuleViolation: PF2E-ACT-1 (unknown names, not held, rune absent or dormant);
+        RuleViolation: UNKNOWN-NAME (character or item); PF2E-ACT-1 (not held, rune absent
+            or dormant);
             PF2E-INVEST-1 (armor with runes not invested).
     """
-    record = item(state, item_id, "PF2E-ACT-1")
-    character(state, by, "PF2E-ACT-1")
+    record = item(state, item_id)
+    character(state, by)
     check_holds(state, by, item_id, "PF2E-ACT-1")
     active = [r for r in record["runes"] if r not in record["dormant"]]
     require(rune_id in active, "PF2E-ACT-1", f"{item_id} has no active {rune_id} rune "

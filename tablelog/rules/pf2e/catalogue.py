@@ -164,11 +164,12 @@ def resolve_rune(name: str) -> str | None:
     return _aliases().get(key)
 
 
-def rune(name: str, rule_id: str = "PF2E-RUNE-1") -> Rune:
+def rune(name: str, rule_id: str = "UNKNOWN-NAME") -> Rune:
     """Return the rune called ``name`` (id or legacy alias).
 
     Raises:
-        RuleViolation: ``rule_id`` if no rune of the catalogue has that id or alias.
+        RuleViolation: ``rule_id`` (UNKNOWN-NAME) if no rune of the catalogue has that id or
+            alias.
     """
     found = resolve_rune(name)
     if found is None:

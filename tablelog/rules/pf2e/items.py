@@ -45,7 +45,8 @@ class ItemFacts:
         price_cp: Price in copper pieces (PF2E-PRICE-1).
         potency, striking, resilient, reinforcing: Tier of each fundamental (0 = none).
         property: Active property rune ids, etch order.
-        dormant: Property rune ids over the potency limit (PF2E-XFER-5).
+        dormant: Property rune ids over the potency limit (PF2E-XFER-5). A runestone's rune is
+            neither: the stone only holds it (it is in the item's ``runes``).
         invested_trait: Armor with runes (PF2E-INVEST-1).
         rarity: The base item's rarity, whatever its runes (PF2E-RUNE-4).
         hardness, hp_max, bt: Shields only, else None.
@@ -169,7 +170,8 @@ def item_facts(base: BaseItem, ids: Sequence[str]) -> ItemFacts:
         base: The base item.
         ids: Rune ids etched on it, in etch order (active and dormant).
     """
-    active, dormant = split_property(ids)
+    stone = base.category == "runestone"
+    active, dormant = ((), ()) if stone else split_property(ids)
     reinforcing = tier_of(ids, "reinforcing")
     shield = shield_stats(base, reinforcing) if base.category == "shield" else (None,) * 3
     return ItemFacts(

@@ -15,7 +15,8 @@ from tablelog.rules.pf2e.catalogue import BaseItem, Rune, runes
 from tablelog.rules.pf2e.items import potency
 from tablelog.rules.pf2e.usage import check_fits
 
-__all__ = ["EtchPlan", "plan_etch", "TransferPlan", "plan_transfer", "RuneDoesNotFit"]
+__all__ = ["EtchPlan", "plan_etch", "TransferPlan", "plan_transfer", "RuneDoesNotFit",
+           "no_slot_text"]
 
 
 class RuneDoesNotFit(RuleViolation):
@@ -93,9 +94,22 @@ def _require_slot(ids: Sequence[str], new: Rune, label: str) -> None:
     props = [r.id for r in _held(ids) if not r.is_fundamental]
     slots = potency(ids)
     if len(props) >= slots:
-        held = ", ".join(props) or "none"
-        raise RuleViolation("PF2E-RUNE-2", f"{label} has potency +{slots} and holds "
-                            f"{len(props)} property rune(s) ({held}): no slot for {new.id}")
+        raise RuleViolation("PF2E-RUNE-2", no_slot_text(label, slots, props, new.id))
+
+
+def no_slot_text(label: str, slots: int, props: Sequence[str], new: str) -> str:
+    """Return why ``new`` finds no property slot, naming the potency and the runes held.
+
+    >>> no_slot_text("bow-1", 1, ["frost"], "flaming")
+    'bow-1 has potency +1 and its one property slot holds frost: no slot for flaming'
+    """
+    dormant = f" ({', '.join(props[slots:])} dormant)" if props[slots:] else ""
+    if not slots:
+        return (f"{label} has no potency rune, so no property slot for {new}{dormant}; etch a "
+                "potency rune first")
+    room = "its one property slot holds" if slots == 1 else f"its {slots} property slots hold"
+    return (f"{label} has potency +{slots} and {room} {', '.join(props[:slots])}{dormant}: "
+            f"no slot for {new}")
 
 
 @attrs.frozen
@@ -134,24 +148,24 @@ def plan_transfer(source: Holder, target: Holder, moved: Rune,
         RuleViolation: PF2E-XFER-1 (source lacks the rune), PF2E-XFER-3 (target lacks the swap
             rune), PF2E-XFER-2 (swap of different forms), PF2E-STONE-1 (runestone limits),
             PF2E-FUND-1 / PF2E-PROP-1 (same rune kind already there: swap instead),
-            PF2E-RUNE-2 (no free property slot).
+            PF2E-XFER-2 / PF2E-XFER-3 (a swap that would leave either item with two runes of
+            one kind), PF2E-RUNE-2 (no free property slot).
 
     Source: pf2e-runes.ja.txt, ルーンの転送; PF2E-XFER-1..5, PF2E-STONE-1.
     """
     _check_parties(source, target, moved, swap)
     rest_source = tuple(i for i in source.runes if i != moved.id)
     rest_target = tuple(i for i in target.runes if swap is None or i != swap.id)
-    _check_arrival(target, rest_target, moved)
+    _check_arrival(source, target, moved, swap, target, rest_target)
     if swap is not None:
-        _check_arrival(source, rest_source, swap)
+        _check_arrival(source, target, moved, swap, source, rest_source)
     target_after = rest_target + (moved.id,)
     if swap is None and not moved.is_fundamental and target.base.category != "runestone":
         props = [r.id for r in _held(rest_target) if not r.is_fundamental]
         if len(props) >= potency(target_after):
-            raise RuleViolation("PF2E-RUNE-2", f"{target.label} has potency "
-                                f"+{potency(target_after)} and holds {len(props)} property "
-                                f"rune(s) ({', '.join(props) or 'none'}): no slot for "
-                                f"{moved.id}; name one to swap with --swap")
+            swap_hint = "; name the rune that comes back with --swap" if props else ""
+            raise RuleViolation("PF2E-RUNE-2", no_slot_text(target.label, potency(target_after),
+                                                            props, moved.id) + swap_hint)
     source_after = rest_source + ((swap.id,) if swap is not None else ())
     moved_runes = (moved,) if swap is None else (moved, swap)
     return TransferPlan(source_runes=source_after, target_runes=target_after,
@@ -161,11 +175,11 @@ def plan_transfer(source: Holder, target: Holder, moved: Rune,
 
 def _check_parties(source: Holder, target: Holder, moved: Rune, swap: Rune | None) -> None:
     if source.label == target.label:
-        raise RuleViolation("PF2E-XFER-1", f"{moved.id}: source and target are both "
-                            f"{source.label}")
+        raise RuleViolation("PF2E-XFER-1", f"cannot move {moved.id} from {source.label} to "
+                            "itself: name two different items")
     if moved.id not in source.runes:
         raise RuleViolation("PF2E-XFER-1", f"{source.label} holds no {moved.id} rune "
-                            f"(it holds: {', '.join(source.runes) or 'none'})")
+                            f"({_holds_text(source.runes)})")
     if swap is None:
         if target.base.category == "runestone" and target.runes:
             raise RuleViolation("PF2E-STONE-1", f"runestone {target.label} already holds "
@@ -173,7 +187,7 @@ def _check_parties(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
         return
     if swap.id not in target.runes:
         raise RuleViolation("PF2E-XFER-3", f"{target.label} holds no {swap.id} rune to swap "
-                            f"(it holds: {', '.join(target.runes) or 'none'})")
+                            f"({_holds_text(target.runes)})")
     if swap.form != moved.form:
         raise RuleViolation("PF2E-XFER-2", f"cannot swap {moved.id} ({moved.form}) with "
                             f"{swap.id} ({swap.form}): a swap needs runes of the same form")
@@ -182,14 +196,40 @@ def _check_parties(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
                             "runestone cracks when its rune leaves, so it cannot take one back")
 
 
-def _check_arrival(holder: Holder, rest: tuple[str, ...], incoming: Rune) -> None:
+def _holds_text(ids: Sequence[str]) -> str:
+    return f"it holds {', '.join(ids)}" if ids else "it holds no runes"
+
+
+def _check_arrival(source: Holder, target: Holder, moved: Rune, swap: Rune | None,
+                   where: Holder, rest: tuple[str, ...]) -> None:
+    """Refuse a rune arriving on ``where`` (the target, or the source for a swap's return).
+
+    Raises:
+        RuneDoesNotFit: PF2E-XFER-4, the item cannot take the rune.
+        RuleViolation: PF2E-FUND-1 / PF2E-PROP-1 (no swap: the target has that kind of rune
+            already; hint: swap them), PF2E-XFER-2 / PF2E-XFER-3 (the swap would leave an item
+            with two runes of one kind; the message says which and what to do instead).
+    """
+    incoming = moved if where is target else swap
+    assert incoming is not None
     try:
-        check_fits(incoming, holder.base, _held(rest))
+        check_fits(incoming, where.base, _held(rest))
     except RuleViolation as cause:
         raise RuneDoesNotFit(cause) from None
-    same = _same_family(rest, incoming)
-    if same is not None:
-        rule = "PF2E-FUND-1" if incoming.is_fundamental else "PF2E-PROP-1"
-        raise RuleViolation(rule, f"{holder.label} already has {same.id}: it cannot hold a "
-                            f"second {incoming.family} rune ({incoming.id}); swap them instead "
-                            f"(--swap {same.id})")
+    kept = _same_family(rest, incoming)
+    if kept is None:
+        return
+    kind = "PF2E-FUND-1" if incoming.is_fundamental else "PF2E-PROP-1"
+    if swap is None:
+        raise RuleViolation(kind, f"{where.label} already has {kept.id} and cannot hold a "
+                            f"second {kept.family} rune ({incoming.id}); swap them instead "
+                            f"(--swap {kept.id})")
+    giver = source if where is target else target
+    alt = _same_family(target.runes, moved)
+    hint = (f"swap it for {target.label}'s {alt.id} instead (--swap {alt.id})" if alt
+            else f"move {moved.id} without --swap")
+    raise RuleViolation(
+        "PF2E-XFER-2" if moved.is_fundamental else "PF2E-XFER-3",
+        f"cannot swap {moved.id} (on {source.label}) for {swap.id} (on {target.label}): "
+        f"{where.label} keeps its own {kept.id}, so it cannot also take {incoming.id} from "
+        f"{giver.label} (an item holds one {kept.family} rune, {kind}); {hint}")

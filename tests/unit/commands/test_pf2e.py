@@ -109,11 +109,12 @@ def test_formula_priced_by_rune_level_and_charged_only_when_bought(rune, buy, pr
 
 @rule("PF2E-FORMULA-1")
 def test_formula_refusals():
-    """An unknown character or rune, or a formula already known, is refused."""
+    """An unknown character or rune is UNKNOWN-NAME; a formula already known is FORMULA-1."""
     state = given(*SMITH)
-    refused(state, LearnFormula(character="Nobody", rune="frost"), "PF2E-FORMULA-1", "Nobody")
-    refused(state, LearnFormula(character="Valeros", rune="sharpness"), "PF2E-FORMULA-1",
-            "sharpness")
+    refused(state, LearnFormula(character="Nobody", rune="frost"), "UNKNOWN-NAME",
+            "no character named 'Nobody'")
+    refused(state, LearnFormula(character="Valeros", rune="sharpness"), "UNKNOWN-NAME",
+            "unknown rune 'sharpness'")
     refused(state, LearnFormula(character="Valeros", rune="frost"), "PF2E-FORMULA-1",
             "already has the formula for frost")
 
@@ -135,9 +136,6 @@ def test_names_are_unique_across_characters_and_items():
 @pytest.mark.parametrize(
     ("command", "words"),
     [
-        (EtchRune(item="axe", rune="frost", by="Valeros"), ["unknown item 'axe'"]),
-        (EtchRune(item="sword", rune="frost", by="Seoni"), ["unknown character 'Seoni'"]),
-        (EtchRune(item="sword", rune="sharpness", by="Valeros"), ["unknown rune 'sharpness'"]),
         (EtchRune(item="mace", rune="striking", by="Valeros"),
          ["Valeros does not hold mace", "held by Kyra"]),
         (EtchRune(item="sword", rune="shock", by="Valeros"), ["no formula for shock"]),
@@ -145,8 +143,43 @@ def test_names_are_unique_across_characters_and_items():
     ],
 )
 def test_etch_needs_crafter_holding_item_with_formula(command, words):
-    """Etching needs known names, the crafter holding the item and the rune's formula."""
+    """Etching needs the crafter holding the item and the rune's formula."""
     refused(given(*PLUS1_SWORD), command, "PF2E-ETCH-1", *words)
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (EtchRune(item="axe", rune="frost", by="Valeros"), "no item named 'axe'"),
+        (EtchRune(item="Kyra", rune="frost", by="Valeros"),
+         "no item named 'Kyra' (it is a character)"),
+        (EtchRune(item="sword", rune="frost", by="Bob"), "no character named 'Bob'"),
+        (EtchRune(item="sword", rune="frost", by="mace"),
+         "no character named 'mace' (it is an item)"),
+        (EtchRune(item="sword", rune="sharpness", by="Valeros"),
+         "unknown rune 'sharpness' (not in the rune catalogue)"),
+        (LearnFormula(character="Bob", rune="frost"), "no character named 'Bob'"),
+        (GiveItem(item="sword", to="Bob"), "no character named 'Bob'"),
+        (GiveItem(item="axe", to="Kyra"), "no item named 'axe'"),
+        (FinishEtching(item="axe"), "no item named 'axe'"),
+        (InvestItem(item="axe", by="Kyra"), "no item named 'axe'"),
+        (InvestItem(item="mace", by="Bob"), "no character named 'Bob'"),
+        (ActivateRune(item="axe", rune="flaming", by="Valeros"), "no item named 'axe'"),
+        (ActivateRune(item="sword", rune="sharpness", by="Valeros"),
+         "unknown rune 'sharpness' (not in the rune catalogue)"),
+        (TransferRune(rune="frost", source="axe", target="sword", by="Valeros"),
+         "no item named 'axe'"),
+        (TransferRune(rune="frost", source="stone", target="sword", by="Bob"),
+         "no character named 'Bob'"),
+        (TransferRune(rune="frost", source="stone", target="sword", by="Valeros",
+                      swap="sharpness"), "unknown rune 'sharpness' (not in the rune catalogue)"),
+    ],
+)
+def test_names_that_do_not_exist_are_unknown_name(command, message):
+    """A character, item or rune that does not exist at all is UNKNOWN-NAME, whatever the verb."""
+    with pytest.raises(RuleViolation) as err:
+        decide(given(*PLUS1_SWORD), command)
+    assert ("UNKNOWN-NAME", message) == (err.value.rule_id, err.value.message)
 
 
 @rule("PF2E-ETCH-1")
@@ -337,10 +370,10 @@ def test_failed_crafting_check_keeps_the_rune(outcome, loss_cp):
          ["sword holds no shock rune"]),
         (TransferRune(rune="frost", source="stone", target="mace", by="Kyra"), "PF2E-XFER-1",
          ["Kyra does not hold stone"]),
-        (TransferRune(rune="frost", source="stone", target="axe", by="Valeros"), "PF2E-XFER-1",
-         ["unknown item 'axe'"]),
         (TransferRune(rune="striking", source="sword", target="mace", by="Valeros",
-                      swap="weapon-potency-1"), "PF2E-FUND-1", []),
+                      swap="weapon-potency-1"), "PF2E-XFER-2",
+         ["sword keeps its own weapon-potency-2, so it cannot also take weapon-potency-1 from "
+          "mace", "move striking without --swap"]),
         (TransferRune(rune="flaming", source="sword", target="mace", by="Valeros",
                       swap="weapon-potency-1"), "PF2E-XFER-2",
          ["flaming (property) with weapon-potency-1 (fundamental)"]),
@@ -423,8 +456,8 @@ def test_give_hands_the_item_over():
     after, events = then(given(*SMITH), GiveItem(item="mace", to="Valeros"))
     refused(given(*SMITH), GiveItem(item="mace", to="Kyra"), "PF2E-ETCH-1",
             "Kyra already holds mace")
-    refused(given(*SMITH), GiveItem(item="mace", to="Seoni"), "PF2E-ETCH-1",
-            "unknown character 'Seoni'")
+    refused(given(*SMITH), GiveItem(item="mace", to="Seoni"), "UNKNOWN-NAME",
+            "no character named 'Seoni'")
     assert ([ItemGiven(item="mace", giver="Kyra", to="Valeros")], "Valeros") == (
         events, after.items["mace"]["owner"])
 
@@ -449,3 +482,69 @@ def test_evolver_refuses_event_that_no_longer_applies():
                   ItemAdded(item="sword", base="longsword", owner="Valeros"))
     with pytest.raises(RuleViolation, match="no formula for striking"):
         evolve(state, etched("sword", "striking", 6500, 4))
+
+
+# --- the rule IDs history shows for each event ------------------------------------------------
+
+
+def test_every_event_names_only_rules_md_ids():
+    """Each pf2e event class lists only RULES.md IDs (PF2E-AREA-N), never a refusal ID."""
+    import re
+
+    from tablelog.events.core import registered_types
+
+    for tag, cls in registered_types().items():
+        if tag.startswith("pf2e."):
+            assert all(re.fullmatch(r"PF2E-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
+
+
+@pytest.mark.parametrize(
+    ("event", "rule_line"),
+    [
+        (CharacterAdded(name="Valeros", level=14), None),
+        (ItemAdded(item="sword", base="longsword", owner="Valeros"), None),
+        (ItemGiven(item="sword", giver="Valeros", to="Kyra"), None),
+        (FormulaLearned(character="Kyra", rune="frost", level=8, price_cp=2500),
+         "rule PF2E-FORMULA-1"),
+        (RuneEtched(item="sword", rune="flaming", by="Valeros", level=8, price_cp=50000),
+         "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1"),
+        (RuneEtched(item="sword", rune="weapon-potency-2", by="Valeros", level=10,
+                    price_cp=90000, replaces="weapon-potency-1"),
+         "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-FUND-1"),
+        (RuneEtched(item="sword", rune="greater-frost", by="Valeros", level=15,
+                    price_cp=1, replaces="frost"),
+         "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1"),
+        (RuneTransferred(rune="striking", source="sword", target="mace", by="Valeros", dc=19,
+                         cost_cp=650), "rule PF2E-XFER-1, PF2E-XFER-6, PF2E-XFER-8"),
+        (RuneTransferred(rune="frost", source="stone", target="sword", by="Valeros", dc=24,
+                         cost_cp=0, breakdown={"cost": "free from a runestone"}),
+         "rule PF2E-XFER-1, PF2E-XFER-5, PF2E-XFER-6, PF2E-XFER-8, PF2E-STONE-1"),
+        (RuneTransferred(rune="weapon-potency-2", source="sword", target="mace", by="Valeros",
+                         dc=27, cost_cp=9350, swap="weapon-potency-1"),
+         "rule PF2E-XFER-1, PF2E-XFER-2, PF2E-XFER-5, PF2E-XFER-6, PF2E-XFER-7, PF2E-XFER-8"),
+        (RuneTransferred(rune="frost", source="bow", target="sword", by="Valeros", dc=24,
+                         cost_cp=2500, swap="flaming"),
+         "rule PF2E-XFER-1, PF2E-XFER-2, PF2E-XFER-3, PF2E-XFER-5, PF2E-XFER-6, PF2E-XFER-7, "
+         "PF2E-XFER-8"),
+        (RuneTransferFailed(rune="animated", source="sword", target="bow", by="Valeros",
+                            outcome="critical-failure", automatic=True, reason="melee only",
+                            dc=31, loss_cp=2700), "rule PF2E-XFER-4, PF2E-XFER-6"),
+        (RuneTransferFailed(rune="frost", source="bow", target="sword", by="Valeros",
+                            outcome="failure", automatic=False, reason="rolled", dc=24,
+                            loss_cp=0), "rule PF2E-XFER-6"),
+        (RunestoneCracked(item="stone"), "rule PF2E-STONE-1"),
+    ],
+)
+def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
+    """history's `rule …` line lists the rules that applied to this event, and only those."""
+    lines = [line for line in event.explain() if line.startswith("rule ")]
+    assert ([rule_line] if rule_line else []) == lines
+
+
+def test_failed_transfer_reads_as_english():
+    """A failed check reads `critical failure`, says what was lost, and names no DC twice."""
+    event = RuneTransferFailed(rune="frost", source="bow", target="sword", by="Valeros",
+                               outcome="failure", automatic=False,
+                               reason="the Crafting check rolled at the table", dc=24, loss_cp=0)
+    assert ("frost: bow -> sword: failure (DC 24, nothing lost; the Crafting check rolled at "
+            "the table); the rune stays") == event.describe()

@@ -129,11 +129,30 @@ def test_property_slots_equal_potency_and_striking_does_not_count(ids, active, d
 @rule("PF2E-RUNE-2")
 def test_etching_a_property_rune_needs_a_free_slot():
     """A +1 longsword with flaming has no slot for frost."""
-    with pytest.raises(RuleViolation, match=r"potency \+1 and holds 1 property rune\(s\) "
-                                            r"\(flaming\): no slot for frost") as err:
+    with pytest.raises(RuleViolation) as err:
         pf2e.plan_etch(pf2e.base_item("longsword"), ("weapon-potency-1", "flaming"),
                        pf2e.rune("frost"), "longsword-1")
-    assert "PF2E-RUNE-2" == err.value.rule_id
+    assert ("PF2E-RUNE-2", "longsword-1 has potency +1 and its one property slot holds flaming: "
+            "no slot for frost") == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-RUNE-2")
+@pytest.mark.parametrize(
+    ("slots", "props", "expected"),
+    [
+        (0, [], "sword has no potency rune, so no property slot for frost; etch a potency "
+                "rune first"),
+        (0, ["flaming"], "sword has no potency rune, so no property slot for frost (flaming "
+                         "dormant); etch a potency rune first"),
+        (2, ["flaming", "shock"], "sword has potency +2 and its 2 property slots hold flaming, "
+                                  "shock: no slot for frost"),
+        (1, ["flaming", "shock"], "sword has potency +1 and its one property slot holds "
+                                  "flaming (shock dormant): no slot for frost"),
+    ],
+)
+def test_no_slot_message_is_plain_english(slots, props, expected):
+    """The no-slot refusal names the potency, the runes in the slots and the dormant ones."""
+    assert expected == pf2e.runesets.no_slot_text("sword", slots, props, "frost")
 
 
 @rule("PF2E-RUNE-2")
@@ -372,7 +391,7 @@ def test_transfer_from_runestone_moves_the_rune():
 @rule("PF2E-XFER-1")
 def test_transfer_needs_the_rune_on_the_source():
     """Moving a rune the source does not hold is refused, listing what it holds."""
-    with pytest.raises(RuleViolation, match=r"mace-1 holds no frost rune \(it holds: striking\)"):
+    with pytest.raises(RuleViolation, match=r"mace-1 holds no frost rune \(it holds striking\)"):
         pf2e.plan_transfer(holder("mace-1", "mace", "striking"), holder("sword", "longsword"),
                            pf2e.rune("frost"))
 
@@ -401,7 +420,8 @@ def test_swap_names_which_property_rune_leaves_and_the_others_stay():
 @rule("PF2E-XFER-3")
 def test_transfer_onto_full_item_asks_for_a_swap():
     """Without --swap, a property rune cannot go onto an item with no free slot."""
-    with pytest.raises(RuleViolation, match="no slot for frost; name one to swap") as err:
+    with pytest.raises(RuleViolation, match="no slot for frost; name the rune that comes back "
+                                            "with --swap") as err:
         pf2e.plan_transfer(holder("a", "mace", "weapon-potency-1", "frost"),
                            holder("b", "longsword", "weapon-potency-1", "flaming"),
                            pf2e.rune("frost"))
@@ -455,6 +475,60 @@ def test_transfer_onto_item_with_same_fundamental_kind_hints_swap():
                                                                            "striking"),
                            pf2e.rune("greater-striking"))
     assert "PF2E-FUND-1" == err.value.rule_id
+
+
+@rule("PF2E-XFER-2")
+@rule("PF2E-FUND-1")
+def test_swap_that_brings_back_a_second_potency_rune_says_why():
+    """Swapping striking for the bow's potency rune is refused: the sword keeps its own potency."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.plan_transfer(holder("longsword-1", "longsword", "weapon-potency-1", "striking"),
+                           holder("bow-1", "longbow", "weapon-potency-1"),
+                           pf2e.rune("striking"), pf2e.rune("weapon-potency-1"))
+    assert ("PF2E-XFER-2",
+            "cannot swap striking (on longsword-1) for weapon-potency-1 (on bow-1): longsword-1 "
+            "keeps its own weapon-potency-1, so it cannot also take weapon-potency-1 from bow-1 "
+            "(an item holds one weapon-potency rune, PF2E-FUND-1); move striking without --swap"
+            ) == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-XFER-2")
+@rule("PF2E-FUND-1")
+def test_swap_onto_a_target_that_keeps_the_same_kind_hints_the_right_swap():
+    """Swapping striking for potency onto a striking mace hints the mace's striking instead."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.plan_transfer(holder("sword", "longsword", "weapon-potency-2", "greater-striking"),
+                           holder("mace", "mace", "weapon-potency-1", "striking"),
+                           pf2e.rune("greater-striking"), pf2e.rune("weapon-potency-1"))
+    assert ("PF2E-XFER-2",
+            "cannot swap greater-striking (on sword) for weapon-potency-1 (on mace): mace keeps "
+            "its own striking, so it cannot also take greater-striking from sword (an item holds "
+            "one striking rune, PF2E-FUND-1); swap it for mace's striking instead "
+            "(--swap striking)") == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-XFER-3")
+@rule("PF2E-PROP-1")
+def test_property_swap_that_doubles_a_family_is_refused_under_xfer_3():
+    """Swapping flaming for frost onto a sword that keeps its own frost is refused (XFER-3)."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.plan_transfer(holder("a", "longsword", "weapon-potency-2", "flaming", "frost"),
+                           holder("b", "mace", "weapon-potency-1", "frost"),
+                           pf2e.rune("flaming"), pf2e.rune("frost"))
+    assert "PF2E-XFER-3" == err.value.rule_id
+    assert err.value.message.endswith("a keeps its own frost, so it cannot also take frost from "
+                                      "b (an item holds one frost rune, PF2E-PROP-1); move "
+                                      "flaming without --swap")
+
+
+@rule("PF2E-XFER-1")
+def test_transfer_from_an_item_to_itself_is_refused():
+    """Naming the same item as source and target is refused in plain words."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.plan_transfer(holder("a", "longsword", "flaming"), holder("a", "longsword", "flaming"),
+                           pf2e.rune("flaming"))
+    assert ("PF2E-XFER-1", "cannot move flaming from a to itself: name two different items") == (
+        err.value.rule_id, err.value.message)
 
 
 @rule("PF2E-STONE-1")
