@@ -280,3 +280,37 @@ def test_character_grade_zero_is_accepted(log: Path) -> None:
     ok(log, "fate master grade Tokiomi 12")
     ok(log, "fate master grade Tokiomi 0")
     assert 0 == state(log)["characters"]["Tokiomi"]["character_grade"]
+
+
+@rule("FATE-CC-10")
+def test_stored_spell_grades_may_be_letters(log: Path) -> None:
+    """`--stored attack=A --stored heal=2` on a crest A stores attack 5 and heal 2."""
+    ok(log, "fate master add Kayneth --quality A --quantity C --crest A --attribute water"
+            " --hp 40 --mp 40 --stored attack=A --stored heal=2")  # fmt: skip
+    assert {"attack": 5, "heal": 2} == state(log)["characters"]["Kayneth"]["stored"]
+
+
+@rule("FATE-CC-10")
+def test_a_stored_grade_that_is_no_grade_says_what_is_expected(log: Path) -> None:
+    """`--stored attack=Q` is refused naming Q and the numbers or letters a grade may be."""
+    err = refused(log, "fate master add Kayneth --quality A --quantity C --crest A"
+                       " --attribute water --hp 40 --mp 40 --stored attack=Q")  # fmt: skip
+    assert err.startswith("error: FATE-CC-10: stored attack spell grade Q is not a grade")
+    assert "a number or a letter E, D, C, B, A" in err
+
+
+@rule("FATE-CAST-4")
+def test_anti_magic_may_be_a_letter(log: Path) -> None:
+    """A servant with `--anti-magic B` has anti-magic 4: Tokiomi's attack grade 4 deals 0 HP."""
+    ok(log, "fate servant add Caster --hp 50 --mp 50 --anti-magic B")
+    assert 4 == state(log)["characters"]["Caster"]["anti_magic"]
+    ok(log, "fate cast Tokiomi attack --grade 4 --tiles 1 --target Caster")
+    assert 50 == state(log)["characters"]["Caster"]["hp"]
+
+
+@rule("FATE-CAST-2")
+def test_cast_grade_may_be_a_letter(log: Path) -> None:
+    """`--grade C` is grade 3: Tokiomi's attack on Lancer deals 2 x 3 = 6 HP."""
+    out = ok(log, "fate cast Tokiomi attack --grade C --tiles 1 --target Lancer")
+    assert "Tokiomi attack grade 3" in out
+    assert 54 == state(log)["characters"]["Lancer"]["hp"]

@@ -20,6 +20,7 @@ from tablelog.commands.fate import (
     StartTurn,
     TakeDamage,
 )
+from tablelog.rules.fate import EX_POWER, grade_number
 
 __all__: list[str] = []
 
@@ -55,7 +56,11 @@ def round_(ctx: click.Context) -> None:
 @group.command("cast")
 @click.argument("name")
 @click.argument("kind")
-@click.option("--grade", type=int, required=True, help="Grade (1..the caster's power for KIND).")
+@click.option(
+    "--grade",
+    required=True,
+    help="Grade: 1..the caster's power for KIND, as a number or a letter (E 1 .. A 5, EX 7).",
+)
 @click.option("--tiles", type=int, required=True, help="Tiles taken from the pool.")
 @click.option("--target", "targets", multiple=True, help="Target (repeat; tiles dealt in turn).")
 @click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
@@ -65,7 +70,7 @@ def cast(
     ctx: click.Context,
     name: str,
     kind: str,
-    grade: int,
+    grade: str,
     tiles: int,
     targets: tuple[str, ...],
     crest: bool,
@@ -75,7 +80,8 @@ def cast(
 
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
     """
-    execute(ctx, Cast(name, kind, grade, tiles, targets, crest, injury))
+    number = grade_number(grade, "FATE-CAST-2", f"{kind} grade", ex=EX_POWER)
+    execute(ctx, Cast(name, kind, number, tiles, targets, crest, injury))
 
 
 @group.command("chant")

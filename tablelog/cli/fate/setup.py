@@ -23,6 +23,7 @@ from tablelog.commands.fate import (
     SetCharacterGrade,
     ToggleMadness,
 )
+from tablelog.rules.fate import grade_number
 
 __all__: list[str] = []
 
@@ -31,9 +32,9 @@ ROW = click.Choice(["front", "back"])
 
 @master_group.command("add")
 @click.argument("name")
-@click.option("--quality", required=True, help="Circuit quality grade (E..EX, C+/B+/A+).")
-@click.option("--quantity", required=True, help="Circuit quantity grade (E..EX, C+/B+/A+).")
-@click.option("--crest", required=True, help="Magic crest grade (F..A).")
+@click.option("--quality", required=True, help="Circuit quality (E..EX, C+/B+/A+; or 1..5).")
+@click.option("--quantity", required=True, help="Circuit quantity (E..EX, C+/B+/A+; or 1..5).")
+@click.option("--crest", required=True, help="Magic crest grade (F..A; or 0..5).")
 @click.option(
     "--attribute",
     "attributes",
@@ -46,14 +47,18 @@ ROW = click.Choice(["front", "back"])
 @click.option("--cc-budget", type=int, default=20, show_default=True, help="CC setting points.")
 @click.option("--none-kind", default=None, help="The one kind a 'none' master casts.")
 @click.option(
-    "--anti-magic", type=click.IntRange(0), default=0, show_default=True, help="Anti-magic grade."
+    "--anti-magic",
+    default="0",
+    show_default=True,
+    help="Anti-magic grade: a number or a letter E..A (E 1 .. A 5).",
 )
 @click.option("--row", type=ROW, default="front", show_default=True)
 @click.option(
     "--stored",
     multiple=True,
     metavar="KIND=GRADE",
-    help="A spell stored in the crest (repeat; total <= crest x 2).",
+    help="A spell stored in the crest, GRADE a number or a letter E..A (repeat; total <= crest"
+    " x 2).",
 )
 @click.option(
     "--character-grade",
@@ -74,7 +79,7 @@ def master_add(
     mp: int,
     cc_budget: int,
     none_kind: str | None,
-    anti_magic: int,
+    anti_magic: str,
     row: str,
     stored: tuple[str, ...],
     character_grade: int,
@@ -84,11 +89,6 @@ def master_add(
     Example: tablelog fate master add Kiritsugu --quality B --quantity C --crest D
     --attribute fire --attribute earth --hp 40 --mp 30
     """
-    spells = pairs(stored, "--stored")
-    try:
-        parsed = tuple((kind, int(grade)) for kind, grade in spells)
-    except ValueError:
-        raise click.BadParameter("GRADE must be a whole number", param_hint="--stored") from None
     execute(
         ctx,
         AddMaster(
@@ -101,9 +101,12 @@ def master_add(
             mp,
             cc_budget,
             none_kind,
-            anti_magic,
+            grade_number(anti_magic, "FATE-CAST-4", "anti-magic"),
             row,
-            parsed,
+            tuple(
+                (kind, grade_number(grade, "FATE-CC-10", f"stored {kind} spell grade"))
+                for kind, grade in pairs(stored, "--stored")
+            ),
             character_grade,
         ),
     )
@@ -122,9 +125,14 @@ def master_grade(ctx: click.Context, name: str, grade: int) -> None:
 @click.argument("name")
 @click.option("--hp", type=int, required=True, help="Max HP.")
 @click.option("--mp", type=int, required=True, help="Max MP.")
-@click.option("--madness", default=None, help="Madness enhancement grade.")
+@click.option("--madness", default=None, help="Madness enhancement grade (E..A, EX).")
 @click.option("--np-budget", type=int, default=10, show_default=True, help="NP setting points.")
-@click.option("--anti-magic", type=click.IntRange(0), default=0, show_default=True)
+@click.option(
+    "--anti-magic",
+    default="0",
+    show_default=True,
+    help="Anti-magic grade: a number or a letter E..A (E 1 .. A 5).",
+)
 @click.option("--row", type=ROW, default="front", show_default=True)
 @appending
 def servant_add(
@@ -134,11 +142,12 @@ def servant_add(
     mp: int,
     madness: str | None,
     np_budget: int,
-    anti_magic: int,
+    anti_magic: str,
     row: str,
 ) -> None:
     """Add a servant. Example: tablelog fate servant add Saber --hp 60 --mp 80 --np-budget 15"""
-    execute(ctx, AddServant(name, hp, mp, np_budget, madness, anti_magic, row))
+    anti = grade_number(anti_magic, "FATE-CAST-4", "anti-magic")
+    execute(ctx, AddServant(name, hp, mp, np_budget, madness, anti, row))
 
 
 @servant_group.command("rage")

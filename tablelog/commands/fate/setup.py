@@ -22,6 +22,7 @@ from tablelog.rules.fate import (
     check_stored_spells,
     check_unique_ability,
     kind_powers,
+    listing,
     normalize_attribute,
     np_profile,
     parse_grade,
@@ -135,8 +136,12 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
     costs = cc_cost_breakdown(quality, quantity, crest, attributes, c.cc_budget)
     kind_powers(power_grade(quality), attributes, c.none_kind)
     stored = dict(c.stored)
-    require(len(stored) == len(c.stored), "FATE-CC-10", f"a kind is stored twice: {c.stored}")
+    kinds = [kind for kind, _ in c.stored]
+    twice = sorted({kind for kind in kinds if kinds.count(kind) > 1})
+    require(not twice, "FATE-CC-10",
+            f"the crest stores one spell per kind; {listing(twice)} given twice")  # fmt: skip
     check_stored_spells(crest, stored)
+    require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
     breakdown = {key: str(value) for key, value in costs.items()}
     return [
         MasterAdded(
@@ -167,6 +172,7 @@ def decide_add_servant(state: State, c: AddServant) -> list[Event]:
     except RuleViolation as exc:
         raise RuleViolation("FATE-NP-4", f"madness {exc.message}") from None
     require(c.np_budget >= 0, "FATE-NP-1", f"NP budget {c.np_budget} is below 0")
+    require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
     return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]
 
 

@@ -13,5 +13,6 @@ from tablelog.rules.fate.mods import *  # noqa: F403
 from tablelog.rules.fate.phantasm import *  # noqa: F403
 from tablelog.rules.fate.phantasm import parse_np_grade  # noqa: F401
 from tablelog.rules.fate.targets import *  # noqa: F403
+from tablelog.rules.fate.text import *  # noqa: F403
 from tablelog.rules.fate.unique import *  # noqa: F403
 from tablelog.rules.fate.upkeep import *  # noqa: F403

@@ -24,6 +24,7 @@ __all__ = [
     "crest_heal_hp",
     "check_stored_spells",
     "CREST_CAST_HP",
+    "EX_POWER",
 ]
 
 ELEMENTS: dict[str, tuple[tuple[str, int], tuple[str, int]]] = {
@@ -46,6 +47,8 @@ ATTRIBUTE_ALIASES = {
     "무": "none",
 }
 _PLUS_COST = {"C": 1, "B": 2, "A": 3}
+EX_POWER = 7
+"""The power grade of an EX circuit quality (FATE-CC-5); a cast grade given as EX means 7."""
 CREST_CAST_HP = 1
 """HP a crest-stored spell costs on top of its MP (FATE-CC-10)."""
 
@@ -168,7 +171,7 @@ def power_grade(quality: Grade) -> int:
 
     Source: 코드 캐스트 1.1 1); FATE-CC-5.
     """
-    return 7 if quality.is_ex else quality.value
+    return EX_POWER if quality.is_ex else quality.value
 
 
 def tile_pool(quantity: Grade) -> int:

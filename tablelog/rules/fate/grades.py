@@ -16,7 +16,7 @@ import attrs
 
 from tablelog.rules.core import RuleViolation
 
-__all__ = ["Grade", "parse_grade", "LETTER_VALUES", "KINDS"]
+__all__ = ["Grade", "parse_grade", "grade_number", "LETTER_VALUES", "KINDS"]
 
 LETTER_VALUES: dict[str, int] = {"F": 0, "E": 1, "D": 2, "C": 3, "B": 4, "A": 5}
 """Letter values; EX has no single value (see the rule that reads it)."""
@@ -24,8 +24,10 @@ LETTER_VALUES: dict[str, int] = {"F": 0, "E": 1, "D": 2, "C": 3, "B": 4, "A": 5}
 KINDS: tuple[str, ...] = ("attack", "defense", "heal", "buff", "curse")
 """The five kinds of combat code cast (FATE-CAST-1)."""
 
-_GRADE = re.compile(r"^(EX|[FEDCBA])(\+{0,3})$")
+_GRADE = re.compile(r"^(EX|[FEDCBA0-5])(\+{0,3})$")
 _RANK = {**LETTER_VALUES, "EX": 6}
+_LETTER_OF = {str(value): letter for letter, value in LETTER_VALUES.items()}
+_NUMBER = re.compile(r"^[+-]?[0-9]+$")
 
 
 @attrs.frozen(order=False)
@@ -66,7 +68,8 @@ class Grade:
 
 
 def parse_grade(text: str) -> Grade:
-    """Parse a grade such as ``"C"``, ``"A++"`` or ``"EX"``.
+    """Parse a grade such as ``"C"``, ``"A++"`` or ``"EX"``; a letter's number is accepted too
+    (``"4"`` is B, ``"5+"`` is A+, ``"0"`` is F).
 
     Args:
         text: The grade as typed (case-insensitive for the letter).
@@ -75,11 +78,60 @@ def parse_grade(text: str) -> Grade:
         The grade.
 
     Raises:
-        RuleViolation: FATE-CC-2 if the text is not a grade letter with at most three plusses.
+        RuleViolation: FATE-CC-2 if the text is not a grade letter (or 0 … 5) with at most three
+            plusses.
 
     Source: fate-codecast-phantasm.ko.txt, 코드 캐스트 1.1 (E … EX, F for crests); RULES.md.
     """
-    match = _GRADE.match(text.strip().upper())
+    match = _GRADE.match(str(text).strip().upper())
     if match is None:
-        raise RuleViolation("FATE-CC-2", f"{text!r} is not a grade (E D C B A EX, + to +++; F)")
-    return Grade(match.group(1), len(match.group(2)))
+        raise RuleViolation(
+            "FATE-CC-2",
+            f"{text} is not a grade: give E, D, C, B, A or EX (or the number 1 to 5),"
+            " with up to three +",
+        )
+    letter = _LETTER_OF.get(match.group(1), match.group(1))
+    return Grade(letter, len(match.group(2)))
+
+
+def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None) -> int:
+    """Return the number of a grade given as a number (``3``) or a letter (``C`` = 3).
+
+    Where a rule counts grades as numbers (a cast's grade, anti-magic, a stored spell), the
+    table may say either: E 1, D 2, C 3, B 4, A 5 (plusses do not change the number, RULES.md).
+
+    Args:
+        text: The grade as typed, or already a number.
+        rule_id: The rule ID to refuse with.
+        what: What the grade is of, for the message (``"anti-magic"``).
+        ex: The number EX stands for here (a cast: 7, FATE-CC-5), or None if EX has none.
+
+    Returns:
+        The number, 0 or more.
+
+    Raises:
+        RuleViolation: ``rule_id`` for a negative number, text that is neither, or EX where it
+            has no number.
+
+    Source: RULES.md (letter values: E=1 … A=5; plusses do not change the letter value).
+    """
+    raw = str(text).strip()
+    if isinstance(text, int) or _NUMBER.match(raw):
+        number = int(raw)
+        if number < 0:
+            raise RuleViolation(rule_id, f"{what} {number} is below 0")
+        return number
+    match = _GRADE.match(raw.upper())
+    ex_text = f" or EX ({ex})" if ex is not None else ""
+    if match is not None and match.group(1) == "EX" and ex is None:
+        raise RuleViolation(rule_id, f"{what} EX has no number in the rules: give a number")
+    if match is None:
+        raise RuleViolation(
+            rule_id,
+            f"{what} {raw} is not a grade: give a number or a letter E, D, C, B, A{ex_text}",
+        )
+    if match.group(1) == "EX":
+        assert ex is not None
+        return ex
+    head = match.group(1)
+    return int(head) if head.isdigit() else LETTER_VALUES[head]

@@ -33,6 +33,7 @@ from tablelog.rules.fate import (
     field_power,
     field_upkeep_due,
     field_upkeep_value,
+    grade_number,
     heal_hp,
     kind_powers,
     meet_defense,
@@ -785,3 +786,39 @@ def test_release_mp_formula_text():
     assert "5 x (3 + 1 starting) (anti-unit C) = 20" == release_mp_formula(
         "anti-unit", "attack", "true-name", G("C"), 1
     )
+
+
+# --- grades as letters or numbers ----------------------------------------------------------------
+
+
+@pytest.mark.rule("FATE-CC-10")
+@pytest.mark.parametrize(
+    "text, number", [("E", 1), ("d", 2), ("C", 3), ("B+", 4), ("A", 5), ("4", 4), (3, 3), ("0", 0)]
+)
+def test_a_grade_counted_as_a_number_may_be_a_letter(text, number):
+    """Where a grade is a number (stored spells, cast grades, anti-magic) E..A count 1..5."""
+    assert number == grade_number(text, "FATE-CC-10", "stored attack spell grade")
+
+
+@pytest.mark.rule("FATE-CC-5")
+def test_ex_counts_as_a_number_only_where_a_rule_gives_one():
+    """A cast grade EX is 7 (an EX circuit's power); anti-magic EX has no number and is refused."""
+    assert 7 == grade_number("EX", "FATE-CAST-2", "attack grade", ex=7)
+    err = refused("FATE-CAST-4", grade_number, "EX", "FATE-CAST-4", "anti-magic")
+    assert "anti-magic EX has no number in the rules: give a number" == err.message
+
+
+@pytest.mark.rule("FATE-CC-10")
+@pytest.mark.parametrize("text", ["Q", "-1", "A-"])
+def test_a_grade_that_is_neither_says_what_is_expected(text):
+    """A stored grade Q, -1 or A- is refused naming it and what a grade is."""
+    err = refused("FATE-CC-10", grade_number, text, "FATE-CC-10", "stored attack spell grade")
+    assert f"stored attack spell grade {text}" in err.message
+    assert "below 0" in err.message or "a number or a letter E, D, C, B, A" in err.message
+
+
+@pytest.mark.rule("FATE-CC-2")
+@pytest.mark.parametrize("text, grade", [("4", "B"), ("5+", "A+"), ("0", "F"), ("1", "E")])
+def test_a_letter_grade_may_be_given_as_its_number(text, grade):
+    """Where a grade is a letter (circuits, crest, NPs) its number 0..5 is accepted too."""
+    assert grade == str(parse_grade(text))
