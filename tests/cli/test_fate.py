@@ -314,3 +314,21 @@ def test_cast_grade_may_be_a_letter(log: Path) -> None:
     out = ok(log, "fate cast Tokiomi attack --grade C --tiles 1 --target Lancer")
     assert "Tokiomi attack grade 3" in out
     assert 54 == state(log)["characters"]["Lancer"]["hp"]
+
+
+@rule("FATE-NP-13")
+def test_numeric_modifiers_are_numbers_in_the_state(log: Path) -> None:
+    """`--mod hp-per-tile=-2 --mod concealment=TRUE` are stored as -2 and true, not as text."""
+    ok(log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod hp-per-tile=-2"
+            " --mod concealment=TRUE")  # fmt: skip
+    spear = state(log)["characters"]["Lancer"]["phantasms"]["spear"]
+    assert {"hp-per-tile": -2, "concealment": True} == spear["mods"]
+    assert 2 == spear["hp_per_tile"]  # 2 x 3 - 2 - 2 (concealment)
+
+
+@rule("FATE-NP-13")
+def test_a_modifier_given_twice_is_refused(log: Path) -> None:
+    """Two `--mod targets=…` are refused naming the key, not silently the last one."""
+    err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit"
+                       " --mod targets=2 --mod targets=3")  # fmt: skip
+    assert err.startswith("error: FATE-NP-13: modifier targets given twice")

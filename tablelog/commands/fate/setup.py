@@ -23,6 +23,7 @@ from tablelog.rules.fate import (
     check_unique_ability,
     kind_powers,
     listing,
+    mod_texts,
     normalize_attribute,
     np_profile,
     parse_grade,
@@ -176,6 +177,14 @@ def decide_add_servant(state: State, c: AddServant) -> list[Event]:
     return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]
 
 
+def _mods(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Return the modifiers as canonical text, refusing a key given twice (FATE-NP-13)."""
+    keys = [key for key, _ in pairs]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    require(not twice, "FATE-NP-13", f"modifier {listing(twice)} given twice")
+    return mod_texts(dict(pairs))
+
+
 def _np_breakdown(profile) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return {
         **profile.formula,
@@ -190,7 +199,7 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     """Check grade, type, budget and the 3-NP limit; record the NP."""
     who(state, c.servant, "servant", "FATE-NP-1")
     grade = parse_np_grade(c.grade)
-    mods = dict(c.mods)
+    mods = _mods(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)
     pending = Pending(state)
     pending.add(
@@ -214,7 +223,7 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
     who(state, c.master, "master", "FATE-UA-1")
     grade = parse_np_grade(c.grade)
     check_unique_ability(grade, c.ua_type, "true-name", c.starting)
-    mods = dict(c.mods)
+    mods = _mods(c.mods)
     profile = np_profile(grade, c.ua_type, "attack", "true-name", mods, 1 if c.starting else 0)
     pending = Pending(state)
     pending.add(

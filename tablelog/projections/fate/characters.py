@@ -12,7 +12,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character, master_record, servant_record
-from tablelog.rules.fate import MAX_PHANTASMS, np_profile, parse_grade
+from tablelog.rules.fate import MAX_PHANTASMS, np_profile, parse_grade, typed_mods
 
 __all__: list[str] = []
 
@@ -68,7 +68,7 @@ def _phantasm_added(state: State, e: PhantasmAdded) -> None:
         "type": e.np_type,
         "form": e.form,
         "release": e.release,
-        "mods": dict(e.mods),
+        "mods": typed_mods(e.mods),
         "points": profile.points,
         "mp_cost": profile.mp_cost,
         "hp_per_tile": profile.hp_per_tile,

@@ -27,7 +27,7 @@ import attrs
 
 from tablelog.rules.core import RuleViolation, require
 
-__all__ = ["NPMods", "parse_mods", "MOD_KEYS"]
+__all__ = ["NPMods", "parse_mods", "typed_mods", "mod_texts", "MOD_KEYS"]
 
 _INT_KEYS = {
     "hp-per-tile": "hp_per_tile",
@@ -62,23 +62,74 @@ class NPMods:
     upkeep_per_unit: int = 0
 
 
-def _as_int(key: str, value: str) -> int:
+ModValue = int | bool | str
+"""A modifier's value as the state holds it: a number, true/false, or ``none``/``normal``."""
+
+
+def _as_int(key: str, value: ModValue) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
     try:
-        return int(value)
+        return int(str(value).strip())
     except ValueError:
         raise RuleViolation(
-            "FATE-NP-13", f"modifier {key}={value!r} needs a whole number"
+            "FATE-NP-13", f"modifier {key}={value} needs a whole number (e.g. {key}=-2)"
         ) from None
 
 
-def _as_flag(key: str, value: str) -> bool:
-    text = value.strip().lower()
-    require(text in _TRUE | _FALSE, "FATE-NP-13", f"modifier {key}={value!r} needs true or false")
+def _as_flag(key: str, value: ModValue) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    require(text in _TRUE | _FALSE, "FATE-NP-13", f"modifier {key}={value} needs true or false")
     return text in _TRUE
 
 
-def parse_mods(mods: Mapping[str, str]) -> NPMods:
-    """Parse ``{key: value}`` modifiers into :class:`NPMods`.
+def _as_damage(value: ModValue) -> str:
+    text = str(value).strip().lower()
+    require(text in ("none", "normal"), "FATE-NP-13",
+            f"modifier damage={value}: use none or normal")  # fmt: skip
+    return text
+
+
+def typed_mods(mods: Mapping[str, ModValue]) -> dict[str, ModValue]:
+    """Return the modifiers with typed values: numbers as ints, flags as bools, ``damage`` as
+    ``none``/``normal`` (what the state and its JSON hold).
+
+    Raises:
+        RuleViolation: FATE-NP-13 for an unknown key or a value of the wrong shape.
+
+    Source: FATE-NP-13 (modifiers recorded on the NP).
+    """
+    out: dict[str, ModValue] = {}
+    for key, value in mods.items():
+        if key in _INT_KEYS:
+            out[key] = _as_int(key, value)
+        elif key in _FLAG_KEYS:
+            out[key] = _as_flag(key, value)
+        elif key == "damage":
+            out[key] = _as_damage(value)
+        else:
+            raise RuleViolation(
+                "FATE-NP-13", f"unknown modifier {key} (known: {', '.join(MOD_KEYS)})"
+            )
+    return out
+
+
+def mod_texts(mods: Mapping[str, ModValue]) -> dict[str, str]:
+    """Return the modifiers as canonical text (``-2``, ``true``, ``none``), as events record them.
+
+    Raises:
+        RuleViolation: FATE-NP-13 as :func:`typed_mods`.
+    """
+    return {
+        key: (str(value).lower() if isinstance(value, bool) else str(value))
+        for key, value in typed_mods(mods).items()
+    }
+
+
+def parse_mods(mods: Mapping[str, ModValue]) -> NPMods:
+    """Parse ``{key: value}`` modifiers (text as typed, or typed values) into :class:`NPMods`.
 
     Raises:
         RuleViolation: FATE-NP-13 for an unknown key or a value of the wrong shape.
@@ -87,25 +138,15 @@ def parse_mods(mods: Mapping[str, str]) -> NPMods:
     """
     fields: dict[str, object] = {}
     hp_extra = 0
-    for key, value in mods.items():
-        if key in _INT_KEYS:
-            fields[_INT_KEYS[key]] = _as_int(key, value)
-        elif key in _FLAG_KEYS:
-            fields[_FLAG_KEYS[key]] = _as_flag(key, value)
-        elif key == "damage":
-            require(
-                value.lower() in ("none", "normal"),
-                "FATE-NP-13",
-                f"modifier damage={value!r}: use none or normal",
-            )
-            fields["no_damage"] = value.lower() == "none"
+    for key, value in typed_mods(mods).items():
+        if key == "damage":
+            fields["no_damage"] = value == "none"
         else:
-            raise RuleViolation(
-                "FATE-NP-13", f"unknown modifier {key!r} (known: {', '.join(MOD_KEYS)})"
-            )
+            fields[_INT_KEYS.get(key) or _FLAG_KEYS[key]] = value
     if fields.pop("concealment", False):
         hp_extra = -2
     targets = fields.get("targets")
-    require(targets is None or int(targets) >= 1, "FATE-NP-13", f"modifier targets={targets} < 1")  # type: ignore[call-overload]
+    require(targets is None or int(targets) >= 1, "FATE-NP-13",  # type: ignore[call-overload]
+            f"modifier targets={targets} is below 1: an NP hits at least one target")  # fmt: skip
     result = NPMods(**fields)  # type: ignore[arg-type]
     return attrs.evolve(result, hp_per_tile=result.hp_per_tile + hp_extra)
