@@ -27,7 +27,8 @@ def start(*args: str) -> subprocess.Popen[str]:
 
 def finish(procs: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
     """Wait for every child; return ``(exit status, stdout, stderr)`` of each."""
-    return [(p.wait(timeout=300), *p.communicate(timeout=300)) for p in procs]
+    outputs = [p.communicate(timeout=300) for p in procs]  # reads the pipes while waiting
+    return [(p.returncode, out, err) for p, (out, err) in zip(procs, outputs, strict=True)]
 
 
 @pytest.mark.slow
