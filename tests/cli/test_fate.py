@@ -107,17 +107,20 @@ def test_dry_run_appends_nothing(log: Path) -> None:
 
 
 @rule("FATE-NP-5")
-def test_undoing_a_release_alone_is_refused_while_its_damage_stands(log: Path) -> None:
-    """Undoing Excalibur's release is refused naming the damage it caused; undone after it, it is
-    allowed and Saber's 50 MP come back."""
+def test_undoing_a_release_and_its_damage_gives_everything_back(log: Path) -> None:
+    """Undoing Excalibur's damage and release (however undo groups a command's events) gives
+    Saber's 50 MP and Lancer's 50 HP and 55 MP back."""
     out = ok(log, "fate release Saber excalibur --target Lancer")
-    release_seq = out.splitlines()[0].split()[0].lstrip("#")
-    err = refused(log, f"undo {release_seq}")
-    assert "later events depend on it" in err and "damage to Lancer" in err
-    ok(log, "undo")
-    ok(log, f"undo {release_seq}")
+    seqs = [int(line.split()[0][1:]) for line in out.splitlines() if line.startswith("#")]
+    assert ["fate.PhantasmReleased", "fate.DamageTaken"] == [
+        line.split()[1] for line in out.splitlines() if line.startswith("#")
+    ]
+    for seq in reversed(seqs):  # the damage first; the release unless it went with the damage
+        entries = [json.loads(line) for line in ok(log, "log --all --json").splitlines()]
+        if not next(entry["undone"] for entry in entries if entry["seq"] == seq):
+            ok(log, f"undo {seq}")
     saber, lancer = state(log)["characters"]["Saber"], state(log)["characters"]["Lancer"]
-    assert (80, 60) == (saber["mp"], lancer["hp"])
+    assert (80, 60, 60) == (saber["mp"], lancer["hp"], lancer["mp"])
 
 
 # --- refusals: exit 1, the rule ID and the values on stderr, the log unchanged ------------

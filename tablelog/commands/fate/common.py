@@ -26,23 +26,26 @@ DEFENSE_KINDS = ("defense", "np-defense")
 class Pending:
     """Events decided so far, applied to a private copy of the state (decide stays pure).
 
-    With ``action=True`` (a cast or a release) the command gets an action id: its cast or
-    release event carries it as ``action`` and every outcome event as ``cause``, so that undoing
-    the cast alone is refused while its outcomes stand.
+    With ``action=True`` (a cast or a release) the cast or release event carries an action id,
+    the seq it gets in the log (``action``), and every outcome event after it the same id as
+    ``cause``: an outcome does not apply without its cast or release, and a refusal names the
+    cast or release by its seq. Nothing here assumes how ``undo`` groups events.
     """
 
     def __init__(self, state: State, action: bool = False) -> None:
         self.state = copy.deepcopy(state)
         self.events: list[Event] = []
-        self.action = next_action_id(state) if action else 0
+        self.tracked = action
+        self.action = 0
 
     def add(self, event: Event) -> None:
         """Apply ``event`` to the trial state (refusing it if it does not apply) and keep it."""
-        if self.action:
-            names = {field.name for field in attrs.fields(type(event))}  # type: ignore[misc]
+        if self.tracked:
+            names = {field.name for field in attrs.fields(type(event))}  # type: ignore[misc, arg-type]
             if "action" in names:
+                self.action = next_action_id(self.state, len(self.events))
                 event = attrs.evolve(event, action=self.action)  # type: ignore[misc]
-            elif "cause" in names:
+            elif "cause" in names and self.action:
                 event = attrs.evolve(event, cause=self.action)  # type: ignore[misc]
         evolve(self.state, event)
         self.events.append(event)

@@ -3,6 +3,7 @@
 Importing this package registers every ``fate.*`` event type.
 """
 
+from tablelog.events.fate import upcasts as _upcasts  # noqa: F401 - registers the upcasters
 from tablelog.events.fate.battle import (
     BattleEnded,
     BattleStarted,

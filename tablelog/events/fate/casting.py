@@ -25,6 +25,7 @@ class Chanted(Event):
 
 @event(
     "fate.CodeCast",
+    version=2,
     entities=("caster", "targets"),
     rules=("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CHANT-1", "FATE-CC-10"),
 )
@@ -64,6 +65,7 @@ class CodeCast(Event):
 
 @event(
     "fate.EffectRaised",
+    version=2,
     entities=("target", "source"),
     rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"),
 )
@@ -99,6 +101,7 @@ class EffectRaised(Event):
 
 @event(
     "fate.DamageTaken",
+    version=2,
     entities=("name",),
     rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"),
 )
@@ -126,7 +129,7 @@ class DamageTaken(Event):
         return f"{self.name} takes {self.hp} HP, {self.mp} MP{injury} ({self.source})"
 
 
-@event("fate.Healed", entities=("name",), rules=("FATE-CAST-6",))
+@event("fate.Healed", version=2, entities=("name",), rules=("FATE-CAST-6",))
 @attrs.frozen
 class Healed(Event):
     """``name`` regained HP from a heal cast (capped at max HP)."""
@@ -141,7 +144,7 @@ class Healed(Event):
         return f"{self.name} heals {self.hp} HP ({self.source})"
 
 
-@event("fate.InjuryHealed", entities=("name",), rules=("FATE-CAST-9",))
+@event("fate.InjuryHealed", version=2, entities=("name",), rules=("FATE-CAST-9",))
 @attrs.frozen
 class InjuryHealed(Event):
     """``name`` had injury grades cured by a heal cast outside battle."""

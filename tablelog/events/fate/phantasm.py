@@ -14,6 +14,7 @@ __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "Arm
 
 @event(
     "fate.PhantasmReleased",
+    version=2,
     entities=("owner", "targets"),
     rules=("FATE-NP-4", "FATE-NP-5", "FATE-NP-6", "FATE-NP-8", "FATE-UA-2"),
 )
@@ -34,7 +35,7 @@ class PhantasmReleased(Event):
         return f"{self.owner} releases {self.np_id}{at}; {self.mp} MP"
 
 
-@event("fate.FieldRaised", entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
+@event("fate.FieldRaised", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
 @attrs.frozen
 class FieldRaised(Event):
     """A bounded field went up (its effect starts with the next judgment).
@@ -57,7 +58,7 @@ class FieldRaised(Event):
         return f"{self.owner} raises {kind} {self.np_id} ({self.grade}) in round {self.round}"
 
 
-@event("fate.FieldEnded", entities=("owner",), rules=("FATE-NP-10", "FATE-NP-7"))
+@event("fate.FieldEnded", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-7"))
 @attrs.frozen
 class FieldEnded(Event):
     """A bounded field ended: overwritten, cancelled, removed, dismissed or unpaid."""
@@ -71,7 +72,7 @@ class FieldEnded(Event):
         return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
 
 
-@event("fate.ArmySummoned", entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
+@event("fate.ArmySummoned", version=2, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
 @attrs.frozen
 class ArmySummoned(Event):
     """An army-type NP summoned its units (they arrive next turn)."""

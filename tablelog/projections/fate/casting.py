@@ -15,6 +15,14 @@ from tablelog.projections.fate.records import (
 __all__: list[str] = []
 
 
+_EFFECT_RULE = {
+    "defense": "FATE-CAST-5",
+    "buff": "FATE-CAST-7",
+    "curse": "FATE-CAST-8",
+    "np-defense": "FATE-NP-9",
+}
+
+
 @evolver(Chanted)
 def _chanted(state: State, e: Chanted) -> None:
     who = character(state, e.name, "FATE-CHANT-1")
@@ -43,7 +51,7 @@ def _code_cast(state: State, e: CodeCast) -> None:
         "FATE-CHANT-1",
         f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}",
     )
-    register_action(state, e.action, "FATE-CAST-1")
+    register_action(state, e.action, "cast", "FATE-CAST-1")
     who["tiles"] -= e.pool_tiles
     who["mp"] -= e.mp
     who["hp"] -= e.hp
@@ -53,10 +61,12 @@ def _code_cast(state: State, e: CodeCast) -> None:
 @evolver(EffectRaised)
 def _effect_raised(state: State, e: EffectRaised) -> None:
     who = character(state, e.target)
-    require_cause(state, e.cause, "FATE-CAST-5", f"{e.kind} on {e.target}")
+    label = "release" if e.kind == "np-defense" else "cast"
+    rule_id = _EFFECT_RULE.get(e.kind, "FATE-CAST-5")
+    require_cause(state, e.cause, rule_id, f"{e.kind} on {e.target}", label, e.kind)
     require(
         e.effect_id == next_effect_id(state),
-        "FATE-CAST-5",
+        rule_id,
         f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})",
     )
     who["effects"].append(
@@ -98,7 +108,8 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
 @evolver(DamageTaken)
 def _damage_taken(state: State, e: DamageTaken) -> None:
     who = character(state, e.name)
-    require_cause(state, e.cause, "FATE-CAST-4", f"damage to {e.name}")
+    label, rule_id = ("release", "FATE-NP-6") if "np" in e.breakdown else ("cast", "FATE-CAST-4")
+    require_cause(state, e.cause, rule_id, f"damage to {e.name}", label, "damage")
     _spend_defenses(who, e.name, e.spent)
     if e.chants_cancelled:
         require(
@@ -115,13 +126,14 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
 @evolver(Healed)
 def _healed(state: State, e: Healed) -> None:
     who = character(state, e.name)
-    require_cause(state, e.cause, "FATE-CAST-6", f"healing of {e.name}")
+    require_cause(state, e.cause, "FATE-CAST-6", f"healing of {e.name}", "cast", "healing")
     who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
 
 
 @evolver(InjuryHealed)
 def _injury_healed(state: State, e: InjuryHealed) -> None:
     who = character(state, e.name)
-    require_cause(state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}")
+    require_cause(state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}", "cast",
+                  "injury healing")  # fmt: skip
     require(not state.clock.get("battle"), "FATE-CAST-9", "injuries heal only outside battle")
     who["injury"] = max(0, who["injury"] - e.grades)

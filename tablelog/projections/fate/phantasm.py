@@ -23,7 +23,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     require(
         owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
     )
-    register_action(state, e.action, "FATE-NP-5")
+    register_action(state, e.action, "release", "FATE-NP-5")
     owner["mp"] -= e.mp
     if e.always:
         uses = owner["_always_uses"]
@@ -36,7 +36,8 @@ def _released(state: State, e: PhantasmReleased) -> None:
 def _field_raised(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
-    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}")
+    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}", "release",
+                  "field")  # fmt: skip
     owner["field"] = {
         "np": e.np_id,
         "grade": e.grade,
@@ -52,7 +53,8 @@ def _field_raised(state: State, e: FieldRaised) -> None:
 @evolver(FieldEnded)
 def _field_ended(state: State, e: FieldEnded) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require_cause(state, e.cause, "FATE-NP-10", f"the end of {e.owner}'s field {e.np_id}")
+    require_cause(state, e.cause, "FATE-NP-10", f"the end of {e.owner}'s field {e.np_id}",
+                  "release", "end of the field")  # fmt: skip
     require(
         owner["field"] is not None and owner["field"]["np"] == e.np_id,
         "FATE-NP-10",
@@ -65,7 +67,8 @@ def _field_ended(state: State, e: FieldEnded) -> None:
 def _army_summoned(state: State, e: ArmySummoned) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(owner["army"] is None, "FATE-NP-11", f"{e.owner} already has an army out")
-    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}")
+    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release",
+                  "army")  # fmt: skip
     owner["army"] = {
         "np": e.np_id,
         "units": e.units,

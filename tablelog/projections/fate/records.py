@@ -93,7 +93,8 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[st
 
 
 def fate_extra(state: State) -> dict[str, Any]:
-    """Return the fate part of ``state.extra`` (effect id counter)."""
+    """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
+    in effect (``actions``: their ids, see :func:`next_action_id`)."""
     extra = state.extra.setdefault("fate", {"next_effect": 1})
     extra.setdefault("actions", [])
     return extra
@@ -104,13 +105,25 @@ def next_effect_id(state: State) -> int:
     return int(fate_extra(state)["next_effect"])
 
 
-def next_action_id(state: State) -> int:
-    """Return the id the next cast or release gets (1 + the highest action in effect)."""
-    return max(fate_extra(state)["actions"], default=0) + 1
+def next_action_id(state: State, offset: int = 0) -> int:
+    """Return the id of a cast or release decided on ``state``: the seq its event will get.
+
+    A command's events are appended from ``state.seq + 1`` on, so the event ``offset`` places
+    into the command has seq ``state.seq + 1 + offset``: outcomes name their cast or release by
+    its seq in the log (``cause``). A state that does not count seqs (unit tests) gets the next
+    free id. Ids of logs written before this (schema v1) are upcast to negative numbers.
+    """
+    return max(state.seq + 1 + offset, max(fate_extra(state)["actions"], default=0) + 1)
 
 
-def register_action(state: State, action: int, rule_id: str) -> None:
-    """Record that cast or release ``action`` is in effect (0: untracked).
+def register_action(state: State, action: int, label: str, rule_id: str) -> None:
+    """Record that the cast or release with id ``action`` is in effect (0: untracked).
+
+    Args:
+        state: The state (mutated).
+        action: The id (the seq of the cast or release event; negative for a v1 log).
+        label: ``"cast"`` or ``"release"``, for messages.
+        rule_id: The rule ID to refuse with.
 
     Raises:
         RuleViolation: ``rule_id`` if the id is already in effect.
@@ -118,15 +131,34 @@ def register_action(state: State, action: int, rule_id: str) -> None:
     if not action:
         return
     actions = fate_extra(state)["actions"]
-    require(action not in actions, rule_id, f"action #{action} is already in effect")
+    require(action not in actions, rule_id, f"the {label} #{action} is already in effect")
     actions.append(action)
 
 
-def require_cause(state: State, cause: int, rule_id: str, what: str) -> None:
+def require_cause(
+    state: State, cause: int, rule_id: str, what: str, label: str, noun: str
+) -> None:
     """Refuse an outcome whose cast or release (``cause``) is not in effect (e.g. undone).
 
+    Args:
+        state: The state.
+        cause: The seq of the cast or release the outcome comes from (0: none; negative: an id
+            from a v1 log, which names no seq).
+        rule_id: The rule ID to refuse with.
+        what: The outcome, e.g. ``"damage to Lancer"``.
+        label: ``"cast"`` or ``"release"``.
+        noun: The outcome in one word or two, e.g. ``"damage"``.
+
     Raises:
-        RuleViolation: ``rule_id`` naming the outcome and the action.
+        RuleViolation: ``rule_id``, in log terms: ``damage to Lancer comes from the release #11,
+            which is undone; undo the damage first, or redo #11``.
     """
-    require(not cause or cause in fate_extra(state)["actions"], rule_id,
-            f"{what} comes from action #{cause}, which is not in effect")  # fmt: skip
+    if not cause or cause in fate_extra(state)["actions"]:
+        return
+    if cause > 0:
+        message = (f"{what} comes from the {label} #{cause}, which is undone;"
+                   f" undo the {noun} first, or redo #{cause}")  # fmt: skip
+    else:
+        message = (f"{what} comes from an earlier {label}, which is undone;"
+                   f" undo the {noun} first, or redo that {label}")  # fmt: skip
+    require(False, rule_id, message)

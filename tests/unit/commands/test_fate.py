@@ -36,7 +36,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.projections import fate as projection
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, evolve, fold_collecting
 from tablelog.rules.core import RuleViolation
 
 rule = pytest.mark.rule
@@ -76,6 +76,17 @@ RIN = AddMaster("Rin", "A", "A", "C", ("hollow",), 30, 60, cc_budget=30)
 SABER = AddServant("Saber", 60, 80, np_budget=15)
 LANCER = AddServant("Lancer", 60, 60)
 TABLE = (KIRITSUGU, TOKIOMI, SABER, LANCER)
+
+
+def logged(*commands) -> list[tuple[int, object]]:
+    """The ``(seq, event)`` pairs of a log made by deciding each command as a session does."""
+    state, pairs = given(), []
+    for command in commands:
+        for e in decide(state, command):
+            evolve(state, e)
+            pairs.append((state.seq + 1, e))
+            state.seq += 1
+    return pairs
 
 
 def hp_mp(state: State, name: str) -> tuple[int, int]:
@@ -566,3 +577,50 @@ def test_spread_defensive_np_gives_one_tile_a_turn():
         hit.characters["Saber"]["hp"],
         [e["tiles"] for e in hit.characters["Saber"]["effects"]],
     )
+
+
+# --- undo: outcomes name their cast or release by its seq ----------------------------------------
+
+
+@rule("FATE-NP-6")
+def test_damage_without_its_release_names_the_release_by_its_seq():
+    """With release #5 undone, Sab's damage #6 to Ann does not apply and names the release #5."""
+    pairs = logged(
+        KIRITSUGU,
+        AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40),
+        AddServant("Sab", 60, 80),
+        AddPhantasm("Sab", "ia", "C", "anti-unit"),
+        Release("Sab", "ia", ("Ann",)),
+    )
+    assert [(5, 5), (6, 5)] == [(seq, getattr(e, "action", 0) or e.cause) for seq, e in pairs[4:]]
+    failed = fold_collecting(given(), pairs, undone={5})
+    assert [(6, "FATE-NP-6")] == [(seq, exc.rule_id) for seq, _, exc in failed]
+    assert (
+        "damage to Ann comes from the release #5, which is undone; undo the damage first,"
+        " or redo #5"
+    ) == failed[0][2].message
+
+
+@rule("FATE-CAST-5")
+def test_effect_without_its_cast_names_the_cast_by_its_seq():
+    """With Kiritsugu's defense cast #4 undone, its effect #5 names the cast #4."""
+    pairs = logged(*TABLE[:2], StartBattle(), Cast("Kiritsugu", "defense", 5, 2))
+    failed = fold_collecting(given(), pairs, undone={4})
+    assert [5] == [seq for seq, _, _ in failed]
+    assert failed[0][2].message.startswith(
+        "defense on Kiritsugu comes from the cast #4, which is undone; undo the defense first"
+    )
+
+
+@rule("FATE-CAST-4")
+def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
+    """A v1 damage event (cause 2, a counter) is upcast to cause -2 and names no seq."""
+    from tablelog.events.codec import from_record
+
+    data = {"name": "Ann", "hp": 6, "mp": 0, "source": "Tokiomi attack", "cause": 2}
+    damage = from_record("fate.DamageTaken", 1, data)
+    assert -2 == damage.cause
+    state = given(AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40))
+    with pytest.raises(RuleViolation) as err:
+        evolve(state, damage)
+    assert "comes from an earlier cast, which is undone" in err.value.message

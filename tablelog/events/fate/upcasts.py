@@ -1,0 +1,42 @@
+"""Upcasters of fate events: older schema versions brought to the current shape.
+
+v1 -> v2 (casts, releases and their outcomes): the ``action`` of a cast or release and the
+``cause`` of its outcomes were a counter (1, 2, 3 …); from v2 on they are the seq of the cast or
+release event in the log, so that a refusal can name it (``the release #11``). A v1 id names no
+seq: it is upcast to its negative, which keeps outcomes tied to their cast or release and can
+never meet a v2 id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tablelog.events.codec import upcaster
+
+__all__: list[str] = []
+
+_IDS = {
+    "fate.CodeCast": "action",
+    "fate.PhantasmReleased": "action",
+    "fate.EffectRaised": "cause",
+    "fate.DamageTaken": "cause",
+    "fate.Healed": "cause",
+    "fate.InjuryHealed": "cause",
+    "fate.FieldRaised": "cause",
+    "fate.FieldEnded": "cause",
+    "fate.ArmySummoned": "cause",
+}
+
+
+def _legacy_id(field: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def up(data: dict[str, Any]) -> dict[str, Any]:
+        value = data.get(field) or 0
+        data[field] = -abs(int(value))
+        return data
+
+    return up
+
+
+for _tag, _field in _IDS.items():
+    upcaster(_tag, 1)(_legacy_id(_field))
