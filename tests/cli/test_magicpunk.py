@@ -58,12 +58,12 @@ def test_undone_random_draw_is_not_a_reroll(log: Path):
 
 @pytest.mark.parametrize("args, pattern", [
     (("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
-     r"^error: MP-CARDS: unknown card code\(s\) 1S"),
-    (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: unknown card code\(s\) ZZ"),
+     r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)"),
+    (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: ZZ is not a card"),
     (("magicpunk", "draw", "Bram", "--cards", "7H"),
-     r"^error: MP-CARDS: 7H is not in the draw pile \(it is in the Aria's hand\)"),
+     r"^error: MP-CARDS: 7H is not in the draw pile \(it is in Aria's hand\)"),
     (("magicpunk", "play", "Bram", "AS"),
-     r"^error: MP-CARDS: AS is not held by Bram \(it is in the Aria's hand\)"),
+     r"^error: MP-CARDS: AS is not held by Bram \(it is in Aria's hand\)"),
     (("magicpunk", "charge", "a-battery", "KD", "--from", "Aria"),
      r"^error: MP-CARDS: KD is not held by Aria \(it is in the draw pile\)"),
     (("magicpunk", "rest", "10m", "--sleep"),
@@ -95,8 +95,8 @@ def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
     assert not path.exists()
 
 
-@pytest.mark.parametrize("deck, message", [("AS,ZZ", "unknown card code(s) ZZ"),
-                                           ("AS,KS,AS", "card(s) named twice: AS")])
+@pytest.mark.parametrize("deck, message", [("AS,ZZ", "ZZ is not a card"),
+                                           ("AS,KS,AS", "AS named twice: name each card once")])
 def test_init_with_a_bad_deck_is_refused(tmp_path: Path, deck: str, message: str):
     """`init --deck` with an unknown or repeated card exits 1 with MP-CARDS and creates no log."""
     path = tmp_path / "bad.tlog"
@@ -112,7 +112,7 @@ def test_init_with_a_custom_deck(tmp_path: Path):
     assert {"size": 3, "draw_count": 3, "discard": [], "draws_made": 0} == state(path)["deck"]
     ok(path, "magicpunk", "character", "add", "Aria", "--body", "10", "--sense", "10",
        "--intellect", "10", "--magic", "10", "--hp", "20")
-    assert "not in this session's deck: KD" in refused(path, "magicpunk", "draw", "Aria",
+    assert "KD is not in this session's deck" in refused(path, "magicpunk", "draw", "Aria",
                                                        "--cards", "KD")
 
 
@@ -191,3 +191,73 @@ def test_every_command_has_help_and_is_in_the_readme():
         assert 0 == result.exit_code, path
         assert "Example" in result.output, path
         assert f"magicpunk {' '.join(path)}" in section, path
+
+
+# -- numbers and names on the command line (QA findings) ---------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (("reward", "Bram", "-100"), "Invalid value for 'AMOUNT': must be 0 or more, got -100"),
+    (("damage", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
+    (("heal", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
+    (("draw", "Bram", "-2"), "Invalid value for '[COUNT]': must be 1 or more, got -2"),
+    (("leisure", "roll", "Bram", "-3"), "Invalid value for 'ROLL': must be 1 or more, got -3"),
+])
+def test_a_negative_number_argument_says_the_bound(log: Path, args, message):
+    """A negative AMOUNT is a usage error (exit 2) saying it must be 0 or more, not `-1`."""
+    err = refused(log, "magicpunk", *args, status=2)
+    assert message in err and "No such option" not in err
+
+
+def test_a_mistyped_option_is_still_an_unknown_option(log: Path):
+    """With negative numbers allowed through, `--pul-punches` is still refused with a hint."""
+    err = refused(log, "magicpunk", "damage", "Bram", "5", "--pul-punches", status=2)
+    assert "No such option '--pul-punches'. Did you mean '--pull-punches'?" in err
+
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.parametrize("args, name", [
+    (("damage", "Bram", HUGE), "'AMOUNT'"),
+    (("heal", "Bram", HUGE), "'AMOUNT'"),
+    (("reward", "Bram", HUGE), "'AMOUNT'"),
+    (("reward", "Bram", "1000000001"), "'AMOUNT'"),
+    (("draw", "Bram", HUGE), "'[COUNT]'"),
+    (("character", "add", "Zed", "--body", "1", "--sense", "1", "--intellect", "1", "--magic",
+      "1", "--hp", HUGE), "'--hp'"),
+    (("character", "add", "Zed", "--body", HUGE, "--sense", "1", "--intellect", "1",
+      "--magic", "1", "--hp", "9"), "'--body'"),
+    (("character", "add", "Zed", "--body", "1", "--sense", "1", "--intellect", "1", "--magic",
+      "1", "--hp", "9", "--money", HUGE), "'--money'"),
+    (("item", "add", "gun", "--owner", "Aria", "--gear-slots", HUGE), "'--gear-slots'"),
+    (("item", "add", "gun", "--owner", "Aria", "--price", HUGE), "'--price'"),
+    (("item", "ready", "a-battery", "--free-slots", HUGE), "'--free-slots'"),
+    (("procure", "Aria", "--material", "steel", "--quality", "fine", "--gm", HUGE), "'--gm'"),
+    (("procure", "Aria", "--material", "steel", "--quality", "fine", "--gear-price", HUGE),
+     "'--gear-price'"),
+    (("cohabit", "Aria", "Bram", "--region", "markt", "--residence", "flat",
+      "--residence-points", HUGE), "'--residence-points'"),
+    (("cohabit", "Aria", "Bram", "--region", "markt", "--residence", "flat",
+      "--residence-points", "3", "--split", f"{HUGE},1"), "--split"),
+    (("spell", "learn", "Aria", "spark", "--gate", "fire", "--tier", "1", "--price", HUGE),
+     "'--price'"),
+    (("rebuild", "Bram", "--to-money", HUGE), "'--to-money'"),
+    (("rebuild", "Bram", "--immature", f"body={HUGE}"), "--immature"),
+    (("circulate", "Aria", "--random", HUGE), "'--random'"),
+    (("roll", "2MP10", "--dice", f"3,{HUGE}"), "--dice"),
+    (("leisure", "roll", "Bram", "7", "--safety", HUGE), "'--safety'"),
+])
+def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(log: Path, args, name):
+    """A number of 2**64 or more never reaches the log: exit 2 naming the option, no traceback."""
+    err = refused(log, "magicpunk", *args, status=2)
+    assert f"Invalid value for {name}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("who, message", [
+    ("Aria,Aria", "Invalid value for --who: Aria named twice: name each once"),
+    ("", "Invalid value for --who: name at least one character"),
+    ("Aria,,Bram", "Invalid value for --who: 'Aria,,Bram' has a blank name"),
+])
+def test_rest_who_refuses_duplicates_and_blank_names(log: Path, who: str, message: str):
+    """`rest 8h --who Aria,Aria` or an empty --who is a usage error, not a rest for "nobody"."""
+    assert message in refused(log, "magicpunk", "rest", "8h", "--who", who, status=2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from tablelog.cli.core import appending, execute
-from tablelog.cli.magicpunk.options import card_words, names
+from tablelog.cli.magicpunk.options import COUNT, NumericArgs, card_words, names
 from tablelog.commands.magicpunk import Charge, Circulate, Dawn, Draw, Play, Rest
 from tablelog.rules.magicpunk.cards import parse_card_list
 from tablelog.rules.magicpunk.clock import REST_PACKAGES
@@ -13,9 +13,9 @@ from tablelog.rules.magicpunk.clock import REST_PACKAGES
 __all__ = ["COMMANDS"]
 
 
-@click.command("draw")
+@click.command("draw", cls=NumericArgs)
 @click.argument("name")
-@click.argument("count", type=int, required=False)
+@click.argument("count", type=COUNT, required=False)
 @click.option("--cards", "cards_text", metavar="C,C…",
               help="The cards actually drawn at the table (must be in the draw pile).")
 @appending
@@ -59,7 +59,7 @@ def charge(ctx: click.Context, item: str, cards: tuple[str, ...], by: str) -> No
 @click.command("circulate")
 @click.argument("holder")
 @click.option("--all", "all_cards", is_flag=True, help="Every card held (the default).")
-@click.option("--random", "random_count", type=int, metavar="N",
+@click.option("--random", "random_count", type=COUNT, metavar="N",
               help="N cards held, chosen at random.")
 @click.option("--cards", "cards_text", metavar="C,C…", help="The cards the player or GM names.")
 @appending
@@ -77,7 +77,8 @@ def circulate(ctx: click.Context, holder: str, all_cards: bool, random_count: in
 
 @click.command("rest")
 @click.argument("package", type=click.Choice(list(REST_PACKAGES)))
-@click.option("--who", metavar="NAME,…", help="Who rests (default: every character).")
+@click.option("--who", metavar="NAME,…",
+              help="Who rests, each named once (default: every character).")
 @click.option("--sleep/--no-sleep", default=None,
               help="8h sleeps unless --no-sleep; 1h only with --sleep; 10m never.")
 @appending

@@ -7,7 +7,16 @@ import json
 import click
 
 from tablelog.cli.core import appending, domain_errors, execute, session_of
-from tablelog.cli.magicpunk.options import key_values, names, numbers
+from tablelog.cli.magicpunk.options import (
+    COUNT,
+    MONEY,
+    SIGNED,
+    STAT,
+    NumericArgs,
+    key_values,
+    names,
+    numbers,
+)
 from tablelog.commands.magicpunk import (
     GainMoney,
     LearnSpell,
@@ -25,9 +34,9 @@ spell_group = click.Group("spell", help="Spells learned with money (refunded by 
 leisure_group = click.Group("leisure", help="Leisure rolls for cohabitants (MP-COHAB-2).")
 
 
-@click.command("reward")
+@click.command("reward", cls=NumericArgs)
 @click.argument("name")
-@click.argument("amount", type=int)
+@click.argument("amount", type=MONEY)
 @click.option("--spell-only", is_flag=True, help="Money usable only to learn spells.")
 @appending
 def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> None:
@@ -42,8 +51,8 @@ def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> None
 @click.argument("name")
 @click.argument("spell")
 @click.option("--gate", required=True)
-@click.option("--tier", type=int, required=True)
-@click.option("--price", type=int, required=True, help="Mj; spell-only money pays first.")
+@click.option("--tier", type=COUNT, required=True)
+@click.option("--price", type=MONEY, required=True, help="Mj; spell-only money pays first.")
 @click.option("--free", is_flag=True, help="Learned free (still refunded by a rebuild).")
 @appending
 def spell_learn(ctx: click.Context, name: str, spell: str, gate: str, tier: int, price: int,
@@ -58,17 +67,17 @@ def spell_learn(ctx: click.Context, name: str, spell: str, gate: str, tier: int,
 
 @click.command("rebuild")
 @click.argument("name")
-@click.option("--body", type=int)
-@click.option("--sense", type=int)
-@click.option("--intellect", type=int)
-@click.option("--magic", type=int)
+@click.option("--body", type=STAT)
+@click.option("--sense", type=STAT)
+@click.option("--intellect", type=STAT)
+@click.option("--magic", type=STAT)
 @click.option("--skill", "skills", multiple=True, metavar="NAME=RANK",
               help="Re-learned skills, exactly the acquisitions available (repeatable).")
-@click.option("--to-money", type=int, default=0, help="Ability points above 40 -> 1,000 Mj each.")
-@click.option("--to-skills", type=int, default=0, help="Ability points above 40 -> acquisitions.")
-@click.option("--to-abilities", type=int, default=0,
+@click.option("--to-money", type=STAT, default=0, help="Ability points above 40 -> 1,000 Mj each.")
+@click.option("--to-skills", type=STAT, default=0, help="Ability points above 40 -> acquisitions.")
+@click.option("--to-abilities", type=STAT, default=0,
               help="Acquisitions above 5 -> ability points.")
-@click.option("--skills-to-money", type=int, default=0,
+@click.option("--skills-to-money", type=STAT, default=0,
               help="Acquisitions above 5 -> 1,000 Mj each.")
 @click.option("--items", is_flag=True, help="Remove every item; refund A + B - C.")
 @click.option("--spells", is_flag=True, help="Unlearn every spell; refund what was spent.")
@@ -98,9 +107,9 @@ def rebuild(ctx: click.Context, name: str, body: int | None, sense: int | None,
 @click.option("--material", required=True, help="e.g. steel, alloy, magic-shell, mana-silver.")
 @click.option("--quality", required=True, help="poor, standard, fine, masterwork, legendary.")
 @click.option("--design", default="none", help="none, signed, beautiful, gorgeous.")
-@click.option("--gear-price", type=int, default=0, help="Total Ma-GEAR parts price (Mj).")
-@click.option("--vehicle-price", type=int, default=0, help="Vehicle price (Mj).")
-@click.option("--gm", type=int, default=0, help="The GM's situational modifier.")
+@click.option("--gear-price", type=MONEY, default=0, help="Total Ma-GEAR parts price (Mj).")
+@click.option("--vehicle-price", type=MONEY, default=0, help="Vehicle price (Mj).")
+@click.option("--gm", type=SIGNED, default=0, help="The GM's situational modifier (±n).")
 @click.option("--extra-time", is_flag=True, help="More time taken: +2 dice instead of +1.")
 @click.option("--item", "item", default="", help="What is being procured.")
 @appending
@@ -145,8 +154,8 @@ def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | Non
 @click.argument("names_", metavar="NAME…", nargs=-1, required=True)
 @click.option("--region", required=True)
 @click.option("--residence", required=True)
-@click.option("--residence-points", type=int, required=True, help="Living points of it.")
-@click.option("--region-points", type=int, default=0, help="Living points each PC pays.")
+@click.option("--residence-points", type=MONEY, required=True, help="Living points of it.")
+@click.option("--region-points", type=MONEY, default=0, help="Living points each PC pays.")
 @click.option("--split", metavar="N,N…", help="An uneven split all agree to.")
 @appending
 def cohabit(ctx: click.Context, names_: tuple[str, ...], region: str, residence: str,
@@ -156,10 +165,10 @@ def cohabit(ctx: click.Context, names_: tuple[str, ...], region: str, residence:
     Example: tablelog magicpunk cohabit Aria Bram --region markt --residence apartment
     --residence-points 5
     """
-    execute(ctx, ShareResidence(names=tuple(n for arg in names_ for n in names(arg) or ()),
+    execute(ctx, ShareResidence(names=tuple(n for arg in names_ for n in names(arg, "NAME…") or ()),
                                 region=region, residence=residence,
                                 residence_points=residence_points, region_points=region_points,
-                                split=numbers(split, "--split")))
+                                split=numbers(split, "--split", MONEY)))
 
 
 @leisure_group.command("start")
@@ -172,10 +181,10 @@ def leisure_start(ctx: click.Context) -> None:
     execute(ctx, StartLeisure())
 
 
-@leisure_group.command("roll")
+@leisure_group.command("roll", cls=NumericArgs)
 @click.argument("name")
-@click.argument("roll_value", metavar="ROLL", type=int)
-@click.option("--safety", type=int, default=0, help="The region's safety value.")
+@click.argument("roll_value", metavar="ROLL", type=COUNT)
+@click.option("--safety", type=SIGNED, default=0, help="The region's safety value.")
 @click.option("--table", "table", type=click.Choice(["town", "wilds"]), default="town",
               show_default=True, help="Which shared-event table: in town, or in the wilds.")
 @appending

@@ -2,22 +2,98 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
 
 import click
 
-__all__ = ["names", "key_values", "card_words", "numbers"]
+__all__ = [
+    "Amount", "MONEY", "HP", "STAT", "COUNT", "SIGNED", "NumericArgs", "names",
+    "key_values", "card_words", "numbers",
+]
 
 
-def names(text: str | None) -> tuple[str, ...] | None:
-    """Split ``"Aria,Bram"`` into names (None stays None)."""
+class Amount(click.IntRange):
+    """A whole number within bounds, refused in words: ``must be 0 or more, got -100``.
+
+    The upper bounds are far beyond anything the game needs; they keep numbers small enough to
+    be logged (a number of 2**64 or more cannot be encoded).
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        number: int = click.INT.convert(value, param, ctx)
+        if self.min is not None and number < self.min:
+            self.fail(f"must be {self.min} or more, got {number}", param, ctx)
+        if self.max is not None and number > self.max:
+            self.fail(f"must be at most {self.max}, got {number}", param, ctx)
+        return number
+
+
+MONEY = Amount(0, 10**9)
+"""Mj (money, prices), living points."""
+HP = Amount(0, 10**9)
+"""Hit points: damage, healing, max HP."""
+STAT = Amount(0, 10**4)
+"""Abilities, magic slots, conversion points, card and dice lists."""
+COUNT = Amount(1, 10**4)
+"""Counts that start at 1: cards to draw or circulate, spell tiers, leisure rolls."""
+SIGNED = Amount(-(10**4), 10**4)
+"""The GM's ±n on the rarity table; a region's safety value (a shift either way)."""
+_NUMBER = re.compile(r"-\d+")
+
+
+class NumericArgs(click.Command):
+    """A command with a numeric argument: ``-5`` reaches the argument's type (and is refused in
+    words, ``must be 0 or more``) instead of click reading it as an unknown option ``-5``.
+
+    Other unknown options are still refused as click refuses them (``No such option``).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}),
+                                      "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        known = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)
+                 if name.startswith("-")}
+        for token in args:
+            if token == "--":
+                break
+            name = token.split("=", 1)[0]
+            if token.startswith("-") and not _NUMBER.fullmatch(token) and name not in known:
+                raise click.NoSuchOption(name, possibilities=sorted(known), ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
+    """Split ``"Aria,Bram"`` into names (None stays None).
+
+    Raises:
+        click.BadParameter: an empty list, a blank name (``"Aria,,Bram"``) or a name given
+            twice.
+    """
     if text is None:
         return None
-    return tuple(part.strip() for part in text.split(",") if part.strip())
+    parts = tuple(part.strip() for part in text.split(","))
+    if not any(parts):
+        raise click.BadParameter("name at least one character", param_hint=option)
+    if not all(parts):
+        raise click.BadParameter(f"{text!r} has a blank name", param_hint=option)
+    twice = [n for n in dict.fromkeys(parts) if parts.count(n) > 1]
+    if twice:
+        raise click.BadParameter(f"{', '.join(twice)} named twice: name each once",
+                                 param_hint=option)
+    return parts
 
 
 def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict:
-    """Parse repeated ``NAME=VALUE`` options into a dict (``--skill swordplay=expert``)."""
+    """Parse repeated ``NAME=VALUE`` options into a dict (``--skill swordplay=expert``).
+
+    With ``as_int`` the values are whole numbers 0..10000 (:data:`STAT`).
+    """
     found: dict = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -25,10 +101,14 @@ def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict:
             raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint=option)
         if as_int:
             try:
-                found[key.strip().lower()] = int(value)
+                number = int(value)
             except ValueError:
                 raise click.BadParameter(f"{pair!r}: {value!r} is not a number",
                                          param_hint=option) from None
+            if not STAT.min <= number <= STAT.max:  # type: ignore[operator]
+                raise click.BadParameter(f"{pair!r}: must be {STAT.min} to {STAT.max}",
+                                         param_hint=option)
+            found[key.strip().lower()] = number
         else:
             found[key.strip()] = value.strip()
     return found
@@ -39,11 +119,16 @@ def card_words(words: Iterable[str]) -> str:
     return ",".join(words)
 
 
-def numbers(text: str | None, option: str) -> tuple[int, ...] | None:
-    """Parse ``"3,17,9"`` into integers (None stays None)."""
+def numbers(text: str | None, option: str, bound: Amount = STAT) -> tuple[int, ...] | None:
+    """Parse ``"3,17,9"`` into integers within ``bound`` (None stays None)."""
     if text is None:
         return None
     try:
-        return tuple(int(part) for part in text.split(",") if part.strip())
+        found = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError:
         raise click.BadParameter(f"{text!r} is not a list of numbers", param_hint=option) from None
+    out = [n for n in found if not bound.min <= n <= bound.max]  # type: ignore[operator]
+    if out:
+        raise click.BadParameter(f"{', '.join(map(str, out))}: each must be {bound.min} to "
+                                 f"{bound.max}", param_hint=option)
+    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from tablelog.cli.core import appending, execute
-from tablelog.cli.magicpunk.options import key_values
+from tablelog.cli.magicpunk.options import HP, MONEY, STAT, NumericArgs, key_values
 from tablelog.commands.magicpunk import (
     Act,
     AddCharacter,
@@ -29,14 +29,14 @@ briefing_group = click.Group("briefing", help="Briefing packages (MP-BRIEF-1).")
 
 @character_group.command("add")
 @click.argument("name")
-@click.option("--body", type=int, required=True)
-@click.option("--sense", type=int, required=True)
-@click.option("--intellect", type=int, required=True)
-@click.option("--magic", type=int, required=True)
-@click.option("--hp", type=int, required=True, help="Max HP (from the core rules).")
+@click.option("--body", type=STAT, required=True)
+@click.option("--sense", type=STAT, required=True)
+@click.option("--intellect", type=STAT, required=True)
+@click.option("--magic", type=STAT, required=True)
+@click.option("--hp", type=HP, required=True, help="Max HP (from the core rules).")
 @click.option("--skill", "skills", multiple=True, metavar="NAME=RANK",
               help="A skill and its rank: novice, expert or master (repeatable).")
-@click.option("--money", type=int, default=0, help="Money at creation, in Mj.")
+@click.option("--money", type=MONEY, default=0, help="Money at creation, in Mj.")
 @appending
 def character_add(ctx: click.Context, name: str, body: int, sense: int, intellect: int,
                   magic: int, hp: int, skills: tuple[str, ...], money: int) -> None:
@@ -53,8 +53,8 @@ def character_add(ctx: click.Context, name: str, body: int, sense: int, intellec
 @item_group.command("add")
 @click.argument("item_id")
 @click.option("--owner", required=True, metavar="NAME")
-@click.option("--price", type=int, default=0, help="Mj paid from the owner's money.")
-@click.option("--gear-slots", type=int, default=None, help="Ma-GEAR magic-slot occupancy.")
+@click.option("--price", type=MONEY, default=0, help="Mj paid from the owner's money.")
+@click.option("--gear-slots", type=STAT, default=None, help="Ma-GEAR magic-slot occupancy.")
 @appending
 def item_add(ctx: click.Context, item_id: str, owner: str, price: int,
              gear_slots: int | None) -> None:
@@ -67,7 +67,7 @@ def item_add(ctx: click.Context, item_id: str, owner: str, price: int,
 
 @item_group.command("ready")
 @click.argument("item_id")
-@click.option("--free-slots", type=int, default=0, help="Magic slots free for it.")
+@click.option("--free-slots", type=STAT, default=0, help="Magic slots free for it.")
 @appending
 def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> None:
     """Ready an item; without enough magic slots it has no Ma-GEAR effect (MP-GEAR-1).
@@ -77,9 +77,9 @@ def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> None:
     execute(ctx, ReadyItem(item=item_id, slots_free=free_slots))
 
 
-@click.command("damage")
+@click.command("damage", cls=NumericArgs)
 @click.argument("name")
-@click.argument("amount", type=int)
+@click.argument("amount", type=HP)
 @click.option("--pull-punches", is_flag=True, help="HP does not go below 0 (MP-PULL-1).")
 @click.option("--cover-by", metavar="NAME", help="NAME covers and takes it (MP-COVER-1).")
 @appending
@@ -93,9 +93,9 @@ def damage(ctx: click.Context, name: str, amount: int, pull_punches: bool,
                         cover_by=cover_by))
 
 
-@click.command("heal")
+@click.command("heal", cls=NumericArgs)
 @click.argument("name")
-@click.argument("amount", type=int)
+@click.argument("amount", type=HP)
 @appending
 def heal(ctx: click.Context, name: str, amount: int) -> None:
     """NAME heals AMOUNT HP (never above max HP).

@@ -23,6 +23,8 @@ from tablelog.rules.magicpunk.cards import (
     plan_named_draw,
     plan_random_draw,
 )
+from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = ["Draw", "Play", "Charge", "Circulate", "circulate_holder", "check_known"]
 
@@ -69,9 +71,10 @@ def check_known(state: State, cards: tuple[str, ...]) -> None:
     deck_cards |= {c for ch in state.characters.values() for c in ch["hand"]}
     deck_cards |= {c for it in state.items.values() for c in it["cards"]}
     unknown = [c for c in cards if c not in deck_cards]
-    require(not unknown, CARDS_RULE, f"not in this session's deck: {', '.join(unknown)}")
-    twice = sorted({c for c in cards if cards.count(c) > 1})
-    require(not twice, CARDS_RULE, f"card(s) named twice: {', '.join(twice)}")
+    require(not unknown, CARDS_RULE, f"{listing(unknown)} "
+            f"{'is' if len(unknown) == 1 else 'are'} not in this session's deck")
+    twice = [c for c in dict.fromkeys(cards) if cards.count(c) > 1]
+    require(not twice, CARDS_RULE, f"{listing(twice)} named twice: name each card once")
 
 
 def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
@@ -79,7 +82,7 @@ def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
     held = holder_cards(state, holder)
     for card in cards:
         require(card in held, CARDS_RULE,
-                f"{card} is not held by {holder} (it is in the {card_location(state, card)})")
+                f"{card} is not held by {holder} (it is {card_location(state, card)})")
 
 
 @decider(Draw)
@@ -91,15 +94,16 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
     if c.cards is not None:
         check_known(state, c.cards)
         require(c.count is None or c.count == len(c.cards), CARDS_RULE,
-                f"COUNT {c.count} but {len(c.cards)} card(s) named: {' '.join(c.cards)}")
+                f"COUNT is {c.count} but {count_text(len(c.cards), 'card is', 'cards are')} "
+                f"named: {' '.join(c.cards)}")
         for card in c.cards:
             where = card_location(state, card)
-            require(where in ("draw pile", "discard pile"), CARDS_RULE,
-                    f"{card} is not in the draw pile (it is in the {where})")
+            require(where in ("in the draw pile", "in the discard pile"), CARDS_RULE,
+                    f"{card} is not in the draw pile (it is {where})")
         plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
     else:
         count = 1 if c.count is None else c.count
-        require(count >= 1, CARDS_RULE, f"draw at least 1 card, got {count}")
+        require(count >= 1, CARDS_RULE, f"draw at least 1 card, not {count}")
         plan = plan_random_draw(state.seed, deck["_pile"], deck["discard"], count,
                                 deck["draws_made"])
     return [CardsDrawn(who=c.who, cards=plan.cards, draw_no=deck["draws_made"],
@@ -167,7 +171,8 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
         chosen = c.cards
     elif c.random is not None:
         require(1 <= c.random <= len(held), "MP-CIRC-3",
-                f"{c.holder} holds {len(held)} card(s), cannot circulate {c.random} at random")
+                f"{c.holder} holds {count_text(len(held), 'card')}: cannot circulate "
+                f"{c.random} at random")
         chosen = _random_subset(state, held, c.random)
     else:
         chosen = tuple(held)

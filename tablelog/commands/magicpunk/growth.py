@@ -100,7 +100,7 @@ class TakeLeisureEvent:
 def decide_gain_money(state: State, c: GainMoney) -> list[Event]:
     """Decide scenario money (B of MP-REBUILD-8) or spell-only money."""
     character(state, c.name)
-    require(c.amount > 0, "MP-MONEY", f"money gained must be > 0 Mj, got {c.amount}")
+    require(c.amount > 0, "MP-MONEY", f"money gained is more than 0 Mj, got {c.amount}")
     return [MoneyGained(name=c.name, amount=c.amount, spell_only=c.spell_only)]
 
 
@@ -110,7 +110,7 @@ def decide_learn_spell(state: State, c: LearnSpell) -> list[Event]:
     ch = character(state, c.name)
     require(c.spell not in ch["spells"], "MP-REBUILD-11", f"{c.name} already knows {c.spell}")
     rebuild.check_spell_order(spells_known(ch), c.gate, c.tier)
-    require(c.price >= 0, "MP-MONEY", f"price must be >= 0 Mj, got {c.price}")
+    require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
     from_spell, from_money = (0, 0) if c.free else rebuild.pay_spell(
         c.price, ch["spell_money"], ch["money"])
     return [SpellLearned(name=c.name, spell=c.spell, gate=c.gate, tier=c.tier, price=c.price,
@@ -152,7 +152,8 @@ def decide_share_residence(state: State, c: ShareResidence) -> list[Event]:
         character(state, name)
     lifestyle.check_residence(c.names, c.residence)
     require(c.residence_points >= 0 and c.region_points >= 0, "MP-COHAB-1",
-            f"points must be >= 0, got residence {c.residence_points}, region {c.region_points}")
+            f"living points are 0 or more, got {c.residence_points} for the residence and "
+            f"{c.region_points} for the region")
     split = c.split if c.split is not None else lifestyle.even_split(c.residence_points,
                                                                      len(c.names))
     lifestyle.check_split(c.residence_points, split, len(c.names))
@@ -171,7 +172,7 @@ def decide_start_leisure(state: State, c: StartLeisure) -> list[Event]:
 def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
     """Decide a leisure roll; a shared event already taken moves by safety (MP-COHAB-2)."""
     ch = character(state, c.name)
-    require(c.roll >= 1, "MP-COHAB-2", f"a leisure roll is >= 1, got {c.roll}")
+    require(c.roll >= 1, "MP-COHAB-2", f"a leisure roll is 1 or more, got {c.roll}")
     require(c.table in lifestyle.SHARED_TABLES, "MP-COHAB-2",
             f"unknown leisure table {c.table!r} (town or wilds)")
     if not (ch.get("lifestyle") or {}).get("cohabitants"):

@@ -52,8 +52,9 @@ def _new_abilities(ch: dict[str, Any], c: Rebuild, pool: int) -> dict[str, int]:
                 f"the conversions make a pool of {pool} points: give --body --sense "
                 "--intellect --magic")
         return before
-    require(set(c.abilities) == set(rb.ABILITIES), "MP-REBUILD-1",
-            f"give all four abilities, got {', '.join(c.abilities)}")
+    missing = [f"--{a}" for a in rb.ABILITIES if a not in c.abilities]
+    require(not missing, "MP-REBUILD-1",
+            f"give all four abilities or none: {' '.join(missing)} missing")
     rb.check_abilities(c.abilities, pool, c.minimums)
     return {a: c.abilities[a] for a in rb.ABILITIES}
 

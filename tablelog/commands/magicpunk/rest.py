@@ -10,9 +10,10 @@ from tablelog.commands.core import decider
 from tablelog.commands.magicpunk.cards import circulate_holder
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import DawnReached, RestTaken
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, evolve, require
 from tablelog.projections.magicpunk.table import character, clock_now
 from tablelog.rules.magicpunk import clock
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = ["Rest", "Dawn"]
 
@@ -58,19 +59,32 @@ def _moments(work: State, moments: list[clock.RestMoment],
     return events
 
 
+def _check_resting(who: tuple[str, ...] | None) -> None:
+    """Refuse an empty list of who rests, a blank name, or a name given twice."""
+    if who is None:
+        return
+    require(who, "MP-REST-1", "nobody named to rest: name who rests, or leave --who out for "
+            "every character")
+    require(all(name.strip() for name in who), "MP-REST-1", "a blank name among who rests")
+    twice = [n for n in dict.fromkeys(who) if who.count(n) > 1]
+    require(not twice, "MP-REST-1", f"{listing(twice)} named twice among who rests: name each "
+            "character once")
+
+
 @decider(Rest)
 def decide_rest(state: State, c: Rest) -> list[Event]:
     """Decide a rest: advance the clock; sleep circulates sleepers' hands after 1 hour of
     sleep, and dawn (06:00) circulates every item, in clock order.
 
     Raises:
-        RuleViolation: MP-REST-1 for an unknown package or a 10-minute rest with sleep;
-            UNKNOWN-NAME for an unknown resting character.
+        RuleViolation: MP-REST-1 for an unknown package, a 10-minute rest with sleep, an empty
+            list of who rests or a name given twice; UNKNOWN-NAME for an unknown character.
 
     Source: 休息パッケージ, 魔煌の循環; MP-REST-1, MP-CIRC-1, MP-CIRC-2.
     """
     sleep = clock.rest_sleeps(c.package, c.sleep)
     who = tuple(state.characters) if c.who is None else c.who
+    _check_resting(c.who)
     for name in who:
         character(state, name)
     start = clock_now(state)

@@ -23,6 +23,7 @@ from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.table import character, table_of
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = ["AddCharacter", "AddItem", "ReadyItem", "Damage", "Heal", "Act", "NewRound",
            "StartBriefing", "Prepare", "EndBriefing"]
@@ -121,9 +122,10 @@ def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
     """Decide a new character; abilities, HP and money must be >= 0 (HP >= 1)."""
     _free_name(state, c.name)
     values = {a: getattr(c, a) for a in ABILITIES}
-    require(all(v >= 0 for v in values.values()) and c.hp >= 1 and c.money >= 0,
-            "MP-CHARACTER", f"abilities {values}, hp {c.hp}, money {c.money}: abilities and "
-            "money must be >= 0, HP >= 1")
+    wrong = [f"{a} {v}" for a, v in values.items() if v < 0]
+    wrong += [f"money {c.money} Mj"] if c.money < 0 else []
+    require(not wrong, "MP-CHARACTER", f"abilities and money are 0 or more, got {listing(wrong)}")
+    require(c.hp >= 1, "MP-CHARACTER", f"max HP is 1 or more, got {c.hp}")
     skills = {name: skill_rank(rank) for name, rank in c.skills.items()}
     return [CharacterAdded(name=c.name, hp_max=c.hp, skills=skills, money=c.money, **values)]
 
@@ -133,11 +135,11 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     """Decide a new item held by ``owner``; a price is paid from the owner's money."""
     _free_name(state, c.item)
     owner = character(state, c.owner)
-    require(c.price >= 0, "MP-MONEY", f"price must be >= 0 Mj, got {c.price}")
+    require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
     require(c.price <= owner["money"], "MP-MONEY",
             f"{c.owner} has {owner['money']} Mj, {c.item} costs {c.price} Mj")
     require(c.gear_slots is None or c.gear_slots >= 0, "MP-GEAR-1",
-            f"magic-slot occupancy must be >= 0, got {c.gear_slots}")
+            f"magic-slot occupancy is 0 or more, got {c.gear_slots}")
     return [ItemAdded(item=c.item, owner=c.owner, price=c.price, gear_slots=c.gear_slots)]
 
 

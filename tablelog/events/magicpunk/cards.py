@@ -1,6 +1,8 @@
 """Mana-card events: draws, plays, charging items, circulation.
 
-Every event records the cards it moves (drawn cards included), so replay never draws.
+Every event records the cards it moves (drawn cards included), so replay never draws. Draws,
+plays and charges follow the card decisions of RULES.md's magicpunk preamble, which have no rule
+ID, so they name none; a circulation names the one MP-CIRC clause that caused it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ def _cards(cards: tuple[str, ...]) -> str:
     return " ".join(cards) or "(none)"
 
 
-@event("magicpunk.CardsDrawn", entities=("who",), rules=("MP-CARDS",))
+@event("magicpunk.CardsDrawn", entities=("who",))
 @attrs.frozen
 class CardsDrawn(Event):
     """``who`` drew ``cards`` from the draw pile (``named``: the table reported them).
@@ -34,7 +36,7 @@ class CardsDrawn(Event):
         return f"{self.who} draws {_cards(self.cards)}{shuffle}"
 
 
-@event("magicpunk.CardsPlayed", entities=("who",), rules=("MP-CARDS",))
+@event("magicpunk.CardsPlayed", entities=("who",))
 @attrs.frozen
 class CardsPlayed(Event):
     """``who`` played ``cards`` from hand to the discard pile."""
@@ -46,7 +48,7 @@ class CardsPlayed(Event):
         return f"{self.who} plays {_cards(self.cards)}"
 
 
-@event("magicpunk.CardsCharged", entities=("item", "by"), rules=("MP-CARDS",))
+@event("magicpunk.CardsCharged", entities=("item", "by"))
 @attrs.frozen
 class CardsCharged(Event):
     """``by`` moved ``cards`` from hand into ``item`` (e.g. an A-battery)."""

@@ -5,6 +5,14 @@ from __future__ import annotations
 import attrs
 
 from tablelog.events.core import Event, event
+from tablelog.events.magicpunk.audit import audit_lines
+from tablelog.rules.magicpunk.clock import clock_text, from_absolute
+from tablelog.rules.magicpunk.combat import BRIEFING_PACKAGES
+from tablelog.rules.magicpunk.text import listing
+
+
+def _when(total: int) -> str:
+    return clock_text(*from_absolute(total))
 
 
 @event("magicpunk.CharacterAdded", entities=("name",))
@@ -38,7 +46,8 @@ class ItemAdded(Event):
 
     def describe(self) -> str:
         paid = f" for {self.price} Mj" if self.price else ""
-        return f"{self.item} -> {self.owner}{paid}"
+        gear = f", Ma-GEAR occupying {self.gear_slots} magic slots" if self.gear_slots else ""
+        return f"{self.item} -> {self.owner}{paid}{gear}"
 
 
 @event("magicpunk.ItemReadied", entities=("item",), rules=("MP-GEAR-1",))
@@ -53,7 +62,8 @@ class ItemReadied(Event):
 
     def describe(self) -> str:
         effect = "Ma-GEAR effect active" if self.gear_active else "base item effect only"
-        return f"{self.item} readied ({self.slots_free}/{self.slots_needed} slots: {effect})"
+        return (f"{self.item} readied ({self.slots_free} of {self.slots_needed} magic slots "
+                f"free: {effect})")
 
 
 @event("magicpunk.RestTaken", entities=("who",), rules=("MP-REST-1",))
@@ -69,22 +79,28 @@ class RestTaken(Event):
 
     def describe(self) -> str:
         slept = "with sleep" if self.sleep else "no sleep"
-        return f"{self.package} rest ({slept}): {', '.join(self.who) or 'nobody'}"
+        return (f"{self.package} rest ({slept}) for {listing(self.who, empty='nobody')}, "
+                f"{_when(self.start)} to {_when(self.end)}")
 
 
-@event("magicpunk.DawnReached", rules=("MP-CIRC-2",))
+@event("magicpunk.DawnReached")
 @attrs.frozen
 class DawnReached(Event):
-    """The clock advanced from ``start`` to the next 06:00, ``end`` (absolute minutes)."""
+    """The clock advanced from ``start`` to the next 06:00, ``end`` (absolute minutes).
+
+    The clock's advance is a RULES.md decision without an ID; the items' dawn circulations that
+    follow are their own events (MP-CIRC-2).
+    """
 
     start: int
     end: int
 
     def describe(self) -> str:
-        return f"dawn ({self.end - self.start} minutes later)"
+        hours, minutes = divmod(self.end - self.start, 60)
+        return f"dawn: {_when(self.end)} ({hours} h {minutes:02d} min later)"
 
 
-@event("magicpunk.DamageTaken", entities=("target",), rules=("MP-PULL-1",))
+@event("magicpunk.DamageTaken", entities=("target",), rules=("MP-PULL-1", "MP-COVER-1"))
 @attrs.frozen
 class DamageTaken(Event):
     """``target`` took ``amount`` damage (``pull_punches``: not below 0 HP)."""
@@ -99,6 +115,11 @@ class DamageTaken(Event):
         cover = f" covering {self.covering}" if self.covering else ""
         return f"{self.target} takes {self.amount} damage{extra}{cover}"
 
+    def explain(self) -> list[str]:
+        """MP-PULL-1 with pulled punches, MP-COVER-1 for a coverer; plain damage names none."""
+        return audit_lines((["MP-PULL-1"] if self.pull_punches else [])
+                           + (["MP-COVER-1"] if self.covering else []))
+
 
 @event("magicpunk.Healed", entities=("target",))
 @attrs.frozen
@@ -109,7 +130,7 @@ class Healed(Event):
     amount: int
 
     def describe(self) -> str:
-        return f"{self.target} heals {self.amount}"
+        return f"{self.target} heals {self.amount} HP"
 
 
 @event("magicpunk.CoverTaken", entities=("coverer", "covered"), rules=("MP-COVER-1",))
@@ -126,7 +147,7 @@ class CoverTaken(Event):
         return f"{self.coverer} covers {self.covered} ({after})"
 
 
-@event("magicpunk.TurnTaken", entities=("name",), rules=("MP-COVER-1",))
+@event("magicpunk.TurnTaken", entities=("name",))
 @attrs.frozen
 class TurnTaken(Event):
     """``name`` started its turn this round (now acted)."""
@@ -145,7 +166,7 @@ class RoundStarted(Event):
     number: int
 
     def describe(self) -> str:
-        return f"round {self.number}"
+        return f"round {self.number} begins"
 
 
 @event("magicpunk.BriefingStarted", rules=("MP-BRIEF-1",))
@@ -156,7 +177,7 @@ class BriefingStarted(Event):
     package: str
 
     def describe(self) -> str:
-        return f"briefing {self.package}"
+        return f"briefing begins: {BRIEFING_PACKAGES.get(self.package, self.package)}"
 
 
 @event("magicpunk.PreparationTaken", entities=("who",), rules=("MP-BRIEF-1",))
@@ -169,7 +190,8 @@ class PreparationTaken(Event):
     note: str = ""
 
     def describe(self) -> str:
-        return f"{self.who} ({self.side}) prepares" + (f": {self.note}" if self.note else "")
+        side = "an aware enemy" if self.side == "enemy" else "a PC"
+        return f"{self.who} ({side}) prepares" + (f": {self.note}" if self.note else "")
 
 
 @event("magicpunk.BriefingEnded", rules=("MP-BRIEF-1",))

@@ -18,13 +18,21 @@ from tablelog.projections.core import State, evolver, require
 from tablelog.projections.magicpunk.table import character, table_of
 from tablelog.projections.magicpunk.zones import put_discard
 from tablelog.rules.magicpunk import lifestyle, rebuild
+from tablelog.rules.magicpunk.text import listing
 
-__all__ = ["abilities_of", "spells_known", "leisure_group"]
+__all__ = ["abilities_of", "sheet_text", "spells_known", "leisure_group"]
 
 
 def abilities_of(ch: dict[str, Any]) -> dict[str, int]:
     """Return ``{ability: value}`` of a character record."""
     return {a: ch[a] for a in rebuild.ABILITIES}
+
+
+def sheet_text(ch: dict[str, Any]) -> str:
+    """Return a character's abilities, skills and money as one line of English."""
+    abilities = " ".join(f"{a} {ch[a]}" for a in rebuild.ABILITIES)
+    skills = listing((f"{k} {v}" for k, v in ch["skills"].items()), empty="no skills")
+    return f"{abilities}; {skills}; {ch['money']} Mj"
 
 
 def spells_known(ch: dict[str, Any]) -> dict[str, tuple[str, int]]:
@@ -43,7 +51,7 @@ def leisure_group(state: State, name: str) -> str:
 @evolver(MoneyGained)
 def _money_gained(state: State, e: MoneyGained) -> None:
     ch = character(state, e.name)
-    require(e.amount >= 0, "MP-REBUILD-8", f"money gained must be >= 0 Mj, got {e.amount}")
+    require(e.amount >= 0, "MP-REBUILD-8", f"money gained is 0 Mj or more, got {e.amount}")
     if e.spell_only:
         ch["spell_money"] += e.amount
     else:
@@ -57,8 +65,8 @@ def _spell_learned(state: State, e: SpellLearned) -> None:
     require(e.spell not in ch["spells"], "MP-REBUILD-11", f"{e.name} already knows {e.spell}")
     rebuild.check_spell_order(spells_known(ch), e.gate, e.tier)
     require(e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"], "MP-MONEY",
-            f"{e.name} has {ch['spell_money']} spell-only + {ch['money']} Mj, the spell takes "
-            f"{e.from_spell_money} + {e.from_money}")
+            f"{e.name} has {ch['spell_money']} spell-only Mj and {ch['money']} Mj, the spell "
+            f"takes {e.from_spell_money} spell-only Mj and {e.from_money} Mj")
     ch["spell_money"] -= e.from_spell_money
     ch["money"] -= e.from_money
     ch["spells"][e.spell] = {"gate": e.gate, "tier": e.tier, "price": e.price,
@@ -68,7 +76,7 @@ def _spell_learned(state: State, e: SpellLearned) -> None:
 
 def _remove_item(state: State, owner: str, item: str) -> None:
     require(item in state.items and state.items[item]["owner"] == owner, "MP-REBUILD-8",
-            f"{owner} does not hold item {item!r}")
+            f"{owner} does not hold the item {item}")
     put_discard(state, state.items.pop(item)["cards"])
     ch = state.characters[owner]
     ch["items"] = [i for i in ch["items"] if i != item]
@@ -79,8 +87,7 @@ def _rebuilt(state: State, e: Rebuilt) -> None:
     ch = character(state, e.name)
     require(abilities_of(ch) == e.abilities_before and ch["skills"] == e.skills_before
             and ch["money"] == e.money_before, "MP-REBUILD-1",
-            f"{e.name} changed since the rebuild was decided ({abilities_of(ch)}, "
-            f"{ch['skills']}, {ch['money']} Mj)")
+            f"{e.name} changed since the rebuild was decided: now {sheet_text(ch)}")
     for item in e.items_removed:
         _remove_item(state, e.name, item)
     for spell in e.spells_unlearned:
@@ -126,5 +133,5 @@ def _leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
     taken = table_of(state).setdefault("leisure", {}).setdefault(leisure_group(state, e.name), [])
     if e.shared:
         require(e.result not in taken, "MP-COHAB-2",
-                f"shared leisure event {e.result} already happened in this leisure")
+                f"shared leisure event {e.result} has already happened in this leisure")
         taken.append(e.result)

@@ -40,6 +40,14 @@ def set_clock(state: State, total: int) -> None:
     state.clock["day"], state.clock["minutes"] = clock.from_absolute(total)
 
 
+def _when(total: int) -> str:
+    return clock.clock_text(*clock.from_absolute(total))
+
+
+def _acted(acted: bool) -> str:
+    return "had acted" if acted else "had not acted"
+
+
 def character(state: State, name: str) -> dict[str, Any]:
     """Return the character ``name``.
 
@@ -53,7 +61,7 @@ def character(state: State, name: str) -> dict[str, Any]:
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
     require(e.name not in state.characters and e.name not in state.items, "UNKNOWN-NAME",
-            f"{e.name!r} already exists")
+            f"a character or item named {e.name!r} already exists")
     state.characters[e.name] = {
         "hp": e.hp_max, "hp_max": e.hp_max, "hand": [], "body": e.body, "sense": e.sense,
         "intellect": e.intellect, "magic": e.magic, "skills": dict(e.skills),
@@ -67,7 +75,7 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 def _item_added(state: State, e: ItemAdded) -> None:
     owner = character(state, e.owner)
     require(e.item not in state.items and e.item not in state.characters, "UNKNOWN-NAME",
-            f"{e.item!r} already exists")
+            f"a character or item named {e.item!r} already exists")
     require(e.price <= owner["money"], "MP-MONEY",
             f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj")
     owner["money"] -= e.price
@@ -85,14 +93,15 @@ def _item_readied(state: State, e: ItemReadied) -> None:
 @evolver(RestTaken)
 def _rest_taken(state: State, e: RestTaken) -> None:
     require(clock_now(state) == e.start, "MP-REST-1",
-            f"the rest starts at minute {e.start}, the clock is at {clock_now(state)}")
+            f"the rest starts at {_when(e.start)}, but the clock is at {_when(clock_now(state))}")
     set_clock(state, e.end)
 
 
 @evolver(DawnReached)
 def _dawn_reached(state: State, e: DawnReached) -> None:
     require(clock_now(state) == e.start, "MP-CIRC-2",
-            f"dawn counted from minute {e.start}, the clock is at {clock_now(state)}")
+            f"dawn is counted from {_when(e.start)}, but the clock is at "
+            f"{_when(clock_now(state))}")
     set_clock(state, e.end)
 
 
@@ -117,7 +126,8 @@ def _cover_taken(state: State, e: CoverTaken) -> None:
     ch = character(state, e.coverer)
     character(state, e.covered)
     require(ch["acted"] == e.was_acted, "MP-COVER-1",
-            f"{e.coverer} acted is {ch['acted']}, the cover says {e.was_acted}")
+            f"the cover was decided when {e.coverer} {_acted(e.was_acted)} this round, but "
+            f"{e.coverer} {_acted(ch['acted'])}")
     acted, stays = combat.cover_outcome(e.was_acted)
     ch["acted"] = acted
     ch["stays_acted"] = ch["stays_acted"] or stays

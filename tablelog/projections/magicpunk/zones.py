@@ -13,6 +13,7 @@ from typing import Any
 from tablelog.projections.core import State
 from tablelog.rules.core import require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
+from tablelog.rules.magicpunk.text import count as count_text
 
 __all__ = ["new_deck", "holder_cards", "card_location", "take_from_holder", "take_from_pile",
            "put_discard", "give_to_holder", "sync"]
@@ -42,18 +43,22 @@ def holder_cards(state: State, holder: str) -> list[str]:
 
 
 def card_location(state: State, card: str) -> str:
-    """Return where ``card`` is: ``draw pile``, ``discard pile``, ``Aria's hand``, ``item X``."""
+    """Return where ``card`` is, as the end of a sentence ``7H is …``.
+
+    One of ``in the draw pile``, ``in the discard pile``, ``in Aria's hand``, ``in the item
+    a-battery`` or ``not in this session's deck``.
+    """
     assert state.deck is not None
     if card in state.deck["_pile"]:
-        return "draw pile"
+        return "in the draw pile"
     if card in state.deck["discard"]:
-        return "discard pile"
+        return "in the discard pile"
     for name, ch in state.characters.items():
         if card in ch["hand"]:
-            return f"{name}'s hand"
+            return f"in {name}'s hand"
     for name, item in state.items.items():
         if card in item["cards"]:
-            return f"item {name}"
+            return f"in the item {name}"
     return "not in this session's deck"
 
 
@@ -66,7 +71,7 @@ def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:
     held = list(holder_cards(state, holder))
     for card in cards:
         require(card in held, CARDS_RULE, f"{card} is not held by {holder} "
-                f"(it is in the {card_location(state, card)})")
+                f"(it is {card_location(state, card)})")
         held.remove(card)
     _set_holder(state, holder, held)
 
@@ -96,10 +101,11 @@ def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None)
     for i, card in enumerate(cards):
         if i == reshuffle_at:
             require(not deck["_pile"], CARDS_RULE,
-                    f"reshuffle with {len(deck['_pile'])} card(s) still in the draw pile")
+                    f"the discard pile is reshuffled only when the draw pile is empty, and it "
+                    f"holds {count_text(len(deck['_pile']), 'card')}")
             deck["_pile"], deck["discard"] = list(deck["discard"]), []
         require(card in deck["_pile"], CARDS_RULE,
-                f"{card} is not in the draw pile (it is in the {card_location(state, card)})")
+                f"{card} is not in the draw pile (it is {card_location(state, card)})")
         deck["_pile"].remove(card)
     sync(deck)
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tablelog.rules.core import RuleViolation, draw_index, require
+from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = [
     "CARDS_RULE", "RANKS", "SUITS", "STANDARD_DECK", "DrawPlan", "is_card_code",
@@ -50,10 +52,10 @@ def parse_card_list(text: str | Sequence[str]) -> tuple[str, ...]:
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     codes = tuple(p.strip().upper() for p in parts if p.strip())
     bad = [c for c in codes if not is_card_code(c)]
-    require(not bad, CARDS_RULE, f"unknown card code(s) {', '.join(bad)} "
-            "(expected e.g. AS 10H QD 2C JK1)")
-    twice = sorted({c for c in codes if codes.count(c) > 1})
-    require(not twice, CARDS_RULE, f"card(s) named twice: {', '.join(twice)}")
+    verb = "is not a card" if len(bad) == 1 else "are not cards"
+    require(not bad, CARDS_RULE, f"{listing(bad)} {verb} (cards are written AS 10H QD 2C JK1)")
+    twice = [c for c in dict.fromkeys(codes) if codes.count(c) > 1]
+    require(not twice, CARDS_RULE, f"{listing(twice)} named twice: name each card once")
     return codes
 
 
@@ -110,8 +112,8 @@ def plan_random_draw(
     Source: RULES.md, magicpunk preamble (Decision: randomness and undo; reshuffle).
     """
     require(count <= len(pile) + len(discard), CARDS_RULE,
-            f"cannot draw {count} card(s): draw pile {len(pile)} + discard pile "
-            f"{len(discard)}")
+            f"cannot draw {count_text(count, 'card')}: {len(pile)} in the draw pile and "
+            f"{len(discard)} in the discard pile")
     work, rest = list(pile), list(discard)
     drawn: list[str] = []
     reshuffle_at = None
@@ -142,8 +144,10 @@ def plan_named_draw(
         if not work and card in rest:
             reshuffle_at, work, rest = i, rest, []
         if card not in work:
-            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile "
-                                f"({len(work)} card(s) left there)")
+            why = (f"it is in the discard pile, which is reshuffled in only once the draw pile "
+                   f"({count_text(len(work), 'card')}) is empty" if card in rest
+                   else f"{count_text(len(work), 'card')} left there")
+            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile ({why})")
         work.remove(card)
         drawn.append(card)
     return DrawPlan(tuple(drawn), reshuffle_at)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from tablelog.rules.core import draw_index, require
+from tablelog.rules.magicpunk.text import count as count_text
 
 __all__ = ["CHECK_RULE", "MAX_DICE", "Notation", "CheckResult", "parse_notation", "dice_to_roll",
            "roll_dice", "evaluate"]
@@ -108,8 +109,10 @@ def evaluate(notation: Notation, dice: Sequence[int]) -> CheckResult:
     """
     dice = tuple(dice)
     require(len(dice) == dice_to_roll(notation), CHECK_RULE,
-            f"{notation.text()} needs {dice_to_roll(notation)} dice, got {len(dice)}")
-    require(all(1 <= d <= 20 for d in dice), CHECK_RULE, f"dice must be 1..20, got {dice}")
+            f"{notation.text()} needs {count_text(dice_to_roll(notation), 'die', 'dice')}, "
+            f"got {len(dice)}")
+    bad = [d for d in dice if not 1 <= d <= 20]
+    require(not bad, CHECK_RULE, f"a d20 shows 1 to 20, got {', '.join(map(str, bad))}")
     if notation.dice == 0:
         worse = min((_single(d, notation) for d in dice), key=_rank)
         return attrs.evolve(worse, dice=dice)

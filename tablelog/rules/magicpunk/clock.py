@@ -13,8 +13,9 @@ import attrs
 from tablelog.rules.core import require
 
 __all__ = [
-    "CLOCK_RULE", "DAWN_MINUTES", "DEFAULT_CLOCK", "REST_PACKAGES", "RestMoment", "absolute",
-    "clock_text", "from_absolute", "next_dawn", "parse_clock", "rest_moments", "rest_sleeps",
+    "CLOCK_RULE", "DAWN_MINUTES", "DEFAULT_CLOCK", "MAX_DAY", "REST_PACKAGES", "RestMoment",
+    "absolute", "clock_text", "from_absolute", "next_dawn", "parse_clock", "rest_moments",
+    "rest_sleeps",
 ]
 
 CLOCK_RULE = "MP-CLOCK"
@@ -27,6 +28,9 @@ SLEEP_CIRCULATION_MINUTES = 60
 REST_PACKAGES: dict[str, int] = {"10m": 10, "1h": 60, "8h": 480}
 """Rest package name -> duration in minutes (MP-REST-1)."""
 
+MAX_DAY = 10**4
+"""The latest starting day ``init --clock`` takes (no campaign needs more)."""
+
 _CLOCK = re.compile(r"^\s*(\d+)\s+(\d{1,2}):(\d{2})\s*$")
 
 
@@ -34,7 +38,8 @@ def parse_clock(text: str | None) -> tuple[int, int]:
     """Parse ``"DAY HH:MM"`` (``init --clock``) into ``(day, minutes)``.
 
     Raises:
-        RuleViolation: MP-CLOCK if the text is not ``DAY HH:MM`` with day >= 1, a valid time.
+        RuleViolation: MP-CLOCK if the text is not ``DAY HH:MM`` with a day from 1 to
+            :data:`MAX_DAY` and a valid time.
 
     Source: RULES.md, magicpunk preamble (Decision (clock): day 1 12:00 by default).
     """
@@ -44,8 +49,8 @@ def parse_clock(text: str | None) -> tuple[int, int]:
     require(match, CLOCK_RULE, f"clock {text!r} is not 'DAY HH:MM' (e.g. '1 22:00')")
     assert match is not None
     day, hours, minutes = (int(g) for g in match.groups())
-    require(day >= 1 and hours < 24 and minutes < 60, CLOCK_RULE,
-            f"clock {text!r}: day must be >= 1, time within 00:00..23:59")
+    require(1 <= day <= MAX_DAY and hours < 24 and minutes < 60, CLOCK_RULE,
+            f"clock {text!r}: the day is 1 to {MAX_DAY} and the time 00:00 to 23:59")
     return day, hours * 60 + minutes
 
 

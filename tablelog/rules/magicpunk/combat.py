@@ -6,6 +6,7 @@ HP are plain integers; a character's HP may go below 0 (the core rule's negative
 from __future__ import annotations
 
 from tablelog.rules.core import require
+from tablelog.rules.magicpunk.text import count as count_text
 
 __all__ = ["BRIEFING_PACKAGES", "hp_after_damage", "hp_after_heal", "cover_outcome",
            "briefing_allows"]
@@ -36,7 +37,7 @@ def hp_after_damage(hp: int, amount: int, pull_punches: bool) -> int:
 
     Source: magicpunk-optional-rules.ja.txt, 手加減; MP-PULL-1.
     """
-    require(amount >= 0, "MP-PULL-1", f"damage must be >= 0, got {amount}")
+    require(amount >= 0, "MP-PULL-1", f"damage is 0 or more, got {amount}")
     after = hp - amount
     return max(after, min(hp, 0)) if pull_punches else after
 
@@ -47,7 +48,7 @@ def hp_after_heal(hp: int, hp_max: int, amount: int) -> int:
     Raises:
         RuleViolation: MP-PULL-1 if ``amount`` is negative.
     """
-    require(amount >= 0, "MP-PULL-1", f"healing must be >= 0, got {amount}")
+    require(amount >= 0, "MP-PULL-1", f"healing is 0 or more, got {amount}")
     return max(hp, min(hp_max, hp + amount))
 
 
@@ -81,5 +82,5 @@ def briefing_allows(package: str, taken_by_actor: int) -> None:
             f"unknown briefing package {package!r} (10s, 1m or ample)")
     limit = BRIEFING_LIMITS[package]
     require(limit is None or taken_by_actor < limit, "MP-BRIEF-1",
-            f"{package} briefing: each takes at most {limit} preparation(s); "
-            f"already took {taken_by_actor}")
+            f"{package} briefing: each takes at most {count_text(limit or 0, 'preparation')}, "
+            f"and this one has already taken {taken_by_actor}")

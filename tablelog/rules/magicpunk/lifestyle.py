@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from tablelog.rules.core import require
+from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "SHARED_LEISURE_EVENTS_WILDS",
            "SHARED_TABLES", "even_split", "check_split",
@@ -35,8 +37,10 @@ def check_residence(names: Sequence[str], residence: str) -> None:
 
     Source: magicpunk-optional-rules.ja.txt, 同居; MP-COHAB-1.
     """
-    require(len(names) >= 2, "MP-COHAB-1", f"cohabitation needs 2 or more PCs, got {list(names)}")
-    require(len(set(names)) == len(names), "MP-COHAB-1", f"a PC is named twice: {list(names)}")
+    require(len(names) >= 2, "MP-COHAB-1",
+            f"cohabitation needs 2 or more PCs, got only {listing(names)}")
+    twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
     require(residence not in UNSHARABLE_RESIDENCES, "MP-COHAB-1",
             f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})")
 
@@ -57,10 +61,14 @@ def check_split(points: int, split: Sequence[int], count: int) -> None:
         RuleViolation: MP-COHAB-1 if the split has the wrong length, a negative share, or does
             not add up to ``points``.
     """
-    require(len(split) == count, "MP-COHAB-1", f"split {list(split)} must name {count} shares")
-    require(all(s >= 0 for s in split), "MP-COHAB-1", f"split {list(split)} has a negative share")
+    shown = ", ".join(map(str, split))
+    require(len(split) == count, "MP-COHAB-1",
+            f"the split {shown} names {count_text(len(split), 'share')}, the residence has "
+            f"{count_text(count, 'PC')}")
+    require(all(s >= 0 for s in split), "MP-COHAB-1", f"the split {shown} has a negative share")
     require(sum(split) == points, "MP-COHAB-1",
-            f"split {list(split)} sums to {sum(split)}, the residence costs {points} points")
+            f"the split {shown} adds up to {sum(split)}, the residence costs "
+            f"{count_text(points, 'point')}")
 
 
 def shared_leisure_roll(roll: int, safety: int, taken: Collection[int],

@@ -72,7 +72,8 @@ def rarity(material: str, quality: str, design: str = "none", gear_price: int = 
     Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
     """
     require(gear_price >= 0 and vehicle_price >= 0, "MP-PROC-2",
-            f"prices must be >= 0 Mj, got gear {gear_price}, vehicle {vehicle_price}")
+            f"prices are 0 Mj or more, got Ma-GEAR parts {gear_price} Mj and vehicle "
+            f"{vehicle_price} Mj")
     rows = {
         "material": _lookup(MATERIALS, material, "material"),
         "quality": _lookup(QUALITIES, quality, "quality"),
@@ -107,5 +108,5 @@ def gear_active(slots_needed: int, slots_free: int) -> bool:
     Source: magicpunk-optional-rules.ja.txt, Ma-GEAR; MP-GEAR-1.
     """
     require(slots_needed >= 0 and slots_free >= 0, "MP-GEAR-1",
-            f"slot counts must be >= 0, got needed {slots_needed}, free {slots_free}")
+            f"magic slots are 0 or more, got {slots_needed} needed and {slots_free} free")
     return slots_free >= slots_needed

@@ -64,14 +64,17 @@ def check_conversions(points: int, acq: int, to_skills: int, to_money: int,
     Source: リビルド, 能力値 ② and スキル ②; MP-REBUILD-2, MP-REBUILD-6.
     """
     excess_points, excess_acq = max(0, points - BASE_POOL), max(0, acq - BASE_ACQUISITIONS)
-    require(min(to_skills, to_money) >= 0, "MP-REBUILD-2", "conversions must be >= 0")
+    require(min(to_skills, to_money) >= 0, "MP-REBUILD-2", "a conversion is 0 or more points")
     require(to_skills + to_money <= excess_points, "MP-REBUILD-2",
-            f"only points above {BASE_POOL} convert: pool {points}, excess {excess_points}, "
-            f"asked {to_skills} to skills + {to_money} to money")
-    require(min(to_abilities, skills_to_money) >= 0, "MP-REBUILD-6", "conversions must be >= 0")
+            f"only ability points above {BASE_POOL} convert: the pool is {points} "
+            f"({excess_points} above {BASE_POOL}), asked {to_skills} to skills and {to_money} "
+            "to money")
+    require(min(to_abilities, skills_to_money) >= 0, "MP-REBUILD-6",
+            "a conversion is 0 or more acquisitions")
     require(to_abilities + skills_to_money <= excess_acq, "MP-REBUILD-6",
-            f"only acquisitions above {BASE_ACQUISITIONS} convert: {acq} acquisitions, excess "
-            f"{excess_acq}, asked {to_abilities} to abilities + {skills_to_money} to money")
+            f"only acquisitions above {BASE_ACQUISITIONS} convert: {acq} acquisitions "
+            f"({excess_acq} above {BASE_ACQUISITIONS}), asked {to_abilities} to abilities and "
+            f"{skills_to_money} to money")
 
 
 def _base_range(value: int, minimum: int) -> tuple[int, int]:
@@ -157,11 +160,11 @@ def check_spell_order(known: Mapping[str, tuple[str, int]], gate: str, tier: int
 
     Source: リビルド, 呪文 ②; MP-REBUILD-11.
     """
-    require(tier >= 1, "MP-REBUILD-11", f"tier must be >= 1, got {tier}")
-    tiers = {t for g, t in known.values() if g == gate}
+    require(tier >= 1, "MP-REBUILD-11", f"a tier is 1 or more, got {tier}")
+    tiers = sorted({t for g, t in known.values() if g == gate})
+    known_text = f"known tiers: {', '.join(map(str, tiers))}" if tiers else "no tier known yet"
     require(tier == 1 or tier - 1 in tiers, "MP-REBUILD-11",
-            f"gate {gate!r}: learn tier {tier - 1} before tier {tier} (known tiers "
-            f"{sorted(tiers) or 'none'})")
+            f"gate {gate}: learn tier {tier - 1} before tier {tier} ({known_text})")
 
 
 def pay_spell(price: int, spell_money: int, money: int) -> tuple[int, int]:
@@ -172,9 +175,9 @@ def pay_spell(price: int, spell_money: int, money: int) -> tuple[int, int]:
 
     Source: リビルド, 呪文 ②; MP-REBUILD-11 (spell-only money is used first).
     """
-    require(price >= 0, "MP-REBUILD-11", f"price must be >= 0 Mj, got {price}")
+    require(price >= 0, "MP-REBUILD-11", f"a price is 0 Mj or more, got {price}")
     from_spell = min(price, spell_money)
     rest = price - from_spell
-    require(rest <= money, "MP-REBUILD-11", f"{price} Mj: spell-only {spell_money} Mj + "
-            f"money {money} Mj is not enough")
+    require(rest <= money, "MP-REBUILD-11", f"the spell costs {price} Mj; {spell_money} "
+            f"spell-only Mj and {money} Mj are not enough")
     return from_spell, rest

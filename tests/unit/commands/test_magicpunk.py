@@ -89,13 +89,14 @@ def test_card_commands(given_events, command, then):
 
 @pytest.mark.parametrize("given_events, command, message", [
     ((ARIA, BRAM, drawn("Bram", "AS")), C.Draw("Aria", 1, ("AS",)),
-     "AS is not in the draw pile (it is in the Bram's hand)"),
+     "AS is not in the draw pile (it is in Bram's hand)"),
     ((ARIA, BRAM, drawn("Bram", "AS")), C.Play("Aria", ("AS",)),
-     "AS is not held by Aria (it is in the Bram's hand)"),
+     "AS is not held by Aria (it is in Bram's hand)"),
     ((ARIA, BATTERY), C.Charge("a-battery", "Aria", ("KD",)),
      "KD is not held by Aria (it is in the draw pile)"),
-    ((ARIA,), C.Draw("Aria", 3, ("AS", "2S")), "COUNT 3 but 2 card(s) named"),
-    ((ARIA,), C.Draw("Aria", 55), "cannot draw 55 card(s): draw pile 54 + discard pile 0"),
+    ((ARIA,), C.Draw("Aria", 3, ("AS", "2S")), "COUNT is 3 but 2 cards are named: AS 2S"),
+    ((ARIA,), C.Draw("Aria", 55),
+     "cannot draw 55 cards: 54 in the draw pile and 0 in the discard pile"),
 ])
 def test_card_refusals(given_events, command, message):
     """A card held elsewhere, a count mismatch or an overdraw is refused with MP-CARDS."""
@@ -105,7 +106,7 @@ def test_card_refusals(given_events, command, message):
 def test_custom_deck_refuses_cards_outside_it():
     """With `init --deck`, a standard card not in the session's deck is refused."""
     state = given(ARIA, deck="AS,KS,QS")
-    assert "not in this session's deck: KD" in refused(state, C.Draw("Aria", 1, ("KD",)),
+    assert "KD is not in this session's deck" in refused(state, C.Draw("Aria", 1, ("KD",)),
                                                        "MP-CARDS")
 
 
@@ -142,7 +143,7 @@ def test_gm_circulation(command, count):
 def test_gm_circulation_refusals():
     """MP-CIRC-3: more random cards than held, or an empty holder, is refused."""
     state = given(ARIA, BATTERY, drawn("Aria", "AS"))
-    assert "holds 1 card(s), cannot circulate 2" in refused(
+    assert "Aria holds 1 card: cannot circulate 2 at random" in refused(
         state, C.Circulate("Aria", random=2), "MP-CIRC-3")
     assert "a-battery holds no cards" in refused(state, C.Circulate("a-battery"), "MP-CIRC-3")
 
@@ -252,8 +253,8 @@ def test_briefing_counts_preparations():
         when(state, C.Prepare("Aria"))
         when(state, C.Prepare("Ghoul", enemy=True))
     when(state, C.Prepare("Bram"))
-    assert "1m briefing: each takes at most 6 preparation(s); already took 6" in refused(
-        state, C.Prepare("Aria"), "MP-BRIEF-1")
+    assert ("1m briefing: each takes at most 6 preparations, and this one has already "
+            "taken 6") in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
     refused(state, C.Prepare("Ghoul", enemy=True), "MP-BRIEF-1")
     when(state, C.EndBriefing())
     assert "no briefing" in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
@@ -335,7 +336,7 @@ def test_rebuild_converts_points_above_40():
                           to_skills=1, to_money=1))
     kai = state.characters["Kai"]
     assert (16, 3000, 1000) == (kai["body"], kai["money"], kai["money_converted"])
-    assert "excess 4, asked 3 to skills + 2 to money" in refused(
+    assert "the pool is 44 (4 above 40), asked 3 to skills and 2 to money" in refused(
         given(BIG), C.Rebuild("Kai", None, None, to_skills=3, to_money=2), "MP-REBUILD-2")
 
 
@@ -346,7 +347,7 @@ def test_rebuild_converts_acquisitions_above_5():
     when(state, C.Rebuild("Kai", dict(body=15, sense=13, intellect=10, magic=7),
                           {"a": "master", "b": "expert"}, to_abilities=1, skills_to_money=1))
     assert (13, 3000) == (state.characters["Kai"]["sense"], state.characters["Kai"]["money"])
-    assert "excess 2, asked 2 to abilities + 1 to money" in refused(
+    assert "7 acquisitions (2 above 5), asked 2 to abilities and 1 to money" in refused(
         given(BIG), C.Rebuild("Kai", None, None, to_abilities=2, skills_to_money=1),
         "MP-REBUILD-6")
 
@@ -405,7 +406,7 @@ def test_rebuild_spells_refunds_what_was_spent():
 def test_relearning_spells_goes_tier_by_tier():
     """MP-REBUILD-11: tier 2 needs tier 1 of its gate; spell-only money pays first."""
     state = _spent()
-    assert "gate 'fire': learn tier 1 before tier 2" in refused(
+    assert "gate fire: learn tier 1 before tier 2" in refused(
         state, C.LearnSpell("Aria", "blaze", "fire", 2, 500), "MP-REBUILD-11")
     [event] = when(state, C.LearnSpell("Aria", "spark", "fire", 1, 1500))
     assert (1000, 500) == (event.from_spell_money, event.from_money)
@@ -432,8 +433,8 @@ def test_cohabitation_refusals():
     """MP-COHAB-1: barracks cannot be shared; an agreed split must add up."""
     state = given(ARIA, BRAM)
     refused(state, C.ShareResidence(("Aria", "Bram"), "markt", "barracks", 4), "MP-COHAB-1")
-    assert "sums to 6" in refused(state, C.ShareResidence(("Aria", "Bram"), "markt", "flat", 5,
-                                                          split=(4, 2)), "MP-COHAB-1")
+    assert "the split 4, 2 adds up to 6, the residence costs 5 points" in refused(
+        state, C.ShareResidence(("Aria", "Bram"), "markt", "flat", 5, split=(4, 2)), "MP-COHAB-1")
 
 
 @pytest.mark.rule("MP-COHAB-2")
@@ -471,3 +472,91 @@ def test_zones_hold_every_card_once_after_a_night():
     assert (3, 3, 2) == (len(state.characters["Aria"]["hand"]),
                          len(state.characters["Bram"]["hand"]),
                          len(state.items["a-battery"]["cards"]))
+
+
+# -- messages a GM reads at the table; rules named in history (QA findings) -------------------
+
+@pytest.mark.parametrize("command, rule, message", [
+    (C.Play("Aria", ("AS",)), "MP-CARDS", "AS is not held by Aria (it is in Bram's hand)"),
+    (C.ShareResidence(("Aria", "Aria"), "markt", "flat", 4), "MP-COHAB-1",
+     "Aria named twice: name each PC once"),
+    (C.ShareResidence(("Aria",), "markt", "flat", 4), "MP-COHAB-1",
+     "cohabitation needs 2 or more PCs, got only Aria"),
+    (C.ShareResidence(("Aria", "Bram"), "markt", "flat", 3, split=(1, 1)), "MP-COHAB-1",
+     "the split 1, 1 adds up to 2, the residence costs 3 points"),
+    (C.RollCheck("2MP10", dice=(3, 25)), "MP-CHECK", "a d20 shows 1 to 20, got 25"),
+    (C.RollCheck("2MP10", dice=(3,)), "MP-CHECK", "2MP10 needs 2 dice, got 1"),
+    (C.LearnSpell("Aria", "wave", "water", 2, 100), "MP-REBUILD-11",
+     "gate water: learn tier 1 before tier 2 (no tier known yet)"),
+    (C.AddCharacter("Zed", body=-1, sense=4, intellect=4, magic=-2, hp=10), "MP-CHARACTER",
+     "abilities and money are 0 or more, got body -1 and magic -2"),
+    (C.AddCharacter("Zed", body=4, sense=4, intellect=4, magic=0, hp=0), "MP-CHARACTER",
+     "max HP is 1 or more, got 0"),
+    (C.Rebuild("Bram", abilities={"body": 10}), "MP-REBUILD-1",
+     "give all four abilities or none: --sense --intellect --magic missing"),
+    (C.Rest("8h", who=("Aria", "Aria")), "MP-REST-1",
+     "Aria named twice among who rests: name each character once"),
+    (C.Rest("8h", who=()), "MP-REST-1",
+     "nobody named to rest: name who rests, or leave --who out for every character"),
+    (C.Rest("8h", who=("Aria", " ")), "MP-REST-1", "a blank name among who rests"),
+])
+def test_refusals_read_as_english(command, rule, message):
+    """Refusals name the values in words: no list, tuple, dict or None, no `the Bram's`."""
+    assert message == refused(given(ARIA, BRAM, drawn("Bram", "AS")), command, rule)
+
+
+@pytest.mark.parametrize("event, rule_line", [
+    (E.CharacterAdded(name="Zed", body=4, sense=4, intellect=4, magic=0, hp_max=9), None),
+    (drawn("Aria", "AS"), None),
+    (E.CardsPlayed(who="Aria", cards=("AS",)), None),
+    (E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), None),
+    (E.CardsCirculated(holder="Aria", discarded=("AS",), drawn=("KD",), draw_no=1,
+                       rule="MP-CIRC-1"), "rule MP-CIRC-1"),
+    (E.DawnReached(start=1330, end=1800), None),
+    (E.TurnTaken(name="Aria"), None),
+    (E.Healed(target="Bram", amount=5), None),
+    (E.DamageTaken(target="Bram", amount=5), None),
+    (E.DamageTaken(target="Bram", amount=5, pull_punches=True), "rule MP-PULL-1"),
+    (E.DamageTaken(target="Bram", amount=5, covering="Aria"), "rule MP-COVER-1"),
+    (E.MoneyGained(name="Aria", amount=100), "rule MP-REBUILD-8"),
+    (E.MoneyGained(name="Aria", amount=100, spell_only=True), None),
+    (E.SpellLearned(name="Aria", spell="spark", gate="fire", tier=1, price=500,
+                    from_spell_money=0, from_money=500), "rule MP-REBUILD-11"),
+    (E.ProcurementAssessed(who="Aria", rarity=0, check_needed=False, challenge=0, time_dice=1,
+                           breakdown={}), "rule MP-PROC-2"),
+    (E.ProcurementAssessed(who="Aria", rarity=2, check_needed=True, challenge=2, time_dice=1,
+                           breakdown={}), "rule MP-PROC-1, MP-PROC-2"),
+    (E.LeisureEventTaken(name="Aria", roll=7, safety=0, result=7, shared=False), None),
+    (E.LeisureEventTaken(name="Aria", roll=7, safety=2, result=8, shared=False),
+     "rule MP-COHAB-2"),
+])
+def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
+    """history's `rule …` line names the RULES.md clauses that applied, or is absent."""
+    assert ([rule_line] if rule_line else []) == [
+        line for line in event.explain() if line.startswith("rule ")]
+
+
+@pytest.mark.parametrize("command, rule_line", [
+    (C.Rebuild("Bram", abilities={"body": 12, "sense": 12, "intellect": 10, "magic": 6}),
+     "rule MP-REBUILD-1, MP-REBUILD-3"),
+    (C.Rebuild("Bram", skills={"swordplay": "novice", "stealth": "expert"}),
+     "rule MP-REBUILD-5, MP-REBUILD-7"),
+    (C.Rebuild("Bram", items=True), "rule MP-REBUILD-8, MP-REBUILD-9"),
+    (C.Rebuild("Bram", spells=True), None),
+])
+def test_rebuild_history_names_the_parts_rebuilt(command, rule_line):
+    """A rebuild of skills only names MP-REBUILD-5 and -7, not the ability or item clauses."""
+    event = decide(given(ARIA, BRAM), command)[0]
+    assert ([rule_line] if rule_line else []) == [
+        line for line in event.explain() if line.startswith("rule ")]
+
+
+def test_every_event_names_only_rules_md_ids():
+    """Each magicpunk event class lists only RULES.md IDs (MP-AREA-N), never MP-CARDS."""
+    import re
+
+    from tablelog.events.core import registered_types
+
+    for tag, cls in registered_types().items():
+        if tag.startswith("magicpunk."):
+            assert all(re.fullmatch(r"MP-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
