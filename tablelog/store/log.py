@@ -315,7 +315,11 @@ class LogFile:
                 if size < expected.offset:
                     raise LogError(f"{self.path} shrank under us (now {size} bytes)")
                 self._raise_moved_or_torn(expected)
-            data, end = frame(envelopes, expected)
+            try:
+                data, end = frame(envelopes, expected)
+            except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
+                raise LogError(f"cannot store the events in {self.path}: {exc}; "
+                               "the log is unchanged") from None
             _write_all(fd, data, size, self.path)
             self.end = end
             return end

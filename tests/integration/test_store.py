@@ -236,3 +236,16 @@ def test_processes_appending_at_once_lose_nothing(tmp_path: Path) -> None:
     assert [r.seq for r in records] == list(range(1, 101))
     texts = sorted(r.data["text"] for r in records)
     assert texts == sorted(f"note {tag * 1000 + i}" for tag in range(4) for i in range(25))
+
+
+def test_unstorable_value_is_refused_before_writing(tmp_path: Path) -> None:
+    """An envelope msgpack cannot encode is a LogError, and the log is unchanged."""
+    log = make(tmp_path, [1])
+    reader = LogFile(log.path)
+    reader.scan_all()
+    assert reader.end is not None
+    before = Path(log.path).read_bytes()
+    bad = {**envelope(1), "data": {"n": 2**70}}
+    with pytest.raises(LogError, match="cannot store the events in .*; the log is unchanged"):
+        reader.append([bad], reader.end)
+    assert Path(log.path).read_bytes() == before
