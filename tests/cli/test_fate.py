@@ -335,3 +335,15 @@ def test_a_modifier_given_twice_is_refused(log: Path) -> None:
     err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit"
                        " --mod targets=2 --mod targets=3")  # fmt: skip
     assert err.startswith("error: FATE-NP-13: modifier targets given twice")
+
+
+@rule("FATE-CAST-7")
+def test_two_one_tile_buffs_on_one_target_are_refused(log: Path) -> None:
+    """The second `fate cast Tokiomi buff --grade 2 --tiles 1 --target Saber` is refused:
+    Saber keeps one buff effect."""
+    ok(log, "fate cast Tokiomi buff --grade 2 --tiles 1 --target Saber")
+    err = refused(log, "fate cast Tokiomi buff --grade 2 --tiles 1 --target Saber")
+    assert err.startswith("error: FATE-CAST-7: Saber already holds a buff tile (effect #1")
+    assert [("buff", 1)] == [
+        (e["kind"], e["tiles"]) for e in state(log)["characters"]["Saber"]["effects"]
+    ]

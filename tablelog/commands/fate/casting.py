@@ -25,6 +25,7 @@ from tablelog.rules.fate import (
     attack_hp_per_tile,
     cast_mp_cost,
     chanted_tiles,
+    check_buff_held,
     check_buff_tiles,
     check_cast,
     curse_tiles_after_anti_magic,
@@ -109,13 +110,15 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     per_target = deal_tiles(total, targets)
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
+        for name in per_target:
+            check_buff_held(name, state.characters[name]["effects"], caster["chants"] > 0)
     pending = Pending(state, action=True)
     hp = CREST_CAST_HP if c.crest else 0
     breakdown = _cast_breakdown(c, caster, total, mp)
     pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,
                          caster["chants"], hp, c.crest, c.injury, breakdown))  # fmt: skip
     for name, tiles in per_target.items():
-        _APPLY[c.kind](pending, c, name, tiles)
+        _APPLY[c.kind](pending, c, name, tiles, caster["chants"] > 0)
     return pending.events
 
 
@@ -131,7 +134,7 @@ def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dic
     return out
 
 
-def _attack(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
     anti = pending.state.characters[name]["anti_magic"]
     hp = attack_hp_per_tile(c.grade, anti)
     grades = max(0, c.grade - anti)
@@ -141,7 +144,9 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int) -> None:
     pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header))
 
 
-def _effect(pending: Pending, c: Cast, name: str, tiles: int, kind: str, note: str = "") -> None:
+def _effect(
+    pending: Pending, c: Cast, name: str, tiles: int, kind: str, chanted: bool, note: str = ""
+) -> None:
     block_hp, block_mp = defense_block(c.grade) if kind == "defense" else (0, 0)
     breakdown = {"cast": f"{c.caster} {kind} grade {c.grade}", "tiles": str(tiles)}
     if note:
@@ -159,26 +164,27 @@ def _effect(pending: Pending, c: Cast, name: str, tiles: int, kind: str, note: s
             block_mp,
             c.injury,
             breakdown,
+            chanted=chanted and kind == "buff",
         )
     )
 
 
-def _defense(pending: Pending, c: Cast, name: str, tiles: int) -> None:
-    _effect(pending, c, name, tiles, "defense")
+def _defense(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
+    _effect(pending, c, name, tiles, "defense", chanted)
 
 
-def _buff(pending: Pending, c: Cast, name: str, tiles: int) -> None:
-    _effect(pending, c, name, tiles, "buff")
+def _buff(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
+    _effect(pending, c, name, tiles, "buff", chanted)
 
 
-def _curse(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
     anti = pending.state.characters[name]["anti_magic"]
     left = curse_tiles_after_anti_magic(tiles, anti)
     if left:
-        _effect(pending, c, name, left, "curse", f"{tiles} tiles - {anti} = {left}")
+        _effect(pending, c, name, left, "curse", chanted, f"{tiles} tiles - {anti} = {left}")
 
 
-def _heal(pending: Pending, c: Cast, name: str, tiles: int) -> None:
+def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
     target = pending.state.characters[name]
     if c.injury:
         grades = min(target["injury"], c.grade * tiles)

@@ -74,7 +74,8 @@ class EffectRaised(Event):
     """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles.
 
     ``turns`` None: until the battle ends; ``per_turn``: at most that many of its tiles meet hits
-    in one turn (always-active or spread defensive NPs, FATE-NP-9).
+    in one turn (always-active or spread defensive NPs, FATE-NP-9); ``chanted``: a buff from a
+    chanted cast (a target holds one un-chanted buff tile at a time, FATE-CAST-7).
     """
 
     target: str
@@ -90,6 +91,7 @@ class EffectRaised(Event):
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
     per_turn: int | None = None
+    chanted: bool = False
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else f"{self.turns} turns"

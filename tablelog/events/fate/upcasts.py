@@ -4,7 +4,8 @@ v1 -> v2 (casts, releases and their outcomes): the ``action`` of a cast or relea
 ``cause`` of its outcomes were a counter (1, 2, 3 …); from v2 on they are the seq of the cast or
 release event in the log, so that a refusal can name it (``the release #11``). A v1 id names no
 seq: it is upcast to its negative, which keeps outcomes tied to their cast or release and can
-never meet a v2 id.
+never meet a v2 id. An EffectRaised gets ``chanted``: a v1 buff of more than one tile on its
+target can only have come from a chanted cast (FATE-CAST-7).
 """
 
 from __future__ import annotations
@@ -39,4 +40,12 @@ def _legacy_id(field: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 
 for _tag, _field in _IDS.items():
-    upcaster(_tag, 1)(_legacy_id(_field))
+    if _tag != "fate.EffectRaised":
+        upcaster(_tag, 1)(_legacy_id(_field))
+
+
+@upcaster("fate.EffectRaised", 1)
+def _effect_v1(data: dict[str, Any]) -> dict[str, Any]:
+    data = _legacy_id("cause")(data)
+    data.setdefault("chanted", data.get("kind") == "buff" and int(data.get("tiles", 0)) > 1)
+    return data

@@ -11,6 +11,7 @@ from tablelog.projections.fate.records import (
     register_action,
     require_cause,
 )
+from tablelog.rules.fate import check_buff_held
 
 __all__: list[str] = []
 
@@ -69,6 +70,8 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
         rule_id,
         f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})",
     )
+    if e.kind == "buff":
+        check_buff_held(e.target, who["effects"], e.chanted)
     who["effects"].append(
         {
             "id": e.effect_id,
@@ -83,6 +86,7 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
             "injury": e.injury,
             "per_turn": e.per_turn,
             "used": 0,
+            "chanted": e.chanted,
         }
     )
     fate_extra(state)["next_effect"] = e.effect_id + 1

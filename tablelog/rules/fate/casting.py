@@ -6,12 +6,14 @@ FATE-CHANT-1 … FATE-CHANT-4.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
-from tablelog.rules.core import require
+from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import KINDS
+from tablelog.rules.fate.text import count
 
 __all__ = [
     "TIMING",
@@ -28,6 +30,7 @@ __all__ = [
     "heal_hp",
     "curse_tiles_after_anti_magic",
     "check_buff_tiles",
+    "check_buff_held",
 ]
 
 TIMING = {"attack": "with", "defense": "before", "heal": "after", "buff": "after", "curse": "after"}
@@ -201,3 +204,35 @@ def check_buff_tiles(per_target: Mapping[str, int], chanted: bool) -> None:
             "FATE-CAST-7",
             f"{tiles} buff tiles on {name}: one per target unless chanted",
         )
+
+
+def check_buff_held(name: str, effects: Iterable[Mapping[str, Any]], chanted: bool) -> None:
+    """Refuse an un-chanted buff on a target that already holds an un-chanted buff tile.
+
+    A target holds one un-chanted buff tile at a time: a second one, from the same caster or
+    another, is refused (not swapped in) until the first ends; a chanted buff may add several
+    (decision, docs/fate.md).
+
+    Args:
+        name: The target.
+        effects: The target's effects (``kind``, ``chanted``, ``id``, ``source``, ``turns_left``).
+        chanted: Whether the new buff comes from a chanted cast.
+
+    Raises:
+        RuleViolation: FATE-CAST-7 naming the buff the target holds.
+
+    Source: 코드 캐스트 2. (강화 마술은 1명에게 1장의 판정만 사용 가능합니다; 영창 … 강화 마술의
+        경우에는 동시에 여러가지 판정의 피해점을 증가); FATE-CAST-7, FATE-CHANT-4.
+    """
+    if chanted:
+        return
+    for effect in effects:
+        if effect["kind"] == "buff" and not effect.get("chanted", False):
+            left = effect["turns_left"]
+            until = "until the battle ends" if left is None else count(left, "turn") + " left"
+            raise RuleViolation(
+                "FATE-CAST-7",
+                f"{name} already holds a buff tile (effect #{effect['id']} from"
+                f" {effect['source']}, {until}): one un-chanted buff tile per target;"
+                " chant to raise several (FATE-CHANT-4)",
+            )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import attrs
 import pytest
 
 from tablelog.commands.core import decide
@@ -624,3 +625,63 @@ def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
     with pytest.raises(RuleViolation) as err:
         evolve(state, damage)
     assert "comes from an earlier cast, which is undone" in err.value.message
+
+
+# --- FATE-CAST-7: one un-chanted buff tile per target, across casts ------------------------------
+
+
+@rule("FATE-CAST-7")
+def test_a_second_unchanted_buff_on_a_target_is_refused():
+    """Tokiomi's second 1-tile buff on Saber, or Kiritsugu's, is refused naming buff #1."""
+    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
+    refused(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)), "FATE-CAST-7",
+            "Saber already holds a buff tile (effect #1 from Tokiomi, 3 turns left)")  # fmt: skip
+    refused(state, Cast("Kiritsugu", "buff", 2, 2, ("Lancer", "Saber")), "FATE-CAST-7", "Saber")
+    assert 1 == len(state.characters["Saber"]["effects"])
+
+
+@rule("FATE-CAST-7")
+def test_a_target_may_be_buffed_again_once_its_buff_ends():
+    """Saber's buff cast in turn 1 ends when turn 4 starts; a new 1-tile buff is then accepted."""
+    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
+                  StartTurn(), StartTurn(), StartTurn())  # fmt: skip
+    after, _ = then(state, Cast("Tokiomi", "buff", 3, 1, ("Saber",)))
+    assert [(2, "buff", 3, 1)] == [
+        (e["id"], e["kind"], e["grade"], e["tiles"]) for e in after.characters["Saber"]["effects"]
+    ]
+
+
+@rule("FATE-CHANT-4")
+def test_a_chanted_buff_may_join_an_unchanted_one():
+    """A chanted buff puts 2 more tiles on Saber beside her un-chanted one: 3 buff tiles."""
+    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
+                  Chant("Tokiomi"))  # fmt: skip
+    after, events = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
+    assert [(1, False), (2, True)] == [
+        (e["tiles"], e["chanted"]) for e in after.characters["Saber"]["effects"]
+    ]
+    assert events[-1].chanted
+
+
+@rule("FATE-CAST-7")
+def test_the_evolver_refuses_a_second_unchanted_buff():
+    """Two un-chanted buff events on Saber (e.g. after a redo) do not both apply."""
+    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
+    second = EffectRaised("Saber", 2, "buff", 2, 1, 3, "Kiritsugu")
+    with pytest.raises(RuleViolation) as err:
+        evolve(copy.deepcopy(state), second)
+    assert ("FATE-CAST-7", True) == (err.value.rule_id, "effect #1" in err.value.message)
+    evolve(state, attrs.evolve(second, chanted=True))
+    assert 2 == len(state.characters["Saber"]["effects"])
+
+
+@rule("FATE-CAST-7")
+def test_a_v1_buff_of_several_tiles_is_upcast_as_chanted():
+    """A v1 EffectRaised buff of 2 tiles on one target came from a chanted cast; 1 tile did not."""
+    from tablelog.events.codec import from_record
+
+    base = {"target": "Saber", "effect_id": 1, "kind": "buff", "grade": 2, "turns": 3,
+            "source": "Tokiomi", "cause": 4}  # fmt: skip
+    two = from_record("fate.EffectRaised", 1, {**base, "tiles": 2})
+    one = from_record("fate.EffectRaised", 1, {**base, "tiles": 1})
+    assert (True, False, -4) == (two.chanted, one.chanted, one.cause)
