@@ -26,6 +26,7 @@ from tablelog.rules.fate import (
     back_row_hp,
     check_true_name_allowed,
     check_ua_usable,
+    count,
     parse_grade,
     parse_mods,
     plan_targets,
@@ -57,7 +58,8 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
             require(
                 used < allowed,
                 "FATE-NP-8",
-                f"{c.owner} has used {c.np_id} {used} time(s) this round; {allowed} allowed",
+                f"{c.owner} has used {c.np_id} {count(used, 'time')} this round;"
+                f" {count(allowed, 'use')} allowed",
             )
         return
     check_true_name_allowed(madness, owner.get("raging", False))
@@ -65,7 +67,7 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
     require(
         not state.clock.get("battle") or owner["_np_turn"] != now,
         "FATE-NP-6",
-        f"{c.owner} already released an NP in round {now[0]} turn {now[1]}",
+        f"{c.owner} already released an NP in round {now[0]}, turn {now[1]}",
     )
 
 
@@ -102,8 +104,8 @@ def _release_defense(
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     always = np["release"] == "always"
     require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
-    held = any(e["kind"] == "np-defense" and e["turns_left"] is None for e in owner["effects"])
-    require(not (always and held), "FATE-NP-9",
+    used = c.np_id in owner.get("_battle_uses", [])
+    require(not (always and used), "FATE-NP-9",
             f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]

@@ -39,6 +39,7 @@ def _battle_started(state: State, e: BattleStarted) -> None:
     for who in state.characters.values():
         who["tiles"] = who["tiles_max"]
         who["_always_uses"] = {}
+        who["_battle_uses"] = []
         who["_np_turn"] = None
 
 
@@ -73,7 +74,8 @@ def _battle_ended(state: State, e: BattleEnded) -> None:
     require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
-        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses={})
+        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses={},
+                   _battle_uses=[])  # fmt: skip
 
 
 @evolver(UpkeepPaid)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablelog.events.fate import (
     ArmyDismissed,
     ArmySummoned,
@@ -11,7 +13,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character, register_action, require_cause
-from tablelog.rules.fate import EX_FIELD_ALLY_HP
+from tablelog.rules.fate import EX_FIELD_ALLY_HP, always_uses_per_round, count, parse_grade
 
 __all__: list[str] = []
 
@@ -23,13 +25,41 @@ def _released(state: State, e: PhantasmReleased) -> None:
     require(
         owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
     )
+    _check_release_count(state, owner, e)
     register_action(state, e.action, "release", "FATE-NP-5")
     owner["mp"] -= e.mp
-    if e.always:
+    if not state.clock.get("battle"):
+        return
+    if e.always and owner["phantasms"][e.np_id]["form"] == "defense":
+        owner["_battle_uses"] = [*owner.get("_battle_uses", []), e.np_id]
+    elif e.always:
         uses = owner["_always_uses"]
         uses[e.np_id] = uses.get(e.np_id, 0) + 1
-    elif state.clock.get("battle"):
+    else:
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
+
+
+def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmReleased) -> None:
+    """Refuse a release past its count, however the events got here (undo, redo): one true-name
+    release a turn (FATE-NP-6), an always-active attack NP once a round, twice with madness B+
+    (FATE-NP-8), an always-active defensive NP once a battle (FATE-NP-9)."""
+    if not state.clock.get("battle"):
+        return
+    now = [state.clock["round"], state.clock["turn"]]
+    form = owner["phantasms"][e.np_id]["form"]
+    if not e.always:
+        require(owner["_np_turn"] != now, "FATE-NP-6",
+                f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}")  # fmt: skip
+    elif form == "defense":
+        used = e.np_id in owner.get("_battle_uses", [])
+        require(not used, "FATE-NP-9", f"{e.owner}'s always-active {e.np_id} already gave its"
+                " tiles this battle")  # fmt: skip
+    else:
+        madness = parse_grade(owner["madness"]) if owner.get("madness") else None
+        allowed, used = always_uses_per_round(madness), owner["_always_uses"].get(e.np_id, 0)
+        require(used < allowed, "FATE-NP-8",
+                f"{e.owner} has used {e.np_id} {count(used, 'time')} this round;"
+                f" {count(allowed, 'use')} allowed")  # fmt: skip
 
 
 @evolver(FieldRaised)

@@ -34,6 +34,7 @@ from tablelog.events.fate import (
     EffectRaised,
     FieldEnded,
     FieldRaised,
+    PhantasmReleased,
     UpkeepPaid,
 )
 from tablelog.projections import fate as projection
@@ -47,6 +48,15 @@ def given(*commands) -> State:
     """A fresh fate state after deciding and applying each command in turn."""
     state = State(system="fate")
     projection.init_state(state, {})
+    for command in commands:
+        for e in decide(state, command):
+            evolve(state, e)
+    return state
+
+
+def given_on(state: State, *commands) -> State:
+    """A copy of ``state`` after deciding and applying each command in turn."""
+    state = copy.deepcopy(state)
     for command in commands:
         for e in decide(state, command):
             evolve(state, e)
@@ -685,3 +695,46 @@ def test_a_v1_buff_of_several_tiles_is_upcast_as_chanted():
     two = from_record("fate.EffectRaised", 1, {**base, "tiles": 2})
     one = from_record("fate.EffectRaised", 1, {**base, "tiles": 1})
     assert (True, False, -4) == (two.chanted, one.chanted, one.cause)
+
+
+# --- counted releases hold across commands, undo and redo ----------------------------------------
+
+
+@rule("FATE-NP-9")
+def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
+    """Herc's 8 hide tiles, all spent by 8 hits, cannot be raised again in the same battle."""
+    state = given(
+        AddServant("Herc", 90, 50),
+        AddPhantasm("Herc", "hide", "B", "anti-unit", "defense", "always"),
+        StartBattle(),
+        Release("Herc", "hide"),
+    )
+    for _ in range(8):
+        state = given_on(state, StartTurn(), TakeDamage("Herc", hp=1))
+    assert [] == state.characters["Herc"]["effects"]
+    refused(state, Release("Herc", "hide"), "FATE-NP-9",
+            "Herc's always-active hide already gave its tiles this battle")  # fmt: skip
+    after, _ = then(given_on(state, EndBattle(), StartBattle()), Release("Herc", "hide"))
+    assert [8] == [e["tiles"] for e in after.characters["Herc"]["effects"]]
+
+
+@rule("FATE-NP-6")
+def test_the_evolver_refuses_a_second_true_name_release_in_a_turn():
+    """A second PhantasmReleased of Saber in round 1, turn 1 (e.g. after a redo) does not apply."""
+    state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle(),
+                  Release("Saber", "air", ("Lancer",)))  # fmt: skip
+    with pytest.raises(RuleViolation) as err:
+        evolve(state, PhantasmReleased("Saber", "air", 15, ("Lancer",)))
+    assert ("FATE-NP-6", "Saber already released an NP in round 1, turn 1") == (
+        err.value.rule_id, err.value.message)  # fmt: skip
+
+
+@rule("FATE-NP-8")
+def test_the_evolver_refuses_an_always_active_use_past_its_count():
+    """A second use of Gae Buidhe in one round (madness none: once) does not apply."""
+    buidhe = AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always")
+    state = given(LANCER, SABER, buidhe, StartBattle(), Release("Lancer", "buidhe", ("Saber",)))
+    with pytest.raises(RuleViolation) as err:
+        evolve(state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True))
+    assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
+        err.value.rule_id, err.value.message)  # fmt: skip
