@@ -335,71 +335,16 @@ class LogFile:
         raise LogMovedOn()
 
     def repair(self) -> tuple[int, str] | None:
-        """Truncate a torn last batch after copying the file to a backup.
+        """Truncate a torn last batch after a backup (see :func:`tablelog.store.repair.repair`)."""
+        from tablelog.store.repair import repair
 
-        Returns:
-            ``(offset truncated at, backup path)``, or None when there was nothing to repair.
-
-        Raises:
-            LogError: the log is corrupt before its tail (never repaired silently), or locked.
-        """
-        try:
-            with self.lock():
-                for _ in self.records():
-                    pass
-                if self.torn_at is None:
-                    return None
-                import shutil  # only here: it costs start-up time to every command
-
-                backup = _free_name(self.path + ".bak")
-                shutil.copy2(self.path, backup)
-                with open(backup, "rb") as b:
-                    os.fsync(b.fileno())
-                with open(self.path, "r+b") as f:
-                    f.truncate(self.torn_at)
-                    f.flush()
-                    os.fsync(f.fileno())
-                fsync_dir(self.path)
-                return self.torn_at, backup
-        except LockTimeout:
-            raise LogError(f"{self.path} is locked by another writer "
-                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+        return repair(self)
 
     def salvage(self, out: str) -> tuple[int, int, int | None]:
-        """Copy the header and every record before the first bad one into a new file ``out``.
+        """Copy the valid prefix into a new log (see :func:`tablelog.store.repair.salvage`)."""
+        from tablelog.store.repair import salvage
 
-        Returns:
-            ``(records kept, bytes written, offset of the first bad record or None)``.
-
-        Raises:
-            LogError: ``out`` exists or cannot be written, or the header itself is bad.
-        """
-        self.open()
-        bad: int | None = None
-        try:
-            for _ in self.records():
-                pass
-            bad = self.torn_at
-        except LogError as exc:
-            bad = exc.offset
-        assert self.end is not None
-        keep = self.end
-        try:
-            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except OSError as exc:
-            raise LogError(f"cannot create {out}: {exc.strerror}") from None
-        try:
-            with open(self.path, "rb") as src:
-                remaining = keep.offset
-                while remaining:
-                    chunk = src.read(min(remaining, _READ_BUFFER))
-                    os.write(fd, chunk)
-                    remaining -= len(chunk)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        fsync_dir(out)
-        return keep.seq, keep.offset, bad
+        return salvage(self, out)
 
 
 def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
@@ -436,11 +381,3 @@ def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
             raise LogError(f"could not append to {path}: {reason}; the log may end in a torn "
                            "record: run tablelog verify --repair") from None
         raise LogError(f"could not append to {path}: {reason}; the log is unchanged") from None
-
-
-def _free_name(base: str) -> str:
-    name, n = base, 0
-    while os.path.exists(name):
-        n += 1
-        name = f"{base}.{n}"
-    return name
