@@ -95,6 +95,8 @@ def test_release_history_shows_np_and_per_tile_damage(log: Path) -> None:
     assert "Lancer takes 50 HP, 55 MP (Saber excalibur)" in out
     assert "per tile = 10 HP, 11 MP" in out
     assert "tile 5 = 10 HP 11 MP" in out
+    damage = out.split("fate.DamageTaken Lancer takes", 1)[1]
+    assert "· rule FATE-NP-6, FATE-NP-7\n" in damage and "FATE-CAST-4" not in damage
     lancer = state(log)["characters"]["Lancer"]
     assert (10, 5) == (lancer["hp"], lancer["mp"])
 

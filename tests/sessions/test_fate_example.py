@@ -84,3 +84,5 @@ def test_history_shows_per_tile_arithmetic(run):
     assert "tile 1 = 8 HP 0 MP - defense #1 grade 5 (5 HP 10 MP) = 3 HP 0 MP" in out
     assert "tile 4 = 8 HP 0 MP" in out
     assert "total = 22 HP, 0 MP" in out
+    damage = out.split("fate.DamageTaken Kiritsugu takes 22 HP", 1)[1].split("\n#", 1)[0]
+    assert "· rule FATE-CAST-4, FATE-CAST-5\n" in damage

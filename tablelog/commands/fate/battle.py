@@ -146,7 +146,7 @@ def decide_dismiss(state: State, c: Dismiss) -> list[Event]:
     """End a field or an army of ``owner``."""
     record = who(state, c.owner)
     if record["field"] is not None and record["field"]["np"] == c.np_id:
-        return [FieldEnded(c.owner, c.np_id, "dismissed")]
+        return [FieldEnded(c.owner, c.np_id, "dismissed", rules=("FATE-NP-10",))]
     if record["army"] is not None and record["army"]["np"] == c.np_id:
         return [ArmyDismissed(c.owner, c.np_id, "dismissed")]
     raise RuleViolation("UNKNOWN-NAME", f"{c.owner} has no field or army {c.np_id!r} up")

@@ -14,6 +14,7 @@ from tablelog.commands.core import decider
 from tablelog.commands.fate.common import Pending, Tile, hits_on, who
 from tablelog.events.core import Event
 from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
+from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.rules.core import require
@@ -141,7 +142,9 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> 
     tile = Tile(0, 0, grades) if c.injury else Tile(hp)
     what = f"{grades} injury" if c.injury else f"2 x ({c.grade} - {anti} anti-magic) = {hp} HP"
     header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what, "tiles": str(tiles)}
-    pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header))
+    rules = with_rules("FATE-CAST-4", c.injury and "FATE-CAST-9")
+    pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header,
+                        rules=rules))  # fmt: skip
 
 
 def _effect(
@@ -165,8 +168,15 @@ def _effect(
             c.injury,
             breakdown,
             chanted=chanted and kind == "buff",
+            rules=with_rules(
+                _EFFECT_RULE[kind], chanted and kind == "buff" and "FATE-CHANT-4",
+                c.injury and "FATE-CAST-9",
+            ),  # fmt: skip
         )
     )
+
+
+_EFFECT_RULE = {"defense": "FATE-CAST-5", "buff": "FATE-CAST-7", "curse": "FATE-CAST-8"}
 
 
 def _defense(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
@@ -238,4 +248,5 @@ def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
         "FATE-CAST-5",
         f"damage needs --hp, --mp or --injury above 0 (got {c.hp} HP, {c.mp} MP)",
     )
-    return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external")]
+    rules = with_rules("FATE-CAST-5", c.injury > 0 and "FATE-CAST-9")
+    return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external", rules=rules)]

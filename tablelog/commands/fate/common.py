@@ -13,10 +13,11 @@ import attrs
 
 from tablelog.events.core import Event
 from tablelog.events.fate import DamageTaken
+from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State, evolve
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
-from tablelog.rules.fate import meet_defense
+from tablelog.rules.fate import count, meet_defense
 
 __all__ = ["Pending", "who", "Tile", "hits_on", "DEFENSE_KINDS"]
 
@@ -95,6 +96,7 @@ def hits_on(
     source: str,
     kinds: tuple[str, ...] = DEFENSE_KINDS,
     header: dict[str, str] | None = None,
+    rules: tuple[str, ...] = (),
 ) -> DamageTaken:
     """Meet each incoming tile with one of the target's defense tiles, oldest first.
 
@@ -105,9 +107,12 @@ def hits_on(
         source: What hits (a cast, an NP, "external").
         kinds: Effect kinds that may meet the tiles (none: the hit ignores defenses).
         header: Breakdown lines to put first (the per-tile formula).
+        rules: The rule IDs of what hits; the defense tiles met add FATE-CAST-5 (code-cast
+            defense) or FATE-NP-9 (defensive NP), broken chants FATE-CHANT-2.
 
     Returns:
-        The DamageTaken event: totals, defense tiles spent, chants cancelled, per-tile breakdown.
+        The DamageTaken event: totals, defense tiles spent, chants cancelled, per-tile breakdown,
+        the rules behind it.
 
     Source: 코드 캐스트 2.③ and RULES.md decision FATE-CAST-5; FATE-CHANT-2.
     """
@@ -115,6 +120,7 @@ def hits_on(
     slots = _slots(target, kinds)
     breakdown = dict(header or {})
     spent: dict[str, int] = {}
+    met: set[str] = set()
     total_hp = total_mp = total_injury = 0
     for i, tile in enumerate(tiles, start=1):
         line = f"{tile.hp} HP {tile.mp} MP" + (f" {tile.injury} injury" if tile.injury else "")
@@ -125,6 +131,7 @@ def hits_on(
             injury = max(0, injury - effect["block_hp"])
             hp, mp = hit.hp, hit.mp
             spent[str(effect["id"])] = spent.get(str(effect["id"]), 0) + 1
+            met.add(effect["kind"])
             line += (
                 f" - {effect['kind']} #{effect['id']} grade {effect['grade']}"
                 f" ({effect['block_hp']} HP {effect['block_mp']} MP) = {hp} HP {mp} MP"
@@ -136,5 +143,12 @@ def hits_on(
     )
     cancelled = target["chants"] if (total_hp or total_mp or total_injury) else 0
     if cancelled:
-        breakdown["chant"] = f"damage cancels {cancelled} pending chant(s) (FATE-CHANT-2)"
-    return DamageTaken(name, total_hp, total_mp, source, total_injury, spent, cancelled, breakdown)
+        breakdown["chant"] = f"damage cancels {count(cancelled, 'pending chant')} (FATE-CHANT-2)"
+    ids = with_rules(
+        *rules,
+        "defense" in met and "FATE-CAST-5",
+        "np-defense" in met and "FATE-NP-9",
+        bool(cancelled) and "FATE-CHANT-2",
+    )
+    return DamageTaken(name, total_hp, total_mp, source, total_injury, spent, cancelled, breakdown,
+                       rules=ids)  # fmt: skip

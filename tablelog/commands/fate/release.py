@@ -15,6 +15,7 @@ from tablelog.commands.fate.common import DEFENSE_KINDS, Pending, Tile, hits_on,
 from tablelog.commands.fate.summons import release_army, release_field
 from tablelog.events.core import Event
 from tablelog.events.fate import EffectRaised, FieldEnded, PhantasmReleased
+from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.rules.core import RuleViolation, require
@@ -83,15 +84,28 @@ def decide_release(state: State, c: Release) -> list[Event]:
         )
     _check_may_release(state, c, owner, np)
     pending = Pending(state, action=True)
+    checks = _checked_rules(owner, np)
     if np["form"] == "defense":
-        _release_defense(pending, c, owner, np)
+        _release_defense(pending, c, owner, np, checks)
     elif np["type"] == "field":
-        release_field(pending, c.owner, c.np_id, np, c.targets, c.plus_used)
+        release_field(pending, c.owner, c.np_id, np, c.targets, c.plus_used, checks)
     elif np["type"] == "army":
-        release_army(pending, c.owner, c.np_id, np, c.plus_used)
+        release_army(pending, c.owner, c.np_id, np, c.plus_used, checks)
     else:
-        _release_attack(pending, c, owner, np)
+        _release_attack(pending, c, owner, np, checks)
     return pending.events
+
+
+def _checked_rules(owner: dict[str, Any], np: dict[str, Any]) -> tuple[str, ...]:
+    """Return the rules a release passed besides its form's: madness (FATE-NP-4), a unique
+    ability's character grade (FATE-UA-2) or starting cost (FATE-UA-3), a cost modifier."""
+    true_name = np["release"] == "true-name"
+    return with_rules(
+        true_name and bool(owner.get("madness")) and "FATE-NP-4",
+        np["unique"] and not np["starting"] and "FATE-UA-2",
+        np["unique"] and np["starting"] and "FATE-UA-3",
+        "mp-cost" in np["mods"] and "FATE-NP-13",
+    )
 
 
 def _pay(owner: dict[str, Any], c: Release, mp: int) -> None:
@@ -99,7 +113,7 @@ def _pay(owner: dict[str, Any], c: Release, mp: int) -> None:
 
 
 def _release_defense(
-    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
+    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any], checks: tuple[str, ...]
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     always = np["release"] == "always"
@@ -110,12 +124,16 @@ def _release_defense(
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]
     breakdown = {"mp_cost": np["mp_formula"], "block": f"{block} HP and MP x {tiles} tiles"}
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown))
-    grade = parse_grade(np["grade"]).value
+    rules = with_rules(not always and "FATE-NP-5", "FATE-NP-9", *checks)
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown,
+                                 rules=rules))  # fmt: skip
+    grade = parse_grade(np["grade"])
     turns, per_turn = _defense_timing(always, c.spread, tiles)
     effect_id = next_effect_id(pending.state)
-    pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade, tiles, turns, c.owner,
-                             block, block, False, {"np": c.np_id}, per_turn=per_turn))  # fmt: skip
+    effect_rules = with_rules("FATE-NP-9", grade.is_ex and "FATE-NP-12")
+    pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade.value, tiles, turns, c.owner,
+                             block, block, False, {"np": c.np_id}, per_turn=per_turn,
+                             rules=effect_rules))  # fmt: skip
 
 
 def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None, int | None]:
@@ -127,6 +145,12 @@ def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None,
     if always:
         return None, 1
     return (tiles, 1) if spread else (1, None)
+
+
+_DAMAGE_MODS = (
+    "concealment", "hp-per-tile", "mp-per-tile", "piercing", "damage", "ignores-defense"
+)  # fmt: skip
+"""Modifiers that change an NP's damage (FATE-NP-13)."""
 
 
 def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: NPMods) -> tuple[Tile, str]:
@@ -162,7 +186,7 @@ def _tiles_for(
 
 
 def _release_attack(
-    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any]
+    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any], checks: tuple[str, ...]
 ) -> None:
     """Deal the NP's tiles to each target through its defenses (FATE-NP-6, -7, -8, -12)."""
     mods = parse_mods(np["mods"])
@@ -171,7 +195,11 @@ def _release_attack(
     plans = plan_targets(np["type"], limit, rows)
     _pay(owner, c, np["mp_cost"])
     always, breakdown = np["release"] == "always", {"mp_cost": np["mp_formula"]}
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown))
+    kind = ("FATE-NP-8",) if always else ("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")
+    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown,
+                                 rules=with_rules(*kind, *checks)))  # fmt: skip
+    ex = parse_grade(np["grade"]).is_ex
+    shaped = any(key in _DAMAGE_MODS for key in np["mods"])
     taken: dict[str, int] = {}
     for plan in plans:
         tile, text = _per_tile(np, pending.state.characters[plan.name], mods)
@@ -179,10 +207,17 @@ def _release_attack(
         header = {"np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
                   "per tile": share or text, "tiles": str(len(tiles)), "row": plan.row}  # fmt: skip
         source = f"{c.owner} {c.np_id}"
-        damage = hits_on(pending.state, plan.name, tiles, source, _defense_kinds(np, mods), header)
+        rules = with_rules(
+            *(("FATE-NP-8", tiles[0].mp > 0 and "FATE-NP-6") if always
+              else ("FATE-NP-6", "FATE-NP-7")),
+            ex and "FATE-NP-12", shaped and "FATE-NP-13",
+        )  # fmt: skip
+        damage = hits_on(pending.state, plan.name, tiles, source, _defense_kinds(np, mods), header,
+                         rules)  # fmt: skip
         pending.add(damage)
         taken[plan.name] = damage.hp
     if np["type"] == "anti-world":
         for name, record in list(pending.state.characters.items()):
             if record["field"] is not None:
-                pending.add(FieldEnded(name, record["field"]["np"], f"removed by {c.np_id}"))
+                pending.add(FieldEnded(name, record["field"]["np"], f"removed by {c.np_id}",
+                                       rules=("FATE-NP-7",)))  # fmt: skip

@@ -17,12 +17,14 @@ from tablelog.events.fate import (
     PhantasmReleased,
     UpkeepPaid,
 )
+from tablelog.events.fate.base import with_rules
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     EX_FIELD_HP,
     army_summon_mp,
     army_units,
     army_upkeep_per_round,
+    count,
     field_clash,
     field_upkeep_due,
     field_upkeep_value,
@@ -54,7 +56,8 @@ def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
 
 
 def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                  allies: Sequence[str], plus_used: bool) -> None:  # fmt: skip
+                  allies: Sequence[str], plus_used: bool,
+                  checks: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Raise a bounded field, settling any field already up (FATE-NP-10, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-10", "a bounded field is raised in battle")
@@ -69,11 +72,13 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
         who(state, name)
     text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in clashes) or "none up"
     breakdown = {"mp_cost": f"{np['mp_formula']}; x {factor} = {mp}", "clash": text}
-    pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown))
+    pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown,
+                                 rules=with_rules("FATE-NP-5", "FATE-NP-10", *checks)))  # fmt: skip
     if factor == 0:
         return
     for name, old, clash in clashes:
-        pending.add(FieldEnded(name, old["np"], f"{clash.outcome} by {np_id}"))
+        pending.add(FieldEnded(name, old["np"], f"{clash.outcome} by {np_id}",
+                               rules=("FATE-NP-10",)))  # fmt: skip
     if any(clash.outcome == "cancel" for _, _, clash in clashes):
         return
     bonus, helped = (EX_FIELD_HP, tuple(allies)) if grade.is_ex else (0, ())
@@ -82,7 +87,7 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
 
 
 def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                 plus_used: bool) -> None:  # fmt: skip
+                 plus_used: bool, checks: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Summon an army's units (FATE-NP-11, FATE-NP-12)."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-11", "an army is summoned in battle")
@@ -95,7 +100,8 @@ def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     upkeep = army_upkeep_per_round(units, plus_used, mods.upkeep_per_unit)
     doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
     pending.add(PhantasmReleased(owner, np_id, mp, (), False,
-                                 {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"}))  # fmt: skip
+                                 {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"},
+                                 rules=with_rules("FATE-NP-5", "FATE-NP-11", *checks)))  # fmt: skip
     pending.add(ArmySummoned(owner, np_id, units.units, units.free_units, units.stat_points,
                              upkeep, state.clock["round"], plus_used))  # fmt: skip
 
@@ -111,7 +117,8 @@ def field_upkeep(pending: Pending) -> None:
         value = field_upkeep_value(grade, rounds, field["plus_used"])
         due = field_upkeep_due(grade, rounds, field["plus_used"])
         if due > record["mp"]:
-            pending.add(FieldEnded(name, field["np"], f"upkeep {due} MP unpaid"))
+            pending.add(FieldEnded(name, field["np"], f"upkeep of {due} MP unpaid",
+                                   rules=("FATE-NP-10",)))  # fmt: skip
             continue
         half = " / 2" if field["plus_used"] else ""
         free = " (EX: free 3 rounds)" if grade.is_ex and rounds < 3 else ""
@@ -124,6 +131,7 @@ def field_upkeep(pending: Pending) -> None:
                     "value": f"1 + {rounds} rounds{half} - plusses = {value}",
                     "paid": f"max(0, {value}){free} = {due}",
                 },
+                rules=with_rules("FATE-NP-10", bool(free) and "FATE-NP-12"),
             )
         )
 
@@ -136,9 +144,12 @@ def army_upkeep(pending: Pending) -> None:
             continue
         due = army["upkeep_per_round"]
         if due > record["mp"]:
-            pending.add(ArmyDismissed(name, army["np"], f"upkeep {due} MP unpaid"))
+            pending.add(ArmyDismissed(name, army["np"], f"upkeep of {due} MP unpaid"))
             continue
         paid = army["units"] - army["free_units"]
+        modified = "upkeep-per-unit" in record["phantasms"][army["np"]]["mods"]
         pending.add(
-            UpkeepPaid(name, army["np"], due, {"units": f"{paid} paid units", "paid": str(due)})
+            UpkeepPaid(name, army["np"], due,
+                       {"units": f"{count(paid, 'paid unit')}", "paid": f"{due} MP"},
+                       rules=with_rules("FATE-NP-11", modified and "FATE-NP-13"))  # fmt: skip
         )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import attrs
 
-from tablelog.events.core import Event, event
+from tablelog.events.core import event
+from tablelog.events.fate.base import FateEvent
 
 __all__ = [
     "BattleStarted",
@@ -23,17 +24,18 @@ __all__ = [
 
 @event("fate.BattleStarted", rules=("FATE-CC-6",))
 @attrs.frozen
-class BattleStarted(Event):
+class BattleStarted(FateEvent):
     """A battle began: round 1, turn 1; every master's tile pool refills."""
 
     def describe(self) -> str:
         return "battle starts (round 1, turn 1)"
 
 
-@event("fate.TurnStarted", rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8"))
+@event("fate.TurnStarted", rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"))
 @attrs.frozen
-class TurnStarted(Event):
-    """A new turn began in the current round; effects tick down and those at 0 end."""
+class TurnStarted(FateEvent):
+    """A new turn began in the current round; effects tick down and those at 0 end (defense 3
+    turns, buff 3, curse 5), and defensive NP tiles given one a turn are ready again."""
 
     turn: int
 
@@ -41,10 +43,14 @@ class TurnStarted(Event):
         return f"turn {self.turn}"
 
 
-@event("fate.RoundStarted", rules=("FATE-NP-8", "FATE-NP-10", "FATE-NP-11"))
+@event(
+    "fate.RoundStarted",
+    rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-8", "FATE-NP-9"),
+)
 @attrs.frozen
-class RoundStarted(Event):
-    """A combat round closed and the next began with its turn 1 (effects tick as on a turn)."""
+class RoundStarted(FateEvent):
+    """A combat round closed and the next began with its turn 1: effects tick as on a turn, and
+    the always-active attack NPs' uses per round start again (FATE-NP-8). Upkeep is UpkeepPaid."""
 
     round: int
 
@@ -54,7 +60,7 @@ class RoundStarted(Event):
 
 @event("fate.BattleEnded")
 @attrs.frozen
-class BattleEnded(Event):
+class BattleEnded(FateEvent):
     """The battle ended: timed effects, pending chants, fields and armies end (decision)."""
 
     def describe(self) -> str:
@@ -63,13 +69,18 @@ class BattleEnded(Event):
 
 @event("fate.UpkeepPaid", entities=("owner",), rules=("FATE-NP-10", "FATE-NP-11", "FATE-NP-12"))
 @attrs.frozen
-class UpkeepPaid(Event):
-    """A field (per turn) or army (per round) took its upkeep MP from its owner."""
+class UpkeepPaid(FateEvent):
+    """A field (per turn) or army (per round) took its upkeep MP from its owner.
+
+    ``rules``: FATE-NP-10 for a field (with FATE-NP-12 while an EX field pays nothing), FATE-NP-11
+    for an army (with FATE-NP-13 when a modifier changes its upkeep).
+    """
 
     owner: str
     np_id: str
     mp: int
     breakdown: dict[str, str] = attrs.Factory(dict)
+    rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return f"{self.owner} pays {self.mp} MP upkeep for {self.np_id}"
@@ -77,7 +88,7 @@ class UpkeepPaid(Event):
 
 @event("fate.CrestHealed", entities=("name",), rules=("FATE-CC-9",))
 @attrs.frozen
-class CrestHealed(Event):
+class CrestHealed(FateEvent):
     """A master's magic crest healed HP in the morning (its grade, capped at max HP)."""
 
     name: str
@@ -90,7 +101,7 @@ class CrestHealed(Event):
 
 @event("fate.TilesRefilled", entities=("name",), rules=("FATE-CC-6",))
 @attrs.frozen
-class TilesRefilled(Event):
+class TilesRefilled(FateEvent):
     """A master's tile pool refilled on a rest."""
 
     name: str

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import attrs
 
-from tablelog.events.core import Event, event
+from tablelog.events.core import event
+from tablelog.events.fate.base import FateEvent, with_rules
+from tablelog.rules.fate.casting import MP_PER_TILE
 
 __all__ = ["Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed"]
 
 
 @event("fate.Chanted", entities=("name",), rules=("FATE-CHANT-1", "FATE-CHANT-3"))
 @attrs.frozen
-class Chanted(Event):
+class Chanted(FateEvent):
     """A master chanted: the next cast's tiles double once more."""
 
     name: str
@@ -30,7 +32,7 @@ class Chanted(Event):
     rules=("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CHANT-1", "FATE-CC-10"),
 )
 @attrs.frozen
-class CodeCast(Event):
+class CodeCast(FateEvent):
     """A master cast: ``pool_tiles`` left the pool, ``tiles`` came out after ``chants`` chants.
 
     The caster paid ``mp`` (2 per pool tile, hollow 1 less) and ``hp`` (1 for a crest spell).
@@ -49,6 +51,18 @@ class CodeCast(Event):
     injury: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
     action: int = 0
+
+    def rule_ids(self) -> tuple[str, ...]:
+        """Kinds, grade and tiles, MP; chant, hollow, crest and injury when they played a part."""
+        return with_rules(
+            "FATE-CAST-1",
+            "FATE-CAST-2",
+            "FATE-CAST-3",
+            self.chants > 0 and "FATE-CHANT-1",
+            self.mp < MP_PER_TILE * self.pool_tiles and "FATE-CC-8",
+            self.crest and "FATE-CC-10",
+            self.injury and "FATE-CAST-9",
+        )
 
     def describe(self) -> str:
         chant = (
@@ -70,12 +84,13 @@ class CodeCast(Event):
     rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"),
 )
 @attrs.frozen
-class EffectRaised(Event):
+class EffectRaised(FateEvent):
     """A timed effect landed on ``target``: defense tiles, a buff, a curse or NP defense tiles.
 
     ``turns`` None: until the battle ends; ``per_turn``: at most that many of its tiles meet hits
     in one turn (always-active or spread defensive NPs, FATE-NP-9); ``chanted``: a buff from a
-    chanted cast (a target holds one un-chanted buff tile at a time, FATE-CAST-7).
+    chanted cast (a target holds one un-chanted buff tile at a time, FATE-CAST-7); ``rules``: the
+    kind's rule (FATE-CAST-5, -7, -8 or FATE-NP-9) and those that shaped it (chant, injury, EX).
     """
 
     target: str
@@ -92,6 +107,7 @@ class EffectRaised(Event):
     cause: int = 0
     per_turn: int | None = None
     chanted: bool = False
+    rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else f"{self.turns} turns"
@@ -108,12 +124,14 @@ class EffectRaised(Event):
     rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"),
 )
 @attrs.frozen
-class DamageTaken(Event):
+class DamageTaken(FateEvent):
     """``name`` took HP/MP damage (and injury grades) after its defense tiles met the hits.
 
     ``spent`` maps effect ids to the defense tiles the hits used up; ``chants_cancelled`` is the
     number of pending chants the damage broke (FATE-CHANT-2); ``breakdown`` has the per-tile
-    arithmetic.
+    arithmetic; ``rules`` the rules behind this damage: the cast's (FATE-CAST-4) or the NP's
+    (FATE-NP-6/7, FATE-NP-8, FATE-NP-12, FATE-NP-13) or outside damage (FATE-CAST-5), and the
+    defense tiles met (FATE-CAST-5, FATE-NP-9) and chants broken (FATE-CHANT-2).
     """
 
     name: str
@@ -125,6 +143,7 @@ class DamageTaken(Event):
     chants_cancelled: int = 0
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
+    rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
         injury = f", {self.injury} injury" if self.injury else ""
@@ -133,7 +152,7 @@ class DamageTaken(Event):
 
 @event("fate.Healed", version=2, entities=("name",), rules=("FATE-CAST-6",))
 @attrs.frozen
-class Healed(Event):
+class Healed(FateEvent):
     """``name`` regained HP from a heal cast (capped at max HP)."""
 
     name: str
@@ -148,7 +167,7 @@ class Healed(Event):
 
 @event("fate.InjuryHealed", version=2, entities=("name",), rules=("FATE-CAST-9",))
 @attrs.frozen
-class InjuryHealed(Event):
+class InjuryHealed(FateEvent):
     """``name`` had injury grades cured by a heal cast outside battle."""
 
     name: str

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import attrs
 
-from tablelog.events.core import Event, event
+from tablelog.events.core import event
+from tablelog.events.fate.base import FateEvent, with_rules
 
 __all__ = [
     "MasterAdded",
@@ -30,10 +31,11 @@ __all__ = [
         "FATE-CC-6",
         "FATE-CC-7",
         "FATE-CC-8",
+        "FATE-CC-10",
     ),
 )
 @attrs.frozen
-class MasterAdded(Event):
+class MasterAdded(FateEvent):
     """A master joined with a CC build; power per kind and tiles follow from it (FATE-CC-*).
 
     ``hp`` and ``mp`` are the maxima from the core rulebook (input); ``stored`` maps a magic kind to
@@ -55,6 +57,21 @@ class MasterAdded(Event):
     character_grade: int = 0
     breakdown: dict[str, str] = attrs.Factory(dict)
 
+    def rule_ids(self) -> tuple[str, ...]:
+        """The CC build rules; attributes by kind (elements, hollow or none); crest storage."""
+        names = set(self.attributes)
+        return with_rules(
+            "FATE-CC-1",
+            "FATE-CC-2",
+            "FATE-CC-3",
+            "FATE-CC-4",
+            "FATE-CC-5",
+            "FATE-CC-6",
+            bool(names - {"hollow", "none"}) and "FATE-CC-7",
+            bool(names & {"hollow", "none"}) and "FATE-CC-8",
+            bool(self.stored) and "FATE-CC-10",
+        )
+
     def describe(self) -> str:
         attrs_text = "+".join(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
         return (
@@ -64,9 +81,9 @@ class MasterAdded(Event):
         )
 
 
-@event("fate.ServantAdded", entities=("name",), rules=("FATE-NP-1",))
+@event("fate.ServantAdded", entities=("name",), rules=("FATE-NP-1", "FATE-NP-4"))
 @attrs.frozen
-class ServantAdded(Event):
+class ServantAdded(FateEvent):
     """A servant joined with its HP and MP maxima, NP budget, madness and anti-magic grades."""
 
     name: str
@@ -76,6 +93,10 @@ class ServantAdded(Event):
     madness: str | None = None
     anti_magic: int = 0
     row: str = "front"
+
+    def rule_ids(self) -> tuple[str, ...]:
+        """NP points (FATE-NP-1); madness enhancement when the servant has it (FATE-NP-4)."""
+        return with_rules("FATE-NP-1", bool(self.madness) and "FATE-NP-4")
 
     def describe(self) -> str:
         madness = f", madness {self.madness}" if self.madness else ""
@@ -88,10 +109,25 @@ class ServantAdded(Event):
 @event(
     "fate.PhantasmAdded",
     entities=("owner",),
-    rules=("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-9", "FATE-NP-13"),
+    rules=(
+        "FATE-NP-1",
+        "FATE-NP-2",
+        "FATE-NP-3",
+        "FATE-NP-5",
+        "FATE-NP-6",
+        "FATE-NP-7",
+        "FATE-NP-8",
+        "FATE-NP-9",
+        "FATE-NP-10",
+        "FATE-NP-11",
+        "FATE-NP-12",
+        "FATE-NP-13",
+        "FATE-UA-1",
+        "FATE-UA-3",
+    ),
 )
 @attrs.frozen
-class PhantasmAdded(Event):
+class PhantasmAdded(FateEvent):
     """A servant's Noble Phantasm, or a master's unique ability (``unique``), was set up.
 
     The NP's numbers (points, MP cost, damage per tile, targets) follow from these fields by the
@@ -109,6 +145,26 @@ class PhantasmAdded(Event):
     starting: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
 
+    def rule_ids(self) -> tuple[str, ...]:
+        """Points, type and cost rules, and those of this NP's form, type, grade and modifiers."""
+        attack = self.form == "attack" and self.np_type not in ("army", "field")
+        true_name = self.release == "true-name"
+        return with_rules(
+            "FATE-UA-1" if self.unique else "FATE-NP-1",
+            "FATE-NP-2",
+            "FATE-NP-3",
+            true_name and "FATE-NP-5",
+            attack and true_name and "FATE-NP-6",
+            attack and true_name and "FATE-NP-7",
+            attack and not true_name and "FATE-NP-8",
+            self.form == "defense" and "FATE-NP-9",
+            self.np_type == "field" and "FATE-NP-10",
+            self.np_type == "army" and "FATE-NP-11",
+            self.grade.upper() == "EX" and "FATE-NP-12",
+            bool(self.mods) and "FATE-NP-13",
+            self.starting and "FATE-UA-3",
+        )
+
     def describe(self) -> str:
         what = "unique ability" if self.unique else "NP"
         mods = "".join(f" {k}={v}" for k, v in self.mods.items())
@@ -120,7 +176,7 @@ class PhantasmAdded(Event):
 
 @event("fate.RowChanged", entities=("name",), rules=("FATE-CHANT-3", "FATE-NP-7"))
 @attrs.frozen
-class RowChanged(Event):
+class RowChanged(FateEvent):
     """A character moved to the front or back row."""
 
     name: str
@@ -132,7 +188,7 @@ class RowChanged(Event):
 
 @event("fate.MadnessToggled", entities=("name",), rules=("FATE-NP-4",))
 @attrs.frozen
-class MadnessToggled(Event):
+class MadnessToggled(FateEvent):
     """A servant started (``raging``) or stopped using madness enhancement."""
 
     name: str
@@ -144,7 +200,7 @@ class MadnessToggled(Event):
 
 @event("fate.CharacterGradeSet", entities=("name",), rules=("FATE-UA-2",))
 @attrs.frozen
-class CharacterGradeSet(Event):
+class CharacterGradeSet(FateEvent):
     """A master's character grade changed (it earns unique-ability points)."""
 
     name: str

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import attrs
 
-from tablelog.events.core import Event, event
+from tablelog.events.core import event
+from tablelog.events.fate.base import FateEvent, with_rules
+from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
 __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed"]
 
@@ -16,11 +18,28 @@ __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "Arm
     "fate.PhantasmReleased",
     version=2,
     entities=("owner", "targets"),
-    rules=("FATE-NP-4", "FATE-NP-5", "FATE-NP-6", "FATE-NP-8", "FATE-UA-2"),
+    rules=(
+        "FATE-NP-4",
+        "FATE-NP-5",
+        "FATE-NP-6",
+        "FATE-NP-7",
+        "FATE-NP-8",
+        "FATE-NP-9",
+        "FATE-NP-10",
+        "FATE-NP-11",
+        "FATE-NP-13",
+        "FATE-UA-2",
+        "FATE-UA-3",
+    ),
 )
 @attrs.frozen
-class PhantasmReleased(Event):
-    """``owner`` released NP ``np_id`` at ``targets`` and paid ``mp`` (0 when always-active)."""
+class PhantasmReleased(FateEvent):
+    """``owner`` released NP ``np_id`` at ``targets`` and paid ``mp`` (0 when always-active).
+
+    ``rules``: the release rules of this NP's form and type (e.g. FATE-NP-5, -6, -7 for a
+    true-name attack NP; FATE-NP-8 always-active; FATE-NP-9 defensive; FATE-NP-10 field; FATE-NP-11
+    army), the madness and unique-ability checks it passed, and FATE-NP-13 for a cost modifier.
+    """
 
     owner: str
     np_id: str
@@ -29,6 +48,7 @@ class PhantasmReleased(Event):
     always: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
     action: int = 0
+    rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
         at = f" at {', '.join(self.targets)}" if self.targets else ""
@@ -37,7 +57,7 @@ class PhantasmReleased(Event):
 
 @event("fate.FieldRaised", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
 @attrs.frozen
-class FieldRaised(Event):
+class FieldRaised(FateEvent):
     """A bounded field went up (its effect starts with the next judgment).
 
     ``hp_bonus``: extra HP the owner gets from an EX field (allies in ``allies`` get 10).
@@ -53,6 +73,10 @@ class FieldRaised(Event):
     allies: tuple[str, ...] = ()
     cause: int = 0
 
+    def rule_ids(self) -> tuple[str, ...]:
+        """Bounded fields (FATE-NP-10); an EX field's extra HP (FATE-NP-12)."""
+        return with_rules("FATE-NP-10", (self.hp_bonus > 0 or self.grade == "EX") and "FATE-NP-12")
+
     def describe(self) -> str:
         kind = "reality marble" if self.reality_marble else "bounded field"
         return f"{self.owner} raises {kind} {self.np_id} ({self.grade}) in round {self.round}"
@@ -60,13 +84,18 @@ class FieldRaised(Event):
 
 @event("fate.FieldEnded", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-7"))
 @attrs.frozen
-class FieldEnded(Event):
-    """A bounded field ended: overwritten, cancelled, removed, dismissed or unpaid."""
+class FieldEnded(FateEvent):
+    """A bounded field ended: overwritten, cancelled, removed, dismissed or unpaid.
+
+    ``rules``: FATE-NP-10 (clash of fields, upkeep, dismissal) or FATE-NP-7 (an anti-world NP
+    removes it).
+    """
 
     owner: str
     np_id: str
     reason: str
     cause: int = 0
+    rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
@@ -74,7 +103,7 @@ class FieldEnded(Event):
 
 @event("fate.ArmySummoned", version=2, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
 @attrs.frozen
-class ArmySummoned(Event):
+class ArmySummoned(FateEvent):
     """An army-type NP summoned its units (they arrive next turn)."""
 
     owner: str
@@ -87,6 +116,10 @@ class ArmySummoned(Event):
     plus_used: bool = False
     cause: int = 0
 
+    def rule_ids(self) -> tuple[str, ...]:
+        """Armies (FATE-NP-11); an EX army's 7 stat points and extra free units (FATE-NP-12)."""
+        return with_rules("FATE-NP-11", self.stat_points == EX_ARMY_POINTS and "FATE-NP-12")
+
     def describe(self) -> str:
         return (
             f"{self.owner} summons {self.np_id}: {self.units} units of {self.stat_points}"
@@ -96,7 +129,7 @@ class ArmySummoned(Event):
 
 @event("fate.ArmyDismissed", entities=("owner",), rules=("FATE-NP-11",))
 @attrs.frozen
-class ArmyDismissed(Event):
+class ArmyDismissed(FateEvent):
     """An army left the battlefield (dismissed, unpaid, or the battle ended)."""
 
     owner: str

@@ -25,12 +25,15 @@ __all__ = [
     "army_units",
     "army_upkeep_per_round",
     "army_summon_mp",
+    "EX_ARMY_POINTS",
 ]
 
 EX_FIELD_HP = 20
 EX_FIELD_ALLY_HP = 10
 EX_FIELD_FREE_ROUNDS = 3
 ARMY_BASE_UNITS = 5
+EX_ARMY_POINTS = 7
+"""Stat points per unit of an EX army (FATE-NP-12)."""
 ARMY_UPKEEP_PER_UNIT = 2
 
 
@@ -137,7 +140,7 @@ def army_units(grade: Grade, plus_used: bool) -> ArmyUnits:
     plusses = effective_plusses(grade)
     free = plusses + (3 if grade.is_ex else 0)
     units = ARMY_BASE_UNITS + free
-    points = 7 if grade.is_ex else grade.value
+    points = EX_ARMY_POINTS if grade.is_ex else grade.value
     factor = 2 if plus_used else 1
     return ArmyUnits(units * factor, free * factor, points)
 

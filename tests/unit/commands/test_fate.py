@@ -738,3 +738,116 @@ def test_the_evolver_refuses_an_always_active_use_past_its_count():
         evolve(state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True))
     assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
         err.value.rule_id, err.value.message)  # fmt: skip
+
+
+# --- each event names the rules behind it, not every rule its type may use -----------------------
+
+
+def rules_of(events, kind) -> list[tuple[str, ...]]:
+    """The rule IDs each event of class ``kind`` names in its audit line."""
+    return [e.rule_ids() for e in events if isinstance(e, kind)]
+
+
+@rule("FATE-CAST-4")
+def test_cast_damage_names_the_cast_rules_not_the_np_rules():
+    """Tokiomi's attack on Kiritsugu through one defense tile names FATE-CAST-4 and -5 only."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
+    _, events = then(state, Cast("Tokiomi", "attack", 4, 2, ("Kiritsugu",)))
+    assert [("FATE-CAST-4", "FATE-CAST-5")] == rules_of(events, DamageTaken)
+    assert "rule FATE-CAST-4, FATE-CAST-5" == events[-1].explain()[0]
+    _, bare = then(given(*TABLE, StartBattle()), Cast("Tokiomi", "attack", 4, 1, ("Lancer",)))
+    assert [("FATE-CAST-4",)] == rules_of(bare, DamageTaken)
+
+
+@rule("FATE-NP-6")
+def test_np_damage_names_the_np_rules_not_the_cast_rules():
+    """Excalibur's damage names FATE-NP-6 and -7; through Avalon's tiles also FATE-NP-9."""
+    state = given(SABER, LANCER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
+                  StartBattle())  # fmt: skip
+    _, events = then(state, Release("Saber", "excalibur", ("Lancer",)))
+    assert [("FATE-NP-6", "FATE-NP-7")] == rules_of(events, DamageTaken)
+    assert [("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")] == rules_of(events, PhantasmReleased)
+    guarded = given(
+        AddServant("Artoria", 60, 80, np_budget=15),
+        AddServant("Saber2", 60, 80, np_budget=15),
+        AddPhantasm("Artoria", "avalon", "EX", "anti-unit", "defense"),
+        AddPhantasm("Saber2", "excalibur", "A++", "anti-fortress"),
+        StartBattle(),
+        Release("Artoria", "avalon"),
+    )
+    _, hit = then(guarded, Release("Saber2", "excalibur", ("Artoria",)))
+    assert [("FATE-NP-6", "FATE-NP-7", "FATE-NP-9")] == rules_of(hit, DamageTaken)
+
+
+@rule("FATE-NP-8")
+def test_always_active_np_names_its_own_rule():
+    """Gae Buidhe (always-active) names FATE-NP-8 for its release and its damage, not NP-5/6/7."""
+    state = given(LANCER, SABER,
+                  AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"),
+                  StartBattle())  # fmt: skip
+    _, events = then(state, Release("Lancer", "buidhe", ("Saber",)))
+    assert [("FATE-NP-8",)] == rules_of(events, PhantasmReleased)
+    assert [("FATE-NP-8",)] == rules_of(events, DamageTaken)
+
+
+@rule("FATE-NP-9")
+def test_np_defense_rule_only_for_a_defensive_np():
+    """An attack NP's PhantasmAdded does not name FATE-NP-9; a defensive NP's does."""
+    _, attack = then(given(SABER), AddPhantasm("Saber", "air", "C", "anti-unit"))
+    _, defense = then(given(SABER), AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"))
+    assert [("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-6", "FATE-NP-7")] == [
+        e.rule_ids() for e in attack
+    ]
+    assert [("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-9")] == [
+        e.rule_ids() for e in defense
+    ]
+    state = given(SABER, AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"),
+                  StartBattle())  # fmt: skip
+    _, released = then(state, Release("Saber", "shield"))
+    assert [("FATE-NP-5", "FATE-NP-9")] == rules_of(released, PhantasmReleased)
+    assert [("FATE-NP-9",)] == rules_of(released, EffectRaised)
+
+
+@rule("FATE-CAST-7")
+def test_effects_name_the_rule_of_their_kind():
+    """A defense effect names FATE-CAST-5, a buff FATE-CAST-7 (chanted: and FATE-CHANT-4)."""
+    state = given(*TABLE, StartBattle())
+    _, defense = then(state, Cast("Kiritsugu", "defense", 5, 1))
+    _, buff = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
+    _, chanted = then(given_on(state, Chant("Tokiomi")), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
+    assert [("FATE-CAST-5",), ("FATE-CAST-7",), ("FATE-CAST-7", "FATE-CHANT-4")] == [
+        *rules_of(defense, EffectRaised), *rules_of(buff, EffectRaised),
+        *rules_of(chanted, EffectRaised),
+    ]  # fmt: skip
+
+
+@rule("FATE-CC-8")
+def test_cast_names_chant_hollow_and_crest_only_when_they_apply():
+    """Rin's hollow curse names FATE-CC-8; Tokiomi's plain attack names only FATE-CAST-1..3."""
+    _, hollow = then(given(RIN, LANCER), Cast("Rin", "curse", 5, 3, ("Lancer",)))
+    _, plain = then(given(*TABLE), Cast("Tokiomi", "attack", 2, 1, ("Lancer",)))
+    assert ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CC-8") == hollow[0].rule_ids()
+    assert ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3") == plain[0].rule_ids()
+
+
+@rule("FATE-NP-10")
+def test_upkeep_names_field_or_army_rules():
+    """A field's upkeep names FATE-NP-10, an army's FATE-NP-11."""
+    state = given(
+        AddServant("Medusa", 60, 60),
+        AddServant("Rider", 60, 80),
+        AddPhantasm("Medusa", "fort", "B", "field"),
+        AddPhantasm("Rider", "host", "B", "army"),
+        StartBattle(),
+        Release("Medusa", "fort"),
+        Release("Rider", "host"),
+    )
+    _, events = then(state, StartRound())
+    assert [("FATE-NP-10",), ("FATE-NP-11",)] == rules_of(events, UpkeepPaid)
+
+
+@rule("FATE-CAST-5")
+def test_outside_damage_names_the_defense_decision():
+    """`fate damage` names FATE-CAST-5 (one incoming tile); breaking a chant adds FATE-CHANT-2."""
+    _, events = then(given(*TABLE, Chant("Tokiomi")), TakeDamage("Tokiomi", hp=3))
+    assert [("FATE-CAST-5", "FATE-CHANT-2")] == rules_of(events, DamageTaken)
