@@ -446,3 +446,175 @@ def test_readme_lists_every_saga_command():
         "wipe",
     ):
         assert f"`tablelog saga {command}" in section, command
+
+
+# -- numbers and sheets on the command line, messages in English (QA findings) ----------------
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (("unit", "add", "Z", "--max-hp", HUGE), "'--max-hp'"),
+        (("unit", "add", "Z", "--max-hp", "9", "--lp", HUGE), "'--lp'"),
+        (("unit", "add", "Z", "--max-hp", "9", "--hp", HUGE), "'--hp'"),
+        (("unit", "add", "Z", "--max-hp", "9", "--stat", f"str={HUGE}"), "--stat"),
+        (("unit", "add", "Z", "--max-hp", "9", "--slv", f"1h-sword={HUGE}"), "--slv"),
+        (("unit", "add", "Z", "--max-hp", "9", "--weapon", f"1h-sword={HUGE}"), "--weapon"),
+        (("unit", "add", "Z", "--max-hp", "9", "--resist", f"slash={HUGE}"), "--resist"),
+        (("unit", "add", "Z", "--max-hp", "9", "--five", f"wood={HUGE}"), "--five"),
+        (("unit", "add", "Z", "--max-hp", "9", "--trait", f"attack={HUGE}"), "--trait"),
+        (("unit", "add", "Z", "--max-hp", "9", "--guard-rate", HUGE), "'--guard-rate'"),
+        (
+            ("unit", "add", "Z", "--enemy", "--max-hp", "9", "--intrinsic-hp", HUGE),
+            "'--intrinsic-hp'",
+        ),
+        (
+            (
+                "tech",
+                "add",
+                "t",
+                "--power",
+                HUGE,
+                "--attack-count",
+                "1",
+                "--random-width",
+                "5",
+                "--weapon-type",
+                "enemy",
+            ),
+            "'--power'",
+        ),
+        (
+            (
+                "tech",
+                "add",
+                "t",
+                "--power",
+                "9",
+                "--attack-count",
+                "101",
+                "--random-width",
+                "5",
+                "--weapon-type",
+                "enemy",
+            ),
+            "'--attack-count'",
+        ),
+        (
+            (
+                "tech",
+                "add",
+                "t",
+                "--power",
+                "9",
+                "--attack-count",
+                "1",
+                "--random-width",
+                "5",
+                "--weapon-type",
+                "enemy",
+                "--lp-cost",
+                HUGE,
+            ),
+            "'--lp-cost'",
+        ),
+        (("buff", "Gustave", "--attack", HUGE, "--by", "Ward"), "'--attack'"),
+        (("buff", "Gustave", "--tech-power", HUGE, "--by", "Ward"), "'--tech-power'"),
+    ],
+)
+def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(log: Path, args, name):
+    """A number of 2**64 or more never reaches the log: exit 2 naming the option."""
+    err = refused(log, "saga", *args, status=2)
+    assert f"Invalid value for {name}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        ({"max_hp": "abc"}, 'max_hp must be a whole number from 1 to 1000000000, got "abc"'),
+        ({"max_hp": int(HUGE)}, f"max_hp must be a whole number from 1 to 1000000000, got {HUGE}"),
+        (
+            {"max_hp": 9, "stats": {"str": None}},
+            "stats.str must be a whole number from 0 to 10000, got null",
+        ),
+        (
+            {"max_hp": 9, "weapons": {"1h-sword": "x"}},
+            'weapons.1h-sword must be a whole number from 0 to 10000, got "x"',
+        ),
+        ({"max_hp": 9, "stats": [1, 2]}, "stats must be a table of names and numbers, got [1, 2]"),
+        (
+            {"max_hp": 9, "traits": [{"kind": "attack"}]},
+            "traits[0].value must be a whole number from -10000 to 10000, got null",
+        ),
+        (
+            {"max_hp": 9, "intrinsic_hp": 0},
+            "intrinsic_hp must be a whole number from 1 to 1000000000, got 0",
+        ),
+        ({"max_hp": 9, "race": 5}, "race must be text, got 5"),
+        ({"max_hp": 9, "side": "foe"}, 'side must be ally or enemy, got "foe"'),
+        (
+            {"max_hp": 9, "hp_floor_rate": "x"},
+            'the HP floor rate must be a percentage such as 50 or 12.5, got "x"',
+        ),
+    ],
+)
+def test_bad_sheet_values_are_named_in_words(log: Path, tmp_path: Path, sheet, message):
+    """A sheet value of the wrong kind is a usage error naming its key, not a Python exception."""
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(sheet))
+    err = refused(log, "saga", "unit", "add", "Z", "--sheet", str(path), status=2)
+    assert message in err
+    assert "Traceback" not in err and "int()" not in err and "{'" not in err
+
+
+def test_hp_0_from_the_options_is_kept(log: Path):
+    """`unit add … --hp 0` adds the unit at 0 HP (it was read as "not given": full HP)."""
+    ok(log, "saga", "unit", "add", "Husk", "--max-hp", "50", "--hp", "0")
+    assert (0, 50) == tuple(
+        json.loads(ok(log, "state", "Husk", "--json"))[k] for k in ("hp", "hp_max")
+    )
+
+
+@pytest.mark.rule("SAGA-ATK-2")
+def test_single_target_refusal_reads_as_english(log: Path):
+    """Two --target for a single-target tech: `hits one target (single)`."""
+    err = refused(
+        log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--target", "Ward"
+    )
+    assert (
+        "error: SAGA-ATK-2: kiri-harai hits one target (single): give one --target, not 2\n" == err
+    )
+
+
+@pytest.mark.rule("SAGA-ATK-11")
+def test_situation_numbers_are_bounded(log: Path):
+    """`--situation combo=…` beyond 10000 is refused by SAGA-ATK-11, naming the bound."""
+    err = refused(
+        log,
+        "saga",
+        "cast",
+        "Gustave",
+        "kiri-harai",
+        "--target",
+        "Wolf",
+        "--situation",
+        f"combo={HUGE}",
+    )
+    assert (
+        f"error: SAGA-ATK-11: situation combo must be a whole number from 0 to 10000, not "
+        f"'{HUGE}'\n"
+    ) == err
+
+
+def test_calc_refuses_a_weapon_power_that_is_not_a_number():
+    """`saga calc --weapon-power abc` is a usage error naming the option, not a traceback."""
+    result = calc(*KIRI[:3], "--weapon-power", "abc", *KIRI[5:])
+    assert 2 == result.exit_code
+    assert "Invalid value for --weapon-power: 'abc' is not a number" in result.stderr
+
+
+def test_calc_says_one_attack_process():
+    """The calculator's first line reads `1 attack process`, not `process(es)`."""
+    assert "tech kiri-harai: 1 attack process" == calc(*KIRI).stdout.splitlines()[0]

@@ -136,3 +136,25 @@ def test_history_shows_every_factor(run):
         "damage = 194",
     ):
         assert factor in out
+
+
+def test_the_example_states_its_final_state(run):
+    """The script's closing `Expected final state` comment gives each unit's HP and LP and the turn
+    exactly as the session ends (Gustave 276/320 HP, 10/12 LP; Amy 104/210, 9/9; Wolf 0/1200)."""
+    import re
+
+    _, final = run
+    text = EXAMPLE.read_text("utf-8")
+    assert "tablelog --log wolf.tlog run examples/saga-wolf-road.txt" in text.splitlines()[1]
+    block = text.split("# Expected final state:\n", 1)[1]
+    stated = {
+        name: (int(hp), int(hp_max))
+        for name, hp, hp_max in re.findall(r"#   (\w+): +HP (\d+)/(\d+)", block)
+    }
+    assert {"Gustave": (276, 320), "Amy": (104, 210), "Wolf": (0, 1200)} == stated
+    assert stated == {n: unit(final, n, "hp", "hp_max") for n in stated}
+    found = re.findall(r"#   (\w+): .*LP (\d+)/(\d+)", block)
+    lp = {name: (int(a), int(b)) for name, a, b in found}
+    assert {"Gustave": (10, 12), "Amy": (9, 9)} == lp
+    assert lp == {n: unit(final, n, "lp", "lp_max") for n in lp}
+    assert f"turn {final['clock']['turn']}, no season" in block

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending, execute
-from tablelog.cli.saga.sheets import build_sheet, pairs, read_sheet
+from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
     AddUnit,
     ApplyBuff,
@@ -25,6 +25,19 @@ from tablelog.events.saga import TechDefined
 from tablelog.rules.saga import catalogue as cat
 
 __all__ = ["COMMANDS"]
+
+MAX_STAT = 10**4
+"""The highest tech power, LP cost or performance value a command takes (the game's are < 1000)."""
+MAX_PROCESSES = 100
+"""The most attack processes a session tech may have (the game's have at most a dozen)."""
+_EFFECT = click.IntRange(-MAX_STAT, MAX_STAT)
+
+
+def _bounded(key: str) -> click.IntRange:
+    """Return the option type of a sheet key: a whole number within :data:`BOUNDS`."""
+    low, high = BOUNDS[key]
+    return click.IntRange(low, high)
+
 
 _TARGETS = ("single", "all", "random-multi", "area-back", "self", "ally", "ally-other", "ally-all")
 
@@ -45,13 +58,13 @@ def unit() -> None:
 
 @unit.command("add")
 @click.argument("name")
-@click.option("--max-hp", type=click.IntRange(1), help="Max HP (or max_hp in the sheet).")
-@click.option("--hp", type=click.IntRange(0), help="Current HP (default: max HP).")
-@click.option("--lp", type=click.IntRange(0), help="LP (allies; max LP = this).")
+@click.option("--max-hp", type=_bounded("max_hp"), help="Max HP (or max_hp in the sheet).")
+@click.option("--hp", type=_bounded("hp"), help="Current HP (default: max HP).")
+@click.option("--lp", type=_bounded("lp"), help="LP (allies; max LP = this).")
 @click.option("--enemy", is_flag=True, help="An enemy unit.")
 @click.option("--hp-floor-rate", help="Enemy HP floor in % of max HP (e.g. 50).")
-@click.option("--intrinsic-hp", type=click.IntRange(1), help="Enemy intrinsic HP (poison).")
-@click.option("--battle-rank", type=click.IntRange(1, 250), help="Enemy battle rank 1-250.")
+@click.option("--intrinsic-hp", type=_bounded("intrinsic_hp"), help="Enemy intrinsic HP (poison).")
+@click.option("--battle-rank", type=_bounded("battle_rank"), help="Enemy battle rank 1-250.")
 @click.option("--race", help="Race, for race slayer techs (e.g. beast).")
 @click.option("--stat", multiple=True, metavar="ABILITY=N", help="str tec agi vit int con.")
 @click.option("--slv", multiple=True, metavar="TYPE=N", help="Skill level by weapon type.")
@@ -59,9 +72,13 @@ def unit() -> None:
 @click.option("--resist", multiple=True, metavar="N|ATTR=N", help="Attribute resistance.")
 @click.option("--five", multiple=True, metavar="ELEMENT=N", help="Five-element level.")
 @click.option("--trait", multiple=True, metavar="KIND[/ON]=N", help="A trait, e.g. attack/slash=5.")
-@click.option("--guard-rate", type=int, help="Weapon (enemy: own) guard rate.")
-@click.option("--formation-attack", type=int, help="Formation attack rate (%).")
-@click.option("--formation-defense", type=int, help="Formation defense rate (%).")
+@click.option("--guard-rate", type=_bounded("guard_rate"), help="Weapon (enemy: own) guard rate.")
+@click.option(
+    "--formation-attack", type=_bounded("formation_attack"), help="Formation attack rate (%)."
+)
+@click.option(
+    "--formation-defense", type=_bounded("formation_defense"), help="Formation defense rate (%)."
+)
 @click.option("--sheet", type=click.Path(dir_okay=False), help="JSON or TOML unit sheet.")
 @appending
 def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -> None:
@@ -71,7 +88,6 @@ def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -
     --weapon 1h-sword=30 --resist 20
     """
     data = read_sheet(sheet) if sheet else {}
-    options["hp_floor_rate"] = _fraction(options["hp_floor_rate"], "--hp-floor-rate")
     execute(ctx, AddUnit(name=name, sheet=build_sheet(data, options)))
 
 
@@ -82,8 +98,13 @@ def tech() -> None:
 
 @tech.command("add")
 @click.argument("tech_id", metavar="ID")
-@click.option("--power", type=click.IntRange(0), required=True)
-@click.option("--attack-count", type=click.IntRange(0), required=True)
+@click.option("--power", type=click.IntRange(0, MAX_STAT), required=True)
+@click.option(
+    "--attack-count",
+    type=click.IntRange(0, MAX_PROCESSES),
+    required=True,
+    help=f"Attack processes (0 counts as 1; at most {MAX_PROCESSES}).",
+)
 @click.option("--random-width", type=click.IntRange(0, 100), required=True, help="% (0 means 5)")
 @click.option("--weapon-type", type=click.Choice(cat.WEAPON_TYPES), required=True)
 @click.option("--attribute", type=click.Choice(cat.ATTRIBUTES), multiple=True)
@@ -94,7 +115,7 @@ def tech() -> None:
     type=click.Choice(cat.ABILITIES),
     help="The target's resisting stat (default: con for int techs, else vit).",
 )
-@click.option("--lp-cost", type=click.IntRange(0), default=0, help="Blood tech LP cost.")
+@click.option("--lp-cost", type=click.IntRange(0, MAX_STAT), default=0, help="Blood tech LP cost.")
 @click.option("--target-kind", type=click.Choice(_TARGETS), default="single")
 @click.option("--weapon-sub", type=click.Choice(["dual-wield", "two-guns", "sword-gun"]))
 @click.option(
@@ -210,10 +231,12 @@ def release(ctx: click.Context, name: str, overdrive: bool) -> None:
 
 @click.command("buff")
 @click.argument("target")
-@click.option("--tech-power", type=click.IntRange(0), help="Tech-power-up performance value.")
-@click.option("--attack", type=int, help="Attack buff (+) or debuff (-).")
-@click.option("--defense", type=int, help="Defense buff or debuff.")
-@click.option("--spell", type=int, help="Spell-power buff or debuff.")
+@click.option(
+    "--tech-power", type=click.IntRange(0, MAX_STAT), help="Tech-power-up performance value."
+)
+@click.option("--attack", type=_EFFECT, help="Attack buff (+) or debuff (-).")
+@click.option("--defense", type=_EFFECT, help="Defense buff or debuff.")
+@click.option("--spell", type=_EFFECT, help="Spell-power buff or debuff.")
 @click.option("--by", required=True, help="Who gives it.")
 @click.option("--tech", "tech_id", help="The tech that gives it (decides if a debuff lands).")
 @appending

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from tablelog.cli.saga.calc_inputs import compute, parse_resistances
+from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
@@ -22,7 +22,8 @@ _TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
 
 def render_text(result: dict) -> str:
     """Return the calculator's text output: the breakdown, then the damage per process."""
-    lines = [f"tech {result['tech']}: {result['processes']} attack process(es)"]
+    count = result["processes"]
+    lines = [f"tech {result['tech']}: {count} attack process{'' if count == 1 else 'es'}"]
     if result["damage"] is None:
         return "\n".join([*lines, f"no attack damage: {result['no_damage']} (SAGA-ATK-1)"])
     width = max(len(k) for k in result["breakdown"])
@@ -37,7 +38,9 @@ def render_text(result: dict) -> str:
     return "\n".join(lines)
 
 
-_INT = {"type": int, "default": 0, "show_default": True}
+_SIGNED = click.IntRange(-MAX_STAT, MAX_STAT)
+_STAT = click.IntRange(0, MAX_STAT)
+_INT = {"type": _SIGNED, "default": 0, "show_default": True}
 
 
 #: The calculator's options, in --help order: (name, click.option keyword arguments).
@@ -50,8 +53,11 @@ _SPECS: list[tuple[str, dict]] = [
             "help": "catalogue rank 1-5 (picks its power)",
         },
     ),
-    ("--power", {"type": int, "help": "tech power (overrides the catalogue)"}),
-    ("--attack-count", {"type": click.IntRange(0), "help": "attack processes (0 counts as 1)"}),
+    ("--power", {"type": _STAT, "help": "tech power (overrides the catalogue)"}),
+    (
+        "--attack-count",
+        {"type": click.IntRange(0, 100), "help": "attack processes (0 counts as 1)"},
+    ),
     (
         "--random-width",
         {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"},
@@ -71,9 +77,9 @@ _SPECS: list[tuple[str, dict]] = [
         "--battle-rank",
         {"type": click.IntRange(1, 250), "help": "enemy battle rank: weapon power and SLv"},
     ),
-    ("--self-stat", {"type": int, "help": "actor's dependent stat"}),
+    ("--self-stat", {"type": _STAT, "help": "actor's dependent stat"}),
     ("--resist", {"multiple": True, "help": "target resistance: N (all) or ATTR=N"}),
-    ("--target-stat", {"type": int, "help": "target's dependent stat (vit or con)"}),
+    ("--target-stat", {"type": _STAT, "help": "target's dependent stat (vit or con)"}),
     ("--five-self", _INT),
     ("--five-battle", _INT),
     ("--five-target", _INT),
@@ -87,8 +93,8 @@ _SPECS: list[tuple[str, dict]] = [
     ("--anger-trait", _INT),
     ("--defending", {"is_flag": True}),
     ("--defense-resist-trait", _INT),
-    ("--guard-rate", {"type": int, "help": "a guard triggers with this rate"}),
-    ("--protect", {"type": int, "help": "a protect tech with this power guards"}),
+    ("--guard-rate", {"type": _SIGNED, "help": "a guard triggers with this rate"}),
+    ("--protect", {"type": _STAT, "help": "a protect tech with this power guards"}),
     ("--earth-shield", {"is_flag": True}),
     ("--slayer", {"is_flag": True}),
     ("--formation-attack", _INT),
@@ -96,7 +102,7 @@ _SPECS: list[tuple[str, dict]] = [
     ("--attack-trait", _INT),
     ("--defense-trait", _INT),
     ("--instant-death-class", {"is_flag": True}),
-    ("--combo-rate", {"type": click.IntRange(0), "help": "combo rate just before the tech"}),
+    ("--combo-rate", {"type": _STAT, "help": "combo rate just before the tech"}),
     ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
     ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
     ("--json", {"is_flag": True, "help": "print JSON"}),

@@ -25,7 +25,8 @@ def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
     """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``) into a dict.
 
     Raises:
-        click.BadParameter: for an unknown attribute or a value that is not an integer.
+        click.BadParameter: for an unknown attribute, a value that is not an integer or one
+            outside ±:data:`MAX_STAT`.
     """
     out: dict[str, int] = {}
     for text in values:
@@ -36,6 +37,10 @@ def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
             raise click.BadParameter(
                 f"{text!r}: expected N or ATTR=N", param_hint="--resist"
             ) from None
+        if not -MAX_STAT <= value <= MAX_STAT:
+            raise click.BadParameter(
+                f"{text!r}: a resistance is {-MAX_STAT} to {MAX_STAT}", param_hint="--resist"
+            )
         if not attr:
             out.update(dict.fromkeys(cat.ATTRIBUTES[:-1], value))
         elif attr in cat.ATTRIBUTES[:-1]:
@@ -88,19 +93,37 @@ def _tech(tech_id: str | None, o: dict) -> cat.Tech:
     )
 
 
-def _average(values: tuple[str, ...], floor: bool) -> Fraction | int | None:
+MAX_STAT = 10**4
+"""The highest weapon power, SLv, stat or resistance the calculator takes (far beyond the game)."""
+
+
+def _numbers(values: tuple[str, ...], option: str) -> list[Fraction]:
+    nums = []
+    for text in values:
+        try:
+            number = parse_number(text)
+        except (ValueError, ZeroDivisionError):
+            raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
+        if not 0 <= number <= MAX_STAT:
+            raise click.BadParameter(f"{text} must be 0 to {MAX_STAT}", param_hint=option)
+        nums.append(number)
+    return nums
+
+
+def _average(values: tuple[str, ...], floor: bool, option: str) -> Fraction | int | None:
     if not values:
         return None
-    nums = [parse_number(v) for v in values]
+    nums = _numbers(values, option)
     if len(nums) == 1:
         return nums[0]
     if len(nums) > 2:
-        raise click.BadParameter("give at most two values", param_hint="--weapon-power/--slv")
+        raise click.BadParameter("give at most two values", param_hint=option)
     return pw.average_weapon_power(int(nums[0]), int(nums[1])) if floor else pw.average_slv(*nums)
 
 
 def _weapon_and_slv(o: dict) -> tuple[Fraction | int | None, Fraction | int | None]:
-    weapon_power, slv = _average(o["weapon_power"], True), _average(o["slv"], False)
+    weapon_power = _average(o["weapon_power"], True, "--weapon-power")
+    slv = _average(o["slv"], False, "--slv")
     if o["battle_rank"] is not None:
         rank = cat.battle_rank(o["battle_rank"])
         weapon_power = rank.enemy_weapon_power if weapon_power is None else weapon_power

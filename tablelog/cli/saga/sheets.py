@@ -7,6 +7,10 @@ Sheet keys (all optional except ``max_hp`` when no ``--max-hp`` is given): ``sid
 ``five`` {element: N}, ``traits`` [{kind, value, on?}], ``race``, ``hp_floor_rate``,
 ``intrinsic_hp``, ``battle_rank``, ``guard_rate``, ``formation_attack``, ``formation_defense``.
 See docs/saga.md.
+
+Every number is a whole number within a bound far beyond the game (:data:`BOUNDS`); a value of
+the wrong kind or out of bounds is a usage error naming the sheet key or the option, with the
+value as it was written (JSON), never a Python exception text.
 """
 
 from __future__ import annotations
@@ -22,7 +26,60 @@ import click
 from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
 
-__all__ = ["build_sheet", "pairs", "read_sheet", "trait_of"]
+__all__ = ["BOUNDS", "build_sheet", "pairs", "read_sheet", "trait_of", "whole"]
+
+HP_BOUND = (0, 10**9)
+STAT_BOUND = (0, 10**4)
+SIGNED_BOUND = (-(10**4), 10**4)
+BOUNDS: dict[str, tuple[int, int]] = {
+    "max_hp": (1, 10**9),
+    "hp": HP_BOUND,
+    "lp": STAT_BOUND,
+    "intrinsic_hp": (1, 10**9),
+    "battle_rank": (1, 250),
+    "stats": STAT_BOUND,
+    "slv": STAT_BOUND,
+    "weapons": STAT_BOUND,
+    "resistances": SIGNED_BOUND,
+    "five": SIGNED_BOUND,
+    "traits": SIGNED_BOUND,
+    "guard_rate": SIGNED_BOUND,
+    "formation_attack": SIGNED_BOUND,
+    "formation_defense": SIGNED_BOUND,
+}
+"""Sheet key -> (lowest, highest) whole number: HP up to 10⁹, stats and levels up to 10⁴,
+resistances, five-element levels, trait values, guard and formation rates ±10⁴ (weaknesses and
+penalties are negative)."""
+
+_OPTIONS = {
+    "stats": "--stat",
+    "slv": "--slv",
+    "weapons": "--weapon",
+    "five": "--five",
+    "traits": "--trait",
+    "resistances": "--resist",
+}
+
+
+def _shown(value: Any) -> str:
+    """Return a value as the user wrote it in the sheet (JSON: null, "x", [1, 2])."""
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def whole(value: Any, label: str, bound: tuple[int, int], hint: str = "--sheet") -> int:
+    """Return ``value`` if it is a whole number within ``bound``.
+
+    Raises:
+        click.BadParameter: naming ``label`` and the value (``max_hp must be a whole number
+            from 1 to 1000000000, got "abc"``).
+    """
+    low, high = bound
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise click.BadParameter(
+            f"{label} must be a whole number from {low} to {high}, got {_shown(value)}",
+            param_hint=hint,
+        )
+    return value
 
 
 def read_sheet(path: str) -> dict[str, Any]:
@@ -42,93 +99,182 @@ def read_sheet(path: str) -> dict[str, Any]:
     return data
 
 
-def pairs(values: tuple[str, ...], option: str, number: bool = True) -> list[tuple[str, Any]]:
-    """Split ``KEY=VALUE`` option values (VALUE an int when ``number``).
+def pairs(
+    values: tuple[str, ...], option: str, number: bool = True, bound: tuple[int, int] = SIGNED_BOUND
+) -> list[tuple[str, Any]]:
+    """Split ``KEY=VALUE`` option values (VALUE a whole number within ``bound`` when ``number``).
 
     Raises:
-        click.BadParameter: a value without ``=`` or with a non-integer number.
+        click.BadParameter: a value without ``=``, a non-integer or out-of-bound number.
     """
-    out = []
+    out: list[tuple[str, Any]] = []
     for text in values:
         key, sep, value = text.partition("=")
         if not sep or not key:
             raise click.BadParameter(f"{text!r}: expected KEY=VALUE", param_hint=option)
+        if not number:
+            out.append((key.strip(), value.strip()))
+            continue
         try:
-            out.append((key.strip(), int(value) if number else value.strip()))
+            parsed = int(value)
         except ValueError:
             raise click.BadParameter(
-                f"{text!r}: {value!r} is not an integer", param_hint=option
+                f"{text!r}: {value!r} is not a whole number", param_hint=option
             ) from None
+        if not bound[0] <= parsed <= bound[1]:
+            raise click.BadParameter(
+                f"{text!r}: must be {bound[0]} to {bound[1]}", param_hint=option
+            )
+        out.append((key.strip(), parsed))
     return out
 
 
-def trait_of(data: Any) -> Trait:
+def trait_of(data: Any, label: str = "--trait") -> Trait:
     """Return a Trait from ``"KIND[/ON]=VALUE"`` text or a ``{kind, value, on}`` table.
 
     Raises:
         click.BadParameter: a malformed trait.
     """
-    try:
-        if isinstance(data, str):
-            ((head, value),) = pairs((data,), "--trait")
-            kind, _, on = head.partition("/")
-            return Trait(kind=kind, value=value, on=on or None)
-        return Trait(kind=str(data["kind"]), value=int(data["value"]), on=data.get("on"))
-    except (KeyError, TypeError, ValueError):
-        raise click.BadParameter(f"bad trait {data!r}", param_hint="--trait") from None
+    if isinstance(data, str):
+        ((head, number),) = pairs((data,), "--trait", bound=BOUNDS["traits"])
+        kind, _, after = head.partition("/")
+        return Trait(kind=kind, value=number, on=after or None)
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise click.BadParameter(
+            f"{label} must be a table with kind, value and maybe on, got {_shown(data)}",
+            param_hint="--sheet",
+        )
+    on = data.get("on")
+    if on is not None and not isinstance(on, str):
+        raise click.BadParameter(f"{label}.on must be text, got {_shown(on)}", param_hint="--sheet")
+    value = whole(data.get("value"), f"{label}.value", BOUNDS["traits"])
+    return Trait(kind=data["kind"], value=value, on=on)
+
+
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    table = data.get(key, {})
+    if not isinstance(table, dict):
+        raise click.BadParameter(
+            f"{key} must be a table of names and numbers, got {_shown(table)}", param_hint="--sheet"
+        )
+    return table
+
+
+def _numbers(data: dict[str, Any], key: str, o: dict[str, Any]) -> dict[str, int]:
+    """Return a sheet table of numbers merged with its repeated option (options win)."""
+    found = {k: whole(v, f"{key}.{k}", BOUNDS[key]) for k, v in _table(data, key).items()}
+    option = o.get(_OPTIONS[key][2:], ())
+    found.update(pairs(tuple(option), _OPTIONS[key], bound=BOUNDS[key]))
+    return found
 
 
 def _weapons(data: dict[str, Any], o: dict[str, Any]) -> dict[str, tuple[int, ...]]:
-    raw = data.get("weapons", {})
-    weapons = {k: tuple(v) if isinstance(v, list) else (int(v),) for k, v in raw.items()}
+    weapons: dict[str, tuple[int, ...]] = {}
+    for kind, value in _table(data, "weapons").items():
+        powers = value if isinstance(value, list) else [value]
+        weapons[kind] = tuple(whole(p, f"weapons.{kind}", BOUNDS["weapons"]) for p in powers)
     given: dict[str, list[int]] = {}
-    for kind, power in pairs(o.get("weapon", ()), "--weapon"):
+    for kind, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
         given.setdefault(kind, []).append(power)
     weapons.update({kind: tuple(powers) for kind, powers in given.items()})
     return weapons
 
 
 def _resistances(data: dict[str, Any], o: dict[str, Any]) -> dict[str, int]:
-    resist = dict(data.get("resistances", {}))
-    resist.update(parse_resistances(tuple(o.get("resist", ()))))
+    resist = {
+        k: whole(v, f"resistances.{k}", BOUNDS["resistances"])
+        for k, v in _table(data, "resistances").items()
+    }
+    given = parse_resistances(tuple(o.get("resist", ())))
+    for attr, value in given.items():
+        whole(value, f"{attr} resistance", BOUNDS["resistances"], "--resist")
+    resist.update(given)
     return resist
+
+
+def _traits(data: dict[str, Any], o: dict[str, Any]) -> tuple[Trait, ...]:
+    listed = data.get("traits", [])
+    if not isinstance(listed, list):
+        raise click.BadParameter(
+            f"traits must be a list of tables, got {_shown(listed)}", param_hint="--sheet"
+        )
+    from_sheet = [
+        trait_of(t, f"traits[{i}]") if not isinstance(t, str) else trait_of(t)
+        for i, t in enumerate(listed)
+    ]
+    return tuple(from_sheet + [trait_of(t) for t in o.get("trait", ())])
+
+
+def _rate(value: Any, hint: str) -> Fraction:
+    """Return the HP floor rate (``50``, ``12.5``, ``"25/2"``) as an exact fraction.
+
+    Its range (0..100) is SAGA-HP-1's to refuse.
+    """
+    if value is None:
+        return Fraction(0)
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(
+            f"the HP floor rate must be a percentage such as 50 or 12.5, got {_shown(value)}",
+            param_hint=hint,
+        ) from None
+
+
+def _text(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise click.BadParameter(f"{key} must be text, got {_shown(value)}", param_hint="--sheet")
+    return value
 
 
 def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
     """Merge sheet-file data and options (options win) into a UnitSheet.
 
     Raises:
-        click.BadParameter / click.UsageError: a missing max HP or a malformed value.
+        click.BadParameter / click.UsageError: a missing max HP, a malformed or out-of-bound
+            value (naming the sheet key or the option).
     """
 
-    def pick(key: str, option: str | None = None) -> Any:
-        value = o.get(option or key)
-        return value if value is not None else data.get(key)
+    def pick(key: str) -> int | None:
+        if o.get(key) is not None:
+            return o[key]  # type: ignore[no-any-return]  # bounded by the option's type
+        if data.get(key) is None:
+            return None
+        return whole(data[key], key, BOUNDS[key])
 
     hp_max = pick("max_hp")
     if hp_max is None:
         raise click.UsageError("--max-hp (or max_hp in the sheet) is required")
-    weapons, resist = _weapons(data, o), _resistances(data, o)
-    enemy = o.get("enemy") or data.get("side") == "enemy"
-    try:
-        return UnitSheet(
-            side="enemy" if enemy else "ally",
-            hp_max=int(hp_max),
-            hp=int(pick("hp") or hp_max),
-            lp_max=None if pick("lp") is None else int(pick("lp")),
-            stats={**data.get("stats", {}), **dict(pairs(o.get("stat", ()), "--stat"))},
-            slv={**data.get("slv", {}), **dict(pairs(o.get("slv", ()), "--slv"))},
-            weapons=weapons,
-            resistances=resist,
-            five={**data.get("five", {}), **dict(pairs(o.get("five", ()), "--five"))},
-            traits=tuple(trait_of(t) for t in [*data.get("traits", []), *o.get("trait", ())]),
-            race=pick("race"),
-            hp_floor_rate=Fraction(str(pick("hp_floor_rate") or 0)),
-            intrinsic_hp=pick("intrinsic_hp"),
-            battle_rank=pick("battle_rank"),
-            guard_rate=int(pick("guard_rate") or 0),
-            formation_attack=int(pick("formation_attack") or 0),
-            formation_defense=int(pick("formation_defense") or 0),
+    side = _text(data, "side")
+    if side not in (None, "ally", "enemy"):
+        raise click.BadParameter(
+            f"side must be ally or enemy, got {_shown(side)}", param_hint="--sheet"
         )
-    except (TypeError, ValueError, ZeroDivisionError) as exc:
-        raise click.BadParameter(f"bad unit sheet value: {exc}") from None
+    hp = pick("hp")
+    rate = (
+        _rate(o["hp_floor_rate"], "--hp-floor-rate")
+        if o.get("hp_floor_rate") is not None
+        else _rate(data.get("hp_floor_rate"), "--sheet")
+    )
+    return UnitSheet(
+        side="enemy" if o.get("enemy") or side == "enemy" else "ally",
+        hp_max=hp_max,
+        hp=hp_max if hp is None else hp,
+        lp_max=pick("lp"),
+        stats=_numbers(data, "stats", o),
+        slv=_numbers(data, "slv", o),
+        weapons=_weapons(data, o),
+        resistances=_resistances(data, o),
+        five=_numbers(data, "five", o),
+        traits=_traits(data, o),
+        race=o.get("race") if o.get("race") is not None else _text(data, "race"),
+        hp_floor_rate=rate,
+        intrinsic_hp=pick("intrinsic_hp"),
+        battle_rank=pick("battle_rank"),
+        guard_rate=pick("guard_rate") or 0,
+        formation_attack=pick("formation_attack") or 0,
+        formation_defense=pick("formation_defense") or 0,
+    )

@@ -54,7 +54,11 @@ class CastTech:
 def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     if not tech.lp_cost or table.get("overdrive"):
         return []
-    require(unit["lp"] is not None, "SAGA-LP-2", f"{name} has no LP but {tech.id} is a Blood tech")
+    require(
+        unit["lp"] is not None,
+        "SAGA-LP-2",
+        f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
+    )
     lp_after_blood(
         unit["lp"], unit["lp_damage_effect"], tech.lp_cost, confused=table.get("confused", False)
     )
@@ -166,7 +170,7 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
     require(
         len(c.targets) == 1 or tech.target in (*_MULTI_TARGET, "random-multi"),
         "SAGA-ATK-2",
-        f"{tech.id} targets {tech.target}: give one --target, not {len(c.targets)}",
+        f"{tech.id} hits one target ({tech.target}): give one --target, not {len(c.targets)}",
     )
     table = parse_situation(c.situation)
     events = _blood(c.actor, actor, tech, table)

@@ -51,9 +51,13 @@ def _weapon(name: str, unit: Unit, kind: str, count: int) -> list[int]:
     require(
         len(found) >= count,
         "SAGA-ATK-5",
-        f"{name} needs {count} {kind} weapon(s) for this tech, has {len(found)}",
+        f"{name} needs {_weapons(count, kind)} for this tech, has {len(found)}",
     )
     return found[:count]
+
+
+def _weapons(count: int, kind: str) -> str:
+    return f"{count} {kind} weapon" + ("" if count == 1 else "s")
 
 
 def _skill(name: str, unit: Unit, kind: str) -> int:

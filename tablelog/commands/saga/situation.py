@@ -12,7 +12,7 @@ from typing import Any
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.damage import NO_DAMAGE_REASONS
 
-__all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "parse_situation"]
+__all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "MAX_SITUATION_NUMBER", "parse_situation"]
 
 #: Yes/no answers: target defending, a guard triggers, earth shield, actor angry, race slayer
 #: (overrides the automatic check), an instant-death-class hit, instant death landed, drain,
@@ -33,6 +33,8 @@ BOOL_KEYS = (
 )
 #: Numbers: the protect tech's power; the combo rate just before the tech.
 INT_KEYS = ("protect", "combo")
+#: The largest protect power or combo rate a situation takes (far beyond the game).
+MAX_SITUATION_NUMBER = 10**4
 #: Choices: why defending does not count; why no damage is computed.
 CHOICE_KEYS = {
     "defend_void": (
@@ -58,11 +60,16 @@ def _value(key: str, text: str) -> Any:
         return low in _TRUE
     if key in INT_KEYS:
         try:
-            return int(low)
+            number = int(low)
         except ValueError:
+            number = -1
+        if not 0 <= number <= MAX_SITUATION_NUMBER:
             raise RuleViolation(
-                "SAGA-ATK-11", f"situation {key} must be a number, not {text!r}"
-            ) from None
+                "SAGA-ATK-11",
+                f"situation {key} must be a whole number from 0 to {MAX_SITUATION_NUMBER}, "
+                f"not {text!r}",
+            )
+        return number
     if low not in CHOICE_KEYS[key]:
         raise RuleViolation(
             "SAGA-ATK-11", f"situation {key} must be one of {', '.join(CHOICE_KEYS[key])}"

@@ -22,6 +22,7 @@ from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
+from tablelog.rules.saga.figures import num_text
 
 __all__ = ["AddUnit", "DefineTech", "EndTurn", "StartBattle", "WipeParty"]
 
@@ -69,10 +70,14 @@ def _check_keys(
 def _validate_sheet(name: str, s: UnitSheet) -> None:
     require(name.strip(), "UNKNOWN-NAME", "a unit needs a name")
     require(s.side in ("ally", "enemy"), "SAGA-HP-1", f"side must be ally or enemy, not {s.side!r}")
-    require(s.hp_max > 0, "SAGA-HP-1", f"max HP must be positive, got {s.hp_max}")
-    require(0 <= s.hp <= s.hp_max, "SAGA-HP-1", f"HP {s.hp} must lie in 0..{s.hp_max}")
-    require(s.lp_max is None or s.lp_max >= 0, "SAGA-LP-1", f"LP must be >= 0, got {s.lp_max}")
-    require(0 <= s.hp_floor_rate <= 100, "SAGA-HP-1", "the HP floor rate is a percentage 0..100")
+    require(s.hp_max > 0, "SAGA-HP-1", f"max HP is 1 or more, got {s.hp_max}")
+    require(0 <= s.hp <= s.hp_max, "SAGA-HP-1", f"HP {s.hp} must be 0 to the max HP, {s.hp_max}")
+    require(s.lp_max is None or s.lp_max >= 0, "SAGA-LP-1", f"LP is 0 or more, got {s.lp_max}")
+    require(
+        0 <= s.hp_floor_rate <= 100,
+        "SAGA-HP-1",
+        f"the HP floor rate is a percentage from 0 to 100, got {num_text(s.hp_floor_rate)}",
+    )
     require(s.side == "enemy" or s.hp_floor_rate == 0, "SAGA-HP-1", "allies have no HP floor")
     _check_keys(s.stats, cat.ABILITIES, "SAGA-ATK-5", "stat")
     _check_keys(s.slv, cat.WEAPON_TYPES, "SAGA-ATK-5", "weapon type")
@@ -136,14 +141,14 @@ def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
             "SAGA-ATK-5",
             f"unknown ability {ability!r}",
         )
-    require(t.power >= 0, "SAGA-ATK-6", f"tech power must be >= 0, got {t.power}")
-    require(t.attack_count >= 0, "SAGA-ATK-2", f"attack count must be >= 0, got {t.attack_count}")
+    require(t.power >= 0, "SAGA-ATK-6", f"tech power is 0 or more, got {t.power}")
+    require(t.attack_count >= 0, "SAGA-ATK-2", f"attack count is 0 or more, got {t.attack_count}")
     require(
         0 <= t.random_width <= 100,
         "SAGA-ATK-16",
-        f"random width must be 0..100, got {t.random_width}",
+        f"random width is 0 to 100 (%), got {t.random_width}",
     )
-    require(t.lp_cost >= 0, "SAGA-LP-2", f"LP cost must be >= 0, got {t.lp_cost}")
+    require(t.lp_cost >= 0, "SAGA-LP-2", f"LP cost is 0 or more, got {t.lp_cost}")
     return [attrs.evolve(t, random_width=t.random_width or 5)]
 
 

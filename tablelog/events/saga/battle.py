@@ -11,6 +11,7 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
+from tablelog.events.saga.audit import audit_lines
 
 __all__ = [
     "BattleStarted",
@@ -33,8 +34,14 @@ class BattleStarted(Event):
     seasons: bool = False
 
     def describe(self) -> str:
-        where = "with seasons" if self.seasons else f"terrain {self.terrain or 'none'}"
-        return f"battle starts, {where}"
+        if self.seasons:
+            return "battle starts in the five-sided hall (seasons)"
+        where = f"on {self.terrain} terrain" if self.terrain else "with no terrain element"
+        return f"battle starts {where}"
+
+    def explain(self) -> list[str]:
+        """The battle's element levels (SAGA-FIVE-1); with seasons, the season too (FIVE-2)."""
+        return audit_lines(["SAGA-FIVE-1", "SAGA-FIVE-2"] if self.seasons else ["SAGA-FIVE-1"])
 
 
 @event("saga.TurnEnded", rules=("SAGA-EFF-1", "SAGA-FIVE-2", "SAGA-POISON-1"))
@@ -68,7 +75,15 @@ class EffectApplied(Event):
     def describe(self) -> str:
         outcome = "" if self.landed else " (did not land)"
         source = f" with {self.tech}" if self.tech else ""
+        if self.kind == "tech_power":
+            return f"{self.by}{source}: tech-power-up {self.performance} on {self.target}"
         return f"{self.by}{source}: {self.kind} {self.performance:+d} on {self.target}{outcome}"
+
+    def explain(self) -> list[str]:
+        """Tech-power-up: SAGA-EFF-1; a buff: whether it lands (EFF-3) and its clamp (EFF-2)."""
+        if self.kind == "tech_power":
+            return audit_lines(["SAGA-EFF-1"])
+        return audit_lines(["SAGA-EFF-2", "SAGA-EFF-3"] if self.landed else ["SAGA-EFF-3"])
 
 
 @event(
@@ -87,7 +102,8 @@ class PoisonDamageTaken(Event):
     breakdown: dict[str, str] = attrs.field(factory=dict)
 
     def describe(self) -> str:
-        return f"{self.unit} takes {self.damage} poison damage"
+        waiting = " (waiting: halved)" if self.waiting else ""
+        return f"{self.unit} takes {self.damage} poison damage{waiting}"
 
 
 @event("saga.ReleaseDamageTaken", entities=("unit",), rules=("SAGA-REL-1", "SAGA-HP-3"))
@@ -127,6 +143,10 @@ class UnitIncapacitated(Event):
     def describe(self) -> str:
         lost = f", loses {self.lp_lost} LP" if self.lp_lost else ""
         return f"{self.unit} is incapacitated{lost}"
+
+    def explain(self) -> list[str]:
+        """SAGA-LP-1 when an ally loses LP; an enemy (or untracked LP) names no rule."""
+        return audit_lines(["SAGA-LP-1"] if self.lp_lost else [])
 
 
 @event("saga.PartyWiped", rules=("SAGA-LP-3", "SAGA-LP-4"))

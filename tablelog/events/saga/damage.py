@@ -11,6 +11,7 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
+from tablelog.events.saga.audit import audit_lines
 
 __all__ = ["AttackAvoided", "AttackDamageDealt", "HPHealed", "InstantDeathInflicted"]
 
@@ -18,7 +19,16 @@ __all__ = ["AttackAvoided", "AttackDamageDealt", "HPHealed", "InstantDeathInflic
 @event(
     "saga.AttackDamageDealt",
     entities=("actor", "target"),
-    rules=("SAGA-ATK-2", "SAGA-ATK-3", "SAGA-ATK-4", "SAGA-ATK-11", "SAGA-ATK-16", "SAGA-HP-1"),
+    rules=(
+        "SAGA-ATK-2",
+        "SAGA-ATK-3",
+        "SAGA-ATK-4",
+        "SAGA-ATK-11",
+        "SAGA-ATK-16",
+        "SAGA-HP-1",
+        "SAGA-DISP-2",
+        "SAGA-DISP-3",
+    ),
 )
 @attrs.frozen
 class AttackDamageDealt(Event):
@@ -53,6 +63,13 @@ class AttackDamageDealt(Event):
             f"{shown}"
         )
 
+    def explain(self) -> list[str]:
+        """The damage formula and the HP after it; a split display (SAGA-DISP-2) or hidden
+        damage (SAGA-DISP-3) adds its rule."""
+        ids = ["SAGA-ATK-2", "SAGA-ATK-3", "SAGA-ATK-4", "SAGA-ATK-11", "SAGA-ATK-16"]
+        ids += ["SAGA-DISP-3"] if self.hidden else ["SAGA-DISP-2"] if len(self.shown) > 1 else []
+        return audit_lines([*ids, "SAGA-HP-1"], self.breakdown)
+
 
 @event("saga.AttackAvoided", entities=("actor", "target"), rules=("SAGA-ATK-1",))
 @attrs.frozen
@@ -68,7 +85,7 @@ class AttackAvoided(Event):
         return f"{self.actor} {self.tech} -> {self.target}: no damage ({self.reason})"
 
 
-@event("saga.InstantDeathInflicted", entities=("target",), rules=("SAGA-HP-4", "SAGA-DISP-3"))
+@event("saga.InstantDeathInflicted", entities=("target",), rules=("SAGA-HP-4",))
 @attrs.frozen
 class InstantDeathInflicted(Event):
     """Instant death (or forced instant death) landed: HP 0, even through an HP floor."""
@@ -90,4 +107,5 @@ class HPHealed(Event):
     kind: str = "drain"
 
     def describe(self) -> str:
-        return f"{self.unit} heals {self.amount} ({self.kind})"
+        how = "full heal" if self.kind == "full" else self.kind
+        return f"{self.unit} heals {self.amount} HP ({how})"

@@ -11,6 +11,7 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
+from tablelog.events.saga.audit import audit_lines
 
 __all__ = ["TechDefined", "Trait", "UnitAdded", "UnitSheet"]
 
@@ -69,8 +70,16 @@ class UnitAdded(Event):
         rank = f", battle rank {s.battle_rank}" if s.battle_rank is not None else ""
         return f"{self.name} ({s.side}, HP {s.hp}/{s.hp_max}{lp}{rank})"
 
+    def explain(self) -> list[str]:
+        """A battle rank's stats (SAGA-ATK-5), an enemy's HP floor (SAGA-HP-1); else none."""
+        s = self.sheet
+        return audit_lines(
+            (["SAGA-ATK-5"] if s.battle_rank is not None else [])
+            + (["SAGA-HP-1"] if s.hp_floor_rate else [])
+        )
 
-@event("saga.TechDefined", rules=("SAGA-ATK-2", "SAGA-ATK-5", "SAGA-ATK-16"))
+
+@event("saga.TechDefined")
 @attrs.frozen
 class TechDefined(Event):
     """A tech the catalogue lacks (an enemy-only tech, say) or a table override, by id."""
@@ -92,7 +101,9 @@ class TechDefined(Event):
     def describe(self) -> str:
         attrs_text = "/".join(self.attributes) or "no attribute"
         lp = f", Blood {self.lp_cost} LP" if self.lp_cost else ""
+        count = max(self.attack_count, 1)
+        processes = f"{count} attack process" + ("" if count == 1 else "es")
         return (
-            f"{self.id}: {self.weapon_type}, power {self.power}, x{self.attack_count}, "
-            f"{attrs_text}, width {self.random_width}{lp}"
+            f"{self.id}: {self.weapon_type}, power {self.power}, {processes}, "
+            f"{attrs_text}, random width {self.random_width}%{lp}"
         )

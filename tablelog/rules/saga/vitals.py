@@ -155,7 +155,10 @@ def lp_after_blood(lp: int, lp_effect: int, cost: int, *, confused: bool = False
     Source: saga-eb-damage.ja.txt, LPダメージの追加効果による現在LP減少; SAGA-LP-2, SAGA-LP-4.
     """
     if cost >= lp and not confused:
-        raise RuleViolation("SAGA-LP-2", f"the Blood tech costs {cost} LP and only {lp} LP remain")
+        remain = "remains" if lp == 1 else "remain"
+        raise RuleViolation(
+            "SAGA-LP-2", f"the Blood tech costs {cost} LP and only {lp} LP {remain}"
+        )
     after = max(lp - cost, 0)
     effect = lp_effect if after == 0 else lp_effect + cost
     return Figure(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 from fractions import Fraction as F
 
+import attrs
 import pytest
 
 from tablelog.commands.core import decide
@@ -401,3 +402,79 @@ def test_decided_events_round_trip_through_the_codec():
     assert len({type(e) for e in seen}) >= 10
     for e in seen:
         assert e == from_record(*to_record(e))
+
+
+# -- messages a GM reads; the rules history names (QA findings) --------------------------------
+
+
+@pytest.mark.rule("SAGA-LP-2")
+def test_blood_refusals_read_as_english():
+    """A Blood tech: untracked LP says to add --lp; at 1 LP the message says `1 LP remains`."""
+    sheet = attrs.evolve(GUSTAVE, lp_max=None, slv={"2h-sword": 10}, weapons={"2h-sword": (30,)})
+    state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    with pytest.raises(RuleViolation) as untracked:
+        decide(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
+    state.characters["Ward"]["lp"] = 1
+    with pytest.raises(RuleViolation) as low:
+        decide(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
+    assert (
+        "desu-uindo is a Blood tech, but Ward's LP is not tracked (add the unit with --lp)",
+        "the Blood tech costs 3 LP and only 1 LP remains",
+    ) == (untracked.value.message, low.value.message)
+
+
+@pytest.mark.rule("SAGA-ATK-5")
+def test_missing_weapons_are_counted_in_words():
+    """A dual-wield tech without a second sword says `2 1h-sword weapons`, not `weapon(s)`."""
+    state = given(*BASE)
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, CastTech("Gustave", "ni-tou-reppuu-ken", ("Wolf",)))
+    assert "Gustave needs 2 1h-sword weapons for this tech, has 1" == caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("event", "rule_line"),
+    [
+        (UnitAdded("Gustave", GUSTAVE), None),
+        (UnitAdded("Wolf", WOLF), "rule SAGA-ATK-5"),
+        (UnitAdded("Boss", BOSS), "rule SAGA-ATK-5, SAGA-HP-1"),
+        (BattleStarted(terrain="wood"), "rule SAGA-FIVE-1"),
+        (BattleStarted(seasons=True), "rule SAGA-FIVE-1, SAGA-FIVE-2"),
+        (EffectApplied("Gustave", "Amy", "tech_power", 3), "rule SAGA-EFF-1"),
+        (EffectApplied("Gustave", "Amy", "attack", 10), "rule SAGA-EFF-2, SAGA-EFF-3"),
+        (EffectApplied("Wolf", "Amy", "defense", -10, landed=False), "rule SAGA-EFF-3"),
+        (UnitIncapacitated("Wolf"), None),
+        (UnitIncapacitated("Gustave", lp_lost=1), "rule SAGA-LP-1"),
+        (InstantDeathInflicted("Wolf"), "rule SAGA-HP-4"),
+        (
+            AttackDamageDealt("Gustave", "Wolf", "kiri-harai", 1, 1, 56, F(1)),
+            "rule SAGA-ATK-2, SAGA-ATK-3, SAGA-ATK-4, SAGA-ATK-11, SAGA-ATK-16, SAGA-HP-1",
+        ),
+        (
+            AttackDamageDealt("Gustave", "Wolf", "b", 1, 1, 194, F(1), shown=(58, 17, 19)),
+            "rule SAGA-ATK-2, SAGA-ATK-3, SAGA-ATK-4, SAGA-ATK-11, SAGA-ATK-16, SAGA-DISP-2, "
+            "SAGA-HP-1",
+        ),
+        (
+            AttackDamageDealt("Gustave", "Wolf", "b", 1, 1, 194, F(1), hidden=True),
+            "rule SAGA-ATK-2, SAGA-ATK-3, SAGA-ATK-4, SAGA-ATK-11, SAGA-ATK-16, SAGA-DISP-3, "
+            "SAGA-HP-1",
+        ),
+    ],
+)
+def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
+    """history's `rule …` line names the RULES.md clauses that applied to this event only."""
+    assert ([rule_line] if rule_line else []) == [
+        line for line in event.explain() if line.startswith("rule ")
+    ]
+
+
+def test_every_event_names_only_rules_md_ids():
+    """Each saga event class lists only RULES.md IDs (SAGA-AREA-N)."""
+    import re
+
+    from tablelog.events.core import registered_types
+
+    for tag, cls in registered_types().items():
+        if tag.startswith("saga."):
+            assert all(re.fullmatch(r"SAGA-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
