@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tablelog.rules.core import require
+from tablelog.rules.magicpunk.text import listing
 
 __all__ = [
     "ABILITIES", "BASE_POOL", "BASE_ACQUISITIONS", "MIN_ABILITY", "MAX_BASE", "MAX_EXTRA",
@@ -130,8 +131,9 @@ def check_skills(new: Mapping[str, str], acq: int) -> None:
     Source: リビルド, スキル ③; MP-REBUILD-7.
     """
     used = acquisitions(new)
+    shown = listing((f"{k} {v}" for k, v in new.items()), empty="no skills")
     require(used == acq, "MP-REBUILD-7", f"re-learn skills with exactly {acq} acquisitions, "
-            f"got {used} ({', '.join(f'{k}={v}' for k, v in new.items()) or 'none'})")
+            f"got {used} ({shown})")
 
 
 def item_refund(creation: int, scenarios: int, spells_ordinary: int, converted: int = 0) -> int:
