@@ -37,7 +37,7 @@ def pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
     for value in values:
         key, sep, rest = value.partition("=")
         if not sep or not key:
-            raise click.BadParameter(f"{value!r} is not KEY=VALUE", param_hint=option)
+            raise click.BadParameter(f"{value} is not KEY=VALUE", param_hint=option)
         out.append((key.strip(), rest.strip()))
     return tuple(out)
 

@@ -24,7 +24,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, require
-from tablelog.rules.fate import crest_heal_hp, parse_grade
+from tablelog.rules.fate import crest_heal_hp, listing, parse_grade
 
 __all__ = ["StartBattle", "StartTurn", "StartRound", "EndBattle", "Morning", "Rest", "Dismiss"]
 
@@ -68,7 +68,7 @@ class Dismiss:
 
 
 def _in_battle(state: State, rule_id: str) -> None:
-    require(state.clock.get("battle"), rule_id, "no battle is on (fate battle start)")
+    require(state.clock.get("battle"), rule_id, "no battle is on (start one: fate battle start)")
 
 
 @decider(StartBattle)
@@ -149,4 +149,9 @@ def decide_dismiss(state: State, c: Dismiss) -> list[Event]:
         return [FieldEnded(c.owner, c.np_id, "dismissed", rules=("FATE-NP-10",))]
     if record["army"] is not None and record["army"]["np"] == c.np_id:
         return [ArmyDismissed(c.owner, c.np_id, "dismissed")]
-    raise RuleViolation("UNKNOWN-NAME", f"{c.owner} has no field or army {c.np_id!r} up")
+    up = [x["np"] for x in (record["field"], record["army"]) if x is not None]
+    raise RuleViolation(
+        "UNKNOWN-NAME",
+        f"{c.owner} has no field or army called {c.np_id} up"
+        + (f" ({listing(up)} is up)" if up else " (none is up)"),
+    )

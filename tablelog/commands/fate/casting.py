@@ -23,12 +23,14 @@ from tablelog.rules.fate import (
     DURATION_TURNS,
     KINDS,
     TIMING,
+    article,
     attack_hp_per_tile,
     cast_mp_cost,
     chanted_tiles,
     check_buff_held,
     check_buff_tiles,
     check_cast,
+    count,
     curse_tiles_after_anti_magic,
     deal_tiles,
     defense_block,
@@ -82,7 +84,7 @@ def _powers(caster: dict[str, Any], crest: bool) -> dict[str, int]:
 
 def _targets(c: Cast, state: State) -> list[str]:
     targets = list(c.targets) or ([] if c.kind in ("attack", "curse") else [c.caster])
-    require(targets, "FATE-CAST-2", f"an {c.kind} cast needs a --target")
+    require(targets, "FATE-CAST-2", f"{article(c.kind)} cast needs a --target")
     for name in targets:
         who(state, name)
     return targets
@@ -92,7 +94,8 @@ def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int
     """Return the cast's MP cost, refusing it without enough MP or with a misplaced --injury."""
     mp = cast_mp_cost(c.tiles, caster["hollow"])
     require(mp <= caster["mp"], "FATE-CAST-3",
-            f"{c.tiles} tiles cost {mp} MP, {c.caster} has {caster['mp']}")  # fmt: skip
+            f"{count(c.tiles, 'tile')} {'costs' if c.tiles == 1 else 'cost'} {mp} MP;"
+            f" {c.caster} has {caster['mp']}")  # fmt: skip
     require(not (c.injury and c.kind == "defense"), "FATE-CAST-9",
             "--injury is for attack, curse, buff and heal, not defense")  # fmt: skip
     require(not (c.injury and c.kind == "heal" and state.clock.get("battle")), "FATE-CAST-9",
@@ -104,7 +107,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
     caster = who(state, c.caster, "master", "FATE-CAST-2")
-    check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest))
+    check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
     mp = _check_cost_and_injury(state, c, caster)
     total = chanted_tiles(c.tiles, caster["chants"])
@@ -126,8 +129,9 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
 def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dict[str, str]:
     hollow = " - 1 (hollow)" if caster["hollow"] else ""
     out = {
-        "mp": f"2 x {c.tiles} pool tiles{hollow} = {mp}",
-        "tiles": f"{c.tiles} x 2^{caster['chants']} chants = {total}",
+        "mp": f"2 x {count(c.tiles, 'pool tile')}{hollow} = {mp}",
+        "tiles": f"{count(c.tiles, 'pool tile')} x 2^{caster['chants']}"
+        f" ({count(caster['chants'], 'chant')}) = {total}",
         "timing": f"{TIMING[c.kind]} the other judgments (FATE-CAST-1)",
     }
     if c.crest:
@@ -246,7 +250,8 @@ def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
     require(
         min(c.hp, c.mp, c.injury) >= 0 and (c.hp or c.mp or c.injury),
         "FATE-CAST-5",
-        f"damage needs --hp, --mp or --injury above 0 (got {c.hp} HP, {c.mp} MP)",
+        f"damage needs --hp, --mp or --injury above 0 and none below"
+        f" (got {c.hp} HP, {c.mp} MP, {count(c.injury, 'injury grade')})",
     )
     rules = with_rules("FATE-CAST-5", c.injury > 0 and "FATE-CAST-9")
     return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external", rules=rules)]

@@ -17,7 +17,7 @@ from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State, evolve
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
-from tablelog.rules.fate import count, meet_defense
+from tablelog.rules.fate import article, count, meet_defense
 
 __all__ = ["Pending", "who", "Tile", "hits_on", "DEFENSE_KINDS"]
 
@@ -62,9 +62,9 @@ def who(
     """
     record = state.characters.get(name)
     if record is None:
-        raise RuleViolation("UNKNOWN-NAME", f"no character named {name!r}")
+        raise RuleViolation("UNKNOWN-NAME", f"no character named {name}")
     if role is not None and record["role"] != role:
-        raise RuleViolation(rule_id, f"{name} is a {record['role']}, not a {role}")
+        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not {article(role)}")
     return record
 
 

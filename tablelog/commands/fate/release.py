@@ -28,6 +28,7 @@ from tablelog.rules.fate import (
     check_true_name_allowed,
     check_ua_usable,
     count,
+    listing,
     parse_grade,
     parse_mods,
     plan_targets,
@@ -80,7 +81,8 @@ def decide_release(state: State, c: Release) -> list[Event]:
     if np is None:
         raise RuleViolation(
             "UNKNOWN-NAME",
-            f"{c.owner} has no NP {c.np_id!r} (has: {', '.join(owner['phantasms']) or 'none'})",
+            f"{c.owner} has no NP called {c.np_id}"
+            + (f" (has {listing(owner['phantasms'])})" if owner["phantasms"] else " (has none)"),
         )
     _check_may_release(state, c, owner, np)
     pending = Pending(state, action=True)
@@ -117,7 +119,8 @@ def _release_defense(
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     always = np["release"] == "always"
-    require(pending.state.clock.get("battle"), "FATE-NP-9", "a defensive NP is used in battle")
+    require(pending.state.clock.get("battle"), "FATE-NP-9",
+            "a defensive NP is released only in battle (fate battle start)")  # fmt: skip
     used = c.np_id in owner.get("_battle_uses", [])
     require(not (always and used), "FATE-NP-9",
             f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip

@@ -125,7 +125,8 @@ class SetCharacterGrade:
 
 def _check_new(state: State, name: str, rule_id: str, hp: int, mp: int) -> None:
     require(name not in state.characters, rule_id, f"{name} is already at the table")
-    require(hp >= 1 and mp >= 0, rule_id, f"{name} needs HP >= 1 and MP >= 0, got {hp} and {mp}")
+    require(hp >= 1 and mp >= 0, rule_id,
+            f"{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}")  # fmt: skip
 
 
 @decider(AddMaster)
@@ -247,7 +248,7 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
 def decide_move_row(state: State, c: MoveRow) -> list[Event]:
     """Move a character between the rows."""
     record = who(state, c.name)
-    require(c.row in ("front", "back"), "FATE-NP-7", f"row {c.row!r} is front or back")
+    require(c.row in ("front", "back"), "FATE-NP-7", f"row {c.row}: a row is front or back")
     require(record["row"] != c.row, "FATE-NP-7", f"{c.name} is already in the {c.row} row")
     return [RowChanged(c.name, c.row)]
 

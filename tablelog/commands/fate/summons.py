@@ -60,9 +60,11 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
                   checks: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Raise a bounded field, settling any field already up (FATE-NP-10, FATE-NP-12)."""
     state = pending.state
-    require(state.clock.get("battle"), "FATE-NP-10", "a bounded field is raised in battle")
+    require(state.clock.get("battle"), "FATE-NP-10",
+            "a bounded field is raised only in battle (fate battle start)")  # fmt: skip
     record = state.characters[owner]
-    require(record["field"] is None, "FATE-NP-10", f"{owner} already holds a field up")
+    require(record["field"] is None, "FATE-NP-10",
+            f"{owner} already holds a field up ({(record['field'] or {}).get('np')})")  # fmt: skip
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
     clashes = _clashes(pending, owner, grade, marble)
     factor = _mp_factor(clashes)
@@ -90,9 +92,11 @@ def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
                  plus_used: bool, checks: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Summon an army's units (FATE-NP-11, FATE-NP-12)."""
     state = pending.state
-    require(state.clock.get("battle"), "FATE-NP-11", "an army is summoned in battle")
+    require(state.clock.get("battle"), "FATE-NP-11",
+            "an army is summoned only in battle (fate battle start)")  # fmt: skip
     record = state.characters[owner]
-    require(record["army"] is None, "FATE-NP-11", f"{owner} already has an army out")
+    require(record["army"] is None, "FATE-NP-11",
+            f"{owner} already has an army out ({(record['army'] or {}).get('np')})")  # fmt: skip
     grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
     units = army_units(grade, plus_used)
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
@@ -128,7 +132,7 @@ def field_upkeep(pending: Pending) -> None:
                 field["np"],
                 due,
                 {
-                    "value": f"1 + {rounds} rounds{half} - plusses = {value}",
+                    "value": f"1 + {count(rounds, 'round')}{half} - plusses = {value}",
                     "paid": f"max(0, {value}){free} = {due}",
                 },
                 rules=with_rules("FATE-NP-10", bool(free) and "FATE-NP-12"),

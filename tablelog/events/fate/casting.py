@@ -10,6 +10,7 @@ import attrs
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
 from tablelog.rules.fate.casting import MP_PER_TILE
+from tablelog.rules.fate.text import count, listing
 
 __all__ = ["Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed"]
 
@@ -65,15 +66,11 @@ class CodeCast(FateEvent):
         )
 
     def describe(self) -> str:
-        chant = (
-            f" -> {self.tiles} ({self.chants} chant{'s' if self.chants != 1 else ''})"
-            if self.chants
-            else ""
-        )
+        chant = f" -> {self.tiles} ({count(self.chants, 'chant')})" if self.chants else ""
         crest = f", {self.hp} HP (crest)" if self.crest else ""
         return (
-            f"{self.caster} {self.kind} grade {self.grade}: {self.pool_tiles} tiles{chant} on"
-            f" {', '.join(self.targets)}; {self.mp} MP{crest}"
+            f"{self.caster} {self.kind} grade {self.grade}: {count(self.pool_tiles, 'tile')}{chant}"
+            f" on {listing(self.targets)}; {self.mp} MP{crest}"
         )
 
 
@@ -110,10 +107,10 @@ class EffectRaised(FateEvent):
     rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        turns = "the battle" if self.turns is None else f"{self.turns} turns"
+        turns = "the battle" if self.turns is None else count(self.turns, "turn")
         return (
-            f"{self.target}: {self.kind} grade {self.grade} x {self.tiles} tiles for {turns}"
-            f" (from {self.source})"
+            f"{self.target}: {self.kind} grade {self.grade} x {count(self.tiles, 'tile')}"
+            f" for {turns} (from {self.source})"
         )
 
 
@@ -177,4 +174,4 @@ class InjuryHealed(FateEvent):
     cause: int = 0
 
     def describe(self) -> str:
-        return f"{self.name} loses {self.grades} injury grades ({self.source})"
+        return f"{self.name} loses {count(self.grades, 'injury grade')} ({self.source})"

@@ -9,6 +9,7 @@ import attrs
 
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
+from tablelog.rules.fate.text import count, listing
 
 __all__ = [
     "MasterAdded",
@@ -73,11 +74,12 @@ class MasterAdded(FateEvent):
         )
 
     def describe(self) -> str:
-        attrs_text = "+".join(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
+        attrs_text = listing(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
+        cost = self.breakdown.get("total")
+        spent = f"{cost} of {self.cc_budget} CC" if cost is not None else f"{self.cc_budget} CC"
         return (
             f"{self.name}: quality {self.quality}, quantity {self.quantity}, crest {self.crest},"
-            f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row"
-            f" ({self.breakdown.get('total', '?')}/{self.cc_budget} CC)"
+            f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row ({spent})"
         )
 
 
@@ -101,8 +103,8 @@ class ServantAdded(FateEvent):
     def describe(self) -> str:
         madness = f", madness {self.madness}" if self.madness else ""
         return (
-            f"{self.name}: HP {self.hp}, MP {self.mp}, {self.np_budget} NP points{madness},"
-            f" anti-magic {self.anti_magic}"
+            f"{self.name}: HP {self.hp}, MP {self.mp}, {count(self.np_budget, 'NP point')}"
+            f"{madness}, anti-magic {self.anti_magic}"
         )
 
 

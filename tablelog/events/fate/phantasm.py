@@ -9,6 +9,7 @@ import attrs
 
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
+from tablelog.rules.fate.text import count, listing
 from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
 __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed"]
@@ -51,7 +52,7 @@ class PhantasmReleased(FateEvent):
     rules: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        at = f" at {', '.join(self.targets)}" if self.targets else ""
+        at = f" at {listing(self.targets)}" if self.targets else ""
         return f"{self.owner} releases {self.np_id}{at}; {self.mp} MP"
 
 
@@ -122,8 +123,9 @@ class ArmySummoned(FateEvent):
 
     def describe(self) -> str:
         return (
-            f"{self.owner} summons {self.np_id}: {self.units} units of {self.stat_points}"
-            f" points ({self.free_units} free), {self.upkeep_per_round} MP per round"
+            f"{self.owner} summons {self.np_id}: {count(self.units, 'unit')} of"
+            f" {count(self.stat_points, 'point')} ({self.free_units} free),"
+            f" {self.upkeep_per_round} MP per round"
         )
 
 

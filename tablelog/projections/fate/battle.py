@@ -15,6 +15,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character
+from tablelog.rules.fate import count
 
 __all__ = ["tick_effects"]
 
@@ -81,7 +82,8 @@ def _battle_ended(state: State, e: BattleEnded) -> None:
 @evolver(UpkeepPaid)
 def _upkeep_paid(state: State, e: UpkeepPaid) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require(owner["mp"] >= e.mp, "FATE-NP-10", f"{e.owner} has {owner['mp']} MP, upkeep {e.mp}")
+    require(owner["mp"] >= e.mp, "FATE-NP-10",
+            f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP")  # fmt: skip
     owner["mp"] -= e.mp
 
 
@@ -97,6 +99,6 @@ def _tiles_refilled(state: State, e: TilesRefilled) -> None:
     require(
         0 <= e.tiles <= who["tiles_max"],
         "FATE-CC-6",
-        f"{e.name} holds at most {who['tiles_max']} tiles, not {e.tiles}",
+        f"{e.name} holds at most {count(who['tiles_max'], 'tile')}, not {e.tiles}",
     )
     who["tiles"] = e.tiles

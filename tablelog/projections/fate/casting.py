@@ -11,7 +11,7 @@ from tablelog.projections.fate.records import (
     register_action,
     require_cause,
 )
-from tablelog.rules.fate import check_buff_held
+from tablelog.rules.fate import check_buff_held, count
 
 __all__: list[str] = []
 
@@ -37,20 +37,20 @@ def _code_cast(state: State, e: CodeCast) -> None:
     require(
         who["tiles"] >= e.pool_tiles,
         "FATE-CAST-2",
-        f"{e.caster} has {who['tiles']} tiles, the cast takes {e.pool_tiles}",
+        f"{e.caster} has {count(who['tiles'], 'tile')}; the cast takes {e.pool_tiles}",
     )
     require(
-        who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP, the cast costs {e.mp}"
+        who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP; the cast costs {e.mp}"
     )
     require(
         who["hp"] > e.hp or e.hp == 0,
         "FATE-CC-10",
-        f"{e.caster} has {who['hp']} HP, the crest spell costs {e.hp}",
+        f"{e.caster} has {who['hp']} HP; the crest spell costs {e.hp}",
     )
     require(
         who["chants"] == e.chants,
         "FATE-CHANT-1",
-        f"{e.caster} has {who['chants']} chants pending, the cast used {e.chants}",
+        f"{e.caster} has {count(who['chants'], 'chant')} pending; the cast used {e.chants}",
     )
     register_action(state, e.action, "cast", "FATE-CAST-1")
     who["tiles"] -= e.pool_tiles
@@ -99,12 +99,13 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
         require(
             effect is not None and effect["tiles"] >= tiles,
             "FATE-CAST-5",
-            f"{name} has no effect #{effect_id} with {tiles} tiles left",
+            f"{name} has no effect #{effect_id} with {count(tiles, 'tile')} left",
         )
         assert effect is not None
         effect["used"] += tiles
         require(effect["per_turn"] is None or effect["used"] <= effect["per_turn"], "FATE-NP-9",
-                f"{name}'s #{effect_id} gives {effect['per_turn']} tile(s) a turn")  # fmt: skip
+                f"{name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')}"
+                " a turn")  # fmt: skip
         effect["tiles"] -= tiles
     who["effects"] = [x for x in who["effects"] if x["tiles"] > 0]
 
@@ -119,7 +120,8 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
         require(
             who["chants"] == e.chants_cancelled,
             "FATE-CHANT-2",
-            f"{e.name} has {who['chants']} chants, the damage cancels {e.chants_cancelled}",
+            f"{e.name} has {count(who['chants'], 'chant')} pending;"
+            f" the damage cancels {e.chants_cancelled}",
         )
         who["chants"] = 0
     who["hp"] = max(0, who["hp"] - e.hp)

@@ -12,7 +12,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.fate.records import character, master_record, servant_record
-from tablelog.rules.fate import MAX_PHANTASMS, np_profile, parse_grade, typed_mods
+from tablelog.rules.fate import MAX_PHANTASMS, count, np_profile, parse_grade, typed_mods
 
 __all__: list[str] = []
 
@@ -31,16 +31,19 @@ def _servant_added(state: State, e: ServantAdded) -> None:
 
 def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
     """Refuse a 4th NP, an NP over budget, or a second unique ability."""
-    require(e.np_id not in owner["phantasms"], "FATE-NP-1", f"{e.owner} already has {e.np_id}")
+    require(e.np_id not in owner["phantasms"], "FATE-NP-1",
+            f"{e.owner} already has an NP or ability called {e.np_id}")  # fmt: skip
     if e.unique:
-        require(owner["role"] == "master", "FATE-UA-1", f"{e.owner} is not a master")
+        require(owner["role"] == "master", "FATE-UA-1",
+                f"{e.owner} is a {owner['role']}; a unique ability is a master's")  # fmt: skip
         require(
             not owner["phantasms"],
             "FATE-UA-1",
             f"{e.owner} already holds unique ability {next(iter(owner['phantasms']), '')}",
         )
         return
-    require(owner["role"] == "servant", "FATE-NP-1", f"{e.owner} is not a servant")
+    require(owner["role"] == "servant", "FATE-NP-1",
+            f"{e.owner} is a {owner['role']}; an NP is a servant's")  # fmt: skip
     require(
         len(owner["phantasms"]) < MAX_PHANTASMS,
         "FATE-NP-1",
@@ -50,8 +53,8 @@ def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
     require(
         total <= owner["np_budget"],
         "FATE-NP-1",
-        f"{e.np_id} costs {points} NP points; {e.owner} has spent {owner['np_points']} of"
-        f" {owner['np_budget']}",
+        f"{e.np_id} costs {count(points, 'NP point')}; {e.owner} has spent {owner['np_points']}"
+        f" of {owner['np_budget']}",
     )
 
 
@@ -89,7 +92,7 @@ def _phantasm_added(state: State, e: PhantasmAdded) -> None:
 
 @evolver(RowChanged)
 def _row_changed(state: State, e: RowChanged) -> None:
-    require(e.row in ("front", "back"), "FATE-NP-7", f"row {e.row!r} is front or back")
+    require(e.row in ("front", "back"), "FATE-NP-7", f"row {e.row}: a row is front or back")
     character(state, e.name)["row"] = e.row
 
 

@@ -21,7 +21,7 @@ __all__: list[str] = []
 @evolver(PhantasmReleased)
 def _released(state: State, e: PhantasmReleased) -> None:
     owner = character(state, e.owner, "FATE-NP-5")
-    require(e.np_id in owner["phantasms"], "FATE-NP-5", f"{e.owner} has no NP {e.np_id!r}")
+    require(e.np_id in owner["phantasms"], "FATE-NP-5", f"{e.owner} has no NP called {e.np_id}")
     require(
         owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
     )
@@ -88,7 +88,7 @@ def _field_ended(state: State, e: FieldEnded) -> None:
     require(
         owner["field"] is not None and owner["field"]["np"] == e.np_id,
         "FATE-NP-10",
-        f"{e.owner} holds no field {e.np_id!r} up",
+        f"{e.owner} holds no field called {e.np_id} up",
     )
     owner["field"] = None
 
@@ -116,6 +116,6 @@ def _army_dismissed(state: State, e: ArmyDismissed) -> None:
     require(
         owner["army"] is not None and owner["army"]["np"] == e.np_id,
         "FATE-NP-11",
-        f"{e.owner} has no army {e.np_id!r} out",
+        f"{e.owner} has no army called {e.np_id} out",
     )
     owner["army"] = None

@@ -88,7 +88,7 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[st
         RuleViolation: ``rule_id`` (UNKNOWN-NAME by default) when there is none.
     """
     who = state.characters.get(name)
-    require(who is not None, rule_id, f"no character named {name!r}")
+    require(who is not None, rule_id, f"no character named {name}")
     assert who is not None
     return who
 

@@ -13,7 +13,7 @@ import attrs
 
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import KINDS
-from tablelog.rules.fate.text import count
+from tablelog.rules.fate.text import count, listing
 
 __all__ = [
     "TIMING",
@@ -44,7 +44,12 @@ MP_PER_TILE = 2
 
 
 def check_cast(
-    kind: str, grade: int, tiles: int, tiles_left: int, powers: Mapping[str, int]
+    kind: str,
+    grade: int,
+    tiles: int,
+    tiles_left: int,
+    powers: Mapping[str, int],
+    crest: bool = False,
 ) -> None:
     """Refuse a cast the caster cannot make.
 
@@ -54,6 +59,7 @@ def check_cast(
         tiles: Tiles taken from the pool (≥ 1).
         tiles_left: Tiles the caster has left.
         powers: ``{kind: power grade}`` of the kinds the caster may use.
+        crest: Whether ``powers`` are the spells stored in the caster's crest (for messages).
 
     Raises:
         RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CAST-2 for a kind the caster cannot
@@ -61,21 +67,28 @@ def check_cast(
 
     Source: 코드 캐스트 2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2.
     """
-    require(kind in KINDS, "FATE-CAST-1", f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+    require(kind in KINDS, "FATE-CAST-1",
+            f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")  # fmt: skip
+    allowed = listing([k for k in KINDS if k in powers], empty="nothing")
+    limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
     require(
         kind in powers,
         "FATE-CAST-2",
-        f"cannot cast {kind}: the caster's attributes allow {sorted(powers)}",
+        f"cannot cast {kind} from the crest: it stores {allowed}"
+        if crest
+        else f"cannot cast {kind}: the caster may cast {allowed}",
     )
+    require(powers[kind] >= 1, "FATE-CAST-2", f"cannot cast {kind}: {limit} is 0")
     require(
         1 <= grade <= powers[kind],
         "FATE-CAST-2",
-        f"{kind} grade {grade} is outside 1..{powers[kind]} (the caster's {kind} power)",
+        f"{kind} grade {grade} is outside 1..{powers[kind]} ({limit})",
     )
+    require(tiles >= 1, "FATE-CAST-2", f"a cast takes at least 1 tile, not {tiles}")
     require(
-        1 <= tiles <= tiles_left,
+        tiles <= tiles_left,
         "FATE-CAST-2",
-        f"{tiles} tiles asked, {tiles_left} left in the pool",
+        f"{count(tiles, 'tile')} asked, {count(tiles_left, 'tile')} left in the pool",
     )
 
 
@@ -110,8 +123,10 @@ def deal_tiles(tiles: int, targets: list[str]) -> dict[str, int]:
 
     Source: decision (docs/fate.md), FATE-CAST-2.
     """
-    require(len(set(targets)) == len(targets), "FATE-CAST-2", f"a target is named twice: {targets}")
-    require(len(targets) <= tiles, "FATE-CAST-2", f"{len(targets)} targets but only {tiles} tiles")
+    twice = [name for i, name in enumerate(targets) if name in targets[:i]]
+    require(not twice, "FATE-CAST-2", f"{listing(dict.fromkeys(twice))} named twice as a target")
+    require(len(targets) <= tiles, "FATE-CAST-2",
+            f"{count(len(targets), 'target')} but only {count(tiles, 'tile')}")  # fmt: skip
     return {
         name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
         for i, name in enumerate(targets)
@@ -202,7 +217,7 @@ def check_buff_tiles(per_target: Mapping[str, int], chanted: bool) -> None:
         require(
             tiles <= 1,
             "FATE-CAST-7",
-            f"{tiles} buff tiles on {name}: one per target unless chanted",
+            f"{count(tiles, 'buff tile')} on {name}: one per target unless chanted (FATE-CHANT-4)",
         )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from tablelog.rules.core import require
 from tablelog.rules.fate.grades import KINDS, Grade
+from tablelog.rules.fate.text import count, listing, shown
 
 __all__ = [
     "ELEMENTS",
@@ -65,7 +66,8 @@ def normalize_attribute(name: str) -> str:
     require(
         key in ELEMENTS or key in SPECIAL,
         "FATE-CC-7",
-        f"unknown attribute {name!r} (earth water fire wind ether hollow none)",
+        f"unknown attribute {name} (earth, water, fire, wind, ether, hollow or none;"
+        " or 지 수 화 풍 공 허 무)",
     )
     return key
 
@@ -127,13 +129,16 @@ def attribute_cost(attributes: Iterable[str]) -> int:
     """
     names = list(attributes)
     require(names, "FATE-CC-2", "a master starts with one attribute; none given")
-    require(len(set(names)) == len(names), "FATE-CC-2", f"attribute given twice: {names}")
+    twice = [name for i, name in enumerate(names) if name in names[:i]]
+    require(not twice, "FATE-CC-2",
+            f"{listing(dict.fromkeys(twice))} given twice as an attribute")  # fmt: skip
     special = [a for a in names if a in SPECIAL]
     if special:
         require(
             len(names) == 1,
             "FATE-CC-8",
-            f"{special[0]} stands alone; cannot combine it with {names}",
+            f"{special[0]} stands alone: it cannot be combined with"
+            f" {listing(n for n in names if n != special[0])}",
         )
         return 10
     n = len(names)
@@ -161,7 +166,9 @@ def cc_cost_breakdown(
     }
     total = sum(costs.values())
     require(
-        total <= budget, "FATE-CC-1", f"build costs {total} CC points ({costs}), budget is {budget}"
+        total <= budget,
+        "FATE-CC-1",
+        f"the build costs {count(total, 'CC point')} ({shown(costs)}); the budget is {budget}",
     )
     return {**costs, "total": total, "budget": budget}
 
@@ -203,7 +210,8 @@ def kind_powers(power: int, attributes: Iterable[str], none_kind: str | None) ->
         require(
             none_kind in KINDS,
             "FATE-CC-8",
-            f"attribute none needs one chosen kind of {KINDS}, got {none_kind!r}",
+            f"attribute none needs --none-kind, one of {listing(KINDS, 'or')}"
+            + (f", not {none_kind}" if none_kind else ""),
         )
         return {str(none_kind): power + 3}
     require(none_kind is None, "FATE-CC-8", f"--none-kind {none_kind} needs the attribute none")
@@ -238,7 +246,9 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     Source: 코드 캐스트 1.1 4) ([마술각인의 등급×2] …); FATE-CC-10 (decision on the two figures).
     """
     for kind, grade in stored.items():
-        require(kind in KINDS, "FATE-CC-10", f"stored spell kind {kind!r} is not one of {KINDS}")
+        require(kind in KINDS, "FATE-CC-10",
+                f"stored spell kind {kind} is not {listing(KINDS, 'or')}")  # fmt: skip
+        require(crest.value >= 1, "FATE-CC-10", f"crest {crest} stores no spells")
         require(
             1 <= grade <= crest.value,
             "FATE-CC-10",
@@ -248,5 +258,5 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     require(
         total <= 2 * crest.value,
         "FATE-CC-10",
-        f"stored spells total {total} grades, crest {crest} holds {2 * crest.value}",
+        f"stored spells total {count(total, 'grade')}; crest {crest} holds {2 * crest.value}",
     )

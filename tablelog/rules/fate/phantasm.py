@@ -12,6 +12,7 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import Grade, parse_grade
 from tablelog.rules.fate.mods import NPMods, parse_mods
+from tablelog.rules.fate.text import article, listing
 
 __all__ = [
     "NP_TYPES",
@@ -64,7 +65,7 @@ def np_setting_points(grade: Grade) -> int:
     require(
         grade.plusses < len(costs),
         "FATE-NP-2",
-        f"NP grade {grade} does not exist (E D C C+ B B+ B++ A A+ A++ A+++ EX)",
+        f"NP grade {grade} does not exist (E, D, C, C+, B, B+, B++, A, A+, A++, A+++ or EX)",
     )
     return costs[grade.plusses]
 
@@ -79,25 +80,26 @@ def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
     Source: 노블 판타즘 1.② and 1.① (상시 해방형 보구는 '대인 보구'로 분류); FATE-NP-3.
     """
     require(
-        np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type!r} ({', '.join(NP_TYPES)})"
+        np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type} ({listing(NP_TYPES, 'or')})"
     )
-    require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form!r}")
-    require(release in ("true-name", "always"), "FATE-NP-3", f"unknown release kind {release!r}")
+    require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form} (attack or defense)")
+    require(release in ("true-name", "always"), "FATE-NP-3",
+            f"unknown release kind {release} (true-name or always)")  # fmt: skip
     minimum = parse_grade(_MINIMUM[np_type])
     require(
         grade.at_least(minimum),
         "FATE-NP-3",
-        f"a {np_type} NP must be grade {minimum} or higher, got {grade}",
+        f"{article(np_type)} NP must be grade {minimum} or higher, not {grade}",
     )
     require(
         release == "true-name" or np_type == "anti-unit",
         "FATE-NP-3",
-        f"an always-active NP is anti-unit, got {np_type}",
+        f"an always-active NP is anti-unit, not {np_type}",
     )
     require(
         form == "attack" or np_type in ATTACK_TYPES,
         "FATE-NP-3",
-        f"a {np_type} NP has no defense form",
+        f"{article(np_type)} NP has no defense form",
     )
 
 

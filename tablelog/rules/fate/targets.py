@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import attrs
 
 from tablelog.rules.core import require
+from tablelog.rules.fate.text import article, count, listing
 
 __all__ = ["TargetPlan", "plan_targets", "back_row_hp", "ANTI_WORLD_BACK_MP"]
 
@@ -58,13 +59,15 @@ def plan_targets(
     Source: 노블 판타즘 2.④; FATE-NP-7 (anti-unit: any row — decision).
     """
     names = [name for name, _ in targets]
-    require(names, "FATE-NP-7", f"a {np_type} release needs a target")
-    require(len(set(names)) == len(names), "FATE-NP-7", f"a target is named twice: {names}")
+    require(names, "FATE-NP-7", f"{article(np_type)} release needs a --target")
+    twice = [name for i, name in enumerate(names) if name in names[:i]]
+    require(not twice, "FATE-NP-7", f"{listing(dict.fromkeys(twice))} named twice as a target")
     front = [name for name, row in targets if row == "front" or np_type == "anti-unit"]
     require(
         limit is None or len(front) <= limit,
         "FATE-NP-7",
-        f"{np_type} hits at most {limit} front-row targets, {len(front)} named: {front}",
+        f"{article(np_type)} NP hits at most {count(limit or 0, 'front-row target')},"
+        f" {len(front)} named ({listing(front)})",
     )
     plans: list[TargetPlan] = []
     last_front: str | None = None
@@ -83,7 +86,7 @@ def plan_targets(
             require(
                 np_type == "anti-world",
                 "FATE-NP-7",
-                f"a {np_type} NP hits only the front row; {name} is in the back row",
+                f"{article(np_type)} NP hits only the front row; {name} is in the back row",
             )
             plans.append(TargetPlan(name, row, "half"))
     return plans

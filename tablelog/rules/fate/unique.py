@@ -9,6 +9,7 @@ from __future__ import annotations
 from tablelog.rules.core import require
 from tablelog.rules.fate.grades import Grade, parse_grade
 from tablelog.rules.fate.phantasm import np_setting_points
+from tablelog.rules.fate.text import count, listing
 
 __all__ = [
     "UA_TYPES",
@@ -37,7 +38,7 @@ def check_unique_ability(grade: Grade, ua_type: str, release: str, starting: boo
     require(
         ua_type in UA_TYPES,
         "FATE-UA-1",
-        f"a unique ability is {', '.join(UA_TYPES)}; got {ua_type}",
+        f"a unique ability is {listing(UA_TYPES, 'or')}, not {ua_type}",
     )
     require(release == "true-name", "FATE-UA-1", "a unique ability cannot be always-active")
     require(not grade.is_ex, "FATE-UA-1", "a unique ability cannot be EX")
@@ -45,7 +46,7 @@ def check_unique_ability(grade: Grade, ua_type: str, release: str, starting: boo
         require(
             grade == parse_grade(STARTING_UA_GRADE),
             "FATE-UA-3",
-            f"a starting unique ability is fixed at C, got {grade}",
+            f"a starting unique ability is fixed at C, not {grade}",
         )
 
 
@@ -72,8 +73,8 @@ def check_ua_usable(grade: Grade, character_grade: int, starting: bool) -> None:
     require(
         points <= earned,
         "FATE-UA-2",
-        f"grade {grade} costs {points} points; character grade {character_grade} earns "
-        f"{earned} (needs grade {2 * points})",
+        f"grade {grade} costs {count(points, 'point')}; character grade {character_grade} earns "
+        f"{earned} (it needs character grade {2 * points})",
     )
 
 
@@ -93,7 +94,9 @@ def check_true_name_allowed(madness: Grade | None, raging: bool) -> None:
         f"madness {madness} (B or higher) forbids true-name NPs",
     )
     require(
-        not raging, "FATE-NP-4", f"a raging servant (madness {madness}) cannot release true names"
+        not raging,
+        "FATE-NP-4",
+        f"a raging servant (madness {madness}) cannot release a true-name NP",
     )
 
 

@@ -851,3 +851,77 @@ def test_outside_damage_names_the_defense_decision():
     """`fate damage` names FATE-CAST-5 (one incoming tile); breaking a chant adds FATE-CHANT-2."""
     _, events = then(given(*TABLE, Chant("Tokiomi")), TakeDamage("Tokiomi", hp=3))
     assert [("FATE-CAST-5", "FATE-CHANT-2")] == rules_of(events, DamageTaken)
+
+
+# --- messages read as English for the GM: plurals, articles, no None or Python reprs -------------
+
+
+EXCALIBUR = AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")
+MESSAGES = [
+    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "attack", 2, 1, ("Saber", "Lancer")),
+     "2 targets but only 1 tile"),
+    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "attack", 2, 2, ("Saber", "Saber")),
+     "Saber named twice as a target"),
+    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1, ("Saber",)),
+     "cannot cast curse: the caster may cast attack and buff"),
+    ("FATE-CAST-2", TABLE, Cast("Kiritsugu", "attack", 3, 1, ("Saber",), crest=True),
+     "attack grade 3 is outside 1..2 (the attack spell stored in the crest)"),
+    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1),
+     "cannot cast curse: the caster may cast attack and buff"),
+    ("FATE-CAST-3", (AddMaster("Waver", "D", "C", "E", ("wind",), 30, 1),),
+     Cast("Waver", "defense", 1, 1), "1 tile costs 2 MP; Waver has 1"),
+    ("FATE-NP-3", TABLE, AddPhantasm("Lancer", "x", "D", "anti-army"),
+     "an anti-army NP must be grade C or higher, not D"),
+    ("FATE-NP-3", TABLE, AddPhantasm("Lancer", "x", "B", "army", "defense"),
+     "an army NP has no defense form"),
+    ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("none",), 40, 40, cc_budget=30),
+     "attribute none needs --none-kind, one of attack, defense, heal, buff or curse"),
+    ("FATE-CC-1", (), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40),
+     "the build costs 21 CC points (quality 10, quantity 8, crest 3 and attributes 0);"
+     " the budget is 20"),
+    ("FATE-CC-2", (), AddMaster("Kayneth", "A", "A", "C", ("fire", "fire"), 40, 40),
+     "fire given twice as an attribute"),
+    ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("hollow", "fire"), 40, 40, cc_budget=40),
+     "hollow stands alone: it cannot be combined with fire"),
+    ("FATE-NP-7", (*TABLE, EXCALIBUR, StartBattle()),
+     Release("Saber", "excalibur", ("Lancer", "Kiritsugu", "Tokiomi", "Saber")),
+     "an anti-fortress NP hits at most 3 front-row targets, 4 named (Lancer, Kiritsugu, Tokiomi"
+     " and Saber)"),
+    ("FATE-NP-7", (*TABLE, EXCALIBUR, StartBattle()), Release("Saber", "excalibur"),
+     "an anti-fortress release needs a --target"),
+    ("UNKNOWN-NAME", TABLE, Release("Lancer", "spear", ("Saber",)),
+     "Lancer has no NP called spear (has none)"),
+    ("UNKNOWN-NAME", TABLE, Dismiss("Saber", "ubw"),
+     "Saber has no field or army called ubw up (none is up)"),
+    ("FATE-UA-2", (*TABLE, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit")),
+     Release("Tokiomi", "flame", ("Lancer",)),
+     "grade B+ costs 6 points; character grade 0 earns 0 (it needs character grade 12)"),
+    ("FATE-CAST-5", TABLE, TakeDamage("Saber"),
+     "damage needs --hp, --mp or --injury above 0 and none below (got 0 HP, 0 MP, 0 injury"
+     " grades)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "table", "command", "message"),
+    [pytest.param(*m, marks=rule(m[0]), id=m[3][:40]) for m in MESSAGES],
+)
+def test_refusals_read_as_english(rule_id, table, command, message):
+    """Each refusal names its values in plain English (no "1 tiles", "a anti-army", None, [..])."""
+    with pytest.raises(RuleViolation) as err:
+        decide(given(*table), command)
+    assert (rule_id, message) == (err.value.rule_id, err.value.message)
+
+
+@rule("FATE-CAST-5")
+def test_descriptions_count_in_english():
+    """One tile, one turn, one injury grade and one NP point are singular in the log lines."""
+    from tablelog.events.fate import CodeCast, InjuryHealed, ServantAdded
+
+    cast = CodeCast("Tokiomi", "attack", 2, 1, 1, ("Lancer", "Saber"), 2)
+    assert "Tokiomi attack grade 2: 1 tile on Lancer and Saber; 2 MP" == cast.describe()
+    effect = EffectRaised("Saber", 1, "np-defense", 3, 1, 1, "Saber")
+    assert "Saber: np-defense grade 3 x 1 tile for 1 turn (from Saber)" == effect.describe()
+    assert "Ann loses 1 injury grade (Bea heal)" == InjuryHealed("Ann", 1, "Bea heal").describe()
+    servant = ServantAdded("Sab", 50, 40, np_budget=1)
+    assert "Sab: HP 50, MP 40, 1 NP point, anti-magic 0" == servant.describe()
