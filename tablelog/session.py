@@ -23,8 +23,8 @@ from tablelog.projections.core import State, diff, entity_view, evolve, undone_a
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position
-from tablelog.store.lock import LockTimeout, LogLock
-from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, LogMovedOn, StoredRecord
+from tablelog.store.lock import LogLock
+from tablelog.store.log import LogError, LogFile, LogMovedOn, StoredRecord
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
@@ -226,11 +226,6 @@ class Session:
             raise LogError(f"{self.path}: the log moved on under an atomic run")
         # Busy log: stop racing, hold the lock from the fold to the append (always progresses).
         lock = self.log.lock()
-        try:
-            lock.acquire()
-        except LockTimeout:
-            raise LogError(f"{self.path} is locked by another writer "
-                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
         self._lock = lock
         try:
             outcome = self._attempt(command, dry_run)
@@ -349,11 +344,6 @@ class Session:
             LogError: locked past the timeout, or the final write failed (nothing written).
         """
         lock = self.log.lock()
-        try:
-            lock.acquire()
-        except LockTimeout:
-            raise LogError(f"{self.path} is locked by another writer "
-                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
         self._lock = lock
         self._state = None
         start = None

@@ -28,13 +28,31 @@ from tablelog.store.format import (
     pack_record,
     parse_header,
 )
-from tablelog.store.lock import LockTimeout, LogLock
+from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
 __all__ = ["LogError", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile", "LOCK_TIMEOUT_S",
            "fsync_dir"]
 
-LOCK_TIMEOUT_S = float(os.environ.get("TABLELOG_LOCK_TIMEOUT", "10"))
+LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
+
+
+def lock_timeout_s() -> float:
+    """Return the lock timeout in seconds (``$TABLELOG_LOCK_TIMEOUT``, default 10).
+
+    Raises:
+        LogError: the variable is not a non-negative number.
+    """
+    text = os.environ.get("TABLELOG_LOCK_TIMEOUT")
+    if text is None:
+        return LOCK_TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise LogError(f"TABLELOG_LOCK_TIMEOUT must be a number of seconds, got {text!r}")
+    return value
 
 
 class LogError(Exception):
@@ -98,8 +116,22 @@ class LogFile:
         return self.path + ".lock"
 
     def lock(self) -> LogLock:
-        """Return the log's exclusive lock (not yet acquired)."""
-        return LogLock(self.lock_path, LOCK_TIMEOUT_S)
+        """Return the log's exclusive lock, acquired (release it, or use it as a context manager).
+
+        Raises:
+            LogError: locked by another writer past the timeout, the lock file cannot be made,
+                or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
+        """
+        timeout = lock_timeout_s()
+        lock = LogLock(self.lock_path, timeout)
+        try:
+            lock.acquire()
+        except LockTimeout:
+            raise LogError(f"{self.path} is locked by another writer "
+                           f"(waited {timeout:g} s)") from None
+        except LockUnavailable as exc:
+            raise LogError(str(exc)) from None
+        return lock
 
     @classmethod
     def create(cls, path: str, header: Header) -> LogFile:
@@ -297,12 +329,8 @@ class LogFile:
         """
         if locked:
             return self._append_locked(envelopes, expected)
-        try:
-            with self.lock():
-                return self._append_locked(envelopes, expected)
-        except LockTimeout:
-            raise LogError(f"{self.path} is locked by another writer "
-                           f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+        with self.lock():
+            return self._append_locked(envelopes, expected)
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
         try:

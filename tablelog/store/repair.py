@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from tablelog.store.lock import LockTimeout
-from tablelog.store.log import LOCK_TIMEOUT_S, LogError, LogFile, fsync_dir
+from tablelog.store.log import LogError, LogFile, fsync_dir
 
 __all__ = ["repair", "salvage"]
 
@@ -27,25 +26,21 @@ def repair(log: LogFile) -> tuple[int, str] | None:
     Raises:
         LogError: the log is corrupt before its tail (never repaired silently), or locked.
     """
-    try:
-        with log.lock():
-            for _ in log.records():
-                pass
-            if log.torn_at is None:
-                return None
-            backup = _free_name(log.path + ".bak")
-            shutil.copy2(log.path, backup)
-            with open(backup, "rb") as b:
-                os.fsync(b.fileno())
-            with open(log.path, "r+b") as f:
-                f.truncate(log.torn_at)
-                f.flush()
-                os.fsync(f.fileno())
-            fsync_dir(log.path)
-            return log.torn_at, backup
-    except LockTimeout:
-        raise LogError(f"{log.path} is locked by another writer "
-                       f"(waited {LOCK_TIMEOUT_S:g} s)") from None
+    with log.lock():
+        for _ in log.records():
+            pass
+        if log.torn_at is None:
+            return None
+        backup = _free_name(log.path + ".bak")
+        shutil.copy2(log.path, backup)
+        with open(backup, "rb") as b:
+            os.fsync(b.fileno())
+        with open(log.path, "r+b") as f:
+            f.truncate(log.torn_at)
+            f.flush()
+            os.fsync(f.fileno())
+        fsync_dir(log.path)
+        return log.torn_at, backup
 
 
 def salvage(log: LogFile, out: str) -> tuple[int, int, int | None]:

@@ -419,3 +419,14 @@ def test_dry_run_script_with_init_leaves_no_files(tmp_path: Path) -> None:
     script.write_text("init --system toy\ntoy add b 1\n")
     ok(tmp_path / "new.tlog", "run", str(script), "--dry-run")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.txt"]
+
+
+def test_lock_problems_are_exit_3_not_tracebacks(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad lock timeout setting or a lock file that cannot be made exits 3 with a message."""
+    monkeypatch.setenv("TABLELOG_LOCK_TIMEOUT", "abc")
+    assert "TABLELOG_LOCK_TIMEOUT must be a number of seconds, got 'abc'" in refused(
+        log, "note", "x", status=3)
+    monkeypatch.delenv("TABLELOG_LOCK_TIMEOUT")
+    lock = Path(str(log) + ".lock")
+    lock.mkdir()  # a directory where the lock file should be: it cannot be opened
+    assert "cannot lock" in refused(log, "note", "x", status=3)

@@ -173,8 +173,7 @@ def test_lock_held_past_the_timeout_is_exit_3(tmp_path: Path) -> None:
     log = tmp_path / "s.tlog"
     ok(log, "init", "--system", "toy")
     before = log.read_bytes()
-    holder = LogFile(str(log)).lock()
-    holder.acquire()
+    holder = LogFile(str(log)).lock()  # acquired
     try:
         done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "note", "x"],
                               capture_output=True, text=True, timeout=60,
