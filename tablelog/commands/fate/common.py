@@ -84,7 +84,8 @@ def _slots(target: dict[str, Any], kinds: tuple[str, ...]) -> list[dict[str, Any
         if effect["kind"] in kinds:
             tiles = effect["tiles"]
             if effect["per_turn"] is not None:
-                tiles = min(tiles, effect["per_turn"] - effect["used"])
+                used = target.get("_turn_use", {}).get(str(effect["id"]), 0)
+                tiles = min(tiles, effect["per_turn"] - used)
             slots.extend([effect] * tiles)
     return slots
 

@@ -21,11 +21,15 @@ __all__ = ["tick_effects"]
 
 
 def tick_effects(state: State) -> None:
-    """Start a turn for every effect: turns left −1; an effect at 0 ends (RULES.md turns)."""
+    """Start a turn for every effect: turns left −1; an effect at 0 ends (RULES.md turns).
+
+    Effects keep their order (oldest first) and only ``turns_left`` changes, so a turn's diff is
+    one line per effect; the tiles a per-turn effect gave this turn are private (``_turn_use``).
+    """
     for who in state.characters.values():
         kept: list[dict[str, Any]] = []
+        who["_turn_use"] = {}
         for effect in who["effects"]:
-            effect["used"] = 0
             if effect["turns_left"] is not None:
                 effect["turns_left"] -= 1
             if effect["turns_left"] is None or effect["turns_left"] > 0:
@@ -76,7 +80,7 @@ def _battle_ended(state: State, e: BattleEnded) -> None:
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
         who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses={},
-                   _battle_uses=[])  # fmt: skip
+                   _battle_uses=[], _turn_use={})  # fmt: skip
 
 
 @evolver(UpkeepPaid)

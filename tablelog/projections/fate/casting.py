@@ -85,7 +85,6 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
             "block_mp": e.block_mp,
             "injury": e.injury,
             "per_turn": e.per_turn,
-            "used": 0,
             "chanted": e.chanted,
         }
     )
@@ -102,10 +101,12 @@ def _spend_defenses(who: dict, name: str, spent: dict[str, int]) -> None:
             f"{name} has no effect #{effect_id} with {count(tiles, 'tile')} left",
         )
         assert effect is not None
-        effect["used"] += tiles
-        require(effect["per_turn"] is None or effect["used"] <= effect["per_turn"], "FATE-NP-9",
-                f"{name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')}"
-                " a turn")  # fmt: skip
+        if effect["per_turn"] is not None:
+            used = who.setdefault("_turn_use", {})
+            used[effect_id] = used.get(effect_id, 0) + tiles
+            require(used[effect_id] <= effect["per_turn"], "FATE-NP-9",
+                    f"{name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')}"
+                    " a turn")  # fmt: skip
         effect["tiles"] -= tiles
     who["effects"] = [x for x in who["effects"] if x["tiles"] > 0]
 

@@ -40,6 +40,7 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "_np_turn": None,
         "_always_uses": {},
         "_battle_uses": [],
+        "_turn_use": {},
     }
 
 

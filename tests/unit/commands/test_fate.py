@@ -38,7 +38,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.projections import fate as projection
-from tablelog.projections.core import State, evolve, fold_collecting
+from tablelog.projections.core import State, diff, entity_view, evolve, fold_collecting
 from tablelog.rules.core import RuleViolation
 
 rule = pytest.mark.rule
@@ -925,3 +925,30 @@ def test_descriptions_count_in_english():
     assert "Ann loses 1 injury grade (Bea heal)" == InjuryHealed("Ann", 1, "Bea heal").describe()
     servant = ServantAdded("Sab", 50, 40, np_budget=1)
     assert "Sab: HP 50, MP 40, 1 NP point, anti-magic 0" == servant.describe()
+
+
+# --- state layout: short diffs -------------------------------------------------------------------
+
+
+@rule("FATE-NP-9")
+def test_a_turn_changes_only_each_effects_turns_left():
+    """A hit on a spread NP changes only its tiles; the next turn only each effect's turns_left."""
+    state = given(
+        *TABLE,
+        AddPhantasm("Saber", "shield", "B", "anti-unit", "defense"),
+        StartBattle(),
+        Cast("Kiritsugu", "defense", 5, 1),
+        Cast("Tokiomi", "buff", 2, 1, ("Kiritsugu",)),
+        Release("Saber", "shield", spread=True),
+    )
+    hit, _ = then(state, TakeDamage("Saber", hp=3))
+    assert [("characters.Saber.effects[0].tiles", 5, 4)] == diff(
+        entity_view(state), entity_view(hit)
+    )
+    after, _ = then(hit, StartTurn())
+    assert [
+        ("clock.turn", 1, 2),
+        ("characters.Kiritsugu.effects[0].turns_left", 3, 2),
+        ("characters.Kiritsugu.effects[1].turns_left", 3, 2),
+        ("characters.Saber.effects[0].turns_left", 5, 4),
+    ] == diff(entity_view(hit), entity_view(after))
