@@ -144,7 +144,11 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> 
     hp = attack_hp_per_tile(c.grade, anti)
     grades = max(0, c.grade - anti)
     tile = Tile(0, 0, grades) if c.injury else Tile(hp)
-    what = f"{grades} injury" if c.injury else f"2 x ({c.grade} - {anti} anti-magic) = {hp} HP"
+    what = (
+        f"{c.grade} - {anti} anti-magic = {count(grades, 'injury grade')}"
+        if c.injury
+        else f"2 x ({c.grade} - {anti} anti-magic) = {hp} HP"
+    )
     header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what, "tiles": str(tiles)}
     rules = with_rules("FATE-CAST-4", c.injury and "FATE-CAST-9")
     pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header,
@@ -195,7 +199,8 @@ def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> N
     anti = pending.state.characters[name]["anti_magic"]
     left = curse_tiles_after_anti_magic(tiles, anti)
     if left:
-        _effect(pending, c, name, left, "curse", chanted, f"{tiles} tiles - {anti} = {left}")
+        note = f"{count(tiles, 'tile')} - {anti} anti-magic = {left}"
+        _effect(pending, c, name, left, "curse", chanted, note)
 
 
 def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
@@ -208,7 +213,7 @@ def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> No
                 grades,
                 f"{c.caster} heal",
                 {
-                    "per tile": f"{c.grade} injury",
+                    "per tile": count(c.grade, "injury grade"),
                     "tiles": str(tiles),
                     "cured": f"min({target['injury']}, {c.grade * tiles}) = {grades}",
                 },

@@ -126,7 +126,8 @@ def _release_defense(
             f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]
-    breakdown = {"mp_cost": np["mp_formula"], "block": f"{block} HP and MP x {tiles} tiles"}
+    breakdown = {"mp_cost": np["mp_formula"],
+                 "block": f"{block} HP and MP x {count(tiles, 'tile')}"}  # fmt: skip
     rules = with_rules(not always and "FATE-NP-5", "FATE-NP-9", *checks)
     pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown,
                                  rules=rules))  # fmt: skip

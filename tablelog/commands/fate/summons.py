@@ -28,12 +28,22 @@ from tablelog.rules.fate import (
     field_clash,
     field_upkeep_due,
     field_upkeep_value,
+    listing,
     parse_grade,
     parse_mods,
 )
 from tablelog.rules.fate.grades import Grade
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep"]
+
+
+_ENDED = {
+    "replace": "removed",
+    "cancel": "cancelled",
+    "overwrite": "overwritten",
+    "nullified": "stays (the new field fails)",
+}
+"""How a field already up fares in each clash outcome (FATE-NP-10), for the log."""
 
 
 def _clashes(
@@ -72,14 +82,15 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     for name in allies:
         who(state, name)
-    text = ", ".join(f"{old['np']}: {clash.outcome}" for _, old, clash in clashes) or "none up"
+    text = listing((f"{old['np']} {_ENDED[clash.outcome]}" for _, old, clash in clashes),
+                   empty="no other field up")  # fmt: skip
     breakdown = {"mp_cost": f"{np['mp_formula']}; x {factor} = {mp}", "clash": text}
     pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown,
                                  rules=with_rules("FATE-NP-5", "FATE-NP-10", *checks)))  # fmt: skip
     if factor == 0:
         return
     for name, old, clash in clashes:
-        pending.add(FieldEnded(name, old["np"], f"{clash.outcome} by {np_id}",
+        pending.add(FieldEnded(name, old["np"], f"{_ENDED[clash.outcome]} by {np_id}",
                                rules=("FATE-NP-10",)))  # fmt: skip
     if any(clash.outcome == "cancel" for _, _, clash in clashes):
         return

@@ -12,7 +12,7 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import Grade, parse_grade
 from tablelog.rules.fate.mods import NPMods, parse_mods
-from tablelog.rules.fate.text import article, listing
+from tablelog.rules.fate.text import article, count, listing
 
 __all__ = [
     "NP_TYPES",
@@ -207,14 +207,14 @@ def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tu
         hp, text = (15, "EX 10 + 5") if grade.is_ex else (2 * grade.value, f"2 x {grade.value}")
     if mods.piercing:
         hp_plus, mp_plus = 5 * plusses, 0
-        text += f" + piercing 5 x {plusses}"
+        text += f" + piercing 5 x {count(plusses, 'plus', 'plusses')}"
     else:
         hp_plus, mp_plus = 0, 3 * plusses
     type_mp = _TYPE_MP_PER_TILE.get(np_type, 0)
     hp = max(0, hp + hp_plus + mods.hp_per_tile)
     mp = max(0, mp_plus + type_mp + mods.mp_per_tile)
     text += f" {mods.hp_per_tile:+d} (mod)" if mods.hp_per_tile else ""
-    text += f" HP; MP 3 x {plusses} plusses" if not mods.piercing else " HP; MP 0 plus"
+    text += f" HP; MP 3 x {count(plusses, 'plus', 'plusses')}" if not mods.piercing else " HP; MP 0"
     text += f" + {np_type} {type_mp}" if type_mp else ""
     text += f" {mods.mp_per_tile:+d} (mod)" if mods.mp_per_tile else ""
     return hp, mp, text
