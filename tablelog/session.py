@@ -15,20 +15,45 @@ from typing import Any
 
 import attrs
 
-from tablelog import systems
+from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone, Undone
 from tablelog.projections.core import State, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation
-from tablelog.store.format import Header, Position
+from tablelog.store.format import MAX_HEADER_BYTES, MAX_RECORD_BYTES, RECORD_PREFIX, Header, Position, pack_header, pack_record
 from tablelog.store.lock import LogLock
 from tablelog.store.log import LogError, LogFile, LogMovedOn, StoredRecord
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
 _OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
+
+
+def _after(at: str) -> str:
+    """Return the ISO time one microsecond after ``at`` (same format)."""
+    moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _check_encodable(events: list[Event], actor: str) -> None:
+    """Refuse events that cannot be stored: numbers msgpack cannot hold, records over the limit.
+
+    Raises:
+        RuleViolation: CORE-SIZE, naming the event type and the problem.
+    """
+    for event in events:
+        type_tag, version, data = to_record(event)
+        widest = {"type": type_tag, "v": version, "at": now_utc(), "actor": actor, "data": data,
+                  "seq": 2**62, "prev": bytes(16), "more": 2**31}
+        try:
+            size = len(pack_record(widest)) - RECORD_PREFIX.size
+        except (OverflowError, ValueError, TypeError) as exc:
+            raise RuleViolation("CORE-SIZE", f"{type_tag} cannot be stored: {exc}") from None
+        if size > MAX_RECORD_BYTES:
+            raise RuleViolation("CORE-SIZE", f"{type_tag} would take {size} bytes; a record "
+                                f"holds at most {MAX_RECORD_BYTES}")
 
 
 def now_utc() -> str:
@@ -72,6 +97,7 @@ class Session:
         self._markers: list[tuple[int, str, int]] = []
         self._end: Position | None = None
         self._lock: LogLock | None = None
+        self._last_at: str | None = None  # the ``at`` of the log's last record, once known
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
 
     # -- creation and loading -------------------------------------------------------------
@@ -93,6 +119,10 @@ class Session:
                         seed=secrets.randbits(63) if seed is None else seed, title=title,
                         options=dict(options or {}))
         _ = cls._initial(header)  # a bad option (e.g. a malformed clock) refuses before creating
+        size = len(pack_header(header))
+        if size > MAX_HEADER_BYTES:
+            raise RuleViolation("CORE-SIZE", f"the title and options take {size} bytes; a header "
+                                f"holds at most {MAX_HEADER_BYTES}")
         LogFile.create(path, header)
         return cls(path, actor)
 
@@ -258,23 +288,28 @@ class Session:
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)
         if isinstance(command, Undo | Redo):
-            event, new_state = self._decide_marker(state, command)
+            markers, new_state = self._decide_marker(state, command)
             changes = diff(entity_view(state), entity_view(new_state))
-            return [Applied(base, event, changes)], new_state
+            last = len(markers) - 1
+            return [Applied(base + i, m, changes if i == last else [])
+                    for i, m in enumerate(markers)], new_state
         events = decide(state, command)
+        _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []
+        before = copy.deepcopy(entity_view(trial))
         for i, event in enumerate(events):
-            before = copy.deepcopy(entity_view(trial))
             evolve(trial, event)
-            applied.append(Applied(base + i, event, diff(before, entity_view(trial))))
+            after = copy.deepcopy(entity_view(trial))  # later events may change lists in place
+            applied.append(Applied(base + i, event, diff(before, after)))
+            before = after
         return applied, trial
 
     def _next_seq(self, state: State) -> int:
         return state.seq + 1
 
     def _write(self, events: list[Event]) -> None:
-        at = now_utc()
+        at = self._stamp()
         envelopes = []
         for event in events:
             type_tag, version, data = to_record(event)
@@ -287,43 +322,70 @@ class Session:
             return
         self._end = self.log.append(envelopes, self._end, locked=self._lock is not None)
 
+    def _stamp(self) -> str:
+        """Return this command's ``at``: now, but always after the log's last record.
+
+        Every record of one command shares it and it strictly increases from one command to the
+        next, so an action is the run of records with one ``at`` (undo takes back whole actions).
+        """
+        assert self._end is not None
+        if self._last_at is None:
+            self._last_at = self.log.last_at(self._end) if self._end.seq else ""
+        at = now_utc()
+        if at <= self._last_at:
+            at = _after(self._last_at)
+        self._last_at = at
+        return at
+
     # -- undo and redo --------------------------------------------------------------------
 
-    def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[Event, State]:
+    def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[list[Event], State]:
+        """Decide undo or redo of a whole action: one marker per event of the command."""
         undone = undone_after(self._markers)
-        marker_seqs = {seq for seq, _, _ in self._markers}
         if isinstance(command, Undo):
-            target = command.target or self._latest_action(state.seq, undone, marker_seqs)
-            self._check_target(target, state.seq, marker_seqs)
-            if target in undone:
-                raise RuleViolation("CORE-UNDO", f"#{target} is already undone")
-            return Undone(target=target, reason=command.reason), self._refold(
-                undone | {target}, target, "undone")
-        target = command.target or self._latest_undone(undone)
-        self._check_target(target, state.seq, marker_seqs)
+            if command.target is None:
+                action = self._latest_active(state.seq)
+            else:
+                action = actions.action_of(self._summaries(command.target), command.target)
+                if command.target in undone:
+                    raise RuleViolation("CORE-UNDO", f"#{command.target} is already undone")
+            seqs = [s for s in action.seqs if s not in undone]
+            events: list[Event] = [Undone(target=s, reason=command.reason) for s in seqs]
+            return events, self._refold(undone | set(seqs), seqs[0], "undone")
+        target = command.target or actions.latest_undone(self._markers)
+        try:
+            action = actions.action_of(self._summaries(target), target)
+        except RuleViolation as exc:
+            raise RuleViolation("CORE-REDO", exc.message) from None
         if target not in undone:
             raise RuleViolation("CORE-REDO", f"#{target} is not undone")
-        return Redone(target=target), self._refold(undone - {target}, target, "redone")
+        seqs = [s for s in action.seqs if s in undone]
+        return [Redone(target=s) for s in seqs], self._refold(undone - set(seqs), seqs[0],
+                                                                 "redone")
 
-    def _latest_action(self, last: int, undone: set[int], markers: set[int]) -> int:
-        for seq in range(last, 0, -1):
-            if seq not in markers and seq not in undone:
-                return seq
-        raise RuleViolation("CORE-UNDO", "nothing to undo: the log has no active action")
+    def _latest_active(self, last: int) -> actions.Action:
+        """Find the latest action in effect near the end of the log, else in the whole log."""
+        redone = [target for _, kind, target in self._markers if kind == Redone.TYPE]
+        try:
+            return actions.latest_active(self._summaries(min([last, *redone])), self._markers)
+        except RuleViolation:
+            return actions.latest_active(self._summaries(), self._markers)
 
-    def _latest_undone(self, undone: set[int]) -> int:
-        for _, kind, target in reversed(self._markers):
-            if kind == Undone.TYPE and target in undone:
-                return target
-        raise RuleViolation("CORE-REDO", "nothing to redo: no action is undone")
+    def _summaries(self, near: int | None = None) -> Iterator[actions.Summary]:
+        """Yield ``(seq, at, actor, is_marker)`` per record, for undo and redo to find actions.
 
-    def _check_target(self, target: int, last: int, markers: set[int]) -> None:
-        if not 1 <= target <= last:
-            raise RuleViolation("CORE-UNDO", f"there is no event #{target} (the log ends at "
-                                f"#{last})")
-        if target in markers:
-            raise RuleViolation("CORE-UNDO", f"#{target} is an undo/redo marker; "
-                                "use redo or undo on the action itself")
+        With ``near``, start at the latest checkpoint before that seq, unless the action
+        there began before the checkpoint (then read the whole log).
+        """
+        start = self.replayer().pick(near - 1, None) if near is not None else None
+        boundary = self.log.last_at(start.end) if start is not None else None
+        first = True
+        for seq, env, *_ in self.log.records(start.end if start is not None else None):
+            if first and env["at"] == boundary:
+                yield from self._summaries(None)
+                return
+            first = False
+            yield seq, env["at"], env["actor"], env["type"] in MARKERS
 
     def _refold(self, undone: set[int], target: int, verb: str) -> State:
         state, failed = self.replayer().refold_collecting(undone, target)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import zlib
 from collections.abc import Iterator
 from typing import Any, BinaryIO, NamedTuple
@@ -331,6 +332,28 @@ class LogFile:
             return self._append_locked(envelopes, expected)
         with self.lock():
             return self._append_locked(envelopes, expected)
+
+    def last_at(self, end: Position) -> str:
+        """Return the ``at`` of the record that ends at ``end`` (``""`` for an empty log).
+
+        Raises:
+            LogError: that record cannot be read back whole and intact.
+        """
+        if end.seq == 0:
+            return ""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(end.last)
+                length, crc = RECORD_PREFIX.unpack(f.read(RECORD_PREFIX.size))
+                payload = f.read(min(length, MAX_RECORD_BYTES))
+            env = msgpack.unpackb(payload, strict_map_key=False)
+            if zlib.crc32(payload) != crc:
+                raise ValueError("checksum")
+            return str(env["at"])
+        except (OSError, ValueError, KeyError, TypeError, struct.error,
+                msgpack.UnpackException) as exc:
+            raise LogError(f"{self.path}: cannot read record #{end.seq} at byte {end.last} "
+                           f"back ({exc})", end.last, end.seq) from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
         try:

@@ -430,3 +430,65 @@ def test_lock_problems_are_exit_3_not_tracebacks(log: Path, monkeypatch: pytest.
     lock = Path(str(log) + ".lock")
     lock.mkdir()  # a directory where the lock file should be: it cannot be opened
     assert "cannot lock" in refused(log, "note", "x", status=3)
+
+
+@pytest.fixture
+def pair(log: Path) -> Path:
+    """A toy log with counters a (5) and b (5), then one two-event action (#3, #4)."""
+    ok(log, "toy", "add", "a", "5")
+    ok(log, "toy", "add", "b", "5")
+    ok(log, "toy", "spend-both", "a", "b", "2")
+    return log
+
+
+def test_undo_takes_back_a_whole_action(pair: Path) -> None:
+    """undo takes back every event one command appended, one marker each, in one append."""
+    out = ok(pair, "undo").splitlines()
+    assert out[:2] == ["#5 core.Undone #3", "#6 core.Undone #4"]
+    hp = {k: v["hp"] for k, v in state_json(pair)["characters"].items()}
+    assert hp == {"a": 5, "b": 5}
+
+
+def test_undo_of_any_event_of_an_action_takes_back_all_of_it(pair: Path) -> None:
+    """Naming the second event of an action undoes the first with it."""
+    assert ok(pair, "undo", "4").splitlines()[:2] == ["#5 core.Undone #3", "#6 core.Undone #4"]
+
+
+def test_redo_restores_a_whole_action_and_undo_then_takes_the_redo_back(pair: Path) -> None:
+    """redo restores every event of the action; a later plain undo undoes that redone action."""
+    ok(pair, "undo")
+    ok(pair, "note", "meanwhile")
+    assert ok(pair, "redo").splitlines()[:2] == ["#8 core.Redone #3", "#9 core.Redone #4"]
+    assert state_json(pair)["characters"]["a"]["hp"] == 3
+    assert ok(pair, "undo").splitlines()[:2] == ["#10 core.Undone #3", "#11 core.Undone #4"]
+
+
+def test_records_of_one_command_share_one_time_and_times_increase(pair: Path) -> None:
+    """Every record of one command has the same `at`, and `at` strictly increases per command."""
+    rows = [json.loads(line) for line in ok(pair, "log", "--json").splitlines()]
+    ats = [r["at"] for r in rows]
+    assert ats[2] == ats[3]
+    assert ats[0] < ats[1] < ats[2]
+
+
+def test_events_too_large_to_store_are_refused(log: Path) -> None:
+    """A note over the record limit, or a title over the header limit, is refused up front."""
+    err = refused(log, "note", "x" * 1_100_000)
+    assert "CORE-SIZE: core.Noted would take" in err
+    path = log.parent / "t.tlog"
+    result = invoke(path, "init", "--system", "toy", "--title", "t" * 70_000)
+    assert result.exit_code == 1 and "CORE-SIZE" in result.stderr
+    assert not path.exists()
+
+
+def test_times_increase_even_when_the_clock_goes_back(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock set back in time still gives each command a later `at` than the last record."""
+    import tablelog.session as session_module
+
+    ok(log, "note", "now")
+    monkeypatch.setattr(session_module, "now_utc", lambda: "2000-01-01T00:00:00.000000Z")
+    ok(log, "note", "then")
+    ok(log, "note", "again")
+    ats = [json.loads(line)["at"] for line in ok(log, "log", "--json").splitlines()]
+    assert ats[0] < ats[1] < ats[2]
+    assert ats[2] == session_module._after(ats[1])

@@ -154,17 +154,17 @@ def test_dry_run_appends_nothing(log: Path):
 
 
 @pytest.mark.rule("MP-CIRC-1")
-def test_rest_cannot_be_undone_under_its_circulations(log: Path):
-    """Undoing a rest while its sleep circulation stands is refused; undone in order it works."""
+def test_undo_takes_back_a_rest_with_its_circulations(log: Path):
+    """Undoing a rest takes back its sleep circulation with it (one action); redo restores both."""
     ok(log, "magicpunk", "rest", "8h", "--who", "Aria")
-    err = refused(log, "undo", "5")
-    assert "#6 magicpunk.CardsCirculated (MP-CIRC-1: Aria circulates at day 1 23:00, but the " \
-           "clock is at day 1 22:00)" in err
-    ok(log, "undo", "6")
-    ok(log, "undo", "5")
+    rested = state(log)
+    out = ok(log, "undo", "6").splitlines()
+    assert out[:2] == ["#7 core.Undone #5", "#8 core.Undone #6"]
     data = state(log)
     assert ({"day": 1, "minutes": 1320}, ["AS", "7H"]) == (data["clock"],
                                                           data["characters"]["Aria"]["hand"])
+    assert ok(log, "redo").splitlines()[:2] == ["#9 core.Redone #5", "#10 core.Redone #6"]
+    assert {**state(log), "seq": 0} == {**rested, "seq": 0}
 
 
 def test_history_names_the_circulation_rule(log: Path):

@@ -56,6 +56,15 @@ class RollDie:
     name: str
 
 
+@attrs.frozen
+class SpendBoth:
+    """Spend from two counters in one command (two events: one action for undo)."""
+
+    first: str
+    second: str
+    points: int
+
+
 def init_state(state: State, options: dict) -> None:
     state.clock = {"rolls": 0}
 
@@ -102,6 +111,12 @@ def decide_roll(state: State, c: RollDie) -> list[Event]:
     return [DieRolled(c.name, 1 + draw_index(state.seed, 6, "roll", state.clock["rolls"]))]
 
 
+@decider(SpendBoth)
+def decide_spend_both(state: State, c: SpendBoth) -> list[Event]:
+    return [*decide_spend(state, SpendPoints(c.first, c.points)),
+            *decide_spend(state, SpendPoints(c.second, c.points))]
+
+
 def install() -> None:
     """Make ``toy`` a system: its modules importable and its CLI group loadable."""
     import click
@@ -133,6 +148,15 @@ def install() -> None:
     def roll(ctx: click.Context, name: str) -> None:
         """Roll a die. Example: tablelog toy roll a"""
         execute(ctx, RollDie(name))
+
+    @group.command("spend-both")
+    @click.argument("first")
+    @click.argument("second")
+    @click.argument("points", type=int)
+    @appending
+    def spend_both(ctx: click.Context, first: str, second: str, points: int) -> None:
+        """Spend points from two counters at once. Example: tablelog toy spend-both a b 1"""
+        execute(ctx, SpendBoth(first, second, points))
 
     this = sys.modules[__name__]
     for layer in ("projections", "commands"):
