@@ -15,6 +15,7 @@ import gc
 import hashlib
 import itertools
 import os
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,6 +110,7 @@ class Replayer:
         self._cps: list[Checkpoint] | None = None
         self._trusted: set[int] = set()
         self._saved_seq = -1
+        self._crc_at = (0, 0)  # (offset, CRC-32 of the log bytes before it), extended as read
 
     # -- checkpoints ---------------------------------------------------------------------
 
@@ -159,7 +161,29 @@ class Replayer:
                 data = f.read(end.offset - last)
         except OSError:
             return False
-        return len(data) == end.offset - last and chain_hash(data[8:]) == end.prev
+        if len(data) != end.offset - last or chain_hash(data[8:]) != end.prev:
+            return False
+        return self.prefix_crc(end.offset) == cp.prefix_crc
+
+    def prefix_crc(self, offset: int) -> int:
+        """Return the CRC-32 of the log's bytes before ``offset`` (-1 if they cannot be read).
+
+        Reads only what it has not read before: one pass over the log per process, however many
+        checkpoints are taken or checked.
+        """
+        start, crc = self._crc_at if self._crc_at[0] <= offset else (0, 0)
+        try:
+            with open(self.log.path, "rb") as f:
+                f.seek(start)
+                while start < offset:
+                    chunk = f.read(min(1 << 20, offset - start))
+                    if not chunk:
+                        return -1
+                    crc, start = zlib.crc32(chunk, crc), start + len(chunk)
+        except OSError:
+            return -1
+        self._crc_at = (offset, crc)
+        return crc
 
     def restore(self, cp: Checkpoint | None) -> State:
         """Return a fresh state from a checkpoint (or the initial state for None)."""
@@ -177,7 +201,7 @@ class Replayer:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
         except (TypeError, ValueError, OverflowError):
             return None
-        cp = Checkpoint(end, undone, tuple(markers), data)
+        cp = Checkpoint(end, undone, tuple(markers), data, self.prefix_crc(end.offset))
         self._trusted.add(id(cp))
         return cp
 

@@ -31,7 +31,7 @@ __all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read
            "write_snapshot", "snapshot_path", "MAX_SNAPSHOT_BYTES"]
 
 SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: each checkpoint carries the CRC-32 of the log bytes before it
 MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
 _FIXED = struct.Struct(">8sHII")
 _TUPLE, _FRACTION, _SET, _FROZENSET, _BIGINT = 1, 2, 3, 4, 5
@@ -46,12 +46,16 @@ class Checkpoint:
         undone: The seqs (all <= end.seq) that the state skipped as undone.
         markers: ``(seq, kind, target)`` of every undo/redo marker up to ``end.seq``.
         state: The encoded state fields (see :func:`encode_state`).
+        prefix_crc: CRC-32 of the log's bytes from offset 0 to ``end.offset``: a checkpoint is
+            used only while the log's prefix still has it, so damage before a checkpoint is
+            never hidden by it.
     """
 
     end: Position
     undone: frozenset[int]
     markers: tuple[tuple[int, str, int], ...]
     state: bytes
+    prefix_crc: int
 
     def valid_for(self, undone: set[int] | frozenset[int]) -> bool:
         """Return whether this state is the fold of its prefix under the undone set ``undone``."""
@@ -156,7 +160,7 @@ def write_snapshot(log_path: str, session_id: str, code: str,
 def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
     return {"seq": cp.end.seq, "offset": cp.end.offset, "prev": cp.end.prev, "last": cp.end.last,
             "undone": sorted(cp.undone), "markers": [list(m) for m in cp.markers],
-            "state": cp.state}
+            "state": cp.state, "crc": cp.prefix_crc}
 
 
 def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
@@ -189,7 +193,8 @@ def _checkpoint(m: dict[str, Any]) -> Checkpoint:
     markers = tuple((int(s), str(k), int(t)) for s, k, t in m["markers"])
     if not isinstance(m["state"], bytes):
         raise TypeError("state is not bytes")
-    return Checkpoint(end, frozenset(int(t) for t in m["undone"]), markers, m["state"])
+    return Checkpoint(end, frozenset(int(t) for t in m["undone"]), markers, m["state"],
+                      int(m["crc"]))
 
 
 def _remove(path: str) -> None:

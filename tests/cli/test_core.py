@@ -492,3 +492,17 @@ def test_times_increase_even_when_the_clock_goes_back(log: Path, monkeypatch: py
     ats = [json.loads(line)["at"] for line in ok(log, "log", "--json").splitlines()]
     assert ats[0] < ats[1] < ats[2]
     assert ats[2] == session_module._after(ats[1])
+
+
+def test_a_snapshot_never_hides_damage_before_it(log: Path, tmp_path: Path) -> None:
+    """With a snapshot beside the log, a flipped byte early in the log still stops every command."""
+    script = tmp_path / "s.txt"
+    script.write_text("".join(f"toy add c{i} {i}\n" for i in range(30)))
+    ok(log, "run", str(script))
+    assert Path(str(log) + ".snap").exists()
+    data = bytearray(log.read_bytes())
+    data[len(data) // 3] ^= 0x40
+    log.write_bytes(bytes(data))
+    for args in (("state",), ("note", "x"), ("undo",)):
+        err = refused(log, *args, status=3)
+        assert "corrupt record #" in err
