@@ -42,8 +42,11 @@ def _groups(summaries: Iterable[Summary]) -> Iterable[tuple[Action, bool]]:
     start: Summary | None = None
     prev: Summary | None = None
     for row in summaries:
-        if start is not None and prev is not None and (row[1], row[2], row[3]) != (
-                start[1], start[2], start[3]):
+        if (
+            start is not None
+            and prev is not None
+            and (row[1], row[2], row[3]) != (start[1], start[2], start[3])
+        ):
             yield Action(start[0], prev[0]), start[3]
             start = row
         elif start is None:
@@ -64,8 +67,10 @@ def action_of(summaries: Iterable[Summary], seq: int) -> Action:
         last = action.last
         if action.first <= seq <= action.last:
             if is_marker:
-                raise RuleViolation("CORE-UNDO", f"#{seq} is an undo/redo marker; use redo or "
-                                    "undo on the action itself")
+                raise RuleViolation(
+                    "CORE-UNDO",
+                    f"#{seq} is an undo/redo marker; use redo or undo on the action itself",
+                )
             return action
     raise RuleViolation("CORE-UNDO", f"there is no event #{seq} (the log ends at #{last})")
 

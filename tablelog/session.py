@@ -22,7 +22,15 @@ from tablelog.events.core import MARKERS, Event, Redone, Undone
 from tablelog.projections.core import State, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation
-from tablelog.store.format import MAX_HEADER_BYTES, MAX_RECORD_BYTES, RECORD_PREFIX, Header, Position, pack_header, pack_record
+from tablelog.store.format import (
+    MAX_HEADER_BYTES,
+    MAX_RECORD_BYTES,
+    RECORD_PREFIX,
+    Header,
+    Position,
+    pack_header,
+    pack_record,
+)
 from tablelog.store.lock import LogLock
 from tablelog.store.log import LogError, LogFile, LogMovedOn, StoredRecord
 
@@ -45,15 +53,25 @@ def _check_encodable(events: list[Event], actor: str) -> None:
     """
     for event in events:
         type_tag, version, data = to_record(event)
-        widest = {"type": type_tag, "v": version, "at": now_utc(), "actor": actor, "data": data,
-                  "seq": 2**62, "prev": bytes(16), "more": 2**31}
+        widest = {
+            "type": type_tag,
+            "v": version,
+            "at": now_utc(),
+            "actor": actor,
+            "data": data,
+            "seq": 2**62,
+            "prev": bytes(16),
+            "more": 2**31,
+        }
         try:
             size = len(pack_record(widest)) - RECORD_PREFIX.size
         except (OverflowError, ValueError, TypeError) as exc:
             raise RuleViolation("CORE-SIZE", f"{type_tag} cannot be stored: {exc}") from None
         if size > MAX_RECORD_BYTES:
-            raise RuleViolation("CORE-SIZE", f"{type_tag} would take {size} bytes; a record "
-                                f"holds at most {MAX_RECORD_BYTES}")
+            raise RuleViolation(
+                "CORE-SIZE",
+                f"{type_tag} would take {size} bytes; a record holds at most {MAX_RECORD_BYTES}",
+            )
 
 
 def now_utc() -> str:
@@ -103,8 +121,15 @@ class Session:
     # -- creation and loading -------------------------------------------------------------
 
     @classmethod
-    def create(cls, path: str, system: str, title: str = "", seed: int | None = None,
-               options: dict[str, Any] | None = None, actor: str = "gm") -> Session:
+    def create(
+        cls,
+        path: str,
+        system: str,
+        title: str = "",
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        actor: str = "gm",
+    ) -> Session:
         """Create a new log (refusing to overwrite) and return its session.
 
         Raises:
@@ -115,22 +140,31 @@ class Session:
         import uuid
 
         systems.load(system)
-        header = Header(session_id=uuid.uuid4().hex, system=system, created=now_utc(),
-                        seed=secrets.randbits(63) if seed is None else seed, title=title,
-                        options=dict(options or {}))
+        header = Header(
+            session_id=uuid.uuid4().hex,
+            system=system,
+            created=now_utc(),
+            seed=secrets.randbits(63) if seed is None else seed,
+            title=title,
+            options=dict(options or {}),
+        )
         _ = cls._initial(header)  # a bad option (e.g. a malformed clock) refuses before creating
         size = len(pack_header(header))
         if size > MAX_HEADER_BYTES:
-            raise RuleViolation("CORE-SIZE", f"the title and options take {size} bytes; a header "
-                                f"holds at most {MAX_HEADER_BYTES}")
+            raise RuleViolation(
+                "CORE-SIZE",
+                f"the title and options take {size} bytes; a header "
+                f"holds at most {MAX_HEADER_BYTES}",
+            )
         LogFile.create(path, header)
         return cls(path, actor)
 
     @staticmethod
     def _initial(header: Header) -> State:
         module = systems.load(header.system)
-        state = State(system=header.system, title=header.title, session_id=header.session_id,
-                      seed=header.seed)
+        state = State(
+            system=header.system, title=header.title, session_id=header.session_id, seed=header.seed
+        )
         module.init_state(state, dict(header.options))
         return state
 
@@ -158,8 +192,11 @@ class Session:
             try:
                 yield rec, from_record(rec.type, rec.v, rec.data)
             except CodecError as exc:
-                raise LogError(f"{self.path}: record #{rec.seq} at byte {rec.offset}: {exc}",
-                               rec.offset, rec.seq) from None
+                raise LogError(
+                    f"{self.path}: record #{rec.seq} at byte {rec.offset}: {exc}",
+                    rec.offset,
+                    rec.seq,
+                ) from None
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
         """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
@@ -172,8 +209,12 @@ class Session:
             if rec.type in MARKERS:
                 target = rec.data.get("target")
                 if not isinstance(target, int):
-                    raise LogError(f"{self.path}: record #{rec.seq} at byte {rec.offset}: "
-                                   "marker without a target", rec.offset, rec.seq)
+                    raise LogError(
+                        f"{self.path}: record #{rec.seq} at byte {rec.offset}: "
+                        "marker without a target",
+                        rec.offset,
+                        rec.seq,
+                    )
                 found.append((rec.seq, rec.type, target))
         return found
 
@@ -222,8 +263,9 @@ class Session:
         if force and latest == end.seq:
             return
         undone = frozenset(undone_after(self._markers))
-        cp = replayer.checkpoint(state, end, frozenset(t for t in undone if t <= end.seq),
-                                 self._markers)
+        cp = replayer.checkpoint(
+            state, end, frozenset(t for t in undone if t <= end.seq), self._markers
+        )
         if cp is not None:
             replayer.remember([cp], undone)
 
@@ -279,8 +321,11 @@ class Session:
             return None
         new_state.seq = applied[-1].seq
         self._state = new_state
-        self._markers.extend((a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
-                             for a in applied if a.event.TYPE in MARKERS)
+        self._markers.extend(
+            (a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
+            for a in applied
+            if a.event.TYPE in MARKERS
+        )
         if self.snapshots:
             self._checkpoint(new_state)
         return Outcome(applied, True)
@@ -291,8 +336,9 @@ class Session:
             markers, new_state = self._decide_marker(state, command)
             changes = diff(entity_view(state), entity_view(new_state))
             last = len(markers) - 1
-            return [Applied(base + i, m, changes if i == last else [])
-                    for i, m in enumerate(markers)], new_state
+            return [
+                Applied(base + i, m, changes if i == last else []) for i, m in enumerate(markers)
+            ], new_state
         events = decide(state, command)
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
@@ -313,8 +359,9 @@ class Session:
         envelopes = []
         for event in events:
             type_tag, version, data = to_record(event)
-            envelopes.append({"type": type_tag, "v": version, "at": at, "actor": self.actor,
-                              "data": data})
+            envelopes.append(
+                {"type": type_tag, "v": version, "at": at, "actor": self.actor, "data": data}
+            )
         assert self._end is not None
         if self.pending is not None:
             self.pending.extend(envelopes)
@@ -360,8 +407,7 @@ class Session:
         if target not in undone:
             raise RuleViolation("CORE-REDO", f"#{target} is not undone")
         seqs = [s for s in action.seqs if s in undone]
-        return [Redone(target=s) for s in seqs], self._refold(undone - set(seqs), seqs[0],
-                                                                 "redone")
+        return [Redone(target=s) for s in seqs], self._refold(undone - set(seqs), seqs[0], "redone")
 
     def _latest_active(self, last: int) -> actions.Action:
         """Find the latest action in effect near the end of the log, else in the whole log."""
@@ -392,8 +438,9 @@ class Session:
         if failed:
             listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
             rule = "CORE-UNDO" if verb == "undone" else "CORE-REDO"
-            raise RuleViolation(rule, f"#{target} cannot be {verb}: later events depend on it: "
-                                f"{listed}")
+            raise RuleViolation(
+                rule, f"#{target} cannot be {verb}: later events depend on it: {listed}"
+            )
         return state
 
     # -- atomic runs ----------------------------------------------------------------------

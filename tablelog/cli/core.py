@@ -17,8 +17,17 @@ import click
 
 from tablelog.rules.core import RuleViolation
 
-__all__ = ["Env", "CliError", "appending", "execute", "session_of", "echo_outcome", "change_lines", "fmt_value",
-           "domain_errors"]
+__all__ = [
+    "Env",
+    "CliError",
+    "appending",
+    "execute",
+    "session_of",
+    "echo_outcome",
+    "change_lines",
+    "fmt_value",
+    "domain_errors",
+]
 
 
 @attrs.define
@@ -81,7 +90,9 @@ def session_of(ctx: click.Context) -> Any:
 def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a command as one that appends: add ``--dry-run`` and pass the click context first."""
 
-    @click.option("--dry-run", is_flag=True, help="Show the events it would append; append nothing.")
+    @click.option(
+        "--dry-run", is_flag=True, help="Show the events it would append; append nothing."
+    )
     @click.pass_context
     @functools.wraps(fn)
     def wrapper(ctx: click.Context, *args: Any, dry_run: bool, **kwargs: Any) -> Any:
@@ -153,8 +164,9 @@ def _change_text(old: Any, new: Any) -> str:
     if isinstance(old, list) and isinstance(new, list):
         gained, lost = _list_delta(old, new)
         if gained is not None and (gained or lost):
-            return " ".join([*(f"+{fmt_value(x)}" for x in gained),
-                             *(f"-{fmt_value(x)}" for x in lost)])
+            return " ".join(
+                [*(f"+{fmt_value(x)}" for x in gained), *(f"-{fmt_value(x)}" for x in lost)]
+            )
     return f"{fmt_value(old)} -> {fmt_value(new)}"
 
 

@@ -34,10 +34,23 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup)
-@click.option("--log", "log_path", metavar="PATH", envvar="TABLELOG_LOG", default="session.tlog",
-              show_default=True, help="The session log file (default $TABLELOG_LOG).")
-@click.option("--actor", metavar="NAME", envvar="TABLELOG_ACTOR", default="gm", show_default=True,
-              help="Who is logging (default $TABLELOG_ACTOR).")
+@click.option(
+    "--log",
+    "log_path",
+    metavar="PATH",
+    envvar="TABLELOG_LOG",
+    default="session.tlog",
+    show_default=True,
+    help="The session log file (default $TABLELOG_LOG).",
+)
+@click.option(
+    "--actor",
+    metavar="NAME",
+    envvar="TABLELOG_ACTOR",
+    default="gm",
+    show_default=True,
+    help="Who is logging (default $TABLELOG_ACTOR).",
+)
 @click.version_option(package_name="tablelog")
 @click.pass_context
 def cli(ctx: click.Context, log_path: str, actor: str) -> None:
@@ -50,8 +63,9 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
     if isinstance(ctx.obj, Env) and ctx.obj.in_run:
         for name in ("log_path", "actor"):
             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
-                raise click.UsageError("--log and --actor go on the `run` command, not on a "
-                                       "script line")
+                raise click.UsageError(
+                    "--log and --actor go on the `run` command, not on a script line"
+                )
         return  # a line of `tablelog run`: keep the run's log and actor
     if not actor.strip():
         raise click.BadParameter("the actor needs a name", param_hint="--actor")
@@ -89,16 +103,34 @@ class SystemName(click.ParamType):
 @cli.command()
 @click.option("--system", required=True, type=SystemName(), help="Rule system.")
 @click.option("--title", default="", help="Session title.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="Fix the session's random seed (default: a fresh one, kept in the header).")
-@click.option("--clock", metavar='"DAY HH:MM"', default=None,
-              help="In-game start time (magicpunk; default day 1 12:00).")
-@click.option("--deck", metavar="C,C,…", default=None,
-              help="Card list for the shared deck (magicpunk; default 54 cards).")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="Fix the session's random seed (default: a fresh one, kept in the header).",
+)
+@click.option(
+    "--clock",
+    metavar='"DAY HH:MM"',
+    default=None,
+    help="In-game start time (magicpunk; default day 1 12:00).",
+)
+@click.option(
+    "--deck",
+    metavar="C,C,…",
+    default=None,
+    help="Card list for the shared deck (magicpunk; default 54 cards).",
+)
 @click.pass_context
 @domain_errors
-def init(ctx: click.Context, system: str, title: str, seed: int | None, clock: str | None,
-         deck: str | None) -> None:
+def init(
+    ctx: click.Context,
+    system: str,
+    title: str,
+    seed: int | None,
+    clock: str | None,
+    deck: str | None,
+) -> None:
     """Create a new log (never overwrites an existing file).
 
     Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
@@ -106,11 +138,19 @@ def init(ctx: click.Context, system: str, title: str, seed: int | None, clock: s
     from tablelog.session import Session
 
     env: Env = ctx.obj
-    session = Session.create(env.log_path, system, title=title, seed=seed,
-                             options=_parse_options(system, clock, deck), actor=env.actor)
+    session = Session.create(
+        env.log_path,
+        system,
+        title=title,
+        seed=seed,
+        options=_parse_options(system, clock, deck),
+        actor=env.actor,
+    )
     env.forget_session()
-    click.echo(f"created {env.log_path}: {system} session {session.header.session_id} "
-               f"(seed {session.header.seed})")
+    click.echo(
+        f"created {env.log_path}: {system} session {session.header.session_id} "
+        f"(seed {session.header.seed})"
+    )
 
 
 @cli.command()

@@ -14,8 +14,11 @@ __all__ = ["COMMANDS"]
 
 def _warn_torn(session: Any) -> None:
     if session.torn_at is not None:
-        click.echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
-                   "is ignored; run: tablelog verify --repair", err=True)
+        click.echo(
+            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
+            "is ignored; run: tablelog verify --repair",
+            err=True,
+        )
 
 
 def _dump(data: Any) -> str:
@@ -24,8 +27,13 @@ def _dump(data: Any) -> str:
 
 @click.command()
 @click.argument("name", required=False)
-@click.option("--at", "at_seq", type=click.IntRange(min=0), default=None,
-              help="The state right after event SEQ was appended.")
+@click.option(
+    "--at",
+    "at_seq",
+    type=click.IntRange(min=0),
+    default=None,
+    help="The state right after event SEQ was appended.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 @domain_errors
@@ -69,8 +77,7 @@ def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
 
 
 def _render_state(data: dict[str, Any]) -> str:
-    lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, "
-             f"at #{data['seq']}"]
+    lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
     if data.get("clock"):
         lines.append(f"clock: {fmt_value(data['clock'])}")
     for section in ("characters", "items"):
@@ -99,8 +106,19 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
         if (is_undone and not show_all) or (entity and entity not in event.entities()):
             continue
         if as_json:
-            click.echo(_dump({"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at,
-                              "actor": rec.actor, "data": rec.data, "undone": is_undone}))
+            click.echo(
+                _dump(
+                    {
+                        "seq": rec.seq,
+                        "type": rec.type,
+                        "v": rec.v,
+                        "at": rec.at,
+                        "actor": rec.actor,
+                        "data": rec.data,
+                        "undone": is_undone,
+                    }
+                )
+            )
         else:
             mark = " [undone]" if is_undone else ""
             click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
@@ -122,8 +140,11 @@ def history(ctx: click.Context, name: str, as_json: bool) -> None:
     from tablelog.rules.core import RuleViolation
 
     session = session_of(ctx)
-    entries = list(read_models.history(session.blank_state(), session.events(),
-                                       undone_after(session.markers()), name))
+    entries = list(
+        read_models.history(
+            session.blank_state(), session.events(), undone_after(session.markers()), name
+        )
+    )
     if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
     for entry in entries:
@@ -144,8 +165,9 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
     session = session_of(ctx)
     _check_seq(until, session.state().seq)
-    entries = read_models.replay(session.blank_state(), session.events(until),
-                                 undone_after(session.markers(until)))
+    entries = read_models.replay(
+        session.blank_state(), session.events(until), undone_after(session.markers(until))
+    )
     for entry in entries:
         _echo_entry(entry, False, explain=False)
 
@@ -155,8 +177,9 @@ def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
         click.echo(_dump(entry.to_json()))
         return
     mark = " [undone]" if entry.undone else ""
-    click.echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} "
-               f"{entry.event.describe()}")
+    click.echo(
+        f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}"
+    )
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
         click.echo(f"    {line}")

@@ -70,7 +70,9 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     if dry_run:
         if created:
             _take_back(env.log_path)
-        click.echo(f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended")
+        click.echo(
+            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended"
+        )
     elif not dry_run and env._session is not None:
         env._session.save_snapshot()  # a snapshot at the end of every run (docs/RELIABILITY.md)
 
@@ -105,8 +107,9 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
         text = f"{rule}: {where}: {rest}" if sep and rule.isupper() else f"{where}: {message}"
         raise CliError(text, exc.exit_code) from None
     except click.UsageError as exc:
-        raise CliError(f"{name} line {number}: {exc.format_message()} "
-                       f"(in: {shlex.join(argv)})", 2) from None
+        raise CliError(
+            f"{name} line {number}: {exc.format_message()} (in: {shlex.join(argv)})", 2
+        ) from None
     except click.exceptions.Exit as exc:
         if exc.exit_code:
             raise CliError(f"{name} line {number}: exit {exc.exit_code}", exc.exit_code) from None
@@ -114,8 +117,12 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
 
 @click.command()
 @click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup).")
-@click.option("--salvage", metavar="OUT", default=None,
-              help="Copy the header and every record before the first bad one into a new log OUT.")
+@click.option(
+    "--salvage",
+    metavar="OUT",
+    default=None,
+    help="Copy the header and every record before the first bad one into a new log OUT.",
+)
 @click.pass_context
 def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     """Check the header, every record's framing and checksum, the hash chain, and the replay.
@@ -136,19 +143,28 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
         if repair:
             repaired = session.log.repair()
             if repaired is not None:
-                click.echo(f"repaired: torn last record at byte {repaired[0]} truncated; "
-                           f"backup at {repaired[1]}")
+                click.echo(
+                    f"repaired: torn last record at byte {repaired[0]} truncated; "
+                    f"backup at {repaired[1]}"
+                )
         folded = session.state()
     except LogError as exc:
-        hint = ("; not repaired: only a torn tail is ever cut" if repair else "")
-        hint += (f"; keep the valid prefix with: tablelog --log {env.log_path} verify "
-                 "--salvage OUT" if "corrupt record" in str(exc) else "")
+        hint = "; not repaired: only a torn tail is ever cut" if repair else ""
+        hint += (
+            f"; keep the valid prefix with: tablelog --log {env.log_path} verify --salvage OUT"
+            if "corrupt record" in str(exc)
+            else ""
+        )
         raise CliError(f"{exc}{hint}", 1) from None
     if session.torn_at is not None:
-        raise CliError(f"{env.log_path}: torn last record at byte {session.torn_at} "
-                       "(run: tablelog verify --repair)", 1)
-    click.echo(f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays "
-               f"({folded.system})")
+        raise CliError(
+            f"{env.log_path}: torn last record at byte {session.torn_at} "
+            "(run: tablelog verify --repair)",
+            1,
+        )
+    click.echo(
+        f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
+    )
 
 
 def _salvage(session: Any, out: str) -> None:

@@ -81,7 +81,10 @@ def test_dry_run_appends_nothing(log: Path) -> None:
     ok(log, "toy", "add", "a", "5")
     before = log.read_bytes()
     out = ok(log, "toy", "spend", "a", "2", "--dry-run")
-    assert out.splitlines()[:2] == ["dry run: nothing appended", "#2 toy.PointsSpent name='a' points=2"]
+    assert out.splitlines()[:2] == [
+        "dry run: nothing appended",
+        "#2 toy.PointsSpent name='a' points=2",
+    ]
     assert log.read_bytes() == before
 
 
@@ -172,7 +175,10 @@ def test_log_all_marks_undone_and_json(log: Path) -> None:
     assert marked[1].startswith("#2 [undone] ")
     rows = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
     assert [(r["seq"], r["type"], r["undone"]) for r in rows] == [
-        (1, "toy.CounterAdded", False), (2, "toy.CounterAdded", True), (3, "core.Undone", False)]
+        (1, "toy.CounterAdded", False),
+        (2, "toy.CounterAdded", True),
+        (3, "core.Undone", False),
+    ]
     assert rows[0]["actor"] == "gm" and rows[0]["data"] == {"name": "a", "points": 5}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", rows[0]["at"])
 
@@ -217,7 +223,9 @@ def test_replay_until(log: Path) -> None:
 
 def test_note_is_logged(log: Path) -> None:
     """note appends a core.Noted event; an empty note is refused."""
-    assert ok(log, "note", "GM: the bridge holds").startswith("#1 core.Noted 'GM: the bridge holds'")
+    assert ok(log, "note", "GM: the bridge holds").startswith(
+        "#1 core.Noted 'GM: the bridge holds'"
+    )
     assert "CORE-NOTE" in refused(log, "note", "  ")
 
 
@@ -289,7 +297,9 @@ def test_malformed_options_are_usage_errors(log: Path) -> None:
 def test_run_script_stops_at_refused_line(tmp_path: Path) -> None:
     """run appends line by line and stops at the first refused line, naming its number."""
     script = tmp_path / "s.txt"
-    script.write_text("init --system toy\n# a comment\ntoy add b 4\n\ntoy spend b 9\ntoy spend b 1\n")
+    script.write_text(
+        "init --system toy\n# a comment\ntoy add b 4\n\ntoy spend b 9\ntoy spend b 1\n"
+    )
     log = tmp_path / "r.tlog"
     result = invoke(log, "run", str(script))
     assert result.exit_code == 1
@@ -343,8 +353,18 @@ def test_every_command_has_help() -> None:
 
     from tablelog.cli.main import cli
 
-    for name in ("init", "state", "log", "history", "undo", "redo", "replay", "run", "note",
-                 "verify"):
+    for name in (
+        "init",
+        "state",
+        "log",
+        "history",
+        "undo",
+        "redo",
+        "replay",
+        "run",
+        "note",
+        "verify",
+    ):
         result = CliRunner().invoke(cli, [name, "--help"])
         assert result.exit_code == 0
         assert "Example" in result.output, name
@@ -355,22 +375,30 @@ def test_change_lines_are_compact() -> None:
     from tablelog.cli.core import change_lines
     from tablelog.projections.core import diff
 
-    before = {"items": {"stone": {"a": 1, "b": 2, "c": 3, "d": 4}},
-              "characters": {"V": {"formulas": ["x"], "effects": [{"t": 3}, {"t": 1}]}}}
-    after = {"items": {}, "characters": {"V": {"formulas": ["x", "y"],
-                                                "effects": [{"t": 2}, {"t": 1}]}}}
+    before = {
+        "items": {"stone": {"a": 1, "b": 2, "c": 3, "d": 4}},
+        "characters": {"V": {"formulas": ["x"], "effects": [{"t": 3}, {"t": 1}]}},
+    }
+    after = {
+        "items": {},
+        "characters": {"V": {"formulas": ["x", "y"], "effects": [{"t": 2}, {"t": 1}]}},
+    }
     assert change_lines(diff(before, after)) == [
         "items.stone: removed",
         "characters.V.formulas: +y",
         "characters.V.effects[0].t: 3 -> 2",
     ]
-    assert change_lines([("hand", ["AS", "KD"], ["KD", "AS"])]) == ['hand: ["AS", "KD"] -> ["KD", "AS"]']
+    assert change_lines([("hand", ["AS", "KD"], ["KD", "AS"])]) == [
+        'hand: ["AS", "KD"] -> ["KD", "AS"]'
+    ]
 
 
 def test_past_positions_beyond_the_end_are_refused(log: Path) -> None:
     """state --at and replay --until past the last event exit 1 naming the last seq."""
     ok(log, "toy", "add", "a", "5")
-    assert "CORE-SEQ: there is no event #9 (the log ends at #1)" in refused(log, "state", "--at", "9")
+    assert "CORE-SEQ: there is no event #9 (the log ends at #1)" in refused(
+        log, "state", "--at", "9"
+    )
     assert "CORE-SEQ" in refused(log, "replay", "--until", "2")
 
 
@@ -407,7 +435,8 @@ def test_buffered_runs_say_nothing_was_appended(log: Path, tmp_path: Path) -> No
     script = tmp_path / "s.txt"
     script.write_text("toy add c 4\n")
     assert ok(log, "run", str(script), "--dry-run").splitlines()[-1] == (
-        "dry run: 1 line ran; nothing appended")
+        "dry run: 1 line ran; nothing appended"
+    )
     script.write_text("toy add c 4\ntoy spend c 5\n")
     err = refused(log, "run", str(script), "--atomic")
     assert "nothing appended: the whole script is refused" in err
@@ -421,11 +450,14 @@ def test_dry_run_script_with_init_leaves_no_files(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.txt"]
 
 
-def test_lock_problems_are_exit_3_not_tracebacks(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lock_problems_are_exit_3_not_tracebacks(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A bad lock timeout setting or a lock file that cannot be made exits 3 with a message."""
     monkeypatch.setenv("TABLELOG_LOCK_TIMEOUT", "abc")
     assert "TABLELOG_LOCK_TIMEOUT must be a number of seconds, got 'abc'" in refused(
-        log, "note", "x", status=3)
+        log, "note", "x", status=3
+    )
     monkeypatch.delenv("TABLELOG_LOCK_TIMEOUT")
     lock = Path(str(log) + ".lock")
     lock.mkdir()  # a directory where the lock file should be: it cannot be opened
@@ -481,7 +513,9 @@ def test_events_too_large_to_store_are_refused(log: Path) -> None:
     assert not path.exists()
 
 
-def test_times_increase_even_when_the_clock_goes_back(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_times_increase_even_when_the_clock_goes_back(
+    log: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A clock set back in time still gives each command a later `at` than the last record."""
     import tablelog.session as session_module
 
@@ -506,3 +540,13 @@ def test_a_snapshot_never_hides_damage_before_it(log: Path, tmp_path: Path) -> N
     for args in (("state",), ("note", "x"), ("undo",)):
         err = refused(log, *args, status=3)
         assert "corrupt record #" in err
+
+
+def test_every_core_command_is_in_the_readme() -> None:
+    """The README's command table names every core command."""
+    from tablelog.cli.main import cli
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    systems = {"fate", "magicpunk", "pf2e", "saga", "toy"}
+    for name in sorted(set(cli.commands) - systems):
+        assert f"`tablelog {name}" in readme, name
