@@ -54,9 +54,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     root = ctx.find_root().command
     try:
         with contextlib.ExitStack() as stack:
+            buffering = False  # an atomic or dry run buffers from the first line after any init
             for number, argv in lines:
-                if argv[0] != "init" and (atomic or dry_run) and not stack._exit_callbacks:
+                if argv[0] != "init" and (atomic or dry_run) and not buffering:
                     stack.enter_context(_buffered(env, commit=not dry_run))
+                    buffering = True
                 _run_line(root, env, script.name, number, argv)
                 created = created or argv[0] == "init"
     except BaseException:
