@@ -40,6 +40,7 @@ from tablelog.events.fate import (
 from tablelog.projections import fate as projection
 from tablelog.projections.core import State, diff, entity_view, evolve, fold_collecting
 from tablelog.rules.core import RuleViolation
+from tests.support.decider import refused, then
 
 rule = pytest.mark.rule
 
@@ -63,22 +64,8 @@ def given_on(state: State, *commands) -> State:
     return state
 
 
-def then(state: State, command) -> tuple[State, list]:
-    """Decide the command and return (the state after its events, the events)."""
-    events = decide(state, command)
-    after = copy.deepcopy(state)
-    for e in events:
-        evolve(after, e)
-    return after, events
 
 
-def refused(state: State, command, rule_id: str, *words: str) -> None:
-    """Assert the command is refused with rule_id and a message naming the words."""
-    with pytest.raises(RuleViolation) as err:
-        decide(state, command)
-    assert rule_id == err.value.rule_id, err.value
-    for word in words:
-        assert word in err.value.message, err.value.message
 
 
 KIRITSUGU = AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30)

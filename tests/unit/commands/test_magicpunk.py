@@ -14,6 +14,7 @@ from tablelog.commands.core import decide
 from tablelog.projections.core import State, evolve
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
+from tests.support.decider import refused
 
 ARIA = E.CharacterAdded(name="Aria", body=8, sense=12, intellect=10, magic=10, hp_max=26,
                         money=3000)
@@ -39,14 +40,6 @@ def when(state: State, command) -> list:
     return events
 
 
-def refused(state: State, command, rule: str) -> str:
-    """Assert that ``command`` is refused with ``rule`` and the state is unchanged."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleViolation) as exc:
-        decide(state, command)
-    assert rule == exc.value.rule_id
-    assert before == state
-    return exc.value.message
 
 
 def zones(state: State) -> Counter:

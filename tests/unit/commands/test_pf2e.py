@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 import attrs
 import pytest
 
@@ -35,6 +33,7 @@ from tablelog.events.pf2e import (
 from tablelog.projections import pf2e as projection
 from tablelog.projections.core import State, evolve
 from tablelog.rules.core import RuleViolation
+from tests.support.decider import refused, then
 
 rule = pytest.mark.rule
 
@@ -48,22 +47,8 @@ def given(*events) -> State:
     return state
 
 
-def then(state: State, command) -> tuple[State, list]:
-    """Decide the command and return (the state after its events, the events)."""
-    events = decide(state, command)
-    after = copy.deepcopy(state)
-    for e in events:
-        evolve(after, e)
-    return after, events
 
 
-def refused(state: State, command, rule_id: str, *words: str) -> None:
-    """Assert the command is refused with rule_id and a message naming the words."""
-    with pytest.raises(RuleViolation) as err:
-        decide(state, command)
-    assert rule_id == err.value.rule_id, err.value
-    for word in words:
-        assert word in err.value.message, err.value.message
 
 
 def formulas(name: str, *runes: str) -> list:
