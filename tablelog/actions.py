@@ -20,7 +20,7 @@ from tablelog.events.core import Undone
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import RuleViolation
 
-__all__ = ["Summary", "Action", "action_of", "latest_active", "latest_undone"]
+__all__ = ["Summary", "Action", "action_of", "command_end", "latest_active", "latest_undone"]
 
 Summary = tuple[int, str, str, bool]  # (seq, at, actor, is_marker)
 
@@ -73,6 +73,19 @@ def action_of(summaries: Iterable[Summary], seq: int) -> Action:
                 )
             return action
     raise RuleViolation("CORE-UNDO", f"there is no event #{seq} (the log ends at #{last})")
+
+
+def command_end(summaries: Iterable[Summary], seq: int) -> int:
+    """Return the last seq of the command that appended event ``seq`` (``seq`` if none does).
+
+    The events of one command are appended together, so the state "right after ``seq``" is the
+    state after its whole command: a position inside an action or a multi-event undo is rounded
+    up to its end.
+    """
+    for action, _ in _groups(summaries):
+        if action.first <= seq <= action.last:
+            return action.last
+    return seq
 
 
 def latest_active(summaries: Iterable[Summary], markers: list[tuple[int, str, int]]) -> Action:

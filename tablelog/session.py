@@ -229,12 +229,18 @@ class Session:
         """
         if until is None and self._state is not None:
             return self._state
+        if until is not None:
+            until = self.command_end(until)
         replayer = self.replayer()
         folded = replayer.fold(until)
         if until is None:
             replayer.remember(folded.taken, folded.undone)
             self._state, self._markers, self._end = folded.state, folded.markers, folded.end
         return folded.state
+
+    def command_end(self, seq: int) -> int:
+        """Return the last seq of the command that appended event ``seq`` (see actions)."""
+        return actions.command_end(self._summaries(seq), seq) if seq > 0 else seq
 
     def replayer(self) -> Replayer:
         """Return the fold machinery of this log (with its checkpoints)."""

@@ -165,6 +165,8 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
     session = session_of(ctx)
     _check_seq(until, session.state().seq)
+    if until is not None:
+        until = session.command_end(until)
     entries = read_models.replay(
         session.blank_state(), session.events(until), undone_after(session.markers(until))
     )

@@ -550,3 +550,14 @@ def test_every_core_command_is_in_the_readme() -> None:
     systems = {"fate", "magicpunk", "pf2e", "saga", "toy"}
     for name in sorted(set(cli.commands) - systems):
         assert f"`tablelog {name}" in readme, name
+
+
+def test_a_past_position_inside_a_command_is_the_state_after_that_command(pair: Path) -> None:
+    """state --at and replay --until inside one command's events mean after the whole command."""
+    ok(pair, "undo")  # markers #5 and #6, one command
+    after_undo = state_json(pair)
+    assert state_json(pair, "--at", "5") == after_undo
+    assert state_json(pair, "--at", "3")["seq"] == 4
+    assert state_json(pair, "--at", "3")["characters"]["b"]["hp"] == 3
+    lines = ok(pair, "replay", "--until", "5").splitlines()
+    assert lines[-1].startswith("#6 ")
