@@ -21,7 +21,7 @@ from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone, Undone
 from tablelog.projections.core import State, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, check_name
 from tablelog.store.format import (
     MAX_HEADER_BYTES,
     MAX_RECORD_BYTES,
@@ -46,12 +46,15 @@ def _after(at: str) -> str:
 
 
 def _check_encodable(events: list[Event], actor: str) -> None:
-    """Refuse events that cannot be stored: numbers msgpack cannot hold, records over the limit.
+    """Refuse events that cannot be stored: numbers msgpack cannot hold, records over the limit,
+    character or item names that would not read back cleanly.
 
     Raises:
-        RuleViolation: CORE-SIZE, naming the event type and the problem.
+        RuleViolation: CORE-SIZE, naming the event type and the problem; CORE-NAME for a name.
     """
     for event in events:
+        for name in event.entities():
+            check_name(name)
         type_tag, version, data = to_record(event)
         widest = {
             "type": type_tag,
@@ -338,6 +341,14 @@ class Session:
 
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)
+        if isinstance(command, Undo | Redo) and self.pending is not None:
+            rule = "CORE-UNDO" if isinstance(command, Undo) else "CORE-REDO"
+            raise RuleViolation(
+                rule,
+                "undo and redo are not available inside run --atomic or "
+                "--dry-run (the lines before are not in the log yet); run the "
+                "script without them, then undo",
+            )
         if isinstance(command, Undo | Redo):
             markers, new_state = self._decide_marker(state, command)
             changes = diff(entity_view(state), entity_view(new_state))

@@ -100,6 +100,11 @@ def _buffered(env: Env, commit: bool) -> Iterator[None]:
 
 
 def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[str]) -> None:
+    if argv[0] == "run":
+        raise CliError(
+            f"{name} line {number}: a script cannot run another script (put its lines in this one)",
+            2,
+        )
     try:
         root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
     except CliError as exc:

@@ -8,7 +8,17 @@ from __future__ import annotations
 import hashlib
 from fractions import Fraction
 
-__all__ = ["RuleViolation", "draw_fraction", "draw_index", "gp_text", "require"]
+__all__ = [
+    "RuleViolation",
+    "check_name",
+    "draw_fraction",
+    "draw_index",
+    "gp_text",
+    "require",
+    "MAX_NAME_CHARS",
+]
+
+MAX_NAME_CHARS = 64
 
 
 class RuleViolation(Exception):
@@ -30,6 +40,37 @@ def require(condition: object, rule_id: str, message: str) -> None:
     """Raise :class:`RuleViolation` ``rule_id`` with ``message`` unless ``condition`` holds."""
     if not condition:
         raise RuleViolation(rule_id, message)
+
+
+def check_name(name: str, what: str = "a name") -> None:
+    """Refuse a character, item or other table name that would not read back cleanly.
+
+    A name is 1 to 64 characters, has no leading or trailing spaces and no control characters,
+    and is in Unicode composed form (NFC), so two names that look alike are the same string.
+
+    Raises:
+        RuleViolation: CORE-NAME, saying what is wrong.
+    """
+    import unicodedata
+
+    require(name.strip(), "CORE-NAME", f"{what} cannot be empty")
+    require(name == name.strip(), "CORE-NAME", f"{what} cannot start or end with a space: {name!r}")
+    require(
+        len(name) <= MAX_NAME_CHARS,
+        "CORE-NAME",
+        f"{what} has {len(name)} characters; at most {MAX_NAME_CHARS}",
+    )
+    require(
+        not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name),
+        "CORE-NAME",
+        f"{what} cannot hold control characters: {name!r}",
+    )
+    composed = unicodedata.normalize("NFC", name)
+    require(
+        name == composed,
+        "CORE-NAME",
+        f"{what} {name!r} is not in composed form; write it as {composed!r}",
+    )
 
 
 _SCALE = 1 << 64

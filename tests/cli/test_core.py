@@ -561,3 +561,25 @@ def test_a_past_position_inside_a_command_is_the_state_after_that_command(pair: 
     assert state_json(pair, "--at", "3")["characters"]["b"]["hp"] == 3
     lines = ok(pair, "replay", "--until", "5").splitlines()
     assert lines[-1].startswith("#6 ")
+
+
+def test_scripts_cannot_run_scripts(log: Path, tmp_path: Path) -> None:
+    """A script line that runs a script (itself, say) is a usage error naming the line."""
+    script = tmp_path / "s.txt"
+    script.write_text(f"note one\nrun {script}\n")
+    err = refused(log, "run", str(script), "--atomic", status=2)
+    assert "line 2: a script cannot run another script" in err
+
+
+def test_undo_inside_a_buffered_run_is_refused(log: Path, tmp_path: Path) -> None:
+    """undo in run --atomic or --dry-run is refused rather than undoing an older logged action."""
+    ok(log, "toy", "add", "a", "5")
+    script = tmp_path / "s.txt"
+    script.write_text("note one\nundo\n")
+    for flag in ("--atomic", "--dry-run"):
+        assert "CORE-UNDO" in refused(log, "run", str(script), flag)
+    ok(log, "run", str(script))
+    assert state_json(log)["characters"]["a"]["hp"] == 5
+    assert [
+        r["undone"] for r in map(json.loads, ok(log, "log", "--all", "--json").splitlines())
+    ] == [False, True, False]

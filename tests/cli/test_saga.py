@@ -279,7 +279,7 @@ def test_unit_json_keys(log: Path):
             "SAGA-ATK-16",
         ),
         (("saga", "unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"), "SAGA-ATK-5"),
-        (("saga", "unit", "add", "Gustave", "--max-hp", "9"), "DUPLICATE-NAME"),
+        (("saga", "unit", "add", "Gustave", "--max-hp", "9"), "CORE-NAME"),
         (("saga", "buff", "Gustave", "--by", "Ward"), "SAGA-EFF-2"),
     ],
 )

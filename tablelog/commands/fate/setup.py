@@ -16,7 +16,7 @@ from tablelog.events.fate import (
     ServantAdded,
 )
 from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, check_name, require
 from tablelog.rules.fate import (
     cc_cost_breakdown,
     check_stored_spells,
@@ -124,7 +124,8 @@ class SetCharacterGrade:
 
 
 def _check_new(state: State, name: str, rule_id: str, hp: int, mp: int) -> None:
-    require(name not in state.characters, rule_id, f"{name} is already at the table")
+    check_name(name)
+    require(name not in state.characters, "CORE-NAME", f"{name} is already at the table")
     require(hp >= 1 and mp >= 0, rule_id,
             f"{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}")  # fmt: skip
 
@@ -199,6 +200,7 @@ def _np_breakdown(profile) -> dict[str, str]:  # type: ignore[no-untyped-def]
 def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     """Check grade, type, budget and the 3-NP limit; record the NP."""
     who(state, c.servant, "servant", "FATE-NP-1")
+    check_name(c.np_id, "a Noble Phantasm id")
     grade = parse_np_grade(c.grade)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)

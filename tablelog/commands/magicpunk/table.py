@@ -21,6 +21,7 @@ from tablelog.events.magicpunk import (
 )
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
 from tablelog.rules.magicpunk.text import listing
@@ -113,7 +114,8 @@ class EndBriefing:
 
 
 def _free_name(state: State, name: str) -> None:
-    require(name and name not in state.characters and name not in state.items, "UNKNOWN-NAME",
+    check_name(name)
+    require(name not in state.characters and name not in state.items, "CORE-NAME",
             f"a character or item named {name!r} already exists")
 
 

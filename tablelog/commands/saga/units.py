@@ -19,7 +19,7 @@ from tablelog.events.saga import (
     UnitSheet,
 )
 from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, check_name, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import num_text
@@ -68,7 +68,7 @@ def _check_keys(
 
 
 def _validate_sheet(name: str, s: UnitSheet) -> None:
-    require(name.strip(), "UNKNOWN-NAME", "a unit needs a name")
+    check_name(name)
     require(s.side in ("ally", "enemy"), "SAGA-HP-1", f"side must be ally or enemy, not {s.side!r}")
     require(s.hp_max > 0, "SAGA-HP-1", f"max HP is 1 or more, got {s.hp_max}")
     require(0 <= s.hp <= s.hp_max, "SAGA-HP-1", f"HP {s.hp} must be 0 to the max HP, {s.hp_max}")
@@ -103,10 +103,10 @@ def decide_add_unit(state: State, c: AddUnit) -> list[Event]:
     """Add a unit; an enemy's battle rank supplies its stats and resistances where not given.
 
     Raises:
-        RuleViolation: DUPLICATE-NAME, SAGA-HP-1 (HP, side, floor), SAGA-ATK-5/8/9, SAGA-EFF-4
+        RuleViolation: CORE-NAME, SAGA-HP-1 (HP, side, floor), SAGA-ATK-5/8/9, SAGA-EFF-4
             (unknown stat, weapon type, attribute, element or trait kind).
     """
-    require(c.name not in state.characters, "DUPLICATE-NAME", f"a unit named {c.name!r} exists")
+    require(c.name not in state.characters, "CORE-NAME", f"a unit named {c.name!r} exists")
     _validate_sheet(c.name, c.sheet)
     require(
         c.sheet.side == "enemy" or c.sheet.battle_rank is None,

@@ -19,13 +19,13 @@ __all__: list[str] = []
 
 @evolver(MasterAdded)
 def _master_added(state: State, e: MasterAdded) -> None:
-    require(e.name not in state.characters, "FATE-CC-1", f"{e.name} is already at the table")
+    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
     state.characters[e.name] = master_record(e)
 
 
 @evolver(ServantAdded)
 def _servant_added(state: State, e: ServantAdded) -> None:
-    require(e.name not in state.characters, "FATE-NP-1", f"{e.name} is already at the table")
+    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
     state.characters[e.name] = servant_record(e)
 
 

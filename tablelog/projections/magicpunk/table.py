@@ -60,7 +60,7 @@ def character(state: State, name: str) -> dict[str, Any]:
 
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
-    require(e.name not in state.characters and e.name not in state.items, "UNKNOWN-NAME",
+    require(e.name not in state.characters and e.name not in state.items, "CORE-NAME",
             f"a character or item named {e.name!r} already exists")
     state.characters[e.name] = {
         "hp": e.hp_max, "hp_max": e.hp_max, "hand": [], "body": e.body, "sense": e.sense,
@@ -74,7 +74,7 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 @evolver(ItemAdded)
 def _item_added(state: State, e: ItemAdded) -> None:
     owner = character(state, e.owner)
-    require(e.item not in state.items and e.item not in state.characters, "UNKNOWN-NAME",
+    require(e.item not in state.items and e.item not in state.characters, "CORE-NAME",
             f"a character or item named {e.item!r} already exists")
     require(e.price <= owner["money"], "MP-MONEY",
             f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj")

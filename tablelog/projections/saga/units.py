@@ -53,7 +53,7 @@ def fresh_battle_values(unit: dict[str, Any]) -> None:
 
 @evolver(UnitAdded)
 def _unit_added(state: State, e: UnitAdded) -> None:
-    require(e.name not in state.characters, "DUPLICATE-NAME", f"a unit named {e.name!r} exists")
+    require(e.name not in state.characters, "CORE-NAME", f"a unit named {e.name!r} exists")
     s = e.sheet
     enemy = s.side == "enemy"
     unit: dict[str, Any] = {

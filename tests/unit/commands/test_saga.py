@@ -351,7 +351,7 @@ def test_refusals_name_the_rule():
         (CastTech("Gustave", "kiri-harai", ("Wolf", "Wolf")), "SAGA-ATK-2"),
         (CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("mood", "1"),)), "SAGA-ATK-11"),
         (CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F("1.2")), "SAGA-ATK-16"),
-        (AddUnit("Gustave", GUSTAVE), "DUPLICATE-NAME"),
+        (AddUnit("Gustave", GUSTAVE), "CORE-NAME"),
         (StartBattle(terrain="wood", seasons=True), "SAGA-FIVE-1"),
     ]
     for command, rule in cases:
