@@ -37,6 +37,7 @@ class Env:
     log_path: str
     actor: str
     in_run: bool = False
+    dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
     _session: Any = None
 
     def session(self) -> Any:

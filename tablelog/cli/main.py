@@ -147,8 +147,9 @@ def init(
         actor=env.actor,
     )
     env.forget_session()
+    verb = "created (until the dry run ends)" if env.dry_run else "created"
     click.echo(
-        f"created {env.log_path}: {system} session {session.header.session_id} "
+        f"{verb} {env.log_path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
 

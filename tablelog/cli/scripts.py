@@ -14,7 +14,7 @@ from tablelog.cli.core import CliError, Env, domain_errors
 __all__ = ["COMMANDS", "script_lines"]
 
 
-def script_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line number, argv)`` for each command line of a script.
 
     ``#`` starts a comment; shell-style quoting; a leading ``tablelog`` word is dropped.
@@ -26,7 +26,7 @@ def script_lines(text: str) -> Iterator[tuple[int, list[str]]]:
         try:
             argv = shlex.split(line, comments=True)
         except ValueError as exc:
-            raise CliError(f"line {number}: {exc}", 2) from None
+            raise CliError(f"{name} line {number}: {exc}", 2) from None
         if argv and argv[0] == "tablelog":
             argv = argv[1:]
         if argv:
@@ -46,10 +46,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     """
     env: Env = ctx.obj
     try:
-        lines = list(script_lines(script.read()))
+        lines = list(script_lines(script.read(), script.name))
     except UnicodeDecodeError as exc:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True
+    env.dry_run = dry_run
     created = False
     root = ctx.find_root().command
     try:
@@ -68,7 +69,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
-        env.in_run = False
+        env.in_run = env.dry_run = False
     if dry_run:
         if created:
             _take_back(env.log_path)
@@ -176,7 +177,8 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
 
 def _salvage(session: Any, out: str) -> None:
     kept, size, bad = domain_errors(session.log.salvage)(out)
-    where = f"first bad record at byte {bad}" if bad is not None else "no bad record found"
+    where = (f"first bad record at byte {bad} (whole commands only: records of its command "
+             "before it are left out too)" if bad is not None else "no bad record found")
     click.echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
 
 

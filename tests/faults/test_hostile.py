@@ -197,7 +197,8 @@ def test_repair_refuses_mid_file_corruption_and_salvage_keeps_the_prefix(tmp_pat
     out = tmp_path / "saved.tlog"
     assert ok(log, "verify", "--salvage", str(out)) == (
         f"salvaged: 3 records ({records[3].offset} bytes) into {out}; first bad record at byte "
-        f"{records[3].offset}\n")
+        f"{records[3].offset} (whole commands only: records of its command before it are left "
+        "out too)\n")
     assert ok(out, "verify") == f"ok: {out}: 3 records, hash chain intact, replays (toy)\n"
     assert_clear_error(invoke(log, "verify", "--salvage", str(out)), 3, "cannot create")
 
