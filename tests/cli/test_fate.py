@@ -349,3 +349,34 @@ def test_two_one_tile_buffs_on_one_target_are_refused(log: Path) -> None:
     assert [("buff", 1)] == [
         (e["kind"], e["tiles"]) for e in state(log)["characters"]["Saber"]["effects"]
     ]
+
+
+def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(tmp_path: Path) -> None:
+    """A huge --hp, --cc-budget or damage is a usage error naming the option, log unchanged."""
+    log = tmp_path / "big.tlog"
+    cli.ok(log, "init", "--system", "fate")
+    huge = "99999999999999999999"
+    for args in (
+        (
+            "fate",
+            "master",
+            "add",
+            "K",
+            "--quality",
+            "B",
+            "--quantity",
+            "C",
+            "--crest",
+            "D",
+            "--attribute",
+            "fire",
+            "--hp",
+            huge,
+            "--mp",
+            "30",
+        ),
+        ("fate", "servant", "add", "S", "--hp", "60", "--mp", "60", "--np-budget", huge),
+        ("fate", "damage", "S", "--hp", huge),
+    ):
+        err = cli.refused(log, *args, status=2)
+        assert "--" in err and "range" in err

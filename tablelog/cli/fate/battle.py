@@ -61,7 +61,9 @@ def round_(ctx: click.Context) -> None:
     required=True,
     help="Grade: 1..the caster's power for KIND, as a number or a letter (E 1 .. A 5, EX 7).",
 )
-@click.option("--tiles", type=int, required=True, help="Tiles taken from the pool.")
+@click.option(
+    "--tiles", type=click.IntRange(max=10_000), required=True, help="Tiles taken from the pool."
+)
 @click.option("--target", "targets", multiple=True, help="Target (repeat; tiles dealt in turn).")
 @click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
 @click.option("--injury", is_flag=True, help="Inflict (or cure, or grant) injury instead.")
@@ -116,9 +118,9 @@ def release(
 
 @group.command("damage")
 @click.argument("name")
-@click.option("--hp", type=int, default=0, help="HP damage.")
-@click.option("--mp", type=int, default=0, help="MP damage.")
-@click.option("--injury", type=int, default=0, help="Magical injury grades.")
+@click.option("--hp", type=click.IntRange(max=10**9), default=0, help="HP damage.")
+@click.option("--mp", type=click.IntRange(max=10**9), default=0, help="MP damage.")
+@click.option("--injury", type=click.IntRange(max=10_000), default=0, help="Magical injury grades.")
 @appending
 def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int) -> None:
     """Damage from outside the tool, as one hit through NAME's defenses.

@@ -42,9 +42,19 @@ ROW = click.Choice(["front", "back"])
     required=True,
     help="earth water fire wind ether hollow none (or 지 수 화 풍 공 허 무); repeat.",
 )
-@click.option("--hp", type=int, required=True, help="Max HP (from the core rulebook).")
-@click.option("--mp", type=int, required=True, help="Max MP (from the core rulebook).")
-@click.option("--cc-budget", type=int, default=20, show_default=True, help="CC setting points.")
+@click.option(
+    "--hp", type=click.IntRange(max=10**9), required=True, help="Max HP (from the core rulebook)."
+)
+@click.option(
+    "--mp", type=click.IntRange(max=10**9), required=True, help="Max MP (from the core rulebook)."
+)
+@click.option(
+    "--cc-budget",
+    type=click.IntRange(max=10_000),
+    default=20,
+    show_default=True,
+    help="CC setting points.",
+)
 @click.option("--none-kind", default=None, help="The one kind a 'none' master casts.")
 @click.option(
     "--anti-magic",
@@ -123,10 +133,16 @@ def master_grade(ctx: click.Context, name: str, grade: int) -> None:
 
 @servant_group.command("add")
 @click.argument("name")
-@click.option("--hp", type=int, required=True, help="Max HP.")
-@click.option("--mp", type=int, required=True, help="Max MP.")
+@click.option("--hp", type=click.IntRange(max=10**9), required=True, help="Max HP.")
+@click.option("--mp", type=click.IntRange(max=10**9), required=True, help="Max MP.")
 @click.option("--madness", default=None, help="Madness enhancement grade (E..A, EX).")
-@click.option("--np-budget", type=int, default=10, show_default=True, help="NP setting points.")
+@click.option(
+    "--np-budget",
+    type=click.IntRange(max=10_000),
+    default=10,
+    show_default=True,
+    help="NP setting points.",
+)
 @click.option(
     "--anti-magic",
     default="0",
