@@ -27,7 +27,7 @@ _write = os.write
 def _slow_write(fd: int, data: bytes) -> int:
     """Write at most 4 KiB, then pause: a slow disk, so kills land mid-write."""
     written = _write(fd, bytes(data[:4096]))
-    time.sleep(0.0005)
+    time.sleep(0.002)
     return written
 
 
