@@ -10,18 +10,28 @@ from typing import Any
 
 import click
 
-from tablelog.cli import queries, scripts
 from tablelog.cli.core import Env, appending, domain_errors, execute
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
 
 
+# Commands that live in their own modules, imported only when used (fast start-up).
+LAZY_COMMANDS = {
+    "state": "tablelog.cli.queries",
+    "log": "tablelog.cli.queries",
+    "history": "tablelog.cli.queries",
+    "replay": "tablelog.cli.queries",
+    "run": "tablelog.cli.scripts",
+    "verify": "tablelog.cli.scripts",
+}
+
+
 class LazyGroup(click.Group):
-    """A group whose system subgroups are imported only when used (fast start-up)."""
+    """A group whose system groups and read commands are imported only when used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *SYSTEMS])
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *SYSTEMS})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in SYSTEMS:
@@ -30,6 +40,9 @@ class LazyGroup(click.Group):
             except ModuleNotFoundError:
                 return None
             return module.group  # type: ignore[no-any-return]
+        if name in LAZY_COMMANDS:
+            module = importlib.import_module(LAZY_COMMANDS[name])
+            return {c.name: c for c in module.COMMANDS}[name]  # type: ignore[no-any-return]
         return super().get_command(ctx, name)
 
 
@@ -191,5 +204,3 @@ def redo(ctx: click.Context, seq: int | None) -> None:
     execute(ctx, Redo(target=seq))
 
 
-for _command in (*queries.COMMANDS, *scripts.COMMANDS):
-    cli.add_command(_command)

@@ -5,8 +5,10 @@ Nothing here does I/O, reads the clock or uses :mod:`random`.
 
 from __future__ import annotations
 
-import hashlib
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: start-up of every command pays for what it imports
+    from fractions import Fraction
 
 __all__ = [
     "RuleViolation",
@@ -79,6 +81,8 @@ _SCALE = 1 << 64
 def _digest(seed: int, key: tuple[object, ...]) -> int:
     material = "\x1f".join(str(part) for part in key).encode("utf-8")
     seed_bytes = (seed & ((1 << 512) - 1)).to_bytes(64, "big")
+    import hashlib
+
     h = hashlib.blake2b(material, key=seed_bytes, digest_size=8)
     return int.from_bytes(h.digest(), "big")
 
@@ -97,6 +101,8 @@ def draw_fraction(seed: int, *key: object) -> Fraction:
     Returns:
         An exact fraction with denominator 2**64.
     """
+    from fractions import Fraction
+
     return Fraction(_digest(seed, key), _SCALE)
 
 
