@@ -22,11 +22,11 @@ demo: $(BIN)/tablelog
 test: $(BIN)/tablelog
 	$(BIN)/python -m pytest
 
-## bench: the benchmarks (not part of test); prints a table, writes bench/results.json
+## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
+## It byte-compiles first, as an ordinary install does: timings must not include compiling
+## sources (where PYTHONDONTWRITEBYTECODE is set, nothing else writes .pyc files).
 bench: $(BIN)/tablelog
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	# Byte-compile first, as an ordinary install does: timings must not include compiling
-	# sources (this machine sets PYTHONDONTWRITEBYTECODE, so nothing else writes .pyc files).
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/run.py
 
