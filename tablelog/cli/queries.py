@@ -101,9 +101,13 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
 
     session = session_of(ctx)
     undone = undone_after(session.markers())
+    named = False  # whether --entity names anything in the log at all
     for rec, event in session.events():
         is_undone = rec.seq in undone
-        if (is_undone and not show_all) or (entity and entity not in event.entities()):
+        if entity and entity not in event.entities():
+            continue
+        named = True
+        if is_undone and not show_all:
             continue
         if as_json:
             click.echo(
@@ -123,6 +127,10 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
             mark = " [undone]" if is_undone else ""
             click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
     _warn_torn(session)
+    if entity and not named:
+        from tablelog.rules.core import RuleViolation
+
+        raise RuleViolation("UNKNOWN-NAME", f"no event names a character or item {entity!r}")
 
 
 @click.command()

@@ -583,3 +583,11 @@ def test_undo_inside_a_buffered_run_is_refused(log: Path, tmp_path: Path) -> Non
     assert [
         r["undone"] for r in map(json.loads, ok(log, "log", "--all", "--json").splitlines())
     ] == [False, True, False]
+
+
+def test_log_entity_of_a_name_no_event_names(log: Path) -> None:
+    """log --entity of a name that no event involves exits 1, like history and state do."""
+    ok(log, "toy", "add", "a", "5")
+    assert "UNKNOWN-NAME" in refused(log, "log", "--entity", "nobody")
+    ok(log, "undo")
+    assert ok(log, "log", "--entity", "a") == ""  # named, but only by an undone event
