@@ -276,7 +276,7 @@ class Replayer:
         taken: list[Checkpoint] = []
         can_checkpoint = True
         error: LogError | None = None
-        entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
+        entries: dict[str, tuple[int, Any, Any, Any]] = {}
         records: Any = self.log.records(pos)
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
@@ -290,16 +290,11 @@ class Replayer:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env["v"]:
                     entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
-                _, build, check, decode, fn = entry
-                data = env["data"]
+                event = entry[1](env["data"])
+                if event is None:
+                    event = _decode(entry[2], env, seq, offset, path)
                 try:
-                    event = build(data) if check is not None else None
-                except Exception:  # noqa: BLE001 - the converter decides, with its own errors
-                    event = None
-                if event is None or not check(event):
-                    event = _decode(decode, env, seq, offset, path)
-                try:
-                    fn(state, event)
+                    entry[3](state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure becomes a LogError
                     failure = _failure(exc, event, seq, path)
                     if not optimistic:
@@ -352,13 +347,17 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
-           offset: int) -> tuple[int, Any, Any, Any, Any]:
-    """Return ``(version, fast build, fast check, decoder, evolver)`` for ``(kind, version)``."""
+           offset: int) -> tuple[int, Any, Any, Any]:
+    """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)``; the fast
+    build returns None for data it does not take (then the decoder decides)."""
     decode = _decoder(path, kind, version, seq, offset)
-    fast = fast_path(kind, version)
     cls = event_class(kind)
     fn = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return (version, fast[0], fast[1], decode, fn) if fast else (version, cls, None, decode, fn)
+    return version, fast_path(kind, version) or _none, decode, fn
+
+
+def _none(data: Any) -> None:
+    return None
 
 
 def _no_evolver(state: State, event: Event) -> None:
