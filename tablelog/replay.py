@@ -301,8 +301,8 @@ class Replayer:
                         raise failure from None
                     error, can_checkpoint = failure, False
                     continue
-            state.seq = seq
-            if can_checkpoint and seq % every == 0:
+            if seq % every == 0 and can_checkpoint:
+                state.seq = seq
                 cp = self.checkpoint(state, Position(seq, end, digest, offset),
                                      frozenset(t for t in skip if t <= seq), markers)
                 if cp is None:
@@ -311,6 +311,7 @@ class Replayer:
                     taken = _thin([*taken, cp], MAX_CHECKPOINTS)
         if error is not None:
             return pos, taken, error
+        state.seq = seq  # set here, not per event: no evolver reads it
         return Position(seq, end, digest, offset), taken, error
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:

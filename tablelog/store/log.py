@@ -13,7 +13,7 @@ import os
 import struct
 import zlib
 from collections.abc import Iterator
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, NamedTuple
 
 import msgpack
 
@@ -36,6 +36,7 @@ __all__ = ["LogError", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile", "LO
 
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
+_EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
 
 
 def lock_timeout_s() -> float:
@@ -195,31 +196,36 @@ class LogFile:
                                offset)
 
     def records(self, start: Position | None = None) -> Iterator[RawRecord]:
-        """Yield ``(seq, envelope, offset, end, hash)`` for every complete record (as scan)."""
+        """Return an iterator of ``(seq, envelope, offset, end, hash)`` for every complete record
+        (as :meth:`scan`).
+
+        Raises:
+            LogError: the file cannot be read, or a corrupt record (when it is reached).
+        """
         if self.start is None:
             self.open()
         pos = start or self.start
         assert pos is not None
         self.torn_at = None
         self.end = pos
+        return self._records(pos)
+
+    def _records(self, pos: Position) -> Iterator[RawRecord]:
+        # The replay hot path: locals only; the file is read in large chunks and sliced; per
+        # record one msgpack call, a CRC-32 and a BLAKE2b (copied from an empty one: cheaper
+        # than a new hash object), and one boolean expression for the envelope.
         try:
-            f = open(self.path, "rb", buffering=_READ_BUFFER)
+            f = open(self.path, "rb", buffering=0)
         except OSError as exc:
             raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
-        with f:
-            f.seek(pos.offset)
-            yield from self._records(f, pos)
-
-    def _records(self, f: BinaryIO, pos: Position) -> Iterator[RawRecord]:
-        # The replay hot path: locals only, the file read in large chunks and sliced, one msgpack
-        # call and two hashes per record.
+        f.seek(pos.offset)
         seq, offset, prev = pos.seq, pos.offset, pos.prev
-        read, unpack_from, crc32, blake2b = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
-            hashlib.blake2b
+        read, unpack_from, crc32, new_hash = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
+            _EMPTY_HASH.copy
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         batch: list[RawRecord] = []
         need = 0
-        done = (pos.seq, pos.offset, pos.prev, pos.last)
+        last: RawRecord = (pos.seq, {}, pos.last, pos.offset, pos.prev)  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
         try:
             while True:
@@ -253,51 +259,50 @@ class LogFile:
                     raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
                                         offset, seq + 1) from None
                 seq += 1
-                if type(env) is not dict or len(env) != 7:
-                    if type(env) is not dict or len(env) != 8 or batch_key not in env:
-                        raise self._corrupt("record is not a tablelog envelope", offset, seq)
-                    more = env[batch_key]
-                else:
-                    more = 0
-                try:
-                    if env["seq"] != seq or type(env["seq"]) is not int:
-                        raise self._corrupt(f"seq {env['seq']!r} where {seq} was expected",
-                                            offset, seq)
-                    if env["prev"] != prev:
-                        raise self._corrupt("hash chain broken (an earlier record was edited)",
-                                            offset, seq)
-                    if (type(env["type"]) is not str or type(env["v"]) is not int
-                            or type(env["data"]) is not dict or type(env["actor"]) is not str
-                            or type(env["at"]) is not str):
-                        raise self._corrupt("record envelope has fields of the wrong type",
-                                            offset, seq)
-                except KeyError:
+                try:  # a KeyError or TypeError here: not a map with the envelope's keys
+                    if len(env) == 7:
+                        more = 0
+                    elif len(env) == 8 and batch_key in env:
+                        more = env[batch_key]
+                    else:
+                        raise KeyError(batch_key)
+                    ok = (env["seq"] == seq and env["prev"] == prev and type(env["seq"]) is int
+                          and type(env["type"]) is str and type(env["v"]) is int
+                          and type(env["data"]) is dict and type(env["actor"]) is str
+                          and type(env["at"]) is str)
+                except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
-                prev = blake2b(payload, digest_size=16).digest()
+                if not ok:
+                    raise self._corrupt(_envelope_fault(env, seq, prev), offset, seq)
+                digest = new_hash()
+                digest.update(payload)
+                prev = digest.digest()
                 end = offset + 8 + length
-                if batch:
+                item = (seq, env, offset, end, prev)
+                offset = end
+                if not batch and not more:
+                    last = item
+                    yield item
+                elif batch:
                     need -= 1
                     if more != need or type(more) is not int:
                         raise self._corrupt(f"batch count {more!r} where {need} was expected",
-                                            offset, seq)
-                    batch.append((seq, env, offset, end, prev))
+                                            item[2], seq)
+                    batch.append(item)
                     if not need:
-                        for item in batch:
-                            done = (item[0], item[3], item[4], item[2])
-                            yield item
+                        for last in batch:  # noqa: B007 - ``last`` is read in ``finally``
+                            yield last
                         batch = []
-                elif more:
-                    if type(more) is not int or more < 0:
-                        raise self._corrupt("record envelope has a bad batch count", offset, seq)
-                    batch.append((seq, env, offset, end, prev))
-                    need = more
                 else:
-                    done = (seq, end, prev, offset)
-                    yield seq, env, offset, end, prev
-                offset = end
+                    if type(more) is not int or more < 0:
+                        raise self._corrupt("record envelope has a bad batch count", item[2],
+                                            seq)
+                    batch.append(item)
+                    need = more
         finally:
-            self.end = Position(*done)
+            f.close()
+            self.end = Position(last[0], last[3], last[4], last[2])
 
     def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
         """Raise if a record that runs past the end of the file is whole but has a bad length."""
@@ -406,6 +411,15 @@ class LogFile:
         from tablelog.store.repair import salvage
 
         return salvage(self, out)
+
+
+def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes) -> str:
+    """Return why an envelope with all its keys failed the reader's check."""
+    if env["seq"] != seq or type(env["seq"]) is not int:
+        return f"seq {env['seq']!r} where {seq} was expected"
+    if env["prev"] != prev:
+        return "hash chain broken (an earlier record was edited)"
+    return "record envelope has fields of the wrong type"
 
 
 def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:

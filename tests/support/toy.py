@@ -78,8 +78,9 @@ def _added(state: State, e: CounterAdded) -> None:
 @evolver(PointsSpent)
 def _spent(state: State, e: PointsSpent) -> None:
     who = state.characters.get(e.name)
-    require(who is not None, "TOY-SPEND-1", f"no counter {e.name}")
-    require(who["hp"] >= e.points, "TOY-SPEND-1", f"{e.name} has {who['hp']} < {e.points}")
+    if who is None or who["hp"] < e.points:  # the message is formatted only when it is raised
+        have = "no counter" if who is None else f"{who['hp']} <"
+        raise RuleViolation("TOY-SPEND-1", f"{e.name}: {have} {e.points}")
     who["hp"] -= e.points
 
 
