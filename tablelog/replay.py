@@ -201,7 +201,10 @@ class Replayer:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
         except (TypeError, ValueError, OverflowError):
             return None
-        cp = Checkpoint(end, undone, tuple(markers), data, self.prefix_crc(end.offset))
+        # Only a checkpoint that may be saved needs the log prefix's CRC (it is checked when the
+        # snapshot file is read back); one kept in memory is trusted by this process.
+        crc = self.prefix_crc(end.offset) if self.snapshots else -1
+        cp = Checkpoint(end, undone, tuple(markers), data, crc)
         self._trusted.add(id(cp))
         return cp
 
