@@ -8,7 +8,6 @@ Exit status (SPEC): 0 done; 1 refused by a rule (or verify found a problem); 2 u
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -197,4 +196,8 @@ def fmt_value(value: Any) -> str:
         return "-"
     if isinstance(value, str):
         return value
+    if type(value) is int:  # as JSON writes it, without importing json for the commonest value
+        return str(value)
+    import json
+
     return json.dumps(value, ensure_ascii=False, default=str)

@@ -18,7 +18,6 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -46,6 +45,8 @@ def _converter() -> Any:
     """Return the one cattrs converter (created, and cattrs imported, on first use)."""
     global _CONVERTER
     if _CONVERTER is None:
+        from fractions import Fraction
+
         import cattrs
 
         made = cattrs.Converter()

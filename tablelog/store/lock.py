@@ -1,8 +1,11 @@
 """The log's exclusive writer lock on ``<log>.lock``, waiting up to a timeout.
 
-A thin adapter over the ``filelock`` library (flock on POSIX: the kernel drops the lock when a
-writer dies, even by SIGKILL). It is imported only when a command writes, so read-only commands
-do not pay its import.
+A thin adapter over the ``fasteners`` library's inter-process lock (a POSIX record lock,
+``lockf``: the kernel drops it when a writer dies, even by SIGKILL; ``LockFileEx`` on Windows).
+It is imported only when a command writes, so read-only commands do not pay its import. We chose
+it over ``filelock`` for its start-up cost: importing ``filelock`` 4 took ≈35 ms of every
+appending command, ``fasteners`` ≈9 ms (``python -X importtime``). A record lock belongs to the
+process, so one process never waits for itself; tablelog takes the lock once per append.
 """
 
 from __future__ import annotations
@@ -41,15 +44,15 @@ class LogLock:
             LockTimeout: another process holds it past the timeout.
             LockUnavailable: the lock file cannot be opened (its strerror is kept).
         """
-        import filelock
+        import fasteners
 
-        lock = filelock.FileLock(self.path, timeout=self.timeout)
+        lock = fasteners.InterProcessLock(self.path)
         try:
-            lock.acquire()
-        except filelock.Timeout:
-            raise LockTimeout(self.path) from None
+            gotten = lock.acquire(timeout=self.timeout)
         except OSError as exc:
             raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+        if not gotten:
+            raise LockTimeout(self.path)
         self._lock = lock
 
     def release(self) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import struct
+import sys
 import zlib
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -67,7 +67,8 @@ def _default(value: Any) -> msgpack.ExtType:
     kind = type(value)
     if kind is tuple:
         return msgpack.ExtType(_TUPLE, _pack(list(value)))
-    if kind is Fraction:
+    fractions = sys.modules.get("fractions")  # not imported: no value can be a Fraction
+    if fractions is not None and kind is fractions.Fraction:
         return msgpack.ExtType(_FRACTION, _pack([value.numerator, value.denominator]))
     if kind is set:
         return msgpack.ExtType(_SET, _pack(list(value)))
@@ -89,6 +90,8 @@ def _ext_hook(code: int, data: bytes) -> Any:
     if code == _TUPLE:
         return tuple(items)
     if code == _FRACTION:
+        from fractions import Fraction  # imported only by states that hold fractions
+
         return Fraction(*items)
     if code == _SET:
         return set(items)
