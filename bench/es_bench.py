@@ -1,13 +1,16 @@
-"""Replay the benchmark events through the ``eventsourcing`` library (POPO recorder).
+"""Replay the benchmark events through the ``eventsourcing`` library.
 
-Usage: ``python bench/es_bench.py N`` prints ``{"events": N, "replay_s": …, "eps": …}`` as JSON.
-The aggregate applies the same changes as the toy system's evolvers, to the same plain dicts.
+Usage: ``python bench/es_bench.py N RECORDER DIR`` prints ``{"events": N, "replay_s": …, "eps": …}``
+as JSON. RECORDER is ``sqlite`` (the events in an SQLite file in DIR, as tablelog's are in a log
+file) or ``popo`` (plain Python objects in memory). The aggregate applies the same changes as the
+toy system's evolvers, to the same plain dicts.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 import time
 
@@ -73,23 +76,43 @@ def record(table: Table, e: object) -> None:
         table.redone_(e.target)
 
 
-def main(n: int) -> None:
-    app = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+REPEATS = 2
+
+
+def application(recorder: str, folder: str) -> Application:
+    """Return an application storing events with ``recorder`` (sqlite: a new file in ``folder``)."""
+    if recorder == "popo":
+        return Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    path = os.path.join(folder, "eventsourcing.sqlite")
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    return Application(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path})
+
+
+def main(n: int, recorder: str, folder: str) -> None:
+    app = application(recorder, folder)
     table = Table()
     for i, e in enumerate(logs.bench_events(n)):
         record(table, e)
         if i % 1000 == 999:
             app.save(table)
     app.save(table)
+    table_id, version = table.id, table.version
     app.repository.cache = None
+    del table  # only the stored events remain
     gc.collect()
-    start = time.perf_counter()
-    again = app.repository.get(table.id)
-    took = time.perf_counter() - start
-    assert again.version == table.version
-    print(json.dumps({"events": again.version - 1, "replay_s": took,
-                      "eps": (again.version - 1) / took}))
+    times = []
+    for _ in range(REPEATS):  # the best of a few, as tablelog's replay is measured
+        start = time.perf_counter()
+        again = app.repository.get(table_id)
+        times.append(time.perf_counter() - start)
+        assert again.version == version
+        del again
+        gc.collect()
+    took = min(times)
+    print(json.dumps({"events": version - 1, "replay_s": took, "eps": (version - 1) / took}))
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3])
