@@ -198,8 +198,8 @@ def main() -> None:
              ("run", lambda: bench_run(out)),
              ("rss", lambda: bench_rss(log10k, big, out))]
     for name, step in steps:
-        print(f"{name} …", flush=True)
-        step()
+        print(f"{name} …", end=" ", flush=True)
+        print(f"{timed(step):.0f} s", flush=True)
     out["bench_s"] = time.perf_counter() - start
     print(f"\n{'figure':<26}{'value':>14}  {'unit':<22}{'goal':<20}")
     for key, unit, goal in GOALS:

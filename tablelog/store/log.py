@@ -1,9 +1,10 @@
 """The append-only log file: create, scan (streaming), append under a lock, repair a torn tail.
 
-Reads never load the whole file: records are read one by one through a buffered reader, each one
-bounded by ``MAX_RECORD_BYTES``. Appends take an exclusive lock (``flock``, see lock.py), check
-that the file still ends where the caller decided, write every record of the batch in one write,
-then fsync before reporting success. A failed write is cut back: the file is as it was before.
+Reads never load the whole file: it is read in 1 MiB chunks and each record's length is checked
+against ``MAX_RECORD_BYTES`` before its bytes are read. Appends take an exclusive lock (lock.py),
+check that the file still ends where the caller decided, write every record of the batch in one
+write, then fsync before reporting success. A failed write is cut back: the file is as it was
+before.
 """
 
 from __future__ import annotations
