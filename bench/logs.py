@@ -21,10 +21,12 @@ toy.install()
 NAMES = tuple(f"pc{i}" for i in range(8))
 
 
-def bench_events(n: int) -> list:
-    """Return the ``n`` events of a benchmark session (counters, spends, rolls, notes, undo)."""
+def bench_events(n: int, markers: bool = True) -> list:
+    """Return the ``n`` events of a benchmark session (counters, spends, rolls, notes, and with
+    ``markers`` an undo, redo and undo at the end)."""
     events: list = [toy.CounterAdded(name, 10**9) for name in NAMES]
-    regular = n - 3 if n >= 20 else n
+    markers = markers and n >= 20
+    regular = n - 3 if markers else n
     i = 0
     while len(events) < regular:
         name = NAMES[i % len(NAMES)]
@@ -35,13 +37,13 @@ def bench_events(n: int) -> list:
         else:
             events.append(toy.DieRolled(name, 1 + i % 6))
         i += 1
-    if n >= 20:  # undo the latest action, redo it, undo it again: markers as in real play
+    if markers:  # undo the latest action, redo it, undo it again: markers as in real play
         events += [Undone(target=regular, reason="misclick"), Redone(target=regular),
                    Undone(target=regular, reason="misclick")]
     return events[:n]
 
 
-def make_log(path: str, n: int, chunk: int = 5000) -> None:
+def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None:
     """Write a toy log of ``n`` events at ``path`` (replacing it), one record per batch."""
     for suffix in ("", ".snap", ".lock"):
         if os.path.exists(path + suffix):
@@ -52,7 +54,7 @@ def make_log(path: str, n: int, chunk: int = 5000) -> None:
     assert pos is not None
     buf: list[bytes] = []
     with open(path, "ab") as f:
-        for i, event in enumerate(bench_events(n)):
+        for i, event in enumerate(bench_events(n, markers)):
             kind, version, data = to_record(event)
             at = f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.000000Z"
             record, pos = frame([{"type": kind, "v": version, "at": at, "actor": "gm",
