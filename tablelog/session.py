@@ -465,11 +465,12 @@ class Session:
     @contextmanager
     def atomic(self, commit: bool = True) -> Iterator[None]:
         """Hold the log's lock and buffer every append; write them all at the end, or none.
+        With ``commit`` false (a dry run) nothing is written, so no lock is taken.
 
         Raises:
             LogError: locked past the timeout, or the final write failed (nothing written).
         """
-        lock = self.log.lock()
+        lock = self.log.lock() if commit else None
         self._lock = lock
         self._state = None
         start = None
@@ -490,7 +491,8 @@ class Session:
         finally:
             self.pending = None
             self._lock = None
-            lock.release()
+            if lock is not None:
+                lock.release()
 
 
 def remove_quietly(path: str) -> None:

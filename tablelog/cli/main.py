@@ -87,6 +87,10 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     cli(prog_name="tablelog")
 
 

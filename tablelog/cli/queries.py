@@ -157,6 +157,7 @@ def history(ctx: click.Context, name: str, as_json: bool) -> None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
+    _warn_torn(session)
 
 
 @click.command()
@@ -180,6 +181,7 @@ def replay(ctx: click.Context, until: int | None) -> None:
     )
     for entry in entries:
         _echo_entry(entry, False, explain=False)
+    _warn_torn(session)
 
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:

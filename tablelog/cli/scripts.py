@@ -140,6 +140,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     prefix in a new file. Example: tablelog verify --repair
     """
     from tablelog.session import LogError, Session
+    from tablelog.store.log import LogLocked
 
     env: Env = ctx.obj
     session = Session(env.log_path, env.actor, snapshots=False)
@@ -156,6 +157,8 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
+    except LogLocked as exc:  # the log was not checked: "cannot be used", like other commands
+        raise CliError(str(exc), 3) from None
     except LogError as exc:
         hint = "; not repaired: only a torn tail is ever cut" if repair else ""
         hint += (

@@ -20,6 +20,7 @@ __all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "RuleViolation", "req
 C = TypeVar("C")
 Decider = Callable[[State, Any], list[Event]]
 _DECIDERS: dict[type, Decider] = {}
+_SYSTEMS: dict[type, str] = {}  # the system a command belongs to (core commands: none)
 
 
 def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]]],
@@ -28,6 +29,9 @@ def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]
 
     def register(fn: Callable[[State, C], list[Event]]) -> Callable[[State, C], list[Event]]:
         _DECIDERS[command_type] = fn
+        parts = fn.__module__.split(".")  # tablelog.commands.<system>[.<module>]
+        if parts[:2] == ["tablelog", "commands"] and len(parts) > 2 and parts[2] != "core":
+            _SYSTEMS[command_type] = parts[2]
         return fn
 
     return register
@@ -37,8 +41,13 @@ def decide(state: State, command: object) -> list[Event]:
     """Return the events ``command`` produces on ``state``.
 
     Raises:
-        RuleViolation: the command is refused (the message names the rule and the values).
+        RuleViolation: the command is refused (the message names the rule and the values);
+            CORE-SYSTEM when it belongs to another system than the log's.
     """
+    system = _SYSTEMS.get(type(command))
+    if system is not None and system != state.system:
+        raise RuleViolation("CORE-SYSTEM", f"a {system} command on a {state.system} log: this "
+                            f"session's events are {state.system} events")
     fn = _DECIDERS.get(type(command))
     if fn is None:
         raise RuleViolation("CORE-COMMAND", f"{type(command).__name__} is not a "

@@ -32,8 +32,8 @@ from tablelog.store.format import (
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile", "LOCK_TIMEOUT_S",
-           "fsync_dir"]
+__all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile",
+           "LOCK_TIMEOUT_S", "fsync_dir"]
 
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
@@ -65,6 +65,10 @@ class LogError(Exception):
         super().__init__(message)
         self.offset = offset
         self.seq = seq
+
+
+class LogLocked(LogError):
+    """The writer lock cannot be taken: held past the timeout, or its file cannot be used."""
 
 
 class LogMovedOn(Exception):
@@ -130,10 +134,10 @@ class LogFile:
         try:
             lock.acquire()
         except LockTimeout:
-            raise LogError(f"{self.path} is locked by another writer "
-                           f"(waited {timeout:g} s)") from None
+            raise LogLocked(f"{self.path} is locked by another writer "
+                            f"(waited {timeout:g} s)") from None
         except LockUnavailable as exc:
-            raise LogError(str(exc)) from None
+            raise LogLocked(str(exc)) from None
         return lock
 
     @classmethod

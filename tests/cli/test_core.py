@@ -260,6 +260,10 @@ def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
     whole = log.read_bytes()
     log.write_bytes(whole[:-4])
     assert state_json(log)["characters"]["a"]["hp"] == 5
+    for read in (("state",), ("log",), ("history", "a"), ("replay",)):  # every read warns
+        result = invoke(log, *read)
+        assert result.exit_code == 0, read
+        assert result.stderr.startswith("warning: torn last record at byte"), read
     assert invoke(log, "verify").exit_code == 1
     err = refused(log, "toy", "spend", "a", "1", status=3)
     assert "verify --repair" in err

@@ -185,6 +185,49 @@ def test_lock_held_past_the_timeout_is_exit_3(tmp_path: Path) -> None:
     assert log.read_bytes() == before
 
 
+def test_while_locked_verify_is_exit_3_and_a_dry_run_still_runs(tmp_path: Path) -> None:
+    """With the writer lock held elsewhere: ``verify --repair`` cannot check, so it exits 3 with
+    the lock message alone (no "not repaired" hint: nothing was found wrong); ``run --dry-run``
+    writes nothing, so it needs no lock and runs; the log is unchanged."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", "a", "5")
+    script = tmp_path / "s.txt"
+    script.write_text("toy spend a 2\n")
+    before = log.read_bytes()
+    env = {**os.environ, "TABLELOG_LOCK_TIMEOUT": "0.3"}
+    holder = LogFile(str(log)).lock()  # acquired
+    try:
+        verify, dry = (subprocess.run([sys.executable, TOYCLI, "--log", str(log), *argv],
+                                      capture_output=True, text=True, timeout=60, env=env)
+                       for argv in (["verify", "--repair"], ["run", "--dry-run", str(script)]))
+    finally:
+        holder.release()
+    assert (verify.returncode, verify.stderr) == (
+        3, f"error: {log} is locked by another writer (waited 0.3 s)\n")
+    assert dry.returncode == 0, dry.stderr
+    assert "dry run: 1 line ran; nothing appended" in dry.stdout
+    assert log.read_bytes() == before
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``tablelog log | head -1``: the command ends by SIGPIPE like any filter, with nothing on
+    stderr (it once ended with exit 1, "refused", and no message)."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    script = tmp_path / "notes.txt"
+    script.write_text("".join(f"note 'ruling number {i}'\n" for i in range(1500)))
+    ok(log, "run", "--atomic", str(script))
+    reader = subprocess.Popen([sys.executable, TOYCLI, "--log", str(log), "log"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout.readline().startswith(b"#1 ")
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == -signal.SIGPIPE
+    assert reader.stderr.read() == b""
+    reader.stderr.close()
+
+
 def test_log_error_is_raised_not_swallowed_on_a_shrunk_log(tmp_path: Path) -> None:
     """A log cut shorter than the position a command was decided on is refused clearly."""
     log = tmp_path / "s.tlog"
