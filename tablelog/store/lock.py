@@ -10,6 +10,8 @@ process, so one process never waits for itself; tablelog takes the lock once per
 
 from __future__ import annotations
 
+import os
+import stat
 from types import TracebackType
 from typing import Any
 
@@ -46,6 +48,11 @@ class LogLock:
         """
         import fasteners
 
+        try:  # fasteners opens it for writing, which would wait forever on a FIFO
+            if not stat.S_ISREG(os.stat(self.path).st_mode):
+                raise LockUnavailable(f"cannot lock {self.path}: not a regular file")
+        except FileNotFoundError:
+            pass  # created by the lock
         lock = fasteners.InterProcessLock(self.path)
         try:
             gotten = lock.acquire(timeout=self.timeout)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Iterator
@@ -166,8 +167,10 @@ class LogFile:
         Raises:
             LogError: missing file, not a tablelog file, unsupported version, corrupt header.
         """
-        try:
-            with open(self.path, "rb") as f:
+        try:  # non-blocking open: a FIFO at the path must not hang the command
+            with os.fdopen(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise LogError(f"{self.path}: not a regular file")
                 head = f.read(64 * 1024 + 32)
         except FileNotFoundError:
             raise LogError(f"no log at {self.path} (create one with: tablelog init)") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -466,6 +467,21 @@ def test_lock_problems_are_exit_3_not_tracebacks(
     lock = Path(str(log) + ".lock")
     lock.mkdir()  # a directory where the lock file should be: it cannot be opened
     assert "cannot lock" in refused(log, "note", "x", status=3)
+
+
+def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(
+    log: Path, tmp_path: Path
+) -> None:
+    """Opening a FIFO waits for its other end: the log and its lock are checked to be regular
+    files first, so the command ends at once with a message."""
+    lock = Path(str(log) + ".lock")
+    lock.unlink(missing_ok=True)
+    os.mkfifo(lock)
+    assert refused(log, "note", "x", status=3) == f"error: cannot lock {lock}: not a regular file\n"
+    fifo = tmp_path / "fifo.tlog"
+    os.mkfifo(fifo)
+    result = invoke(fifo, "state")
+    assert (result.exit_code, result.stderr) == (3, f"error: {fifo}: not a regular file\n")
 
 
 @pytest.fixture
