@@ -211,8 +211,10 @@ def _make_fast(cls: type) -> Fast | None:
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
-    if setters is None:
-        build = [f"    return cls({', '.join(values)})"]
+    if setters is None:  # attrs ``__init__`` runs: a validator's refusal leaves it to cattrs
+        given = ", ".join(f"{f.name}={v}" for f, v in zip(fields, values, strict=True))
+        build = ["    try:", f"        return cls({given})", "    except Exception:",
+                 "        return None"]
     else:
         namespace.update({f"set{i}": setter for i, setter in enumerate(setters)})
         build = ["    o = new(cls)", *(f"    set{i}(o, {v})" for i, v in enumerate(values)),

@@ -189,6 +189,23 @@ def test_codec_fast_path_matches_cattrs(e: Sampled) -> None:
     assert from_record(kind, version, msgpack.unpackb(msgpack.packb(data))) == e
 
 
+@event("codec.Checked")
+@attrs.frozen
+class Checked(Event):
+    """A test-only event whose attrs ``__init__`` validates (its fast path calls it)."""
+
+    name: str
+    count: int = attrs.field(validator=attrs.validators.ge(0), kw_only=True)
+
+
+def test_codec_fast_path_of_a_validated_class_leaves_refusals_to_cattrs() -> None:
+    """A class with a validator is built through its own ``__init__`` (keywords, so kw_only
+    fields work); data the validator refuses is a CodecError, not an escaping exception."""
+    assert from_record("codec.Checked", 1, {"name": "a", "count": 3}) == Checked("a", count=3)
+    with pytest.raises(CodecError, match="data does not fit the event"):
+        from_record("codec.Checked", 1, {"name": "a", "count": -1})
+
+
 def test_codec_falls_back_to_cattrs_for_loose_types() -> None:
     """Data the exact check refuses goes through cattrs: converted, or a CodecError."""
     loose = {"name": "a", "count": "5", "ratio": 1, "cards": ["x"], "rolls": [], "notes": {}}
