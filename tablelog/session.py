@@ -351,6 +351,7 @@ class Session:
             )
         if isinstance(command, Undo | Redo):
             markers, new_state = self._decide_marker(state, command)
+            _check_encodable(markers, self.actor)  # an undo's reason is free text: bounded too
             changes = diff(entity_view(state), entity_view(new_state))
             last = len(markers) - 1
             return [

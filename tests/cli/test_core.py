@@ -527,6 +527,10 @@ def test_events_too_large_to_store_are_refused(log: Path) -> None:
     """A note over the record limit, or a title over the header limit, is refused up front."""
     err = refused(log, "note", "x" * 1_100_000)
     assert "CORE-SIZE: core.Noted would take" in err
+    ok(log, "note", "small")
+    err = refused(log, "undo", "--reason", "x" * 1_100_000)  # once appended: the log broke
+    assert "CORE-SIZE: core.Undone would take" in err
+    assert ok(log, "verify").startswith("ok: ")
     path = log.parent / "t.tlog"
     result = invoke(path, "init", "--system", "toy", "--title", "t" * 70_000)
     assert result.exit_code == 1 and "CORE-SIZE" in result.stderr

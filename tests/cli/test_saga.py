@@ -136,6 +136,8 @@ def test_calc_no_damage_outcome():
         (("--attribute", "fire"), 2, "Invalid value for '--attribute'"),
         (("--roll", "1.2"), 1, "error: SAGA-ATK-16: roll 1.2 lies outside 0.95..1.05"),
         (("--roll", "lots"), 2, "'lots' is not a number"),
+        (("--roll", "1e99999"), 2, "'1e99999' is not a number"),  # once a traceback, or a hang
+        (("--roll", "1e-9999"), 2, "'1e-9999' is not a number"),
         (("--resist", "wind=3"), 2, "unknown attribute 'wind'"),
     ],
 )
@@ -396,13 +398,26 @@ def test_unit_sheet_files(tmp_path: Path, suffix: str):
     assert [{"kind": "attack", "value": 5, "on": "all"}] == amy["traits"]
 
 
-def test_bad_sheet_is_a_usage_error(tmp_path: Path):
-    """A sheet that does not parse exits 2 and creates no unit."""
+@pytest.mark.parametrize("text", ["{not json", "[" * 100_000 + "]" * 100_000])
+def test_bad_sheet_is_a_usage_error(tmp_path: Path, text: str):
+    """A sheet that does not parse (or nests deeper than a parser can go) exits 2, no unit."""
     sheet = tmp_path / "bad.json"
-    sheet.write_text("{not json")
+    sheet.write_text(text)
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "saga")
-    assert 2 == invoke(path, "saga", "unit", "add", "X", "--sheet", str(sheet)).exit_code
+    result = invoke(path, "saga", "unit", "add", "X", "--sheet", str(sheet))
+    assert 2 == result.exit_code
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("rate", ["1e99999", "1e-9999", "1e-999999"])
+def test_exponent_numbers_are_usage_errors(tmp_path: Path, rate: str):
+    """``--hp-floor-rate 1e-999999`` once ran for minutes, then raised: now exit 2 at once."""
+    path = tmp_path / "s.tlog"
+    ok(path, "init", "--system", "saga")
+    err = refused(path, "saga", "unit", "add", "Finn", "--max-hp", "100", "--enemy",
+                  "--hp-floor-rate", rate, status=2)
+    assert f'the HP floor rate must be a percentage such as 50 or 12.5, got "{rate}"' in err
 
 
 @pytest.mark.parametrize(
@@ -557,6 +572,10 @@ def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(log: Path, a
         (
             {"max_hp": 9, "hp_floor_rate": "x"},
             'the HP floor rate must be a percentage such as 50 or 12.5, got "x"',
+        ),
+        (
+            {"max_hp": 9, "hp_floor_rate": "1e-99999"},
+            'the HP floor rate must be a percentage such as 50 or 12.5, got "1e-99999"',
         ),
     ],
 )

@@ -23,6 +23,7 @@ from tablelog.commands.saga import (
 )
 from tablelog.events.saga import TechDefined
 from tablelog.rules.saga import catalogue as cat
+from tablelog.rules.saga.figures import parse_number
 
 __all__ = ["COMMANDS"]
 
@@ -46,7 +47,7 @@ def _fraction(text: str | None, option: str) -> Fraction | None:
     if text is None:
         return None
     try:
-        return Fraction(text)
+        return parse_number(text)
     except (ValueError, ZeroDivisionError):
         raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
 

@@ -25,6 +25,7 @@ import click
 
 from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
+from tablelog.rules.saga.figures import parse_number
 
 __all__ = ["BOUNDS", "build_sheet", "pairs", "read_sheet", "trait_of", "whole"]
 
@@ -94,6 +95,8 @@ def read_sheet(path: str) -> dict[str, Any]:
         data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
     except (OSError, ValueError) as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="--sheet") from None
+    except RecursionError:  # json nests as deep as the file does
+        raise click.BadParameter(f"{path}: nested too deeply", param_hint="--sheet") from None
     if not isinstance(data, dict):
         raise click.BadParameter(f"{path}: a sheet is a table of keys", param_hint="--sheet")
     return data
@@ -215,7 +218,7 @@ def _rate(value: Any, hint: str) -> Fraction:
     try:
         if isinstance(value, bool):
             raise ValueError
-        return Fraction(str(value))
+        return parse_number(str(value))
     except (ValueError, ZeroDivisionError):
         raise click.BadParameter(
             f"the HP floor rate must be a percentage such as 50 or 12.5, got {_shown(value)}",

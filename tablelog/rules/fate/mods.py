@@ -66,15 +66,27 @@ ModValue = int | bool | str
 """A modifier's value as the state holds it: a number, true/false, or ``none``/``normal``."""
 
 
+MOD_LIMIT = 1000
+"""The largest size of a numeric modifier: far past any NP of the seed (its examples move a number
+by 1 to 5), small enough that every figure computed from it can be stored."""
+
+
 def _as_int(key: str, value: ModValue) -> int:
+    text = str(value).strip()
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise RuleViolation(
-            "FATE-NP-13", f"modifier {key}={value} needs a whole number (e.g. {key}=-2)"
-        ) from None
+        number = value
+    elif len(text) > 12:  # not converted: a 5,000-digit text is refused as it stands
+        number = MOD_LIMIT + 1
+    else:
+        try:
+            number = int(text)
+        except ValueError:
+            raise RuleViolation(
+                "FATE-NP-13", f"modifier {key}={value} needs a whole number (e.g. {key}=-2)"
+            ) from None
+    require(-MOD_LIMIT <= number <= MOD_LIMIT, "FATE-NP-13",
+            f"modifier {key}={text[:20]}: a number from -{MOD_LIMIT} to {MOD_LIMIT}")
+    return number
 
 
 def _as_flag(key: str, value: ModValue) -> bool:

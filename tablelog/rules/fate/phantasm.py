@@ -248,6 +248,8 @@ def np_profile(
     points = np_setting_points(grade)
     check_np_type(np_type, grade, form, release)
     mp_cost = release_mp_cost(np_type, form, release, grade, extra_grades) + parsed.mp_cost
+    require(mp_cost >= 0, "FATE-NP-13", f"mp-cost={parsed.mp_cost} would make a release cost "
+            f"{mp_cost} MP: a release never gives MP")
     formula = {
         "points": f"{grade} = {points}",
         "mp_cost": release_mp_formula(np_type, form, release, grade, extra_grades, parsed.mp_cost),

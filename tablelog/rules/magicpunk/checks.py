@@ -22,6 +22,7 @@ CHECK_RULE = "MP-CHECK"
 """Rule ID for check notation and dice (issue 3, Magic Punk checks; not a seed clause)."""
 
 MAX_DICE = 30
+MAX_NUMBER = 999  # a target or challenge on a d20 beyond this has no meaning left
 _NOTATION = re.compile(r"^\s*(\d+)\s*MP\s*(\d+)\s*(?:C\s*(\d+))?\s*$", re.IGNORECASE)
 
 
@@ -62,13 +63,18 @@ def parse_notation(text: str) -> Notation:
     """Parse ``nMPm`` or ``nMPmCx`` (any case).
 
     Raises:
-        RuleViolation: MP-CHECK if the text does not parse or asks for more than 30 dice.
+        RuleViolation: MP-CHECK if the text does not parse, asks for more than 30 dice, or has
+            a target or challenge over 999.
     """
     match = _NOTATION.match(text)
     require(match, CHECK_RULE, f"{text!r} is not nMPm or nMPmCx (e.g. 3MP10, 2MP12C4)")
     assert match is not None
     n, m, x = match.groups()
-    require(int(n) <= MAX_DICE, CHECK_RULE, f"{text!r}: at most {MAX_DICE} dice, got {n}")
+    for number in (m, x or "0"):  # checked as text: a 5,000-digit number is not even converted
+        require(len(number.lstrip("0")) <= len(str(MAX_NUMBER)), CHECK_RULE,
+                f"{text!r}: a target or challenge is at most {MAX_NUMBER}")
+    require(len(n.lstrip("0")) <= 2 and int(n) <= MAX_DICE, CHECK_RULE,
+            f"{text!r}: at most {MAX_DICE} dice, got {n}")
     return Notation(int(n), int(m), int(x) if x is not None else None)
 
 

@@ -5,12 +5,15 @@ Source: SAGA-ATK-16 (Decision: all SaGa arithmetic is exact).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
 import attrs
 
 __all__ = ["Figure", "num_text", "parse_number"]
+
+_NUMBER = re.compile(r"[+-]?(\d{1,30}(\.\d{1,30})?|\.\d{1,30}|\d{1,30}/\d{1,30})")
 
 Number = int | Fraction
 
@@ -55,9 +58,13 @@ def num_text(x: Number) -> str:
 
 
 def parse_number(text: str) -> Fraction:
-    """Parse ``"0.97"``, ``"97/100"`` or ``"1"`` exactly.
+    """Parse ``"0.97"``, ``"97/100"``, ``"-3"`` or ``"1"`` exactly: a plain decimal or a fraction
+    of at most 30 digits a part (no exponents: ``1e99999`` would make a number too large to
+    compute with).
 
     Raises:
-        ValueError: if the text is not a number.
+        ValueError: if the text is not such a number (ZeroDivisionError for ``n/0``).
     """
+    if not _NUMBER.fullmatch(text.strip()):
+        raise ValueError(f"not a plain number: {text!r}")
     return Fraction(text.strip())

@@ -571,6 +571,26 @@ def test_unknown_modifier_is_refused():
     assert -2 == parse_mods({"concealment": "true"}).hp_per_tile
 
 
+@pytest.mark.rule("FATE-NP-13")
+@pytest.mark.parametrize("mods", [{"hp-per-tile": "1001"}, {"mp-per-tile": "-1001"},
+                                  {"hp-per-tile": "9" * 5000}, {"mp-cost": "99999999999999999999"}])
+def test_numeric_modifiers_are_bounded(mods):
+    """A modifier moves a number by at most 1000 (once, 20 digits were accepted and every
+    release then failed to store its damage)."""
+    err = refused("FATE-NP-13", parse_mods, mods)
+    assert "a number from -1000 to 1000" in err.message
+    assert 1000 == parse_mods({"hp-per-tile": "1000"}).hp_per_tile
+
+
+@pytest.mark.rule("FATE-NP-13")
+def test_a_cost_modifier_never_makes_a_release_give_mp():
+    """anti-unit C costs 5 x 3 = 15 MP: mp-cost=-15 makes it free, -16 would give MP."""
+    assert 0 == np_profile(G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-15"}).mp_cost
+    err = refused("FATE-NP-13", np_profile, G("C"), "anti-unit", "attack", "true-name",
+                  {"mp-cost": "-16"})
+    assert "would make a release cost -1 MP" in err.message
+
+
 # --- unique abilities ----------------------------------------------------------------------------
 
 

@@ -232,11 +232,17 @@ def test_evaluate_checks(notation, dice, success, jackpot, bad_beat, achieved):
     assert dice == result.dice
 
 
-@pytest.mark.parametrize("text", ["3d10", "MP10", "3MP", "31MP10", "2MP10C"])
+@pytest.mark.parametrize("text", ["3d10", "MP10", "3MP", "31MP10", "2MP10C", "3MP1000",
+                                  "3MP10C1000", "3MP" + "9" * 5000, "9" * 5000 + "MP10"])
 def test_parse_notation_refuses(text):
     """A notation that is not nMPm / nMPmCx (or asks for too many dice) is refused."""
     with pytest.raises(RuleViolation, match="MP-CHECK"):
         checks.parse_notation(text)
+
+
+def test_parse_notation_bounds():
+    """Leading zeros do not count against the bounds; 999 is the largest target or challenge."""
+    assert checks.parse_notation("030MP0999C007") == checks.Notation(30, 999, 7)
 
 
 def test_roll_dice_is_stable():
