@@ -380,3 +380,19 @@ def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(tmp_path: Pa
     ):
         err = cli.refused(log, *args, status=2)
         assert "--" in err and "range" in err
+
+
+def test_huge_grades_are_refused_before_they_reach_the_log(tmp_path: Path) -> None:
+    """A 20-digit character grade is a usage error (it was CORE-SIZE after deciding); an
+    anti-magic grade over 1000 is FATE-CAST-4; the log stays unchanged."""
+    log = tmp_path / "grades.tlog"
+    cli.ok(log, "init", "--system", "fate")
+    master = ("fate", "master", "add", "K", "--quality", "B", "--quantity", "C", "--crest", "D",
+              "--attribute", "fire", "--hp", "30", "--mp", "30")
+    cli.ok(log, *master)
+    err = cli.refused(log, "fate", "master", "grade", "K", "99999999999999999999", status=2)
+    assert "must be at most 1000000000" in err
+    err = cli.refused(log, *master[:3], "J", *master[4:], "--character-grade", "9" * 20, status=2)
+    assert "--character-grade" in err
+    err = cli.refused(log, *master[:3], "J", *master[4:], "--anti-magic", "9999999")
+    assert err == "error: FATE-CAST-4: anti-magic 9999999 is over 1000\n"

@@ -48,8 +48,9 @@ class WholeNumber(click.ParamType):
 
     name = "integer"
 
-    def __init__(self, minimum: int = 0) -> None:
+    def __init__(self, minimum: int = 0, maximum: int = 10**9) -> None:
         self.minimum = minimum
+        self.maximum = maximum
 
     def convert(
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
@@ -58,11 +59,14 @@ class WholeNumber(click.ParamType):
             number = value
         else:
             try:
-                number = int(str(value).strip())
+                text = str(value).strip()
+                number = int(text) if len(text) <= 20 else self.maximum + 1  # not converted
             except ValueError:
                 self.fail(
                     f"must be a whole number of {self.minimum} or more, got {value}", param, ctx
                 )
         if number < self.minimum:
             self.fail(f"must be {self.minimum} or more, got {number}", param, ctx)
+        if number > self.maximum:
+            self.fail(f"must be at most {self.maximum}, got {str(value)[:24]}", param, ctx)
         return number

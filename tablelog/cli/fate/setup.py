@@ -72,7 +72,7 @@ ROW = click.Choice(["front", "back"])
 )
 @click.option(
     "--character-grade",
-    type=click.IntRange(0),
+    type=click.IntRange(0, 10**9),
     default=0,
     show_default=True,
     help="Character grade (earns unique-ability points).",

@@ -94,6 +94,10 @@ def parse_grade(text: str) -> Grade:
     return Grade(letter, len(match.group(2)))
 
 
+MAX_GRADE_NUMBER = 1000
+"""The largest grade number taken (the seed's grades are 1 to 5, EX 7): any larger is a typo."""
+
+
 def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None) -> int:
     """Return the number of a grade given as a number (``3``) or a letter (``C`` = 3).
 
@@ -117,9 +121,13 @@ def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None
     """
     raw = str(text).strip()
     if isinstance(text, int) or _NUMBER.match(raw):
+        if len(raw.lstrip("+-0")) > len(str(MAX_GRADE_NUMBER)):  # not even converted
+            raise RuleViolation(rule_id, f"{what} {raw[:24]} is over {MAX_GRADE_NUMBER}")
         number = int(raw)
         if number < 0:
             raise RuleViolation(rule_id, f"{what} {number} is below 0")
+        if number > MAX_GRADE_NUMBER:
+            raise RuleViolation(rule_id, f"{what} {number} is over {MAX_GRADE_NUMBER}")
         return number
     match = _GRADE.match(raw.upper())
     ex_text = f" or EX ({ex})" if ex is not None else ""
