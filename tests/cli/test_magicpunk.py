@@ -262,3 +262,25 @@ def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(log: Path, a
 def test_rest_who_refuses_duplicates_and_blank_names(log: Path, who: str, message: str):
     """`rest 8h --who Aria,Aria` or an empty --who is a usage error, not a rest for "nobody"."""
     assert message in refused(log, "magicpunk", "rest", "8h", "--who", who, status=2)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("magicpunk", "spell", "learn", "Aria", "", "--gate", "red", "--tier", "1", "--price", "0"),
+     "error: CORE-NAME: a spell name cannot be empty\n"),
+    (("magicpunk", "spell", "learn", "Aria", " fire ", "--gate", "red", "--tier", "1",
+      "--price", "0"),
+     "error: CORE-NAME: a spell name cannot start or end with a space: ' fire '\n"),
+    (("magicpunk", "spell", "learn", "Aria", "fire", "--gate", "", "--tier", "1", "--price", "0"),
+     "error: CORE-NAME: a gate name cannot be empty\n"),
+    (("magicpunk", "cohabit", "Aria", "Bram", "--region", "", "--residence", "flat",
+      "--residence-points", "2", "--region-points", "2"),
+     "error: CORE-NAME: a region cannot be empty\n"),
+    (("magicpunk", "draw", "Aria", "--cards", ","), "error: MP-CARDS: no card named (cards are "
+     "written AS 10H QD 2C JK1)\n"),
+    (("magicpunk", "circulate", "Aria", "--cards", ""), "error: MP-CARDS: no card named (cards "
+     "are written AS 10H QD 2C JK1)\n"),
+])
+def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: Path, args,
+                                                                          message):
+    """Empty or space-padded spell, gate and region names and empty card lists were logged."""
+    assert refused(log, *args) == message

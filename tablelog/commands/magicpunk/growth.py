@@ -18,6 +18,7 @@ from tablelog.events.magicpunk import (
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known
 from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
 
 __all__ = ["GainMoney", "LearnSpell", "Procure", "RollCheck", "ShareResidence", "StartLeisure",
@@ -108,6 +109,8 @@ def decide_gain_money(state: State, c: GainMoney) -> list[Event]:
 def decide_learn_spell(state: State, c: LearnSpell) -> list[Event]:
     """Decide learning a spell: gate order from tier 1, spell-only money first (MP-REBUILD-11)."""
     ch = character(state, c.name)
+    check_name(c.spell, "a spell name")
+    check_name(c.gate, "a gate name")
     require(c.spell not in ch["spells"], "MP-REBUILD-11", f"{c.name} already knows {c.spell}")
     rebuild.check_spell_order(spells_known(ch), c.gate, c.tier)
     require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
@@ -150,6 +153,8 @@ def decide_share_residence(state: State, c: ShareResidence) -> list[Event]:
     """Decide cohabitation: the same region and residence, points split evenly or as agreed."""
     for name in c.names:
         character(state, name)
+    check_name(c.region, "a region")
+    check_name(c.residence, "a residence")
     lifestyle.check_residence(c.names, c.residence)
     require(c.residence_points >= 0 and c.region_points >= 0, "MP-COHAB-1",
             f"living points are 0 or more, got {c.residence_points} for the residence and "

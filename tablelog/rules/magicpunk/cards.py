@@ -45,12 +45,14 @@ def parse_card_list(text: str | Sequence[str]) -> tuple[str, ...]:
         The codes in the given order, upper-cased.
 
     Raises:
-        RuleViolation: MP-CARDS if a code is not a card, or a card is named twice.
+        RuleViolation: MP-CARDS if no card is named, a code is not a card, or a card is named
+            twice.
 
     Source: RULES.md, magicpunk preamble (card codes).
     """
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     codes = tuple(p.strip().upper() for p in parts if p.strip())
+    require(codes, CARDS_RULE, "no card named (cards are written AS 10H QD 2C JK1)")
     bad = [c for c in codes if not is_card_code(c)]
     verb = "is not a card" if len(bad) == 1 else "are not cards"
     require(not bad, CARDS_RULE, f"{listing(bad)} {verb} (cards are written AS 10H QD 2C JK1)")

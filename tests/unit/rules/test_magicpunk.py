@@ -19,11 +19,18 @@ def test_standard_deck_has_54_distinct_cards():
 @pytest.mark.parametrize("text, expected", [
     ("AS,7H,jk1", ("AS", "7H", "JK1")),
     ("10h qd", ("10H", "QD")),
-    ("", ()),
 ])
 def test_parse_card_list(text, expected):
     """Card lists parse in order, upper-cased, with commas or spaces."""
     assert expected == cards.parse_card_list(text)
+
+
+@pytest.mark.parametrize("text", ["", ",", " , "])
+def test_parse_card_list_refuses_an_empty_list(text):
+    """``--cards ""`` names no card: refused (a draw of no cards was once logged, and circulate
+    said the holder had no cards)."""
+    with pytest.raises(RuleViolation, match="MP-CARDS: no card named"):
+        cards.parse_card_list(text)
 
 
 @pytest.mark.parametrize("text, named", [("1S", "1S"), ("AS,ZZ", "ZZ"), ("11H", "11H"),
