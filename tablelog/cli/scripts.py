@@ -143,6 +143,8 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     from tablelog.store.log import LogLocked
 
     env: Env = ctx.obj
+    if repair and salvage is not None:
+        raise click.UsageError("choose one of --repair (cut a torn tail) and --salvage OUT")
     session = Session(env.log_path, env.actor, snapshots=False)
     domain_errors(lambda: session.header)()  # missing or foreign file: exit 3
     if salvage is not None:

@@ -469,6 +469,13 @@ def test_lock_problems_are_exit_3_not_tracebacks(
     assert "cannot lock" in refused(log, "note", "x", status=3)
 
 
+def test_verify_repair_and_salvage_together_is_a_usage_error(log: Path) -> None:
+    """--repair and --salvage do different things to different files: choose one."""
+    err = refused(log, "verify", "--repair", "--salvage", str(log.parent / "out.tlog"), status=2)
+    assert "choose one of --repair (cut a torn tail) and --salvage OUT" in err
+    assert not (log.parent / "out.tlog").exists()
+
+
 def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(
     log: Path, tmp_path: Path
 ) -> None:

@@ -284,3 +284,13 @@ def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: P
                                                                           message):
     """Empty or space-padded spell, gate and region names and empty card lists were logged."""
     assert refused(log, *args) == message
+
+
+def test_a_skill_given_twice_is_a_usage_error(tmp_path: Path):
+    """``--skill a=novice --skill a=expert`` once kept the last silently."""
+    path = tmp_path / "mp.tlog"
+    ok(path, "init", "--system", "magicpunk")
+    err = refused(path, "magicpunk", "character", "add", "Cid", "--body", "8", "--sense", "8",
+                  "--intellect", "8", "--magic", "8", "--hp", "20", "--skill", "stealth=novice",
+                  "--skill", "stealth=expert", status=2)
+    assert "stealth is given twice: give each once" in err

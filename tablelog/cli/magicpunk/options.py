@@ -92,13 +92,17 @@ def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
 def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict:
     """Parse repeated ``NAME=VALUE`` options into a dict (``--skill swordplay=expert``).
 
-    With ``as_int`` the values are whole numbers 0..10000 (:data:`STAT`).
+    With ``as_int`` the values are whole numbers 0..10000 (:data:`STAT`). A name given twice is
+    a usage error (the last one would win silently).
     """
     found: dict = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint=option)
+        if (key.strip().lower() if as_int else key.strip()) in found:
+            raise click.BadParameter(f"{key.strip()} is given twice: give each once",
+                                     param_hint=option)
         if as_int:
             try:
                 number = int(value)
