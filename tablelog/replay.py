@@ -98,12 +98,15 @@ class Replayer:
         log: The opened log file.
         header: Its header.
         snapshots: Read and write the snapshot file (``verify`` folds without it).
+        chain: Check every record's hash chain too (``verify``; see LogFile.scan).
     """
 
-    def __init__(self, log: LogFile, header: Header, snapshots: bool = True) -> None:
+    def __init__(self, log: LogFile, header: Header, snapshots: bool = True,
+                 chain: bool = False) -> None:
         self.log = log
         self.header = header
         self.snapshots = snapshots
+        self.chain = chain
         self.every = max(1, SNAPSHOT_EVERY)
         self._module = systems.load(header.system)
         self._code = code_version(header.system) if snapshots else ""
@@ -280,11 +283,11 @@ class Replayer:
         can_checkpoint = True
         error: LogError | None = None
         entries: dict[str, tuple[int, Any, Any, Any]] = {}
-        records: Any = self.log.records(pos)
+        records: Any = self.log.records(pos, self.chain)
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
-        seq, end, digest, offset = pos.seq, pos.offset, pos.prev, pos.last
-        for seq, env, offset, end, digest in records:  # noqa: B007 - the last one is the end
+        seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
+        for seq, env, offset, end, payload in records:  # noqa: B007 - the last one is the end
             kind = env["type"]
             if kind in MARKERS:
                 event = _decoder(path, kind, env["v"], seq, offset)
@@ -306,7 +309,7 @@ class Replayer:
                     continue
             if seq % every == 0 and can_checkpoint:
                 state.seq = seq
-                cp = self.checkpoint(state, Position(seq, end, digest, offset),
+                cp = self.checkpoint(state, Position(seq, end, chain_hash(payload), offset),
                                      frozenset(t for t in skip if t <= seq), markers)
                 if cp is None:
                     can_checkpoint = False
@@ -315,12 +318,14 @@ class Replayer:
         if error is not None:
             return pos, taken, error
         state.seq = seq  # set here, not per event: no evolver reads it
-        return Position(seq, end, digest, offset), taken, error
+        if seq == pos.seq:
+            return pos, taken, error
+        return Position(seq, end, chain_hash(payload), offset), taken, error
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
         """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
         path = self.log.path
-        for seq, env, offset, _, _ in self.log.records(pos):
+        for seq, env, offset, _, _ in self.log.records(pos, self.chain):
             kind = env["type"]
             try:
                 event = _decoder(path, kind, env["v"], seq, offset)(env["data"])

@@ -106,12 +106,16 @@ class Session:
         path: The log file.
         actor: Who is logging (goes into each envelope).
         snapshots: Use the snapshot cache beside the log (``verify`` folds without it).
+        chain: Check the hash chain of every record it reads (``verify``); other reads check
+            each record's CRC-32, envelope and ``seq`` (docs/RELIABILITY.md).
     """
 
-    def __init__(self, path: str, actor: str = "gm", snapshots: bool = True) -> None:
+    def __init__(self, path: str, actor: str = "gm", snapshots: bool = True,
+                 chain: bool = False) -> None:
         self.path = path
         self.actor = actor
         self.snapshots = snapshots
+        self.chain = chain
         self.log = LogFile(path)
         self._replayer: Replayer | None = None
         self._state: State | None = None
@@ -189,7 +193,7 @@ class Session:
             LogError: a corrupt record or one that does not decode (offset and seq named).
         """
         systems.load(self.header.system)
-        for rec in self.log.scan():
+        for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 return
             try:
@@ -206,7 +210,7 @@ class Session:
         if until is None and self._state is not None:
             return list(self._markers)
         found = []
-        for rec in self.log.scan():
+        for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 break
             if rec.type in MARKERS:
@@ -248,7 +252,7 @@ class Session:
     def replayer(self) -> Replayer:
         """Return the fold machinery of this log (with its checkpoints)."""
         if self._replayer is None:
-            self._replayer = Replayer(self.log, self.header, self.snapshots)
+            self._replayer = Replayer(self.log, self.header, self.snapshots, self.chain)
         return self._replayer
 
     def save_snapshot(self) -> None:
@@ -444,7 +448,7 @@ class Session:
         start = self.replayer().pick(near - 1, None) if near is not None else None
         boundary = self.log.last_at(start.end) if start is not None else None
         first = True
-        for seq, env, *_ in self.log.records(start.end if start is not None else None):
+        for seq, env, *_ in self.log.records(start.end if start is not None else None, self.chain):
             if first and env["at"] == boundary:
                 yield from self._summaries(None)
                 return

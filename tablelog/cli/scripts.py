@@ -145,7 +145,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     env: Env = ctx.obj
     if repair and salvage is not None:
         raise click.UsageError("choose one of --repair (cut a torn tail) and --salvage OUT")
-    session = Session(env.log_path, env.actor, snapshots=False)
+    session = Session(env.log_path, env.actor, snapshots=False, chain=True)
     domain_errors(lambda: session.header)()  # missing or foreign file: exit 3
     if salvage is not None:
         _salvage(session, salvage)

@@ -137,4 +137,4 @@ class Redone(Event):
         return f"#{self.target}"
 
 
-MARKERS = (Undone.TYPE, Redone.TYPE)
+MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -27,6 +27,7 @@ from tablelog.store.format import (
     FormatError,
     Header,
     Position,
+    chain_hash,
     pack_header,
     pack_record,
     parse_header,
@@ -89,7 +90,8 @@ class StoredRecord(NamedTuple):
 
 
 RawRecord = tuple[int, dict[str, Any], int, int, bytes]
-"""``(seq, envelope, offset, end offset, chain hash)`` of one checked record (the hot path)."""
+"""``(seq, envelope, offset, end offset, payload)`` of one checked record (the hot path); the
+record's chain hash, when needed, is ``chain_hash(payload)``."""
 
 
 def fsync_dir(path: str) -> None:
@@ -188,24 +190,27 @@ class LogFile:
         """Return the file's current size in bytes."""
         return os.stat(self.path).st_size
 
-    def scan(self, start: Position | None = None) -> Iterator[StoredRecord]:
+    def scan(self, start: Position | None = None, chain: bool = False,
+             ) -> Iterator[StoredRecord]:
         """Yield every complete record after ``start`` (default: the first), checking each.
 
-        Checks the framing, the CRC-32, the envelope, the hash chain, that ``seq`` is contiguous
-        and that batches are whole. An incomplete last batch (a crash mid-append) ends the scan
-        and sets ``torn_at``.
+        Checks the framing, the length bound, the CRC-32, the msgpack limits, the envelope (its
+        keys and their types), that ``seq`` is contiguous and that batches are whole; with
+        ``chain`` also the hash chain (every ``prev``), as ``verify`` does. An incomplete last
+        batch (a crash mid-append) ends the scan and sets ``torn_at``.
 
         Raises:
-            LogError: a corrupt record (bad length, checksum, chain or envelope), naming its
+            LogError: a corrupt record (bad length, checksum, envelope or chain), naming its
                 offset and seq.
         """
-        for seq, env, offset, _, _ in self.records(start):
+        for seq, env, offset, _, _ in self.records(start, chain):
             yield StoredRecord(seq, env["type"], env["v"], env["at"], env["actor"], env["data"],
                                offset)
 
-    def records(self, start: Position | None = None) -> Iterator[RawRecord]:
-        """Return an iterator of ``(seq, envelope, offset, end, hash)`` for every complete record
-        (as :meth:`scan`).
+    def records(self, start: Position | None = None, chain: bool = False,
+                ) -> Iterator[RawRecord]:
+        """Return an iterator of ``(seq, envelope, offset, end, payload)`` for every complete
+        record (checked as by :meth:`scan`).
 
         Raises:
             LogError: the file cannot be read, or a corrupt record (when it is reached).
@@ -216,12 +221,14 @@ class LogFile:
         assert pos is not None
         self.torn_at = None
         self.end = pos
-        return self._records(pos)
+        return self._records(pos, chain)
 
-    def _records(self, pos: Position) -> Iterator[RawRecord]:
+    def _records(self, pos: Position, chain: bool) -> Iterator[RawRecord]:
         # The replay hot path: locals only; the file is read in large chunks and sliced; per
-        # record one msgpack call, a CRC-32 and a BLAKE2b (copied from an empty one: cheaper
-        # than a new hash object), and one boolean expression for the envelope.
+        # record one msgpack call, a CRC-32, one boolean expression for the envelope, and with
+        # ``chain`` a BLAKE2b (copied from an empty one: cheaper than a new hash object). The
+        # chain hash costs as much as a third of decoding a record, so only ``verify`` (and
+        # repair, salvage) pays it on every record: docs/RELIABILITY.md.
         try:
             f = open(self.path, "rb", buffering=0)
         except OSError as exc:
@@ -233,7 +240,7 @@ class LogFile:
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         batch: list[RawRecord] = []
         need = 0
-        last: RawRecord = (pos.seq, {}, pos.last, pos.offset, pos.prev)  # the last one yielded
+        last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
         try:
             while True:
@@ -260,9 +267,10 @@ class LogFile:
                 at = stop
                 if crc32(payload) != crc:
                     raise self._corrupt("record checksum mismatch", offset, seq + 1)
-                try:
-                    env = unpackb(payload, strict_map_key=False, max_array_len=limit,
-                                  max_map_len=limit)
+                try:  # msgpack's own limits are the payload's length: the same for short ones
+                    env = unpackb(payload, strict_map_key=False) if length <= limit else \
+                        unpackb(payload, strict_map_key=False, max_array_len=limit,
+                                max_map_len=limit)
                 except Exception as exc:  # msgpack raises several types; all mean the same
                     raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
                                         offset, seq + 1) from None
@@ -274,20 +282,24 @@ class LogFile:
                         more = env[batch_key]
                     else:
                         raise KeyError(batch_key)
-                    ok = (env["seq"] == seq and env["prev"] == prev and type(env["seq"]) is int
+                    ok = (env["seq"] == seq and type(env["seq"]) is int
                           and type(env["type"]) is str and type(env["v"]) is int
                           and type(env["data"]) is dict and type(env["actor"]) is str
-                          and type(env["at"]) is str)
+                          and type(env["at"]) is str and type(env["prev"]) is bytes)
                 except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
+                if chain:
+                    ok = ok and env["prev"] == prev
                 if not ok:
-                    raise self._corrupt(_envelope_fault(env, seq, prev), offset, seq)
-                digest = new_hash()
-                digest.update(payload)
-                prev = digest.digest()
+                    raise self._corrupt(_envelope_fault(env, seq, prev if chain else None),
+                                        offset, seq)
+                if chain:
+                    digest = new_hash()
+                    digest.update(payload)
+                    prev = digest.digest()
                 end = offset + 8 + length
-                item = (seq, env, offset, end, prev)
+                item = (seq, env, offset, end, payload)
                 offset = end
                 if not batch and not more:
                     last = item
@@ -310,7 +322,8 @@ class LogFile:
                     need = more
         finally:
             f.close()
-            self.end = Position(last[0], last[3], last[4], last[2])
+            self.end = pos if last[0] == pos.seq else Position(
+                last[0], last[3], chain_hash(last[4]), last[2])
 
     def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
         """Raise if a record that runs past the end of the file is whole but has a bad length."""
@@ -328,9 +341,9 @@ class LogFile:
         return LogError(f"{self.path}: corrupt record #{seq} at byte {offset}: {message}",
                         offset, seq)
 
-    def scan_all(self) -> list[StoredRecord]:
-        """Return every complete record (for small logs and tests)."""
-        return list(self.scan())
+    def scan_all(self, chain: bool = False) -> list[StoredRecord]:
+        """Return every complete record (for small logs and tests; ``chain`` as for scan)."""
+        return list(self.scan(chain=chain))
 
     def append(self, envelopes: list[dict[str, Any]], expected: Position,
                locked: bool = False) -> Position:
@@ -421,11 +434,12 @@ class LogFile:
         return salvage(self, out)
 
 
-def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes) -> str:
-    """Return why an envelope with all its keys failed the reader's check."""
+def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None) -> str:
+    """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
+    hash expected, None when the chain is not checked)."""
     if env["seq"] != seq or type(env["seq"]) is not int:
         return f"seq {env['seq']!r} where {seq} was expected"
-    if env["prev"] != prev:
+    if prev is not None and env["prev"] != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"
 

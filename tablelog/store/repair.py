@@ -27,7 +27,7 @@ def repair(log: LogFile) -> tuple[int, str] | None:
         LogError: the log is corrupt before its tail (never repaired silently), or locked.
     """
     with log.lock():
-        for _ in log.records():
+        for _ in log.records(chain=True):
             pass
         if log.torn_at is None:
             return None
@@ -55,7 +55,7 @@ def salvage(log: LogFile, out: str) -> tuple[int, int, int | None]:
     log.open()
     bad: int | None = None
     try:
-        for _ in log.records():
+        for _ in log.records(chain=True):
             pass
         bad = log.torn_at
     except LogError as exc:

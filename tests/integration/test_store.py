@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import zlib
 from pathlib import Path
 
 import pytest
 
-from tablelog.store.format import MAX_RECORD_BYTES, Header, Position, pack_record
+from tablelog.store.format import (
+    MAX_RECORD_BYTES,
+    RECORD_PREFIX,
+    Header,
+    Position,
+    chain_hash,
+    pack_record,
+)
 from tablelog.store.log import LogError, LogFile, LogMovedOn, frame
 
 HEADER = Header(session_id="s-1", system="toy", created="2026-01-01T00:00:00.000000Z", seed=7)
@@ -52,6 +60,43 @@ def test_end_position_names_the_last_record(tmp_path: Path) -> None:
     assert (reader.end.seq, reader.end.offset) == (3, os.path.getsize(log.path))
     assert reader.end.last == records[-1].offset
     assert reader.torn_at is None
+
+
+def test_end_hash_is_the_same_with_or_without_checking_the_chain(tmp_path: Path) -> None:
+    """Reads that skip the chain check still end at the last record's chain hash (what the next
+    append writes as ``prev``), from the start or from any position."""
+    log = make(tmp_path, [2, 1, 3])
+    ends = []
+    for chain in (True, False):
+        reader = LogFile(log.path)
+        reader.scan_all(chain=chain)
+        ends.append(reader.end)
+    assert ends[0] == ends[1] == log.end
+    assert ends[0] is not None and ends[0].prev == chain_hash(Path(log.path).read_bytes()[
+        ends[0].last + RECORD_PREFIX.size:])
+    reader = LogFile(log.path)
+    third = [record for record in reader.records(chain=True)][2]
+    after_third = Position(3, third[3], chain_hash(third[4]), third[2])
+    for chain in (True, False):
+        reader = LogFile(log.path)
+        assert [r[0] for r in reader.records(after_third, chain)] == [4, 5, 6]
+        assert reader.end == log.end
+
+
+def test_only_a_chain_check_finds_a_rechecksummed_edit(tmp_path: Path) -> None:
+    """A record edited with its CRC recomputed: reads take it (CRC right), ``chain=True`` names
+    the next record and its offset."""
+    log = make(tmp_path, [1, 1, 1])
+    records = LogFile(log.path).scan_all()
+    data = Path(log.path).read_bytes()
+    start, end = records[1].offset, records[2].offset
+    payload = data[start + 8:end].replace(b"note 1", b"NOTE 1")
+    frame_ = RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload  # CRC recomputed
+    Path(log.path).write_bytes(data[:start] + frame_ + data[end:])
+    assert [r.data["text"] for r in LogFile(log.path).scan_all()] == ["note 0", "NOTE 1",
+                                                                      "note 2"]
+    with pytest.raises(LogError, match=f"corrupt record #3 at byte {end}: hash chain broken"):
+        LogFile(log.path).scan_all(chain=True)
 
 
 def test_header_round_trip(tmp_path: Path) -> None:
