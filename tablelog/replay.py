@@ -291,7 +291,11 @@ class Replayer:
             kind = env["type"]
             if kind in MARKERS:
                 event = _decoder(path, kind, env["v"], seq, offset)
-                markers.append((seq, kind, _decode(event, env, seq, offset, path).target))
+                target = _decode(event, env, seq, offset, path).target
+                if not 0 < target < seq:  # undo and redo take back what is already logged
+                    raise LogError(f"{path}: record #{seq} at byte {offset}: {kind} targets "
+                                   f"#{target}, which is not an earlier event", offset, seq)
+                markers.append((seq, kind, target))
             elif error is None and seq not in skip:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env["v"]:

@@ -40,8 +40,16 @@ _OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
 
 
 def _after(at: str) -> str:
-    """Return the ISO time one microsecond after ``at`` (same format)."""
-    moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
+    """Return the ISO time one microsecond after ``at`` (same format).
+
+    Raises:
+        LogError: ``at`` (the log's last record's) is no such time, or the last one there is.
+    """
+    try:
+        moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
+    except (ValueError, OverflowError):
+        raise LogError(f"the log's last record has a time no command can follow: {at!r} "
+                       "(run: tablelog verify)") from None
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

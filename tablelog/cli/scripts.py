@@ -150,6 +150,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     if salvage is not None:
         _salvage(session, salvage)
         return
+    domain_errors(session.replayer)()  # a system this program does not know: exit 3
     try:
         if repair:
             repaired = session.log.repair()

@@ -93,6 +93,9 @@ def pack_header(header: Header) -> bytes:
     return fixed + body + struct.pack(">I", zlib.crc32(body))
 
 
+_HEADER_KEYS = frozenset(f.name for f in attrs.fields(Header))
+
+
 def parse_header(head: bytes) -> tuple[Header, int]:
     """Parse the header at the start of ``head``.
 
@@ -102,8 +105,10 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     Raises:
         FormatError: wrong magic, unknown format version, short or corrupt header.
     """
-    if len(head) < _HEADER_FIXED.size or head[:8] != MAGIC:
+    if len(head) < len(MAGIC) or head[:len(MAGIC)] != MAGIC:
         raise FormatError("not a tablelog file (wrong magic bytes)", 0)
+    if len(head) < _HEADER_FIXED.size:
+        raise FormatError("truncated header", len(head))
     _, version, size = _HEADER_FIXED.unpack_from(head)
     if version != FORMAT_VERSION:
         raise FormatError(f"unsupported format version {version}", 8)
@@ -117,6 +122,8 @@ def parse_header(head: bytes) -> tuple[Header, int]:
         raise FormatError("header checksum mismatch", _HEADER_FIXED.size)
     try:
         fields = decode_payload(body)
+        if set(fields) != _HEADER_KEYS:
+            raise ValueError(f"keys {sorted(fields)} where {sorted(_HEADER_KEYS)} belong")
         header = Header(**fields)
         _check_header(header)
     except Exception as exc:  # any malformed msgpack or field set: one clear error
@@ -130,6 +137,8 @@ def _check_header(header: Header) -> None:
             raise TypeError(f"{name} is not a string")
     if not isinstance(header.seed, int) or not isinstance(header.options, dict):
         raise TypeError("seed or options of the wrong type")
+    if type(header.seed) is not int or not 0 <= header.seed < 2**63:
+        raise ValueError(f"seed {header.seed!r} is not in 0 .. 2**63 - 1")
 
 
 def pack_record(envelope: dict[str, Any]) -> bytes:

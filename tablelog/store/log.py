@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import struct
 import zlib
@@ -40,6 +41,7 @@ __all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
+_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", re.ASCII)  # a record's ``at``
 
 
 def lock_timeout_s() -> float:
@@ -240,6 +242,7 @@ class LogFile:
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         batch: list[RawRecord] = []
         need = 0
+        at_before = ""  # the time of the record before (checked with ``chain``)
         last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
         try:
@@ -280,6 +283,9 @@ class LogFile:
                         more = 0
                     elif len(env) == 8 and batch_key in env:
                         more = env[batch_key]
+                        if type(more) is not int or more < 1:  # present only when >= 1
+                            raise self._corrupt(f"record envelope has a bad batch count "
+                                                f"{more!r}", offset, seq)
                     else:
                         raise KeyError(batch_key)
                     ok = (env["seq"] == seq and type(env["seq"]) is int
@@ -289,11 +295,15 @@ class LogFile:
                 except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
-                if chain:
-                    ok = ok and env["prev"] == prev
+                if chain:  # verify: the chain, and times in the format, never going back
+                    ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
+                        and env["at"] >= at_before
                 if not ok:
-                    raise self._corrupt(_envelope_fault(env, seq, prev if chain else None),
+                    raise self._corrupt(_envelope_fault(env, seq, prev if chain else None,
+                                                        at_before if chain else None),
                                         offset, seq)
+                if chain:
+                    at_before = env["at"]
                 if chain:
                     digest = new_hash()
                     digest.update(payload)
@@ -434,11 +444,16 @@ class LogFile:
         return salvage(self, out)
 
 
-def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None) -> str:
+def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,
+                    at_before: str | None) -> str:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
-    hash expected, None when the chain is not checked)."""
+    hash expected, ``at_before``: the time before; None when the chain is not checked)."""
     if env["seq"] != seq or type(env["seq"]) is not int:
         return f"seq {env['seq']!r} where {seq} was expected"
+    if type(env["at"]) is str and at_before is not None and not _AT.fullmatch(env["at"]):
+        return f"time {env['at']!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ"
+    if type(env["at"]) is str and at_before is not None and env["at"] < at_before:
+        return f"time {env['at']} is before the previous record's {at_before}"
     if prev is not None and env["prev"] != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"

@@ -16,6 +16,7 @@ the caller simply takes no snapshot. Never pickle.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 import sys
 import zlib
@@ -169,8 +170,10 @@ def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
 def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
     """Return the checkpoints of the snapshot file, or ``[]`` when it is missing, foreign, stale
     (another session or projection code) or damaged in any way."""
-    try:
-        with open(snapshot_path(log_path), "rb") as f:
+    try:  # non-blocking open: a FIFO at the path must not hang the command
+        with os.fdopen(os.open(snapshot_path(log_path), os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return []
             head = f.read(_FIXED.size)
             if len(head) < _FIXED.size:
                 return []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -489,6 +490,24 @@ def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(
     os.mkfifo(fifo)
     result = invoke(fifo, "state")
     assert (result.exit_code, result.stderr) == (3, f"error: {fifo}: not a regular file\n")
+
+
+def test_a_fifo_at_the_snapshot_path_is_no_snapshot_not_a_hang(log: Path) -> None:
+    """The snapshot cache is opened without blocking: a FIFO there is ignored like any damaged
+    cache (an alarm turns a regression into a failure, not a hung test run)."""
+    ok(log, "toy", "add", "a", "5")
+    expected = ok(log, "state")
+    snap = Path(str(log) + ".snap")
+    snap.unlink(missing_ok=True)
+    os.mkfifo(snap)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("opening the snapshot FIFO blocked"))
+    signal.alarm(10)
+    try:
+        assert ok(log, "state") == expected
+        assert ok(log, "toy", "spend", "a", "2").startswith("#2 toy.PointsSpent")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 @pytest.fixture

@@ -6,15 +6,19 @@ from __future__ import annotations
 import os
 import random
 import resource
+import struct
 import subprocess
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
+import attrs
+import msgpack
 import pytest
 from click.testing import Result
 
-from tablelog.store.format import MAX_RECORD_BYTES, RECORD_PREFIX, Position
+from tablelog.store.format import MAGIC, MAX_RECORD_BYTES, RECORD_PREFIX, Position, chain_hash
 from tablelog.store.log import LogFile, frame
 from tests.support import toy
 from tests.support.cli import invoke, ok
@@ -67,7 +71,7 @@ def assert_clear_error(result: Result, status: int, fragment: str) -> None:
 
 def envelope(kind: str, data: dict, **extra: object) -> dict:
     """An envelope as the session writes it."""
-    return {"type": kind, "v": 1, "at": "2026-11-30T05:00:00.000000Z", "actor": "mallory",
+    return {"type": kind, "v": 1, "at": "2999-11-30T05:00:00.000000Z", "actor": "mallory",
             "data": data, **extra}
 
 
@@ -257,3 +261,102 @@ def test_record_at_the_size_limit_is_read(tmp_path: Path) -> None:
     text = "n" * (MAX_RECORD_BYTES - 300)
     ok(log, "note", text)
     assert LogFile(str(log)).scan_all()[-1].data == {"text": text}
+
+
+def rewritten(log: Path, edit: Callable[[list[dict]], None], header: bytes | None = None) -> Path:
+    """Rewrite ``log`` with its envelopes changed by ``edit``, every CRC and hash recomputed (a
+    careful forger's file); ``header`` replaces the header bytes."""
+    reader = LogFile(str(log))
+    records = reader.scan_all()
+    head = log.read_bytes()[:records[0].offset]
+    envelopes = [{"type": r.type, "v": r.v, "at": r.at, "actor": r.actor, "data": r.data}
+                 for r in records]
+    edit(envelopes)
+    head = header if header is not None else head
+    pos, chunks = Position(0, len(head), chain_hash(head), len(head)), []
+    for env in envelopes:
+        data, pos = frame([env], pos)
+        chunks.append(data)
+    log.write_bytes(head + b"".join(chunks))
+    return log
+
+
+def raw_header(fields: dict) -> bytes:
+    """Header bytes around any field map, with a correct CRC."""
+    body = msgpack.packb(fields, use_bin_type=True)
+    return MAGIC + struct.pack(">HI", 1, len(body)) + body + struct.pack(">I", zlib.crc32(body))
+
+
+def test_header_of_an_unknown_system_is_exit_3_for_verify_too(tmp_path: Path) -> None:
+    """A header naming a system this program does not know: one error line, exit 3, everywhere."""
+    log = sound_log(tmp_path)
+    fields = attrs.asdict(LogFile(str(log)).open())
+    rewritten(log, lambda envs: None, raw_header({**fields, "system": "nosuch"}))
+    for command in (("state",), ("verify",), ("note", "x")):
+        assert_clear_error(invoke(log, *command), 3, "unknown system 'nosuch'")
+
+
+@pytest.mark.parametrize(("change", "fragment"), [
+    ({"title": None}, "malformed header (keys"),
+    ({"seed": -5}, "malformed header (seed -5 is not in 0 .. 2**63 - 1)"),
+    ({"seed": 2**64 - 1}, "malformed header (seed 18446744073709551615"),
+])
+def test_header_fields_are_checked(tmp_path: Path, change: dict, fragment: str) -> None:
+    """Exactly the documented header keys, and a seed in 0 .. 2**63 - 1 (FORMAT.md)."""
+    log = sound_log(tmp_path)
+    fields = {**attrs.asdict(LogFile(str(log)).open()), **change}
+    fields = {k: v for k, v in fields.items() if v is not None}
+    rewritten(log, lambda envs: None, raw_header(fields))
+    assert_clear_error(invoke(log, "state"), 3, fragment)
+    assert_clear_error(invoke(log, "verify"), 3, fragment)
+
+
+def test_file_cut_inside_the_fixed_header_is_a_truncated_header(tmp_path: Path) -> None:
+    """12 bytes of a real log: the magic is right, the header is cut short."""
+    log = sound_log(tmp_path)
+    log.write_bytes(log.read_bytes()[:12])
+    assert_clear_error(invoke(log, "state"), 3, "truncated header at byte 12")
+
+
+def test_bad_time_of_the_last_record(tmp_path: Path) -> None:
+    """A last record whose ``at`` is no time: reads work, an append is refused (exit 3, log
+    unchanged) and verify names the record and the time."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[-1].update(at="yesterday"))
+    before = log.read_bytes()
+    assert_clear_error(invoke(log, "note", "x"), 3, "a time no command can follow: 'yesterday'")
+    assert log.read_bytes() == before
+    bad = LogFile(str(log)).scan_all()[-1]
+    assert_clear_error(invoke(log, "verify"), 1, f"record #{bad.seq} at byte {bad.offset}: "
+                       "time 'yesterday' is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
+
+
+def test_time_going_back_is_found_by_verify(tmp_path: Path) -> None:
+    """``at`` never goes back from one record to the next (FORMAT.md)."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[2].update(at="2001-01-01T00:00:00.000000Z"))
+    bad = LogFile(str(log)).scan_all()[2]
+    assert_clear_error(invoke(log, "verify"), 1, f"record #3 at byte {bad.offset}: time "
+                       "2001-01-01T00:00:00.000000Z is before the previous record's")
+
+
+def test_undo_of_a_later_seq_is_refused(tmp_path: Path) -> None:
+    """A forged undo marker aimed at a seq not yet logged would take back a later command."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs.append({**envs[-1], "data": {"target": 9, "reason": ""}}))
+    bad = LogFile(str(log)).scan_all()[-1]
+    fragment = (f"record #{bad.seq} at byte {bad.offset}: core.Undone targets #9, which is not "
+                "an earlier event")
+    before = log.read_bytes()
+    assert_clear_error(invoke(log, "note", "a"), 3, fragment)
+    assert log.read_bytes() == before
+    assert_clear_error(invoke(log, "verify"), 1, fragment)
+
+
+@pytest.mark.parametrize("more", [0, None, False, -1, "1"])
+def test_a_batch_count_is_present_only_when_at_least_one(tmp_path: Path, more: object) -> None:
+    """``more`` on a single record: a bad batch count, not a record taken as whole."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[-1].update(more=more))
+    result = invoke(log, "state")
+    assert_clear_error(result, 3, f"record envelope has a bad batch count {more!r}")
