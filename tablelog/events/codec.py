@@ -52,8 +52,31 @@ def _converter() -> Any:
         made = cattrs.Converter()
         made.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
         made.register_structure_hook(Fraction, lambda v, _: Fraction(v))
+        for kind in (int, str, bool):  # stored data is never converted: "999" is no int
+            made.register_structure_hook(kind, _exactly(kind))
         _CONVERTER = made
     return _CONVERTER
+
+
+def _why(exc: Exception) -> str:
+    """Return what cattrs found wrong, field by field ("… @ $.count"), or the error's text."""
+    import cattrs
+
+    try:
+        return "; ".join(cattrs.transform_error(exc))
+    except Exception:  # not one of cattrs' error groups  # noqa: BLE001
+        return str(exc)
+
+
+def _exactly(kind: type) -> Callable[[Any, Any], Any]:
+    """Return a cattrs structure hook that takes only values of exactly ``kind``."""
+
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not kind:
+            raise TypeError(f"{value!r} is not {kind.__name__}")
+        return value
+
+    return structure
 
 
 def __getattr__(name: str) -> Any:
@@ -175,7 +198,7 @@ def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
         try:
             return hooks[0](data, cls)  # type: ignore[no-any-return]
         except Exception as exc:  # cattrs' validation errors, TypeError, ValueError, …
-            raise CodecError(f"{type_tag}: data does not fit the event: {exc}") from None
+            raise CodecError(f"{type_tag}: data does not fit the event: {_why(exc)}") from None
 
     return decode
 

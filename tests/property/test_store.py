@@ -206,9 +206,13 @@ def test_codec_fast_path_of_a_validated_class_leaves_refusals_to_cattrs() -> Non
         from_record("codec.Checked", 1, {"name": "a", "count": -1})
 
 
-def test_codec_falls_back_to_cattrs_for_loose_types() -> None:
-    """Data the exact check refuses goes through cattrs: converted, or a CodecError."""
-    loose = {"name": "a", "count": "5", "ratio": 1, "cards": ["x"], "rolls": [], "notes": {}}
+def test_codec_falls_back_to_cattrs_but_never_converts_stored_values() -> None:
+    """Data the fast path does not take goes through cattrs, which takes an int for a float but
+    never turns text or a float or a bool into an int (a stored "999" is no damage of 999)."""
+    loose = {"name": "a", "count": 5, "ratio": 1, "cards": ["x"], "rolls": [], "notes": {}}
     assert from_record("codec.Sampled", 1, loose) == Sampled("a", 5, 1.0, ("x",), [], {})
-    with pytest.raises(CodecError, match="data does not fit the event"):
-        from_record("codec.Sampled", 1, {**loose, "count": "many"})
+    for count in ("5", 5.0, True, "many"):
+        with pytest.raises(CodecError, match=r"data does not fit the event: .*\$\.count"):
+            from_record("codec.Sampled", 1, {**loose, "count": count})
+    with pytest.raises(CodecError, match=r"\$\.name"):
+        from_record("codec.Sampled", 1, {**loose, "name": 12345})
