@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import shlex
 from collections.abc import Iterator
 from typing import Any
@@ -53,8 +54,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     env.dry_run = dry_run
     created = False
     root = ctx.find_root().command
+    held = io.StringIO()  # an atomic run prints its events once they are on disk
     try:
         with contextlib.ExitStack() as stack:
+            if atomic and not dry_run:
+                stack.enter_context(contextlib.redirect_stdout(held))
             buffering = False  # an atomic or dry run buffers from the first line after any init
             for number, argv in lines:
                 if argv[0] != "init" and (atomic or dry_run) and not buffering:
@@ -70,6 +74,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         raise
     finally:
         env.in_run = env.dry_run = False
+    click.echo(held.getvalue(), nl=False)
     if dry_run:
         if created:
             _take_back(env.log_path)

@@ -317,10 +317,15 @@ def test_run_atomic_all_or_nothing(log: Path, tmp_path: Path) -> None:
     """run --atomic appends nothing when a line is refused, and everything when none is."""
     bad = tmp_path / "bad.txt"
     bad.write_text("toy add c 4\ntoy spend c 1\ntoy spend c 9\n")
-    refused(log, "run", str(bad), "--atomic")
+    result = invoke(log, "run", str(bad), "--atomic")
+    assert result.exit_code == 1 and result.stdout == ""  # no event printed that is not on disk
+    assert "nothing appended" in result.stderr
     good = tmp_path / "good.txt"
     good.write_text('tablelog toy add c 4\ntoy spend c 1\nnote "two words"\n')
-    ok(log, "run", str(good), "--atomic")
+    printed = [line for line in ok(log, "run", str(good), "--atomic").splitlines()
+               if line.startswith("#")]
+    assert printed == ["#1 toy.CounterAdded name='c' points=4",
+                       "#2 toy.PointsSpent name='c' points=1", "#3 core.Noted 'two words'"]
     data = state_json(log)
     assert data["seq"] == 3 and data["characters"]["c"]["hp"] == 3
 
