@@ -14,7 +14,7 @@ $(BIN)/tablelog: pyproject.toml
 
 ## demo: run the real Pathfinder 2e downtime session on a fresh log and print its final state
 demo: $(BIN)/tablelog
-	rm -f $(DEMO_LOG) $(DEMO_LOG).lock
+	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
 	$(BIN)/tablelog --log $(DEMO_LOG) run examples/pf2e-downtime.txt
 	$(BIN)/tablelog --log $(DEMO_LOG) state
 

@@ -187,7 +187,17 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
 
 
 def _salvage(session: Any, out: str) -> None:
-    kept, size, bad = domain_errors(session.log.salvage)(out)
+    from tablelog.session import LogError
+    from tablelog.systems import SystemUnavailable
+
+    try:  # a sound record that does not decode or apply is bad too: find it by folding
+        session.state()
+        before = None
+    except LogError as exc:
+        before = exc.seq
+    except SystemUnavailable:  # no fold possible: the bytes alone decide
+        before = None
+    kept, size, bad = domain_errors(session.log.salvage)(out, before)
     where = (f"first bad record at byte {bad} (whole commands only: records of its command "
              "before it are left out too)" if bad is not None else "no bad record found")
     click.echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")

@@ -437,11 +437,11 @@ class LogFile:
 
         return repair(self)
 
-    def salvage(self, out: str) -> tuple[int, int, int | None]:
+    def salvage(self, out: str, before: int | None = None) -> tuple[int, int, int | None]:
         """Copy the valid prefix into a new log (see :func:`tablelog.store.repair.salvage`)."""
         from tablelog.store.repair import salvage
 
-        return salvage(self, out)
+        return salvage(self, out, before)
 
 
 def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,

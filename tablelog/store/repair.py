@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 
+from tablelog.store.format import BATCH_KEY, Position, chain_hash
 from tablelog.store.log import LogError, LogFile, fsync_dir
 
 __all__ = ["repair", "salvage"]
@@ -43,8 +44,10 @@ def repair(log: LogFile) -> tuple[int, str] | None:
         return log.torn_at, backup
 
 
-def salvage(log: LogFile, out: str) -> tuple[int, int, int | None]:
-    """Copy the header and every record before the first bad one into a new file ``out``.
+def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int, int | None]:
+    """Copy the header and every whole command before the first bad record into a new file
+    ``out``: the first record that fails a check, or record ``before`` when given (one that
+    is sound but does not decode or apply, found by a fold).
 
     Returns:
         ``(records kept, bytes written, offset of the first bad record or None)``.
@@ -54,14 +57,19 @@ def salvage(log: LogFile, out: str) -> tuple[int, int, int | None]:
     """
     log.open()
     bad: int | None = None
+    keep = log.start
+    assert keep is not None
     try:
-        for _ in log.records(chain=True):
-            pass
-        bad = log.torn_at
+        for seq, env, offset, end, payload in log.records(chain=True):
+            if before is not None and seq >= before:
+                bad = offset
+                break
+            if BATCH_KEY not in env:  # the last record of its command
+                keep = Position(seq, end, chain_hash(payload), offset)
+        else:
+            bad = log.torn_at
     except LogError as exc:
         bad = exc.offset
-    assert log.end is not None
-    keep = log.end
     try:
         fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except OSError as exc:

@@ -360,3 +360,21 @@ def test_a_batch_count_is_present_only_when_at_least_one(tmp_path: Path, more: o
     rewritten(log, lambda envs: envs[-1].update(more=more))
     result = invoke(log, "state")
     assert_clear_error(result, 3, f"record envelope has a bad batch count {more!r}")
+
+
+@pytest.mark.parametrize("bad", [
+    envelope("alien.Probe", {}), envelope("core.Undone", {}),
+    {**envelope("core.Noted", {}), "v": 99},
+])
+def test_salvage_also_stops_at_a_record_that_does_not_decode(tmp_path: Path, bad: dict) -> None:
+    """A sound record that verify refuses (unknown type, missing field, future version) is a bad
+    record for salvage too: the copy holds the commands before it and verifies."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs.insert(2, {**bad, "at": envs[1]["at"]}))
+    record = LogFile(str(log)).scan_all()[2]
+    assert_clear_error(invoke(log, "verify"), 1, f"record #3 at byte {record.offset}")
+    out = tmp_path / "kept.tlog"
+    assert ok(log, "verify", "--salvage", str(out)).startswith(
+        f"salvaged: 2 records ({record.offset} bytes) into {out}; first bad record at byte "
+        f"{record.offset}")
+    assert ok(out, "verify") == f"ok: {out}: 2 records, hash chain intact, replays (toy)\n"
