@@ -297,6 +297,12 @@ class Session:
 
     # -- commands -------------------------------------------------------------------------
 
+    def _refuse_torn(self) -> None:
+        """Raise the append's torn-tail refusal when the log ends in a torn record."""
+        if self.log.torn_at is not None:
+            raise LogError(f"{self.path}: torn last record at byte {self.log.torn_at} (a crash "
+                           "mid-append); run: tablelog verify --repair", self.log.torn_at)
+
     def execute(self, command: object, dry_run: bool = False) -> Outcome:
         """Decide ``command`` on the current state and append its events.
 
@@ -332,6 +338,7 @@ class Session:
     def _attempt(self, command: object, dry_run: bool) -> Outcome | None:
         """Fold, decide and append once; None when another writer appended first."""
         state = self.state()
+        self._refuse_torn()  # before deciding: a dry run or a refusal says what the append would
         applied, new_state = self._decide(state, command)
         if dry_run or not applied:
             return Outcome(applied, False)

@@ -269,6 +269,11 @@ def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
     assert invoke(log, "verify").exit_code == 1
     err = refused(log, "toy", "spend", "a", "1", status=3)
     assert "verify --repair" in err
+    script = log.parent / "dry.txt"
+    script.write_text("toy spend a 1\n")
+    for appending in (("toy", "spend", "a", "1", "--dry-run"), ("undo",), ("toy", "spend", "a",
+                      "99"), ("run", "--dry-run", str(script))):  # as the append would: exit 3
+        assert "torn last record" in refused(log, *appending, status=3), appending
     out = ok(log, "verify", "--repair")
     assert out.startswith("repaired: torn last record at byte")
     assert Path(str(log) + ".bak").read_bytes() == whole[:-4]
