@@ -48,9 +48,14 @@ def _after(at: str) -> str:
     try:
         moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
     except (ValueError, OverflowError):
-        raise LogError(f"the log's last record has a time no command can follow: {at!r} "
-                       "(run: tablelog verify)") from None
+        raise LogError(f"the log's last record has a time no command can follow: {at!r}"
+                       ) from None
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _seq_text(value: object) -> str:
+    """Return ``#12`` for a seq, the value's repr for anything else (a forged marker's target)."""
+    return f"#{value}" if type(value) is int else repr(value)
 
 
 def _check_encodable(events: list[Event], actor: str) -> None:
@@ -223,10 +228,10 @@ class Session:
                 break
             if rec.type in MARKERS:
                 target = rec.data.get("target")
-                if not isinstance(target, int):
+                if type(target) is not int or not 0 < target < rec.seq:
                     raise LogError(
-                        f"{self.path}: record #{rec.seq} at byte {rec.offset}: "
-                        "marker without a target",
+                        f"{self.path}: record #{rec.seq} at byte {rec.offset}: {rec.type} "
+                        f"targets {_seq_text(target)}, which is not an earlier event",
                         rec.offset,
                         rec.seq,
                     )

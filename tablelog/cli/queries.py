@@ -148,6 +148,7 @@ def history(ctx: click.Context, name: str, as_json: bool) -> None:
     from tablelog.rules.core import RuleViolation
 
     session = session_of(ctx)
+    session.state()  # a log that does not replay is exit 3 here too, not a rule's refusal
     entries = list(
         read_models.history(
             session.blank_state(), session.events(), undone_after(session.markers()), name

@@ -96,12 +96,13 @@ def _take_back(log_path: str) -> None:
 @contextlib.contextmanager
 def _buffered(env: Env, commit: bool) -> Iterator[None]:
     from tablelog.store.log import LogError
+    from tablelog.systems import SystemUnavailable
 
     session = domain_errors(env.session)()
     try:
         with session.atomic(commit=commit):
             yield
-    except LogError as exc:  # the lock, or the one final write: exit 3, no traceback
+    except (LogError, SystemUnavailable) as exc:  # the lock, the final write, the system
         raise CliError(str(exc), 3) from None
 
 
@@ -151,11 +152,10 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     if repair and salvage is not None:
         raise click.UsageError("choose one of --repair (cut a torn tail) and --salvage OUT")
     session = Session(env.log_path, env.actor, snapshots=False, chain=True)
-    domain_errors(lambda: session.header)()  # missing or foreign file: exit 3
+    domain_errors(session.replayer)()  # missing or foreign file, unknown system: exit 3
     if salvage is not None:
         _salvage(session, salvage)
         return
-    domain_errors(session.replayer)()  # a system this program does not know: exit 3
     try:
         if repair:
             repaired = session.log.repair()
@@ -188,15 +188,12 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
 
 def _salvage(session: Any, out: str) -> None:
     from tablelog.session import LogError
-    from tablelog.systems import SystemUnavailable
 
     try:  # a sound record that does not decode or apply is bad too: find it by folding
         session.state()
         before = None
     except LogError as exc:
         before = exc.seq
-    except SystemUnavailable:  # no fold possible: the bytes alone decide
-        before = None
     kept, size, bad = domain_errors(session.log.salvage)(out, before)
     where = (f"first bad record at byte {bad} (whole commands only: records of its command "
              "before it are left out too)" if bad is not None else "no bad record found")

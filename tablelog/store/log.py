@@ -41,7 +41,9 @@ __all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
-_AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", re.ASCII)  # a record's ``at``
+_AT = re.compile(  # a record's ``at``: a UTC time, ISO 8601 with microseconds
+    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
+    re.ASCII)
 
 
 def lock_timeout_s() -> float:

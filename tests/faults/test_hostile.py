@@ -378,3 +378,43 @@ def test_salvage_also_stops_at_a_record_that_does_not_decode(tmp_path: Path, bad
         f"salvaged: 2 records ({record.offset} bytes) into {out}; first bad record at byte "
         f"{record.offset}")
     assert ok(out, "verify") == f"ok: {out}: 2 records, hash chain intact, replays (toy)\n"
+
+
+def test_impossible_date_is_found_by_verify(tmp_path: Path) -> None:
+    """A time in the right shape but no date (month 13) is not a record time."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[-1].update(at="2999-13-45T10:55:25.671206Z"))
+    assert_clear_error(invoke(log, "verify"), 1, "time '2999-13-45T10:55:25.671206Z' is not")
+    assert_clear_error(invoke(log, "note", "x"), 3, "a time no command can follow")
+
+
+def test_reads_refuse_a_forged_marker_and_a_log_that_does_not_replay(tmp_path: Path) -> None:
+    """log and history read the same checks as state: exit 3, never a rule's refusal (1)."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[-1].update(data={"target": 9, "reason": ""}))
+    for command in (("log", "--all"), ("history", "a"), ("state",)):
+        assert_clear_error(invoke(log, *command), 3, "core.Undone targets #9")
+    rewritten(log, lambda envs: envs[-1].update(data={"target": True, "reason": ""}))
+    for command in (("log", "--all"), ("history", "a")):
+        bad = LogFile(str(log)).scan_all()[-1]  # the decoder or the marker check names it
+        assert_clear_error(invoke(log, *command), 3, f"record #5 at byte {bad.offset}: core.Undone")
+    (tmp_path / "b").mkdir()
+    log = sound_log(tmp_path / "b")
+    rewritten(log, lambda envs: envs[1].update(data={"name": "a", "points": 99, "breakdown": {}}))
+    assert_clear_error(invoke(log, "history", "a"), 3, "event #2 does not replay: TOY-SPEND-1")
+
+
+def test_scripts_on_a_log_of_an_unknown_system_are_exit_3(tmp_path: Path) -> None:
+    """Buffered runs and salvage name the unknown system like every other command."""
+    log = sound_log(tmp_path)
+    fields = attrs.asdict(LogFile(str(log)).open())
+    rewritten(log, lambda envs: None, raw_header({**fields, "system": "dnd"}))
+    script = tmp_path / "s.txt"
+    script.write_text("note a\nnote b\n")
+    for command in (("run", "--atomic", str(script)), ("run", "--dry-run", str(script)),
+                    ("verify", "--salvage", str(tmp_path / "out.tlog"))):
+        result = invoke(log, *command)
+        assert result.exit_code == 3 and isinstance(result.exception, SystemExit), command
+        assert result.stderr.endswith("error: unknown system 'dnd' (known: fate, magicpunk, "
+                                      "pf2e, saga, toy)\n"), result.stderr
+    assert not (tmp_path / "out.tlog").exists()
