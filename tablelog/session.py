@@ -305,8 +305,7 @@ class Session:
     def _refuse_torn(self) -> None:
         """Raise the append's torn-tail refusal when the log ends in a torn record."""
         if self.log.torn_at is not None:
-            raise LogError(f"{self.path}: torn last record at byte {self.log.torn_at} (a crash "
-                           "mid-append); run: tablelog verify --repair", self.log.torn_at)
+            raise self.log.torn_error()
 
     def execute(self, command: object, dry_run: bool = False) -> Outcome:
         """Decide ``command`` on the current state and append its events.

@@ -306,7 +306,6 @@ class LogFile:
                                         offset, seq)
                 if chain:
                     at_before = env["at"]
-                if chain:
                     digest = new_hash()
                     digest.update(payload)
                     prev = digest.digest()
@@ -429,9 +428,13 @@ class LogFile:
         for _ in self.records(expected):
             raise LogMovedOn()
         if self.torn_at is not None:
-            raise LogError(f"{self.path}: torn last record at byte {self.torn_at} (a crash "
-                           "mid-append); run: tablelog verify --repair", self.torn_at)
+            raise self.torn_error()
         raise LogMovedOn()
+
+    def torn_error(self) -> LogError:
+        """Return the refusal of an append to a log whose last scan ended in a torn batch."""
+        return LogError(f"{self.path}: torn last record at byte {self.torn_at} (a crash "
+                        "mid-append); run: tablelog verify --repair", self.torn_at)
 
     def repair(self) -> tuple[int, str] | None:
         """Truncate a torn last batch after a backup (see :func:`tablelog.store.repair.repair`)."""
