@@ -22,9 +22,10 @@ from typing import Any
 import attrs
 
 from tablelog import systems
-from tablelog.events.codec import CodecError, decoder, fast_path
+from tablelog.events.codec import CodecError, decoder, fast_check, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
+from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.log import LogError, LogFile
@@ -282,7 +283,7 @@ class Replayer:
         taken: list[Checkpoint] = []
         can_checkpoint = True
         error: LogError | None = None
-        entries: dict[str, tuple[int, Any, Any, Any]] = {}
+        entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
         records: Any = self.log.records(pos, self.chain)
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
@@ -300,11 +301,11 @@ class Replayer:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env["v"]:
                     entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
-                event = entry[1](env["data"])
-                if event is None:
-                    event = _decode(entry[2], env, seq, offset, path)
+                event, fn = entry[1](env["data"]), entry[3]  # plain data, or a typed event
+                if event is None:  # data the fast path does not take: the codec decides
+                    event, fn = _decode(entry[2], env, seq, offset, path), entry[4]
                 try:
-                    entry[3](state, event)
+                    fn(state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure becomes a LogError
                     failure = _failure(exc, event, seq, path)
                     if not optimistic:
@@ -360,13 +361,19 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
-           offset: int) -> tuple[int, Any, Any, Any]:
-    """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)``; the fast
-    build returns None for data it does not take (then the decoder decides)."""
+           offset: int) -> tuple[int, Any, Any, Any, Any]:
+    """Return ``(version, fast build, decoder, its evolver, typed evolver)`` for ``(kind,
+    version)``. The fast build is the codec's check of plain data when the evolver has a plain
+    form (:mod:`tablelog.projections.plain`), else its typed fast path; it returns None for data
+    it does not take (then the decoder builds a typed event for the typed evolver)."""
     decode = _decoder(path, kind, version, seq, offset)
     cls = event_class(kind)
-    fn = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return version, fast_path(kind, version) or _none, decode, fn
+    typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
+    check = fast_check(kind, version)
+    plain = plain_evolver(cls, typed) if check is not None and cls is not None else None
+    if plain is not None:
+        return version, check, decode, plain, typed
+    return version, fast_path(kind, version) or _none, decode, typed, typed
 
 
 def _none(data: Any) -> None:

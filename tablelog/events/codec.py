@@ -25,11 +25,12 @@ import attrs
 from tablelog.events.core import Event, event_class
 
 __all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder",
-           "fast_path"]
+           "fast_path", "fast_check"]
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Decoder = Callable[[Any], Event]
-Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...]]
+Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...],
+             "Callable[[dict[str, Any]], dict[str, Any] | None] | None"]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 _DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
 _FAST: dict[type, Fast | None] = {}
@@ -179,6 +180,19 @@ def fast_path(type_tag: str, version: int) -> Callable[[dict[str, Any]], Event |
     return None if fast is None else fast[0]
 
 
+def fast_check(type_tag: str, version: int) -> Callable[[dict[str, Any]], Any] | None:
+    """Return ``check(data)`` for ``(type_tag, version)`` records when the class has a fast path:
+    it returns ``data`` itself when it has exactly the class's fields with exactly their types
+    (list fields of a tuple type made tuples, in place), holding what the event's fields would;
+    else None (then use :func:`decoder`). The replay folds such data with plain evolvers
+    (:mod:`tablelog.projections.plain`)."""
+    cls = event_class(type_tag)
+    if cls is None or version != cls.VERSION:
+        return None
+    fast = _fast(cls)
+    return None if fast is None else fast[2]  # None too for a class that validates its fields
+
+
 def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
     fast = _fast(cls)
     target = cls.VERSION
@@ -204,7 +218,7 @@ def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
 
 
 def _fast(cls: type) -> Fast | None:
-    """Return ``(build, check, field names)`` for a class of plain fields, else None (cached)."""
+    """Return ``(build, field names, check)`` for a class of plain fields, else None (cached)."""
     if cls in _FAST:
         return _FAST[cls]
     found = _FAST[cls] = _make_fast(cls)
@@ -213,7 +227,8 @@ def _fast(cls: type) -> Fast | None:
 
 def _make_fast(cls: type) -> Fast | None:
     """Generate ``build(d)``: check that ``d`` has exactly the fields, each of exactly its type,
-    then build the event (tuple fields from msgpack's lists); None when anything differs.
+    then build the event (tuple fields from msgpack's lists); None when anything differs; and
+    ``check(d)``: the same checks, then ``d`` itself with its tuple fields made tuples.
 
     A plain slotted class (no validators, converters or init hooks) is built by setting its
     slots directly, which is what its attrs ``__init__`` would do, at half the cost."""
@@ -244,10 +259,14 @@ def _make_fast(cls: type) -> Fast | None:
                  "    return o"]
     reads = ["    try:", *(f"        v{i} = d[{name!r}]" for i, name in enumerate(names)),
              "    except KeyError:", "        return None"] if names else []
-    source = ["def build(d):", f"    if len(d) != {len(names)}:", "        return None",
-              *reads, *(f"    {line}" for line in checks), *build]
+    head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
+            *(f"    {line}" for line in checks)]
+    plain = [f"    d[{name!r}] = {value}" for name, value in zip(names, values, strict=True)
+             if value.startswith("tuple(")]
+    source = ["def build(d):", *head, *build, "def check(d):", *head, *plain, "    return d"]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
-    return namespace["build"], names
+    # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
+    return namespace["build"], names, namespace["check"] if setters is not None else None
 
 
 def _slot_setters(cls: type, fields: Any) -> list[Any] | None:

@@ -23,7 +23,7 @@ __all__ = [
 
 E = TypeVar("E", bound=Event)
 Evolver = Callable[[Any, Any], None]
-_EVOLVERS: dict[type, Evolver] = {Noted: lambda state, event: None}
+_EVOLVERS: dict[type, Evolver] = {}
 
 
 @attrs.define
@@ -59,6 +59,11 @@ def evolver(event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callabl
         return fn
 
     return register
+
+
+@evolver(Noted)
+def _noted(state: State, e: Noted) -> None:
+    """A note changes nothing: the log keeps it for history, replay and audit."""
 
 
 def evolvers() -> dict[type, Evolver]:
