@@ -28,7 +28,7 @@ from tablelog.projections.core import State, evolvers, fold_collecting, undone_a
 from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
 from tablelog.store.format import Header, Position, chain_hash
-from tablelog.store.log import LogError, LogFile
+from tablelog.store.log import Applier, LogError, LogFile, Refused
 from tablelog.store.snapshot import (
     Checkpoint,
     decode_state,
@@ -278,54 +278,73 @@ class Replayer:
                 markers: list[tuple[int, str, int]], optimistic: bool,
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
-        does not apply stops the folding (it may be undone later) but not the marker scan."""
+        does not apply stops the folding (it may be undone later) but not the marker scan.
+
+        The reader applies most records itself (an Applier over ``entries``, which this loop
+        fills as it meets each type); it hands over markers, batches, undone events, records
+        at checkpoints, data off the fast path and types met for the first time."""
         table, every, path = evolvers(), self.every, self.log.path
         taken: list[Checkpoint] = []
         can_checkpoint = True
         error: LogError | None = None
         entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
-        records: Any = self.log.records(pos, self.chain)
-        if until is not None:
-            records = itertools.takewhile(lambda r: r[0] <= until, records)
+        apply: Applier | None = Applier(entries, state, skip, every) if until is None else None
         seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
-        for seq, env, offset, end, payload in records:  # noqa: B007 - the last one is the end
-            kind = env["type"]
-            if kind in MARKERS:
-                event = _decoder(path, kind, env["v"], seq, offset)
-                target = _decode(event, env, seq, offset, path).target
-                if not 0 < target < seq:  # undo and redo take back what is already logged
-                    raise LogError(f"{path}: record #{seq} at byte {offset}: {kind} targets "
-                                   f"#{target}, which is not an earlier event", offset, seq)
-                markers.append((seq, kind, target))
-            elif error is None and seq not in skip:
-                entry = entries.get(kind)
-                if entry is None or entry[0] != env["v"]:
-                    entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
-                event, fn = entry[1](env["data"]), entry[3]  # plain data, or a typed event
-                if event is None:  # data the fast path does not take: the codec decides
-                    event, fn = _decode(entry[2], env, seq, offset, path), entry[4]
-                try:
-                    fn(state, event)
-                except Exception as exc:  # noqa: BLE001 - every failure becomes a LogError
-                    failure = _failure(exc, event, seq, path)
-                    if not optimistic:
-                        raise failure from None
-                    error, can_checkpoint = failure, False
-                    continue
-            if seq % every == 0 and can_checkpoint:
-                state.seq = seq
-                cp = self.checkpoint(state, Position(seq, end, chain_hash(payload), offset),
-                                     frozenset(t for t in skip if t <= seq), markers)
-                if cp is None:
-                    can_checkpoint = False
-                else:
-                    taken = _thin([*taken, cp], MAX_CHECKPOINTS)
+        reading: Position | None = pos
+        while reading is not None:
+            records: Any = self.log.records(reading, self.chain, apply)
+            if until is not None:
+                records = itertools.takewhile(lambda r: r[0] <= until, records)
+            reading = None
+            try:
+                for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
+                    kind = env["type"]
+                    if kind in MARKERS:
+                        markers.append((seq, kind, _target(kind, env, seq, offset, path)))
+                    elif error is None and seq not in skip:
+                        entry = entries.get(kind)
+                        if entry is None or entry[0] != env["v"]:
+                            entry = entries[kind] = _entry(table, path, kind, env["v"], seq,
+                                                           offset)
+                        event, fn = entry[1](env["data"]), entry[2]  # as the reader would
+                        if event is None:  # data the fast path does not take: the codec decides
+                            event, fn = _decode(entry[3], env, seq, offset, path), entry[4]
+                        try:
+                            fn(state, event)
+                        except Exception as exc:  # noqa: BLE001 - every failure: a LogError
+                            error = self._refused(exc, seq, optimistic)
+                            can_checkpoint = False
+                            entries.clear()  # the reader applies nothing more
+                            continue
+                    if seq % every == 0 and can_checkpoint:
+                        state.seq = seq
+                        cp = self.checkpoint(state, Position(seq, end, chain_hash(payload),
+                                                             offset),
+                                             frozenset(t for t in skip if t <= seq), markers)
+                        if cp is None:
+                            can_checkpoint = False
+                        else:
+                            taken = _thin([*taken, cp], MAX_CHECKPOINTS)
+            except Refused as refused:  # the reader's apply: go on scanning for markers
+                error = self._refused(refused.cause, refused.seq, optimistic)
+                can_checkpoint, apply, reading = False, None, refused.after
         if error is not None:
             return pos, taken, error
-        state.seq = seq  # set here, not per event: no evolver reads it
-        if seq == pos.seq:
-            return pos, taken, error
-        return Position(seq, end, chain_hash(payload), offset), taken, error
+        if until is None:
+            last = self.log.end  # the reader's: the records it applied are not seen here
+        else:
+            last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
+        assert last is not None
+        state.seq = last.seq  # set here, not per event: no evolver reads it
+        return last, taken, error
+
+    def _refused(self, exc: Exception, seq: int, optimistic: bool) -> LogError:
+        """Return the LogError for event ``seq`` that does not apply; raise it unless
+        ``optimistic``."""
+        failure = _failure(exc, seq, self.log.path)
+        if not optimistic:
+            raise failure from None
+        return failure
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
         """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
@@ -353,6 +372,16 @@ class Replayer:
         return state, fold_collecting(state, self.pairs(pos), undone)
 
 
+def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:
+    """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
+    target: int = _decode(_decoder(path, kind, env["v"], seq, offset), env, seq, offset,
+                          path).target
+    if not 0 < target < seq:  # undo and redo take back what is already logged
+        raise LogError(f"{path}: record #{seq} at byte {offset}: {kind} targets #{target}, "
+                       "which is not an earlier event", offset, seq)
+    return target
+
+
 def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
     try:
         return decoder(kind, version)
@@ -362,18 +391,19 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
            offset: int) -> tuple[int, Any, Any, Any, Any]:
-    """Return ``(version, fast build, decoder, its evolver, typed evolver)`` for ``(kind,
-    version)``. The fast build is the codec's check of plain data when the evolver has a plain
-    form (:mod:`tablelog.projections.plain`), else its typed fast path; it returns None for data
-    it does not take (then the decoder builds a typed event for the typed evolver)."""
+    """Return ``(version, fast build, its evolver, decoder, typed evolver)`` for ``(kind,
+    version)`` (the first three as :class:`Applier` reads them). The fast build is the codec's
+    check of plain data when the evolver has a plain form (:mod:`tablelog.projections.plain`),
+    else its typed fast path; it returns None for data it does not take (then the decoder
+    builds a typed event for the typed evolver)."""
     decode = _decoder(path, kind, version, seq, offset)
     cls = event_class(kind)
     typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
     check = fast_check(kind, version)
     plain = plain_evolver(cls, typed) if check is not None and cls is not None else None
     if plain is not None:
-        return version, check, decode, plain, typed
-    return version, fast_path(kind, version) or _none, decode, typed, typed
+        return version, check, plain, decode, typed
+    return version, fast_path(kind, version) or _none, typed, decode, typed
 
 
 def _none(data: Any) -> None:
@@ -391,7 +421,7 @@ def _decode(decode: Any, env: dict[str, Any], seq: int, offset: int, path: str) 
         raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
 
 
-def _failure(exc: Exception, event: Event, seq: int, path: str) -> LogError:
+def _failure(exc: Exception, seq: int, path: str) -> LogError:
     """Return the LogError for an event that does not apply during a fold."""
     if isinstance(exc, RuleViolation):
         return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)

@@ -35,7 +35,8 @@ from tablelog.store.format import (
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "LogFile",
+__all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
+           "Refused", "LogFile",
            "LOCK_TIMEOUT_S", "fsync_dir"]
 
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
@@ -96,6 +97,31 @@ class StoredRecord(NamedTuple):
 RawRecord = tuple[int, dict[str, Any], int, int, bytes]
 """``(seq, envelope, offset, end offset, payload)`` of one checked record (the hot path); the
 record's chain hash, when needed, is ``chain_hash(payload)``."""
+
+
+class Applier(NamedTuple):
+    """Records the reader applies itself instead of handing them over (the replay's hot path:
+    no hand-over per record). A record is applied when it is a whole batch of one, its type has
+    an entry ``(version, build, apply, …)`` in ``table`` for its ``v``, its seq is not in
+    ``skip`` nor a multiple of ``every``, and ``build(data)`` is not None; then
+    ``apply(target, build(data))`` runs. Every other record is handed over as usual.
+    """
+
+    table: dict[str, tuple[Any, ...]]
+    target: Any
+    skip: frozenset[int]
+    every: int
+
+
+class Refused(Exception):
+    """An applier's ``apply`` raised on a record: ``cause`` is what it raised, ``seq`` the
+    record, ``after`` the position after it (reading may go on from there)."""
+
+    def __init__(self, cause: Exception, seq: int, after: Position) -> None:
+        super().__init__(f"record #{seq}: {cause}")
+        self.cause = cause
+        self.seq = seq
+        self.after = after
 
 
 def fsync_dir(path: str) -> None:
@@ -212,12 +238,13 @@ class LogFile:
                                offset)
 
     def records(self, start: Position | None = None, chain: bool = False,
-                ) -> Iterator[RawRecord]:
+                apply: Applier | None = None) -> Iterator[RawRecord]:
         """Return an iterator of ``(seq, envelope, offset, end, payload)`` for every complete
-        record (checked as by :meth:`scan`).
+        record (checked as by :meth:`scan`) that ``apply`` does not take (see Applier).
 
         Raises:
             LogError: the file cannot be read, or a corrupt record (when it is reached).
+            Refused: an applied record's ``apply`` raised.
         """
         if self.start is None:
             self.open()
@@ -225,9 +252,10 @@ class LogFile:
         assert pos is not None
         self.torn_at = None
         self.end = pos
-        return self._records(pos, chain)
+        return self._records(pos, chain, apply)
 
-    def _records(self, pos: Position, chain: bool) -> Iterator[RawRecord]:
+    def _records(self, pos: Position, chain: bool, apply: Applier | None,
+                 ) -> Iterator[RawRecord]:
         # The replay hot path: locals only; the file is read in large chunks and sliced; per
         # record one msgpack call, a CRC-32, one boolean expression for the envelope, and with
         # ``chain`` a BLAKE2b (copied from an empty one: cheaper than a new hash object). The
@@ -244,6 +272,10 @@ class LogFile:
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         batch: list[RawRecord] = []
         need = 0
+        # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
+        folding = apply is not None and not chain
+        table, target, skip, every = apply if apply is not None else ({}, None, (), 1)
+        done, done_at, done_payload = pos.seq, pos.last, b""  # the last record applied
         at_before = ""  # the time of the record before (checked with ``chain``)
         last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
@@ -281,6 +313,7 @@ class LogFile:
                                         offset, seq + 1) from None
                 seq += 1
                 try:  # a KeyError or TypeError here: not a map with the envelope's keys
+                    kind, version, data = env["type"], env["v"], env["data"]
                     if len(env) == 7:
                         more = 0
                     elif len(env) == 8 and batch_key in env:
@@ -290,10 +323,11 @@ class LogFile:
                                                 f"{more!r}", offset, seq)
                     else:
                         raise KeyError(batch_key)
-                    ok = (env["seq"] == seq and type(env["seq"]) is int
-                          and type(env["type"]) is str and type(env["v"]) is int
-                          and type(env["data"]) is dict and type(env["actor"]) is str
-                          and type(env["at"]) is str and type(env["prev"]) is bytes)
+                    ok = (env["seq"] == seq and type(env["seq"]) is int and type(kind) is str
+                          and type(version) is int and type(data) is dict
+                          and (folding or (type(env["actor"]) is str
+                                           and type(env["at"]) is str
+                                           and type(env["prev"]) is bytes)))
                 except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
@@ -310,6 +344,20 @@ class LogFile:
                     digest.update(payload)
                     prev = digest.digest()
                 end = offset + 8 + length
+                if folding and not batch and not more:
+                    entry = table.get(kind)
+                    if entry is not None and entry[0] == version and seq % every \
+                            and seq not in skip:
+                        built = entry[1](data)
+                        if built is not None:
+                            try:
+                                entry[2](target, built)
+                            except Exception as exc:  # noqa: BLE001 - the caller reports it
+                                raise Refused(exc, seq, Position(
+                                    seq, end, chain_hash(payload), offset)) from None
+                            done, done_at, done_payload = seq, offset, payload  # no tuple
+                            offset = end
+                            continue
                 item = (seq, env, offset, end, payload)
                 offset = end
                 if not batch and not more:
@@ -333,6 +381,8 @@ class LogFile:
                     need = more
         finally:
             f.close()
+            if done > last[0]:  # a record applied after the last one yielded
+                last = (done, {}, done_at, done_at + 8 + len(done_payload), done_payload)
             self.end = pos if last[0] == pos.seq else Position(
                 last[0], last[3], chain_hash(last[4]), last[2])
 

@@ -69,9 +69,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     starts: list[int] = []
     original = LogFile.records
 
-    def spy(self: LogFile, start: Any = None, chain: bool = False) -> Any:
+    def spy(self: LogFile, start: Any = None, chain: bool = False, apply: Any = None) -> Any:
         starts.append(start.seq if start is not None else 0)
-        return original(self, start, chain)
+        return original(self, start, chain, apply)
 
     monkeypatch.setattr(LogFile, "records", spy)
     return starts
