@@ -3,6 +3,7 @@ unbounded memory; every single-byte flip found by verify; repair never cuts mid-
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -418,3 +419,36 @@ def test_scripts_on_a_log_of_an_unknown_system_are_exit_3(tmp_path: Path) -> Non
         assert result.stderr.endswith("error: unknown system 'dnd' (known: fate, magicpunk, "
                                       "pf2e, saga, toy)\n"), result.stderr
     assert not (tmp_path / "out.tlog").exists()
+
+
+@pytest.mark.parametrize("field", ["actor", "at", "prev"])
+def test_metadata_of_the_wrong_type_is_found_by_every_read_but_the_fold(
+        tmp_path: Path, field: str) -> None:
+    """A fold reads only seq, type, v and data; log, undo and verify check the whole envelope."""
+    log = sound_log(tmp_path)
+    reader = LogFile(str(log))
+    offset = reader.scan_all()[1].offset
+
+    def forge(envs: list[dict]) -> None:
+        envs[1][field] = 5
+
+    if field == "prev":  # frame() writes prev itself: forge the packed record instead
+        forged = forge_prev(log, offset)
+    else:
+        forged = rewritten(log, forge)
+    assert 7 == json.loads(ok(forged, "state", "--json"))["characters"]["a"]["hp"]
+    wrong = f"record #2 at byte {offset}: record envelope has fields of the wrong type"
+    for command in (("log", "--all"), ("undo",)):
+        assert_clear_error(invoke(forged, *command), 3, wrong)
+    broken = f"record #2 at byte {offset}: hash chain broken"  # verify finds that first
+    assert_clear_error(invoke(forged, "verify"), 1, broken if field == "prev" else wrong)
+
+
+def forge_prev(log: Path, offset: int) -> Path:
+    """Rewrite record #2's ``prev`` as an int, with its CRC recomputed (the chain breaks after)."""
+    data = log.read_bytes()
+    length, _ = RECORD_PREFIX.unpack_from(data, offset)
+    env = msgpack.unpackb(data[offset + 8:offset + 8 + length])
+    payload = msgpack.packb({**env, "prev": 5})
+    log.write_bytes(data[:offset] + raw_record(payload) + data[offset + 8 + length:])
+    return log

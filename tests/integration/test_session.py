@@ -361,3 +361,26 @@ def test_changing_an_event_shape_goes_through_the_upcaster(tmp_path: Path) -> No
     upcaster("shape.Counted", 1)(lambda data: {**data, "per": "round"})
     assert Session(str(path)).state().clock["counted"] == "3 per round"
     assert [e for _, e in Session(str(path)).events()][-1] == v2(total=3, per="round")
+
+
+def test_fold_goes_on_finding_markers_after_an_event_that_fails_in_the_reader(
+        tmp_path: Path) -> None:
+    """#4 (spend 3) fails while #2 (spend 4) still counts; the undo of #4 after it is still met.
+
+    The first pass folds with no event undone: the reader applies #4 itself and it fails; the
+    scan for markers must go on, or the fold would miss #5 and end with a = 2, not 5."""
+    session = play(tmp_path / "s.tlog", [toy.AddCounter("a", 5), toy.SpendPoints("a", 4),
+                                         Undo(), toy.SpendPoints("a", 3), Undo()])
+    assert 5 == reference(tmp_path / "s.tlog")["characters"]["a"]["hp"]
+    assert 5 == view(session.state())["characters"]["a"]["hp"]
+
+
+def test_event_that_fails_in_the_reader_is_named_by_its_seq(tmp_path: Path) -> None:
+    """A forged spend (seq 3, the second spend: applied by the reader) names its seq and rule."""
+    path = tmp_path / "s.tlog"
+    play(path, [toy.AddCounter("a", 5), toy.SpendPoints("a", 1), toy.SpendPoints("a", 1)])
+    from tests.faults.test_hostile import rewritten
+
+    rewritten(path, lambda envs: envs[2]["data"].update(points=99))
+    with pytest.raises(LogError, match="event #3 does not replay: TOY-SPEND-1: a: 4 < 99"):
+        Session(str(path), snapshots=False).state()

@@ -17,7 +17,7 @@ from tablelog.store.format import (
     chain_hash,
     pack_record,
 )
-from tablelog.store.log import LogError, LogFile, LogMovedOn, frame
+from tablelog.store.log import Applier, LogError, LogFile, LogMovedOn, Refused, frame
 
 HEADER = Header(session_id="s-1", system="toy", created="2026-01-01T00:00:00.000000Z", seed=7)
 
@@ -294,3 +294,66 @@ def test_unstorable_value_is_refused_before_writing(tmp_path: Path) -> None:
     with pytest.raises(LogError, match="cannot store the events in .*; the log is unchanged"):
         reader.append([bad], reader.end)
     assert Path(log.path).read_bytes() == before
+
+
+def _spend(i: int, points: int) -> dict:
+    return {**envelope(i), "type": "toy.PointsSpent", "data": {"points": points}}
+
+
+def _mixed_log(tmp_path: Path) -> LogFile:
+    """Seqs 1-3: spends of 1, 2, 3; 4-5: one batch of two spends; 6: a note; 7: a spend of 7."""
+    log = LogFile.create(str(tmp_path / "a.tlog"), HEADER)
+    assert log.start is not None
+    pos = log.append([_spend(1, 1)], log.start)
+    pos = log.append([_spend(2, 2)], pos)
+    pos = log.append([_spend(3, 3)], pos)
+    pos = log.append([_spend(4, 4), _spend(5, 5)], pos)
+    pos = log.append([envelope(6)], pos)
+    log.append([_spend(7, 7)], pos)
+    return log
+
+
+def _points(data: dict) -> int | None:
+    return data["points"] if data["points"] != 2 else None  # 2: "not on the fast path"
+
+
+def test_applier_takes_whole_single_records_it_has_an_entry_for(tmp_path: Path) -> None:
+    """The reader applies spends itself and hands over the batch, the note, the skipped seq,
+    the checkpoint seq and data its build does not take."""
+    log = _mixed_log(tmp_path)
+    applied: list[int] = []
+    table = {"toy.PointsSpent": (1, _points, lambda target, points: target.append(points))}
+    handed = [seq for seq, *_ in LogFile(log.path).records(apply=Applier(
+        table, applied, frozenset({1}), 3))]
+    assert [1, 2, 3, 4, 5, 6] == handed
+    assert [7] == applied
+
+
+def test_applier_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None:
+    """After a read that applied the last record, ``end`` is what a plain read leaves."""
+    log = _mixed_log(tmp_path)
+    plain, applying = LogFile(log.path), LogFile(log.path)
+    list(plain.records())
+    table = {"toy.PointsSpent": (1, _points, lambda target, points: None)}
+    list(applying.records(apply=Applier(table, None, frozenset(), 1000)))
+    assert plain.end is not None
+    assert plain.end == applying.end
+    assert 7 == plain.end.seq
+
+
+def test_applier_refusal_names_the_record_and_the_position_after_it(tmp_path: Path) -> None:
+    """An apply that raises ends the read with Refused: its cause, seq and where to go on."""
+    log = _mixed_log(tmp_path)
+    after = {seq: Position(seq, end, chain_hash(payload), offset)
+             for seq, _, offset, end, payload in LogFile(log.path).records()}
+
+    def apply(target: None, points: int) -> None:
+        if points == 3:
+            raise ValueError("three")
+
+    table = {"toy.PointsSpent": (1, _points, apply)}
+    with pytest.raises(Refused) as info:
+        list(LogFile(log.path).records(apply=Applier(table, None, frozenset(), 1000)))
+    assert (3, "three", after[3]) == (info.value.seq, str(info.value.cause), info.value.after)
+    rest = [seq for seq, *_ in LogFile(log.path).records(info.value.after)]
+    assert [4, 5, 6, 7] == rest
