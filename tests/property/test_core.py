@@ -5,13 +5,18 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tablelog import replay
 from tablelog.commands.core import Redo, Undo
+from tablelog.events.core import MARKERS
+from tablelog.projections.core import fold, undone_after
 from tablelog.projections.history import state_json
 from tablelog.rules.core import RuleViolation
 from tablelog.session import Session
+from tablelog.store.log import LogFile
 from tests.support import toy
 
 toy.install()
@@ -95,3 +100,25 @@ def test_replaying_twice_gives_equal_state(cmds: list[object], seed: int) -> Non
         two, _, _ = play(Path(tmp) / "two.tlog", cmds, seed)
         assert snapshot(one) == snapshot(one)
         assert snapshot(one) == snapshot(two)
+
+
+@given(commands, st.integers(1, 6))
+def test_reader_fold_equals_a_fold_of_typed_events(cmds: list[object], every: int) -> None:
+    """The fold (plain data, applied in the reader, checkpoints every ``every`` events) gives
+    the state that folding every typed event with its typed evolver gives."""
+    with tempfile.TemporaryDirectory() as tmp:
+        session, _, _ = play(Path(tmp) / "s.tlog", cmds)
+        kept = replay.SNAPSHOT_EVERY
+        replay.SNAPSHOT_EVERY = every
+        try:
+            fast = Session(session.path, snapshots=False).state()
+        finally:
+            replay.SNAPSHOT_EVERY = kept
+        log = LogFile(session.path)
+        log.open()
+        assert log.header is not None and log.start is not None
+        replayer = replay.Replayer(log, log.header, snapshots=False)
+        markers = [(seq, env["type"], env["data"]["target"]) for seq, env, *_ in log.records()
+                   if env["type"] in MARKERS]
+        typed = fold(replayer.initial(), replayer.pairs(log.start), undone_after(markers))
+        assert attrs.asdict(typed) == attrs.asdict(fast)
