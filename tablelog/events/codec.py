@@ -249,14 +249,7 @@ def _make_fast(cls: type) -> Fast | None:
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
-    if setters is None:  # attrs ``__init__`` runs: a validator's refusal leaves it to cattrs
-        given = ", ".join(f"{f.name}={v}" for f, v in zip(fields, values, strict=True))
-        build = ["    try:", f"        return cls({given})", "    except Exception:",
-                 "        return None"]
-    else:
-        namespace.update({f"set{i}": setter for i, setter in enumerate(setters)})
-        build = ["    o = new(cls)", *(f"    set{i}(o, {v})" for i, v in enumerate(values)),
-                 "    return o"]
+    build = _build_lines(names, values, setters, namespace)
     reads = ["    try:", *(f"        v{i} = d[{name!r}]" for i, name in enumerate(names)),
              "    except KeyError:", "        return None"] if names else []
     head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
@@ -267,6 +260,18 @@ def _make_fast(cls: type) -> Fast | None:
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
     # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
     return namespace["build"], names, namespace["check"] if setters is not None else None
+
+
+def _build_lines(names: tuple[str, ...], values: list[str], setters: list[Any] | None,
+                 namespace: dict[str, Any]) -> list[str]:
+    """Return the lines that build the event from the checked values ``v0``, ``v1`` …"""
+    if setters is None:  # attrs ``__init__`` runs: a validator's refusal leaves it to cattrs
+        given = ", ".join(f"{name}={v}" for name, v in zip(names, values, strict=True))
+        return ["    try:", f"        return cls({given})", "    except Exception:",
+                "        return None"]
+    namespace.update({f"set{i}": setter for i, setter in enumerate(setters)})
+    return ["    o = new(cls)", *(f"    set{i}(o, {v})" for i, v in enumerate(values)),
+            "    return o"]
 
 
 def _slot_setters(cls: type, fields: Any) -> list[Any] | None:
