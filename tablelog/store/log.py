@@ -346,7 +346,7 @@ class LogFile:
                     digest.update(payload)
                     prev = digest.digest()
                 end = offset + 8 + length
-                if folding and not batch and not more:
+                if folding and not batch and not more:  # _applied(), inline: no call
                     entry = table.get(kind)
                     if entry is not None and entry[0] == version and seq % every \
                             and seq not in skip:
@@ -371,9 +371,15 @@ class LogFile:
                         raise self._corrupt(f"batch count {more!r} where {need} was expected",
                                             item[2], seq)
                     batch.append(item)
-                    if not need:
-                        for last in batch:  # noqa: B007 - ``last`` is read in ``finally``
-                            yield last
+                    if not need:  # the batch is whole: apply or hand over its records
+                        for item in batch:
+                            s, e, o, n, p = item
+                            if folding and _applied(apply, s, e["type"], e["v"], e["data"],
+                                                   o, n, p):
+                                done, done_at, done_payload = s, o, p
+                            else:
+                                last = item
+                                yield item
                         batch = []
                 else:
                     if type(more) is not int or more < 0:
@@ -499,6 +505,28 @@ class LogFile:
         from tablelog.store.repair import salvage
 
         return salvage(self, out, before)
+
+
+def _applied(apply: Any, seq: int, kind: str, version: int, data: dict[str, Any],
+             offset: int, end: int, payload: bytes) -> bool:
+    """Apply a whole record if ``apply`` (an Applier) takes it; return whether it did (for the
+    records of a whole batch: the reader's loop does the same inline for single records).
+
+    Raises:
+        Refused: the record's ``apply`` raised (with the position after the record).
+    """
+    table, target, skip, every = apply
+    entry = table.get(kind)
+    if entry is None or entry[0] != version or not seq % every or seq in skip:
+        return False
+    built = entry[1](data)
+    if built is None:
+        return False
+    try:
+        entry[2](target, built)
+    except Exception as exc:  # noqa: BLE001 - the caller reports it
+        raise Refused(exc, seq, Position(seq, end, chain_hash(payload), offset)) from None
+    return True
 
 
 def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,

@@ -384,3 +384,13 @@ def test_event_that_fails_in_the_reader_is_named_by_its_seq(tmp_path: Path) -> N
     rewritten(path, lambda envs: envs[2]["data"].update(points=99))
     with pytest.raises(LogError, match="event #3 does not replay: TOY-SPEND-1: a: 4 < 99"):
         Session(str(path), snapshots=False).state()
+
+
+def test_undone_batch_is_not_applied_by_the_reader(tmp_path: Path) -> None:
+    """Two-event commands (batches), the second undone: the fold skips both of its records."""
+    session = play(tmp_path / "s.tlog", [toy.AddCounter("a", 9), toy.AddCounter("b", 9),
+                                         toy.SpendBoth("a", "b", 2), toy.SpendPoints("a", 1),
+                                         toy.SpendBoth("a", "b", 3), Undo(target=6)])
+    folded = reference(tmp_path / "s.tlog")["characters"]
+    assert (6, 7) == (folded["a"]["hp"], folded["b"]["hp"]) == tuple(
+        view(session.state())["characters"][n]["hp"] for n in "ab")

@@ -317,16 +317,30 @@ def _points(data: dict) -> int | None:
     return data["points"] if data["points"] != 2 else None  # 2: "not on the fast path"
 
 
-def test_applier_takes_whole_single_records_it_has_an_entry_for(tmp_path: Path) -> None:
-    """The reader applies spends itself and hands over the batch, the note, the skipped seq,
-    the checkpoint seq and data its build does not take."""
+def test_applier_takes_whole_records_it_has_an_entry_for(tmp_path: Path) -> None:
+    """The reader applies spends itself (a batch once it is whole) and hands over the note, the
+    skipped seq, the checkpoint seq and data its build does not take."""
     log = _mixed_log(tmp_path)
     applied: list[int] = []
     table = {"toy.PointsSpent": (1, _points, lambda target, points: target.append(points))}
     handed = [seq for seq, *_ in LogFile(log.path).records(apply=Applier(
         table, applied, frozenset({1}), 3))]
-    assert [1, 2, 3, 4, 5, 6] == handed
-    assert [7] == applied
+    assert [1, 2, 3, 6] == handed
+    assert [4, 5, 7] == applied
+
+
+def test_applier_never_applies_a_torn_batch(tmp_path: Path) -> None:
+    """A batch cut inside its last record is a torn tail: none of its records is applied."""
+    log = _mixed_log(tmp_path)
+    offsets = {seq: (offset, end) for seq, _, offset, end, _ in LogFile(log.path).records()}
+    with open(log.path, "r+b") as f:
+        f.truncate(offsets[5][1] - 3)
+    applied: list[int] = []
+    table = {"toy.PointsSpent": (1, _points, lambda target, points: target.append(points))}
+    reader = LogFile(log.path)
+    handed = [seq for seq, *_ in reader.records(apply=Applier(table, applied, frozenset(), 1000))]
+    assert ([2], [1, 3], offsets[4][0]) == (handed, applied, reader.torn_at)
+    assert reader.end is not None and 3 == reader.end.seq
 
 
 def test_applier_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None:
