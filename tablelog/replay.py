@@ -37,9 +37,10 @@ from tablelog.store.snapshot import (
     write_snapshot,
 )
 
-__all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version"]
+__all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
+           "snapshot_every"]
 
-SNAPSHOT_EVERY = int(os.environ.get("TABLELOG_SNAPSHOT_EVERY", "1000"))
+SNAPSHOT_EVERY: int | None = None  # events between checkpoints; None: see snapshot_every()
 MAX_CHECKPOINTS = 12
 _CODE_VERSIONS: dict[str, str] = {}
 _ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -56,6 +57,22 @@ class Folded:
     taken: list[Checkpoint]
     undone: frozenset[int]
     error: LogError | None = None
+
+
+def snapshot_every() -> int:
+    """Return the events between checkpoints: ``SNAPSHOT_EVERY`` when set, else
+    ``$TABLELOG_SNAPSHOT_EVERY`` (default 1000).
+
+    Raises:
+        LogError: the variable is not a whole number of at least 1.
+    """
+    if SNAPSHOT_EVERY is not None:
+        return max(1, SNAPSHOT_EVERY)
+    text = os.environ.get("TABLELOG_SNAPSHOT_EVERY", "1000")
+    if not (text.isascii() and text.isdigit() and len(text) <= 18 and int(text) >= 1):
+        raise LogError(f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events (1 or more), "
+                       f"got {text!r}")
+    return int(text)
 
 
 def code_version(system: str) -> str:
@@ -108,7 +125,7 @@ class Replayer:
         self.header = header
         self.snapshots = snapshots
         self.chain = chain
-        self.every = max(1, SNAPSHOT_EVERY)
+        self.every = snapshot_every()
         self._module = systems.load(header.system)
         self._code = code_version(header.system) if snapshots else ""
         self._cps: list[Checkpoint] | None = None
@@ -288,7 +305,9 @@ class Replayer:
         can_checkpoint = True
         error: LogError | None = None
         entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
-        apply: Applier | None = Applier(entries, state, skip, every) if until is None else None
+        # A fold up to ``until`` applies nothing in the reader (it stops at ``until``), but it
+        # checks what every fold checks: its Applier has an empty table.
+        apply = Applier(entries if until is None else {}, state, skip, every)
         seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
         reading: Position | None = pos
         while reading is not None:
@@ -304,6 +323,7 @@ class Replayer:
                     elif error is None and seq not in skip:
                         entry = entries.get(kind)
                         if entry is None or entry[0] != env["v"]:
+                            _check_system(kind, self.header.system, path, seq, offset)
                             entry = entries[kind] = _entry(table, path, kind, env["v"], seq,
                                                            offset)
                         event, fn = entry[1](env["data"]), entry[2]  # as the reader would
@@ -327,7 +347,8 @@ class Replayer:
                             taken = _thin([*taken, cp], MAX_CHECKPOINTS)
             except Refused as refused:  # the reader's apply: go on scanning for markers
                 error = self._refused(refused.cause, refused.seq, optimistic)
-                can_checkpoint, apply, reading = False, None, refused.after
+                can_checkpoint, reading = False, refused.after
+                apply = Applier({}, state, skip, every)  # checks as before, applies nothing
         if error is not None:
             return pos, taken, error
         if until is None:
@@ -351,6 +372,7 @@ class Replayer:
         path = self.log.path
         for seq, env, offset, _, _ in self.log.records(pos, self.chain):
             kind = env["type"]
+            _check_system(kind, self.header.system, path, seq, offset)
             try:
                 event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
             except CodecError as exc:
@@ -370,6 +392,18 @@ class Replayer:
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         return state, fold_collecting(state, self.pairs(pos), undone)
+
+
+def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:
+    """Refuse an event of another system than the log's (whatever systems are loaded).
+
+    Raises:
+        LogError: the type tag names a known system (systems.SYSTEMS, toy) other than ``system``.
+    """
+    own = kind.partition(".")[0]
+    if own != system and (own in systems.SYSTEMS or own == "toy"):
+        raise LogError(f"{path}: record #{seq} at byte {offset}: a {own} event ({kind}) in a "
+                       f"{system} log", offset, seq)
 
 
 def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:

@@ -15,6 +15,7 @@ first use only.
 from __future__ import annotations
 
 import inspect
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -52,7 +53,7 @@ def _converter() -> Any:
 
         made = cattrs.Converter()
         made.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
-        made.register_structure_hook(Fraction, lambda v, _: Fraction(v))
+        made.register_structure_hook(Fraction, _fraction)
         for kind in (int, str, bool):  # stored data is never converted: "999" is no int
             made.register_structure_hook(kind, _exactly(kind))
         _CONVERTER = made
@@ -67,6 +68,20 @@ def _why(exc: Exception) -> str:
         return "; ".join(cattrs.transform_error(exc))
     except Exception:  # not one of cattrs' error groups  # noqa: BLE001
         return str(exc)
+
+
+_FRACTION = re.compile(r"(-?[0-9]{1,30})/([0-9]{1,30})")
+
+
+def _fraction(value: Any, _: Any) -> Any:
+    """Structure a Fraction from exactly what unstructuring writes: ``"n/d"``, at most 30 digits
+    a part (no float, no exponent: ``"1e999999999"`` would take minutes to build)."""
+    from fractions import Fraction
+
+    found = _FRACTION.fullmatch(value) if type(value) is str else None
+    if found is None:
+        raise TypeError(f"{value!r} is not a fraction n/d")
+    return Fraction(int(found[1]), int(found[2]))  # ZeroDivisionError for n/0
 
 
 def _exactly(kind: type) -> Callable[[Any, Any], Any]:

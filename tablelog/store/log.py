@@ -316,7 +316,7 @@ class LogFile:
                 seq += 1
                 try:  # a KeyError or TypeError here: not a map with the envelope's keys
                     kind, version, data = env["type"], env["v"], env["data"]
-                    if len(env) == 7:
+                    if len(env) == 7 and batch_key not in env:
                         more = 0
                     elif len(env) == 8 and batch_key in env:
                         more = env[batch_key]

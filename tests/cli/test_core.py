@@ -651,3 +651,13 @@ def test_log_entity_of_a_name_no_event_names(log: Path) -> None:
     assert "UNKNOWN-NAME" in refused(log, "log", "--entity", "nobody")
     ok(log, "undo")
     assert ok(log, "log", "--entity", "a") == ""  # named, but only by an undone event
+
+
+@pytest.mark.parametrize("value", ["abc", "", "1.5", "0", "-3"])
+def test_bad_snapshot_spacing_is_one_error_line(log: Path, monkeypatch: pytest.MonkeyPatch,
+                                                value: str) -> None:
+    """$TABLELOG_SNAPSHOT_EVERY that is no whole number of events: exit 3, one line, no change."""
+    monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", value)
+    err = refused(log, "note", "x", status=3)
+    assert f"error: TABLELOG_SNAPSHOT_EVERY must be a whole number of events (1 or more), got " \
+           f"{value!r}\n" == err

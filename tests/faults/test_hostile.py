@@ -29,6 +29,9 @@ toy.install()
 TOYCLI = str(Path(__file__).resolve().parent / "toycli.py")
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
 def sound_log(tmp_path: Path) -> Path:
     """A small valid toy log: 3 counters' worth of events, a note and an undo."""
     log = tmp_path / "s.tlog"
@@ -424,7 +427,8 @@ def test_scripts_on_a_log_of_an_unknown_system_are_exit_3(tmp_path: Path) -> Non
 @pytest.mark.parametrize("field", ["actor", "at", "prev"])
 def test_metadata_of_the_wrong_type_is_found_by_every_read_but_the_fold(
         tmp_path: Path, field: str) -> None:
-    """A fold reads only seq, type, v and data; log, undo and verify check the whole envelope."""
+    """A fold reads only seq, type, v and data; log, undo, `state --at` (which finds the end of
+    a command by time and actor) and verify check the whole envelope."""
     log = sound_log(tmp_path)
     reader = LogFile(str(log))
     offset = reader.scan_all()[1].offset
@@ -438,7 +442,7 @@ def test_metadata_of_the_wrong_type_is_found_by_every_read_but_the_fold(
         forged = rewritten(log, forge)
     assert 7 == json.loads(ok(forged, "state", "--json"))["characters"]["a"]["hp"]
     wrong = f"record #2 at byte {offset}: record envelope has fields of the wrong type"
-    for command in (("log", "--all"), ("undo",)):
+    for command in (("log", "--all"), ("undo",), ("state", "--at", "2")):  # --at: by at, actor
         assert_clear_error(invoke(forged, *command), 3, wrong)
     broken = f"record #2 at byte {offset}: hash chain broken"  # verify finds that first
     assert_clear_error(invoke(forged, "verify"), 1, broken if field == "prev" else wrong)
@@ -452,3 +456,48 @@ def forge_prev(log: Path, offset: int) -> Path:
     payload = msgpack.packb({**env, "prev": 5})
     log.write_bytes(data[:offset] + raw_record(payload) + data[offset + 8 + length:])
     return log
+
+
+def test_a_batch_count_in_place_of_prev_is_no_envelope_for_a_fold(tmp_path: Path) -> None:
+    """Seven keys with ``more`` but no ``prev``: a fold refuses it as it refuses any bad shape."""
+    log = sound_log(tmp_path)
+    offset = LogFile(str(log)).scan_all()[1].offset
+    data = log.read_bytes()
+    length, _ = RECORD_PREFIX.unpack_from(data, offset)
+    env = msgpack.unpackb(data[offset + 8:offset + 8 + length])
+    env = {k: v for k, v in env.items() if k != "prev"} | {"more": 3}
+    log.write_bytes(data[:offset] + raw_record(msgpack.packb(env)) + data[offset + 8 + length:])
+    assert_clear_error(invoke(log, "state"), 3,
+                       f"record #2 at byte {offset}: record is not a tablelog envelope")
+
+
+def test_an_event_of_another_system_is_refused_whatever_is_loaded(tmp_path: Path) -> None:
+    """A magicpunk event forged into a pf2e log: every fold refuses it, even with magicpunk's
+    modules loaded (CliRunner loads every system), and nothing is appended."""
+    log = tmp_path / "p.tlog"
+    ok(log, "init", "--system", "pf2e", "--seed", "1")
+    ok(log, "pf2e", "character", "add", "Valeros", "--level", "8")
+    rewritten(log, lambda envs: envs.append(envelope("magicpunk.LeisureStarted", {})))
+    offset = LogFile(str(log)).scan_all()[-1].offset
+    fragment = (f"record #2 at byte {offset}: a magicpunk event (magicpunk.LeisureStarted) "
+                "in a pf2e log")
+    for command in (("state",), ("magicpunk", "leisure", "start"),
+                    ("pf2e", "character", "add", "Kyra", "--level", "3"), ("history", "Valeros")):
+        before = log.read_bytes()
+        assert_clear_error(invoke(log, *command), 3, fragment)
+        assert before == log.read_bytes()
+
+
+@pytest.mark.parametrize("value", ["1e400", "1e999999999", True, "1.0", " 1/2", "1/0", 0.5])
+def test_a_stored_fraction_is_exactly_n_over_d(tmp_path: Path, value: object) -> None:
+    """A saga random factor is stored as "n/d"; anything else (an exponent that would take
+    minutes to build, a float, a bool, padding, a zero denominator) does not decode."""
+    log = tmp_path / "s.tlog"
+    ok(log, "run", str(EXAMPLES / "saga-wolf-road.txt"))
+    index = next(i for i, r in enumerate(LogFile(str(log)).scan_all())
+                 if "random_factor" in r.data)
+    rewritten(log, lambda envs: envs[index]["data"].update(random_factor=value))
+    fragment = f"record #{index + 1} at byte"
+    assert_clear_error(invoke(log, "state"), 3, fragment)
+    assert_clear_error(invoke(log, "verify"), 1, fragment)
+    assert_clear_error(invoke(log, "log"), 3, fragment)

@@ -5,6 +5,7 @@ Living points (生活ポイント) are integers.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Sequence
 
 from tablelog.rules.core import require
@@ -39,7 +40,7 @@ def check_residence(names: Sequence[str], residence: str) -> None:
     """
     require(len(names) >= 2, "MP-COHAB-1",
             f"cohabitation needs 2 or more PCs, got only {listing(names)}")
-    twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+    twice = [n for n, times in Counter(names).items() if times > 1]  # linear: names may be many
     require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
     require(residence not in UNSHARABLE_RESIDENCES, "MP-COHAB-1",
             f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})")

@@ -390,3 +390,11 @@ def test_shared_leisure_roll_wilds_table():
     """MP-COHAB-2: in the wilds, 5 (resources run out) is shared; a second 5 moves down to 4."""
     assert 4 == lifestyle.shared_leisure_roll(5, 1, {5}, lifestyle.SHARED_LEISURE_EVENTS_WILDS)
     assert 5 == lifestyle.shared_leisure_roll(5, 1, {5})
+
+
+@pytest.mark.rule("MP-COHAB-1")
+def test_residence_names_a_pc_twice_among_many() -> None:
+    """MP-COHAB-1: 65,000 names with one repeated: the repeat is named (found in linear time)."""
+    names = [f"n{i}" for i in range(65000)] + ["n7"]
+    with pytest.raises(RuleViolation, match="MP-COHAB-1: n7 named twice"):
+        lifestyle.check_residence(names, "apartment")
