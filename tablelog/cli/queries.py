@@ -177,6 +177,7 @@ def replay(ctx: click.Context, until: int | None) -> None:
     _check_seq(until, session.state().seq)
     if until is not None:
         until = session.command_end(until)
+        session.state(until)  # a prefix that does not replay: exit 3, as for `state --at`
     entries = read_models.replay(
         session.blank_state(), session.events(until), undone_after(session.markers(until))
     )

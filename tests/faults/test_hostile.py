@@ -501,3 +501,17 @@ def test_a_stored_fraction_is_exactly_n_over_d(tmp_path: Path, value: object) ->
     assert_clear_error(invoke(log, "state"), 3, fragment)
     assert_clear_error(invoke(log, "verify"), 1, fragment)
     assert_clear_error(invoke(log, "log"), 3, fragment)
+
+
+def test_replay_until_a_prefix_that_does_not_replay_is_exit_3(tmp_path: Path) -> None:
+    """Event #6 fails where it stands and is undone later: the whole log replays, the prefix up
+    to #6 does not; `replay --until 6` says so like `state --at 6` (exit 3), before narrating."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs.extend([
+        envelope("toy.PointsSpent", {"name": "a", "points": 99, "breakdown": {}}),
+        envelope("core.Undone", {"target": 6, "reason": ""})]))
+    ok(log, "verify")
+    for command in (("state", "--at", "6"), ("replay", "--until", "6")):
+        result = invoke(log, *command)
+        assert_clear_error(result, 3, "event #6 does not replay: TOY-SPEND-1")
+        assert "" == result.stdout
