@@ -80,7 +80,7 @@ def record(table: Table, e: object) -> None:
 
 
 REPEATS = 2  # eventsourcing's replays (≈ 45 s each: they average the machine's noise out)
-OURS = 2  # tablelog processes beside each, two replays each (≈ 4 s a replay; the best counts)
+OURS = 1  # tablelog processes beside each, two replays each (≈ 4 s a replay; the best counts)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLAY = """import sys, time
 sys.path[:0] = sys.argv[3:5]
