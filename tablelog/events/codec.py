@@ -188,10 +188,7 @@ def fast_path(type_tag: str, version: int) -> Callable[[dict[str, Any]], Event |
     """Return ``build(data)`` for ``(type_tag, version)`` records when the class has a fast path:
     it returns the event when the data has exactly the class's fields with exactly their types,
     else None (then use :func:`decoder`, whose result or error is the converter's)."""
-    cls = event_class(type_tag)
-    if cls is None or version != cls.VERSION:
-        return None
-    fast = _fast(cls)
+    fast = _current_fast(type_tag, version)
     return None if fast is None else fast[0]
 
 
@@ -201,11 +198,14 @@ def fast_check(type_tag: str, version: int) -> Callable[[dict[str, Any]], Any] |
     (list fields of a tuple type made tuples, in place), holding what the event's fields would;
     else None (then use :func:`decoder`). The replay folds such data with plain evolvers
     (:mod:`tablelog.projections.plain`)."""
-    cls = event_class(type_tag)
-    if cls is None or version != cls.VERSION:
-        return None
-    fast = _fast(cls)
+    fast = _current_fast(type_tag, version)
     return None if fast is None else fast[2]  # None too for a class that validates its fields
+
+
+def _current_fast(type_tag: str, version: int) -> Fast | None:
+    """Return the fast path of ``type_tag``'s class for records of its current version."""
+    cls = event_class(type_tag)
+    return None if cls is None or version != cls.VERSION else _fast(cls)
 
 
 def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:

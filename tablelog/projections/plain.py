@@ -11,7 +11,8 @@ and line numbers.
 The rewrite is made only when it cannot change a result: the event parameter must be used for
 nothing but reading its fields (no method, no passing it on, no assignment, no nested parameter
 of the same name) and the function must have no closure. Any other evolver keeps the typed
-path; ``tests/unit/test_plain.py`` folds every example session both ways and compares.
+path; ``tests/unit/projections/test_plain.py`` folds every example session both ways and
+compares, and ``tests/property/test_core.py`` random histories.
 """
 
 from __future__ import annotations

@@ -101,9 +101,9 @@ record's chain hash, when needed, is ``chain_hash(payload)``."""
 
 class Applier(NamedTuple):
     """Records the reader applies itself instead of handing them over (the replay's hot path:
-    no hand-over per record). A record is applied when it is a whole batch of one, its type has
-    an entry ``(version, build, apply, …)`` in ``table`` for its ``v``, its seq is not in
-    ``skip`` nor a multiple of ``every``, and ``build(data)`` is not None; then
+    no hand-over per record). A whole record (a batch's once the batch is whole) is applied when
+    its type has an entry ``(version, build, apply, …)`` in ``table`` for its ``v``, its seq is
+    not in ``skip`` nor a multiple of ``every``, and ``build(data)`` is not None; then
     ``apply(target, build(data))`` runs. Every other record is handed over as usual.
     """
 
