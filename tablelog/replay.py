@@ -68,10 +68,10 @@ def snapshot_every() -> int:
     """
     if SNAPSHOT_EVERY is not None:
         return max(1, SNAPSHOT_EVERY)
-    text = os.environ.get("TABLELOG_SNAPSHOT_EVERY", "1000")
-    if not (text.isascii() and text.isdigit() and len(text) <= 18 and int(text) >= 1):
-        raise LogError(f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events (1 or more), "
-                       f"got {text!r}")
+    text = os.environ.get("TABLELOG_SNAPSHOT_EVERY") or "1000"  # empty: unset
+    if not (text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= 10**9):
+        raise LogError(f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
+                       f"1000000000, got {text!r}")
     return int(text)
 
 

@@ -105,7 +105,9 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     Raises:
         FormatError: wrong magic, unknown format version, short or corrupt header.
     """
-    if len(head) < len(MAGIC) or head[:len(MAGIC)] != MAGIC:
+    if not head:
+        raise FormatError("empty file: not a tablelog log", 0)
+    if head[:len(MAGIC)] != MAGIC[:len(head)]:
         raise FormatError("not a tablelog file (wrong magic bytes)", 0)
     if len(head) < _HEADER_FIXED.size:
         raise FormatError("truncated header", len(head))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tablelog.store.format import MAGIC
 from tests.support import toy
 from tests.support.cli import invoke, ok, refused
 
@@ -285,8 +286,9 @@ def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
     ("content", "fragment"),
     [
         (None, "no log at"),
-        (b"", "wrong magic"),
+        (b"", "empty file: not a tablelog log"),
         (b"PK\x03\x04 not a log at all", "wrong magic"),
+        (MAGIC[:5], "truncated header at byte 5"),
     ],
 )
 def test_unusable_log_files_exit_3(tmp_path: Path, content: bytes | None, fragment: str) -> None:
@@ -653,11 +655,18 @@ def test_log_entity_of_a_name_no_event_names(log: Path) -> None:
     assert ok(log, "log", "--entity", "a") == ""  # named, but only by an undone event
 
 
-@pytest.mark.parametrize("value", ["abc", "", "1.5", "0", "-3"])
+@pytest.mark.parametrize("value", ["abc", "1.5", "0", "-3", "9999999999999999999", "9" * 5000])
 def test_bad_snapshot_spacing_is_one_error_line(log: Path, monkeypatch: pytest.MonkeyPatch,
                                                 value: str) -> None:
     """$TABLELOG_SNAPSHOT_EVERY that is no whole number of events: exit 3, one line, no change."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", value)
     err = refused(log, "note", "x", status=3)
-    assert f"error: TABLELOG_SNAPSHOT_EVERY must be a whole number of events (1 or more), got " \
-           f"{value!r}\n" == err
+    assert f"error: TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to " \
+           f"1000000000, got {value!r}\n" == err
+
+
+def test_empty_snapshot_spacing_is_the_default(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty $TABLELOG_SNAPSHOT_EVERY counts as unset (1000), as shells pass ``VAR=``."""
+    monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "")
+    ok(log, "note", "x")
+    assert '"seq": 1' in ok(log, "state", "--json")

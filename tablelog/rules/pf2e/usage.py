@@ -79,8 +79,8 @@ def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
         raise RuleViolation("PF2E-RUNE-2", f"{base.name} is a shield: it takes only reinforcing "
                             f"runes, not {rune.id} ({rune.form} {rune.item} rune)")
     if rune.item != base.category:
-        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} is a {rune.item} rune; {base.name} is "
-                            f"{_article(base.category)} {base.category}")
+        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} is {_article(rune.item)} {rune.item} "
+                            f"rune; {base.name} is {_article(base.category)} {base.category}")
     families = frozenset(r.family for r in held)
     if not USAGE_TESTS[rune.usage](base, families):
         raise RuleViolation("PF2E-RUNE-6", f"{rune.id} needs usage {rune.usage}; "

@@ -621,3 +621,10 @@ def test_random_etch_sequences_keep_the_invariants(base, picks):
     assert len(f.property) <= f.potency and not f.dormant
     assert f.level == max([item.level] + [r.level for r in held])
     assert len({r.family for r in held}) == len(held)
+
+
+@rule("PF2E-RUNE-6")
+def test_armor_rune_on_a_weapon_is_named_with_its_article():
+    """An armor rune on a longsword: "an armor rune", "a weapon"."""
+    with pytest.raises(RuleViolation, match="is an armor rune; longsword is a weapon"):
+        pf2e.check_fits(pf2e.rune("armor-potency-1"), pf2e.base_item("longsword"))
