@@ -19,7 +19,7 @@ from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone, Undone
-from tablelog.projections.core import State, diff, entity_view, evolve, undone_after
+from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
 from tablelog.store.format import (
@@ -386,6 +386,7 @@ class Session:
         applied = []
         before = copy.deepcopy(entity_view(trial))
         for i, event in enumerate(events):
+            check(trial, event)  # what the decider returned holds on the state it applies to
             evolve(trial, event)
             after = copy.deepcopy(entity_view(trial))  # later events may change lists in place
             applied.append(Applied(base + i, event, diff(before, after)))

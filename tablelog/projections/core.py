@@ -1,13 +1,18 @@
-"""The session state, the evolve dispatch and the fold (pure: no I/O).
+"""The session state, the evolve dispatch, preconditions and the fold (pure: no I/O).
 
-``evolve(state, event)`` applies one event in place. Evolvers raise :class:`RuleViolation` when an
-event does not apply to the state; that is how undo finds dependent events and how the session
-checks decided events before appending them.
+``evolve(state, event)`` applies one event in place. An evolver applies the facts the event
+records and is *total*: it never raises, never re-checks a rule and never reads a catalogue or a
+rule table, so a log opens whatever errata change later (docs/ARCHITECTURE.md).
+
+``check(state, event)`` runs the event's *precondition*, if its system registered one: the facts
+of the state the event was decided on that it depends on (the character exists, holds the item,
+the card is in the hand …), read from the state and the event alone. The undo decider uses them to
+find the later actions that depend on an undone one; ``verify`` to report events that do not hold;
+the session to check what a decider returned. The replay never runs them.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -17,13 +22,15 @@ from tablelog.events.core import Event, Noted
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "State", "evolver", "evolvers", "evolve", "fold", "fold_collecting", "undone_after", "diff",
-    "entity_view", "require", "RuleViolation",
+    "State", "evolver", "evolvers", "evolve", "precondition", "check", "fold", "fold_collecting",
+    "undone_after", "diff", "entity_view", "require", "RuleViolation",
 ]
 
 E = TypeVar("E", bound=Event)
 Evolver = Callable[[Any, Any], None]
+Precondition = Callable[[Any, Any], None]
 _EVOLVERS: dict[type, Evolver] = {}
+_PRECONDITIONS: dict[type, Precondition] = {}
 
 
 @attrs.define
@@ -61,6 +68,35 @@ def evolver(event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callabl
     return register
 
 
+def precondition(
+    event_type: type[E],
+) -> Callable[[Callable[[Any, E], None]], Callable[[Any, E], None]]:
+    """Register the check of what ``event_type`` depends on in the state it applies to.
+
+    The check reads only the state and the event's recorded fields (never a catalogue or a rule
+    table) and raises :class:`RuleViolation` naming the rule and the values when the event
+    no longer holds there (an earlier action it depended on was undone).
+    """
+
+    def register(fn: Callable[[Any, E], None]) -> Callable[[Any, E], None]:
+        _PRECONDITIONS[event_type] = fn
+        return fn
+
+    return register
+
+
+def check(state: State, event: Event) -> None:
+    """Raise when ``event`` does not hold on ``state`` (see :func:`precondition`).
+
+    Raises:
+        RuleViolation: the rule the event's precondition names; nothing for an event type
+            without a precondition.
+    """
+    fn = _PRECONDITIONS.get(type(event))
+    if fn is not None:
+        fn(state, event)
+
+
 @evolver(Noted)
 def _noted(state: State, e: Noted) -> None:
     """A note changes nothing: the log keeps it for history, replay and audit."""
@@ -72,10 +108,10 @@ def evolvers() -> dict[type, Evolver]:
 
 
 def evolve(state: State, event: Event) -> None:
-    """Apply one event to ``state`` in place.
+    """Apply one event to ``state`` in place (evolvers are total: they do not raise).
 
     Raises:
-        RuleViolation: the event does not apply to this state (or no evolver is registered).
+        RuleViolation: CORE-EVENT when no evolver is registered for the event's class.
     """
     fn = _EVOLVERS.get(type(event))
     require(fn is not None, "CORE-EVENT", f"no evolver for {event.TYPE}")
@@ -123,31 +159,28 @@ def fold(state: State, events: Iterable[tuple[int, Event | None]], undone: set[i
 def fold_collecting(
     state: State, events: Iterable[tuple[int, Event | None]], undone: set[int]
 ) -> list[tuple[int, Event, RuleViolation]]:
-    """Fold like :func:`fold`, but skip events that do not apply and return them.
+    """Fold like :func:`fold`, checking each event's precondition first; skip the events whose
+    precondition fails and return them.
 
-    Used by undo and redo to list the later events that depend on the one being changed. An
-    evolver that raises anything else than RuleViolation also means "does not apply".
+    Used by the undo and redo decider to list the later events that depend on the action being
+    taken back or restored (and by ``verify``): a decision on recorded facts, never a replay
+    failure.
+
+    Returns:
+        ``(seq, event, violation)`` for every active event that does not hold, in log order.
     """
     failed = []
     for seq, event in events:
         if event is not None and seq not in undone:
-            trial = copy.deepcopy(state)
             try:
-                evolve(trial, event)
+                check(state, event)
             except RuleViolation as exc:
                 failed.append((seq, event, exc))
+                state.seq = seq
                 continue
-            except Exception as exc:  # an evolver that fails without require(): does not apply
-                failed.append((seq, event, RuleViolation("CORE-EVENT", f"{exc!r}")))
-                continue
-            _assign(state, trial)
+            evolve(state, event)
         state.seq = seq
     return failed
-
-
-def _assign(target: State, source: State) -> None:
-    for field in attrs.fields(State):
-        setattr(target, field.name, getattr(source, field.name))
 
 
 def entity_view(state: State) -> dict[str, Any]:
