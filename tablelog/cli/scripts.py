@@ -165,6 +165,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
+        unheld = session.unheld()
     except LogLocked as exc:  # the log was not checked: "cannot be used", like other commands
         raise CliError(str(exc), 3) from None
     except LogError as exc:
@@ -181,6 +182,11 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
             "(run: tablelog verify --repair)",
             1,
         )
+    if unheld:
+        seq, event, exc = unheld[0]
+        more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
+        raise CliError(f"{env.log_path}: event #{seq} {event.TYPE} does not hold where it "
+                       f"stands: {exc}{more}", 1)
     click.echo(
         f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )
