@@ -201,6 +201,11 @@ class Session:
         """Return the state before any event (the system's initial state for this header)."""
         return self._initial(self.header)
 
+    def _format(self) -> int:
+        """Return the log file's format version (1 or 2; docs/FORMAT.md)."""
+        self.header  # noqa: B018 - opens the log
+        return self.log.version or 1
+
     @property
     def header(self) -> Header:
         if self.log.header is None:
@@ -380,6 +385,9 @@ class Session:
         state = self.state()
         self._refuse_torn()  # before deciding: a dry run or a refusal says what the append would
         if request_id is not None:
+            if self._format() < 2:
+                raise LogError(f"{self.path} is a format-1 log, which has no request ids: "
+                               "start a new log to use them")
             first = self._find_request(request_id)
             if first is not None:
                 return Outcome(self.result(*first), False, repeated=True)
@@ -440,12 +448,12 @@ class Session:
     def _write(self, events: list[Event], request_id: str | None = None) -> None:
         at = self._stamp()
         assert self._end is not None
-        cmd = self._end.seq + 1  # the command id: the seq of its first record
+        ids = {COMMAND_KEY: self._end.seq + 1} if self._format() >= 2 else {}  # its first seq
         envelopes = []
         for event in events:
             type_tag, version, data = to_record(event)
             envelopes.append({"type": type_tag, "v": version, "at": at, "actor": self.actor,
-                              "data": data, COMMAND_KEY: cmd})
+                              "data": data, **ids})
         if request_id is not None:
             envelopes[0][REQUEST_KEY] = request_id
         if self.pending is not None:

@@ -20,14 +20,15 @@ import attrs
 import msgpack
 
 __all__ = [
-    "MAGIC", "FORMAT_VERSION", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
+    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
     "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
     "chain_hash", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
     "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # what new logs are written in; 1 (no command ids) is still read
+KNOWN_VERSIONS = (1, 2)
 MAX_HEADER_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a bound on one envelope: a hostile length cannot exhaust memory
 MAX_CONTAINER_LEN = 65536  # a bound on any msgpack array or map inside a record
@@ -91,14 +92,19 @@ def decode_payload(data: bytes | memoryview) -> Any:
                            max_array_len=MAX_CONTAINER_LEN, max_map_len=MAX_CONTAINER_LEN)
 
 
-def pack_header(header: Header) -> bytes:
-    """Return the header bytes (magic through CRC) for ``header``."""
+def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:
+    """Return the header bytes (magic through CRC) for ``header`` in format ``version``."""
     body = msgpack.packb(attrs.asdict(header), use_bin_type=True)
-    fixed = _HEADER_FIXED.pack(MAGIC, FORMAT_VERSION, len(body))
+    fixed = _HEADER_FIXED.pack(MAGIC, version, len(body))
     return fixed + body + struct.pack(">I", zlib.crc32(body))
 
 
 _HEADER_KEYS = frozenset(f.name for f in attrs.fields(Header))
+
+
+def header_version(head: bytes) -> int:
+    """Return the format version of a header that :func:`parse_header` accepted."""
+    return int(_HEADER_FIXED.unpack_from(head)[1])
 
 
 def parse_header(head: bytes) -> tuple[Header, int]:
@@ -117,7 +123,7 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     if len(head) < _HEADER_FIXED.size:
         raise FormatError("truncated header", len(head))
     _, version, size = _HEADER_FIXED.unpack_from(head)
-    if version != FORMAT_VERSION:
+    if version not in KNOWN_VERSIONS:
         raise FormatError(f"unsupported format version {version}", 8)
     if size > MAX_HEADER_BYTES:
         raise FormatError(f"header length {size} is over the limit", 10)

@@ -34,6 +34,7 @@ from tablelog.store.format import (
     optional_fault,
     pack_header,
     pack_record,
+    header_version,
     parse_header,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
@@ -156,6 +157,7 @@ class LogFile:
     def __init__(self, path: str) -> None:
         self.path = path
         self.header: Header | None = None
+        self.version: int | None = None  # the file's format version, once opened
         self.start: Position | None = None
         self.end: Position | None = None
         self.torn_at: int | None = None
@@ -222,6 +224,7 @@ class LogFile:
         except FormatError as exc:
             raise LogError(f"{self.path}: {exc}", exc.offset) from None
         self.header = header
+        self.version = header_version(head)
         self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(), size)
         return header
 
@@ -281,7 +284,10 @@ class LogFile:
         read, unpack_from, crc32, new_hash = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
             _EMPTY_HASH.copy
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
-        cmd_key, req_key = COMMAND_KEY, REQUEST_KEY
+        if self.version is None:
+            self.open()
+        # Command and request ids exist from format 2 on: in a format-1 file no key matches.
+        cmd_key, req_key = (COMMAND_KEY, REQUEST_KEY) if self.version >= 2 else ("", "")
         batch: list[RawRecord] = []
         need = 0
         # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
