@@ -55,6 +55,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     created = False
     root = ctx.find_root().command
     held = io.StringIO()  # an atomic run prints its events once they are on disk
+    number = 0
     try:
         with contextlib.ExitStack() as stack:
             if atomic and not dry_run:
@@ -69,7 +70,9 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     except BaseException:
         if created and (atomic or dry_run):
             _take_back(env.log_path)
-        if atomic or dry_run:
+        if dry_run:
+            click.echo(f"dry run stopped at line {number}; nothing appended", err=True)
+        elif atomic:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
