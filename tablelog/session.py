@@ -619,11 +619,3 @@ class Session:
             self._lock = None
             if lock is not None:
                 lock.release()
-
-
-def remove_quietly(path: str) -> None:
-    """Delete ``path`` if it exists (used to take back a log an atomic run created)."""
-    try:
-        os.remove(path)
-    except FileNotFoundError:
-        pass

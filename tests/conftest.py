@@ -2,8 +2,18 @@
 
 import os
 
+import pytest
+
 from hypothesis import settings
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None, max_examples=50)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                   ) -> None:
+    """Give each test its own snapshot cache ($XDG_CACHE_HOME; subprocesses inherit it), so no
+    test reads or writes the real user's cache, and no test sees another's snapshots."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

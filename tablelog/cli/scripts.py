@@ -89,11 +89,10 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
 
 
 def _take_back(log_path: str) -> None:
-    """Remove a log (and its lock file) that this buffered run created but did not keep."""
-    from tablelog.session import remove_quietly
+    """Remove a log that this buffered run created but did not keep."""
+    from tablelog.store.log import remove_quietly
 
     remove_quietly(log_path)
-    remove_quietly(log_path + ".lock")
 
 
 @contextlib.contextmanager

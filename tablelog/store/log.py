@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -41,10 +42,13 @@ from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
 __all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
            "Refused", "LogFile",
-           "LOCK_TIMEOUT_S", "fsync_dir"]
+           "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
+           "remove_quietly"]
 
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # files the store creates: never through a link
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
 _AT = re.compile(  # a record's ``at``: a UTC time, ISO 8601 with microseconds
     r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
@@ -161,20 +165,18 @@ class LogFile:
         self.start: Position | None = None
         self.end: Position | None = None
         self.torn_at: int | None = None
-
-    @property
-    def lock_path(self) -> str:
-        return self.path + ".lock"
+        self._held: LogLock | None = None  # the latest lock taken (appends write through it)
 
     def lock(self) -> LogLock:
         """Return the log's exclusive lock, acquired (release it, or use it as a context manager).
+        While it is held, :meth:`append` writes through its descriptor.
 
         Raises:
-            LogError: locked by another writer past the timeout, the lock file cannot be made,
-                or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
+            LogError: locked by another writer past the timeout, the log cannot be opened for
+                appending, or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
         """
         timeout = lock_timeout_s()
-        lock = LogLock(self.lock_path, timeout)
+        lock = LogLock(self.path, timeout)
         try:
             lock.acquire()
         except LockTimeout:
@@ -182,24 +184,35 @@ class LogFile:
                             f"(waited {timeout:g} s)") from None
         except LockUnavailable as exc:
             raise LogLocked(str(exc)) from None
+        self._held = lock
         return lock
 
     @classmethod
     def create(cls, path: str, header: Header) -> LogFile:
-        """Create a new log holding only ``header``; refuse to overwrite (LogError)."""
+        """Create a new log holding only ``header``: a new file (never through a symbolic link,
+        never over an existing file); a failed write removes it again.
+
+        Raises:
+            LogError: the path exists, or the file cannot be created or written in full.
+        """
         data = pack_header(header)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = create_file(path)
         except FileExistsError:
             raise LogError(f"{path} already exists; refusing to overwrite it") from None
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        fsync_dir(path)
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            fsync_dir(path)
+        except OSError as exc:
+            remove_quietly(path)  # ours (O_EXCL): a 0-byte or short file would block a retry
+            raise LogError(f"cannot write {path}: {exc.strerror or exc}; "
+                           "no log was created") from None
         log = cls(path)
         log.open()
         return log
@@ -490,26 +503,23 @@ class LogFile:
                            f"back ({exc})", end.last, end.seq) from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
+        held = self._held
+        if held is None or held.fd is None:
+            raise LogError(f"{self.path}: an append without the writer lock")
+        fd = held.fd  # the locked file itself, in append mode: we write to what we locked
+        size = os.fstat(fd).st_size
+        if size != expected.offset:
+            if size < expected.offset:
+                raise LogError(f"{self.path} shrank under us (now {size} bytes)")
+            self._raise_moved_or_torn(expected)
         try:
-            fd = os.open(self.path, os.O_RDWR)
-        except OSError as exc:
-            raise LogError(f"cannot open {self.path} for appending: {exc.strerror}") from None
-        try:
-            size = os.fstat(fd).st_size
-            if size != expected.offset:
-                if size < expected.offset:
-                    raise LogError(f"{self.path} shrank under us (now {size} bytes)")
-                self._raise_moved_or_torn(expected)
-            try:
-                data, end = frame(envelopes, expected)
-            except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
-                raise LogError(f"cannot store the events in {self.path}: {exc}; "
-                               "the log is unchanged") from None
-            _write_all(fd, data, size, self.path)
-            self.end = end
-            return end
-        finally:
-            os.close(fd)
+            data, end = frame(envelopes, expected)
+        except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
+            raise LogError(f"cannot store the events in {self.path}: {exc}; "
+                           "the log is unchanged") from None
+        _write_all(fd, data, size, self.path)
+        self.end = end
+        return end
 
     def _raise_moved_or_torn(self, expected: Position) -> None:
         for _ in self.records(expected):
@@ -591,12 +601,49 @@ def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Positi
     return b"".join(chunks), Position(seq, offset, prev, last)
 
 
-def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
+def create_file(path: str, mode: int = 0o644) -> int:
+    """Create a new file at ``path`` and return a descriptor open for writing: never over an
+    existing file, never through a symbolic link (dangling or not), so a link planted at a name
+    the store writes cannot redirect the write.
+
+    Raises:
+        FileExistsError: something (a file, a link) is at ``path``; OSError: cannot create it.
+    """
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode)
+
+
+def write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write every byte of ``data`` to ``fd``: ``os.write`` may write fewer; one that writes
+    nothing is a full disk.
+
+    Raises:
+        OSError: a write failed or wrote nothing (the caller undoes what it wrote).
+    """
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
+def remove_quietly(path: str) -> None:
+    """Delete ``path`` if it exists (a file this process created and must take back)."""
     try:
-        os.lseek(fd, size, os.SEEK_SET)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
+    """Append ``data`` to the log at ``fd`` (``size`` bytes long) and fsync; on any failure cut
+    the file back to ``size``.
+
+    Raises:
+        LogError: the write failed (saying whether the log is as it was).
+    """
+    try:
+        write_all(fd, data)
         os.fsync(fd)
     except OSError as exc:
         reason = exc.strerror or str(exc)
