@@ -1,10 +1,15 @@
 """Shared pytest configuration: hypothesis profiles."""
 
 import os
+import tempfile
 
 import pytest
 
 from hypothesis import settings
+
+# Child processes whose environment a test module captured at import time get a private cache
+# too (never the real user's ~/.cache); each test then gets its own (the fixture below).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-cache-")
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None, max_examples=50)

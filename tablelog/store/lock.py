@@ -64,7 +64,7 @@ class LogLock:
                 os.close(fd)
                 raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
             if locked:
-                if self._still_at_path(fd):
+                if self.still_at_path(fd):
                     self.fd = fd
                     return
                 delay = 0.0  # replaced while we waited: lock the new file at once
@@ -84,7 +84,7 @@ class LogLock:
             raise LockUnavailable(f"cannot lock {self.path}: not a regular file")
         return fd
 
-    def _still_at_path(self, fd: int) -> bool:
+    def still_at_path(self, fd: int) -> bool:
         """Return whether the file locked through ``fd`` is still the one at the path."""
         try:
             now = os.stat(self.path)

@@ -462,7 +462,8 @@ class LogFile:
             The new end position (after fsync).
 
         Raises:
-            LogMovedOn: another writer appended since ``expected``.
+            LogMovedOn: another writer appended since ``expected``, or the log at the path
+                was replaced by another file (then the caller catches up on that one).
             LogError: locked past the timeout, a torn tail, or a failed write (then the file is
                 cut back to its size before the append).
         """
@@ -507,6 +508,8 @@ class LogFile:
         if held is None or held.fd is None:
             raise LogError(f"{self.path}: an append without the writer lock")
         fd = held.fd  # the locked file itself, in append mode: we write to what we locked
+        if not held.still_at_path(fd):  # replaced under the lock: catch up on the new file
+            raise LogMovedOn()
         size = os.fstat(fd).st_size
         if size != expected.offset:
             if size < expected.offset:
