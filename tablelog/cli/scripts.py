@@ -148,7 +148,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
     prefix in a new file. Example: tablelog verify --repair
     """
     from tablelog.session import LogError, Session
-    from tablelog.store.log import LogLocked
+    from tablelog.store.log import LogLocked, LogUnwritable
 
     env: Env = ctx.obj
     if repair and salvage is not None:
@@ -168,8 +168,8 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
                 )
         folded = session.state()
         unheld = session.unheld()
-    except LogLocked as exc:  # the log was not checked: "cannot be used", like other commands
-        raise CliError(str(exc), 3) from None
+    except (LogLocked, LogUnwritable) as exc:  # not checked, or a backup or cut not written:
+        raise CliError(str(exc), 3) from None  # "cannot be used", like other commands
     except LogError as exc:
         hint = "; not repaired: only a torn tail is ever cut" if repair else ""
         hint += (

@@ -40,7 +40,7 @@ from tablelog.store.format import (
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
+__all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
            "Refused", "LogFile",
            "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
            "remove_quietly"]
@@ -84,6 +84,11 @@ class LogError(Exception):
 
 class LogLocked(LogError):
     """The writer lock cannot be taken: held past the timeout, or its file cannot be used."""
+
+
+class LogUnwritable(LogError):
+    """A file the command must write (a backup, a cut) could not be written in full: a full
+    disk, a read-only directory; what was written is taken back (exit status 3)."""
 
 
 class LogMovedOn(Exception):

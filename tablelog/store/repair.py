@@ -13,6 +13,7 @@ from tablelog.store.format import BATCH_KEY, Position, chain_hash
 from tablelog.store.log import (
     LogError,
     LogFile,
+    LogUnwritable,
     create_file,
     fsync_dir,
     remove_quietly,
@@ -33,6 +34,7 @@ def repair(log: LogFile) -> tuple[int, str] | None:
 
     Raises:
         LogError: the log is corrupt before its tail (never repaired silently), or locked.
+        LogUnwritable: the backup or the cut could not be written (nothing repaired).
     """
     with log.lock():
         for _ in log.records(chain=True):
@@ -47,7 +49,7 @@ def repair(log: LogFile) -> tuple[int, str] | None:
                 os.fsync(f.fileno())
             fsync_dir(log.path)
         except OSError as exc:
-            raise LogError(f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
+            raise LogUnwritable(f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
                            f"its copy is at {backup}") from None
         return log.torn_at, backup
 
@@ -60,7 +62,7 @@ def _backup(path: str) -> str:
         The backup's path.
 
     Raises:
-        LogError: no backup could be written in full (read-only directory, full disk, …): then
+        LogUnwritable: no backup could be written in full (read-only directory, full disk, …): then
             nothing is repaired and no backup is left.
     """
     fd, backup = _new_file(path + ".bak")
@@ -73,7 +75,7 @@ def _backup(path: str) -> str:
         fsync_dir(backup)
     except OSError as exc:
         remove_quietly(backup)
-        raise LogError(f"cannot write the backup {backup}: {exc.strerror or exc}; nothing "
+        raise LogUnwritable(f"cannot write the backup {backup}: {exc.strerror or exc}; nothing "
                        "repaired") from None
     return backup
 
@@ -82,7 +84,7 @@ def _new_file(base: str) -> tuple[int, str]:
     """Create the first free name of ``base``, ``base.1``, … (at most 1,000 tries).
 
     Raises:
-        LogError: it cannot be created (the error of the last try).
+        LogUnwritable: it cannot be created (the error of the last try).
     """
     for n in range(_MAX_BACKUPS):
         name = base if n == 0 else f"{base}.{n}"
@@ -91,9 +93,9 @@ def _new_file(base: str) -> tuple[int, str]:
         except FileExistsError:  # a file, or a link (dangling too): never written through
             continue
         except OSError as exc:
-            raise LogError(f"cannot create the backup {name}: {exc.strerror}; nothing "
+            raise LogUnwritable(f"cannot create the backup {name}: {exc.strerror}; nothing "
                            "repaired") from None
-    raise LogError(f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; "
+    raise LogUnwritable(f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; "
                    "nothing repaired")
 
 
