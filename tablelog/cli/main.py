@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, execute
+from tablelog.cli.core import Env, appending, domain_errors, echo, execute
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
@@ -167,8 +167,10 @@ def init(
 
     Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
     """
+    from tablelog.rules.core import check_text
     from tablelog.session import Session
 
+    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     session = Session.create(
         env.log_path,
@@ -180,7 +182,7 @@ def init(
     )
     env.forget_session()
     verb = "created (until the dry run ends)" if env.dry_run else "created"
-    click.echo(
+    echo(
         f"{verb} {env.log_path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
@@ -209,7 +211,9 @@ def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
     Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
     """
     from tablelog.commands.core import Undo
+    from tablelog.rules.core import check_text
 
+    check_text(reason, "the reason")  # CORE-TEXT: shown to every player by `log`
     execute(ctx, Undo(target=seq, reason=reason))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, domain_errors
+from tablelog.cli.core import CliError, Env, domain_errors, echo
 
 __all__ = ["COMMANDS", "script_lines"]
 
@@ -71,7 +71,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         if created and (atomic or dry_run):
             _take_back(env.log_path)
         if dry_run:
-            click.echo(f"dry run stopped at line {number}; nothing appended", err=True)
+            echo(f"dry run stopped at line {number}; nothing appended", err=True)
         elif atomic:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
@@ -162,7 +162,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
         if repair:
             repaired = session.log.repair()
             if repaired is not None:
-                click.echo(
+                echo(
                     f"repaired: torn last record at byte {repaired[0]} truncated; "
                     f"backup at {repaired[1]}"
                 )
@@ -189,7 +189,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
         more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
         raise CliError(f"{env.log_path}: event #{seq} {event.TYPE} does not hold where it "
                        f"stands: {exc}{more}", 1)
-    click.echo(
+    echo(
         f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )
 
@@ -205,7 +205,7 @@ def _salvage(session: Any, out: str) -> None:
     kept, size, bad = domain_errors(session.log.salvage)(out, before)
     where = (f"first bad record at byte {bad} (whole commands only: records of its command "
              "before it are left out too)" if bad is not None else "no bad record found")
-    click.echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
+    echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
 
 
 COMMANDS = [run, verify]

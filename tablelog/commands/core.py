@@ -13,7 +13,7 @@ import attrs
 
 from tablelog.events.core import ROLES, Event, Noted, SeatAdded, SeatRevoked
 from tablelog.projections.core import State, seats
-from tablelog.rules.core import RuleViolation, check_name, require
+from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
 __all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "AddSeat", "RevokeSeat", "RuleViolation",
            "require"]
@@ -80,8 +80,13 @@ class Redo:
 
 @decider(AddNote)
 def decide_add_note(state: State, command: AddNote) -> list[Event]:
-    """Decide a note: any non-empty text is accepted."""
+    """Decide a note: any non-empty text without control characters but line breaks and tabs.
+
+    Raises:
+        RuleViolation: CORE-NOTE for an empty note; CORE-TEXT for a control character.
+    """
     require(command.text.strip(), "CORE-NOTE", "a note needs some text")
+    check_text(command.text, "a note", lines=True)
     return [Noted(text=command.text)]
 
 
