@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import re
 import stat
 import struct
 import zlib
@@ -28,6 +27,7 @@ from tablelog.store.format import (
     MAX_RECORD_BYTES,
     RECORD_PREFIX,
     REQUEST_KEY,
+    TIME_FORMAT,
     FormatError,
     Header,
     Position,
@@ -50,9 +50,7 @@ _READ_BUFFER = 1 << 20
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # files the store creates: never through a link
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
-_AT = re.compile(  # a record's ``at``: a UTC time, ISO 8601 with microseconds
-    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
-    re.ASCII)
+_AT = TIME_FORMAT
 
 
 def lock_timeout_s() -> float:
