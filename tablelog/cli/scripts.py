@@ -12,7 +12,9 @@ import click
 
 from tablelog.cli.core import CliError, Env, domain_errors, echo
 
-__all__ = ["COMMANDS", "script_lines"]
+__all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
+
+MAX_SCRIPT_CHARS = 4 * 1024 * 1024  # a script of 4 Mi characters is some 100,000 lines
 
 
 def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[str]]]:
@@ -47,7 +49,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     """
     env: Env = ctx.obj
     try:
-        lines = list(script_lines(script.read(), script.name))
+        text = script.read(MAX_SCRIPT_CHARS + 1)  # bounded: an endless file (/dev/zero) too
+        if len(text) > MAX_SCRIPT_CHARS:
+            raise CliError(f"{script.name} is longer than {MAX_SCRIPT_CHARS:,} characters: "
+                           "split it into several scripts", 2)
+        lines = list(script_lines(text, script.name))
     except UnicodeDecodeError as exc:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True

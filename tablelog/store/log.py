@@ -9,6 +9,7 @@ before.
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
 import hashlib
 import os
@@ -45,6 +46,7 @@ __all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord
            "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
            "remove_quietly"]
 
+MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # files the store creates: never through a link
@@ -311,6 +313,7 @@ class LogFile:
         table, target, skip, every = apply if apply is not None else ({}, None, (), 1)
         done, done_at, done_payload = pos.seq, pos.last, b""  # the last record applied
         at_before = ""  # the time of the record before (checked with ``chain``)
+        horizon = time_horizon() if chain else ""  # no record is dated later than this
         last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
         try:
@@ -369,12 +372,12 @@ class LogFile:
                 except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
-                if chain:  # verify: the chain, and times in the format, never going back
+                if chain:  # verify: the chain, and times in the format, never going back,
                     ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
-                        and env["at"] >= at_before
+                        and at_before <= env["at"] <= horizon  # nor past the horizon
                 if not ok:
                     raise self._corrupt(_envelope_fault(env, seq, prev if chain else None,
-                                                        at_before if chain else None),
+                                                        at_before if chain else None, horizon),
                                         offset, seq)
                 if chain:
                     at_before = env["at"]
@@ -518,6 +521,11 @@ class LogFile:
             if size < expected.offset:
                 raise LogError(f"{self.path} shrank under us (now {size} bytes)")
             self._raise_moved_or_torn(expected)
+        horizon = time_horizon()
+        for env in envelopes[:1]:  # one command's records share one time
+            if env["at"] > horizon:
+                raise LogError(f"{self.path}: cannot append after record #{expected.seq}: "
+                               f"{_future_fault(env['at'])}")
         try:
             data, end = frame(envelopes, expected)
         except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
@@ -575,18 +583,36 @@ def _applied(apply: Any, seq: int, kind: str, version: int, data: dict[str, Any]
 
 
 def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,
-                    at_before: str | None) -> str:
+                    at_before: str | None, horizon: str = "") -> str:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
-    hash expected, ``at_before``: the time before; None when the chain is not checked)."""
+    hash expected, ``at_before``: the time before, ``horizon``: the latest time allowed; None
+    and ``""`` when the chain is not checked)."""
     if env["seq"] != seq or type(env["seq"]) is not int:
         return f"seq {env['seq']!r} where {seq} was expected"
     if type(env["at"]) is str and at_before is not None and not _AT.fullmatch(env["at"]):
         return f"time {env['at']!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ"
     if type(env["at"]) is str and at_before is not None and env["at"] < at_before:
         return f"time {env['at']} is before the previous record's {at_before}"
+    if type(env["at"]) is str and horizon and env["at"] > horizon:
+        return _future_fault(env["at"])
     if prev is not None and env["prev"] != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"
+
+
+def time_horizon() -> str:
+    """Return the latest time a record may have: this machine's clock plus
+    :data:`MAX_AHEAD_S` (clocks at one table disagree by minutes, not by a day)."""
+    moment = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=MAX_AHEAD_S)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _future_fault(at: str) -> str:
+    """Say why a time past the horizon is refused, and what to do."""
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (f"time {at} is more than a day after this machine's clock ({now}): a wrong clock "
+            "or a hostile edit wrote it, and no record could follow it; if this clock is "
+            "right, keep the records before it with: tablelog verify --salvage OUT")
 
 
 def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
