@@ -23,7 +23,7 @@ import msgpack
 __all__ = [
     "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
     "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
-    "chain_hash", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
+    "chain_hash", "head_text", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
     "is_request_id", "COMMAND_KEY", "REQUEST_KEY", "TIME_FORMAT",
 ]
 
@@ -86,6 +86,13 @@ class Position:
     offset: int
     prev: bytes
     last: int = 0
+
+
+def head_text(pos: Position) -> str:
+    """Return the head of a log that ends at ``pos``: ``SEQ:HASH``, the last record's seq and
+    the hex of its chain hash (of the header when the log holds no record). Whoever knows a
+    head can tell, later, whether the log still holds exactly those records."""
+    return f"{pos.seq}:{pos.prev.hex()}"
 
 
 def chain_hash(data: bytes) -> bytes:

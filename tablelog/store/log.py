@@ -449,6 +449,23 @@ class LogFile:
         return LogError(f"{self.path}: corrupt record #{seq} at byte {offset}: {message}",
                         offset, seq)
 
+    def hash_of(self, seq: int) -> bytes | None:
+        """Return the chain hash of record ``seq`` (of the header for 0), or None when the log
+        holds no such record (it ends before it). Reads with the everyday checks (CRC …).
+
+        Raises:
+            LogError: a corrupt record before it.
+        """
+        if self.start is None:
+            self.open()
+        assert self.start is not None
+        if seq == 0:
+            return self.start.prev
+        for found, _, _, _, payload in self.records():
+            if found == seq:
+                return chain_hash(payload)
+        return None
+
     def scan_all(self, chain: bool = False) -> list[StoredRecord]:
         """Return every complete record (for small logs and tests; ``chain`` as for scan)."""
         return list(self.scan(chain=chain))

@@ -52,7 +52,8 @@ def test_cut_at_every_offset_then_repair_restores_appends(tmp_path: Path) -> Non
                                                         f"{last} truncated; backup at "), size
         assert log.read_bytes() == whole[:last], size
         ok(log, "toy", "spend", "a", "1")
-        assert ok(log, "verify") == f"ok: {log}: 3 records, hash chain intact, replays (toy)\n"
+        assert ok(log, "verify").startswith(
+            f"ok: {log}: 3 records, hash chain intact, replays (toy)\nhead: 3:")
         for backup in tmp_path.glob("s.tlog.bak*"):
             backup.unlink()
 
@@ -102,7 +103,8 @@ def test_write_failing_part_way_leaves_the_log_as_before(tmp_path: Path) -> None
     assert done.stderr == (f"error: could not append to {log}: File too large; "
                            "the log is unchanged\n")
     assert log.read_bytes() == before
-    assert ok(log, "verify") == f"ok: {log}: 1 records, hash chain intact, replays (toy)\n"
+    assert ok(log, "verify").startswith(
+        f"ok: {log}: 1 records, hash chain intact, replays (toy)\nhead: 1:")
 
 
 def test_atomic_run_failing_part_way_appends_nothing(tmp_path: Path) -> None:
