@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from tablelog.store.log import LogFile
-from tests.server.conftest import ADD, TOKEN, free_port
+from tests.support.server import ADD, TOKEN, free_port
 
 
 def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
