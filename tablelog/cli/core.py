@@ -46,8 +46,10 @@ class Env:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
         if self._session is None:
             from tablelog.session import Session
+            from tablelog.store.keys import signer
 
             self._session = Session(self.log_path, self.actor)
+            self._session.log.signer = signer(self.actor)  # None: this actor has no key
             self._session.header  # noqa: B018 - fail early (exit 3) when the log is unusable
         return self._session
 

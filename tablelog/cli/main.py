@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "key": "tablelog.cli.keys",
 }
 
 
@@ -153,6 +154,11 @@ class SystemName(click.ParamType):
     default=None,
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
+@click.option(
+    "--sign",
+    is_flag=True,
+    help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
+)
 @click.pass_context
 @domain_errors
 def init(
@@ -162,10 +168,12 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file).
 
-    Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    With --sign, its first record adds your signing key: from then on every record is signed
+    (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
     from tablelog.rules.core import check_text
     from tablelog.session import Session
@@ -186,6 +194,10 @@ def init(
         f"{verb} {env.log_path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
+    if sign:
+        from tablelog.cli.keys import add
+
+        ctx.invoke(add)
 
 
 @cli.command()

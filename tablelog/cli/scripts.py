@@ -182,6 +182,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
     prefix in a new file. Example: tablelog verify --expect-head 12:6b1d…
     """
     from tablelog.session import LogError, Session
+    from tablelog.store.keys import check_signatures
     from tablelog.store.log import LogLocked, LogUnwritable
 
     env: Env = ctx.obj
@@ -202,6 +203,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
                 )
         folded = session.state()
         unheld = session.unheld()
+        signatures = check_signatures(session.log)
     except (LogLocked, LogUnwritable) as exc:  # not checked, or a backup or cut not written:
         raise CliError(str(exc), 3) from None  # "cannot be used", like other commands
     except LogError as exc:
@@ -230,6 +232,18 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )
     echo(f"head: {head_text(head)}")
+    if signatures is not None:
+        _echo_signatures(signatures)
+
+
+def _echo_signatures(report: Any) -> None:
+    """Print what the log's signatures prove (a log with a roster of keys)."""
+    echo(f"signed: {report.signed} records by {report.keys} keys in the roster "
+         f"(owner {report.owner}, key {report.owner_key}), each signature checked")
+    if report.unsigned:
+        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs)
+                           for actor, seqs in report.unsigned.items())
+        echo(f"not signed (no key in the roster): {listed}")
 
 
 def _parse_head(value: str | None) -> tuple[int, bytes] | None:

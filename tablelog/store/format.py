@@ -24,7 +24,8 @@ __all__ = [
     "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
     "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
     "chain_hash", "head_text", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
-    "is_request_id", "COMMAND_KEY", "REQUEST_KEY", "TIME_FORMAT",
+    "is_request_id", "COMMAND_KEY", "REQUEST_KEY", "TIME_FORMAT", "SIG_KEY",
+    "signed_message",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
@@ -45,7 +46,10 @@ _OPTION_TYPES = (str, int, bool, type(None))
 _OPTION_ITEM_TYPES = (str, int)
 COMMAND_KEY = "cmd"  # the seq of the first record of the command that appended the record
 REQUEST_KEY = "req"  # a command's request id, on its first record only (SERVER.md §2)
-OPTIONAL_KEYS = (BATCH_KEY, COMMAND_KEY, REQUEST_KEY)
+SIG_KEY = "sig"  # the appender's Ed25519 signature of the rest of the envelope (signed logs)
+SIG_BYTES = 64
+SIGNED_CONTEXT = b"tablelog record signature v1\0"  # signatures are valid for nothing else
+OPTIONAL_KEYS = (BATCH_KEY, COMMAND_KEY, REQUEST_KEY, SIG_KEY)
 MAX_REQUEST_ID = 64
 
 
@@ -228,11 +232,12 @@ def check_envelope(env: Any) -> str:
 
 
 def optional_fault(env: dict[str, Any]) -> str:
-    """Return why the optional command fields of an envelope are bad, or ``""``.
+    """Return why the optional fields of an envelope are bad, or ``""``.
 
     ``cmd`` is the seq of the command's first record: at most the record's own seq, at least 1.
     ``req`` is a request id (1-64 characters of ``[A-Za-z0-9._:-]``), only where ``cmd`` is the
-    record's own seq (a command's first record).
+    record's own seq (a command's first record). ``sig`` is 64 bytes (checked against the
+    roster by ``verify``: :mod:`tablelog.store.keys`).
     """
     cmd = env.get(COMMAND_KEY)
     if cmd is not None and not (type(cmd) is int and 1 <= cmd <= env["seq"]):
@@ -241,7 +246,17 @@ def optional_fault(env: dict[str, Any]) -> str:
     if req is not None and not (type(req) is str and is_request_id(req)
                                 and cmd == env["seq"]):
         return f"record envelope has a bad request id {req!r}"
+    sig = env.get(SIG_KEY)
+    if sig is not None and not (type(sig) is bytes and len(sig) == SIG_BYTES):
+        return "record envelope has a bad signature field (not 64 bytes)"
     return ""
+
+
+def signed_message(envelope: dict[str, Any]) -> bytes:
+    """Return the bytes a record's signature covers: a fixed context, then the envelope
+    without ``sig`` as msgpack (every other key: seq, prev, type, data, at, actor, ids)."""
+    body = {key: value for key, value in envelope.items() if key != SIG_KEY}
+    return SIGNED_CONTEXT + msgpack.packb(body, use_bin_type=True)
 
 
 def is_request_id(text: str) -> bool:

@@ -16,7 +16,7 @@ import os
 import stat
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import msgpack
@@ -28,6 +28,7 @@ from tablelog.store.format import (
     MAX_RECORD_BYTES,
     RECORD_PREFIX,
     REQUEST_KEY,
+    SIG_KEY,
     TIME_FORMAT,
     FormatError,
     Header,
@@ -38,6 +39,7 @@ from tablelog.store.format import (
     pack_record,
     header_version,
     parse_header,
+    signed_message,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
@@ -171,6 +173,7 @@ class LogFile:
         self.end: Position | None = None
         self.torn_at: int | None = None
         self._held: LogLock | None = None  # the latest lock taken (appends write through it)
+        self.signer: Callable[[bytes], bytes] | None = None  # signs appended records, if set
 
     def lock(self) -> LogLock:
         """Return the log's exclusive lock, acquired (release it, or use it as a context manager).
@@ -305,7 +308,8 @@ class LogFile:
         if self.version is None:
             self.open()
         # Command and request ids exist from format 2 on: in a format-1 file no key matches.
-        cmd_key, req_key = (COMMAND_KEY, REQUEST_KEY) if self.version >= 2 else ("", "")
+        cmd_key, req_key, sig_key = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) \
+            if self.version >= 2 else ("", "", "")
         batch: list[RawRecord] = []
         need = 0
         # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
@@ -356,7 +360,8 @@ class LogFile:
                         more = 0
                     else:  # the optional keys: the batch count, the command and request ids
                         more = env.get(batch_key, 0)
-                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env):
+                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env) \
+                                + (sig_key in env):
                             raise KeyError(batch_key)
                         if batch_key in env and (type(more) is not int or more < 1):
                             raise self._corrupt(f"record envelope has a bad batch count "
@@ -544,7 +549,8 @@ class LogFile:
                 raise LogError(f"{self.path}: cannot append after record #{expected.seq}: "
                                f"{_future_fault(env['at'])}")
         try:
-            data, end = frame(envelopes, expected)
+            data, end = frame(envelopes, expected,
+                              self.signer if self.version and self.version >= 2 else None)
         except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
             raise LogError(f"cannot store the events in {self.path}: {exc}; "
                            "the log is unchanged") from None
@@ -632,8 +638,10 @@ def _future_fault(at: str) -> str:
             "right, keep the records before it with: tablelog verify --salvage OUT")
 
 
-def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
-    """Return the bytes of one batch of records after ``pos``, and the position after it."""
+def frame(envelopes: list[dict[str, Any]], pos: Position,
+          sign: Callable[[bytes], bytes] | None = None) -> tuple[bytes, Position]:
+    """Return the bytes of one batch of records after ``pos``, and the position after it; with
+    ``sign``, each record carries ``sig``, the signature of the rest of its envelope."""
     seq, prev, offset, last = pos.seq, pos.prev, pos.offset, pos.last
     chunks = []
     for i, env in enumerate(envelopes):
@@ -642,6 +650,8 @@ def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Positi
         full = {**env, "seq": seq, "prev": prev}
         if more:
             full[BATCH_KEY] = more
+        if sign is not None:
+            full[SIG_KEY] = sign(signed_message(full))
         record = pack_record(full)
         prev = hashlib.blake2b(record[RECORD_PREFIX.size:], digest_size=16).digest()
         last = offset
