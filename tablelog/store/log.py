@@ -545,7 +545,7 @@ class LogFile:
             self._raise_moved_or_torn(expected)
         horizon = time_horizon()
         for env in envelopes[:1]:  # one command's records share one time
-            if env["at"] > horizon:
+            if env["at"] > horizon and _AT.fullmatch(env["at"]):
                 raise LogError(f"{self.path}: cannot append after record #{expected.seq}: "
                                f"{_future_fault(env['at'])}")
         try:

@@ -15,7 +15,8 @@ import stat
 
 from tablelog.store.log import create_file, remove_quietly, write_all
 
-__all__ = ["private_dir", "read_private", "write_private", "temporary_name"]
+__all__ = ["private_dir", "is_private", "is_own", "read_private", "write_private",
+           "temporary_name"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -53,8 +54,13 @@ def private_dir(variable: str, default: str, create: bool = True) -> str | None:
 
 def is_private(info: os.stat_result) -> bool:
     """Return whether a file's status says it is this user's with no group or other access."""
+    return not info.st_mode & 0o077 and is_own(info)
+
+
+def is_own(info: os.stat_result) -> bool:
+    """Return whether a file's status says it belongs to this user."""
     getuid = getattr(os, "getuid", None)
-    return not info.st_mode & 0o077 and (getuid is None or info.st_uid == getuid())
+    return getuid is None or info.st_uid == getuid()
 
 
 def read_private(path: str, limit: int) -> bytes | None:

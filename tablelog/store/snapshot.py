@@ -35,6 +35,13 @@ import msgpack
 
 from tablelog.store.format import Position
 from tablelog.store.log import create_file, fsync_dir, remove_quietly, write_all
+from tablelog.store.private import (
+    is_own,
+    private_dir,
+    read_private,
+    temporary_name,
+    write_private,
+)
 
 __all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read_snapshot",
            "write_snapshot", "snapshot_path", "cache_dir", "seal", "MAX_SNAPSHOT_BYTES"]
@@ -208,74 +215,17 @@ def _check_fields(fields: dict[str, Any], template: dict[str, Any]) -> None:
 
 def cache_dir() -> str | None:
     """Return this user's private tablelog cache directory, made if missing, or None when
-    there is none that is provably private (not a directory of this user's with mode 0700, a
-    symbolic link, no home directory)."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    if not os.path.isabs(base):
-        return None
-    path = os.path.join(base, "tablelog")
-    try:
-        os.makedirs(base, 0o700, exist_ok=True)
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o077 or not _own(info):
-        return None
-    return path
-
-
-def _own(info: os.stat_result) -> bool:
-    getuid = getattr(os, "getuid", None)
-    return getuid is None or info.st_uid == getuid()
+    there is none that is provably private (see :func:`tablelog.store.private.private_dir`)."""
+    return private_dir("XDG_CACHE_HOME", ".cache")
 
 
 def _key(folder: str) -> bytes | None:
     """Return the user's snapshot key (made on first use), or None when it cannot be had."""
     path = os.path.join(folder, KEY_NAME)
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK)
-        except FileNotFoundError:
-            _make_key(folder, path)
-            continue
-        except OSError:
-            return None
-        try:
-            info = os.fstat(fd)
-            key = os.read(fd, _KEY_BYTES + 1)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o077 or not _own(info) \
-                or len(key) != _KEY_BYTES:
-            return None
-        return key
-    return None
-
-
-def _make_key(folder: str, path: str) -> None:
-    """Write a new random key to a temporary file and link it in (a racing process's key, if
-    it came first, is kept)."""
-    tmp = _temporary(os.path.join(folder, KEY_NAME))
-    try:
-        fd = create_file(tmp, 0o600)
-        try:
-            write_all(fd, secrets.token_bytes(_KEY_BYTES))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.link(tmp, path)
-    except OSError:
-        pass
-    finally:
-        remove_quietly(tmp)
+    key = read_private(path, _KEY_BYTES)
+    if key is None and write_private(path, secrets.token_bytes(_KEY_BYTES)):
+        key = read_private(path, _KEY_BYTES)
+    return key if key is not None and len(key) == _KEY_BYTES else None
 
 
 def seal(body: bytes, key: bytes) -> bytes:
@@ -292,10 +242,6 @@ def snapshot_path(log_path: str) -> str | None:
         return None
     where = os.path.realpath(log_path).encode("utf-8", "surrogateescape")
     return os.path.join(folder, hashlib.blake2b(where, digest_size=16).hexdigest() + ".snap")
-
-
-def _temporary(path: str) -> str:
-    return f"{path}.tmp.{secrets.token_hex(8)}"
 
 
 # -- writing and reading ------------------------------------------------------------------------
@@ -319,7 +265,7 @@ def write_snapshot(log_path: str, session_id: str, code: str,
     if len(body) > MAX_SNAPSHOT_BYTES:
         raise OSError(f"snapshot of {len(body)} bytes is over the limit")
     _remove_stale_temporaries(path)
-    tmp = _temporary(path)
+    tmp = temporary_name(path)
     try:
         fd = create_file(tmp, 0o600)
         try:
@@ -381,7 +327,7 @@ def _read_sealed(path: str, key: bytes) -> bytes | None:
     try:
         with os.fdopen(fd, "rb") as f:
             info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode) or not _own(info) \
+            if not stat.S_ISREG(info.st_mode) or not is_own(info) \
                     or not _FIXED.size <= info.st_size <= _FIXED.size + MAX_SNAPSHOT_BYTES:
                 return None
             magic, version, size, mac = _FIXED.unpack(f.read(_FIXED.size))
