@@ -114,48 +114,58 @@ class SignatureReport:
 
 
 def check_signatures(log: LogFile) -> SignatureReport | None:
-    """Check every signature of a log against its roster (None for a log without one).
+    """Check every signature of a log against its roster (None for a log without one; the
+    ``cryptography`` package is imported only when a roster begins).
 
     Raises:
         LogError: a record by an actor with a key whose signature is missing or wrong, or a
             roster change not appended and signed by the roster's owner, naming the record.
     """
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
     roster: dict[str, Any] = {}
     owner, owner_key, signed, unsigned = "", "", 0, {}
     for seq, env, offset, _, _ in log.records():
-        actor, kind = env["actor"], env["type"]
-        adding = _added(env, seq, offset, log.path) if kind == KEY_ADDED else None
+        actor = env["actor"]
+        adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
         if adding is not None and not roster:  # the first key: its actor owns the roster
             if adding[0] != actor:
                 raise _bad(log, seq, offset, f"the first key added is {adding[0]!r}'s, "
                            f"appended by {actor!r}: the roster's owner adds their own key first")
-            owner, owner_key = actor, adding[1].hex()
-            roster[actor] = Ed25519PublicKey.from_public_bytes(adding[1])
+            owner, owner_key, roster[actor] = actor, adding[1].hex(), _public(adding[1])
         if not roster:
             continue
         if adding is not None and actor != owner:
             raise _bad(log, seq, offset, f"a key added by {actor!r}: only the roster's owner "
                        f"{owner!r} adds keys")
-        key = roster.get(actor)
-        if key is None:
-            unsigned.setdefault(actor, []).append(seq)
-        else:
-            sig = env.get(SIG_KEY)
-            try:
-                if type(sig) is not bytes:
-                    raise InvalidSignature()
-                key.verify(sig, signed_message(env))
-            except InvalidSignature:
-                what = "no signature" if sig is None else "a signature that is not"
-                raise _bad(log, seq, offset, f"{what} by {actor!r}'s key (forged or edited)"
-                           ) from None
+        if actor in roster:
+            _check_one(log, seq, offset, env, roster[actor])
             signed += 1
+        else:
+            unsigned.setdefault(actor, []).append(seq)
         if adding is not None:
-            roster[adding[0]] = Ed25519PublicKey.from_public_bytes(adding[1])
+            roster[adding[0]] = _public(adding[1])
     return SignatureReport(signed, len(roster), owner, owner_key, unsigned) if roster else None
+
+
+def _public(raw: bytes) -> Any:
+    """Return the Ed25519 public key of 32 raw bytes."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def _check_one(log: LogFile, seq: int, offset: int, env: dict[str, Any], key: Any) -> None:
+    """Check one record's signature by ``key`` (LogError naming it when missing or wrong)."""
+    from cryptography.exceptions import InvalidSignature
+
+    sig = env.get(SIG_KEY)
+    try:
+        if type(sig) is not bytes:
+            raise InvalidSignature()
+        key.verify(sig, signed_message(env))
+    except InvalidSignature:
+        what = "no signature" if sig is None else "a signature that is not"
+        raise _bad(log, seq, offset, f"{what} by {env['actor']!r}'s key (forged or edited)"
+                   ) from None
 
 
 def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, bytes]:

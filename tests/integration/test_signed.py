@@ -178,3 +178,17 @@ def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
     ok(log, "note", "x")
     assert len(ok(log, "verify").splitlines()) == 2
     assert all("sig" not in env for _, env, *_ in LogFile(str(log)).records())
+
+
+def test_undoing_the_first_key_does_not_hand_over_the_roster(table: Path, homes: dict[str, str],
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """Mallory undoes #1 (the GM's key) and then adds her own key as if it were the first: the
+    state lets her, but an undo never takes a key out of the roster: verify exit 1 at her add."""
+    as_player(monkeypatch, homes, "Mallory")
+    play(table, "Mallory", "undo", "1")
+    play(table, "Mallory", "key", "add")
+    result = invoke(table, "verify")
+    assert result.exit_code == 1
+    assert "record #7 at byte" in result.stderr
+    assert "a key added by 'Mallory': only the roster's owner 'GM' adds keys" in result.stderr
