@@ -183,12 +183,15 @@ def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
 def test_undoing_the_first_key_does_not_hand_over_the_roster(table: Path, homes: dict[str, str],
                                                              monkeypatch: pytest.MonkeyPatch,
                                                              ) -> None:
-    """Mallory undoes #1 (the GM's key) and then adds her own key as if it were the first: the
-    state lets her, but an undo never takes a key out of the roster: verify exit 1 at her add."""
+    """Mallory undoes #1 (the GM's key) and then tries to add her own key as if it were the
+    first: refused (CORE-KEY); verify still names the GM as the roster's owner with the GM's
+    key (an undo never takes a key out of the roster) and reports Mallory's marker unsigned."""
+    before = ok(table, "verify").splitlines()[2]
     as_player(monkeypatch, homes, "Mallory")
     play(table, "Mallory", "undo", "1")
-    play(table, "Mallory", "key", "add")
-    result = invoke(table, "verify")
+    result = invoke(table, "key", "add", actor="Mallory")
     assert result.exit_code == 1
-    assert "record #7 at byte" in result.stderr
-    assert "a key added by 'Mallory': only the roster's owner 'GM' adds keys" in result.stderr
+    assert result.stderr.startswith("error: CORE-KEY: only the roster's owner ")
+    lines = ok(table, "verify").splitlines()
+    assert lines[2] == before
+    assert lines[3] == "not signed (no key in the roster): Bob #5; Mallory #6"
