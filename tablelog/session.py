@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any

@@ -4,7 +4,6 @@ import os
 import tempfile
 
 import pytest
-
 from hypothesis import settings
 
 # Child processes whose environment a test module captured at import time get a private cache

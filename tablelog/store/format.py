@@ -21,11 +21,11 @@ import attrs
 import msgpack
 
 __all__ = [
-    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
-    "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
-    "chain_hash", "head_text", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
-    "is_request_id", "COMMAND_KEY", "REQUEST_KEY", "TIME_FORMAT", "SIG_KEY",
-    "signed_message",
+    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES",
+    "MAX_HEADER_BYTES", "RECORD_PREFIX", "Header", "Position", "FormatError", "pack_header",
+    "parse_header", "pack_record", "chain_hash", "head_text", "unpack_payload", "check_envelope",
+    "decode_payload", "optional_fault", "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
+    "TIME_FORMAT", "SIG_KEY", "signed_message",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"

@@ -34,17 +34,17 @@ from tablelog.store.format import (
     Header,
     Position,
     chain_hash,
+    header_version,
     optional_fault,
     pack_header,
     pack_record,
-    header_version,
     parse_header,
     signed_message,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
-           "Refused", "LogFile",
+__all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord",
+           "Applier", "Refused", "LogFile",
            "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
            "remove_quietly"]
 

@@ -136,6 +136,7 @@ def test_escape_text_writes_json_compatible_escapes() -> None:
     text without control characters is returned as it is (Korean and Japanese included)."""
     assert escape_text("a\nb\tc\rd\be\ff\x1bg\x9bh\u202ei\x7f") == (
         "a\\nb\\tc\\rd\\be\\ff\\u001bg\\u009bh\\u202ei\\u007f")
-    assert escape_text("전사 キリツグ　(full-width space) é") == "전사 キリツグ　(full-width space) é"
+    plain = "전사 キリツグ　(full-width space) é"
+    assert escape_text(plain) == plain
     assert json.loads(f'"{escape_text(chr(0x1b) + "x" + chr(0x202e))}"') == "\x1bx\u202e"
     check_text("line 1\n\tline 2", "a note", lines=True)

@@ -3,6 +3,7 @@ record dated 9999-12-31, event data with fields the event does not have."""
 
 from __future__ import annotations
 
+import datetime as dt
 import resource
 import subprocess
 import sys
@@ -100,8 +101,8 @@ def test_the_store_never_writes_a_time_a_day_ahead(tmp_path: Path) -> None:
     envelope = {"type": "core.Noted", "v": 1, "actor": "gm", "data": {"text": "x"}, "cmd": 1}
     with pytest.raises(LogError, match="is more than a day after this machine's clock"):
         writer.append([{**envelope, "at": "2999-01-01T00:00:00.000000Z"}], writer.end)
-    soon = now_utc().replace(now_utc()[11:13], "%02d" % ((int(now_utc()[11:13]) + 1) % 24), 1)
-    ahead = soon if soon > now_utc() else now_utc()
+    hour = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
+    ahead = hour.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     writer.append([{**envelope, "at": ahead}], writer.end)
     assert ok(log, "verify").startswith(f"ok: {log}: 1 records")
 

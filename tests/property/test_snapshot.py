@@ -31,8 +31,8 @@ SETTINGS = settings(max_examples=25, deadline=None,
 byte_edits = st.lists(st.tuples(st.sampled_from(["flip", "insert", "delete", "cut", "grow"]),
                                 st.floats(0, 1), st.integers(1, 255)), min_size=1, max_size=4)
 
-plain = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.text(max_size=8)
-                     | st.binary(max_size=24),
+plain = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1)
+                     | st.text(max_size=8) | st.binary(max_size=24),
                      lambda inner: st.lists(inner, max_size=3)
                      | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8)
 
