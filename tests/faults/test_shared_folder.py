@@ -123,10 +123,10 @@ def test_an_append_never_overwrites_bytes_it_did_not_write(tmp_path: Path,
     log = fresh(tmp_path)
     real_frame = store_log.frame
 
-    def intruding_frame(envelopes: list, pos: store_log.Position) -> tuple:
+    def intruding_frame(envelopes: list, pos: store_log.Position, sign: object = None) -> tuple:
         with open(log, "ab") as f:
             f.write(b"INTRUDER")
-        return real_frame(envelopes, pos)
+        return real_frame(envelopes, pos, sign)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store_log, "frame", intruding_frame)
     before = log.read_bytes()
