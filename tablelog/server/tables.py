@@ -69,6 +69,7 @@ class Table:
         self.lock = threading.RLock()
         self.session = Session(path, "gm")
         self.changed = threading.Condition(self.lock)  # notified after every append here
+        self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
         self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
 
     def state(self) -> State:
@@ -97,7 +98,7 @@ class Table:
             self.state()
             self.session.actor = actor
             outcome = self.session.execute(command)
-            self.changed.notify_all()
+            self._appended()
             return outcome
 
     def run_line(self, line: str, seat: Seat, authorize: Callable[[object], None],
@@ -123,7 +124,7 @@ class Table:
             self.session.actor = seat.name
             env._session = self.session
             _click_line(argv, env)
-            self.changed.notify_all()
+            self._appended()
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]
@@ -155,11 +156,28 @@ class Table:
         k = min(seq // INDEX_EVERY, len(self._index))
         return self._index[k - 1] if k > 0 else None
 
-    def wait(self, seq: int, timeout_s: float) -> None:
-        """Wait until this process appended past ``seq``, or ``timeout_s`` passed."""
-        with self.changed:
-            if self.session._end is None or self.session._end.seq <= seq:
-                self.changed.wait(timeout_s)
+    async def wait(self, seq: int, timeout_s: float) -> None:
+        """Wait (without a thread) until this process appended past ``seq`` to the table, or
+        ``timeout_s`` passed (records others append are found by the next read)."""
+        import asyncio
+
+        if self.session._end is not None and self.session._end.seq > seq:
+            return
+        event = asyncio.Event()
+        waiter = (asyncio.get_running_loop(), event)
+        self._waiters.add(waiter)
+        try:
+            await asyncio.wait_for(event.wait(), timeout_s)
+        except TimeoutError:
+            pass
+        finally:
+            self._waiters.discard(waiter)
+
+    def _appended(self) -> None:
+        """Wake every stream waiting on this table (called after each append here)."""
+        self.changed.notify_all()
+        for loop, event in list(self._waiters):
+            loop.call_soon_threadsafe(event.set)
 
 
 class Tables:
