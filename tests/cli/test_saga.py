@@ -354,6 +354,45 @@ def test_undo_a_cast_restores_hp(log: Path):
     assert 900 == json.loads(ok(log, "state", "Wolf", "--json"))["hp"]
 
 
+def _last_hits(log: Path, kind: str) -> list[tuple[str, int, str]]:
+    """Return (unit hit, damage, random factor) of the last four ``kind`` records (log --json)."""
+    records = [json.loads(line) for line in ok(log, "log", "--json").splitlines()]
+    hits = [r["data"] for r in records if r["type"] == kind]
+    return [(d.get("target", d.get("unit")), d["damage"], d["random_factor"]) for d in hits[-4:]]
+
+
+@pytest.mark.rule("SAGA-ATK-16")
+@pytest.mark.rule("SAGA-POISON-2")
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        (("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf"), "saga.AttackDamageDealt"),
+        (("saga", "cast", "Wolf", "tenrai-x", "--target", "Gustave", "--target", "Ward"),
+         "saga.AttackDamageDealt"),
+        (("saga", "poison", "Wolf"), "saga.PoisonDamageTaken"),
+    ],
+    ids=["cast", "random-multi", "poison"],
+)
+def test_undo_and_the_same_action_again_draw_the_same_random_result(
+    log: Path, command: tuple[str, ...], kind: str
+):
+    """Three times undo then the same action: the same random factors (and random targets)
+    each time, since draws are keyed by the draw counter the undo restores, not the log seq."""
+    ok(log, "saga", "tech", "add", "tenrai-x", "--power", "30", "--attack-count", "4",
+       "--random-width", "5", "--weapon-type", "enemy", "--attribute", "none",
+       "--target-kind", "random-multi")
+    ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")  # draw 0 is used
+    ok(log, *command)
+    first = [json.loads(line)["data"] for line in ok(log, "log", "--json").splitlines()][-1]
+    results = []
+    for _ in range(3):
+        ok(log, "undo")
+        ok(log, *command)
+        results.append(_last_hits(log, kind))
+    assert [results[0]] * 3 == results
+    assert 1 == first["draw_no"]
+
+
 @pytest.mark.rule("SAGA-LP-3")
 def test_wipe(log: Path):
     """After a wipe every ally not incapacitated loses 1 LP (12 → 11, 3 → 2)."""

@@ -23,6 +23,7 @@ from tablelog.events.saga import (
     BloodPaid,
     HPHealed,
     InstantDeathInflicted,
+    PoisonDamageTaken,
     UnitIncapacitated,
 )
 from tablelog.projections.core import State, evolve
@@ -31,9 +32,14 @@ from tablelog.rules.core import draw_fraction, draw_index, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga.corrections import random_factor
-from tablelog.rules.saga.vitals import lp_after_blood
+from tablelog.rules.saga.vitals import (
+    hp_after_attack,
+    hp_after_heal,
+    hp_after_poison,
+    lp_after_blood,
+)
 
-__all__ = ["CastTech", "incapacitations"]
+__all__ = ["CastTech", "incapacitations", "settle"]
 
 _MULTI_TARGET = ("all", "area-back", "ally-all")
 
@@ -59,16 +65,25 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
         "SAGA-LP-2",
         f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
     )
-    lp_after_blood(
+    paid = lp_after_blood(
         unit["lp"], unit["lp_damage_effect"], tech.lp_cost, confused=table.get("confused", False)
-    )
-    return [BloodPaid(unit=name, tech=tech.id, lp_cost=tech.lp_cost)]
+    ).value
+    return [
+        BloodPaid(
+            unit=name,
+            tech=tech.id,
+            lp_cost=tech.lp_cost,
+            lp_lost=unit["lp"] - paid["lp"],
+            lp_damage_effect_gain=paid["lp_damage_effect"] - unit["lp_damage_effect"],
+            incapacitated=paid["incapacitated"],
+        )
+    ]
 
 
-def _plan(state: State, c: CastTech, tech: cat.Tech) -> list[tuple[int, int]]:
+def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple[int, int]]:
     processes = range(1, dmg.process_count(tech.attack_count) + 1)
     if tech.target == "random-multi" and len(c.targets) > 1:
-        key = ("saga.target", state.seq + 1)
+        key = ("saga.target", draw_no)
         return [(p, draw_index(state.seed, len(c.targets), *key, p)) for p in processes]
     return [(p, t) for p in processes for t in range(len(c.targets))]
 
@@ -95,8 +110,9 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     prepared = [_prepare(state, c, actor, name, tech, table) for name in c.targets]
     events: list[Event] = []
     split = cat.damage_split(tech.id)
-    for process, ti in _plan(state, c, tech):
-        draw = draw_fraction(state.seed, "saga.random", state.seq + 1, process, ti)
+    draw_no = state.extra.get("draws", 0)
+    for process, ti in _plan(state, c, tech, draw_no):
+        draw = draw_fraction(state.seed, "saga.random", draw_no, process, ti)
         factor = random_factor(tech.random_width, draw=draw, roll=c.roll)
         hit = dmg.compute_hit(tech, *prepared[ti], factor)
         events.append(
@@ -115,6 +131,7 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
                     **hit.breakdown,
                     "random_source": "reported roll" if c.roll is not None else "drawn",
                 },
+                draw_no=draw_no,
             )
         )
     return events
@@ -135,14 +152,42 @@ def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, An
     return out
 
 
-def incapacitations(state: State, events: list[Event], names: list[str]) -> list[Event]:
-    """Return the UnitIncapacitated events for units that ``events`` bring to 0 HP.
+def _outcome(trial: State, e: Event) -> Event:
+    """Return ``e`` with the HP change it makes on ``trial`` recorded (SAGA-HP-1, -2, -5)."""
+    if isinstance(e, AttackDamageDealt):
+        target = trial.characters[e.target]
+        after = hp_after_attack(target["hp"], e.damage, target["hp_floor"], support=e.support)
+        return attrs.evolve(e, hp_lost=target["hp"] - after)
+    if isinstance(e, PoisonDamageTaken):
+        unit = trial.characters[e.unit]
+        return attrs.evolve(e, hp_lost=unit["hp"] - hp_after_poison(unit["hp"], e.damage))
+    if isinstance(e, HPHealed):
+        unit = trial.characters[e.unit]
+        healed = hp_after_heal(unit["hp"], e.amount, unit["hp_max"]) - unit["hp"]
+        return attrs.evolve(e, healed=healed)
+    return e
+
+
+def settle(state: State, events: list[Event]) -> tuple[list[Event], State]:
+    """Record the HP changes of ``events``, each on the state the ones before it leave.
+
+    Returns:
+        The events with ``hp_lost`` / ``healed`` filled, and a copy of ``state`` after them.
+    """
+    trial = copy.deepcopy(state)
+    settled = []
+    for e in events:
+        e = _outcome(trial, e)
+        evolve(trial, e)
+        settled.append(e)
+    return settled, trial
+
+
+def incapacitations(trial: State, names: list[str]) -> list[Event]:
+    """Return the UnitIncapacitated events for units at 0 HP in ``trial`` (not yet out).
 
     An ally with tracked LP loses 1 LP (SAGA-LP-1); enemies and untracked LP lose none.
     """
-    trial = copy.deepcopy(state)
-    for e in events:
-        evolve(trial, e)
     out: list[Event] = []
     for name in dict.fromkeys(names):
         unit = trial.characters[name]
@@ -176,4 +221,5 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
     events = _blood(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)
     events += _aftermath(state, c, events, table)
-    return events + incapacitations(state, events, [*c.targets, c.actor])
+    events, trial = settle(state, events)
+    return events + incapacitations(trial, [*c.targets, c.actor])

@@ -11,7 +11,7 @@ from fractions import Fraction
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.saga.cast import incapacitations
+from tablelog.commands.saga.cast import incapacitations, settle
 from tablelog.commands.saga.inputs import tech_of
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
@@ -19,7 +19,7 @@ from tablelog.projections.core import State
 from tablelog.projections.saga.units import unit_of
 from tablelog.rules.core import draw_fraction, require
 from tablelog.rules.saga import vitals
-from tablelog.rules.saga.effects import buff_lands
+from tablelog.rules.saga.effects import buff_effect_after, buff_lands
 
 __all__ = ["ApplyBuff", "PoisonUnit", "ReleaseUnit"]
 
@@ -78,6 +78,7 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
     require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
     require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
     landed = _lands(state, c)
+    effects = unit_of(state, c.target)["effects"]
     return [
         EffectApplied(
             target=c.target,
@@ -86,9 +87,19 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
             performance=v,
             tech=c.tech,
             landed=landed or k == "tech_power",
+            value_before=effects[k],
+            value_after=_effect_after(effects[k], k, v, landed),
         )
         for k, v in given.items()
     ]
+
+
+def _effect_after(value: int, kind: str, performance: int, landed: bool) -> int:
+    """Return the effect value a buff leaves: tech-power-up sets it (SAGA-EFF-1), a buff or
+    debuff that lands moves it within its clamp (SAGA-EFF-2), one that fails leaves it."""
+    if kind == "tech_power":
+        return performance
+    return buff_effect_after(value, performance) if landed else value
 
 
 @decider(PoisonUnit)
@@ -115,19 +126,20 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
     base = vitals.poison_base(
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
     )
-    draw = draw_fraction(state.seed, "saga.poison", state.seq + 1)
+    draw_no = state.extra.get("draws", 0)
+    draw = draw_fraction(state.seed, "saga.poison", draw_no)
     factor = vitals.poison_random(draw=draw, roll=c.roll)
     hit = vitals.poison_damage(base.value, waiting=c.waiting, random=factor)
-    events: list[Event] = [
-        PoisonDamageTaken(
-            unit=c.name,
-            damage=hit.value,
-            random_factor=factor,
-            waiting=c.waiting,
-            breakdown=hit.breakdown,
-        )
-    ]
-    return events + incapacitations(state, events, [c.name])
+    poisoned = PoisonDamageTaken(
+        unit=c.name,
+        damage=hit.value,
+        random_factor=factor,
+        waiting=c.waiting,
+        breakdown=hit.breakdown,
+        draw_no=draw_no,
+    )
+    events, trial = settle(state, [poisoned])
+    return events + incapacitations(trial, [c.name])
 
 
 @decider(ReleaseUnit)

@@ -37,7 +37,7 @@ from tablelog.events.saga import (
     UnitIncapacitated,
     UnitSheet,
 )
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.projections.saga import init_state
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
@@ -86,10 +86,12 @@ def given(*events, seed=7):
 
 
 def then(state, command):
-    """Decide ``command`` and check that its events apply; return (events, new state)."""
+    """Decide ``command``, check each event's precondition and apply it, as the session does;
+    return (events, new state)."""
     events = decide(state, command)
     after = copy.deepcopy(state)
     for e in events:
+        check(after, e)
         evolve(after, e)
     return events, after
 
@@ -187,7 +189,7 @@ def test_drain_heals_the_actor_by_the_damage():
         state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1), situation=(("drain", "1"),))
     )
     hit, heal = events
-    assert HPHealed("Gustave", hit.damage, "drain") == heal
+    assert HPHealed("Gustave", hit.damage, "drain", healed=hit.damage) == heal
     assert 100 + hit.damage == after.characters["Gustave"]["hp"]
 
 
@@ -217,7 +219,8 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     )
     state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
-    assert BloodPaid("Ward", "desu-uindo", 3) == events[0]
+    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3,
+                     incapacitated=False) == events[0]
     assert (9, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
     state.characters["Ward"]["lp"] = 3
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
@@ -261,7 +264,8 @@ def test_poison_once_per_turn_and_immune_with_floor():
     """Poison: ⌈900 × 100 / 150 × 0.3 × 1.0⌉ = 180 once a turn; a floored enemy is immune."""
     state = given(*BASE, UnitAdded("Boss", BOSS))
     events, after = then(state, PoisonUnit("Wolf", roll=F(1)))
-    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown)] == events
+    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown, hp_lost=180,
+                              draw_no=0)] == events
     assert 720 == after.characters["Wolf"]["hp"]
     with pytest.raises(RuleViolation, match="SAGA-POISON-1"):
         decide(after, PoisonUnit("Wolf"))
@@ -303,7 +307,8 @@ def test_debuff_from_the_other_side_lands_only_after_damage():
     """A damaging tech's debuff lands only when its damage was not 0; a plain buff lands."""
     state = given(*BASE)
     events, after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
-    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai")] == events
+    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai",
+                          value_before=0, value_after=0)] == events
     _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
     _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
     assert -30 == after.characters["Wolf"]["effects"]["defense"]
@@ -325,7 +330,9 @@ def test_seasons_turn_with_the_turn():
         after.clock["season"],
         after.clock["levels"]["wood"],
     )
-    assert [TurnEnded(3)] == decide(after, EndTurn())
+    spring = {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0}
+    assert [TurnEnded(3, next_turn=4, levels=spring, season="spring",
+                      tech_power_lost={})] == decide(after, EndTurn())
 
 
 @pytest.mark.rule("SAGA-ATK-14")
