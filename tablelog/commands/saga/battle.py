@@ -74,7 +74,8 @@ def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
 
 @decider(EndTurn)
 def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
-    """End the turn: the next turn's levels and season, each tech-power effect's decay.
+    """End the turn: the next displayed turn (at most 99), its levels and season, each
+    tech-power effect's decay.
 
     Raises:
         RuleViolation: SAGA-FIVE-2 outside a battle.
@@ -83,13 +84,14 @@ def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
     if battle is None:
         raise RuleViolation("SAGA-FIVE-2", "no battle has started")
     turn = state.clock["turn"]
-    levels, season = _turn_clock(battle, turn + 1)
+    after = five.next_displayed_turn(turn)
+    levels, season = _turn_clock(battle, after)
     values = {name: unit["effects"]["tech_power"] for name, unit in state.characters.items()}
     lost = {name: v - tech_power_effect_after_turn(v) for name, v in values.items()}
     return [
         TurnEnded(
             turn=turn,
-            next_turn=turn + 1,
+            next_turn=after,
             levels=levels,
             season=season,
             tech_power_lost={name: n for name, n in lost.items() if n},

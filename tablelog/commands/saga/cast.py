@@ -58,15 +58,22 @@ class CastTech:
 
 
 def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
-    if not tech.lp_cost or table.get("overdrive"):
+    """Return the Blood payment of ``tech``: its LP outside an overdrive, the LP-damage effect
+    value in and out of one; refused when the cost is not below the LP (SAGA-LP-2, -4)."""
+    if not tech.lp_cost:
         return []
     require(
         unit["lp"] is not None,
         "SAGA-LP-2",
         f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
     )
+    overdrive = table.get("overdrive", False)
     paid = lp_after_blood(
-        unit["lp"], unit["lp_damage_effect"], tech.lp_cost, confused=table.get("confused", False)
+        unit["lp"],
+        unit["lp_damage_effect"],
+        tech.lp_cost,
+        confused=table.get("confused", False),
+        overdrive=overdrive,
     ).value
     return [
         BloodPaid(
@@ -76,6 +83,7 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
             lp_lost=unit["lp"] - paid["lp"],
             lp_damage_effect_gain=paid["lp_damage_effect"] - unit["lp_damage_effect"],
             incapacitated=paid["incapacitated"],
+            overdrive=overdrive,
         )
     ]
 

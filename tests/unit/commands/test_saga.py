@@ -485,3 +485,67 @@ def test_every_event_names_only_rules_md_ids():
     for tag, cls in registered_types().items():
         if tag.startswith("saga."):
             assert all(re.fullmatch(r"SAGA-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
+
+
+# -- issue 15: fidelity, second pass ---------------------------------------------------------
+
+WARD = UnitSheet(
+    side="ally",
+    hp_max=300,
+    hp=300,
+    lp_max=12,
+    stats={"str": 40},
+    slv={"2h-sword": 10},
+    weapons={"2h-sword": (30,)},
+)
+OVERDRIVE = (("overdrive", "yes"),)
+
+
+@pytest.mark.rule("SAGA-LP-2")
+def test_a_blood_tech_costing_the_lp_left_cannot_be_chosen_in_an_overdrive_either():
+    """desu-uindo (LP 3) at LP 3 in an overdrive is refused as outside one (seed: such a Blood
+    tech 「行動入力時に選択できません」); confused, it may be picked: no LP paid, effect +3."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    state.characters["Ward"]["lp"] = 3
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
+    assert ("SAGA-LP-2", "the Blood tech costs 3 LP and only 3 LP remain") == (
+        caught.value.rule_id, caught.value.message)
+    confused = (*OVERDRIVE, ("confused", "yes"))
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
+    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=0, lp_damage_effect_gain=3,
+                     incapacitated=False, overdrive=True) == events[0]
+    assert (3, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+
+
+@pytest.mark.rule("SAGA-LP-2")
+@pytest.mark.rule("SAGA-LP-4")
+def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect():
+    """desu-uindo in an overdrive at LP 12: LP stays 12, the LP-damage effect 0 → 3 (seed: the
+    value updates 「ブラッド技の使用後」); a wipe then recovers it: 12 − 1 + 3 = 14, capped at 12;
+    from LP 9, 9 − 1 + 3 = 11."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
+    assert "Ward uses desu-uindo in an overdrive: no LP paid" == events[0].describe()
+    assert (12, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    _, wiped = then(after, WipeParty())
+    assert 12 == wiped.characters["Ward"]["lp"]
+    after.characters["Ward"]["lp"] = 9
+    _, wiped = then(after, WipeParty())
+    assert 11 == wiped.characters["Ward"]["lp"]
+
+
+@pytest.mark.rule("SAGA-FIVE-2")
+def test_the_displayed_turn_stops_at_99_in_winter():
+    """Seasons: turn 98 (autumn) → 99 (winter) → 99 again, still winter (「表示ターンの最大値は
+    99です。99ターン目以降は季節が冬に固定され」); tech-power still decays."""
+    state = given(*BASE, BattleStarted(seasons=True),
+                  EffectApplied("Gustave", "Gustave", "tech_power", 3))
+    state.clock["turn"] = 98
+    events, after = then(state, EndTurn())
+    assert (99, "winter", 40) == (
+        after.clock["turn"], after.clock["season"], after.clock["levels"]["water"])
+    events, after = then(after, EndTurn())
+    assert "turn 99 ends -> turn 99" == events[0].describe()
+    assert (99, "winter", 1) == (after.clock["turn"], after.clock["season"],
+                                 after.characters["Gustave"]["effects"]["tech_power"])
