@@ -393,6 +393,19 @@ def test_undo_and_the_same_action_again_draw_the_same_random_result(
     assert 1 == first["draw_no"]
 
 
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_debuff_that_does_not_land_says_why(log: Path):
+    """After an evaded kiri-harai, its debuff prints why it did not land and changes nothing."""
+    ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf",
+       "--situation", "outcome=evaded")
+    out = ok(log, "saga", "buff", "Wolf", "--defense", "-10", "--by", "Gustave",
+             "--tech", "kiri-harai")
+    assert out.splitlines()[0].endswith(
+        "Gustave with kiri-harai: defense -10 on Wolf (did not land: Gustave's latest kiri-harai"
+        " on Wolf dealt 0 damage)")
+    assert 0 == json.loads(ok(log, "state", "Wolf", "--json"))["effects"]["defense"]
+
+
 @pytest.mark.rule("SAGA-LP-3")
 def test_wipe(log: Path):
     """After a wipe every ally not incapacitated loses 1 LP (12 → 11, 3 → 2)."""

@@ -5,7 +5,8 @@ Unit records (``state.characters[name]``) hold ``side, hp, hp_max, lp, lp_max, e
 formulas read; the clock is ``{turn, season, levels: {wood, fire, earth, metal, water}}``
 (turn 0: no battle). Session-defined techs live in ``state.extra["techs"]``; ``extra["draws"]``
 counts the activations and poison ticks that drew a random number (the key of the next draw);
-``extra["last_hits"]`` the tech and damage of each actor's latest hit on each target.
+``extra["last_hits"]["ACTOR>TARGET"][TECH]`` the damage of the actor's latest hit of that tech on
+that target in this battle (0 for a miss).
 """
 
 from __future__ import annotations

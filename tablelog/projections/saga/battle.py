@@ -37,7 +37,7 @@ def _lose_hp(unit: dict[str, Any], lost: int) -> None:
 
 @evolver(AttackDamageDealt)
 def _attack_damage_dealt(state: State, e: AttackDamageDealt) -> None:
-    state.extra["last_hits"][f"{e.actor}>{e.target}"] = {"tech": e.tech, "damage": e.damage}
+    state.extra["last_hits"].setdefault(f"{e.actor}>{e.target}", {})[e.tech] = e.damage
     if e.draw_no is not None:
         state.extra["draws"] = e.draw_no + 1
     target = state.characters.get(e.target)
@@ -50,7 +50,7 @@ def _attack_damage_dealt(state: State, e: AttackDamageDealt) -> None:
 
 @evolver(AttackAvoided)
 def _attack_avoided(state: State, e: AttackAvoided) -> None:
-    state.extra["last_hits"][f"{e.actor}>{e.target}"] = {"tech": e.tech, "damage": 0}
+    state.extra["last_hits"].setdefault(f"{e.actor}>{e.target}", {})[e.tech] = 0
 
 
 @evolver(InstantDeathInflicted)

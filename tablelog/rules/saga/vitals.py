@@ -159,8 +159,8 @@ def lp_after_blood(
             in an overdrive too: such a tech cannot be chosen.
 
     Source: saga-eb-damage.ja.txt, LPダメージの追加効果による現在LP減少 (「LPダメージ性能値が
-    現在LP以上のブラッド技は行動入力時に選択できません」), LPダメージ効果値 (「ブラッド技の使用後」);
-    SAGA-LP-2, SAGA-LP-4.
+    現在LP以上のブラッド技は行動入力時に選択できません」), LPダメージ効果値 (updated
+    「ブラッド技の使用後」); SAGA-LP-2, SAGA-LP-4.
     """
     if cost >= lp and not confused:
         remain = "remains" if lp == 1 else "remain"

@@ -307,8 +307,9 @@ def test_debuff_from_the_other_side_lands_only_after_damage():
     """A damaging tech's debuff lands only when its damage was not 0; a plain buff lands."""
     state = given(*BASE)
     events, after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
+    why = "Gustave has not hit Wolf with kiri-harai in this battle"
     assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai",
-                          value_before=0, value_after=0)] == events
+                          value_before=0, value_after=0, reason=why)] == events
     _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
     _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
     assert -30 == after.characters["Wolf"]["effects"]["defense"]
@@ -549,3 +550,34 @@ def test_the_displayed_turn_stops_at_99_in_winter():
     assert "turn 99 ends -> turn 99" == events[0].describe()
     assert (99, "winter", 1) == (after.clock["turn"], after.clock["season"],
                                  after.characters["Gustave"]["effects"]["tech_power"])
+
+
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_debuff_with_a_tech_follows_the_latest_hit_of_that_tech_not_of_another():
+    """Gustave's kiri-harai hits the wolf (damage ≠ 0), then his tenrai is evaded (0): a debuff
+    --tech kiri-harai lands (the seed: 「バフ・デバフ効果を持つ技・術による攻撃ダメージが0でない」);
+    a debuff --tech tenrai does not, and says why."""
+    sheet = attrs.evolve(GUSTAVE, stats={"str": 40, "vit": 30, "int": 40},
+                         slv={"1h-sword": 10, "spell": 20})
+    state = given(UnitAdded("Gustave", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    hit, state = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
+    _, state = then(state, CastTech("Gustave", "tenrai", ("Wolf",),
+                                     situation=(("outcome", "evaded"),)))
+    (debuff,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
+    damage = hit[0].damage
+    assert (True, f"Gustave's latest kiri-harai on Wolf dealt {damage} damage", -10) == (
+        debuff.landed, debuff.reason, after.characters["Wolf"]["effects"]["defense"])
+    (failed,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="tenrai"))
+    assert (False, 0) == (failed.landed, after.characters["Wolf"]["effects"]["defense"])
+    assert ("Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
+            "Wolf dealt 0 damage)") == failed.describe()
+
+
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
+    """A buff on an ally lands whatever the tech; a power-0 tech's debuff lands on an enemy."""
+    state = given(*BASE, UnitAdded("Amy", attrs.evolve(GUSTAVE, lp_max=9)))
+    (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harai"))
+    (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="toki-hanatsu"))
+    assert (True, "", True, "toki-hanatsu has power 0") == (
+        buff.landed, buff.reason, debuff.landed, debuff.reason)
