@@ -49,6 +49,16 @@ def test_calc_text_prints_min_roll1_max():
     assert "  damage_reduction" in result.stdout
 
 
+@pytest.mark.rule("SAGA-ATK-6")
+def test_calc_release_uses_its_own_multiplier():
+    """saga calc toki-hanatsu --slv 10: base 20 × 1.75 = 35, × 0.5 × 4/3 = 70/3 → 23 at roll 1
+    (min ⌊23 × 0.95⌋ = 21, max ⌊23 × 1.05⌋ = 24); displayed ⌊35 × 0.5⌋ = 17."""
+    result = calc("saga", "calc", "toki-hanatsu", "--slv", "10")
+    assert 0 == result.exit_code, result.output
+    assert ["displayed power: 17", "damage per process: 23 at roll 1 (min 21, max 24)"] == (
+        result.stdout.splitlines()[-2:])
+
+
 @pytest.mark.rule("SAGA-ATK-2")
 def test_calc_json_pins_keys():
     """--json prints damage (per process), processes, min, max, displayed power and breakdown."""

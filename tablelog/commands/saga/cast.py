@@ -1,13 +1,12 @@
-"""``saga cast``: one tech activation — Blood LP, every hit with its drawn random factor, misses,
-instant death, drain, incapacitation.
+"""``saga cast``: one tech activation — Blood LP, 解き放つ's release damage, every hit with its
+drawn random factor, misses, instant death, drain, incapacitation.
 
-Source: saga-eb-damage.ja.txt, 攻撃ダメージ, 現在HPの変動, 現在LPの変動; SAGA-ATK-1..16,
-SAGA-DISP-2..3, SAGA-HP-1, SAGA-HP-4, SAGA-HP-5, SAGA-LP-1, SAGA-LP-2.
+Source: saga-eb-damage.ja.txt, 攻撃ダメージ, 解放ダメージ, 現在HPの変動, 現在LPの変動;
+SAGA-ATK-1..16, SAGA-DISP-2..3, SAGA-REL-1, SAGA-HP-1, SAGA-HP-4, SAGA-HP-5, SAGA-LP-1, SAGA-LP-2.
 """
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +14,7 @@ import attrs
 
 from tablelog.commands.core import decider
 from tablelog.commands.saga import inputs
+from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.core import Event
 from tablelog.events.saga import (
@@ -23,23 +23,17 @@ from tablelog.events.saga import (
     BloodPaid,
     HPHealed,
     InstantDeathInflicted,
-    PoisonDamageTaken,
-    UnitIncapacitated,
+    ReleaseDamageTaken,
 )
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State
 from tablelog.projections.saga.units import unit_of
 from tablelog.rules.core import draw_fraction, draw_index, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga.corrections import random_factor
-from tablelog.rules.saga.vitals import (
-    hp_after_attack,
-    hp_after_heal,
-    hp_after_poison,
-    lp_after_blood,
-)
+from tablelog.rules.saga.vitals import lp_after_blood, release_damage
 
-__all__ = ["CastTech", "incapacitations", "settle"]
+__all__ = ["CastTech"]
 
 _MULTI_TARGET = ("all", "area-back", "ally-all")
 
@@ -88,6 +82,15 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
     ]
 
 
+def _release(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
+    """Return the release damage of 解き放つ to its user: min(⌊max HP × 0.2⌋, HP − 1), 0 in an
+    overdrive (SAGA-REL-1); nothing for any other tech."""
+    if not tech.has("release"):
+        return []
+    hit = release_damage(unit["hp_max"], unit["hp"], overdrive=table.get("overdrive", False))
+    return [ReleaseDamageTaken(unit=name, damage=hit.value, breakdown=hit.breakdown)]
+
+
 def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple[int, int]]:
     processes = range(1, dmg.process_count(tech.attack_count) + 1)
     if tech.target == "random-multi" and len(c.targets) > 1:
@@ -110,7 +113,8 @@ def _prepare(
 
 def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     actor = unit_of(state, c.actor)
-    reason = dmg.no_damage_reason(tech.power, (table["outcome"],) if "outcome" in table else ())
+    outcome = (table["outcome"],) if "outcome" in table else ()
+    reason = dmg.no_damage_reason(tech.power, outcome, release=tech.has("release"))
     if reason is not None:
         return [
             AttackAvoided(actor=c.actor, target=t, tech=tech.id, reason=reason) for t in c.targets
@@ -160,51 +164,6 @@ def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, An
     return out
 
 
-def _outcome(trial: State, e: Event) -> Event:
-    """Return ``e`` with the HP change it makes on ``trial`` recorded (SAGA-HP-1, -2, -5)."""
-    if isinstance(e, AttackDamageDealt):
-        target = trial.characters[e.target]
-        after = hp_after_attack(target["hp"], e.damage, target["hp_floor"], support=e.support)
-        return attrs.evolve(e, hp_lost=target["hp"] - after)
-    if isinstance(e, PoisonDamageTaken):
-        unit = trial.characters[e.unit]
-        return attrs.evolve(e, hp_lost=unit["hp"] - hp_after_poison(unit["hp"], e.damage))
-    if isinstance(e, HPHealed):
-        unit = trial.characters[e.unit]
-        healed = hp_after_heal(unit["hp"], e.amount, unit["hp_max"]) - unit["hp"]
-        return attrs.evolve(e, healed=healed)
-    return e
-
-
-def settle(state: State, events: list[Event]) -> tuple[list[Event], State]:
-    """Record the HP changes of ``events``, each on the state the ones before it leave.
-
-    Returns:
-        The events with ``hp_lost`` / ``healed`` filled, and a copy of ``state`` after them.
-    """
-    trial = copy.deepcopy(state)
-    settled = []
-    for e in events:
-        e = _outcome(trial, e)
-        evolve(trial, e)
-        settled.append(e)
-    return settled, trial
-
-
-def incapacitations(trial: State, names: list[str]) -> list[Event]:
-    """Return the UnitIncapacitated events for units at 0 HP in ``trial`` (not yet out).
-
-    An ally with tracked LP loses 1 LP (SAGA-LP-1); enemies and untracked LP lose none.
-    """
-    out: list[Event] = []
-    for name in dict.fromkeys(names):
-        unit = trial.characters[name]
-        if unit["hp"] == 0 and not unit["incapacitated"]:
-            lost = 1 if unit["side"] == "ally" and unit["lp"] else 0
-            out.append(UnitIncapacitated(unit=name, lp_lost=lost))
-    return out
-
-
 @decider(CastTech)
 def decide_cast(state: State, c: CastTech) -> list[Event]:
     """Decide one activation of a tech against its targets.
@@ -226,7 +185,7 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
         f"{tech.id} hits one target ({tech.target}): give one --target, not {len(c.targets)}",
     )
     table = parse_situation(c.situation)
-    events = _blood(c.actor, actor, tech, table)
+    events = _blood(c.actor, actor, tech, table) + _release(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)
     events += _aftermath(state, c, events, table)
     events, trial = settle(state, events)

@@ -11,8 +11,8 @@ from fractions import Fraction
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.saga.cast import incapacitations, settle
 from tablelog.commands.saga.inputs import tech_of
+from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
 from tablelog.projections.core import State

@@ -581,3 +581,24 @@ def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
     (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="toki-hanatsu"))
     assert (True, "", True, "toki-hanatsu has power 0") == (
         buff.landed, buff.reason, debuff.landed, debuff.reason)
+
+
+@pytest.mark.rule("SAGA-ATK-1")
+@pytest.mark.rule("SAGA-ATK-6")
+@pytest.mark.rule("SAGA-REL-1")
+def test_release_deals_damage_by_its_own_formula_and_costs_its_user_release_damage():
+    """解き放つ (power 0 in the catalogue) at monster SLv 10: base 20 × (1 + 15 × 0.05) = 35,
+    multiplier (0 + 10) × 0.05 = 0.5 (the seed's 解き放つ case, unreachable if power 0 stopped
+    it), SLv 4/3 → 70/3, attributeless: ⌊23.33⌋ = 23 at roll 1. Its user takes release damage
+    min(⌊200 × 0.2⌋, 199) = 40 first; none in an overdrive."""
+    fyodor = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=8, slv={"monster": 10})
+    state = given(UnitAdded("Fyodor", fyodor), UnitAdded("Wolf", WOLF), BattleStarted())
+    events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1)))
+    release, hit = events
+    assert (ReleaseDamageTaken, 40, "Fyodor") == (type(release), release.damage, release.unit)
+    assert (23, "0.5", 900 - 23, 160) == (
+        hit.damage, hit.breakdown["tech_base_multiplier"], after.characters["Wolf"]["hp"],
+        after.characters["Fyodor"]["hp"])
+    events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1),
+                                         situation=OVERDRIVE))
+    assert (0, 23, 200) == (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"])

@@ -48,6 +48,16 @@ def test_no_damage_reason(power, outcome, expected):
     assert expected == dmg.no_damage_reason(power, outcome)
 
 
+@pytest.mark.rule("SAGA-ATK-1")
+@pytest.mark.rule("SAGA-ATK-6")
+def test_release_is_not_stopped_by_its_power_0():
+    """解き放つ has power 0 yet its own multiplier (0 + 10) × 0.05 = 0.5: damage is computed;
+    a miss still stops it."""
+    assert None is dmg.no_damage_reason(0, (), release=True)
+    assert "evaded" == dmg.no_damage_reason(0, ("evaded",), release=True)
+    assert "power 0" == dmg.no_damage_reason(0, ())
+
+
 @pytest.mark.rule("SAGA-ATK-2")
 @pytest.mark.parametrize(
     ("base", "correction", "count", "expected"),
