@@ -650,6 +650,31 @@ def test_bad_sheet_values_are_named_in_words(log: Path, tmp_path: Path, sheet, m
     assert "Traceback" not in err and "int()" not in err and "{'" not in err
 
 
+KNOWN = ("side, max_hp, hp, lp, stats, slv, weapons, resistances, five, traits, race, "
+         "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, formation_defense")
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        ({"max_hp": 9, "resistence": {"slash": 5}},
+         f'unknown key "resistence" in the sheet; did you mean "resistances"? (known: {KNOWN})'),
+        ({"max_hp": 9, "colour": "red"}, f'unknown key "colour" in the sheet (known: {KNOWN})'),
+        ({"max_hp": 9, "traits": [{"kind": "attack", "valeu": 5}]},
+         'unknown key "valeu" in traits[0]; did you mean "value"? (known: kind, value, on)'),
+    ],
+    ids=["resistence", "colour", "trait-valeu"],
+)
+def test_an_unknown_sheet_key_is_a_usage_error_naming_it(
+    log: Path, tmp_path: Path, sheet, message
+):
+    """A typo in a sheet key is not silently dropped: exit 2 naming the key, no unit added."""
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(sheet))
+    err = refused(log, "saga", "unit", "add", "Z", "--sheet", str(path), status=2)
+    assert message in err
+
+
 def test_hp_0_from_the_options_is_kept(log: Path):
     """`unit add … --hp 0` adds the unit at 0 HP (it was read as "not given": full HP)."""
     ok(log, "saga", "unit", "add", "Husk", "--max-hp", "50", "--hp", "0")
