@@ -651,7 +651,8 @@ def test_bad_sheet_values_are_named_in_words(log: Path, tmp_path: Path, sheet, m
 
 
 KNOWN = ("side, max_hp, hp, lp, stats, slv, weapons, resistances, five, traits, race, "
-         "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, formation_defense")
+         "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, "
+         "formation_defense")
 
 
 @pytest.mark.parametrize(
