@@ -74,6 +74,16 @@ BOSS = UnitSheet(
     hp_floor_rate=F(50),
 )
 
+WARD = UnitSheet(
+    side="ally",
+    hp_max=300,
+    hp=300,
+    lp_max=12,
+    stats={"str": 40},
+    slv={"2h-sword": 10},
+    weapons={"2h-sword": (30,)},
+)
+
 
 def given(*events, seed=7):
     """Return a SaGa state with ``events`` applied (seq = their count)."""
@@ -208,16 +218,7 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
 @pytest.mark.rule("SAGA-LP-2")
 def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
-    sheet = UnitSheet(
-        side="ally",
-        hp_max=300,
-        hp=300,
-        lp_max=12,
-        stats={"str": 40},
-        slv={"2h-sword": 10},
-        weapons={"2h-sword": (30,)},
-    )
-    state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
     assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3,
                      incapacitated=False) == events[0]
@@ -231,17 +232,8 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
 @pytest.mark.rule("SAGA-LP-4")
 def test_wipe_costs_one_lp_and_returns_blood_costs():
     """Wipe: LP 9 (after Blood 3) − 1 + 3 = 11; an incapacitated ally keeps its LP."""
-    sheet = UnitSheet(
-        side="ally",
-        hp_max=300,
-        hp=300,
-        lp_max=12,
-        stats={"str": 40},
-        slv={"2h-sword": 10},
-        weapons={"2h-sword": (30,)},
-    )
     state = given(
-        UnitAdded("Ward", sheet),
+        UnitAdded("Ward", WARD),
         UnitAdded("Gustave", GUSTAVE),
         UnitAdded("Wolf", WOLF),
         BattleStarted(),
@@ -490,15 +482,6 @@ def test_every_event_names_only_rules_md_ids():
 
 # -- issue 15: fidelity, second pass ---------------------------------------------------------
 
-WARD = UnitSheet(
-    side="ally",
-    hp_max=300,
-    hp=300,
-    lp_max=12,
-    stats={"str": 40},
-    slv={"2h-sword": 10},
-    weapons={"2h-sword": (30,)},
-)
 OVERDRIVE = (("overdrive", "yes"),)
 
 
