@@ -396,3 +396,30 @@ def test_huge_grades_are_refused_before_they_reach_the_log(tmp_path: Path) -> No
     assert "--character-grade" in err
     err = cli.refused(log, *master[:3], "J", *master[4:], "--anti-magic", "9999999")
     assert err == "error: FATE-CAST-4: anti-magic 9999999 is over 1000\n"
+
+
+# --- randomness: fate has none; undoing and retaking an action gives the same result ----------
+
+
+@rule("FATE-CAST-4")
+@rule("FATE-NP-6")
+def test_undo_and_the_same_action_again_give_the_same_result_three_times(log: Path) -> None:
+    """Tokiomi's 2-tile grade-4 attack on Kiritsugu deals 16 HP and Excalibur's release on Lancer
+    50 HP and 55 MP, each time they are undone and taken again, three times over (fate decides
+    nothing by chance: docs/fate.md)."""
+    results = []
+    for _ in range(3):
+        cast = ok(log, "fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu")
+        release = ok(log, "fate release Saber excalibur --target Lancer")
+        results.append([line.split(" ", 1)[1] if line.startswith("#") else line
+                        for line in cast.splitlines()[-2:] + release.splitlines()[3:]])
+        after = state(log)["characters"]
+        assert (24, 10, 5, 30) == (after["Kiritsugu"]["hp"], after["Lancer"]["hp"],
+                                   after["Lancer"]["mp"], after["Saber"]["mp"])  # fmt: skip
+        ok(log, "undo")
+        ok(log, "undo")
+        back = state(log)["characters"]
+        assert (40, 60, 60, 80) == (back["Kiritsugu"]["hp"], back["Lancer"]["hp"],
+                                    back["Lancer"]["mp"], back["Saber"]["mp"])  # fmt: skip
+    assert results[0] == results[1] == results[2]
+    assert "fate.DamageTaken Kiritsugu takes 16 HP, 0 MP (Tokiomi attack)" == results[0][0]

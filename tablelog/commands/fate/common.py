@@ -14,7 +14,7 @@ import attrs
 from tablelog.events.core import Event
 from tablelog.events.fate import DamageTaken
 from tablelog.events.fate.base import with_rules
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import article, count, meet_defense
@@ -40,7 +40,11 @@ class Pending:
         self.action = 0
 
     def add(self, event: Event) -> None:
-        """Apply ``event`` to the trial state (refusing it if it does not apply) and keep it."""
+        """Check ``event``'s precondition on the trial state, apply it, and keep it.
+
+        Raises:
+            RuleViolation: the rule of the event's precondition when it does not hold there.
+        """
         if self.tracked:
             names = {field.name for field in attrs.fields(type(event))}  # type: ignore[misc, arg-type]
             if "action" in names:
@@ -48,6 +52,7 @@ class Pending:
                 event = attrs.evolve(event, action=self.action)  # type: ignore[misc]
             elif "cause" in names and self.action:
                 event = attrs.evolve(event, cause=self.action)  # type: ignore[misc]
+        check(self.state, event)
         evolve(self.state, event)
         self.events.append(event)
 

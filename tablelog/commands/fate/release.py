@@ -48,6 +48,11 @@ class Release:
     spread: bool = False
 
 
+def _uses_allowed(owner: dict[str, Any]) -> int:
+    """Return how often a round the owner may use an always-active attack NP (FATE-NP-8)."""
+    return always_uses_per_round(parse_grade(owner["madness"]) if owner.get("madness") else None)
+
+
 def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
     """Refuse a release the owner may not make now (madness, UA grade, once per turn/round)."""
     grade = parse_grade(np["grade"])
@@ -56,7 +61,7 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
     madness = parse_grade(owner["madness"]) if owner.get("madness") else None
     if np["release"] == "always":
         if state.clock.get("battle") and np["form"] == "attack":
-            allowed, used = always_uses_per_round(madness), owner["_always_uses"].get(c.np_id, 0)
+            allowed, used = _uses_allowed(owner), owner["_always_uses"].get(c.np_id, 0)
             require(
                 used < allowed,
                 "FATE-NP-8",
@@ -200,8 +205,9 @@ def _release_attack(
     _pay(owner, c, np["mp_cost"])
     always, breakdown = np["release"] == "always", {"mp_cost": np["mp_formula"]}
     kind = ("FATE-NP-8",) if always else ("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")
+    uses = _uses_allowed(owner) if always else None
     pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown,
-                                 rules=with_rules(*kind, *checks)))  # fmt: skip
+                                 rules=with_rules(*kind, *checks), uses_allowed=uses))  # fmt: skip
     ex = parse_grade(np["grade"]).is_ex
     shaped = any(key in _DAMAGE_MODS for key in np["mods"])
     taken: dict[str, int] = {}

@@ -20,6 +20,7 @@ from tablelog.events.fate import (
 from tablelog.events.fate.base import with_rules
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
+    EX_FIELD_ALLY_HP,
     EX_FIELD_HP,
     army_summon_mp,
     army_units,
@@ -96,7 +97,7 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
         return
     bonus, helped = (EX_FIELD_HP, tuple(allies)) if grade.is_ex else (0, ())
     pending.add(FieldRaised(owner, np_id, np["grade"], marble, plus_used, state.clock["round"],
-                            bonus, helped))  # fmt: skip
+                            bonus, helped, ally_hp=EX_FIELD_ALLY_HP if helped else 0))  # fmt: skip
 
 
 def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],

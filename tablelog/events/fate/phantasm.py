@@ -17,7 +17,7 @@ __all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "Arm
 
 @event(
     "fate.PhantasmReleased",
-    version=2,
+    version=3,
     entities=("owner", "targets"),
     rules=(
         "FATE-NP-4",
@@ -40,6 +40,8 @@ class PhantasmReleased(FateEvent):
     ``rules``: the release rules of this NP's form and type (e.g. FATE-NP-5, -6, -7 for a
     true-name attack NP; FATE-NP-8 always-active; FATE-NP-9 defensive; FATE-NP-10 field; FATE-NP-11
     army), the madness and unique-ability checks it passed, and FATE-NP-13 for a cost modifier.
+    ``uses_allowed`` (v3): how many uses a round an always-active attack NP had when it was
+    released (FATE-NP-8: 1, or 2 with madness B+); None for any other release, and in a v2 record.
     """
 
     owner: str
@@ -50,18 +52,20 @@ class PhantasmReleased(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     action: int = 0
     rules: tuple[str, ...] = ()
+    uses_allowed: int | None = None
 
     def describe(self) -> str:
         at = f" at {listing(self.targets)}" if self.targets else ""
         return f"{self.owner} releases {self.np_id}{at}; {self.mp} MP"
 
 
-@event("fate.FieldRaised", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
+@event("fate.FieldRaised", version=3, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
 @attrs.frozen
 class FieldRaised(FateEvent):
     """A bounded field went up (its effect starts with the next judgment).
 
-    ``hp_bonus``: extra HP the owner gets from an EX field (allies in ``allies`` get 10).
+    ``hp_bonus``: extra HP the owner gets from an EX field; ``ally_hp`` (v3): the HP each ally in
+    ``allies`` gets (10, FATE-NP-12); None in a v2 record (the evolver's legacy path).
     """
 
     owner: str
@@ -73,6 +77,7 @@ class FieldRaised(FateEvent):
     hp_bonus: int = 0
     allies: tuple[str, ...] = ()
     cause: int = 0
+    ally_hp: int | None = None
 
     def rule_ids(self) -> tuple[str, ...]:
         """Bounded fields (FATE-NP-10); an EX field's extra HP (FATE-NP-12)."""

@@ -38,7 +38,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.projections import fate as projection
-from tablelog.projections.core import State, diff, entity_view, evolve, fold_collecting
+from tablelog.projections.core import State, check, diff, entity_view, evolve, fold_collecting
 from tablelog.rules.core import RuleViolation
 from tests.support.decider import refused, then
 
@@ -620,7 +620,7 @@ def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
     assert -2 == damage.cause
     state = given(AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40))
     with pytest.raises(RuleViolation) as err:
-        evolve(state, damage)
+        check(state, damage)
     assert "comes from an earlier cast, which is undone" in err.value.message
 
 
@@ -661,13 +661,14 @@ def test_a_chanted_buff_may_join_an_unchanted_one():
 
 
 @rule("FATE-CAST-7")
-def test_the_evolver_refuses_a_second_unchanted_buff():
-    """Two un-chanted buff events on Saber (e.g. after a redo) do not both apply."""
+def test_the_precondition_refuses_a_second_unchanted_buff():
+    """Two un-chanted buff events on Saber (e.g. after a redo) do not both hold."""
     state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
     second = EffectRaised("Saber", 2, "buff", 2, 1, 3, "Kiritsugu")
     with pytest.raises(RuleViolation) as err:
-        evolve(copy.deepcopy(state), second)
+        check(state, second)
     assert ("FATE-CAST-7", True) == (err.value.rule_id, "effect #1" in err.value.message)
+    check(state, attrs.evolve(second, chanted=True))
     evolve(state, attrs.evolve(second, chanted=True))
     assert 2 == len(state.characters["Saber"]["effects"])
 
@@ -706,23 +707,24 @@ def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
 
 
 @rule("FATE-NP-6")
-def test_the_evolver_refuses_a_second_true_name_release_in_a_turn():
-    """A second PhantasmReleased of Saber in round 1, turn 1 (e.g. after a redo) does not apply."""
+def test_the_precondition_refuses_a_second_true_name_release_in_a_turn():
+    """A second PhantasmReleased of Saber in round 1, turn 1 (e.g. after a redo) does not hold."""
     state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle(),
                   Release("Saber", "air", ("Lancer",)))  # fmt: skip
     with pytest.raises(RuleViolation) as err:
-        evolve(state, PhantasmReleased("Saber", "air", 15, ("Lancer",)))
+        check(state, PhantasmReleased("Saber", "air", 15, ("Lancer",)))
     assert ("FATE-NP-6", "Saber already released an NP in round 1, turn 1") == (
         err.value.rule_id, err.value.message)  # fmt: skip
 
 
 @rule("FATE-NP-8")
-def test_the_evolver_refuses_an_always_active_use_past_its_count():
-    """A second use of Gae Buidhe in one round (madness none: once) does not apply."""
+def test_the_precondition_refuses_an_always_active_use_past_its_count():
+    """A second use of Gae Buidhe in one round (madness none: once) does not hold."""
     buidhe = AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always")
     state = given(LANCER, SABER, buidhe, StartBattle(), Release("Lancer", "buidhe", ("Saber",)))
     with pytest.raises(RuleViolation) as err:
-        evolve(state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True))
+        check(state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True,
+                                      uses_allowed=1))
     assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
         err.value.rule_id, err.value.message)  # fmt: skip
 
