@@ -49,7 +49,11 @@ __all__ = [
 
 @attrs.frozen
 class AddMaster:
-    """Add a master with a CC build (grades as letters, HP/MP maxima from the rulebook)."""
+    """Add a master with a CC build (grades as letters, HP/MP maxima from the rulebook).
+
+    ``cc_budget`` has no default: the seed gives no number of CC points (the base is in the core
+    rulebook, and FP buy more), so the table states it (FATE-CC-1).
+    """
 
     name: str
     quality: str
@@ -58,7 +62,7 @@ class AddMaster:
     attributes: tuple[str, ...]
     hp: int
     mp: int
-    cc_budget: int = 20
+    cc_budget: int
     none_kind: str | None = None
     anti_magic: int = 0
     row: str = "front"

@@ -62,23 +62,27 @@ def check_cast(
         crest: Whether ``powers`` are the spells stored in the caster's crest (for messages).
 
     Raises:
-        RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CAST-2 for a kind the caster cannot
-            use, a grade outside 1 … power or a tile count outside 1 … tiles left.
+        RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CC-7 for a kind the caster's
+            attributes do not enable (or leave at power 0), FATE-CC-10 for a kind the crest does
+            not store; FATE-CAST-2 for a grade outside 1 … power or a tile count outside 1 …
+            tiles left.
 
-    Source: 코드 캐스트 2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2.
+    Source: 코드 캐스트 1.1 3) (속성에 따라 특정 종류의 마술을 사용하지 못할 수도 있으며) and 4),
+        2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2, FATE-CC-7, FATE-CC-10.
     """
     require(kind in KINDS, "FATE-CAST-1",
             f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")  # fmt: skip
     allowed = listing([k for k in KINDS if k in powers], empty="nothing")
     limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
+    enabling = "FATE-CC-10" if crest else "FATE-CC-7"
     require(
         kind in powers,
-        "FATE-CAST-2",
+        enabling,
         f"cannot cast {kind} from the crest: it stores {allowed}"
         if crest
         else f"cannot cast {kind}: the caster may cast {allowed}",
     )
-    require(powers[kind] >= 1, "FATE-CAST-2", f"cannot cast {kind}: {limit} is 0")
+    require(powers[kind] >= 1, enabling, f"cannot cast {kind}: {limit} is 0")
     require(
         1 <= grade <= powers[kind],
         "FATE-CAST-2",

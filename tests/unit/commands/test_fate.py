@@ -68,8 +68,8 @@ def given_on(state: State, *commands) -> State:
 
 
 
-KIRITSUGU = AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30)
-TOKIOMI = AddMaster("Tokiomi", "A", "B", "B", ("fire",), 40, 40)
+KIRITSUGU = AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20)
+TOKIOMI = AddMaster("Tokiomi", "A", "B", "B", ("fire",), 40, 40, 20)
 RIN = AddMaster("Rin", "A", "A", "C", ("hollow",), 30, 60, cc_budget=30)
 SABER = AddServant("Saber", 60, 80, np_budget=15)
 LANCER = AddServant("Lancer", 60, 60)
@@ -98,7 +98,7 @@ def hp_mp(state: State, name: str) -> tuple[int, int]:
 def test_master_over_budget_is_refused():
     """Quality EX (10) + quantity A+ (8) + crest C (3) = 21 CC points exceeds a budget of 20."""
     refused(
-        given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40), "FATE-CC-1", "21", "20"
+        given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20), "FATE-CC-1", "21", "20"
     )
 
 
@@ -187,7 +187,7 @@ def test_buff_one_tile_per_target_unless_chanted():
 @rule("FATE-CAST-8")
 def test_curse_tiles_cancelled_by_anti_magic():
     """3 curse tiles on a servant with anti-magic 2 leave 1 tile for 5 turns."""
-    curser = AddMaster("Kayneth", "A", "B", "C", ("water",), 40, 40)
+    curser = AddMaster("Kayneth", "A", "B", "C", ("water",), 40, 40, 20)
     state = given(curser, AddServant("Lancer", 60, 60, anti_magic=2), StartBattle())
     after, _ = then(state, Cast("Kayneth", "curse", 4, 3, ("Lancer",)))
     assert [("curse", 1, 5)] == [
@@ -585,7 +585,7 @@ def test_damage_without_its_release_names_the_release_by_its_seq():
     """With release #5 undone, Sab's damage #6 to Ann does not apply and names the release #5."""
     pairs = logged(
         KIRITSUGU,
-        AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40),
+        AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40, 20),
         AddServant("Sab", 60, 80),
         AddPhantasm("Sab", "ia", "C", "anti-unit"),
         Release("Sab", "ia", ("Ann",)),
@@ -618,7 +618,7 @@ def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
     data = {"name": "Ann", "hp": 6, "mp": 0, "source": "Tokiomi attack", "cause": 2}
     damage = from_record("fate.DamageTaken", 1, data)
     assert -2 == damage.cause
-    state = given(AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40))
+    state = given(AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40, 20))
     with pytest.raises(RuleViolation) as err:
         check(state, damage)
     assert "comes from an earlier cast, which is undone" in err.value.message
@@ -851,13 +851,13 @@ MESSAGES = [
      "2 targets but only 1 tile"),
     ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "attack", 2, 2, ("Saber", "Saber")),
      "Saber named twice as a target"),
-    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1, ("Saber",)),
+    ("FATE-CC-7", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1, ("Saber",)),
      "cannot cast curse: the caster may cast attack and buff"),
     ("FATE-CAST-2", TABLE, Cast("Kiritsugu", "attack", 3, 1, ("Saber",), crest=True),
      "attack grade 3 is outside 1..2 (the attack spell stored in the crest)"),
-    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1),
+    ("FATE-CC-7", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1),
      "cannot cast curse: the caster may cast attack and buff"),
-    ("FATE-CAST-3", (AddMaster("Waver", "D", "C", "E", ("wind",), 30, 1),),
+    ("FATE-CAST-3", (AddMaster("Waver", "D", "C", "E", ("wind",), 30, 1, 20),),
      Cast("Waver", "defense", 1, 1), "1 tile costs 2 MP; Waver has 1"),
     ("FATE-NP-3", TABLE, AddPhantasm("Lancer", "x", "D", "anti-army"),
      "an anti-army NP must be grade C or higher, not D"),
@@ -865,10 +865,10 @@ MESSAGES = [
      "an army NP has no defense form"),
     ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("none",), 40, 40, cc_budget=30),
      "attribute none needs --none-kind, one of attack, defense, heal, buff or curse"),
-    ("FATE-CC-1", (), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40),
+    ("FATE-CC-1", (), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20),
      "the build costs 21 CC points (quality 10, quantity 8, crest 3 and attributes 0);"
      " the budget is 20"),
-    ("FATE-CC-2", (), AddMaster("Kayneth", "A", "A", "C", ("fire", "fire"), 40, 40),
+    ("FATE-CC-2", (), AddMaster("Kayneth", "A", "A", "C", ("fire", "fire"), 40, 40, 20),
      "fire given twice as an attribute"),
     ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("hollow", "fire"), 40, 40, cc_budget=40),
      "hollow stands alone: it cannot be combined with fire"),

@@ -141,7 +141,7 @@ def test_the_evolver_applies_the_numbers_the_event_records():
 def test_a_master_records_power_powers_and_tiles():
     """Kiritsugu (quality B, quantity C, fire and earth) records power 4, tiles 6 and the powers
     attack 3, defense 5, heal 3, buff 5."""
-    [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30))
+    [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20))
     assert (4, 6) == (added.power, added.tiles)
     assert {"attack": 3, "defense": 5, "heal": 3, "buff": 5} == added.powers
 
@@ -157,7 +157,7 @@ def _v1(event) -> dict:
 def test_a_v1_master_takes_the_legacy_path_to_the_same_record():
     """A v1 MasterAdded (no power, powers or tiles) is upcast with them None and folds to the
     record a v2 one gives (power 4, tiles 6, attack 3 … buff 5)."""
-    [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30))
+    [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20))
     old = from_record("fate.MasterAdded", 1, _v1(added))
     assert (None, None, None) == (old.power, old.powers, old.tiles)
     legacy, current = fresh(), fresh()

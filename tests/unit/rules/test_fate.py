@@ -115,11 +115,28 @@ def test_circuit_plusses_beyond_a_single_one_are_refused(grade):
 
 
 @pytest.mark.rule("FATE-CC-3")
-@pytest.mark.parametrize("grade, cost", [("F", 0), ("E", 1), ("C", 3), ("A", 5)])
-def test_crest_costs_its_letter_and_takes_no_plus(grade, cost):
-    """A crest costs F 0, E 1 … A 5 and a crest B+ is refused (decision)."""
+@pytest.mark.parametrize(
+    "grade, cost",
+    [("F", 0), ("E", 1), ("C", 3), ("A", 5), ("C+", 4), ("B+", 6), ("A+", 8)],
+)
+def test_crest_costs_its_letter_and_a_plus_like_every_graded_stat(grade, cost):
+    """A crest costs F 0, E 1 … A 5; C+, B+, A+ add 1, 2, 3 (4, 6, 8) as for the circuits."""
     assert cost == crest_cost(G(grade))
-    refused("FATE-CC-3", crest_cost, G("B+"))
+
+
+@pytest.mark.rule("FATE-CC-3")
+@pytest.mark.parametrize("grade", ["F+", "E+", "D+", "B++", "A+++"])
+def test_crest_plusses_beyond_a_single_one_on_c_b_a_are_refused(grade):
+    """F+, E+, D+ and double or triple plusses are refused for a crest too."""
+    refused("FATE-CC-3", crest_cost, G(grade))
+
+
+@pytest.mark.rule("FATE-CC-8")
+def test_hollow_saves_one_mp_per_cast_not_per_tile():
+    """A hollow caster pays 2 x 3 - 1 = 5 MP for 3 tiles, 2 x 1 - 1 = 1 for one (kept)."""
+    from tablelog.rules.fate import cast_mp_cost
+
+    assert (5, 1, 6) == (cast_mp_cost(3, True), cast_mp_cost(1, True), cast_mp_cost(3, False))
 
 
 @pytest.mark.rule("FATE-CC-4")
@@ -235,11 +252,21 @@ def test_kinds_and_their_timing():
 @pytest.mark.rule("FATE-CAST-2")
 @pytest.mark.parametrize(
     "kind, grade, tiles",
-    [("curse", 1, 1), ("attack", 4, 1), ("attack", 0, 1), ("attack", 2, 7), ("attack", 2, 0)],
+    [("attack", 4, 1), ("attack", 0, 1), ("attack", 2, 7), ("attack", 2, 0)],
 )
 def test_cast_limits(kind, grade, tiles):
-    """With attack 3 and 6 tiles left: no curse, no grade 4 or 0, no 7 or 0 tiles."""
+    """With attack 3 and 6 tiles left: no grade 4 or 0, no 7 or 0 tiles."""
     refused("FATE-CAST-2", check_cast, kind, grade, tiles, 6, {"attack": 3, "buff": 5})
+
+
+@pytest.mark.rule("FATE-CC-7")
+@pytest.mark.rule("FATE-CC-10")
+def test_a_kind_not_enabled_names_the_clause_that_forbids_it():
+    """With attack 3 and buff 5 (fire), a curse is refused by FATE-CC-7 (the attributes), a
+    heal from a crest that stores only attack by FATE-CC-10; an attack at power 0 by FATE-CC-7."""
+    refused("FATE-CC-7", check_cast, "curse", 1, 1, 6, {"attack": 3, "buff": 5})
+    refused("FATE-CC-7", check_cast, "attack", 1, 1, 6, {"attack": 0, "buff": 2})
+    refused("FATE-CC-10", check_cast, "heal", 1, 1, 6, {"attack": 2}, True)
 
 
 @pytest.mark.rule("FATE-CAST-2")
