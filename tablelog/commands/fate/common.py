@@ -17,7 +17,7 @@ from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State, check, evolve
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
-from tablelog.rules.fate import article, count, meet_defense
+from tablelog.rules.fate import article, count, defense_tile_lost, meet_defense
 
 __all__ = ["Pending", "who", "Tile", "hits_on", "DEFENSE_KINDS"]
 
@@ -106,6 +106,9 @@ def hits_on(
 ) -> DamageTaken:
     """Meet each incoming tile with one of the target's defense tiles, oldest first.
 
+    Each defense tile meets at most one incoming tile of the hit; a code-cast one is lost only
+    when that tile exceeds its block (FATE-CAST-5), a defensive NP's is used up either way.
+
     Args:
         state: The state the hits land on.
         name: The target.
@@ -134,14 +137,17 @@ def hits_on(
         if slots:
             effect = slots.pop(0)
             hit = meet_defense(hp, mp, effect["block_hp"], effect["block_mp"], effect["kind"])
+            lost = defense_tile_lost(effect["kind"], hp, mp, injury, effect["block_hp"],
+                                     effect["block_mp"])  # fmt: skip
             injury = max(0, injury - effect["block_hp"])
             hp, mp = hit.hp, hit.mp
-            spent[str(effect["id"])] = spent.get(str(effect["id"]), 0) + 1
+            if lost:
+                spent[str(effect["id"])] = spent.get(str(effect["id"]), 0) + 1
             met.add(effect["kind"])
             line += (
                 f" - {effect['kind']} #{effect['id']} grade {effect['grade']}"
                 f" ({effect['block_hp']} HP {effect['block_mp']} MP) = {hp} HP {mp} MP"
-            )
+            ) + ("" if lost else " (the tile holds)")
         breakdown[f"tile {i}"] = line
         total_hp, total_mp, total_injury = total_hp + hp, total_mp + mp, total_injury + injury
     breakdown["total"] = f"{total_hp} HP, {total_mp} MP" + (

@@ -27,6 +27,7 @@ __all__ = [
     "defense_block",
     "Hit",
     "meet_defense",
+    "defense_tile_lost",
     "heal_hp",
     "curse_tiles_after_anti_magic",
     "check_buff_tiles",
@@ -183,12 +184,38 @@ def meet_defense(hp: int, mp: int, block_hp: int, block_mp: int, label: str) -> 
         label: How the defense tile is named in the breakdown.
 
     Returns:
-        The hit after the block (the defense tile is spent either way — decision).
+        The hit after the block (whether the tile is lost: :func:`defense_tile_lost`).
 
     Source: 코드 캐스트 2.③ (남는 피해량이 다른 마술 판정패로 옮겨가지 않습니다); FATE-CAST-5.
     """
     through_hp, through_mp = max(0, hp - block_hp), max(0, mp - block_mp)
     return Hit(through_hp, through_mp, hp - through_hp, mp - through_mp, label)
+
+
+def defense_tile_lost(kind: str, hp: int, mp: int, injury: int, block_hp: int,
+                      block_mp: int) -> bool:  # fmt: skip
+    """Return whether a defense tile that met one incoming tile is lost.
+
+    A code-cast defense tile is lost only when the hit exceeds what it blocks, in HP, in MP or
+    in injury grades (blocked up to its HP block); one that absorbs the hit stays for its
+    remaining turns. A defensive NP's tile (``np-defense``) is a judgment played against the hit:
+    it is used up either way (decision).
+
+    Args:
+        kind: ``"defense"`` or ``"np-defense"``.
+        hp: The incoming tile's HP damage.
+        mp: Its MP damage.
+        injury: Its injury grades.
+        block_hp: HP (and injury grades) the tile blocks.
+        block_mp: MP the tile blocks.
+
+    Source: 코드 캐스트 2.③ (방어 가능한 피해량을 넘어서는 공격을 받을 경우 해당 마술 판정은
+        소실됩니다; 한 종류의 피해만을 받아 … 사라집니다); 노블 판타즘 3.② (5장의 판정을 사용);
+        FATE-CAST-5 (revised), FATE-NP-9.
+    """
+    if kind != "defense":
+        return True
+    return hp > block_hp or mp > block_mp or injury > block_hp
 
 
 def heal_hp(grade: int, tiles: int, hp: int, hp_max: int) -> int:

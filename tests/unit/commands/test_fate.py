@@ -148,6 +148,42 @@ def test_defense_tiles_meet_hits_one_by_one():
 
 
 @rule("FATE-CAST-5")
+@pytest.mark.parametrize(
+    ("hp", "mp", "injury", "through", "tiles_left", "spent"),
+    [
+        (4, 0, 0, (0, 0), [2], {}),  # within the block: the tile holds
+        (5, 10, 0, (0, 0), [2], {}),  # exactly the block in HP and MP: it holds
+        (0, 11, 0, (0, 1), [1], {"1": 1}),  # MP exceeded, HP block unused: lost all the same
+        (6, 0, 0, (1, 0), [1], {"1": 1}),  # HP exceeded: lost
+        (0, 0, 6, (0, 0), [1], {"1": 1}),  # 6 injury grades over a block of 5: lost
+    ],
+)
+def test_a_defense_tile_is_lost_only_when_a_hit_exceeds_it(hp, mp, injury, through, tiles_left,
+                                                           spent):  # fmt: skip
+    """Kiritsugu's 2 grade-5 defense tiles (5 HP, 10 MP each) meet one outside hit: a hit within
+    both blocks leaves the tile; a hit over either block (or over 5 injury grades) removes it."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
+    after, events = then(state, TakeDamage("Kiritsugu", hp, mp, injury))
+    assert through == (40 - after.characters["Kiritsugu"]["hp"],
+                       26 - after.characters["Kiritsugu"]["mp"])  # fmt: skip
+    assert tiles_left == [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]]
+    assert spent == events[0].spent
+    assert ("(the tile holds)" in events[0].breakdown["tile 1"]) == (not spent)
+
+
+@rule("FATE-CAST-5")
+def test_a_held_tile_meets_the_next_hit_and_each_tile_one_incoming_tile():
+    """Tokiomi's 4 chanted attack tiles of grade 2 (4 HP) meet Kiritsugu's 2 grade-5 tiles: two
+    tiles are blocked and both defense tiles hold, two go through (8 HP)."""
+    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)),
+                  Chant("Tokiomi"))  # fmt: skip
+    after, events = then(state, Cast("Tokiomi", "attack", 2, 2, ("Kiritsugu",)))
+    assert (32, [2], {}) == (after.characters["Kiritsugu"]["hp"],
+                             [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]],
+                             events[-1].spent)  # fmt: skip
+
+
+@rule("FATE-CAST-5")
 def test_defense_lasts_three_turns():
     """Defense cast in turn 1 is active in turns 1-3 and gone when turn 4 starts."""
     state = given(
