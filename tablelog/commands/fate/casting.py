@@ -17,6 +17,7 @@ from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, Injury
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
+from tablelog.projections.fate.turns import require_no_np_turn
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     CREST_CAST_HP,
@@ -107,6 +108,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
     caster = who(state, c.caster, "master", "FATE-CAST-2")
+    require_no_np_turn(state, c.caster, caster, "a code cast")
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
     mp = _check_cost_and_injury(state, c, caster)

@@ -18,6 +18,7 @@ from tablelog.events.fate import EffectRaised, FieldEnded, PhantasmReleased
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
+from tablelog.projections.fate.turns import require_no_np_turn, require_no_other_judgment
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
     ANTI_WORLD_BACK_MP,
@@ -61,6 +62,7 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
     madness = parse_grade(owner["madness"]) if owner.get("madness") else None
     if np["release"] == "always":
         if state.clock.get("battle") and np["form"] == "attack":
+            require_no_np_turn(state, c.owner, owner, "an always-active NP")
             allowed, used = _uses_allowed(owner), owner["_always_uses"].get(c.np_id, 0)
             require(
                 used < allowed,
@@ -76,6 +78,7 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
         "FATE-NP-6",
         f"{c.owner} already released an NP in round {now[0]}, turn {now[1]}",
     )
+    require_no_other_judgment(state, c.owner, owner)
 
 
 @decider(Release)

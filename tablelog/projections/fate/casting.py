@@ -19,6 +19,7 @@ from tablelog.projections.fate.records import (
     require_action_free,
     require_cause,
 )
+from tablelog.projections.fate.turns import mark_judgment, require_no_np_turn
 from tablelog.rules.fate import check_buff_held, count
 
 __all__: list[str] = []
@@ -67,6 +68,7 @@ def _may_cast(state: State, e: CodeCast) -> None:
         f"{e.caster} has {count(who['chants'], 'chant')} pending; the cast used {e.chants}",
     )
     require_action_free(state, e.action, "cast", "FATE-CAST-1")
+    require_no_np_turn(state, e.caster, who, "a code cast")
 
 
 @evolver(CodeCast)
@@ -79,6 +81,7 @@ def _code_cast(state: State, e: CodeCast) -> None:
     who["mp"] = max(0, who["mp"] - e.mp)
     who["hp"] = max(0, who["hp"] - e.hp)
     who["chants"] = 0
+    mark_judgment(state, who, "a code cast")
 
 
 @precondition(EffectRaised)

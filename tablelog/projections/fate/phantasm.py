@@ -24,6 +24,11 @@ from tablelog.projections.fate.records import (
     require_action_free,
     require_cause,
 )
+from tablelog.projections.fate.turns import (
+    mark_judgment,
+    require_no_np_turn,
+    require_no_other_judgment,
+)
 from tablelog.rules.fate import count
 
 __all__: list[str] = []
@@ -51,11 +56,13 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
     if not e.always:
         require(owner["_np_turn"] != now, "FATE-NP-6",
                 f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}")  # fmt: skip
+        require_no_other_judgment(state, e.owner, owner)
     elif form == "defense":
         used = e.np_id in owner.get("_battle_uses", [])
         require(not used, "FATE-NP-9", f"{e.owner}'s always-active {e.np_id} already gave its"
                 " tiles this battle")  # fmt: skip
     else:
+        require_no_np_turn(state, e.owner, owner, "an always-active NP")
         allowed = e.uses_allowed
         if allowed is None:
             allowed = legacy.uses_allowed(owner.get("madness"))
@@ -80,6 +87,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     elif e.always:
         uses = owner.setdefault("_always_uses", {})
         uses[e.np_id] = uses.get(e.np_id, 0) + 1
+        mark_judgment(state, owner, "an always-active NP")
     else:
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
 

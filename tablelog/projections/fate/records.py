@@ -39,6 +39,7 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "field": None,
         "army": None,
         "_np_turn": None,
+        "_acted": None,
         "_always_uses": {},
         "_battle_uses": [],
         "_turn_use": {},

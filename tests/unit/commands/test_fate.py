@@ -977,3 +977,60 @@ def test_a_turn_changes_only_each_effects_turns_left():
         ("characters.Kiritsugu.effects[1].turns_left", 3, 2),
         ("characters.Saber.effects[0].turns_left", 5, 4),
     ] == diff(entity_view(hit), entity_view(after))
+
+
+# --- FATE-NP-14: the turn of an NP or a unique ability allows only that ------------------------
+
+JEWEL = AddUniqueAbility("Tokiomi", "jewel", "C", "anti-unit", starting=True)
+BOLG = AddPhantasm("Lancer", "bolg", "B", "anti-unit")
+BUIDHE = AddPhantasm("Lancer", "buidhe", "E", "anti-unit", release="always")
+
+
+@rule("FATE-NP-14")
+def test_no_code_cast_in_the_turn_of_a_unique_ability():
+    """Tokiomi releases his unique ability in round 1, turn 1: a defense cast that turn is
+    refused naming the turn; the next turn it is accepted."""
+    state = given(*TABLE, JEWEL, StartBattle(), Release("Tokiomi", "jewel", ("Lancer",)))
+    refused(state, Cast("Tokiomi", "defense", 1, 1), "FATE-NP-14",
+            "Tokiomi released an NP in round 1, turn 1: that turn allows only the NP, not a code"
+            " cast")  # fmt: skip
+    then(given_on(state, StartTurn()), Cast("Tokiomi", "buff", 1, 1))
+
+
+@rule("FATE-NP-14")
+def test_no_unique_ability_after_a_code_cast_in_the_same_turn():
+    """Tokiomi casts a buff in round 1, turn 1: his unique ability that turn is refused; another
+    master's cast does not bind him."""
+    state = given(*TABLE, JEWEL, StartBattle(), Cast("Tokiomi", "buff", 1, 1))
+    refused(state, Release("Tokiomi", "jewel", ("Lancer",)), "FATE-NP-14",
+            "Tokiomi already used a code cast in round 1, turn 1: the turn of an NP allows only"
+            " the NP")  # fmt: skip
+    then(given(*TABLE, JEWEL, StartBattle(), Cast("Kiritsugu", "buff", 1, 1)),
+         Release("Tokiomi", "jewel", ("Lancer",)))  # fmt: skip
+
+
+@rule("FATE-NP-14")
+def test_no_always_active_np_in_the_turn_of_a_true_name_release_before_or_after():
+    """Lancer's always-active Buidhe is refused in the turn of his Gae Bolg; Gae Bolg is refused
+    in a turn he used Buidhe."""
+    table = (SABER, LANCER, BOLG, BUIDHE, StartBattle())
+    state = given(*table, Release("Lancer", "bolg", ("Saber",)))
+    refused(state, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-14",
+            "not an always-active NP")  # fmt: skip
+    state = given(*table, Release("Lancer", "buidhe", ("Saber",)))
+    refused(state, Release("Lancer", "bolg", ("Saber",)), "FATE-NP-14",
+            "Lancer already used an always-active NP in round 1, turn 1")  # fmt: skip
+
+
+@rule("FATE-NP-14")
+def test_the_precondition_holds_the_rule_across_undo_and_redo():
+    """A CodeCast of Tokiomi does not hold in the turn of his unique ability (say, redone after
+    the release), and is accepted outside battle, where there are no turns."""
+    from tablelog.events.fate import CodeCast
+
+    state = given(*TABLE, JEWEL, StartBattle(), Release("Tokiomi", "jewel", ("Lancer",)))
+    cast = CodeCast("Tokiomi", "buff", 1, 1, 1, ("Tokiomi",), 2)
+    with pytest.raises(RuleViolation) as err:
+        check(state, cast)
+    assert "FATE-NP-14" == err.value.rule_id
+    check(given(*TABLE, JEWEL, Release("Tokiomi", "jewel", ("Lancer",))), cast)
