@@ -301,7 +301,8 @@ def test_stored_spell_grades_may_be_letters(log: Path) -> None:
 def test_a_stored_grade_that_is_no_grade_says_what_is_expected(log: Path) -> None:
     """`--stored attack=Q` is refused naming Q and the numbers or letters a grade may be."""
     err = refused(log, "fate master add Kayneth --quality A --quantity C --crest A"
-                       " --attribute water --hp 40 --mp 40 --cc-budget 20 --stored attack=Q")  # fmt: skip
+                       " --attribute water --hp 40 --mp 40 --cc-budget 20"
+                       " --stored attack=Q")  # fmt: skip
     assert err.startswith("error: FATE-CC-10: stored attack spell grade Q is not a grade")
     assert "a number or a letter E, D, C, B, A" in err
 

@@ -104,7 +104,7 @@ def test_a_log_from_before_the_errata_folds_to_its_recorded_state(
 def test_actions_after_the_errata_use_the_corrected_rules(edited: Path, tmp_path: Path) -> None:
     """After the errata: a C anti-unit NP costs 6 x 3 = 18 MP, an A++ NP 12 points, a 2-tile
     cast 3 x 2 = 6 MP; what was set up before keeps its numbers (Saber's excalibur: 11 points)."""
-    log, _ = played(tmp_path, "campaign")
+    log, recorded = played(tmp_path, "campaign")
     for line in (["fate", "phantasm", "add", "Archer", "kanshou", "--grade", "C",
                   "--type", "anti-unit"],
                  ["fate", "servant", "add", "Gawain", "--hp", "60", "--mp", "60",
@@ -121,5 +121,5 @@ def test_actions_after_the_errata_use_the_corrected_rules(edited: Path, tmp_path
                         state["Gawain"]["np_points"])  # fmt: skip
     assert 11 == state["Saber"]["phantasms"]["excalibur"]["points"]
     assert 20 == state["Kirei"]["phantasms"]["black-keys"]["mp_cost"]
-    before = json.loads(ok(log, "state", "--json", "--at", "77"))["characters"]["Kirei"]["mp"]
+    before = json.loads(recorded)["characters"]["Kirei"]["mp"]
     assert 6 == before - state["Kirei"]["mp"]

@@ -118,13 +118,19 @@ def test_the_campaign_has_every_fate_event_type_and_undo_redo(campaign):
 
 @pytest.mark.rule("FATE-NP-11")
 @pytest.mark.rule("FATE-NP-10")
+@pytest.mark.rule("FATE-NP-12")
+@pytest.mark.rule("FATE-NP-13")
 def test_the_campaign_ends_as_played(campaign):
-    """After the night: no battle; Archer paid 25 + 1 MP (70 -> 44); Rider 25 + 5 (80 -> 50);
-    Shirou's injury cured; the masters' pools full."""
+    """After the night: no battle; Archer paid 25 x 2 for UBW over Bloodfort and 5 for a shot
+    (90 -> 35); Rider 25 + 35 + 5 upkeep + 20 for the charge (120 -> 35); Lancer took Avalon's
+    75 counter, 8 drain and a 30 HP charge (150 -> 37); Gilles keeps Buidhe's wound; Shirou's
+    injury cured; the masters' pools full."""
     log, _ = campaign
     final = json.loads(ok(log, "state", "--json"))
     assert {"battle": False, "round": 0, "turn": 0} == final["clock"]
-    assert (44,) == values(final, "Archer", "mp")
-    assert (50,) == values(final, "Rider", "mp")
+    assert (35,) == values(final, "Archer", "mp")
+    assert (35,) == values(final, "Rider", "mp")
+    assert (37,) == values(final, "Lancer", "hp")
+    assert (1,) == values(final, "Gilles", "injury")
     assert (0, 6, 6) == values(final, "Shirou", "injury", "tiles", "tiles_max")
     assert (10, 8) == values(final, "Rin", "tiles") + values(final, "Kirei", "tiles")

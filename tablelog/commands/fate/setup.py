@@ -23,6 +23,7 @@ from tablelog.rules.fate import (
     MAX_PHANTASMS,
     NPProfile,
     cc_cost_breakdown,
+    check_mods_fit,
     check_stored_spells,
     check_unique_ability,
     kind_powers,
@@ -233,6 +234,7 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     grade = parse_np_grade(c.grade)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)
+    check_mods_fit(mods, c.np_type, c.form, c.release)
     pending = Pending(state)
     pending.add(
         PhantasmAdded(
@@ -257,6 +259,7 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
     check_unique_ability(grade, c.ua_type, "true-name", c.starting)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.ua_type, "attack", "true-name", mods, 1 if c.starting else 0)
+    check_mods_fit(mods, c.ua_type, "attack", "true-name")
     pending = Pending(state)
     pending.add(
         PhantasmAdded(

@@ -12,7 +12,10 @@ from tablelog.events.fate.base import FateEvent, with_rules
 from tablelog.rules.fate.text import count, listing
 from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
-__all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed"]
+__all__ = [
+    "PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed",
+    "AbilityUsed",
+]
 
 
 @event(
@@ -107,10 +110,14 @@ class FieldEnded(FateEvent):
         return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
 
 
-@event("fate.ArmySummoned", version=2, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
+@event("fate.ArmySummoned", version=3, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
 @attrs.frozen
 class ArmySummoned(FateEvent):
-    """An army-type NP summoned its units (they arrive next turn)."""
+    """An army-type NP summoned its units (they arrive next turn).
+
+    ``familiars`` (v3): the units are familiars an NP summons at so much MP each, with no limit
+    and no upkeep (프렐라티즈 스펠북's [소환]); they join that NP's familiars already out.
+    """
 
     owner: str
     np_id: str
@@ -121,6 +128,7 @@ class ArmySummoned(FateEvent):
     round: int
     plus_used: bool = False
     cause: int = 0
+    familiars: bool = False
 
     def rule_ids(self) -> tuple[str, ...]:
         """Armies (FATE-NP-11); an EX army's 7 stat points and extra free units (FATE-NP-12)."""
@@ -145,3 +153,29 @@ class ArmyDismissed(FateEvent):
 
     def describe(self) -> str:
         return f"{self.owner}'s army {self.np_id} leaves ({self.reason})"
+
+
+@event("fate.AbilityUsed", entities=("owner", "targets"), rules=("FATE-NP-13", "FATE-NP-14"))
+@attrs.frozen
+class AbilityUsed(FateEvent):
+    """``owner`` used ``ability`` of NP ``np_id`` ``times`` times and paid ``mp``.
+
+    ``shoot`` ([사격]): a judgment turned critical:attack while the NP's field is up; ``charge``
+    ([선회]): NP damage on ``targets`` once per release (the damage is a DamageTaken with this
+    event's ``action`` as its ``cause``).
+    """
+
+    owner: str
+    np_id: str
+    ability: str
+    mp: int
+    times: int = 1
+    targets: tuple[str, ...] = ()
+    breakdown: dict[str, str] = attrs.Factory(dict)
+    action: int = 0
+    rules: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        at = f" at {listing(self.targets)}" if self.targets else ""
+        times = f" x {self.times}" if self.times != 1 else ""
+        return f"{self.owner} uses {self.np_id}'s {self.ability}{times}{at}; {self.mp} MP"

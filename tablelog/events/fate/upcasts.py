@@ -7,6 +7,10 @@ seq: it is upcast to its negative, which keeps outcomes tied to their cast or re
 never meet a v2 id. An EffectRaised gets ``chanted``: a v1 buff of more than one tile on its
 target can only have come from a chanted cast (FATE-CAST-7).
 
+New facts (EffectRaised v2 -> v3: an EX defensive NP's ``counter``, None before; DamageTaken
+v2 -> v3: ``wound``, empty before; ArmySummoned v2 -> v3: ``familiars``, false before) hold
+nothing for older records.
+
 Recorded outcomes (MasterAdded v1 -> v2, PhantasmAdded v1 -> v2, PhantasmReleased v2 -> v3,
 FieldRaised v2 -> v3): the events now record what the rules made of them (a master's powers and
 tiles, an NP's numbers, the uses an always-active NP had, the HP an EX field gives allies), so a
@@ -72,6 +76,21 @@ def _absent(*fields: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
 upcaster("fate.MasterAdded", 1)(_absent("power", "powers", "tiles"))
 upcaster("fate.PhantasmReleased", 2)(_absent("uses_allowed"))
 upcaster("fate.FieldRaised", 2)(_absent("ally_hp"))
+upcaster("fate.EffectRaised", 2)(_absent("counter"))
+
+
+@upcaster("fate.DamageTaken", 2)
+def _damage_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """No wound before v3: the injury of a v2 damage is no NP's wound."""
+    data.setdefault("wound", "")
+    return data
+
+
+@upcaster("fate.ArmySummoned", 2)
+def _army_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """No familiars before v3: a v2 army is an ordinary summon."""
+    data.setdefault("familiars", False)
+    return data
 
 
 @upcaster("fate.PhantasmAdded", 1)

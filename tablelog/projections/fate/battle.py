@@ -100,8 +100,8 @@ def _battle_on(state: State, e: BattleEnded) -> None:
 def _battle_ended(state: State, e: BattleEnded) -> None:
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
-        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _acted=None, _always_uses={},
-                   _battle_uses=[], _turn_use={})  # fmt: skip
+        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _acted=None,
+                   _always_uses={}, _battle_uses=[], _turn_use={})  # fmt: skip
 
 
 @precondition(UpkeepPaid)

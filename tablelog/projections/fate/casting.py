@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.events.fate import Chanted, CodeCast, DamageTaken, EffectRaised, Healed, InjuryHealed
+from tablelog.events.fate import (
+    Chanted,
+    CodeCast,
+    DamageTaken,
+    EffectRaised,
+    Healed,
+    InjuryHealed,
+    ManaAbsorbed,
+)
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate.records import (
     character,
@@ -121,6 +129,7 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
             "injury": e.injury,
             "per_turn": e.per_turn,
             "chanted": e.chanted,
+            "counter": e.counter,
         }
     )
 
@@ -177,6 +186,9 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
     who["hp"] = max(0, who["hp"] - e.hp)
     who["mp"] = max(0, who["mp"] - e.mp)
     who["injury"] += e.injury
+    if e.wound:
+        wounds = who.setdefault("_wounds", {})
+        wounds[e.wound] = wounds.get(e.wound, 0) + e.injury
 
 
 @precondition(Healed)
@@ -205,3 +217,15 @@ def _injury_healed(state: State, e: InjuryHealed) -> None:
     who = state.characters.get(e.name)
     if who is not None:
         who["injury"] = max(0, who["injury"] - e.grades)
+
+
+@precondition(ManaAbsorbed)
+def _absorber_there(state: State, e: ManaAbsorbed) -> None:
+    character(state, e.name, "FATE-NP-13")
+
+
+@evolver(ManaAbsorbed)
+def _mana_absorbed(state: State, e: ManaAbsorbed) -> None:
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["mp"] = min(who["mp_max"], who["mp"] + e.mp)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.events.fate import (
+    AbilityUsed,
     ArmyDismissed,
     ArmySummoned,
     FieldEnded,
@@ -79,6 +80,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     if owner is None:
         return
     owner["mp"] = max(0, owner["mp"] - e.mp)
+    _mark_release(owner, e.np_id, e.always)
     if not state.clock.get("battle"):
         return
     form = owner["phantasms"].get(e.np_id, {}).get("form")
@@ -90,6 +92,12 @@ def _released(state: State, e: PhantasmReleased) -> None:
         mark_judgment(state, owner, "an always-active NP")
     else:
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
+
+
+def _mark_release(owner: dict[str, Any], np_id: str, always: bool) -> None:
+    """Note a true-name release of ``np_id``: its once-per-release ability is ready ([선회])."""
+    if not always:
+        owner.setdefault("_released", {})[np_id] = True
 
 
 @precondition(FieldRaised)
@@ -142,15 +150,25 @@ def _field_ended(state: State, e: FieldEnded) -> None:
 @precondition(ArmySummoned)
 def _army_free(state: State, e: ArmySummoned) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
-    require(owner["army"] is None, "FATE-NP-11", f"{e.owner} already has an army out")
+    require(owner["army"] is None or (e.familiars and _familiars_of(owner, e.np_id)),
+            "FATE-NP-11", f"{e.owner} already has an army out")  # fmt: skip
     require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release",
                   "army")  # fmt: skip
+
+
+def _familiars_of(owner: dict[str, Any], np_id: str) -> bool:
+    """True when the owner's army out is familiars of ``np_id`` (more may join them)."""
+    army = owner.get("army") or {}
+    return bool(army.get("familiars")) and army.get("np") == np_id
 
 
 @evolver(ArmySummoned)
 def _army_summoned(state: State, e: ArmySummoned) -> None:
     owner = state.characters.get(e.owner)
     if owner is None:
+        return
+    if e.familiars and _familiars_of(owner, e.np_id):
+        owner["army"]["units"] += e.units
         return
     owner["army"] = {
         "np": e.np_id,
@@ -160,6 +178,7 @@ def _army_summoned(state: State, e: ArmySummoned) -> None:
         "upkeep_per_round": e.upkeep_per_round,
         "round": e.round,
         "plus_used": e.plus_used,
+        "familiars": e.familiars,
     }
 
 
@@ -178,3 +197,34 @@ def _army_dismissed(state: State, e: ArmyDismissed) -> None:
     owner = state.characters.get(e.owner)
     if owner is not None and (owner["army"] or {}).get("np") == e.np_id:
         owner["army"] = None
+
+
+@precondition(AbilityUsed)
+def _may_use(state: State, e: AbilityUsed) -> None:
+    """The owner holds the NP and can pay, and makes no other judgment in the turn of an NP; a
+    charge needs a release it was not used for, a shot the NP's field up (FATE-NP-13, -14)."""
+    owner = character(state, e.owner, "FATE-NP-13")
+    require(e.np_id in owner["phantasms"], "FATE-NP-13", f"{e.owner} has no NP called {e.np_id}")
+    require(owner["mp"] >= e.mp, "FATE-NP-13",
+            f"{e.owner} has {owner['mp']} MP; {e.np_id}'s {e.ability} costs {e.mp}")  # fmt: skip
+    require_action_free(state, e.action, "ability use", "FATE-NP-13")
+    require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
+    if e.ability == "charge":
+        require(owner.get("_released", {}).get(e.np_id), "FATE-NP-13",
+                f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for")  # fmt: skip
+    if e.ability == "shoot":
+        require((owner["field"] or {}).get("np") == e.np_id, "FATE-NP-13",
+                f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such"
+                " field)")  # fmt: skip
+
+
+@evolver(AbilityUsed)
+def _ability_used(state: State, e: AbilityUsed) -> None:
+    register_action(state, e.action)
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
+    owner["mp"] = max(0, owner["mp"] - e.mp)
+    mark_judgment(state, owner, f"{e.np_id}'s {e.ability}")
+    if e.ability == "charge":
+        owner.setdefault("_released", {})[e.np_id] = False

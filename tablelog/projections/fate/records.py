@@ -40,6 +40,8 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "army": None,
         "_np_turn": None,
         "_acted": None,
+        "_released": {},
+        "_wounds": {},
         "_always_uses": {},
         "_battle_uses": [],
         "_turn_use": {},
