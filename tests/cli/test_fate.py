@@ -448,3 +448,37 @@ def test_a_crest_takes_a_plus_at_c_b_and_a(log: Path) -> None:
     ok(log, "fate battle end")
     ok(log, "fate damage Sola --hp 10")
     assert "Sola heals 4 HP (magic crest)" in ok(log, "fate morning")
+
+
+# --- NP abilities on the command line (issue 15) -----------------------------------------------
+
+
+@rule("FATE-NP-13")
+def test_fate_use_shoots_while_the_field_is_up(log: Path) -> None:
+    """Archer's UBW (shot-mp 5, shots 1) is raised; a turn later one shot costs 5 MP; a second
+    one in the same judgment is refused naming the limit; an unknown ability is a usage error."""
+    ok(log, "fate servant add Archer --hp 50 --mp 90 --np-budget 15")
+    ok(log, "fate phantasm add Archer ubw --grade A++ --type field --mod reality-marble=true"
+            " --mod shot-mp=5 --mod shots=1")  # fmt: skip
+    ok(log, "fate release Archer ubw")
+    ok(log, "fate turn")
+    out = ok(log, "fate use Archer ubw shoot")
+    assert "fate.AbilityUsed Archer uses ubw's shoot; 5 MP" in out
+    assert 60 == state(log)["characters"]["Archer"]["mp"]
+    err = refused(log, "fate use Archer ubw shoot --times 2")
+    assert "error: FATE-NP-13: 2 shots asked; this NP fires 1 to 1 in one judgment\n" == err
+    err = refused(log, "fate use Archer ubw fly", status=2)
+    assert "'fly' is not one of 'shoot', 'charge'" in err
+
+
+@rule("FATE-NP-15")
+def test_outside_damage_of_a_rank_god_hand_ignores(log: Path) -> None:
+    """Herc's God Hand ignores `fate damage --rank C`; an A-rank hit lands; --units on an NP
+    without familiars is refused."""
+    ok(log, "fate servant add Herc --hp 90 --mp 50")
+    ok(log, "fate phantasm add Herc god-hand --grade B --type anti-unit --form defense"
+            " --release always --mod ignores-attacks=true")  # fmt: skip
+    assert "Herc takes 0 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank C")
+    assert "Herc takes 10 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank A")
+    err = refused(log, "fate release Saber excalibur --target Lancer --units 2")
+    assert "error: FATE-NP-11: --units is for an NP that summons familiars\n" == err

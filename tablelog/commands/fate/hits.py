@@ -174,10 +174,13 @@ def _wounded(target: dict[str, Any], damage: DamageTaken, attack: Attack) -> Dam
                         rules=with_rules(*damage.rules, "FATE-NP-13"))  # fmt: skip
 
 
-def _counter(state: State, name: str, attacker: str, wins: list[tuple[str, int]]) -> DamageTaken:
-    """Return the fixed HP an EX defensive NP's won judgments deal to the attacker."""
+def _counter(state: State, name: str, attacker: str, wins: list[tuple[str, int]],
+             header: dict[str, str]) -> DamageTaken:  # fmt: skip
+    """Return the fixed HP an EX defensive NP's won judgments deal to the attacker (the
+    breakdown names the NP or cast it blocked, first)."""
     total = sum(hp for _, hp in wins)
-    breakdown = {f"win {i}": f"{line}: {hp} HP" for i, (line, hp) in enumerate(wins, start=1)}
+    breakdown: dict[str, str] = {key: header[key] for key in ("np", "cast") if key in header}
+    breakdown.update({f"win {i}": f"{line}: {hp} HP" for i, (line, hp) in enumerate(wins, 1)})
     breakdown["total"] = f"{total} HP (fixed: no defense, no anti-magic)"
     chants = state.characters[attacker]["chants"]
     if chants:
@@ -219,5 +222,5 @@ def land_hits(
     damage = _wounded(target, damage, attack)
     pending.add(damage)
     if wins and attack.attacker in pending.state.characters:
-        pending.add(_counter(pending.state, name, str(attack.attacker), wins))
+        pending.add(_counter(pending.state, name, str(attack.attacker), wins, header or {}))
     return damage

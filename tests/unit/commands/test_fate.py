@@ -1250,3 +1250,19 @@ def test_familiars_join_those_out_and_pay_no_upkeep():
     after, events = then(state, StartRound())
     assert (42, ["RoundStarted"]) == (after.characters["Gilles"]["mp"],
                                       [type(e).__name__ for e in events])  # fmt: skip
+
+
+@rule("FATE-NP-12")
+def test_a_counter_goes_with_the_release_that_drew_it():
+    """Undoing the release Avalon blocked takes its counter back too: with the release #8
+    undone, the counter #10 does not hold and names the release."""
+    pairs = logged(SABER, AddServant("Mordred", 100, 80, np_budget=15),
+                   AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+                   AddPhantasm("Mordred", "clarent", "A++", "anti-fortress"), StartBattle(),
+                   Release("Saber", "avalon"),
+                   Release("Mordred", "clarent", ("Saber",)))  # fmt: skip
+    assert ["PhantasmReleased", "DamageTaken", "DamageTaken"] == [
+        type(e).__name__ for _, e in pairs[-3:]]
+    failed = fold_collecting(given(), pairs, undone={8})
+    assert [(9, "FATE-NP-6"), (10, "FATE-NP-6")] == [(seq, exc.rule_id) for seq, _, exc in failed]
+    assert failed[1][2].message.startswith("damage to Mordred comes from the release #8")

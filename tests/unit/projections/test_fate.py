@@ -11,6 +11,7 @@ from tablelog.commands.core import decide
 from tablelog.commands.fate import AddMaster, AddPhantasm, AddServant, Release, StartBattle
 from tablelog.events.codec import from_record, to_record
 from tablelog.events.fate import (
+    AbilityUsed,
     ArmyDismissed,
     ArmySummoned,
     BattleEnded,
@@ -26,6 +27,7 @@ from tablelog.events.fate import (
     Healed,
     InjuryHealed,
     MadnessToggled,
+    ManaAbsorbed,
     MasterAdded,
     PhantasmAdded,
     PhantasmReleased,
@@ -61,6 +63,8 @@ NOBODY = [
     UpkeepPaid("Nobody", "ubw", 1),
     ArmySummoned("Nobody", "ionioi", 10, 5, 7, 5, 1),
     ArmyDismissed("Nobody", "ionioi", "dismissed"),
+    AbilityUsed("Nobody", "wheel", "charge", 20, targets=("Ghost",), action=11),
+    ManaAbsorbed("Nobody", 8, "fort absorb"),
     TurnStarted(5),
     RoundStarted(4),
     BattleEnded(),
