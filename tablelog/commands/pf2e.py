@@ -12,6 +12,7 @@ from tablelog.events.pf2e import (
     ItemAdded,
     ItemGiven,
     ItemInvested,
+    ItemSheet,
     RuneActivated,
     RuneEtched,
     RuneEtchingBegun,
@@ -31,6 +32,7 @@ from tablelog.projections.pf2e.checks import (
     etching_text,
     item,
 )
+from tablelog.projections.pf2e.sheets import sheet_of
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, gp_text, require
 
@@ -156,7 +158,8 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     base = rules.base_item(c.base)
     if c.owner is not None:
         character(state, c.owner)
-    return [ItemAdded(item=c.item, base=base.id, owner=c.owner)]
+    return [ItemAdded(item=c.item, base=base.id, owner=c.owner, category=base.category,
+                      sheet=sheet_of(base, ()))]
 
 
 @decider(GiveItem)
@@ -179,18 +182,22 @@ def decide_etch_rune(state: State, c: EtchRune) -> list[Event]:
     check_no_etching(state, c.item)
     rune, plan = check_etch(state, c.item, c.rune, c.by)
     if c.begin:
-        return [RuneEtchingBegun(item=c.item, rune=rune.id, by=c.by)]
-    return [_etched(c.item, rune, c.by, plan)]
+        return [RuneEtchingBegun(item=c.item, rune=rune.id, by=c.by, level=rune.level)]
+    return [_etched(state, c.item, rune, c.by, plan)]
 
 
-def _etched(item_id: str, rune: rules.Rune, by: str, plan: rules.EtchPlan) -> RuneEtched:
+def _etched(state: State, item_id: str, rune: rules.Rune, by: str,
+            plan: rules.EtchPlan) -> RuneEtched:
+    """Return the etch event, with the item as the etch leaves it (its sheet)."""
     breakdown = {"rune price": gp_text(rune.price_cp), "paid": gp_text(plan.cost_cp)}
     if plan.replaced:
         old = rules.runes()[plan.replaced]
         breakdown["upgrade"] = (f"{gp_text(rune.price_cp)} - {gp_text(old.price_cp)} "
                                 f"({plan.replaced})")
+    base = rules.base_item(state.items[item_id]["base"])
     return RuneEtched(item=item_id, rune=rune.id, by=by, level=rune.level,
-                      price_cp=plan.cost_cp, replaces=plan.replaced, breakdown=breakdown)
+                      price_cp=plan.cost_cp, replaces=plan.replaced, breakdown=breakdown,
+                      sheet=sheet_of(base, plan.runes))
 
 
 @decider(FinishEtching)
@@ -199,7 +206,7 @@ def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
     etching = item(state, c.item)["etching"]
     require(etching is not None, "PF2E-ETCH-2", f"{c.item} has no etch in progress")
     rune, plan = check_etch(state, c.item, etching["rune"], etching["by"])
-    return [_etched(c.item, rune, etching["by"], plan)]
+    return [_etched(state, c.item, rune, etching["by"], plan)]
 
 
 @decider(InvestItem)
@@ -237,10 +244,16 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
     events: list[Event] = [RuneTransferred(
         rune=moved.id, source=c.source, target=c.target, by=c.by, dc=terms.dc,
         cost_cp=terms.cost_cp, days=terms.days, swap=swapped.id if swapped else None,
-        outcome=c.outcome, breakdown=_breakdown(terms, plan))]
+        outcome=c.outcome, breakdown=_breakdown(terms, plan),
+        source_sheet=_sheet(state, c.source, plan.source_runes),
+        target_sheet=_sheet(state, c.target, plan.target_runes))]
     if state.items[c.source]["category"] == "runestone" and not plan.source_runes:
         events.append(RunestoneCracked(item=c.source))
     return events
+
+
+def _sheet(state: State, item_id: str, runes: tuple[str, ...]) -> ItemSheet:
+    return sheet_of(rules.base_item(state.items[item_id]["base"]), runes)
 
 
 def _terms(state: State, c: TransferRune, plan: rules.TransferPlan) -> rules.TransferTerms:

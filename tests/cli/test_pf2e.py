@@ -213,6 +213,34 @@ def test_undoing_a_formula_an_etch_needs_is_refused(log: Path) -> None:
     assert "later events depend on it" in err and "no formula for frost" in err
 
 
+@rule("PF2E-ETCH-1")
+@rule("PF2E-RUNE-2")
+def test_undoing_an_earlier_etch_under_a_later_one_is_refused(log: Path) -> None:
+    """The bow's frost etch recorded a +1 frost longbow: undoing its potency rune (#15) is
+    refused, naming the frost etch (#16) and the slot it used."""
+    err = refused(log, "undo", "15")
+    assert ("error: CORE-UNDO: #15 cannot be undone: later events depend on it: #16 "
+            "pf2e.RuneEtched (PF2E-RUNE-2: bow-1 has no potency rune, so no property slot for "
+            "frost; etch a potency rune first)\n") == err
+
+
+@rule("PF2E-XFER-6")
+def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> None:
+    """pf2e draws nothing: the Crafting check's degree is the table's (--outcome). Undoing a
+    transfer and taking it again three times appends the same event, with the same changes."""
+    args = ("pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by",
+            "Valeros", "--outcome", "critical-success", "--days", "2")
+    first = ok(log, *args)
+    outputs = []
+    for _ in range(3):
+        ok(log, "undo")
+        outputs.append(ok(log, *args))
+    records = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+    moved = [r["data"] for r in records if r["type"] == "pf2e.RuneTransferred"]
+    assert [first.split(" ", 1)[1]] * 3 == [out.split(" ", 1)[1] for out in outputs]
+    assert 4 == len(moved) and all(m == moved[0] for m in moved)
+
+
 @pytest.mark.parametrize("args", [
     ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
      "--days", "x"),

@@ -31,7 +31,7 @@ from tablelog.events.pf2e import (
     RuneTransferred,
 )
 from tablelog.projections import pf2e as projection
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.rules.core import RuleViolation
 from tests.support.decider import refused, then
 
@@ -39,10 +39,11 @@ rule = pytest.mark.rule
 
 
 def given(*events) -> State:
-    """Fold events into a fresh pf2e state."""
+    """Fold events into a fresh pf2e state, each checked against its precondition first."""
     state = State(system="pf2e")
     projection.init_state(state, {})
     for e in events:
+        check(state, e)
         evolve(state, e)
     return state
 
@@ -186,13 +187,17 @@ def test_etch_alias_records_catalogue_rune_and_charges_crafter():
     """`etch disrupting` records vitalizing (level 5, 150 gp) and Valeros pays for it."""
     after, events = then(given(*PLUS1_SWORD), EtchRune(item="sword", rune="disrupting",
                                                        by="Valeros"))
-    assert ([etched("sword", "vitalizing", 15000, 5)], 185, 5) == (
+    assert ([etched("sword", "vitalizing", 15000, 5)], 185, 5,
+            (("weapon-potency-1", "vitalizing"), "+1 vitalizing longsword", 5, 18500)) == (
         [_plain(e) for e in events], after.characters["Valeros"]["spent_gp"],
-        after.items["sword"]["level"])
+        after.items["sword"]["level"],
+        (events[0].sheet.runes, events[0].sheet.name, events[0].sheet.level,
+         events[0].sheet.price_cp))
 
 
 def _plain(e: RuneEtched) -> RuneEtched:
-    return attrs.evolve(e, breakdown={})
+    """The event without its breakdown and sheet (asserted separately)."""
+    return attrs.evolve(e, breakdown={}, sheet=None)
 
 
 @rule("PF2E-ETCH-2")
@@ -201,7 +206,8 @@ def test_long_etch_has_no_effect_until_finished():
     state = given(*PLUS1_SWORD)
     begun, events = then(state, EtchRune(item="sword", rune="flaming", by="Valeros", begin=True))
     done, finished = then(begun, FinishEtching(item="sword"))
-    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros")], "+1 longsword",
+    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros", level=8)],
+            "+1 longsword",
             {"rune": "flaming", "by": "Valeros"}, 35, "+1 flaming longsword", None, 535) == (
         events, begun.items["sword"]["name"], begun.items["sword"]["etching"],
         begun.characters["Valeros"]["spent_gp"], done.items["sword"]["name"],
@@ -461,12 +467,13 @@ def test_etch_refuses_runes_the_item_cannot_take(item, rune, rule_id, words):
     refused(state, EtchRune(item=item, rune=rune, by="Valeros"), rule_id, *words)
 
 
-def test_evolver_refuses_event_that_no_longer_applies():
-    """An etch whose formula event is gone no longer replays (undo finds the dependency)."""
+@rule("PF2E-ETCH-1")
+def test_precondition_refuses_event_that_no_longer_applies():
+    """An etch whose formula event is gone no longer holds (undo finds the dependency)."""
     state = given(CharacterAdded(name="Valeros", level=14),
                   ItemAdded(item="sword", base="longsword", owner="Valeros"))
     with pytest.raises(RuleViolation, match="no formula for striking"):
-        evolve(state, etched("sword", "striking", 6500, 4))
+        check(state, etched("sword", "striking", 6500, 4))
 
 
 # --- the rule IDs history shows for each event ------------------------------------------------

@@ -1,0 +1,40 @@
+"""Upcasters of pf2e events: older schema versions brought to the current shape.
+
+v1 -> v2 (the events record their outcomes): ``pf2e.ItemAdded`` gains ``category`` and ``sheet``,
+``pf2e.RuneEtched`` gains ``sheet``, ``pf2e.RuneTransferred`` ``source_sheet`` and
+``target_sheet``, ``pf2e.RuneEtchingBegun`` the rune's ``level``. A v1 record names only ids, and
+these facts come from the catalogues, so the upcasters fill them with None: the evolvers take
+their documented legacy path for None (docs/pf2e.md), and the preconditions skip what they
+cannot know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tablelog.events.codec import upcaster
+
+__all__: list[str] = []
+
+_NEW_FIELDS = {
+    "pf2e.ItemAdded": ("category", "sheet"),
+    "pf2e.RuneEtched": ("sheet",),
+    "pf2e.RuneTransferred": ("source_sheet", "target_sheet"),
+    "pf2e.RuneEtchingBegun": ("level",),
+}
+
+
+def _unknown(fields: tuple[str, ...]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Return the v1 -> v2 step that records ``fields`` as not known (None)."""
+
+    def up(data: dict[str, Any]) -> dict[str, Any]:
+        for field in fields:
+            data[field] = None
+        return data
+
+    return up
+
+
+for _tag, _fields in _NEW_FIELDS.items():
+    upcaster(_tag, 1)(_unknown(_fields))
