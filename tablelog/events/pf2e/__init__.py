@@ -17,6 +17,7 @@ from tablelog.events.pf2e.items import (
     RuneActivated,
 )
 from tablelog.events.pf2e.runes import (
+    HIGHEST,
     RuneEtched,
     RuneEtchingBegun,
     RunestoneCracked,
@@ -25,7 +26,7 @@ from tablelog.events.pf2e.runes import (
 )
 
 __all__ = [
-    "ItemSheet", "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven", "RuneEtchingBegun",
-    "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked", "ItemInvested",
-    "RuneActivated",
+    "HIGHEST", "ItemSheet", "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven",
+    "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked",
+    "ItemInvested", "RuneActivated",
 ]

@@ -14,8 +14,19 @@ from tablelog.rules.core import gp_text
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 
 __all__ = [
-    "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked",
+    "HIGHEST", "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed",
+    "RunestoneCracked",
 ]
+
+
+HIGHEST = "only the highest applies"
+"""Breakdown key naming an arriving property rune that has no effect beside a higher one of its
+kind (PF2E-PROP-1); the event line repeats it."""
+
+
+def _highest_text(breakdown: dict[str, str]) -> str:
+    note = breakdown.get(HIGHEST)
+    return f"; {note}" if note else ""
 
 
 def _audit(rule_ids: list[str], breakdown: dict[str, str]) -> list[str]:
@@ -81,19 +92,23 @@ class RuneEtched(Event):
 
     def describe(self) -> str:
         upgrade = f", upgrades {self.replaces}" if self.replaces else ""
-        return f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}{upgrade})"
+        return (f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}"
+                f"{upgrade}{_highest_text(self.breakdown)})")
 
     def explain(self) -> list[str]:
-        """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1."""
+        """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1, a rune
+        outranked by a higher one of its kind PF2E-PROP-1."""
         ids = ["PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1"]
         if self.replaces:
             ids.append("PF2E-FUND-1" if _is_fundamental(self.rune) else "PF2E-PROP-1")
+        elif HIGHEST in self.breakdown:
+            ids.append("PF2E-PROP-1")
         return _audit(ids, self.breakdown)
 
 
 @event("pf2e.RuneTransferred", version=2, entities=("source", "target", "by"),
        rules=("PF2E-XFER-1", "PF2E-XFER-2", "PF2E-XFER-3", "PF2E-XFER-5", "PF2E-XFER-6",
-              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1"))
+              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1", "PF2E-PROP-1"))
 @attrs.frozen
 class RuneTransferred(Event):
     """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft.
@@ -120,10 +135,12 @@ class RuneTransferred(Event):
         day = "day" if self.days == 1 else "days"
         cost = gp_text(self.cost_cp) if self.cost_cp else "free"
         return (f"{self.rune}: {self.source} -> {self.target}{back} (DC {self.dc}, {cost}, "
-                f"{self.days} {day}, {_outcome_text(self.outcome)})")
+                f"{self.days} {day}, {_outcome_text(self.outcome)}"
+                f"{_highest_text(self.breakdown)})")
 
     def explain(self) -> list[str]:
-        """The transfer's rules; a swap, a dormancy change or a runestone add theirs."""
+        """The transfer's rules; a swap, a dormancy change, a runestone or a rune outranked by
+        a higher one of its kind (PF2E-PROP-1) add theirs."""
         ids = ["PF2E-XFER-1"]
         if self.swap:
             ids += ["PF2E-XFER-2"] + ([] if _is_fundamental(self.rune) else ["PF2E-XFER-3"])
@@ -132,6 +149,8 @@ class RuneTransferred(Event):
         ids += ["PF2E-XFER-6"] + (["PF2E-XFER-7"] if self.swap else []) + ["PF2E-XFER-8"]
         if self.breakdown.get("cost", "").startswith("free from a runestone"):
             ids.append("PF2E-STONE-1")
+        if HIGHEST in self.breakdown:
+            ids.append("PF2E-PROP-1")
         return _audit(ids, self.breakdown)
 
 

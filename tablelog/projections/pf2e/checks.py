@@ -8,6 +8,7 @@ given; :func:`check_etch` and :func:`check_transfer` also read the catalogues (d
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from tablelog.projections.core import State
@@ -185,9 +186,21 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     record = item(state, item_id)
     character(state, by)
     check_holds(state, by, item_id, "PF2E-ACT-1")
-    active = [r for r in record["runes"] if r not in record["dormant"]]
+    active = _active(record["runes"], record["dormant"])
     require(rune_id in active, "PF2E-ACT-1", f"{item_id} has no active {rune_id} rune "
             f"(active: {', '.join(active) or 'none'}; dormant: "
             f"{', '.join(record['dormant']) or 'none'})")
     require(record["invested"] or not record["invested_trait"], "PF2E-INVEST-1",
             f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}")
+
+
+def _active(runes: list[str], dormant: list[str]) -> list[str]:
+    """Return the runes that are not dormant, etch order (of two alike, the later is dormant)."""
+    left = Counter(dormant)
+    active = []
+    for rune in reversed(runes):
+        if left[rune]:
+            left[rune] -= 1
+        else:
+            active.insert(0, rune)
+    return active

@@ -41,7 +41,7 @@ from tablelog.projections.pf2e.checks import (
     item,
 )
 from tablelog.rules.core import RuleViolation, require
-from tablelog.rules.pf2e.runesets import no_slot_text
+from tablelog.rules.pf2e.runesets import no_slot_text, without_one
 
 __all__: list[str] = []
 
@@ -174,11 +174,10 @@ def _before(sheet: ItemSheet, arrived: Sequence[str | None],
             left: Sequence[str | None]) -> list[str]:
     """Return the runes an item held before an event: its sheet's, less what arrived, plus what
     left (compared as a multiset: etch order is the rules' business, not the dependency's)."""
-    runes = list(sheet.runes)
+    runes = sheet.runes
     for rune in arrived:
-        if rune in runes:
-            del runes[len(runes) - 1 - runes[::-1].index(rune)]
-    return runes + [r for r in left if r is not None]
+        runes = without_one(runes, rune)
+    return [*runes, *(r for r in left if r is not None)]
 
 
 def _require_runes(item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet,

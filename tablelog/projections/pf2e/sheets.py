@@ -12,6 +12,7 @@ from typing import Any
 
 from tablelog.events.pf2e import ItemSheet
 from tablelog.rules import pf2e as rules
+from tablelog.rules.pf2e.runesets import without_one
 
 __all__ = ["etched_runes", "moved_runes", "assign", "sheet_of", "legacy_refresh",
            "legacy_item"]
@@ -25,7 +26,7 @@ def etched_runes(ids: Sequence[str], rune: str, replaces: str | None) -> list[st
     >>> etched_runes(["weapon-potency-1", "striking"], "weapon-potency-2", "weapon-potency-1")
     ['striking', 'weapon-potency-2']
     """
-    return [i for i in ids if i != replaces] + [rune]
+    return [*without_one(ids, replaces), rune]
 
 
 def moved_runes(source: Sequence[str], target: Sequence[str], rune: str,
@@ -38,8 +39,7 @@ def moved_runes(source: Sequence[str], target: Sequence[str], rune: str,
     ([], ['weapon-potency-1', 'frost'])
     """
     back = [swap] if swap is not None else []
-    return ([i for i in source if i != rune] + back,
-            [i for i in target if i != swap] + [rune])
+    return [*without_one(source, rune), *back], [*without_one(target, swap), rune]
 
 
 def assign(record: dict[str, Any], sheet: ItemSheet) -> None:

@@ -249,14 +249,15 @@ def test_one_rune_at_a_time_per_crafter():
          []),
         ([("weapon-potency-2", 93500, 10)], "weapon-potency-1", None, "PF2E-FUND-1",
          ["sword already has weapon-potency-2"]),
-        ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "flaming", None, "PF2E-PROP-1",
-         ["sword already has flaming"]),
+        ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "flaming", None, "PF2E-RUNE-2",
+         ["its one property slot holds flaming: no slot for flaming"]),
         ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "frost", None, "PF2E-RUNE-2",
          ["no slot for frost"]),
     ],
 )
 def test_upgrades_and_duplicates(given_runes, rune, then_rune, rule_id, words):
-    """A stronger tier upgrades for the price difference; equal or weaker tiers are refused."""
+    """A stronger tier upgrades for the price difference; an equal or weaker fundamental is
+    refused, a second property rune of a kind needs a free slot."""
     state = given(*SMITH, *(etched("sword", r, p, lv) for r, p, lv in given_runes))
     command = EtchRune(item="sword", rune=rune, by="Valeros")
     if rule_id:
@@ -264,6 +265,58 @@ def test_upgrades_and_duplicates(given_runes, rune, then_rune, rule_id, words):
     else:
         _, events = then(state, command)
         assert then_rune == (events[0].rune, events[0].price_cp)
+
+
+GREATER_FLAMING = [
+    CharacterAdded(name="Seelah", level=16, crafting="master"),
+    *formulas("Seelah", "weapon-potency-2", "greater-flaming", "flaming"),
+    ItemAdded(item="sword", base="longsword", owner="Seelah"),
+    ItemAdded(item="stone", base="runestone", owner="Seelah"),
+    etched("sword", "weapon-potency-2", 93500, 10, by="Seelah"),
+    etched("sword", "greater-flaming", 650000, 15, by="Seelah"),
+    etched("stone", "flaming", 50000, 8, by="Seelah"),
+]
+
+
+@rule("PF2E-PROP-1")
+def test_a_second_flaming_on_a_greater_flaming_weapon_is_etched_and_says_it_has_no_effect():
+    """Issue 15 item 19: flaming onto a +2 greater flaming longsword with a free slot is etched
+    (500 gp); the event says greater flaming applies and flaming has no effect."""
+    after, events = then(given(*GREATER_FLAMING),
+                         EtchRune(item="sword", rune="flaming", by="Seelah"))
+    sword = after.items["sword"]
+    assert ("flaming -> sword (level 8, 500 gp; greater-flaming applies, flaming has no effect)",
+            "+2 greater flaming longsword", ["greater-flaming"], ["flaming"], 7935,
+            "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1") == (
+        events[0].describe(), sword["name"], sword["property"], sword["dormant"],
+        sword["price_gp"], events[0].explain()[0])
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-XFER-1")
+def test_a_second_flaming_moves_onto_a_greater_flaming_weapon_and_says_it_has_no_effect():
+    """Issue 15 item 19, by transfer: flaming leaves its runestone for the +2 greater flaming
+    longsword's free slot; the runestone cracks."""
+    after, events = then(given(*GREATER_FLAMING),
+                         TransferRune(rune="flaming", source="stone", target="sword",
+                                      by="Seelah"))
+    assert ("flaming: stone -> sword (DC 24, free, 1 day, success; greater-flaming applies, "
+            "flaming has no effect)", ["weapon-potency-2", "greater-flaming", "flaming"],
+            ["flaming"], False) == (
+        events[0].describe(), after.items["sword"]["runes"], after.items["sword"]["dormant"],
+        "stone" in after.items)
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-ACT-1")
+def test_an_outranked_rune_cannot_be_activated_but_the_highest_can():
+    """With greater flaming and flaming etched, flaming is dormant: activating it is refused."""
+    state = given(*GREATER_FLAMING, etched("sword", "flaming", 50000, 8, by="Seelah"))
+    refused(state, ActivateRune(item="sword", rune="flaming", by="Seelah"), "PF2E-ACT-1",
+            "sword has no active flaming rune (active: weapon-potency-2, greater-flaming; "
+            "dormant: flaming)")
+    _, events = then(state, ActivateRune(item="sword", rune="greater-flaming", by="Seelah"))
+    assert "greater-flaming" == events[0].rune
 
 
 # --- transfers ------------------------------------------------------------------------------
