@@ -217,6 +217,49 @@ def test_holy_and_unholy_exclude_each_other():
 
 
 @rule("PF2E-RUNE-6")
+@pytest.mark.parametrize(("rune_id", "held"), [("unholy", "holy"), ("holy", "unholy")])
+def test_holy_unholy_refusal_names_the_rune_that_excludes(rune_id, held):
+    """Issue 15 item 21: unholy on a holy weapon is refused naming the holy rune, not the
+    weapon's kind (and the reverse)."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.check_fits(pf2e.rune(rune_id), pf2e.base_item("longsword"),
+                        [pf2e.rune("weapon-potency-1"), pf2e.rune(held)])
+    assert ("PF2E-RUNE-6", f"{rune_id} cannot go on a weapon that holds a {held} rune: holy and "
+            "unholy runes exclude each other") == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-RUNE-6")
+@pytest.mark.parametrize(
+    ("rune_id", "base", "ok"),
+    [("hooked", "fauchard", True), ("hooked", "longbow", False), ("hooked", "javelin", False),
+     ("rooting", "warhammer", True), ("rooting", "crossbow", False),
+     ("true-rooting", "longbow", False), ("bolkas-blessing", "clan-dagger", True),
+     ("bolkas-blessing", "dagger", False), ("bolkas-blessing", "longsword", False)],
+)
+def test_melee_only_and_clan_dagger_runes(rune_id, base, ok):
+    """Issue 15 item 21: hooked and rooting (every tier) go only on melee weapons, Bolka's
+    blessing only on a clan dagger."""
+    assert ok == pf2e.fits(pf2e.rune(rune_id), pf2e.base_item(base))
+
+
+@rule("PF2E-RUNE-6")
+@rule("PF2E-PROP-1")
+@rule("PF2E-PRICE-1")
+def test_greater_fortification_is_in_the_catalogue():
+    """Issue 15 item 18 (GM Core): greater fortification, level 18, 24,000 gp, medium or heavy
+    armor; it upgrades fortification for 22,000 gp and does not fit light armor."""
+    rune = pf2e.rune("greater-fortification")
+    plan = etch("full-plate", ("armor-potency-1", "fortification"), "greater-fortification")
+    after = facts("full-plate", *plan.runes)
+    assert ((18, 2400000, "fortification", 2), (2200000, "fortification"),
+            ("+1 greater fortification full plate", 18), (True, True, False)) == (
+        (rune.level, rune.price_cp, rune.family, rune.tier), (plan.cost_cp, plan.replaced),
+        (after.name, after.level),
+        tuple(pf2e.fits(rune, pf2e.base_item(b)) for b in ("chain-mail", "full-plate",
+                                                            "leather-armor")))
+
+
+@rule("PF2E-RUNE-6")
 def test_usage_refusal_names_rune_and_item():
     """Refusing a melee-only rune on a bow names the usage token and the bow."""
     with pytest.raises(RuleViolation, match="animated needs usage melee-weapon; longbow") as err:
