@@ -224,6 +224,19 @@ def test_undoing_an_earlier_etch_under_a_later_one_is_refused(log: Path) -> None
             "frost; etch a potency rune first)\n") == err
 
 
+@rule("PF2E-ETCH-1")
+def test_a_trained_crafter_crafts_no_magic_items(log: Path) -> None:
+    """Magical Crafting needs expert: a trained character is added without it, and asking for
+    it is refused (exit 1, the log unchanged)."""
+    line = ok(log, "pf2e", "character", "add", "Merisiel", "--crafting", "trained").splitlines()[0]
+    err = refused(log, "pf2e", "character", "add", "Ezren", "--crafting", "trained",
+                  "--magical-crafting")
+    assert (f"#{NEXT} pf2e.CharacterAdded Merisiel (level 1, trained in Crafting, no magical "
+            "crafting)", "error: PF2E-ETCH-1: Ezren is trained in Crafting: crafting magic "
+            "items (Magical Crafting) needs expert; add --no-magical-crafting or a higher "
+            "--crafting\n") == (line, err)
+
+
 @rule("PF2E-XFER-6")
 def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> None:
     """pf2e draws nothing: the Crafting check's degree is the table's (--outcome). Undoing a

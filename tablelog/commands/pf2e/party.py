@@ -39,13 +39,22 @@ __all__: list[str] = []
 
 @decider(AddCharacter)
 def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
-    """Add a character with a new name, level 1..20 and a Crafting rank."""
+    """Add a character with a new name, level 1..20 and a Crafting rank.
+
+    Magical Crafting (the ability to craft magic items) needs expert in Crafting: it defaults to
+    yes from expert on, and is refused for a trained crafter (PF2E-ETCH-1, issue 15 item 20).
+    """
     check_new_name(state, c.name)
     require(1 <= c.level <= 20, "PF2E-ETCH-1", f"level must be 1..20, not {c.level}")
     require(c.crafting in rules.RANKS, "PF2E-XFER-8",
             f"unknown Crafting rank {c.crafting!r} ({', '.join(rules.RANKS)})")
+    expert = rules.rank_at_least(c.crafting, rules.MAGICAL_CRAFTING_RANK)
+    require(expert or not c.magical_crafting, "PF2E-ETCH-1",
+            f"{c.name} is {c.crafting} in Crafting: crafting magic items (Magical Crafting) needs "
+            f"{rules.MAGICAL_CRAFTING_RANK}; add --no-magical-crafting or a higher --crafting")
+    magical = expert if c.magical_crafting is None else c.magical_crafting
     return [CharacterAdded(name=c.name, level=c.level, crafting=c.crafting,
-                           magical_crafting=c.magical_crafting)]
+                           magical_crafting=magical)]
 
 
 @decider(LearnFormula)

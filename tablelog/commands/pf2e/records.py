@@ -12,12 +12,13 @@ __all__ = [
 
 @attrs.frozen
 class AddCharacter:
-    """Add a character (``crafting``: Crafting rank; ``magical_crafting``: can craft magic)."""
+    """Add a character (``crafting``: Crafting rank; ``magical_crafting``: can craft magic items,
+    None: yes from expert in Crafting on)."""
 
     name: str
     level: int = 1
     crafting: str = "expert"
-    magical_crafting: bool = True
+    magical_crafting: bool | None = None
 
 
 @attrs.frozen

@@ -32,7 +32,8 @@ def decide_etch_rune(state: State, c: EtchRune) -> list[Event]:
     check_no_etching(state, c.item)
     rune, plan = check_etch(state, c.item, c.rune, c.by)
     if c.begin:
-        return [RuneEtchingBegun(item=c.item, rune=rune.id, by=c.by, level=rune.level)]
+        return [RuneEtchingBegun(item=c.item, rune=rune.id, by=c.by, level=rune.level,
+                                 crafting=rules.crafting_rank_needed(rune.family, rune.tier))]
     return [_etched(state, c.item, rune, c.by, plan)]
 
 
@@ -48,7 +49,7 @@ def _etched(state: State, item_id: str, rune: rules.Rune, by: str,
     _note_highest(breakdown, [(sheet, rune.id)])
     return RuneEtched(item=item_id, rune=rune.id, by=by, level=rune.level,
                       price_cp=plan.cost_cp, replaces=plan.replaced, breakdown=breakdown,
-                      sheet=sheet)
+                      sheet=sheet, crafting=rules.crafting_rank_needed(rune.family, rune.tier))
 
 
 def _note_highest(breakdown: dict[str, str], arrivals: list[tuple[ItemSheet, str]]) -> None:

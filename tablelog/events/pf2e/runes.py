@@ -50,26 +50,27 @@ def _may_change_dormancy(rune_id: str) -> bool:
     return found is not None and (not found.is_fundamental or found.family in POTENCY_FAMILIES)
 
 
-@event("pf2e.RuneEtchingBegun", version=2, entities=("item", "by"),
+@event("pf2e.RuneEtchingBegun", version=3, entities=("item", "by"),
        rules=("PF2E-ETCH-1", "PF2E-ETCH-2"))
 @attrs.frozen
 class RuneEtchingBegun(Event):
     """A long Craft started: the rune has no effect until it is finished.
 
-    v2 records the rune's ``level`` (the crafter's level must reach it, PF2E-ETCH-1); None in a
-    v1 record.
+    v2 records the rune's ``level``, v3 the Crafting rank it needs (``crafting``): the crafter
+    must reach both (PF2E-ETCH-1); None in older records.
     """
 
     item: str
     rune: str
     by: str
     level: int | None = None
+    crafting: str | None = None
 
     def describe(self) -> str:
         return f"{self.rune} -> {self.item} begun by {self.by} (no effect until finished)"
 
 
-@event("pf2e.RuneEtched", version=2, entities=("item", "by"),
+@event("pf2e.RuneEtched", version=3, entities=("item", "by"),
        rules=("PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1", "PF2E-FUND-1",
               "PF2E-PROP-1"))
 @attrs.frozen
@@ -78,7 +79,8 @@ class RuneEtched(Event):
     ``price_cp``.
 
     v2 records the item as the etch left it (``sheet``); None in a v1 record (the evolver's
-    legacy path derives it from today's catalogue).
+    legacy path derives it from today's catalogue). v3 records the Crafting rank the rune needs
+    (``crafting``, PF2E-ETCH-1); None in older records.
     """
 
     item: str
@@ -89,6 +91,7 @@ class RuneEtched(Event):
     replaces: str | None = None
     breakdown: dict[str, str] = attrs.Factory(dict)
     sheet: ItemSheet | None = None
+    crafting: str | None = None
 
     def describe(self) -> str:
         upgrade = f", upgrades {self.replaces}" if self.replaces else ""

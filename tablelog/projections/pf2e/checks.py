@@ -102,16 +102,18 @@ def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
                                 f"{name}; one rune at a time: pf2e finish {name}")
 
 
-def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by: str) -> None:
+def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by: str,
+                 crafting: str | None = None) -> None:
     """Refuse unless ``by`` may etch the rune ``rune_id`` (of ``level``) onto the item now.
 
     Args:
         level: The rune's level; None skips the level check (a record that does not know it).
+        crafting: The Crafting rank the rune needs; None skips the rank check (likewise).
 
     Raises:
         RuleViolation: UNKNOWN-NAME (character or item); PF2E-ETCH-1 (no magical crafting, not
-            holding the item, no formula, level below the rune's); PF2E-ETCH-2 (the crafter is
-            etching another item).
+            holding the item, no formula, level or Crafting rank below the rune's);
+            PF2E-ETCH-2 (the crafter is etching another item).
     """
     item(state, item_id)
     who = check_crafter(state, by)
@@ -121,6 +123,8 @@ def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by
             f"{by} has no formula for {rune_id}; add it: pf2e formula add {by} {rune_id}")
     require(level is None or who["level"] >= level, "PF2E-ETCH-1",
             f"{by} is level {who['level']}, below {rune_id}'s level {level}")
+    require(crafting is None or rules.rank_at_least(who["crafting"], crafting), "PF2E-ETCH-1",
+            f"{by} is {who['crafting']} in Crafting; etching {rune_id} needs {crafting}")
 
 
 def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
@@ -129,13 +133,14 @@ def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rul
 
     Raises:
         RuleViolation: UNKNOWN-NAME (character, item or rune); the refusals of
-            :func:`check_etcher`; or the plan's (PF2E-RUNE-2/6, PF2E-FUND-1, PF2E-PROP-1,
-            PF2E-STONE-1).
+            :func:`check_etcher` (with the rune's level and Crafting rank); or the plan's
+            (PF2E-RUNE-2/6, PF2E-FUND-1, PF2E-STONE-1).
     """
     record = item(state, item_id)
     check_crafter(state, by)
     rune = rules.rune(rune_name)
-    check_etcher(state, item_id, rune.id, rune.level, by)
+    check_etcher(state, item_id, rune.id, rune.level, by,
+                 rules.crafting_rank_needed(rune.family, rune.tier))
     plan = rules.plan_etch(rules.base_item(record["base"]), record["runes"], rune, item_id)
     return rune, plan
 

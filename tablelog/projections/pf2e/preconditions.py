@@ -78,7 +78,7 @@ def _item_given(state: State, e: ItemGiven) -> None:
 @precondition(RuneEtchingBegun)
 def _etching_begun(state: State, e: RuneEtchingBegun) -> None:
     check_no_etching(state, e.item)
-    check_etcher(state, e.item, e.rune, e.level, e.by)
+    check_etcher(state, e.item, e.rune, e.level, e.by, e.crafting)
 
 
 @precondition(RuneEtched)
@@ -87,7 +87,7 @@ def _rune_etched(state: State, e: RuneEtched) -> None:
     if etching is not None and etching != {"rune": e.rune, "by": e.by}:
         raise RuleViolation("PF2E-ETCH-2", f"{e.item} has another etch in progress "
                             f"({etching_text(etching)})")
-    check_etcher(state, e.item, e.rune, e.level, e.by)
+    check_etcher(state, e.item, e.rune, e.level, e.by, e.crafting)
     if e.sheet is not None:
         _check_etched_item(state.items[e.item], e)
 

@@ -32,6 +32,7 @@ from tablelog.events.pf2e import (
 )
 from tablelog.projections import pf2e as projection
 from tablelog.projections.core import State, check, evolve
+from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation
 from tests.support.decider import refused, then
 
@@ -182,6 +183,68 @@ def test_etch_needs_level_at_least_the_rune_level_and_magical_crafting():
 
 
 @rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("rune", "needed"), [
+    ("weapon-potency-1", "expert"), ("weapon-potency-2", "master"),
+    ("weapon-potency-3", "legendary"), ("armor-potency-2", "master"),
+    ("armor-potency-3", "legendary"), ("striking", "expert"), ("greater-striking", "master"),
+    ("major-striking", "legendary"), ("resilient", "expert"), ("greater-resilient", "master"),
+    ("major-resilient", "legendary"), ("minor-reinforcing", "expert"),
+    ("supreme-reinforcing", "expert"), ("greater-flaming", "expert"), ("speed", "expert"),
+])
+def test_crafting_rank_each_rune_needs(rune, needed):
+    """Issue 15 item 20: potency +1/+2/+3 need expert/master/legendary Crafting, and the tiers
+    of striking and resilient likewise; every other rune needs expert (Magical Crafting)."""
+    found = rules.rune(rune)
+    assert needed == rules.crafting_rank_needed(found.family, found.tier)
+
+
+RANKED = [CharacterAdded(name=name, level=20, crafting=rank) for name, rank in (
+    ("Amiri", "trained"), ("Kyra", "expert"), ("Valeros", "master"), ("Seelah", "legendary"))]
+
+
+@rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("by", "rune", "refusal"), [
+    ("Amiri", "weapon-potency-3", "Amiri is trained in Crafting; etching weapon-potency-3 needs "
+     "legendary"),
+    ("Amiri", "flaming", "Amiri is trained in Crafting; etching flaming needs expert"),
+    ("Kyra", "weapon-potency-2", "Kyra is expert in Crafting; etching weapon-potency-2 needs "
+     "master"),
+    ("Valeros", "weapon-potency-3", "Valeros is master in Crafting; etching weapon-potency-3 "
+     "needs legendary"),
+    ("Kyra", "weapon-potency-1", None), ("Valeros", "weapon-potency-2", None),
+    ("Seelah", "weapon-potency-3", None),
+])
+def test_etching_needs_the_crafting_rank_the_rune_needs(by, rune, refusal):
+    """A trained crafter (an old log's, with magical crafting) etches no rune; +2 potency needs
+    master, +3 legendary; the etch records the rank it needed."""
+    state = given(*RANKED, FormulaLearned(character=by, rune=rune, level=0, price_cp=0),
+                  ItemAdded(item="sword", base="longsword", owner=by))
+    command = EtchRune(item="sword", rune=rune, by=by)
+    if refusal:
+        refused(state, command, "PF2E-ETCH-1", refusal)
+    else:
+        _, events = then(state, command)
+        assert rules.crafting_rank_needed(rules.rune(rune).family, rules.rune(rune).tier) == (
+            events[0].crafting)
+
+
+@rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("crafting", "magical", "then_magical", "refusal"), [
+    ("trained", None, False, None), ("expert", None, True, None), ("master", False, False, None),
+    ("trained", True, None, "Merisiel is trained in Crafting: crafting magic items (Magical "
+     "Crafting) needs expert; add --no-magical-crafting or a higher --crafting"),
+])
+def test_magical_crafting_needs_expert_crafting(crafting, magical, then_magical, refusal):
+    """Issue 15 item 20: Magical Crafting needs expert; unsaid, it follows the rank."""
+    command = AddCharacter(name="Merisiel", level=9, crafting=crafting, magical_crafting=magical)
+    if refusal:
+        refused(given(), command, "PF2E-ETCH-1", refusal)
+    else:
+        _, events = then(given(), command)
+        assert then_magical == events[0].magical_crafting
+
+
+@rule("PF2E-ETCH-1")
 @rule("PF2E-RUNE-5")
 def test_etch_alias_records_catalogue_rune_and_charges_crafter():
     """`etch disrupting` records vitalizing (level 5, 150 gp) and Valeros pays for it."""
@@ -197,7 +260,7 @@ def test_etch_alias_records_catalogue_rune_and_charges_crafter():
 
 def _plain(e: RuneEtched) -> RuneEtched:
     """The event without its breakdown and sheet (asserted separately)."""
-    return attrs.evolve(e, breakdown={}, sheet=None)
+    return attrs.evolve(e, breakdown={}, sheet=None, crafting=None)
 
 
 @rule("PF2E-ETCH-2")
@@ -206,7 +269,8 @@ def test_long_etch_has_no_effect_until_finished():
     state = given(*PLUS1_SWORD)
     begun, events = then(state, EtchRune(item="sword", rune="flaming", by="Valeros", begin=True))
     done, finished = then(begun, FinishEtching(item="sword"))
-    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros", level=8)],
+    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros", level=8,
+                              crafting="expert")],
             "+1 longsword",
             {"rune": "flaming", "by": "Valeros"}, 35, "+1 flaming longsword", None, 535) == (
         events, begun.items["sword"]["name"], begun.items["sword"]["etching"],
@@ -258,7 +322,8 @@ def test_one_rune_at_a_time_per_crafter():
 def test_upgrades_and_duplicates(given_runes, rune, then_rune, rule_id, words):
     """A stronger tier upgrades for the price difference; an equal or weaker fundamental is
     refused, a second property rune of a kind needs a free slot."""
-    state = given(*SMITH, *(etched("sword", r, p, lv) for r, p, lv in given_runes))
+    master = CharacterAdded(name="Valeros", level=14, crafting="master")
+    state = given(master, *SMITH[1:], *(etched("sword", r, p, lv) for r, p, lv in given_runes))
     command = EtchRune(item="sword", rune=rune, by="Valeros")
     if rule_id:
         refused(state, command, rule_id, *words)

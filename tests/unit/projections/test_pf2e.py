@@ -142,15 +142,20 @@ def test_a_v1_record_takes_the_legacy_path():
         sword["category"], sword["name"], sword["level"], sword["price_gp"], sword["property"])
 
 
-def test_v1_records_upcast_with_unknown_new_fields():
-    """Each v1 pf2e record gains its v2 fields as None (the legacy path's signal)."""
+def test_older_records_upcast_with_unknown_new_fields():
+    """Each v1 pf2e record gains its v2 and v3 fields as None (the legacy path's signal), and a
+    v2 etch its v3 ``crafting``."""
     begun = from_record("pf2e.RuneEtchingBegun", 1, {"item": "s", "rune": "frost", "by": "V"})
     moved = from_record("pf2e.RuneTransferred", 1, {
         "rune": "frost", "source": "a", "target": "b", "by": "V", "dc": 24, "cost_cp": 0,
         "days": 1, "swap": None, "outcome": "success", "breakdown": {}})
     added = from_record("pf2e.ItemAdded", 1, {"item": "s", "base": "longsword", "owner": None})
-    assert (None, None, None, None, None) == (begun.level, moved.source_sheet,
-                                              moved.target_sheet, added.category, added.sheet)
+    etched = from_record("pf2e.RuneEtched", 2, {
+        "item": "s", "rune": "frost", "by": "V", "level": 8, "price_cp": 50000,
+        "replaces": None, "breakdown": {}, "sheet": attrs.asdict(SHEET)})
+    assert (None, None, None, None, None, None, None, SHEET) == (
+        begun.level, begun.crafting, moved.source_sheet, moved.target_sheet, added.category,
+        added.sheet, etched.crafting, etched.sheet)
 
 
 def test_decided_events_round_trip_through_the_codec():
@@ -169,7 +174,8 @@ def test_decided_events_round_trip_through_the_codec():
 
 # --- preconditions: what an event depends on -------------------------------------------------
 
-BASE = [AddCharacter(name="Valeros", level=14), AddCharacter(name="Kyra", level=8),
+BASE = [AddCharacter(name="Valeros", level=14, crafting="master"),
+        AddCharacter(name="Kyra", level=8),
         *(LearnFormula(character="Valeros", rune=r) for r in (
             "weapon-potency-1", "weapon-potency-2", "striking", "flaming", "frost", "resilient")),
         AddItem(item="sword", base="longsword", owner="Valeros"),
@@ -257,6 +263,9 @@ def test_an_event_depends_on_the_runes_it_was_decided_on(commands, undone, rule_
          "PF2E-ETCH-1", "Kyra cannot craft magic items (added with --no-magical-crafting)"),
         (RuneEtched(item="mace", rune="frost", by="Valeros", level=8, price_cp=50000),
          "PF2E-ETCH-2", "mace has another etch in progress (striking by Valeros)"),
+        (RuneEtched(item="mace", rune="striking", by="Valeros", level=4, price_cp=6500,
+                    crafting="legendary"),
+         "PF2E-ETCH-1", "Valeros is master in Crafting; etching striking needs legendary"),
         (RunestoneCracked(item="sword"), "PF2E-STONE-1", "sword is not a runestone"),
         (ItemInvested(item="sword", by="Valeros"), "PF2E-INVEST-1",
          "sword (longsword) has no invested trait: only armor with runes is invested"),
