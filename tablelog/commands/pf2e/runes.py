@@ -88,16 +88,18 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
     terms = _terms(state, c, plan)
     if c.outcome in ("failure", "critical-failure"):
         return [_failed(state, c, c.outcome, False, "the Crafting check rolled at the table")]
+    source_sheet = _sheet(state, c.source, plan.source_runes)
+    target_sheet = _sheet(state, c.target, plan.target_runes)
+    breakdown = _breakdown(terms, plan)
+    arrivals = [(target_sheet, moved.id)]
+    if swapped is not None:
+        arrivals.append((source_sheet, swapped.id))
+    _note_highest(breakdown, arrivals)
     events: list[Event] = [RuneTransferred(
         rune=moved.id, source=c.source, target=c.target, by=c.by, dc=terms.dc,
         cost_cp=terms.cost_cp, days=terms.days, swap=swapped.id if swapped else None,
-        outcome=c.outcome, breakdown=_breakdown(terms, plan),
-        source_sheet=_sheet(state, c.source, plan.source_runes),
-        target_sheet=_sheet(state, c.target, plan.target_runes))]
-    arrivals = [(events[0].target_sheet, moved.id)]
-    if swapped is not None:
-        arrivals.append((events[0].source_sheet, swapped.id))
-    _note_highest(events[0].breakdown, arrivals)
+        outcome=c.outcome, breakdown=breakdown, source_sheet=source_sheet,
+        target_sheet=target_sheet)]
     if state.items[c.source]["category"] == "runestone" and not plan.source_runes:
         events.append(RunestoneCracked(item=c.source))
     return events

@@ -202,7 +202,7 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
 def _active(runes: list[str], dormant: list[str]) -> list[str]:
     """Return the runes that are not dormant, etch order (of two alike, the later is dormant)."""
     left = Counter(dormant)
-    active = []
+    active: list[str] = []
     for rune in reversed(runes):
         if left[rune]:
             left[rune] -= 1
