@@ -38,6 +38,8 @@ class Env:
     in_run: bool = False
     dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
     _session: Any = None
+    authorize: Any = None  # the server's check of a command for the seat, before it is decided
+    outcome: Any = None  # the last command's Outcome (read by the server)
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -128,8 +130,12 @@ def execute(ctx: click.Context, command: object) -> Any:
     """
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
     request_id = ctx.meta.get("tablelog.request_id")
+    env: Env = ctx.find_object(Env)  # type: ignore[assignment]
+    if env.authorize is not None:
+        env.authorize(command)
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
+    env.outcome = outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
         seqs = f"#{first}" if first == last else f"#{first}-#{last}"
