@@ -4,7 +4,7 @@ activating (pure: state, command -> events or RuleViolation)."""
 from __future__ import annotations
 
 from tablelog.commands.core import decider
-from tablelog.commands.pf2e.records import (
+from tablelog.commands.pf2e import (
     ActivateRune,
     AddCharacter,
     AddItem,

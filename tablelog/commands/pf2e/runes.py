@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from tablelog.commands.core import decider
-from tablelog.commands.pf2e.records import EtchRune, FinishEtching, TransferRune
+from tablelog.commands.pf2e import EtchRune, FinishEtching, TransferRune
 from tablelog.events.core import Event
 from tablelog.events.pf2e import (
     HIGHEST,
