@@ -25,7 +25,7 @@ from tablelog.projections.core import State
 from tablelog.projections.pf2e.checks import (
     character,
     check_activation,
-    check_holds,
+    check_invest,
     check_new_name,
     etching_text,
     item,
@@ -95,12 +95,7 @@ def decide_give_item(state: State, c: GiveItem) -> list[Event]:
 @decider(InvestItem)
 def decide_invest_item(state: State, c: InvestItem) -> list[Event]:
     """Invest armor with runes; the investing character must hold it (PF2E-INVEST-1)."""
-    record = item(state, c.item)
-    character(state, c.by)
-    require(record["invested_trait"], "PF2E-INVEST-1",
-            f"{c.item} ({record['name']}) has no invested trait: only armor with runes is invested")
-    check_holds(state, c.by, c.item, "PF2E-INVEST-1")
-    require(not record["invested"], "PF2E-INVEST-1", f"{c.by} has already invested {c.item}")
+    check_invest(state, c.item, c.by)
     return [ItemInvested(item=c.item, by=c.by)]
 
 

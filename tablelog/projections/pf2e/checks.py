@@ -18,7 +18,7 @@ from tablelog.rules.core import RuleViolation, require
 __all__ = [
     "character", "item", "etching_text", "holder", "check_new_name", "check_crafter", "check_holds",
     "check_etcher", "check_etch", "check_no_etching", "check_mover", "check_transfer",
-    "check_activation", "check_crafter_free",
+    "check_activation", "check_crafter_free", "check_invest",
 ]
 
 
@@ -178,6 +178,22 @@ def check_transfer(state: State, rune_name: str, source: str, target: str, by: s
     src, dst = holder(state, source), holder(state, target)
     check_mover(state, source, target, by)
     return moved, swapped, rules.plan_transfer(src, dst, moved, swapped)
+
+
+def check_invest(state: State, item_id: str, by: str) -> None:
+    """Refuse unless ``by`` may invest the item now: it has the invested trait, ``by`` holds it
+    and has not invested it yet.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME (character or item); PF2E-INVEST-1.
+    """
+    record = item(state, item_id)
+    character(state, by)
+    require(record["invested_trait"], "PF2E-INVEST-1",
+            f"{item_id} ({record['name']}) has no invested trait: only armor with runes is "
+            "invested")
+    check_holds(state, by, item_id, "PF2E-INVEST-1")
+    require(not record["invested"], "PF2E-INVEST-1", f"{by} has already invested {item_id}")
 
 
 def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:

@@ -33,7 +33,7 @@ from tablelog.projections.pf2e.checks import (
     character,
     check_activation,
     check_etcher,
-    check_holds,
+    check_invest,
     check_mover,
     check_new_name,
     check_no_etching,
@@ -142,12 +142,7 @@ def _runestone_cracked(state: State, e: RunestoneCracked) -> None:
 
 @precondition(ItemInvested)
 def _item_invested(state: State, e: ItemInvested) -> None:
-    record = item(state, e.item)
-    character(state, e.by)
-    require(record["invested_trait"], "PF2E-INVEST-1",
-            f"{e.item} ({record['name']}) has no invested trait: only armor with runes is invested")
-    check_holds(state, e.by, e.item, "PF2E-INVEST-1")
-    require(not record["invested"], "PF2E-INVEST-1", f"{e.by} has already invested {e.item}")
+    check_invest(state, e.item, e.by)
 
 
 @precondition(RuneActivated)
