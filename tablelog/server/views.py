@@ -7,6 +7,7 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from tablelog import actions, systems
@@ -81,7 +82,7 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
     with table.lock:
         undone = undone_after(table.session.markers())
     lines = []
-    for rec, _ in table.records_after(max(0, after)):
+    for rec in table.records_after(max(0, after)):
         if rec.seq in undone and not show_all:
             continue
         lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
@@ -145,7 +146,7 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
     stored = {}
     if outcome.applied and (outcome.written or outcome.repeated):
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
-        for rec, _ in table.records_after(first - 1):
+        for rec in table.records_after(first - 1):
             if rec.seq > last:
                 break
             stored[rec.seq] = record_line(rec, False)
@@ -216,7 +217,7 @@ def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[s
     with table.lock:
         undone = undone_after(table.session.markers())
     return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
-            for rec, _ in table.records_after(after)][:1000]
+            for rec in itertools.islice(table.records_after(after), 1000)]
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
