@@ -25,6 +25,9 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "export": "tablelog.cli.exports",
+    "import": "tablelog.cli.exports",
+    "report": "tablelog.cli.exports",
 }
 
 
