@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -21,7 +22,7 @@ def _output(path: str | None) -> Iterator[TextIO]:
     """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
     ``path`` only once everything is written (a failed export leaves no half file)."""
     if path is None or path == "-":
-        yield click.get_text_stream("stdout")
+        yield sys.stdout
         return
     temp = f"{path}.part-{secrets.token_hex(4)}"
     try:

@@ -15,6 +15,7 @@ from tablelog.exports.report import Report
 
 __all__ = ["markdown", "html_page"]
 
+_NUMBER = re.compile(r"[+−-]?[0-9][0-9.e+-]*|–")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<|~]|(?<!\w)_|_(?!\w))")  # an inner _ is no emphasis
 
@@ -150,7 +151,8 @@ def _h(text: str) -> str:
 def _html_table(heading: str, columns: list[str], rows: list[list[str]], level: int) -> str:
     head = "".join(f"<th>{_h(c)}</th>" for c in columns)
     body = "".join("<tr>" + "".join(
-        f'<td class="n">{_h(c)}</td>' if i else f"<td>{_h(c)}</td>" for i, c in enumerate(row))
+        f'<td class="n">{_h(c)}</td>' if _NUMBER.fullmatch(c) else f"<td>{_h(c)}</td>"
+        for c in row)
         + "</tr>" for row in rows)
     return (f"<section><h{level}>{_h(heading)}</h{level}><table><thead><tr>{head}</tr></thead>"
             f"<tbody>{body}</tbody></table></section>")
