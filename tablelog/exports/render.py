@@ -59,7 +59,8 @@ def _entity_tables(report: Report) -> Iterator[Table]:
     for f in report.figures:
         rows = [[name, _value(a), _value(b), _change(a, b)] for name, a, b in f.rows()]
         if rows:
-            yield f"{f.name} ({f.kind})", ["figure", "start", "end", "change"], rows
+            gone = ", gone at the end" if f.gone else ""
+            yield f"{f.name} ({f.kind}{gone})", ["figure", "start", "end", "change"], rows
 
 
 def _total_tables(report: Report) -> Iterator[Table]:

@@ -23,12 +23,14 @@ __all__ = ["Report", "Figures", "build"]
 @attrs.frozen
 class Figures:
     """A character's or item's numbers right after the action that created it, and at the end
-    (``None`` for a figure it does not have there)."""
+    (``None`` for a figure it does not have there); ``gone``: it is no more at the end (a
+    cracked runestone)."""
 
     name: str
     kind: str
     start: dict[str, Any]
     end: dict[str, Any]
+    gone: bool = False
 
     def rows(self) -> list[tuple[str, Any, Any]]:
         """Return ``(figure, start, end)`` for every figure it had at either point."""
@@ -83,7 +85,7 @@ def build(session: Any, until: int | None = None) -> Report:
     """
     if until is not None:
         until = session.command_end(until)
-    session.state(until)  # a log (or prefix) that does not fold: exit 3 before anything
+    final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
     tally = Tally(undone_after(session.markers(until)))
     for entry in session_changes(session, until=until, observe=tally.record):
         tally.applied(entry)
@@ -92,7 +94,7 @@ def build(session: Any, until: int | None = None) -> Report:
     return Report(
         title=header.title, system=header.system, session_id=header.session_id,
         seq=tally.last_seq, first_at=tally.first_at, last_at=tally.last_at,
-        actors=tally.actors.most_common(), figures=_figures(tally),
+        actors=tally.actors.most_common(), figures=_figures(tally, final),
         timeline=tally.timeline, totals=_totals(tally, header.system), moves=_moves(tally),
         damage=[(n, tally.dealt[n], tally.taken[n]) for n in tally.kinds
                 if n in tally.dealt or n in tally.taken],
@@ -101,8 +103,9 @@ def build(session: Any, until: int | None = None) -> Report:
         notes=tally.notes, series=_series(tally))
 
 
-def _figures(tally: Tally) -> list[Figures]:
-    return [Figures(name, kind, tally.start.get(name, {}), tally.figures.get(name, {}))
+def _figures(tally: Tally, final: Any) -> list[Figures]:
+    return [Figures(name, kind, tally.start.get(name, {}), tally.figures.get(name, {}),
+                    final.entity(name) is None)
             for name, kind in tally.kinds.items()]
 
 
