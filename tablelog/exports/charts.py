@@ -39,6 +39,7 @@ def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) 
     """
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": f"tablelog-{gauge}",
                                 "font.size": 9}):
@@ -51,6 +52,7 @@ def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) 
             line.set_gid(series_id(gauge, i))
         ax.set_title(title)
         ax.set_xlabel("event #")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(True, linewidth=0.4, alpha=0.5)
         ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
         ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
