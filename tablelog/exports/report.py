@@ -9,6 +9,7 @@ from which :class:`~tablelog.exports.tally.Tally` keeps the figures, the series 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -72,13 +73,15 @@ class Report:
         return data  # type: ignore[no-any-return]
 
 
-def build(session: Any, until: int | None = None) -> Report:
+def build(session: Any, until: int | None = None,
+          describe: Callable[[Any, Any], str] | None = None) -> Report:
     """Build the report of a session, at its end or right after seq ``until``.
 
     Args:
         session: An open :class:`~tablelog.session.Session`.
         until: The last seq to cover (inside a command: rounded up to the command's end);
             undo/redo markers after it are not applied, as for ``state --at``.
+        describe: ``(record, event) -> text`` of a timeline line (a server redacts with it).
 
     Raises:
         LogError: the log (or the prefix) cannot be read or does not fold.
@@ -86,7 +89,7 @@ def build(session: Any, until: int | None = None) -> Report:
     if until is not None:
         until = session.command_end(until)
     final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
-    tally = Tally(undone_after(session.markers(until)))
+    tally = Tally(undone_after(session.markers(until)), describe)
     for entry in session_changes(session, until=until, observe=tally.record):
         tally.applied(entry)
     tally.finish()

@@ -10,6 +10,7 @@ event type tag. The only per-system knowledge is :data:`HEADLINES`, keyed by eve
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -72,10 +73,13 @@ def _number(value: Any) -> bool:
 
 class Tally:
     """Sums kept while a session is read: :meth:`record` sees every record, :meth:`applied`
-    each event that counts with the changes it made (in log order, each after its record)."""
+    each event that counts with the changes it made (in log order, each after its record).
+    ``describe(record, event)`` gives a timeline line's text (default: type and description)."""
 
-    def __init__(self, undone: set[int]) -> None:
+    def __init__(self, undone: set[int],
+                 describe: Callable[[Any, Event], str] | None = None) -> None:
         self.undone = undone
+        self.describe = describe or (lambda rec, event: f"{rec.type} {event.describe()}")
         self.timeline: list[Line] = []
         self.notes: list[tuple[int, str, str, str, bool]] = []
         self.actors: Counter[str] = Counter()
@@ -110,7 +114,7 @@ class Tally:
             self._doer = names[0] if names else None
             self.actors[rec.actor] += 1
             self.timeline.append(Line(rec.seq, rec.seq, rec.at, rec.actor,
-                                      f"{rec.type} {event.describe()}", 1, undone))
+                                      self.describe(rec, event), 1, undone))
         else:
             line = self.timeline[-1]
             line.last, line.events = rec.seq, line.events + 1

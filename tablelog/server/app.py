@@ -237,6 +237,16 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         table = tables.get(table_id)
         return views.history(table, seat(request, table), name)
 
+    @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
+    def report_of(request: Request[Any, Any, Any], table_id: str, format: str = "html",  # noqa: A002 - the contract
+                  until: int | None = None) -> Response[str]:
+        table = tables.get(table_id)
+        if format not in ("html", "md"):
+            raise Refusal(400, "usage", f"format {format!r} is not html or md")
+        text = views.report(table, seat(request, table), format, until)
+        kind = "text/html" if format == "html" else "text/markdown"
+        return Response(text, media_type=f"{kind}; charset=utf-8")
+
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(request: Request[Any, Any, Any], table_id: str,
                 data: CommandBody) -> Response[CommandResult]:
@@ -264,7 +274,8 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
 
     return Litestar(
         route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,
-                        state_of, entity_of, log_of, history_of, command, events, openapi],
+                        state_of, entity_of, log_of, history_of, report_of, command, events,
+                        openapi],
         exception_handlers={Refusal: _refused, HTTPException: _http_error,
                             Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
