@@ -26,11 +26,13 @@ import attrs
 
 from tablelog.projections.core import State, seats
 from tablelog.session import Outcome, Session
-from tablelog.store.log import LogError, LogFile
+from tablelog.store.format import Position
+from tablelog.store.log import LogError, LogFile, StoredRecord
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "TABLE_ID", "token_hash", "APPENDING_WORDS"]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+INDEX_EVERY = 256  # records between the positions a table remembers (reads start near a seq)
 _CLICK = threading.Lock()  # click prints through the process's stdout: one command line at a time
 APPENDING_WORDS = frozenset({"note", "undo", "redo", "fate", "magicpunk", "pf2e", "saga"})
 
@@ -67,6 +69,7 @@ class Table:
         self.lock = threading.RLock()
         self.session = Session(path, "gm")
         self.changed = threading.Condition(self.lock)  # notified after every append here
+        self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
 
     def state(self) -> State:
         """Return the current state, caught up with whatever others appended.
@@ -125,12 +128,32 @@ class Table:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]
 
-    def records_after(self, seq: int) -> Iterator[tuple[Any, Any]]:
-        """Yield ``(record, event)`` of every record after ``seq``, in order."""
+    def records_after(self, seq: int) -> Iterator[Any]:
+        """Yield every record after ``seq`` (as :class:`~tablelog.store.log.StoredRecord`), in
+        order, reading from the nearest position the table has indexed (one every
+        ``INDEX_EVERY`` records), not from the start of the log.
+
+        Raises:
+            Refusal: 503 when the log cannot be used.
+        """
+        from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, chain_hash
+
+        log = LogFile(self.path)
         with _usable():
-            for rec, event in Session(self.path, snapshots=False).events():
-                if rec.seq > seq:
-                    yield rec, event
+            log.open()
+            start = self._indexed(seq) or log.start
+            for n, env, offset, end, payload in log.records(start):
+                if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
+                    self._index.append(Position(n, end, chain_hash(payload), offset))
+                if n > seq:
+                    yield StoredRecord(n, env["type"], env["v"], env["at"], env["actor"],
+                                       env["data"], offset, env.get(COMMAND_KEY),
+                                       env.get(REQUEST_KEY))
+
+    def _indexed(self, seq: int) -> Position | None:
+        """Return the latest indexed position at or before ``seq``, if any."""
+        k = min(seq // INDEX_EVERY, len(self._index))
+        return self._index[k - 1] if k > 0 else None
 
     def wait(self, seq: int, timeout_s: float) -> None:
         """Wait until this process appended past ``seq``, or ``timeout_s`` passed."""

@@ -19,7 +19,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 
 
 def chromium() -> str:
-    """Return the browser's path, or skip (fail in CI) when there is none."""
+    """Return the browser's path, or skip (fail under CI=true) naming the fix."""
     found = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists(
         "/usr/bin/chromium") else None)
     if found is None:
@@ -31,8 +31,8 @@ def chromium() -> str:
 
 
 def artefacts() -> Path:
-    """Return the folder for test artefacts ($TABLELOG_ARTIFACTS, else test-artifacts/)."""
-    folder = Path(os.environ.get("TABLELOG_ARTIFACTS") or ROOT / "test-artifacts")
+    """Return the folder for test artefacts (tests/artifacts/, not tracked)."""
+    folder = ROOT / "tests" / "artifacts"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

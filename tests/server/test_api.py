@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.conftest import ADD, TOKEN, api
+from tests.support.server import ADD, TOKEN, api
 
 
 @pytest.fixture
@@ -217,3 +217,14 @@ def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: di
     assert (503, "log") == (refused.status_code, refused.json()["error"]["code"])
     assert "torn last record" in refused.json()["error"]["message"]
     assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
+
+
+def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
+                                                            table: dict[str, str]) -> None:
+    """The pile's order is seen by nobody, the GM included: a dry-run draw answers "?" for the
+    cards it would take (found by the hidden-information property test)."""
+    for who in ("gm", "ann"):
+        dry = command(server, table, who, "magicpunk draw Aria 2", dry_run=True)
+        assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
+        assert ["?", "?"] == next(c["new"] for c in dry.json()["changes"]
+                                  if c["field"] == "characters.Aria.hand")
