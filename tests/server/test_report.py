@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.server.conftest import ADD, api
+from tests.support.server import ADD, api
 
 
 def test_the_report_is_redacted_for_each_seat(server: str) -> None:
