@@ -47,7 +47,8 @@ def _warn_torn(session: Any) -> None:
               show_default=True, help="jsonl: every record, for import; csv: changed values.")
 @click.option("--all", "show_all", is_flag=True,
               help="csv: also undone actions, marked (jsonl always holds every record).")
-@click.option("-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout).")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write to FILE (default stdout).")
 @click.pass_context
 @domain_errors
 def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> None:
@@ -99,7 +100,8 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
               "charts; json: the report's data.")
 @click.option("--until", type=click.IntRange(min=0), default=None,
               help="The report right after event SEQ.")
-@click.option("-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout).")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write to FILE (default stdout).")
 @click.pass_context
 @domain_errors
 def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) -> None:

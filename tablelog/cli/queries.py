@@ -97,9 +97,8 @@ def _render_state(data: dict[str, Any]) -> str:
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros"""
-    from tablelog.projections.core import undone_after
-
     from tablelog.exports.jsonl import decoded, record_line
+    from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
     undone = undone_after(session.markers())

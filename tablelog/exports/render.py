@@ -65,7 +65,8 @@ def _entity_tables(report: Report) -> Iterator[Table]:
 
 def _total_tables(report: Report) -> Iterator[Table]:
     """Yield the tables of totals."""
-    yield "The table's totals", ["total", "value"], [[label, _value(v)] for label, v in report.totals]
+    yield "The table's totals", ["total", "value"], [
+        [label, _value(v)] for label, v in report.totals]
     if report.moves:
         yield "Gains and losses", ["character or item", "figure", "gained", "lost"], [
             [n, f, _value(up), _value(down)] for n, f, up, down in report.moves]

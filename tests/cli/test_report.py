@@ -61,7 +61,7 @@ def test_figures_at_the_start_and_the_end(sessions, name):
 def moves(states: list[dict], figure: str) -> dict[str, list[int]]:
     """Per character: [sum of falls, sum of rises] of ``figure`` from one seq to the next."""
     out: dict[str, list[int]] = {}
-    for before, after in zip(states, states[1:]):
+    for before, after in zip(states, states[1:], strict=False):
         for n, rec in after["characters"].items():
             old = before["characters"].get(n, {}).get(figure)
             new = rec.get(figure)
