@@ -83,11 +83,11 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
     An edited or truncated export is refused, naming the line; nothing is created then.
     Example: tablelog import session.jsonl --log copy.tlog
     """
-    from tablelog.exports.jsonl import ImportRefused, import_jsonl
+    from tablelog.exports.jsonl import ImportRefused, bounded, import_jsonl
 
     target = new_log or ctx.obj.log_path
     try:
-        done = import_jsonl(source, target)
+        done = import_jsonl(bounded(source), target)
     except ImportRefused as exc:
         raise CliError(f"CORE-IMPORT: {source.name} {exc}; nothing created", 1) from None
     click.echo(f"imported {target}: {done.system} session {done.session_id}, {done.records} "

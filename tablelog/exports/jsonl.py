@@ -40,11 +40,12 @@ from tablelog.store.format import (
 from tablelog.store.log import LogError, fsync_dir
 
 __all__ = ["ImportRefused", "record_line", "envelope_of", "decoded", "export_jsonl",
-           "import_jsonl"]
+           "bounded", "import_jsonl"]
 
 PREV_KEY = "prev"  # the one envelope value that is bytes (bin 16, docs/FORMAT.md)
 UNDONE_KEY = "undone"  # added by a line: not part of the envelope
 _FLUSH_LINES = 2048
+MAX_LINE_CHARS = 8 * MAX_RECORD_BYTES  # a record's JSON: at most 6 characters a byte, and more
 
 
 class ImportRefused(Exception):
@@ -171,6 +172,25 @@ class Imported:
     records: int
     system: str
     session_id: str
+
+
+def bounded(source: TextIO) -> Iterator[str]:
+    """Yield the lines of ``source``, refusing one longer than any record's line can be (a
+    hostile export cannot make the import hold gigabytes).
+
+    Raises:
+        ImportRefused: a line over :data:`MAX_LINE_CHARS`, naming it.
+    """
+    number = 0
+    while True:
+        line = source.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise ImportRefused(number, f"longer than {MAX_LINE_CHARS} characters: no record "
+                                "is that long")
+        yield line
 
 
 def import_jsonl(lines: Iterable[str], target: str) -> Imported:

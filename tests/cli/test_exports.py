@@ -189,3 +189,26 @@ def test_csv_all_marks_undone_actions(logs):
     assert "undone" == every[0][-1]
     assert all(len(r) == 9 for r in plain) and all(len(r) == 10 for r in every)
     assert {"false"} == {r[-1] for r in every[1:]}  # the undone note changed nothing
+
+
+FROZEN = sorted((Path(__file__).resolve().parents[1] / "data" / "frozen").rglob("*.tlog"))
+
+
+@pytest.mark.parametrize("frozen", FROZEN, ids=[p.name for p in FROZEN])
+def test_frozen_logs_of_every_format_round_trip(frozen, tmp_path):
+    """The frozen logs (format 1, no command ids) export and import to the same bytes, in
+    their own format."""
+    log = tmp_path / frozen.name
+    log.write_bytes(frozen.read_bytes())
+    (tmp_path / "f.jsonl").write_text(export(log), encoding="utf-8")
+    assert 1 == json.loads((tmp_path / "f.jsonl").read_text().splitlines()[0])["header"][
+        "format"]
+    ok(tmp_path / "copy.tlog", "import", str(tmp_path / "f.jsonl"))
+    assert frozen.read_bytes() == (tmp_path / "copy.tlog").read_bytes()
+
+
+def test_an_overlong_line_is_refused_before_it_is_read_whole(logs, tmp_path):
+    """A line longer than any record's JSON is refused, naming it."""
+    head = export(logs["fate-fourth-war"]).splitlines()[0]
+    err = refuse(tmp_path, head + "\n" + "x" * (8 * 2**20 + 10) + "\n")
+    assert "line 2: longer than 8388608 characters" in err
