@@ -39,7 +39,8 @@ import io, os, sys, time
 sys.path[:0] = [{here!r}, {root!r}]
 import logs
 from tablelog.session import Session
-from tablelog.exports.jsonl import export_jsonl, import_jsonl
+from tablelog.exports.jsonl import export_jsonl
+from tablelog.exports.importer import import_jsonl
 from tablelog.exports.changes import export_csv
 what, log, out = sys.argv[1:4]
 for path in (out,):

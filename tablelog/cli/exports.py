@@ -83,7 +83,7 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
     An edited or truncated export is refused, naming the line; nothing is created then.
     Example: tablelog import session.jsonl --log copy.tlog
     """
-    from tablelog.exports.jsonl import ImportRefused, bounded, import_jsonl
+    from tablelog.exports.importer import ImportRefused, bounded, import_jsonl
 
     target = new_log or ctx.obj.log_path
     try:

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tablelog.commands.core import AddNote, Redo, Undo
-from tablelog.exports.jsonl import export_jsonl, import_jsonl
+from tablelog.exports.importer import import_jsonl
+from tablelog.exports.jsonl import export_jsonl
 from tablelog.rules.core import RuleViolation
 from tablelog.session import Session
 from tests.support import toy
