@@ -106,8 +106,11 @@ def markdown(report: Report) -> str:
     out = [f"# {_md(_title(report))}", ""]
     out += [f"- **{k}**: {_md(v)}" for k, v in _facts(report)]
     out += ["", "## Figures at the start and at the end", ""]
-    for heading, columns, rows in _entity_tables(report):
+    entities = list(_entity_tables(report))
+    for heading, columns, rows in entities:
         out += [f"### {_md(heading)}", ""] + _md_table(columns, rows) + [""]
+    if not entities:
+        out += ["No character or item.", ""]
     out += ["## Totals", ""]
     for heading, columns, rows in _total_tables(report):
         out += [f"### {_md(heading)}", ""] + _md_table(columns, rows) + [""]

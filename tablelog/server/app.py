@@ -28,6 +28,7 @@ from tablelog.web import cookie_name, web_routes
 __all__ = ["create_app", "MAX_BODY_BYTES"]
 
 MAX_BODY_BYTES = 64 * 1024
+REPORT_TYPES = {"html": "text/html", "md": "text/markdown"}  # GET …/report?format=
 KEEPALIVE_S = 15.0
 STOPPING = threading.Event()  # set when the server is asked to stop: event streams end
 
@@ -251,11 +252,10 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     def report_of(request: Request[Any, Any, Any], table_id: str, format: str = "html",  # noqa: A002 - the contract
                   until: int | None = None) -> Response[str]:
         table = tables.get(table_id)
-        if format not in ("html", "md"):
+        if format not in REPORT_TYPES:
             raise Refusal(400, "usage", f"format {format!r} is not html or md")
         text = views.report(table, seat(request, table), format, until)
-        kind = "text/html" if format == "html" else "text/markdown"
-        return Response(text, media_type=f"{kind}; charset=utf-8")
+        return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
 
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(request: Request[Any, Any, Any], table_id: str,
@@ -280,6 +280,10 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:
         schema = request.app.openapi_schema.to_schema()
         schema["paths"] = {p: v for p, v in schema["paths"].items() if p.startswith("/api")}
+        report = schema["paths"].get("/api/tables/{table_id}/report", {}).get("get")
+        if report is not None:  # one route, two kinds of text (format=html|md)
+            report["responses"]["200"]["content"] = {
+                kind: {"schema": {"type": "string"}} for kind in REPORT_TYPES.values()}
         return schema  # type: ignore[no-any-return]
 
     return Litestar(
