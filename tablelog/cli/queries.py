@@ -97,7 +97,7 @@ def _render_state(data: dict[str, Any]) -> str:
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros"""
-    from tablelog.exports.jsonl import decoded, record_line
+    from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
@@ -112,7 +112,7 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
         if is_undone and not show_all:
             continue
         if as_json:  # every envelope key as stored (prev in hex): what `export` writes
-            click.echo(_dump(record_line(env, is_undone)))
+            click.echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
             click.echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} "

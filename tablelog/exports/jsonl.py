@@ -32,9 +32,14 @@ UNDONE_KEY = "undone"  # added by a line: not part of the envelope
 _FLUSH_LINES = 2048
 
 
+_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def dump(data: Any) -> str:
-    """Return ``data`` as one JSON line (UTF-8 text kept as it is, keys in their order)."""
-    return json.dumps(data, ensure_ascii=False)
+    """Return ``data`` as one JSON line (UTF-8 text kept as it is, keys in their order); the
+    characters that some readers take for a line break (NEL, LS, PS: json leaves them raw) are
+    escaped, so a record is one line by any reader's count."""
+    return json.dumps(data, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def record_line(env: dict[str, Any], undone: bool) -> dict[str, Any]:

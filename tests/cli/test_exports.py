@@ -212,3 +212,18 @@ def test_an_overlong_line_is_refused_before_it_is_read_whole(logs, tmp_path):
     head = export(logs["fate-fourth-war"]).splitlines()[0]
     err = refuse(tmp_path, head + "\n" + "x" * (8 * 2**20 + 10) + "\n")
     assert "line 2: longer than 8388608 characters" in err
+
+
+def test_text_with_line_separators_stays_on_one_line(tmp_path):
+    """A note holding NEL, LS and PS (which str.splitlines and browsers break at) is one line
+    of the export and of `log --json`, and imports to the same bytes."""
+    log = tmp_path / "n.tlog"
+    ok(log, "init", "--system", "pf2e")
+    ok(log, "note", "a\x85b\u2028c\u2029d")
+    text = export(log)
+    assert 2 == len(text.splitlines())
+    assert text.splitlines()[1] == ok(log, "log", "--json").strip()
+    assert "a\\u0085b\\u2028c\\u2029d" in text
+    (tmp_path / "n.jsonl").write_text(text, encoding="utf-8")
+    ok(tmp_path / "copy.tlog", "import", str(tmp_path / "n.jsonl"))
+    assert log.read_bytes() == (tmp_path / "copy.tlog").read_bytes()

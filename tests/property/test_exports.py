@@ -7,7 +7,7 @@ import io
 import tempfile
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tablelog.commands.core import AddNote, Redo, Undo
@@ -50,6 +50,7 @@ def play(path: Path, history: list[tuple[object, str | None, str]]) -> None:
 
 
 @given(steps)
+@example([(AddNote("0\x85 \u2028"), None, "ana")])  # found: NEL and LS are line breaks to some
 def test_export_then_import_gives_the_same_bytes(history: list) -> None:
     """Whatever the history (batches, undo, redo, notes, request ids, actors), importing its
     export writes exactly the original log's bytes."""
