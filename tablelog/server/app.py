@@ -314,7 +314,7 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
         if lines:
             idle = 0.0
             continue
-        await asyncio.to_thread(table.wait, seen, 0.5)
+        await table.wait(seen, 0.5)
         idle += 0.5
         if idle >= KEEPALIVE_S - 1:
             idle = 0.0

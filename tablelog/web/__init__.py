@@ -59,8 +59,8 @@ def web_routes() -> list[Any]:
             return _with_cookie(request, cookie_name(None), "/")
         body = ('<header><h1>tablelog</h1></header><main id="app" class="index">'
                 '<noscript>This page needs JavaScript.</noscript></main>')
-        return Response(_page("tablelog — tables", body, ["/static/index.js"], []),
-                        media_type=MediaType.HTML)
+        scripts = ["/static/common.js", "/static/index.js"]
+        return Response(_page("tablelog — tables", body, scripts, []), media_type=MediaType.HTML)
 
     @get("/t/{table_id:str}", include_in_schema=False, sync_to_thread=False)
     def table_page(request: Request[Any, Any, Any], table_id: str) -> Response[Any]:
@@ -69,9 +69,9 @@ def web_routes() -> list[Any]:
         safe = html.escape(table_id)
         body = (f'<main id="app" data-table="{safe}">'
                 '<noscript>This page needs JavaScript.</noscript></main>')
-        return Response(_page(f"tablelog — {table_id}", body,
-                              [f"{UPLOT}/uPlot.iife.min.js", "/static/table.js"],
-                              [f"{UPLOT}/uPlot.min.css"]), media_type=MediaType.HTML)
+        scripts = [f"{UPLOT}/uPlot.iife.min.js", "/static/common.js", "/static/table.js"]
+        return Response(_page(f"tablelog — {table_id}", body, scripts, [f"{UPLOT}/uPlot.min.css"]),
+                        media_type=MediaType.HTML)
 
     static = create_static_files_router(path="/static", directories=[STATIC],
                                         include_in_schema=False)

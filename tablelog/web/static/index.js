@@ -4,24 +4,9 @@
 "use strict";
 (() => {
   const app = document.getElementById("app");
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : String(c));
-    return node;
-  }
-  async function api(path, body) {
-    const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
-    if (body !== undefined) { opts.method = "POST"; opts.body = JSON.stringify(body); }
-    const r = await fetch(`/api${path}`, opts);
-    return { status: r.status, body: await r.json().catch(() => null) };
-  }
+  const { el, errorText } = window.tl;
+  const api = (path, body) => window.tl.api(`/api${path}`, body);
   const out = el("pre", { id: "out", role: "status", "aria-live": "polite" });
-  const errorText = (b) => b && b.error ? `error: ${b.error.rule ? b.error.rule + ": " : ""}${b.error.message}` : "error";
 
   function login() {
     app.replaceChildren(el("section", {}, el("h2", {}, "Server token"),

@@ -8,31 +8,10 @@
   const base = `/api/tables/${encodeURIComponent(tid)}`;
   let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
 
-  async function api(path, body) {
-    const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
-    if (body !== undefined) { opts.method = "POST"; opts.body = JSON.stringify(body); }
-    const r = await fetch(base + path, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    return { status: r.status, body: data };
-  }
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") node.className = v;
-      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return node;
-  }
+  const { el, errorText } = window.tl;
+  const api = (path, body) => window.tl.api(base + path, body);
   const $ = (id) => document.getElementById(id);
   const fmt = (v) => (v === null || v === undefined) ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
-  const errorText = (b) => b && b.error ? `error: ${b.error.rule ? b.error.rule + ": " : ""}${b.error.message}` : "error";
 
   // -- layout ----------------------------------------------------------------------------
   function layout() {
