@@ -270,8 +270,8 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
             try:
                 event = from_record(rec.type, rec.v, line["data"])
-            except CodecError:  # a field left out (a token hash): the description has none
-                pass
+            except CodecError:  # hidden values the event cannot hold: only its names
+                return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
         return f"{rec.type} {event.describe()}"
 
     made = build(Session(table.path, snapshots=False), until, describe)

@@ -57,3 +57,17 @@ def test_enemy_hp_is_left_out_for_players(server: str) -> None:
     assert "| hp |" not in wolf(seen) and "| hp_max |" not in wolf(seen)
     page = api(server, token).get(f"/tables/{tid}/report").text
     assert 1 == page.count('id="series-hp-')  # Amy's only
+
+
+def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
+    """saga: the line of the action that added an enemy shows no HP to an observer."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "title": "Road"}).json()["table_id"]
+    line = "saga unit add Wolf --enemy --max-hp 1234 --battle-rank 20 --intrinsic-hp 150"
+    assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    token = gm.post(f"/tables/{tid}/seats", json={"name": "olly", "role": "observer",
+                                                  "characters": []}).json()["token"]
+    for fmt in ("md", "html"):
+        seen = api(server, token).get(f"/tables/{tid}/report", params={"format": fmt}).text
+        assert "saga.UnitAdded Wolf" in seen and "1234" not in seen
+    assert "1234" in gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
