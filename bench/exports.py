@@ -121,7 +121,7 @@ def bench_report(path: Path) -> dict[str, float]:
 
 def main() -> None:
     WORK.mkdir(exist_ok=True)
-    out: dict[str, float] = {"events": BIG}
+    out: dict[str, float] = {"events": BIG, "load_1m_at_start": os.getloadavg()[0]}
     for n in (SMALL, BIG):
         log = WORK / f"exports-{n}.tlog"
         logs.make_log(str(log), n)
