@@ -26,6 +26,9 @@ LAZY_COMMANDS = {
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
     "key": "tablelog.cli.keys",
+    "export": "tablelog.cli.exports",
+    "import": "tablelog.cli.exports",
+    "report": "tablelog.cli.exports",
 }
 
 

@@ -99,35 +99,25 @@ def _render_state(data: dict[str, Any]) -> list[str]:
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros"""
+    from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
     undone = undone_after(session.markers())
     named = False  # whether --entity names anything in the log at all
-    for rec, event in session.events():
-        is_undone = rec.seq in undone
+    for env, event in decoded(session):
+        seq = env["seq"]
+        is_undone = seq in undone
         if entity and entity not in event.entities():
             continue
         named = True
         if is_undone and not show_all:
             continue
-        if as_json:
-            echo(
-                _dump(
-                    {
-                        "seq": rec.seq,
-                        "type": rec.type,
-                        "v": rec.v,
-                        "at": rec.at,
-                        "actor": rec.actor,
-                        "data": rec.data,
-                        "undone": is_undone,
-                    }
-                )
-            )
+        if as_json:  # every envelope key as stored (prev in hex): what `export` writes
+            echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
-            echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
     _warn_torn(session)
     if entity and not named:
         from tablelog.rules.core import RuleViolation
