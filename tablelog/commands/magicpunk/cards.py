@@ -15,7 +15,7 @@ from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolve, require
 from tablelog.projections.magicpunk.table import character, clock_now
-from tablelog.projections.magicpunk.zones import card_location, holder_cards
+from tablelog.projections.magicpunk.zones import card_location, check_held, holder_cards
 from tablelog.rules.core import draw_index
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
@@ -79,10 +79,7 @@ def check_known(state: State, cards: tuple[str, ...]) -> None:
 
 def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
     check_known(state, cards)
-    held = holder_cards(state, holder)
-    for card in cards:
-        require(card in held, CARDS_RULE,
-                f"{card} is not held by {holder} (it is {card_location(state, card)})")
+    check_held(state, holder, cards)
 
 
 @decider(Draw)
@@ -144,7 +141,7 @@ def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule:
                             len(discarded), deck["draws_made"])
     event = CardsCirculated(holder=holder, discarded=discarded, drawn=plan.cards,
                             draw_no=deck["draws_made"], rule=rule,
-                            at=clock.clock_text(*clock.from_absolute(at_minute)),
+                            at=clock.at_text(at_minute),
                             reshuffle_at=plan.reshuffle_at, at_minute=at_minute)
     evolve(work, event)
     return event

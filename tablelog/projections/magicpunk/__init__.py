@@ -9,6 +9,7 @@ from typing import Any
 
 from tablelog.projections.core import State, entity_view
 from tablelog.projections.magicpunk import cards as _cards  # noqa: F401 - registers evolvers
+from tablelog.projections.magicpunk import combat as _combat  # noqa: F401 - registers evolvers
 from tablelog.projections.magicpunk import growth as _growth  # noqa: F401 - registers evolvers
 from tablelog.projections.magicpunk.table import table_of
 from tablelog.projections.magicpunk.zones import new_deck

@@ -14,7 +14,7 @@ from tablelog.rules.magicpunk.text import listing
 
 __all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "SHARED_LEISURE_EVENTS_WILDS",
            "SHARED_TABLES", "even_split", "check_split",
-           "check_residence", "shared_leisure_roll"]
+           "check_household", "check_residence", "shared_leisure_roll"]
 
 UNSHARABLE_RESIDENCES = frozenset({"student-dorm", "orphanage", "monastery", "barracks"})
 """Residences that cannot be shared (学生寮, 孤児院, 修道院, 兵舎)."""
@@ -29,6 +29,20 @@ cohabitants living outside the towns. RULES.md does not list it."""
 SHARED_TABLES = {"town": SHARED_LEISURE_EVENTS, "wilds": SHARED_LEISURE_EVENTS_WILDS}
 
 
+def check_household(names: Sequence[str]) -> None:
+    """Check that ``names`` can form a household: two or more PCs, each named once.
+
+    Raises:
+        RuleViolation: MP-COHAB-1 for fewer than two PCs or a PC named twice.
+
+    Source: magicpunk-optional-rules.ja.txt, 同居 (「同意した2人以上のＰＣ」); MP-COHAB-1.
+    """
+    require(len(names) >= 2, "MP-COHAB-1",
+            f"cohabitation needs 2 or more PCs, got only {listing(names)}")
+    twice = [n for n, times in Counter(names).items() if times > 1]  # linear: names may be many
+    require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
+
+
 def check_residence(names: Sequence[str], residence: str) -> None:
     """Check that ``names`` may share ``residence``.
 
@@ -38,10 +52,7 @@ def check_residence(names: Sequence[str], residence: str) -> None:
 
     Source: magicpunk-optional-rules.ja.txt, 同居; MP-COHAB-1.
     """
-    require(len(names) >= 2, "MP-COHAB-1",
-            f"cohabitation needs 2 or more PCs, got only {listing(names)}")
-    twice = [n for n, times in Counter(names).items() if times > 1]  # linear: names may be many
-    require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
+    check_household(names)
     require(residence not in UNSHARABLE_RESIDENCES, "MP-COHAB-1",
             f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})")
 

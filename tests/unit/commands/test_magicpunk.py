@@ -11,7 +11,7 @@ import tablelog.commands.magicpunk as C
 import tablelog.events.magicpunk as E
 import tablelog.projections.magicpunk as P
 from tablelog.commands.core import decide
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
 from tests.support.decider import refused
@@ -24,18 +24,20 @@ BATTERY = E.ItemAdded(item="a-battery", owner="Aria")
 
 
 def given(*events, clock="1 22:00", deck=None, seed=11) -> State:
-    """Return the state after ``events`` on a new session."""
+    """Return the state after ``events`` on a new session (each must hold: its precondition)."""
     state = State(system="magicpunk", seed=seed)
     P.init_state(state, {"clock": clock, "deck": deck})
     for event in events:
+        check(state, event)
         evolve(state, event)
     return state
 
 
 def when(state: State, command) -> list:
-    """Decide ``command`` and apply the events to ``state``; return the events."""
+    """Decide ``command`` and apply the events to ``state`` (checking each); return the events."""
     events = decide(state, command)
     for event in events:
+        check(state, event)
         evolve(state, event)
     return events
 
@@ -209,8 +211,9 @@ def test_cover_by_a_character_who_has_not_acted():
     """MP-COVER-1: the coverer takes the damage and becomes acted; next round it is free."""
     state = given(ARIA, BRAM)
     events = when(state, C.Damage("Aria", 10, cover_by="Bram"))
-    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False),
-            E.DamageTaken(target="Bram", amount=10, covering="Aria")] == events
+    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False, stays_acted=False),
+            E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
+                          hp_after=24)] == events
     assert (26, 24, True) == (state.characters["Aria"]["hp"], state.characters["Bram"]["hp"],
                               state.characters["Bram"]["acted"])
     when(state, C.NewRound())
@@ -222,7 +225,8 @@ def test_covered_damage_needs_its_cover():
     """MP-COVER-1: the damage taken for another does not apply without the cover before it."""
     state = given(ARIA, BRAM)
     with pytest.raises(RuleViolation, match="MP-COVER-1: Bram takes the hit for Aria only"):
-        evolve(state, E.DamageTaken(target="Bram", amount=10, covering="Aria"))
+        check(state, E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
+                                   hp_after=24))
 
 
 @pytest.mark.rule("MP-COVER-1")

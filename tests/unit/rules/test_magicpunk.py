@@ -173,11 +173,20 @@ def test_cover_outcome(acted, expected):
 ])
 def test_briefing_limits(package, by_actor, allowed):
     """MP-BRIEF-1: each PC takes 1 preparation in 10s, up to 6 in 1m, any number with ample time."""
+    limit = combat.briefing_limit(package)
     if allowed:
-        combat.briefing_allows(package, by_actor)
+        combat.check_preparation(package, limit, by_actor)
     else:
         with pytest.raises(RuleViolation, match=f"MP-BRIEF-1: {package} briefing: each takes"):
-            combat.briefing_allows(package, by_actor)
+            combat.check_preparation(package, limit, by_actor)
+
+
+@pytest.mark.rule("MP-BRIEF-1")
+def test_briefing_limit_per_package():
+    """MP-BRIEF-1: 1 each in 10s, 6 each in 1m, any number (0) with ample time; else refused."""
+    assert (1, 6, 0) == tuple(combat.briefing_limit(p) for p in ("10s", "1m", "ample"))
+    with pytest.raises(RuleViolation, match="MP-BRIEF-1: unknown briefing package '2m'"):
+        combat.briefing_limit("2m")
 
 
 @pytest.mark.rule("MP-PROC-2")
