@@ -56,6 +56,23 @@ def test_undone_random_draw_is_not_a_reroll(log: Path):
     assert 3 == len(state(log)["characters"]["Bram"]["hand"])
 
 
+@pytest.mark.parametrize("args, line", [
+    (("magicpunk", "draw", "Bram", "3"), r"Bram draws .*"),
+    (("magicpunk", "circulate", "Aria", "--random", "1"), r"Aria circulates .*"),
+    (("magicpunk", "roll", "3MP10", "--by", "Bram"), r"Bram: 3MP10 rolled .*"),
+    (("magicpunk", "rest", "8h"), r"Aria circulates at day 1 23:00 .*"),
+])
+def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, line):
+    """Randomness is keyed by counters the state restores on undo (draws made, rolls made),
+    never by the log position: three undo / same action cycles give the same cards or dice."""
+    results = []
+    for _ in range(3):
+        results.append(re.search(line, ok(log, *args)).group(0))
+        ok(log, "undo")
+    assert 1 == len(set(results)), results
+    assert "(none)" not in results[0]
+
+
 @pytest.mark.parametrize("args, pattern", [
     (("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
      r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)"),

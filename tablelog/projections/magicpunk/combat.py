@@ -54,15 +54,22 @@ def _check_damage_taken(state: State, e: DamageTaken) -> None:
         _check_bound(ch, e.target, e, "MP-PULL-1")
 
 
+def _apply_change(state: State, name: str, before: int | None,
+                  after: int | None) -> dict[str, Any] | None:
+    """Apply the recorded HP change (after - before) to ``name``; return its record instead when
+    the event is a legacy v1 record (no HP recorded), for the caller's legacy path."""
+    ch = state.characters.get(name)
+    if ch is not None and before is not None and after is not None:
+        ch["hp"] += after - before
+        return None
+    return ch
+
+
 @evolver(DamageTaken)
 def _damage_taken(state: State, e: DamageTaken) -> None:
-    ch = state.characters.get(e.target)
-    if ch is None:
-        return
-    if e.hp_before is None or e.hp_after is None:  # legacy v1 record: today's rule
-        ch["hp"] = combat.hp_after_damage(ch["hp"], max(e.amount, 0), e.pull_punches)
-    else:
-        ch["hp"] += e.hp_after - e.hp_before
+    legacy = _apply_change(state, e.target, e.hp_before, e.hp_after)
+    if legacy is not None:  # a v1 record: today's rule
+        legacy["hp"] = combat.hp_after_damage(legacy["hp"], max(e.amount, 0), e.pull_punches)
 
 
 @precondition(Healed)
@@ -72,13 +79,9 @@ def _check_healed(state: State, e: Healed) -> None:
 
 @evolver(Healed)
 def _healed(state: State, e: Healed) -> None:
-    ch = state.characters.get(e.target)
-    if ch is None:
-        return
-    if e.hp_before is None or e.hp_after is None:  # legacy v1 record: today's rule
-        ch["hp"] = combat.hp_after_heal(ch["hp"], ch["hp_max"], max(e.amount, 0))
-    else:
-        ch["hp"] += e.hp_after - e.hp_before
+    legacy = _apply_change(state, e.target, e.hp_before, e.hp_after)
+    if legacy is not None:  # a v1 record: today's rule
+        legacy["hp"] = combat.hp_after_heal(legacy["hp"], legacy["hp_max"], max(e.amount, 0))
 
 
 def _check_briefing(state: State) -> dict[str, Any]:

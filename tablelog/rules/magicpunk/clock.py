@@ -14,8 +14,8 @@ from tablelog.rules.core import require
 
 __all__ = [
     "CLOCK_RULE", "DAWN_MINUTES", "DEFAULT_CLOCK", "MAX_DAY", "REST_PACKAGES", "RestMoment",
-    "absolute", "at_text", "clock_text", "from_absolute", "next_dawn", "parse_clock", "rest_moments",
-    "rest_sleeps",
+    "absolute", "at_text", "clock_text", "from_absolute", "next_dawn", "parse_clock",
+    "rest_moments", "rest_sleeps",
 ]
 
 CLOCK_RULE = "MP-CLOCK"
