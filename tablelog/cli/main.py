@@ -109,8 +109,10 @@ def main() -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:
-    given = {"clock": clock, "deck": deck}
+def _parse_options(
+    system: str, clock: str | None, deck: str | None, rules: str | None
+) -> dict[str, Any]:
+    given = {"clock": clock, "deck": deck, "rules": rules}
     options = {key: value for key, value in given.items() if value is not None}
     for key in options:
         if key not in SYSTEM_OPTIONS.get(system, ()):
@@ -153,6 +155,12 @@ class SystemName(click.ParamType):
     default=None,
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
+@click.option(
+    "--rules",
+    metavar="RULE,…",
+    default=None,
+    help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+)
 @click.pass_context
 @domain_errors
 def init(
@@ -162,6 +170,7 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    rules: str | None,
 ) -> None:
     """Create a new log (never overwrites an existing file).
 
@@ -175,7 +184,7 @@ def init(
         system,
         title=title,
         seed=seed,
-        options=_parse_options(system, clock, deck),
+        options=_parse_options(system, clock, deck, rules),
         actor=env.actor,
     )
     env.forget_session()

@@ -20,7 +20,12 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, require
-from tablelog.projections.magicpunk.table import character, check_free_name, table_of
+from tablelog.projections.magicpunk.table import (
+    character,
+    check_free_name,
+    check_rule_adopted,
+    table_of,
+)
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
@@ -146,10 +151,13 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
 
 @decider(ReadyItem)
 def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
-    """Decide readying an item: always allowed; Ma-GEAR effect only with the slots (MP-GEAR-1)."""
+    """Decide readying an item: allowed without its magic slots, then without its Ma-GEAR effect
+    (MP-GEAR-1); a table that does not use that rule readies it only with the slots."""
     require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
     needed = state.items[c.item]["gear_slots"] or 0
     active = procurement.gear_active(needed, c.slots_free)
+    if not active:
+        check_rule_adopted(state, "ma-gear")
     return [ItemReadied(item=c.item, slots_needed=needed, slots_free=c.slots_free,
                         gear_active=active)]
 
@@ -162,6 +170,10 @@ def decide_damage(state: State, c: Damage) -> list[Event]:
     """
     target = character(state, c.target)
     combat.hp_after_damage(0, c.amount, c.pull_punches)
+    if c.pull_punches:
+        check_rule_adopted(state, "pulling-punches")
+    if c.cover_by is not None:
+        check_rule_adopted(state, "cover")
     if c.cover_by is None:
         return [DamageTaken(target=c.target, amount=c.amount, pull_punches=c.pull_punches,
                             hp_before=target["hp"], hp_after=combat.hp_after_damage(
@@ -202,6 +214,7 @@ def decide_new_round(state: State, c: NewRound) -> list[Event]:
 @decider(StartBriefing)
 def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
     """Decide the start of a briefing package; the event records its limit (MP-BRIEF-1)."""
+    check_rule_adopted(state, "briefing")
     limit = combat.briefing_limit(c.package)
     require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
     return [BriefingStarted(package=c.package, limit_each=limit)]
@@ -210,6 +223,7 @@ def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
 @decider(Prepare)
 def decide_prepare(state: State, c: Prepare) -> list[Event]:
     """Decide one preparation, refused over the limit the briefing began with (MP-BRIEF-1)."""
+    check_rule_adopted(state, "briefing")
     table = table_of(state)
     briefing = table.get("briefing")
     require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
@@ -225,5 +239,6 @@ def decide_prepare(state: State, c: Prepare) -> list[Event]:
 @decider(EndBriefing)
 def decide_end_briefing(state: State, c: EndBriefing) -> list[Event]:
     """Decide the end of the briefing."""
+    check_rule_adopted(state, "briefing")
     require(table_of(state).get("briefing") is not None, "MP-BRIEF-1", "no briefing is under way")
     return [BriefingEnded()]

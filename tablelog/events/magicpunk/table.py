@@ -115,9 +115,18 @@ class DamageTaken(Event):
     hp_after: int | None = None
 
     def describe(self) -> str:
-        extra = " (pulled punches)" if self.pull_punches else ""
+        """Say what happened: the HP lost, and the damage dealt when pulled punches cut it."""
         cover = f" covering {self.covering}" if self.covering else ""
-        return f"{self.target} takes {self.amount} damage{extra}{cover}"
+        lost = (self.amount if self.hp_before is None or self.hp_after is None
+                else self.hp_before - self.hp_after)
+        if lost == self.amount:
+            extra = " (pulled punches)" if self.pull_punches else ""
+            return f"{self.target} takes {self.amount} damage{extra}{cover}"
+        if lost == 0:
+            return (f"{self.target} takes no damage{cover}: pulled punches, already at "
+                    f"{self.hp_before} HP ({self.amount} dealt)")
+        return (f"{self.target} takes {lost} damage{cover} ({self.amount} dealt, pulled punches "
+                f"stop at {self.hp_after} HP)")
 
     def explain(self) -> list[str]:
         """MP-PULL-1 with pulled punches, MP-COVER-1 for a coverer; plain damage names none."""
@@ -139,7 +148,12 @@ class Healed(Event):
     hp_after: int | None = None
 
     def describe(self) -> str:
-        return f"{self.target} heals {self.amount} HP"
+        """Say what happened: the HP healed, and what was asked when max HP capped it."""
+        if self.hp_before is None or self.hp_after is None:
+            return f"{self.target} heals {self.amount} HP"
+        healed = self.hp_after - self.hp_before
+        capped = f" ({self.amount} asked, capped at max)" if healed != self.amount else ""
+        return f"{self.target} heals {healed} HP{capped}"
 
 
 @event("magicpunk.CoverTaken", version=2, entities=("coverer", "covered"),

@@ -10,6 +10,12 @@ from today's rules are recorded in the event.
   event's documented meaning under MP-COVER-1), so the upcaster fills it without a rule.
 - ``magicpunk.BriefingStarted`` gains ``limit_each`` (preparations each, 0 for any number): a
   v1 record cannot give it without the package table, so it is None (legacy path).
+
+v1 -> v2 (issue 15, the seed's 「…山札から引いて手札にする」 for items):
+``magicpunk.CardsCirculated`` gains ``drawn_to``, the hand the drawn cards go to. A v1 record
+drew them back into the holder, which ``drawn_to = None`` means: old logs keep their state.
+``magicpunk.LeisureEventTaken`` gains ``shared_event``, the shared event its result reads; a v1
+record counted the result itself as the event, which it is upcast with.
 """
 
 from __future__ import annotations
@@ -40,4 +46,16 @@ def _cover_v1(data: dict[str, Any]) -> dict[str, Any]:
 @upcaster("magicpunk.BriefingStarted", 1)
 def _briefing_v1(data: dict[str, Any]) -> dict[str, Any]:
     data.setdefault("limit_each", None)
+    return data
+
+
+@upcaster("magicpunk.CardsCirculated", 1)
+def _circulated_v1(data: dict[str, Any]) -> dict[str, Any]:
+    data.setdefault("drawn_to", None)
+    return data
+
+
+@upcaster("magicpunk.LeisureEventTaken", 1)
+def _leisure_v1(data: dict[str, Any]) -> dict[str, Any]:
+    data.setdefault("shared_event", data.get("result") if data.get("shared") is True else None)
     return data

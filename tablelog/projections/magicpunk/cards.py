@@ -65,6 +65,8 @@ def _check_circulated(state: State, e: CardsCirculated) -> None:
                 f"but the clock is at {clock.at_text(clock_now(state))}")
     check_held(state, e.holder, e.discarded)
     check_pile(state, e.drawn, e.reshuffle_at, e.discarded)
+    if e.drawn_to is not None:
+        character(state, e.drawn_to)
 
 
 @evolver(CardsCirculated)
@@ -72,5 +74,5 @@ def _circulated(state: State, e: CardsCirculated) -> None:
     take_from_holder(state, e.holder, e.discarded)
     put_discard(state, e.discarded)
     take_from_pile(state, e.drawn, e.reshuffle_at)
-    give_to_holder(state, e.holder, e.drawn)
+    give_to_holder(state, e.holder if e.drawn_to is None else e.drawn_to, e.drawn)
     state.deck["draws_made"] += 1  # type: ignore[index]

@@ -166,13 +166,13 @@ def _leisure_started(state: State, e: LeisureStarted) -> None:
 def _check_leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
     character(state, e.name)
     taken = table_of(state).get("leisure", {}).get(leisure_group(state, e.name), [])
-    require(not e.shared or e.result not in taken, "MP-COHAB-2",
-            f"shared leisure event {e.result} has already happened in this leisure")
+    require(e.shared_event is None or e.shared_event not in taken, "MP-COHAB-2",
+            f"shared leisure event {e.shared_event} has already happened in this leisure")
 
 
 @evolver(LeisureEventTaken)
 def _leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
-    if e.shared:
+    if e.shared_event is not None:
         leisure = table_of(state).setdefault("leisure", {})
         taken = leisure.setdefault(leisure_group(state, e.name), [])
-        taken.append(e.result)
+        taken.append(e.shared_event)

@@ -19,13 +19,30 @@ from tablelog.events.magicpunk import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.rules.magicpunk import clock
+from tablelog.rules.magicpunk.optional import check_adopted
 
-__all__ = ["table_of", "clock_now", "set_clock", "character", "check_free_name"]
+__all__ = ["table_of", "adopts", "check_rule_adopted", "clock_now", "set_clock", "character",
+           "check_free_name"]
 
 
 def table_of(state: State) -> dict[str, Any]:
     """Return the system's private table record (round, briefing, roll and leisure counters)."""
     return state.extra.setdefault("magicpunk", {})  # type: ignore[no-any-return]
+
+
+def adopts(state: State, rule: str) -> bool:
+    """Return whether the table adopted the optional rule ``rule`` (``init --rules``)."""
+    rules = table_of(state).get("rules")
+    return rules is None or rule in rules
+
+
+def check_rule_adopted(state: State, rule: str) -> None:
+    """Refuse a command of the optional rule ``rule`` when the table did not adopt it.
+
+    Raises:
+        RuleViolation: MP-ADOPT naming the rule.
+    """
+    check_adopted(table_of(state).get("rules"), rule)
 
 
 def clock_now(state: State) -> int:
