@@ -113,8 +113,10 @@ def main() -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:
-    given = {"clock": clock, "deck": deck}
+def _parse_options(
+    system: str, clock: str | None, deck: str | None, rules: str | None
+) -> dict[str, Any]:
+    given = {"clock": clock, "deck": deck, "rules": rules}
     options = {key: value for key, value in given.items() if value is not None}
     for key in options:
         if key not in SYSTEM_OPTIONS.get(system, ()):
@@ -158,6 +160,12 @@ class SystemName(click.ParamType):
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
 @click.option(
+    "--rules",
+    metavar="RULE,…",
+    default=None,
+    help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+)
+@click.option(
     "--sign",
     is_flag=True,
     help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
@@ -171,6 +179,7 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    rules: str | None,
     sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file).
@@ -188,7 +197,7 @@ def init(
         system,
         title=title,
         seed=seed,
-        options=_parse_options(system, clock, deck),
+        options=_parse_options(system, clock, deck, rules),
         actor=env.actor,
     )
     env.forget_session()
