@@ -217,7 +217,6 @@ def fold_collecting(
         if event is not None and seq not in undone:
             try:
                 check(state, event)
-                _transitional_trial(state, event)
             except RuleViolation as exc:
                 failed.append((seq, event, exc))
                 state.seq = seq
@@ -293,9 +292,3 @@ def _same_shape_records(before: Any, after: Any) -> bool:
     return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
             and all(isinstance(x, dict) for x in before + after))
 
-
-def _transitional_trial(state: State, event: Event) -> None:
-    """Evolve a copy first while some systems' evolvers still raise (removed once all are total)."""
-    import copy
-
-    evolve(copy.deepcopy(state), event)
