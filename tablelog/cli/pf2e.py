@@ -149,3 +149,8 @@ def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) ->
     Example: tablelog pf2e activate longsword-1 flaming --by Valeros --note "critical burn"
     """
     execute(ctx, ActivateRune(item=item_id, rune=rune, by=by, note=note))
+
+
+from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+
+attach("pf2e", group)

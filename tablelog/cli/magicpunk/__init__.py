@@ -17,3 +17,7 @@ group = click.Group(
 for _module in (table, cards, growth):
     for _command in _module.COMMANDS:
         group.add_command(_command)
+
+from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+
+attach("magicpunk", group)

@@ -13,3 +13,7 @@ group = click.Group("saga", help="SaGa Emerald Beyond battle damage: calc, units
 group.add_command(calc)
 for _command in COMMANDS:
     group.add_command(_command)
+
+from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+
+attach("saga", group)
