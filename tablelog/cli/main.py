@@ -24,6 +24,7 @@ LAZY_COMMANDS = {
     "replay": "tablelog.cli.queries",
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
+    "rules": "tablelog.cli.rules",
 }
 
 
