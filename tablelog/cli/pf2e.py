@@ -151,6 +151,6 @@ def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) ->
     execute(ctx, ActivateRune(item=item_id, rune=rune, by=by, note=note))
 
 
-from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
 
-attach("pf2e", group)
+extend("pf2e", group)

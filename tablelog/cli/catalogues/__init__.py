@@ -1,6 +1,7 @@
-"""Catalogue commands (browse runes, base items, techs, procurement rows), which each system's
-CLI module adds to its group: ``pf2e rune list``, ``saga tech show``, ``magicpunk material list``
-… The catalogues are the packaged ones the rules read; nothing here needs a log.
+"""Catalogue commands (browse runes, base items, techs, procurement rows), which
+:func:`tablelog.cli.extend.extend` adds to each system's group: ``pf2e rune list``, ``saga tech
+show``, ``magicpunk material list`` … The catalogues are the packaged ones the rules read;
+nothing here needs a log.
 """
 
 from __future__ import annotations

@@ -18,6 +18,6 @@ for _module in (table, cards, growth):
     for _command in _module.COMMANDS:
         group.add_command(_command)
 
-from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
 
-attach("magicpunk", group)
+extend("magicpunk", group)

@@ -14,6 +14,6 @@ group.add_command(calc)
 for _command in COMMANDS:
     group.add_command(_command)
 
-from tablelog.cli.catalogues import attach  # noqa: E402 - the catalogue commands join the group
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
 
-attach("saga", group)
+extend("saga", group)
