@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "rules": "tablelog.cli.rules",
+    "status": "tablelog.cli.status",
 }
 
 

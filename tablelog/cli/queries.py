@@ -86,7 +86,15 @@ def _render_state(data: dict[str, Any]) -> str:
             lines += [_render_entity(k, v, "  ") for k, v in data[section].items()]
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
+    for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
+        if key not in _SHOWN and isinstance(value, dict):
+            lines += [f"{key}:", *(f"  {k}: {fmt_value(v)}" for k, v in value.items())]
+        elif key not in _SHOWN:
+            lines.append(f"{key}: {fmt_value(value)}")
     return "\n".join(lines)
+
+
+_SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 
 
 @click.command("log")
