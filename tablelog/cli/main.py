@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "verify": "tablelog.cli.scripts",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",
+    "shell": "tablelog.cli.shell",
 }
 
 
