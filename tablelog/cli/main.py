@@ -6,6 +6,7 @@ Usage: ``tablelog [--log PATH] [--actor NAME] COMMAND …`` (see ``tablelog --he
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 import click
@@ -94,6 +95,10 @@ def main() -> None:
 
     if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if "_TABLELOG_COMPLETE" in os.environ:  # bash/zsh/fish completion: names from the log too
+        from tablelog.cli.shell.values import complete_from_log
+
+        complete_from_log(cli)
     cli(prog_name="tablelog")
 
 

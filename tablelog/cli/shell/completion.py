@@ -5,20 +5,18 @@ parameter under the cursor takes."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from tablelog.cli.shell.values import Candidates, param_values
+
 __all__ = ["ShellCompleter", "split_line", "SHELL_WORDS"]
 
 SHELL_WORDS = {"help": "list the commands", "exit": "leave the shell", "quit": "leave the shell"}
-_ENTITIES = {"name", "actor", "target", "targets", "holder", "master", "servant", "owner", "by",
-             "to", "who", "cover_by", "source", "item", "item_id", "names_", "entity"}
-_FATE_KINDS = ("attack", "defense", "heal", "buff", "curse")
-Candidates = list[tuple[str, str]]  # (value, what it is)
 
 
 def split_line(text: str) -> tuple[list[str], str]:
@@ -75,17 +73,7 @@ class ShellCompleter(Completer):
 
     def values(self, param: click.Parameter, given: list[str]) -> Candidates:
         """Return the values ``param`` takes: its choices, or this table's names of that kind."""
-        if isinstance(param.type, click.Choice):
-            return [(str(c), "") for c in param.type.choices]
-        state = self.state()
-        name = param.name or ""
-        if name in _ENTITIES and state is not None:
-            return [(n, "character") for n in state.characters] + [
-                (n, "item") for n in state.items]
-        found = _catalogue_values(name, state)
-        if found is not None:
-            return found
-        return _state_values(name, state, given) if state is not None else []
+        return param_values(param, self.state(), given)
 
 
 def _short_help(command: click.Command) -> str:
@@ -126,51 +114,3 @@ def _param_at(command: click.Command, rest: list[str],
     return None, rest
 
 
-def _catalogue_values(name: str, state: Any) -> Candidates | None:
-    """Catalogue values by parameter name (runes, base items, techs, rule IDs, rarity rows)."""
-    if name in ("rune", "swap"):
-        from tablelog.rules.pf2e import catalogue
-
-        return [(r.id, f"level {r.level}, {r.name}") for r in catalogue.runes().values()]
-    if name == "base":
-        from tablelog.rules.pf2e import catalogue as base_catalogue
-
-        return [(b.id, b.category) for b in base_catalogue.base_items().values()]
-    if name == "tech_id":
-        from tablelog.rules.saga import catalogue as techs
-
-        session = list(state.extra.get("techs", {})) if state is not None else []
-        return [(t, "session tech") for t in session] + [
-            (i, techs.tech(i).name_ja) for i in techs.tech_ids()]
-    if name == "rule_id":
-        from tablelog.rules import reference
-
-        return [(e.id, e.title) for e in reference.entries().values()]
-    if name in ("material", "quality", "design"):
-        from tablelog.rules.magicpunk import procurement as proc
-
-        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES,
-                 "design": proc.DESIGNS}[name]
-        return [(row, proc.NAMES_JA.get(row, "")) for row in table]
-    return None
-
-
-def _state_values(name: str, state: Any, given: list[str]) -> Candidates:
-    """Values read from the session: cards, seqs, NP ids, fate cast kinds."""
-    if name in ("cards", "cards_text"):
-        return [(c, "card") for c in _cards_near(state, given)]
-    if name in ("seq", "at_seq", "until"):
-        return [(str(s), "") for s in range(state.seq, max(0, state.seq - 30), -1)]
-    if name == "np_id":
-        return [(np, f"{owner}'s") for owner, c in state.characters.items()
-                for np in (c.get("phantasms") or {})]
-    if name == "kind" and state.system == "fate":
-        return [(k, "") for k in _FATE_KINDS]
-    return []
-
-
-def _cards_near(state: Any, given: Iterable[str]) -> list[str]:
-    """Cards held by the characters or items named on the line; else every held card."""
-    held = [state.entity(w) for w in given if state.entity(w) is not None]
-    holders = held or [*state.characters.values(), *state.items.values()]
-    return [c for h in holders for c in (h.get("hand") or h.get("cards") or [])]
