@@ -181,15 +181,17 @@ def init(
 
 @cli.command()
 @click.argument("text")
+@click.option("--about", multiple=True, metavar="NAME",
+              help="Tie the note to a character or item (shown in its history); repeatable.")
 @appending
-def note(ctx: click.Context, text: str) -> None:
+def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
     """Log a free-text note: a GM ruling, a table decision.
 
-    Example: tablelog note "Kyra keeps the runestone shards"
+    Example: tablelog note "Kyra keeps the runestone shards" --about Kyra
     """
     from tablelog.commands.core import AddNote
 
-    execute(ctx, AddNote(text=text))
+    execute(ctx, AddNote(text=text, about=about))
 
 
 @cli.command()

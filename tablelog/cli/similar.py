@@ -79,6 +79,8 @@ def _unknown_word(message: str) -> tuple[str | None, str]:
 
 
 def _candidates(kind: str) -> list[str]:
+    if "field" in kind or "actor" in kind:  # the message lists them itself
+        return []
     if "rule id" in kind:
         from tablelog.rules import reference
 

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, Noted
+from tablelog.events.core import Event, Noted, NotedAbout
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, require
 
@@ -57,9 +57,10 @@ def decide(state: State, command: object) -> list[Event]:
 
 @attrs.frozen
 class AddNote:
-    """Record a free-text note (a GM ruling, a table decision)."""
+    """Record a free-text note (a GM ruling, a table decision), tied to ``about`` if given."""
 
     text: str
+    about: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -79,6 +80,15 @@ class Redo:
 
 @decider(AddNote)
 def decide_add_note(state: State, command: AddNote) -> list[Event]:
-    """Decide a note: any non-empty text is accepted."""
+    """Decide a note: any non-empty text; a note about characters or items names existing ones.
+
+    Raises:
+        RuleViolation: CORE-NOTE for an empty text; UNKNOWN-NAME for an unknown ``about``.
+    """
     require(command.text.strip(), "CORE-NOTE", "a note needs some text")
-    return [Noted(text=command.text)]
+    if not command.about:
+        return [Noted(text=command.text)]
+    for name in command.about:
+        require(state.entity(name) is not None, "UNKNOWN-NAME",
+                f"no character or item named {name!r} to tie the note to")
+    return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]

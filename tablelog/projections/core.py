@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, Noted
+from tablelog.events.core import Event, Noted, NotedAbout
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
@@ -100,6 +100,11 @@ def check(state: State, event: Event) -> None:
 @evolver(Noted)
 def _noted(state: State, e: Noted) -> None:
     """A note changes nothing: the log keeps it for history, replay and audit."""
+
+
+@evolver(NotedAbout)
+def _noted_about(state: State, e: NotedAbout) -> None:
+    """A note about a character changes nothing either; its history shows it."""
 
 
 def evolvers() -> dict[type, Evolver]:
