@@ -9,10 +9,10 @@ appends to the log, the next line folds it again first.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -181,19 +181,27 @@ class Shell:
 
     # -- the loop --------------------------------------------------------------------------
 
-    def lines(self) -> Iterator[str]:
-        """Yield the lines typed at the prompt (or read from stdin when it is not a terminal)."""
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            yield from (line.rstrip("\n") for line in sys.stdin)
+    def loop(self) -> None:
+        """Run lines until Ctrl-D, ``exit`` or the end of input (stdin when not a terminal)."""
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            asyncio.run(self._interactive())
             return
+        for line in sys.stdin:
+            if not self.run_line(line.rstrip("\n")):
+                return
+
+    async def _interactive(self) -> None:
+        """Prompt in one event loop (a prompt per line costs less than a loop per line)."""
         prompt = self._prompt_session()
         while True:
             try:
-                yield prompt.prompt(self.prompt_text)
+                line = await prompt.prompt_async(self.prompt_text)
             except KeyboardInterrupt:
                 continue  # Ctrl-C: the line is cancelled
             except EOFError:
                 return  # Ctrl-D: leave
+            if not self.run_line(line):
+                return
 
     def _prompt_session(self) -> Any:
         from prompt_toolkit import PromptSession
@@ -210,13 +218,6 @@ class Shell:
             history = InMemoryHistory()
         completer = ShellCompleter(self.resolve, self.first_words, self.state)
         return PromptSession(history=history, completer=completer, complete_while_typing=False)
-
-    def loop(self) -> None:
-        """Run lines until Ctrl-D, ``exit`` or the end of input."""
-        for line in self.lines():
-            if not self.run_line(line):
-                return
-
 
 @click.command("shell")
 @click.pass_context
