@@ -6,7 +6,7 @@ DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test bench lint clean FORCE
+.PHONY: demo test bench bench-server lint clean FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -47,6 +47,10 @@ bench: $(BIN)/tablelog
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/run.py
+
+## bench-server: the table server over HTTP on loopback (not part of test); writes bench/results-server.json
+bench-server: $(BIN)/tablelog
+	$(BIN)/python bench/server.py
 
 ## clean: remove the virtual environment, build files, caches and the demo log
 clean:

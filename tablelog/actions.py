@@ -1,78 +1,94 @@
-"""Actions: the events one command appended, as undo and redo see them.
+"""Actions: the events one command appended, as undo and redo see them, and the undo decider.
 
 A command may append several events (a fate release and the damage it deals; a magicpunk rest and
-its circulations). The session stamps every record of one command with the same ``at`` and makes
-``at`` strictly increase from one command to the next, so an *action* is a run of contiguous
-records with equal ``at`` and ``actor`` (docs/FORMAT.md). Undo and redo take back or restore a
-whole action: one marker per event, appended together.
+its circulations). Every record carries its command's id (``cmd``: the seq of the command's first
+record, docs/FORMAT.md), so an *action* is the run of records with one command id. Records of a log
+written before command ids carry none: there an action is a run of contiguous records with equal
+``at`` and ``actor`` (the rule of format 1). Undo and redo take back or restore a whole action: one
+marker per event, appended together.
 
-These functions are pure: they read ``(seq, at, actor, is_marker)`` summaries of the records in log
-order, and the undo/redo markers, in O(1) memory beyond what they return.
+The functions here are pure: they read ``(seq, key, actor, kind)`` summaries of the records in log
+order and the undo/redo markers, in O(1) memory beyond what they return.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import attrs
 
-from tablelog.events.core import Undone
-from tablelog.projections.core import undone_after
+from tablelog.events.core import MARKERS, Event, Redone, Undone
+from tablelog.projections.core import State, undone_after
 from tablelog.rules.core import RuleViolation
 
-__all__ = ["Summary", "Action", "action_of", "command_end", "latest_active", "latest_undone"]
+__all__ = [
+    "Summary", "Action", "Marker", "action_of", "command_end", "latest_active", "latest_undone",
+    "decide_undo", "decide_redo", "summary",
+]
 
-Summary = tuple[int, str, str, bool]  # (seq, at, actor, is_marker)
+Summary = tuple[int, object, str, str]
+"""``(seq, command key, actor, kind)``: the key is the record's command id, or ``(at, actor)``
+in a log written before command ids; ``kind`` is the marker's type tag, ``""`` for an event."""
+Marker = tuple[int, str, int]
+"""``(marker seq, "core.Undone" | "core.Redone", target seq)``."""
+Refold = Callable[[set[int], int], "tuple[State, list[tuple[int, Event, RuleViolation]]]"]
+"""``refold(undone, first)``: the state folded with ``undone`` skipped, checking the
+precondition of every event from ``first`` on; returns the state and the events that fail."""
+
+
+def summary(seq: int, cmd: int | None, at: str, actor: str, kind: str) -> Summary:
+    """Return the summary of one record (``kind``: its type tag)."""
+    return (seq, cmd if cmd is not None else (at, actor), actor, kind if kind in MARKERS else "")
 
 
 @attrs.frozen
 class Action:
-    """The seqs of one command's events (contiguous, first to last)."""
+    """The seqs of one command's events (contiguous, first to last), who took it, and what it
+    is: ``kind`` is ``""`` for an action of events, else the type tag of its markers."""
 
     first: int
     last: int
+    actor: str = ""
+    kind: str = ""
 
     @property
     def seqs(self) -> range:
         return range(self.first, self.last + 1)
 
 
-def _groups(summaries: Iterable[Summary]) -> Iterable[tuple[Action, bool]]:
-    """Yield every action with whether it is made of undo/redo markers."""
+def _groups(summaries: Iterable[Summary]) -> Iterator[Action]:
+    """Yield every action (events, or undo/redo markers) in log order."""
     start: Summary | None = None
-    prev: Summary | None = None
+    prev = 0
     for row in summaries:
-        if (
-            start is not None
-            and prev is not None
-            and (row[1], row[2], row[3]) != (start[1], start[2], start[3])
-        ):
-            yield Action(start[0], prev[0]), start[3]
+        if start is not None and (row[1], row[3]) != (start[1], start[3]):
+            yield Action(start[0], prev, start[2], start[3])
             start = row
         elif start is None:
             start = row
-        prev = row
-    if start is not None and prev is not None:
-        yield Action(start[0], prev[0]), start[3]
+        prev = row[0]
+    if start is not None:
+        yield Action(start[0], prev, start[2], start[3])
 
 
 def action_of(summaries: Iterable[Summary], seq: int) -> Action:
     """Return the action that event ``seq`` belongs to.
 
     Raises:
-        RuleViolation: CORE-UNDO if there is no such event or it is an undo/redo marker.
+        RuleViolation: CORE-SEQ if the log has no event ``seq``; CORE-UNDO if it is an undo/redo
+            marker.
     """
     last = 0
-    for action, is_marker in _groups(summaries):
+    for action in _groups(summaries):
         last = action.last
         if action.first <= seq <= action.last:
-            if is_marker:
+            if action.kind:
                 raise RuleViolation(
                     "CORE-UNDO",
                     f"#{seq} is an undo/redo marker; use redo or undo on the action itself",
                 )
             return action
-    raise RuleViolation("CORE-UNDO", f"there is no event #{seq} (the log ends at #{last})")
+    raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
 
 
 def command_end(summaries: Iterable[Summary], seq: int) -> int:
@@ -82,17 +98,19 @@ def command_end(summaries: Iterable[Summary], seq: int) -> int:
     state after its whole command: a position inside an action or a multi-event undo is rounded
     up to its end.
     """
-    for action, _ in _groups(summaries):
+    for action in _groups(summaries):
         if action.first <= seq <= action.last:
             return action.last
     return seq
 
 
-def latest_active(summaries: Iterable[Summary], markers: list[tuple[int, str, int]]) -> Action:
-    """Return the action taken most recently that is still in effect (a redo counts as taken).
+def latest_active(summaries: Iterable[Summary], markers: list[Marker],
+                  actor: str | None = None) -> Action:
+    """Return the action taken most recently (by ``actor``, if given) that is still in effect;
+    a redo counts as taking it again.
 
     Raises:
-        RuleViolation: CORE-UNDO when no action is in effect.
+        RuleViolation: CORE-UNDO when no such action is in effect.
     """
     undone = undone_after(markers)
     redone_at: dict[int, int] = {}
@@ -100,25 +118,89 @@ def latest_active(summaries: Iterable[Summary], markers: list[tuple[int, str, in
         if kind != Undone.TYPE:
             redone_at[target] = seq
     best: tuple[int, Action] | None = None
-    for action, is_marker in _groups(summaries):
-        if is_marker or any(s in undone for s in action.seqs):
+    for action in _groups(summaries):
+        if action.kind or (actor is not None and action.actor != actor) or any(
+                s in undone for s in action.seqs):
             continue
         taken = max([action.last, *(redone_at.get(s, 0) for s in action.seqs)])
         if best is None or taken > best[0]:
             best = (taken, action)
     if best is None:
-        raise RuleViolation("CORE-UNDO", "nothing to undo: no action is in effect")
+        whose = f" of {actor}" if actor is not None else ""
+        raise RuleViolation("CORE-UNDO", f"nothing to undo: no action{whose} is in effect")
     return best[1]
 
 
-def latest_undone(markers: list[tuple[int, str, int]]) -> int:
-    """Return an event of the action undone most recently and not redone since.
+def latest_undone(summaries: Iterable[Summary], markers: list[Marker], actor: str) -> int:
+    """Return an event of the action that ``actor`` undid most recently and nobody has redone,
+    unless ``actor`` has taken a new action since (then there is nothing to redo; name it).
 
     Raises:
-        RuleViolation: CORE-REDO when nothing is undone.
+        RuleViolation: CORE-REDO when there is nothing to redo for ``actor``.
     """
     undone = undone_after(markers)
-    for _, kind, target in reversed(markers):
-        if kind == Undone.TYPE and target in undone:
-            return target
-    raise RuleViolation("CORE-REDO", "nothing to redo: no action is undone")
+    targets = {seq: target for seq, _, target in markers}
+    mine = [a for a in _groups(summaries) if a.actor == actor]
+    for action in reversed(mine):
+        if not action.kind:
+            raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has taken a new action "
+                                f"(#{action.first}) since undoing; name it: redo SEQ")
+        if action.kind == Undone.TYPE:
+            still = [targets[s] for s in action.seqs if targets.get(s) in undone]
+            if still:
+                return still[0]
+    raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has undone nothing that is "
+                        "still undone")
+
+
+def decide_undo(action: Action, markers: list[Marker], reason: str,
+                refold: Refold) -> tuple[list[Event], State]:
+    """Decide the undo of ``action``: one ``core.Undone`` per event still in effect.
+
+    Args:
+        action: The action to take back (see :func:`action_of`, :func:`latest_active`).
+        markers: Every undo/redo marker of the log, in order.
+        reason: Free text kept in each marker.
+        refold: Folds the history without the undone events (see :data:`Refold`).
+
+    Returns:
+        The markers, and the state once they are applied.
+
+    Raises:
+        RuleViolation: CORE-UNDO when the action is already undone, or when a later action
+            depends on it (each listed with the rule it would break).
+    """
+    undone = undone_after(markers)
+    seqs = [s for s in action.seqs if s not in undone]
+    if not seqs:
+        raise RuleViolation("CORE-UNDO", f"#{action.first} is already undone")
+    state = _decide_refold(refold, undone | set(seqs), seqs[0], "CORE-UNDO", "undone")
+    return [Undone(target=s, reason=reason) for s in seqs], state
+
+
+def decide_redo(action: Action, markers: list[Marker], target: int,
+                refold: Refold) -> tuple[list[Event], State]:
+    """Decide the redo of ``action``: one ``core.Redone`` per undone event of it.
+
+    Returns:
+        The markers, and the state once they are applied.
+
+    Raises:
+        RuleViolation: CORE-REDO when ``target`` is not undone, or when the action, or an action
+            after it, would not hold once it is restored (each listed with its rule).
+    """
+    undone = undone_after(markers)
+    if target not in undone:
+        raise RuleViolation("CORE-REDO", f"#{target} is not undone")
+    seqs = [s for s in action.seqs if s in undone]
+    state = _decide_refold(refold, undone - set(seqs), seqs[0], "CORE-REDO", "redone")
+    return [Redone(target=s) for s in seqs], state
+
+
+def _decide_refold(refold: Refold, undone: set[int], first: int, rule: str, verb: str) -> State:
+    state, failed = refold(undone, first)
+    if failed:
+        listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
+        raise RuleViolation(rule, f"#{first} cannot be {verb}: later events depend on it: "
+                            f"{listed}")
+    return state

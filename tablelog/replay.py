@@ -79,7 +79,8 @@ def code_version(system: str) -> str:
     """Return a digest of the code that folds ``system``'s events (the snapshot key).
 
     Covers the core projection, event and rule modules, the system's projection module (or
-    package) and its events and rules modules, so any change to them makes snapshots stale.
+    package) and its events and rules modules, and the packaged data files (catalogues), so any
+    change to them makes snapshots stale.
     """
     found = _CODE_VERSIONS.get(system)
     if found is not None:
@@ -93,6 +94,7 @@ def code_version(system: str) -> str:
     paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
     for layer in ("events", "rules"):
         paths += _tree(join(_ROOT, layer, system)) + [join(_ROOT, layer, f"{system}.py")]
+    paths += _tree(join(_ROOT, "rules", "data"))  # the packaged catalogues, whichever system
     digest = hashlib.blake2b(repr(_STATE_FIELDS).encode(), digest_size=16)
     for path in sorted(set(paths)):
         if os.path.isfile(path):

@@ -23,9 +23,11 @@ from tablelog.projections.core import State, check, diff, entity_view, evolve, u
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
 from tablelog.store.format import (
+    COMMAND_KEY,
     MAX_HEADER_BYTES,
     MAX_RECORD_BYTES,
     RECORD_PREFIX,
+    REQUEST_KEY,
     Header,
     Position,
     pack_header,
@@ -106,10 +108,15 @@ class Applied:
 
 @attrs.frozen
 class Outcome:
-    """What a command did: its events, and whether they were written."""
+    """What a command did: its events, and whether they were written.
+
+    ``repeated`` is true when the command's request id was already in the log: nothing was
+    appended and ``applied`` is the first command's result (SERVER.md §2).
+    """
 
     applied: list[Applied]
     written: bool
+    repeated: bool = False
 
 
 class Session:
@@ -136,6 +143,8 @@ class Session:
         self._end: Position | None = None
         self._lock: LogLock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
+        self._requests: dict[str, tuple[int, int]] = {}  # request id -> (first, last) seq
+        self._requests_end: Position | None = None  # how far _requests has read the log
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
 
     # -- creation and loading -------------------------------------------------------------
@@ -191,6 +200,11 @@ class Session:
     def blank_state(self) -> State:
         """Return the state before any event (the system's initial state for this header)."""
         return self._initial(self.header)
+
+    def _format(self) -> int:
+        """Return the log file's format version (1 or 2; docs/FORMAT.md)."""
+        self.header  # noqa: B018 - opens the log
+        return self.log.version or 1
 
     @property
     def header(self) -> Header:
@@ -258,6 +272,16 @@ class Session:
             self._state, self._markers, self._end = folded.state, folded.markers, folded.end
         return folded.state
 
+    def unheld(self) -> list[tuple[int, Event, RuleViolation]]:
+        """Return every active event whose precondition does not hold where it stands (a log
+        that was edited, or written by a faulty tool): ``verify`` reports them.
+
+        Raises:
+            LogError: the log is unreadable.
+        """
+        self.state()
+        return self._refold(undone_after(self._markers), 1)[1]
+
     def command_end(self, seq: int) -> int:
         """Return the last seq of the command that appended event ``seq`` (see actions)."""
         return actions.command_end(self._summaries(seq), seq) if seq > 0 else seq
@@ -307,31 +331,47 @@ class Session:
         if self.log.torn_at is not None:
             raise self.log.torn_error()
 
-    def execute(self, command: object, dry_run: bool = False) -> Outcome:
+    def execute(self, command: object, dry_run: bool = False,
+                request_id: str | None = None) -> Outcome:
         """Decide ``command`` on the current state and append its events.
 
         Optimistic first: fold and decide without the lock, append if the log did not move on,
         else catch up and decide again. After three lost races the command takes the lock
-        before folding, so it cannot starve on a busy log.
+        before folding, so it cannot starve on a busy log. A bare ``undo`` or ``redo`` is
+        decided once: when the log moved on before it was appended, it is refused rather than
+        retargeted.
+
+        Args:
+            command: A command record (core or the log's system).
+            dry_run: Decide and show, append nothing.
+            request_id: When the log already holds a command with this id, append nothing
+                and return that command's result (``Outcome.repeated``); else it goes into the
+                command's first record (SERVER.md §2).
 
         Returns:
             The events with their seqs and the values each changed.
 
         Raises:
-            RuleViolation: the command is refused; nothing is appended.
+            RuleViolation: the command is refused; nothing is appended. CORE-UNDO / CORE-REDO
+                when a bare undo/redo lost a race.
             LogError: the log cannot be used.
         """
+        bare = isinstance(command, Undo | Redo) and command.target is None
         for _ in range(_OPTIMISTIC_TRIES):
-            outcome = self._attempt(command, dry_run)
+            outcome = self._attempt(command, dry_run, request_id)
             if outcome is not None:
                 return outcome
+            if bare:
+                verb = "undo" if isinstance(command, Undo) else "redo"
+                raise RuleViolation(f"CORE-{verb.upper()}", f"the log moved on while deciding "
+                                    f"which action to {verb}; name the action: {verb} SEQ")
         if self._lock is not None or self.pending is not None:
             raise LogError(f"{self.path}: the log moved on under an atomic run")
         # Busy log: stop racing, hold the lock from the fold to the append (always progresses).
         lock = self.log.lock()
         self._lock = lock
         try:
-            outcome = self._attempt(command, dry_run)
+            outcome = self._attempt(command, dry_run, request_id)
         finally:
             self._lock = None
             lock.release()
@@ -339,17 +379,26 @@ class Session:
             raise LogError(f"{self.path}: the log moved on while it was locked")
         return outcome
 
-    def _attempt(self, command: object, dry_run: bool) -> Outcome | None:
+    def _attempt(self, command: object, dry_run: bool,
+                 request_id: str | None = None) -> Outcome | None:
         """Fold, decide and append once; None when another writer appended first."""
         state = self.state()
         self._refuse_torn()  # before deciding: a dry run or a refusal says what the append would
+        if request_id is not None:
+            if self._format() < 2:
+                raise LogError(f"{self.path} is a format-1 log, which has no request ids: "
+                               "start a new log to use them")
+            first = self._find_request(request_id)
+            if first is not None:
+                return Outcome(self.result(*first), False, repeated=True)
         applied, new_state = self._decide(state, command)
         if dry_run or not applied:
             return Outcome(applied, False)
         try:
-            self._write([a.event for a in applied])
+            self._write([a.event for a in applied], request_id)
         except LogMovedOn:
             self._state = None  # another writer appended: catch up and decide again
+            self._last_at = None  # and stamp after the log's new last record
             return None
         new_state.seq = applied[-1].seq
         self._state = new_state
@@ -396,15 +445,17 @@ class Session:
     def _next_seq(self, state: State) -> int:
         return state.seq + 1
 
-    def _write(self, events: list[Event]) -> None:
+    def _write(self, events: list[Event], request_id: str | None = None) -> None:
         at = self._stamp()
+        assert self._end is not None
+        ids = {COMMAND_KEY: self._end.seq + 1} if self._format() >= 2 else {}  # its first seq
         envelopes = []
         for event in events:
             type_tag, version, data = to_record(event)
-            envelopes.append(
-                {"type": type_tag, "v": version, "at": at, "actor": self.actor, "data": data}
-            )
-        assert self._end is not None
+            envelopes.append({"type": type_tag, "v": version, "at": at, "actor": self.actor,
+                              "data": data, **ids})
+        if request_id is not None:
+            envelopes[0][REQUEST_KEY] = request_id
         if self.pending is not None:
             self.pending.extend(envelopes)
             self._end = Position(self._end.seq + len(envelopes), self._end.offset, self._end.prev)
@@ -412,10 +463,9 @@ class Session:
         self._end = self.log.append(envelopes, self._end, locked=self._lock is not None)
 
     def _stamp(self) -> str:
-        """Return this command's ``at``: now, but always after the log's last record.
-
-        Every record of one command shares it and it strictly increases from one command to the
-        next, so an action is the run of records with one ``at`` (undo takes back whole actions).
+        """Return this command's ``at``: now, but always after the log's last record (read
+        again after every lost race), so times never go back even when a player's clock runs
+        ahead of this machine's. Every record of one command shares it.
         """
         assert self._end is not None
         if self._last_at is None:
@@ -429,61 +479,112 @@ class Session:
     # -- undo and redo --------------------------------------------------------------------
 
     def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[list[Event], State]:
-        """Decide undo or redo of a whole action: one marker per event of the command."""
-        undone = undone_after(self._markers)
+        """Decide undo or redo of a whole action (see :mod:`tablelog.actions`).
+
+        A bare ``undo`` takes back the latest action of this session's actor; a bare ``redo``
+        restores what this actor undid most recently, unless the actor has acted since.
+        """
+        if command.target is not None and not 0 < command.target <= state.seq:
+            raise RuleViolation("CORE-SEQ", f"there is no event #{command.target} (the log "
+                                f"ends at #{state.seq})")
         if isinstance(command, Undo):
             if command.target is None:
                 action = self._latest_active(state.seq)
             else:
                 action = actions.action_of(self._summaries(command.target), command.target)
-                if command.target in undone:
-                    raise RuleViolation("CORE-UNDO", f"#{command.target} is already undone")
-            seqs = [s for s in action.seqs if s not in undone]
-            events: list[Event] = [Undone(target=s, reason=command.reason) for s in seqs]
-            return events, self._refold(undone | set(seqs), seqs[0], "undone")
-        target = command.target or actions.latest_undone(self._markers)
+            return actions.decide_undo(action, self._markers, command.reason, self._refold)
+        if command.target is None:
+            target = actions.latest_undone(self._summaries(), self._markers, self.actor)
+        else:
+            target = command.target
         try:
             action = actions.action_of(self._summaries(target), target)
         except RuleViolation as exc:
-            raise RuleViolation("CORE-REDO", exc.message) from None
-        if target not in undone:
-            raise RuleViolation("CORE-REDO", f"#{target} is not undone")
-        seqs = [s for s in action.seqs if s in undone]
-        return [Redone(target=s) for s in seqs], self._refold(undone - set(seqs), seqs[0], "redone")
+            raise RuleViolation("CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id,
+                                exc.message) from None
+        return actions.decide_redo(action, self._markers, target, self._refold)
 
     def _latest_active(self, last: int) -> actions.Action:
-        """Find the latest action in effect near the end of the log, else in the whole log."""
+        """Find this actor's latest action in effect near the end of the log, else in the
+        whole log."""
         redone = [target for _, kind, target in self._markers if kind == Redone.TYPE]
         try:
-            return actions.latest_active(self._summaries(min([last, *redone])), self._markers)
+            return actions.latest_active(self._summaries(min([last, *redone])), self._markers,
+                                         self.actor)
         except RuleViolation:
-            return actions.latest_active(self._summaries(), self._markers)
+            return actions.latest_active(self._summaries(), self._markers, self.actor)
 
     def _summaries(self, near: int | None = None) -> Iterator[actions.Summary]:
-        """Yield ``(seq, at, actor, is_marker)`` per record, for undo and redo to find actions.
+        """Yield a summary per record (see :data:`actions.Summary`), for undo and redo to find
+        actions.
 
         With ``near``, start at the latest checkpoint before that seq, unless the action
         there began before the checkpoint (then read the whole log).
         """
         start = self.replayer().pick(near - 1, None) if near is not None else None
-        boundary = self.log.last_at(start.end) if start is not None else None
+        boundary = self._command_at(start.end) if start is not None else None
         first = True
         for seq, env, *_ in self.log.records(start.end if start is not None else None, self.chain):
-            if first and env["at"] == boundary:
+            key = actions.summary(seq, env.get(COMMAND_KEY), env["at"], env["actor"],
+                                  env["type"])
+            if first and boundary is not None and key[1] == boundary:
                 yield from self._summaries(None)
                 return
             first = False
-            yield seq, env["at"], env["actor"], env["type"] in MARKERS
+            yield key
 
-    def _refold(self, undone: set[int], target: int, verb: str) -> State:
-        state, failed = self.replayer().refold_collecting(undone, target)
-        if failed:
-            listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
-            rule = "CORE-UNDO" if verb == "undone" else "CORE-REDO"
-            raise RuleViolation(
-                rule, f"#{target} cannot be {verb}: later events depend on it: {listed}"
-            )
-        return state
+    def _command_at(self, end: Position) -> object:
+        """Return the command key of the record that ends at ``end`` (see actions.summary)."""
+        env = self.log.envelope_at(end)
+        return actions.summary(end.seq, env.get(COMMAND_KEY), env["at"], env["actor"],
+                               env["type"])[1]
+
+    def _refold(self, undone: set[int], target: int) -> tuple[State, list[Any]]:
+        return self.replayer().refold_collecting(undone, target)
+
+    # -- request ids ----------------------------------------------------------------------
+
+    def _find_request(self, request_id: str) -> tuple[int, int] | None:
+        """Return ``(first, last)`` seq of the command with ``request_id`` up to the folded end.
+
+        Reads only the records it has not read before (the session keeps what it found).
+        """
+        assert self._end is not None
+        if self._requests_end is None or self._requests_end.seq > self._end.seq:
+            self._requests, self._requests_end = {}, None
+        if self._requests_end is None or self._requests_end.seq < self._end.seq:
+            current: str | None = None
+            for seq, env, *_ in self.log.records(self._requests_end, self.chain):
+                if seq > self._end.seq:
+                    break
+                req, cmd = env.get(REQUEST_KEY), env.get(COMMAND_KEY)
+                if req is not None:
+                    current = req if req not in self._requests else None
+                    if current is not None:
+                        self._requests[current] = (seq, seq)
+                elif current is not None and cmd is not None and cmd == self._requests[
+                        current][0]:
+                    self._requests[current] = (self._requests[current][0], seq)
+                else:
+                    current = None
+            self._requests_end = self._end
+        return self._requests.get(request_id)
+
+    def result(self, first: int, last: int) -> list[Applied]:
+        """Return the events of the command at seqs ``first..last`` with the values each
+        changed when it was appended (a repeated request id's answer)."""
+        state = self.state(first - 1) if first > 1 else self.blank_state()
+        before = copy.deepcopy(entity_view(state))
+        applied = []
+        for rec, event in self.events(last):
+            if rec.seq < first:
+                continue
+            if rec.type not in MARKERS:
+                evolve(state, event)
+            after = copy.deepcopy(entity_view(state))
+            applied.append(Applied(rec.seq, event, diff(before, after)))
+            before = after
+        return applied
 
     # -- atomic runs ----------------------------------------------------------------------
 

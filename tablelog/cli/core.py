@@ -38,6 +38,8 @@ class Env:
     in_run: bool = False
     dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
     _session: Any = None
+    authorize: Any = None  # the server's check of a command for the seat, before it is decided
+    outcome: Any = None  # the last command's Outcome (read by the server)
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -90,16 +92,33 @@ def session_of(ctx: click.Context) -> Any:
     return env.session()
 
 
+def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Check a ``--request-id`` (SERVER.md §2): 1-64 characters of ``[A-Za-z0-9._:-]``."""
+    from tablelog.store.format import is_request_id
+
+    if value is not None and not is_request_id(value):
+        raise click.BadParameter(f"{value!r} is not 1-64 characters of A-Z a-z 0-9 . _ : -")
+    return value
+
+
 def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a command as one that appends: add ``--dry-run`` and pass the click context first."""
+    """Mark a command as one that appends: add ``--dry-run`` and ``--request-id`` and pass the
+    click context first."""
 
     @click.option(
         "--dry-run", is_flag=True, help="Show the events it would append; append nothing."
     )
+    @click.option(
+        "--request-id", callback=_request_id, metavar="ID",
+        help="At most once: if a command with this id is in the log already, append nothing "
+             "and show that command's result (1-64 of A-Z a-z 0-9 . _ : -).",
+    )
     @click.pass_context
     @functools.wraps(fn)
-    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, **kwargs: Any) -> Any:
+    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, request_id: str | None,
+                **kwargs: Any) -> Any:
         ctx.meta["tablelog.dry_run"] = dry_run
+        ctx.meta["tablelog.request_id"] = request_id
         return domain_errors(fn)(ctx, *args, **kwargs)
 
     return wrapper
@@ -114,15 +133,25 @@ def execute(ctx: click.Context, command: object) -> Any:
     from tablelog.cli.similar import refuse_case_twin
 
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
+    request_id = ctx.meta.get("tablelog.request_id")
+    env: Env = ctx.find_object(Env)  # type: ignore[assignment]
+    if env.authorize is not None:
+        env.authorize(command)
     domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
-    outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run)
+    outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
+                                                     request_id=request_id)
+    env.outcome = outcome
+    if outcome.repeated:
+        first, last = outcome.applied[0].seq, outcome.applied[-1].seq
+        seqs = f"#{first}" if first == last else f"#{first}-#{last}"
+        click.echo(f"request {request_id} was appended already as {seqs}: nothing appended")
     echo_outcome(outcome)
     return outcome
 
 
 def echo_outcome(outcome: Any) -> None:
     """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
-    if not outcome.written and outcome.applied:
+    if not outcome.written and outcome.applied and not outcome.repeated:
         click.echo("dry run: nothing appended")
     for applied in outcome.applied:
         click.echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")

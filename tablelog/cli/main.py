@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "replay": "tablelog.cli.queries",
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
+    "serve": "tablelog.cli.serve",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",
     "shell": "tablelog.cli.shell",
@@ -86,6 +87,12 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
         return  # a line of `tablelog run`: keep the run's log and actor
     if not actor.strip():
         raise click.BadParameter("the actor needs a name", param_hint="--actor")
+    from tablelog.rules.core import RuleViolation, check_name
+
+    try:  # an actor is a name like any other: no control characters, ≤ 64, NFC (CORE-NAME)
+        check_name(actor, "the actor")
+    except RuleViolation as exc:
+        raise click.BadParameter(f"{exc.rule_id}: {exc.message}", param_hint="--actor") from None
     ctx.obj = Env(log_path=log_path, actor=actor)
 
 
@@ -99,7 +106,15 @@ def main() -> None:
         from tablelog.cli.shell.values import complete_from_log
 
         complete_from_log(cli)
-    cli(prog_name="tablelog")
+    try:
+        code = cli.main(prog_name="tablelog", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        code = exc.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: the shell's 128 + SIGINT
+        click.echo("\ninterrupted: nothing more is appended", err=True)
+        code = 130
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:

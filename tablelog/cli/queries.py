@@ -157,12 +157,15 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
 
 @click.command()
 @click.argument("name")
+@click.option("--all", "show_all", is_flag=True,
+              help="Also undone events (marked), and the undo/redo markers that changed NAME.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @click.option("--field", "fields", multiple=True, metavar="FIELD",
               help="Only the changes of FIELD (hp, effects.attack …); repeatable.")
 @click.pass_context
 @domain_errors
-def history(ctx: click.Context, name: str, as_json: bool, fields: tuple[str, ...]) -> None:
+def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
+            fields: tuple[str, ...]) -> None:
     """Show how NAME reached its state: each change, old -> new, with the rule behind it;
     notes about NAME (note --about) among them.
 
@@ -174,11 +177,13 @@ def history(ctx: click.Context, name: str, as_json: bool, fields: tuple[str, ...
 
     session = session_of(ctx)
     session.state()  # a log that does not replay is exit 3 here too, not a rule's refusal
-    entries = list(
-        read_models.history(
-            session.blank_state(), session.events(), undone_after(session.markers()), name
-        )
-    )
+    undone = undone_after(session.markers())
+    if show_all:
+        entries = list(read_models.touching(read_models.narrate(
+            session.blank_state(), session.events(), undone, session.state), name))
+    else:
+        entries = list(read_models.history(session.blank_state(), session.events(), undone,
+                                           name))
     if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
     if fields:
@@ -195,7 +200,8 @@ def history(ctx: click.Context, name: str, as_json: bool, fields: tuple[str, ...
 @click.pass_context
 @domain_errors
 def replay(ctx: click.Context, until: int | None) -> None:
-    """Narrate the session event by event with the values each changed.
+    """Narrate the session record by record with the values each changed when it was appended
+    (an undo or redo with what it took back or restored); ends on the state `state --at` shows.
 
     Example: tablelog replay --until 20
     """
@@ -206,10 +212,9 @@ def replay(ctx: click.Context, until: int | None) -> None:
     _check_seq(until, session.state().seq)
     if until is not None:
         until = session.command_end(until)
-        session.state(until)  # a prefix that does not replay: exit 3, as for `state --at`
-    entries = read_models.replay(
-        session.blank_state(), session.events(until), undone_after(session.markers(until))
-    )
+        session.state(until)  # a prefix that cannot be read: exit 3, as for `state --at`
+    entries = read_models.replay(session.blank_state(), session.events(until),
+                                 undone_after(session.markers(until)), session.state)
     for entry in entries:
         _echo_entry(entry, False, explain=False)
     _warn_torn(session)

@@ -55,6 +55,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     created = False
     root = ctx.find_root().command
     held = io.StringIO()  # an atomic run prints its events once they are on disk
+    number = 0
     try:
         with contextlib.ExitStack() as stack:
             if atomic and not dry_run:
@@ -69,7 +70,9 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     except BaseException:
         if created and (atomic or dry_run):
             _take_back(env.log_path)
-        if atomic or dry_run:
+        if dry_run:
+            click.echo(f"dry run stopped at line {number}; nothing appended", err=True)
+        elif atomic:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
@@ -165,6 +168,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
+        unheld = session.unheld()
     except LogLocked as exc:  # the log was not checked: "cannot be used", like other commands
         raise CliError(str(exc), 3) from None
     except LogError as exc:
@@ -181,6 +185,11 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
             "(run: tablelog verify --repair)",
             1,
         )
+    if unheld:
+        seq, event, exc = unheld[0]
+        more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
+        raise CliError(f"{env.log_path}: event #{seq} {event.TYPE} does not hold where it "
+                       f"stands: {exc}{more}", 1)
     click.echo(
         f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )

@@ -11,11 +11,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, Noted, NotedAbout
-from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation, require
+from tablelog.events.core import ROLES, Event, Noted, NotedAbout, SeatAdded, SeatRevoked
+from tablelog.projections.core import State, seats
+from tablelog.rules.core import RuleViolation, check_name, require
 
-__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "RuleViolation", "require"]
+__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "AddSeat", "RevokeSeat", "RuleViolation",
+           "require"]
 
 C = TypeVar("C")
 Decider = Callable[[State, Any], list[Event]]
@@ -92,3 +93,58 @@ def decide_add_note(state: State, command: AddNote) -> list[Event]:
         require(state.entity(name) is not None, "UNKNOWN-NAME",
                 f"no character or item named {name!r} to tie the note to")
     return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
+
+
+@attrs.frozen
+class AddSeat:
+    """Add a seat: ``token_sha256`` is the hex SHA-256 of the token the server gave the seat."""
+
+    name: str
+    role: str
+    characters: tuple[str, ...]
+    token_sha256: str
+
+
+@attrs.frozen
+class RevokeSeat:
+    """Revoke the seat ``name`` (its token stops working)."""
+
+    name: str
+
+
+@decider(AddSeat)
+def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
+    """Decide a new seat.
+
+    Raises:
+        RuleViolation: CORE-NAME for a bad name (of the seat or a character); CORE-SEAT when
+            the name is a seat already, the role is not gm, player or observer, a player plays
+            no character or a non-player plays some, or the hash is not 64 hex digits.
+
+    Source: SERVER.md §3.
+    """
+    check_name(command.name, "a seat's name")
+    require(command.name not in seats(state), "CORE-SEAT",
+            f"{command.name!r} is a seat of this table already")
+    require(command.role in ROLES, "CORE-SEAT",
+            f"a seat's role is one of {', '.join(ROLES)}, not {command.role!r}")
+    for name in command.characters:
+        check_name(name, "a character's name")
+    require(command.role == "player" or not command.characters, "CORE-SEAT",
+            f"only a player seat plays characters ({command.role} {command.name!r} was given "
+            f"{', '.join(command.characters)})")
+    digest = command.token_sha256
+    require(len(digest) == 64 and all(c in "0123456789abcdef" for c in digest), "CORE-SEAT",
+            "a seat's token hash is 64 lowercase hex digits")
+    return [SeatAdded(command.name, command.role, tuple(command.characters), digest)]
+
+
+@decider(RevokeSeat)
+def decide_revoke_seat(state: State, command: RevokeSeat) -> list[Event]:
+    """Decide revoking a seat.
+
+    Raises:
+        RuleViolation: CORE-SEAT when there is no such seat.
+    """
+    require(command.name in seats(state), "CORE-SEAT", f"no seat named {command.name!r}")
+    return [SeatRevoked(command.name)]

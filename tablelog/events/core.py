@@ -13,7 +13,7 @@ from typing import ClassVar, TypeVar
 import attrs
 
 __all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Undone",
-           "Redone"]
+           "Redone", "SeatAdded", "SeatRevoked", "ROLES"]
 
 E = TypeVar("E", bound=type)
 
@@ -148,6 +148,36 @@ class Redone(Event):
 
     def describe(self) -> str:
         return f"#{self.target}"
+
+
+ROLES = ("gm", "player", "observer")  # SERVER.md §3
+
+
+@event("core.SeatAdded", rules=("CORE-SEAT",))
+@attrs.frozen
+class SeatAdded(Event):
+    """A seat joined the table: a name with a role, the characters it plays, and the SHA-256 of
+    its secret token (hex; the token itself is never stored). SERVER.md §3."""
+
+    name: str
+    role: str
+    characters: tuple[str, ...]
+    token_sha256: str
+
+    def describe(self) -> str:
+        plays = f" playing {', '.join(self.characters)}" if self.characters else ""
+        return f"{self.name} ({self.role}){plays}"
+
+
+@event("core.SeatRevoked", rules=("CORE-SEAT",))
+@attrs.frozen
+class SeatRevoked(Event):
+    """A seat left the table: its token stops working at once (SERVER.md §3)."""
+
+    name: str
+
+    def describe(self) -> str:
+        return self.name
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, Noted, NotedAbout
+from tablelog.events.core import Event, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
     "State", "evolver", "evolvers", "evolve", "precondition", "check", "fold", "fold_collecting",
-    "undone_after", "diff", "entity_view", "require", "RuleViolation",
+    "undone_after", "diff", "entity_view", "require", "RuleViolation", "seats",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -107,6 +107,35 @@ def _noted_about(state: State, e: NotedAbout) -> None:
     """A note about a character changes nothing either; its history shows it."""
 
 
+@precondition(SeatAdded)
+def _can_add_seat(state: State, e: SeatAdded) -> None:
+    require(e.name not in seats(state), "CORE-SEAT", f"{e.name!r} is a seat of this table "
+            "already")
+
+
+@evolver(SeatAdded)
+def _seat_added(state: State, e: SeatAdded) -> None:
+    """Seats are private to the table (``extra``): never in ``state --json``."""
+    state.extra.setdefault("seats", {})[e.name] = {
+        "role": e.role, "characters": list(e.characters), "token_sha256": e.token_sha256}
+
+
+@precondition(SeatRevoked)
+def _can_revoke_seat(state: State, e: SeatRevoked) -> None:
+    require(e.name in seats(state), "CORE-SEAT", f"no seat named {e.name!r}")
+
+
+@evolver(SeatRevoked)
+def _seat_revoked(state: State, e: SeatRevoked) -> None:
+    seats(state).pop(e.name, None)
+
+
+def seats(state: State) -> dict[str, dict[str, Any]]:
+    """Return the table's seats: name -> ``{role, characters, token_sha256}`` (SERVER.md §3)."""
+    found: dict[str, dict[str, Any]] = state.extra.get("seats", {})
+    return found
+
+
 def evolvers() -> dict[type, Evolver]:
     """Return the live table of evolvers by event class (for the replay hot loop)."""
     return _EVOLVERS
@@ -179,6 +208,7 @@ def fold_collecting(
         if event is not None and seq not in undone:
             try:
                 check(state, event)
+                _transitional_trial(state, event)
             except RuleViolation as exc:
                 failed.append((seq, event, exc))
                 state.seq = seq
@@ -230,3 +260,10 @@ def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
 def _same_shape_records(before: Any, after: Any) -> bool:
     return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
             and all(isinstance(x, dict) for x in before + after))
+
+
+def _transitional_trial(state: State, event: Event) -> None:
+    """Evolve a copy first while some systems' evolvers still raise (removed once all are total)."""
+    import copy
+
+    evolve(copy.deepcopy(state), event)

@@ -6,7 +6,7 @@ Pure functions over ``(record, event)`` pairs, as :meth:`Session.events` yields 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -15,7 +15,7 @@ import attrs
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import State, diff, entity_view, evolve
 
-__all__ = ["Entry", "history", "replay", "state_json", "public"]
+__all__ = ["Entry", "history", "replay", "narrate", "touching", "state_json", "public"]
 
 
 @attrs.frozen
@@ -59,16 +59,71 @@ def history(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
             yield Entry(rec.seq, rec.at, rec.actor, event, changes)
 
 
-def replay(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int]) -> Iterator[Entry]:
-    """Yield every event in order with the values it changed (undone events marked, no changes)."""
+def replay(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
+           state_at: Callable[[int], State]) -> Iterator[Entry]:
+    """Yield every record in order with the values it changed (see :func:`narrate`)."""
+    return narrate(state, pairs, undone, state_at)
+
+
+def narrate(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
+            state_at: Callable[[int], State]) -> Iterator[Entry]:
+    """Yield every record in log order with the values it changed when it was appended.
+
+    An event changes what its evolver changes (events undone later are narrated too, marked
+    when they are in ``undone``); the undo/redo markers of one command change what taking back
+    or restoring the action changed at that moment, shown on its last marker, exactly as the
+    ``undo``/``redo`` command printed them. So the state after the entry of seq N is
+    ``state --at N``.
+
+    Args:
+        state: The initial state (folded into, then replaced at each marker command).
+        pairs: ``(record, event)`` in log order (records have ``seq, at, actor, type, cmd``).
+        undone: Seqs to mark as undone.
+        state_at: Returns the state right after seq N with the markers up to N applied (a fold
+            of the log, as ``state --at``).
+    """
+    markers: list[tuple[Any, Event]] = []
     for rec, event in pairs:
-        state.seq = rec.seq
-        if rec.type in MARKERS or rec.seq in undone:
-            yield Entry(rec.seq, rec.at, rec.actor, event, [], rec.seq in undone)
+        if markers and _command(rec) != _command(markers[-1][0]):
+            state = yield from _markers_done(state, markers, state_at)
+        if rec.type in MARKERS:
+            markers.append((rec, event))
             continue
         before = copy.deepcopy(entity_view(state))
         evolve(state, event)
-        yield Entry(rec.seq, rec.at, rec.actor, event, diff(before, entity_view(state)))
+        state.seq = rec.seq
+        yield Entry(rec.seq, rec.at, rec.actor, event, diff(before, entity_view(state)),
+                    rec.seq in undone)
+    if markers:
+        yield from _markers_done(state, markers, state_at)
+
+
+def _command(rec: Any) -> object:
+    """Return a record's command key (its command id, or time and actor in a format-1 log)."""
+    return rec.cmd if rec.cmd is not None else (rec.at, rec.actor)
+
+
+def _markers_done(state: State, markers: list[tuple[Any, Event]],
+                  state_at: Callable[[int], State]) -> Iterator[Entry]:
+    """Yield the entries of one command's markers (its changes on the last); return the state
+    after them (``markers`` is emptied)."""
+    after = state_at(markers[-1][0].seq)
+    changes = diff(entity_view(state), entity_view(after))
+    for i, (rec, event) in enumerate(markers):
+        yield Entry(rec.seq, rec.at, rec.actor, event, changes if i == len(markers) - 1 else [])
+    markers.clear()
+    return after
+
+
+def touching(entries: Iterable[Entry], name: str) -> Iterator[Entry]:
+    """Yield the entries that name ``name`` or change it, with only its own changes (paths
+    relative to it): ``history NAME --all``."""
+    prefixes = (f"characters.{name}.", f"items.{name}.")
+    for entry in entries:
+        own = [(path[len(p):], old, new) for path, old, new in entry.changes
+               for p in prefixes if path.startswith(p)]
+        if own or name in entry.event.entities():
+            yield attrs.evolve(entry, changes=own)
 
 
 def _public(record: dict[str, Any] | None) -> dict[str, Any] | None:

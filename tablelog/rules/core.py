@@ -47,8 +47,9 @@ def require(condition: object, rule_id: str, message: str) -> None:
 def check_name(name: str, what: str = "a name") -> None:
     """Refuse a character, item or other table name that would not read back cleanly.
 
-    A name is 1 to 64 characters, has no leading or trailing spaces and no control characters,
-    and is in Unicode composed form (NFC), so two names that look alike are the same string.
+    A name is 1 to 64 characters, has no leading or trailing spaces, no control characters and no
+    comma (options list names separated by commas), and is in Unicode composed form (NFC), so two
+    names that look alike are the same string.
 
     Raises:
         RuleViolation: CORE-NAME, saying what is wrong.
@@ -67,6 +68,9 @@ def check_name(name: str, what: str = "a name") -> None:
         "CORE-NAME",
         f"{what} cannot hold control characters: {name!r}",
     )
+    require("," not in name, "CORE-NAME",
+            f"{what} cannot hold a comma (commas separate names in options like --who A,B): "
+            f"{name!r}")
     composed = unicodedata.normalize("NFC", name)
     require(
         name == composed,

@@ -20,13 +20,15 @@ import attrs
 import msgpack
 
 __all__ = [
-    "MAGIC", "FORMAT_VERSION", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
+    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
     "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
-    "chain_hash", "unpack_payload", "check_envelope", "decode_payload",
+    "chain_hash", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
+    "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # what new logs are written in; 1 (no command ids) is still read
+KNOWN_VERSIONS = (1, 2)
 MAX_HEADER_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a bound on one envelope: a hostile length cannot exhaust memory
 MAX_CONTAINER_LEN = 65536  # a bound on any msgpack array or map inside a record
@@ -34,6 +36,10 @@ RECORD_PREFIX = struct.Struct(">II")
 _HEADER_FIXED = struct.Struct(">8sHI")
 ENVELOPE_KEYS = frozenset({"seq", "type", "v", "at", "actor", "data", "prev"})
 BATCH_KEY = "more"
+COMMAND_KEY = "cmd"  # the seq of the first record of the command that appended the record
+REQUEST_KEY = "req"  # a command's request id, on its first record only (SERVER.md §2)
+OPTIONAL_KEYS = (BATCH_KEY, COMMAND_KEY, REQUEST_KEY)
+MAX_REQUEST_ID = 64
 
 
 class FormatError(Exception):
@@ -86,14 +92,19 @@ def decode_payload(data: bytes | memoryview) -> Any:
                            max_array_len=MAX_CONTAINER_LEN, max_map_len=MAX_CONTAINER_LEN)
 
 
-def pack_header(header: Header) -> bytes:
-    """Return the header bytes (magic through CRC) for ``header``."""
+def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:
+    """Return the header bytes (magic through CRC) for ``header`` in format ``version``."""
     body = msgpack.packb(attrs.asdict(header), use_bin_type=True)
-    fixed = _HEADER_FIXED.pack(MAGIC, FORMAT_VERSION, len(body))
+    fixed = _HEADER_FIXED.pack(MAGIC, version, len(body))
     return fixed + body + struct.pack(">I", zlib.crc32(body))
 
 
 _HEADER_KEYS = frozenset(f.name for f in attrs.fields(Header))
+
+
+def header_version(head: bytes) -> int:
+    """Return the format version of a header that :func:`parse_header` accepted."""
+    return int(_HEADER_FIXED.unpack_from(head)[1])
 
 
 def parse_header(head: bytes) -> tuple[Header, int]:
@@ -112,7 +123,7 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     if len(head) < _HEADER_FIXED.size:
         raise FormatError("truncated header", len(head))
     _, version, size = _HEADER_FIXED.unpack_from(head)
-    if version != FORMAT_VERSION:
+    if version not in KNOWN_VERSIONS:
         raise FormatError(f"unsupported format version {version}", 8)
     if size > MAX_HEADER_BYTES:
         raise FormatError(f"header length {size} is over the limit", 10)
@@ -170,7 +181,7 @@ def check_envelope(env: Any) -> str:
     if type(env) is not dict:
         return "record is not a tablelog envelope"
     n = len(env)
-    if not (n == 7 or (n == 8 and BATCH_KEY in env)):
+    if n - 7 != sum(key in env for key in OPTIONAL_KEYS):
         return "record is not a tablelog envelope"
     try:
         ok = (type(env["seq"]) is int and type(env["type"]) is str and type(env["v"]) is int
@@ -180,6 +191,29 @@ def check_envelope(env: Any) -> str:
         return "record is not a tablelog envelope"
     if not ok:
         return "record envelope has fields of the wrong type"
-    if n == 8 and not (type(env[BATCH_KEY]) is int and env[BATCH_KEY] > 0):
+    if BATCH_KEY in env and not (type(env[BATCH_KEY]) is int and env[BATCH_KEY] > 0):
         return "record envelope has a bad batch count"
+    return optional_fault(env)
+
+
+def optional_fault(env: dict[str, Any]) -> str:
+    """Return why the optional command fields of an envelope are bad, or ``""``.
+
+    ``cmd`` is the seq of the command's first record: at most the record's own seq, at least 1.
+    ``req`` is a request id (1-64 characters of ``[A-Za-z0-9._:-]``), only where ``cmd`` is the
+    record's own seq (a command's first record).
+    """
+    cmd = env.get(COMMAND_KEY)
+    if cmd is not None and not (type(cmd) is int and 1 <= cmd <= env["seq"]):
+        return f"record envelope has a bad command id {cmd!r}"
+    req = env.get(REQUEST_KEY)
+    if req is not None and not (type(req) is str and is_request_id(req)
+                                and cmd == env["seq"]):
+        return f"record envelope has a bad request id {req!r}"
     return ""
+
+
+def is_request_id(text: str) -> bool:
+    """Return whether ``text`` is a request id: 1-64 characters of ``[A-Za-z0-9._:-]``."""
+    return 0 < len(text) <= MAX_REQUEST_ID and text.isascii() and all(
+        c.isalnum() or c in "._:-" for c in text)

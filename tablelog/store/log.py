@@ -22,15 +22,19 @@ import msgpack
 
 from tablelog.store.format import (
     BATCH_KEY,
+    COMMAND_KEY,
     MAX_CONTAINER_LEN,
     MAX_RECORD_BYTES,
     RECORD_PREFIX,
+    REQUEST_KEY,
     FormatError,
     Header,
     Position,
     chain_hash,
+    optional_fault,
     pack_header,
     pack_record,
+    header_version,
     parse_header,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
@@ -83,7 +87,11 @@ class LogMovedOn(Exception):
 
 
 class StoredRecord(NamedTuple):
-    """One record as read back: envelope fields plus its byte offset in the file."""
+    """One record as read back: envelope fields plus its byte offset in the file.
+
+    ``cmd`` is the command id (the seq of the command's first record; None in a log written
+    before command ids), ``req`` the command's request id on its first record, else None.
+    """
 
     seq: int
     type: str
@@ -92,6 +100,8 @@ class StoredRecord(NamedTuple):
     actor: str
     data: dict[str, Any]
     offset: int
+    cmd: int | None = None
+    req: str | None = None
 
 
 RawRecord = tuple[int, dict[str, Any], int, int, bytes]
@@ -147,6 +157,7 @@ class LogFile:
     def __init__(self, path: str) -> None:
         self.path = path
         self.header: Header | None = None
+        self.version: int | None = None  # the file's format version, once opened
         self.start: Position | None = None
         self.end: Position | None = None
         self.torn_at: int | None = None
@@ -213,6 +224,7 @@ class LogFile:
         except FormatError as exc:
             raise LogError(f"{self.path}: {exc}", exc.offset) from None
         self.header = header
+        self.version = header_version(head)
         self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(), size)
         return header
 
@@ -235,7 +247,7 @@ class LogFile:
         """
         for seq, env, offset, _, _ in self.records(start, chain):
             yield StoredRecord(seq, env["type"], env["v"], env["at"], env["actor"], env["data"],
-                               offset)
+                               offset, env.get(COMMAND_KEY), env.get(REQUEST_KEY))
 
     def records(self, start: Position | None = None, chain: bool = False,
                 apply: Applier | None = None) -> Iterator[RawRecord]:
@@ -272,6 +284,10 @@ class LogFile:
         read, unpack_from, crc32, new_hash = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
             _EMPTY_HASH.copy
         unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
+        if self.version is None:
+            self.open()
+        # Command and request ids exist from format 2 on: in a format-1 file no key matches.
+        cmd_key, req_key = (COMMAND_KEY, REQUEST_KEY) if self.version >= 2 else ("", "")
         batch: list[RawRecord] = []
         need = 0
         # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
@@ -316,15 +332,19 @@ class LogFile:
                 seq += 1
                 try:  # a KeyError or TypeError here: not a map with the envelope's keys
                     kind, version, data = env["type"], env["v"], env["data"]
-                    if len(env) == 7 and batch_key not in env:
+                    n = len(env)
+                    if n == 7:
                         more = 0
-                    elif len(env) == 8 and batch_key in env:
-                        more = env[batch_key]
-                        if type(more) is not int or more < 1:  # present only when >= 1
+                    else:  # the optional keys: the batch count, the command and request ids
+                        more = env.get(batch_key, 0)
+                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env):
+                            raise KeyError(batch_key)
+                        if batch_key in env and (type(more) is not int or more < 1):
                             raise self._corrupt(f"record envelope has a bad batch count "
-                                                f"{more!r}", offset, seq)
-                    else:
-                        raise KeyError(batch_key)
+                                                f"{more!r}", offset, seq)  # only when >= 1
+                        fault = optional_fault(env) if env["seq"] == seq else ""
+                        if fault:
+                            raise self._corrupt(fault, offset, seq)
                     ok = (env["seq"] == seq and type(env["seq"]) is int and type(kind) is str
                           and type(version) is int and type(data) is dict
                           and (folding or (type(env["actor"]) is str
@@ -444,8 +464,14 @@ class LogFile:
         Raises:
             LogError: that record cannot be read back whole and intact.
         """
-        if end.seq == 0:
-            return ""
+        return str(self.envelope_at(end)["at"]) if end.seq else ""
+
+    def envelope_at(self, end: Position) -> dict[str, Any]:
+        """Return the envelope of the record that ends at ``end`` (``end.seq`` ≥ 1).
+
+        Raises:
+            LogError: that record cannot be read back whole and intact.
+        """
         try:
             with open(self.path, "rb") as f:
                 f.seek(end.last)
@@ -454,7 +480,10 @@ class LogFile:
             env = msgpack.unpackb(payload, strict_map_key=False)
             if zlib.crc32(payload) != crc:
                 raise ValueError("checksum")
-            return str(env["at"])
+            if type(env) is not dict or type(env["at"]) is not str or type(
+                    env["actor"]) is not str:
+                raise ValueError("not an envelope")
+            return env
         except (OSError, ValueError, KeyError, TypeError, struct.error,
                 msgpack.UnpackException) as exc:
             raise LogError(f"{self.path}: cannot read record #{end.seq} at byte {end.last} "

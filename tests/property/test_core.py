@@ -71,6 +71,17 @@ def test_fold_of_the_log_equals_the_state_built_step_by_step(cmds: list[object])
 
 
 @given(commands)
+def test_every_prefix_folds_and_every_allowed_action_still_holds(cmds: list[object]) -> None:
+    """Whatever undo and redo the decider allowed, every event in effect still holds where it
+    stands (the checked fold finds nothing), and every prefix of the log folds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        session, _, _ = play(Path(tmp) / "s.tlog", cmds)
+        assert [] == Session(session.path, chain=True).unheld()
+        for n in range(session.state().seq + 1):
+            assert Session(session.path).state(n).seq >= n
+
+
+@given(commands)
 def test_refused_commands_leave_the_file_unchanged(cmds: list[object]) -> None:
     """Every refused command leaves the log's bytes exactly as they were (checked in play)."""
     with tempfile.TemporaryDirectory() as tmp:

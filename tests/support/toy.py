@@ -13,7 +13,7 @@ import attrs
 
 from tablelog.commands.core import decider
 from tablelog.events.core import Event, event
-from tablelog.projections.core import State, evolver
+from tablelog.projections.core import State, evolver, precondition
 from tablelog.rules.core import RuleViolation, draw_index, require
 
 
@@ -69,25 +69,42 @@ def init_state(state: State, options: dict) -> None:
     state.clock = {"rolls": 0}
 
 
+@precondition(CounterAdded)
+def _can_add(state: State, e: CounterAdded) -> None:
+    require(e.name not in state.characters, "TOY-ADD-1", f"{e.name} exists")
+
+
 @evolver(CounterAdded)
 def _added(state: State, e: CounterAdded) -> None:
-    require(e.name not in state.characters, "TOY-ADD-1", f"{e.name} exists")
     state.characters[e.name] = {"hp": e.points, "hp_max": e.points, "_secret": 1}
+
+
+@precondition(PointsSpent)
+def _can_spend(state: State, e: PointsSpent) -> None:
+    who = state.characters.get(e.name)
+    if who is None or who["hp"] < e.points:  # the message is formatted only when it is raised
+        have = "no counter" if who is None else f"{who['hp']} <"
+        raise RuleViolation("TOY-SPEND-1", f"{e.name}: {have} {e.points}")
 
 
 @evolver(PointsSpent)
 def _spent(state: State, e: PointsSpent) -> None:
     who = state.characters.get(e.name)
-    if who is None or who["hp"] < e.points:  # the message is formatted only when it is raised
-        have = "no counter" if who is None else f"{who['hp']} <"
-        raise RuleViolation("TOY-SPEND-1", f"{e.name}: {have} {e.points}")
-    who["hp"] -= e.points
+    if who is not None:
+        who["hp"] -= e.points
+
+
+@precondition(DieRolled)
+def _can_roll(state: State, e: DieRolled) -> None:
+    require(e.name in state.characters, "UNKNOWN-NAME", f"no counter named {e.name!r}")
 
 
 @evolver(DieRolled)
 def _rolled(state: State, e: DieRolled) -> None:
     state.clock["rolls"] += 1
-    state.characters[e.name]["last_roll"] = e.value
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["last_roll"] = e.value
 
 
 @decider(AddCounter)

@@ -1,0 +1,337 @@
+"""The HTTP API of SERVER.md §4, on Litestar (attrs models give the OpenAPI document directly).
+
+Every ``/api`` route but health takes ``Authorization: Bearer TOKEN``: the server token acts as the
+GM of every table; a seat's token is good for its table only. Errors are JSON
+``{"error": {"code", "rule", "message"}}`` with the contract's status; never a 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import attrs
+from litestar import Litestar, Request, Response, delete, get, post
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.openapi import OpenAPIConfig, ResponseSpec
+from litestar.response import ServerSentEvent
+
+from tablelog.server import views
+from tablelog.server.tables import Refusal, Seat, Table, Tables
+from tablelog.web import cookie_name, web_routes
+
+__all__ = ["create_app", "MAX_BODY_BYTES"]
+
+MAX_BODY_BYTES = 64 * 1024
+KEEPALIVE_S = 15.0
+STOPPING = threading.Event()  # set when the server is asked to stop: event streams end
+
+
+@attrs.frozen
+class Error:
+    code: str
+    rule: str | None
+    message: str
+
+
+@attrs.frozen
+class ErrorBody:
+    """Every error answer: ``{"error": {"code", "rule", "message"}}`` (SERVER.md §4)."""
+
+    error: Error
+
+
+ERRORS = {status: ResponseSpec(ErrorBody, generate_examples=False, description=text)
+          for status, text in ((400, "usage: not a command line, unknown words, a bad body"),
+                               (401, "no token, or a token not good for this table"),
+                               (403, "not this seat's to do"), (404, "no such table or name"),
+                               (413, "a body over 64 KiB"), (422, "refused by a rule"),
+                               (503, "the table's log cannot be used"))}
+
+
+@attrs.frozen
+class Health:
+    ok: bool
+    store: str
+
+
+@attrs.frozen
+class NewTable:
+    system: str
+    title: str = ""
+    seed: int | None = None
+    options: dict[str, str] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class TableCreated:
+    table_id: str
+    system: str
+    title: str
+    gm_token: str
+
+
+@attrs.frozen
+class TableRow:
+    table_id: str
+    system: str
+    title: str
+    seq: int
+
+
+@attrs.frozen
+class TableList:
+    tables: list[TableRow]
+
+
+@attrs.frozen
+class NewSeat:
+    name: str
+    role: str
+    characters: list[str] = attrs.Factory(list)
+
+
+@attrs.frozen
+class SeatCreated:
+    name: str
+    role: str
+    characters: list[str]
+    token: str
+    url: str
+
+
+@attrs.frozen
+class Me:
+    name: str
+    role: str
+    characters: list[str]
+
+
+@attrs.frozen
+class TableInfo:
+    table_id: str
+    system: str
+    title: str
+    seq: int
+    me: Me
+
+
+@attrs.frozen
+class CommandBody:
+    command: str
+    request_id: str | None = None
+    dry_run: bool = False
+
+
+@attrs.frozen
+class CommandResult:
+    seqs: list[int]
+    events: list[dict[str, Any]]
+    changes: list[dict[str, Any]]
+    request_id: str | None
+
+
+@attrs.frozen
+class Events:
+    events: list[dict[str, Any]]
+
+
+def create_app(tables: Tables, server_token: str) -> Litestar:
+    """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all."""
+
+    def bearer(request: Request[Any, Any, Any]) -> str:
+        """The request's token: ``Authorization: Bearer TOKEN``, else the web page's cookie
+        (set from a one-time ``?token=`` link: ``tl_<table id>``, or ``tl_server``)."""
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+        table_id = request.path_params.get("table_id")
+        cookie = request.cookies.get(cookie_name(table_id)) or request.cookies.get(
+            cookie_name(None))
+        if cookie:
+            return cookie
+        raise Refusal(401, "unauthorized", "send Authorization: Bearer TOKEN")
+
+    def is_server(token: str) -> bool:
+        return hmac.compare_digest(token.encode(), server_token.encode())
+
+    def seat(request: Request[Any, Any, Any], table: Table) -> Seat:
+        token = bearer(request)
+        if is_server(token):
+            return Seat("gm", "gm")
+        found = table.seat_of(token)
+        if found is None:
+            raise Refusal(401, "unauthorized", "unknown token for this table")
+        return found
+
+    def gm_only(request: Request[Any, Any, Any], table: Table) -> Seat:
+        who = seat(request, table)
+        if who.role != "gm":
+            raise Refusal(403, "forbidden", f"{who.name} is a {who.role}: this needs the gm role")
+        return who
+
+    @get("/api/health", sync_to_thread=False, responses=ERRORS)
+    def health() -> Health:
+        return Health(True, "file")
+
+    @post("/api/tables", sync_to_thread=True, responses=ERRORS)
+    def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
+        if not is_server(bearer(request)):
+            raise Refusal(401, "unauthorized", "creating a table needs the server token")
+        table = tables.create(data.system, data.title, data.seed, dict(data.options))
+        gm_token = secrets.token_urlsafe(24)  # the table's own GM seat, not the server token
+        views.add_seat(table, "gm", "gm", [], gm_token)
+        return TableCreated(table.table_id, data.system, data.title, gm_token)
+
+    @get("/api/tables", sync_to_thread=True, responses=ERRORS)
+    def list_tables(request: Request[Any, Any, Any]) -> TableList:
+        if not is_server(bearer(request)):
+            raise Refusal(401, "unauthorized", "listing tables needs the server token")
+        rows = []
+        for table_id in tables.ids():
+            try:
+                state = tables.get(table_id).state()
+            except Refusal:
+                continue  # a table whose log cannot be used is left out of the list
+            rows.append(TableRow(table_id, state.system, state.title, state.seq))
+        return TableList(rows)
+
+    @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
+    def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
+        table = tables.get(table_id)
+        gm_only(request, table)
+        token = secrets.token_urlsafe(24)
+        views.add_seat(table, data.name, data.role, data.characters, token)
+        url = f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={token}"
+        return SeatCreated(data.name, data.role, list(data.characters), token, url)
+
+    @delete("/api/tables/{table_id:str}/seats/{name:str}", sync_to_thread=True, status_code=204, responses=ERRORS)
+    def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
+        table = tables.get(table_id)
+        gm_only(request, table)
+        views.revoke_seat(table, name)
+
+    @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
+    def table_info(request: Request[Any, Any, Any], table_id: str) -> TableInfo:
+        table = tables.get(table_id)
+        who = seat(request, table)
+        state = table.state()
+        return TableInfo(table_id, state.system, state.title, state.seq,
+                         Me(who.name, who.role, list(who.characters)))
+
+    @get("/api/tables/{table_id:str}/state", sync_to_thread=True, responses=ERRORS)
+    def state_of(request: Request[Any, Any, Any], table_id: str,
+                 at: int | None = None) -> dict[str, Any]:
+        table = tables.get(table_id)
+        return views.state(table, seat(request, table), at)
+
+    @get("/api/tables/{table_id:str}/state/{name:str}", sync_to_thread=True, responses=ERRORS)
+    def entity_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
+        table = tables.get(table_id)
+        return views.entity(table, seat(request, table), name)
+
+    @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
+    def log_of(request: Request[Any, Any, Any], table_id: str, after: int = 0,
+               all: bool = False, limit: int = 1000) -> Events:  # noqa: A002 - the contract
+        table = tables.get(table_id)
+        return Events(views.log(table, seat(request, table), after, all, limit))
+
+    @get("/api/tables/{table_id:str}/history/{name:str}", sync_to_thread=True, responses=ERRORS)
+    def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
+        table = tables.get(table_id)
+        return views.history(table, seat(request, table), name)
+
+    @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
+    def command(request: Request[Any, Any, Any], table_id: str,
+                data: CommandBody) -> Response[CommandResult]:
+        table = tables.get(table_id)
+        who = seat(request, table)
+        result, status = views.command(table, who, data.command, data.request_id, data.dry_run)
+        return Response(CommandResult(**result), status_code=status)
+
+    @get("/api/tables/{table_id:str}/events", responses=ERRORS)
+    async def events(request: Request[Any, Any, Any], table_id: str,
+                     after: int | None = None) -> ServerSentEvent:
+        table = await asyncio.to_thread(tables.get, table_id)
+        who = await asyncio.to_thread(seat, request, table)
+        start = after
+        last_id = request.headers.get("last-event-id")
+        if last_id is not None and last_id.strip().isdigit():
+            start = int(last_id.strip())
+        return ServerSentEvent(_stream(table, who, start or 0))
+
+    @get("/openapi.json", sync_to_thread=False, include_in_schema=False)
+    def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:
+        schema = request.app.openapi_schema.to_schema()
+        schema["paths"] = {p: v for p, v in schema["paths"].items() if p.startswith("/api")}
+        return schema  # type: ignore[no-any-return]
+
+    return Litestar(
+        route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,
+                        state_of, entity_of, log_of, history_of, command, events, openapi,
+                        *web_routes()],
+        exception_handlers={Refusal: _refused, HTTPException: _http_error,
+                            Exception: _internal},
+        openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=False,
+    )
+
+
+async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
+    """Yield every record after ``after`` in seq order, each once, then new ones as they come;
+    a keep-alive comment at least every 15 s."""
+    from litestar.response.sse import ServerSentEventMessage
+
+    seen = after
+    idle = 0.0
+    while not STOPPING.is_set():
+        lines = await asyncio.to_thread(views.stream_lines, table, who, seen)
+        for seq, line in lines:
+            yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
+                                         event="record", id=str(seq))
+            seen = seq
+        if lines:
+            idle = 0.0
+            continue
+        await table.wait(seen, 0.5)
+        idle += 0.5
+        if idle >= KEEPALIVE_S - 1:
+            idle = 0.0
+            yield ServerSentEventMessage(comment="keep-alive")
+
+
+def _error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
+    return Response({"error": {"code": code, "rule": rule, "message": message}},
+                    status_code=status)
+
+
+def _refused(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
+    return _error(exc.status, exc.code, exc.message, exc.rule)
+
+
+_CODES = {400: "usage", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+          405: "method_not_allowed", 413: "too_large", 415: "usage", 422: "usage"}
+
+
+def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    status = exc.status_code if 400 <= exc.status_code < 500 else 400
+    if isinstance(exc, ValidationException):
+        status = 400
+    message = exc.detail if isinstance(exc.detail, str) else "bad request"
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    if extra:
+        message += ": " + "; ".join(f"{e.get('key')}: {e.get('message')}" for e in extra
+                                    if isinstance(e, dict))
+    return _error(status, _CODES.get(status, "usage"), message)
+
+
+def _internal(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Never a 500 with a traceback: an unforeseen failure is a 503 naming its kind."""
+    return _error(503, "log", f"the table could not answer ({type(exc).__name__})")

@@ -1,0 +1,139 @@
+"""Redaction: every view a seat receives, as that seat may see it (SERVER.md §3).
+
+A :class:`Viewer` is a seat's role and characters on one table's state. It redacts the JSON state
+(``state --json``), one character's or item's record, a log line (``log --json``), and changes
+(``history --json`` items, the ``changes`` of a command's answer). The GM sees everything; a
+player sees the public state plus the hidden fields of the seat's own characters and of the
+items they own; an observer sees the public state. What is hidden is declared per system in
+:mod:`tablelog.server.declarations`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+
+from tablelog.server.declarations import ENEMY_FIELDS, HIDDEN_CARD_EVENTS
+
+__all__ = ["Viewer"]
+
+HIDDEN = "?"
+
+
+@attrs.frozen
+class Viewer:
+    """Who looks: ``role`` (gm, player, observer), the characters the seat plays, and the
+    table's system and current characters/items (to find owners and enemies)."""
+
+    role: str
+    characters: frozenset[str]
+    system: str
+    items_owner: dict[str, str | None] = attrs.Factory(dict)
+    enemies: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, role: str, characters: tuple[str, ...] | list[str], state: Any) -> Viewer:
+        """Return the viewer of a seat on ``state`` (a :class:`~tablelog.projections.core.State`)."""
+        owners = {name: rec.get("owner") for name, rec in state.items.items()}
+        enemies = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
+        return cls(role, frozenset(characters), state.system, owners, enemies)
+
+    @property
+    def sees_all(self) -> bool:
+        return self.role == "gm"
+
+    def owns(self, name: str | None) -> bool:
+        """Whether ``name`` (a character, or an item by its owner) is one of the seat's."""
+        if name is None:
+            return False
+        return name in self.characters or self.items_owner.get(name) in self.characters
+
+    def state(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Return the JSON state (``state --json``) as this seat may see it."""
+        if self.sees_all:
+            return data
+        out = copy.deepcopy(data)
+        for name, record in out.get("characters", {}).items():
+            self._entity(name, record)
+        for name, record in out.get("items", {}).items():
+            self._entity(name, record)
+        out.pop("seed", None)
+        return out
+
+    def entity(self, name: str, record: dict[str, Any]) -> dict[str, Any]:
+        """Return one character's or item's record as this seat may see it."""
+        if self.sees_all:
+            return record
+        out = copy.deepcopy(record)
+        self._entity(name, out)
+        return out
+
+    def _entity(self, name: str, record: dict[str, Any]) -> None:
+        if self.system == "magicpunk" and not self.owns(name):
+            for field in ("hand", "cards"):
+                if isinstance(record.get(field), list):
+                    record[field] = [HIDDEN] * len(record[field])
+        if self.system == "saga" and name in self.enemies:
+            for field in (*ENEMY_FIELDS, "hp_floor"):
+                if field in record:
+                    record[field] = None
+
+    def record(self, line: dict[str, Any]) -> dict[str, Any]:
+        """Return one ``log --json`` line (``seq, type, v, at, actor, data, undone``) as this
+        seat may see it: hidden cards as ``"?"``, token hashes left out."""
+        if self.sees_all:
+            return line
+        kind = line.get("type")
+        hidden = HIDDEN_CARD_EVENTS.get(kind) if self.system == "magicpunk" else None
+        if kind == "core.SeatAdded" or hidden is not None:
+            line = copy.deepcopy(line)
+            data = line["data"]
+            if kind == "core.SeatAdded":
+                data.pop("token_sha256", None)
+            elif hidden is not None and not self.owns(data.get(hidden[0])):
+                for field in hidden[2]:
+                    if isinstance(data.get(field), list):
+                        data[field] = [HIDDEN] * len(data[field])
+        return line
+
+    def changes(self, changes: list[dict[str, Any]], entity: str | None = None,
+                ) -> list[dict[str, Any]]:
+        """Return changes (``{field, old, new}``; paths from the state's root, or relative to
+        ``entity``) as this seat may see them."""
+        if self.sees_all:
+            return changes
+        return [self._change(c, entity) for c in changes]
+
+    def _change(self, change: dict[str, Any], entity: str | None) -> dict[str, Any]:
+        path = change["field"]
+        name, field = _split(path) if entity is None else (entity, path)
+        if name is None:
+            return change
+        base = field.split("[", 1)[0].split(".", 1)[0]
+        hide_cards = self.system == "magicpunk" and base in ("hand", "cards") and not self.owns(
+            name)
+        hide_enemy = self.system == "saga" and name in self.enemies and base in (
+            *ENEMY_FIELDS, "hp_floor")
+        if not (hide_cards or hide_enemy):
+            return change
+        old, new = change["old"], change["new"]
+        if hide_cards:
+            return {**change, "old": _hidden(old), "new": _hidden(new)}
+        return {**change, "old": None, "new": None}
+
+
+def _split(path: str) -> tuple[str | None, str]:
+    """Split ``characters.Aria.hand[0]`` into ``("Aria", "hand[0]")``; None for other paths."""
+    section, _, rest = path.partition(".")
+    if section not in ("characters", "items") or not rest:
+        return None, path
+    name, _, field = rest.partition(".")
+    return name, field
+
+
+def _hidden(value: Any) -> Any:
+    if isinstance(value, list):
+        return [HIDDEN] * len(value)
+    return None if value is None else HIDDEN

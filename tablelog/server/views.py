@@ -1,0 +1,245 @@
+"""What each API route answers, as plain data, redacted for the seat (SERVER.md §3-4).
+
+The same read models as the CLI (``state --json``, ``log --json``, ``history --json``) through a
+:class:`~tablelog.server.redact.Viewer`; commands through the CLI's own parser
+(:meth:`Table.run_line`) with the seat's permissions checked before a command is decided.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from tablelog import actions, systems
+from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
+from tablelog.projections import history as read_models
+from tablelog.projections.core import undone_after
+from tablelog.rules.core import RuleViolation
+from tablelog.server.declarations import ACTS_FOR
+from tablelog.server.redact import Viewer
+from tablelog.server.tables import Refusal, Seat, Table, token_hash
+from tablelog.session import Outcome
+
+__all__ = ["state", "entity", "log", "history", "command", "stream_lines", "add_seat",
+           "revoke_seat", "record_line", "authorizer"]
+
+
+def _viewer(table: Table, seat: Seat) -> Viewer:
+    return Viewer.of(seat.role, seat.characters, table.state())
+
+
+def record_line(rec: Any, undone: bool) -> dict[str, Any]:
+    """Return a record as one line of ``log --json``."""
+    return {"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at, "actor": rec.actor,
+            "data": rec.data, "undone": undone}
+
+
+def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
+    """Return a log line redacted for ``viewer``, with ``text``: the event's one-line
+    description as ``log`` prints it, made from the redacted data (so it hides what it hides)."""
+    from tablelog.events.codec import CodecError, from_record
+
+    line = dict(viewer.record(line))
+    data = line["data"]
+    if line["type"] == "core.SeatAdded":  # its description needs no token hash
+        data = {**data, "token_sha256": ""}
+    try:
+        line["text"] = from_record(line["type"], line["v"], data).describe()
+    except (CodecError, ValueError, TypeError, KeyError):
+        line["text"] = ""
+    return line
+
+
+def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
+    """``GET …/state?at=SEQ``: the JSON state (at SEQ), redacted.
+
+    Raises:
+        Refusal: 422 CORE-SEQ for a seq past the end or below 0.
+    """
+    now = table.state()
+    if at is not None and not 0 <= at <= now.seq:
+        raise Refusal(422, "rule", f"there is no event #{at} (the log ends at #{now.seq})",
+                      "CORE-SEQ")
+    with table.lock:
+        folded = now if at is None else table.session.state(at)
+    data = read_models.state_json(folded, systems.load(folded.system))
+    return _viewer(table, seat).state(data)
+
+
+def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
+    """``GET …/state/{name}``: one character or item, redacted; 404 when unknown."""
+    data = state(table, seat, None)
+    found = data["characters"].get(name, data["items"].get(name))
+    if found is None:
+        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+    return found  # type: ignore[no-any-return]
+
+
+def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> list[dict[str, Any]]:
+    """``GET …/log``: the records after ``after`` as ``log --json`` lines, redacted."""
+    table.state()
+    viewer = _viewer(table, seat)
+    with table.lock:
+        undone = undone_after(table.session.markers())
+    lines = []
+    for rec in table.records_after(max(0, after)):
+        if rec.seq in undone and not show_all:
+            continue
+        lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
+        if len(lines) >= max(1, min(limit, 10_000)):
+            break
+    return lines
+
+
+def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
+    """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted."""
+    from tablelog.session import Session
+
+    now = table.state()
+    session = Session(table.path, snapshots=False)
+    undone = undone_after(session.markers())
+    entries = [e.to_json() for e in read_models.history(session.blank_state(), session.events(),
+                                                        undone, name)]
+    if not entries and now.entity(name) is None:
+        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+    viewer = _viewer(table, seat)
+    for entry in entries:
+        entry["changes"] = viewer.changes(entry["changes"], entity=name)
+    return entries
+
+
+def command(table: Table, seat: Seat, line: str, request_id: str | None,
+            dry_run: bool) -> tuple[dict[str, Any], int]:
+    """``POST …/commands``: run one command line as the seat.
+
+    Returns:
+        The answer (``seqs, events, changes, request_id``) and its status: 201 appended, 200 a
+        dry run or a repeated request id.
+
+    Raises:
+        Refusal: 400 usage, 403 forbidden, 422 rule, 503 log.
+    """
+    if seat.role == "observer":
+        raise Refusal(403, "forbidden", f"{seat.name} is an observer: observers append nothing")
+    if request_id is not None:
+        from tablelog.store.format import is_request_id
+
+        if not is_request_id(request_id):
+            raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
+    outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
+    viewer = _viewer(table, seat)
+    if dry_run and viewer.system == "magicpunk":
+        # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
+        # §3), the GM included: every card in a dry run's answer is hidden.
+        viewer = Viewer("observer", frozenset(), viewer.system)
+    answer = _answer(table, outcome, viewer, request_id)
+    return answer, 201 if outcome.written else 200
+
+
+def _answer(table: Table, outcome: Outcome, viewer: Viewer,
+            request_id: str | None) -> dict[str, Any]:
+    """The appended events as ``log --json`` lines (read back from the log; a dry run's as
+    decided, without ``at``) and the values they changed, redacted."""
+    from tablelog.events.codec import to_record
+
+    events, changes = [], []
+    stored = {}
+    if outcome.applied and (outcome.written or outcome.repeated):
+        first, last = outcome.applied[0].seq, outcome.applied[-1].seq
+        for rec in table.records_after(first - 1):
+            if rec.seq > last:
+                break
+            stored[rec.seq] = record_line(rec, False)
+    for applied in outcome.applied:
+        kind, version, data = to_record(applied.event)
+        line = stored.get(applied.seq) or {"seq": applied.seq, "type": kind, "v": version,
+                                           "at": None, "actor": table.session.actor,
+                                           "data": data, "undone": False}
+        events.append(shown(viewer, line))
+        changes += viewer.changes([{"field": p, "old": o, "new": n}
+                                   for p, o, n in applied.changes])
+    seqs = [outcome.applied[0].seq, outcome.applied[-1].seq] if outcome.applied else []
+    return {"seqs": seqs, "events": events, "changes": changes, "request_id": request_id}
+
+
+def authorizer(table: Table, seat: Seat) -> Any:
+    """Return the check run on a command record before it is decided (SERVER.md §3).
+
+    A player may issue a command that acts for one of the seat's characters, a note, and undo
+    or redo of the seat's own actions; everything else is the GM's.
+
+    Raises:
+        Refusal: 403 naming the character or the role needed.
+    """
+
+    def authorize(command: object) -> None:
+        if seat.role == "gm":
+            return
+        kind = f"{type(command).__module__}.{type(command).__qualname__}"
+        if isinstance(command, AddNote):
+            return
+        if isinstance(command, Undo | Redo):
+            _own_action(table, seat, command)
+            return
+        field = ACTS_FOR.get(kind)
+        if field is None:
+            raise Refusal(403, "forbidden", f"{type(command).__name__} is the GM's to do "
+                          f"(needs the gm role; {seat.name} is a {seat.role})")
+        acting = getattr(command, field)
+        names = [acting] if isinstance(acting, str) else list(acting or ())
+        for name in names:
+            if name not in seat.characters:
+                raise Refusal(403, "forbidden", f"{name} is not {seat.name}'s character "
+                              f"({seat.name} plays {', '.join(seat.characters) or 'none'})")
+
+    return authorize
+
+
+def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
+    """A player's undo/redo of a named action: only an action the seat took."""
+    if command.target is None:
+        return  # a bare undo/redo takes the seat's own action (its actor) already
+    session = table.session
+    try:
+        action = actions.action_of(session._summaries(command.target), command.target)
+    except RuleViolation:
+        return  # the decider refuses it with its own rule
+    if action.actor != seat.name:
+        verb = "undo" if isinstance(command, Undo) else "redo"
+        raise Refusal(403, "forbidden", f"#{command.target} is {action.actor}'s action: a "
+                      f"player may {verb} only the seat's own (needs the gm role)")
+
+
+def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
+    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream)."""
+    table.state()
+    viewer = _viewer(table, seat)
+    with table.lock:
+        undone = undone_after(table.session.markers())
+    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
+            for rec in itertools.islice(table.records_after(after), 1000)]
+
+
+def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
+    """Append ``core.SeatAdded`` (the token's hash only)."""
+    _seat_command(table, AddSeat(name, role, tuple(characters), token_hash(token)))
+
+
+def revoke_seat(table: Table, name: str) -> None:
+    """Append ``core.SeatRevoked``; 404 when there is no such seat."""
+    if name not in {n for n in _seat_names(table)}:
+        raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
+    _seat_command(table, RevokeSeat(name))
+
+
+def _seat_names(table: Table) -> list[str]:
+    from tablelog.projections.core import seats
+
+    return list(seats(table.state()))
+
+
+def _seat_command(table: Table, command: object) -> None:
+    try:
+        table.execute(command, "gm")
+    except RuleViolation as exc:
+        raise Refusal(422, "rule", exc.message, exc.rule_id) from None

@@ -1,0 +1,230 @@
+"""The HTTP API of SERVER.md §4 against a real `tablelog serve` process over HTTP (file store)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.server import ADD, TOKEN, api
+
+
+@pytest.fixture
+def table(server: str) -> dict[str, str]:
+    """A magicpunk table with Aria and Kai, and seats: ann plays Aria, bo plays Kai, an
+    observer; returns the table id and every token."""
+    gm = api(server)
+    created = gm.post("/tables", json={"system": "magicpunk", "title": "Rest", "seed": 3})
+    assert 201 == created.status_code, created.text
+    tid = created.json()["table_id"]
+    tokens = {"id": tid, "gm": created.json()["gm_token"]}
+    for name in ("Aria", "Kai"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)}
+                              ).status_code
+    for name, role, chars in (("ann", "player", ["Aria"]), ("bo", "player", ["Kai"]),
+                              ("olly", "observer", [])):
+        seat = gm.post(f"/tables/{tid}/seats", json={"name": name, "role": role,
+                                                     "characters": chars})
+        assert 201 == seat.status_code, seat.text
+        body = seat.json()
+        assert (name, role, chars) == (body["name"], body["role"], body["characters"])
+        assert body["url"].endswith(f"/t/{tid}?token={body['token']}")
+        tokens[name] = body["token"]
+    return tokens
+
+
+def command(server: str, t: dict[str, str], who: str, line: str, **extra: object
+            ) -> httpx.Response:
+    return api(server, t[who]).post(f"/tables/{t['id']}/commands",
+                                    json={"command": line, **extra})
+
+
+def test_health_and_openapi_need_no_token(server: str) -> None:
+    """Health answers the store kind; /openapi.json is an OpenAPI 3 document of the /api
+    routes."""
+    assert {"ok": True, "store": "file"} == api(server, None).get("/health").json()
+    doc = api(server, None).get(f"{server}/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    assert "/api/tables/{table_id}/commands" in doc["paths"]
+
+
+@pytest.mark.parametrize("token", [None, "wrong"])
+def test_no_or_unknown_token_is_401_in_json(server: str, token: str | None) -> None:
+    """Every /api call but health needs a good token: 401 with a JSON error."""
+    answer = api(server, token).get("/tables")
+    assert 401 == answer.status_code
+    assert "unauthorized" == answer.json()["error"]["code"]
+
+
+def test_a_seat_token_is_good_for_its_table_only(server: str, table: dict[str, str]) -> None:
+    """ann's token reads her table, not another table (401), and cannot list tables."""
+    other = api(server).post("/tables", json={"system": "pf2e"}).json()["table_id"]
+    ann = api(server, table["ann"])
+    assert 200 == ann.get(f"/tables/{table['id']}").status_code
+    assert {"name": "ann", "role": "player", "characters": ["Aria"]} == ann.get(
+        f"/tables/{table['id']}").json()["me"]
+    assert 401 == ann.get(f"/tables/{other}").status_code
+    assert 401 == ann.get("/tables").status_code
+
+
+def test_a_player_acts_for_her_own_characters_only(server: str, table: dict[str, str]) -> None:
+    """ann draws for Aria (201, the envelope's actor is ann); drawing for Kai is 403 naming
+    Kai; adding a character is the GM's (403)."""
+    drawn = command(server, table, "ann", "magicpunk draw Aria 2")
+    assert 201 == drawn.status_code, drawn.text
+    body = drawn.json()
+    assert [body["seqs"][0]] * 2 == body["seqs"] and "ann" == body["events"][0]["actor"]
+    refused = command(server, table, "ann", "magicpunk draw Kai 2")
+    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert "Kai is not ann's character" in refused.json()["error"]["message"]
+    gm_only = command(server, table, "ann", ADD.format("Zed"))
+    assert 403 == gm_only.status_code and "gm role" in gm_only.json()["error"]["message"]
+
+
+def test_hidden_cards_are_question_marks_for_other_seats(server: str,
+                                                        table: dict[str, str]) -> None:
+    """After ann draws 2 for Aria and bo 2 for Kai: ann sees her faces and Kai's as "?", the
+    GM sees all, the observer sees only "?"; the log and the stream hide them the same way."""
+    command(server, table, "ann", "magicpunk draw Aria 2")
+    command(server, table, "bo", "magicpunk draw Kai 2")
+    hands = {}
+    for who in ("ann", "gm", "olly"):
+        state = api(server, table[who]).get(f"/tables/{table['id']}/state").json()
+        hands[who] = {k: v["hand"] for k, v in state["characters"].items()}
+    assert hands["gm"]["Aria"] == hands["ann"]["Aria"] and "?" not in hands["gm"]["Aria"]
+    assert ["?", "?"] == hands["ann"]["Kai"] == hands["olly"]["Kai"] == hands["olly"]["Aria"]
+    assert "?" not in hands["gm"]["Kai"]
+    log = api(server, table["ann"]).get(f"/tables/{table['id']}/log").json()["events"]
+    drawn = {e["data"]["who"]: e["data"]["cards"] for e in log
+             if e["type"] == "magicpunk.CardsDrawn"}
+    assert (hands["gm"]["Aria"], ["?", "?"]) == (drawn["Aria"], drawn["Kai"])
+    assert all("token_sha256" not in e["data"] for e in log)
+
+
+def test_an_observer_appends_nothing(server: str, table: dict[str, str]) -> None:
+    """An observer's command is 403 and the table is unchanged."""
+    before = api(server).get(f"/tables/{table['id']}").json()["seq"]
+    assert 403 == command(server, table, "olly", "note hello").status_code
+    assert before == api(server).get(f"/tables/{table['id']}").json()["seq"]
+
+
+def test_a_player_undoes_only_her_own_actions(server: str, table: dict[str, str]) -> None:
+    """bo cannot undo ann's draw by seq (403); ann's bare undo takes back her draw."""
+    seq = command(server, table, "ann", "magicpunk draw Aria 1").json()["seqs"][0]
+    command(server, table, "bo", "magicpunk draw Kai 1")
+    assert 403 == command(server, table, "bo", f"undo {seq}").status_code
+    undone = command(server, table, "ann", "undo")
+    assert 201 == undone.status_code
+    assert {"target": seq, "reason": ""} == undone.json()["events"][0]["data"]
+
+
+def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None:
+    """A rule's refusal is 422 with its rule ID and the CLI's words; not a command line, or a
+    read command, is 400; a dry run is 200 and appends nothing."""
+    before = api(server).get(f"/tables/{table['id']}").json()["seq"]
+    bad_card = command(server, table, "ann", "magicpunk play Aria ZZ")
+    assert 422 == bad_card.status_code
+    assert ("rule", "MP-CARDS") == (bad_card.json()["error"]["code"],
+                                    bad_card.json()["error"]["rule"])
+    for line in ("state", "init --system pf2e", "note 'unclosed", "--log x note a", ""):
+        answer = command(server, table, "gm", line)
+        assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"]), line
+    dry = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True)
+    assert 200 == dry.status_code and 1 == len(dry.json()["events"])
+    assert before == api(server).get(f"/tables/{table['id']}").json()["seq"]
+
+
+def test_a_repeated_request_id_answers_the_first_result(server: str,
+                                                       table: dict[str, str]) -> None:
+    """The same request_id twice: 201 then 200 with the same seqs and events; one draw."""
+    first = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
+    again = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
+    assert (201, 200) == (first.status_code, again.status_code)
+    assert first.json()["seqs"] == again.json()["seqs"]
+    assert first.json()["events"] == again.json()["events"]
+    assert "phone-7" == again.json()["request_id"]
+
+
+def test_a_revoked_seat_token_stops_working_at_once(server: str, table: dict[str, str]) -> None:
+    """DELETE the seat: 204, then its token is 401; an unknown seat is 404."""
+    gm = api(server, table["gm"])
+    assert 204 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+    assert 401 == api(server, table["bo"]).get(f"/tables/{table['id']}").status_code
+    assert 404 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+
+
+def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str]) -> None:
+    """state?at=SEQ is the state then; past the end is 422 CORE-SEQ; an unknown name 404."""
+    seq = command(server, table, "ann", "magicpunk draw Aria 2").json()["seqs"][0]
+    gm = api(server, table["gm"])
+    assert [] == gm.get(f"/tables/{table['id']}/state", params={"at": seq - 1}).json()[
+        "characters"]["Aria"]["hand"]
+    assert 2 == len(gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"])
+    assert "CORE-SEQ" == gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()[
+        "error"]["rule"]
+    assert 404 == gm.get(f"/tables/{table['id']}/state/Nobody").status_code
+    assert 404 == gm.get("/tables/nope/state").status_code
+
+
+def test_a_body_over_64_kib_is_413(server: str, table: dict[str, str]) -> None:
+    """Request bodies over 64 KiB get 413 in JSON."""
+    answer = command(server, table, "gm", "note " + "x" * 70_000)
+    assert 413 == answer.status_code and "error" in answer.json()
+
+
+def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[str, str]) -> None:
+    """The stream sends every record after Last-Event-ID once, in order, as SSE records."""
+    gm = api(server, table["gm"])
+    seq = gm.get(f"/tables/{table['id']}").json()["seq"]
+    command(server, table, "ann", "magicpunk draw Aria 1")
+    command(server, table, "bo", "magicpunk draw Kai 1")
+    got: list[tuple[int, dict]] = []
+    with gm.stream("GET", f"/tables/{table['id']}/events",
+                   headers={"Last-Event-ID": str(seq)}) as stream:
+        event_id = None
+        for line in stream.iter_lines():
+            if line.startswith("id:"):
+                event_id = int(line[3:].strip())
+            elif line.startswith("data:") and event_id is not None:
+                got.append((event_id, json.loads(line[5:])))
+                if len(got) == 2:
+                    break
+    assert [seq + 1, seq + 2] == [i for i, _ in got]
+    assert ["ann", "bo"] == [d["actor"] for _, d in got]
+
+
+def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: dict[str, str],
+                                                           folder: Path) -> None:
+    """A table whose log is corrupt answers 503 "log"; a served table whose log gains a torn
+    last record refuses commands with 503; another table keeps working."""
+    from tests.support.cli import ok
+
+    corrupt = folder / "broken.tlog"
+    ok(corrupt, "init", "--system", "pf2e")
+    ok(corrupt, "note", "a ruling")
+    data = bytearray(corrupt.read_bytes())
+    data[-10] ^= 0x40  # inside the note's record: a checksum mismatch
+    corrupt.write_bytes(bytes(data))
+    gm = api(server)
+    broken = gm.get("/tables/broken/state")
+    assert (503, "log") == (broken.status_code, broken.json()["error"]["code"])
+    torn = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
+    with (folder / f"{torn}.tlog").open("ab") as f:
+        f.write(b"\x00\x00\x00\x40\x00")  # a crash mid-append: a record cut short
+    refused = gm.post(f"/tables/{torn}/commands", json={"command": "note x"})
+    assert (503, "log") == (refused.status_code, refused.json()["error"]["code"])
+    assert "torn last record" in refused.json()["error"]["message"]
+    assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
+
+
+def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
+                                                            table: dict[str, str]) -> None:
+    """The pile's order is seen by nobody, the GM included: a dry-run draw answers "?" for the
+    cards it would take (found by the hidden-information property test)."""
+    for who in ("gm", "ann"):
+        dry = command(server, table, who, "magicpunk draw Aria 2", dry_run=True)
+        assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
+        assert ["?", "?"] == next(c["new"] for c in dry.json()["changes"]
+                                  if c["field"] == "characters.Aria.hand")
