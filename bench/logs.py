@@ -14,6 +14,7 @@ from tablelog.events.codec import to_record  # noqa: E402
 from tablelog.events.core import Noted, Redone, Undone  # noqa: E402
 from tablelog.store.format import Header  # noqa: E402
 from tablelog.store.log import LogFile, frame  # noqa: E402
+from tablelog.store.snapshot import snapshot_path  # noqa: E402
 from tests.support import toy  # noqa: E402
 
 toy.install()
@@ -43,11 +44,16 @@ def bench_events(n: int, markers: bool = True) -> list:
     return events[:n]
 
 
+def remove_log(path: str) -> None:
+    """Remove a log and this user's snapshot of it (in the private cache)."""
+    for name in (path, snapshot_path(path)):
+        if name is not None and os.path.exists(name):
+            os.remove(name)
+
+
 def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None:
     """Write a toy log of ``n`` events at ``path`` (replacing it), one record per batch."""
-    for suffix in ("", ".snap", ".lock"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
+    remove_log(path)
     log = LogFile.create(path, Header(session_id=f"bench-{n}", system="toy",
                                       created="2026-11-30T00:00:00.000000Z", seed=7))
     pos = log.start

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, execute
+from tablelog.cli.core import Env, appending, domain_errors, echo, execute
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "key": "tablelog.cli.keys",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",
     "shell": "tablelog.cli.shell",
@@ -161,6 +162,11 @@ class SystemName(click.ParamType):
     default=None,
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
+@click.option(
+    "--sign",
+    is_flag=True,
+    help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
+)
 @click.pass_context
 @domain_errors
 def init(
@@ -170,13 +176,17 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file).
 
-    Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    With --sign, its first record adds your signing key: from then on every record is signed
+    (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
+    from tablelog.rules.core import check_text
     from tablelog.session import Session
 
+    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     session = Session.create(
         env.log_path,
@@ -188,10 +198,14 @@ def init(
     )
     env.forget_session()
     verb = "created (until the dry run ends)" if env.dry_run else "created"
-    click.echo(
+    echo(
         f"{verb} {env.log_path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
+    if sign:
+        from tablelog.cli.keys import add
+
+        ctx.invoke(add)
 
 
 @cli.command()
@@ -219,7 +233,9 @@ def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
     Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
     """
     from tablelog.commands.core import Undo
+    from tablelog.rules.core import check_text
 
+    check_text(reason, "the reason")  # CORE-TEXT: shown to every player by `log`
     execute(ctx, Undo(target=seq, reason=reason))
 
 

@@ -7,14 +7,14 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import change_lines, domain_errors, fmt_value, session_of
+from tablelog.cli.core import change_lines, domain_errors, echo, fmt_value, session_of
 
 __all__ = ["COMMANDS"]
 
 
 def _warn_torn(session: Any) -> None:
     if session.torn_at is not None:
-        click.echo(
+        echo(
             f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
             "is ignored; run: tablelog verify --repair",
             err=True,
@@ -58,9 +58,10 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
             raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
         data = found
     if as_json:
-        click.echo(_dump(data))
+        echo(_dump(data))
     else:
-        click.echo(_render_entity(name, data) if name else _render_state(data))
+        for line in _render_entity(name, data) if name else _render_state(data):
+            echo(line)
 
 
 def _check_seq(seq: int | None, last: int) -> None:
@@ -70,20 +71,21 @@ def _check_seq(seq: int | None, last: int) -> None:
         raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
 
 
-def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
+def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
     lines = [f"{indent}{name}"]
     lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
-    return "\n".join(lines)
+    return lines
 
 
-def _render_state(data: dict[str, Any]) -> str:
+def _render_state(data: dict[str, Any]) -> list[str]:
     lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
     if data.get("clock"):
         lines.append(f"clock: {fmt_value(data['clock'])}")
     for section in ("characters", "items"):
         if data.get(section):
             lines.append(f"{section}:")
-            lines += [_render_entity(k, v, "  ") for k, v in data[section].items()]
+            for key, value in data[section].items():
+                lines += _render_entity(key, value, "  ")
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
     for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
@@ -91,7 +93,7 @@ def _render_state(data: dict[str, Any]) -> str:
             lines += [f"{key}:", *(f"  {k}: {fmt_value(v)}" for k, v in value.items())]
         elif key not in _SHOWN:
             lines.append(f"{key}: {fmt_value(value)}")
-    return "\n".join(lines)
+    return lines
 
 
 _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
@@ -130,7 +132,7 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
     for rec, event in log_window(listed(), by_actor, since, tail):
         is_undone = rec.seq in undone
         if as_json:
-            click.echo(
+            echo(
                 _dump(
                     {
                         "seq": rec.seq,
@@ -145,7 +147,7 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
             )
         else:
             mark = " [undone]" if is_undone else ""
-            click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+            echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
     _warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
@@ -222,18 +224,18 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
     if as_json:
-        click.echo(_dump(entry.to_json()))
+        echo(_dump(entry.to_json()))
         return
     mark = " [undone]" if entry.undone else ""
-    click.echo(
+    echo(
         f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}"
     )
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
-        click.echo(f"    {line}")
+        echo(f"    {line}")
     if explain:
         for line in entry.event.explain():
-            click.echo(f"    · {line}")
+            echo(f"    · {line}")
 
 
 COMMANDS = [state, log_, history, replay]

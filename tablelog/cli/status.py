@@ -8,17 +8,11 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import domain_errors, session_of
+from tablelog.cli.core import domain_errors, echo, session_of
 
 __all__ = ["COMMANDS", "status_lines"]
 
 Record = dict[str, Any]
-
-
-def _safe(value: object) -> str:
-    """Text of a value from the log with control characters escaped (a log is others' input)."""
-    text = str(value)
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _of(current: Any, most: Any) -> str:
@@ -138,7 +132,8 @@ _CLOCKS: dict[str, Callable[[Record], str]] = {
 
 def status_lines(data: Record) -> list[str]:
     """Return the status board of a JSON state: a title line, the clock line (where the system
-    has one), then one aligned line per character and item.
+    has one), then one aligned line per character and item (print them with ``echo``, which
+    escapes control characters).
 
     Args:
         data: The state as ``state --json`` prints it (SPEC: system, title, seq, clock,
@@ -149,9 +144,9 @@ def status_lines(data: Record) -> list[str]:
     system = data["system"]
     lines = [f"{system} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
     clock = _CLOCKS.get(system)
-    lines += [_safe(clock(data))] if clock is not None else []
+    lines += [clock(data)] if clock is not None else []
     line_of = _LINES.get(system, _generic)
-    rows = [[_safe(name), _safe("  ".join(p for p in line_of(name, record) if p))]
+    rows = [[name, "  ".join(str(p) for p in line_of(name, record) if p)]
             for section in ("characters", "items")
             for name, record in (data.get(section) or {}).items()]
     return lines + ([line.rstrip() for line in table_lines(["", ""], rows)[1:]] if rows else [])
@@ -171,7 +166,7 @@ def status(ctx: click.Context) -> None:
 
     folded = session_of(ctx).state()
     for line in status_lines(state_json(folded, systems.load(folded.system))):
-        click.echo(line)
+        echo(line)  # names and titles are data from the log: control characters escaped
 
 
 COMMANDS = [status]

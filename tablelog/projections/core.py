@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, Noted, NotedAbout, SeatAdded, SeatRevoked
+from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
     "State", "evolver", "evolvers", "evolve", "precondition", "check", "fold", "fold_collecting",
-    "undone_after", "diff", "entity_view", "require", "RuleViolation", "seats",
+    "undone_after", "diff", "entity_view", "require", "RuleViolation", "seats", "roster",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -128,6 +128,18 @@ def _can_revoke_seat(state: State, e: SeatRevoked) -> None:
 @evolver(SeatRevoked)
 def _seat_revoked(state: State, e: SeatRevoked) -> None:
     seats(state).pop(e.name, None)
+
+
+@evolver(KeyAdded)
+def _key_added(state: State, e: KeyAdded) -> None:
+    """The roster is private to the table (``extra``), the owner's key first."""
+    state.extra.setdefault("keys", {})[e.actor] = e.public_key
+
+
+def roster(state: State) -> dict[str, str]:
+    """Return the log's signing keys: actor -> public key (hex); the first is the owner's."""
+    found: dict[str, str] = state.extra.get("keys", {})
+    return found
 
 
 def seats(state: State) -> dict[str, dict[str, Any]]:
