@@ -80,7 +80,9 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except RuleViolation as exc:
-            raise CliError(f"{exc.rule_id}: {exc.message}", 1) from None
+            from tablelog.cli.similar import hint
+
+            raise CliError(f"{exc.rule_id}: {exc.message}{hint(exc)}", 1) from None
         except (LogError, SystemUnavailable) as exc:
             raise CliError(str(exc), 3) from None
 
@@ -131,11 +133,14 @@ def execute(ctx: click.Context, command: object) -> Any:
     Raises:
         CliError: exit 1 on a refused command, 3 when the log cannot be used.
     """
+    from tablelog.cli.similar import refuse_case_twin
+
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
     request_id = ctx.meta.get("tablelog.request_id")
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
     if env.authorize is not None:
         env.authorize(command)
+    domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
     env.outcome = outcome

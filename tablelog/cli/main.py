@@ -6,6 +6,7 @@ Usage: ``tablelog [--log PATH] [--actor NAME] COMMAND …`` (see ``tablelog --he
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 import click
@@ -29,6 +30,9 @@ LAZY_COMMANDS = {
     "export": "tablelog.cli.exports",
     "import": "tablelog.cli.exports",
     "report": "tablelog.cli.exports",
+    "rules": "tablelog.cli.rules",
+    "status": "tablelog.cli.status",
+    "shell": "tablelog.cli.shell",
 }
 
 
@@ -102,6 +106,10 @@ def main() -> None:
 
     if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if "_TABLELOG_COMPLETE" in os.environ:  # bash/zsh/fish completion: names from the log too
+        from tablelog.cli.shell.values import complete_from_log
+
+        complete_from_log(cli)
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.ClickException as exc:
@@ -214,15 +222,17 @@ def init(
 
 @cli.command()
 @click.argument("text")
+@click.option("--about", multiple=True, metavar="NAME",
+              help="Tie the note to a character or item (shown in its history); repeatable.")
 @appending
-def note(ctx: click.Context, text: str) -> None:
+def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
     """Log a free-text note: a GM ruling, a table decision.
 
-    Example: tablelog note "Kyra keeps the runestone shards"
+    Example: tablelog note "Kyra keeps the runestone shards" --about Kyra
     """
     from tablelog.commands.core import AddNote
 
-    execute(ctx, AddNote(text=text))
+    execute(ctx, AddNote(text=text, about=about))
 
 
 @cli.command()

@@ -88,37 +88,61 @@ def _render_state(data: dict[str, Any]) -> list[str]:
                 lines += _render_entity(key, value, "  ")
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
+    for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
+        if key not in _SHOWN and isinstance(value, dict):
+            lines += [f"{key}:", *(f"  {k}: {fmt_value(v)}" for k, v in value.items())]
+        elif key not in _SHOWN:
+            lines.append(f"{key}: {fmt_value(value)}")
     return lines
+
+
+_SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 
 
 @click.command("log")
 @click.option("--entity", metavar="NAME", help="Only events that involve NAME.")
 @click.option("--all", "show_all", is_flag=True, help="Also show undone events, marked.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--tail", type=click.IntRange(min=1), help="Only the last N events listed.")
+@click.option("--actor", "by_actor", metavar="NAME", help="Only events logged by NAME.")
+@click.option("--since", type=click.IntRange(min=0), help="Only events after event SEQ.")
 @click.pass_context
 @domain_errors
-def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
-    """List the events, oldest first. Example: tablelog log --entity Valeros"""
+def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
+         tail: int | None, by_actor: str | None, since: int | None) -> None:
+    """List the events, oldest first. Example: tablelog log --entity Valeros --tail 5"""
+    import types
+
+    from tablelog.cli.reading import check_actor, log_window
     from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
     undone = undone_after(session.markers())
-    named = False  # whether --entity names anything in the log at all
-    for env, event in decoded(session):
-        seq = env["seq"]
+    _check_seq(since, session.state().seq)
+    named, actors = False, set()  # whether --entity names anything in the log at all; who logged
+
+    def listed() -> Any:
+        nonlocal named
+        for env, event in decoded(session):
+            actors.add(env["actor"])
+            if entity and entity not in event.entities():
+                continue
+            named = True
+            if show_all or env["seq"] not in undone:
+                yield types.SimpleNamespace(seq=env["seq"], actor=env["actor"], env=env), event
+
+    for rec, event in log_window(listed(), by_actor, since, tail):
+        env, seq = rec.env, rec.seq
         is_undone = seq in undone
-        if entity and entity not in event.entities():
-            continue
-        named = True
-        if is_undone and not show_all:
-            continue
         if as_json:  # every envelope key as stored (prev in hex): what `export` writes
             echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
             echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
     _warn_torn(session)
+    if by_actor is not None:
+        check_actor(by_actor, actors)
     if entity and not named:
         from tablelog.rules.core import RuleViolation
 
@@ -130,12 +154,16 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
 @click.option("--all", "show_all", is_flag=True,
               help="Also undone events (marked), and the undo/redo markers that changed NAME.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--field", "fields", multiple=True, metavar="FIELD",
+              help="Only the changes of FIELD (hp, effects.attack …); repeatable.")
 @click.pass_context
 @domain_errors
-def history(ctx: click.Context, name: str, show_all: bool, as_json: bool) -> None:
-    """Show how NAME reached its state: each change, old -> new, with the rule behind it.
+def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
+            fields: tuple[str, ...]) -> None:
+    """Show how NAME reached its state: each change, old -> new, with the rule behind it;
+    notes about NAME (note --about) among them.
 
-    Example: tablelog history Kiritsugu
+    Example: tablelog history Kiritsugu --field hp
     """
     from tablelog.projections import history as read_models
     from tablelog.projections.core import undone_after
@@ -152,6 +180,10 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool) -> Non
                                            name))
     if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+    if fields:
+        from tablelog.cli.reading import only_fields
+
+        entries = only_fields(entries, fields, name)
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
     _warn_torn(session)

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import ROLES, Event, KeyAdded, Noted, SeatAdded, SeatRevoked
+from tablelog.events.core import ROLES, Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.projections.core import State, roster, seats
 from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
@@ -59,9 +59,10 @@ def decide(state: State, command: object) -> list[Event]:
 
 @attrs.frozen
 class AddNote:
-    """Record a free-text note (a GM ruling, a table decision)."""
+    """Record a free-text note (a GM ruling, a table decision), tied to ``about`` if given."""
 
     text: str
+    about: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -81,14 +82,21 @@ class Redo:
 
 @decider(AddNote)
 def decide_add_note(state: State, command: AddNote) -> list[Event]:
-    """Decide a note: any non-empty text without control characters but line breaks and tabs.
+    """Decide a note: any non-empty text without control characters but line breaks and tabs; a
+    note about characters or items names existing ones.
 
     Raises:
-        RuleViolation: CORE-NOTE for an empty note; CORE-TEXT for a control character.
+        RuleViolation: CORE-NOTE for an empty note; CORE-TEXT for a control character;
+            UNKNOWN-NAME for an unknown ``about``.
     """
     require(command.text.strip(), "CORE-NOTE", "a note needs some text")
     check_text(command.text, "a note", lines=True)
-    return [Noted(text=command.text)]
+    if not command.about:
+        return [Noted(text=command.text)]
+    for name in command.about:
+        require(state.entity(name) is not None, "UNKNOWN-NAME",
+                f"no character or item named {name!r} to tie the note to")
+    return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
 
 
 @attrs.frozen

@@ -12,8 +12,8 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "Undone", "Redone",
-           "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
+__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Undone",
+           "Redone", "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
 
 E = TypeVar("E", bound=type)
 
@@ -113,6 +113,18 @@ class Noted(Event):
 
     def describe(self) -> str:
         return repr(self.text)
+
+
+@event("core.NotedAbout", entities=("about",))
+@attrs.frozen
+class NotedAbout(Event):
+    """A note tied to characters or items (``note --about NAME``): it shows in their history."""
+
+    text: str
+    about: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.text!r} (about {', '.join(self.about)})"
 
 
 @event("core.Undone")

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, KeyAdded, Noted, SeatAdded, SeatRevoked
+from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
@@ -102,6 +102,11 @@ def check(state: State, event: Event) -> None:
 @evolver(Noted)
 def _noted(state: State, e: Noted) -> None:
     """A note changes nothing: the log keeps it for history, replay and audit."""
+
+
+@evolver(NotedAbout)
+def _noted_about(state: State, e: NotedAbout) -> None:
+    """A note about a character changes nothing either; its history shows it."""
 
 
 @precondition(SeatAdded)
