@@ -27,7 +27,8 @@ from tablelog.store.log import LogError
 __all__ = ["PREV_KEY", "UNDONE_KEY", "dump", "record_line", "envelope_of", "pack", "decoded",
            "export_jsonl"]
 
-PREV_KEY = "prev"  # the one envelope value that is bytes (bin 16, docs/FORMAT.md)
+PREV_KEY = "prev"  # an envelope value that is bytes (bin 16, docs/FORMAT.md)
+SIG_KEY = "sig"  # the other one: a signed record's signature (bin 64), hex like prev
 UNDONE_KEY = "undone"  # added by a line: not part of the envelope
 _FLUSH_LINES = 2048
 
@@ -50,8 +51,8 @@ def record_line(env: dict[str, Any], undone: bool) -> dict[str, Any]:
         env: A decoded envelope (docs/FORMAT.md), with any optional keys it holds.
         undone: Whether the final undo/redo markers leave the record undone.
     """
-    line = {key: (value.hex() if key == PREV_KEY and type(value) is bytes else value)
-            for key, value in env.items()}
+    line = {key: (value.hex() if key in (PREV_KEY, SIG_KEY) and type(value) is bytes
+                  else value) for key, value in env.items()}
     line[UNDONE_KEY] = undone
     return line
 
@@ -74,6 +75,14 @@ def envelope_of(line: Any) -> dict[str, Any]:
         env[PREV_KEY] = bytes.fromhex(prev)
     except ValueError:
         raise ValueError(f"{PREV_KEY!r} is not 32 hex digits") from None
+    if SIG_KEY in env:
+        sig = env[SIG_KEY]
+        try:
+            if type(sig) is not str or len(sig) != 128:
+                raise ValueError
+            env[SIG_KEY] = bytes.fromhex(sig)
+        except ValueError:
+            raise ValueError(f"{SIG_KEY!r} is not 128 hex digits") from None
     return env
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tablelog.store.format import Header, pack_header
 from tests.support.cli import ok, refused
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -101,8 +102,11 @@ def test_magicpunk_round_and_briefing_in_status_and_state(tmp_path: Path) -> Non
 
 
 def test_titles_are_escaped_and_a_missing_log_is_exit_3(tmp_path: Path) -> None:
-    """A title holding an escape sequence prints escaped; no log: exit 3, one line."""
+    """A title holding an escape sequence (written by a hostile tool: `init --title` refuses it,
+    CORE-TEXT) prints escaped; no log: exit 3, one line."""
     log = tmp_path / "t.tlog"
-    ok(log, "init", "--system", "saga", "--title", "red\x1b[31m")
+    assert "CORE-TEXT" in refused(log, "init", "--system", "saga", "--title", "red\x1b[31m")
+    log.write_bytes(pack_header(Header("0" * 32, "saga", "2026-01-01T00:00:00.000000Z", 1,
+                                       "red\x1b[31m", {})))
     assert r"saga session 'red\x1b[31m', at #0" == ok(log, "status").splitlines()[0]
     assert refused(tmp_path / "none.tlog", "status", status=3).startswith("error: ")
