@@ -25,6 +25,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "copy": "tablelog.cli.stores",
 }
 
 
@@ -51,11 +52,12 @@ class LazyGroup(click.Group):
 @click.option(
     "--log",
     "log_path",
-    metavar="PATH",
+    metavar="LOG",
     envvar="TABLELOG_LOG",
     default="session.tlog",
     show_default=True,
-    help="The session log file (default $TABLELOG_LOG).",
+    help="The session log: a file path, or STORE_URL#TABLE_ID (file:DIR#ID, "
+    "postgresql://…#ID; docs/STORES.md). Default $TABLELOG_LOG.",
 )
 @click.option(
     "--actor",
@@ -163,13 +165,16 @@ def init(
     clock: str | None,
     deck: str | None,
 ) -> None:
-    """Create a new log (never overwrites an existing file).
+    """Create a new log (never overwrites an existing file or table).
 
-    Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    --log STORE_URL without #ID creates a table with a new id and prints it. Example:
+    tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
     """
     from tablelog.session import Session
+    from tablelog.store.url import names_table, table_id_of
 
     env: Env = ctx.obj
+    new_id = not names_table(env.log_path)
     session = Session.create(
         env.log_path,
         system,
@@ -179,11 +184,14 @@ def init(
         actor=env.actor,
     )
     env.forget_session()
+    env.log_path = session.log.spec  # a new table's id: the later lines of a `run` use it
     verb = "created (until the dry run ends)" if env.dry_run else "created"
     click.echo(
-        f"{verb} {env.log_path}: {system} session {session.header.session_id} "
+        f"{verb} {session.path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
+    if new_id:
+        click.echo(f"table id: {table_id_of(session.log)}")
 
 
 @cli.command()

@@ -29,7 +29,8 @@ from tablelog.store.format import Position
 from tablelog.store.log import fsync_dir
 
 __all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read_snapshot",
-           "write_snapshot", "snapshot_path", "MAX_SNAPSHOT_BYTES"]
+           "write_snapshot", "snapshot_path", "MAX_SNAPSHOT_BYTES", "pack_snapshot",
+           "parse_snapshot"]
 
 SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
 SNAPSHOT_VERSION = 2  # 2: each checkpoint carries the CRC-32 of the log bytes before it
@@ -138,11 +139,7 @@ def write_snapshot(log_path: str, session_id: str, code: str,
     Raises:
         OSError: the file could not be written (callers ignore it: a snapshot is a cache).
     """
-    body = msgpack.packb({
-        "session": session_id, "code": code,
-        "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
-    }, use_bin_type=True)
-    data = _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), zlib.crc32(body)) + body
+    data = pack_snapshot(session_id, code, checkpoints)
     path = snapshot_path(log_path)
     tmp = f"{path}.tmp.{os.getpid()}"
     try:
@@ -159,6 +156,27 @@ def write_snapshot(log_path: str, session_id: str, code: str,
         _remove(tmp)
         raise
     fsync_dir(path)
+
+
+def pack_snapshot(session_id: str, code: str, checkpoints: list[Checkpoint]) -> bytes:
+    """Return the bytes of a snapshot (the layout of docs/FORMAT.md; a PostgreSQL store keeps
+    the same bytes in a row)."""
+    body = msgpack.packb({
+        "session": session_id, "code": code,
+        "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
+    }, use_bin_type=True)
+    return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), zlib.crc32(body)) + body
+
+
+def parse_snapshot(data: bytes, session_id: str, code: str) -> list[Checkpoint]:
+    """Return the checkpoints of snapshot bytes, or ``[]`` when they are foreign, stale (another
+    session or projection code) or damaged in any way."""
+    if len(data) < _FIXED.size:
+        return []
+    magic, version, size, crc = _FIXED.unpack_from(data)
+    if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION or size > MAX_SNAPSHOT_BYTES:
+        return []
+    return _parse_body(data[_FIXED.size:_FIXED.size + size], size, crc, session_id, code)
 
 
 def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
@@ -183,6 +201,11 @@ def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]
             body = f.read(size)
     except OSError:
         return []
+    return _parse_body(body, size, crc, session_id, code)
+
+
+def _parse_body(body: bytes, size: int, crc: int, session_id: str, code: str,
+                ) -> list[Checkpoint]:
     if len(body) != size or zlib.crc32(body) != crc:
         return []
     try:
