@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar.exceptions import HTTPException, ValidationException
-from litestar.openapi import OpenAPIConfig
+from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.response import ServerSentEvent
 
 from tablelog.server import views
@@ -27,6 +27,28 @@ __all__ = ["create_app", "MAX_BODY_BYTES"]
 
 MAX_BODY_BYTES = 64 * 1024
 KEEPALIVE_S = 15.0
+
+
+@attrs.frozen
+class Error:
+    code: str
+    rule: str | None
+    message: str
+
+
+@attrs.frozen
+class ErrorBody:
+    """Every error answer: ``{"error": {"code", "rule", "message"}}`` (SERVER.md §4)."""
+
+    error: Error
+
+
+ERRORS = {status: ResponseSpec(ErrorBody, generate_examples=False, description=text)
+          for status, text in ((400, "usage: not a command line, unknown words, a bad body"),
+                               (401, "no token, or a token not good for this table"),
+                               (403, "not this seat's to do"), (404, "no such table or name"),
+                               (413, "a body over 64 KiB"), (422, "refused by a rule"),
+                               (503, "the table's log cannot be used"))}
 
 
 @attrs.frozen
@@ -144,11 +166,11 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
             raise Refusal(403, "forbidden", f"{who.name} is a {who.role}: this needs the gm role")
         return who
 
-    @get("/api/health", sync_to_thread=False)
+    @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
         return Health(True, "file")
 
-    @post("/api/tables", sync_to_thread=True)
+    @post("/api/tables", sync_to_thread=True, responses=ERRORS)
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
         if not is_server(bearer(request)):
             raise Refusal(401, "unauthorized", "creating a table needs the server token")
@@ -157,7 +179,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         views.add_seat(table, "gm", "gm", [], gm_token)
         return TableCreated(table.table_id, data.system, data.title, gm_token)
 
-    @get("/api/tables", sync_to_thread=True)
+    @get("/api/tables", sync_to_thread=True, responses=ERRORS)
     def list_tables(request: Request[Any, Any, Any]) -> TableList:
         if not is_server(bearer(request)):
             raise Refusal(401, "unauthorized", "listing tables needs the server token")
@@ -170,7 +192,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
             rows.append(TableRow(table_id, state.system, state.title, state.seq))
         return TableList(rows)
 
-    @post("/api/tables/{table_id:str}/seats", sync_to_thread=True)
+    @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
     def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
         table = tables.get(table_id)
         gm_only(request, table)
@@ -179,13 +201,13 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         url = f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={token}"
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
 
-    @delete("/api/tables/{table_id:str}/seats/{name:str}", sync_to_thread=True, status_code=204)
+    @delete("/api/tables/{table_id:str}/seats/{name:str}", sync_to_thread=True, status_code=204, responses=ERRORS)
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
         table = tables.get(table_id)
         gm_only(request, table)
         views.revoke_seat(table, name)
 
-    @get("/api/tables/{table_id:str}", sync_to_thread=True)
+    @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
     def table_info(request: Request[Any, Any, Any], table_id: str) -> TableInfo:
         table = tables.get(table_id)
         who = seat(request, table)
@@ -193,29 +215,29 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         return TableInfo(table_id, state.system, state.title, state.seq,
                          Me(who.name, who.role, list(who.characters)))
 
-    @get("/api/tables/{table_id:str}/state", sync_to_thread=True)
+    @get("/api/tables/{table_id:str}/state", sync_to_thread=True, responses=ERRORS)
     def state_of(request: Request[Any, Any, Any], table_id: str,
                  at: int | None = None) -> dict[str, Any]:
         table = tables.get(table_id)
         return views.state(table, seat(request, table), at)
 
-    @get("/api/tables/{table_id:str}/state/{name:str}", sync_to_thread=True)
+    @get("/api/tables/{table_id:str}/state/{name:str}", sync_to_thread=True, responses=ERRORS)
     def entity_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
         table = tables.get(table_id)
         return views.entity(table, seat(request, table), name)
 
-    @get("/api/tables/{table_id:str}/log", sync_to_thread=True)
+    @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
     def log_of(request: Request[Any, Any, Any], table_id: str, after: int = 0,
                all: bool = False, limit: int = 1000) -> Events:  # noqa: A002 - the contract
         table = tables.get(table_id)
         return Events(views.log(table, seat(request, table), after, all, limit))
 
-    @get("/api/tables/{table_id:str}/history/{name:str}", sync_to_thread=True)
+    @get("/api/tables/{table_id:str}/history/{name:str}", sync_to_thread=True, responses=ERRORS)
     def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
         table = tables.get(table_id)
         return views.history(table, seat(request, table), name)
 
-    @post("/api/tables/{table_id:str}/commands", sync_to_thread=True)
+    @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(request: Request[Any, Any, Any], table_id: str,
                 data: CommandBody) -> Response[CommandResult]:
         table = tables.get(table_id)
@@ -223,7 +245,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         result, status = views.command(table, who, data.command, data.request_id, data.dry_run)
         return Response(CommandResult(**result), status_code=status)
 
-    @get("/api/tables/{table_id:str}/events")
+    @get("/api/tables/{table_id:str}/events", responses=ERRORS)
     async def events(request: Request[Any, Any, Any], table_id: str,
                      after: int | None = None) -> ServerSentEvent:
         table = await asyncio.to_thread(tables.get, table_id)

@@ -111,6 +111,10 @@ def command(table: Table, seat: Seat, line: str, request_id: str | None,
             raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
     outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
     viewer = _viewer(table, seat)
+    if dry_run and viewer.system == "magicpunk":
+        # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
+        # §3), the GM included: every card in a dry run's answer is hidden.
+        viewer = Viewer("observer", frozenset(), viewer.system)
     answer = _answer(table, outcome, viewer, request_id)
     return answer, 201 if outcome.written else 200
 
