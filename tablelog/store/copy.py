@@ -53,11 +53,12 @@ def copy_log(source: Log, target: str, upto: int | None = None) -> Copied:
     try:
         end = source.start
         assert end is not None
-        for seq, env, offset, stop, payload in source.records(chain=True):
-            if upto is not None and seq > upto:
-                break
+        records = source.records(chain=True) if upto != 0 else iter(())
+        for seq, env, offset, stop, payload in records:  # stops at ``upto``: not a record more
             sink.add(seq, offset, payload, env)
             end = Position(seq, stop, chain_hash(payload), offset)
+            if seq == upto:
+                break
         sink.commit()
     except BaseException:
         sink.abort()
