@@ -280,8 +280,8 @@ class PostgresLog(LogFile):
         committing = False
         try:
             with self._errors():
-                try:
-                    with conn.transaction():
+                try:  # one round trip: the statements and the commit go out as one pipeline
+                    with conn.pipeline(), conn.transaction():
                         conn.execute(SQL.SHARED, (lock_key(self.table_id),))
                         with conn.cursor() as cur:
                             cur.executemany(SQL.INSERT, rows)
