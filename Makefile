@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench bench-store lint clean
 
 $(BIN)/tablelog: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,3 +32,11 @@ bench: $(BIN)/tablelog
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+## bench-store: the PostgreSQL store's benchmarks (not part of test): appends/s beside pgbench and
+## eventsourcing's PostgreSQL recorder, replay from PostgreSQL beside a file, copy's peak RSS.
+## Uses $TABLELOG_TEST_PG, else a throwaway pgserver; writes bench/store-results.json.
+bench-store: $(BIN)/tablelog
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
+	$(BIN)/python bench/store.py

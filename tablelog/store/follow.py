@@ -21,6 +21,7 @@ from tablelog.store.log import StoredRecord
 __all__ = ["follow", "FileWaiter", "PostgresWaiter"]
 
 POLL_S = 0.05  # seconds between two looks at a log file's size
+LOOK_S = 1.0  # seconds between two reads of a PostgreSQL table without a notification
 
 
 def follow(log: Log, after: int = 0, timeout_s: float | None = None,
@@ -115,6 +116,7 @@ class PostgresWaiter:
         from tablelog.store.pgsql import CHANNEL, connect, db_errors
 
         self._prefix = f"{log.table_id} "
+        self._looked = time.monotonic()
         self._errors = lambda: db_errors(log.path)
         with self._errors():
             self._conn = connect(log.url)
@@ -122,10 +124,16 @@ class PostgresWaiter:
 
     def wait(self, timeout_s: float) -> bool:
         """Return True when an append to this table was committed since the last call (or
-        since this waiter was made), False after ``timeout_s`` seconds without one."""
+        since this waiter was made), or a second passed since the last look (a writer that
+        died between its commit and its NOTIFY must not hide its records); False after
+        ``timeout_s`` seconds without either."""
+        if time.monotonic() - self._looked >= LOOK_S:
+            self._looked = time.monotonic()
+            return True
         with self._errors():
             for note in self._conn.notifies(timeout=max(timeout_s, 0.001)):
                 if note.payload.startswith(self._prefix):
+                    self._looked = time.monotonic()
                     return True
         return False
 

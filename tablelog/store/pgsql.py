@@ -70,7 +70,9 @@ class SQL:
     INSERT = ("INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, "
               "actor, at, cmd, req) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
     SHARED = "SELECT pg_advisory_xact_lock_shared(%s)"
-    NOTIFY = "SELECT pg_notify(%s, %s)"
+    # A notification is no data (a reader also looks every second): its own transaction
+    # commits without waiting for a disk flush (it would cost a second flush per append).
+    NOTIFY = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, %s)"
     FRAMES = ("SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
               "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
               "ORDER BY seq LIMIT %s")
@@ -78,6 +80,9 @@ class SQL:
               "WHERE table_id = %s AND seq = %s")
     LAST = ("SELECT seq, file_offset, crc, payload FROM tablelog_records WHERE table_id = %s "
             "ORDER BY seq DESC LIMIT 1")
+    DIGEST = ("SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), "
+              "max(file_offset + 8 + length(payload)) FROM tablelog_records "
+              "WHERE table_id = %s AND file_offset < %s")
     LOCK = "SELECT pg_advisory_lock(%s)"
     UNLOCK = "SELECT pg_advisory_unlock(%s)"
     SNAPSHOT = "SELECT body FROM tablelog_snapshots WHERE table_id = %s"

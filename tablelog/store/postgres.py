@@ -67,7 +67,6 @@ class PostgresLog(LogFile):
         self.spec = f"{url}#{table_id}"
         self._conn: Any = None
         self._header_bytes = b""
-        self._seq_at: dict[int, int] = {}  # end offsets met by prefix_crc -> their seq
 
     # -- connection ------------------------------------------------------------------------
 
@@ -237,23 +236,25 @@ class PostgresLog(LogFile):
         return Position(seq, offset + 8 + len(payload), chain_hash(payload), offset)
 
     def prefix_crc(self, offset: int, start: int = 0, crc: int = 0) -> int:
-        """Return the CRC-32 of the file form's bytes before ``offset`` (the header, then each
-        record's frame), continuing ``crc`` from ``start`` when this log met that offset
-        before; -1 when ``offset`` is not the end of a record."""
+        """Return the digest of the table's file form before ``offset``, for a checkpoint's
+        check that nothing before it changed: the header's CRC-32, continued over the MD5 of
+        the records' payload MD5s in seq order, computed by the server where the rows are
+        (``start`` and ``crc`` are not needed: it is one query). -1 when ``offset`` is not the
+        end of a record.
+
+        Raises:
+            LogError: the database cannot be used.
+        """
         head = self.header_bytes()
-        seq = self._seq_at.get(start) if start else 0
-        if seq is None or start > offset:
-            start, crc, seq = 0, 0, 0
-        if start < len(head):
-            crc, start = zlib.crc32(head[start:min(offset, len(head))], crc), len(head)
-        pages = _Pages(self, seq)
-        while start < offset:
-            frame_ = pages.frame()
-            if frame_ is None or start + len(frame_) > offset:
-                return -1
-            crc, start = zlib.crc32(frame_, crc), start + len(frame_)
-        self._seq_at[offset] = pages.consumed
-        return crc
+        value = zlib.crc32(head[:offset])
+        if offset <= len(head):
+            return value if offset == len(head) else -1
+        with self._errors():
+            digest, end = self.connection().execute(SQL.DIGEST, (self.table_id, offset)
+                                                    ).fetchone()
+        if digest is None or end != offset:
+            return -1
+        return zlib.crc32(bytes.fromhex(digest), value)
 
     # -- appending -------------------------------------------------------------------------
 
@@ -285,10 +286,14 @@ class PostgresLog(LogFile):
                         conn.execute(SQL.SHARED, (lock_key(self.table_id),))
                         with conn.cursor() as cur:
                             cur.executemany(SQL.INSERT, rows)
-                        conn.execute(SQL.NOTIFY, (CHANNEL, f"{self.table_id} {end.seq}"))
                         committing = True
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
+            # NOTIFY after the commit, on its own: PostgreSQL serializes the commits of all
+            # transactions that NOTIFY (a database-wide lock), which would allow one commit per
+            # disk flush across every table; subscribers also look every second (follow.py).
+            with self._errors():
+                conn.execute(SQL.NOTIFY, (CHANNEL, f"{self.table_id} {end.seq}"))
         except LogError as exc:
             if committing:
                 raise type(exc)(f"{exc}; the connection was lost while committing: the command "
@@ -401,7 +406,6 @@ class _Pages:
     def __init__(self, log: PostgresLog, seq: int) -> None:
         self.log = log
         self.seq = seq  # the last seq fetched
-        self.consumed = seq  # the seq of the last frame handed out
         self._rows: list[tuple[int, bytes]] = []
         self._limit = _FIRST_PAGE
         self._done = False
@@ -425,8 +429,7 @@ class _Pages:
             self._fetch()
         if not self._rows:
             return None
-        self.consumed, data = self._rows.pop()
-        return data
+        return self._rows.pop()[1]
 
     def read(self, n: int) -> bytes:
         """Return the next ``n`` bytes of frames (fewer only at the end of the table)."""

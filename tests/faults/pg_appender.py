@@ -3,7 +3,7 @@
 Usage: ``python tests/faults/pg_appender.py URL#ID``. After ``Session.execute`` returns (the
 command's transaction committed), it prints ``SEQ TEXT`` and flushes: a line on stdout is a
 reported success. Every third command is a two-event batch, and each append's transaction
-sleeps 5 ms after its inserts (a slow commit), so that a kill often lands inside a transaction.
+sleeps 5 ms before its inserts (a slow commit), so that a kill often lands inside a transaction.
 """
 
 import sys
@@ -20,7 +20,7 @@ from tablelog.events.core import Noted  # noqa: E402
 from tablelog.session import Session  # noqa: E402
 from tablelog.store.pgsql import SQL  # noqa: E402
 
-SQL.NOTIFY = "SELECT pg_notify(%s, %s), pg_sleep(0.005)"  # inside the append's transaction
+SQL.SHARED = "SELECT pg_advisory_xact_lock_shared(%s), pg_sleep(0.005)"  # inside the transaction
 
 
 def main(spec: str) -> None:
