@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
 
+<<<<<<< HEAD
 .PHONY: demo test bench bench-store lint clean
+=======
+.PHONY: demo test bench bench-server lint clean
+>>>>>>> main
 
 $(BIN)/tablelog: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +33,10 @@ bench: $(BIN)/tablelog
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/run.py
+
+## bench-server: the table server over HTTP on loopback (not part of test); writes bench/results-server.json
+bench-server: $(BIN)/tablelog
+	$(BIN)/python bench/server.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -16,28 +16,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgpack
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tablelog.session import Session
-from tablelog.store.format import parse_header
+from run import raw_decode  # noqa: E402 - plain decoding, the same as the toy benchmark's
+
+from tablelog.session import Session  # noqa: E402
+from tablelog.store.format import parse_header  # noqa: E402
 
 REPEAT = 200
 PAIRS = 5
-
-
-def raw_decode(path: Path) -> int:
-    """Read each frame and ``unpackb`` its payload, nothing more; return the record count."""
-    count = 0
-    with open(path, "rb", buffering=1 << 20) as f:
-        _, size = parse_header(f.read(1 << 17))
-        f.seek(size)
-        read, unpackb = f.read, msgpack.unpackb
-        while True:
-            prefix = read(8)
-            if len(prefix) < 8:
-                return count
-            unpackb(read(int.from_bytes(prefix[:4], "big")))
-            count += 1
 
 
 def fold(path: Path) -> int:

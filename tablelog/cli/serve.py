@@ -39,7 +39,28 @@ def serve(store: str, host: str, port: int) -> None:
         click.echo(f"server token (shown once): {token}")
     app = create_app(Tables(folder), token)
     click.echo(f"serving {store} at http://{host}:{port}/ (API under /api, Ctrl-C stops)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                           timeout_graceful_shutdown=5)).run()
+
+
+def _server_class() -> type:
+    import uvicorn
+
+    from tablelog.server.app import STOPPING
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, telling the event streams to end when asked to stop (so a
+        graceful shutdown does not wait on them)."""
+
+        def handle_exit(self, sig: int, frame: object) -> None:
+            STOPPING.set()
+            super().handle_exit(sig, frame)  # type: ignore[arg-type]
+
+    return Server
+
+
+def _Server(config: object) -> object:  # noqa: N802 - a class made on first use
+    return _server_class()(config)
 
 
 COMMANDS = [serve]

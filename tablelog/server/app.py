@@ -11,6 +11,7 @@ import asyncio
 import hmac
 import json
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,11 +23,13 @@ from litestar.response import ServerSentEvent
 
 from tablelog.server import views
 from tablelog.server.tables import Refusal, Seat, Table, Tables
+from tablelog.web import cookie_name, web_routes
 
 __all__ = ["create_app", "MAX_BODY_BYTES"]
 
 MAX_BODY_BYTES = 64 * 1024
 KEEPALIVE_S = 15.0
+STOPPING = threading.Event()  # set when the server is asked to stop: event streams end
 
 
 @attrs.frozen
@@ -142,11 +145,18 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all."""
 
     def bearer(request: Request[Any, Any, Any]) -> str:
+        """The request's token: ``Authorization: Bearer TOKEN``, else the web page's cookie
+        (set from a one-time ``?token=`` link: ``tl_<table id>``, or ``tl_server``)."""
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Refusal(401, "unauthorized", "send Authorization: Bearer TOKEN")
-        return token.strip()
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+        table_id = request.path_params.get("table_id")
+        cookie = request.cookies.get(cookie_name(table_id)) or request.cookies.get(
+            cookie_name(None))
+        if cookie:
+            return cookie
+        raise Refusal(401, "unauthorized", "send Authorization: Bearer TOKEN")
 
     def is_server(token: str) -> bool:
         return hmac.compare_digest(token.encode(), server_token.encode())
@@ -264,7 +274,8 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
 
     return Litestar(
         route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,
-                        state_of, entity_of, log_of, history_of, command, events, openapi],
+                        state_of, entity_of, log_of, history_of, command, events, openapi,
+                        *web_routes()],
         exception_handlers={Refusal: _refused, HTTPException: _http_error,
                             Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
@@ -280,7 +291,7 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
 
     seen = after
     idle = 0.0
-    while True:
+    while not STOPPING.is_set():
         lines = await asyncio.to_thread(views.stream_lines, table, who, seen)
         for seq, line in lines:
             yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
@@ -289,7 +300,7 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
         if lines:
             idle = 0.0
             continue
-        await asyncio.to_thread(table.wait, seen, 0.5)
+        await table.wait(seen, 0.5)
         idle += 0.5
         if idle >= KEEPALIVE_S - 1:
             idle = 0.0

@@ -26,11 +26,13 @@ import attrs
 
 from tablelog.projections.core import State, seats
 from tablelog.session import Outcome, Session
-from tablelog.store.log import LogError, LogFile
+from tablelog.store.format import Position
+from tablelog.store.log import LogError, LogFile, StoredRecord
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "TABLE_ID", "token_hash", "APPENDING_WORDS"]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+INDEX_EVERY = 256  # records between the positions a table remembers (reads start near a seq)
 _CLICK = threading.Lock()  # click prints through the process's stdout: one command line at a time
 APPENDING_WORDS = frozenset({"note", "undo", "redo", "fate", "magicpunk", "pf2e", "saga"})
 
@@ -67,6 +69,8 @@ class Table:
         self.lock = threading.RLock()
         self.session = Session(path, "gm")
         self.changed = threading.Condition(self.lock)  # notified after every append here
+        self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
+        self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
 
     def state(self) -> State:
         """Return the current state, caught up with whatever others appended.
@@ -94,7 +98,7 @@ class Table:
             self.state()
             self.session.actor = actor
             outcome = self.session.execute(command)
-            self.changed.notify_all()
+            self._appended()
             return outcome
 
     def run_line(self, line: str, seat: Seat, authorize: Callable[[object], None],
@@ -120,23 +124,60 @@ class Table:
             self.session.actor = seat.name
             env._session = self.session
             _click_line(argv, env)
-            self.changed.notify_all()
+            self._appended()
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]
 
-    def records_after(self, seq: int) -> Iterator[tuple[Any, Any]]:
-        """Yield ``(record, event)`` of every record after ``seq``, in order."""
-        with _usable():
-            for rec, event in Session(self.path, snapshots=False).events():
-                if rec.seq > seq:
-                    yield rec, event
+    def records_after(self, seq: int) -> Iterator[Any]:
+        """Yield every record after ``seq`` (as :class:`~tablelog.store.log.StoredRecord`), in
+        order, reading from the nearest position the table has indexed (one every
+        ``INDEX_EVERY`` records), not from the start of the log.
 
-    def wait(self, seq: int, timeout_s: float) -> None:
-        """Wait until this process appended past ``seq``, or ``timeout_s`` passed."""
-        with self.changed:
-            if self.session._end is None or self.session._end.seq <= seq:
-                self.changed.wait(timeout_s)
+        Raises:
+            Refusal: 503 when the log cannot be used.
+        """
+        from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, chain_hash
+
+        log = LogFile(self.path)
+        with _usable():
+            log.open()
+            start = self._indexed(seq) or log.start
+            for n, env, offset, end, payload in log.records(start):
+                if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
+                    self._index.append(Position(n, end, chain_hash(payload), offset))
+                if n > seq:
+                    yield StoredRecord(n, env["type"], env["v"], env["at"], env["actor"],
+                                       env["data"], offset, env.get(COMMAND_KEY),
+                                       env.get(REQUEST_KEY))
+
+    def _indexed(self, seq: int) -> Position | None:
+        """Return the latest indexed position at or before ``seq``, if any."""
+        k = min(seq // INDEX_EVERY, len(self._index))
+        return self._index[k - 1] if k > 0 else None
+
+    async def wait(self, seq: int, timeout_s: float) -> None:
+        """Wait (without a thread) until this process appended past ``seq`` to the table, or
+        ``timeout_s`` passed (records others append are found by the next read)."""
+        import asyncio
+
+        if self.session._end is not None and self.session._end.seq > seq:
+            return
+        event = asyncio.Event()
+        waiter = (asyncio.get_running_loop(), event)
+        self._waiters.add(waiter)
+        try:
+            await asyncio.wait_for(event.wait(), timeout_s)
+        except TimeoutError:
+            pass
+        finally:
+            self._waiters.discard(waiter)
+
+    def _appended(self) -> None:
+        """Wake every stream waiting on this table (called after each append here)."""
+        self.changed.notify_all()
+        for loop, event in list(self._waiters):
+            loop.call_soon_threadsafe(event.set)
 
 
 class Tables:

@@ -7,6 +7,7 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from tablelog import actions, systems
@@ -31,6 +32,22 @@ def record_line(rec: Any, undone: bool) -> dict[str, Any]:
     """Return a record as one line of ``log --json``."""
     return {"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at, "actor": rec.actor,
             "data": rec.data, "undone": undone}
+
+
+def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
+    """Return a log line redacted for ``viewer``, with ``text``: the event's one-line
+    description as ``log`` prints it, made from the redacted data (so it hides what it hides)."""
+    from tablelog.events.codec import CodecError, from_record
+
+    line = dict(viewer.record(line))
+    data = line["data"]
+    if line["type"] == "core.SeatAdded":  # its description needs no token hash
+        data = {**data, "token_sha256": ""}
+    try:
+        line["text"] = from_record(line["type"], line["v"], data).describe()
+    except (CodecError, ValueError, TypeError, KeyError):
+        line["text"] = ""
+    return line
 
 
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
@@ -65,10 +82,10 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
     with table.lock:
         undone = undone_after(table.session.markers())
     lines = []
-    for rec, _ in table.records_after(max(0, after)):
+    for rec in table.records_after(max(0, after)):
         if rec.seq in undone and not show_all:
             continue
-        lines.append(viewer.record(record_line(rec, rec.seq in undone)))
+        lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
         if len(lines) >= max(1, min(limit, 10_000)):
             break
     return lines
@@ -129,7 +146,7 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
     stored = {}
     if outcome.applied and (outcome.written or outcome.repeated):
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
-        for rec, _ in table.records_after(first - 1):
+        for rec in table.records_after(first - 1):
             if rec.seq > last:
                 break
             stored[rec.seq] = record_line(rec, False)
@@ -138,7 +155,7 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
         line = stored.get(applied.seq) or {"seq": applied.seq, "type": kind, "v": version,
                                            "at": None, "actor": table.session.actor,
                                            "data": data, "undone": False}
-        events.append(viewer.record(line))
+        events.append(shown(viewer, line))
         changes += viewer.changes([{"field": p, "old": o, "new": n}
                                    for p, o, n in applied.changes])
     seqs = [outcome.applied[0].seq, outcome.applied[-1].seq] if outcome.applied else []
@@ -199,8 +216,8 @@ def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[s
     viewer = _viewer(table, seat)
     with table.lock:
         undone = undone_after(table.session.markers())
-    return [(rec.seq, viewer.record(record_line(rec, rec.seq in undone)))
-            for rec, _ in table.records_after(after)][:1000]
+    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
+            for rec in itertools.islice(table.records_after(after), 1000)]
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:

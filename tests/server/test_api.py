@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.conftest import ADD, TOKEN, api
+from tests.support.server import ADD, TOKEN, api
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server.conftest import api
+from tests.support.server import api
 
 SETUP = {
     "magicpunk": [

@@ -1,0 +1,27 @@
+// Shared by the pages: a DOM builder that only ever makes text nodes from data (nothing from a
+// log becomes HTML), and a JSON fetch of the API with the page's cookie.
+"use strict";
+window.tl = {
+  el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  },
+  async api(url, body) {
+    const opts = { credentials: "same-origin", headers: { "Content-Type": "application/json" } };
+    if (body !== undefined) { opts.method = "POST"; opts.body = JSON.stringify(body); }
+    const r = await fetch(url, opts);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = null; }
+    return { status: r.status, body: data };
+  },
+  errorText: (b) => b && b.error ? `error: ${b.error.rule ? b.error.rule + ": " : ""}${b.error.message}` : "error",
+};

@@ -1,0 +1,289 @@
+// The table page: the table as this seat sees it, live (SERVER.md §5). It reads /api only, builds
+// the DOM with textContent (a log is data from others: nothing from it becomes HTML), and follows
+// the event stream. No framework, no build step.
+"use strict";
+(() => {
+  const app = document.getElementById("app");
+  const tid = app.dataset.table;
+  const base = `/api/tables/${encodeURIComponent(tid)}`;
+  let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
+
+  const { el, errorText } = window.tl;
+  const api = (path, body) => window.tl.api(base + path, body);
+  const $ = (id) => document.getElementById(id);
+  const fmt = (v) => (v === null || v === undefined) ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+
+  // -- layout ----------------------------------------------------------------------------
+  function layout() {
+    app.replaceChildren(
+      el("header", { class: "top" },
+        el("h1", {}, info.title || "(untitled)"),
+        el("p", { class: "meta" }, `${info.system} · table ${tid} · you are `,
+          el("strong", { id: "me" }, `${me.name} (${me.role})`)),
+      ),
+      el("section", { id: "time", "aria-label": "Time" },
+        el("label", { for: "slider" }, "Time: "),
+        el("input", { id: "slider", type: "range", min: "0", max: String(lastSeq), value: String(lastSeq),
+          "aria-label": "The table after event number", oninput: onSlide }),
+        el("output", { id: "slider-out", for: "slider" }, "live"),
+        el("button", { id: "live", type: "button", hidden: true, onclick: backToLive }, "Back to live"),
+        el("p", { id: "past", class: "past", hidden: true, role: "status" }),
+      ),
+      el("section", { id: "table-clock", class: "clock", "aria-label": "Clock" }),
+      el("section", { id: "entities", class: "entities", "aria-label": "Characters and items" }),
+      el("section", { class: "panel", "aria-label": "Command" },
+        el("h2", {}, "Command"),
+        el("form", { id: "command-form", onsubmit: (e) => { e.preventDefault(); send(false); } },
+          el("input", { id: "command", list: "suggestions", autocomplete: "off", spellcheck: "false",
+            "aria-label": "Command line, as in a run script", placeholder: suggestionsFor()[0] || "note \"…\"" }),
+          el("datalist", { id: "suggestions" }),
+          el("button", { id: "preview", type: "button", onclick: () => send(true) }, "Preview"),
+          el("button", { id: "doit", type: "submit" }, "Do it"),
+        ),
+        el("pre", { id: "result", class: "result", role: "status", "aria-live": "polite" }),
+      ),
+      el("section", { class: "panel", "aria-label": "HP MP LP chart" }, el("h2", {}, "HP / MP / LP"),
+        el("div", { id: "chart" })),
+      el("section", { class: "panel", "aria-label": "Audit trail" },
+        el("h2", {}, "Audit trail ", el("span", { id: "audit-name" })), el("ol", { id: "audit" },
+          el("li", {}, "Choose a character or an item to see how it got here."))),
+      el("section", { class: "panel", "aria-label": "Log" }, el("h2", {}, "Log"), el("ol", { id: "log", reversed: true })),
+    );
+  }
+
+  // -- state -----------------------------------------------------------------------------
+  function bar(label, value, max) {
+    if (value === undefined) return null;
+    const hidden = value === null || max === null;
+    const pct = hidden || !max ? 0 : Math.max(0, Math.min(100, (100 * value) / max));
+    return el("div", { class: "bar", role: "img", "aria-label": `${label} ${hidden ? "hidden" : `${value} of ${max}`}` },
+      el("span", { class: "bar-label" }, label),
+      el("span", { class: `bar-track ${label.toLowerCase()}` }, el("span", { class: "bar-fill", style: `width:${pct}%` })),
+      el("span", { class: "bar-num" }, hidden ? "?" : `${value}/${max ?? "–"}`));
+  }
+
+  function cards(list) {
+    return el("ul", { class: "cards" }, (list || []).map((c) => c === "?"
+      ? el("li", { class: "card back", "aria-label": "hidden card" }, "🂠")
+      : el("li", { class: `card face ${/[HD]$/.test(c) ? "red" : ""}` }, c)));
+  }
+
+  const SHOWN = new Set(["hp", "hp_max", "mp", "mp_max", "lp", "lp_max", "tiles", "tiles_max", "hand", "cards",
+    "effects", "phantasms", "runes", "property", "name", "level", "price_gp", "owner"]);
+
+  function entityCard(name, rec, kind) {
+    const extra = Object.entries(rec).filter(([k, v]) => !SHOWN.has(k) && (v === null || typeof v !== "object"));
+    return el("article", { class: `entity ${kind}`, "data-name": name },
+      el("h3", {}, el("button", { type: "button", class: "link", onclick: () => audit(name) }, name)),
+      kind === "item" && rec.name ? el("p", { class: "item-name" }, `${rec.name}` +
+        (rec.level !== undefined ? ` · level ${rec.level}` : "") + (rec.price_gp !== undefined ? ` · ${rec.price_gp} gp` : "")) : null,
+      rec.owner ? el("p", { class: "owner" }, `held by ${rec.owner}`) : null,
+      bar("HP", rec.hp, rec.hp_max), bar("MP", rec.mp, rec.mp_max), bar("LP", rec.lp, rec.lp_max),
+      rec.tiles !== undefined ? bar("Tiles", rec.tiles, rec.tiles_max) : null,
+      rec.hand ? el("div", { class: "hand" }, el("span", { class: "k" }, "hand"), cards(rec.hand)) : null,
+      rec.cards ? el("div", { class: "hand" }, el("span", { class: "k" }, "cards"), cards(rec.cards)) : null,
+      rec.runes && rec.runes.length ? el("p", {}, el("span", { class: "k" }, "runes "), rec.runes.join(", ")) : null,
+      effects(rec.effects),
+      rec.phantasms && Object.keys(rec.phantasms).length ? el("p", {}, el("span", { class: "k" }, "NPs "),
+        Object.entries(rec.phantasms).map(([id, np]) => `${id} (${np.grade ?? ""} ${np.type ?? ""})`).join(", ")) : null,
+      extra.length ? el("dl", { class: "extra" }, extra.slice(0, 10).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, fmt(v))])) : null,
+    );
+  }
+
+  function effects(value) {
+    if (!value) return null;
+    if (Array.isArray(value)) {
+      return value.length ? el("p", {}, el("span", { class: "k" }, "effects "),
+        value.map((e) => `${e.kind}${e.grade !== undefined ? " " + e.grade : ""}${e.turns_left !== undefined ? ` (${e.turns_left} turns)` : ""}`).join(", ")) : null;
+    }
+    const parts = Object.entries(value).filter(([, v]) => v);
+    return parts.length ? el("p", {}, el("span", { class: "k" }, "effects "), parts.map(([k, v]) => `${k} ${v}`).join(", ")) : null;
+  }
+
+  function renderState(state) {
+    const clock = state.clock || {};
+    const bits = [];
+    if (clock.day !== undefined) bits.push(`day ${clock.day} ${String(Math.floor(clock.minutes / 60)).padStart(2, "0")}:${String(clock.minutes % 60).padStart(2, "0")}`);
+    if (clock.battle !== undefined) bits.push(`battle ${fmt(clock.battle)} · round ${fmt(clock.round)} · turn ${fmt(clock.turn)}`);
+    if (clock.turn !== undefined && clock.battle === undefined) bits.push(`turn ${clock.turn}`);
+    if (clock.season) bits.push(`season ${clock.season}`);
+    if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${k} ${v}`).join(" · "));
+    if (state.table && state.table.round !== undefined) bits.push(`round ${state.table.round}`);
+    $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`));
+    const chars = Object.entries(state.characters || {}).map(([n, r]) => entityCard(n, r, "character"));
+    const items = Object.entries(state.items || {}).map(([n, r]) => entityCard(n, r, "item"));
+    $("entities").replaceChildren(...chars, ...items);
+    const names = [...Object.keys(state.characters || {}), ...Object.keys(state.items || {})];
+    $("suggestions").replaceChildren(...suggestionsFor(names).map((s) => el("option", { value: s })));
+  }
+
+  function suggestionsFor(names = []) {
+    const sys = info ? info.system : "";
+    const mine = me && me.role === "player" ? me.characters : names;
+    const acts = {
+      magicpunk: (n) => [`magicpunk draw ${n} 1`, `magicpunk play ${n} `, `magicpunk circulate ${n} --all`],
+      pf2e: (n) => [`pf2e etch ITEM RUNE --by ${n}`, `pf2e invest ITEM --by ${n}`, `pf2e formula add ${n} `],
+      fate: (n) => [`fate cast ${n} attack --grade 5 --tiles 2 --target `, `fate chant ${n}`, `fate release ${n} `],
+      saga: (n) => [`saga cast ${n} TECH --target `],
+    }[sys] || (() => []);
+    const gm = me && me.role === "gm" ? {
+      magicpunk: ["magicpunk rest 8h", "magicpunk dawn", "magicpunk damage NAME 3"],
+      pf2e: ["pf2e item add ID --base longsword --owner NAME"], fate: ["fate battle start", "fate turn", "fate round"],
+      saga: ["saga battle start", "saga turn"],
+    }[sys] || [] : [];
+    return [...mine.flatMap(acts), ...gm, "note \"\"", "undo", "redo"];
+  }
+
+  async function refresh() {
+    const r = await api("/state");
+    if (r.status !== 200) { $("result").textContent = errorText(r.body); return; }
+    live = r.body;
+    lastSeq = Math.max(lastSeq, live.seq);
+    const slider = $("slider");
+    slider.max = String(lastSeq);
+    if (pastAt === null) { slider.value = String(lastSeq); renderState(live); }
+  }
+
+  // -- time slider -----------------------------------------------------------------------
+  let slideTimer = null;
+  function onSlide() {
+    clearTimeout(slideTimer);
+    slideTimer = setTimeout(async () => {
+      const at = Number($("slider").value);
+      if (at >= lastSeq) { backToLive(); return; }
+      const r = await api(`/state?at=${at}`);
+      if (r.status !== 200) { $("result").textContent = errorText(r.body); return; }
+      pastAt = at;
+      document.body.classList.add("in-past");
+      $("past").hidden = false;
+      $("past").textContent = `The past: the table as it was after #${r.body.seq}. New actions keep coming in.`;
+      $("slider-out").textContent = `#${r.body.seq}`;
+      $("live").hidden = false;
+      renderState(r.body);
+    }, 120);
+  }
+  function backToLive() {
+    pastAt = null;
+    document.body.classList.remove("in-past");
+    $("past").hidden = true;
+    $("live").hidden = true;
+    $("slider-out").textContent = "live";
+    $("slider").value = String(lastSeq);
+    if (live) renderState(live);
+  }
+
+  // -- log -------------------------------------------------------------------------------
+  const mayTakeBack = (line) => me.role === "gm" || (me.role === "player" && line.actor === me.name);
+  function renderLog() {
+    const rows = [...log].reverse().map((line) => {
+      const marker = line.type === "core.Undone" || line.type === "core.Redone";
+      const buttons = [];
+      if (!marker && mayTakeBack(line)) {
+        buttons.push(line.undone
+          ? el("button", { type: "button", class: "small", onclick: () => run(`redo ${line.seq}`) }, "redo")
+          : el("button", { type: "button", class: "small", onclick: () => run(`undo ${line.seq}`) }, "undo"));
+      }
+      return el("li", { class: line.undone ? "undone" : "", value: String(line.seq), "data-seq": String(line.seq) },
+        el("span", { class: "seq" }, `#${line.seq}`), " ", el("span", { class: "actor" }, line.actor), " ",
+        el("span", { class: "text" }, `${line.type} ${line.text || ""}`), " ", ...buttons);
+    });
+    $("log").replaceChildren(...rows);
+  }
+  async function loadLog() {
+    const r = await api("/log?all=true&limit=10000");
+    if (r.status === 200) { log = r.body.events; if (log.length) lastSeq = Math.max(lastSeq, log[log.length - 1].seq); renderLog(); }
+  }
+
+  // -- commands --------------------------------------------------------------------------
+  function showResult(r, dry) {
+    if (r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
+    const lines = [dry ? "Preview — nothing appended:" : (r.status === 200 ? "Already appended (same request id):" : "Done:")];
+    for (const e of r.body.events) lines.push(`#${e.seq} ${e.type} ${e.text || ""}`);
+    for (const c of r.body.changes) lines.push(`    ${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`);
+    $("result").textContent = lines.join("\n");
+    $("result").className = "result ok";
+  }
+  async function run(line, dry = false) {
+    const r = await api("/commands", { command: line, dry_run: dry, request_id: dry ? null : `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
+    showResult(r, dry);
+    return r;
+  }
+  async function send(dry) {
+    const line = $("command").value.trim();
+    if (!line) return;
+    const r = await run(line, dry);
+    if (!dry && r.status < 300) $("command").value = "";
+  }
+
+  // -- audit trail -----------------------------------------------------------------------
+  async function audit(name) {
+    $("audit-name").textContent = `of ${name}`;
+    const r = await api(`/history/${encodeURIComponent(name)}`);
+    if (r.status !== 200) { $("audit").replaceChildren(el("li", {}, errorText(r.body))); return; }
+    $("audit").replaceChildren(...r.body.map((e) => el("li", {},
+      el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), ` ${e.actor} ${e.type} ${e.event}`),
+      el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, `${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`))),
+      e.explain.length ? el("ul", { class: "explain" }, e.explain.map((x) => el("li", {}, x))) : null)));
+    $("audit").scrollIntoView({ block: "nearest" });
+  }
+
+  // -- chart -----------------------------------------------------------------------------
+  let chartTimer = null;
+  function scheduleChart() { clearTimeout(chartTimer); chartTimer = setTimeout(drawChart, 400); }
+  async function drawChart() {
+    if (!live || typeof uPlot === "undefined") return;
+    const names = Object.keys(live.characters || {});
+    const series = [];
+    for (const name of names) {
+      const r = await api(`/history/${encodeURIComponent(name)}`);
+      if (r.status !== 200) continue;
+      for (const fig of ["hp", "mp", "lp"]) {
+        const points = [];
+        for (const e of r.body) for (const c of e.changes) if (c.field === fig && typeof c.new === "number") points.push([e.seq, c.new]);
+        if (points.length) series.push({ label: `${name} ${fig.toUpperCase()}`, points });
+      }
+    }
+    const xs = [...new Set([0, ...series.flatMap((s) => s.points.map((p) => p[0])), lastSeq])].sort((a, b) => a - b);
+    const data = [xs, ...series.map((s) => { let v = null, i = 0; return xs.map((x) => { while (i < s.points.length && s.points[i][0] <= x) v = s.points[i++][1]; return v; }); })];
+    const palette = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#6e7781"];
+    const box = $("chart");
+    const width = Math.max(280, Math.min(900, box.clientWidth || 600));
+    const opts = { width, height: 220, scales: { x: { time: false } }, axes: [{ label: "event #" }, {}],
+      series: [{ label: "#" }, ...series.map((s, i) => ({ label: s.label, stroke: palette[i % palette.length], width: 2, spanGaps: true }))] };
+    if (chart) chart.destroy();
+    box.replaceChildren();
+    if (!series.length) { box.append(el("p", {}, "No HP, MP or LP recorded yet.")); chart = null; return; }
+    chart = new uPlot(opts, data, box);
+  }
+
+  // -- live ------------------------------------------------------------------------------
+  function stream() {
+    const source = new EventSource(`${base}/events?after=${lastSeq}`, { withCredentials: true });
+    source.addEventListener("record", async (msg) => {
+      const line = JSON.parse(msg.data);
+      if (log.some((l) => l.seq === line.seq)) return;
+      log.push(line);
+      lastSeq = Math.max(lastSeq, line.seq);
+      if (line.type === "core.Undone" || line.type === "core.Redone") await loadLog(); else renderLog();
+      await refresh();
+      scheduleChart();
+    });
+  }
+
+  async function boot() {
+    const r = await api("");
+    if (r.status !== 200) {
+      app.replaceChildren(el("h1", {}, "tablelog"), el("p", { role: "alert" },
+        r.status === 401 ? "This page needs your seat's link (ask the GM for it)." : errorText(r.body)));
+      return;
+    }
+    info = r.body; me = info.me; lastSeq = info.seq;
+    layout();
+    await refresh();
+    await loadLog();
+    stream();
+    drawChart();
+    window.tablelog = { ready: true };
+  }
+  boot();
+})();

@@ -1,0 +1,200 @@
+"""The table page in a real browser: Debian's headless Chromium driven by Playwright, a GM and
+two players in their own browser contexts, against a real `tablelog serve` process.
+
+Screenshots of each step go to ``tests/artifacts/`` (not tracked). Without Chromium the tests
+skip on a user's machine and say how to get it; under ``CI=true`` they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.server import ADD, TOKEN, api
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update"]
+
+
+def _browser_or_skip() -> Any:
+    """Return a started Playwright and its Chromium, or skip (fail under CI) naming the fix."""
+    why = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ModuleNotFoundError:
+        why = "Playwright for Python is missing: make test installs it (pip install playwright)"
+    if why is None and not shutil.which(CHROMIUM):
+        why = "Chromium is missing: apt-get install chromium (Debian's package)"
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run in CI: {why}")
+        pytest.skip(f"browser tests skipped: {why}")
+    play = sync_playwright().start()
+    return play, play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    play, chromium = _browser_or_skip()
+    ARTIFACTS.mkdir(exist_ok=True)
+    yield chromium
+    chromium.close()
+    play.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def seats(server: str) -> dict[str, str]:
+    """A magicpunk table (Aria played by ann, Kai by bo), returning its id and seat links."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Rest stop", "seed": 3}
+                  ).json()["table_id"]
+    for line in (ADD.format("Aria"), ADD.format("Kai"), "magicpunk item add a-battery --owner Aria",
+                 "magicpunk damage Kai 5"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    links = {"id": tid}
+    for name, chars in (("gm2", None), ("ann", ["Aria"]), ("bo", ["Kai"])):
+        body = {"name": name, "role": "gm" if chars is None else "player",
+                "characters": chars or []}
+        links[name] = gm.post(f"/tables/{tid}/seats", json=body).json()["url"]
+    return links
+
+
+def open_seat(browser: Any, url: str, width: int = 1100) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": 1300}).new_page()
+    page.goto(url)
+    page.wait_for_function("window.tablelog && window.tablelog.ready")
+    return page
+
+
+def hand(page: Any, name: str) -> list[str]:
+    return page.locator(f'article[data-name="{name}"] .hand .card').all_inner_texts()
+
+
+def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: str,
+                                                         seats: dict[str, str]) -> None:
+    """ann draws and sees her faces; the GM's page shows them without a reload and bo's page
+    shows backs; the GM undoes from the log and every page follows; the time slider shows an
+    earlier HP and returns to live; a refused command shows its rule ID; the audit trail of a
+    character lists its changes."""
+    gm, ann, bo = (open_seat(browser, seats[k]) for k in ("gm2", "ann", "bo"))
+    ann.fill("#command", "magicpunk draw Aria 3")
+    started = time.perf_counter()
+    ann.click("#doit")
+    ann.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
+    gm.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
+    delay_s = time.perf_counter() - started
+    bo.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
+    faces = hand(ann, "Aria")
+    assert "?" not in faces and "🂠" not in faces and faces == hand(gm, "Aria")
+    assert ["🂠"] * 3 == hand(bo, "Aria")
+    shot(ann, "1-player-draws"), shot(gm, "2-gm-sees-faces"), shot(bo, "3-other-player-backs")
+
+    gm.locator("#log li", has_text="magicpunk.CardsDrawn Aria").locator("button",
+                                                                         has_text="undo").click()
+    for page in (gm, ann, bo):
+        page.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 0")
+    assert gm.locator("#log li.undone", has_text="magicpunk.CardsDrawn Aria").count() == 1
+    shot(gm, "4-gm-undid-from-the-log")
+
+    kai_now = gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+    assert "21/26" == kai_now
+    gm.locator("#slider").fill("3")
+    gm.wait_for_selector("#past:not([hidden])")
+    assert "26/26" == gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+    shot(gm, "5-time-slider-in-the-past")
+    gm.click("#live")
+    gm.wait_for_selector("#past", state="hidden")
+    assert "21/26" == gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+
+    ann.fill("#command", "magicpunk play Aria ZZ")
+    ann.click("#doit")
+    ann.wait_for_selector("#result.error")
+    assert ann.inner_text("#result").startswith("error: MP-CARDS: ")
+    shot(ann, "6-refused-with-its-rule")
+
+    gm.click('article[data-name="Kai"] h3 button')
+    gm.wait_for_selector("#audit li .changes")
+    trail = gm.inner_text("#audit")
+    assert "magicpunk.DamageTaken" in trail and "hp: 26 → 21" in trail
+    shot(gm, "7-audit-trail")
+    (ARTIFACTS / "web-measure.json").write_text(json.dumps({"update_delay_s": delay_s}))
+
+
+def test_the_page_works_on_a_phone_and_from_the_keyboard(browser: Any, server: str,
+                                                        seats: dict[str, str]) -> None:
+    """At 360 px nothing runs off the page sideways; a command is typed and sent with the
+    keyboard alone (Tab to the box, Enter)."""
+    page = open_seat(browser, seats["ann"], width=360)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.focus("#command")
+    page.keyboard.type("note 'from a phone'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#result.ok")
+    shot(page, "8-phone")
+
+
+def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: str) -> None:
+    """/ with the server token lists tables, creates one and adds a seat showing its link."""
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/?token={TOKEN}")
+    page.wait_for_selector("#create")
+    page.select_option("#system", "pf2e")
+    page.fill("#title", "Downtime")
+    page.click("#create button")
+    page.wait_for_function("document.querySelector('#out').textContent.includes('Created table')")
+    page.fill("#seat-name", "ann")
+    page.fill("#seat-chars", "Valeros")
+    page.click("#seat button")
+    page.wait_for_function("document.querySelector('#out').textContent.includes('/t/')")
+    shot(page, "9-server-page")
+
+
+def test_first_render_of_a_table_of_10_characters_and_5000_events(browser: Any, server: str,
+                                                                 folder: Path,
+                                                                 tmp_path: Path) -> None:
+    """A long table (10 characters, 5,000 events appended by a script) renders, its log and
+    chart included; the time to first render and the live update delay are reported in
+    tests/artifacts/web-measure.json (figures in the README are from there)."""
+    from tablelog.commands.magicpunk.table import Damage, Heal
+    from tablelog.session import Session
+    from tests.support.cli import ok
+
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "magicpunk", "seed": 4}).json()["table_id"]
+    names = [f"pc{i}" for i in range(10)]
+    script = tmp_path / "cast.txt"
+    script.write_text("".join(ADD.format(n) + "\n" for n in names))
+    ok(folder / f"{tid}.tlog", "run", str(script))
+    session = Session(str(folder / f"{tid}.tlog"))
+    with session.atomic():  # 4,988 more events, one write: a long evening of play
+        for i in range(2494):
+            session.execute(Damage(names[i % 10], 1))
+            session.execute(Heal(names[i % 10], 1))
+    link = gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"]
+    page = browser.new_context(viewport={"width": 1100, "height": 1300}).new_page()
+    started = time.perf_counter()
+    page.goto(link)
+    page.wait_for_function("window.tablelog && window.tablelog.ready", timeout=120_000)
+    first_render_s = time.perf_counter() - started
+    assert 10 == page.locator("article.entity").count()
+    assert page.locator("#log li").count() >= 4990
+    shot(page, "10-long-table")
+    measured = ARTIFACTS / "web-measure.json"
+    figures = json.loads(measured.read_text()) if measured.exists() else {}
+    figures["first_render_5000_events_s"] = first_render_s
+    measured.write_text(json.dumps(figures))
