@@ -22,7 +22,6 @@ import tempfile
 import time
 import urllib.parse
 import uuid
-from pathlib import Path
 
 SECONDS = float(os.environ.get("BENCH_STORE_SECONDS", "6"))
 TABLES = 20

@@ -26,8 +26,8 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
-from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.base import Log
+from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.log import Applier, LogError, Refused
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 

@@ -18,10 +18,11 @@ import attrs
 from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
-from tablelog.events.core import MARKERS, Event, Redone, Undone
+from tablelog.events.core import MARKERS, Event, Redone
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
+from tablelog.store.base import Log
 from tablelog.store.format import (
     COMMAND_KEY,
     MAX_HEADER_BYTES,
@@ -34,7 +35,6 @@ from tablelog.store.format import (
     pack_record,
 )
 from tablelog.store.lock import LogLock
-from tablelog.store.base import Log
 from tablelog.store.log import LogError, LogMovedOn, StoredRecord
 from tablelog.store.url import create_log, open_log
 

@@ -18,7 +18,7 @@ import zlib
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.format import BATCH_KEY, COMMAND_KEY, REQUEST_KEY, Position, chain_hash
+from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
 from tablelog.store.log import LogError, fsync_dir
 from tablelog.store.url import new_table_id, open_log, parse_spec, redact
 
@@ -91,20 +91,9 @@ def salvage_into(log: Log, out: str, before: int | None = None) -> tuple[int, in
     Raises:
         LogError: ``out`` exists or cannot be written, or the header itself is bad.
     """
-    log.open()
-    keep, bad = log.start, None
-    assert keep is not None
-    try:
-        for seq, env, offset, end, payload in log.records(chain=True):
-            if before is not None and seq >= before:
-                bad = offset
-                break
-            if BATCH_KEY not in env:  # the last record of its command
-                keep = Position(seq, end, chain_hash(payload), offset)
-        else:
-            bad = log.torn_at
-    except LogError as exc:
-        bad = exc.offset
+    from tablelog.store.repair import sound_prefix
+
+    keep, bad = sound_prefix(log, before)
     copy_log(log, out, keep.seq)
     return keep.seq, keep.offset, bad
 

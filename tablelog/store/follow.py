@@ -45,8 +45,7 @@ def follow(log: Log, after: int = 0, timeout_s: float | None = None,
             if pos is None and not _wait(waiter, timeout_s, stop):
                 return
         while True:
-            for record in log.scan(pos):
-                yield record
+            yield from log.scan(pos)
             assert log.end is not None
             pos = log.end
             if not _wait(waiter, timeout_s, stop):

@@ -31,10 +31,10 @@ from tablelog.store.format import (
     Header,
     Position,
     chain_hash,
+    header_version,
     optional_fault,
     pack_header,
     pack_record,
-    header_version,
     parse_header,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock

@@ -7,6 +7,7 @@ race) and carries its version in ``tablelog_schema``; a store of a newer version
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import re
 from collections.abc import Iterator
@@ -14,8 +15,8 @@ from typing import Any
 
 from tablelog.store.log import LogError, LogLocked, lock_timeout_s
 
-__all__ = ["StoreUnavailable", "SCHEMA_VERSION", "CHANNEL", "connect", "ensure_schema", "db_errors", "lock_key",
-           "one_line", "SQL"]
+__all__ = ["StoreUnavailable", "SCHEMA_VERSION", "CHANNEL", "connect", "ensure_schema",
+           "db_errors", "lock_key", "one_line", "SQL"]
 
 SCHEMA_VERSION = 1
 CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
@@ -105,12 +106,26 @@ def connect(url: str) -> Any:
     Raises:
         psycopg.Error: the server cannot be reached, refuses us, or the URL is bad.
     """
-    import psycopg
-
     extra: dict[str, Any] = {"autocommit": True, "fallback_application_name": "tablelog"}
     if "connect_timeout" not in url:
         extra["connect_timeout"] = 10
-    return psycopg.connect(url, **extra)
+    return _connection_class().connect(url, **extra)
+
+
+@functools.cache
+def _connection_class() -> Any:
+    """Return psycopg's Connection, closing itself when it is dropped: a table's log keeps its
+    connection for as long as the log lives, and Python may drop the two in either order (at
+    exit, or in a reference cycle), where psycopg's own class would warn."""
+    import psycopg
+
+    class Connection(psycopg.Connection):  # type: ignore[type-arg]
+        def __del__(self, *args: Any) -> None:
+            if hasattr(self, "pgconn") and not self.closed:
+                with contextlib.suppress(Exception):
+                    self.close()
+
+    return Connection
 
 
 def ensure_schema(conn: Any) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 
+from tablelog.store.base import Log
 from tablelog.store.format import BATCH_KEY, Position, chain_hash
 from tablelog.store.log import LogError, LogFile, fsync_dir
 
-__all__ = ["repair", "salvage"]
+__all__ = ["repair", "salvage", "sound_prefix"]
 
 _CHUNK = 1 << 20
 
@@ -55,6 +56,31 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
     Raises:
         LogError: ``out`` exists or cannot be written, or the header itself is bad.
     """
+    keep, bad = sound_prefix(log, before)
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:
+        raise LogError(f"cannot create {out}: {exc.strerror}") from None
+    try:
+        _copy_prefix(log.path, fd, keep.offset)
+        os.fsync(fd)
+    except OSError as exc:
+        os.close(fd)
+        os.remove(out)
+        raise LogError(f"cannot write {out}: {exc.strerror}; nothing salvaged") from None
+    os.close(fd)
+    fsync_dir(out)
+    return keep.seq, keep.offset, bad
+
+
+def sound_prefix(log: Log, before: int | None = None) -> tuple[Position, int | None]:
+    """Return where the whole commands before the first bad record of ``log`` end (the first
+    record that fails a check, or record ``before``), and that record's offset (or the torn
+    tail's, or None when every record is sound).
+
+    Raises:
+        LogError: the header is bad.
+    """
     log.open()
     bad: int | None = None
     keep = log.start
@@ -70,20 +96,7 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
             bad = log.torn_at
     except LogError as exc:
         bad = exc.offset
-    try:
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except OSError as exc:
-        raise LogError(f"cannot create {out}: {exc.strerror}") from None
-    try:
-        _copy_prefix(log.path, fd, keep.offset)
-        os.fsync(fd)
-    except OSError as exc:
-        os.close(fd)
-        os.remove(out)
-        raise LogError(f"cannot write {out}: {exc.strerror}; nothing salvaged") from None
-    os.close(fd)
-    fsync_dir(out)
-    return keep.seq, keep.offset, bad
+    return keep, bad
 
 
 def _copy_prefix(path: str, fd: int, size: int) -> None:

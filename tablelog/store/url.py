@@ -23,8 +23,8 @@ from tablelog.store.base import Log
 from tablelog.store.format import Header, pack_header
 from tablelog.store.log import LogError, LogFile, fsync_dir
 
-__all__ = ["Spec", "parse_spec", "names_table", "open_log", "create_log", "discard_log", "new_table_id", "table_id_of",
-           "TABLE_ID", "redact"]
+__all__ = ["Spec", "parse_spec", "names_table", "open_log", "create_log", "discard_log",
+           "new_table_id", "table_id_of", "TABLE_ID", "redact"]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")

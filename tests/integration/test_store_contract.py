@@ -279,7 +279,7 @@ def test_snapshots_are_kept_in_the_store_and_never_change_a_result(
     spoiled snapshot are equal."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "2")
     spec = table(store)
-    for i in range(6):
+    for _ in range(6):
         ok(spec, "toy", "spend", "a", "1")
     log = open_log(spec)
     header = log.open()
