@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import logging
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -98,6 +99,11 @@ class SQL:
 class StoreUnavailable(LogError):
     """The database cannot be reached or used (a lost connection, a server restarting): the
     table was not read or written; try again (exit status 3)."""
+
+
+# psycopg logs the errors it ignores while cleaning up a lost connection; Python would print
+# them on stderr, beside the one error line that already says what happened.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 
 def connect(url: str) -> Any:
