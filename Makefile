@@ -4,11 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
 
-<<<<<<< HEAD
-.PHONY: demo test bench bench-store lint clean
-=======
-.PHONY: demo test bench bench-server lint clean
->>>>>>> main
+.PHONY: demo test bench bench-server bench-store lint clean
 
 $(BIN)/tablelog: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
