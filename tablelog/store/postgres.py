@@ -276,23 +276,20 @@ class PostgresLog(LogFile):
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(f"cannot store the events in {self.path}: {exc}; "
                            "the table is unchanged") from None
-        rows = _rows(self.table_id, envelopes, data, expected)
+        params = _params(self.table_id, envelopes, data, expected)
         conn = self.connection()
         committing = False
         try:
             with self._errors():
-                try:  # one round trip: the statements and the commit go out as one pipeline
-                    with conn.pipeline(), conn.transaction():
-                        conn.execute(SQL.SHARED, (lock_key(self.table_id),))
-                        with conn.cursor() as cur:
-                            cur.executemany(SQL.INSERT, rows)
-                        committing = True
+                try:  # one statement, its own transaction: every record or none
+                    committing = True
+                    inserted = conn.execute(SQL.APPEND, params).rowcount
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
-            # NOTIFY after the commit, on its own: PostgreSQL serializes the commits of all
-            # transactions that NOTIFY (a database-wide lock), which would allow one commit per
-            # disk flush across every table; subscribers also look every second (follow.py).
-            with self._errors():
+                committing = False
+                if inserted != len(envelopes):
+                    raise LogError(f"{self.path}: the database appended {inserted} of "
+                                   f"{len(envelopes)} records")
                 conn.execute(SQL.NOTIFY, (CHANNEL, f"{self.table_id} {end.seq}"))
         except LogError as exc:
             if committing:
@@ -381,20 +378,23 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
     return row is not None
 
 
-def _rows(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
-          expected: Position) -> list[tuple[Any, ...]]:
-    """Return the INSERT parameters of a batch: each record's framing split back out of
-    ``data`` (the bytes :func:`~tablelog.store.log.frame` made), with its query columns."""
-    rows, at, seq, offset = [], 0, expected.seq, expected.offset
+def _params(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
+            expected: Position) -> tuple[Any, ...]:
+    """Return the parameters of SQL.APPEND for a batch: each record's framing split back out of
+    ``data`` (the bytes :func:`~tablelog.store.log.frame` made), with its query columns, as one
+    array per column."""
+    columns: list[list[Any]] = [[] for _ in range(9)]
+    at, seq, offset = 0, expected.seq, expected.offset
     for env in envelopes:
         length, crc = RECORD_PREFIX.unpack_from(data, at)
-        payload = data[at + 8:at + 8 + length]
         seq += 1
-        rows.append((table_id, seq, offset, crc, payload, env["type"], env["actor"], env["at"],
-                     env.get(COMMAND_KEY), env.get(REQUEST_KEY)))
+        row = (seq, offset, crc, data[at + 8:at + 8 + length], env["type"], env["actor"],
+               env["at"], env.get(COMMAND_KEY), env.get(REQUEST_KEY))
+        for column, value in zip(columns, row, strict=True):
+            column.append(value)
         at += 8 + length
         offset += 8 + length
-    return rows
+    return (table_id, *columns, lock_key(table_id))
 
 
 class _Pages:

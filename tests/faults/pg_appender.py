@@ -2,8 +2,8 @@
 in a loop and reports each success (``SEQ note I``) once ``Session.execute`` returned, i.e. once
 the command's transaction committed.
 
-Usage: ``python tests/faults/pg_appender.py URL#ID``. Each append's transaction sleeps 5 ms before
-its inserts (a slow transaction), so that a kill often lands inside one.
+Usage: ``python tests/faults/pg_appender.py URL#ID``. Each append's statement sleeps 5 ms (a slow
+transaction), so that a kill often lands inside one.
 """
 
 import sys
@@ -15,7 +15,7 @@ import appender  # noqa: E402
 
 from tablelog.store.pgsql import SQL  # noqa: E402
 
-SQL.SHARED = "SELECT pg_advisory_xact_lock_shared(%s), pg_sleep(0.005)"  # inside the transaction
+SQL.APPEND += " AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
 
 if __name__ == "__main__":
     appender.main(sys.argv[1])
