@@ -61,6 +61,7 @@ def table(url: str, names: int = 4) -> str:
 def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float]:
     """Every client sends commands to its table for SECONDS; return rate and latencies."""
     latencies: list[float] = []
+    statuses: dict[int, int] = {}
     lock = threading.Lock()
     stop = time.monotonic() + SECONDS
 
@@ -72,8 +73,15 @@ def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float
             while time.monotonic() < stop and i < 100_000:
                 line = f"magicpunk {'damage' if i % 2 else 'heal'} pc{n % 4} 1"
                 started = time.perf_counter()
-                r = c.post(f"/tables/{tid}/commands", json={"command": line})
-                if r.status_code in (201, 422):
+                try:
+                    r = c.post(f"/tables/{tid}/commands", json={"command": line})
+                except httpx.HTTPError:
+                    code = 0
+                else:
+                    code = r.status_code
+                with lock:
+                    statuses[code] = statuses.get(code, 0) + 1
+                if code in (201, 422):
                     mine.append(time.perf_counter() - started)
                 i += 1
         with lock:
@@ -86,6 +94,8 @@ def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float
     for t in threads:
         t.join()
     latencies.sort()
+    if not latencies:
+        raise SystemExit(f"no command answered: statuses {statuses}")
     return {"commands_per_s": len(latencies) / SECONDS,
             "p50_ms": 1000 * latencies[len(latencies) // 2],
             "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)]}

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, execute
+from tablelog.cli.core import Env, appending, domain_errors, echo, execute
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
@@ -26,6 +26,10 @@ LAZY_COMMANDS = {
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
     "copy": "tablelog.cli.stores",
+    "key": "tablelog.cli.keys",
+    "export": "tablelog.cli.exports",
+    "import": "tablelog.cli.exports",
+    "report": "tablelog.cli.exports",
 }
 
 
@@ -155,6 +159,11 @@ class SystemName(click.ParamType):
     default=None,
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
+@click.option(
+    "--sign",
+    is_flag=True,
+    help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
+)
 @click.pass_context
 @domain_errors
 def init(
@@ -164,15 +173,19 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file or table).
 
-    --log STORE_URL without #ID creates a table with a new id and prints it. Example:
-    tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    --log STORE_URL without #ID creates a table with a new id and prints it. With --sign, its
+    first record adds your signing key: from then on every record is signed
+    (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
+    from tablelog.rules.core import check_text
     from tablelog.session import Session
     from tablelog.store.url import names_table, table_id_of
 
+    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     new_id = not names_table(env.log_path)
     session = Session.create(
@@ -186,12 +199,16 @@ def init(
     env.forget_session()
     env.log_path = session.log.spec  # a new table's id: the later lines of a `run` use it
     verb = "created (until the dry run ends)" if env.dry_run else "created"
-    click.echo(
+    echo(
         f"{verb} {session.path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
     if new_id:
-        click.echo(f"table id: {table_id_of(session.log)}")
+        echo(f"table id: {table_id_of(session.log)}")
+    if sign:
+        from tablelog.cli.keys import add
+
+        ctx.invoke(add)
 
 
 @cli.command()
@@ -217,7 +234,9 @@ def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
     Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
     """
     from tablelog.commands.core import Undo
+    from tablelog.rules.core import check_text
 
+    check_text(reason, "the reason")  # CORE-TEXT: shown to every player by `log`
     execute(ctx, Undo(target=seq, reason=reason))
 
 

@@ -37,11 +37,12 @@ for _sub in (character_group, formula_group, item_group):
               help="Character level (an etcher's level must reach the rune's).")
 @click.option("--crafting", type=click.Choice(RANKS), default="expert", show_default=True,
               help="Crafting proficiency rank (extra transfer days save Income Earned for it).")
-@click.option("--magical-crafting/--no-magical-crafting", default=True, show_default=True,
-              help="Whether the character can craft magic items (needed to etch or transfer).")
+@click.option("--magical-crafting/--no-magical-crafting", default=None,
+              help="Whether the character can craft magic items (needed to etch or transfer; "
+                   "needs expert Crafting) [default: yes from expert Crafting on].")
 @appending
 def character_add(ctx: click.Context, name: str, level: int, crafting: str,
-                  magical_crafting: bool) -> None:
+                  magical_crafting: bool | None) -> None:
     """Add a character. Example: tablelog pf2e character add Valeros --level 14"""
     execute(ctx, AddCharacter(name=name, level=level, crafting=crafting,
                               magical_crafting=magical_crafting))

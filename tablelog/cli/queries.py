@@ -7,14 +7,14 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import change_lines, domain_errors, fmt_value, session_of
+from tablelog.cli.core import change_lines, domain_errors, echo, fmt_value, session_of
 
 __all__ = ["COMMANDS"]
 
 
 def _warn_torn(session: Any) -> None:
     if session.torn_at is not None:
-        click.echo(
+        echo(
             f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
             "is ignored; run: tablelog verify --repair",
             err=True,
@@ -58,9 +58,10 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
             raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
         data = found
     if as_json:
-        click.echo(_dump(data))
+        echo(_dump(data))
     else:
-        click.echo(_render_entity(name, data) if name else _render_state(data))
+        for line in _render_entity(name, data) if name else _render_state(data):
+            echo(line)
 
 
 def _check_seq(seq: int | None, last: int) -> None:
@@ -70,23 +71,24 @@ def _check_seq(seq: int | None, last: int) -> None:
         raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
 
 
-def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
+def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
     lines = [f"{indent}{name}"]
     lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
-    return "\n".join(lines)
+    return lines
 
 
-def _render_state(data: dict[str, Any]) -> str:
+def _render_state(data: dict[str, Any]) -> list[str]:
     lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
     if data.get("clock"):
         lines.append(f"clock: {fmt_value(data['clock'])}")
     for section in ("characters", "items"):
         if data.get(section):
             lines.append(f"{section}:")
-            lines += [_render_entity(k, v, "  ") for k, v in data[section].items()]
+            for key, value in data[section].items():
+                lines += _render_entity(key, value, "  ")
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
-    return "\n".join(lines)
+    return lines
 
 
 @click.command("log")
@@ -97,35 +99,25 @@ def _render_state(data: dict[str, Any]) -> str:
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros"""
+    from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
     undone = undone_after(session.markers())
     named = False  # whether --entity names anything in the log at all
-    for rec, event in session.events():
-        is_undone = rec.seq in undone
+    for env, event in decoded(session):
+        seq = env["seq"]
+        is_undone = seq in undone
         if entity and entity not in event.entities():
             continue
         named = True
         if is_undone and not show_all:
             continue
-        if as_json:
-            click.echo(
-                _dump(
-                    {
-                        "seq": rec.seq,
-                        "type": rec.type,
-                        "v": rec.v,
-                        "at": rec.at,
-                        "actor": rec.actor,
-                        "data": rec.data,
-                        "undone": is_undone,
-                    }
-                )
-            )
+        if as_json:  # every envelope key as stored (prev in hex): what `export` writes
+            echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
-            click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
     _warn_torn(session)
     if entity and not named:
         from tablelog.rules.core import RuleViolation
@@ -192,18 +184,18 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
     if as_json:
-        click.echo(_dump(entry.to_json()))
+        echo(_dump(entry.to_json()))
         return
     mark = " [undone]" if entry.undone else ""
-    click.echo(
+    echo(
         f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}"
     )
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
-        click.echo(f"    {line}")
+        echo(f"    {line}")
     if explain:
         for line in entry.event.explain():
-            click.echo(f"    · {line}")
+            echo(f"    · {line}")
 
 
 COMMANDS = [state, log_, history, replay]

@@ -13,7 +13,7 @@ from typing import ClassVar, TypeVar
 import attrs
 
 __all__ = ["Event", "event", "event_class", "registered_types", "Noted", "Undone", "Redone",
-           "SeatAdded", "SeatRevoked", "ROLES"]
+           "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
 
 E = TypeVar("E", bound=type)
 
@@ -166,6 +166,21 @@ class SeatRevoked(Event):
 
     def describe(self) -> str:
         return self.name
+
+
+@event("core.KeyAdded", rules=("CORE-KEY",))
+@attrs.frozen
+class KeyAdded(Event):
+    """An actor's public signing key joined the log's roster (Ed25519, 64 hex digits), or
+    replaced their earlier key. The first one is its appender's own key: that actor owns the
+    roster; later ones are appended and signed by the owner (``verify`` checks both:
+    :mod:`tablelog.store.keys`)."""
+
+    actor: str
+    public_key: str
+
+    def describe(self) -> str:
+        return f"{self.actor} {self.public_key[:16]}…"
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -86,6 +86,13 @@ class Viewer:
         if self.sees_all:
             return line
         kind = line.get("type")
+        if kind == "saga.UnitAdded" and isinstance(line.get("data"), dict) and isinstance(
+                line["data"].get("sheet"), dict) and line["data"]["sheet"].get("side") == "enemy":
+            line = copy.deepcopy(line)  # an enemy's sheet: its HP and LP are the GM's
+            for field in ("hp", "hp_max", "lp_max"):
+                line["data"]["sheet"][field] = None
+            line["data"]["hp_floor"] = None
+            return line
         hidden = HIDDEN_CARD_EVENTS.get(kind) if self.system == "magicpunk" else None
         if kind == "core.SeatAdded" or hidden is not None:
             line = copy.deepcopy(line)

@@ -33,7 +33,54 @@ __all__ = ["Tables", "Table", "Seat", "Refusal", "TABLE_ID", "token_hash", "APPE
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 INDEX_EVERY = 256  # records between the positions a table remembers (reads start near a seq)
-_CLICK = threading.Lock()  # click prints through the process's stdout: one command line at a time
+
+
+class _Routed(io.TextIOBase):
+    """A stand-in for ``sys.stdout``/``sys.stderr`` that sends what a thread writes to that
+    thread's own buffer while it runs a command line (click prints through the process's
+    streams), and everything else to the real stream: command lines of different tables run
+    at once, each capturing its own output."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.local = threading.local()
+
+    def write(self, text: str) -> int:
+        buffer = getattr(self.local, "buffer", None)
+        return (buffer if buffer is not None else self.real).write(text)
+
+    def flush(self) -> None:
+        if getattr(self.local, "buffer", None) is None:
+            self.real.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+_ROUTES: list[_Routed] = []
+_ROUTES_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _captured() -> Iterator[io.StringIO]:
+    """Capture what this thread prints to stdout and stderr (see :class:`_Routed`)."""
+    import sys
+
+    with _ROUTES_LOCK:
+        if not _ROUTES:
+            sys.stdout, sys.stderr = _Routed(sys.stdout), _Routed(sys.stderr)
+            _ROUTES.extend([sys.stdout, sys.stderr])  # type: ignore[list-item]
+    out = io.StringIO()
+    for route in _ROUTES:
+        route.local.buffer = out
+    try:
+        yield out
+    finally:
+        for route in _ROUTES:
+            route.local.buffer = None
 APPENDING_WORDS = frozenset({"note", "undo", "redo", "fate", "magicpunk", "pf2e", "saga"})
 
 
@@ -275,9 +322,8 @@ def _click_line(argv: list[str], env: Any) -> None:
     from tablelog.cli.core import CliError
     from tablelog.cli.main import cli
 
-    out = io.StringIO()
     try:
-        with _CLICK, contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        with _captured() as out:
             cli.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
     except CliError as exc:
         message = exc.format_message()

@@ -213,6 +213,47 @@ def test_undoing_a_formula_an_etch_needs_is_refused(log: Path) -> None:
     assert "later events depend on it" in err and "no formula for frost" in err
 
 
+@rule("PF2E-ETCH-1")
+@rule("PF2E-RUNE-2")
+def test_undoing_an_earlier_etch_under_a_later_one_is_refused(log: Path) -> None:
+    """The bow's frost etch recorded a +1 frost longbow: undoing its potency rune (#15) is
+    refused, naming the frost etch (#16) and the slot it used."""
+    err = refused(log, "undo", "15")
+    assert ("error: CORE-UNDO: #15 cannot be undone: later events depend on it: #16 "
+            "pf2e.RuneEtched (PF2E-RUNE-2: bow-1 has no potency rune, so no property slot for "
+            "frost; etch a potency rune first)\n") == err
+
+
+@rule("PF2E-ETCH-1")
+def test_a_trained_crafter_crafts_no_magic_items(log: Path) -> None:
+    """Magical Crafting needs expert: a trained character is added without it, and asking for
+    it is refused (exit 1, the log unchanged)."""
+    line = ok(log, "pf2e", "character", "add", "Merisiel", "--crafting", "trained").splitlines()[0]
+    err = refused(log, "pf2e", "character", "add", "Ezren", "--crafting", "trained",
+                  "--magical-crafting")
+    assert (f"#{NEXT} pf2e.CharacterAdded Merisiel (level 1, trained in Crafting, no magical "
+            "crafting)", "error: PF2E-ETCH-1: Ezren is trained in Crafting: crafting magic "
+            "items (Magical Crafting) needs expert; add --no-magical-crafting or a higher "
+            "--crafting\n") == (line, err)
+
+
+@rule("PF2E-XFER-6")
+def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> None:
+    """pf2e draws nothing: the Crafting check's degree is the table's (--outcome). Undoing a
+    transfer and taking it again three times appends the same event, with the same changes."""
+    args = ("pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by",
+            "Valeros", "--outcome", "critical-success", "--days", "2")
+    first = ok(log, *args)
+    outputs = []
+    for _ in range(3):
+        ok(log, "undo")
+        outputs.append(ok(log, *args))
+    records = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+    moved = [r["data"] for r in records if r["type"] == "pf2e.RuneTransferred"]
+    assert [first.split(" ", 1)[1]] * 3 == [out.split(" ", 1)[1] for out in outputs]
+    assert 4 == len(moved) and all(m == moved[0] for m in moved)
+
+
 @pytest.mark.parametrize("args", [
     ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
      "--days", "x"),

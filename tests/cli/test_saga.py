@@ -49,6 +49,16 @@ def test_calc_text_prints_min_roll1_max():
     assert "  damage_reduction" in result.stdout
 
 
+@pytest.mark.rule("SAGA-ATK-6")
+def test_calc_release_uses_its_own_multiplier():
+    """saga calc toki-hanatsu --slv 10: base 20 × 1.75 = 35, × 0.5 × 4/3 = 70/3 → 23 at roll 1
+    (min ⌊23 × 0.95⌋ = 21, max ⌊23 × 1.05⌋ = 24); displayed ⌊35 × 0.5⌋ = 17."""
+    result = calc("saga", "calc", "toki-hanatsu", "--slv", "10")
+    assert 0 == result.exit_code, result.output
+    assert ["displayed power: 17", "damage per process: 23 at roll 1 (min 21, max 24)"] == (
+        result.stdout.splitlines()[-2:])
+
+
 @pytest.mark.rule("SAGA-ATK-2")
 def test_calc_json_pins_keys():
     """--json prints damage (per process), processes, min, max, displayed power and breakdown."""
@@ -354,6 +364,58 @@ def test_undo_a_cast_restores_hp(log: Path):
     assert 900 == json.loads(ok(log, "state", "Wolf", "--json"))["hp"]
 
 
+def _last_hits(log: Path, kind: str) -> list[tuple[str, int, str]]:
+    """Return (unit hit, damage, random factor) of the last four ``kind`` records (log --json)."""
+    records = [json.loads(line) for line in ok(log, "log", "--json").splitlines()]
+    hits = [r["data"] for r in records if r["type"] == kind]
+    return [(d.get("target", d.get("unit")), d["damage"], d["random_factor"]) for d in hits[-4:]]
+
+
+@pytest.mark.rule("SAGA-ATK-16")
+@pytest.mark.rule("SAGA-POISON-2")
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        (("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf"), "saga.AttackDamageDealt"),
+        (("saga", "cast", "Wolf", "tenrai-x", "--target", "Gustave", "--target", "Ward"),
+         "saga.AttackDamageDealt"),
+        (("saga", "poison", "Wolf"), "saga.PoisonDamageTaken"),
+    ],
+    ids=["cast", "random-multi", "poison"],
+)
+def test_undo_and_the_same_action_again_draw_the_same_random_result(
+    log: Path, command: tuple[str, ...], kind: str
+):
+    """Three times undo then the same action: the same random factors (and random targets)
+    each time, since draws are keyed by the draw counter the undo restores, not the log seq."""
+    ok(log, "saga", "tech", "add", "tenrai-x", "--power", "30", "--attack-count", "4",
+       "--random-width", "5", "--weapon-type", "enemy", "--attribute", "none",
+       "--target-kind", "random-multi")
+    ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")  # draw 0 is used
+    ok(log, *command)
+    first = [json.loads(line)["data"] for line in ok(log, "log", "--json").splitlines()][-1]
+    results = []
+    for _ in range(3):
+        ok(log, "undo")
+        ok(log, *command)
+        results.append(_last_hits(log, kind))
+    assert [results[0]] * 3 == results
+    assert 1 == first["draw_no"]
+
+
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_debuff_that_does_not_land_says_why(log: Path):
+    """After an evaded kiri-harai, its debuff prints why it did not land and changes nothing."""
+    ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf",
+       "--situation", "outcome=evaded")
+    out = ok(log, "saga", "buff", "Wolf", "--defense", "-10", "--by", "Gustave",
+             "--tech", "kiri-harai")
+    assert out.splitlines()[0].endswith(
+        "Gustave with kiri-harai: defense -10 on Wolf (did not land: Gustave's latest kiri-harai"
+        " on Wolf dealt 0 damage)")
+    assert 0 == json.loads(ok(log, "state", "Wolf", "--json"))["effects"]["defense"]
+
+
 @pytest.mark.rule("SAGA-LP-3")
 def test_wipe(log: Path):
     """After a wipe every ally not incapacitated loses 1 LP (12 → 11, 3 → 2)."""
@@ -586,6 +648,32 @@ def test_bad_sheet_values_are_named_in_words(log: Path, tmp_path: Path, sheet, m
     err = refused(log, "saga", "unit", "add", "Z", "--sheet", str(path), status=2)
     assert message in err
     assert "Traceback" not in err and "int()" not in err and "{'" not in err
+
+
+KNOWN = ("side, max_hp, hp, lp, stats, slv, weapons, resistances, five, traits, race, "
+         "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, "
+         "formation_defense")
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        ({"max_hp": 9, "resistence": {"slash": 5}},
+         f'unknown key "resistence" in the sheet; did you mean "resistances"? (known: {KNOWN})'),
+        ({"max_hp": 9, "colour": "red"}, f'unknown key "colour" in the sheet (known: {KNOWN})'),
+        ({"max_hp": 9, "traits": [{"kind": "attack", "valeu": 5}]},
+         'unknown key "valeu" in traits[0]; did you mean "value"? (known: kind, value, on)'),
+    ],
+    ids=["resistence", "colour", "trait-valeu"],
+)
+def test_an_unknown_sheet_key_is_a_usage_error_naming_it(
+    log: Path, tmp_path: Path, sheet, message
+):
+    """A typo in a sheet key is not silently dropped: exit 2 naming the key, no unit added."""
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(sheet))
+    err = refused(log, "saga", "unit", "add", "Z", "--sheet", str(path), status=2)
+    assert message in err
 
 
 def test_hp_0_from_the_options_is_kept(log: Path):

@@ -228,3 +228,26 @@ def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
         assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
         assert ["?", "?"] == next(c["new"] for c in dry.json()["changes"]
                                   if c["field"] == "characters.Aria.hand")
+
+
+def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> None:
+    """saga: a unit added with --enemy shows hp, hp_max, lp, lp_max as null to a player, in
+    the state and in the record that added it; the GM sees them; the hits stay public."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
+    for line in ("saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+                 "--weapon 1h-sword=30 --resist 20",
+                 "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 "
+                 "--race beast", "saga cast Gustave kiri-harai --target Wolf --roll 1"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
+                                                  "characters": ["Gustave"]}).json()["token"]
+    player = api(server, token)
+    wolf = player.get(f"/tables/{tid}/state/Wolf").json()
+    assert [None] * 4 == [wolf[k] for k in ("hp", "hp_max", "lp", "lp_max")]
+    assert 1200 == gm.get(f"/tables/{tid}/state/Wolf").json()["hp_max"]
+    added = next(e for e in player.get(f"/tables/{tid}/log").json()["events"]
+                 if e["type"] == "saga.UnitAdded" and e["data"]["name"] == "Wolf")
+    assert (None, None) == (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"])
+    assert any(e["type"] == "saga.AttackDamageDealt" for e in
+               player.get(f"/tables/{tid}/log").json()["events"])

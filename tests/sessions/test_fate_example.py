@@ -86,3 +86,51 @@ def test_history_shows_per_tile_arithmetic(run):
     assert "total = 22 HP, 0 MP" in out
     damage = out.split("fate.DamageTaken Kiritsugu takes 22 HP", 1)[1].split("\n#", 1)[0]
     assert "· rule FATE-CAST-4, FATE-CAST-5\n" in damage
+
+
+# --- the longer campaign (tests/data/campaigns/fate.txt): every fate event type -------------
+
+CAMPAIGN = Path(__file__).resolve().parents[1] / "data" / "campaigns" / "fate.txt"
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+    """The log of the campaign script run on a new log, and its records (``log --all --json``)."""
+    log = tmp_path_factory.mktemp("fate-campaign") / "campaign.tlog"
+    ok(log, "run", str(CAMPAIGN))
+    return log, [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+
+
+def test_the_campaign_has_every_fate_event_type_and_undo_redo(campaign):
+    """Each of the registered fate.* event types appears at least once, and so do core.Undone
+    and core.Redone."""
+    from tablelog import systems
+    from tablelog.events.core import registered_types
+
+    systems.load("fate")
+    _, records = campaign
+    fate_types = {tag for tag in registered_types() if tag.startswith("fate.")}
+    seen = {record["type"] for record in records}
+    assert set() == fate_types - seen
+    assert {"core.Undone", "core.Redone"} <= seen
+    assert 24 <= len(fate_types)
+
+
+@pytest.mark.rule("FATE-NP-11")
+@pytest.mark.rule("FATE-NP-10")
+@pytest.mark.rule("FATE-NP-12")
+@pytest.mark.rule("FATE-NP-13")
+def test_the_campaign_ends_as_played(campaign):
+    """After the night: no battle; Archer paid 25 x 2 for UBW over Bloodfort and 5 for a shot
+    (90 -> 35); Rider 25 + 35 + 5 upkeep + 20 for the charge (120 -> 35); Lancer took Avalon's
+    75 counter, 8 drain and a 30 HP charge (150 -> 37); Gilles keeps Buidhe's wound; Shirou's
+    injury cured; the masters' pools full."""
+    log, _ = campaign
+    final = json.loads(ok(log, "state", "--json"))
+    assert {"battle": False, "round": 0, "turn": 0} == final["clock"]
+    assert (35,) == values(final, "Archer", "mp")
+    assert (35,) == values(final, "Rider", "mp")
+    assert (37,) == values(final, "Lancer", "hp")
+    assert (1,) == values(final, "Gilles", "injury")
+    assert (0, 6, 6) == values(final, "Shirou", "injury", "tiles", "tiles_max")
+    assert (10, 8) == values(final, "Rin", "tiles") + values(final, "Kirei", "tiles")

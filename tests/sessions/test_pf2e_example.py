@@ -78,3 +78,37 @@ def test_valeros_spent(final):
     """Valeros spent 7498.5 gp (7498 gp 5 sp): etches, upgrades by difference, the 93.5 gp swap."""
     assert (7498.5, 0) == (final["characters"]["Valeros"]["spent_gp"],
                            final["characters"]["Kyra"]["spent_gp"])
+
+
+# --- the longer campaign (tests/data/campaigns/pf2e.txt) ----------------------------------------
+
+CAMPAIGN = Path(__file__).resolve().parents[1] / "data" / "campaigns" / "pf2e.txt"
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], dict]:
+    """The records (`log --all --json`) and JSON state after running the campaign script."""
+    log = tmp_path_factory.mktemp("pf2e-campaign") / "otari.tlog"
+    ok(log, "run", str(CAMPAIGN))
+    records = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+    return records, json.loads(ok(log, "state", "--json"))
+
+
+def test_campaign_uses_every_pf2e_event_type(campaign):
+    """Every registered pf2e event type, and a note, an undo and a redo, appear in the campaign."""
+    from tablelog.events.core import registered_types
+
+    wanted = {t for t in registered_types() if t.startswith("pf2e.")}
+    wanted |= {"core.Noted", "core.Undone", "core.Redone"}
+    assert set() == wanted - {r["type"] for r in campaign[0]}
+
+
+@pytest.mark.rule("PF2E-XFER-5")
+@pytest.mark.rule("PF2E-XFER-7")
+def test_campaign_final_items(campaign):
+    """The bow ends +2 flaming; the longsword drops to +1, its later shock rune dormant."""
+    state = campaign[1]
+    assert (("+2 flaming longbow", 10, 1435), ("+1 striking frost longsword", ["frost"],
+                                                ["shock"], 1100)) == (
+        item(state, "bow-1", "name", "level", "price_gp"),
+        item(state, "longsword-1", "name", "property", "dormant", "price_gp"))

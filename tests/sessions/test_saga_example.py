@@ -158,3 +158,53 @@ def test_the_example_states_its_final_state(run):
     assert {"Gustave": (10, 12), "Amy": (9, 9)} == lp
     assert lp == {n: unit(final, n, "lp", "lp_max") for n in lp}
     assert f"turn {final['clock']['turn']}, no season" in block
+
+
+CAMPAIGN = Path(__file__).resolve().parents[1] / "data" / "campaigns" / "saga.txt"
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+    """The log and all its records (`log --all --json`) after running the campaign script."""
+    log = tmp_path_factory.mktemp("campaign") / "bloodroot.tlog"
+    ok(log, "run", str(CAMPAIGN))
+    return log, [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
+
+
+def test_the_campaign_has_every_saga_event_type_and_undo_and_redo(campaign):
+    """Every registered saga.* event type appears in the campaign, with notes, undos, redos."""
+    from tablelog import systems
+    from tablelog.events.core import registered_types
+
+    systems.load("saga")
+    _, records = campaign
+    saga_types = {t for t in registered_types() if t.startswith("saga.")}
+    assert 14 == len(saga_types)
+    seen = {r["type"] for r in records}
+    assert saga_types | {"core.Noted", "core.Undone", "core.Redone"} <= seen
+
+
+def test_the_campaign_verifies_and_replays_to_the_same_state_with_the_same_seed(
+    campaign, tmp_path: Path
+):
+    """The log verifies; running the script again on a fresh log (same seed) draws the same
+    random factors and ends in the same state."""
+    log, records = campaign
+    assert ok(log, "verify").startswith(f"ok: {log}: {len(records)} records")
+    again = tmp_path / "again.tlog"
+    ok(again, "run", str(CAMPAIGN))
+    assert json.loads(ok(log, "state", "--json")) == json.loads(ok(again, "state", "--json"))
+
+
+@pytest.mark.rule("SAGA-ATK-16")
+def test_the_campaign_keys_each_draw_by_the_draw_counter(campaign):
+    """Each drawing activation records the draw number it used; the undone tenrai (#10-#14)
+    used draw 1, so the wolf's fang after the undo drew 1 again; the tenrai of the next turn,
+    after three more drawing casts, drew 4."""
+    _, records = campaign
+    draws = [(r["seq"], r["data"]["tech"], r["data"]["draw_no"]) for r in records
+             if r["type"] == "saga.AttackDamageDealt" and r["data"]["process"] == 1]
+    assert [(9, "kiri-harai", 0), (10, "tenrai", 1), (22, "fang", 1),
+            (23, "harai-sha-ken", 2), (25, "kiri-harai", 3), (26, "tenrai", 4)] == draws[:6]
+    undone = {r["data"]["target"] for r in records if r["type"] == "core.Undone"}
+    assert {10, 11, 12, 13, 14} <= undone

@@ -74,6 +74,7 @@ def seats(server: str) -> dict[str, str]:
 
 def open_seat(browser: Any, url: str, width: int = 1100) -> Any:
     page = browser.new_context(viewport={"width": width, "height": 1300}).new_page()
+    page.set_default_timeout(90_000)  # a busy CI machine: waits are for events, not for speed
     page.goto(url)
     page.wait_for_function("window.tablelog && window.tablelog.ready")
     return page
@@ -151,6 +152,7 @@ def test_the_page_works_on_a_phone_and_from_the_keyboard(browser: Any, server: s
 def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: str) -> None:
     """/ with the server token lists tables, creates one and adds a seat showing its link."""
     page = browser.new_context().new_page()
+    page.set_default_timeout(90_000)
     page.goto(f"{server}/?token={TOKEN}")
     page.wait_for_selector("#create")
     page.select_option("#system", "pf2e")

@@ -1,5 +1,5 @@
-"""``fate battle start|end``, ``turn``, ``round``, ``cast``, ``chant``, ``release``, ``damage``,
-``morning``, ``rest``, ``dismiss``."""
+"""``fate battle start|end``, ``turn``, ``round``, ``cast``, ``chant``, ``release``, ``use``,
+``damage``, ``morning``, ``rest``, ``dismiss``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from tablelog.commands.fate import (
     StartRound,
     StartTurn,
     TakeDamage,
+    UseAbility,
 )
+from tablelog.commands.fate.abilities import ABILITIES
 from tablelog.rules.fate import EX_POWER, grade_number
 
 __all__: list[str] = []
@@ -100,6 +102,8 @@ def chant(ctx: click.Context, name: str) -> None:
 @click.option("--target", "targets", multiple=True, help="Target (repeat); allies for an EX field.")
 @click.option("--use-plus", is_flag=True, help="Use a + (fields: half growth; armies: x2 units).")
 @click.option("--spread", is_flag=True, help="Defensive NP: one tile a turn over 5 turns.")
+@click.option("--units", type=click.IntRange(1, 10_000), default=None,
+              help="Familiars to summon (an NP with familiar-mp).")
 @appending
 def release(
     ctx: click.Context,
@@ -108,12 +112,32 @@ def release(
     targets: tuple[str, ...],
     use_plus: bool,
     spread: bool,
+    units: int | None,
 ) -> None:
     """Release a Noble Phantasm (or a master's unique ability).
 
     Example: tablelog fate release Saber excalibur --target Rider --target Lancer
     """
-    execute(ctx, Release(owner, np_id, targets, use_plus, spread))
+    execute(ctx, Release(owner, np_id, targets, use_plus, spread, units))
+
+
+@group.command("use")
+@click.argument("owner")
+@click.argument("np_id", metavar="ID")
+@click.argument("ability", type=click.Choice(ABILITIES))
+@click.option("--times", type=click.IntRange(1, 100), default=1, show_default=True,
+              help="Shots in one judgment (up to the NP's shots).")
+@click.option("--target", "targets", multiple=True, help="The charge's target.")
+@appending
+def use(
+    ctx: click.Context, owner: str, np_id: str, ability: str, times: int, targets: tuple[str, ...]
+) -> None:
+    """Use an NP's ability on its own: shoot (a judgment made critical:attack, field up) or
+    charge (NP tiles at a target, once per release).
+
+    Example: tablelog fate use Archer gob shoot --times 2
+    """
+    execute(ctx, UseAbility(owner, np_id, ability, times, targets))
 
 
 @group.command("damage")
@@ -121,13 +145,16 @@ def release(
 @click.option("--hp", type=click.IntRange(max=10**9), default=0, help="HP damage.")
 @click.option("--mp", type=click.IntRange(max=10**9), default=0, help="MP damage.")
 @click.option("--injury", type=click.IntRange(max=10_000), default=0, help="Magical injury grades.")
+@click.option("--rank", default=None,
+              help="The attack's rank (E..A, EX, or 1..5), for an NP that ignores attacks.")
 @appending
-def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int) -> None:
+def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int, rank: str | None) -> None:
     """Damage from outside the tool, as one hit through NAME's defenses.
 
     Example: tablelog fate damage Kiritsugu --hp 6
     """
-    execute(ctx, TakeDamage(name, hp, mp, injury))
+    number = None if rank is None else grade_number(rank, "FATE-NP-15", "rank", ex=EX_POWER)
+    execute(ctx, TakeDamage(name, hp, mp, injury, number))
 
 
 @group.command("morning")

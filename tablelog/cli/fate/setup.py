@@ -51,9 +51,9 @@ ROW = click.Choice(["front", "back"])
 @click.option(
     "--cc-budget",
     type=click.IntRange(max=10_000),
-    default=20,
-    show_default=True,
-    help="CC setting points.",
+    required=True,
+    help="CC setting points: the core rulebook's base plus any bought with FP (the seed gives"
+    " no number).",
 )
 @click.option("--none-kind", default=None, help="The one kind a 'none' master casts.")
 @click.option(
@@ -97,7 +97,7 @@ def master_add(
     """Add a master with a CC build.
 
     Example: tablelog fate master add Kiritsugu --quality B --quantity C --crest D
-    --attribute fire --attribute earth --hp 40 --mp 30
+    --attribute fire --attribute earth --hp 40 --mp 30 --cc-budget 20
     """
     execute(
         ctx,

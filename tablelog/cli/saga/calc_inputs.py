@@ -223,7 +223,7 @@ def compute(tech_id: str | None, o: dict) -> dict:
     a, d, s = _units(tech, o)
     _check_resistance(tech, d)
     out: dict = {"tech": tech.id, "processes": dmg.process_count(tech.attack_count)}
-    reason = dmg.no_damage_reason(tech.power, tuple(o["outcome"]))
+    reason = dmg.no_damage_reason(tech.power, tuple(o["outcome"]), release=tech.has("release"))
     if reason is not None:
         return {**out, "damage": None, "no_damage": reason}
     given = _roll(o["roll"])

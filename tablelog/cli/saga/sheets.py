@@ -9,12 +9,14 @@ Sheet keys (all optional except ``max_hp`` when no ``--max-hp`` is given): ``sid
 See docs/saga.md.
 
 Every number is a whole number within a bound far beyond the game (:data:`BOUNDS`); a value of
-the wrong kind or out of bounds is a usage error naming the sheet key or the option, with the
-value as it was written (JSON), never a Python exception text.
+the wrong kind or out of bounds, or a key the sheet does not have (``resistence``), is a usage
+error naming the sheet key or the option, with the value as it was written (JSON), never a Python
+exception text.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import pathlib
 import tomllib
@@ -27,7 +29,16 @@ from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
 from tablelog.rules.saga.figures import parse_number
 
-__all__ = ["BOUNDS", "build_sheet", "pairs", "read_sheet", "trait_of", "whole"]
+__all__ = [
+    "BOUNDS",
+    "SHEET_KEYS",
+    "build_sheet",
+    "check_keys",
+    "pairs",
+    "read_sheet",
+    "trait_of",
+    "whole",
+]
 
 HP_BOUND = (0, 10**9)
 STAT_BOUND = (0, 10**4)
@@ -51,6 +62,14 @@ BOUNDS: dict[str, tuple[int, int]] = {
 """Sheet key -> (lowest, highest) whole number: HP up to 10⁹, stats and levels up to 10⁴,
 resistances, five-element levels, trait values, guard and formation rates ±10⁴ (weaknesses and
 penalties are negative)."""
+
+SHEET_KEYS = (
+    "side", "max_hp", "hp", "lp", "stats", "slv", "weapons", "resistances", "five", "traits",
+    "race", "hp_floor_rate", "intrinsic_hp", "battle_rank", "guard_rate", "formation_attack",
+    "formation_defense",
+)
+"""Every key a unit sheet may have (docs/saga.md)."""
+TRAIT_KEYS = ("kind", "value", "on")
 
 _OPTIONS = {
     "stats": "--stat",
@@ -147,11 +166,28 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
             f"{label} must be a table with kind, value and maybe on, got {_shown(data)}",
             param_hint="--sheet",
         )
+    check_keys(data, TRAIT_KEYS, label)
     on = data.get("on")
     if on is not None and not isinstance(on, str):
         raise click.BadParameter(f"{label}.on must be text, got {_shown(on)}", param_hint="--sheet")
     value = whole(data.get("value"), f"{label}.value", BOUNDS["traits"])
     return Trait(kind=data["kind"], value=value, on=on)
+
+
+def check_keys(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    """Refuse a key of ``data`` that is not in ``known`` (a typo would silently be ignored).
+
+    Raises:
+        click.BadParameter: naming the key, what it may have meant and the known keys.
+    """
+    for key in data:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"; did you mean {_shown(close[0])}?" if close else ""
+            raise click.BadParameter(
+                f"unknown key {_shown(key)} in {where}{hint} (known: {', '.join(known)})",
+                param_hint="--sheet",
+            )
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -237,9 +273,10 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
     """Merge sheet-file data and options (options win) into a UnitSheet.
 
     Raises:
-        click.BadParameter / click.UsageError: a missing max HP, a malformed or out-of-bound
-            value (naming the sheet key or the option).
+        click.BadParameter / click.UsageError: an unknown sheet key, a missing max HP, a
+            malformed or out-of-bound value (naming the sheet key or the option).
     """
+    check_keys(data, SHEET_KEYS, "the sheet")
 
     def pick(key: str) -> int | None:
         if o.get(key) is not None:

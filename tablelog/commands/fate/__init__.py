@@ -3,6 +3,7 @@
 Importing this package registers every fate decider.
 """
 
+from tablelog.commands.fate.abilities import UseAbility
 from tablelog.commands.fate.battle import (
     Dismiss,
     EndBattle,
@@ -43,4 +44,5 @@ __all__ = [
     "StartTurn",
     "TakeDamage",
     "ToggleMadness",
+    "UseAbility",
 ]

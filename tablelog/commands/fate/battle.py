@@ -10,7 +10,7 @@ import attrs
 
 from tablelog.commands.core import decider
 from tablelog.commands.fate.common import Pending, who
-from tablelog.commands.fate.summons import army_upkeep, field_upkeep
+from tablelog.commands.fate.summons import army_upkeep, field_drain, field_upkeep
 from tablelog.events.core import Event
 from tablelog.events.fate import (
     ArmyDismissed,
@@ -90,11 +90,12 @@ def decide_start_turn(state: State, c: StartTurn) -> list[Event]:
 
 @decider(StartRound)
 def decide_start_round(state: State, c: StartRound) -> list[Event]:
-    """Start the next round (turn 1) and charge field and army upkeep."""
+    """Start the next round (turn 1), charge field and army upkeep, drain for fields that do."""
     _in_battle(state, "FATE-NP-10")
     pending = Pending(state)
     pending.add(RoundStarted(state.clock["round"] + 1))
     field_upkeep(pending)
+    field_drain(pending)
     army_upkeep(pending)
     return pending.events
 

@@ -11,12 +11,14 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import Pending, Tile, hits_on, who
+from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.hits import Attack, Tile, land_hits
 from tablelog.events.core import Event
 from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
+from tablelog.projections.fate.turns import require_no_np_turn
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     CREST_CAST_HP,
@@ -63,12 +65,14 @@ class Chant:
 
 @attrs.frozen
 class TakeDamage:
-    """Apply damage from outside the tool's own actions (one incoming tile, through defenses)."""
+    """Apply damage from outside the tool's own actions (one incoming tile, through defenses);
+    ``rank``: the attack's grade number, if it has one (an NP may ignore it, FATE-NP-15)."""
 
     name: str
     hp: int = 0
     mp: int = 0
     injury: int = 0
+    rank: int | None = None
 
 
 def _powers(caster: dict[str, Any], crest: bool) -> dict[str, int]:
@@ -107,6 +111,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
     caster = who(state, c.caster, "master", "FATE-CAST-2")
+    require_no_np_turn(state, c.caster, caster, "a code cast")
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
     mp = _check_cost_and_injury(state, c, caster)
@@ -151,8 +156,8 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> 
     )
     header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what, "tiles": str(tiles)}
     rules = with_rules("FATE-CAST-4", c.injury and "FATE-CAST-9")
-    pending.add(hits_on(pending.state, name, [tile] * tiles, f"{c.caster} attack", header=header,
-                        rules=rules))  # fmt: skip
+    land_hits(pending, name, [tile] * tiles, f"{c.caster} attack",
+              Attack(c.caster, c.grade), header=header, rules=rules)  # fmt: skip
 
 
 def _effect(
@@ -259,4 +264,7 @@ def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
         f" (got {c.hp} HP, {c.mp} MP, {count(c.injury, 'injury grade')})",
     )
     rules = with_rules("FATE-CAST-5", c.injury > 0 and "FATE-CAST-9")
-    return [hits_on(state, c.name, [Tile(c.hp, c.mp, c.injury)], "external", rules=rules)]
+    pending = Pending(state)
+    land_hits(pending, c.name, [Tile(c.hp, c.mp, c.injury)], "external", Attack(rank=c.rank),
+              rules=rules)  # fmt: skip
+    return pending.events

@@ -11,27 +11,27 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import DEFENSE_KINDS, Pending, Tile, hits_on, who
+from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.strike import release_attack
 from tablelog.commands.fate.summons import release_army, release_field
 from tablelog.events.core import Event
-from tablelog.events.fate import EffectRaised, FieldEnded, PhantasmReleased
+from tablelog.events.fate import EffectRaised, PhantasmReleased
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.records import next_effect_id
+from tablelog.projections.fate.turns import require_no_np_turn, require_no_other_judgment
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
-    ANTI_WORLD_BACK_MP,
-    NPMods,
-    TargetPlan,
+    EX_COUNTER_HP,
+    EX_COUNTER_NP_HP,
     always_uses_per_round,
-    back_row_hp,
     check_true_name_allowed,
     check_ua_usable,
     count,
+    effective_plusses,
     listing,
     parse_grade,
     parse_mods,
-    plan_targets,
 )
 
 __all__ = ["Release"]
@@ -39,13 +39,20 @@ __all__ = ["Release"]
 
 @attrs.frozen
 class Release:
-    """Release NP ``np_id`` of ``owner`` at ``targets`` (allies for an EX field)."""
+    """Release NP ``np_id`` of ``owner`` at ``targets`` (allies for an EX field); ``plus_used``:
+    use its ``+``; ``spread``: a defensive NP's tiles one a turn; ``units``: familiars to summon."""
 
     owner: str
     np_id: str
     targets: tuple[str, ...] = ()
     plus_used: bool = False
     spread: bool = False
+    units: int | None = None
+
+
+def _uses_allowed(owner: dict[str, Any]) -> int:
+    """Return how often a round the owner may use an always-active attack NP (FATE-NP-8)."""
+    return always_uses_per_round(parse_grade(owner["madness"]) if owner.get("madness") else None)
 
 
 def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
@@ -56,7 +63,8 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
     madness = parse_grade(owner["madness"]) if owner.get("madness") else None
     if np["release"] == "always":
         if state.clock.get("battle") and np["form"] == "attack":
-            allowed, used = always_uses_per_round(madness), owner["_always_uses"].get(c.np_id, 0)
+            require_no_np_turn(state, c.owner, owner, "an always-active NP")
+            allowed, used = _uses_allowed(owner), owner["_always_uses"].get(c.np_id, 0)
             require(
                 used < allowed,
                 "FATE-NP-8",
@@ -71,6 +79,7 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
         "FATE-NP-6",
         f"{c.owner} already released an NP in round {now[0]}, turn {now[1]}",
     )
+    require_no_other_judgment(state, c.owner, owner)
 
 
 @decider(Release)
@@ -84,6 +93,7 @@ def decide_release(state: State, c: Release) -> list[Event]:
             f"{c.owner} has no NP called {c.np_id}"
             + (f" (has {listing(owner['phantasms'])})" if owner["phantasms"] else " (has none)"),
         )
+    _check_flags(c, np)
     _check_may_release(state, c, owner, np)
     pending = Pending(state, action=True)
     checks = _checked_rules(owner, np)
@@ -92,10 +102,37 @@ def decide_release(state: State, c: Release) -> list[Event]:
     elif np["type"] == "field":
         release_field(pending, c.owner, c.np_id, np, c.targets, c.plus_used, checks)
     elif np["type"] == "army":
-        release_army(pending, c.owner, c.np_id, np, c.plus_used, checks)
+        release_army(pending, c.owner, c.np_id, np, c.plus_used, checks, c.units)
     else:
-        _release_attack(pending, c, owner, np, checks)
+        uses = _uses_allowed(owner) if np["release"] == "always" else None
+        release_attack(pending, c.owner, c.np_id, np, c.targets, c.plus_used, checks, uses)
     return pending.events
+
+
+def _check_flags(c: Release, np: dict[str, Any]) -> None:
+    """Refuse a flag that would do nothing for this NP (issue 15: none is silently ignored).
+
+    Raises:
+        RuleViolation: FATE-NP-15 for an always-active NP that ignores attacks (nothing to
+            release); FATE-NP-13 for ``--use-plus`` on a defensive NP or an NP without ``+``;
+            FATE-NP-9 for ``--spread`` but on a true-name defensive NP; FATE-NP-11 for
+            ``--units`` but on an NP that summons familiars (which needs it).
+    """
+    mods = parse_mods(np["mods"])
+    require(not mods.ignores_attacks, "FATE-NP-15",
+            f"{c.np_id} is always active: it ignores attacks of rank {np['grade']} or lower and"
+            " raises no defense tiles; there is nothing to release")  # fmt: skip
+    require(not (c.plus_used and np["form"] == "defense"), "FATE-NP-13",
+            f"--use-plus does nothing for {c.np_id}: a defensive NP's + adds nothing when used")
+    require(not (c.plus_used and effective_plusses(parse_grade(np["grade"])) == 0), "FATE-NP-13",
+            f"{c.np_id} ({np['grade']}) has no + to use")  # fmt: skip
+    true_name_defense = np["form"] == "defense" and np["release"] == "true-name"
+    require(not c.spread or true_name_defense, "FATE-NP-9",
+            "--spread is for a true-name defensive NP (one tile a turn over 5 turns)")
+    familiars = mods.familiar_mp is not None
+    require((c.units is not None) == familiars, "FATE-NP-11",
+            f"{c.np_id} summons familiars: give --units N" if familiars
+            else "--units is for an NP that summons familiars")  # fmt: skip
 
 
 def _checked_rules(owner: dict[str, Any], np: dict[str, Any]) -> tuple[str, ...]:
@@ -135,9 +172,13 @@ def _release_defense(
     turns, per_turn = _defense_timing(always, c.spread, tiles)
     effect_id = next_effect_id(pending.state)
     effect_rules = with_rules("FATE-NP-9", grade.is_ex and "FATE-NP-12")
+    counter = None
+    if grade.is_ex and not always:
+        counter = {"hp": EX_COUNTER_HP, "np_hp": EX_COUNTER_NP_HP,
+                   "round": pending.state.clock["round"]}  # fmt: skip
     pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade.value, tiles, turns, c.owner,
                              block, block, False, {"np": c.np_id}, per_turn=per_turn,
-                             rules=effect_rules))  # fmt: skip
+                             rules=effect_rules, counter=counter))  # fmt: skip
 
 
 def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None, int | None]:
@@ -149,79 +190,3 @@ def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None,
     if always:
         return None, 1
     return (tiles, 1) if spread else (1, None)
-
-
-_DAMAGE_MODS = (
-    "concealment", "hp-per-tile", "mp-per-tile", "piercing", "damage", "ignores-defense"
-)  # fmt: skip
-"""Modifiers that change an NP's damage (FATE-NP-13)."""
-
-
-def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: NPMods) -> tuple[Tile, str]:
-    """Return one NP tile on ``target`` (astral strikes lose 2 HP per anti-magic grade)."""
-    hp, mp = np["hp_per_tile"], np["mp_per_tile"]
-    text = f"{hp} HP, {mp} MP"
-    if mods.ignores_defense and target["anti_magic"]:
-        hp = max(0, hp - 2 * target["anti_magic"])
-        text += f"; - 2 x {target['anti_magic']} anti-magic = {hp} HP"
-    return Tile(hp, mp), text
-
-
-def _defense_kinds(np: dict[str, Any], mods: NPMods) -> tuple[str, ...]:
-    """Return the defense kinds an NP's tiles meet: none for astral strikes, NP only for EX."""
-    if mods.ignores_defense:
-        return ()
-    return ("np-defense",) if parse_grade(np["grade"]).is_ex else DEFENSE_KINDS
-
-
-def _tiles_for(
-    plan: TargetPlan, tile: Tile, count: int, taken: dict[str, int]
-) -> tuple[list[Tile], str]:
-    """Return the tiles a target takes by its row share, with the per-tile text."""
-    if plan.share == "half-of-front":
-        front = taken[str(plan.behind_of)]
-        half = back_row_hp(front)
-        return [Tile(half)], f"half of the {front} HP {plan.behind_of} took = {half}"
-    if plan.share == "half":
-        half = back_row_hp(tile.hp)
-        text = f"half of {tile.hp} HP = {half}, {ANTI_WORLD_BACK_MP} MP"
-        return [Tile(half, ANTI_WORLD_BACK_MP)] * count, text
-    return [tile] * count, ""
-
-
-def _release_attack(
-    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any], checks: tuple[str, ...]
-) -> None:
-    """Deal the NP's tiles to each target through its defenses (FATE-NP-6, -7, -8, -12)."""
-    mods = parse_mods(np["mods"])
-    limit = 1 if np["release"] == "always" else np["targets"]
-    rows = [(t, who(pending.state, t)["row"]) for t in c.targets]
-    plans = plan_targets(np["type"], limit, rows)
-    _pay(owner, c, np["mp_cost"])
-    always, breakdown = np["release"] == "always", {"mp_cost": np["mp_formula"]}
-    kind = ("FATE-NP-8",) if always else ("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], c.targets, always, breakdown,
-                                 rules=with_rules(*kind, *checks)))  # fmt: skip
-    ex = parse_grade(np["grade"]).is_ex
-    shaped = any(key in _DAMAGE_MODS for key in np["mods"])
-    taken: dict[str, int] = {}
-    for plan in plans:
-        tile, text = _per_tile(np, pending.state.characters[plan.name], mods)
-        tiles, share = _tiles_for(plan, tile, np["tiles"], taken)
-        header = {"np": f"{c.owner} {c.np_id} ({np['grade']} {np['type']})",
-                  "per tile": share or text, "tiles": str(len(tiles)), "row": plan.row}  # fmt: skip
-        source = f"{c.owner} {c.np_id}"
-        rules = with_rules(
-            *(("FATE-NP-8", tiles[0].mp > 0 and "FATE-NP-6") if always
-              else ("FATE-NP-6", "FATE-NP-7")),
-            ex and "FATE-NP-12", shaped and "FATE-NP-13",
-        )  # fmt: skip
-        damage = hits_on(pending.state, plan.name, tiles, source, _defense_kinds(np, mods), header,
-                         rules)  # fmt: skip
-        pending.add(damage)
-        taken[plan.name] = damage.hp
-    if np["type"] == "anti-world":
-        for name, record in list(pending.state.characters.items()):
-            if record["field"] is not None:
-                pending.add(FieldEnded(name, record["field"]["np"], f"removed by {c.np_id}",
-                                       rules=("FATE-NP-7",)))  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from tablelog.commands.core import decider
@@ -18,7 +20,10 @@ from tablelog.events.fate import (
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, check_name, require
 from tablelog.rules.fate import (
+    MAX_PHANTASMS,
+    NPProfile,
     cc_cost_breakdown,
+    check_mods_fit,
     check_stored_spells,
     check_unique_ability,
     kind_powers,
@@ -29,6 +34,7 @@ from tablelog.rules.fate import (
     parse_grade,
     parse_np_grade,
     power_grade,
+    tile_pool,
 )
 
 __all__ = [
@@ -44,7 +50,11 @@ __all__ = [
 
 @attrs.frozen
 class AddMaster:
-    """Add a master with a CC build (grades as letters, HP/MP maxima from the rulebook)."""
+    """Add a master with a CC build (grades as letters, HP/MP maxima from the rulebook).
+
+    ``cc_budget`` has no default: the seed gives no number of CC points (the base is in the core
+    rulebook, and FP buy more), so the table states it (FATE-CC-1).
+    """
 
     name: str
     quality: str
@@ -53,7 +63,7 @@ class AddMaster:
     attributes: tuple[str, ...]
     hp: int
     mp: int
-    cc_budget: int = 20
+    cc_budget: int
     none_kind: str | None = None
     anti_magic: int = 0
     row: str = "front"
@@ -137,7 +147,8 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
     quality, quantity, crest = parse_grade(c.quality), parse_grade(c.quantity), parse_grade(c.crest)
     attributes = tuple(normalize_attribute(a) for a in c.attributes)
     costs = cc_cost_breakdown(quality, quantity, crest, attributes, c.cc_budget)
-    kind_powers(power_grade(quality), attributes, c.none_kind)
+    power = power_grade(quality)
+    powers = kind_powers(power, attributes, c.none_kind)
     stored = dict(c.stored)
     kinds = [kind for kind, _ in c.stored]
     twice = sorted({kind for kind in kinds if kinds.count(kind) > 1})
@@ -162,6 +173,9 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
             stored,
             c.character_grade,
             breakdown,
+            power,
+            powers,
+            tile_pool(quantity),
         )
     ]
 
@@ -187,12 +201,28 @@ def _mods(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     return mod_texts(dict(pairs))
 
 
-def _np_breakdown(profile) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _np_breakdown(profile: NPProfile) -> dict[str, str]:
     return {
         **profile.formula,
         "hp_per_tile": str(profile.hp_per_tile),
         "mp_per_tile": str(profile.mp_per_tile),
         "targets": str(profile.targets),
+    }
+
+
+def _np_numbers(profile: NPProfile) -> dict[str, Any]:
+    """Return the numbers a PhantasmAdded records (FATE-NP-1 … -13): the profile and the limit."""
+    return {
+        "breakdown": _np_breakdown(profile),
+        "points": profile.points,
+        "mp_cost": profile.mp_cost,
+        "hp_per_tile": profile.hp_per_tile,
+        "mp_per_tile": profile.mp_per_tile,
+        "targets": profile.targets,
+        "tiles": profile.tiles,
+        "block_per_tile": profile.block_per_tile,
+        "hp_max_bonus": profile.hp_max_bonus,
+        "max_held": MAX_PHANTASMS,
     }
 
 
@@ -204,6 +234,7 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     grade = parse_np_grade(c.grade)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)
+    check_mods_fit(mods, c.np_type, c.form, c.release)
     pending = Pending(state)
     pending.add(
         PhantasmAdded(
@@ -214,7 +245,7 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
             c.form,
             c.release,
             mods,
-            breakdown=_np_breakdown(profile),
+            **_np_numbers(profile),
         )
     )
     return pending.events
@@ -228,6 +259,7 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
     check_unique_ability(grade, c.ua_type, "true-name", c.starting)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.ua_type, "attack", "true-name", mods, 1 if c.starting else 0)
+    check_mods_fit(mods, c.ua_type, "attack", "true-name")
     pending = Pending(state)
     pending.add(
         PhantasmAdded(
@@ -240,7 +272,7 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
             mods,
             unique=True,
             starting=c.starting,
-            breakdown=_np_breakdown(profile),
+            **_np_numbers(profile),
         )
     )
     return pending.events

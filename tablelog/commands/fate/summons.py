@@ -12,19 +12,26 @@ from tablelog.commands.fate.common import Pending, who
 from tablelog.events.fate import (
     ArmyDismissed,
     ArmySummoned,
+    DamageTaken,
     FieldEnded,
     FieldRaised,
+    ManaAbsorbed,
     PhantasmReleased,
     UpkeepPaid,
 )
 from tablelog.events.fate.base import with_rules
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
+    EX_FIELD_ALLY_HP,
     EX_FIELD_HP,
+    NPMods,
+    absorbed_mp,
     army_summon_mp,
     army_units,
     army_upkeep_per_round,
     count,
+    drain_hp,
+    familiar_mp,
     field_clash,
     field_upkeep_due,
     field_upkeep_value,
@@ -34,7 +41,7 @@ from tablelog.rules.fate import (
 )
 from tablelog.rules.fate.grades import Grade
 
-__all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep"]
+__all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep", "field_drain"]
 
 
 _ENDED = {
@@ -96,29 +103,89 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
         return
     bonus, helped = (EX_FIELD_HP, tuple(allies)) if grade.is_ex else (0, ())
     pending.add(FieldRaised(owner, np_id, np["grade"], marble, plus_used, state.clock["round"],
-                            bonus, helped))  # fmt: skip
+                            bonus, helped, ally_hp=EX_FIELD_ALLY_HP if helped else 0))  # fmt: skip
 
 
 def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                 plus_used: bool, checks: tuple[str, ...] = ()) -> None:  # fmt: skip
-    """Summon an army's units (FATE-NP-11, FATE-NP-12)."""
+                 plus_used: bool, checks: tuple[str, ...] = (),
+                 units: int | None = None) -> None:  # fmt: skip
+    """Summon an army's units (FATE-NP-11, FATE-NP-12), or ``units`` familiars."""
     state = pending.state
     require(state.clock.get("battle"), "FATE-NP-11",
             "an army is summoned only in battle (fate battle start)")  # fmt: skip
     record = state.characters[owner]
+    grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
+    if mods.familiar_mp is not None:
+        _summon_familiars(pending, owner, np_id, np, mods, int(units or 0), checks)
+        return
     require(record["army"] is None, "FATE-NP-11",
             f"{owner} already has an army out ({(record['army'] or {}).get('np')})")  # fmt: skip
-    grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
-    units = army_units(grade, plus_used)
+    army = army_units(grade, plus_used)
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
-    upkeep = army_upkeep_per_round(units, plus_used, mods.upkeep_per_unit)
+    upkeep = army_upkeep_per_round(army, plus_used, mods.upkeep_per_unit)
     doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
     pending.add(PhantasmReleased(owner, np_id, mp, (), False,
                                  {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"},
                                  rules=with_rules("FATE-NP-5", "FATE-NP-11", *checks)))  # fmt: skip
-    pending.add(ArmySummoned(owner, np_id, units.units, units.free_units, units.stat_points,
+    pending.add(ArmySummoned(owner, np_id, army.units, army.free_units, army.stat_points,
                              upkeep, state.clock["round"], plus_used))  # fmt: skip
+
+
+def _summon_familiars(pending: Pending, owner: str, np_id: str, np: dict[str, Any], mods: NPMods,
+                      units: int, checks: tuple[str, ...]) -> None:  # fmt: skip
+    """Summon ``units`` familiars: (summon MP − discount) each, a unit of so many points each,
+    no limit and no upkeep; they join the NP's familiars already out (FATE-NP-11, FATE-NP-13).
+
+    Source: 노블 판타즘 5-2.⑨ ([소환] … 숫자 제한 없이 소환 가능하며, 유지마력을 소모하지 않지만
+        소환할 때 마다 <소환> 판정이 필요합니다. 한 번에 여러기를 소환하는 것은 가능합니다.).
+    """
+    record = pending.state.characters[owner]
+    army = record["army"]
+    require(army is None or (army.get("familiars") and army["np"] == np_id), "FATE-NP-11",
+            f"{owner} already has an army out ({(army or {}).get('np')})")  # fmt: skip
+    mp, text = familiar_mp(mods, units)
+    require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
+    pending.add(PhantasmReleased(owner, np_id, mp, (), False, {"mp_cost": text},
+                                 rules=with_rules("FATE-NP-5", "FATE-NP-11", "FATE-NP-13",
+                                                  *checks)))  # fmt: skip
+    pending.add(ArmySummoned(owner, np_id, units, 0, mods.familiar_points, 0,
+                             pending.state.clock["round"], familiars=True))  # fmt: skip
+
+
+def field_drain(pending: Pending) -> None:
+    """Drain everyone else's HP at a round start for each field with a drain, raised in an
+    earlier round; the owner absorbs half as MP if the field absorbs (FATE-NP-13).
+
+    Source: 노블 판타즘 5.⑦ ([고갈Ⅰ] 결계 내부에 있는 모든 인원의 생명력을 전투 회기 당 8점 …
+        감소; [상쇄]; [흡수]); the field works from the next judgment (3.④).
+    """
+    state = pending.state
+    for owner, record in list(state.characters.items()):
+        field = record["field"]
+        if field is None or field["round"] >= state.clock["round"]:
+            continue
+        mods = parse_mods(record["phantasms"][field["np"]]["mods"])
+        if mods.drain:
+            _drain(pending, owner, field["np"], mods)
+
+
+def _drain(pending: Pending, owner: str, np_id: str, mods: NPMods) -> None:
+    state, total = pending.state, 0
+    for name, record in list(state.characters.items()):
+        hp = min(record["hp"], drain_hp(mods.drain, record["anti_magic"], mods.drain_offset))
+        if name == owner or hp <= 0:
+            continue
+        offset = f" - 2 x {record['anti_magic']} anti-magic" if mods.drain_offset else ""
+        chants = record["chants"]
+        pending.add(DamageTaken(name, hp, 0, f"{owner} {np_id} drain", 0, {}, chants,
+                                {"drain": f"{mods.drain}{offset} = {hp} HP (no defense)"},
+                                rules=with_rules("FATE-NP-13", chants and "FATE-CHANT-2")))
+        total += hp
+    mp = absorbed_mp(total, state.characters[owner]["mp"], state.characters[owner]["mp_max"])
+    if mods.absorb and mp:
+        pending.add(ManaAbsorbed(owner, mp, f"{np_id} absorb",
+                                 {"absorbed": f"{total} HP drained / 2, up to max MP = {mp}"}))
 
 
 def field_upkeep(pending: Pending) -> None:
@@ -158,6 +225,8 @@ def army_upkeep(pending: Pending) -> None:
         if army is None:
             continue
         due = army["upkeep_per_round"]
+        if army.get("familiars"):
+            continue  # familiars cost no upkeep (프렐라티즈 스펠북's [소환])
         if due > record["mp"]:
             pending.add(ArmyDismissed(name, army["np"], f"upkeep of {due} MP unpaid"))
             continue

@@ -1,13 +1,12 @@
-"""``saga cast``: one tech activation — Blood LP, every hit with its drawn random factor, misses,
-instant death, drain, incapacitation.
+"""``saga cast``: one tech activation — Blood LP, 解き放つ's release damage, every hit with its
+drawn random factor, misses, instant death, drain, incapacitation.
 
-Source: saga-eb-damage.ja.txt, 攻撃ダメージ, 現在HPの変動, 現在LPの変動; SAGA-ATK-1..16,
-SAGA-DISP-2..3, SAGA-HP-1, SAGA-HP-4, SAGA-HP-5, SAGA-LP-1, SAGA-LP-2.
+Source: saga-eb-damage.ja.txt, 攻撃ダメージ, 解放ダメージ, 現在HPの変動, 現在LPの変動;
+SAGA-ATK-1..16, SAGA-DISP-2..3, SAGA-REL-1, SAGA-HP-1, SAGA-HP-4, SAGA-HP-5, SAGA-LP-1, SAGA-LP-2.
 """
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +14,7 @@ import attrs
 
 from tablelog.commands.core import decider
 from tablelog.commands.saga import inputs
+from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.core import Event
 from tablelog.events.saga import (
@@ -23,17 +23,17 @@ from tablelog.events.saga import (
     BloodPaid,
     HPHealed,
     InstantDeathInflicted,
-    UnitIncapacitated,
+    ReleaseDamageTaken,
 )
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State
 from tablelog.projections.saga.units import unit_of
 from tablelog.rules.core import draw_fraction, draw_index, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga.corrections import random_factor
-from tablelog.rules.saga.vitals import lp_after_blood
+from tablelog.rules.saga.vitals import lp_after_blood, release_damage
 
-__all__ = ["CastTech", "incapacitations"]
+__all__ = ["CastTech"]
 
 _MULTI_TARGET = ("all", "area-back", "ally-all")
 
@@ -52,23 +52,49 @@ class CastTech:
 
 
 def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
-    if not tech.lp_cost or table.get("overdrive"):
+    """Return the Blood payment of ``tech``: its LP outside an overdrive, the LP-damage effect
+    value in and out of one; refused when the cost is not below the LP (SAGA-LP-2, -4)."""
+    if not tech.lp_cost:
         return []
     require(
         unit["lp"] is not None,
         "SAGA-LP-2",
         f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
     )
-    lp_after_blood(
-        unit["lp"], unit["lp_damage_effect"], tech.lp_cost, confused=table.get("confused", False)
-    )
-    return [BloodPaid(unit=name, tech=tech.id, lp_cost=tech.lp_cost)]
+    overdrive = table.get("overdrive", False)
+    paid = lp_after_blood(
+        unit["lp"],
+        unit["lp_damage_effect"],
+        tech.lp_cost,
+        confused=table.get("confused", False),
+        overdrive=overdrive,
+    ).value
+    return [
+        BloodPaid(
+            unit=name,
+            tech=tech.id,
+            lp_cost=tech.lp_cost,
+            lp_lost=unit["lp"] - paid["lp"],
+            lp_damage_effect_gain=paid["lp_damage_effect"] - unit["lp_damage_effect"],
+            incapacitated=paid["incapacitated"],
+            overdrive=overdrive,
+        )
+    ]
 
 
-def _plan(state: State, c: CastTech, tech: cat.Tech) -> list[tuple[int, int]]:
+def _release(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
+    """Return the release damage of 解き放つ to its user: min(⌊max HP × 0.2⌋, HP − 1), 0 in an
+    overdrive (SAGA-REL-1); nothing for any other tech."""
+    if not tech.has("release"):
+        return []
+    hit = release_damage(unit["hp_max"], unit["hp"], overdrive=table.get("overdrive", False))
+    return [ReleaseDamageTaken(unit=name, damage=hit.value, breakdown=hit.breakdown)]
+
+
+def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple[int, int]]:
     processes = range(1, dmg.process_count(tech.attack_count) + 1)
     if tech.target == "random-multi" and len(c.targets) > 1:
-        key = ("saga.target", state.seq + 1)
+        key = ("saga.target", draw_no)
         return [(p, draw_index(state.seed, len(c.targets), *key, p)) for p in processes]
     return [(p, t) for p in processes for t in range(len(c.targets))]
 
@@ -87,7 +113,8 @@ def _prepare(
 
 def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     actor = unit_of(state, c.actor)
-    reason = dmg.no_damage_reason(tech.power, (table["outcome"],) if "outcome" in table else ())
+    outcome = (table["outcome"],) if "outcome" in table else ()
+    reason = dmg.no_damage_reason(tech.power, outcome, release=tech.has("release"))
     if reason is not None:
         return [
             AttackAvoided(actor=c.actor, target=t, tech=tech.id, reason=reason) for t in c.targets
@@ -95,8 +122,9 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     prepared = [_prepare(state, c, actor, name, tech, table) for name in c.targets]
     events: list[Event] = []
     split = cat.damage_split(tech.id)
-    for process, ti in _plan(state, c, tech):
-        draw = draw_fraction(state.seed, "saga.random", state.seq + 1, process, ti)
+    draw_no = state.extra.get("draws", 0)
+    for process, ti in _plan(state, c, tech, draw_no):
+        draw = draw_fraction(state.seed, "saga.random", draw_no, process, ti)
         factor = random_factor(tech.random_width, draw=draw, roll=c.roll)
         hit = dmg.compute_hit(tech, *prepared[ti], factor)
         events.append(
@@ -115,6 +143,7 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
                     **hit.breakdown,
                     "random_source": "reported roll" if c.roll is not None else "drawn",
                 },
+                draw_no=draw_no,
             )
         )
     return events
@@ -132,23 +161,6 @@ def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, An
         out.append(HPHealed(unit=c.actor, amount=sum(e.damage for e in dealt), kind="drain"))
     if table.get("full_heal"):
         out.append(HPHealed(unit=c.actor, amount=unit_of(state, c.actor)["hp_max"], kind="full"))
-    return out
-
-
-def incapacitations(state: State, events: list[Event], names: list[str]) -> list[Event]:
-    """Return the UnitIncapacitated events for units that ``events`` bring to 0 HP.
-
-    An ally with tracked LP loses 1 LP (SAGA-LP-1); enemies and untracked LP lose none.
-    """
-    trial = copy.deepcopy(state)
-    for e in events:
-        evolve(trial, e)
-    out: list[Event] = []
-    for name in dict.fromkeys(names):
-        unit = trial.characters[name]
-        if unit["hp"] == 0 and not unit["incapacitated"]:
-            lost = 1 if unit["side"] == "ally" and unit["lp"] else 0
-            out.append(UnitIncapacitated(unit=name, lp_lost=lost))
     return out
 
 
@@ -173,7 +185,8 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
         f"{tech.id} hits one target ({tech.target}): give one --target, not {len(c.targets)}",
     )
     table = parse_situation(c.situation)
-    events = _blood(c.actor, actor, tech, table)
+    events = _blood(c.actor, actor, tech, table) + _release(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)
     events += _aftermath(state, c, events, table)
-    return events + incapacitations(state, events, [*c.targets, c.actor])
+    events, trial = settle(state, events)
+    return events + incapacitations(trial, [*c.targets, c.actor])

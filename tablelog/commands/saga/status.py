@@ -11,15 +11,15 @@ from fractions import Fraction
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.saga.cast import incapacitations
 from tablelog.commands.saga.inputs import tech_of
+from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
 from tablelog.projections.core import State
 from tablelog.projections.saga.units import unit_of
 from tablelog.rules.core import draw_fraction, require
 from tablelog.rules.saga import vitals
-from tablelog.rules.saga.effects import buff_lands
+from tablelog.rules.saga.effects import buff_effect_after, buff_lands
 
 __all__ = ["ApplyBuff", "PoisonUnit", "ReleaseUnit"]
 
@@ -55,19 +55,29 @@ class ReleaseUnit:
     overdrive: bool = False
 
 
-def _lands(state: State, c: ApplyBuff) -> bool:
+def _lands(state: State, c: ApplyBuff) -> tuple[bool, str]:
+    """Return whether the buffs land and, for a tech on the other side, why (SAGA-EFF-3)."""
     same_side = unit_of(state, c.target)["side"] == unit_of(state, c.by)["side"]
-    if c.tech is None:
-        return buff_lands(same_side=same_side, tech_power=0, attack_damage=None)
+    if c.tech is None or same_side:
+        return True, ""
     tech = tech_of(state, c.tech)
-    last = state.extra["last_hits"].get(f"{c.by}>{c.target}")
-    damage = last["damage"] if last and last["tech"] == tech.id else None
-    return buff_lands(same_side=same_side, tech_power=tech.power, attack_damage=damage)
+    damage = state.extra["last_hits"].get(f"{c.by}>{c.target}", {}).get(tech.id)
+    landed = buff_lands(same_side=same_side, tech_power=tech.power, attack_damage=damage)
+    if tech.power == 0:
+        why = f"{tech.id} has power 0"
+    elif damage is None:
+        why = f"{c.by} has not hit {c.target} with {tech.id} in this battle"
+    else:
+        why = f"{c.by}'s latest {tech.id} on {c.target} dealt {damage} damage"
+    return landed, why
 
 
 @decider(ApplyBuff)
 def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
-    """Decide buffs/debuffs: tech-power-up always lands; the others per SAGA-EFF-3.
+    """Decide buffs/debuffs: tech-power-up always lands; the others per SAGA-EFF-3: on the
+    giver's side, without a tech or with a power-0 tech they land; with a tech on the other side
+    only if the giver's latest hit of that tech on the target dealt damage ≠ 0 (the reason is
+    recorded).
 
     Raises:
         RuleViolation: UNKNOWN-NAME; SAGA-EFF-2 when nothing is given; SAGA-EFF-1 for a
@@ -77,7 +87,8 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
     given = {k: v for k, v in kinds.items() if v is not None}
     require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
     require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
-    landed = _lands(state, c)
+    landed, why = _lands(state, c)
+    effects = unit_of(state, c.target)["effects"]
     return [
         EffectApplied(
             target=c.target,
@@ -86,9 +97,20 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
             performance=v,
             tech=c.tech,
             landed=landed or k == "tech_power",
+            value_before=effects[k],
+            value_after=_effect_after(effects[k], k, v, landed),
+            reason="" if k == "tech_power" else why,
         )
         for k, v in given.items()
     ]
+
+
+def _effect_after(value: int, kind: str, performance: int, landed: bool) -> int:
+    """Return the effect value a buff leaves: tech-power-up sets it (SAGA-EFF-1), a buff or
+    debuff that lands moves it within its clamp (SAGA-EFF-2), one that fails leaves it."""
+    if kind == "tech_power":
+        return performance
+    return buff_effect_after(value, performance) if landed else value
 
 
 @decider(PoisonUnit)
@@ -115,19 +137,20 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
     base = vitals.poison_base(
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
     )
-    draw = draw_fraction(state.seed, "saga.poison", state.seq + 1)
+    draw_no = state.extra.get("draws", 0)
+    draw = draw_fraction(state.seed, "saga.poison", draw_no)
     factor = vitals.poison_random(draw=draw, roll=c.roll)
     hit = vitals.poison_damage(base.value, waiting=c.waiting, random=factor)
-    events: list[Event] = [
-        PoisonDamageTaken(
-            unit=c.name,
-            damage=hit.value,
-            random_factor=factor,
-            waiting=c.waiting,
-            breakdown=hit.breakdown,
-        )
-    ]
-    return events + incapacitations(state, events, [c.name])
+    poisoned = PoisonDamageTaken(
+        unit=c.name,
+        damage=hit.value,
+        random_factor=factor,
+        waiting=c.waiting,
+        breakdown=hit.breakdown,
+        draw_no=draw_no,
+    )
+    events, trial = settle(state, [poisoned])
+    return events + incapacitations(trial, [c.name])
 
 
 @decider(ReleaseUnit)

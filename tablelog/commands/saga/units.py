@@ -1,7 +1,6 @@
-"""SaGa commands that set up a session: units, techs, battles, turns and wipes.
+"""SaGa commands that set up a session: units and techs.
 
-Source: saga-eb-damage.ja.txt; SAGA-ATK-5, SAGA-EFF-4, SAGA-FIVE-1, SAGA-FIVE-2, SAGA-HP-1,
-SAGA-LP-3.
+Source: saga-eb-damage.ja.txt; SAGA-ATK-5, SAGA-EFF-4, SAGA-HP-1.
 """
 
 from __future__ import annotations
@@ -10,21 +9,15 @@ import attrs
 
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
-from tablelog.events.saga import (
-    BattleStarted,
-    PartyWiped,
-    TechDefined,
-    TurnEnded,
-    UnitAdded,
-    UnitSheet,
-)
+from tablelog.events.saga import TechDefined, UnitAdded, UnitSheet
 from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation, check_name, require
+from tablelog.rules.core import check_name, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import num_text
+from tablelog.rules.saga.vitals import hp_floor
 
-__all__ = ["AddUnit", "DefineTech", "EndTurn", "StartBattle", "WipeParty"]
+__all__ = ["AddUnit", "DefineTech"]
 
 
 @attrs.frozen
@@ -40,24 +33,6 @@ class DefineTech:
     """Define (or override) a tech for this session, in the catalogue's terms."""
 
     tech: TechDefined
-
-
-@attrs.frozen
-class StartBattle:
-    """Start a battle on a terrain element, with seasons, or neither."""
-
-    terrain: str | None = None
-    seasons: bool = False
-
-
-@attrs.frozen
-class EndTurn:
-    """End the current battle turn."""
-
-
-@attrs.frozen
-class WipeParty:
-    """The party was wiped out: retry the battle."""
 
 
 def _check_keys(
@@ -113,7 +88,9 @@ def decide_add_unit(state: State, c: AddUnit) -> list[Event]:
         "SAGA-ATK-5",
         "only enemies have a battle rank",
     )
-    return [UnitAdded(name=c.name, sheet=_rank_defaults(c.sheet))]
+    s = c.sheet
+    floor = hp_floor(s.hp_max, enemy=s.side == "enemy", floor_rate=s.hp_floor_rate)
+    return [UnitAdded(name=c.name, sheet=_rank_defaults(s), hp_floor=floor)]
 
 
 @decider(DefineTech)
@@ -150,38 +127,3 @@ def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
     )
     require(t.lp_cost >= 0, "SAGA-LP-2", f"LP cost is 0 or more, got {t.lp_cost}")
     return [attrs.evolve(t, random_width=t.random_width or 5)]
-
-
-@decider(StartBattle)
-def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
-    """Start a battle (turn 1).
-
-    Raises:
-        RuleViolation: SAGA-FIVE-1 for an unknown terrain or both terrain and seasons.
-    """
-    if c.seasons and c.terrain is not None:
-        raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
-    require(
-        c.terrain is None or c.terrain in cat.ELEMENTS,
-        "SAGA-FIVE-1",
-        f"unknown terrain element {c.terrain!r}",
-    )
-    return [BattleStarted(terrain=c.terrain, seasons=c.seasons)]
-
-
-@decider(EndTurn)
-def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
-    """End the turn. Raises: RuleViolation SAGA-FIVE-2 outside a battle."""
-    require(state.extra.get("battle") is not None, "SAGA-FIVE-2", "no battle has started")
-    return [TurnEnded(turn=state.clock["turn"])]
-
-
-@decider(WipeParty)
-def decide_wipe(state: State, c: WipeParty) -> list[Event]:
-    """Wipe and retry. Raises: RuleViolation SAGA-LP-3 when there is no ally."""
-    require(
-        any(u["side"] == "ally" for u in state.characters.values()),
-        "SAGA-LP-3",
-        "there is no ally to wipe",
-    )
-    return [PartyWiped()]

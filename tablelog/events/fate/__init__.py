@@ -20,6 +20,7 @@ from tablelog.events.fate.casting import (
     EffectRaised,
     Healed,
     InjuryHealed,
+    ManaAbsorbed,
 )
 from tablelog.events.fate.characters import (
     CharacterGradeSet,
@@ -30,6 +31,7 @@ from tablelog.events.fate.characters import (
     ServantAdded,
 )
 from tablelog.events.fate.phantasm import (
+    AbilityUsed,
     ArmyDismissed,
     ArmySummoned,
     FieldEnded,
@@ -38,6 +40,7 @@ from tablelog.events.fate.phantasm import (
 )
 
 __all__ = [
+    "AbilityUsed",
     "ArmyDismissed",
     "ArmySummoned",
     "BattleEnded",
@@ -53,6 +56,7 @@ __all__ = [
     "Healed",
     "InjuryHealed",
     "MadnessToggled",
+    "ManaAbsorbed",
     "MasterAdded",
     "PhantasmAdded",
     "PhantasmReleased",

@@ -12,7 +12,9 @@ from tablelog.events.fate.base import FateEvent, with_rules
 from tablelog.rules.fate.casting import MP_PER_TILE
 from tablelog.rules.fate.text import count, listing
 
-__all__ = ["Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed"]
+__all__ = [
+    "Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed", "ManaAbsorbed",
+]
 
 
 @event("fate.Chanted", entities=("name",), rules=("FATE-CHANT-1", "FATE-CHANT-3"))
@@ -76,7 +78,7 @@ class CodeCast(FateEvent):
 
 @event(
     "fate.EffectRaised",
-    version=2,
+    version=3,
     entities=("target", "source"),
     rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"),
 )
@@ -88,6 +90,9 @@ class EffectRaised(FateEvent):
     in one turn (always-active or spread defensive NPs, FATE-NP-9); ``chanted``: a buff from a
     chanted cast (a target holds one un-chanted buff tile at a time, FATE-CAST-7); ``rules``: the
     kind's rule (FATE-CAST-5, -7, -8 or FATE-NP-9) and those that shaped it (chant, injury, EX).
+    ``counter`` (v3): an EX defensive NP's counter, ``{"hp": 5, "np_hp": 10, "round": R}`` (each
+    judgment it wins in round R deals ``hp`` fixed HP to the attacker, ``np_hp`` more against a
+    true-name attack NP, FATE-NP-12); None otherwise.
     """
 
     target: str
@@ -105,6 +110,7 @@ class EffectRaised(FateEvent):
     per_turn: int | None = None
     chanted: bool = False
     rules: tuple[str, ...] = ()
+    counter: dict[str, int] | None = None
 
     def describe(self) -> str:
         turns = "the battle" if self.turns is None else count(self.turns, "turn")
@@ -116,7 +122,7 @@ class EffectRaised(FateEvent):
 
 @event(
     "fate.DamageTaken",
-    version=2,
+    version=3,
     entities=("name",),
     rules=("FATE-CAST-4", "FATE-CAST-5", "FATE-CHANT-2", "FATE-NP-6", "FATE-NP-7"),
 )
@@ -128,7 +134,8 @@ class DamageTaken(FateEvent):
     number of pending chants the damage broke (FATE-CHANT-2); ``breakdown`` has the per-tile
     arithmetic; ``rules`` the rules behind this damage: the cast's (FATE-CAST-4) or the NP's
     (FATE-NP-6/7, FATE-NP-8, FATE-NP-12, FATE-NP-13) or outside damage (FATE-CAST-5), and the
-    defense tiles met (FATE-CAST-5, FATE-NP-9) and chants broken (FATE-CHANT-2).
+    defense tiles met (FATE-CAST-5, FATE-NP-9) and chants broken (FATE-CHANT-2). ``wound`` (v3):
+    ``"OWNER NP"`` when the injury is an NP's wound (FATE-NP-13), counted against its limit.
     """
 
     name: str
@@ -141,6 +148,7 @@ class DamageTaken(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
     rules: tuple[str, ...] = ()
+    wound: str = ""
 
     def describe(self) -> str:
         injury = f", {self.injury} injury" if self.injury else ""
@@ -175,3 +183,18 @@ class InjuryHealed(FateEvent):
 
     def describe(self) -> str:
         return f"{self.name} loses {count(self.grades, 'injury grade')} ({self.source})"
+
+
+@event("fate.ManaAbsorbed", entities=("name",), rules=("FATE-NP-13",))
+@attrs.frozen
+class ManaAbsorbed(FateEvent):
+    """``name`` gained MP (capped at max MP) by absorbing HP its field drained ([흡수])."""
+
+    name: str
+    mp: int
+    source: str
+    breakdown: dict[str, str] = attrs.Factory(dict)
+    cause: int = 0
+
+    def describe(self) -> str:
+        return f"{self.name} absorbs {self.mp} MP ({self.source})"

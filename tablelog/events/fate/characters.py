@@ -23,6 +23,7 @@ __all__ = [
 
 @event(
     "fate.MasterAdded",
+    version=2,
     entities=("name",),
     rules=(
         "FATE-CC-1",
@@ -37,10 +38,13 @@ __all__ = [
 )
 @attrs.frozen
 class MasterAdded(FateEvent):
-    """A master joined with a CC build; power per kind and tiles follow from it (FATE-CC-*).
+    """A master joined with a CC build, and what the rules made of it (FATE-CC-*).
 
     ``hp`` and ``mp`` are the maxima from the core rulebook (input); ``stored`` maps a magic kind to
     the grade of the spell stored in the crest; ``breakdown`` holds the CC cost of each stat.
+    Recorded outcomes (v2): ``power`` (the power grade of the circuit quality, FATE-CC-5),
+    ``powers`` (``{kind: power}`` of the kinds the attributes enable, FATE-CC-7/8) and ``tiles``
+    (the judgment-tile pool, FATE-CC-6). None in a v1 record (the evolver's legacy path).
     """
 
     name: str
@@ -57,6 +61,9 @@ class MasterAdded(FateEvent):
     stored: dict[str, int] = attrs.Factory(dict)
     character_grade: int = 0
     breakdown: dict[str, str] = attrs.Factory(dict)
+    power: int | None = None
+    powers: dict[str, int] | None = None
+    tiles: int | None = None
 
     def rule_ids(self) -> tuple[str, ...]:
         """The CC build rules; attributes by kind (elements, hollow or none); crest storage."""
@@ -110,6 +117,7 @@ class ServantAdded(FateEvent):
 
 @event(
     "fate.PhantasmAdded",
+    version=2,
     entities=("owner",),
     rules=(
         "FATE-NP-1",
@@ -132,8 +140,12 @@ class ServantAdded(FateEvent):
 class PhantasmAdded(FateEvent):
     """A servant's Noble Phantasm, or a master's unique ability (``unique``), was set up.
 
-    The NP's numbers (points, MP cost, damage per tile, targets) follow from these fields by the
-    rules; ``breakdown`` records how. ``starting``: a master's starting unique ability (FATE-UA-3).
+    ``starting``: a master's starting unique ability (FATE-UA-3); ``breakdown``: how the numbers
+    were reached. The numbers the rules gave (v2): ``points`` (FATE-NP-2), ``mp_cost`` (FATE-NP-5,
+    with modifiers), ``hp_per_tile`` and ``mp_per_tile`` (FATE-NP-6/8/12/13), ``targets`` (None:
+    the whole front row, FATE-NP-7), ``tiles`` per release, ``block_per_tile`` and ``hp_max_bonus``
+    (defensive NPs, FATE-NP-9), and ``max_held``, the NPs a servant may hold (FATE-NP-1). A v1
+    record has ``points`` None: the evolver's legacy path computes them.
     """
 
     owner: str
@@ -146,6 +158,15 @@ class PhantasmAdded(FateEvent):
     unique: bool = False
     starting: bool = False
     breakdown: dict[str, str] = attrs.Factory(dict)
+    points: int | None = None
+    mp_cost: int = 0
+    hp_per_tile: int = 0
+    mp_per_tile: int = 0
+    targets: int | None = None
+    tiles: int = 0
+    block_per_tile: int = 0
+    hp_max_bonus: int = 0
+    max_held: int | None = None
 
     def rule_ids(self) -> tuple[str, ...]:
         """Points, type and cost rules, and those of this NP's form, type, grade and modifiers."""

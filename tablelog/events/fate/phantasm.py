@@ -12,12 +12,15 @@ from tablelog.events.fate.base import FateEvent, with_rules
 from tablelog.rules.fate.text import count, listing
 from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
-__all__ = ["PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed"]
+__all__ = [
+    "PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed",
+    "AbilityUsed",
+]
 
 
 @event(
     "fate.PhantasmReleased",
-    version=2,
+    version=3,
     entities=("owner", "targets"),
     rules=(
         "FATE-NP-4",
@@ -40,6 +43,8 @@ class PhantasmReleased(FateEvent):
     ``rules``: the release rules of this NP's form and type (e.g. FATE-NP-5, -6, -7 for a
     true-name attack NP; FATE-NP-8 always-active; FATE-NP-9 defensive; FATE-NP-10 field; FATE-NP-11
     army), the madness and unique-ability checks it passed, and FATE-NP-13 for a cost modifier.
+    ``uses_allowed`` (v3): how many uses a round an always-active attack NP had when it was
+    released (FATE-NP-8: 1, or 2 with madness B+); None for any other release, and in a v2 record.
     """
 
     owner: str
@@ -50,18 +55,20 @@ class PhantasmReleased(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     action: int = 0
     rules: tuple[str, ...] = ()
+    uses_allowed: int | None = None
 
     def describe(self) -> str:
         at = f" at {listing(self.targets)}" if self.targets else ""
         return f"{self.owner} releases {self.np_id}{at}; {self.mp} MP"
 
 
-@event("fate.FieldRaised", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
+@event("fate.FieldRaised", version=3, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
 @attrs.frozen
 class FieldRaised(FateEvent):
     """A bounded field went up (its effect starts with the next judgment).
 
-    ``hp_bonus``: extra HP the owner gets from an EX field (allies in ``allies`` get 10).
+    ``hp_bonus``: extra HP the owner gets from an EX field; ``ally_hp`` (v3): the HP each ally in
+    ``allies`` gets (10, FATE-NP-12); None in a v2 record (the evolver's legacy path).
     """
 
     owner: str
@@ -73,6 +80,7 @@ class FieldRaised(FateEvent):
     hp_bonus: int = 0
     allies: tuple[str, ...] = ()
     cause: int = 0
+    ally_hp: int | None = None
 
     def rule_ids(self) -> tuple[str, ...]:
         """Bounded fields (FATE-NP-10); an EX field's extra HP (FATE-NP-12)."""
@@ -102,10 +110,14 @@ class FieldEnded(FateEvent):
         return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
 
 
-@event("fate.ArmySummoned", version=2, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
+@event("fate.ArmySummoned", version=3, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
 @attrs.frozen
 class ArmySummoned(FateEvent):
-    """An army-type NP summoned its units (they arrive next turn)."""
+    """An army-type NP summoned its units (they arrive next turn).
+
+    ``familiars`` (v3): the units are familiars an NP summons at so much MP each, with no limit
+    and no upkeep (프렐라티즈 스펠북's [소환]); they join that NP's familiars already out.
+    """
 
     owner: str
     np_id: str
@@ -116,6 +128,7 @@ class ArmySummoned(FateEvent):
     round: int
     plus_used: bool = False
     cause: int = 0
+    familiars: bool = False
 
     def rule_ids(self) -> tuple[str, ...]:
         """Armies (FATE-NP-11); an EX army's 7 stat points and extra free units (FATE-NP-12)."""
@@ -140,3 +153,29 @@ class ArmyDismissed(FateEvent):
 
     def describe(self) -> str:
         return f"{self.owner}'s army {self.np_id} leaves ({self.reason})"
+
+
+@event("fate.AbilityUsed", entities=("owner", "targets"), rules=("FATE-NP-13", "FATE-NP-14"))
+@attrs.frozen
+class AbilityUsed(FateEvent):
+    """``owner`` used ``ability`` of NP ``np_id`` ``times`` times and paid ``mp``.
+
+    ``shoot`` ([사격]): a judgment turned critical:attack while the NP's field is up; ``charge``
+    ([선회]): NP damage on ``targets`` once per release (the damage is a DamageTaken with this
+    event's ``action`` as its ``cause``).
+    """
+
+    owner: str
+    np_id: str
+    ability: str
+    mp: int
+    times: int = 1
+    targets: tuple[str, ...] = ()
+    breakdown: dict[str, str] = attrs.Factory(dict)
+    action: int = 0
+    rules: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        at = f" at {listing(self.targets)}" if self.targets else ""
+        times = f" x {self.times}" if self.times != 1 else ""
+        return f"{self.owner} uses {self.np_id}'s {self.ability}{times}{at}; {self.mp} MP"

@@ -6,6 +6,17 @@ release event in the log, so that a refusal can name it (``the release #11``). A
 seq: it is upcast to its negative, which keeps outcomes tied to their cast or release and can
 never meet a v2 id. An EffectRaised gets ``chanted``: a v1 buff of more than one tile on its
 target can only have come from a chanted cast (FATE-CAST-7).
+
+New facts (EffectRaised v2 -> v3: an EX defensive NP's ``counter``, None before; DamageTaken
+v2 -> v3: ``wound``, empty before; ArmySummoned v2 -> v3: ``familiars``, false before) hold
+nothing for older records.
+
+Recorded outcomes (MasterAdded v1 -> v2, PhantasmAdded v1 -> v2, PhantasmReleased v2 -> v3,
+FieldRaised v2 -> v3): the events now record what the rules made of them (a master's powers and
+tiles, an NP's numbers, the uses an always-active NP had, the HP an EX field gives allies), so a
+replay never re-runs today's rules. An old record cannot give them without those rules: its new
+fields are None, and the evolver (or precondition) takes its documented legacy path
+(:mod:`tablelog.projections.fate.legacy`).
 """
 
 from __future__ import annotations
@@ -48,4 +59,45 @@ for _tag, _field in _IDS.items():
 def _effect_v1(data: dict[str, Any]) -> dict[str, Any]:
     data = _legacy_id("cause")(data)
     data.setdefault("chanted", data.get("kind") == "buff" and int(data.get("tiles", 0)) > 1)
+    return data
+
+
+def _absent(*fields: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Return an upcaster that adds ``fields`` as None (the evolver's legacy path)."""
+
+    def up(data: dict[str, Any]) -> dict[str, Any]:
+        for field in fields:
+            data.setdefault(field, None)
+        return data
+
+    return up
+
+
+upcaster("fate.MasterAdded", 1)(_absent("power", "powers", "tiles"))
+upcaster("fate.PhantasmReleased", 2)(_absent("uses_allowed"))
+upcaster("fate.FieldRaised", 2)(_absent("ally_hp"))
+upcaster("fate.EffectRaised", 2)(_absent("counter"))
+
+
+@upcaster("fate.DamageTaken", 2)
+def _damage_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """No wound before v3: the injury of a v2 damage is no NP's wound."""
+    data.setdefault("wound", "")
+    return data
+
+
+@upcaster("fate.ArmySummoned", 2)
+def _army_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """No familiars before v3: a v2 army is an ordinary summon."""
+    data.setdefault("familiars", False)
+    return data
+
+
+@upcaster("fate.PhantasmAdded", 1)
+def _phantasm_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """No numbers recorded: ``points`` None marks the legacy path; the others take defaults."""
+    data = _absent("points", "targets", "max_held")(data)
+    for field in ("mp_cost", "hp_per_tile", "mp_per_tile", "tiles", "block_per_tile",
+                  "hp_max_bonus"):  # fmt: skip
+        data.setdefault(field, 0)
     return data

@@ -1,5 +1,6 @@
 """SaGa Emerald Beyond events (``saga.*``): units and techs, the battle flow, damage."""
 
+from tablelog.events.saga import upcasts as _upcasts  # noqa: F401 - registers the upcasters
 from tablelog.events.saga.battle import (
     BattleStarted,
     BloodPaid,

@@ -25,13 +25,19 @@ __all__ = [
 ]
 
 
-@event("saga.BattleStarted", rules=("SAGA-FIVE-1", "SAGA-FIVE-2"))
+@event("saga.BattleStarted", version=2, rules=("SAGA-FIVE-1", "SAGA-FIVE-2"))
 @attrs.frozen
 class BattleStarted(Event):
-    """A battle began (turn 1) on a terrain, in the five-sided hall (seasons), or neither."""
+    """A battle began (turn 1) on a terrain, in the five-sided hall (seasons), or neither.
+
+    ``levels`` are the battle's five-element levels of turn 1 by element and ``season`` its
+    season (None without seasons); ``levels`` is None in records written before schema v2.
+    """
 
     terrain: str | None = None
     seasons: bool = False
+    levels: dict[str, int] | None = None
+    season: str | None = None
 
     def describe(self) -> str:
         if self.seasons:
@@ -44,26 +50,44 @@ class BattleStarted(Event):
         return audit_lines(["SAGA-FIVE-1", "SAGA-FIVE-2"] if self.seasons else ["SAGA-FIVE-1"])
 
 
-@event("saga.TurnEnded", rules=("SAGA-EFF-1", "SAGA-FIVE-2", "SAGA-POISON-1"))
+@event("saga.TurnEnded", version=2, rules=("SAGA-EFF-1", "SAGA-FIVE-2", "SAGA-POISON-1"))
 @attrs.frozen
 class TurnEnded(Event):
-    """Turn ``turn`` ended: tech-power effects decay by 1, the next turn (and season) begins."""
+    """Turn ``turn`` ended: tech-power effects decay, the next turn (and season) begins.
+
+    ``next_turn`` is the displayed turn that begins (it stops at 99), ``levels`` and ``season``
+    its five-element levels and season, ``tech_power_lost`` how much each unit's tech-power
+    effect value fell (units whose value did not change are left out). All but ``turn`` are
+    None in records written before schema v2.
+    """
 
     turn: int
+    next_turn: int | None = None
+    levels: dict[str, int] | None = None
+    season: str | None = None
+    tech_power_lost: dict[str, int] | None = None
 
     def describe(self) -> str:
-        return f"turn {self.turn} ends -> turn {self.turn + 1}"
+        after = self.turn + 1 if self.next_turn is None else self.next_turn
+        return f"turn {self.turn} ends -> turn {after}"
 
 
 @event(
     "saga.EffectApplied",
+    version=2,
     entities=("target", "by"),
     rules=("SAGA-EFF-1", "SAGA-EFF-2", "SAGA-EFF-3"),
 )
 @attrs.frozen
 class EffectApplied(Event):
     """A buff/debuff (attack, defense, spell) or tech-power-up was given; ``landed`` False: it
-    failed (SAGA-EFF-3) and nothing changed."""
+    failed (SAGA-EFF-3) and nothing changed.
+
+    ``value_before`` and ``value_after`` are the target's effect value of ``kind`` that the
+    decision met and the one it left (equal when it did not land); ``reason`` says why a buff
+    with a tech on the other side landed or not (SAGA-EFF-3). The values are None in records
+    written before schema v2.
+    """
 
     target: str
     by: str
@@ -71,9 +95,13 @@ class EffectApplied(Event):
     performance: int
     landed: bool = True
     tech: str | None = None
+    value_before: int | None = None
+    value_after: int | None = None
+    reason: str = ""
 
     def describe(self) -> str:
-        outcome = "" if self.landed else " (did not land)"
+        outcome = "" if self.landed else f" (did not land: {self.reason})" if self.reason else (
+            " (did not land)")
         source = f" with {self.tech}" if self.tech else ""
         if self.kind == "tech_power":
             return f"{self.by}{source}: tech-power-up {self.performance} on {self.target}"
@@ -88,18 +116,25 @@ class EffectApplied(Event):
 
 @event(
     "saga.PoisonDamageTaken",
+    version=2,
     entities=("unit",),
     rules=("SAGA-POISON-1", "SAGA-POISON-2", "SAGA-HP-2"),
 )
 @attrs.frozen
 class PoisonDamageTaken(Event):
-    """A poisoned unit took poison damage at its timeline position (random factor recorded)."""
+    """A poisoned unit took poison damage at its timeline position (random factor recorded).
+
+    ``hp_lost`` is the HP it lost (the damage, down to 0 HP: SAGA-HP-2); ``draw_no`` the draw
+    counter the random factor is keyed by. Both None in records written before schema v2.
+    """
 
     unit: str
     damage: int
     random_factor: Fraction
     waiting: bool = False
     breakdown: dict[str, str] = attrs.field(factory=dict)
+    hp_lost: int | None = None
+    draw_no: int | None = None
 
     def describe(self) -> str:
         waiting = " (waiting: halved)" if self.waiting else ""
@@ -119,16 +154,27 @@ class ReleaseDamageTaken(Event):
         return f"{self.unit} releases and takes {self.damage} damage"
 
 
-@event("saga.BloodPaid", entities=("unit",), rules=("SAGA-LP-2", "SAGA-LP-4"))
+@event("saga.BloodPaid", version=2, entities=("unit",), rules=("SAGA-LP-2", "SAGA-LP-4"))
 @attrs.frozen
 class BloodPaid(Event):
-    """A unit used a Blood tech outside an overdrive and paid its LP cost."""
+    """A unit used a Blood tech: outside an overdrive it paid its LP cost.
+
+    ``lp_lost`` is the LP it lost (0 in an overdrive), ``lp_damage_effect_gain`` how much its
+    LP-damage effect value grew, ``incapacitated`` whether the cost took its LP to 0. These are
+    None in records written before schema v2 (always outside an overdrive).
+    """
 
     unit: str
     tech: str
     lp_cost: int
+    lp_lost: int | None = None
+    lp_damage_effect_gain: int | None = None
+    incapacitated: bool | None = None
+    overdrive: bool = False
 
     def describe(self) -> str:
+        if self.overdrive:
+            return f"{self.unit} uses {self.tech} in an overdrive: no LP paid"
         return f"{self.unit} pays {self.lp_cost} LP for {self.tech}"
 
 
@@ -149,10 +195,23 @@ class UnitIncapacitated(Event):
         return audit_lines(["SAGA-LP-1"] if self.lp_lost else [])
 
 
-@event("saga.PartyWiped", rules=("SAGA-LP-3", "SAGA-LP-4"))
+@event("saga.PartyWiped", version=2, rules=("SAGA-LP-3", "SAGA-LP-4"))
 @attrs.frozen
 class PartyWiped(Event):
-    """The party was wiped out and retries: LP loss and recovery, the battle restarts."""
+    """The party was wiped out and retries: LP loss and recovery, the battle restarts.
+
+    For each ally whose LP is tracked: ``lp_before`` and ``lp_damage_effect`` (what the wipe
+    met) and ``lp_after``; ``out`` the allies left at 0 LP, who stay incapacitated at 0 HP
+    (everyone else is back at max HP); ``levels`` and ``season`` the restarted battle's turn 1
+    (None without a battle). All None (``out`` empty) in records written before schema v2.
+    """
+
+    lp_before: dict[str, int] | None = None
+    lp_damage_effect: dict[str, int] | None = None
+    lp_after: dict[str, int] | None = None
+    out: tuple[str, ...] = ()
+    levels: dict[str, int] | None = None
+    season: str | None = None
 
     def describe(self) -> str:
         return "party wiped: retry"

@@ -18,6 +18,7 @@ __all__ = ["AttackAvoided", "AttackDamageDealt", "HPHealed", "InstantDeathInflic
 
 @event(
     "saga.AttackDamageDealt",
+    version=2,
     entities=("actor", "target"),
     rules=(
         "SAGA-ATK-2",
@@ -36,7 +37,10 @@ class AttackDamageDealt(Event):
 
     ``breakdown`` names every factor; ``shown`` the split display; ``hidden`` True when
     instant death landed (the damage is still dealt to the log); ``support`` for a guest's
-    support action (HP never below 1).
+    support action (HP never below 1). ``hp_lost`` is the HP the target lost (the damage, less
+    what its HP floor or the support rule kept: SAGA-HP-1); ``draw_no`` the session's draw
+    counter this activation's random factors and random targets are keyed by (docs/saga.md).
+    Both are None in records written before schema v2 (replay then takes the legacy path).
     """
 
     actor: str
@@ -50,6 +54,8 @@ class AttackDamageDealt(Event):
     hidden: bool = False
     support: bool = False
     breakdown: dict[str, str] = attrs.field(factory=dict)
+    hp_lost: int | None = None
+    draw_no: int | None = None
 
     def describe(self) -> str:
         shown = (
@@ -97,14 +103,19 @@ class InstantDeathInflicted(Event):
         return f"{self.target}: instant death"
 
 
-@event("saga.HPHealed", entities=("unit",), rules=("SAGA-HP-5",))
+@event("saga.HPHealed", version=2, entities=("unit",), rules=("SAGA-HP-5",))
 @attrs.frozen
 class HPHealed(Event):
-    """A unit healed itself by drain (the damage dealt) or full heal (max HP); HP ≤ max."""
+    """A unit healed itself by drain (the damage dealt) or full heal (max HP); HP ≤ max.
+
+    ``amount`` is what the heal was worth; ``healed`` the HP the unit gained (up to its max HP),
+    None in records written before schema v2.
+    """
 
     unit: str
     amount: int
     kind: str = "drain"
+    healed: int | None = None
 
     def describe(self) -> str:
         how = "full heal" if self.kind == "full" else self.kind

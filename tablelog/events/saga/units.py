@@ -56,13 +56,17 @@ class UnitSheet:
     formation_defense: int = 0
 
 
-@event("saga.UnitAdded", entities=("name",), rules=("SAGA-ATK-5", "SAGA-HP-1"))
+@event("saga.UnitAdded", version=2, entities=("name",), rules=("SAGA-ATK-5", "SAGA-HP-1"))
 @attrs.frozen
 class UnitAdded(Event):
-    """A unit (ally or enemy) joined the session with its sheet."""
+    """A unit (ally or enemy) joined the session with its sheet.
+
+    ``hp_floor`` is its HP floor (SAGA-HP-1), None in records written before schema v2.
+    """
 
     name: str
     sheet: UnitSheet
+    hp_floor: int | None = None
 
     def describe(self) -> str:
         s = self.sheet

@@ -1,4 +1,8 @@
-"""Evolvers of fate battle time: clock, effect durations, upkeep, rest and morning."""
+"""Evolvers and preconditions of fate battle time: clock, effect durations, upkeep, rest, morning.
+
+Evolvers apply what the events record and never raise; the preconditions hold the checks (a
+battle is on, the turn follows, the owner can pay).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from tablelog.events.fate import (
     TurnStarted,
     UpkeepPaid,
 )
-from tablelog.projections.core import State, evolver, require
+from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate.records import character
 from tablelog.rules.fate import count
 
@@ -37,72 +41,107 @@ def tick_effects(state: State) -> None:
         who["effects"] = kept
 
 
+@precondition(BattleStarted)
+def _no_battle_on(state: State, e: BattleStarted) -> None:
+    require(not state.clock.get("battle"), "FATE-CC-6", "a battle is already on")
+
+
 @evolver(BattleStarted)
 def _battle_started(state: State, e: BattleStarted) -> None:
-    require(not state.clock.get("battle"), "FATE-CC-6", "a battle is already on")
     state.clock.update(battle=True, round=1, turn=1)
     for who in state.characters.values():
         who["tiles"] = who["tiles_max"]
         who["_always_uses"] = {}
         who["_battle_uses"] = []
         who["_np_turn"] = None
+        who["_acted"] = None
 
 
-@evolver(TurnStarted)
-def _turn_started(state: State, e: TurnStarted) -> None:
+@precondition(TurnStarted)
+def _turn_follows(state: State, e: TurnStarted) -> None:
     require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
     require(
         e.turn == state.clock["turn"] + 1,
         "FATE-CAST-5",
         f"turn {e.turn} does not follow turn {state.clock['turn']}",
     )
+
+
+@evolver(TurnStarted)
+def _turn_started(state: State, e: TurnStarted) -> None:
     state.clock["turn"] = e.turn
     tick_effects(state)
 
 
-@evolver(RoundStarted)
-def _round_started(state: State, e: RoundStarted) -> None:
+@precondition(RoundStarted)
+def _round_follows(state: State, e: RoundStarted) -> None:
     require(state.clock.get("battle"), "FATE-NP-10", "no battle is on")
     require(
         e.round == state.clock["round"] + 1,
         "FATE-NP-10",
         f"round {e.round} does not follow round {state.clock['round']}",
     )
+
+
+@evolver(RoundStarted)
+def _round_started(state: State, e: RoundStarted) -> None:
     state.clock.update(round=e.round, turn=1)
     tick_effects(state)
     for who in state.characters.values():
         who["_always_uses"] = {}
 
 
+@precondition(BattleEnded)
+def _battle_on(state: State, e: BattleEnded) -> None:
+    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
+
+
 @evolver(BattleEnded)
 def _battle_ended(state: State, e: BattleEnded) -> None:
-    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
-        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _always_uses={},
-                   _battle_uses=[], _turn_use={})  # fmt: skip
+        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _acted=None,
+                   _always_uses={}, _battle_uses=[], _turn_use={})  # fmt: skip
+
+
+@precondition(UpkeepPaid)
+def _upkeep_payable(state: State, e: UpkeepPaid) -> None:
+    owner = character(state, e.owner, "FATE-NP-10")
+    require(owner["mp"] >= e.mp, "FATE-NP-10",
+            f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP")  # fmt: skip
 
 
 @evolver(UpkeepPaid)
 def _upkeep_paid(state: State, e: UpkeepPaid) -> None:
-    owner = character(state, e.owner, "FATE-NP-10")
-    require(owner["mp"] >= e.mp, "FATE-NP-10",
-            f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP")  # fmt: skip
-    owner["mp"] -= e.mp
+    owner = state.characters.get(e.owner)
+    if owner is not None:
+        owner["mp"] = max(0, owner["mp"] - e.mp)
+
+
+@precondition(CrestHealed)
+def _crest_owner(state: State, e: CrestHealed) -> None:
+    character(state, e.name, "FATE-CC-9")
 
 
 @evolver(CrestHealed)
 def _crest_healed(state: State, e: CrestHealed) -> None:
-    who = character(state, e.name, "FATE-CC-9")
-    who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
 
 
-@evolver(TilesRefilled)
-def _tiles_refilled(state: State, e: TilesRefilled) -> None:
+@precondition(TilesRefilled)
+def _tiles_fit(state: State, e: TilesRefilled) -> None:
     who = character(state, e.name, "FATE-CC-6")
     require(
         0 <= e.tiles <= who["tiles_max"],
         "FATE-CC-6",
         f"{e.name} holds at most {count(who['tiles_max'], 'tile')}, not {e.tiles}",
     )
-    who["tiles"] = e.tiles
+
+
+@evolver(TilesRefilled)
+def _tiles_refilled(state: State, e: TilesRefilled) -> None:
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["tiles"] = e.tiles

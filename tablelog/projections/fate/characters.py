@@ -1,6 +1,12 @@
-"""Evolvers of fate setup events: masters, servants, NPs, rows, madness, character grades."""
+"""Evolvers and preconditions of fate setup events: masters, servants, NPs, rows, madness, grades.
+
+Evolvers apply what the events record and never raise; the preconditions hold the checks of what
+an event depends on in the state (the name is free, the owner exists and has room, …).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from tablelog.events.fate import (
     CharacterGradeSet,
@@ -10,27 +16,48 @@ from tablelog.events.fate import (
     RowChanged,
     ServantAdded,
 )
-from tablelog.projections.core import State, evolver, require
+from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.fate import legacy
 from tablelog.projections.fate.records import character, master_record, servant_record
-from tablelog.rules.fate import MAX_PHANTASMS, count, np_profile, parse_grade, typed_mods
+from tablelog.rules.fate import count
 
-__all__: list[str] = []
+__all__ = ["mod_value"]
+
+
+@precondition(MasterAdded)
+def _master_name_free(state: State, e: MasterAdded) -> None:
+    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
 
 
 @evolver(MasterAdded)
 def _master_added(state: State, e: MasterAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
     state.characters[e.name] = master_record(e)
+
+
+@precondition(ServantAdded)
+def _servant_name_free(state: State, e: ServantAdded) -> None:
+    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
 
 
 @evolver(ServantAdded)
 def _servant_added(state: State, e: ServantAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
     state.characters[e.name] = servant_record(e)
 
 
-def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
-    """Refuse a 4th NP, an NP over budget, or a second unique ability."""
+def _numbers(e: PhantasmAdded) -> dict[str, Any]:
+    """Return the NP's numbers as the event records them (a v1 event: the legacy path)."""
+    if e.points is None:
+        return legacy.phantasm_numbers(e)
+    return {"points": e.points, "mp_cost": e.mp_cost, "hp_per_tile": e.hp_per_tile,
+            "mp_per_tile": e.mp_per_tile, "targets": e.targets, "tiles": e.tiles,
+            "block_per_tile": e.block_per_tile, "hp_max_bonus": e.hp_max_bonus,
+            "mp_formula": e.breakdown.get("mp_cost", "")}  # fmt: skip
+
+
+@precondition(PhantasmAdded)
+def _phantasm_room(state: State, e: PhantasmAdded) -> None:
+    """Refuse a 4th NP, an NP over budget, or a second unique ability (FATE-NP-1, FATE-UA-1)."""
+    owner = character(state, e.owner, "FATE-NP-1")
     require(e.np_id not in owner["phantasms"], "FATE-NP-1",
             f"{e.owner} already has an NP or ability called {e.np_id}")  # fmt: skip
     if e.unique:
@@ -44,14 +71,12 @@ def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
         return
     require(owner["role"] == "servant", "FATE-NP-1",
             f"{e.owner} is a {owner['role']}; an NP is a servant's")  # fmt: skip
+    held = legacy.MAX_HELD if e.max_held is None else e.max_held
+    require(len(owner["phantasms"]) < held, "FATE-NP-1",
+            f"{e.owner} already holds {count(held, 'NP')}")  # fmt: skip
+    points = _numbers(e)["points"]
     require(
-        len(owner["phantasms"]) < MAX_PHANTASMS,
-        "FATE-NP-1",
-        f"{e.owner} already holds {MAX_PHANTASMS} NPs",
-    )
-    total = owner["np_points"] + points
-    require(
-        total <= owner["np_budget"],
+        owner["np_points"] + points <= owner["np_budget"],
         "FATE-NP-1",
         f"{e.np_id} costs {count(points, 'NP point')}; {e.owner} has spent {owner['np_points']}"
         f" of {owner['np_budget']}",
@@ -60,51 +85,80 @@ def _check_room(owner: dict, e: PhantasmAdded, points: int) -> None:
 
 @evolver(PhantasmAdded)
 def _phantasm_added(state: State, e: PhantasmAdded) -> None:
-    owner = character(state, e.owner, "FATE-NP-1")
-    grade = parse_grade(e.grade)
-    profile = np_profile(
-        grade, e.np_type, e.form, e.release, e.mods, extra_grades=1 if e.starting else 0
-    )
-    _check_room(owner, e, profile.points)
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
+    numbers = _numbers(e)
+    bonus = numbers.pop("hp_max_bonus")
     owner["phantasms"][e.np_id] = {
         "grade": e.grade,
         "type": e.np_type,
         "form": e.form,
         "release": e.release,
-        "mods": typed_mods(e.mods),
-        "points": profile.points,
-        "mp_cost": profile.mp_cost,
-        "hp_per_tile": profile.hp_per_tile,
-        "mp_per_tile": profile.mp_per_tile,
-        "targets": profile.targets,
-        "tiles": profile.tiles,
-        "block_per_tile": profile.block_per_tile,
-        "mp_formula": profile.formula["mp_cost"],
+        "mods": _mods(e),
+        **numbers,
         "unique": e.unique,
         "starting": e.starting,
     }
-    if not e.unique:
-        owner["np_points"] += profile.points
-    if profile.hp_max_bonus:
-        owner["hp_max"] += profile.hp_max_bonus
-        owner["hp"] += profile.hp_max_bonus
+    if not e.unique and "np_points" in owner:
+        owner["np_points"] += numbers["points"]
+    owner["hp_max"] += bonus
+    owner["hp"] += bonus
+
+
+def _mods(e: PhantasmAdded) -> dict[str, int | bool | str]:
+    """Return the NP's modifiers as the state holds them (a v1 event: the legacy path)."""
+    if e.points is None:
+        return legacy.typed_mods(e.mods)
+    return {key: mod_value(text) for key, text in e.mods.items()}
+
+
+def mod_value(text: str) -> int | bool | str:
+    """Return a recorded modifier's value as the state holds it: ``true``/``false`` as a flag,
+    a whole number as a number, any other text as it is (the events record canonical text,
+    FATE-NP-13; no table of keys is read)."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+@precondition(RowChanged)
+def _row_known(state: State, e: RowChanged) -> None:
+    require(e.row in ("front", "back"), "FATE-NP-7", f"row {e.row}: a row is front or back")
+    character(state, e.name)
 
 
 @evolver(RowChanged)
 def _row_changed(state: State, e: RowChanged) -> None:
-    require(e.row in ("front", "back"), "FATE-NP-7", f"row {e.row}: a row is front or back")
-    character(state, e.name)["row"] = e.row
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["row"] = e.row
+
+
+@precondition(MadnessToggled)
+def _has_madness(state: State, e: MadnessToggled) -> None:
+    who = character(state, e.name, "FATE-NP-4")
+    require(who.get("madness"), "FATE-NP-4", f"{e.name} has no madness enhancement")
 
 
 @evolver(MadnessToggled)
 def _madness_toggled(state: State, e: MadnessToggled) -> None:
-    who = character(state, e.name, "FATE-NP-4")
-    require(who.get("madness"), "FATE-NP-4", f"{e.name} has no madness enhancement")
-    who["raging"] = e.raging
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["raging"] = e.raging
+
+
+@precondition(CharacterGradeSet)
+def _is_master(state: State, e: CharacterGradeSet) -> None:
+    who = character(state, e.name, "FATE-UA-2")
+    require(who["role"] == "master", "FATE-UA-2", f"{e.name} is not a master")
 
 
 @evolver(CharacterGradeSet)
 def _character_grade_set(state: State, e: CharacterGradeSet) -> None:
-    who = character(state, e.name, "FATE-UA-2")
-    require(who["role"] == "master", "FATE-UA-2", f"{e.name} is not a master")
-    who["character_grade"] = e.grade
+    who = state.characters.get(e.name)
+    if who is not None:
+        who["character_grade"] = e.grade

@@ -1,48 +1,55 @@
-"""Evolvers of NP releases, bounded fields and armies."""
+"""Evolvers and preconditions of NP releases, bounded fields and armies.
+
+Evolvers apply what the events record and never raise. The preconditions hold the checks: the
+owner holds the NP and can pay, the release is within its count (FATE-NP-6, -8, -9), the release
+behind a field or an army is in effect, the field or army is up.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tablelog.events.fate import (
+    AbilityUsed,
     ArmyDismissed,
     ArmySummoned,
     FieldEnded,
     FieldRaised,
     PhantasmReleased,
 )
-from tablelog.projections.core import State, evolver, require
-from tablelog.projections.fate.records import character, register_action, require_cause
-from tablelog.rules.fate import EX_FIELD_ALLY_HP, always_uses_per_round, count, parse_grade
+from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.fate import legacy
+from tablelog.projections.fate.records import (
+    character,
+    register_action,
+    require_action_free,
+    require_cause,
+)
+from tablelog.projections.fate.turns import (
+    mark_judgment,
+    require_no_np_turn,
+    require_no_other_judgment,
+)
+from tablelog.rules.fate import count
 
 __all__: list[str] = []
 
 
-@evolver(PhantasmReleased)
-def _released(state: State, e: PhantasmReleased) -> None:
+@precondition(PhantasmReleased)
+def _may_release(state: State, e: PhantasmReleased) -> None:
     owner = character(state, e.owner, "FATE-NP-5")
     require(e.np_id in owner["phantasms"], "FATE-NP-5", f"{e.owner} has no NP called {e.np_id}")
     require(
         owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
     )
     _check_release_count(state, owner, e)
-    register_action(state, e.action, "release", "FATE-NP-5")
-    owner["mp"] -= e.mp
-    if not state.clock.get("battle"):
-        return
-    if e.always and owner["phantasms"][e.np_id]["form"] == "defense":
-        owner["_battle_uses"] = [*owner.get("_battle_uses", []), e.np_id]
-    elif e.always:
-        uses = owner["_always_uses"]
-        uses[e.np_id] = uses.get(e.np_id, 0) + 1
-    else:
-        owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
+    require_action_free(state, e.action, "release", "FATE-NP-5")
 
 
 def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmReleased) -> None:
     """Refuse a release past its count, however the events got here (undo, redo): one true-name
-    release a turn (FATE-NP-6), an always-active attack NP once a round, twice with madness B+
-    (FATE-NP-8), an always-active defensive NP once a battle (FATE-NP-9)."""
+    release a turn (FATE-NP-6), an always-active attack NP as often a round as it had when
+    released (FATE-NP-8), an always-active defensive NP once a battle (FATE-NP-9)."""
     if not state.clock.get("battle"):
         return
     now = [state.clock["round"], state.clock["turn"]]
@@ -50,24 +57,62 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
     if not e.always:
         require(owner["_np_turn"] != now, "FATE-NP-6",
                 f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}")  # fmt: skip
+        require_no_other_judgment(state, e.owner, owner)
     elif form == "defense":
         used = e.np_id in owner.get("_battle_uses", [])
         require(not used, "FATE-NP-9", f"{e.owner}'s always-active {e.np_id} already gave its"
                 " tiles this battle")  # fmt: skip
     else:
-        madness = parse_grade(owner["madness"]) if owner.get("madness") else None
-        allowed, used = always_uses_per_round(madness), owner["_always_uses"].get(e.np_id, 0)
+        require_no_np_turn(state, e.owner, owner, "an always-active NP")
+        allowed = e.uses_allowed
+        if allowed is None:
+            allowed = legacy.uses_allowed(owner.get("madness"))
+        used = owner["_always_uses"].get(e.np_id, 0)
         require(used < allowed, "FATE-NP-8",
                 f"{e.owner} has used {e.np_id} {count(used, 'time')} this round;"
                 f" {count(allowed, 'use')} allowed")  # fmt: skip
 
 
-@evolver(FieldRaised)
-def _field_raised(state: State, e: FieldRaised) -> None:
+@evolver(PhantasmReleased)
+def _released(state: State, e: PhantasmReleased) -> None:
+    register_action(state, e.action)
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
+    owner["mp"] = max(0, owner["mp"] - e.mp)
+    _mark_release(owner, e.np_id, e.always)
+    if not state.clock.get("battle"):
+        return
+    form = owner["phantasms"].get(e.np_id, {}).get("form")
+    if e.always and form == "defense":
+        owner["_battle_uses"] = [*owner.get("_battle_uses", []), e.np_id]
+    elif e.always:
+        uses = owner.setdefault("_always_uses", {})
+        uses[e.np_id] = uses.get(e.np_id, 0) + 1
+        mark_judgment(state, owner, "an always-active NP")
+    else:
+        owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
+
+
+def _mark_release(owner: dict[str, Any], np_id: str, always: bool) -> None:
+    """Note a true-name release of ``np_id``: its once-per-release ability is ready ([선회])."""
+    if not always:
+        owner.setdefault("_released", {})[np_id] = True
+
+
+@precondition(FieldRaised)
+def _field_free(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
     require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}", "release",
                   "field")  # fmt: skip
+
+
+@evolver(FieldRaised)
+def _field_raised(state: State, e: FieldRaised) -> None:
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
     owner["field"] = {
         "np": e.np_id,
         "grade": e.grade,
@@ -76,12 +121,15 @@ def _field_raised(state: State, e: FieldRaised) -> None:
         "round": e.round,
     }
     owner["hp"] += e.hp_bonus
-    for ally in e.allies:
-        character(state, ally)["hp"] += EX_FIELD_ALLY_HP
+    ally_hp = legacy.ALLY_HP if e.ally_hp is None else e.ally_hp
+    for name in e.allies:
+        ally = state.characters.get(name)
+        if ally is not None:
+            ally["hp"] += ally_hp
 
 
-@evolver(FieldEnded)
-def _field_ended(state: State, e: FieldEnded) -> None:
+@precondition(FieldEnded)
+def _field_up(state: State, e: FieldEnded) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require_cause(state, e.cause, "FATE-NP-10", f"the end of {e.owner}'s field {e.np_id}",
                   "release", "end of the field")  # fmt: skip
@@ -90,15 +138,38 @@ def _field_ended(state: State, e: FieldEnded) -> None:
         "FATE-NP-10",
         f"{e.owner} holds no field called {e.np_id} up",
     )
-    owner["field"] = None
+
+
+@evolver(FieldEnded)
+def _field_ended(state: State, e: FieldEnded) -> None:
+    owner = state.characters.get(e.owner)
+    if owner is not None and (owner["field"] or {}).get("np") == e.np_id:
+        owner["field"] = None
+
+
+@precondition(ArmySummoned)
+def _army_free(state: State, e: ArmySummoned) -> None:
+    owner = character(state, e.owner, "FATE-NP-11")
+    require(owner["army"] is None or (e.familiars and _familiars_of(owner, e.np_id)),
+            "FATE-NP-11", f"{e.owner} already has an army out")  # fmt: skip
+    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release",
+                  "army")  # fmt: skip
+
+
+def _familiars_of(owner: dict[str, Any], np_id: str) -> bool:
+    """True when the owner's army out is familiars of ``np_id`` (more may join them)."""
+    army = owner.get("army") or {}
+    return bool(army.get("familiars")) and army.get("np") == np_id
 
 
 @evolver(ArmySummoned)
 def _army_summoned(state: State, e: ArmySummoned) -> None:
-    owner = character(state, e.owner, "FATE-NP-11")
-    require(owner["army"] is None, "FATE-NP-11", f"{e.owner} already has an army out")
-    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release",
-                  "army")  # fmt: skip
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
+    if e.familiars and _familiars_of(owner, e.np_id):
+        owner["army"]["units"] += e.units
+        return
     owner["army"] = {
         "np": e.np_id,
         "units": e.units,
@@ -107,15 +178,53 @@ def _army_summoned(state: State, e: ArmySummoned) -> None:
         "upkeep_per_round": e.upkeep_per_round,
         "round": e.round,
         "plus_used": e.plus_used,
+        "familiars": e.familiars,
     }
 
 
-@evolver(ArmyDismissed)
-def _army_dismissed(state: State, e: ArmyDismissed) -> None:
+@precondition(ArmyDismissed)
+def _army_out(state: State, e: ArmyDismissed) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(
         owner["army"] is not None and owner["army"]["np"] == e.np_id,
         "FATE-NP-11",
         f"{e.owner} has no army called {e.np_id} out",
     )
-    owner["army"] = None
+
+
+@evolver(ArmyDismissed)
+def _army_dismissed(state: State, e: ArmyDismissed) -> None:
+    owner = state.characters.get(e.owner)
+    if owner is not None and (owner["army"] or {}).get("np") == e.np_id:
+        owner["army"] = None
+
+
+@precondition(AbilityUsed)
+def _may_use(state: State, e: AbilityUsed) -> None:
+    """The owner holds the NP and can pay, and makes no other judgment in the turn of an NP; a
+    charge needs a release it was not used for, a shot the NP's field up (FATE-NP-13, -14)."""
+    owner = character(state, e.owner, "FATE-NP-13")
+    require(e.np_id in owner["phantasms"], "FATE-NP-13", f"{e.owner} has no NP called {e.np_id}")
+    require(owner["mp"] >= e.mp, "FATE-NP-13",
+            f"{e.owner} has {owner['mp']} MP; {e.np_id}'s {e.ability} costs {e.mp}")  # fmt: skip
+    require_action_free(state, e.action, "ability use", "FATE-NP-13")
+    require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
+    if e.ability == "charge":
+        require(owner.get("_released", {}).get(e.np_id), "FATE-NP-13",
+                f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for")  # fmt: skip
+    if e.ability == "shoot":
+        require((owner["field"] or {}).get("np") == e.np_id, "FATE-NP-13",
+                f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such"
+                " field)")  # fmt: skip
+
+
+@evolver(AbilityUsed)
+def _ability_used(state: State, e: AbilityUsed) -> None:
+    register_action(state, e.action)
+    owner = state.characters.get(e.owner)
+    if owner is None:
+        return
+    owner["mp"] = max(0, owner["mp"] - e.mp)
+    mark_judgment(state, owner, f"{e.np_id}'s {e.ability}")
+    if e.ability == "charge":
+        owner.setdefault("_released", {})[e.np_id] = False

@@ -9,7 +9,7 @@ from typing import Any
 
 from tablelog.events.fate import MasterAdded, ServantAdded
 from tablelog.projections.core import State, require
-from tablelog.rules.fate import kind_powers, parse_grade, power_grade, tile_pool
+from tablelog.projections.fate import legacy
 
 __all__ = [
     "master_record",
@@ -19,6 +19,7 @@ __all__ = [
     "fate_extra",
     "next_action_id",
     "register_action",
+    "require_action_free",
     "require_cause",
 ]
 
@@ -38,6 +39,9 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "field": None,
         "army": None,
         "_np_turn": None,
+        "_acted": None,
+        "_released": {},
+        "_wounds": {},
         "_always_uses": {},
         "_battle_uses": [],
         "_turn_use": {},
@@ -45,9 +49,12 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
 
 
 def master_record(e: MasterAdded) -> dict[str, Any]:
-    """Return a new master's record: derived power per kind and tile pool (FATE-CC-5 … -8)."""
-    power = power_grade(parse_grade(e.quality))
-    tiles = tile_pool(parse_grade(e.quantity))
+    """Return a new master's record with the power per kind and tile pool the event records
+    (FATE-CC-5 … -8); a v1 event records none: :func:`legacy.master_outcomes`."""
+    if e.power is None or e.powers is None or e.tiles is None:
+        power, powers, tiles = legacy.master_outcomes(e)
+    else:
+        power, powers, tiles = e.power, dict(e.powers), e.tiles
     record = {
         "role": "master",
         **_common(e.hp, e.mp, e.row, e.anti_magic),
@@ -59,7 +66,7 @@ def master_record(e: MasterAdded) -> dict[str, Any]:
         "attributes": list(e.attributes),
         "none_kind": e.none_kind,
         "power": power,
-        "powers": kind_powers(power, e.attributes, e.none_kind),
+        "powers": powers,
         "hollow": "hollow" in e.attributes,
         "stored": dict(e.stored),
         "character_grade": e.character_grade,
@@ -118,23 +125,33 @@ def next_action_id(state: State, offset: int = 0) -> int:
     return max(state.seq + 1 + offset, max(fate_extra(state)["actions"], default=0) + 1)
 
 
-def register_action(state: State, action: int, label: str, rule_id: str) -> None:
-    """Record that the cast or release with id ``action`` is in effect (0: untracked).
+def register_action(state: State, action: int) -> None:
+    """Record that the cast or release with id ``action`` is in effect (0: untracked; total).
 
     Args:
         state: The state (mutated).
         action: The id (the seq of the cast or release event; negative for a v1 log).
+    """
+    actions = fate_extra(state)["actions"]
+    if action and action not in actions:
+        actions.append(action)
+
+
+def require_action_free(state: State, action: int, label: str, rule_id: str) -> None:
+    """Refuse a cast or release whose id is already in effect (a precondition).
+
+    Args:
+        state: The state.
+        action: The id (0: untracked).
         label: ``"cast"`` or ``"release"``, for messages.
         rule_id: The rule ID to refuse with.
 
     Raises:
         RuleViolation: ``rule_id`` if the id is already in effect.
     """
-    if not action:
-        return
     actions = fate_extra(state)["actions"]
-    require(action not in actions, rule_id, f"the {label} #{action} is already in effect")
-    actions.append(action)
+    require(not action or action not in actions, rule_id,
+            f"the {label} #{action} is already in effect")  # fmt: skip
 
 
 def require_cause(

@@ -1,11 +1,14 @@
-"""Checks shared by the pf2e deciders and evolvers: who and what exists, who may etch or move.
+"""Checks shared by the pf2e deciders and preconditions: who and what exists, who may etch or move.
 
-Each check reads the State and raises :class:`RuleViolation` naming the rule and the values; the
-deciders call them to refuse a command, the evolvers to refuse an event that no longer applies.
+Each check raises :class:`RuleViolation` naming the rule and the values; the deciders call them to
+refuse a command, the preconditions to find an event that no longer holds (an earlier action it
+depended on was undone). The checks the preconditions use read only the State and the values
+given; :func:`check_etch` and :func:`check_transfer` also read the catalogues (deciders only).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from tablelog.projections.core import State
@@ -14,7 +17,8 @@ from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
     "character", "item", "etching_text", "holder", "check_new_name", "check_crafter", "check_holds",
-    "check_etch", "check_no_etching", "check_transfer", "check_activation", "check_crafter_free",
+    "check_etcher", "check_etch", "check_no_etching", "check_mover", "check_transfer",
+    "check_activation", "check_crafter_free", "check_invest",
 ]
 
 
@@ -98,49 +102,98 @@ def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
                                 f"{name}; one rune at a time: pf2e finish {name}")
 
 
-def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
-                                                                            rules.EtchPlan]:
-    """Return the rune and the etch plan if ``by`` may etch it onto the item now.
+def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by: str,
+                 crafting: str | None = None) -> None:
+    """Refuse unless ``by`` may etch the rune ``rune_id`` (of ``level``) onto the item now.
+
+    Args:
+        level: The rune's level; None skips the level check (a record that does not know it).
+        crafting: The Crafting rank the rune needs; None skips the rank check (likewise).
 
     Raises:
-        RuleViolation: UNKNOWN-NAME (character, item or rune); PF2E-ETCH-1 (no magical
-            crafting, not holding the item, no formula, level below the rune's); or the plan's
-            refusals (PF2E-RUNE-2/6, PF2E-FUND-1, PF2E-PROP-1, PF2E-STONE-1).
+        RuleViolation: UNKNOWN-NAME (character or item); PF2E-ETCH-1 (no magical crafting, not
+            holding the item, no formula, level or Crafting rank below the rune's);
+            PF2E-ETCH-2 (the crafter is etching another item).
     """
-    record = item(state, item_id)
+    item(state, item_id)
     who = check_crafter(state, by)
-    rune = rules.rune(rune_name)
     check_holds(state, by, item_id, "PF2E-ETCH-1")
     check_crafter_free(state, by, item_id)
-    require(rune.id in who["formulas"], "PF2E-ETCH-1",
-            f"{by} has no formula for {rune.id}; add it: pf2e formula add {by} {rune.id}")
-    require(who["level"] >= rune.level, "PF2E-ETCH-1",
-            f"{by} is level {who['level']}, below {rune.id}'s level {rune.level}")
+    require(rune_id in who["formulas"], "PF2E-ETCH-1",
+            f"{by} has no formula for {rune_id}; add it: pf2e formula add {by} {rune_id}")
+    require(level is None or who["level"] >= level, "PF2E-ETCH-1",
+            f"{by} is level {who['level']}, below {rune_id}'s level {level}")
+    require(crafting is None or rules.rank_at_least(who["crafting"], crafting), "PF2E-ETCH-1",
+            f"{by} is {who['crafting']} in Crafting; etching {rune_id} needs {crafting}")
+
+
+def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
+                                                                            rules.EtchPlan]:
+    """Return the rune and the etch plan if ``by`` may etch it onto the item now (deciders).
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME (character, item or rune); the refusals of
+            :func:`check_etcher` (with the rune's level and Crafting rank); or the plan's
+            (PF2E-RUNE-2/6, PF2E-FUND-1, PF2E-STONE-1).
+    """
+    record = item(state, item_id)
+    check_crafter(state, by)
+    rune = rules.rune(rune_name)
+    check_etcher(state, item_id, rune.id, rune.level, by,
+                 rules.crafting_rank_needed(rune.family, rune.tier))
     plan = rules.plan_etch(rules.base_item(record["base"]), record["runes"], rune, item_id)
     return rune, plan
 
 
-def check_transfer(state: State, rune_name: str, source: str, target: str, by: str,
-                   swap: str | None) -> tuple[rules.Rune, rules.Rune | None, rules.TransferPlan]:
-    """Return the moved rune, the swap rune and the plan if ``by`` may move runes now.
+def check_mover(state: State, source: str, target: str, by: str) -> None:
+    """Refuse unless ``by`` may move runes between the two items now.
 
     A transfer needs the ability to craft magic items and the crafter holding both items, but
     no formula (PF2E-XFER-5 decision).
 
     Raises:
-        RuneDoesNotFit: PF2E-XFER-4, the target (or the source, for a swap) cannot take it.
-        RuleViolation: UNKNOWN-NAME (character, item or rune), PF2E-XFER-1 (not holding),
-            PF2E-ETCH-2 (etch in progress), or the plan's refusals.
+        RuleViolation: UNKNOWN-NAME (character or item), PF2E-ETCH-1 (no magical crafting),
+            PF2E-XFER-1 (not holding), PF2E-ETCH-2 (an etch in progress).
     """
-    moved = rules.rune(rune_name)
-    swapped = rules.rune(swap) if swap is not None else None
-    src, dst = holder(state, source), holder(state, target)
+    item(state, source)
+    item(state, target)
     check_crafter(state, by)
     check_crafter_free(state, by)
     for item_id in (source, target):
         check_holds(state, by, item_id, "PF2E-XFER-1")
         check_no_etching(state, item_id)
+
+
+def check_transfer(state: State, rune_name: str, source: str, target: str, by: str,
+                   swap: str | None) -> tuple[rules.Rune, rules.Rune | None, rules.TransferPlan]:
+    """Return the moved rune, the swap rune and the plan if ``by`` may move runes now (deciders).
+
+    Raises:
+        RuneDoesNotFit: PF2E-XFER-4, the target (or the source, for a swap) cannot take it.
+        RuleViolation: UNKNOWN-NAME (character, item or rune), the refusals of
+            :func:`check_mover`, or the plan's refusals.
+    """
+    moved = rules.rune(rune_name)
+    swapped = rules.rune(swap) if swap is not None else None
+    src, dst = holder(state, source), holder(state, target)
+    check_mover(state, source, target, by)
     return moved, swapped, rules.plan_transfer(src, dst, moved, swapped)
+
+
+def check_invest(state: State, item_id: str, by: str) -> None:
+    """Refuse unless ``by`` may invest the item now: it has the invested trait, ``by`` holds it
+    and has not invested it yet.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME (character or item); PF2E-INVEST-1.
+    """
+    record = item(state, item_id)
+    character(state, by)
+    require(record["invested_trait"], "PF2E-INVEST-1",
+            f"{item_id} ({record['name']}) has no invested trait: only armor with runes is "
+            "invested")
+    check_holds(state, by, item_id, "PF2E-INVEST-1")
+    require(not record["invested"], "PF2E-INVEST-1", f"{by} has already invested {item_id}")
 
 
 def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
@@ -154,9 +207,21 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     record = item(state, item_id)
     character(state, by)
     check_holds(state, by, item_id, "PF2E-ACT-1")
-    active = [r for r in record["runes"] if r not in record["dormant"]]
+    active = _active(record["runes"], record["dormant"])
     require(rune_id in active, "PF2E-ACT-1", f"{item_id} has no active {rune_id} rune "
             f"(active: {', '.join(active) or 'none'}; dormant: "
             f"{', '.join(record['dormant']) or 'none'})")
     require(record["invested"] or not record["invested_trait"], "PF2E-INVEST-1",
             f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}")
+
+
+def _active(runes: list[str], dormant: list[str]) -> list[str]:
+    """Return the runes that are not dormant, etch order (of two alike, the later is dormant)."""
+    left = Counter(dormant)
+    active: list[str] = []
+    for rune in reversed(runes):
+        if left[rune]:
+            left[rune] -= 1
+        else:
+            active.insert(0, rune)
+    return active

@@ -1,10 +1,17 @@
 """Evolvers for HP and LP changes: hits, misses, poison, release, Blood, incapacitation, wipes.
 
+Each applies the change its event records (HP lost or healed, LP lost, the LP-damage effect
+gain, the LP after a wipe) and never raises; the checks live in
+``projections.saga.preconditions``. Records written before schema v2 take the legacy path
+(``projections.saga.legacy``).
+
 Source: saga-eb-damage.ja.txt, 現在HPの変動, 現在LPの変動; SAGA-HP-1..5, SAGA-LP-1..4,
 SAGA-POISON-1, SAGA-REL-1.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from tablelog.events.saga import (
     AttackAvoided,
@@ -17,105 +24,110 @@ from tablelog.events.saga import (
     ReleaseDamageTaken,
     UnitIncapacitated,
 )
-from tablelog.projections.core import State, evolver, require
-from tablelog.projections.saga.units import clock_for, fresh_battle_values, unit_of
-from tablelog.rules.saga import vitals
+from tablelog.projections.core import State, evolver
+from tablelog.projections.saga import legacy
+from tablelog.projections.saga.units import clock_for, fresh_battle_values
 
 __all__: list[str] = []
 
 
+def _lose_hp(unit: dict[str, Any], lost: int) -> None:
+    unit["hp"] = max(0, unit["hp"] - lost)
+
+
 @evolver(AttackDamageDealt)
 def _attack_damage_dealt(state: State, e: AttackDamageDealt) -> None:
-    unit_of(state, e.actor)
-    target = unit_of(state, e.target)
-    require(0 <= e.damage <= 9999, "SAGA-ATK-2", f"attack damage {e.damage} is outside 0..9999")
-    target["hp"] = vitals.hp_after_attack(
-        target["hp"], e.damage, target["hp_floor"], support=e.support
-    )
-    state.extra["last_hits"][f"{e.actor}>{e.target}"] = {"tech": e.tech, "damage": e.damage}
+    state.extra["last_hits"].setdefault(f"{e.actor}>{e.target}", {})[e.tech] = e.damage
+    if e.draw_no is not None:
+        state.extra["draws"] = e.draw_no + 1
+    target = state.characters.get(e.target)
+    if target is not None:
+        lost = e.hp_lost
+        if lost is None:
+            lost = legacy.hp_lost_to_attack(target, e.damage, e.support)
+        _lose_hp(target, lost)
 
 
 @evolver(AttackAvoided)
 def _attack_avoided(state: State, e: AttackAvoided) -> None:
-    unit_of(state, e.actor)
-    unit_of(state, e.target)
-    state.extra["last_hits"][f"{e.actor}>{e.target}"] = {"tech": e.tech, "damage": 0}
+    state.extra["last_hits"].setdefault(f"{e.actor}>{e.target}", {})[e.tech] = 0
 
 
 @evolver(InstantDeathInflicted)
 def _instant_death(state: State, e: InstantDeathInflicted) -> None:
-    unit_of(state, e.target)["hp"] = 0
+    target = state.characters.get(e.target)
+    if target is not None:
+        target["hp"] = 0
 
 
 @evolver(HPHealed)
 def _hp_healed(state: State, e: HPHealed) -> None:
-    unit = unit_of(state, e.unit)
-    require(not unit["incapacitated"], "SAGA-HP-5", f"{e.unit} is incapacitated")
-    unit["hp"] = vitals.hp_after_heal(unit["hp"], e.amount, unit["hp_max"])
+    unit = state.characters.get(e.unit)
+    if unit is not None:
+        gained = legacy.healed(unit, e.amount) if e.healed is None else e.healed
+        unit["hp"] = min(unit["hp"] + gained, unit["hp_max"])
 
 
 @evolver(PoisonDamageTaken)
 def _poison(state: State, e: PoisonDamageTaken) -> None:
-    unit = unit_of(state, e.unit)
-    turn = state.clock["turn"]
-    require(
-        unit["_poisoned_turn"] != turn or turn == 0,
-        "SAGA-POISON-1",
-        f"{e.unit} already took poison damage in turn {turn}",
-    )
-    require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
-    unit["hp"] = vitals.hp_after_poison(unit["hp"], e.damage)
-    unit["_poisoned_turn"] = turn
+    if e.draw_no is not None:
+        state.extra["draws"] = e.draw_no + 1
+    unit = state.characters.get(e.unit)
+    if unit is not None:
+        _lose_hp(unit, e.damage if e.hp_lost is None else e.hp_lost)
+        unit["_poisoned_turn"] = state.clock["turn"]
 
 
 @evolver(ReleaseDamageTaken)
 def _release(state: State, e: ReleaseDamageTaken) -> None:
-    unit = unit_of(state, e.unit)
-    require(
-        0 <= e.damage < max(unit["hp"], 1),
-        "SAGA-REL-1",
-        f"release damage {e.damage} would leave {e.unit} below 1 HP (HP {unit['hp']})",
-    )
-    unit["hp"] -= e.damage
+    unit = state.characters.get(e.unit)
+    if unit is not None:
+        _lose_hp(unit, e.damage)
 
 
 @evolver(BloodPaid)
 def _blood_paid(state: State, e: BloodPaid) -> None:
-    unit = unit_of(state, e.unit)
-    require(unit["lp"] is not None and unit["lp"] > 0, "SAGA-LP-2", f"{e.unit} has no LP to pay")
-    paid = vitals.lp_after_blood(unit["lp"], unit["lp_damage_effect"], e.lp_cost, confused=True)
-    unit["lp"] = paid.value["lp"]
-    unit["lp_damage_effect"] = paid.value["lp_damage_effect"]
-    if paid.value["incapacitated"]:
+    unit = state.characters.get(e.unit)
+    if unit is None:
+        return
+    lost, gain, out = e.lp_lost, e.lp_damage_effect_gain, e.incapacitated
+    if lost is None or gain is None or out is None:
+        lost, gain, out = legacy.blood_outcome(unit, e.lp_cost)
+    if unit["lp"] is not None:
+        unit["lp"] = max(0, unit["lp"] - lost)
+    unit["lp_damage_effect"] += gain
+    if out:
         unit["incapacitated"] = True
 
 
 @evolver(UnitIncapacitated)
 def _incapacitated(state: State, e: UnitIncapacitated) -> None:
-    unit = unit_of(state, e.unit)
-    require(unit["hp"] == 0, "SAGA-LP-1", f"{e.unit} has {unit['hp']} HP, not 0")
-    require(not unit["incapacitated"], "SAGA-LP-1", f"{e.unit} is already incapacitated")
+    unit = state.characters.get(e.unit)
+    if unit is None:
+        return
     unit["incapacitated"] = True
-    if e.lp_lost:
-        require(unit["lp"] is not None, "SAGA-LP-1", f"{e.unit} has no LP")
-        unit["lp"] = vitals.lp_after_incapacitation(unit["lp"])
+    if e.lp_lost and unit["lp"] is not None:
+        unit["lp"] = max(0, unit["lp"] - e.lp_lost)
 
 
 @evolver(PartyWiped)
 def _party_wiped(state: State, e: PartyWiped) -> None:
-    for unit in state.characters.values():
-        if unit["side"] == "ally" and unit["lp"] is not None:
-            unit["lp"] = vitals.lp_after_wipe(
-                unit["lp"],
-                unit["lp_damage_effect"],
-                incapacitated=unit["incapacitated"],
-                lp_max=unit["lp_max"],
-            ).value
-        out = unit["side"] == "ally" and unit["lp"] == 0
-        unit["incapacitated"] = out
-        unit["hp"] = 0 if out else unit["hp_max"]
+    lp_after, out = e.lp_after, e.out
+    if lp_after is None:
+        lp_after = {name: legacy.wiped_lp(unit) for name, unit in state.characters.items()
+                    if unit["side"] == "ally" and unit["lp"] is not None}
+        out = tuple(name for name, lp in lp_after.items() if lp == 0)
+    for name, unit in state.characters.items():
+        if name in lp_after:
+            unit["lp"] = lp_after[name]
+        unit["incapacitated"] = name in out
+        unit["hp"] = 0 if name in out else unit["hp_max"]
         fresh_battle_values(unit)
     battle = state.extra["battle"]
     if battle is not None:
-        state.clock = clock_for(battle["terrain"], seasons=battle["seasons"], turn=1)
+        levels, season = e.levels, e.season
+        if levels is None:
+            levels = legacy.clock_levels(battle["terrain"], battle["seasons"], 1)
+            season = legacy.season_of(battle["seasons"], 1)
+        state.clock = clock_for(levels, season, 1)
     state.extra["last_hits"] = {}

@@ -1,5 +1,9 @@
 """Evolvers for units, techs, effects and the battle clock (SaGa).
 
+Evolvers apply what the events record (the HP floor, the levels and season of a turn, effect
+values) and never raise; the checks live in ``projections.saga.preconditions``. Records written
+before schema v2 take the legacy path (``projections.saga.legacy``).
+
 Source: saga-eb-damage.ja.txt; SAGA-EFF-1, SAGA-EFF-2, SAGA-FIVE-1, SAGA-FIVE-2, SAGA-HP-1.
 """
 
@@ -11,26 +15,17 @@ import attrs
 
 from tablelog.events.saga import BattleStarted, EffectApplied, TechDefined, TurnEnded, UnitAdded
 from tablelog.projections.core import State, evolver, require
-from tablelog.rules.saga import effects as fx
-from tablelog.rules.saga import five
+from tablelog.projections.saga import legacy
 from tablelog.rules.saga.figures import num_text
-from tablelog.rules.saga.vitals import hp_floor
 
-__all__ = ["clock_for", "unit_of", "EFFECT_KINDS"]
+__all__ = ["EFFECT_KINDS", "clock_for", "fresh_battle_values", "unit_of"]
 
 EFFECT_KINDS = ("tech_power", "attack", "defense", "spell")
 
 
-def clock_for(terrain: str | None, *, seasons: bool, turn: int) -> dict[str, Any]:
-    """Return the clock record for a turn of a battle (turn 0: no battle)."""
-    if turn == 0:
-        return {"turn": 0, "season": None, "levels": five.battle_levels().value}
-    levels = five.battle_levels(terrain, seasons=seasons, turn=turn).value
-    return {
-        "turn": turn,
-        "season": five.season_for_turn(turn) if seasons else None,
-        "levels": levels,
-    }
+def clock_for(levels: dict[str, int], season: str | None, turn: int) -> dict[str, Any]:
+    """Return the clock record of a battle turn (turn 0: no battle) from its recorded levels."""
+    return {"turn": turn, "season": season, "levels": dict(levels)}
 
 
 def unit_of(state: State, name: str, rule: str = "UNKNOWN-NAME") -> dict[str, Any]:
@@ -53,9 +48,10 @@ def fresh_battle_values(unit: dict[str, Any]) -> None:
 
 @evolver(UnitAdded)
 def _unit_added(state: State, e: UnitAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"a unit named {e.name!r} exists")
     s = e.sheet
-    enemy = s.side == "enemy"
+    floor = e.hp_floor
+    if floor is None:
+        floor = legacy.hp_floor(s.hp_max, s.side, s.hp_floor_rate)
     unit: dict[str, Any] = {
         "side": s.side,
         "hp": s.hp,
@@ -63,7 +59,7 @@ def _unit_added(state: State, e: UnitAdded) -> None:
         "lp": s.lp_max,
         "lp_max": s.lp_max,
         "incapacitated": False,
-        "hp_floor": hp_floor(s.hp_max, enemy=enemy, floor_rate=s.hp_floor_rate),
+        "hp_floor": floor,
         "hp_floor_rate": num_text(s.hp_floor_rate),
         "intrinsic_hp": s.intrinsic_hp,
         "battle_rank": s.battle_rank,
@@ -89,37 +85,43 @@ def _tech_defined(state: State, e: TechDefined) -> None:
 
 @evolver(BattleStarted)
 def _battle_started(state: State, e: BattleStarted) -> None:
+    levels, season = e.levels, e.season
+    if levels is None:
+        levels = legacy.clock_levels(e.terrain, e.seasons, 1)
+        season = legacy.season_of(e.seasons, 1)
     state.extra["battle"] = {"terrain": e.terrain, "seasons": e.seasons}
     state.extra["last_hits"] = {}
-    state.clock = clock_for(e.terrain, seasons=e.seasons, turn=1)
+    state.clock = clock_for(levels, season, 1)
     for unit in state.characters.values():
         fresh_battle_values(unit)
 
 
 @evolver(TurnEnded)
 def _turn_ended(state: State, e: TurnEnded) -> None:
-    battle = state.extra["battle"]
-    require(battle is not None, "SAGA-FIVE-2", "no battle has started")
-    require(
-        state.clock["turn"] == e.turn,
-        "SAGA-FIVE-2",
-        f"the turn is {state.clock['turn']}, not {e.turn}",
-    )
-    state.clock = clock_for(battle["terrain"], seasons=battle["seasons"], turn=e.turn + 1)
-    for unit in state.characters.values():
-        effects = unit["effects"]
-        effects["tech_power"] = fx.tech_power_effect_after_turn(effects["tech_power"])
+    lost, after, levels, season = e.tech_power_lost, e.next_turn, e.levels, e.season
+    if after is None or levels is None or lost is None:
+        battle = state.extra["battle"] or {"terrain": None, "seasons": False}
+        after = e.turn + 1
+        levels = legacy.clock_levels(battle["terrain"], battle["seasons"], after)
+        season = legacy.season_of(battle["seasons"], after)
+        lost = {name: legacy.tech_power_lost(unit["effects"]["tech_power"])
+                for name, unit in state.characters.items()}
+    state.clock = clock_for(levels, season, after)
+    for name, drop in lost.items():
+        unit = state.characters.get(name)
+        if unit is not None:
+            unit["effects"]["tech_power"] = max(0, unit["effects"]["tech_power"] - drop)
 
 
 @evolver(EffectApplied)
 def _effect_applied(state: State, e: EffectApplied) -> None:
-    unit = unit_of(state, e.target)
-    unit_of(state, e.by)
-    require(e.kind in EFFECT_KINDS, "SAGA-EFF-2", f"unknown effect {e.kind!r}")
-    if not e.landed:
+    unit = state.characters.get(e.target)
+    if unit is None or e.kind not in EFFECT_KINDS or not e.landed:
         return
     effects = unit["effects"]
-    if e.kind == "tech_power":
+    if e.value_after is not None:
+        effects[e.kind] = e.value_after
+    elif e.kind == "tech_power":
         effects["tech_power"] = e.performance
     else:
-        effects[e.kind] = fx.buff_effect_after(effects[e.kind], e.performance)
+        effects[e.kind] = legacy.buff_value_after(effects[e.kind], e.performance)

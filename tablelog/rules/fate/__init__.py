@@ -6,7 +6,8 @@ Split by domain area: :mod:`.grades`, :mod:`.codecast` (master setup), :mod:`.ca
 Source: fate-codecast-phantasm.ko.txt; RULES.md FATE-*.
 """
 
-from tablelog.rules.fate.casting import *  # noqa: F403 - the package re-exports its modules
+from tablelog.rules.fate.abilities import *  # noqa: F403 - the package re-exports its modules
+from tablelog.rules.fate.casting import *  # noqa: F403
 from tablelog.rules.fate.codecast import *  # noqa: F403
 from tablelog.rules.fate.grades import *  # noqa: F403
 from tablelog.rules.fate.mods import *  # noqa: F403

@@ -27,6 +27,7 @@ __all__ = [
     "defense_block",
     "Hit",
     "meet_defense",
+    "defense_tile_lost",
     "heal_hp",
     "curse_tiles_after_anti_magic",
     "check_buff_tiles",
@@ -62,23 +63,27 @@ def check_cast(
         crest: Whether ``powers`` are the spells stored in the caster's crest (for messages).
 
     Raises:
-        RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CAST-2 for a kind the caster cannot
-            use, a grade outside 1 … power or a tile count outside 1 … tiles left.
+        RuleViolation: FATE-CAST-1 for an unknown kind; FATE-CC-7 for a kind the caster's
+            attributes do not enable (or leave at power 0), FATE-CC-10 for a kind the crest does
+            not store; FATE-CAST-2 for a grade outside 1 … power or a tile count outside 1 …
+            tiles left.
 
-    Source: 코드 캐스트 2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2.
+    Source: 코드 캐스트 1.1 3) (속성에 따라 특정 종류의 마술을 사용하지 못할 수도 있으며) and 4),
+        2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2, FATE-CC-7, FATE-CC-10.
     """
     require(kind in KINDS, "FATE-CAST-1",
             f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")  # fmt: skip
     allowed = listing([k for k in KINDS if k in powers], empty="nothing")
     limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
+    enabling = "FATE-CC-10" if crest else "FATE-CC-7"
     require(
         kind in powers,
-        "FATE-CAST-2",
+        enabling,
         f"cannot cast {kind} from the crest: it stores {allowed}"
         if crest
         else f"cannot cast {kind}: the caster may cast {allowed}",
     )
-    require(powers[kind] >= 1, "FATE-CAST-2", f"cannot cast {kind}: {limit} is 0")
+    require(powers[kind] >= 1, enabling, f"cannot cast {kind}: {limit} is 0")
     require(
         1 <= grade <= powers[kind],
         "FATE-CAST-2",
@@ -179,12 +184,38 @@ def meet_defense(hp: int, mp: int, block_hp: int, block_mp: int, label: str) -> 
         label: How the defense tile is named in the breakdown.
 
     Returns:
-        The hit after the block (the defense tile is spent either way — decision).
+        The hit after the block (whether the tile is lost: :func:`defense_tile_lost`).
 
     Source: 코드 캐스트 2.③ (남는 피해량이 다른 마술 판정패로 옮겨가지 않습니다); FATE-CAST-5.
     """
     through_hp, through_mp = max(0, hp - block_hp), max(0, mp - block_mp)
     return Hit(through_hp, through_mp, hp - through_hp, mp - through_mp, label)
+
+
+def defense_tile_lost(kind: str, hp: int, mp: int, injury: int, block_hp: int,
+                      block_mp: int) -> bool:  # fmt: skip
+    """Return whether a defense tile that met one incoming tile is lost.
+
+    A code-cast defense tile is lost only when the hit exceeds what it blocks, in HP, in MP or
+    in injury grades (blocked up to its HP block); one that absorbs the hit stays for its
+    remaining turns. A defensive NP's tile (``np-defense``) is a judgment played against the hit:
+    it is used up either way (decision).
+
+    Args:
+        kind: ``"defense"`` or ``"np-defense"``.
+        hp: The incoming tile's HP damage.
+        mp: Its MP damage.
+        injury: Its injury grades.
+        block_hp: HP (and injury grades) the tile blocks.
+        block_mp: MP the tile blocks.
+
+    Source: 코드 캐스트 2.③ (방어 가능한 피해량을 넘어서는 공격을 받을 경우 해당 마술 판정은
+        소실됩니다; 한 종류의 피해만을 받아 … 사라집니다); 노블 판타즘 3.② (5장의 판정을 사용);
+        FATE-CAST-5 (revised), FATE-NP-9.
+    """
+    if kind != "defense":
+        return True
+    return hp > block_hp or mp > block_mp or injury > block_hp
 
 
 def heal_hp(grade: int, tiles: int, hp: int, hp_max: int) -> int:

@@ -100,15 +100,23 @@ def circuit_cost(stat: str, grade: Grade) -> int:
 
 
 def crest_cost(grade: Grade) -> int:
-    """Return the CC points a magic crest grade costs (F 0, E 1 … A 5).
+    """Return the CC points a magic crest grade costs: F 0, E 1 … A 5; C+ 4, B+ 6, A+ 8.
+
+    A crest takes a single ``+`` at C, B and A like every graded stat (the cost paragraph covers
+    them all); as for the circuits, the ``+`` changes only the cost (RULES.md FATE-CC-3, revised).
 
     Raises:
-        RuleViolation: FATE-CC-2 for EX; FATE-CC-3 for any ``+`` (decision: crests take none).
+        RuleViolation: FATE-CC-2 for EX; FATE-CC-3 for ``++``/``+++`` or a ``+`` on F, E or D.
 
-    Source: 코드 캐스트 1.1 (마술 각인은 F 등급에서 A 등급까지); FATE-CC-2, FATE-CC-3.
+    Source: 코드 캐스트 1.1 (마술 각인은 F 등급에서 A 등급까지; C, B, A 등급은 +등급이 붙을 수
+        있으며, 각각 1점, 2점, 3점의 추가 점수); FATE-CC-2, FATE-CC-3.
     """
     require(not grade.is_ex, "FATE-CC-2", f"magic crest {grade} is above A")
-    require(grade.plusses == 0, "FATE-CC-3", f"magic crest {grade}: a crest takes no +")
+    require(grade.plusses <= 1, "FATE-CC-3", f"magic crest {grade}: only a single + is allowed")
+    if grade.plusses:
+        require(grade.letter in _PLUS_COST, "FATE-CC-3",
+                f"magic crest {grade}: only C, B and A take a +")  # fmt: skip
+        return grade.value + _PLUS_COST[grade.letter]
     return grade.value
 
 

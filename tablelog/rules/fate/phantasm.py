@@ -28,6 +28,10 @@ __all__ = [
     "release_mp_formula",
     "NPProfile",
     "np_profile",
+    "check_ignores_attacks",
+    "PLUS_MP",
+    "type_targets",
+    "IGNORE_CAP",
 ]
 
 ATTACK_TYPES = ("anti-unit", "anti-army", "anti-fortress", "anti-country", "anti-world")
@@ -36,6 +40,8 @@ MAX_PHANTASMS = 3
 NP_BUDGET = 10
 NP_TILES = 5
 """A true-name NP always puts out 5 tiles (FATE-NP-6, FATE-NP-9)."""
+PLUS_MP = 3
+"""MP damage per tile each ``+`` of an attack NP adds (FATE-NP-6)."""
 
 _POINTS = {"E": (1,), "D": (2,), "C": (3, 4), "B": (4, 6, 8), "A": (5, 8, 11, 14), "EX": (15,)}
 _MINIMUM = {
@@ -209,7 +215,7 @@ def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tu
         hp_plus, mp_plus = 5 * plusses, 0
         text += f" + piercing 5 x {count(plusses, 'plus', 'plusses')}"
     else:
-        hp_plus, mp_plus = 0, 3 * plusses
+        hp_plus, mp_plus = 0, PLUS_MP * plusses
     type_mp = _TYPE_MP_PER_TILE.get(np_type, 0)
     hp = max(0, hp + hp_plus + mods.hp_per_tile)
     mp = max(0, mp_plus + type_mp + mods.mp_per_tile)
@@ -218,6 +224,14 @@ def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tu
     text += f" + {np_type} {type_mp}" if type_mp else ""
     text += f" {mods.mp_per_tile:+d} (mod)" if mods.mp_per_tile else ""
     return hp, mp, text
+
+
+def type_targets(np_type: str) -> int | None:
+    """Return the front-row targets an attack NP of ``np_type`` hits (None: all of them).
+
+    Source: 노블 판타즘 2.④; FATE-NP-7.
+    """
+    return _TARGETS.get(np_type)
 
 
 def _targets(np_type: str, form: str, mods: NPMods) -> int | None:
@@ -260,6 +274,9 @@ def np_profile(
         bonus = 20 if grade.is_ex else 10 * grade.plusses
         if release == "true-name":
             block = 20 if grade.is_ex else 3 * n
+        elif parsed.ignores_attacks:
+            check_ignores_attacks(grade)
+            block, tiles = 0, 0
         else:
             block, tiles = 2 * n, 2 * n
         formula["block_per_tile"] = f"{block}"
@@ -271,6 +288,23 @@ def np_profile(
     return NPProfile(
         points, mp_cost, hp, mp, _targets(np_type, form, parsed), tiles, formula=formula
     )
+
+
+IGNORE_CAP = parse_grade("B")
+"""The highest grade of an always-active NP that ignores attacks instead of raising tiles."""
+
+
+def check_ignores_attacks(grade: Grade) -> None:
+    """Refuse an always-active NP that ignores attacks above grade B (letters; plusses aside).
+
+    Raises:
+        RuleViolation: FATE-NP-15 naming the grade.
+
+    Source: 노블 판타즘 3.② (등급에 따른 특정 판정 무시 효과 … 보구의 최대 등급은 B 등급으로
+        제한); FATE-NP-15.
+    """
+    require(not grade.is_ex and grade.value <= IGNORE_CAP.value, "FATE-NP-15",
+            f"an always-active NP that ignores attacks is at most grade B, not {grade}")
 
 
 def parse_np_grade(text: str) -> Grade:

@@ -18,11 +18,14 @@ from tablelog.rules.pf2e.catalogue import (
 )
 from tablelog.rules.pf2e.crafting import (
     DEGREES,
+    MAGICAL_CRAFTING_RANK,
     RANKS,
     TransferTerms,
+    crafting_rank_needed,
     dc_for_level,
     formula_price_cp,
     income_per_day_cp,
+    rank_at_least,
     transfer_terms,
 )
 from tablelog.rules.pf2e.items import (
@@ -51,8 +54,8 @@ from tablelog.rules.pf2e.usage import check_fits, fits, is_thrown
 __all__ = [
     "POTENCY_FAMILIES", "BaseItem", "Rune", "base_item", "base_items", "cp_from_gp_text",
     "gp_from_cp", "resolve_rune", "rune", "runes",
-    "DEGREES", "RANKS", "TransferTerms", "dc_for_level", "formula_price_cp", "income_per_day_cp",
-    "transfer_terms",
+    "DEGREES", "MAGICAL_CRAFTING_RANK", "RANKS", "TransferTerms", "crafting_rank_needed",
+    "dc_for_level", "formula_price_cp", "income_per_day_cp", "rank_at_least", "transfer_terms",
     "REINFORCING", "ItemFacts", "base_rarity", "item_facts", "item_level", "item_name",
     "item_price_cp", "potency", "shield_stats", "split_property", "tier_of",
     "EtchPlan", "Holder", "RuneDoesNotFit", "TransferPlan", "plan_etch", "plan_transfer",

@@ -10,8 +10,9 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "DC_BY_LEVEL", "FORMULA_PRICE_CP", "INCOME_CP", "RANKS", "DEGREES",
-    "dc_for_level", "formula_price_cp", "income_per_day_cp", "TransferTerms", "transfer_terms",
+    "DC_BY_LEVEL", "FORMULA_PRICE_CP", "INCOME_CP", "RANKS", "DEGREES", "RANKED_FAMILIES",
+    "MAGICAL_CRAFTING_RANK", "crafting_rank_needed", "rank_at_least", "dc_for_level",
+    "formula_price_cp", "income_per_day_cp", "TransferTerms", "transfer_terms",
 ]
 
 DC_BY_LEVEL = (14, 15, 16, 18, 19, 20, 22, 23, 24, 26, 27, 28, 30, 31, 32, 34, 35, 36, 38, 39, 40,
@@ -39,6 +40,41 @@ INCOME_CP: tuple[tuple[int, int, int, int], ...] = (
 master, legendary). Source: Player Core Table 7-2 Income Earned (CRB Table 4-2)."""
 
 DEGREES = ("critical-success", "success", "failure", "critical-failure")
+
+
+MAGICAL_CRAFTING_RANK = "expert"
+"""The Crafting rank Magical Crafting needs (issue 15 item 20)."""
+
+
+RANKED_FAMILIES = ("weapon-potency", "armor-potency", "striking", "resilient")
+"""Fundamental runes whose tiers need a higher Crafting rank to etch (PF2E-ETCH-1)."""
+
+
+def crafting_rank_needed(family: str, tier: int) -> str:
+    """Return the Crafting rank a crafter needs to etch a rune of ``family`` and ``tier``.
+
+    Weapon and armor potency, striking and resilient: expert for the first tier, master for the
+    second, legendary for the third (issue 15 item 20); any other rune: expert, the rank that
+    Magical Crafting (the ability to craft magic items) needs.
+
+    >>> crafting_rank_needed("weapon-potency", 3), crafting_rank_needed("flaming", 2)
+    ('legendary', 'expert')
+
+    Source: pf2e-runes.ja.txt, 彫刻の方法 (ルーンが持つ作成要件を満たしていなければならない);
+    PF2E-ETCH-1.
+    """
+    if family in RANKED_FAMILIES:
+        return RANKS[max(1, min(tier, len(RANKS) - 1))]
+    return MAGICAL_CRAFTING_RANK
+
+
+def rank_at_least(rank: str, needed: str) -> bool:
+    """True if Crafting ``rank`` is ``needed`` or better (False for an unknown rank).
+
+    >>> rank_at_least("master", "expert"), rank_at_least("trained", "expert")
+    (True, False)
+    """
+    return rank in RANKS and needed in RANKS and RANKS.index(rank) >= RANKS.index(needed)
 
 
 def dc_for_level(level: int) -> int:

@@ -84,16 +84,28 @@ def potency(ids: Sequence[str]) -> int:
 
 
 def split_property(ids: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Split the property runes into (active, dormant).
+    """Split the property runes into (applying, dormant), each in etch order.
 
-    The item holds as many active property runes as its potency value; the earliest etched stay
-    active and the most recently etched go dormant first (PF2E-XFER-5 decision).
+    The item holds as many working property runes as its potency value; the earliest etched
+    keep the slots and the most recently etched go dormant first (PF2E-XFER-5 decision). Every
+    etched property rune takes a slot. Of the runes in the slots, only the highest tier of each
+    rune applies (the earliest of equal tiers): the others have no effect and are dormant too
+    (PF2E-PROP-1).
 
-    Source: pf2e-runes.ja.txt, ルーンの転送 (効果を停止); PF2E-RUNE-2, PF2E-XFER-5.
+    Source: pf2e-runes.ja.txt, ルーンの転送 (効果を停止) and 性質ルーン (同じルーンを複数彫刻された
+    場合、最も高レベルのものが1つだけ適用される); PF2E-RUNE-2, PF2E-XFER-5, PF2E-PROP-1.
     """
-    props = [r.id for r in _runes(ids) if not r.is_fundamental]
-    slots = potency(ids)
-    return tuple(props[:slots]), tuple(props[slots:])
+    props = [r for r in _runes(ids) if not r.is_fundamental]
+    slotted = props[:potency(ids)]
+    best: dict[str, Rune] = {}
+    for r in slotted:
+        if r.family not in best or r.tier > best[r.family].tier:
+            best[r.family] = r
+    applying = sorted(best.values(), key=slotted.index)
+    dormant = list(props)
+    for r in applying:
+        dormant.remove(r)
+    return tuple(r.id for r in applying), tuple(r.id for r in dormant)
 
 
 def item_name(base: BaseItem, ids: Sequence[str]) -> str:

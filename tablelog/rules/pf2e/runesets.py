@@ -16,7 +16,7 @@ from tablelog.rules.pf2e.items import potency
 from tablelog.rules.pf2e.usage import check_fits
 
 __all__ = ["EtchPlan", "plan_etch", "TransferPlan", "plan_transfer", "RuneDoesNotFit",
-           "no_slot_text"]
+           "no_slot_text", "without_one"]
 
 
 class RuneDoesNotFit(RuleViolation):
@@ -54,11 +54,26 @@ def _same_family(ids: Sequence[str], new: Rune) -> Rune | None:
     return next((r for r in _held(ids) if r.family == new.family), None)
 
 
+def without_one(ids: Sequence[str], rune: str | None) -> tuple[str, ...]:
+    """Return ``ids`` less the most recently etched ``rune`` (all of them if None is given).
+
+    >>> without_one(["flaming", "frost", "flaming"], "flaming")
+    ('flaming', 'frost')
+    """
+    if rune is None or rune not in ids:
+        return tuple(ids)
+    last = len(ids) - 1 - list(ids)[::-1].index(rune)
+    return tuple(ids[:last]) + tuple(ids[last + 1:])
+
+
 def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the item") -> EtchPlan:
     """Return the runes and price after etching ``new`` onto an item.
 
-    A stronger tier of a rune already on the item replaces it and costs the price difference;
-    the same or a lower tier is refused. An upgraded rune counts as the most recently etched.
+    A stronger tier of a rune already on the item upgrades it (replaces the weaker one) and
+    costs the price difference; the upgraded rune counts as the most recently etched. A
+    fundamental rune of the same or a lower tier is refused (one of each kind). A property rune
+    of the same or a lower tier than one already there is etched beside it, into a free slot:
+    only the highest applies (PF2E-PROP-1).
 
     Args:
         base: The item's base item.
@@ -68,8 +83,8 @@ def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the i
 
     Raises:
         RuleViolation: PF2E-STONE-1 (runestone already holds a rune), PF2E-RUNE-2 / PF2E-RUNE-6
-            (does not fit, no free property slot), PF2E-FUND-1 / PF2E-PROP-1 (same or lower
-            tier already etched).
+            (does not fit, no free property slot), PF2E-FUND-1 (same or lower fundamental tier
+            already etched).
 
     Source: pf2e-runes.ja.txt, 基本ルーン, 性質ルーン, 彫刻の方法; PF2E-FUND-1, PF2E-PROP-1.
     """
@@ -77,17 +92,23 @@ def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the i
         raise RuleViolation("PF2E-STONE-1", f"runestone {label} already holds {ids[0]}; "
                             "a runestone holds one rune")
     check_fits(new, base, _held(ids))
-    old = _same_family(ids, new)
+    old = _upgradable(ids, new)
     if old is not None:
-        rule = "PF2E-FUND-1" if new.is_fundamental else "PF2E-PROP-1"
-        if old.tier >= new.tier:
-            raise RuleViolation(rule, f"{label} already has {old.id} (tier {old.tier}); "
-                                f"{new.id} (tier {new.tier}) would not be an upgrade")
-        after = tuple(i for i in ids if i != old.id) + (new.id,)
-        return EtchPlan(runes=after, replaced=old.id, cost_cp=new.price_cp - old.price_cp)
+        return EtchPlan(runes=without_one(ids, old.id) + (new.id,), replaced=old.id,
+                        cost_cp=new.price_cp - old.price_cp)
+    kept = _same_family(ids, new)
+    if kept is not None and new.is_fundamental:
+        raise RuleViolation("PF2E-FUND-1", f"{label} already has {kept.id} (tier {kept.tier}); "
+                            f"{new.id} (tier {new.tier}) would not be an upgrade")
     if not new.is_fundamental and base.category != "runestone":
         _require_slot(ids, new, label)
     return EtchPlan(runes=tuple(ids) + (new.id,), replaced=None, cost_cp=new.price_cp)
+
+
+def _upgradable(ids: Sequence[str], new: Rune) -> Rune | None:
+    """Return the most recently etched rune that ``new`` upgrades: of its kind, a lower tier."""
+    lower = [r for r in _held(ids) if r.family == new.family and r.tier < new.tier]
+    return lower[-1] if lower else None
 
 
 def _require_slot(ids: Sequence[str], new: Rune, label: str) -> None:
@@ -147,15 +168,15 @@ def plan_transfer(source: Holder, target: Holder, moved: Rune,
         RuneDoesNotFit: PF2E-XFER-4 when either item cannot take its incoming rune.
         RuleViolation: PF2E-XFER-1 (source lacks the rune), PF2E-XFER-3 (target lacks the swap
             rune), PF2E-XFER-2 (swap of different forms), PF2E-STONE-1 (runestone limits),
-            PF2E-FUND-1 / PF2E-PROP-1 (same rune kind already there: swap instead),
-            PF2E-XFER-2 / PF2E-XFER-3 (a swap that would leave either item with two runes of
-            one kind), PF2E-RUNE-2 (no free property slot).
+            PF2E-FUND-1 (same fundamental kind already there: swap instead), PF2E-XFER-2 (a
+            swap that would leave either item with two fundamental runes of one kind),
+            PF2E-RUNE-2 (no free property slot).
 
     Source: pf2e-runes.ja.txt, ルーンの転送; PF2E-XFER-1..5, PF2E-STONE-1.
     """
     _check_parties(source, target, moved, swap)
-    rest_source = tuple(i for i in source.runes if i != moved.id)
-    rest_target = tuple(i for i in target.runes if swap is None or i != swap.id)
+    rest_source = without_one(source.runes, moved.id)
+    rest_target = without_one(target.runes, swap.id if swap is not None else None)
     _check_arrival(source, target, moved, swap, target, rest_target)
     if swap is not None:
         _check_arrival(source, target, moved, swap, source, rest_source)
@@ -204,11 +225,14 @@ def _check_arrival(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
                    where: Holder, rest: tuple[str, ...]) -> None:
     """Refuse a rune arriving on ``where`` (the target, or the source for a swap's return).
 
+    A property rune may arrive beside a rune of its own kind (only the highest applies,
+    PF2E-PROP-1); a fundamental rune may not (one of each kind, PF2E-FUND-1).
+
     Raises:
         RuneDoesNotFit: PF2E-XFER-4, the item cannot take the rune.
-        RuleViolation: PF2E-FUND-1 / PF2E-PROP-1 (no swap: the target has that kind of rune
-            already; hint: swap them), PF2E-XFER-2 / PF2E-XFER-3 (the swap would leave an item
-            with two runes of one kind; the message says which and what to do instead).
+        RuleViolation: PF2E-FUND-1 (no swap: the target has that kind of fundamental rune
+            already; hint: swap them), PF2E-XFER-2 (the swap would leave an item with two
+            fundamental runes of one kind; the message says which and what to do instead).
     """
     incoming = moved if where is target else swap
     assert incoming is not None
@@ -217,19 +241,18 @@ def _check_arrival(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
     except RuleViolation as cause:
         raise RuneDoesNotFit(cause) from None
     kept = _same_family(rest, incoming)
-    if kept is None:
+    if kept is None or not incoming.is_fundamental:
         return
-    kind = "PF2E-FUND-1" if incoming.is_fundamental else "PF2E-PROP-1"
     if swap is None:
-        raise RuleViolation(kind, f"{where.label} already has {kept.id} and cannot hold a "
-                            f"second {kept.family} rune ({incoming.id}); swap them instead "
+        raise RuleViolation("PF2E-FUND-1", f"{where.label} already has {kept.id} and cannot hold "
+                            f"a second {kept.family} rune ({incoming.id}); swap them instead "
                             f"(--swap {kept.id})")
     giver = source if where is target else target
     alt = _same_family(target.runes, moved)
     hint = (f"swap it for {target.label}'s {alt.id} instead (--swap {alt.id})" if alt
             else f"move {moved.id} without --swap")
     raise RuleViolation(
-        "PF2E-XFER-2" if moved.is_fundamental else "PF2E-XFER-3",
+        "PF2E-XFER-2",
         f"cannot swap {moved.id} (on {source.label}) for {swap.id} (on {target.label}): "
         f"{where.label} keeps its own {kept.id}, so it cannot also take {incoming.id} from "
-        f"{giver.label} (an item holds one {kept.family} rune, {kind}); {hint}")
+        f"{giver.label} (an item holds one {kept.family} rune, PF2E-FUND-1); {hint}")

@@ -55,6 +55,10 @@ USAGE_TESTS: dict[str, _Test] = {
 """Usage token -> test on (base item, families of the runes already on it)."""
 
 
+_EXCLUDED = {"weapon-without-holy": "holy", "weapon-without-unholy": "unholy"}
+"""Usage token -> the rune family whose presence excludes the rune (PF2E-RUNE-6)."""
+
+
 def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
     """Refuse a rune that may not be etched onto this kind of item.
 
@@ -69,7 +73,8 @@ def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
 
     Raises:
         RuleViolation: PF2E-RUNE-2 for any rune other than reinforcing on a shield;
-            PF2E-RUNE-6 when the item type or usage token does not match.
+            PF2E-RUNE-6 when the item type or usage token does not match (naming the holy or
+            unholy rune that excludes the other).
 
     Source: pf2e-runes.ja.txt, ルーン (使用方法, 探検家の服, 盾); PF2E-RUNE-2, PF2E-RUNE-6.
     """
@@ -81,6 +86,11 @@ def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
     if rune.item != base.category:
         raise RuleViolation("PF2E-RUNE-6", f"{rune.id} is {_article(rune.item)} {rune.item} "
                             f"rune; {base.name} is {_article(base.category)} {base.category}")
+    held = list(held)
+    clash = next((r for r in held if r.family == _EXCLUDED.get(rune.usage)), None)
+    if clash is not None:
+        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} cannot go on a weapon that holds a "
+                            f"{clash.id} rune: holy and unholy runes exclude each other")
     families = frozenset(r.family for r in held)
     if not USAGE_TESTS[rune.usage](base, families):
         raise RuleViolation("PF2E-RUNE-6", f"{rune.id} needs usage {rune.usage}; "

@@ -92,16 +92,20 @@ class Situation:
     battle_five_level: int = 0
 
 
-def no_damage_reason(power: int, outcome: Sequence[str] = ()) -> str | None:
+def no_damage_reason(
+    power: int, outcome: Sequence[str] = (), *, release: bool = False
+) -> str | None:
     """Return why no attack damage is computed, or None when it is.
 
     Args:
-        power: The tech power; 0 means no damage.
+        power: The tech power; 0 means no damage, except for 解き放つ.
         outcome: Table outcomes among ``missed evaded parried countered petrified immune``.
+        release: The tech is 解き放つ (release): its power 0 still deals damage, since the seed
+            gives it its own base multiplier (power + 10) × 0.05 (Decision, issue 15).
 
-    Source: saga-eb-damage.ja.txt, 攻撃ダメージの算出条件; SAGA-ATK-1.
+    Source: saga-eb-damage.ja.txt, 攻撃ダメージの算出条件, 技・術威力倍率; SAGA-ATK-1, SAGA-ATK-6.
     """
-    if power == 0:
+    if power == 0 and not release:
         return "power 0"
     for reason in NO_DAMAGE_REASONS:
         if reason in outcome:

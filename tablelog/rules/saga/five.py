@@ -9,7 +9,17 @@ from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.catalogue import ELEMENTS
 from tablelog.rules.saga.figures import Figure
 
-__all__ = ["SEASONS", "TERRAIN_LEVELS", "battle_levels", "season_for_turn"]
+__all__ = [
+    "MAX_DISPLAYED_TURN",
+    "SEASONS",
+    "TERRAIN_LEVELS",
+    "battle_levels",
+    "next_displayed_turn",
+    "season_for_turn",
+]
+
+#: The highest displayed turn (「表示ターンの最大値は99です」).
+MAX_DISPLAYED_TURN = 99
 
 #: Levels (wood, fire, earth, metal, water) by terrain (地相), battles without seasons.
 TERRAIN_LEVELS = {
@@ -53,7 +63,16 @@ def season_for_turn(turn: int) -> str:
     """
     if turn < 1:
         raise RuleViolation("SAGA-FIVE-2", f"displayed turns start at 1, got {turn}")
-    return "winter" if turn >= 99 else _BY_DIGIT[turn % 10]
+    return "winter" if turn >= MAX_DISPLAYED_TURN else _BY_DIGIT[turn % 10]
+
+
+def next_displayed_turn(turn: int) -> int:
+    """Return the displayed turn after ``turn`` ends: turn + 1, at most 99.
+
+    Source: saga-eb-damage.ja.txt, 表示ターン (「表示ターンの最大値は99です。99ターン目以降は
+    季節が冬に固定され、四季が巡りません。」); SAGA-FIVE-2.
+    """
+    return min(turn + 1, MAX_DISPLAYED_TURN)
 
 
 def battle_levels(terrain: str | None = None, *, seasons: bool = False, turn: int = 1) -> Figure:

@@ -139,32 +139,40 @@ def hp_after_heal(hp: int, amount: int, max_hp: int) -> int:
     return min(hp + amount, max_hp)
 
 
-def lp_after_blood(lp: int, lp_effect: int, cost: int, *, confused: bool = False) -> Figure:
-    """Return the LP after a Blood tech outside an overdrive, and the new LP-damage effect value.
+def lp_after_blood(
+    lp: int, lp_effect: int, cost: int, *, confused: bool = False, overdrive: bool = False
+) -> Figure:
+    """Return the LP after a Blood tech and the new LP-damage effect value.
 
-    LP = max(LP − cost, 0); LP 0 incapacitates; the effect value grows by the cost unless the
-    tech took LP to 0. The value is ``{"lp", "lp_damage_effect", "incapacitated"}``.
+    Outside an overdrive LP = max(LP − cost, 0) and LP 0 incapacitates; in an overdrive no LP
+    is paid. The effect value grows by the cost after every use of a Blood tech (in an
+    overdrive too) unless the tech took LP to 0. The value is
+    ``{"lp", "lp_damage_effect", "incapacitated"}``.
 
     Args:
         lp: Current LP. lp_effect: the LP-damage effect value. cost: the tech's LP cost.
         confused: A confused character may have the tech picked for it even when cost ≥ LP.
+        overdrive: The character takes part in an overdrive.
 
     Raises:
-        RuleViolation: SAGA-LP-2 if the cost is not below the current LP (and not confused).
+        RuleViolation: SAGA-LP-2 if the cost is not below the current LP (and not confused),
+            in an overdrive too: such a tech cannot be chosen.
 
-    Source: saga-eb-damage.ja.txt, LPダメージの追加効果による現在LP減少; SAGA-LP-2, SAGA-LP-4.
+    Source: saga-eb-damage.ja.txt, LPダメージの追加効果による現在LP減少 (「LPダメージ性能値が
+    現在LP以上のブラッド技は行動入力時に選択できません」), LPダメージ効果値 (updated
+    「ブラッド技の使用後」); SAGA-LP-2, SAGA-LP-4.
     """
     if cost >= lp and not confused:
         remain = "remains" if lp == 1 else "remain"
         raise RuleViolation(
             "SAGA-LP-2", f"the Blood tech costs {cost} LP and only {lp} LP {remain}"
         )
-    after = max(lp - cost, 0)
+    after = lp if overdrive else max(lp - cost, 0)
     effect = lp_effect if after == 0 else lp_effect + cost
     return Figure(
         {"lp": after, "lp_damage_effect": effect, "incapacitated": after == 0},
         {
-            "lp_cost": str(cost),
+            "lp_cost": "0 (overdrive)" if overdrive else str(cost),
             "lp": f"{lp} -> {after}",
             "lp_damage_effect": f"{lp_effect} -> {effect}",
         },

@@ -31,7 +31,8 @@ from tablelog.events.pf2e import (
     RuneTransferred,
 )
 from tablelog.projections import pf2e as projection
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
+from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation
 from tests.support.decider import refused, then
 
@@ -39,10 +40,11 @@ rule = pytest.mark.rule
 
 
 def given(*events) -> State:
-    """Fold events into a fresh pf2e state."""
+    """Fold events into a fresh pf2e state, each checked against its precondition first."""
     state = State(system="pf2e")
     projection.init_state(state, {})
     for e in events:
+        check(state, e)
         evolve(state, e)
     return state
 
@@ -181,18 +183,84 @@ def test_etch_needs_level_at_least_the_rune_level_and_magical_crafting():
 
 
 @rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("rune", "needed"), [
+    ("weapon-potency-1", "expert"), ("weapon-potency-2", "master"),
+    ("weapon-potency-3", "legendary"), ("armor-potency-2", "master"),
+    ("armor-potency-3", "legendary"), ("striking", "expert"), ("greater-striking", "master"),
+    ("major-striking", "legendary"), ("resilient", "expert"), ("greater-resilient", "master"),
+    ("major-resilient", "legendary"), ("minor-reinforcing", "expert"),
+    ("supreme-reinforcing", "expert"), ("greater-flaming", "expert"), ("speed", "expert"),
+])
+def test_crafting_rank_each_rune_needs(rune, needed):
+    """Issue 15 item 20: potency +1/+2/+3 need expert/master/legendary Crafting, and the tiers
+    of striking and resilient likewise; every other rune needs expert (Magical Crafting)."""
+    found = rules.rune(rune)
+    assert needed == rules.crafting_rank_needed(found.family, found.tier)
+
+
+RANKED = [CharacterAdded(name=name, level=20, crafting=rank) for name, rank in (
+    ("Amiri", "trained"), ("Kyra", "expert"), ("Valeros", "master"), ("Seelah", "legendary"))]
+
+
+@rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("by", "rune", "refusal"), [
+    ("Amiri", "weapon-potency-3", "Amiri is trained in Crafting; etching weapon-potency-3 needs "
+     "legendary"),
+    ("Amiri", "flaming", "Amiri is trained in Crafting; etching flaming needs expert"),
+    ("Kyra", "weapon-potency-2", "Kyra is expert in Crafting; etching weapon-potency-2 needs "
+     "master"),
+    ("Valeros", "weapon-potency-3", "Valeros is master in Crafting; etching weapon-potency-3 "
+     "needs legendary"),
+    ("Kyra", "weapon-potency-1", None), ("Valeros", "weapon-potency-2", None),
+    ("Seelah", "weapon-potency-3", None),
+])
+def test_etching_needs_the_crafting_rank_the_rune_needs(by, rune, refusal):
+    """A trained crafter (an old log's, with magical crafting) etches no rune; +2 potency needs
+    master, +3 legendary; the etch records the rank it needed."""
+    state = given(*RANKED, FormulaLearned(character=by, rune=rune, level=0, price_cp=0),
+                  ItemAdded(item="sword", base="longsword", owner=by))
+    command = EtchRune(item="sword", rune=rune, by=by)
+    if refusal:
+        refused(state, command, "PF2E-ETCH-1", refusal)
+    else:
+        _, events = then(state, command)
+        assert rules.crafting_rank_needed(rules.rune(rune).family, rules.rune(rune).tier) == (
+            events[0].crafting)
+
+
+@rule("PF2E-ETCH-1")
+@pytest.mark.parametrize(("crafting", "magical", "then_magical", "refusal"), [
+    ("trained", None, False, None), ("expert", None, True, None), ("master", False, False, None),
+    ("trained", True, None, "Merisiel is trained in Crafting: crafting magic items (Magical "
+     "Crafting) needs expert; add --no-magical-crafting or a higher --crafting"),
+])
+def test_magical_crafting_needs_expert_crafting(crafting, magical, then_magical, refusal):
+    """Issue 15 item 20: Magical Crafting needs expert; unsaid, it follows the rank."""
+    command = AddCharacter(name="Merisiel", level=9, crafting=crafting, magical_crafting=magical)
+    if refusal:
+        refused(given(), command, "PF2E-ETCH-1", refusal)
+    else:
+        _, events = then(given(), command)
+        assert then_magical == events[0].magical_crafting
+
+
+@rule("PF2E-ETCH-1")
 @rule("PF2E-RUNE-5")
 def test_etch_alias_records_catalogue_rune_and_charges_crafter():
     """`etch disrupting` records vitalizing (level 5, 150 gp) and Valeros pays for it."""
     after, events = then(given(*PLUS1_SWORD), EtchRune(item="sword", rune="disrupting",
                                                        by="Valeros"))
-    assert ([etched("sword", "vitalizing", 15000, 5)], 185, 5) == (
+    assert ([etched("sword", "vitalizing", 15000, 5)], 185, 5,
+            (("weapon-potency-1", "vitalizing"), "+1 vitalizing longsword", 5, 18500)) == (
         [_plain(e) for e in events], after.characters["Valeros"]["spent_gp"],
-        after.items["sword"]["level"])
+        after.items["sword"]["level"],
+        (events[0].sheet.runes, events[0].sheet.name, events[0].sheet.level,
+         events[0].sheet.price_cp))
 
 
 def _plain(e: RuneEtched) -> RuneEtched:
-    return attrs.evolve(e, breakdown={})
+    """The event without its breakdown and sheet (asserted separately)."""
+    return attrs.evolve(e, breakdown={}, sheet=None, crafting=None)
 
 
 @rule("PF2E-ETCH-2")
@@ -201,7 +269,9 @@ def test_long_etch_has_no_effect_until_finished():
     state = given(*PLUS1_SWORD)
     begun, events = then(state, EtchRune(item="sword", rune="flaming", by="Valeros", begin=True))
     done, finished = then(begun, FinishEtching(item="sword"))
-    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros")], "+1 longsword",
+    assert ([RuneEtchingBegun(item="sword", rune="flaming", by="Valeros", level=8,
+                              crafting="expert")],
+            "+1 longsword",
             {"rune": "flaming", "by": "Valeros"}, 35, "+1 flaming longsword", None, 535) == (
         events, begun.items["sword"]["name"], begun.items["sword"]["etching"],
         begun.characters["Valeros"]["spent_gp"], done.items["sword"]["name"],
@@ -243,21 +313,75 @@ def test_one_rune_at_a_time_per_crafter():
          []),
         ([("weapon-potency-2", 93500, 10)], "weapon-potency-1", None, "PF2E-FUND-1",
          ["sword already has weapon-potency-2"]),
-        ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "flaming", None, "PF2E-PROP-1",
-         ["sword already has flaming"]),
+        ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "flaming", None, "PF2E-RUNE-2",
+         ["its one property slot holds flaming: no slot for flaming"]),
         ([("weapon-potency-1", 3500, 2), ("flaming", 50000, 8)], "frost", None, "PF2E-RUNE-2",
          ["no slot for frost"]),
     ],
 )
 def test_upgrades_and_duplicates(given_runes, rune, then_rune, rule_id, words):
-    """A stronger tier upgrades for the price difference; equal or weaker tiers are refused."""
-    state = given(*SMITH, *(etched("sword", r, p, lv) for r, p, lv in given_runes))
+    """A stronger tier upgrades for the price difference; an equal or weaker fundamental is
+    refused, a second property rune of a kind needs a free slot."""
+    master = CharacterAdded(name="Valeros", level=14, crafting="master")
+    state = given(master, *SMITH[1:], *(etched("sword", r, p, lv) for r, p, lv in given_runes))
     command = EtchRune(item="sword", rune=rune, by="Valeros")
     if rule_id:
         refused(state, command, rule_id, *words)
     else:
         _, events = then(state, command)
         assert then_rune == (events[0].rune, events[0].price_cp)
+
+
+GREATER_FLAMING = [
+    CharacterAdded(name="Seelah", level=16, crafting="master"),
+    *formulas("Seelah", "weapon-potency-2", "greater-flaming", "flaming"),
+    ItemAdded(item="sword", base="longsword", owner="Seelah"),
+    ItemAdded(item="stone", base="runestone", owner="Seelah"),
+    etched("sword", "weapon-potency-2", 93500, 10, by="Seelah"),
+    etched("sword", "greater-flaming", 650000, 15, by="Seelah"),
+    etched("stone", "flaming", 50000, 8, by="Seelah"),
+]
+
+
+@rule("PF2E-PROP-1")
+def test_a_second_flaming_on_a_greater_flaming_weapon_is_etched_and_says_it_has_no_effect():
+    """Issue 15 item 19: flaming onto a +2 greater flaming longsword with a free slot is etched
+    (500 gp); the event says greater flaming applies and flaming has no effect."""
+    after, events = then(given(*GREATER_FLAMING),
+                         EtchRune(item="sword", rune="flaming", by="Seelah"))
+    sword = after.items["sword"]
+    assert ("flaming -> sword (level 8, 500 gp; greater-flaming applies, flaming has no effect)",
+            "+2 greater flaming longsword", ["greater-flaming"], ["flaming"], 7935,
+            "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1") == (
+        events[0].describe(), sword["name"], sword["property"], sword["dormant"],
+        sword["price_gp"], events[0].explain()[0])
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-XFER-1")
+def test_a_second_flaming_moves_onto_a_greater_flaming_weapon_and_says_it_has_no_effect():
+    """Issue 15 item 19, by transfer: flaming leaves its runestone for the +2 greater flaming
+    longsword's free slot; the runestone cracks."""
+    after, events = then(given(*GREATER_FLAMING),
+                         TransferRune(rune="flaming", source="stone", target="sword",
+                                      by="Seelah"))
+    assert ("flaming: stone -> sword (DC 24, free, 1 day, success; greater-flaming applies, "
+            "flaming has no effect)", ["weapon-potency-2", "greater-flaming", "flaming"],
+            ["flaming"], False) == (
+        events[0].describe(), after.items["sword"]["runes"], after.items["sword"]["dormant"],
+        "stone" in after.items)
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-ACT-1")
+def test_an_outranked_rune_cannot_be_activated_but_the_highest_can():
+    """With greater flaming and flaming etched, flaming is dormant: activating it is refused."""
+    state = given(*GREATER_FLAMING, etched("sword", "flaming", 50000, 8, by="Seelah"))
+    refused(state, ActivateRune(item="sword", rune="flaming", by="Seelah"), "PF2E-ACT-1",
+            "sword has no active flaming rune (active: weapon-potency-2, greater-flaming; "
+            "dormant: flaming)")
+    _, events = then(state, ActivateRune(item="sword", rune="greater-flaming", by="Seelah"))
+    assert "greater-flaming" == events[0].rune
 
 
 # --- transfers ------------------------------------------------------------------------------
@@ -461,12 +585,13 @@ def test_etch_refuses_runes_the_item_cannot_take(item, rune, rule_id, words):
     refused(state, EtchRune(item=item, rune=rune, by="Valeros"), rule_id, *words)
 
 
-def test_evolver_refuses_event_that_no_longer_applies():
-    """An etch whose formula event is gone no longer replays (undo finds the dependency)."""
+@rule("PF2E-ETCH-1")
+def test_precondition_refuses_event_that_no_longer_applies():
+    """An etch whose formula event is gone no longer holds (undo finds the dependency)."""
     state = given(CharacterAdded(name="Valeros", level=14),
                   ItemAdded(item="sword", base="longsword", owner="Valeros"))
     with pytest.raises(RuleViolation, match="no formula for striking"):
-        evolve(state, etched("sword", "striking", 6500, 4))
+        check(state, etched("sword", "striking", 6500, 4))
 
 
 # --- the rule IDs history shows for each event ------------------------------------------------

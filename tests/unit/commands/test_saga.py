@@ -37,7 +37,7 @@ from tablelog.events.saga import (
     UnitIncapacitated,
     UnitSheet,
 )
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.projections.saga import init_state
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
@@ -74,6 +74,16 @@ BOSS = UnitSheet(
     hp_floor_rate=F(50),
 )
 
+WARD = UnitSheet(
+    side="ally",
+    hp_max=300,
+    hp=300,
+    lp_max=12,
+    stats={"str": 40},
+    slv={"2h-sword": 10},
+    weapons={"2h-sword": (30,)},
+)
+
 
 def given(*events, seed=7):
     """Return a SaGa state with ``events`` applied (seq = their count)."""
@@ -86,10 +96,12 @@ def given(*events, seed=7):
 
 
 def then(state, command):
-    """Decide ``command`` and check that its events apply; return (events, new state)."""
+    """Decide ``command``, check each event's precondition and apply it, as the session does;
+    return (events, new state)."""
     events = decide(state, command)
     after = copy.deepcopy(state)
     for e in events:
+        check(after, e)
         evolve(after, e)
     return events, after
 
@@ -187,7 +199,7 @@ def test_drain_heals_the_actor_by_the_damage():
         state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1), situation=(("drain", "1"),))
     )
     hit, heal = events
-    assert HPHealed("Gustave", hit.damage, "drain") == heal
+    assert HPHealed("Gustave", hit.damage, "drain", healed=hit.damage) == heal
     assert 100 + hit.damage == after.characters["Gustave"]["hp"]
 
 
@@ -206,18 +218,10 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
 @pytest.mark.rule("SAGA-LP-2")
 def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
-    sheet = UnitSheet(
-        side="ally",
-        hp_max=300,
-        hp=300,
-        lp_max=12,
-        stats={"str": 40},
-        slv={"2h-sword": 10},
-        weapons={"2h-sword": (30,)},
-    )
-    state = given(UnitAdded("Ward", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
-    assert BloodPaid("Ward", "desu-uindo", 3) == events[0]
+    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3,
+                     incapacitated=False) == events[0]
     assert (9, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
     state.characters["Ward"]["lp"] = 3
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
@@ -228,17 +232,8 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
 @pytest.mark.rule("SAGA-LP-4")
 def test_wipe_costs_one_lp_and_returns_blood_costs():
     """Wipe: LP 9 (after Blood 3) − 1 + 3 = 11; an incapacitated ally keeps its LP."""
-    sheet = UnitSheet(
-        side="ally",
-        hp_max=300,
-        hp=300,
-        lp_max=12,
-        stats={"str": 40},
-        slv={"2h-sword": 10},
-        weapons={"2h-sword": (30,)},
-    )
     state = given(
-        UnitAdded("Ward", sheet),
+        UnitAdded("Ward", WARD),
         UnitAdded("Gustave", GUSTAVE),
         UnitAdded("Wolf", WOLF),
         BattleStarted(),
@@ -261,7 +256,8 @@ def test_poison_once_per_turn_and_immune_with_floor():
     """Poison: ⌈900 × 100 / 150 × 0.3 × 1.0⌉ = 180 once a turn; a floored enemy is immune."""
     state = given(*BASE, UnitAdded("Boss", BOSS))
     events, after = then(state, PoisonUnit("Wolf", roll=F(1)))
-    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown)] == events
+    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown, hp_lost=180,
+                              draw_no=0)] == events
     assert 720 == after.characters["Wolf"]["hp"]
     with pytest.raises(RuleViolation, match="SAGA-POISON-1"):
         decide(after, PoisonUnit("Wolf"))
@@ -303,7 +299,9 @@ def test_debuff_from_the_other_side_lands_only_after_damage():
     """A damaging tech's debuff lands only when its damage was not 0; a plain buff lands."""
     state = given(*BASE)
     events, after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
-    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai")] == events
+    why = "Gustave has not hit Wolf with kiri-harai in this battle"
+    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai",
+                          value_before=0, value_after=0, reason=why)] == events
     _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
     _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
     assert -30 == after.characters["Wolf"]["effects"]["defense"]
@@ -325,7 +323,9 @@ def test_seasons_turn_with_the_turn():
         after.clock["season"],
         after.clock["levels"]["wood"],
     )
-    assert [TurnEnded(3)] == decide(after, EndTurn())
+    spring = {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0}
+    assert [TurnEnded(3, next_turn=4, levels=spring, season="spring",
+                      tech_power_lost={})] == decide(after, EndTurn())
 
 
 @pytest.mark.rule("SAGA-ATK-14")
@@ -478,3 +478,110 @@ def test_every_event_names_only_rules_md_ids():
     for tag, cls in registered_types().items():
         if tag.startswith("saga."):
             assert all(re.fullmatch(r"SAGA-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
+
+
+# -- issue 15: fidelity, second pass ---------------------------------------------------------
+
+OVERDRIVE = (("overdrive", "yes"),)
+
+
+@pytest.mark.rule("SAGA-LP-2")
+def test_a_blood_tech_costing_the_lp_left_cannot_be_chosen_in_an_overdrive_either():
+    """desu-uindo (LP 3) at LP 3 in an overdrive is refused as outside one (seed: such a Blood
+    tech 「行動入力時に選択できません」); confused, it may be picked: no LP paid, effect +3."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    state.characters["Ward"]["lp"] = 3
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
+    assert ("SAGA-LP-2", "the Blood tech costs 3 LP and only 3 LP remain") == (
+        caught.value.rule_id, caught.value.message)
+    confused = (*OVERDRIVE, ("confused", "yes"))
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
+    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=0, lp_damage_effect_gain=3,
+                     incapacitated=False, overdrive=True) == events[0]
+    assert (3, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+
+
+@pytest.mark.rule("SAGA-LP-2")
+@pytest.mark.rule("SAGA-LP-4")
+def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect():
+    """desu-uindo in an overdrive at LP 12: LP stays 12, the LP-damage effect 0 → 3 (seed: the
+    value updates 「ブラッド技の使用後」); a wipe then recovers it: 12 − 1 + 3 = 14, capped at 12;
+    from LP 9, 9 − 1 + 3 = 11."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
+    assert "Ward uses desu-uindo in an overdrive: no LP paid" == events[0].describe()
+    assert (12, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    _, wiped = then(after, WipeParty())
+    assert 12 == wiped.characters["Ward"]["lp"]
+    after.characters["Ward"]["lp"] = 9
+    _, wiped = then(after, WipeParty())
+    assert 11 == wiped.characters["Ward"]["lp"]
+
+
+@pytest.mark.rule("SAGA-FIVE-2")
+def test_the_displayed_turn_stops_at_99_in_winter():
+    """Seasons: turn 98 (autumn) → 99 (winter) → 99 again, still winter (「表示ターンの最大値は
+    99です。99ターン目以降は季節が冬に固定され」); tech-power still decays."""
+    state = given(*BASE, BattleStarted(seasons=True),
+                  EffectApplied("Gustave", "Gustave", "tech_power", 3))
+    state.clock["turn"] = 98
+    events, after = then(state, EndTurn())
+    assert (99, "winter", 40) == (
+        after.clock["turn"], after.clock["season"], after.clock["levels"]["water"])
+    events, after = then(after, EndTurn())
+    assert "turn 99 ends -> turn 99" == events[0].describe()
+    assert (99, "winter", 1) == (after.clock["turn"], after.clock["season"],
+                                 after.characters["Gustave"]["effects"]["tech_power"])
+
+
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_debuff_with_a_tech_follows_the_latest_hit_of_that_tech_not_of_another():
+    """Gustave's kiri-harai hits the wolf (damage ≠ 0), then his tenrai is evaded (0): a debuff
+    --tech kiri-harai lands (the seed: 「バフ・デバフ効果を持つ技・術による攻撃ダメージが0でない」);
+    a debuff --tech tenrai does not, and says why."""
+    sheet = attrs.evolve(GUSTAVE, stats={"str": 40, "vit": 30, "int": 40},
+                         slv={"1h-sword": 10, "spell": 20})
+    state = given(UnitAdded("Gustave", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
+    hit, state = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
+    _, state = then(state, CastTech("Gustave", "tenrai", ("Wolf",),
+                                     situation=(("outcome", "evaded"),)))
+    (debuff,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
+    damage = hit[0].damage
+    assert (True, f"Gustave's latest kiri-harai on Wolf dealt {damage} damage", -10) == (
+        debuff.landed, debuff.reason, after.characters["Wolf"]["effects"]["defense"])
+    (failed,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="tenrai"))
+    assert (False, 0) == (failed.landed, after.characters["Wolf"]["effects"]["defense"])
+    assert ("Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
+            "Wolf dealt 0 damage)") == failed.describe()
+
+
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
+    """A buff on an ally lands whatever the tech; a power-0 tech's debuff lands on an enemy."""
+    state = given(*BASE, UnitAdded("Amy", attrs.evolve(GUSTAVE, lp_max=9)))
+    (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harai"))
+    (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="toki-hanatsu"))
+    assert (True, "", True, "toki-hanatsu has power 0") == (
+        buff.landed, buff.reason, debuff.landed, debuff.reason)
+
+
+@pytest.mark.rule("SAGA-ATK-1")
+@pytest.mark.rule("SAGA-ATK-6")
+@pytest.mark.rule("SAGA-REL-1")
+def test_release_deals_damage_by_its_own_formula_and_costs_its_user_release_damage():
+    """解き放つ (power 0 in the catalogue) at monster SLv 10: base 20 × (1 + 15 × 0.05) = 35,
+    multiplier (0 + 10) × 0.05 = 0.5 (the seed's 解き放つ case, unreachable if power 0 stopped
+    it), SLv 4/3 → 70/3, attributeless: ⌊23.33⌋ = 23 at roll 1. Its user takes release damage
+    min(⌊200 × 0.2⌋, 199) = 40 first; none in an overdrive."""
+    fyodor = UnitSheet(side="ally", hp_max=200, hp=200, lp_max=8, slv={"monster": 10})
+    state = given(UnitAdded("Fyodor", fyodor), UnitAdded("Wolf", WOLF), BattleStarted())
+    events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1)))
+    release, hit = events
+    assert (ReleaseDamageTaken, 40, "Fyodor") == (type(release), release.damage, release.unit)
+    assert (23, "0.5", 900 - 23, 160) == (
+        hit.damage, hit.breakdown["tech_base_multiplier"], after.characters["Wolf"]["hp"],
+        after.characters["Fyodor"]["hp"])
+    events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1),
+                                         situation=OVERDRIVE))
+    assert (0, 23, 200) == (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"])

@@ -110,8 +110,7 @@ def test_typed_only_evolvers_are_the_known_ones(system: str) -> None:
     systems.load(system)
     typed_only = {cls.TYPE for cls, fn in evolvers().items()
                   if cls.TYPE.startswith(f"{system}.") and plain_evolver(cls, fn) is None}
-    expected = {"fate": {"fate.MasterAdded", "fate.ServantAdded", "fate.PhantasmAdded",
-                         "fate.PhantasmReleased"},
+    expected = {"fate": {"fate.MasterAdded", "fate.ServantAdded", "fate.PhantasmAdded"},
                 "saga": {"saga.TechDefined"}}.get(system, set())
     assert expected == typed_only
 

@@ -115,11 +115,28 @@ def test_circuit_plusses_beyond_a_single_one_are_refused(grade):
 
 
 @pytest.mark.rule("FATE-CC-3")
-@pytest.mark.parametrize("grade, cost", [("F", 0), ("E", 1), ("C", 3), ("A", 5)])
-def test_crest_costs_its_letter_and_takes_no_plus(grade, cost):
-    """A crest costs F 0, E 1 … A 5 and a crest B+ is refused (decision)."""
+@pytest.mark.parametrize(
+    "grade, cost",
+    [("F", 0), ("E", 1), ("C", 3), ("A", 5), ("C+", 4), ("B+", 6), ("A+", 8)],
+)
+def test_crest_costs_its_letter_and_a_plus_like_every_graded_stat(grade, cost):
+    """A crest costs F 0, E 1 … A 5; C+, B+, A+ add 1, 2, 3 (4, 6, 8) as for the circuits."""
     assert cost == crest_cost(G(grade))
-    refused("FATE-CC-3", crest_cost, G("B+"))
+
+
+@pytest.mark.rule("FATE-CC-3")
+@pytest.mark.parametrize("grade", ["F+", "E+", "D+", "B++", "A+++"])
+def test_crest_plusses_beyond_a_single_one_on_c_b_a_are_refused(grade):
+    """F+, E+, D+ and double or triple plusses are refused for a crest too."""
+    refused("FATE-CC-3", crest_cost, G(grade))
+
+
+@pytest.mark.rule("FATE-CC-8")
+def test_hollow_saves_one_mp_per_cast_not_per_tile():
+    """A hollow caster pays 2 x 3 - 1 = 5 MP for 3 tiles, 2 x 1 - 1 = 1 for one (kept)."""
+    from tablelog.rules.fate import cast_mp_cost
+
+    assert (5, 1, 6) == (cast_mp_cost(3, True), cast_mp_cost(1, True), cast_mp_cost(3, False))
 
 
 @pytest.mark.rule("FATE-CC-4")
@@ -235,11 +252,21 @@ def test_kinds_and_their_timing():
 @pytest.mark.rule("FATE-CAST-2")
 @pytest.mark.parametrize(
     "kind, grade, tiles",
-    [("curse", 1, 1), ("attack", 4, 1), ("attack", 0, 1), ("attack", 2, 7), ("attack", 2, 0)],
+    [("attack", 4, 1), ("attack", 0, 1), ("attack", 2, 7), ("attack", 2, 0)],
 )
 def test_cast_limits(kind, grade, tiles):
-    """With attack 3 and 6 tiles left: no curse, no grade 4 or 0, no 7 or 0 tiles."""
+    """With attack 3 and 6 tiles left: no grade 4 or 0, no 7 or 0 tiles."""
     refused("FATE-CAST-2", check_cast, kind, grade, tiles, 6, {"attack": 3, "buff": 5})
+
+
+@pytest.mark.rule("FATE-CC-7")
+@pytest.mark.rule("FATE-CC-10")
+def test_a_kind_not_enabled_names_the_clause_that_forbids_it():
+    """With attack 3 and buff 5 (fire), a curse is refused by FATE-CC-7 (the attributes), a
+    heal from a crest that stores only attack by FATE-CC-10; an attack at power 0 by FATE-CC-7."""
+    refused("FATE-CC-7", check_cast, "curse", 1, 1, 6, {"attack": 3, "buff": 5})
+    refused("FATE-CC-7", check_cast, "attack", 1, 1, 6, {"attack": 0, "buff": 2})
+    refused("FATE-CC-10", check_cast, "heal", 1, 1, 6, {"attack": 2}, True)
 
 
 @pytest.mark.rule("FATE-CAST-2")
@@ -631,7 +658,8 @@ def test_starting_unique_ability_is_c_and_costs_one_grade_more():
 # NP (so the test does not check one). Always-active NPs cost no MP by rule (노블 판타즘 3.①).
 SEED_NPS = [
     # 5. Fate/stay night
-    ("약속된 승리의 검", "A++", "anti-fortress", "attack", "true-name", {}, 11, 50, 10, 11, 3),
+    ("약속된 승리의 검", "A++", "anti-fortress", "attack", "true-name",
+     {"plus-hp": "2", "plus-mp": "6"}, 11, 50, 10, 11, 3),  # fmt: skip
     (
         "인비지블 에어",
         "C",
@@ -664,14 +692,15 @@ SEED_NPS = [
         "field",
         "attack",
         "true-name",
-        {"reality-marble": "true"},
+        {"reality-marble": "true", "shot-mp": "5", "shots": "1"},
         11,
         25,
         None,
         None,
         None,
     ),
-    ("게 불그", "B+", "anti-unit", "attack", "true-name", {"piercing": "true"}, 6, 20, 13, 0, 1),
+    ("게 불그", "B+", "anti-unit", "attack", "true-name",
+     {"piercing": "true", "widen": "anti-army"}, 6, 20, 13, 0, 1),  # fmt: skip
     (
         "브레이커 고르곤",
         "C",
@@ -685,9 +714,11 @@ SEED_NPS = [
         None,
         None,
     ),
-    ("블러드포트 안드로메다", "B", "field", "attack", "true-name", {}, 4, 20, None, None, None),
+    ("블러드포트 안드로메다", "B", "field", "attack", "true-name",
+     {"drain": "8", "drain-offset": "true", "absorb": "true"}, 4, 20, None, None, None),
     ("벨레로폰", "A+", "anti-army", "attack", "true-name", {}, 8, 35, 10, 3, 2),
-    ("갓 핸드", "B", "anti-unit", "defense", "always", {}, 4, 0, None, None, None),
+    ("갓 핸드", "B", "anti-unit", "defense", "always", {"ignores-attacks": "true"}, 4, 0, None,
+     None, None),  # fmt: skip
     ("룰 브레이커", "C", "anti-unit", "attack", "true-name", {"damage": "none"}, 3, 15, 0, 0, 1),
     (
         "자바니야 (stay night)",
@@ -703,10 +734,13 @@ SEED_NPS = [
         1,
     ),
     # 5-2. Fate/Zero
-    ("게이트 오브 바빌론", "EX", "field", "attack", "true-name", {}, 15, 25, None, None, None),
+    ("게이트 오브 바빌론", "EX", "field", "attack", "true-name", {"shot-mp": "5", "shots": "2"},
+     15, 25, None, None, None),  # fmt: skip
     ("게 저그", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
-    ("게 보", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
-    ("고르디어스 휠", "A+", "anti-army", "attack", "true-name", {}, 8, 35, 10, 3, 2),
+    ("게 보", "B", "anti-unit", "attack", "always", {"wound": "1", "wound-max": "4"}, 4, 0, None,
+     None, None),  # fmt: skip
+    ("고르디어스 휠", "A+", "anti-army", "attack", "true-name",
+     {"charge-mp": "20", "charge-tiles": "3"}, 8, 35, 10, 3, 2),  # fmt: skip
     (
         "아이오니언 헤타이로이",
         "EX",
@@ -735,7 +769,9 @@ SEED_NPS = [
         None,
     ),
     ("아론다이트", "A++", "anti-unit", "attack", "always", {}, 11, 0, None, None, None),
-    ("프렐라티즈 스펠북", "A+", "army", "attack", "true-name", {}, 8, None, None, None, None),
+    ("프렐라티즈 스펠북", "A+", "army", "attack", "true-name",
+     {"familiar-mp": "5", "familiar-discount": "2", "familiar-points": "3"}, 8, None, None, None,
+     None),  # fmt: skip
     ("자바니야 (zero)", "B+", "anti-army", "attack", "true-name", {}, 6, 28, None, None, None),
 ]
 
@@ -754,7 +790,11 @@ def test_seed_lists_21_example_nps():
 def test_seed_example_np(
     name, grade, np_type, form, release, mods, points, mp, hp_tile, mp_tile, targets
 ):
-    """Each seed NP set up from grade, type and modifiers gives the seed's points, MP and damage."""
+    """Each seed NP set up from grade, type and modifiers (its abilities declared as data, which
+    fit it) gives the seed's points, MP and damage."""
+    from tablelog.rules.fate import check_mods_fit
+
+    check_mods_fit(mods, np_type, form, release)
     profile = np_profile(parse_np_grade(grade), np_type, form, release, mods)
     seed = {
         "points": points,
@@ -842,3 +882,37 @@ def test_a_grade_that_is_neither_says_what_is_expected(text):
 def test_a_letter_grade_may_be_given_as_its_number(text, grade):
     """Where a grade is a letter (circuits, crest, NPs) its number 0..5 is accepted too."""
     assert grade == str(parse_grade(text))
+
+
+@pytest.mark.rule("FATE-NP-15")
+def test_an_np_that_ignores_attacks_raises_no_tiles_and_is_at_most_b():
+    """God Hand (B, ignores-attacks) has no critical:defense tiles; at A it is refused; ranks
+    B (4) and below are ignored, A (5) is not."""
+    from tablelog.rules.fate import ignores_rank
+
+    profile = np_profile(G("B"), "anti-unit", "defense", "always", {"ignores-attacks": "true"})
+    assert (0, 0) == (profile.tiles, profile.block_per_tile)
+    assert (8, 8) == (np_profile(G("B"), "anti-unit", "defense", "always", {}).tiles,
+                      np_profile(G("B"), "anti-unit", "defense", "always", {}).block_per_tile)
+    refused("FATE-NP-15", np_profile, G("A"), "anti-unit", "defense", "always",
+            {"ignores-attacks": "true"})
+    assert (True, True, False, False) == (ignores_rank(G("B"), 4), ignores_rank(G("B+"), 1),
+                                          ignores_rank(G("B"), 5), ignores_rank(G("B"), None))
+
+
+@pytest.mark.rule("FATE-NP-13")
+def test_ability_numbers():
+    """Excalibur's + used: +2 HP, 2 x (6 - 3) = +6 MP; Gae Bolg's: targets 2; familiars
+    (5 - 2) x 4 = 12 MP; Gate of Babylon 2 shots 10 MP; a drain of 8 less 2 x 5 anti-magic is 0;
+    46 HP drained give 23 MP, no more than max MP."""
+    from tablelog.rules.fate import absorbed_mp, attack_plus_use, drain_hp, familiar_mp, shots_mp
+
+    excalibur = attack_plus_use(G("A++"), parse_mods({"plus-hp": "2", "plus-mp": "6"}))
+    assert (2, 6, None) == (excalibur.hp, excalibur.mp, excalibur.targets)
+    bolg = attack_plus_use(G("B+"), parse_mods({"piercing": "true", "widen": "anti-army"}))
+    assert (0, 0, 2) == (bolg.hp, bolg.mp, bolg.targets)
+    book = parse_mods({"familiar-mp": "5", "familiar-discount": "2"})
+    assert 12 == familiar_mp(book, 4)[0]
+    assert 10 == shots_mp(parse_mods({"shot-mp": "5", "shots": "2"}), 2)[0]
+    assert (0, 8, 6) == (drain_hp(8, 5, True), drain_hp(8, 5, False), drain_hp(8, 1, True))
+    assert (23, 5) == (absorbed_mp(46, 0, 70), absorbed_mp(46, 65, 70))

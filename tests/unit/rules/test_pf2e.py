@@ -217,6 +217,49 @@ def test_holy_and_unholy_exclude_each_other():
 
 
 @rule("PF2E-RUNE-6")
+@pytest.mark.parametrize(("rune_id", "held"), [("unholy", "holy"), ("holy", "unholy")])
+def test_holy_unholy_refusal_names_the_rune_that_excludes(rune_id, held):
+    """Issue 15 item 21: unholy on a holy weapon is refused naming the holy rune, not the
+    weapon's kind (and the reverse)."""
+    with pytest.raises(RuleViolation) as err:
+        pf2e.check_fits(pf2e.rune(rune_id), pf2e.base_item("longsword"),
+                        [pf2e.rune("weapon-potency-1"), pf2e.rune(held)])
+    assert ("PF2E-RUNE-6", f"{rune_id} cannot go on a weapon that holds a {held} rune: holy and "
+            "unholy runes exclude each other") == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-RUNE-6")
+@pytest.mark.parametrize(
+    ("rune_id", "base", "ok"),
+    [("hooked", "fauchard", True), ("hooked", "longbow", False), ("hooked", "javelin", False),
+     ("rooting", "warhammer", True), ("rooting", "crossbow", False),
+     ("true-rooting", "longbow", False), ("bolkas-blessing", "clan-dagger", True),
+     ("bolkas-blessing", "dagger", False), ("bolkas-blessing", "longsword", False)],
+)
+def test_melee_only_and_clan_dagger_runes(rune_id, base, ok):
+    """Issue 15 item 21: hooked and rooting (every tier) go only on melee weapons, Bolka's
+    blessing only on a clan dagger."""
+    assert ok == pf2e.fits(pf2e.rune(rune_id), pf2e.base_item(base))
+
+
+@rule("PF2E-RUNE-6")
+@rule("PF2E-PROP-1")
+@rule("PF2E-PRICE-1")
+def test_greater_fortification_is_in_the_catalogue():
+    """Issue 15 item 18 (GM Core): greater fortification, level 18, 24,000 gp, medium or heavy
+    armor; it upgrades fortification for 22,000 gp and does not fit light armor."""
+    rune = pf2e.rune("greater-fortification")
+    plan = etch("full-plate", ("armor-potency-1", "fortification"), "greater-fortification")
+    after = facts("full-plate", *plan.runes)
+    assert ((18, 2400000, "fortification", 2), (2200000, "fortification"),
+            ("+1 greater fortification full plate", 18), (True, True, False)) == (
+        (rune.level, rune.price_cp, rune.family, rune.tier), (plan.cost_cp, plan.replaced),
+        (after.name, after.level),
+        tuple(pf2e.fits(rune, pf2e.base_item(b)) for b in ("chain-mail", "full-plate",
+                                                            "leather-armor")))
+
+
+@rule("PF2E-RUNE-6")
 def test_usage_refusal_names_rune_and_item():
     """Refusing a melee-only rune on a bow names the usage token and the bow."""
     with pytest.raises(RuleViolation, match="animated needs usage melee-weapon; longbow") as err:
@@ -357,12 +400,56 @@ def test_property_upgrade_to_greater_version_costs_the_difference():
 
 
 @rule("PF2E-PROP-1")
-@pytest.mark.parametrize("when", ["flaming", "greater-flaming"])
-def test_duplicate_property_rune_is_refused(when):
-    """Etching a property rune already there at the same or a higher tier is refused."""
-    with pytest.raises(RuleViolation, match="already has greater-flaming") as err:
-        etch("longsword", ("weapon-potency-2", "greater-flaming"), when)
-    assert "PF2E-PROP-1" == err.value.rule_id
+@pytest.mark.parametrize(("when", "cost_cp", "applies", "dormant", "price_cp"), [
+    ("flaming", 50000, ("greater-flaming",), ("flaming",), 793500),
+    ("greater-flaming", 650000, ("greater-flaming",), ("greater-flaming",), 1393500),
+])
+def test_same_or_lower_property_rune_takes_a_free_slot_and_only_the_highest_applies(
+        when, cost_cp, applies, dormant, price_cp):
+    """A second flaming (or greater flaming) on a +2 greater flaming longsword is etched into
+    the free slot at its full price; only greater flaming applies (the seed's 「同じルーンを複数
+    彫刻された場合、最も高レベルのものが1つだけ適用される」), the other is dormant but priced."""
+    plan = etch("longsword", ("weapon-potency-2", "greater-flaming"), when)
+    after = facts("longsword", *plan.runes)
+    assert (("weapon-potency-2", "greater-flaming", when), None, cost_cp, applies, dormant,
+            "+2 greater flaming longsword", 15, price_cp) == (
+        plan.runes, plan.replaced, plan.cost_cp, after.property, after.dormant, after.name,
+        after.level, after.price_cp)
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-RUNE-2")
+def test_a_second_rune_of_a_kind_needs_a_free_slot():
+    """On a +1 greater flaming longsword there is no slot for a second flaming."""
+    with pytest.raises(RuleViolation) as err:
+        etch("longsword", ("weapon-potency-1", "greater-flaming"), "flaming")
+    assert ("PF2E-RUNE-2", "item-1 has potency +1 and its one property slot holds "
+            "greater-flaming: no slot for flaming") == (err.value.rule_id, err.value.message)
+
+
+@rule("PF2E-PROP-1")
+def test_an_upgrade_replaces_the_latest_lower_tier_of_its_kind():
+    """Greater flaming onto a +2 sword with two flaming runes upgrades the later one (6000 gp)."""
+    plan = etch("longsword", ("weapon-potency-2", "flaming", "flaming"), "greater-flaming")
+    after = facts("longsword", *plan.runes)
+    assert (("weapon-potency-2", "flaming", "greater-flaming"), "flaming", 600000,
+            ("greater-flaming",), ("flaming",)) == (
+        plan.runes, plan.replaced, plan.cost_cp, after.property, after.dormant)
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-XFER-5")
+@pytest.mark.parametrize(("ids", "applies", "dormant"), [
+    (("weapon-potency-2", "flaming", "flaming", "frost"), ("flaming",), ("flaming", "frost")),
+    (("weapon-potency-1", "flaming", "greater-flaming"), ("flaming",), ("greater-flaming",)),
+    (("weapon-potency-3", "flaming", "frost", "greater-flaming"), ("frost", "greater-flaming"),
+     ("flaming",)),
+])
+def test_only_the_highest_of_a_kind_in_the_slots_applies(ids, applies, dormant):
+    """Of the runes in the slots the highest of each kind applies (the earlier of equals); a
+    rune over the potency limit is dormant even if it is the higher one."""
+    after = facts("longsword", *ids)
+    assert (applies, dormant) == (after.property, after.dormant)
 
 
 @rule("PF2E-STONE-1")
@@ -509,16 +596,36 @@ def test_swap_onto_a_target_that_keeps_the_same_kind_hints_the_right_swap():
 
 @rule("PF2E-XFER-3")
 @rule("PF2E-PROP-1")
-def test_property_swap_that_doubles_a_family_is_refused_under_xfer_3():
-    """Swapping flaming for frost onto a sword that keeps its own frost is refused (XFER-3)."""
-    with pytest.raises(RuleViolation) as err:
-        pf2e.plan_transfer(holder("a", "longsword", "weapon-potency-2", "flaming", "frost"),
-                           holder("b", "mace", "weapon-potency-1", "frost"),
-                           pf2e.rune("flaming"), pf2e.rune("frost"))
-    assert "PF2E-XFER-3" == err.value.rule_id
-    assert err.value.message.endswith("a keeps its own frost, so it cannot also take frost from "
-                                      "b (an item holds one frost rune, PF2E-PROP-1); move "
-                                      "flaming without --swap")
+def test_property_swap_that_doubles_a_kind_is_allowed():
+    """Swapping flaming for frost brings a second frost back to a +2 sword: only one applies."""
+    plan = pf2e.plan_transfer(holder("a", "longsword", "weapon-potency-2", "flaming", "frost"),
+                              holder("b", "mace", "weapon-potency-1", "frost"),
+                              pf2e.rune("flaming"), pf2e.rune("frost"))
+    after = facts("longsword", *plan.source_runes)
+    assert (("weapon-potency-2", "frost", "frost"), ("weapon-potency-1", "flaming"), ("frost",),
+            ("frost",)) == (plan.source_runes, plan.target_runes, after.property, after.dormant)
+
+
+@rule("PF2E-PROP-1")
+@rule("PF2E-XFER-1")
+def test_transfer_beside_a_higher_rune_of_its_kind_takes_a_free_slot():
+    """Flaming from a runestone onto a +2 greater flaming longsword: it arrives, dormant."""
+    plan = pf2e.plan_transfer(holder("stone", "runestone", "flaming"),
+                              holder("sword", "longsword", "weapon-potency-2", "greater-flaming"),
+                              pf2e.rune("flaming"))
+    assert ((), ("weapon-potency-2", "greater-flaming", "flaming"), ("flaming",)) == (
+        plan.source_runes, plan.target_runes,
+        facts("longsword", *plan.target_runes).dormant)
+
+
+@rule("PF2E-XFER-1")
+def test_moving_one_of_two_alike_moves_the_later():
+    """Of two flaming runes, the later etched (the dormant one) is the one that moves."""
+    plan = pf2e.plan_transfer(holder("a", "longsword", "weapon-potency-2", "flaming", "frost",
+                                     "flaming"),
+                              holder("b", "mace", "weapon-potency-1"), pf2e.rune("flaming"))
+    assert (("weapon-potency-2", "flaming", "frost"), ("weapon-potency-1", "flaming")) == (
+        plan.source_runes, plan.target_runes)
 
 
 @rule("PF2E-XFER-1")
@@ -602,10 +709,12 @@ WEAPON_RUNES = sorted(r.id for r in pf2e.runes().values() if r.item == "weapon")
 
 @rule("PF2E-PRICE-1")
 @rule("PF2E-RUNE-2")
+@rule("PF2E-PROP-1")
 @given(base=st.sampled_from(["longsword", "mace", "longbow", "dagger", "clan-dagger"]),
        picks=st.lists(st.sampled_from(WEAPON_RUNES), max_size=12))
 def test_random_etch_sequences_keep_the_invariants(base, picks):
-    """Whatever is etched: paid total = rune prices, active runes <= potency, level = max."""
+    """Whatever is etched: paid total = rune prices, property runes (applying or outranked)
+    <= potency, one applying rune of each kind, one fundamental of each kind, level = max."""
     item = pf2e.base_item(base)
     ids: tuple[str, ...] = ()
     paid = 0
@@ -618,9 +727,12 @@ def test_random_etch_sequences_keep_the_invariants(base, picks):
     f = pf2e.item_facts(item, ids)
     held = [pf2e.runes()[i] for i in ids]
     assert paid == sum(r.price_cp for r in held)
-    assert len(f.property) <= f.potency and not f.dormant
+    props = sorted(r.id for r in held if not r.is_fundamental)
+    assert len(props) <= f.potency and props == sorted(f.property + f.dormant)
     assert f.level == max([item.level] + [r.level for r in held])
-    assert len({r.family for r in held}) == len(held)
+    applying = [pf2e.runes()[i].family for i in f.property]
+    fundamental = [r.family for r in held if r.is_fundamental]
+    assert (len(set(applying)), len(set(fundamental))) == (len(applying), len(fundamental))
 
 
 @rule("PF2E-RUNE-6")

@@ -48,6 +48,16 @@ def test_no_damage_reason(power, outcome, expected):
     assert expected == dmg.no_damage_reason(power, outcome)
 
 
+@pytest.mark.rule("SAGA-ATK-1")
+@pytest.mark.rule("SAGA-ATK-6")
+def test_release_is_not_stopped_by_its_power_0():
+    """解き放つ has power 0 yet its own multiplier (0 + 10) × 0.05 = 0.5: damage is computed;
+    a miss still stops it."""
+    assert None is dmg.no_damage_reason(0, (), release=True)
+    assert "evaded" == dmg.no_damage_reason(0, ("evaded",), release=True)
+    assert "power 0" == dmg.no_damage_reason(0, ())
+
+
 @pytest.mark.rule("SAGA-ATK-2")
 @pytest.mark.parametrize(
     ("base", "correction", "count", "expected"),
@@ -558,6 +568,13 @@ def test_season_by_turn_digit(turn, season):
     assert season == five.season_for_turn(turn)
 
 
+@pytest.mark.rule("SAGA-FIVE-2")
+@pytest.mark.parametrize(("turn", "after"), [(1, 2), (10, 11), (98, 99), (99, 99)])
+def test_the_displayed_turn_stops_at_99(turn, after):
+    """The turn after 98 is 99, and after 99 still 99 (「表示ターンの最大値は99です」)."""
+    assert after == five.next_displayed_turn(turn)
+
+
 # --- SAGA-POISON-2, SAGA-REL-1, SAGA-HP-*, SAGA-LP-* -----------------------------------------
 
 
@@ -625,6 +642,21 @@ def test_lp_after_blood():
         vitals.lp_after_blood(2, 0, 2)
     assert {"lp": 0, "lp_damage_effect": 3, "incapacitated": True} == vitals.lp_after_blood(
         2, 3, 3, confused=True
+    ).value
+
+
+@pytest.mark.rule("SAGA-LP-2")
+@pytest.mark.rule("SAGA-LP-4")
+def test_lp_after_blood_in_an_overdrive():
+    """In an overdrive: cost 2 at LP 12 keeps LP 12 and grows the effect 0 → 2; cost 3 at LP 3
+    is refused all the same; confused, LP 3 stays and the effect grows by 3."""
+    assert {"lp": 12, "lp_damage_effect": 2, "incapacitated": False} == vitals.lp_after_blood(
+        12, 0, 2, overdrive=True
+    ).value
+    with pytest.raises(RuleViolation, match="SAGA-LP-2"):
+        vitals.lp_after_blood(3, 0, 3, overdrive=True)
+    assert {"lp": 3, "lp_damage_effect": 3, "incapacitated": False} == vitals.lp_after_blood(
+        3, 0, 3, confused=True, overdrive=True
     ).value
 
 

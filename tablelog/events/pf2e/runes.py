@@ -1,6 +1,7 @@
-"""Pathfinder 2e events: characters, formulas, items, etching, transfers, investiture.
+"""Pathfinder 2e events about runes: etching (long or at once), transfers and swaps, runestones.
 
-Money fields are integer copper pieces (``*_cp``); descriptions show gp.
+An etch or a transfer records each item it changed as an :class:`ItemSheet` (runes, name, level,
+price, tiers, active and dormant property runes …), as the decider computed it.
 """
 
 from __future__ import annotations
@@ -8,14 +9,24 @@ from __future__ import annotations
 import attrs
 
 from tablelog.events.core import Event, event
+from tablelog.events.pf2e.items import ItemSheet
 from tablelog.rules.core import gp_text
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 
 __all__ = [
-    "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven", "RuneEtchingBegun",
-    "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked", "ItemInvested",
-    "RuneActivated",
+    "HIGHEST", "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed",
+    "RunestoneCracked",
 ]
+
+
+HIGHEST = "only the highest applies"
+"""Breakdown key naming an arriving property rune that has no effect beside a higher one of its
+kind (PF2E-PROP-1); the event line repeats it."""
+
+
+def _highest_text(breakdown: dict[str, str]) -> str:
+    note = breakdown.get(HIGHEST)
+    return f"; {note}" if note else ""
 
 
 def _audit(rule_ids: list[str], breakdown: dict[str, str]) -> list[str]:
@@ -39,83 +50,38 @@ def _may_change_dormancy(rune_id: str) -> bool:
     return found is not None and (not found.is_fundamental or found.family in POTENCY_FAMILIES)
 
 
-@event("pf2e.CharacterAdded", entities=("name",))
-@attrs.frozen
-class CharacterAdded(Event):
-    """A character joined: level, Crafting rank, and whether they can craft magic items."""
-
-    name: str
-    level: int
-    crafting: str = "expert"
-    magical_crafting: bool = True
-
-    def describe(self) -> str:
-        craft = "crafts magic items" if self.magical_crafting else "no magical crafting"
-        return f"{self.name} (level {self.level}, {self.crafting} in Crafting, {craft})"
-
-
-@event("pf2e.FormulaLearned", entities=("character",), rules=("PF2E-FORMULA-1",))
-@attrs.frozen
-class FormulaLearned(Event):
-    """A character has a rune's formula; ``bought`` formulas are paid (``price_cp``)."""
-
-    character: str
-    rune: str
-    level: int
-    price_cp: int
-    bought: bool = False
-
-    def describe(self) -> str:
-        how = "bought" if self.bought else "not charged"
-        return (f"{self.character} knows {self.rune} (formula level {self.level}, "
-                f"{gp_text(self.price_cp)}, {how})")
-
-
-@event("pf2e.ItemAdded", entities=("item", "owner"))
-@attrs.frozen
-class ItemAdded(Event):
-    """An item from the base item catalogue entered play (held by ``owner``, or nobody)."""
-
-    item: str
-    base: str
-    owner: str | None = None
-
-    def describe(self) -> str:
-        return f"{self.item}: {self.base}" + (f", held by {self.owner}" if self.owner else "")
-
-
-@event("pf2e.ItemGiven", entities=("item", "giver", "to"))
-@attrs.frozen
-class ItemGiven(Event):
-    """An item changed hands (an etcher must hold the item)."""
-
-    item: str
-    giver: str | None
-    to: str
-
-    def describe(self) -> str:
-        return f"{self.item}: {self.giver or 'nobody'} -> {self.to}"
-
-
-@event("pf2e.RuneEtchingBegun", entities=("item", "by"), rules=("PF2E-ETCH-1", "PF2E-ETCH-2"))
+@event("pf2e.RuneEtchingBegun", version=3, entities=("item", "by"),
+       rules=("PF2E-ETCH-1", "PF2E-ETCH-2"))
 @attrs.frozen
 class RuneEtchingBegun(Event):
-    """A long Craft started: the rune has no effect until it is finished."""
+    """A long Craft started: the rune has no effect until it is finished.
+
+    v2 records the rune's ``level``, v3 the Crafting rank it needs (``crafting``): the crafter
+    must reach both (PF2E-ETCH-1); None in older records.
+    """
 
     item: str
     rune: str
     by: str
+    level: int | None = None
+    crafting: str | None = None
 
     def describe(self) -> str:
         return f"{self.rune} -> {self.item} begun by {self.by} (no effect until finished)"
 
 
-@event("pf2e.RuneEtched", entities=("item", "by"),
+@event("pf2e.RuneEtched", version=3, entities=("item", "by"),
        rules=("PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1", "PF2E-FUND-1",
               "PF2E-PROP-1"))
 @attrs.frozen
 class RuneEtched(Event):
-    """A rune was etched (``replaces``: the lower tier it upgrades); ``by`` paid ``price_cp``."""
+    """A rune (of ``level``) was etched (``replaces``: the lower tier it upgrades); ``by`` paid
+    ``price_cp``.
+
+    v2 records the item as the etch left it (``sheet``); None in a v1 record (the evolver's
+    legacy path derives it from today's catalogue). v3 records the Crafting rank the rune needs
+    (``crafting``, PF2E-ETCH-1); None in older records.
+    """
 
     item: str
     rune: str
@@ -124,25 +90,35 @@ class RuneEtched(Event):
     price_cp: int
     replaces: str | None = None
     breakdown: dict[str, str] = attrs.Factory(dict)
+    sheet: ItemSheet | None = None
+    crafting: str | None = None
 
     def describe(self) -> str:
         upgrade = f", upgrades {self.replaces}" if self.replaces else ""
-        return f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}{upgrade})"
+        return (f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}"
+                f"{upgrade}{_highest_text(self.breakdown)})")
 
     def explain(self) -> list[str]:
-        """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1."""
+        """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1, a rune
+        outranked by a higher one of its kind PF2E-PROP-1."""
         ids = ["PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1"]
         if self.replaces:
             ids.append("PF2E-FUND-1" if _is_fundamental(self.rune) else "PF2E-PROP-1")
+        elif HIGHEST in self.breakdown:
+            ids.append("PF2E-PROP-1")
         return _audit(ids, self.breakdown)
 
 
-@event("pf2e.RuneTransferred", entities=("source", "target", "by"),
+@event("pf2e.RuneTransferred", version=2, entities=("source", "target", "by"),
        rules=("PF2E-XFER-1", "PF2E-XFER-2", "PF2E-XFER-3", "PF2E-XFER-5", "PF2E-XFER-6",
-              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1"))
+              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1", "PF2E-PROP-1"))
 @attrs.frozen
 class RuneTransferred(Event):
-    """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft."""
+    """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft.
+
+    v2 records both items as the transfer left them (``source_sheet``, ``target_sheet``); None
+    in a v1 record (the evolver's legacy path derives them from today's catalogue).
+    """
 
     rune: str
     source: str
@@ -154,16 +130,20 @@ class RuneTransferred(Event):
     swap: str | None = None
     outcome: str = "success"
     breakdown: dict[str, str] = attrs.Factory(dict)
+    source_sheet: ItemSheet | None = None
+    target_sheet: ItemSheet | None = None
 
     def describe(self) -> str:
         back = f", {self.swap} back" if self.swap else ""
         day = "day" if self.days == 1 else "days"
         cost = gp_text(self.cost_cp) if self.cost_cp else "free"
         return (f"{self.rune}: {self.source} -> {self.target}{back} (DC {self.dc}, {cost}, "
-                f"{self.days} {day}, {_outcome_text(self.outcome)})")
+                f"{self.days} {day}, {_outcome_text(self.outcome)}"
+                f"{_highest_text(self.breakdown)})")
 
     def explain(self) -> list[str]:
-        """The transfer's rules; a swap, a dormancy change or a runestone add theirs."""
+        """The transfer's rules; a swap, a dormancy change, a runestone or a rune outranked by
+        a higher one of its kind (PF2E-PROP-1) add theirs."""
         ids = ["PF2E-XFER-1"]
         if self.swap:
             ids += ["PF2E-XFER-2"] + ([] if _is_fundamental(self.rune) else ["PF2E-XFER-3"])
@@ -172,6 +152,8 @@ class RuneTransferred(Event):
         ids += ["PF2E-XFER-6"] + (["PF2E-XFER-7"] if self.swap else []) + ["PF2E-XFER-8"]
         if self.breakdown.get("cost", "").startswith("free from a runestone"):
             ids.append("PF2E-STONE-1")
+        if HIGHEST in self.breakdown:
+            ids.append("PF2E-PROP-1")
         return _audit(ids, self.breakdown)
 
 
@@ -213,30 +195,3 @@ class RunestoneCracked(Event):
 
     def describe(self) -> str:
         return f"{self.item} cracked and is gone"
-
-
-@event("pf2e.ItemInvested", entities=("item", "by"), rules=("PF2E-INVEST-1",))
-@attrs.frozen
-class ItemInvested(Event):
-    """A character invested an item with the invested trait (its runes now work)."""
-
-    item: str
-    by: str
-
-    def describe(self) -> str:
-        return f"{self.by} invested {self.item}"
-
-
-@event("pf2e.RuneActivated", entities=("item", "by"), rules=("PF2E-ACT-1",))
-@attrs.frozen
-class RuneActivated(Event):
-    """A rune's activated ability was used, as for activating a magic item."""
-
-    item: str
-    rune: str
-    by: str
-    note: str = ""
-
-    def describe(self) -> str:
-        extra = f": {self.note}" if self.note else ""
-        return f"{self.by} activated {self.rune} on {self.item}{extra}"

@@ -1,0 +1,59 @@
+"""The turn of a Noble Phantasm allows only that NP (FATE-NP-14), read from the state.
+
+A character who releases a true-name NP (or a master a unique ability, which follows the NP
+judgment rules) makes no other judgment in that turn, before or after it: no code cast, no use of
+an always-active NP or of an NP's ability. The state keeps, per character, the turn of its last
+true-name release (``_np_turn``, ``[round, turn]``) and of its last other judgment (``_acted``,
+``[round, turn, what]``); deciders and preconditions both check them here, so undo and redo cannot
+get past the rule either. Outside battle there are no turns and nothing is checked.
+
+Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 3.① (보구를 사용한 턴에는 턴 당 판정 횟수에
+관계 없이 '보구' 의 사용만 가능합니다), 고유 능력 4. (고유 능력의 판정을 일반적인 보구 판정 규칙을
+따릅니다); FATE-NP-14.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.projections.core import State, require
+
+__all__ = ["turn_now", "require_no_np_turn", "require_no_other_judgment", "mark_judgment"]
+
+
+def turn_now(state: State) -> list[int] | None:
+    """Return ``[round, turn]`` in battle, else None."""
+    if not state.clock.get("battle"):
+        return None
+    return [state.clock["round"], state.clock["turn"]]
+
+
+def require_no_np_turn(state: State, name: str, who: dict[str, Any], what: str) -> None:
+    """Refuse ``what`` (a code cast, an always-active NP …) by ``name`` in the turn of its NP.
+
+    Raises:
+        RuleViolation: FATE-NP-14 naming the round and turn.
+    """
+    now = turn_now(state)
+    require(now is None or who.get("_np_turn") != now, "FATE-NP-14",
+            f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
+            f" allows only the NP, not {what}")  # fmt: skip
+
+
+def require_no_other_judgment(state: State, name: str, who: dict[str, Any]) -> None:
+    """Refuse a true-name release by ``name`` in a turn it already made another judgment in.
+
+    Raises:
+        RuleViolation: FATE-NP-14 naming the judgment, the round and the turn.
+    """
+    now, acted = turn_now(state), who.get("_acted")
+    require(now is None or acted is None or acted[:2] != now, "FATE-NP-14",
+            f"{name} already used {acted and acted[2]} in round {now and now[0]}, turn"
+            f" {now and now[1]}: the turn of an NP allows only the NP")  # fmt: skip
+
+
+def mark_judgment(state: State, who: dict[str, Any], what: str) -> None:
+    """Record that ``who`` made a judgment other than a true-name release this turn (in place)."""
+    now = turn_now(state)
+    if now is not None:
+        who["_acted"] = [*now, what]

@@ -1,0 +1,166 @@
+"""Preconditions of saga events: what each one depends on in the state it applies to.
+
+They read only the state and the event's recorded fields (never a rule function, a table or a
+catalogue), with the rule IDs and messages the evolvers used to raise. The session runs them on
+every decided event; undo and redo run them on the later events to find those that depend on an
+action taken back or restored (docs/saga.md, "Undo").
+
+Source: saga-eb-damage.ja.txt; SAGA-ATK-2, SAGA-EFF-2, SAGA-FIVE-2, SAGA-HP-1..5,
+SAGA-LP-1..3, SAGA-POISON-1, SAGA-REL-1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.events.saga import (
+    AttackAvoided,
+    AttackDamageDealt,
+    BloodPaid,
+    EffectApplied,
+    HPHealed,
+    InstantDeathInflicted,
+    PartyWiped,
+    PoisonDamageTaken,
+    ReleaseDamageTaken,
+    TurnEnded,
+    UnitAdded,
+    UnitIncapacitated,
+)
+from tablelog.projections.core import State, precondition, require
+from tablelog.projections.saga.units import EFFECT_KINDS, unit_of
+
+__all__: list[str] = []
+
+
+@precondition(UnitAdded)
+def _can_add(state: State, e: UnitAdded) -> None:
+    require(e.name not in state.characters, "CORE-NAME", f"a unit named {e.name!r} exists")
+
+
+@precondition(TurnEnded)
+def _can_end_turn(state: State, e: TurnEnded) -> None:
+    require(state.extra["battle"] is not None, "SAGA-FIVE-2", "no battle has started")
+    require(
+        state.clock["turn"] == e.turn,
+        "SAGA-FIVE-2",
+        f"the turn is {state.clock['turn']}, not {e.turn}",
+    )
+
+
+@precondition(EffectApplied)
+def _can_apply(state: State, e: EffectApplied) -> None:
+    unit = unit_of(state, e.target)
+    unit_of(state, e.by)
+    require(e.kind in EFFECT_KINDS, "SAGA-EFF-2", f"unknown effect {e.kind!r}")
+    if e.landed and e.kind != "tech_power" and e.value_before is not None:
+        now = unit["effects"][e.kind]
+        require(
+            now == e.value_before,
+            "SAGA-EFF-2",
+            f"{e.target}'s {e.kind} effect value is {now}; the buff was decided on "
+            f"{e.value_before}",
+        )
+
+
+def _hp_stays_above_floor(unit: dict[str, Any], name: str, lost: int, what: str) -> None:
+    require(
+        unit["hp"] - lost >= unit["hp_floor"],
+        "SAGA-HP-1",
+        f"{what} takes {lost} HP; {name} has {unit['hp']} HP and an HP floor of "
+        f"{unit['hp_floor']}",
+    )
+
+
+@precondition(AttackDamageDealt)
+def _can_hit(state: State, e: AttackDamageDealt) -> None:
+    unit_of(state, e.actor)
+    target = unit_of(state, e.target)
+    require(0 <= e.damage <= 9999, "SAGA-ATK-2", f"attack damage {e.damage} is outside 0..9999")
+    if e.hp_lost is not None:
+        _hp_stays_above_floor(target, e.target, e.hp_lost, f"{e.actor}'s {e.tech}")
+
+
+@precondition(AttackAvoided)
+def _can_miss(state: State, e: AttackAvoided) -> None:
+    unit_of(state, e.actor)
+    unit_of(state, e.target)
+
+
+@precondition(InstantDeathInflicted)
+def _can_kill(state: State, e: InstantDeathInflicted) -> None:
+    unit_of(state, e.target)
+
+
+@precondition(HPHealed)
+def _can_heal(state: State, e: HPHealed) -> None:
+    unit = unit_of(state, e.unit)
+    require(not unit["incapacitated"], "SAGA-HP-5", f"{e.unit} is incapacitated")
+    if e.healed is not None:
+        require(
+            unit["hp"] + e.healed <= unit["hp_max"],
+            "SAGA-HP-5",
+            f"the heal gives {e.healed} HP; {e.unit} has {unit['hp']}/{unit['hp_max']} HP",
+        )
+
+
+@precondition(PoisonDamageTaken)
+def _can_poison(state: State, e: PoisonDamageTaken) -> None:
+    unit = unit_of(state, e.unit)
+    turn = state.clock["turn"]
+    require(
+        unit["_poisoned_turn"] != turn or turn == 0,
+        "SAGA-POISON-1",
+        f"{e.unit} already took poison damage in turn {turn}",
+    )
+    require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
+    if e.hp_lost is not None:
+        require(
+            e.hp_lost <= unit["hp"],
+            "SAGA-HP-2",
+            f"the poison takes {e.hp_lost} HP; {e.unit} has {unit['hp']} HP",
+        )
+
+
+@precondition(ReleaseDamageTaken)
+def _can_release(state: State, e: ReleaseDamageTaken) -> None:
+    unit = unit_of(state, e.unit)
+    require(
+        0 <= e.damage < max(unit["hp"], 1),
+        "SAGA-REL-1",
+        f"release damage {e.damage} would leave {e.unit} below 1 HP (HP {unit['hp']})",
+    )
+
+
+@precondition(BloodPaid)
+def _can_pay(state: State, e: BloodPaid) -> None:
+    unit = unit_of(state, e.unit)
+    require(unit["lp"] is not None and unit["lp"] > 0, "SAGA-LP-2", f"{e.unit} has no LP to pay")
+    if e.lp_lost is not None:
+        require(
+            e.lp_lost <= unit["lp"],
+            "SAGA-LP-2",
+            f"{e.tech} takes {e.lp_lost} LP; {e.unit} has {unit['lp']} LP",
+        )
+
+
+@precondition(UnitIncapacitated)
+def _can_fall(state: State, e: UnitIncapacitated) -> None:
+    unit = unit_of(state, e.unit)
+    require(unit["hp"] == 0, "SAGA-LP-1", f"{e.unit} has {unit['hp']} HP, not 0")
+    require(not unit["incapacitated"], "SAGA-LP-1", f"{e.unit} is already incapacitated")
+    if e.lp_lost:
+        require(unit["lp"] is not None, "SAGA-LP-1", f"{e.unit} has no LP")
+
+
+@precondition(PartyWiped)
+def _can_wipe(state: State, e: PartyWiped) -> None:
+    for name, lp in (e.lp_before or {}).items():
+        effect = (e.lp_damage_effect or {}).get(name, 0)
+        unit = unit_of(state, name)
+        require(
+            (unit["lp"], unit["lp_damage_effect"]) == (lp, effect),
+            "SAGA-LP-3",
+            f"the wipe was decided with {name} at {lp} LP (LP-damage effect {effect}); "
+            f"{name} has {unit['lp']} LP (LP-damage effect {unit['lp_damage_effect']})",
+        )
