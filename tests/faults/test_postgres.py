@@ -82,8 +82,8 @@ def test_eight_processes_append_a_hundred_each_to_one_table(pg: PgServer, tmp_pa
     for w in range(8):
         assert [r.data["text"] for r in records if r.actor == f"w{w}"] == [
             f"w{w} line {i}" for i in range(100)]
-    assert ok(spec, "verify") == (f"ok: {open_log(spec).path}: 800 records, hash chain intact, "
-                                  "replays (toy)\n")
+    assert ok(spec, "verify").startswith(f"ok: {open_log(spec).path}: 800 records, hash chain "
+                                         "intact, replays (toy)\nhead: 800:")
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ from tablelog.session import Session
 from tablelog.store.follow import follow
 from tablelog.store.format import Position
 from tablelog.store.log import LogError, LogMovedOn
+from tablelog.store.snapshot import snapshot_path
 from tablelog.store.url import open_log
 from tests.support import toy
 from tests.support.cli import invoke, ok
@@ -63,7 +64,9 @@ class Store:
     def spoil_snapshot(self, spec: str) -> None:
         """Replace the table's snapshot with garbage."""
         if self.pg is None:
-            Path(open_log(spec).path + ".snap").write_bytes(b"\x89TBSNAP\n garbage")
+            where = snapshot_path(open_log(spec).path)
+            assert where is not None
+            Path(where).write_bytes(b"\x89TBSNAP\n garbage")
         else:
             self.pg.sql("UPDATE tablelog_snapshots SET body = 'garbage' WHERE table_id = %s",
                         (spec.rpartition("#")[2],))
@@ -268,7 +271,7 @@ def test_repair_says_what_it_does_on_each_store(store: Store) -> None:
     if store.kind == "postgresql":
         expected = ("nothing to repair: a PostgreSQL table never ends in a torn record (each "
                     "command is one transaction)\n") + expected
-    assert out == expected
+    assert out.startswith(expected) and out[len(expected):].startswith("head: 1:")
 
 
 # -- snapshots ----------------------------------------------------------------------------
