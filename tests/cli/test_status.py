@@ -100,9 +100,7 @@ def test_magicpunk_round_and_briefing_in_status_and_state(tmp_path: Path) -> Non
     assert state[-1].startswith('  briefing: {"package": "1m"')
 
 
-def test_titles_are_escaped_and_a_missing_log_is_exit_3(tmp_path: Path) -> None:
-    """A title holding an escape sequence prints escaped; no log: exit 3, one line."""
-    log = tmp_path / "t.tlog"
-    ok(log, "init", "--system", "saga", "--title", "red\x1b[31m")
-    assert r"saga session 'red\x1b[31m', at #0" == ok(log, "status").splitlines()[0]
+def test_a_missing_log_is_exit_3(tmp_path: Path) -> None:
+    """No log: exit 3, one error line, nothing created."""
     assert refused(tmp_path / "none.tlog", "status", status=3).startswith("error: ")
+    assert not (tmp_path / "none.tlog").exists()
