@@ -3,6 +3,7 @@ chunk), the same records the CLI would append one by one."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.support import toy  # noqa: E402
 toy.install()
 
 NAMES = tuple(f"pc{i}" for i in range(8))
+START = datetime.datetime(2026, 11, 30)  # one record a second: times never go back (verify)
 
 
 def bench_events(n: int, markers: bool = True) -> list:
@@ -62,7 +64,7 @@ def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None
     with open(path, "ab") as f:
         for i, event in enumerate(bench_events(n, markers)):
             kind, version, data = to_record(event)
-            at = f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.000000Z"
+            at = (START + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
             record, pos = frame([{"type": kind, "v": version, "at": at, "actor": "gm",
                                   "data": data}], pos)
             buf.append(record)

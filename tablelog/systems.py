@@ -18,7 +18,7 @@ SYSTEMS: dict[str, str] = {
 }
 
 # The `init` options each system takes (anything else is a usage error).
-SYSTEM_OPTIONS: dict[str, tuple[str, ...]] = {"magicpunk": ("clock", "deck")}
+SYSTEM_OPTIONS: dict[str, tuple[str, ...]] = {"magicpunk": ("clock", "deck", "rules")}
 
 
 class SystemUnavailable(Exception):

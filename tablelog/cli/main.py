@@ -27,6 +27,9 @@ LAZY_COMMANDS = {
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
     "key": "tablelog.cli.keys",
+    "export": "tablelog.cli.exports",
+    "import": "tablelog.cli.exports",
+    "report": "tablelog.cli.exports",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",
     "shell": "tablelog.cli.shell",
@@ -118,8 +121,10 @@ def main() -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:
-    given = {"clock": clock, "deck": deck}
+def _parse_options(
+    system: str, clock: str | None, deck: str | None, rules: str | None
+) -> dict[str, Any]:
+    given = {"clock": clock, "deck": deck, "rules": rules}
     options = {key: value for key, value in given.items() if value is not None}
     for key in options:
         if key not in SYSTEM_OPTIONS.get(system, ()):
@@ -163,6 +168,12 @@ class SystemName(click.ParamType):
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
 @click.option(
+    "--rules",
+    metavar="RULE,…",
+    default=None,
+    help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+)
+@click.option(
     "--sign",
     is_flag=True,
     help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
@@ -176,6 +187,7 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    rules: str | None,
     sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file).
@@ -193,7 +205,7 @@ def init(
         system,
         title=title,
         seed=seed,
-        options=_parse_options(system, clock, deck),
+        options=_parse_options(system, clock, deck, rules),
         actor=env.actor,
     )
     env.forget_session()

@@ -111,7 +111,10 @@ _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
          tail: int | None, by_actor: str | None, since: int | None) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros --tail 5"""
+    import types
+
     from tablelog.cli.reading import check_actor, log_window
+    from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
@@ -121,33 +124,22 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
 
     def listed() -> Any:
         nonlocal named
-        for rec, event in session.events():
-            actors.add(rec.actor)
+        for env, event in decoded(session):
+            actors.add(env["actor"])
             if entity and entity not in event.entities():
                 continue
             named = True
-            if show_all or rec.seq not in undone:
-                yield rec, event
+            if show_all or env["seq"] not in undone:
+                yield types.SimpleNamespace(seq=env["seq"], actor=env["actor"], env=env), event
 
     for rec, event in log_window(listed(), by_actor, since, tail):
-        is_undone = rec.seq in undone
-        if as_json:
-            echo(
-                _dump(
-                    {
-                        "seq": rec.seq,
-                        "type": rec.type,
-                        "v": rec.v,
-                        "at": rec.at,
-                        "actor": rec.actor,
-                        "data": rec.data,
-                        "undone": is_undone,
-                    }
-                )
-            )
+        env, seq = rec.env, rec.seq
+        is_undone = seq in undone
+        if as_json:  # every envelope key as stored (prev in hex): what `export` writes
+            echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
-            echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
     _warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
