@@ -38,15 +38,15 @@ def test_fate_board(boards: dict[str, list[str]]) -> None:
 
 
 def test_magicpunk_board(boards: dict[str, list[str]]) -> None:
-    """The rest stop ends at day 2 06:10, round 1; Bram 12/34 HP with 2 cards; the A-battery
-    holds 1 card; 41 cards to draw and 7 discarded."""
+    """The rest stop ends at day 2 06:10, round 1; Bram 12/34 HP with 2 cards; Aria holds 4
+    (dawn drew the A-battery's card into her hand), the A-battery none; 41 to draw, 7 discarded."""
     board = boards["magicpunk"]
     assert "day 2 06:10, round 1; draw pile 41, discard 7" == board[1]
     bram = line_of(board, "Bram")
     assert ("HP 12/34", "2500 Mj") == (bram[0], bram[2])
     assert bram[1].startswith("hand 2 (")
-    battery = line_of(board, "a-battery")
-    assert ["item of Aria"] == battery[:1] and battery[1].startswith("cards 1 (")
+    assert line_of(board, "Aria")[1].startswith("hand 4 (")
+    assert ["item of Aria", "cards 0"] == line_of(board, "a-battery")
 
 
 def test_pf2e_board(boards: dict[str, list[str]]) -> None:
