@@ -3,20 +3,38 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
+# What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
+SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test bench bench-server lint clean
+.PHONY: demo test bench bench-server lint clean FORCE
 
-$(BIN)/tablelog: pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(BIN)/tablelog
+
+## The interpreter .venv was made by. A .venv made by an unsupported Python (or one whose
+## Python no longer runs) is removed and made again with $(PYTHON), never reused; the file
+## changes only when the interpreter does, so the install above reruns only then.
+$(VENV)/python-version: FORCE
+	@if ! $(BIN)/python -c '$(SUPPORTED)' 2>/dev/null; then \
+	  if [ -e $(VENV) ]; then \
+	    echo "$(VENV) was made by an unsupported Python ($$($(BIN)/python -V 2>&1 || echo 'it no longer runs')): making it again"; \
+	    rm -rf $(VENV); \
+	  fi; \
+	  $(PYTHON) -c '$(SUPPORTED)' || { echo "tablelog needs Python >= 3.11; $(PYTHON) is $$($(PYTHON) -V 2>&1): run make PYTHON=python3.12 …"; exit 1; }; \
+	  $(PYTHON) -m venv $(VENV); \
+	fi
+	@$(BIN)/python -V > $@.new 2>&1; if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+FORCE:
 
 ## demo: run the real Pathfinder 2e downtime session on a fresh log and print its final state
 demo: $(BIN)/tablelog
 	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
 	$(BIN)/tablelog --log $(DEMO_LOG) run examples/pf2e-downtime.txt
 	$(BIN)/tablelog --log $(DEMO_LOG) state
+	@echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $(DEMO_LOG) shell, or: source $(BIN)/activate"
 
 ## test: the whole test suite
 test: $(BIN)/tablelog
@@ -34,5 +52,8 @@ bench: $(BIN)/tablelog
 bench-server: $(BIN)/tablelog
 	$(BIN)/python bench/server.py
 
+## clean: remove the virtual environment, build files, caches and the demo log
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache
+	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
+	find tablelog tests bench -name __pycache__ -type d -prune -exec rm -rf {} +

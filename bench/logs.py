@@ -3,6 +3,7 @@ chunk), the same records the CLI would append one by one."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 from pathlib import Path
@@ -14,11 +15,13 @@ from tablelog.events.codec import to_record  # noqa: E402
 from tablelog.events.core import Noted, Redone, Undone  # noqa: E402
 from tablelog.store.format import Header  # noqa: E402
 from tablelog.store.log import LogFile, frame  # noqa: E402
+from tablelog.store.snapshot import snapshot_path  # noqa: E402
 from tests.support import toy  # noqa: E402
 
 toy.install()
 
 NAMES = tuple(f"pc{i}" for i in range(8))
+START = datetime.datetime(2026, 11, 30)  # one record a second: times never go back (verify)
 
 
 def bench_events(n: int, markers: bool = True) -> list:
@@ -43,11 +46,16 @@ def bench_events(n: int, markers: bool = True) -> list:
     return events[:n]
 
 
+def remove_log(path: str) -> None:
+    """Remove a log and this user's snapshot of it (in the private cache)."""
+    for name in (path, snapshot_path(path)):
+        if name is not None and os.path.exists(name):
+            os.remove(name)
+
+
 def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None:
     """Write a toy log of ``n`` events at ``path`` (replacing it), one record per batch."""
-    for suffix in ("", ".snap", ".lock"):
-        if os.path.exists(path + suffix):
-            os.remove(path + suffix)
+    remove_log(path)
     log = LogFile.create(path, Header(session_id=f"bench-{n}", system="toy",
                                       created="2026-11-30T00:00:00.000000Z", seed=7))
     pos = log.start
@@ -56,7 +64,7 @@ def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None
     with open(path, "ab") as f:
         for i, event in enumerate(bench_events(n, markers)):
             kind, version, data = to_record(event)
-            at = f"2026-11-30T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.000000Z"
+            at = (START + datetime.timedelta(seconds=i)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
             record, pos = frame([{"type": kind, "v": version, "at": at, "actor": "gm",
                                   "data": data}], pos)
             buf.append(record)

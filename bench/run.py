@@ -39,6 +39,7 @@ import msgpack  # noqa: E402
 
 from tablelog.session import Session  # noqa: E402
 from tablelog.store.format import parse_header  # noqa: E402
+from tablelog.store.snapshot import snapshot_path  # noqa: E402
 
 PY = sys.executable
 TOYCLI = str(HERE / "toycli.py")
@@ -96,10 +97,9 @@ def bench_replay(big: Path, out: dict) -> None:
 
 
 def bench_snapshot(big: Path, out: dict) -> None:
-    for suffix in (".snap",):
-        Path(str(big) + suffix).unlink(missing_ok=True)
+    Path(snapshot_path(str(big)) or "").unlink(missing_ok=True)
     Session(str(big)).state()  # the first fold writes the snapshot
-    assert Path(str(big) + ".snap").exists()
+    assert Path(snapshot_path(str(big)) or "").exists()
     with_snapshot = min(timed(lambda: Session(str(big)).state()) for _ in range(5))
     out["snapshot_state_s"] = with_snapshot
     out["snapshot_state_fraction"] = with_snapshot / out["replay_s"]
@@ -134,7 +134,7 @@ def bench_cli(log10k: Path, log100k: Path, out: dict) -> None:
     out["state_100k_s"] = statistics.median(wall(PY, *state) for _ in range(5))
     cold = []
     for _ in range(3):
-        Path(str(log100k) + ".snap").unlink(missing_ok=True)
+        Path(snapshot_path(str(log100k)) or "").unlink(missing_ok=True)
         cold.append(wall(PY, *state))
     out["state_100k_cold_s"] = statistics.median(cold)
 
@@ -149,8 +149,7 @@ def bench_run(out: dict, lines: int = 10000) -> None:
     script.write_text("\n".join(body) + "\n")
     for key, extra in (("run_lines_per_s", ()), ("run_atomic_lines_per_s", ("--atomic",))):
         log = WORK / "run.tlog"
-        for suffix in ("", ".snap", ".lock"):
-            Path(str(log) + suffix).unlink(missing_ok=True)
+        logs.remove_log(str(log))
         out[key] = lines / wall(PY, TOYCLI, "--log", str(log), "run", *extra, str(script))
 
 

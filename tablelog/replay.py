@@ -27,7 +27,7 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
-from tablelog.store.format import Header, Position, chain_hash
+from tablelog.store.format import Header, Position, chain_hash, decode_payload
 from tablelog.store.log import Applier, LogError, LogFile, Refused
 from tablelog.store.snapshot import (
     Checkpoint,
@@ -184,7 +184,8 @@ class Replayer:
                 data = f.read(end.offset - last)
         except OSError:
             return False
-        if len(data) != end.offset - last or chain_hash(data[8:]) != end.prev:
+        if len(data) != end.offset - last or chain_hash(data[8:]) != end.prev \
+                or not _is_record(data[8:], end.seq):
             return False
         return self.prefix_crc(end.offset) == cp.prefix_crc
 
@@ -212,10 +213,8 @@ class Replayer:
         """Return a fresh state from a checkpoint (or the initial state for None)."""
         if cp is None:
             return self.initial()
-        fields = decode_state(cp.state)
-        if set(fields) != set(_STATE_FIELDS):
-            raise ValueError("snapshot state fields do not match")
-        return State(**fields)
+        initial = self.initial()
+        return State(**decode_state(cp.state, {n: getattr(initial, n) for n in _STATE_FIELDS}))
 
     def checkpoint(self, state: State, end: Position, undone: frozenset[int],
                    markers: list[tuple[int, str, int]]) -> Checkpoint | None:
@@ -394,6 +393,16 @@ class Replayer:
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         return state, fold_collecting(state, self.pairs(pos), undone)
+
+
+def _is_record(payload: bytes, seq: int) -> bool:
+    """Return whether ``payload`` is the envelope of record ``seq`` (a checkpoint is bound to
+    its record's own seq, not only to its bytes)."""
+    try:
+        env = decode_payload(payload)
+    except Exception:  # noqa: BLE001 - not a record at all
+        return False
+    return type(env) is dict and type(env.get("seq")) is int and env["seq"] == seq
 
 
 def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:

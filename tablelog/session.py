@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -137,6 +136,7 @@ class Session:
         self.snapshots = snapshots
         self.chain = chain
         self.log = LogFile(path)
+        self._header_checked = False  # the system's check of the header's options ran
         self._replayer: Replayer | None = None
         self._state: State | None = None
         self._markers: list[tuple[int, str, int]] = []
@@ -208,10 +208,23 @@ class Session:
 
     @property
     def header(self) -> Header:
+        """The log's header, checked fully on first use: its fields by the store, its options
+        by the system (:func:`systems.check_options`).
+
+        Raises:
+            LogError: a missing or unusable file, or a header option the system refuses.
+        """
         if self.log.header is None:
             self.log.open()
-        assert self.log.header is not None
-        return self.log.header
+        header = self.log.header
+        assert header is not None
+        if not self._header_checked:
+            try:
+                systems.check_options(header.system, header.options)
+            except ValueError as exc:
+                raise LogError(f"{self.path}: header options refused: {exc}") from None
+            self._header_checked = True
+        return header
 
     def events(self, until: int | None = None) -> Iterator[tuple[StoredRecord, Event]]:
         """Yield ``(record, event)`` for every complete record (up to ``until``), decoded.
@@ -619,11 +632,3 @@ class Session:
             self._lock = None
             if lock is not None:
                 lock.release()
-
-
-def remove_quietly(path: str) -> None:
-    """Delete ``path`` if it exists (used to take back a log an atomic run created)."""
-    try:
-        os.remove(path)
-    except FileNotFoundError:
-        pass

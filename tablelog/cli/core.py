@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import click
 
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, escape_text
 
 __all__ = [
     "Env",
@@ -26,6 +26,7 @@ __all__ = [
     "change_lines",
     "fmt_value",
     "domain_errors",
+    "echo",
 ]
 
 
@@ -45,8 +46,10 @@ class Env:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
         if self._session is None:
             from tablelog.session import Session
+            from tablelog.store.keys import signer
 
             self._session = Session(self.log_path, self.actor)
+            self._session.log.signer = signer(self.actor)  # None: this actor has no key
             self._session.header  # noqa: B018 - fail early (exit 3) when the log is unusable
         return self._session
 
@@ -63,7 +66,7 @@ class CliError(click.ClickException):
         self.exit_code = exit_code  # type: ignore[misc]
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        echo(f"error: {self.format_message()}", err=True)
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -77,7 +80,9 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except RuleViolation as exc:
-            raise CliError(f"{exc.rule_id}: {exc.message}", 1) from None
+            from tablelog.cli.similar import hint
+
+            raise CliError(f"{exc.rule_id}: {exc.message}{hint(exc)}", 1) from None
         except (LogError, SystemUnavailable) as exc:
             raise CliError(str(exc), 3) from None
 
@@ -128,20 +133,33 @@ def execute(ctx: click.Context, command: object) -> Any:
     Raises:
         CliError: exit 1 on a refused command, 3 when the log cannot be used.
     """
+    from tablelog.cli.similar import refuse_case_twin
+
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
     request_id = ctx.meta.get("tablelog.request_id")
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
     if env.authorize is not None:
         env.authorize(command)
+    domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
     env.outcome = outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
         seqs = f"#{first}" if first == last else f"#{first}-#{last}"
-        click.echo(f"request {request_id} was appended already as {seqs}: nothing appended")
+        echo(f"request {request_id} was appended already as {seqs}: nothing appended")
     echo_outcome(outcome)
     return outcome
+
+
+def echo(line: str, err: bool = False) -> None:
+    """Print one output line with its control characters escaped (:func:`escape_text`).
+
+    Everything a command prints from a log is data from others (a note, an actor, a title, a
+    name): it must never steer the reader's terminal, on a terminal or not. Every line that
+    can hold a string from a log is printed through here, one line at a time.
+    """
+    click.echo(escape_text(line), err=err)
 
 
 def echo_outcome(outcome: Any) -> None:
@@ -149,9 +167,9 @@ def echo_outcome(outcome: Any) -> None:
     if not outcome.written and outcome.applied and not outcome.repeated:
         click.echo("dry run: nothing appended")
     for applied in outcome.applied:
-        click.echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
+        echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
         for line in change_lines(applied.changes):
-            click.echo(f"    {line}")
+            echo(f"    {line}")
 
 
 def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True) -> list[str]:

@@ -6,11 +6,12 @@ Usage: ``tablelog [--log PATH] [--actor NAME] COMMAND …`` (see ``tablelog --he
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, execute
+from tablelog.cli.core import Env, appending, domain_errors, echo, execute
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
@@ -25,6 +26,13 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "key": "tablelog.cli.keys",
+    "export": "tablelog.cli.exports",
+    "import": "tablelog.cli.exports",
+    "report": "tablelog.cli.exports",
+    "rules": "tablelog.cli.rules",
+    "status": "tablelog.cli.status",
+    "shell": "tablelog.cli.shell",
 }
 
 
@@ -98,6 +106,10 @@ def main() -> None:
 
     if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if "_TABLELOG_COMPLETE" in os.environ:  # bash/zsh/fish completion: names from the log too
+        from tablelog.cli.shell.values import complete_from_log
+
+        complete_from_log(cli)
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.ClickException as exc:
@@ -109,8 +121,10 @@ def main() -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _parse_options(system: str, clock: str | None, deck: str | None) -> dict[str, Any]:
-    given = {"clock": clock, "deck": deck}
+def _parse_options(
+    system: str, clock: str | None, deck: str | None, rules: str | None
+) -> dict[str, Any]:
+    given = {"clock": clock, "deck": deck, "rules": rules}
     options = {key: value for key, value in given.items() if value is not None}
     for key in options:
         if key not in SYSTEM_OPTIONS.get(system, ()):
@@ -153,6 +167,17 @@ class SystemName(click.ParamType):
     default=None,
     help="Card list for the shared deck (magicpunk; default 54 cards).",
 )
+@click.option(
+    "--rules",
+    metavar="RULE,…",
+    default=None,
+    help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+)
+@click.option(
+    "--sign",
+    is_flag=True,
+    help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
+)
 @click.pass_context
 @domain_errors
 def init(
@@ -162,41 +187,52 @@ def init(
     seed: int | None,
     clock: str | None,
     deck: str | None,
+    rules: str | None,
+    sign: bool,
 ) -> None:
     """Create a new log (never overwrites an existing file).
 
-    Example: tablelog --log war.tlog init --system fate --title "Fourth war" --seed 7
+    With --sign, its first record adds your signing key: from then on every record is signed
+    (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
+    from tablelog.rules.core import check_text
     from tablelog.session import Session
 
+    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     session = Session.create(
         env.log_path,
         system,
         title=title,
         seed=seed,
-        options=_parse_options(system, clock, deck),
+        options=_parse_options(system, clock, deck, rules),
         actor=env.actor,
     )
     env.forget_session()
     verb = "created (until the dry run ends)" if env.dry_run else "created"
-    click.echo(
+    echo(
         f"{verb} {env.log_path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
+    if sign:
+        from tablelog.cli.keys import add
+
+        ctx.invoke(add)
 
 
 @cli.command()
 @click.argument("text")
+@click.option("--about", multiple=True, metavar="NAME",
+              help="Tie the note to a character or item (shown in its history); repeatable.")
 @appending
-def note(ctx: click.Context, text: str) -> None:
+def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
     """Log a free-text note: a GM ruling, a table decision.
 
-    Example: tablelog note "Kyra keeps the runestone shards"
+    Example: tablelog note "Kyra keeps the runestone shards" --about Kyra
     """
     from tablelog.commands.core import AddNote
 
-    execute(ctx, AddNote(text=text))
+    execute(ctx, AddNote(text=text, about=about))
 
 
 @cli.command()
@@ -209,7 +245,9 @@ def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
     Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
     """
     from tablelog.commands.core import Undo
+    from tablelog.rules.core import check_text
 
+    check_text(reason, "the reason")  # CORE-TEXT: shown to every player by `log`
     execute(ctx, Undo(target=seq, reason=reason))
 
 

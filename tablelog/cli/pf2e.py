@@ -150,3 +150,8 @@ def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) ->
     Example: tablelog pf2e activate longsword-1 flaming --by Valeros --note "critical burn"
     """
     execute(ctx, ActivateRune(item=item_id, rune=rune, by=by, note=note))
+
+
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
+
+extend("pf2e", group)

@@ -7,14 +7,14 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import change_lines, domain_errors, fmt_value, session_of
+from tablelog.cli.core import change_lines, domain_errors, echo, fmt_value, session_of
 
 __all__ = ["COMMANDS"]
 
 
 def _warn_torn(session: Any) -> None:
     if session.torn_at is not None:
-        click.echo(
+        echo(
             f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
             "is ignored; run: tablelog verify --repair",
             err=True,
@@ -58,9 +58,10 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
             raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
         data = found
     if as_json:
-        click.echo(_dump(data))
+        echo(_dump(data))
     else:
-        click.echo(_render_entity(name, data) if name else _render_state(data))
+        for line in _render_entity(name, data) if name else _render_state(data):
+            echo(line)
 
 
 def _check_seq(seq: int | None, last: int) -> None:
@@ -70,63 +71,78 @@ def _check_seq(seq: int | None, last: int) -> None:
         raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
 
 
-def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> str:
+def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
     lines = [f"{indent}{name}"]
     lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
-    return "\n".join(lines)
+    return lines
 
 
-def _render_state(data: dict[str, Any]) -> str:
+def _render_state(data: dict[str, Any]) -> list[str]:
     lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
     if data.get("clock"):
         lines.append(f"clock: {fmt_value(data['clock'])}")
     for section in ("characters", "items"):
         if data.get(section):
             lines.append(f"{section}:")
-            lines += [_render_entity(k, v, "  ") for k, v in data[section].items()]
+            for key, value in data[section].items():
+                lines += _render_entity(key, value, "  ")
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
-    return "\n".join(lines)
+    for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
+        if key not in _SHOWN and isinstance(value, dict):
+            lines += [f"{key}:", *(f"  {k}: {fmt_value(v)}" for k, v in value.items())]
+        elif key not in _SHOWN:
+            lines.append(f"{key}: {fmt_value(value)}")
+    return lines
+
+
+_SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 
 
 @click.command("log")
 @click.option("--entity", metavar="NAME", help="Only events that involve NAME.")
 @click.option("--all", "show_all", is_flag=True, help="Also show undone events, marked.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--tail", type=click.IntRange(min=1), help="Only the last N events listed.")
+@click.option("--actor", "by_actor", metavar="NAME", help="Only events logged by NAME.")
+@click.option("--since", type=click.IntRange(min=0), help="Only events after event SEQ.")
 @click.pass_context
 @domain_errors
-def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) -> None:
-    """List the events, oldest first. Example: tablelog log --entity Valeros"""
+def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
+         tail: int | None, by_actor: str | None, since: int | None) -> None:
+    """List the events, oldest first. Example: tablelog log --entity Valeros --tail 5"""
+    import types
+
+    from tablelog.cli.reading import check_actor, log_window
+    from tablelog.exports.jsonl import decoded, dump, record_line
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
     undone = undone_after(session.markers())
-    named = False  # whether --entity names anything in the log at all
-    for rec, event in session.events():
-        is_undone = rec.seq in undone
-        if entity and entity not in event.entities():
-            continue
-        named = True
-        if is_undone and not show_all:
-            continue
-        if as_json:
-            click.echo(
-                _dump(
-                    {
-                        "seq": rec.seq,
-                        "type": rec.type,
-                        "v": rec.v,
-                        "at": rec.at,
-                        "actor": rec.actor,
-                        "data": rec.data,
-                        "undone": is_undone,
-                    }
-                )
-            )
+    _check_seq(since, session.state().seq)
+    named, actors = False, set()  # whether --entity names anything in the log at all; who logged
+
+    def listed() -> Any:
+        nonlocal named
+        for env, event in decoded(session):
+            actors.add(env["actor"])
+            if entity and entity not in event.entities():
+                continue
+            named = True
+            if show_all or env["seq"] not in undone:
+                yield types.SimpleNamespace(seq=env["seq"], actor=env["actor"], env=env), event
+
+    for rec, event in log_window(listed(), by_actor, since, tail):
+        env, seq = rec.env, rec.seq
+        is_undone = seq in undone
+        if as_json:  # every envelope key as stored (prev in hex): what `export` writes
+            echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
-            click.echo(f"#{rec.seq}{mark} {rec.at} {rec.actor} {rec.type} {event.describe()}")
+            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
     _warn_torn(session)
+    if by_actor is not None:
+        check_actor(by_actor, actors)
     if entity and not named:
         from tablelog.rules.core import RuleViolation
 
@@ -138,12 +154,16 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool) 
 @click.option("--all", "show_all", is_flag=True,
               help="Also undone events (marked), and the undo/redo markers that changed NAME.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option("--field", "fields", multiple=True, metavar="FIELD",
+              help="Only the changes of FIELD (hp, effects.attack …); repeatable.")
 @click.pass_context
 @domain_errors
-def history(ctx: click.Context, name: str, show_all: bool, as_json: bool) -> None:
-    """Show how NAME reached its state: each change, old -> new, with the rule behind it.
+def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
+            fields: tuple[str, ...]) -> None:
+    """Show how NAME reached its state: each change, old -> new, with the rule behind it;
+    notes about NAME (note --about) among them.
 
-    Example: tablelog history Kiritsugu
+    Example: tablelog history Kiritsugu --field hp
     """
     from tablelog.projections import history as read_models
     from tablelog.projections.core import undone_after
@@ -160,6 +180,10 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool) -> Non
                                            name))
     if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+    if fields:
+        from tablelog.cli.reading import only_fields
+
+        entries = only_fields(entries, fields, name)
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
     _warn_torn(session)
@@ -192,18 +216,18 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
     if as_json:
-        click.echo(_dump(entry.to_json()))
+        echo(_dump(entry.to_json()))
         return
     mark = " [undone]" if entry.undone else ""
-    click.echo(
+    echo(
         f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}"
     )
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
-        click.echo(f"    {line}")
+        echo(f"    {line}")
     if explain:
         for line in entry.event.explain():
-            click.echo(f"    · {line}")
+            echo(f"    · {line}")
 
 
 COMMANDS = [state, log_, history, replay]

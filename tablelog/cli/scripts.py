@@ -10,9 +10,12 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, domain_errors
+from tablelog.cli.core import CliError, Env, domain_errors, echo
+from tablelog.store.format import head_text
 
-__all__ = ["COMMANDS", "script_lines"]
+__all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
+
+MAX_SCRIPT_CHARS = 4 * 1024 * 1024  # a script of 4 Mi characters is some 100,000 lines
 
 
 def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[str]]]:
@@ -47,7 +50,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     """
     env: Env = ctx.obj
     try:
-        lines = list(script_lines(script.read(), script.name))
+        text = script.read(MAX_SCRIPT_CHARS + 1)  # bounded: an endless file (/dev/zero) too
+        if len(text) > MAX_SCRIPT_CHARS:
+            raise CliError(f"{script.name} is longer than {MAX_SCRIPT_CHARS:,} characters: "
+                           "split it into several scripts", 2)
+        lines = list(script_lines(text, script.name))
     except UnicodeDecodeError as exc:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True
@@ -71,7 +78,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         if created and (atomic or dry_run):
             _take_back(env.log_path)
         if dry_run:
-            click.echo(f"dry run stopped at line {number}; nothing appended", err=True)
+            echo(f"dry run stopped at line {number}; nothing appended", err=True)
         elif atomic:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
@@ -84,16 +91,31 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         click.echo(
             f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended"
         )
-    elif not dry_run and env._session is not None:
-        env._session.save_snapshot()  # a snapshot at the end of every run (docs/RELIABILITY.md)
+    else:
+        if env._session is not None:
+            env._session.save_snapshot()  # a snapshot at the end of every run (RELIABILITY.md)
+        _echo_head(env)
+
+
+def _echo_head(env: Env) -> None:
+    """Print the log's head, ``head: SEQ:HASH`` (post it: `verify --expect-head` checks it);
+    nothing when there is no usable log (an empty script before any init)."""
+    from tablelog.store.log import LogError
+    from tablelog.systems import SystemUnavailable
+
+    try:
+        session = env.session()
+        session.state()
+    except (LogError, SystemUnavailable):
+        return
+    echo(f"head: {head_text(session.log.end)}")
 
 
 def _take_back(log_path: str) -> None:
-    """Remove a log (and its lock file) that this buffered run created but did not keep."""
-    from tablelog.session import remove_quietly
+    """Remove a log that this buffered run created but did not keep."""
+    from tablelog.store.log import remove_quietly
 
     remove_quietly(log_path)
-    remove_quietly(log_path + ".lock")
 
 
 @contextlib.contextmanager
@@ -140,16 +162,28 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
     default=None,
     help="Copy the header and every record before the first bad one into a new log OUT.",
 )
+@click.option(
+    "--expect-head",
+    metavar="SEQ:HASH",
+    default=None,
+    callback=lambda ctx, param, value: _parse_head(value),
+    help="A head posted earlier (by verify or run): the log must still hold record SEQ with "
+         "that hash (else it was cut or rewritten).",
+)
 @click.pass_context
-def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
+def verify(ctx: click.Context, repair: bool, salvage: str | None,
+           expect_head: tuple[int, bytes] | None) -> None:
     """Check the header, every record's framing and checksum, the hash chain, and the replay.
 
     Exit 0 when the log is sound, 1 when a problem is found (the first bad position is named).
+    It prints the log's head (SEQ:HASH): post it after a session, and a later
+    `verify --expect-head SEQ:HASH` finds a log cut or rewritten at or before SEQ.
     --repair only ever cuts a torn tail; for corruption before it, --salvage OUT keeps the valid
-    prefix in a new file. Example: tablelog verify --repair
+    prefix in a new file. Example: tablelog verify --expect-head 12:6b1d…
     """
     from tablelog.session import LogError, Session
-    from tablelog.store.log import LogLocked
+    from tablelog.store.keys import check_signatures
+    from tablelog.store.log import LogLocked, LogUnwritable
 
     env: Env = ctx.obj
     if repair and salvage is not None:
@@ -163,14 +197,15 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
         if repair:
             repaired = session.log.repair()
             if repaired is not None:
-                click.echo(
+                echo(
                     f"repaired: torn last record at byte {repaired[0]} truncated; "
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
         unheld = session.unheld()
-    except LogLocked as exc:  # the log was not checked: "cannot be used", like other commands
-        raise CliError(str(exc), 3) from None
+        signatures = check_signatures(session.log)
+    except (LogLocked, LogUnwritable) as exc:  # not checked, or a backup or cut not written:
+        raise CliError(str(exc), 3) from None  # "cannot be used", like other commands
     except LogError as exc:
         hint = "; not repaired: only a torn tail is ever cut" if repair else ""
         hint += (
@@ -190,9 +225,60 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None) -> None:
         more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
         raise CliError(f"{env.log_path}: event #{seq} {event.TYPE} does not hold where it "
                        f"stands: {exc}{more}", 1)
-    click.echo(
+    head = session.log.end
+    if expect_head is not None:
+        _check_head(session, head.seq, expect_head)
+    echo(
         f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )
+    echo(f"head: {head_text(head)}")
+    if signatures is not None:
+        _echo_signatures(signatures)
+
+
+def _echo_signatures(report: Any) -> None:
+    """Print what the log's signatures prove (a log with a roster of keys)."""
+    echo(f"signed: {report.signed} records by {report.keys} keys in the roster "
+         f"(owner {report.owner}, key {report.owner_key}), each signature checked")
+    if report.unsigned:
+        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs)
+                           for actor, seqs in report.unsigned.items())
+        echo(f"not signed (no key in the roster): {listed}")
+
+
+def _parse_head(value: str | None) -> tuple[int, bytes] | None:
+    """Parse ``SEQ:HASH`` (a head as verify and run print it).
+
+    Raises:
+        click.BadParameter: not a whole number, a colon and 32 hex digits (exit 2).
+    """
+    if value is None:
+        return None
+    seq, sep, digest = value.partition(":")
+    if not (sep and seq.isascii() and seq.isdigit() and len(seq) <= 18 and len(digest) == 32
+            and all(c in "0123456789abcdef" for c in digest.lower())):
+        raise click.BadParameter(f"{value!r} is not SEQ:HASH (a head as verify prints it, "
+                                 "e.g. 12:6b1d0c…, 32 hex digits)")
+    return int(seq), bytes.fromhex(digest)
+
+
+def _check_head(session: Any, last: int, expected: tuple[int, bytes]) -> None:
+    """Check that the (verified) log, whose last record is ``last``, holds record ``SEQ`` with
+    chain hash ``HASH``.
+
+    Raises:
+        CliError: exit 1, the log ends before SEQ (cut) or holds another record there
+            (rewritten at or before SEQ).
+    """
+    seq, digest = expected
+    found = session.log.hash_of(seq) if seq <= last else None
+    if found is None:
+        raise CliError(f"{session.path}: the log ends at #{last}, before the posted head "
+                       f"#{seq}: records were cut off", 1)
+    if found != digest:
+        raise CliError(f"{session.path}: record #{seq} is not the one posted (hash "
+                       f"{found.hex()}, posted {digest.hex()}): the log was rewritten at or "
+                       f"before #{seq}", 1)
 
 
 def _salvage(session: Any, out: str) -> None:
@@ -206,7 +292,7 @@ def _salvage(session: Any, out: str) -> None:
     kept, size, bad = domain_errors(session.log.salvage)(out, before)
     where = (f"first bad record at byte {bad} (whole commands only: records of its command "
              "before it are left out too)" if bad is not None else "no bad record found")
-    click.echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
+    echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
 
 
 COMMANDS = [run, verify]

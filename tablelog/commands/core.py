@@ -11,11 +11,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import ROLES, Event, Noted, SeatAdded, SeatRevoked
-from tablelog.projections.core import State, seats
-from tablelog.rules.core import RuleViolation, check_name, require
+from tablelog.events.core import ROLES, Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
+from tablelog.projections.core import State, roster, seats
+from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
-__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "AddSeat", "RevokeSeat", "RuleViolation",
+__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "AddSeat", "RevokeSeat", "AddKey",
+           "RuleViolation",
            "require"]
 
 C = TypeVar("C")
@@ -58,9 +59,10 @@ def decide(state: State, command: object) -> list[Event]:
 
 @attrs.frozen
 class AddNote:
-    """Record a free-text note (a GM ruling, a table decision)."""
+    """Record a free-text note (a GM ruling, a table decision), tied to ``about`` if given."""
 
     text: str
+    about: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -80,9 +82,21 @@ class Redo:
 
 @decider(AddNote)
 def decide_add_note(state: State, command: AddNote) -> list[Event]:
-    """Decide a note: any non-empty text is accepted."""
+    """Decide a note: any non-empty text without control characters but line breaks and tabs; a
+    note about characters or items names existing ones.
+
+    Raises:
+        RuleViolation: CORE-NOTE for an empty note; CORE-TEXT for a control character;
+            UNKNOWN-NAME for an unknown ``about``.
+    """
     require(command.text.strip(), "CORE-NOTE", "a note needs some text")
-    return [Noted(text=command.text)]
+    check_text(command.text, "a note", lines=True)
+    if not command.about:
+        return [Noted(text=command.text)]
+    for name in command.about:
+        require(state.entity(name) is not None, "UNKNOWN-NAME",
+                f"no character or item named {name!r} to tie the note to")
+    return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
 
 
 @attrs.frozen
@@ -138,3 +152,42 @@ def decide_revoke_seat(state: State, command: RevokeSeat) -> list[Event]:
     """
     require(command.name in seats(state), "CORE-SEAT", f"no seat named {command.name!r}")
     return [SeatRevoked(command.name)]
+
+
+@attrs.frozen
+class AddKey:
+    """Add ``actor``'s public signing key to the log's roster (or replace theirs), as
+    ``by``, the actor logging the command: the first key is ``by``'s own (``by`` then owns the
+    roster); later keys only the owner adds."""
+
+    actor: str
+    public_key: str
+    by: str
+
+
+@decider(AddKey)
+def decide_add_key(state: State, command: AddKey) -> list[Event]:
+    """Decide a key for the roster.
+
+    Raises:
+        RuleViolation: CORE-NAME for a bad name; CORE-KEY when the key is not 64 lowercase hex
+            digits, when the first key is not the appender's own, or when someone other than
+            the roster's owner adds one.
+
+    Source: issue 13 (signed records); docs/RELIABILITY.md, "Threat model".
+    """
+    check_name(command.actor, "the key's actor")
+    key = command.public_key
+    require(len(key) == 64 and all(c in "0123456789abcdef" for c in key), "CORE-KEY",
+            f"{key!r} is not a public key (64 lowercase hex digits, as `tablelog key new` "
+            "prints it)")
+    keys = roster(state)
+    owner = next(iter(keys), None)
+    if owner is None:
+        require(command.actor == command.by, "CORE-KEY",
+                f"the first key of a roster is its owner's own: add {command.by!r}'s key "
+                f"first (tablelog key add), not {command.actor!r}'s")
+    else:
+        require(command.by == owner, "CORE-KEY",
+                f"only the roster's owner {owner!r} adds keys, not {command.by!r}")
+    return [KeyAdded(command.actor, key)]

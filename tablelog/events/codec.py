@@ -51,7 +51,7 @@ def _converter() -> Any:
 
         import cattrs
 
-        made = cattrs.Converter()
+        made = cattrs.Converter(forbid_extra_keys=True)  # a field the event lacks: refused
         made.register_unstructure_hook(Fraction, lambda f: f"{f.numerator}/{f.denominator}")
         made.register_structure_hook(Fraction, _fraction)
         for kind in (int, str, bool):  # stored data is never converted: "999" is no int

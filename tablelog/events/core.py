@@ -12,8 +12,8 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "Undone", "Redone",
-           "SeatAdded", "SeatRevoked", "ROLES"]
+__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Undone",
+           "Redone", "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
 
 E = TypeVar("E", bound=type)
 
@@ -115,6 +115,18 @@ class Noted(Event):
         return repr(self.text)
 
 
+@event("core.NotedAbout", entities=("about",))
+@attrs.frozen
+class NotedAbout(Event):
+    """A note tied to characters or items (``note --about NAME``): it shows in their history."""
+
+    text: str
+    about: tuple[str, ...]
+
+    def describe(self) -> str:
+        return f"{self.text!r} (about {', '.join(self.about)})"
+
+
 @event("core.Undone")
 @attrs.frozen
 class Undone(Event):
@@ -166,6 +178,21 @@ class SeatRevoked(Event):
 
     def describe(self) -> str:
         return self.name
+
+
+@event("core.KeyAdded", rules=("CORE-KEY",))
+@attrs.frozen
+class KeyAdded(Event):
+    """An actor's public signing key joined the log's roster (Ed25519, 64 hex digits), or
+    replaced their earlier key. The first one is its appender's own key: that actor owns the
+    roster; later ones are appended and signed by the owner (``verify`` checks both:
+    :mod:`tablelog.store.keys`)."""
+
+    actor: str
+    public_key: str
+
+    def describe(self) -> str:
+        return f"{self.actor} {self.public_key[:16]}…"
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from tablelog.events.core import MARKERS, Event
-from tablelog.projections.core import State, diff, entity_view, evolve
+from tablelog.projections.core import State, diff, entity_view, evolve, plain_copy
 
 __all__ = ["Entry", "history", "replay", "narrate", "touching", "state_json", "public"]
 
@@ -89,7 +89,7 @@ def narrate(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
         if rec.type in MARKERS:
             markers.append((rec, event))
             continue
-        before = copy.deepcopy(entity_view(state))
+        before = plain_copy(entity_view(state))
         evolve(state, event)
         state.seq = rec.seq
         yield Entry(rec.seq, rec.at, rec.actor, event, diff(before, entity_view(state)),

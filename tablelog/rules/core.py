@@ -5,6 +5,7 @@ Nothing here does I/O, reads the clock or uses :mod:`random`.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: start-up of every command pays for what it imports
@@ -13,6 +14,8 @@ if TYPE_CHECKING:  # imported where used: start-up of every command pays for wha
 __all__ = [
     "RuleViolation",
     "check_name",
+    "check_text",
+    "escape_text",
     "draw_fraction",
     "draw_index",
     "gp_text",
@@ -42,6 +45,52 @@ def require(condition: object, rule_id: str, message: str) -> None:
     """Raise :class:`RuleViolation` ``rule_id`` with ``message`` unless ``condition`` holds."""
     if not condition:
         raise RuleViolation(rule_id, message)
+
+
+# Characters that steer a terminal or reorder what it shows: the C0 and C1 controls and DEL
+# (ESC starts the sequences that erase, rewrite or retitle a terminal; a newline forges a line),
+# the bidirectional formatting marks (they reorder a line), and the line and paragraph separators.
+_MARKS = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+_UNSAFE_RE = re.compile(f"[\x00-\x1f{_MARKS}]")
+_UNSAFE_IN_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_MARKS}]")  # tab and newline allowed
+_SHORT_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def escape_text(text: str) -> str:
+    """Return ``text`` with every control character written as an escape: ``\\n``, ``\\t``,
+    ``\\r``, ``\\b``, ``\\f`` or ``\\uXXXX`` (valid inside a JSON string too), so that a
+    string from a log (a note, an actor, a title, a name) shows as text on any terminal and
+    never moves the cursor, rewrites the screen, sets the window title or starts a new line.
+
+    Args:
+        text: Any string; one whole output line at a time (its own line breaks are escaped).
+
+    Returns:
+        The same string where it has no such character (most strings: one regex scan).
+    """
+    if _UNSAFE_RE.search(text) is None:
+        return text
+    return _UNSAFE_RE.sub(
+        lambda m: _SHORT_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
+
+
+def check_text(text: str, what: str, lines: bool = False) -> None:
+    """Refuse free text that holds control characters where it enters (``--title``,
+    ``undo --reason``, a note): they would steer other players' terminals when it is shown.
+
+    Args:
+        text: The text.
+        what: What it is, for the message (``"the title"``).
+        lines: Allow line breaks and tabs (a note may have several lines; they are escaped
+            when shown).
+
+    Raises:
+        RuleViolation: CORE-TEXT, naming the text and the first such character.
+    """
+    found = (_UNSAFE_IN_LINES_RE if lines else _UNSAFE_RE).search(text)
+    if found is not None:
+        raise RuleViolation("CORE-TEXT", f"{what} cannot hold control characters "
+                            f"({escape_text(found.group())} in '{escape_text(text)}')")
 
 
 def check_name(name: str, what: str = "a name") -> None:

@@ -28,6 +28,7 @@ from tablelog.web import cookie_name, web_routes
 __all__ = ["create_app", "MAX_BODY_BYTES"]
 
 MAX_BODY_BYTES = 64 * 1024
+REPORT_TYPES = {"html": "text/html", "md": "text/markdown"}  # GET …/report?format=
 KEEPALIVE_S = 15.0
 STOPPING = threading.Event()  # set when the server is asked to stop: event streams end
 
@@ -247,6 +248,15 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         table = tables.get(table_id)
         return views.history(table, seat(request, table), name)
 
+    @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
+    def report_of(request: Request[Any, Any, Any], table_id: str, format: str = "html",  # noqa: A002 - the contract
+                  until: int | None = None) -> Response[str]:
+        table = tables.get(table_id)
+        if format not in REPORT_TYPES:
+            raise Refusal(400, "usage", f"format {format!r} is not html or md")
+        text = views.report(table, seat(request, table), format, until)
+        return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
+
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(request: Request[Any, Any, Any], table_id: str,
                 data: CommandBody) -> Response[CommandResult]:
@@ -270,12 +280,16 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:
         schema = request.app.openapi_schema.to_schema()
         schema["paths"] = {p: v for p, v in schema["paths"].items() if p.startswith("/api")}
+        report = schema["paths"].get("/api/tables/{table_id}/report", {}).get("get")
+        if report is not None:  # one route, two kinds of text (format=html|md)
+            report["responses"]["200"]["content"] = {
+                kind: {"schema": {"type": "string"}} for kind in REPORT_TYPES.values()}
         return schema  # type: ignore[no-any-return]
 
     return Litestar(
         route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,
-                        state_of, entity_of, log_of, history_of, command, events, openapi,
-                        *web_routes()],
+                        state_of, entity_of, log_of, history_of, report_of, command, events,
+                        openapi, *web_routes()],
         exception_handlers={Refusal: _refused, HTTPException: _http_error,
                             Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),

@@ -21,7 +21,7 @@ from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
 
 __all__ = ["state", "entity", "log", "history", "command", "stream_lines", "add_seat",
-           "revoke_seat", "record_line", "authorizer"]
+           "revoke_seat", "record_line", "authorizer", "report"]
 
 
 def _viewer(table: Table, seat: Seat) -> Viewer:
@@ -243,3 +243,55 @@ def _seat_command(table: Table, command: object) -> None:
         table.execute(command, "gm")
     except RuleViolation as exc:
         raise Refusal(422, "rule", exc.message, exc.rule_id) from None
+
+
+def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
+    """``GET …/report?format=html|md``: the session report (SPEC), redacted for the seat: hidden
+    cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out.
+
+    Raises:
+        Refusal: 422 CORE-SEQ for a seq past the end.
+    """
+    import attrs
+
+    from tablelog.events.codec import CodecError, from_record
+    from tablelog.exports import render
+    from tablelog.exports.report import build
+    from tablelog.session import Session
+
+    now = table.state()
+    if until is not None and not 0 <= until <= now.seq:
+        raise Refusal(422, "rule", f"there is no event #{until} (the log ends at #{now.seq})",
+                      "CORE-SEQ")
+    viewer = _viewer(table, seat)
+
+    def describe(rec: Any, event: Any) -> str:
+        line = viewer.record(record_line(rec, False))
+        if line["data"] is not rec.data:  # redacted: describe what the seat may see
+            try:
+                event = from_record(rec.type, rec.v, line["data"])
+            except CodecError:  # hidden values the event cannot hold: only its names
+                return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
+        return f"{rec.type} {event.describe()}"
+
+    made = build(Session(table.path, snapshots=False), until, describe)
+    if not viewer.sees_all:
+        made = attrs.evolve(made, **_hidden_figures(made, viewer))
+    return render.html_page(made) if fmt == "html" else render.markdown(made)
+
+
+def _hidden_figures(made: Any, viewer: Viewer) -> dict[str, Any]:
+    """Return the report's figures, series and gains without what ``viewer`` may not see."""
+    import attrs
+
+    def seen(name: str, values: dict[str, Any]) -> dict[str, Any]:
+        shown = viewer.entity(name, dict(values))
+        return {k: v for k, v in shown.items() if v is not None or values[k] is None}
+
+    figures = [attrs.evolve(f, start=seen(f.name, f.start), end=seen(f.name, f.end))
+               for f in made.figures]
+    series = {g: {n: pts for n, pts in by.items() if seen(n, {g: 0}).get(g) is not None}
+              for g, by in made.series.items()}
+    moves = [m for m in made.moves if seen(m[0], {m[1]: 0}).get(m[1]) is not None]
+    return {"figures": figures, "series": {g: by for g, by in series.items() if by},
+            "moves": moves}

@@ -12,6 +12,7 @@ recognised as a whole and dropped whole.
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 import zlib
 from typing import Any
@@ -20,10 +21,11 @@ import attrs
 import msgpack
 
 __all__ = [
-    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES", "MAX_HEADER_BYTES", "RECORD_PREFIX",
-    "Header", "Position", "FormatError", "pack_header", "parse_header", "pack_record",
-    "chain_hash", "unpack_payload", "check_envelope", "decode_payload", "optional_fault",
-    "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
+    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES",
+    "MAX_HEADER_BYTES", "RECORD_PREFIX", "Header", "Position", "FormatError", "pack_header",
+    "parse_header", "pack_record", "chain_hash", "head_text", "unpack_payload", "check_envelope",
+    "decode_payload", "optional_fault", "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
+    "TIME_FORMAT", "SIG_KEY", "signed_message",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
@@ -36,9 +38,18 @@ RECORD_PREFIX = struct.Struct(">II")
 _HEADER_FIXED = struct.Struct(">8sHI")
 ENVELOPE_KEYS = frozenset({"seq", "type", "v", "at", "actor", "data", "prev"})
 BATCH_KEY = "more"
+TIME_FORMAT = re.compile(  # a record's ``at``, a header's ``created``: UTC, with microseconds
+    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
+    re.ASCII)
+_SESSION_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}", re.ASCII)
+_OPTION_TYPES = (str, int, bool, type(None))
+_OPTION_ITEM_TYPES = (str, int)
 COMMAND_KEY = "cmd"  # the seq of the first record of the command that appended the record
 REQUEST_KEY = "req"  # a command's request id, on its first record only (SERVER.md §2)
-OPTIONAL_KEYS = (BATCH_KEY, COMMAND_KEY, REQUEST_KEY)
+SIG_KEY = "sig"  # the appender's Ed25519 signature of the rest of the envelope (signed logs)
+SIG_BYTES = 64
+SIGNED_CONTEXT = b"tablelog record signature v1\0"  # signatures are valid for nothing else
+OPTIONAL_KEYS = (BATCH_KEY, COMMAND_KEY, REQUEST_KEY, SIG_KEY)
 MAX_REQUEST_ID = 64
 
 
@@ -79,6 +90,13 @@ class Position:
     offset: int
     prev: bytes
     last: int = 0
+
+
+def head_text(pos: Position) -> str:
+    """Return the head of a log that ends at ``pos``: ``SEQ:HASH``, the last record's seq and
+    the hex of its chain hash (of the header when the log holds no record). Whoever knows a
+    head can tell, later, whether the log still holds exactly those records."""
+    return f"{pos.seq}:{pos.prev.hex()}"
 
 
 def chain_hash(data: bytes) -> bytes:
@@ -145,13 +163,30 @@ def parse_header(head: bytes) -> tuple[Header, int]:
 
 
 def _check_header(header: Header) -> None:
+    """Check every header field's type and shape (the system's own check of its options is
+    :func:`tablelog.systems.check_options`, run when a session opens the log).
+
+    Raises:
+        TypeError, ValueError: naming the field and the value.
+    """
     for name in ("session_id", "system", "created", "title"):
-        if not isinstance(getattr(header, name), str):
+        if type(getattr(header, name)) is not str:
             raise TypeError(f"{name} is not a string")
-    if not isinstance(header.options, dict):
-        raise TypeError("options of the wrong type")
+    if not _SESSION_ID.fullmatch(header.session_id):
+        raise ValueError(f"session_id {header.session_id!r} is not 1-64 of A-Z a-z 0-9 . _ : -")
+    if not TIME_FORMAT.fullmatch(header.created):
+        raise ValueError(f"created {header.created!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
     if type(header.seed) is not int or not 0 <= header.seed < 2**63:
         raise ValueError(f"seed {header.seed!r} is not in 0 .. 2**63 - 1")
+    if type(header.options) is not dict:
+        raise TypeError("options of the wrong type")
+    for key, value in header.options.items():
+        if type(key) is not str:
+            raise TypeError(f"option name {key!r} is not a string")
+        if not (type(value) in _OPTION_TYPES or (type(value) is list and all(
+                type(item) in _OPTION_ITEM_TYPES for item in value))):
+            raise TypeError(f"option {key} is a {type(value).__name__}: an option is a string, "
+                            "a number, true/false, or a list of strings or numbers")
 
 
 def pack_record(envelope: dict[str, Any]) -> bytes:
@@ -197,11 +232,12 @@ def check_envelope(env: Any) -> str:
 
 
 def optional_fault(env: dict[str, Any]) -> str:
-    """Return why the optional command fields of an envelope are bad, or ``""``.
+    """Return why the optional fields of an envelope are bad, or ``""``.
 
     ``cmd`` is the seq of the command's first record: at most the record's own seq, at least 1.
     ``req`` is a request id (1-64 characters of ``[A-Za-z0-9._:-]``), only where ``cmd`` is the
-    record's own seq (a command's first record).
+    record's own seq (a command's first record). ``sig`` is 64 bytes (checked against the
+    roster by ``verify``: :mod:`tablelog.store.keys`).
     """
     cmd = env.get(COMMAND_KEY)
     if cmd is not None and not (type(cmd) is int and 1 <= cmd <= env["seq"]):
@@ -210,7 +246,17 @@ def optional_fault(env: dict[str, Any]) -> str:
     if req is not None and not (type(req) is str and is_request_id(req)
                                 and cmd == env["seq"]):
         return f"record envelope has a bad request id {req!r}"
+    sig = env.get(SIG_KEY)
+    if sig is not None and not (type(sig) is bytes and len(sig) == SIG_BYTES):
+        return "record envelope has a bad signature field (not 64 bytes)"
     return ""
+
+
+def signed_message(envelope: dict[str, Any]) -> bytes:
+    """Return the bytes a record's signature covers: a fixed context, then the envelope
+    without ``sig`` as msgpack (every other key: seq, prev, type, data, at, actor, ids)."""
+    body = {key: value for key, value in envelope.items() if key != SIG_KEY}
+    return SIGNED_CONTEXT + msgpack.packb(body, use_bin_type=True)
 
 
 def is_request_id(text: str) -> bool:

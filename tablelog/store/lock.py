@@ -1,21 +1,27 @@
-"""The log's exclusive writer lock on ``<log>.lock``, waiting up to a timeout.
+"""The log's exclusive writer lock: a lock on the log file itself, waiting up to a timeout.
 
-A thin adapter over the ``fasteners`` library's inter-process lock (a POSIX record lock,
-``lockf``: the kernel drops it when a writer dies, even by SIGKILL; ``LockFileEx`` on Windows).
-It is imported only when a command writes, so read-only commands do not pay its import. We chose
-it over ``filelock`` for its start-up cost: importing ``filelock`` 4 took ≈35 ms of every
-appending command, ``fasteners`` ≈9 ms (``python -X importtime``). A record lock belongs to the
-process, so one process never waits for itself; tablelog takes the lock once per append.
+The lock is taken on a descriptor of the log (``flock``: the kernel drops it when a writer dies,
+even by SIGKILL, and closing *other* descriptors of the file does not release it, as it would a
+``lockf`` record lock), and after locking it is checked that the file locked is still the one at
+the path: a log deleted or replaced under a waiting writer is locked again, by its new inode.
+There is no separate lock file that someone could delete or replace while a writer holds it (the
+attack of issue 13: two writers at one offset). The appender writes through the same descriptor,
+opened in append mode, so it writes to exactly the file it locked.
+
+On Windows (no ``fcntl``) ``msvcrt.locking`` locks one byte far past any real log's end instead
+(untested: tablelog's tests run on POSIX).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import time
 from types import TracebackType
-from typing import Any
 
 __all__ = ["LogLock", "LockTimeout", "LockUnavailable"]
+
+_FAR = 1 << 40  # Windows: the byte locked (past any log: a Windows lock also blocks reads)
 
 
 class LockTimeout(Exception):
@@ -23,56 +29,104 @@ class LockTimeout(Exception):
 
 
 class LockUnavailable(Exception):
-    """The lock file cannot be created or opened (e.g. a read-only directory)."""
+    """The log cannot be opened for writing and locked (e.g. a read-only file)."""
 
 
 class LogLock:
-    """An exclusive lock on ``path`` (a context manager).
+    """An exclusive lock on the log at ``path`` (a context manager).
 
     Args:
-        path: The lock file (created if missing, never removed).
+        path: The log file (it must exist: a lock never creates a file).
         timeout: Seconds to wait for it before :class:`LockTimeout`.
+
+    Attributes:
+        fd: While held, a descriptor of the locked log, open for appending (else None).
     """
 
     def __init__(self, path: str, timeout: float) -> None:
         self.path = path
         self.timeout = timeout
-        self._lock: Any = None
+        self.fd: int | None = None
 
     def acquire(self) -> None:
         """Take the lock, waiting up to the timeout.
 
         Raises:
             LockTimeout: another process holds it past the timeout.
-            LockUnavailable: the lock file cannot be opened (its strerror is kept).
+            LockUnavailable: the log cannot be opened for appending or is not a regular file.
         """
-        import fasteners
+        deadline, delay = time.monotonic() + self.timeout, 0.002
+        while True:
+            fd = self._open()
+            try:
+                locked = _try_lock(fd)
+            except OSError as exc:  # a file system without locks, say
+                os.close(fd)
+                raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+            if locked:
+                if self.still_at_path(fd):
+                    self.fd = fd
+                    return
+                delay = 0.0  # replaced while we waited: lock the new file at once
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise LockTimeout(self.path)
+            time.sleep(delay)
+            delay = min(max(delay, 0.002) * 2, 0.05)
 
-        try:  # fasteners opens it for writing, which would wait forever on a FIFO
-            if not stat.S_ISREG(os.stat(self.path).st_mode):
-                raise LockUnavailable(f"cannot lock {self.path}: not a regular file")
-        except FileNotFoundError:
-            pass  # created by the lock
-        lock = fasteners.InterProcessLock(self.path)
-        try:
-            gotten = lock.acquire(timeout=self.timeout)
+    def _open(self) -> int:
+        try:  # non-blocking: a FIFO at the path must not hang the command
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | _CLOEXEC)
         except OSError as exc:
             raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
-        if not gotten:
-            raise LockTimeout(self.path)
-        self._lock = lock
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise LockUnavailable(f"cannot lock {self.path}: not a regular file")
+        return fd
+
+    def still_at_path(self, fd: int) -> bool:
+        """Return whether the file locked through ``fd`` is still the one at the path."""
+        try:
+            now = os.stat(self.path)
+        except OSError:
+            return False
+        held = os.fstat(fd)
+        return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
     def release(self) -> None:
-        """Release the lock."""
-        if self._lock is not None:
-            lock, self._lock = self._lock, None
-            lock.release()
+        """Release the lock (closing its descriptor releases it)."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
 
     def __enter__(self) -> LogLock:
-        if self._lock is None:
+        if self.fd is None:
             self.acquire()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.release()
+
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _try_lock(fd: int) -> bool:
+    """Try to lock ``fd`` without waiting; return whether it is now held."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        os.lseek(fd, _FAR, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True

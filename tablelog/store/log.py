@@ -9,13 +9,14 @@ before.
 
 from __future__ import annotations
 
+import datetime as dt
+import errno
 import hashlib
 import os
-import re
 import stat
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import msgpack
@@ -27,28 +28,33 @@ from tablelog.store.format import (
     MAX_RECORD_BYTES,
     RECORD_PREFIX,
     REQUEST_KEY,
+    SIG_KEY,
+    TIME_FORMAT,
     FormatError,
     Header,
     Position,
     chain_hash,
+    header_version,
     optional_fault,
     pack_header,
     pack_record,
-    header_version,
     parse_header,
+    signed_message,
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogLocked", "LogMovedOn", "StoredRecord", "RawRecord", "Applier",
-           "Refused", "LogFile",
-           "LOCK_TIMEOUT_S", "fsync_dir"]
+__all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord",
+           "Applier", "Refused", "LogFile",
+           "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
+           "remove_quietly"]
 
+MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
 _READ_BUFFER = 1 << 20
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # files the store creates: never through a link
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
-_AT = re.compile(  # a record's ``at``: a UTC time, ISO 8601 with microseconds
-    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
-    re.ASCII)
+_AT = TIME_FORMAT
 
 
 def lock_timeout_s() -> float:
@@ -80,6 +86,11 @@ class LogError(Exception):
 
 class LogLocked(LogError):
     """The writer lock cannot be taken: held past the timeout, or its file cannot be used."""
+
+
+class LogUnwritable(LogError):
+    """A file the command must write (a backup, a cut) could not be written in full: a full
+    disk, a read-only directory; what was written is taken back (exit status 3)."""
 
 
 class LogMovedOn(Exception):
@@ -161,20 +172,19 @@ class LogFile:
         self.start: Position | None = None
         self.end: Position | None = None
         self.torn_at: int | None = None
-
-    @property
-    def lock_path(self) -> str:
-        return self.path + ".lock"
+        self._held: LogLock | None = None  # the latest lock taken (appends write through it)
+        self.signer: Callable[[bytes], bytes] | None = None  # signs appended records, if set
 
     def lock(self) -> LogLock:
         """Return the log's exclusive lock, acquired (release it, or use it as a context manager).
+        While it is held, :meth:`append` writes through its descriptor.
 
         Raises:
-            LogError: locked by another writer past the timeout, the lock file cannot be made,
-                or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
+            LogError: locked by another writer past the timeout, the log cannot be opened for
+                appending, or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
         """
         timeout = lock_timeout_s()
-        lock = LogLock(self.lock_path, timeout)
+        lock = LogLock(self.path, timeout)
         try:
             lock.acquire()
         except LockTimeout:
@@ -182,24 +192,35 @@ class LogFile:
                             f"(waited {timeout:g} s)") from None
         except LockUnavailable as exc:
             raise LogLocked(str(exc)) from None
+        self._held = lock
         return lock
 
     @classmethod
     def create(cls, path: str, header: Header) -> LogFile:
-        """Create a new log holding only ``header``; refuse to overwrite (LogError)."""
+        """Create a new log holding only ``header``: a new file (never through a symbolic link,
+        never over an existing file); a failed write removes it again.
+
+        Raises:
+            LogError: the path exists, or the file cannot be created or written in full.
+        """
         data = pack_header(header)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = create_file(path)
         except FileExistsError:
             raise LogError(f"{path} already exists; refusing to overwrite it") from None
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        fsync_dir(path)
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            fsync_dir(path)
+        except OSError as exc:
+            remove_quietly(path)  # ours (O_EXCL): a 0-byte or short file would block a retry
+            raise LogError(f"cannot write {path}: {exc.strerror or exc}; "
+                           "no log was created") from None
         log = cls(path)
         log.open()
         return log
@@ -287,7 +308,8 @@ class LogFile:
         if self.version is None:
             self.open()
         # Command and request ids exist from format 2 on: in a format-1 file no key matches.
-        cmd_key, req_key = (COMMAND_KEY, REQUEST_KEY) if self.version >= 2 else ("", "")
+        cmd_key, req_key, sig_key = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) \
+            if self.version >= 2 else ("", "", "")
         batch: list[RawRecord] = []
         need = 0
         # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
@@ -295,6 +317,7 @@ class LogFile:
         table, target, skip, every = apply if apply is not None else ({}, None, (), 1)
         done, done_at, done_payload = pos.seq, pos.last, b""  # the last record applied
         at_before = ""  # the time of the record before (checked with ``chain``)
+        horizon = time_horizon() if chain else ""  # no record is dated later than this
         last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
         buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
         try:
@@ -337,7 +360,8 @@ class LogFile:
                         more = 0
                     else:  # the optional keys: the batch count, the command and request ids
                         more = env.get(batch_key, 0)
-                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env):
+                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env) \
+                                + (sig_key in env):
                             raise KeyError(batch_key)
                         if batch_key in env and (type(more) is not int or more < 1):
                             raise self._corrupt(f"record envelope has a bad batch count "
@@ -353,12 +377,12 @@ class LogFile:
                 except (KeyError, TypeError):
                     raise self._corrupt("record is not a tablelog envelope", offset,
                                         seq) from None
-                if chain:  # verify: the chain, and times in the format, never going back
+                if chain:  # verify: the chain, and times in the format, never going back,
                     ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
-                        and env["at"] >= at_before
+                        and at_before <= env["at"] <= horizon  # nor past the horizon
                 if not ok:
                     raise self._corrupt(_envelope_fault(env, seq, prev if chain else None,
-                                                        at_before if chain else None),
+                                                        at_before if chain else None, horizon),
                                         offset, seq)
                 if chain:
                     at_before = env["at"]
@@ -430,6 +454,23 @@ class LogFile:
         return LogError(f"{self.path}: corrupt record #{seq} at byte {offset}: {message}",
                         offset, seq)
 
+    def hash_of(self, seq: int) -> bytes | None:
+        """Return the chain hash of record ``seq`` (of the header for 0), or None when the log
+        holds no such record (it ends before it). Reads with the everyday checks (CRC …).
+
+        Raises:
+            LogError: a corrupt record before it.
+        """
+        if self.start is None:
+            self.open()
+        assert self.start is not None
+        if seq == 0:
+            return self.start.prev
+        for found, _, _, _, payload in self.records():
+            if found == seq:
+                return chain_hash(payload)
+        return None
+
     def scan_all(self, chain: bool = False) -> list[StoredRecord]:
         """Return every complete record (for small logs and tests; ``chain`` as for scan)."""
         return list(self.scan(chain=chain))
@@ -449,7 +490,8 @@ class LogFile:
             The new end position (after fsync).
 
         Raises:
-            LogMovedOn: another writer appended since ``expected``.
+            LogMovedOn: another writer appended since ``expected``, or the log at the path
+                was replaced by another file (then the caller catches up on that one).
             LogError: locked past the timeout, a torn tail, or a failed write (then the file is
                 cut back to its size before the append).
         """
@@ -490,26 +532,31 @@ class LogFile:
                            f"back ({exc})", end.last, end.seq) from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
+        held = self._held
+        if held is None or held.fd is None:
+            raise LogError(f"{self.path}: an append without the writer lock")
+        fd = held.fd  # the locked file itself, in append mode: we write to what we locked
+        if not held.still_at_path(fd):  # replaced under the lock: catch up on the new file
+            raise LogMovedOn()
+        size = os.fstat(fd).st_size
+        if size != expected.offset:
+            if size < expected.offset:
+                raise LogError(f"{self.path} shrank under us (now {size} bytes)")
+            self._raise_moved_or_torn(expected)
+        horizon = time_horizon()
+        for env in envelopes[:1]:  # one command's records share one time
+            if env["at"] > horizon and _AT.fullmatch(env["at"]):
+                raise LogError(f"{self.path}: cannot append after record #{expected.seq}: "
+                               f"{_future_fault(env['at'])}")
         try:
-            fd = os.open(self.path, os.O_RDWR)
-        except OSError as exc:
-            raise LogError(f"cannot open {self.path} for appending: {exc.strerror}") from None
-        try:
-            size = os.fstat(fd).st_size
-            if size != expected.offset:
-                if size < expected.offset:
-                    raise LogError(f"{self.path} shrank under us (now {size} bytes)")
-                self._raise_moved_or_torn(expected)
-            try:
-                data, end = frame(envelopes, expected)
-            except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
-                raise LogError(f"cannot store the events in {self.path}: {exc}; "
-                               "the log is unchanged") from None
-            _write_all(fd, data, size, self.path)
-            self.end = end
-            return end
-        finally:
-            os.close(fd)
+            data, end = frame(envelopes, expected,
+                              self.signer if self.version and self.version >= 2 else None)
+        except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
+            raise LogError(f"cannot store the events in {self.path}: {exc}; "
+                           "the log is unchanged") from None
+        _write_all(fd, data, size, self.path)
+        self.end = end
+        return end
 
     def _raise_moved_or_torn(self, expected: Position) -> None:
         for _ in self.records(expected):
@@ -559,22 +606,42 @@ def _applied(apply: Any, seq: int, kind: str, version: int, data: dict[str, Any]
 
 
 def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,
-                    at_before: str | None) -> str:
+                    at_before: str | None, horizon: str = "") -> str:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
-    hash expected, ``at_before``: the time before; None when the chain is not checked)."""
+    hash expected, ``at_before``: the time before, ``horizon``: the latest time allowed; None
+    and ``""`` when the chain is not checked)."""
     if env["seq"] != seq or type(env["seq"]) is not int:
         return f"seq {env['seq']!r} where {seq} was expected"
     if type(env["at"]) is str and at_before is not None and not _AT.fullmatch(env["at"]):
         return f"time {env['at']!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ"
     if type(env["at"]) is str and at_before is not None and env["at"] < at_before:
         return f"time {env['at']} is before the previous record's {at_before}"
+    if type(env["at"]) is str and horizon and env["at"] > horizon:
+        return _future_fault(env["at"])
     if prev is not None and env["prev"] != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"
 
 
-def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Position]:
-    """Return the bytes of one batch of records after ``pos``, and the position after it."""
+def time_horizon() -> str:
+    """Return the latest time a record may have: this machine's clock plus
+    :data:`MAX_AHEAD_S` (clocks at one table disagree by minutes, not by a day)."""
+    moment = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=MAX_AHEAD_S)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _future_fault(at: str) -> str:
+    """Say why a time past the horizon is refused, and what to do."""
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (f"time {at} is more than a day after this machine's clock ({now}): a wrong clock "
+            "or a hostile edit wrote it, and no record could follow it; if this clock is "
+            "right, keep the records before it with: tablelog verify --salvage OUT")
+
+
+def frame(envelopes: list[dict[str, Any]], pos: Position,
+          sign: Callable[[bytes], bytes] | None = None) -> tuple[bytes, Position]:
+    """Return the bytes of one batch of records after ``pos``, and the position after it; with
+    ``sign``, each record carries ``sig``, the signature of the rest of its envelope."""
     seq, prev, offset, last = pos.seq, pos.prev, pos.offset, pos.last
     chunks = []
     for i, env in enumerate(envelopes):
@@ -583,6 +650,8 @@ def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Positi
         full = {**env, "seq": seq, "prev": prev}
         if more:
             full[BATCH_KEY] = more
+        if sign is not None:
+            full[SIG_KEY] = sign(signed_message(full))
         record = pack_record(full)
         prev = hashlib.blake2b(record[RECORD_PREFIX.size:], digest_size=16).digest()
         last = offset
@@ -591,12 +660,49 @@ def frame(envelopes: list[dict[str, Any]], pos: Position) -> tuple[bytes, Positi
     return b"".join(chunks), Position(seq, offset, prev, last)
 
 
-def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
+def create_file(path: str, mode: int = 0o644) -> int:
+    """Create a new file at ``path`` and return a descriptor open for writing: never over an
+    existing file, never through a symbolic link (dangling or not), so a link planted at a name
+    the store writes cannot redirect the write.
+
+    Raises:
+        FileExistsError: something (a file, a link) is at ``path``; OSError: cannot create it.
+    """
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, mode)
+
+
+def write_all(fd: int, data: bytes | memoryview) -> None:
+    """Write every byte of ``data`` to ``fd``: ``os.write`` may write fewer; one that writes
+    nothing is a full disk.
+
+    Raises:
+        OSError: a write failed or wrote nothing (the caller undoes what it wrote).
+    """
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
+def remove_quietly(path: str) -> None:
+    """Delete ``path`` if it exists (a file this process created and must take back)."""
     try:
-        os.lseek(fd, size, os.SEEK_SET)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
+    """Append ``data`` to the log at ``fd`` (``size`` bytes long) and fsync; on any failure cut
+    the file back to ``size``.
+
+    Raises:
+        LogError: the write failed (saying whether the log is as it was).
+    """
+    try:
+        write_all(fd, data)
         os.fsync(fd)
     except OSError as exc:
         reason = exc.strerror or str(exc)

@@ -8,14 +8,22 @@ one as it is (docs/RELIABILITY.md).
 from __future__ import annotations
 
 import os
-import shutil
 
 from tablelog.store.format import BATCH_KEY, Position, chain_hash
-from tablelog.store.log import LogError, LogFile, fsync_dir
+from tablelog.store.log import (
+    LogError,
+    LogFile,
+    LogUnwritable,
+    create_file,
+    fsync_dir,
+    remove_quietly,
+    write_all,
+)
 
 __all__ = ["repair", "salvage"]
 
 _CHUNK = 1 << 20
+_MAX_BACKUPS = 1000
 
 
 def repair(log: LogFile) -> tuple[int, str] | None:
@@ -26,22 +34,69 @@ def repair(log: LogFile) -> tuple[int, str] | None:
 
     Raises:
         LogError: the log is corrupt before its tail (never repaired silently), or locked.
+        LogUnwritable: the backup or the cut could not be written (nothing repaired).
     """
     with log.lock():
         for _ in log.records(chain=True):
             pass
         if log.torn_at is None:
             return None
-        backup = _free_name(log.path + ".bak")
-        shutil.copy2(log.path, backup)
-        with open(backup, "rb") as b:
-            os.fsync(b.fileno())
-        with open(log.path, "r+b") as f:
-            f.truncate(log.torn_at)
-            f.flush()
-            os.fsync(f.fileno())
-        fsync_dir(log.path)
+        backup = _backup(log.path)
+        try:
+            with open(log.path, "r+b") as f:
+                f.truncate(log.torn_at)
+                f.flush()
+                os.fsync(f.fileno())
+            fsync_dir(log.path)
+        except OSError as exc:
+            raise LogUnwritable(f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
+                           f"its copy is at {backup}") from None
         return log.torn_at, backup
+
+
+def _backup(path: str) -> str:
+    """Copy the log to a new file ``<log>.bak`` (``.bak.1``, … when taken): created, never
+    opened through a symbolic link or over an existing file; removed again if the copy fails.
+
+    Returns:
+        The backup's path.
+
+    Raises:
+        LogUnwritable: no backup could be written in full (read-only directory, full disk, …): then
+            nothing is repaired and no backup is left.
+    """
+    fd, backup = _new_file(path + ".bak")
+    try:
+        try:
+            _copy_prefix(path, fd, os.stat(path).st_size)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(backup)
+    except OSError as exc:
+        remove_quietly(backup)
+        raise LogUnwritable(f"cannot write the backup {backup}: {exc.strerror or exc}; nothing "
+                       "repaired") from None
+    return backup
+
+
+def _new_file(base: str) -> tuple[int, str]:
+    """Create the first free name of ``base``, ``base.1``, … (at most 1,000 tries).
+
+    Raises:
+        LogUnwritable: it cannot be created (the error of the last try).
+    """
+    for n in range(_MAX_BACKUPS):
+        name = base if n == 0 else f"{base}.{n}"
+        try:
+            return create_file(name), name
+        except FileExistsError:  # a file, or a link (dangling too): never written through
+            continue
+        except OSError as exc:
+            raise LogUnwritable(f"cannot create the backup {name}: {exc.strerror}; nothing "
+                           "repaired") from None
+    raise LogUnwritable(f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; "
+                   "nothing repaired")
 
 
 def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int, int | None]:
@@ -71,18 +126,19 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
     except LogError as exc:
         bad = exc.offset
     try:
-        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = create_file(out)
     except OSError as exc:
         raise LogError(f"cannot create {out}: {exc.strerror}") from None
     try:
-        _copy_prefix(log.path, fd, keep.offset)
-        os.fsync(fd)
+        try:
+            _copy_prefix(log.path, fd, keep.offset)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(out)
     except OSError as exc:
-        os.close(fd)
-        os.remove(out)
-        raise LogError(f"cannot write {out}: {exc.strerror}; nothing salvaged") from None
-    os.close(fd)
-    fsync_dir(out)
+        remove_quietly(out)
+        raise LogError(f"cannot write {out}: {exc.strerror or exc}; nothing salvaged") from None
     return keep.seq, keep.offset, bad
 
 
@@ -95,13 +151,4 @@ def _copy_prefix(path: str, fd: int, size: int) -> None:
             if not chunk:
                 raise OSError(0, "the log got shorter while it was copied")
             remaining -= len(chunk)
-            while chunk:
-                chunk = chunk[os.write(fd, chunk):]
-
-
-def _free_name(base: str) -> str:
-    name, n = base, 0
-    while os.path.exists(name):
-        n += 1
-        name = f"{base}.{n}"
-    return name
+            write_all(fd, chunk)

@@ -1,41 +1,63 @@
-"""Snapshots: a disposable cache of folded states beside the log (``<log>.snap``).
+"""Snapshots: a disposable, private cache of folded states (one file per log, per user).
 
 A snapshot file holds a few *checkpoints*, each the state folded up to some seq, keyed to the
 log's session id, the checkpoint's position (seq, byte offset, chain hash of its last record) and a
-digest of the projection code. Anything that does not match, does not decode or fails its checksum
-is ignored: the caller folds from the log instead. The file is written atomically (temp file,
-fsync, rename, directory fsync). The layout is in docs/FORMAT.md.
+digest of the projection code. It lives in this user's own cache directory
+(``$XDG_CACHE_HOME/tablelog``, else ``~/.cache/tablelog``; mode 0700, owned by the user, never a
+symbolic link), never beside a shared log, and carries a MAC (keyed BLAKE2b-256) under a key kept
+there (``snapshot.key``, 32 random bytes, mode 0600): a snapshot is used only when it is provably
+one this user's tablelog wrote. Anything that does not match, does not check, is too large or does
+not decode within bounds is ignored: the caller folds from the log instead. The file is written
+atomically (a new temporary file with a random name, fsync, rename, directory fsync). The layout is
+in docs/FORMAT.md.
 
 State values are plain data: ``None, bool, int, float, str, bytes``, lists, dicts, and, as msgpack
 extension types, tuples (1), ``Fraction`` (2), sets (3), frozensets (4) and integers beyond
-64 bits (5). Anything else (a class
-instance, a ``defaultdict``) cannot be snapshotted: :func:`encode_state` raises ``TypeError`` and
-the caller simply takes no snapshot. Never pickle.
+64 bits (5). Anything else (a class instance, a ``defaultdict``) cannot be snapshotted:
+:func:`encode_state` raises ``TypeError`` and the caller simply takes no snapshot. Never pickle.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
+import re
+import secrets
 import stat
 import struct
 import sys
-import zlib
+import time
 from typing import Any
 
 import attrs
 import msgpack
 
 from tablelog.store.format import Position
-from tablelog.store.log import fsync_dir
+from tablelog.store.log import create_file, fsync_dir, remove_quietly, write_all
+from tablelog.store.private import (
+    is_own,
+    private_dir,
+    read_private,
+    temporary_name,
+    write_private,
+)
 
 __all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read_snapshot",
-           "write_snapshot", "snapshot_path", "MAX_SNAPSHOT_BYTES"]
+           "write_snapshot", "snapshot_path", "cache_dir", "seal", "MAX_SNAPSHOT_BYTES"]
 
 SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
-SNAPSHOT_VERSION = 2  # 2: each checkpoint carries the CRC-32 of the log bytes before it
-MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024
-_FIXED = struct.Struct(">8sHII")
+SNAPSHOT_VERSION = 3  # 3: a MAC under the user's key in place of the CRC-32; a private directory
+MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
+MAX_EXT_DEPTH = 32  # tuples, sets, fractions inside each other: deeper is no state of ours
+MAX_BIGINT_DIGITS = 1000
+KEY_NAME = "snapshot.key"
+_KEY_BYTES = 32
+_STALE_TEMP_S = 3600  # a temporary older than this was left by a crash: removed
+_FIXED = struct.Struct(">8sHI32s")  # magic, version, body length, MAC of the body
 _TUPLE, _FRACTION, _SET, _FROZENSET, _BIGINT = 1, 2, 3, 4, 5
+_DIGITS = re.compile(rb"-?[0-9]{1,%d}" % MAX_BIGINT_DIGITS)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 @attrs.frozen
@@ -64,6 +86,8 @@ class Checkpoint:
         return {t for t in undone if t <= seq} == self.undone
 
 
+# -- the state codec ----------------------------------------------------------------------------
+
 def _default(value: Any) -> msgpack.ExtType:
     kind = type(value)
     if kind is tuple:
@@ -84,26 +108,52 @@ def _pack(value: Any) -> bytes:
     return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
 
 
-def _ext_hook(code: int, data: bytes) -> Any:
-    if code == _BIGINT:
-        return int(data.decode())
-    items = _unpack(data)
-    if code == _TUPLE:
-        return tuple(items)
-    if code == _FRACTION:
-        from fractions import Fraction  # imported only by states that hold fractions
+class _Decoder:
+    """Decodes encoded state fields within bounds: extension values nested at most
+    :data:`MAX_EXT_DEPTH` deep, only the five known codes, fractions of two integers with a
+    positive denominator, big integers of at most :data:`MAX_BIGINT_DIGITS` digits.
 
-        return Fraction(*items)
-    if code == _SET:
-        return set(items)
-    if code == _FROZENSET:
-        return frozenset(items)
-    raise ValueError(f"unknown snapshot extension type {code}")
+    Raises ValueError (or another exception of msgpack's) on anything else.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def unpack(self, data: bytes) -> Any:
+        return msgpack.unpackb(data, ext_hook=self.ext, raw=False, strict_map_key=False,
+                               use_list=True)
+
+    def ext(self, code: int, data: bytes) -> Any:
+        if code == _BIGINT:
+            if not _DIGITS.fullmatch(data):
+                raise ValueError("a big integer that is not decimal digits")
+            return int(data)
+        if code not in (_TUPLE, _FRACTION, _SET, _FROZENSET):
+            raise ValueError(f"unknown snapshot extension type {code}")
+        if self.depth >= MAX_EXT_DEPTH:
+            raise ValueError("snapshot values nested too deep")
+        self.depth += 1
+        try:
+            items = self.unpack(data)
+        finally:
+            self.depth -= 1
+        if type(items) is not list:
+            raise ValueError("an extension value that is not a list")
+        if code == _TUPLE:
+            return tuple(items)
+        if code == _FRACTION:
+            return _fraction(items)
+        return set(items) if code == _SET else frozenset(items)
 
 
-def _unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False,
-                           use_list=True)
+def _fraction(items: list[Any]) -> Any:
+    """Return ``Fraction(n, d)`` for ``[n, d]``: two integers, ``d`` positive."""
+    if len(items) != 2 or type(items[0]) is not int or type(items[1]) is not int \
+            or items[1] <= 0:
+        raise ValueError("a fraction that is not two integers over a positive denominator")
+    from fractions import Fraction  # imported only by states that hold fractions
+
+    return Fraction(items[0], items[1])
 
 
 def encode_state(fields: dict[str, Any]) -> bytes:
@@ -113,52 +163,134 @@ def encode_state(fields: dict[str, Any]) -> bytes:
         TypeError: a value that has no exact plain-data form (the caller takes no snapshot).
     """
     data = _pack(fields)
-    if _unpack(data) != fields:
+    try:
+        same = _Decoder().unpack(data) == fields
+    except ValueError:  # beyond the decoder's bounds: it would never be read back
+        same = False
+    if not same:
         raise TypeError("state does not survive a round trip through plain data")
     return data
 
 
-def decode_state(data: bytes) -> dict[str, Any]:
-    """Return the state fields encoded by :func:`encode_state` (a fresh, mutable copy)."""
-    fields = _unpack(data)
-    if not isinstance(fields, dict):
+def decode_state(data: bytes, template: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return the state fields encoded by :func:`encode_state` (a fresh, mutable copy): a map,
+    and when ``template`` (the fields of this session's initial state) is given, the same field
+    names,
+    the same identity (``system``, ``title``, ``session_id``, ``seed``), each field of its
+    template's type (any dict or None where the template has None), entity records as maps.
+
+    Raises:
+        ValueError: anything else, or data that does not decode within bounds.
+    """
+    try:
+        fields = _Decoder().unpack(data)
+    except Exception as exc:  # noqa: BLE001 - any failure: no snapshot (RecursionError too)
+        raise ValueError(f"snapshot state does not decode ({type(exc).__name__})") from None
+    if type(fields) is not dict:
         raise ValueError("snapshot state is not a map")
-    return fields
+    if template is not None:
+        _check_fields(fields, template)
+    return fields  # type: ignore[no-any-return]
 
 
-def snapshot_path(log_path: str) -> str:
-    """Return where the snapshot of ``log_path`` lives."""
-    return log_path + ".snap"
+def _check_fields(fields: dict[str, Any], template: dict[str, Any]) -> None:
+    """Raise ValueError unless ``fields`` has the shape and identity of ``template``."""
+    if set(fields) != set(template):
+        raise ValueError("snapshot state fields do not match")
+    for name, expected in template.items():
+        value = fields[name]
+        if name in ("system", "title", "session_id", "seed") and value != expected:
+            raise ValueError(f"snapshot state of another session ({name})")
+        if expected is None:
+            if value is not None and type(value) is not dict:
+                raise ValueError(f"snapshot state field {name} of the wrong type")
+        elif type(value) is not type(expected):
+            raise ValueError(f"snapshot state field {name} of the wrong type")
+    for name in ("characters", "items"):
+        if not all(type(k) is str and type(v) is dict for k, v in fields[name].items()):
+            raise ValueError(f"snapshot state {name} are not records")
 
+
+# -- where the cache lives, and its key ---------------------------------------------------------
+
+def cache_dir() -> str | None:
+    """Return this user's private tablelog cache directory, made if missing, or None when
+    there is none that is provably private (see :func:`tablelog.store.private.private_dir`)."""
+    return private_dir("XDG_CACHE_HOME", ".cache")
+
+
+def _key(folder: str) -> bytes | None:
+    """Return the user's snapshot key (made on first use), or None when it cannot be had."""
+    path = os.path.join(folder, KEY_NAME)
+    key = read_private(path, _KEY_BYTES)
+    if key is None and write_private(path, secrets.token_bytes(_KEY_BYTES)):
+        key = read_private(path, _KEY_BYTES)
+    return key if key is not None and len(key) == _KEY_BYTES else None
+
+
+def seal(body: bytes, key: bytes) -> bytes:
+    """Return the snapshot file's bytes for ``body``: the fixed part with its MAC, the body."""
+    mac = hashlib.blake2b(body, key=key, digest_size=32).digest()
+    return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), mac) + body
+
+
+def snapshot_path(log_path: str) -> str | None:
+    """Return where this user's snapshot of ``log_path`` lives (named by a hash of the log's
+    real path), or None when there is no private cache directory."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    where = os.path.realpath(log_path).encode("utf-8", "surrogateescape")
+    return os.path.join(folder, hashlib.blake2b(where, digest_size=16).hexdigest() + ".snap")
+
+
+# -- writing and reading ------------------------------------------------------------------------
 
 def write_snapshot(log_path: str, session_id: str, code: str,
                    checkpoints: list[Checkpoint]) -> None:
-    """Write the snapshot file atomically: temp file, fsync, rename, directory fsync.
+    """Write the snapshot file atomically: a new temporary file, fsync, rename, directory fsync.
+    Removes temporaries that a crash left behind (older than an hour).
 
     Raises:
         OSError: the file could not be written (callers ignore it: a snapshot is a cache).
     """
+    path = snapshot_path(log_path)
+    key = _key(os.path.dirname(path)) if path is not None else None
+    if path is None or key is None:
+        raise OSError("no private cache directory for snapshots")
     body = msgpack.packb({
         "session": session_id, "code": code,
         "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
     }, use_bin_type=True)
-    data = _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), zlib.crc32(body)) + body
-    path = snapshot_path(log_path)
-    tmp = f"{path}.tmp.{os.getpid()}"
+    if len(body) > MAX_SNAPSHOT_BYTES:
+        raise OSError(f"snapshot of {len(body)} bytes is over the limit")
+    _remove_stale_temporaries(path)
+    tmp = temporary_name(path)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        fd = create_file(tmp, 0o600)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, seal(body, key))
             os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
     except BaseException:
-        _remove(tmp)
+        remove_quietly(tmp)
         raise
     fsync_dir(path)
+
+
+def _remove_stale_temporaries(path: str) -> None:
+    folder, prefix = os.path.split(path + ".tmp.")
+    cutoff = time.time() - _STALE_TEMP_S
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            try:
+                if entry.name.startswith(prefix) and \
+                        entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                    remove_quietly(entry.path)
+            except OSError:
+                continue
 
 
 def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
@@ -168,43 +300,65 @@ def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
 
 
 def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
-    """Return the checkpoints of the snapshot file, or ``[]`` when it is missing, foreign, stale
-    (another session or projection code) or damaged in any way."""
-    try:  # non-blocking open: a FIFO at the path must not hang the command
-        with os.fdopen(os.open(snapshot_path(log_path), os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return []
-            head = f.read(_FIXED.size)
-            if len(head) < _FIXED.size:
-                return []
-            magic, version, size, crc = _FIXED.unpack(head)
-            if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION or size > MAX_SNAPSHOT_BYTES:
-                return []
-            body = f.read(size)
-    except OSError:
-        return []
-    if len(body) != size or zlib.crc32(body) != crc:
+    """Return the checkpoints of this user's snapshot of ``log_path``, or ``[]`` when it is
+    missing, not provably this user's (MAC), foreign, stale (another session or projection
+    code), too large or damaged in any way."""
+    path = snapshot_path(log_path)
+    key = _key(os.path.dirname(path)) if path is not None else None
+    body = _read_sealed(path, key) if path is not None and key is not None else None
+    if body is None:
         return []
     try:
         data = msgpack.unpackb(body, raw=False, strict_map_key=False)
-        if data["session"] != session_id or data["code"] != code:
+        if type(data) is not dict or data.get("session") != session_id \
+                or data.get("code") != code or type(data.get("checkpoints")) is not list:
             return []
         return sorted((_checkpoint(m) for m in data["checkpoints"]), key=lambda c: c.end.seq)
     except Exception:  # a damaged cache is no cache  # noqa: BLE001
         return []
 
 
-def _checkpoint(m: dict[str, Any]) -> Checkpoint:
-    end = Position(int(m["seq"]), int(m["offset"]), bytes(m["prev"]), int(m["last"]))
-    markers = tuple((int(s), str(k), int(t)) for s, k, t in m["markers"])
-    if not isinstance(m["state"], bytes):
-        raise TypeError("state is not bytes")
-    return Checkpoint(end, frozenset(int(t) for t in m["undone"]), markers, m["state"],
-                      int(m["crc"]))
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
+def _read_sealed(path: str, key: bytes) -> bytes | None:
+    """Return the body of the snapshot file at ``path`` when its size and MAC check, else None."""
+    try:  # non-blocking open: a FIFO at the path must not hang the command
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
     except OSError:
-        pass
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode) or not is_own(info) \
+                    or not _FIXED.size <= info.st_size <= _FIXED.size + MAX_SNAPSHOT_BYTES:
+                return None
+            magic, version, size, mac = _FIXED.unpack(f.read(_FIXED.size))
+            if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION \
+                    or size != info.st_size - _FIXED.size:
+                return None
+            body = f.read(size)
+    except (OSError, struct.error):
+        return None
+    expected = hashlib.blake2b(body, key=key, digest_size=32).digest()
+    return body if len(body) == size and hmac.compare_digest(mac, expected) else None
+
+
+def _checkpoint(m: Any) -> Checkpoint:
+    """Return the checkpoint of a map, checking every field's exact type (ValueError)."""
+    if type(m) is not dict:
+        raise ValueError("checkpoint is not a map")
+    seq, offset, prev, last, crc = (m["seq"], m["offset"], m["prev"], m["last"], m["crc"])
+    if not (_ints(seq, offset, last, crc) and type(prev) is bytes and len(prev) == 16
+            and type(m["state"]) is bytes and type(m["undone"]) is list
+            and type(m["markers"]) is list and _ints(*m["undone"])):
+        raise ValueError("checkpoint fields of the wrong type")
+    markers = []
+    for marker in m["markers"]:
+        if type(marker) is not list or len(marker) != 3 or not _ints(marker[0], marker[2]) \
+                or type(marker[1]) is not str:
+            raise ValueError("checkpoint marker of the wrong shape")
+        markers.append((marker[0], marker[1], marker[2]))
+    return Checkpoint(Position(seq, offset, prev, last), frozenset(m["undone"]), tuple(markers),
+                      m["state"], crc)
+
+
+def _ints(*values: Any) -> bool:
+    return all(type(v) is int and v >= -1 for v in values)

@@ -56,6 +56,23 @@ def test_undone_random_draw_is_not_a_reroll(log: Path):
     assert 3 == len(state(log)["characters"]["Bram"]["hand"])
 
 
+@pytest.mark.parametrize("args, line", [
+    (("magicpunk", "draw", "Bram", "3"), r"Bram draws .*"),
+    (("magicpunk", "circulate", "Aria", "--random", "1"), r"Aria circulates .*"),
+    (("magicpunk", "roll", "3MP10", "--by", "Bram"), r"Bram: 3MP10 rolled .*"),
+    (("magicpunk", "rest", "8h"), r"Aria circulates at day 1 23:00 .*"),
+])
+def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, line):
+    """Randomness is keyed by counters the state restores on undo (draws made, rolls made),
+    never by the log position: three undo / same action cycles give the same cards or dice."""
+    results = []
+    for _ in range(3):
+        results.append(re.search(line, ok(log, *args)).group(0))
+        ok(log, "undo")
+    assert 1 == len(set(results)), results
+    assert "(none)" not in results[0]
+
+
 @pytest.mark.parametrize("args, pattern", [
     (("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
      r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)"),
@@ -294,3 +311,48 @@ def test_a_skill_given_twice_is_a_usage_error(tmp_path: Path):
                   "--intellect", "8", "--magic", "8", "--hp", "20", "--skill", "stealth=novice",
                   "--skill", "stealth=expert", status=2)
     assert "stealth is given twice: give each once" in err
+
+
+# -- optional rules the table adopts; event lines (issue 15) -------------------------------------
+
+def test_init_rules_leaves_out_rebuild(tmp_path: Path):
+    """`init --rules no-rebuild`: a rebuild is refused (exit 1) naming the rule; the rest works."""
+    path = tmp_path / "table.tlog"
+    ok(path, "init", "--system", "magicpunk", "--rules", "no-rebuild,no-cohabitation")
+    ok(path, "magicpunk", "character", "add", "Bram", "--body", "14", "--sense", "10",
+       "--intellect", "8", "--magic", "8", "--hp", "34")
+    assert refused(path, "magicpunk", "rebuild", "Bram", "--body", "12", "--sense", "12",
+                   "--intellect", "10", "--magic", "6") == (
+        "error: MP-ADOPT: this table does not use the optional rule rebuild (rebuild, "
+        "MP-REBUILD-1..12): init --rules left it out\n")
+    assert "Bram takes 5 damage (pulled punches)" in ok(path, "magicpunk", "damage", "Bram", "5",
+                                                        "--pull-punches")
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (("--system", "magicpunk", "--rules", "rebuilt"), 1,
+     "error: MP-ADOPT: rebuilt: not an optional rule (one of sleep-circulation, "),
+    (("--system", "pf2e", "--rules", "cover"), 2, "pf2e sessions take no --rules"),
+])
+def test_init_rules_refusals(tmp_path: Path, args, status, message):
+    """An unknown optional rule, or --rules on another system, creates no log."""
+    path = tmp_path / "bad.tlog"
+    assert message in refused(path, "init", *args, status=status)
+    assert not path.exists()
+
+
+def test_heal_line_says_what_was_healed(log: Path):
+    """`heal Bram 100` at 24/34 HP heals 10 and says that 100 was asked."""
+    ok(log, "magicpunk", "damage", "Bram", "10")
+    assert ok(log, "magicpunk", "heal", "Bram", "100").splitlines() == [
+        "#6 magicpunk.Healed Bram heals 10 HP (100 asked, capped at max)",
+        "    characters.Bram.hp: 24 -> 34",
+    ]
+
+
+@pytest.mark.parametrize("notation, shown", [("MP15", "1MP15"), ("2mp10c", "2MP10")])
+def test_roll_takes_the_dice_bot_forms(log: Path, notation: str, shown: str):
+    """`roll MP15` is one die; `2mp10c` is 2MP10 with no challenge, as the dice bots read them."""
+    out = json.loads(ok(log, "magicpunk", "roll", notation, "--dice",
+                        ",".join(["7"] * (1 if shown.startswith("1") else 2)), "--json"))
+    assert (shown, True, 7) == (out["notation"], out["success"], out["achieved"])

@@ -72,7 +72,7 @@ def test_dry_run_shows_and_appends_nothing(log: Path) -> None:
         pytest.param(("etch", "longsword-1", "flaming", "--by", "Seoni"),
                      "UNKNOWN-NAME: no character named 'Seoni'\n"),
         pytest.param(("etch", "axe-1", "flaming", "--by", "Valeros"),
-                     "UNKNOWN-NAME: no item named 'axe-1'\n"),
+                     "UNKNOWN-NAME: no item named 'axe-1'; did you mean mace-1?\n"),
         pytest.param(("etch", "longsword-1", "sharpness", "--by", "Valeros"),
                      "UNKNOWN-NAME: unknown rune 'sharpness' (not in the rune catalogue)\n"),
         pytest.param(("formula", "add", "Bob", "flaming"), "UNKNOWN-NAME: no character named "

@@ -50,7 +50,8 @@ def test_eight_processes_append_a_hundred_each(tmp_path: Path) -> None:
     for writer in range(8):  # each writer's own lines stay in its order
         mine = [r.data["text"] for r in records if r.actor == f"w{writer}"]
         assert mine == [f"w{writer} line {i}" for i in range(100)]
-    assert ok(log, "verify") == f"ok: {log}: 800 records, hash chain intact, replays (toy)\n"
+    assert ok(log, "verify").startswith(
+        f"ok: {log}: 800 records, hash chain intact, replays (toy)\nhead: 800:")
 
 
 @pytest.mark.slow

@@ -26,7 +26,7 @@ def final(tmp_path_factory: pytest.TempPathFactory) -> dict:
 def test_comments_list_the_checked_values():
     """The script's closing comments are the expectations this module checks."""
     text = EXAMPLE.read_text(encoding="utf-8")
-    for line in ("clock: day 2, 06:10 (minutes 370)", "Aria: hp 26; hand 3 cards",
+    for line in ("clock: day 2, 06:10 (minutes 370)", "Aria: hp 26; hand 4 cards",
                  "Bram: hp 12; hand 2 cards", "discard pile: 7 cards = KD 7H JK1 3C 10S 2H AS",
                  "draw pile: 41 cards"):
         assert line in text
@@ -39,12 +39,14 @@ def test_clock(final: dict):
 
 
 @pytest.mark.rule("MP-CIRC-1")
+@pytest.mark.rule("MP-CIRC-2")
 def test_aria_slept_and_circulated(final: dict):
-    """MP-CIRC-1: Aria holds 3 new cards, none of 7H JK1 3C; HP 26."""
+    """MP-CIRC-1/2: Aria holds 3 new cards from her sleep and the A-battery's new card from
+    dawn, none of 7H JK1 3C AS; HP 26."""
     aria = final["characters"]["Aria"]
     assert 26 == aria["hp"]
-    assert 3 == len(aria["hand"])
-    assert not {"7H", "JK1", "3C"} & set(aria["hand"])
+    assert 4 == len(aria["hand"])
+    assert not {"7H", "JK1", "3C", "AS"} & set(aria["hand"])
 
 
 @pytest.mark.rule("MP-CIRC-1")
@@ -63,10 +65,8 @@ def test_bram_after_rest_and_rebuild(final: dict):
 
 @pytest.mark.rule("MP-CIRC-2")
 def test_battery_circulated_at_dawn(final: dict):
-    """MP-CIRC-2: the A-battery holds 1 card, not AS."""
-    cards = final["items"]["a-battery"]["cards"]
-    assert 1 == len(cards)
-    assert "AS" not in cards
+    """MP-CIRC-2: the A-battery ends empty: its AS was discarded, the new card is Aria's."""
+    assert [] == final["items"]["a-battery"]["cards"]
 
 
 def test_discard_and_draw_piles(final: dict):

@@ -8,3 +8,7 @@ from tablelog.cli.fate import setup as _setup  # noqa: F401 - registers subcomma
 from tablelog.cli.fate.groups import group
 
 __all__ = ["group"]
+
+from tablelog.cli.extend import extend  # noqa: E402 - --force joins the group
+
+extend("fate", group)

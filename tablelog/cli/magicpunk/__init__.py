@@ -17,3 +17,7 @@ group = click.Group(
 for _module in (table, cards, growth):
     for _command in _module.COMMANDS:
         group.add_command(_command)
+
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
+
+extend("magicpunk", group)

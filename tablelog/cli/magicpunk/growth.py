@@ -132,7 +132,8 @@ def procure(ctx: click.Context, name: str, material: str, quality: str, design: 
 @appending
 def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | None,
          as_json: bool) -> None:
-    """Roll a check: nMPm or nMPmCx (n d20, success on a die <= m and >= x).
+    """Roll a check: nMPm or nMPmCx (n d20, success on a die <= m and >= x); as the dice bots
+    read it, n may be left out (MP15: one die).
 
     Example: tablelog magicpunk roll 3MP10C4 --by Aria
     """

@@ -13,3 +13,7 @@ group = click.Group("saga", help="SaGa Emerald Beyond battle damage: calc, units
 group.add_command(calc)
 for _command in COMMANDS:
     group.add_command(_command)
+
+from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
+
+extend("saga", group)

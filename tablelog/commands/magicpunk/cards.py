@@ -14,8 +14,8 @@ from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolve, require
-from tablelog.projections.magicpunk.table import character, clock_now
-from tablelog.projections.magicpunk.zones import card_location, holder_cards
+from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
+from tablelog.projections.magicpunk.zones import card_location, check_held, holder_cards
 from tablelog.rules.core import draw_index
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
@@ -79,10 +79,7 @@ def check_known(state: State, cards: tuple[str, ...]) -> None:
 
 def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
     check_known(state, cards)
-    held = holder_cards(state, holder)
-    for card in cards:
-        require(card in held, CARDS_RULE,
-                f"{card} is not held by {holder} (it is {card_location(state, card)})")
+    check_held(state, holder, cards)
 
 
 @decider(Draw)
@@ -134,7 +131,9 @@ def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule:
     """Decide one circulation on ``work`` (a copy of the state) and apply it there.
 
     The discarded cards go to the discard pile first, then as many are drawn (reshuffling
-    the discard pile, those cards included, if the draw pile runs out).
+    the discard pile, those cards included, if the draw pile runs out): into the holder's
+    hand, or for an item into its owner's hand (「…山札から引いて手札にする」: the item ends
+    without them).
 
     Source: MP-CIRC-1, MP-CIRC-2, MP-CIRC-3.
     """
@@ -142,10 +141,11 @@ def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule:
     assert deck is not None
     plan = plan_random_draw(work.seed, deck["_pile"], [*deck["discard"], *discarded],
                             len(discarded), deck["draws_made"])
+    item = work.items.get(holder)
     event = CardsCirculated(holder=holder, discarded=discarded, drawn=plan.cards,
-                            draw_no=deck["draws_made"], rule=rule,
-                            at=clock.clock_text(*clock.from_absolute(at_minute)),
-                            reshuffle_at=plan.reshuffle_at, at_minute=at_minute)
+                            draw_no=deck["draws_made"], rule=rule, at=clock.at_text(at_minute),
+                            reshuffle_at=plan.reshuffle_at, at_minute=at_minute,
+                            drawn_to=item["owner"] if item is not None else None)
     evolve(work, event)
     return event
 
@@ -163,6 +163,7 @@ def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]
 @decider(Circulate)
 def decide_circulate(state: State, c: Circulate) -> list[Event]:
     """Decide a GM-forced circulation of all, ``random`` N, or the named cards (MP-CIRC-3)."""
+    check_rule_adopted(state, "gm-circulation")
     held = holder_cards(state, c.holder)
     require(c.random is None or c.cards is None, "MP-CIRC-3",
             "choose --all, --random N or --cards, not several")

@@ -17,7 +17,7 @@ from tablelog.events.magicpunk import (
 )
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.magicpunk.table import character, check_rule_adopted, table_of
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
 
@@ -123,6 +123,7 @@ def decide_learn_spell(state: State, c: LearnSpell) -> list[Event]:
 @decider(Procure)
 def decide_procure(state: State, c: Procure) -> list[Event]:
     """Decide a procurement assessment: rarity, whether a check is needed, its challenge."""
+    check_rule_adopted(state, "procurement")
     character(state, c.who)
     found = procurement.rarity(c.material, c.quality, c.design, c.gear_price, c.vehicle_price,
                                c.gm)
@@ -151,6 +152,7 @@ def decide_roll_check(state: State, c: RollCheck) -> list[Event]:
 @decider(ShareResidence)
 def decide_share_residence(state: State, c: ShareResidence) -> list[Event]:
     """Decide cohabitation: the same region and residence, points split evenly or as agreed."""
+    check_rule_adopted(state, "cohabitation")
     for name in c.names:
         character(state, name)
     check_name(c.region, "a region")
@@ -187,4 +189,5 @@ def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
     taken = table_of(state).get("leisure", {}).get(leisure_group(state, c.name), [])
     result = lifestyle.shared_leisure_roll(c.roll, c.safety, taken, shared)
     return [LeisureEventTaken(name=c.name, roll=c.roll, safety=c.safety, result=result,
-                              shared=result in shared, table=c.table)]
+                              shared=result in shared, table=c.table,
+                              shared_event=shared.get(result))]

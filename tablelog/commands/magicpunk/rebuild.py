@@ -11,7 +11,7 @@ from tablelog.events.core import Event
 from tablelog.events.magicpunk import Rebuilt
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.growth import abilities_of
-from tablelog.projections.magicpunk.table import character
+from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.magicpunk import rebuild as rb
 
 __all__ = ["Rebuild"]
@@ -97,6 +97,7 @@ def decide_rebuild(state: State, c: Rebuild) -> list[Event]:
     Source: magicpunk-optional-rules.ja.txt, リビルド; MP-REBUILD-1..12 (lifestyle is not
     touched, MP-REBUILD-12).
     """
+    check_rule_adopted(state, "rebuild")
     ch = character(state, c.name)
     pool0, acq0 = sum(abilities_of(ch).values()), rb.acquisitions(ch["skills"])
     rb.check_conversions(pool0, acq0, c.to_skills, c.to_money, c.to_abilities,

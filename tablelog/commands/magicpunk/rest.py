@@ -11,7 +11,12 @@ from tablelog.commands.magicpunk.cards import circulate_holder
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import DawnReached, RestTaken
 from tablelog.projections.core import State, evolve, require
-from tablelog.projections.magicpunk.table import character, clock_now
+from tablelog.projections.magicpunk.table import (
+    adopts,
+    character,
+    check_rule_adopted,
+    clock_now,
+)
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.text import listing
 
@@ -36,14 +41,16 @@ class Dawn:
 
 
 def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) -> list[Event]:
-    """Decide the circulations of one moment, characters and items in the order added."""
+    """Decide the circulations of one moment, characters and items in the order added; none
+    when the table did not adopt that circulation (``init --rules``)."""
     if kind == "sleep":
         holders = [n for n in work.characters if n in sleepers]
-        rule = "MP-CIRC-1"
+        rule, adopted = "MP-CIRC-1", adopts(work, "sleep-circulation")
     else:
-        holders, rule = list(work.items), "MP-CIRC-2"
+        holders = list(work.items)
+        rule, adopted = "MP-CIRC-2", adopts(work, "dawn-circulation")
     events: list[Event] = []
-    for holder in holders:
+    for holder in holders if adopted else ():
         held = tuple(work.characters[holder]["hand"] if kind == "sleep"
                      else work.items[holder]["cards"])
         if held:
@@ -78,10 +85,12 @@ def decide_rest(state: State, c: Rest) -> list[Event]:
 
     Raises:
         RuleViolation: MP-REST-1 for an unknown package, a 10-minute rest with sleep, an empty
-            list of who rests or a name given twice; UNKNOWN-NAME for an unknown character.
+            list of who rests or a name given twice; UNKNOWN-NAME for an unknown character;
+            MP-ADOPT when the table does not use rest packages.
 
     Source: 休息パッケージ, 魔煌の循環; MP-REST-1, MP-CIRC-1, MP-CIRC-2.
     """
+    check_rule_adopted(state, "rests")
     sleep = clock.rest_sleeps(c.package, c.sleep)
     who = tuple(state.characters) if c.who is None else c.who
     _check_resting(c.who)
@@ -98,7 +107,8 @@ def decide_rest(state: State, c: Rest) -> list[Event]:
 
 @decider(Dawn)
 def decide_dawn(state: State, c: Dawn) -> list[Event]:
-    """Decide dawn: the clock moves to the next 06:00 and every item circulates (MP-CIRC-2)."""
+    """Decide dawn: the clock moves to the next 06:00 and every item circulates (MP-CIRC-2),
+    its new cards drawn into its owner's hand; without MP-CIRC-2 adopted only the clock moves."""
     start = clock_now(state)
     reached = DawnReached(start=start, end=clock.next_dawn(start))
     work = copy.deepcopy(state)

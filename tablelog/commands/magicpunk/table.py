@@ -20,7 +20,12 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, require
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.magicpunk.table import (
+    character,
+    check_free_name,
+    check_rule_adopted,
+    table_of,
+)
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
@@ -115,8 +120,7 @@ class EndBriefing:
 
 def _free_name(state: State, name: str) -> None:
     check_name(name)
-    require(name not in state.characters and name not in state.items, "CORE-NAME",
-            f"a character or item named {name!r} already exists")
+    check_free_name(state, name)
 
 
 @decider(AddCharacter)
@@ -147,34 +151,50 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
 
 @decider(ReadyItem)
 def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
-    """Decide readying an item: always allowed; Ma-GEAR effect only with the slots (MP-GEAR-1)."""
+    """Decide readying an item: allowed without its magic slots, then without its Ma-GEAR effect
+    (MP-GEAR-1); a table that does not use that rule readies it only with the slots."""
     require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
     needed = state.items[c.item]["gear_slots"] or 0
     active = procurement.gear_active(needed, c.slots_free)
+    if not active:
+        check_rule_adopted(state, "ma-gear")
     return [ItemReadied(item=c.item, slots_needed=needed, slots_free=c.slots_free,
                         gear_active=active)]
 
 
 @decider(Damage)
 def decide_damage(state: State, c: Damage) -> list[Event]:
-    """Decide damage, through a coverer if one covers (MP-COVER-1, MP-PULL-1)."""
-    character(state, c.target)
+    """Decide damage, through a coverer if one covers (MP-COVER-1, MP-PULL-1).
+
+    The event records the HP of whoever takes it, before and after (pulled punches stop at 0).
+    """
+    target = character(state, c.target)
     combat.hp_after_damage(0, c.amount, c.pull_punches)
+    if c.pull_punches:
+        check_rule_adopted(state, "pulling-punches")
+    if c.cover_by is not None:
+        check_rule_adopted(state, "cover")
     if c.cover_by is None:
-        return [DamageTaken(target=c.target, amount=c.amount, pull_punches=c.pull_punches)]
+        return [DamageTaken(target=c.target, amount=c.amount, pull_punches=c.pull_punches,
+                            hp_before=target["hp"], hp_after=combat.hp_after_damage(
+                                target["hp"], c.amount, c.pull_punches))]
     coverer = character(state, c.cover_by)
     require(c.cover_by != c.target, "MP-COVER-1", f"{c.target} cannot cover itself")
-    return [CoverTaken(coverer=c.cover_by, covered=c.target, was_acted=coverer["acted"]),
+    _, stays = combat.cover_outcome(coverer["acted"])
+    return [CoverTaken(coverer=c.cover_by, covered=c.target, was_acted=coverer["acted"],
+                       stays_acted=stays),
             DamageTaken(target=c.cover_by, amount=c.amount, pull_punches=c.pull_punches,
-                        covering=c.target)]
+                        covering=c.target, hp_before=coverer["hp"],
+                        hp_after=combat.hp_after_damage(coverer["hp"], c.amount,
+                                                        c.pull_punches))]
 
 
 @decider(Heal)
 def decide_heal(state: State, c: Heal) -> list[Event]:
-    """Decide healing (never above max HP)."""
-    character(state, c.target)
-    combat.hp_after_heal(0, 0, c.amount)
-    return [Healed(target=c.target, amount=c.amount)]
+    """Decide healing (never above max HP); the event records the HP before and after."""
+    target = character(state, c.target)
+    after = combat.hp_after_heal(target["hp"], target["hp_max"], c.amount)
+    return [Healed(target=c.target, amount=c.amount, hp_before=target["hp"], hp_after=after)]
 
 
 @decider(Act)
@@ -193,27 +213,32 @@ def decide_new_round(state: State, c: NewRound) -> list[Event]:
 
 @decider(StartBriefing)
 def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
-    """Decide the start of a briefing package."""
-    combat.briefing_allows(c.package, 0)
+    """Decide the start of a briefing package; the event records its limit (MP-BRIEF-1)."""
+    check_rule_adopted(state, "briefing")
+    limit = combat.briefing_limit(c.package)
     require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
-    return [BriefingStarted(package=c.package)]
+    return [BriefingStarted(package=c.package, limit_each=limit)]
 
 
 @decider(Prepare)
 def decide_prepare(state: State, c: Prepare) -> list[Event]:
-    """Decide one preparation, refused over the package's limit (MP-BRIEF-1)."""
-    briefing = table_of(state).get("briefing")
+    """Decide one preparation, refused over the limit the briefing began with (MP-BRIEF-1)."""
+    check_rule_adopted(state, "briefing")
+    table = table_of(state)
+    briefing = table.get("briefing")
     require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
     assert briefing is not None
     side = "enemy" if c.enemy else "pc"
     if not c.enemy:
         character(state, c.who)
-    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(f"{side}:{c.who}", 0))
+    combat.check_preparation(briefing["package"], table.get("briefing_limit", 0),
+                             briefing["by_actor"].get(f"{side}:{c.who}", 0))
     return [PreparationTaken(who=c.who, side=side, note=c.note)]
 
 
 @decider(EndBriefing)
 def decide_end_briefing(state: State, c: EndBriefing) -> list[Event]:
     """Decide the end of the briefing."""
+    check_rule_adopted(state, "briefing")
     require(table_of(state).get("briefing") is not None, "MP-BRIEF-1", "no briefing is under way")
     return [BriefingEnded()]

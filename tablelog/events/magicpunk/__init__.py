@@ -3,6 +3,7 @@
 Importing this package registers every ``magicpunk.*`` event type.
 """
 
+from tablelog.events.magicpunk import upcasts as _upcasts  # noqa: F401 - registers the upcasters
 from tablelog.events.magicpunk.cards import (
     CardsCharged,
     CardsCirculated,

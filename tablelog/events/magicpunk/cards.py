@@ -61,14 +61,17 @@ class CardsCharged(Event):
         return f"{self.by} charges {self.item} with {_cards(self.cards)}"
 
 
-@event("magicpunk.CardsCirculated", entities=("holder",),
+@event("magicpunk.CardsCirculated", version=2, entities=("holder", "drawn_to"),
        rules=("MP-CIRC-1", "MP-CIRC-2", "MP-CIRC-3"))
 @attrs.frozen
 class CardsCirculated(Event):
-    """``holder`` (character or item) discarded ``discarded`` and drew ``drawn`` back.
+    """``holder`` (character or item) discarded ``discarded``; as many were drawn: ``drawn``.
 
     ``rule`` is MP-CIRC-1 (sleep), MP-CIRC-2 (dawn) or MP-CIRC-3 (GM); ``at`` the clock text and
     ``at_minute`` the same time in absolute minutes (the clock must have reached it).
+    ``drawn_to`` (v2) is the character whose hand the drawn cards go to, or None for the holder
+    itself: an item's cards are drawn into its owner's hand (「…山札から引いて手札にする」);
+    a v1 record drew them back into the holder, and is upcast with None.
     """
 
     holder: str
@@ -79,11 +82,13 @@ class CardsCirculated(Event):
     at: str = ""
     reshuffle_at: int | None = None
     at_minute: int | None = None
+    drawn_to: str | None = None
 
     def describe(self) -> str:
         when = f" at {self.at}" if self.at else ""
+        into = f" into {self.drawn_to}'s hand" if self.drawn_to not in (None, self.holder) else ""
         return (f"{self.holder} circulates{when} ({self.rule}): {_cards(self.discarded)} -> "
-                f"{_cards(self.drawn)}")
+                f"{_cards(self.drawn)}{into}")
 
     def explain(self) -> list[str]:
         return [f"rule {self.rule}", f"discarded = {_cards(self.discarded)}",

@@ -176,10 +176,14 @@ class LeisureStarted(Event):
         return "leisure begins"
 
 
-@event("magicpunk.LeisureEventTaken", entities=("name",), rules=("MP-COHAB-2",))
+@event("magicpunk.LeisureEventTaken", version=2, entities=("name",), rules=("MP-COHAB-2",))
 @attrs.frozen
 class LeisureEventTaken(Event):
-    """``name`` rolled ``roll`` on the leisure table; ``result`` applies (``shared``: all)."""
+    """``name`` rolled ``roll`` on the leisure table; ``result`` applies (``shared``: all).
+
+    ``shared_event`` (v2) is the shared event the result reads (the lowest roll that reads it:
+    wilds rolls 2, 4 and 6 are all event 2), or None; a v1 record is upcast with its result.
+    """
 
     name: str
     roll: int
@@ -187,10 +191,13 @@ class LeisureEventTaken(Event):
     result: int
     shared: bool
     table: str = "town"
+    shared_event: int | None = None
 
     def describe(self) -> str:
         moved = f", moved to {self.result}" if self.result != self.roll else ""
-        scope = " (every cohabitant)" if self.shared else ""
+        same = (f"; the same event as {self.shared_event}"
+                if self.shared_event not in (None, self.result) else "")
+        scope = f" (every cohabitant{same})" if self.shared else ""
         return f"{self.name} rolls {self.roll} on the {self.table} leisure table{moved}{scope}"
 
     def explain(self) -> list[str]:

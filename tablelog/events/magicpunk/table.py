@@ -6,13 +6,9 @@ import attrs
 
 from tablelog.events.core import Event, event
 from tablelog.events.magicpunk.audit import audit_lines
-from tablelog.rules.magicpunk.clock import clock_text, from_absolute
+from tablelog.rules.magicpunk.clock import at_text as _when
 from tablelog.rules.magicpunk.combat import BRIEFING_PACKAGES
 from tablelog.rules.magicpunk.text import listing
-
-
-def _when(total: int) -> str:
-    return clock_text(*from_absolute(total))
 
 
 @event("magicpunk.CharacterAdded", entities=("name",))
@@ -100,20 +96,37 @@ class DawnReached(Event):
         return f"dawn: {_when(self.end)} ({hours} h {minutes:02d} min later)"
 
 
-@event("magicpunk.DamageTaken", entities=("target",), rules=("MP-PULL-1", "MP-COVER-1"))
+@event("magicpunk.DamageTaken", version=2, entities=("target",),
+       rules=("MP-PULL-1", "MP-COVER-1"))
 @attrs.frozen
 class DamageTaken(Event):
-    """``target`` took ``amount`` damage (``pull_punches``: not below 0 HP)."""
+    """``target`` took ``amount`` damage (``pull_punches``: not below 0 HP).
+
+    ``hp_before`` and ``hp_after`` are the target's HP when the damage was decided and after it
+    (v2); the evolver applies the change ``hp_after - hp_before``. None in a v1 record (upcast):
+    the evolver's legacy path computes the HP with today's rule.
+    """
 
     target: str
     amount: int
     pull_punches: bool = False
     covering: str | None = None
+    hp_before: int | None = None
+    hp_after: int | None = None
 
     def describe(self) -> str:
-        extra = " (pulled punches)" if self.pull_punches else ""
+        """Say what happened: the HP lost, and the damage dealt when pulled punches cut it."""
         cover = f" covering {self.covering}" if self.covering else ""
-        return f"{self.target} takes {self.amount} damage{extra}{cover}"
+        lost = (self.amount if self.hp_before is None or self.hp_after is None
+                else self.hp_before - self.hp_after)
+        if lost == self.amount:
+            extra = " (pulled punches)" if self.pull_punches else ""
+            return f"{self.target} takes {self.amount} damage{extra}{cover}"
+        if lost == 0:
+            return (f"{self.target} takes no damage{cover}: pulled punches, already at "
+                    f"{self.hp_before} HP ({self.amount} dealt)")
+        return (f"{self.target} takes {lost} damage{cover} ({self.amount} dealt, pulled punches "
+                f"stop at {self.hp_after} HP)")
 
     def explain(self) -> list[str]:
         """MP-PULL-1 with pulled punches, MP-COVER-1 for a coverer; plain damage names none."""
@@ -121,26 +134,42 @@ class DamageTaken(Event):
                            + (["MP-COVER-1"] if self.covering else []))
 
 
-@event("magicpunk.Healed", entities=("target",))
+@event("magicpunk.Healed", version=2, entities=("target",))
 @attrs.frozen
 class Healed(Event):
-    """``target`` healed ``amount`` HP (never above max HP)."""
+    """``target`` healed ``amount`` HP (never above max HP).
+
+    ``hp_before`` and ``hp_after`` as for :class:`DamageTaken` (v2; None in a v1 record).
+    """
 
     target: str
     amount: int
+    hp_before: int | None = None
+    hp_after: int | None = None
 
     def describe(self) -> str:
-        return f"{self.target} heals {self.amount} HP"
+        """Say what happened: the HP healed, and what was asked when max HP capped it."""
+        if self.hp_before is None or self.hp_after is None:
+            return f"{self.target} heals {self.amount} HP"
+        healed = self.hp_after - self.hp_before
+        capped = f" ({self.amount} asked, capped at max)" if healed != self.amount else ""
+        return f"{self.target} heals {healed} HP{capped}"
 
 
-@event("magicpunk.CoverTaken", entities=("coverer", "covered"), rules=("MP-COVER-1",))
+@event("magicpunk.CoverTaken", version=2, entities=("coverer", "covered"),
+       rules=("MP-COVER-1",))
 @attrs.frozen
 class CoverTaken(Event):
-    """``coverer`` covered ``covered``; ``was_acted``: already acted this round."""
+    """``coverer`` covered ``covered`` and is now acted; ``was_acted``: already acted this round.
+
+    ``stays_acted``: the coverer stays acted at the next round's start (v2; a v1 record is
+    upcast with ``was_acted``, what MP-COVER-1 gave then).
+    """
 
     coverer: str
     covered: str
     was_acted: bool
+    stays_acted: bool = False
 
     def describe(self) -> str:
         after = "stays acted next round" if self.was_acted else "is now acted"
@@ -169,12 +198,17 @@ class RoundStarted(Event):
         return f"round {self.number} begins"
 
 
-@event("magicpunk.BriefingStarted", rules=("MP-BRIEF-1",))
+@event("magicpunk.BriefingStarted", version=2, rules=("MP-BRIEF-1",))
 @attrs.frozen
 class BriefingStarted(Event):
-    """A briefing package began (``10s``, ``1m`` or ``ample``)."""
+    """A briefing package began (``10s``, ``1m`` or ``ample``).
+
+    ``limit_each``: the preparations each PC (or aware enemy) may take in it, 0 for any number
+    (v2); None in a v1 record (the evolver's legacy path looks the package up in today's table).
+    """
 
     package: str
+    limit_each: int | None = None
 
     def describe(self) -> str:
         return f"briefing begins: {BRIEFING_PACKAGES.get(self.package, self.package)}"

@@ -1,10 +1,17 @@
-"""Evolvers of the mana-card events."""
+"""Evolvers and preconditions of the mana-card events.
+
+The evolvers move the cards each event records; the preconditions check that they are where the
+event takes them from (MP-CARDS) and that the clock has reached a circulation's time.
+"""
 
 from __future__ import annotations
 
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
-from tablelog.projections.core import State, evolver, require
+from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.magicpunk.table import character, clock_now
 from tablelog.projections.magicpunk.zones import (
+    check_held,
+    check_pile,
     give_to_holder,
     put_discard,
     take_from_holder,
@@ -13,37 +20,59 @@ from tablelog.projections.magicpunk.zones import (
 from tablelog.rules.magicpunk import clock
 
 
+@precondition(CardsDrawn)
+def _check_drawn(state: State, e: CardsDrawn) -> None:
+    character(state, e.who)
+    check_pile(state, e.cards, e.reshuffle_at)
+
+
 @evolver(CardsDrawn)
 def _drawn(state: State, e: CardsDrawn) -> None:
-    require(e.who in state.characters, "UNKNOWN-NAME", f"no character named {e.who!r}")
     take_from_pile(state, e.cards, e.reshuffle_at)
     give_to_holder(state, e.who, e.cards)
     state.deck["draws_made"] += 1  # type: ignore[index]
 
 
+@precondition(CardsPlayed)
+def _check_played(state: State, e: CardsPlayed) -> None:
+    character(state, e.who)
+    check_held(state, e.who, e.cards)
+
+
 @evolver(CardsPlayed)
 def _played(state: State, e: CardsPlayed) -> None:
-    require(e.who in state.characters, "UNKNOWN-NAME", f"no character named {e.who!r}")
     take_from_holder(state, e.who, e.cards)
     put_discard(state, e.cards)
 
 
+@precondition(CardsCharged)
+def _check_charged(state: State, e: CardsCharged) -> None:
+    character(state, e.by)
+    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
+    check_held(state, e.by, e.cards)
+
+
 @evolver(CardsCharged)
 def _charged(state: State, e: CardsCharged) -> None:
-    require(e.by in state.characters, "UNKNOWN-NAME", f"no character named {e.by!r}")
-    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
     take_from_holder(state, e.by, e.cards)
     give_to_holder(state, e.item, e.cards)
 
 
+@precondition(CardsCirculated)
+def _check_circulated(state: State, e: CardsCirculated) -> None:
+    if e.at_minute is not None:
+        require(clock_now(state) >= e.at_minute, e.rule, f"{e.holder} circulates at {e.at}, "
+                f"but the clock is at {clock.at_text(clock_now(state))}")
+    check_held(state, e.holder, e.discarded)
+    check_pile(state, e.drawn, e.reshuffle_at, e.discarded)
+    if e.drawn_to is not None:
+        character(state, e.drawn_to)
+
+
 @evolver(CardsCirculated)
 def _circulated(state: State, e: CardsCirculated) -> None:
-    if e.at_minute is not None:
-        now = clock.absolute(state.clock["day"], state.clock["minutes"])
-        require(now >= e.at_minute, e.rule, f"{e.holder} circulates at {e.at}, but the clock "
-                f"is at {clock.clock_text(state.clock['day'], state.clock['minutes'])}")
     take_from_holder(state, e.holder, e.discarded)
     put_discard(state, e.discarded)
     take_from_pile(state, e.drawn, e.reshuffle_at)
-    give_to_holder(state, e.holder, e.drawn)
+    give_to_holder(state, e.holder if e.drawn_to is None else e.drawn_to, e.drawn)
     state.deck["draws_made"] += 1  # type: ignore[index]

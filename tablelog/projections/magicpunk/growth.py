@@ -1,4 +1,5 @@
-"""Evolvers of growth and downtime: money, spells, rebuild, procurement, checks, lifestyle."""
+"""Evolvers and preconditions of growth and downtime: money, spells, rebuild, procurement,
+checks, lifestyle."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tablelog.events.magicpunk import (
     ResidenceShared,
     SpellLearned,
 )
-from tablelog.projections.core import State, evolver, require
+from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.magicpunk.table import character, table_of
 from tablelog.projections.magicpunk.zones import put_discard
 from tablelog.rules.magicpunk import lifestyle, rebuild
@@ -42,16 +43,23 @@ def spells_known(ch: dict[str, Any]) -> dict[str, tuple[str, int]]:
 
 def leisure_group(state: State, name: str) -> str:
     """Return the key of ``name``'s household (its residence and cohabitants, or itself)."""
-    life = character(state, name).get("lifestyle")
+    life = (state.characters.get(name) or {}).get("lifestyle")
     if not life:
         return name
     return life["residence"] + ":" + ",".join(sorted([name, *life["cohabitants"]]))
 
 
+@precondition(MoneyGained)
+def _check_money_gained(state: State, e: MoneyGained) -> None:
+    character(state, e.name)
+    require(e.amount >= 0, "MP-REBUILD-8", f"money gained is 0 Mj or more, got {e.amount}")
+
+
 @evolver(MoneyGained)
 def _money_gained(state: State, e: MoneyGained) -> None:
-    ch = character(state, e.name)
-    require(e.amount >= 0, "MP-REBUILD-8", f"money gained is 0 Mj or more, got {e.amount}")
+    ch = state.characters.get(e.name)
+    if ch is None:
+        return
     if e.spell_only:
         ch["spell_money"] += e.amount
     else:
@@ -59,14 +67,21 @@ def _money_gained(state: State, e: MoneyGained) -> None:
         ch["money_from_scenarios"] += e.amount
 
 
-@evolver(SpellLearned)
-def _spell_learned(state: State, e: SpellLearned) -> None:
+@precondition(SpellLearned)
+def _check_spell_learned(state: State, e: SpellLearned) -> None:
     ch = character(state, e.name)
     require(e.spell not in ch["spells"], "MP-REBUILD-11", f"{e.name} already knows {e.spell}")
     rebuild.check_spell_order(spells_known(ch), e.gate, e.tier)
     require(e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"], "MP-MONEY",
             f"{e.name} has {ch['spell_money']} spell-only Mj and {ch['money']} Mj, the spell "
             f"takes {e.from_spell_money} spell-only Mj and {e.from_money} Mj")
+
+
+@evolver(SpellLearned)
+def _spell_learned(state: State, e: SpellLearned) -> None:
+    ch = state.characters.get(e.name)
+    if ch is None:
+        return
     ch["spell_money"] -= e.from_spell_money
     ch["money"] -= e.from_money
     ch["spells"][e.spell] = {"gate": e.gate, "tier": e.tier, "price": e.price,
@@ -74,52 +89,72 @@ def _spell_learned(state: State, e: SpellLearned) -> None:
                              "free": e.free}
 
 
-def _remove_item(state: State, owner: str, item: str) -> None:
-    require(item in state.items and state.items[item]["owner"] == owner, "MP-REBUILD-8",
-            f"{owner} does not hold the item {item}")
-    put_discard(state, state.items.pop(item)["cards"])
-    ch = state.characters[owner]
-    ch["items"] = [i for i in ch["items"] if i != item]
-
-
-@evolver(Rebuilt)
-def _rebuilt(state: State, e: Rebuilt) -> None:
+@precondition(Rebuilt)
+def _check_rebuilt(state: State, e: Rebuilt) -> None:
     ch = character(state, e.name)
     require(abilities_of(ch) == e.abilities_before and ch["skills"] == e.skills_before
             and ch["money"] == e.money_before, "MP-REBUILD-1",
             f"{e.name} changed since the rebuild was decided: now {sheet_text(ch)}")
     for item in e.items_removed:
-        _remove_item(state, e.name, item)
+        require(item in state.items and state.items[item]["owner"] == e.name, "MP-REBUILD-8",
+                f"{e.name} does not hold the item {item}")
     for spell in e.spells_unlearned:
         require(spell in ch["spells"], "MP-REBUILD-10", f"{e.name} does not know {spell}")
-        del ch["spells"][spell]
+
+
+@evolver(Rebuilt)
+def _rebuilt(state: State, e: Rebuilt) -> None:
+    ch = state.characters.get(e.name)
+    if ch is None:
+        return
+    for item in e.items_removed:
+        if item in state.items:
+            put_discard(state, state.items.pop(item)["cards"])
+    ch["items"] = [i for i in ch["items"] if i not in e.items_removed]
+    ch["spells"] = {k: v for k, v in ch["spells"].items() if k not in e.spells_unlearned}
     ch.update(e.abilities_after)
     ch["skills"] = dict(e.skills_after)
     ch["money"], ch["spell_money"] = e.money_after, e.spell_money_after
     ch["money_converted"] += e.converted_mj
 
 
+@precondition(ProcurementAssessed)
+def _check_procurement_assessed(state: State, e: ProcurementAssessed) -> None:
+    character(state, e.who)
+
+
 @evolver(ProcurementAssessed)
 def _procurement_assessed(state: State, e: ProcurementAssessed) -> None:
-    character(state, e.who)
+    """An assessment changes nothing: the log keeps it for history."""
+
+
+@precondition(CheckRolled)
+def _check_check_rolled(state: State, e: CheckRolled) -> None:
+    if e.by is not None:
+        character(state, e.by)
 
 
 @evolver(CheckRolled)
 def _check_rolled(state: State, e: CheckRolled) -> None:
-    if e.by is not None:
-        character(state, e.by)
     table = table_of(state)
     table["rolls"] = table.get("rolls", 0) + 1
 
 
+@precondition(ResidenceShared)
+def _check_residence_shared(state: State, e: ResidenceShared) -> None:
+    for name in e.names:
+        character(state, name)
+    lifestyle.check_household(e.names)
+    lifestyle.check_split(e.residence_points, e.split, len(e.names))
+
+
 @evolver(ResidenceShared)
 def _residence_shared(state: State, e: ResidenceShared) -> None:
-    lifestyle.check_residence(e.names, e.residence)
-    lifestyle.check_split(e.residence_points, e.split, len(e.names))
-    for name, share in zip(e.names, e.split, strict=True):
-        character(state, name)["lifestyle"] = {
-            "region": e.region, "residence": e.residence, "region_points": e.region_points,
-            "residence_points": share, "cohabitants": [n for n in e.names if n != name]}
+    for name, share in zip(e.names, e.split, strict=False):
+        if name in state.characters:
+            state.characters[name]["lifestyle"] = {
+                "region": e.region, "residence": e.residence, "region_points": e.region_points,
+                "residence_points": share, "cohabitants": [n for n in e.names if n != name]}
 
 
 @evolver(LeisureStarted)
@@ -127,11 +162,17 @@ def _leisure_started(state: State, e: LeisureStarted) -> None:
     table_of(state)["leisure"] = {}
 
 
+@precondition(LeisureEventTaken)
+def _check_leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
+    character(state, e.name)
+    taken = table_of(state).get("leisure", {}).get(leisure_group(state, e.name), [])
+    require(e.shared_event is None or e.shared_event not in taken, "MP-COHAB-2",
+            f"shared leisure event {e.shared_event} has already happened in this leisure")
+
+
 @evolver(LeisureEventTaken)
 def _leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
-    character(state, e.name)
-    taken = table_of(state).setdefault("leisure", {}).setdefault(leisure_group(state, e.name), [])
-    if e.shared:
-        require(e.result not in taken, "MP-COHAB-2",
-                f"shared leisure event {e.result} has already happened in this leisure")
-        taken.append(e.result)
+    if e.shared_event is not None:
+        leisure = table_of(state).setdefault("leisure", {})
+        taken = leisure.setdefault(leisure_group(state, e.name), [])
+        taken.append(e.shared_event)

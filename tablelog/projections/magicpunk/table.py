@@ -1,33 +1,48 @@
-"""Evolvers of the table events: characters, items, time, combat and briefing."""
+"""Evolvers and preconditions of the table events: characters, items, time, turns and rounds.
+
+HP (damage, healing) and briefing are in :mod:`tablelog.projections.magicpunk.combat`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tablelog.events.magicpunk import (
-    BriefingEnded,
-    BriefingStarted,
     CharacterAdded,
     CoverTaken,
-    DamageTaken,
     DawnReached,
-    Healed,
     ItemAdded,
     ItemReadied,
-    PreparationTaken,
     RestTaken,
     RoundStarted,
     TurnTaken,
 )
-from tablelog.projections.core import State, evolver, require
-from tablelog.rules.magicpunk import clock, combat
+from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.rules.magicpunk import clock
+from tablelog.rules.magicpunk.optional import check_adopted
 
-__all__ = ["table_of", "clock_now", "set_clock", "character"]
+__all__ = ["table_of", "adopts", "check_rule_adopted", "clock_now", "set_clock", "character",
+           "check_free_name"]
 
 
 def table_of(state: State) -> dict[str, Any]:
     """Return the system's private table record (round, briefing, roll and leisure counters)."""
     return state.extra.setdefault("magicpunk", {})  # type: ignore[no-any-return]
+
+
+def adopts(state: State, rule: str) -> bool:
+    """Return whether the table adopted the optional rule ``rule`` (``init --rules``)."""
+    rules = table_of(state).get("rules")
+    return rules is None or rule in rules
+
+
+def check_rule_adopted(state: State, rule: str) -> None:
+    """Refuse a command of the optional rule ``rule`` when the table did not adopt it.
+
+    Raises:
+        RuleViolation: MP-ADOPT naming the rule.
+    """
+    check_adopted(table_of(state).get("rules"), rule)
 
 
 def clock_now(state: State) -> int:
@@ -40,16 +55,12 @@ def set_clock(state: State, total: int) -> None:
     state.clock["day"], state.clock["minutes"] = clock.from_absolute(total)
 
 
-def _when(total: int) -> str:
-    return clock.clock_text(*clock.from_absolute(total))
-
-
 def _acted(acted: bool) -> str:
     return "had acted" if acted else "had not acted"
 
 
 def character(state: State, name: str) -> dict[str, Any]:
-    """Return the character ``name``.
+    """Return the character ``name`` (for deciders and preconditions; evolvers are total).
 
     Raises:
         RuleViolation: UNKNOWN-NAME if there is none.
@@ -58,10 +69,19 @@ def character(state: State, name: str) -> dict[str, Any]:
     return state.characters[name]
 
 
+def check_free_name(state: State, name: str) -> None:
+    """Refuse ``name`` when a character or item already has it (CORE-NAME)."""
+    require(name not in state.characters and name not in state.items, "CORE-NAME",
+            f"a character or item named {name!r} already exists")
+
+
+@precondition(CharacterAdded)
+def _check_character_added(state: State, e: CharacterAdded) -> None:
+    check_free_name(state, e.name)
+
+
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
-    require(e.name not in state.characters and e.name not in state.items, "CORE-NAME",
-            f"a character or item named {e.name!r} already exists")
     state.characters[e.name] = {
         "hp": e.hp_max, "hp_max": e.hp_max, "hand": [], "body": e.body, "sense": e.sense,
         "intellect": e.intellect, "magic": e.magic, "skills": dict(e.skills),
@@ -71,73 +91,84 @@ def _character_added(state: State, e: CharacterAdded) -> None:
     }
 
 
-@evolver(ItemAdded)
-def _item_added(state: State, e: ItemAdded) -> None:
+@precondition(ItemAdded)
+def _check_item_added(state: State, e: ItemAdded) -> None:
     owner = character(state, e.owner)
-    require(e.item not in state.items and e.item not in state.characters, "CORE-NAME",
-            f"a character or item named {e.item!r} already exists")
+    check_free_name(state, e.item)
     require(e.price <= owner["money"], "MP-MONEY",
             f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj")
-    owner["money"] -= e.price
-    owner["items"] = [*owner["items"], e.item]
+
+
+@evolver(ItemAdded)
+def _item_added(state: State, e: ItemAdded) -> None:
+    owner = state.characters.get(e.owner)
+    if owner is not None:
+        owner["money"] -= e.price
+        owner["items"] = [*owner["items"], e.item]
     state.items[e.item] = {"owner": e.owner, "cards": [], "price": e.price,
                            "gear_slots": e.gear_slots, "readied": False, "gear_active": None}
 
 
+@precondition(ItemReadied)
+def _check_item_readied(state: State, e: ItemReadied) -> None:
+    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
+
+
 @evolver(ItemReadied)
 def _item_readied(state: State, e: ItemReadied) -> None:
-    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
-    state.items[e.item].update(readied=True, gear_active=e.gear_active)
+    if e.item in state.items:
+        state.items[e.item].update(readied=True, gear_active=e.gear_active)
+
+
+@precondition(RestTaken)
+def _check_rest_taken(state: State, e: RestTaken) -> None:
+    require(clock_now(state) == e.start, "MP-REST-1", f"the rest starts at "
+            f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}")
 
 
 @evolver(RestTaken)
 def _rest_taken(state: State, e: RestTaken) -> None:
-    require(clock_now(state) == e.start, "MP-REST-1",
-            f"the rest starts at {_when(e.start)}, but the clock is at {_when(clock_now(state))}")
     set_clock(state, e.end)
+
+
+@precondition(DawnReached)
+def _check_dawn_reached(state: State, e: DawnReached) -> None:
+    require(clock_now(state) == e.start, "MP-CIRC-2", f"dawn is counted from "
+            f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}")
 
 
 @evolver(DawnReached)
 def _dawn_reached(state: State, e: DawnReached) -> None:
-    require(clock_now(state) == e.start, "MP-CIRC-2",
-            f"dawn is counted from {_when(e.start)}, but the clock is at "
-            f"{_when(clock_now(state))}")
     set_clock(state, e.end)
 
 
-@evolver(DamageTaken)
-def _damage_taken(state: State, e: DamageTaken) -> None:
-    ch = character(state, e.target)
-    if e.covering is not None:
-        character(state, e.covering)
-        require(ch["acted"], "MP-COVER-1", f"{e.target} takes the hit for {e.covering} only "
-                "after declaring cover (which leaves it acted)")
-    ch["hp"] = combat.hp_after_damage(ch["hp"], e.amount, e.pull_punches)
-
-
-@evolver(Healed)
-def _healed(state: State, e: Healed) -> None:
-    ch = character(state, e.target)
-    ch["hp"] = combat.hp_after_heal(ch["hp"], ch["hp_max"], e.amount)
-
-
-@evolver(CoverTaken)
-def _cover_taken(state: State, e: CoverTaken) -> None:
+@precondition(CoverTaken)
+def _check_cover_taken(state: State, e: CoverTaken) -> None:
     ch = character(state, e.coverer)
     character(state, e.covered)
     require(ch["acted"] == e.was_acted, "MP-COVER-1",
             f"the cover was decided when {e.coverer} {_acted(e.was_acted)} this round, but "
             f"{e.coverer} {_acted(ch['acted'])}")
-    acted, stays = combat.cover_outcome(e.was_acted)
-    ch["acted"] = acted
-    ch["stays_acted"] = ch["stays_acted"] or stays
+
+
+@evolver(CoverTaken)
+def _cover_taken(state: State, e: CoverTaken) -> None:
+    ch = state.characters.get(e.coverer)
+    if ch is not None:
+        ch["acted"] = True
+        ch["stays_acted"] = ch["stays_acted"] or e.stays_acted
+
+
+@precondition(TurnTaken)
+def _check_turn_taken(state: State, e: TurnTaken) -> None:
+    require(not character(state, e.name)["acted"], "MP-COVER-1",
+            f"{e.name} has already acted this round")
 
 
 @evolver(TurnTaken)
 def _turn_taken(state: State, e: TurnTaken) -> None:
-    ch = character(state, e.name)
-    require(not ch["acted"], "MP-COVER-1", f"{e.name} has already acted this round")
-    ch["acted"] = True
+    if e.name in state.characters:
+        state.characters[e.name]["acted"] = True
 
 
 @evolver(RoundStarted)
@@ -146,25 +177,3 @@ def _round_started(state: State, e: RoundStarted) -> None:
     table["round"] = e.number
     for ch in state.characters.values():
         ch["acted"], ch["stays_acted"] = ch["stays_acted"], False
-
-
-@evolver(BriefingStarted)
-def _briefing_started(state: State, e: BriefingStarted) -> None:
-    table_of(state)["briefing"] = {"package": e.package, "by_actor": {}, "by_side": {}}
-
-
-@evolver(PreparationTaken)
-def _preparation_taken(state: State, e: PreparationTaken) -> None:
-    briefing = table_of(state).get("briefing")
-    require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
-    assert briefing is not None
-    key = f"{e.side}:{e.who}"
-    combat.briefing_allows(briefing["package"], briefing["by_actor"].get(key, 0))
-    briefing["by_actor"][key] = briefing["by_actor"].get(key, 0) + 1
-    briefing["by_side"][e.side] = briefing["by_side"].get(e.side, 0) + 1
-
-
-@evolver(BriefingEnded)
-def _briefing_ended(state: State, e: BriefingEnded) -> None:
-    require(table_of(state).get("briefing") is not None, "MP-BRIEF-1", "no briefing is under way")
-    table_of(state)["briefing"] = None

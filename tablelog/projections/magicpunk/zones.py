@@ -15,8 +15,8 @@ from tablelog.rules.core import require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["new_deck", "holder_cards", "card_location", "take_from_holder", "take_from_pile",
-           "put_discard", "give_to_holder", "sync"]
+__all__ = ["new_deck", "holder_cards", "card_location", "check_held", "check_pile",
+           "take_from_holder", "take_from_pile", "put_discard", "give_to_holder", "sync"]
 
 # Lists in the state are replaced, never changed in place: the change report of a command
 # that moves cards several times must keep each event's own "new" values.
@@ -35,11 +35,14 @@ def sync(deck: dict[str, Any]) -> None:
 
 
 def holder_cards(state: State, holder: str) -> list[str]:
-    """Return the card list of a character's hand or an item (the live list)."""
-    if holder in state.characters:
-        return state.characters[holder]["hand"]  # type: ignore[no-any-return]
-    require(holder in state.items, "UNKNOWN-NAME", f"no character or item named {holder!r}")
-    return state.items[holder]["cards"]  # type: ignore[no-any-return]
+    """Return the card list of a character's hand or an item (the live list).
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME if there is no such character or item.
+    """
+    held = _held(state, holder)
+    require(held is not None, "UNKNOWN-NAME", f"no character or item named {holder!r}")
+    return held  # type: ignore[return-value]
 
 
 def card_location(state: State, card: str) -> str:
@@ -62,23 +65,65 @@ def card_location(state: State, card: str) -> str:
     return "not in this session's deck"
 
 
-def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:
-    """Remove ``cards`` from a hand or item.
+def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
+    """Check that ``holder`` (character or item) holds every one of ``cards``.
 
     Raises:
-        RuleViolation: MP-CARDS if a card is not there.
+        RuleViolation: UNKNOWN-NAME for an unknown holder; MP-CARDS for a card not held (the
+            message says where it is).
     """
-    held = list(holder_cards(state, holder))
+    held = holder_cards(state, holder)
     for card in cards:
-        require(card in held, CARDS_RULE, f"{card} is not held by {holder} "
-                f"(it is {card_location(state, card)})")
-        held.remove(card)
-    _set_holder(state, holder, held)
+        require(card in held, CARDS_RULE,
+                f"{card} is not held by {holder} (it is {card_location(state, card)})")
+
+
+def check_pile(state: State, cards: Iterable[str], reshuffle_at: int | None,
+               discarded: Iterable[str] = ()) -> None:
+    """Check that ``cards`` can be drawn as recorded: from the draw pile, then (from index
+    ``reshuffle_at``) from the discard pile reshuffled in once the draw pile is empty.
+
+    Args:
+        discarded: Cards the same event puts on the discard pile before it draws (a
+            circulation's), part of a reshuffle.
+
+    Raises:
+        RuleViolation: MP-CARDS if the reshuffle happens on a non-empty pile or a card is not
+            in the pile it is drawn from.
+    """
+    assert state.deck is not None
+    pile, discard = list(state.deck["_pile"]), [*state.deck["discard"], *discarded]
+    for i, card in enumerate(cards):
+        if i == reshuffle_at:
+            require(not pile, CARDS_RULE,
+                    f"the discard pile is reshuffled only when the draw pile is empty, and it "
+                    f"holds {count_text(len(pile), 'card')}")
+            pile, discard = discard, []
+        require(card in pile, CARDS_RULE,
+                f"{card} is not in the draw pile (it is {card_location(state, card)})")
+        pile.remove(card)
+
+
+def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:
+    """Remove ``cards`` from a hand or item (total: a card or holder not there is skipped)."""
+    held, gone = _held(state, holder), set(cards)
+    if held is not None:
+        _set_holder(state, holder, [c for c in held if c not in gone])
 
 
 def give_to_holder(state: State, holder: str, cards: Iterable[str]) -> None:
-    """Add ``cards`` to a hand or item."""
-    _set_holder(state, holder, [*holder_cards(state, holder), *cards])
+    """Add ``cards`` to a hand or item (total: an unknown holder gets nothing)."""
+    held = _held(state, holder)
+    if held is not None:
+        _set_holder(state, holder, [*held, *cards])
+
+
+def _held(state: State, holder: str) -> list[str] | None:
+    if holder in state.characters:
+        return state.characters[holder]["hand"]  # type: ignore[no-any-return]
+    if holder in state.items:
+        return state.items[holder]["cards"]  # type: ignore[no-any-return]
+    return None
 
 
 def _set_holder(state: State, holder: str, cards: list[str]) -> None:
@@ -89,24 +134,16 @@ def _set_holder(state: State, holder: str, cards: list[str]) -> None:
 
 
 def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None) -> None:
-    """Remove drawn cards from the draw pile, reshuffling the discard pile in at ``reshuffle_at``.
-
-    Raises:
-        RuleViolation: MP-CARDS if the reshuffle happens on a non-empty pile or a card is not
-            in the draw pile.
-    """
+    """Remove drawn cards from the draw pile, reshuffling the discard pile in at ``reshuffle_at``
+    (total: a card not in the pile is skipped; :func:`check_pile` is the precondition)."""
     deck = state.deck
     assert deck is not None
     deck["_pile"] = list(deck["_pile"])
     for i, card in enumerate(cards):
         if i == reshuffle_at:
-            require(not deck["_pile"], CARDS_RULE,
-                    f"the discard pile is reshuffled only when the draw pile is empty, and it "
-                    f"holds {count_text(len(deck['_pile']), 'card')}")
-            deck["_pile"], deck["discard"] = list(deck["discard"]), []
-        require(card in deck["_pile"], CARDS_RULE,
-                f"{card} is not in the draw pile (it is {card_location(state, card)})")
-        deck["_pile"].remove(card)
+            deck["_pile"], deck["discard"] = [*deck["_pile"], *deck["discard"]], []
+        if card in deck["_pile"]:
+            deck["_pile"].remove(card)
     sync(deck)
 
 

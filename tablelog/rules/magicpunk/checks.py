@@ -23,7 +23,7 @@ CHECK_RULE = "MP-CHECK"
 
 MAX_DICE = 30
 MAX_NUMBER = 999  # a target or challenge on a d20 beyond this has no meaning left
-_NOTATION = re.compile(r"^\s*(\d+)\s*MP\s*(\d+)\s*(?:C\s*(\d+))?\s*$", re.IGNORECASE)
+_NOTATION = re.compile(r"^\s*(\d*)\s*MP\s*(\d+)\s*(?:C\s*(\d*))?\s*$", re.IGNORECASE)
 
 
 @attrs.frozen
@@ -60,22 +60,31 @@ class CheckResult:
 
 
 def parse_notation(text: str) -> Notation:
-    """Parse ``nMPm`` or ``nMPmCx`` (any case).
+    """Parse ``nMPm`` or ``nMPmCx`` (any case) as the online dice bots read it.
+
+    The die count may be left out (``MP15`` is ``1MP15``) and the challenge value too (``2MP10C``
+    has no challenge, as the bots read ``C0``): every form the BCDice ``MagicPunk`` bot takes
+    (an optional digit, ``MP``, the target, an optional ``C`` and digits) parses here to the
+    same check. Text the bot would skip after the notation (``2MP10+1``, often a modifier it
+    drops) is refused instead.
 
     Raises:
         RuleViolation: MP-CHECK if the text does not parse, asks for more than 30 dice, or has
             a target or challenge over 999.
+
+    Source: the Magic Punk check notation of the online dice bots (BCDice ``MagicPunk``).
     """
     match = _NOTATION.match(text)
-    require(match, CHECK_RULE, f"{text!r} is not nMPm or nMPmCx (e.g. 3MP10, 2MP12C4)")
+    require(match, CHECK_RULE, f"{text!r} is not nMPm or nMPmCx (e.g. 3MP10, MP12, 2MP12C4)")
     assert match is not None
     n, m, x = match.groups()
+    n, x = n or "1", x or None
     for number in (m, x or "0"):  # checked as text: a 5,000-digit number is not even converted
         require(len(number.lstrip("0")) <= len(str(MAX_NUMBER)), CHECK_RULE,
                 f"{text!r}: a target or challenge is at most {MAX_NUMBER}")
     require(len(n.lstrip("0")) <= 2 and int(n) <= MAX_DICE, CHECK_RULE,
             f"{text!r}: at most {MAX_DICE} dice, got {n}")
-    return Notation(int(n), int(m), int(x) if x is not None else None)
+    return Notation(int(n), int(m), int(x) if x is not None and int(x) > 0 else None)
 
 
 def dice_to_roll(notation: Notation) -> int:

@@ -14,8 +14,8 @@ from tablelog.rules.core import require
 
 __all__ = [
     "CLOCK_RULE", "DAWN_MINUTES", "DEFAULT_CLOCK", "MAX_DAY", "REST_PACKAGES", "RestMoment",
-    "absolute", "clock_text", "from_absolute", "next_dawn", "parse_clock", "rest_moments",
-    "rest_sleeps",
+    "absolute", "at_text", "clock_text", "from_absolute", "next_dawn", "parse_clock",
+    "rest_moments", "rest_sleeps",
 ]
 
 CLOCK_RULE = "MP-CLOCK"
@@ -68,6 +68,11 @@ def from_absolute(total: int) -> tuple[int, int]:
 def clock_text(day: int, minutes: int) -> str:
     """Format a clock time: ``(2, 370)`` -> ``"day 2 06:10"``."""
     return f"day {day} {minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def at_text(total: int) -> str:
+    """Format absolute minutes as a clock time: ``1810`` -> ``"day 2 06:10"``."""
+    return clock_text(*from_absolute(total))
 
 
 def next_dawn(start: int) -> int:

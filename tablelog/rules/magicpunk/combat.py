@@ -8,8 +8,8 @@ from __future__ import annotations
 from tablelog.rules.core import require
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["BRIEFING_PACKAGES", "hp_after_damage", "hp_after_heal", "cover_outcome",
-           "briefing_allows"]
+__all__ = ["BRIEFING_PACKAGES", "BRIEFING_LIMITS", "hp_after_damage", "hp_after_heal",
+           "cover_outcome", "briefing_limit", "check_preparation"]
 
 BRIEFING_PACKAGES: dict[str, str] = {
     "10s": "about 10 seconds: each PC takes one preparation",
@@ -63,24 +63,36 @@ def cover_outcome(acted: bool) -> tuple[bool, bool]:
     return (True, acted)
 
 
-def briefing_allows(package: str, taken_by_actor: int) -> None:
-    """Check that one more preparation by one PC (or one aware enemy) fits the package.
+def briefing_limit(package: str) -> int:
+    """Return the preparations each PC (or aware enemy) may take in ``package`` (0: any number).
 
     The seed gives each PC one preparation in a 10-second briefing and "up to 6 in total" in a
     1-minute one (ＰＣはそれぞれ…合計で6回まで: per PC, over all kinds of preparation).
 
-    Args:
-        package: ``"10s"``, ``"1m"`` or ``"ample"``.
-        taken_by_actor: Preparations this PC (or enemy) has already taken.
-
     Raises:
-        RuleViolation: MP-BRIEF-1 for an unknown package or a preparation over the limit.
+        RuleViolation: MP-BRIEF-1 for an unknown package.
 
     Source: magicpunk-optional-rules.ja.txt, ブリーフィングパッケージ; MP-BRIEF-1.
     """
     require(package in BRIEFING_PACKAGES, "MP-BRIEF-1",
             f"unknown briefing package {package!r} (10s, 1m or ample)")
-    limit = BRIEFING_LIMITS[package]
-    require(limit is None or taken_by_actor < limit, "MP-BRIEF-1",
-            f"{package} briefing: each takes at most {count_text(limit or 0, 'preparation')}, "
+    return BRIEFING_LIMITS[package] or 0
+
+
+def check_preparation(package: str, limit_each: int, taken_by_actor: int) -> None:
+    """Check that one more preparation by one PC (or aware enemy) fits the briefing's limit.
+
+    Args:
+        package: The package's name (for the message).
+        limit_each: Its limit, as :func:`briefing_limit` gave it when the briefing began (0: any
+            number).
+        taken_by_actor: Preparations this PC (or enemy) has already taken.
+
+    Raises:
+        RuleViolation: MP-BRIEF-1 for a preparation over the limit.
+
+    Source: MP-BRIEF-1.
+    """
+    require(not limit_each or taken_by_actor < limit_each, "MP-BRIEF-1",
+            f"{package} briefing: each takes at most {count_text(limit_each, 'preparation')}, "
             f"and this one has already taken {taken_by_actor}")

@@ -9,8 +9,8 @@ import attrs
 
 from tablelog.rules.core import require
 
-__all__ = ["MATERIALS", "QUALITIES", "DESIGNS", "Rarity", "rarity", "procurement_time_dice",
-           "gear_active"]
+__all__ = ["MATERIALS", "QUALITIES", "DESIGNS", "NAMES_JA", "Rarity", "rarity",
+           "procurement_time_dice", "gear_active", "resolve_row"]
 
 MATERIALS: dict[str, int] = {
     "steel": 0, "hardwood": 0, "synthetic-fibre": 0, "beast-hide": 0,
@@ -24,6 +24,15 @@ MATERIALS: dict[str, int] = {
 QUALITIES: dict[str, int] = {"poor": -1, "standard": 0, "fine": 1, "masterwork": 3,
                              "legendary": 5}
 DESIGNS: dict[str, int] = {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2}
+NAMES_JA: dict[str, str] = {
+    "steel": "鋼", "hardwood": "堅木", "synthetic-fibre": "合成繊維", "beast-hide": "獣革",
+    "alloy": "合金", "heavy-black-iron": "重黒鉄", "magic-wood": "魔樹木",
+    "magic-beast-hide": "魔獣革", "synthetic-resin": "合成樹脂", "reinforced-crystal": "強化結晶",
+    "magic-silver-thread": "魔銀糸", "magic-shell": "魔殻", "mana-silver": "魔煌銀",
+    "poor": "粗悪", "standard": "標準", "fine": "上質", "masterwork": "傑作", "legendary": "伝説",
+    "signed": "銘", "beautiful": "美麗", "gorgeous": "絢爛",
+}
+"""Row id -> the seed's Japanese name (希少度決定表); design ``none`` has none in the seed."""
 GEAR_PRICE_PER_RARITY = 500
 VEHICLE_PRICE_PER_RARITY = 2000
 
@@ -46,7 +55,21 @@ class Rarity:
         return self.total if self.check_needed else 0
 
 
+def resolve_row(table: dict[str, int], key: str) -> str:
+    """Return the row id that ``key`` names in ``table``: the id itself or its Japanese name.
+
+    ``resolve_row(MATERIALS, "魔殻")`` -> ``"magic-shell"``; an unknown key comes back as given.
+
+    Source: magicpunk-optional-rules.ja.txt, 希少度決定表.
+    """
+    if key in table:
+        return key
+    by_ja = {NAMES_JA[row]: row for row in table if row in NAMES_JA}
+    return by_ja.get(key.strip(), key)
+
+
 def _lookup(table: dict[str, int], key: str, what: str) -> int:
+    key = resolve_row(table, key)
     require(key in table, "MP-PROC-2", f"unknown {what} {key!r} (one of {', '.join(table)})")
     return table[key]
 
@@ -56,7 +79,8 @@ def rarity(material: str, quality: str, design: str = "none", gear_price: int = 
     """Return the rarity of an item from the rarity table.
 
     Args:
-        material: Material part (a key of :data:`MATERIALS`).
+        material: Material part (a key of :data:`MATERIALS`, or its Japanese name; so are
+            quality and design).
         quality: poor, standard, fine, masterwork or legendary.
         design: none, signed, beautiful or gorgeous.
         gear_price: Total price of the Ma-GEAR parts in Mj (0 if none).

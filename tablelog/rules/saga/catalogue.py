@@ -28,8 +28,10 @@ __all__ = [
     "Tech",
     "battle_rank",
     "damage_split",
+    "resolve_tech",
     "tech",
     "tech_ids",
+    "tech_row",
 ]
 
 #: Weapon types a tech can belong to (``enemy`` = enemy-only techs, ``support-mech`` = 補助メカ).
@@ -112,11 +114,62 @@ def tech_ids() -> list[str]:
     return list(_tech_rows())
 
 
+@functools.cache
+def _ids_by_name_ja() -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for row in _tech_rows().values():
+        found.setdefault(row["name_ja"], []).append(row["id"])
+    return {name: tuple(ids) for name, ids in found.items() if name}
+
+
+def resolve_tech(name: str) -> str | None:
+    """Return the catalogue id a tech id or Japanese name (``"強撃"`` -> ``"kyou-geki"``) names.
+
+    Returns:
+        The id, or None when neither an id nor a Japanese name of the catalogue matches.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME when the Japanese name belongs to several techs (five do,
+            e.g. 流し斬り): the message names their ids.
+
+    Source: data/saga_techs.csv (``name_ja`` column).
+    """
+    if name in _tech_rows():
+        return name
+    import unicodedata
+
+    ids = _ids_by_name_ja().get(unicodedata.normalize("NFC", name.strip()), ())
+    if len(ids) > 1:
+        raise RuleViolation(
+            "UNKNOWN-NAME", f"{name} names {len(ids)} techs ({', '.join(ids)}): give the id"
+        )
+    return ids[0] if ids else None
+
+
+def tech_row(tech_id: str) -> dict[str, str]:
+    """Return a catalogue tech's row as the CSV holds it (every column, as text).
+
+    Args:
+        tech_id: A catalogue id or a Japanese name (see :func:`resolve_tech`).
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME for a tech the catalogue does not have.
+    """
+    return dict(_row(tech_id))
+
+
+def _row(tech_id: str) -> dict[str, str]:
+    found = resolve_tech(tech_id)
+    if found is None:
+        raise RuleViolation("UNKNOWN-NAME", f"unknown tech {tech_id!r} (not in the catalogue)")
+    return _tech_rows()[found]
+
+
 def tech(tech_id: str, rank: int = 1) -> Tech:
     """Return a catalogue tech at a rank.
 
     Args:
-        tech_id: The catalogue id (e.g. ``"kiri-harai"``).
+        tech_id: The catalogue id (e.g. ``"kiri-harai"``) or its Japanese name (``"斬り払い"``).
         rank: 1-5; picks ``power_r<rank>``.
 
     Returns:
@@ -127,9 +180,7 @@ def tech(tech_id: str, rank: int = 1) -> Tech:
 
     Source: saga-eb-damage.ja.txt, データ ＞ 技・術の基本性能; SAGA-ATK-6.
     """
-    row = _tech_rows().get(tech_id)
-    if row is None:
-        raise RuleViolation("UNKNOWN-NAME", f"unknown tech {tech_id!r} (not in the catalogue)")
+    row = _row(tech_id)
     if not 1 <= rank <= 5:
         raise RuleViolation("SAGA-ATK-6", f"tech rank must be 1-5, got {rank}")
     return Tech(

@@ -11,7 +11,7 @@ import tablelog.commands.magicpunk as C
 import tablelog.events.magicpunk as E
 import tablelog.projections.magicpunk as P
 from tablelog.commands.core import decide
-from tablelog.projections.core import State, evolve
+from tablelog.projections.core import State, check, evolve
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
 from tests.support.decider import refused
@@ -23,19 +23,21 @@ BRAM = E.CharacterAdded(name="Bram", body=14, sense=10, intellect=8, magic=8, hp
 BATTERY = E.ItemAdded(item="a-battery", owner="Aria")
 
 
-def given(*events, clock="1 22:00", deck=None, seed=11) -> State:
-    """Return the state after ``events`` on a new session."""
+def given(*events, clock="1 22:00", deck=None, seed=11, rules=None) -> State:
+    """Return the state after ``events`` on a new session (each must hold: its precondition)."""
     state = State(system="magicpunk", seed=seed)
-    P.init_state(state, {"clock": clock, "deck": deck})
+    P.init_state(state, {"clock": clock, "deck": deck, "rules": rules})
     for event in events:
+        check(state, event)
         evolve(state, event)
     return state
 
 
 def when(state: State, command) -> list:
-    """Decide ``command`` and apply the events to ``state``; return the events."""
+    """Decide ``command`` and apply the events to ``state`` (checking each); return the events."""
     events = decide(state, command)
     for event in events:
+        check(state, event)
         evolve(state, event)
     return events
 
@@ -184,13 +186,26 @@ def test_ten_minute_rest_with_sleep_is_refused():
 
 @pytest.mark.rule("MP-CIRC-2")
 def test_dawn_command_circulates_items_only():
-    """MP-CIRC-2: `dawn` moves the clock to 06:00 and circulates items, not hands."""
+    """MP-CIRC-2: `dawn` moves the clock to 06:00 and circulates items, not hands; the item's
+    new card goes to its owner's hand (「…山札から引いて手札にする」) and the item ends empty."""
     state = given(ARIA, BATTERY, drawn("Aria", "AS", "2S"),
                   E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="3 07:00")
     events = when(state, C.Dawn())
     assert {"day": 4, "minutes": 360} == state.clock
-    assert ["a-battery"] == [e.holder for e in events[1:]]
-    assert ["2S"] == state.characters["Aria"]["hand"]
+    assert [("a-battery", "Aria")] == [(e.holder, e.drawn_to) for e in events[1:]]
+    assert ["2S", *events[1].drawn] == state.characters["Aria"]["hand"]
+    assert ([], ["AS"]) == (state.items["a-battery"]["cards"], state.deck["discard"])
+
+
+@pytest.mark.rule("MP-CIRC-3")
+def test_gm_circulation_of_an_item_draws_into_the_owners_hand():
+    """MP-CIRC-3 reads 「手札にする」 as MP-CIRC-2 does: an item's new cards go to its owner."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS", "2S", "KD"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS", "2S")))
+    [event] = when(state, C.Circulate("a-battery", cards=("AS",)))
+    assert ("Aria", 1) == (event.drawn_to, len(event.drawn))
+    assert ["2S"] == state.items["a-battery"]["cards"]
+    assert ["KD", *event.drawn] == state.characters["Aria"]["hand"]
 
 
 # -- combat and briefing ------------------------------------------------------------------------
@@ -209,8 +224,9 @@ def test_cover_by_a_character_who_has_not_acted():
     """MP-COVER-1: the coverer takes the damage and becomes acted; next round it is free."""
     state = given(ARIA, BRAM)
     events = when(state, C.Damage("Aria", 10, cover_by="Bram"))
-    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False),
-            E.DamageTaken(target="Bram", amount=10, covering="Aria")] == events
+    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False, stays_acted=False),
+            E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
+                          hp_after=24)] == events
     assert (26, 24, True) == (state.characters["Aria"]["hp"], state.characters["Bram"]["hp"],
                               state.characters["Bram"]["acted"])
     when(state, C.NewRound())
@@ -222,7 +238,8 @@ def test_covered_damage_needs_its_cover():
     """MP-COVER-1: the damage taken for another does not apply without the cover before it."""
     state = given(ARIA, BRAM)
     with pytest.raises(RuleViolation, match="MP-COVER-1: Bram takes the hit for Aria only"):
-        evolve(state, E.DamageTaken(target="Bram", amount=10, covering="Aria"))
+        check(state, E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
+                                   hp_after=24))
 
 
 @pytest.mark.rule("MP-COVER-1")
@@ -454,7 +471,8 @@ def test_roll_check_given_and_seeded():
 
 
 def test_zones_hold_every_card_once_after_a_night():
-    """After draws, plays, charges and a night's rest every card is in exactly one zone."""
+    """After draws, plays, charges and a night's rest every card is in exactly one zone; Aria
+    holds her 3 circulated cards and the A-battery's 2 new ones (MP-CIRC-2)."""
     state = given(ARIA, BRAM, BATTERY)
     when(state, C.Draw("Aria", 5))
     when(state, C.Draw("Bram", 4))
@@ -462,7 +480,7 @@ def test_zones_hold_every_card_once_after_a_night():
     when(state, C.Charge("a-battery", "Aria", tuple(state.characters["Aria"]["hand"][:2])))
     when(state, C.Rest("8h"))
     assert Counter(STANDARD_DECK) == zones(state)
-    assert (3, 3, 2) == (len(state.characters["Aria"]["hand"]),
+    assert (5, 3, 0) == (len(state.characters["Aria"]["hand"]),
                          len(state.characters["Bram"]["hand"]),
                          len(state.items["a-battery"]["cards"]))
 
@@ -553,3 +571,103 @@ def test_every_event_names_only_rules_md_ids():
     for tag, cls in registered_types().items():
         if tag.startswith("magicpunk."):
             assert all(re.fullmatch(r"MP-[A-Z]+-\d+", r) for r in cls.RULES), (tag, cls.RULES)
+
+
+# -- optional rules the table adopts (issue 15, item 8) ------------------------------------------
+
+@pytest.mark.parametrize("rule, command", [
+    ("gm-circulation", C.Circulate("Aria")),
+    ("rests", C.Rest("8h")),
+    ("briefing", C.StartBriefing("1m")),
+    ("cover", C.Damage("Aria", 5, cover_by="Bram")),
+    ("pulling-punches", C.Damage("Aria", 5, pull_punches=True)),
+    ("ma-gear", C.ReadyItem("arc-pistol", 1)),
+    ("procurement", C.Procure("Aria", "alloy", "fine")),
+    ("cohabitation", C.ShareResidence(("Aria", "Bram"), "markt", "flat", 4)),
+    ("rebuild", C.Rebuild("Bram", REBUILT, THREE_NOVICE)),
+])
+def test_a_command_of_a_rule_not_adopted_is_refused(rule, command):
+    """The GM adopts each optional rule (はじめに): a table without it is refused naming it; the
+    same command passes where every rule but an unrelated one is adopted."""
+    events = (ARIA, BRAM, E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2),
+              drawn("Aria", "AS"))
+    message = refused(given(*events, rules=f"no-{rule}"), command, "MP-ADOPT")
+    assert message.startswith(f"this table does not use the optional rule {rule} (")
+    other = "rebuild" if rule != "rebuild" else "cover"
+    assert decide(given(*events, rules=f"no-{other}"), command)
+
+
+def test_without_ma_gear_an_item_with_its_slots_is_readied():
+    """Without the Ma-GEAR rule an item is readied only with its magic slots free (core rule)."""
+    state = given(ARIA, E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2), rules="none")
+    [event] = when(state, C.ReadyItem("arc-pistol", 2))
+    assert event.gear_active is True
+
+
+@pytest.mark.rule("MP-CIRC-1")
+@pytest.mark.rule("MP-CIRC-2")
+@pytest.mark.parametrize("rules, holders", [
+    ("all", ["Aria", "a-battery"]), ("no-sleep-circulation", ["a-battery"]),
+    ("no-dawn-circulation", ["Aria"]), ("rests", []),
+])
+def test_rests_circulate_only_by_the_rules_adopted(rules, holders):
+    """An 8h rest from 22:10: sleepers circulate only with MP-CIRC-1 adopted, items at dawn only
+    with MP-CIRC-2; the clock advances either way."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS", "7H"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="1 22:10",
+                  rules=rules)
+    events = when(state, C.Rest("8h"))
+    assert holders == [e.holder for e in events[1:]]
+    assert {"day": 2, "minutes": 370} == state.clock
+
+
+def test_dawn_without_dawn_circulation_only_moves_the_clock():
+    """MP-CIRC-2 not adopted: `dawn` moves the clock to 06:00; the A-battery keeps its card."""
+    state = given(ARIA, BATTERY, drawn("Aria", "AS"),
+                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="3 07:00",
+                  rules="no-dawn-circulation")
+    assert ["magicpunk.DawnReached"] == [e.TYPE for e in when(state, C.Dawn())]
+    assert ({"day": 4, "minutes": 360}, ["AS"]) == (state.clock,
+                                                    state.items["a-battery"]["cards"])
+
+
+# -- event lines say what happened (issue 15, items 10 and 12) ------------------------------------
+
+KAI = E.CharacterAdded(name="Kai", body=10, sense=10, intellect=10, magic=10, hp_max=32)
+
+
+def test_a_capped_heal_says_what_it_healed():
+    """`heal Kai 100` at 23/32 HP heals 9: "heals 9 HP (100 asked, capped at max)"."""
+    state = given(KAI, E.DamageTaken(target="Kai", amount=9, hp_before=32, hp_after=23))
+    [event] = when(state, C.Heal("Kai", 100))
+    assert "Kai heals 9 HP (100 asked, capped at max)" == event.describe()
+    assert 32 == state.characters["Kai"]["hp"]
+
+
+@pytest.mark.rule("MP-PULL-1")
+@pytest.mark.parametrize("hp, amount, line", [
+    (32, 40, "Kai takes 32 damage (40 dealt, pulled punches stop at 0 HP)"),
+    (0, 40, "Kai takes no damage: pulled punches, already at 0 HP (40 dealt)"),
+    (-3, 5, "Kai takes no damage: pulled punches, already at -3 HP (5 dealt)"),
+    (32, 5, "Kai takes 5 damage (pulled punches)"),
+])
+def test_pulled_punches_say_what_they_did(hp, amount, line):
+    """MP-PULL-1: the line gives the HP lost, and says so when pulled punches change nothing."""
+    state = given(KAI, E.DamageTaken(target="Kai", amount=32 - hp, hp_before=32, hp_after=hp))
+    [event] = when(state, C.Damage("Kai", amount, pull_punches=True))
+    assert line == event.describe()
+
+
+@pytest.mark.rule("MP-COHAB-2")
+def test_the_wilds_mana_disaster_happens_once_whatever_its_roll():
+    """MP-COHAB-2: Aria rolls 2 in the wilds (a mana disaster); Bram's 6 is the same event and
+    moves by the safety value 1 to 5."""
+    state = given(ARIA, BRAM, E.ResidenceShared(names=("Aria", "Bram"), region="wastes",
+                                                residence="camp", region_points=0,
+                                                residence_points=2, split=(1, 1)),
+                  E.LeisureStarted())
+    [aria] = when(state, C.TakeLeisureEvent("Aria", 2, table="wilds"))
+    [bram] = when(state, C.TakeLeisureEvent("Bram", 6, safety=1, table="wilds"))
+    assert ((2, 2), (5, 5)) == ((aria.result, aria.shared_event), (bram.result, bram.shared_event))
+    assert "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)" == \
+        bram.describe()

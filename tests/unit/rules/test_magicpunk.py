@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tablelog.rules.core import RuleViolation
-from tablelog.rules.magicpunk import cards, checks, clock, combat, lifestyle, procurement
+from tablelog.rules.magicpunk import (
+    cards,
+    checks,
+    clock,
+    combat,
+    lifestyle,
+    optional,
+    procurement,
+)
 from tablelog.rules.magicpunk import rebuild as rb
 
 
@@ -173,11 +181,20 @@ def test_cover_outcome(acted, expected):
 ])
 def test_briefing_limits(package, by_actor, allowed):
     """MP-BRIEF-1: each PC takes 1 preparation in 10s, up to 6 in 1m, any number with ample time."""
+    limit = combat.briefing_limit(package)
     if allowed:
-        combat.briefing_allows(package, by_actor)
+        combat.check_preparation(package, limit, by_actor)
     else:
         with pytest.raises(RuleViolation, match=f"MP-BRIEF-1: {package} briefing: each takes"):
-            combat.briefing_allows(package, by_actor)
+            combat.check_preparation(package, limit, by_actor)
+
+
+@pytest.mark.rule("MP-BRIEF-1")
+def test_briefing_limit_per_package():
+    """MP-BRIEF-1: 1 each in 10s, 6 each in 1m, any number (0) with ample time; else refused."""
+    assert (1, 6, 0) == tuple(combat.briefing_limit(p) for p in ("10s", "1m", "ample"))
+    with pytest.raises(RuleViolation, match="MP-BRIEF-1: unknown briefing package '2m'"):
+        combat.briefing_limit("2m")
 
 
 @pytest.mark.rule("MP-PROC-2")
@@ -239,12 +256,45 @@ def test_evaluate_checks(notation, dice, success, jackpot, bad_beat, achieved):
     assert dice == result.dice
 
 
-@pytest.mark.parametrize("text", ["3d10", "MP10", "3MP", "31MP10", "2MP10C", "3MP1000",
-                                  "3MP10C1000", "3MP" + "9" * 5000, "9" * 5000 + "MP10"])
+@pytest.mark.parametrize("text", ["3d10", "MP", "3MP", "31MP10", "2MP10+1", "2MP10C5X",
+                                  "2MP10>=5", "3MP1000", "3MP10C1000", "3MP" + "9" * 5000,
+                                  "9" * 5000 + "MP10"])
 def test_parse_notation_refuses(text):
-    """A notation that is not nMPm / nMPmCx (or asks for too many dice) is refused."""
+    """A notation that is not nMPm / nMPmCx (or asks for too many dice) is refused; so is text
+    after it that a dice bot would silently skip (a modifier such as +1)."""
     with pytest.raises(RuleViolation, match="MP-CHECK"):
         checks.parse_notation(text)
+
+
+@pytest.mark.parametrize("text, notation", [
+    ("MP15", checks.Notation(1, 15)), ("mp15", checks.Notation(1, 15)),
+    ("1MP15", checks.Notation(1, 15)), ("2MP10C", checks.Notation(2, 10)),
+    ("2MP10C0", checks.Notation(2, 10)), ("2mp10c4", checks.Notation(2, 10, 4)),
+    ("0MP15C5", checks.Notation(0, 15, 5)),
+])
+def test_parse_notation_as_the_dice_bots_read_it(text, notation):
+    """The die count may be left out (one die) and so may the challenge value (C0: none)."""
+    assert notation == checks.parse_notation(text)
+
+
+# The cases of the BCDice MagicPunk bot's own tests: notation, d20s, outcome as the bot prints it.
+BOT_CASES = [
+    ("1MP15", (10,), "success 10"), ("1MP15", (16,), "failure"), ("MP15", (15,), "jackpot"),
+    ("MP15", (1,), "bad beat"), ("3MP15C5", (10, 4, 18), "success 10"),
+    ("3MP15C10", (9, 4, 18), "failure"), ("3MP15C18", (9, 15, 18), "jackpot"),
+    ("3MP15C1", (1, 1, 1), "bad beat"), ("0MP15C5", (10, 15), "success 10"),
+    ("0MP15C5", (10, 17), "failure"), ("0MP15C5", (10, 4), "failure"),
+    ("0MP15C5", (15, 15), "jackpot"), ("0MP15C5", (1, 15), "bad beat"),
+]
+
+
+@pytest.mark.parametrize("text, dice, outcome", BOT_CASES)
+def test_checks_give_what_the_dice_bot_gives(text, dice, outcome):
+    """Every form the online bot accepts gives the bot's result on the same dice."""
+    result = checks.evaluate(checks.parse_notation(text), dice)
+    found = ("bad beat" if result.bad_beat else "jackpot" if result.jackpot
+             else f"success {result.achieved}" if result.success else "failure")
+    assert outcome == found
 
 
 def test_parse_notation_bounds():
@@ -392,9 +442,58 @@ def test_shared_leisure_roll_wilds_table():
     assert 5 == lifestyle.shared_leisure_roll(5, 1, {5})
 
 
+@pytest.mark.rule("MP-COHAB-2")
+@pytest.mark.parametrize("roll, safety, expected", [(2, 0, 1), (4, 0, 3), (6, 0, 5),
+                                                    (4, 1, 3), (6, 2, 5), (2, 2, 1)])
+def test_wilds_mana_disaster_is_one_event(roll, safety, expected):
+    """MP-COHAB-2: wilds 2, 4 and 6 all read 「突如として魔煌災害が発生した。」: once the mana
+    disaster (event 2) has happened, a second PC rolling any of them moves."""
+    wilds = lifestyle.SHARED_LEISURE_EVENTS_WILDS
+    assert {2, 4, 6} == {r for r, event in wilds.items() if event == 2}
+    assert expected == lifestyle.shared_leisure_roll(roll, safety, {2}, wilds)
+
+
 @pytest.mark.rule("MP-COHAB-1")
 def test_residence_names_a_pc_twice_among_many() -> None:
     """MP-COHAB-1: 65,000 names with one repeated: the repeat is named (found in linear time)."""
     names = [f"n{i}" for i in range(65000)] + ["n7"]
     with pytest.raises(RuleViolation, match="MP-COHAB-1: n7 named twice"):
         lifestyle.check_residence(names, "apartment")
+
+
+# -- optional rules the table adopts (issue 15, item 8) ------------------------------------------
+
+@pytest.mark.parametrize("text, adopted", [
+    (None, tuple(optional.OPTIONAL_RULES)),
+    ("all", tuple(optional.OPTIONAL_RULES)),
+    ("none", ()),
+    ("rebuild,cover", ("cover", "rebuild")),
+    ("no-rebuild,no-cohabitation", tuple(r for r in optional.OPTIONAL_RULES
+                                         if r not in ("rebuild", "cohabitation"))),
+    ("all,no-ma-gear", tuple(r for r in optional.OPTIONAL_RULES if r != "ma-gear")),
+    ("rests, sleep-circulation", ("sleep-circulation", "rests")),
+])
+def test_parse_adopted(text, adopted):
+    """init --rules: all by default; names, none, or every rule but the no-NAME ones."""
+    assert adopted == optional.parse_adopted(text)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("rebuilt", "rebuilt: not an optional rule (one of sleep-circulation, dawn-circulation"),
+    ("cover,,rebuild", "--rules 'cover,,rebuild' has a blank entry"),
+    ("cover,no-cover", "cover named twice in --rules: name each once"),
+])
+def test_parse_adopted_refusals(text, message):
+    """An unknown rule, a blank entry or a rule named twice is refused with MP-ADOPT."""
+    with pytest.raises(RuleViolation) as err:
+        optional.parse_adopted(text)
+    assert ("MP-ADOPT", True) == (err.value.rule_id, err.value.message.startswith(message))
+
+
+def test_check_adopted_names_the_rule():
+    """A command of a rule left out is refused naming the rule and its clauses."""
+    optional.check_adopted(None, "rebuild")
+    optional.check_adopted(("rebuild",), "rebuild")
+    with pytest.raises(RuleViolation, match=r"MP-ADOPT: this table does not use the optional "
+                                            r"rule rebuild \(rebuild, MP-REBUILD-1\.\.12\)"):
+        optional.check_adopted(("cover",), "rebuild")

@@ -1,0 +1,134 @@
+"""After the session: ``export``, ``import`` and ``report`` (SPEC: "Exports, import, the session
+report"). The work is in :mod:`tablelog.exports`; these callbacks parse options and print."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+import click
+
+from tablelog.cli.core import CliError, domain_errors, session_of
+
+__all__ = ["COMMANDS"]
+
+
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[TextIO]:
+    """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
+    ``path`` only once everything is written (a failed export leaves no half file)."""
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    temp = f"{path}.part-{secrets.token_hex(4)}"
+    try:
+        with open(temp, "w", encoding="utf-8", newline="") as out:
+            yield out
+        os.replace(temp, path)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}", 3) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temp)
+
+
+def _warn_torn(session: Any) -> None:
+    if session.torn_at is not None:
+        click.echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
+                   "is ignored; run: tablelog verify --repair", err=True)
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
+              show_default=True, help="jsonl: every record, for import; csv: changed values.")
+@click.option("--all", "show_all", is_flag=True,
+              help="csv: also undone actions, marked (jsonl always holds every record).")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write to FILE (default stdout).")
+@click.pass_context
+@domain_errors
+def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> None:
+    """Export the session: jsonl (a header line, then each record as `log --json --all` prints
+    it) or csv (seq, at, actor, type, entity, field, old, new, rules: one row per changed value).
+
+    Example: tablelog export --format csv -o session.csv
+    """
+    session = session_of(ctx)
+    session.header  # noqa: B018 - a log that cannot be used: exit 3 before any output
+    with _output(output) as out:
+        if fmt == "jsonl":
+            from tablelog.exports.jsonl import export_jsonl
+
+            export_jsonl(session, out)
+        else:
+            from tablelog.exports.changes import export_csv
+
+            export_csv(session, out, show_all)
+    _warn_torn(session)
+
+
+@click.command("import")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+@click.option("--log", "new_log", metavar="NEW",
+              help="The new log to create (default: tablelog's own --log).")
+@click.pass_context
+@domain_errors
+def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
+    """Rebuild a log from a jsonl export as a new file, byte for byte, and verify it.
+
+    An edited or truncated export is refused, naming the line; nothing is created then.
+    Example: tablelog import session.jsonl --log copy.tlog
+    """
+    from tablelog.exports.importer import ImportRefused, bounded, import_jsonl
+
+    target = new_log or ctx.obj.log_path
+    try:
+        done = import_jsonl(bounded(source), target)
+    except ImportRefused as exc:
+        raise CliError(f"CORE-IMPORT: {source.name} {exc}; nothing created", 1) from None
+    click.echo(f"imported {target}: {done.system} session {done.session_id}, {done.records} "
+               "records, hash chain intact, replays")
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
+              show_default=True, help="md: for a chat or a wiki; html: one printable page with "
+              "charts; json: the report's data.")
+@click.option("--until", type=click.IntRange(min=0), default=None,
+              help="The report right after event SEQ.")
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write to FILE (default stdout).")
+@click.pass_context
+@domain_errors
+def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) -> None:
+    """Write the session report: title, system, times, who logged; each character's and
+    item's figures at the start and the end; totals; the timeline of actions; GM notes.
+
+    Example: tablelog report --format html -o recap.html
+    """
+    from tablelog.exports import render
+    from tablelog.exports.report import build
+
+    session = session_of(ctx)
+    if until is not None and until > session.state().seq:
+        from tablelog.rules.core import RuleViolation
+
+        raise RuleViolation("CORE-SEQ", f"there is no event #{until} (the log ends at "
+                            f"#{session.state().seq})")
+    made = build(session, until)
+    if fmt == "json":
+        from tablelog.exports.jsonl import dump
+
+        text = dump(made.to_json()) + "\n"
+    else:
+        text = render.html_page(made) if fmt == "html" else render.markdown(made)
+    with _output(output) as out:
+        out.write(text)
+    _warn_torn(session)
+
+
+COMMANDS = [export, import_, report]

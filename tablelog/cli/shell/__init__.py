@@ -1,0 +1,240 @@
+"""``tablelog shell``: an interactive session on one log, in one process.
+
+Each line is a tablelog command without the leading ``tablelog``; the log's system is implied
+(``cast Rin attack …`` on a fate log is ``fate cast Rin attack …``). A line runs the very click
+command the CLI runs, on one open session that stays folded between lines, so a command answers
+in milliseconds and appends exactly what the same CLI command appends. When another process
+appends to the log, the next line folds it again first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import sys
+from typing import Any
+
+import click
+
+from tablelog.cli.core import CliError, Env
+
+__all__ = ["COMMANDS", "Shell", "history_path"]
+
+
+def history_path() -> str:
+    """Return the shell's history file: ``$TABLELOG_HISTORY``, else
+    ``$XDG_STATE_HOME/tablelog/history`` (``~/.local/state`` when unset)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return os.environ.get("TABLELOG_HISTORY") or os.path.join(state, "tablelog", "history")
+
+
+class Shell:
+    """Run shell lines on one log.
+
+    Args:
+        env: The CLI's context object (the log and actor of ``tablelog --log … shell``).
+        root: The ``tablelog`` click group.
+    """
+
+    def __init__(self, env: Env, root: click.Group) -> None:
+        self.env = env
+        self.root = root
+        self._seen: tuple[int, int, int] | None = None
+        self._root_names = set(root.list_commands(click.Context(root)))
+
+    # -- the log ---------------------------------------------------------------------------
+
+    def _fingerprint(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.env.log_path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_size, st.st_mtime_ns
+
+    def refresh(self) -> None:
+        """Fold again before the next line when the log changed since this shell last saw it
+        (another writer; the shell's own appends keep its folded state current)."""
+        now = self._fingerprint()
+        if now != self._seen:
+            self.env.forget_session()
+        self._seen = now
+
+    def _session(self) -> Any:
+        """Return the open session, or None while the log cannot be used (not created yet)."""
+        try:
+            session = self.env.session()
+            session.state()
+        except Exception:  # noqa: BLE001 - any unusable log: the line that needs it says why
+            self.env.forget_session()
+            return None
+        return session
+
+    def state(self) -> Any:
+        """Return the folded state, or None when there is no usable log."""
+        session = self._session()
+        return session.state() if session is not None else None
+
+    def system(self) -> str | None:
+        """Return the log's system, or None."""
+        state = self.state()
+        return state.system if state is not None else None
+
+    def prompt_text(self) -> str:
+        """Return the prompt: ``fate war.tlog #21> ``."""
+        self.refresh()
+        state = self.state()
+        where = os.path.basename(self.env.log_path)
+        return f"{state.system} {where} #{state.seq}> " if state else f"(no log) {where}> "
+
+    # -- lines -----------------------------------------------------------------------------
+
+    def argv(self, words: list[str]) -> list[str]:
+        """Return the CLI arguments of a line: the log's system put first where it is implied."""
+        if words and words[0] not in self._root_names:
+            system = self.system()
+            group = self.root.get_command(click.Context(self.root), system) if system else None
+            if isinstance(group, click.Group) and words[0] in group.commands:
+                return [system, *words]  # type: ignore[list-item]
+        return words
+
+    def resolve(self, words: list[str]) -> tuple[click.Command, list[str]]:
+        """Return the click command a line's words reach and the words after it."""
+        ctx = click.Context(self.root)
+        command: click.Command = self.root
+        rest = self.argv(words)
+        while isinstance(command, click.Group) and rest:
+            sub = command.get_command(ctx, rest[0])
+            if sub is None:
+                break
+            command, rest = sub, rest[1:]
+        return command, rest
+
+    def first_words(self) -> list[tuple[str, str]]:
+        """Return what a line may start with: the system's commands, then the core ones."""
+        from tablelog.cli.shell.completion import SHELL_WORDS
+
+        ctx = click.Context(self.root)
+        system = self.system()
+        group = self.root.get_command(ctx, system) if system else None
+        own = list(group.commands.items()) if isinstance(group, click.Group) else []
+        core = [(n, self.root.get_command(ctx, n)) for n in sorted(self._root_names)]
+        found = [(n, c.get_short_help_str(50)) for n, c in [*own, *core] if c is not None]
+        return found + list(SHELL_WORDS.items())
+
+    def run_line(self, line: str) -> bool:
+        """Run one line; return False when it asks to leave."""
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as exc:
+            click.echo(f"error: {exc}", err=True)
+            return True
+        words = words[1:] if words[:1] == ["tablelog"] else words
+        if not words:
+            return True
+        if words[0] in ("exit", "quit"):
+            return False
+        if words[0] == "help":
+            self._help()
+        elif words[0].startswith("-"):
+            click.echo("error: the shell works on one log and actor: start another shell "
+                       "(tablelog --log PATH --actor NAME shell)", err=True)
+        else:
+            self.refresh()
+            self._execute(self.argv(words))
+            self._seen = self._fingerprint()
+        return True
+
+    def _execute(self, argv: list[str]) -> None:
+        self.env.in_run = True  # as for a script line: the shell's log and actor stay
+        try:
+            self.root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=self.env)
+        except click.UsageError as exc:
+            click.echo(f"error: {exc.format_message()}{self._command_hint(argv)} (in: "
+                       f"{shlex.join(argv)}; COMMAND --help explains a command)", err=True)
+        except click.ClickException as exc:
+            exc.show()
+        except click.exceptions.Exit:
+            pass
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("interrupted", err=True)
+            self.env.forget_session()
+        finally:
+            self.env.in_run = True  # `run` resets it when it ends
+            self.env.dry_run = False
+
+    def _command_hint(self, argv: list[str]) -> str:
+        """Suggest commands close to an unknown first word (``chnat`` -> chant)."""
+        from tablelog.cli.similar import closest
+
+        command, rest = self.resolve(argv)
+        if command is not self.root or not argv:
+            return ""
+        found = closest(argv[0], [name for name, _ in self.first_words()])
+        return f" Did you mean {' or '.join(found)}?" if found else ""
+
+    def _help(self) -> None:
+        click.echo("Commands (the log's system is implied; COMMAND --help explains one):")
+        for name, short in self.first_words():
+            click.echo(f"  {name:<12} {short}")
+        click.echo("Tab completes; Ctrl-C cancels the line; Ctrl-D or exit leaves.")
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def loop(self) -> None:
+        """Run lines until Ctrl-D, ``exit`` or the end of input (stdin when not a terminal)."""
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            asyncio.run(self._interactive())
+            return
+        for line in sys.stdin:
+            if not self.run_line(line.rstrip("\n")):
+                return
+
+    async def _interactive(self) -> None:
+        """Prompt in one event loop (a prompt per line costs less than a loop per line)."""
+        prompt = self._prompt_session()
+        while True:
+            try:
+                line = await prompt.prompt_async(self.prompt_text)
+            except KeyboardInterrupt:
+                continue  # Ctrl-C: the line is cancelled
+            except EOFError:
+                return  # Ctrl-D: leave
+            if not self.run_line(line):
+                return
+
+    def _prompt_session(self) -> Any:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+        from tablelog.cli.shell.completion import ShellCompleter
+
+        path = history_path()
+        history: History
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            history = FileHistory(path)
+        except OSError:
+            history = InMemoryHistory()
+        completer = ShellCompleter(self.resolve, self.first_words, self.state)
+        return PromptSession(history=history, completer=completer, complete_while_typing=False)
+
+@click.command("shell")
+@click.pass_context
+def shell(ctx: click.Context) -> None:
+    """Work on one log interactively, in one process: the log's system is implied (`draw Aria 2`,
+    `cast Rin attack --grade 5 --tiles 2 --target Berserker`); Tab completes commands, options
+    and this table's names, runes, techs, cards and seqs; history is kept across sessions
+    ($TABLELOG_HISTORY); `undo`, `redo`, `status` and `help` are words. Ctrl-C cancels the line,
+    Ctrl-D leaves.
+
+    Example: tablelog --log war.tlog shell
+    """
+    env: Env = ctx.obj
+    if env.in_run:
+        raise CliError("the shell runs from the command line, not from a script or the shell", 2)
+    Shell(env, ctx.find_root().command).loop()  # type: ignore[arg-type]
+    env.in_run = False
+
+
+COMMANDS = [shell]

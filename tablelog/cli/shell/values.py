@@ -1,0 +1,125 @@
+"""What a parameter takes, for completion: its choices, or this table's names, catalogue ids,
+cards, seqs and rule IDs by the parameter's name. Used by the shell's completer and by the
+bash/zsh/fish completion click provides (``_TABLELOG_COMPLETE``), which reads the log given by
+``--log`` or ``$TABLELOG_LOG``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+__all__ = ["Candidates", "param_values", "complete_from_log"]
+
+Candidates = list[tuple[str, str]]  # (value, what it is)
+_ENTITIES = {"name", "actor", "target", "targets", "holder", "master", "servant", "owner", "by",
+             "to", "who", "cover_by", "source", "item", "item_id", "names_", "entity"}
+_FATE_KINDS = ("attack", "defense", "heal", "buff", "curse")
+
+
+def param_values(param: click.Parameter, state: Any, given: list[str]) -> Candidates:
+    """Return the values ``param`` takes on ``state`` (None: no log), ``given`` the words
+    already on the line."""
+    if isinstance(param.type, click.Choice):
+        return [(str(c), "") for c in param.type.choices]
+    name = param.name or ""
+    if name in _ENTITIES and state is not None:
+        return [(n, "character") for n in state.characters] + [(n, "item") for n in state.items]
+    found = _catalogue_values(name, state)
+    if found is not None:
+        return found
+    return _state_values(name, state, given) if state is not None else []
+
+
+def _catalogue_values(name: str, state: Any) -> Candidates | None:
+    """Catalogue values by parameter name (runes, base items, techs, rule IDs, rarity rows)."""
+    if name in ("rune", "swap"):
+        from tablelog.rules.pf2e import catalogue
+
+        return [(r.id, f"level {r.level}, {r.name}") for r in catalogue.runes().values()]
+    if name == "base":
+        from tablelog.rules.pf2e import catalogue as base_catalogue
+
+        return [(b.id, b.category) for b in base_catalogue.base_items().values()]
+    if name == "tech_id":
+        from tablelog.rules.saga import catalogue as techs
+
+        session = list(state.extra.get("techs", {})) if state is not None else []
+        return [(t, "session tech") for t in session] + [
+            (i, techs.tech(i).name_ja) for i in techs.tech_ids()]
+    if name == "rule_id":
+        from tablelog.rules import reference
+
+        return [(e.id, e.title) for e in reference.entries().values()]
+    if name in ("material", "quality", "design"):
+        from tablelog.rules.magicpunk import procurement as proc
+
+        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES,
+                 "design": proc.DESIGNS}[name]
+        return [(row, proc.NAMES_JA.get(row, "")) for row in table]
+    return None
+
+
+def _state_values(name: str, state: Any, given: list[str]) -> Candidates:
+    """Values read from the session: cards, seqs, NP ids, fate cast kinds."""
+    if name in ("cards", "cards_text"):
+        return [(c, "card") for c in _cards_near(state, given)]
+    if name in ("seq", "at_seq", "until"):
+        return [(str(s), "") for s in range(state.seq, max(0, state.seq - 30), -1)]
+    if name == "np_id":
+        return [(np, f"{owner}'s") for owner, c in state.characters.items()
+                for np in (c.get("phantasms") or {})]
+    if name == "kind" and state.system == "fate":
+        return [(k, "") for k in _FATE_KINDS]
+    return []
+
+
+def _cards_near(state: Any, given: Iterable[str]) -> list[str]:
+    """Cards held by the characters or items named on the line; else every held card."""
+    held = [state.entity(w) for w in given if state.entity(w) is not None]
+    holders = held or [*state.characters.values(), *state.items.values()]
+    return [c for h in holders for c in (h.get("hand") or h.get("cards") or [])]
+
+
+def complete_from_log(root: click.Group) -> None:
+    """Let click's shell completion offer the log's names, the catalogues and seqs: every
+    parameter :func:`param_values` knows gets a completion function (commands imported now)."""
+    for command in _walk(root, click.Context(root)):
+        for param in command.params:
+            if param.name in _KNOWN or param.name in _ENTITIES:
+                # click keeps the ``shell_complete=`` function of a parameter here
+                param._custom_shell_complete = _complete  # type: ignore[attr-defined]
+
+
+_KNOWN = {"rune", "swap", "base", "tech_id", "rule_id", "material", "quality", "design", "cards",
+          "cards_text", "seq", "at_seq", "until", "np_id", "kind"}
+
+
+def _walk(command: click.Command, ctx: click.Context) -> Iterable[click.Command]:
+    yield command
+    if isinstance(command, click.Group):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None:
+                yield from _walk(sub, ctx)
+
+
+def _complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from click.shell_completion import CompletionItem
+
+    given = [str(v) for v in ctx.params.values() if isinstance(v, str)]
+    found = param_values(param, _log_state(ctx), given)
+    return [CompletionItem(v, help=meta or None) for v, meta in found
+            if v.casefold().startswith(incomplete.casefold())]
+
+
+def _log_state(ctx: click.Context) -> Any:
+    """Fold the log ``--log`` names (None when it cannot be read: completion never fails)."""
+    from tablelog.session import Session
+
+    path = ctx.find_root().params.get("log_path") or "session.tlog"
+    try:
+        return Session(path, snapshots=True).state()
+    except Exception:  # noqa: BLE001 - no log, or an unusable one: complete without names
+        return None

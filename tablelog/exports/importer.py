@@ -1,0 +1,248 @@
+"""The import: a new log rebuilt from a jsonl export (:mod:`tablelog.exports.jsonl`), byte for
+byte, and verified before it takes its name; an export that does not rebuild a sound log is
+refused naming the line, and nothing is created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import struct
+import zlib
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+import attrs
+
+from tablelog.exports.jsonl import PREV_KEY, UNDONE_KEY, envelope_of, pack
+from tablelog.projections.core import undone_after
+from tablelog.store.format import (
+    BATCH_KEY,
+    MAX_RECORD_BYTES,
+    RECORD_PREFIX,
+    FormatError,
+    Header,
+    chain_hash,
+    check_envelope,
+    pack_header,
+    parse_header,
+)
+from tablelog.store.log import LogError, fsync_dir
+
+__all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_CHARS"]
+
+MAX_LINE_CHARS = 8 * MAX_RECORD_BYTES  # a record's JSON: at most 6 characters a byte, and more
+
+
+class ImportRefused(Exception):
+    """An export that does not rebuild a sound log: ``line`` (1 = the header) says where."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@attrs.frozen
+class Imported:
+    """What an import wrote: the number of records, the log's system and session id."""
+
+    records: int
+    system: str
+    session_id: str
+
+
+def bounded(source: TextIO) -> Iterator[str]:
+    """Yield the lines of ``source``, refusing one longer than any record's line can be (a
+    hostile export cannot make the import hold gigabytes).
+
+    Raises:
+        ImportRefused: a line over :data:`MAX_LINE_CHARS`, naming it.
+    """
+    number = 0
+    while True:
+        line = source.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise ImportRefused(number, f"longer than {MAX_LINE_CHARS} characters: no record "
+                                "is that long")
+        yield line
+
+
+def import_jsonl(lines: Iterable[str], target: str) -> Imported:
+    """Rebuild the log that an export came from as a new file ``target``, and verify it.
+
+    The records are rebuilt into a temporary file beside ``target``; it becomes ``target``
+    only when every line rebuilt its record's exact bytes, the count and the final chain hash
+    match the header, and the log verifies (hash chain, replay, preconditions, undone marks).
+
+    Raises:
+        ImportRefused: the export is edited, truncated or does not fold (naming the line);
+            nothing is created.
+        LogError: ``target`` exists or cannot be written.
+    """
+    if os.path.lexists(target):
+        raise LogError(f"{target} already exists; refusing to overwrite it")
+    folder = os.path.dirname(os.path.abspath(target))
+    temp = os.path.join(folder, f".{os.path.basename(target)}.import-{secrets.token_hex(4)}")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:
+        raise LogError(f"cannot create {target}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as f:
+            header, flagged = _rebuild(iter(lines), f)
+            f.flush()
+            os.fsync(f.fileno())
+        _verify(temp, flagged)
+        try:
+            os.link(temp, target)  # never replaces a file that appeared meanwhile
+        except FileExistsError:
+            raise LogError(f"{target} already exists; refusing to overwrite it") from None
+        fsync_dir(target)
+    finally:
+        os.unlink(temp)
+    return Imported(flagged[0], header.system, header.session_id)
+
+
+def _rebuild(lines: Iterator[str], f: Any) -> tuple[Header, tuple[int, set[int]]]:
+    """Write the header and every record of an export to ``f``; return the header and
+    ``(records, seqs marked undone)``.
+
+    Raises:
+        ImportRefused: a line that does not rebuild its record, naming it.
+    """
+    first = next(lines, None)
+    if first is None:
+        raise ImportRefused(1, "empty file: not a tablelog export")
+    header, head_bytes, records, last_chain = _header(first)
+    f.write(head_bytes)
+    chain, seq, env, flagged = chain_hash(head_bytes), 0, None, set()
+    for number, text in enumerate(lines, start=2):
+        env = _envelope(number, text)
+        seq += 1
+        if env["seq"] != seq:
+            raise ImportRefused(number, f"record #{env['seq']} where #{seq} belongs "
+                                "(a line was removed, added or moved)")
+        if env[PREV_KEY] != chain:
+            raise ImportRefused(number - 1, "edited: it does not hash to the chain hash (prev) "
+                                f"that line {number} holds")
+        payload = _payload(number, env)
+        f.write(RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload)
+        chain = chain_hash(payload)
+        if env[UNDONE_KEY]:
+            flagged.add(seq)
+    _check_end(seq, records, chain, last_chain, env)
+    return header, (seq, flagged)
+
+
+def _header(text: str) -> tuple[Header, bytes, int, bytes]:
+    """Parse the header line: the log header, its bytes, the record count and final chain.
+
+    Raises:
+        ImportRefused: line 1 is not an export header.
+    """
+    try:
+        fields = dict(json.loads(text)["header"])
+        version, records = fields.pop("format"), fields.pop("records")
+        last = bytes.fromhex(fields.pop("chain"))
+        header = Header(**fields)
+        head_bytes = pack_header(header, version)
+        parse_header(head_bytes)
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError,
+            FormatError, struct.error) as exc:
+        raise ImportRefused(1, f"not a tablelog export header ({exc})") from None
+    if type(records) is not int or records < 0 or len(last) != 16:
+        raise ImportRefused(1, "not a tablelog export header (records or chain)")
+    return header, head_bytes, records, last
+
+
+def _envelope(number: int, text: str) -> dict[str, Any]:
+    """Return the envelope of record line ``number``, with its ``undone`` flag kept aside.
+
+    Raises:
+        ImportRefused: not JSON, or not a record line of docs/FORMAT.md's envelope.
+    """
+    try:
+        line = json.loads(text)
+        env = envelope_of(line)
+    except ValueError as exc:  # json's errors are ValueErrors too
+        raise ImportRefused(number, f"not a record line ({exc})") from None
+    reason = check_envelope(env)
+    if reason:
+        raise ImportRefused(number, reason)
+    env[UNDONE_KEY] = line[UNDONE_KEY]
+    return env
+
+
+def _payload(number: int, env: dict[str, Any]) -> bytes:
+    """Return the payload of ``env`` (without its ``undone`` flag).
+
+    Raises:
+        ImportRefused: a value msgpack cannot hold, or a record over the size limit.
+    """
+    stored = {k: v for k, v in env.items() if k != UNDONE_KEY}
+    try:
+        payload = pack(stored)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ImportRefused(number, f"a value that cannot be stored ({exc})") from None
+    if len(payload) > MAX_RECORD_BYTES:
+        raise ImportRefused(number, f"a record of {len(payload)} bytes; at most "
+                            f"{MAX_RECORD_BYTES}")
+    return payload
+
+
+def _check_end(seq: int, records: int, chain: bytes, last: bytes,
+               env: dict[str, Any] | None) -> None:
+    """Check that the export ended where its header says, with the header's chain hash.
+
+    Raises:
+        ImportRefused: a truncated export (the line where the next record should be), extra
+            records, a last line that was edited, or a command cut short.
+    """
+    if seq < records:
+        raise ImportRefused(seq + 2, f"missing: the export ends after record #{seq} but its "
+                            f"header says {records} records (a truncated export)")
+    if seq > records:
+        raise ImportRefused(records + 2, f"record #{records + 1} is past the {records} records "
+                            "the header says")
+    if chain != last:
+        raise ImportRefused(seq + 1, "edited: it does not hash to the chain hash that the "
+                            "header holds")
+    if env is not None and BATCH_KEY in env:
+        raise ImportRefused(seq + 1, "the last record says more of its command follow "
+                            "(a command cut short)")
+
+
+def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
+    """Verify a rebuilt log as ``verify`` does, and the ``undone`` marks of its lines.
+
+    Raises:
+        ImportRefused: naming the line of the first record that fails.
+    """
+    from tablelog.session import Session
+    from tablelog.systems import SystemUnavailable
+
+    session = Session(path, snapshots=False, chain=True)
+    try:
+        session.state()
+        unheld = session.unheld()
+    except LogError as exc:
+        line = exc.seq + 1 if exc.seq else 1
+        raise ImportRefused(line, str(exc).replace(f"{path}: ", "")) from None
+    except SystemUnavailable as exc:
+        raise ImportRefused(1, str(exc)) from None
+    if unheld:
+        seq, event, why = unheld[0]
+        raise ImportRefused(seq + 1, f"event #{seq} {event.TYPE} does not hold where it "
+                            f"stands: {why}")
+    undone = undone_after(session.markers())
+    wrong = sorted(undone ^ flagged[1])
+    if wrong:
+        seq = wrong[0]
+        now = "undone" if seq in undone else "active"
+        raise ImportRefused(seq + 1, f"marked undone {str(seq in flagged[1]).lower()}, but the "
+                            f"log's undo and redo markers leave record #{seq} {now}")

@@ -1,0 +1,147 @@
+"""The session report: what a table posts after the session (SPEC: "Exports, import, the
+session report"), as a plain model that :mod:`tablelog.exports.render` writes as Markdown or
+HTML and ``report --format json`` prints.
+
+Built in one pass over the log (:func:`build`): every record goes to the timeline, and every
+event that counts (not undone, not an undo/redo marker) is applied with the values it changed,
+from which :class:`~tablelog.exports.tally.Tally` keeps the figures, the series and the totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from tablelog.exports.changes import session_changes
+from tablelog.exports.tally import HEADLINES, Line, Tally
+from tablelog.projections.core import undone_after
+
+__all__ = ["Report", "Figures", "build"]
+
+
+@attrs.frozen
+class Figures:
+    """A character's or item's numbers right after the action that created it, and at the end
+    (``None`` for a figure it does not have there); ``gone``: it is no more at the end (a
+    cracked runestone)."""
+
+    name: str
+    kind: str
+    start: dict[str, Any]
+    end: dict[str, Any]
+    gone: bool = False
+
+    def rows(self) -> list[tuple[str, Any, Any]]:
+        """Return ``(figure, start, end)`` for every figure it had at either point."""
+        names = list(self.start) + [f for f in self.end if f not in self.start]
+        return [(f, self.start.get(f), self.end.get(f)) for f in names]
+
+
+@attrs.frozen
+class Report:
+    """Everything the report shows; ``seq`` is the last record it covers.
+
+    ``totals``: ``(label, value)`` (the system's headlines, then each gauge's falls and rises
+    over every character); ``moves``: ``(entity, figure, gained, lost)``; ``damage``:
+    ``(character, dealt, taken)``; ``events``: ``(type, events, actions)``; ``notes``:
+    ``(seq, at, actor, text, undone)``; ``series``: gauge -> character -> ``[(seq, value)]``.
+    """
+
+    title: str
+    system: str
+    session_id: str
+    seq: int
+    first_at: str
+    last_at: str
+    actors: list[tuple[str, int]]
+    figures: list[Figures]
+    timeline: list[Line]
+    totals: list[tuple[str, Any]]
+    moves: list[tuple[str, str, Any, Any]]
+    damage: list[tuple[str, Any, Any]]
+    unattributed: Any
+    events: list[tuple[str, int, int]]
+    notes: list[tuple[int, str, str, str, bool]]
+    series: dict[str, dict[str, list[tuple[int, Any]]]]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as JSON-ready data (``report --format json``)."""
+        data = attrs.asdict(self, recurse=True)
+        data["figures"] = [{**attrs.asdict(f), "rows": f.rows()} for f in self.figures]
+        return data  # type: ignore[no-any-return]
+
+
+def build(session: Any, until: int | None = None,
+          describe: Callable[[Any, Any], str] | None = None) -> Report:
+    """Build the report of a session, at its end or right after seq ``until``.
+
+    Args:
+        session: An open :class:`~tablelog.session.Session`.
+        until: The last seq to cover (inside a command: rounded up to the command's end);
+            undo/redo markers after it are not applied, as for ``state --at``.
+        describe: ``(record, event) -> text`` of a timeline line (a server redacts with it).
+
+    Raises:
+        LogError: the log (or the prefix) cannot be read or does not fold.
+    """
+    if until is not None:
+        until = session.command_end(until)
+    final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
+    tally = Tally(undone_after(session.markers(until)), describe)
+    for entry in session_changes(session, until=until, observe=tally.record):
+        tally.applied(entry)
+    tally.finish()
+    header = session.header
+    return Report(
+        title=header.title, system=header.system, session_id=header.session_id,
+        seq=tally.last_seq, first_at=tally.first_at, last_at=tally.last_at,
+        actors=tally.actors.most_common(), figures=_figures(tally, final),
+        timeline=tally.timeline, totals=_totals(tally, header.system), moves=_moves(tally),
+        damage=[(n, tally.dealt[n], tally.taken[n]) for n in tally.kinds
+                if n in tally.dealt or n in tally.taken],
+        unattributed=tally.unattributed,
+        events=[(t, n, tally.actions[t]) for t, n in sorted(tally.events.items())],
+        notes=tally.notes, series=_series(tally))
+
+
+def _figures(tally: Tally, final: Any) -> list[Figures]:
+    return [Figures(name, kind, tally.start.get(name, {}), tally.figures.get(name, {}),
+                    final.entity(name) is None)
+            for name, kind in tally.kinds.items()]
+
+
+def _totals(tally: Tally, system: str) -> list[tuple[str, Any]]:
+    """Return the system's headlines, then every gauge's sums over the characters."""
+    rows = [(h.label, tally.headline(h)) for h in HEADLINES.get(system, ())]
+    for gauge in tally.gauges():
+        label = gauge.upper() if len(gauge) <= 2 else gauge
+        characters = {n for n, k in tally.kinds.items() if k == "character"}
+        for way, verb in (("down", "spent or lost"), ("up", "recovered")):
+            rows.append((f"{label} {verb}", sum(v for (n, f, w), v in tally.moves.items()
+                                                 if f == gauge and w == way and n in characters)))
+    return rows
+
+
+def _moves(tally: Tally) -> list[tuple[str, str, Any, Any]]:
+    """Return ``(entity, figure, gained, lost)`` for every figure that moved."""
+    keys: dict[tuple[str, str], None] = {}
+    for name, field, _ in tally.moves:
+        keys[(name, field)] = None
+    order = {name: i for i, name in enumerate(tally.kinds)}
+    return [(n, f, tally.moves[(n, f, "up")], tally.moves[(n, f, "down")])
+            for n, f in sorted(keys, key=lambda k: order.get(k[0], 0))]
+
+
+def _series(tally: Tally) -> dict[str, dict[str, list[tuple[int, Any]]]]:
+    """Return each gauge's series, each carried on to the report's last seq."""
+    out: dict[str, dict[str, list[tuple[int, Any]]]] = {}
+    for gauge, by_name in tally.series.items():
+        out[gauge] = {}
+        for name, points in by_name.items():
+            alive = gauge in tally.figures.get(name, {})
+            tail = [(tally.last_seq, points[-1][1])] if alive and points[-1][0] < \
+                tally.last_seq else []
+            out[gauge][name] = points + tail
+    return out

@@ -1,0 +1,182 @@
+"""Signed records: each actor's Ed25519 key, and checking a log's signatures against its roster.
+
+A user's private keys live in their own config directory (``$XDG_CONFIG_HOME/tablelog``, else
+``~/.config/tablelog``; private, see :mod:`tablelog.store.private`), one file per actor
+(``key-<BLAKE2b-128 of the actor's name>.ed25519``: the 32-byte private seed, mode 0600), never
+in the log's folder. Whoever has a key for the actor they log as signs every record they append:
+the signature (``sig``, 64 bytes, the last envelope key) covers the whole envelope — seq, type,
+data, time, actor, command ids and ``prev``, the chain hash of everything before it.
+
+The roster is in the log: ``core.KeyAdded`` records. The first one adds the key of the actor who
+appends it, signed by that key: that actor owns the roster (the GM). Every later one is appended
+by the owner and signed with the owner's key; it adds an actor's key or replaces it. From the
+first key on, every record by an actor in the roster must carry a valid signature by that
+actor's key at that point of the log; records by actors without a key are reported.
+Signatures use the ``cryptography`` package (OpenSSL's Ed25519).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from tablelog.store.format import SIG_KEY, signed_message
+from tablelog.store.log import LogError, LogFile
+from tablelog.store.private import private_dir, read_private, write_private
+
+__all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_hex",
+           "signer", "check_signatures", "parse_public"]
+
+KEY_ADDED = "core.KeyAdded"
+_SEED_BYTES = 32
+
+
+def key_path(actor: str, create: bool = False) -> str | None:
+    """Return where this user keeps ``actor``'s private key, or None without a private config
+    directory (made when ``create``)."""
+    folder = private_dir("XDG_CONFIG_HOME", ".config", create)
+    if folder is None:
+        return None
+    name = hashlib.blake2b(actor.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return os.path.join(folder, f"key-{name}.ed25519")
+
+
+def private_key(actor: str, create: bool = False) -> Any:
+    """Return ``actor``'s private key (an ``Ed25519PrivateKey``), made when ``create`` and it
+    is missing; None when there is none.
+
+    Raises:
+        LogError: the key cannot be made, or its file is not a key.
+    """
+    path = key_path(actor, create)
+    if path is None:
+        if create:
+            raise LogError("no private directory for keys (~/.config/tablelog, mode 0700)")
+        return None
+    seed = read_private(path, _SEED_BYTES)
+    if seed is None and create:
+        if not write_private(path, os.urandom(_SEED_BYTES)):
+            raise LogError(f"cannot write the key {path}")
+        seed = read_private(path, _SEED_BYTES)
+    if seed is None:
+        return None
+    if len(seed) != _SEED_BYTES:
+        raise LogError(f"{path} is not a tablelog key (32 bytes)")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def public_hex(key: Any) -> str:
+    """Return the hex of a private key's public key (64 digits: what the roster records)."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return str(key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex())
+
+
+def parse_public(text: str) -> bytes:
+    """Return the 32 bytes of a public key written as 64 hex digits.
+
+    Raises:
+        ValueError: anything else.
+    """
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise ValueError(f"{text!r} is not a public key (64 lowercase hex digits)")
+    return bytes.fromhex(text)
+
+
+def signer(actor: str) -> Callable[[bytes], bytes] | None:
+    """Return the function that signs for ``actor`` with this user's key, or None without one.
+
+    Raises:
+        LogError: the key file is not a key.
+    """
+    key = private_key(actor)
+    return None if key is None else key.sign  # type: ignore[no-any-return]
+
+
+@attrs.frozen
+class SignatureReport:
+    """What a log's signatures prove: ``signed`` records with a valid signature, ``keys`` actors
+    in the roster, its ``owner`` and the owner's first public key (hex: compare it with the one
+    the GM posted), and ``unsigned``: actor -> the seqs of their records after the roster
+    began, when they had no key."""
+
+    signed: int
+    keys: int
+    owner: str
+    owner_key: str
+    unsigned: dict[str, list[int]]
+
+
+def check_signatures(log: LogFile) -> SignatureReport | None:
+    """Check every signature of a log against its roster (None for a log without one; the
+    ``cryptography`` package is imported only when a roster begins).
+
+    Raises:
+        LogError: a record by an actor with a key whose signature is missing or wrong, or a
+            roster change not appended and signed by the roster's owner, naming the record.
+    """
+    roster: dict[str, Any] = {}
+    owner, owner_key, signed, unsigned = "", "", 0, {}
+    for seq, env, offset, _, _ in log.records():
+        actor = env["actor"]
+        adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
+        if adding is not None and not roster:  # the first key: its actor owns the roster
+            if adding[0] != actor:
+                raise _bad(log, seq, offset, f"the first key added is {adding[0]!r}'s, "
+                           f"appended by {actor!r}: the roster's owner adds their own key first")
+            owner, owner_key, roster[actor] = actor, adding[1].hex(), _public(adding[1])
+        if not roster:
+            continue
+        if adding is not None and actor != owner:
+            raise _bad(log, seq, offset, f"a key added by {actor!r}: only the roster's owner "
+                       f"{owner!r} adds keys")
+        if actor in roster:
+            _check_one(log, seq, offset, env, roster[actor])
+            signed += 1
+        else:
+            unsigned.setdefault(actor, []).append(seq)
+        if adding is not None:
+            roster[adding[0]] = _public(adding[1])
+    return SignatureReport(signed, len(roster), owner, owner_key, unsigned) if roster else None
+
+
+def _public(raw: bytes) -> Any:
+    """Return the Ed25519 public key of 32 raw bytes."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def _check_one(log: LogFile, seq: int, offset: int, env: dict[str, Any], key: Any) -> None:
+    """Check one record's signature by ``key`` (LogError naming it when missing or wrong)."""
+    from cryptography.exceptions import InvalidSignature
+
+    sig = env.get(SIG_KEY)
+    try:
+        if type(sig) is not bytes:
+            raise InvalidSignature()
+        key.verify(sig, signed_message(env))
+    except InvalidSignature:
+        what = "no signature" if sig is None else "a signature that is not"
+        raise _bad(log, seq, offset, f"{what} by {env['actor']!r}'s key (forged or edited)"
+                   ) from None
+
+
+def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, bytes]:
+    """Return ``(actor, public key)`` of a ``core.KeyAdded`` record (LogError if malformed)."""
+    data = env["data"]
+    try:
+        return str(data["actor"]), parse_public(data["public_key"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogError(f"{path}: record #{seq} at byte {offset}: a malformed key ({exc})",
+                       offset, seq) from None
+
+
+def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:
+    return LogError(f"{log.path}: record #{seq} at byte {offset}: {why}", offset, seq)

@@ -1,0 +1,145 @@
+"""Catalogues a table can browse (`pf2e rune list`, `saga tech show`, `magicpunk material list`)
+and the Japanese names they hold, accepted wherever an id is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tablelog.cli.columns import display_width, table_lines
+from tablelog.cli.main import cli
+from tests.support.cli import ok, refused
+
+rule = pytest.mark.rule
+
+
+def run_json(*args: str) -> list[dict]:
+    """Run a catalogue command with --json (no log needed) and return its list."""
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert 0 == result.exit_code, result.output
+    return json.loads(result.stdout)
+
+
+def test_rune_list_filters_by_usage_and_level() -> None:
+    """--usage shield lists the six reinforcing runes; --max-level 3 keeps +1 potency (level 2)
+    and leaves striking (level 4) out."""
+    shields = run_json("pf2e", "rune", "list", "--usage", "shield")
+    assert ["minor-reinforcing", "lesser-reinforcing", "moderate-reinforcing",
+            "greater-reinforcing", "major-reinforcing", "supreme-reinforcing"] == [
+        r["id"] for r in shields]
+    assert {"level": 4, "price_gp": 75} == {k: shields[0][k] for k in ("level", "price_gp")}
+    low = {r["id"]: r for r in run_json("pf2e", "rune", "list", "--max-level", "3")}
+    assert 35 == low["weapon-potency-1"]["price_gp"]
+    assert "striking" not in low
+    assert all(r["level"] <= 3 for r in low.values())
+
+
+def test_rune_list_shows_legacy_aliases() -> None:
+    """The remaster's vitalizing rune lists disrupting, the alias an etch accepts."""
+    runes = {r["id"]: r for r in run_json("pf2e", "rune", "list")}
+    assert ["disrupting"] == runes["vitalizing"]["aliases"]
+    assert 157 == len(runes)
+
+
+def test_rune_list_text_is_a_table(tmp_path: Path) -> None:
+    """Text output: a header, one aligned line per rune, and the count."""
+    shown = ok(tmp_path / "none.tlog", "pf2e", "rune", "list", "--usage", "thrown-weapon")
+    lines = shown.splitlines()
+    assert lines[0].split() == ["id", "name", "level", "gp", "form", "usage", "aliases"]
+    assert "(2 entries)" == lines[-1]
+    assert lines[1].index("3 ") == lines[0].index("level")  # returning: level 3, aligned
+
+
+def test_an_unknown_usage_is_a_usage_error(tmp_path: Path) -> None:
+    """--usage takes the catalogue's usage tokens only (exit 2, the choices listed)."""
+    err = refused(tmp_path / "none.tlog", "pf2e", "rune", "list", "--usage", "sword", status=2)
+    assert "'sword' is not one of" in err and "melee-weapon" in err
+
+
+def test_base_list_by_category() -> None:
+    """--category shield lists the four shields with their prices in gp."""
+    shields = run_json("pf2e", "base", "list", "--category", "shield")
+    assert {"buckler": 1, "wooden-shield": 1, "steel-shield": 2, "tower-shield": 10} == {
+        b["id"]: b["price_gp"] for b in shields}
+
+
+def test_tech_list_by_weapon_type_shows_japanese_names() -> None:
+    """Every spell listed is a spell; tenrai shows 天雷, its five ranks of power, 5 hits."""
+    spells = {t["id"]: t for t in run_json("saga", "tech", "list", "--weapon-type", "spell")}
+    assert {"spell"} == {t["weapon_type"] for t in spells.values()}
+    assert "天雷" == spells["tenrai"]["name_ja"]
+    assert [78, 80, 83, 86, 89] == spells["tenrai"]["power"]
+    assert 5 == spells["tenrai"]["attack_count"]
+
+
+def test_tech_show_by_id_or_japanese_name() -> None:
+    """`saga tech show 強撃` is `saga tech show kyou-geki`: power 32..36, slash and blunt."""
+    by_name = CliRunner().invoke(cli, ["saga", "tech", "show", "強撃", "--json"])
+    by_id = CliRunner().invoke(cli, ["saga", "tech", "show", "kyou-geki", "--json"])
+    assert 0 == by_name.exit_code, by_name.output
+    assert by_id.stdout == by_name.stdout
+    shown = json.loads(by_name.stdout)
+    assert ([32, 33, 34, 35, 36], ["slash", "blunt"]) == (shown["power"], shown["attributes"])
+    text = CliRunner().invoke(cli, ["saga", "tech", "show", "強撃"]).stdout
+    assert text.startswith("kyou-geki 強撃\n")
+
+
+def test_a_japanese_name_of_two_techs_names_both(tmp_path: Path) -> None:
+    """流し斬り is two catalogue techs: exit 1, UNKNOWN-NAME naming both ids."""
+    err = refused(tmp_path / "none.tlog", "saga", "tech", "show", "流し斬り")
+    assert ("error: UNKNOWN-NAME: 流し斬り names 2 techs (nagashi-kiri-1, nagashi-kiri-2): "
+            "give the id\n") == err
+
+
+@rule("SAGA-ATK-5")
+def test_cast_with_a_japanese_name_logs_the_id(tmp_path: Path) -> None:
+    """`saga cast Gustave 斬り払い` appends exactly what `saga cast Gustave kiri-harai` does."""
+    logs = []
+    for tech in ("斬り払い", "kiri-harai"):
+        log = tmp_path / f"{len(logs)}.tlog"
+        ok(log, "init", "--system", "saga", "--seed", "3")
+        ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320", "--stat", "str=40",
+           "--slv", "1h-sword=10", "--weapon", "1h-sword=30", "--resist", "20")
+        ok(log, "saga", "unit", "add", "Wolf", "--enemy", "--max-hp", "900", "--battle-rank", "20",
+           "--intrinsic-hp", "150")
+        ok(log, "saga", "cast", "Gustave", tech, "--target", "Wolf", "--roll", "1")
+        logs.append([json.loads(x)["data"] for x in ok(log, "log", "--json").splitlines()])
+    assert logs[1] == logs[0]
+    assert "kiri-harai" == logs[0][-1]["tech"]
+
+
+@rule("MP-PROC-2")
+def test_procure_takes_japanese_row_names(tmp_path: Path) -> None:
+    """魔殻 (2) + 上質 (1) + 絢爛 (2) is rarity 5, as magic-shell, fine, gorgeous."""
+    log = tmp_path / "m.tlog"
+    ok(log, "init", "--system", "magicpunk")
+    ok(log, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
+       "--intellect", "10", "--magic", "10", "--hp", "26")
+    ja = ok(log, "magicpunk", "procure", "Aria", "--material", "魔殻", "--quality", "上質",
+            "--design", "絢爛")
+    en = ok(log, "magicpunk", "procure", "Aria", "--material", "magic-shell", "--quality", "fine",
+            "--design", "gorgeous")
+    assert "rarity 5: Intellect check, challenge +5" in ja
+    assert ja.split(" ", 1)[1] == en.split(" ", 1)[1]
+
+
+@rule("MP-PROC-2")
+def test_magicpunk_lists_rarity_rows() -> None:
+    """Materials 0..3 (mana-silver 魔煌銀 3), qualities -1..5, designs 0..2."""
+    materials = {m["id"]: m for m in run_json("magicpunk", "material", "list")}
+    assert 13 == len(materials)
+    assert {"id": "mana-silver", "name_ja": "魔煌銀", "rarity": 3} == materials["mana-silver"]
+    qualities = run_json("magicpunk", "quality", "list")
+    assert [-1, 0, 1, 3, 5] == [q["rarity"] for q in qualities]
+    designs = {d["id"]: d["rarity"] for d in run_json("magicpunk", "design", "list")}
+    assert {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2} == designs
+
+
+def test_columns_count_wide_characters_twice() -> None:
+    """強撃 takes four columns, so the next column starts at the same place as after `abcd`."""
+    assert 4 == display_width("強撃")
+    lines = table_lines(["a", "b"], [["強撃", 1], ["abcd", 2]])
+    assert ["a     b", "強撃  1", "abcd  2"] == lines

@@ -1,0 +1,49 @@
+"""Completion in bash, zsh and fish (click's `_TABLELOG_COMPLETE` protocol) offers the log's
+names and the catalogues, as the README says."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.cli import ok
+
+
+def complete(words: str, cword: int, shell: str = "bash", **env: str) -> list[str]:
+    """What `tablelog` offers for COMP_WORDS=WORDS at index CWORD (the values only)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from tablelog.cli.main import main; main()"],
+        env=dict(os.environ, _TABLELOG_COMPLETE=f"{shell}_complete", COMP_WORDS=words,
+                 COMP_CWORD=str(cword), **env),
+        capture_output=True, text=True, check=True)
+    if shell == "bash":
+        return [line.split(",", 1)[1] for line in done.stdout.splitlines() if line]
+    return done.stdout.splitlines()[1::3]  # zsh: type, value, help
+
+
+def test_bash_completes_names_and_runes_from_the_log(tmp_path: Path) -> None:
+    """`pf2e etch ` offers the log's characters and items; `… longsword-1 fl` the runes."""
+    log = tmp_path / "smithy.tlog"
+    ok(log, "init", "--system", "pf2e")
+    ok(log, "pf2e", "character", "add", "Valeros")
+    ok(log, "pf2e", "item", "add", "longsword-1", "--base", "longsword", "--owner", "Valeros")
+    assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} pf2e etch ", 5)
+    assert ["flaming", "flickering", "flurrying"] == complete(
+        f"tablelog --log {log} pf2e etch longsword-1 fl", 6)
+
+
+def test_zsh_reads_the_log_from_the_environment(tmp_path: Path) -> None:
+    """With $TABLELOG_LOG set, `saga cast G` offers Gustave."""
+    log = tmp_path / "wolf.tlog"
+    ok(log, "init", "--system", "saga")
+    ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320")
+    assert ["Gustave"] == complete("tablelog saga cast G", 3, "zsh", TABLELOG_LOG=str(log))
+
+
+def test_without_a_log_commands_still_complete(tmp_path: Path) -> None:
+    """No log: names are simply not offered, and command names still are."""
+    missing = tmp_path / "none.tlog"
+    assert [] == complete(f"tablelog --log {missing} pf2e etch ", 5)
+    assert ["state", "status"] == complete(f"tablelog --log {missing} stat", 3)

@@ -1,0 +1,142 @@
+"""Control characters never reach other players' terminals (issue 13, item 5): they are refused
+where they enter (`--actor`, `--title`, `undo --reason`, a note but for its line breaks and
+tabs), and every string printed from a log is escaped, on a terminal or not."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tablelog.rules.core import check_text, escape_text
+from tablelog.store.format import Header
+from tablelog.store.log import LogFile
+from tests.support import toy
+from tests.support.cli import invoke, ok, refused
+
+toy.install()
+
+ERASE = "\x1b[2J\x1b[H"  # erase the screen, cursor home
+TITLE = "\x1b]0;pwned\x07"  # OSC: set the window title
+FORGED = "mallory\n#9 2026-01-01T00:00:00.000000Z gm core.Noted 'gift'"  # a forged `log` line
+UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                    "\u2028\u2029]")  # every character escape_text escapes, but the newline
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    """A fresh toy log."""
+    path = tmp_path / "s.tlog"
+    ok(path, "init", "--system", "toy")
+    return path
+
+
+@pytest.mark.parametrize("actor", [FORGED, ERASE + "gm", "gm" + TITLE, "gm\u202e"])
+def test_an_actor_with_control_characters_is_refused(log: Path, actor: str) -> None:
+    """`--actor` with a newline, ESC, an OSC or a bidi override: exit 2, the log unchanged."""
+    before = log.read_bytes()
+    result = invoke(log, "note", "x", actor=actor)
+    assert result.exit_code == 2
+    assert "the actor cannot hold control characters" in result.stderr
+    assert UNSAFE.search(result.stderr.rstrip("\n")) is None
+    assert log.read_bytes() == before
+
+
+def test_a_title_with_control_characters_is_refused(tmp_path: Path) -> None:
+    """`init --title` with an OSC sequence: CORE-TEXT, exit 1, no log created."""
+    path = tmp_path / "t.tlog"
+    result = invoke(path, "init", "--system", "toy", "--title", "Fourth war" + TITLE)
+    assert (result.exit_code, result.stderr) == (
+        1, "error: CORE-TEXT: the title cannot hold control characters "
+           "(\\u001b in 'Fourth war\\u001b]0;pwned\\u0007')\n")
+    assert not path.exists()
+
+
+def test_a_reason_with_control_characters_is_refused(log: Path) -> None:
+    """`undo --reason` with ESC: CORE-TEXT, exit 1, the log unchanged."""
+    ok(log, "note", "x")
+    err = refused(log, "undo", "--reason", "typo" + ERASE)
+    assert err.startswith("error: CORE-TEXT: the reason cannot hold control characters (\\u001b")
+
+
+def test_a_note_keeps_its_line_breaks_and_refuses_other_controls(log: Path) -> None:
+    """A note may have several lines and tabs (escaped when shown: one output line each); ESC,
+    CR or a bidi override is refused (CORE-TEXT)."""
+    assert ok(log, "note", "rulings:\n\t1. no flanking") == (
+        "#1 core.Noted 'rulings:\\n\\t1. no flanking'\n")
+    assert ok(log, "log").endswith(" gm core.Noted 'rulings:\\n\\t1. no flanking'\n")
+    for text in ("a" + ERASE, "a\rb", "a\u202eb"):
+        assert "CORE-TEXT: a note cannot hold control characters" in refused(log, "note", text)
+
+
+def hostile_log(tmp_path: Path) -> Path:
+    """A log written by a hostile tool: a title with an OSC, a counter whose name erases the
+    screen, an actor whose newline forges a `log` line, a note with ESC and C1 controls."""
+    path = tmp_path / "h.tlog"
+    LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7,
+                                     "war" + TITLE, {}))
+    writer = LogFile(str(path))
+    writer.scan_all()
+    envelopes = [
+        ("toy.CounterAdded", {"name": "a" + ERASE, "points": 9}, FORGED),
+        ("core.Noted", {"text": "hi" + ERASE + "\x9b2J\u202eevil"}, "gm" + TITLE),
+    ]
+    for n, (kind, data, actor) in enumerate(envelopes, start=1):
+        assert writer.end is not None
+        with writer.lock():
+            writer.append([{"type": kind, "v": 1, "at": f"2026-01-01T00:00:0{n}.000000Z",
+                            "actor": actor, "data": data, "cmd": n}], writer.end, locked=True)
+    return path
+
+
+COMMANDS = [("log",), ("log", "--all"), ("replay",), ("history", "a" + ERASE), ("state",),
+            ("state", "--json"), ("log", "--json"), ("history", "a" + ERASE, "--json"),
+            ("state", "a" + ERASE)]
+
+
+@pytest.mark.parametrize("args", COMMANDS)
+def test_strings_from_a_hostile_log_are_escaped(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Every read of the hostile log prints no control character (ESC, C1, bidi, a newline
+    inside a line): the forged line stays inside its record's line; JSON stays valid JSON with
+    the same strings."""
+    path = hostile_log(tmp_path)
+    result = invoke(path, *args)
+    assert result.exit_code == 0, result.output
+    assert UNSAFE.search(result.stdout) is None
+    lines = result.stdout.splitlines()
+    assert not any(line.startswith("#9 ") for line in lines)  # the forged line is no line
+    parsed = [json.loads(line) for line in lines] if "--json" in args else []
+    if args == ("log", "--json"):  # the strings are kept exactly, only written as escapes
+        assert (parsed[0]["actor"], parsed[0]["data"]["name"]) == (FORGED, "a" + ERASE)
+
+
+def test_the_forged_line_shows_inside_its_record(tmp_path: Path) -> None:
+    """`log` prints exactly one line per record, the actor's newline written as `\\n`."""
+    path = hostile_log(tmp_path)
+    lines = ok(path, "log").splitlines()
+    assert len(lines) == 2
+    assert lines[0] == ("#1 2026-01-01T00:00:01.000000Z mallory\\n#9 2026-01-01T00:00:00.000000Z "
+                        "gm core.Noted 'gift' toy.CounterAdded "
+                        "name='a\\x1b[2J\\x1b[H' points=9")
+
+
+def test_errors_naming_a_hostile_string_are_escaped(tmp_path: Path) -> None:
+    """An error line that names a string from the log or the command line is one line, no
+    control characters."""
+    path = hostile_log(tmp_path)
+    result = invoke(path, "toy", "spend", "a" + ERASE, "50")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and UNSAFE.search(result.stderr) is None
+
+
+def test_escape_text_writes_json_compatible_escapes() -> None:
+    """Newline, tab, CR, backspace and form feed as \\n \\t \\r \\b \\f, the rest as \\uXXXX;
+    text without control characters is returned as it is (Korean and Japanese included)."""
+    assert escape_text("a\nb\tc\rd\be\ff\x1bg\x9bh\u202ei\x7f") == (
+        "a\\nb\\tc\\rd\\be\\ff\\u001bg\\u009bh\\u202ei\\u007f")
+    plain = "전사 キリツグ　(full-width space) é"
+    assert escape_text(plain) == plain
+    assert json.loads(f'"{escape_text(chr(0x1b) + "x" + chr(0x202e))}"') == "\x1bx\u202e"
+    check_text("line 1\n\tline 2", "a note", lines=True)

@@ -1,0 +1,141 @@
+"""`tablelog shell` through a pseudo-terminal (pexpect): the implied system, Tab completion,
+history across sessions, Ctrl-C and Ctrl-D, undo/redo/status as words, another writer; and the
+completer's candidates for each kind of parameter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.document import Document
+
+from tablelog.cli.core import Env
+from tablelog.cli.main import cli
+from tablelog.cli.shell import Shell
+from tablelog.cli.shell.completion import ShellCompleter, split_line
+from tests.support.cli import ok, refused
+from tests.support.shell import PROMPT, events, leave, spawn, type_line
+
+pexpect = pytest.importorskip("pexpect")
+
+
+@pytest.fixture
+def war(tmp_path: Path) -> Path:
+    """A fate log with two masters."""
+    log = tmp_path / "war.tlog"
+    ok(log, "init", "--system", "fate", "--seed", "7")
+    for name in ("Kiritsugu", "Tokiomi"):
+        ok(log, "fate", "master", "add", name, "--quality", "B", "--quantity", "C", "--crest",
+           "D", "--attribute", "fire", "--hp", "40", "--mp", "30", "--cc-budget", "20")
+    return log
+
+
+def test_implied_system_and_tab_completion(war: Path, tmp_path: Path) -> None:
+    """`cha<Tab>Toki<Tab><Enter>` runs `fate chant Tokiomi`: the event is printed and logged."""
+    child = spawn(war, tmp_path / "history")
+    child.send("cha\t")
+    child.expect("nt")
+    child.send("Toki\t")
+    child.expect("omi")
+    child.send("\r")
+    child.expect(r"#3 fate\.Chanted Tokiomi chants\r\n")
+    child.expect(PROMPT)
+    assert 0 == leave(child)
+    last = events(war)[-1]
+    assert ("fate.Chanted", {"name": "Tokiomi"}) == (last["type"], last["data"])
+
+
+def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves(war: Path, tmp_path: Path) -> None:
+    """A note typed and cancelled with Ctrl-C is not logged; Ctrl-D leaves with status 0."""
+    before = war.read_bytes()
+    child = spawn(war, tmp_path / "history")
+    child.send("note lost")
+    child.expect("lost")
+    child.send("\x03")
+    child.expect(PROMPT)
+    assert 0 == leave(child)
+    assert before == war.read_bytes()
+
+
+def test_history_is_kept_across_sessions(war: Path, tmp_path: Path) -> None:
+    """A line typed in one shell comes back with Up in the next one."""
+    history = tmp_path / "history"
+    child = spawn(war, history)
+    assert "#3 core.Noted" in type_line(child, "note first")
+    assert 0 == leave(child)
+    child = spawn(war, history)
+    child.send("\x1b[A")
+    child.expect("first")
+    child.send("\r")
+    child.expect(r"#4 core\.Noted")
+    child.expect(PROMPT)
+    assert 0 == leave(child)
+    assert [{"text": "first"}] * 2 == [e["data"] for e in events(war)[-2:]]
+
+
+@pytest.mark.rule("CORE-UNDO")
+def test_undo_redo_status_and_errors(war: Path, tmp_path: Path) -> None:
+    """undo, redo and status are words; a refused line prints its error and the shell goes on."""
+    child = spawn(war, tmp_path / "history")
+    assert "error: UNKNOWN-NAME: no character named Nobody" in type_line(child, "chant Nobody")
+    assert "#3 core.Undone #2" in type_line(child, "undo")
+    assert "#4 core.Redone #2" in type_line(child, "redo")
+    assert "Tokiomi    master  HP 40/40  MP 30/30  tiles 6/6\r\n" in type_line(child, "status")
+    assert 0 == leave(child)
+
+
+def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> None:
+    """A note appended by another process while the shell is open is undone by its `undo`."""
+    child = spawn(war, tmp_path / "history")
+    ok(war, "note", "from elsewhere")
+    assert "#4 core.Undone #3" in type_line(child, "undo")
+    assert 0 == leave(child)
+
+
+def test_a_script_cannot_start_a_shell(war: Path, tmp_path: Path) -> None:
+    """`shell` as a script line is a usage error naming the line."""
+    script = tmp_path / "s.txt"
+    script.write_text("shell\n")
+    assert "line 1: the shell runs from the command line" in refused(
+        war, "run", str(script), status=2)
+
+
+# -- the completer's candidates -------------------------------------------------------------
+
+def completions(log: Path, text: str) -> list[str]:
+    """What Tab offers after TEXT on LOG (the completion texts, without their spaces)."""
+    shell = Shell(Env(log_path=str(log), actor="gm"), cli)
+    completer = ShellCompleter(shell.resolve, shell.first_words, shell.state)
+    return [c.text.rstrip() for c in completer.get_completions(Document(text), None)]
+
+
+def test_completion_of_names_options_and_seqs(war: Path) -> None:
+    """Names of the table, a command's options, choices, seqs latest first, quoting."""
+    assert ["chant"] == completions(war, "cha")
+    assert ["Tokiomi"] == completions(war, "cast Kiritsugu attack --target T")
+    assert ["--tiles"] == completions(war, "cast Kiritsugu attack --ti")
+    assert ["--target"] == completions(war, "cast Kiritsugu attack --ta")
+    assert ["attack", "defense", "heal", "buff", "curse"] == completions(war, "cast Tokiomi ")
+    assert ["front", "back"] == completions(war, "row Tokiomi ")
+    assert ["2", "1"] == completions(war, "undo ")
+    assert ["PF2E-XFER-6"] == completions(war, "rules pf2e-xfer-6")
+    assert (["chant"], "Toki") == split_line("chant 'Toki")  # an open quote: still completed
+
+
+def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
+    """Runes and base items (pf2e), techs with their Japanese names (saga), a hand (magicpunk)."""
+    pf2e = tmp_path / "p.tlog"
+    ok(pf2e, "init", "--system", "pf2e")
+    assert {"flaming", "frost"} <= set(completions(pf2e, "etch sword-1 f"))
+    assert ["longsword", "longbow"] == completions(pf2e, "item add s-1 --base long")
+    saga = tmp_path / "s.tlog"
+    ok(saga, "init", "--system", "saga")
+    assert "kiri-harai" in completions(saga, "cast Gustave kiri")
+    mp = tmp_path / "m.tlog"
+    ok(mp, "init", "--system", "magicpunk")
+    ok(mp, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
+       "--intellect", "10", "--magic", "10", "--hp", "26")
+    ok(mp, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
+    assert ["AS", "3C"] == completions(mp, "play Aria ")
+    assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
+        completions(mp, "procure Aria --material mag"))

@@ -1,0 +1,133 @@
+"""Unbounded inputs (issue 13, item 8, but for undo's marker bookkeeping): an endless script, a
+record dated 9999-12-31, event data with fields the event does not have."""
+
+from __future__ import annotations
+
+import datetime as dt
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tablelog.session import now_utc
+from tablelog.store.log import LogError, LogFile, frame
+from tests.support import toy
+from tests.support.cli import invoke, ok
+
+toy.install()
+
+TOYCLI = str(Path(__file__).resolve().parent / "toycli.py")
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+
+
+def test_run_of_an_endless_script_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    """`run /dev/zero` under a 768 MB address-space limit: exit 2 at once, one line, nothing
+    appended (it grew to gigabytes)."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    before = log.read_bytes()
+    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "run", "/dev/zero"],
+                          capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("error: /dev/zero is longer than 4,194,304 characters: split it "
+                           "into several scripts\n")
+    assert log.read_bytes() == before
+
+
+def crafted(tmp_path: Path, at: str | None, data: dict | None = None) -> Path:
+    """A toy log (a note, #1) then a record written by a hostile tool: a note dated ``at``
+    (None: now) with ``data``, framed with a correct CRC and chain hash."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "note", "honest")
+    reader = LogFile(str(log))
+    reader.scan_all()
+    assert reader.end is not None
+    record, _ = frame([{"type": "core.Noted", "v": 1, "at": at or now_utc(), "actor": "mallory",
+                        "data": data or {"text": "from the future"}, "cmd": 2}], reader.end)
+    with open(log, "ab") as f:
+        f.write(record)
+    return log
+
+
+def test_a_record_dated_9999_is_named_and_the_log_can_be_mended(tmp_path: Path) -> None:
+    """A last record dated 9999-12-31: an append is refused (exit 3) saying what to do;
+    `verify` names the record (exit 1) with the salvage hint; `verify --salvage OUT` keeps
+    the records before it, and OUT takes appends again. Reads still show the log."""
+    log = crafted(tmp_path, "9999-12-31T00:00:00.000000Z")
+    before = log.read_bytes()
+    result = invoke(log, "note", "later")
+    assert result.exit_code == 3
+    assert result.stderr.startswith(
+        f"error: {log}: cannot append after record #2: time 9999-12-31T00:00:00.000001Z is more "
+        "than a day after this machine's clock (")
+    assert result.stderr.endswith("if this clock is right, keep the records before it with: "
+                                  "tablelog verify --salvage OUT\n")
+    assert log.read_bytes() == before
+    result = invoke(log, "verify")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"error: {log}: corrupt record #2 at byte {LogFile(str(log)).scan_all()[1].offset}: "
+        "time 9999-12-31T00:00:00.000000Z is more than a day after this machine's clock (")
+    assert "verify --salvage OUT" in result.stderr
+    assert "from the future" in ok(log, "log")
+    out = tmp_path / "out.tlog"
+    assert ok(log, "verify", "--salvage", str(out)).startswith("salvaged: 1 records")
+    assert ok(out, "note", "later").startswith("#2 core.Noted")
+    assert ok(out, "verify").startswith(f"ok: {out}: 2 records")
+
+
+def test_the_last_time_of_all_is_refused_with_one_line(tmp_path: Path) -> None:
+    """A last record dated 9999-12-31T23:59:59.999999Z (no time follows it): exit 3, one line."""
+    log = crafted(tmp_path, "9999-12-31T23:59:59.999999Z")
+    result = invoke(log, "note", "later")
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1
+    assert "9999-12-31T23:59:59.999999Z" in result.stderr
+
+
+def test_the_store_never_writes_a_time_a_day_ahead(tmp_path: Path) -> None:
+    """An append whose records are dated more than a day after this clock is refused by the
+    store itself, whoever calls it; a time a few minutes ahead (a fast laptop) is not."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    writer = LogFile(str(log))
+    writer.scan_all()
+    assert writer.end is not None
+    envelope = {"type": "core.Noted", "v": 1, "actor": "gm", "data": {"text": "x"}, "cmd": 1}
+    with pytest.raises(LogError, match="is more than a day after this machine's clock"):
+        writer.append([{**envelope, "at": "2999-01-01T00:00:00.000000Z"}], writer.end)
+    hour = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
+    ahead = hour.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    writer.append([{**envelope, "at": ahead}], writer.end)
+    assert ok(log, "verify").startswith(f"ok: {log}: 1 records")
+
+
+def test_event_data_with_a_field_the_event_lacks_is_refused(tmp_path: Path) -> None:
+    """A note with a `gold` field: verify exits 1 naming the field; every read exits 3."""
+    log = crafted(tmp_path, None, {"text": "a gift", "gold": 1000})
+    fragment = "core.Noted: data does not fit the event: extra fields found (gold)"
+    result = invoke(log, "verify")
+    assert result.exit_code == 1 and fragment in result.stderr
+    for args in (("state",), ("log",), ("note", "x")):
+        result = invoke(log, *args)
+        assert result.exit_code == 3 and fragment in result.stderr, args
+
+
+def test_an_undone_event_with_an_extra_field_is_refused_by_verify(tmp_path: Path) -> None:
+    """The extra field is found by verify even when the event is undone (a fold skips it)."""
+    log = crafted(tmp_path, None, {"text": "a gift", "gold": 1000})
+    reader = LogFile(str(log))
+    reader.scan_all()
+    assert reader.end is not None
+    record, _ = frame([{"type": "core.Undone", "v": 1, "at": now_utc(), "actor": "mallory",
+                        "data": {"target": 2, "reason": ""}, "cmd": 3}], reader.end)
+    with open(log, "ab") as f:
+        f.write(record)
+    result = invoke(log, "verify")
+    assert result.exit_code == 1
+    assert "record #2" in result.stderr and "extra fields found (gold)" in result.stderr

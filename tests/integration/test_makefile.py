@@ -1,0 +1,83 @@
+"""The Makefile's virtual environment: one made by an unsupported Python is made again, never
+reused; a supported one is kept; `make clean` removes it and the demo log."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+
+
+def script(path: Path, text: str) -> Path:
+    path.write_text("#!/bin/sh\n" + text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture
+def maker(tmp_path: Path) -> Path:
+    """A stand-in for `python3`: `-m venv DIR` links DIR/bin/python to this interpreter (no
+    pip, so the test is fast); anything else runs this interpreter."""
+    return script(tmp_path / "python3", f'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+                  f'  mkdir -p "$3/bin" && ln -s {sys.executable} "$3/bin/python"\n'
+                  f'else exec {sys.executable} "$@"; fi\n')
+
+
+def make(venv: Path, python: Path, *targets: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
+                           f"PYTHON={python}", *targets],
+                          capture_output=True, text=True, check=False)
+
+
+def test_a_venv_made_by_an_old_python_is_made_again(tmp_path: Path, maker: Path) -> None:
+    """A .venv whose python is 3.8 is removed and made with $(PYTHON); the version is kept."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    script(venv / "bin" / "python", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; exit 0; fi\n'
+           "exit 1\n")
+    (venv / "stale").write_text("left by the old environment")
+    done = make(venv, maker, f"{venv}/python-version")
+    assert 0 == done.returncode, done.stderr
+    said = f"{venv} was made by an unsupported Python (Python 3.8.10): making it again"
+    assert said in done.stdout
+    assert not (venv / "stale").exists()
+    version = f"Python {sys.version_info.major}.{sys.version_info.minor}."
+    assert (venv / "python-version").read_text().startswith(version)
+
+
+def test_a_supported_venv_is_reused(tmp_path: Path, maker: Path) -> None:
+    """A .venv of a supported Python stays as it is, and its version file does not change."""
+    venv = tmp_path / "venv"
+    assert 0 == make(venv, maker, f"{venv}/python-version").returncode
+    (venv / "kept").write_text("mine")
+    stamp = (venv / "python-version").stat().st_mtime_ns
+    again = make(venv, maker, f"{venv}/python-version")
+    assert ("", "mine") == (again.stdout, (venv / "kept").read_text())
+    assert stamp == (venv / "python-version").stat().st_mtime_ns
+
+
+def test_an_unsupported_python_is_refused(tmp_path: Path) -> None:
+    """With no .venv and PYTHON a 3.8, make stops and says which Python it needs."""
+    old = script(tmp_path / "python3.8", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; fi\n'
+                 "exit 1\n")
+    done = make(tmp_path / "venv", old, f"{tmp_path}/venv/python-version")
+    assert 0 != done.returncode
+    assert "tablelog needs Python >= 3.11" in done.stdout
+    assert not (tmp_path / "venv").exists()
+
+
+def test_clean_removes_the_venv_and_the_demo_log(tmp_path: Path, maker: Path) -> None:
+    """`make -n clean` names the environment, the caches and the demo log with its side files."""
+    planned = subprocess.run(["make", "--no-print-directory", "-n", "-C", str(ROOT),
+                              f"VENV={tmp_path}/venv", f"DEMO_LOG={tmp_path}/demo.tlog", "clean"],
+                             capture_output=True, text=True, check=True).stdout
+    assert f"rm -rf {tmp_path}/venv build *.egg-info .pytest_cache" in planned
+    demo = f"{tmp_path}/demo.tlog"
+    assert f"rm -f {demo} {demo}.lock {demo}.snap" in planned

@@ -1,0 +1,197 @@
+"""Signed records (issue 13, what a log can prove): `init --sign` starts a roster of Ed25519
+keys in the log; every record an actor with a key appends is signed with it, the private key
+kept in the user's own config directory; `verify` checks every signature against the roster,
+reports records by actors without a key, and refuses roster changes not made by its owner."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tablelog.session import now_utc
+from tablelog.store.format import Position, chain_hash, pack_record
+from tablelog.store.keys import key_path
+from tablelog.store.log import LogFile, frame
+from tests.support import toy
+from tests.support.cli import invoke, ok
+
+toy.install()
+
+
+@pytest.fixture
+def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Each player's own config directory (their machine's keys)."""
+    return {name: str(tmp_path / f"home-{name}") for name in ("GM", "Ann", "Bob", "Mallory")}
+
+
+def as_player(monkeypatch: pytest.MonkeyPatch, homes: dict[str, str], name: str) -> None:
+    """Run the next commands on ``name``'s machine (their private keys)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", homes[name])
+
+
+def play(log: Path, name: str, *args: str) -> str:
+    """A command as ``name`` that must succeed."""
+    return ok(log, *args, actor=name)
+
+
+@pytest.fixture
+def table(tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A signed log: the GM's key (#1), a note (#2), Ann's key added by the GM (#3), Ann's note
+    (#4), Bob's note without a key (#5)."""
+    log = tmp_path / "s.tlog"
+    as_player(monkeypatch, homes, "Ann")
+    ann = play(log, "Ann", "key", "new").split()[4]
+    as_player(monkeypatch, homes, "GM")
+    out = play(log, "GM", "init", "--system", "toy", "--sign")
+    assert out.splitlines()[1].startswith("#1 core.KeyAdded GM ")
+    play(log, "GM", "note", "session one")
+    play(log, "GM", "key", "add", "Ann", ann)
+    as_player(monkeypatch, homes, "Ann")
+    play(log, "Ann", "note", "Ann's ruling")
+    as_player(monkeypatch, homes, "Bob")
+    play(log, "Bob", "note", "Bob has no key")
+    return log
+
+
+def test_a_signed_log_verifies_and_reports_actors_without_a_key(table: Path) -> None:
+    """Four records signed by two keys (the GM's, Ann's); Bob's #5 reported; exit 0."""
+    lines = ok(table, "verify").splitlines()
+    assert lines[2].startswith("signed: 4 records by 2 keys in the roster (owner GM")
+    assert lines[3] == "not signed (no key in the roster): Bob #5"
+    sigs = [len(env.get("sig", b"")) for _, env, *_ in LogFile(str(table)).records()]
+    assert sigs == [64, 64, 64, 64, 0]
+
+
+def test_private_keys_stay_private(table: Path, homes: dict[str, str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key file is 0600 in a 0700 directory of the player's home, not in the log's folder,
+    and the log holds only public keys."""
+    as_player(monkeypatch, homes, "GM")
+    path = key_path("GM")
+    assert path is not None and path.startswith(homes["GM"])
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
+    assert Path(path).read_bytes() not in table.read_bytes()
+    assert sorted(p.name for p in table.parent.iterdir() if p.name.startswith("s.")) == ["s.tlog"]
+
+
+def test_only_the_owner_adds_keys(table: Path, homes: dict[str, str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann adding Bob's key: CORE-KEY, exit 1, the log unchanged."""
+    as_player(monkeypatch, homes, "Bob")
+    bob = play(table, "Bob", "key", "new").split()[4]
+    as_player(monkeypatch, homes, "Ann")
+    before = table.read_bytes()
+    result = invoke(table, "key", "add", "Bob", bob, actor="Ann")
+    assert (result.exit_code, result.stderr) == (
+        1, "error: CORE-KEY: only the roster's owner 'GM' adds keys, not 'Ann'\n")
+    assert table.read_bytes() == before
+
+
+def test_impersonation_is_found(table: Path, homes: dict[str, str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mallory logs as Ann from her own machine (no Ann key there): verify exit 1 at #6."""
+    as_player(monkeypatch, homes, "Mallory")
+    play(table, "Ann", "note", "Ann gives Mallory her sword")
+    result = invoke(table, "verify")
+    assert result.exit_code == 1
+    offset = LogFile(str(table)).scan_all()[5].offset
+    assert result.stderr == (f"error: {table}: record #6 at byte {offset}: no signature by "
+                             "'Ann''s key (forged or edited)\n")
+
+
+def rewritten(log: Path, edit: dict[int, dict]) -> None:
+    """Rewrite the log as a careful forger without keys: the records' data replaced where
+    ``edit`` says (seq -> data), every CRC and chain hash recomputed, signatures kept."""
+    reader = LogFile(str(log))
+    reader.open()
+    assert reader.start is not None
+    data, position = log.read_bytes()[:reader.start.offset], reader.start
+    for seq, env, *_ in list(reader.records()):
+        full = {**env, "data": edit.get(seq, env["data"]), "prev": position.prev}
+        record = pack_record(full)  # the old signature stays, the last key
+        position = Position(seq, position.offset + len(record), chain_hash(record[8:]),
+                            position.offset)
+        data += record
+    log.write_bytes(data)
+
+
+def test_an_edited_signed_record_is_found(table: Path) -> None:
+    """The GM's note #2 rewritten with every CRC and hash recomputed (verify's chain is happy):
+    its signature no longer matches: exit 1 at #2."""
+    rewritten(table, {2: {"text": "session one: Mallory wins"}})
+    result = invoke(table, "verify")
+    assert result.exit_code == 1
+    assert "record #2 at byte" in result.stderr
+    assert "a signature that is not by 'GM''s key (forged or edited)" in result.stderr
+
+
+def test_a_key_added_by_someone_else_is_found(table: Path) -> None:
+    """Mallory appends a `core.KeyAdded` for herself with a hostile tool: not the owner's:
+    exit 1 naming it."""
+    reader = LogFile(str(table))
+    reader.scan_all()
+    assert reader.end is not None
+    record, _ = frame([{"type": "core.KeyAdded", "v": 1, "at": now_utc(),
+                        "actor": "Mallory", "data": {"actor": "Mallory",
+                                                     "public_key": "ab" * 32}, "cmd": 6}],
+                      reader.end)
+    with open(table, "ab") as f:
+        f.write(record)
+    result = invoke(table, "verify")
+    assert result.exit_code == 1
+    assert "record #6 at byte" in result.stderr
+    assert "a key added by 'Mallory': only the roster's owner 'GM' adds keys" in result.stderr
+
+
+def test_a_whole_log_forged_under_a_new_roster_shows_another_owner_key(
+        table: Path, tmp_path: Path, homes: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Signatures prove who appended relative to the roster's first key: a log made anew by
+    Mallory as 'GM' with her own key verifies, but `verify` shows the owner's key, which differs
+    from the real GM's (post it, or the head, to tell them apart)."""
+    real = ok(table, "verify").splitlines()[2]
+    as_player(monkeypatch, homes, "Mallory")
+    fake = tmp_path / "fake.tlog"
+    play(fake, "GM", "init", "--system", "toy", "--sign")
+    forged = ok(fake, "verify").splitlines()[2]
+    assert real.split("owner GM")[1] != forged.split("owner GM")[1]
+
+
+def test_a_signed_atomic_run_signs_every_record(table: Path, homes: dict[str, str],
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    """A `run --atomic` of a signed actor writes one batch whose every record is signed."""
+    as_player(monkeypatch, homes, "Ann")
+    script = tmp_path / "s.txt"
+    script.write_text("toy add a 5\ntoy spend a 2\n")
+    play(table, "Ann", "run", "--atomic", str(script))
+    assert ok(table, "verify").splitlines()[2].startswith("signed: 6 records by 2 keys")
+
+
+def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
+    """A log without a roster: no signature anywhere, verify prints no signature line."""
+    log = tmp_path / "u.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "note", "x")
+    assert len(ok(log, "verify").splitlines()) == 2
+    assert all("sig" not in env for _, env, *_ in LogFile(str(log)).records())
+
+
+def test_undoing_the_first_key_does_not_hand_over_the_roster(table: Path, homes: dict[str, str],
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """Mallory undoes #1 (the GM's key) and then tries to add her own key as if it were the
+    first: refused (CORE-KEY); verify still names the GM as the roster's owner with the GM's
+    key (an undo never takes a key out of the roster) and reports Mallory's marker unsigned."""
+    before = ok(table, "verify").splitlines()[2]
+    as_player(monkeypatch, homes, "Mallory")
+    play(table, "Mallory", "undo", "1")
+    result = invoke(table, "key", "add", actor="Mallory")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: CORE-KEY: only the roster's owner ")
+    lines = ok(table, "verify").splitlines()
+    assert lines[2] == before
+    assert lines[3] == "not signed (no key in the roster): Bob #5; Mallory #6"

@@ -1,0 +1,110 @@
+"""The rule reference (`tablelog rules`): every rule ID the product can name has an entry.
+
+The IDs are found by scanning the source: the rule argument of every ``RuleViolation(...)`` and
+``require(...)`` call (literals, and the module constants such as ``CARDS_RULE`` it names), and,
+since IDs also travel through parameters (``rule_id="UNKNOWN-NAME"``) and events' ``rules=``
+lists, every string literal of the package that has the shape of a rule ID.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from tablelog.rules import reference
+from tablelog.rules.core import RuleViolation
+
+PACKAGE = Path(__file__).resolve().parents[3] / "tablelog"
+RULE_ID = re.compile(r"UNKNOWN-NAME|CORE-[A-Z]+|(FATE|MP|PF2E|SAGA)-[A-Z]+(-\d+)?")
+PREFIX = {"core": ("CORE-", "UNKNOWN-"), "fate": ("FATE-",), "magicpunk": ("MP-",),
+          "pf2e": ("PF2E-",), "saga": ("SAGA-",)}
+
+
+def _trees() -> list[ast.Module]:
+    return [ast.parse(p.read_text("utf-8")) for p in sorted(PACKAGE.rglob("*.py"))]
+
+
+def _constants(tree: ast.Module) -> dict[str, str]:
+    """Module-level ``NAME = "RULE-ID"`` assignments."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and isinstance(node.value.value, str):
+                    found[target.id] = node.value.value
+    return found
+
+
+def _rule_argument(call: ast.Call) -> ast.expr | None:
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    position = {"RuleViolation": 0, "require": 1}.get(name or "")
+    if position is None:
+        return None
+    if len(call.args) > position:
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg in ("rule_id", "rule")), None)
+
+
+def refusal_ids() -> set[str]:
+    """Rule IDs written in the rule argument of RuleViolation and require calls."""
+    trees = _trees()
+    constants = {k: v for tree in trees for k, v in _constants(tree).items()}
+    found = set()
+    for tree in trees:
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            argument = _rule_argument(call)
+            for node in ast.walk(argument) if argument is not None else ():
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.add(node.value)
+                elif isinstance(node, ast.Name) and node.id in constants:
+                    found.add(constants[node.id])
+    return {i for i in found if RULE_ID.fullmatch(i)}
+
+
+def literal_ids() -> set[str]:
+    """Every string literal of the package shaped like a rule ID."""
+    return {node.value for tree in _trees() for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and RULE_ID.fullmatch(node.value)}
+
+
+def test_every_id_a_refusal_can_name_has_an_entry() -> None:
+    """The scan finds the refusals' IDs (well over a hundred) and each one has an entry."""
+    named = refusal_ids()
+    assert len(named) >= 100
+    assert {"UNKNOWN-NAME", "CORE-NAME", "MP-CARDS", "PF2E-XFER-6"} <= named
+    assert [] == sorted(named - set(reference.entries()))
+
+
+def test_every_rule_id_in_the_source_has_an_entry() -> None:
+    """IDs passed through parameters and named by events' rule lists have entries too."""
+    assert [] == sorted(literal_ids() - set(reference.entries()))
+
+
+def test_entries_are_complete_and_belong_to_their_system() -> None:
+    """Every entry has a title, a seed line and a text, and its ID carries its system's prefix."""
+    for entry in reference.entries().values():
+        assert entry.title and entry.seed and entry.text, entry.id
+        assert entry.id.startswith(PREFIX[entry.system]), entry.id
+    assert list(reference.SYSTEM_ORDER) == list(dict.fromkeys(
+        e.system for e in reference.entries().values()))
+
+
+def test_lookup_of_an_id_ignores_case() -> None:
+    """`pf2e-xfer-6` finds PF2E-XFER-6: the transfer costs a tenth of the rune's price."""
+    [entry] = reference.lookup("pf2e-xfer-6")
+    assert "PF2E-XFER-6" == entry.id
+    assert "a tenth of the rune's price" in entry.text
+    assert entry.seed.startswith("pf2e-runes.ja.txt, ルーンの転送")
+
+
+def test_lookup_of_a_family_lists_its_ids() -> None:
+    """SAGA-ATK is the sixteen attack-damage clauses; SAGA-AT is no family (parts end at '-')."""
+    assert [f"SAGA-ATK-{n}" for n in range(1, 17)] == [e.id for e in reference.lookup("SAGA-ATK")]
+    with pytest.raises(RuleViolation) as refusal:
+        reference.lookup("SAGA-AT")
+    assert "UNKNOWN-NAME" == refusal.value.rule_id
