@@ -29,9 +29,10 @@ def _viewer(table: Table, seat: Seat) -> Viewer:
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
-    """Return a record as one line of ``log --json``."""
-    return {"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at, "actor": rec.actor,
-            "data": rec.data, "undone": undone}
+    """Return a record read by a table as one line of ``log --json`` (every envelope key)."""
+    from tablelog.exports.jsonl import record_line as line_of
+
+    return line_of(rec.env, undone)
 
 
 def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:

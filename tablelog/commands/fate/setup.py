@@ -212,18 +212,7 @@ def _np_breakdown(profile: NPProfile) -> dict[str, str]:
 
 def _np_numbers(profile: NPProfile) -> dict[str, Any]:
     """Return the numbers a PhantasmAdded records (FATE-NP-1 … -13): the profile and the limit."""
-    return {
-        "breakdown": _np_breakdown(profile),
-        "points": profile.points,
-        "mp_cost": profile.mp_cost,
-        "hp_per_tile": profile.hp_per_tile,
-        "mp_per_tile": profile.mp_per_tile,
-        "targets": profile.targets,
-        "tiles": profile.tiles,
-        "block_per_tile": profile.block_per_tile,
-        "hp_max_bonus": profile.hp_max_bonus,
-        "max_held": MAX_PHANTASMS,
-    }
+    return {"breakdown": _np_breakdown(profile), **profile.numbers(), "max_held": MAX_PHANTASMS}
 
 
 @decider(AddPhantasm)

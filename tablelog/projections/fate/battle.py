@@ -18,7 +18,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.fate.records import character
+from tablelog.projections.fate.records import adjust, assign, character
 from tablelog.rules.fate import count
 
 __all__ = ["tick_effects"]
@@ -113,9 +113,7 @@ def _upkeep_payable(state: State, e: UpkeepPaid) -> None:
 
 @evolver(UpkeepPaid)
 def _upkeep_paid(state: State, e: UpkeepPaid) -> None:
-    owner = state.characters.get(e.owner)
-    if owner is not None:
-        owner["mp"] = max(0, owner["mp"] - e.mp)
+    adjust(state, e.owner, "mp", -e.mp)
 
 
 @precondition(CrestHealed)
@@ -125,9 +123,7 @@ def _crest_owner(state: State, e: CrestHealed) -> None:
 
 @evolver(CrestHealed)
 def _crest_healed(state: State, e: CrestHealed) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
+    adjust(state, e.name, "hp", e.hp, "hp_max")
 
 
 @precondition(TilesRefilled)
@@ -142,6 +138,4 @@ def _tiles_fit(state: State, e: TilesRefilled) -> None:
 
 @evolver(TilesRefilled)
 def _tiles_refilled(state: State, e: TilesRefilled) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["tiles"] = e.tiles
+    assign(state, e.name, "tiles", e.tiles)

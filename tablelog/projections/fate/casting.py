@@ -20,6 +20,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate.records import (
+    adjust,
     character,
     fate_extra,
     next_effect_id,
@@ -199,9 +200,7 @@ def _heal_holds(state: State, e: Healed) -> None:
 
 @evolver(Healed)
 def _healed(state: State, e: Healed) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["hp"] = min(who["hp_max"], who["hp"] + e.hp)
+    adjust(state, e.name, "hp", e.hp, "hp_max")
 
 
 @precondition(InjuryHealed)
@@ -214,9 +213,7 @@ def _injury_heal_holds(state: State, e: InjuryHealed) -> None:
 
 @evolver(InjuryHealed)
 def _injury_healed(state: State, e: InjuryHealed) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["injury"] = max(0, who["injury"] - e.grades)
+    adjust(state, e.name, "injury", -e.grades)
 
 
 @precondition(ManaAbsorbed)
@@ -226,6 +223,4 @@ def _absorber_there(state: State, e: ManaAbsorbed) -> None:
 
 @evolver(ManaAbsorbed)
 def _mana_absorbed(state: State, e: ManaAbsorbed) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["mp"] = min(who["mp_max"], who["mp"] + e.mp)
+    adjust(state, e.name, "mp", e.mp, "mp_max")

@@ -18,7 +18,12 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
-from tablelog.projections.fate.records import character, master_record, servant_record
+from tablelog.projections.fate.records import (
+    assign,
+    character,
+    master_record,
+    servant_record,
+)
 from tablelog.rules.fate import count
 
 __all__ = ["mod_value"]
@@ -133,9 +138,7 @@ def _row_known(state: State, e: RowChanged) -> None:
 
 @evolver(RowChanged)
 def _row_changed(state: State, e: RowChanged) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["row"] = e.row
+    assign(state, e.name, "row", e.row)
 
 
 @precondition(MadnessToggled)
@@ -146,9 +149,7 @@ def _has_madness(state: State, e: MadnessToggled) -> None:
 
 @evolver(MadnessToggled)
 def _madness_toggled(state: State, e: MadnessToggled) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["raging"] = e.raging
+    assign(state, e.name, "raging", e.raging)
 
 
 @precondition(CharacterGradeSet)
@@ -159,6 +160,4 @@ def _is_master(state: State, e: CharacterGradeSet) -> None:
 
 @evolver(CharacterGradeSet)
 def _character_grade_set(state: State, e: CharacterGradeSet) -> None:
-    who = state.characters.get(e.name)
-    if who is not None:
-        who["character_grade"] = e.grade
+    assign(state, e.name, "character_grade", e.grade)

@@ -54,17 +54,7 @@ def phantasm_numbers(e: PhantasmAdded) -> dict[str, Any]:
     """
     profile = np_profile(parse_grade(e.grade), e.np_type, e.form, e.release, e.mods,
                          extra_grades=1 if e.starting else 0)  # fmt: skip
-    return {
-        "points": profile.points,
-        "mp_cost": profile.mp_cost,
-        "hp_per_tile": profile.hp_per_tile,
-        "mp_per_tile": profile.mp_per_tile,
-        "targets": profile.targets,
-        "tiles": profile.tiles,
-        "block_per_tile": profile.block_per_tile,
-        "hp_max_bonus": profile.hp_max_bonus,
-        "mp_formula": profile.formula["mp_cost"],
-    }
+    return {**profile.numbers(), "mp_formula": profile.formula["mp_cost"]}
 
 
 def uses_allowed(madness: str | None) -> int:

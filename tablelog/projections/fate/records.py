@@ -21,6 +21,8 @@ __all__ = [
     "register_action",
     "require_action_free",
     "require_cause",
+    "adjust",
+    "assign",
 ]
 
 
@@ -181,3 +183,19 @@ def require_cause(
         message = (f"{what} comes from an earlier {label}, which is undone;"
                    f" undo the {noun} first, or redo that {label}")  # fmt: skip
     require(False, rule_id, message)
+
+
+def adjust(state: State, name: str, key: str, change: int, cap: str | None = None) -> None:
+    """Add ``change`` to a character's number ``key``: never below 0, nor above its ``cap`` key
+    (``hp_max``); a character not at the table is skipped (evolvers are total)."""
+    who = state.characters.get(name)
+    if who is not None:
+        value = max(0, who[key] + change)
+        who[key] = min(who[cap], value) if cap is not None else value
+
+
+def assign(state: State, name: str, key: str, value: object) -> None:
+    """Set a character's ``key`` to ``value``; a character not at the table is skipped."""
+    who = state.characters.get(name)
+    if who is not None:
+        who[key] = value

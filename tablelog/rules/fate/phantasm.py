@@ -201,6 +201,12 @@ class NPProfile:
     hp_max_bonus: int = 0
     formula: Mapping[str, str] = attrs.field(factory=dict)
 
+    def numbers(self) -> dict[str, int | None]:
+        """Return the numbers a PhantasmAdded records, by field name (no formula)."""
+        return {"points": self.points, "mp_cost": self.mp_cost, "hp_per_tile": self.hp_per_tile,
+                "mp_per_tile": self.mp_per_tile, "targets": self.targets, "tiles": self.tiles,
+                "block_per_tile": self.block_per_tile, "hp_max_bonus": self.hp_max_bonus}
+
 
 def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tuple[int, int, str]:
     """Return (HP per tile, MP per tile, formula text) of an attack NP."""
