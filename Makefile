@@ -6,7 +6,7 @@ DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test bench bench-server lint clean FORCE
+.PHONY: demo test bench bench-server bench-store lint clean FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -57,3 +57,11 @@ clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache
 	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
 	find tablelog tests bench -name __pycache__ -type d -prune -exec rm -rf {} +
+
+## bench-store: the PostgreSQL store's benchmarks (not part of test): appends/s beside pgbench and
+## eventsourcing's PostgreSQL recorder, replay from PostgreSQL beside a file, copy's peak RSS.
+## Uses $TABLELOG_TEST_PG, else a throwaway pgserver; writes bench/store-results.json.
+bench-store: $(BIN)/tablelog
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
+	$(BIN)/python bench/store.py

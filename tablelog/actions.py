@@ -140,15 +140,17 @@ def latest_undone(summaries: Iterable[Summary], markers: list[Marker], actor: st
     """
     undone = undone_after(markers)
     targets = {seq: target for seq, _, target in markers}
-    mine = [a for a in _groups(summaries) if a.actor == actor]
-    for action in reversed(mine):
+    newer: Action | None = None  # the actor's latest action of events, once met
+    for action in reversed([a for a in _groups(summaries) if a.actor == actor]):
         if not action.kind:
-            raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has taken a new action "
-                                f"(#{action.first}) since undoing; name it: redo SEQ")
-        if action.kind == Undone.TYPE:
+            newer = newer or action
+        elif action.kind == Undone.TYPE:
             still = [targets[s] for s in action.seqs if targets.get(s) in undone]
-            if still:
+            if still and newer is None:
                 return still[0]
+            if still:
+                raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has taken a new "
+                                    f"action (#{newer.first}) since undoing; name it: redo SEQ")
     raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has undone nothing that is "
                         "still undone")
 

@@ -15,7 +15,6 @@ import gc
 import hashlib
 import itertools
 import os
-import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,15 +26,10 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
+from tablelog.store.base import Log
 from tablelog.store.format import Header, Position, chain_hash, decode_payload
-from tablelog.store.log import Applier, LogError, LogFile, Refused
-from tablelog.store.snapshot import (
-    Checkpoint,
-    decode_state,
-    encode_state,
-    read_snapshot,
-    write_snapshot,
-)
+from tablelog.store.log import Applier, LogError, Refused
+from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
 __all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
            "snapshot_every"]
@@ -115,13 +109,13 @@ class Replayer:
     """Folds one log, with its checkpoints (loaded from and saved to the snapshot file).
 
     Args:
-        log: The opened log file.
+        log: The opened log (a file or a PostgreSQL table: tablelog/store/base.py).
         header: Its header.
-        snapshots: Read and write the snapshot file (``verify`` folds without it).
+        snapshots: Read and write the snapshot cache (``verify`` folds without it).
         chain: Check every record's hash chain too (``verify``; see LogFile.scan).
     """
 
-    def __init__(self, log: LogFile, header: Header, snapshots: bool = True,
+    def __init__(self, log: Log, header: Header, snapshots: bool = True,
                  chain: bool = False) -> None:
         self.log = log
         self.header = header
@@ -142,7 +136,7 @@ class Replayer:
         if self._cps is None:
             self._cps = []
             if self.snapshots:
-                self._cps = read_snapshot(self.log.path, self.header.session_id, self._code)
+                self._cps = self.log.read_snapshot(self.header.session_id, self._code)
                 self._saved_seq = self._cps[-1].end.seq if self._cps else -1
         return self._cps
 
@@ -178,14 +172,8 @@ class Replayer:
             return end == start
         if not start.offset <= last < end.offset or end.offset - last - 8 > (1 << 20):
             return False
-        try:
-            with open(self.log.path, "rb") as f:
-                f.seek(last)
-                data = f.read(end.offset - last)
-        except OSError:
-            return False
-        if len(data) != end.offset - last or chain_hash(data[8:]) != end.prev \
-                or not _is_record(data[8:], end.seq):
+        payload = self.log.payload_at(end)
+        if payload is None or chain_hash(payload) != end.prev or not _is_record(payload, end.seq):
             return False
         return self.prefix_crc(end.offset) == cp.prefix_crc
 
@@ -196,15 +184,8 @@ class Replayer:
         checkpoints are taken or checked.
         """
         start, crc = self._crc_at if self._crc_at[0] <= offset else (0, 0)
-        try:
-            with open(self.log.path, "rb") as f:
-                f.seek(start)
-                while start < offset:
-                    chunk = f.read(min(1 << 20, offset - start))
-                    if not chunk:
-                        return -1
-                    crc, start = zlib.crc32(chunk, crc), start + len(chunk)
-        except OSError:
+        crc = self.log.prefix_crc(offset, start, crc)
+        if crc == -1:
             return -1
         self._crc_at = (offset, crc)
         return crc
@@ -244,9 +225,9 @@ class Replayer:
     def save(self) -> None:
         """Write the snapshot file; a failure is ignored (the cache is optional)."""
         try:
-            write_snapshot(self.log.path, self.header.session_id, self._code, self.checkpoints())
+            self.log.write_snapshot(self.header.session_id, self._code, self.checkpoints())
             self._saved_seq = self.checkpoints()[-1].end.seq if self._cps else -1
-        except OSError:
+        except (OSError, LogError):
             pass
 
     # -- folding ------------------------------------------------------------------------

@@ -17,10 +17,11 @@ import attrs
 from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
-from tablelog.events.core import MARKERS, Event, Redone, Undone
+from tablelog.events.core import MARKERS, Event, Redone
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
+from tablelog.store.base import Log
 from tablelog.store.format import (
     COMMAND_KEY,
     MAX_HEADER_BYTES,
@@ -33,7 +34,8 @@ from tablelog.store.format import (
     pack_record,
 )
 from tablelog.store.lock import LogLock
-from tablelog.store.log import LogError, LogFile, LogMovedOn, StoredRecord
+from tablelog.store.log import LogError, LogMovedOn, StoredRecord
+from tablelog.store.url import create_log, open_log
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
@@ -122,20 +124,21 @@ class Session:
     """One open log and its folded state.
 
     Args:
-        path: The log file.
+        path: The log: a file path, or ``STORE_URL#TABLE_ID`` (tablelog/store/url.py), or a
+            log already opened.
         actor: Who is logging (goes into each envelope).
         snapshots: Use the snapshot cache beside the log (``verify`` folds without it).
         chain: Check the hash chain of every record it reads (``verify``); other reads check
             each record's CRC-32, envelope and ``seq`` (docs/RELIABILITY.md).
     """
 
-    def __init__(self, path: str, actor: str = "gm", snapshots: bool = True,
+    def __init__(self, path: str | Log, actor: str = "gm", snapshots: bool = True,
                  chain: bool = False) -> None:
-        self.path = path
+        self.log = open_log(path) if isinstance(path, str) else path
+        self.path = self.log.path  # what messages call the log (never a password)
         self.actor = actor
         self.snapshots = snapshots
         self.chain = chain
-        self.log = LogFile(path)
         self._header_checked = False  # the system's check of the header's options ran
         self._replayer: Replayer | None = None
         self._state: State | None = None
@@ -161,8 +164,11 @@ class Session:
     ) -> Session:
         """Create a new log (refusing to overwrite) and return its session.
 
+        ``path`` is a file path or ``STORE_URL#TABLE_ID``; ``STORE_URL`` alone creates a table
+        with a new id (the session's ``log.spec`` names it).
+
         Raises:
-            LogError: the file exists or cannot be created.
+            LogError: the file or table exists or cannot be created.
             systems.SystemUnavailable: unknown system.
         """
         import secrets
@@ -185,8 +191,7 @@ class Session:
                 f"the title and options take {size} bytes; a header "
                 f"holds at most {MAX_HEADER_BYTES}",
             )
-        LogFile.create(path, header)
-        return cls(path, actor)
+        return cls(create_log(path, header), actor)
 
     @staticmethod
     def _initial(header: Header) -> State:

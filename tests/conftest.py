@@ -1,11 +1,13 @@
-"""Shared pytest configuration: hypothesis profiles."""
+"""Shared pytest configuration: hypothesis profiles, the PostgreSQL server fixture."""
 
 import os
+from collections.abc import Iterator
 import tempfile
 
 import pytest
 from hypothesis import settings
 
+from tests.support.pg import PgServer, start_server, unavailable
 # Child processes whose environment a test module captured at import time get a private cache
 # too (never the real user's ~/.cache); each test then gets its own (the fixture below).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-cache-")
@@ -16,6 +18,18 @@ settings.register_profile("dev", deadline=None, max_examples=50)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PgServer]:
+    """A PostgreSQL server for the session's tests (tests/support/pg.py): skipped without one
+    on a user's machine, failed under CI."""
+    try:
+        found = start_server()
+    except RuntimeError as exc:
+        unavailable(str(exc))
+    try:
+        yield found
+    finally:
+        found.stop()
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
                    ) -> None:

@@ -26,6 +26,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.cli.serve",
+    "copy": "tablelog.cli.stores",
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",
     "import": "tablelog.cli.exports",
@@ -59,11 +60,12 @@ class LazyGroup(click.Group):
 @click.option(
     "--log",
     "log_path",
-    metavar="PATH",
+    metavar="LOG",
     envvar="TABLELOG_LOG",
     default="session.tlog",
     show_default=True,
-    help="The session log file (default $TABLELOG_LOG).",
+    help="The session log: a file path, or STORE_URL#TABLE_ID (file:DIR#ID, "
+    "postgresql://…#ID; docs/STORES.md). Default $TABLELOG_LOG.",
 )
 @click.option(
     "--actor",
@@ -190,16 +192,19 @@ def init(
     rules: str | None,
     sign: bool,
 ) -> None:
-    """Create a new log (never overwrites an existing file).
+    """Create a new log (never overwrites an existing file or table).
 
-    With --sign, its first record adds your signing key: from then on every record is signed
+    --log STORE_URL without #ID creates a table with a new id and prints it. With --sign, its
+    first record adds your signing key: from then on every record is signed
     (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
     from tablelog.rules.core import check_text
     from tablelog.session import Session
+    from tablelog.store.url import names_table, table_id_of
 
     check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
+    new_id = not names_table(env.log_path)
     session = Session.create(
         env.log_path,
         system,
@@ -209,11 +214,14 @@ def init(
         actor=env.actor,
     )
     env.forget_session()
+    env.log_path = session.log.spec  # a new table's id: the later lines of a `run` use it
     verb = "created (until the dry run ends)" if env.dry_run else "created"
     echo(
-        f"{verb} {env.log_path}: {system} session {session.header.session_id} "
+        f"{verb} {session.path}: {system} session {session.header.session_id} "
         f"(seed {session.header.seed})"
     )
+    if new_id:
+        echo(f"table id: {table_id_of(session.log)}")
     if sign:
         from tablelog.cli.keys import add
 

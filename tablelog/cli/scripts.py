@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import shlex
 from collections.abc import Iterator
@@ -76,7 +77,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
                 created = created or argv[0] == "init"
     except BaseException:
         if created and (atomic or dry_run):
-            _take_back(env.log_path)
+            _take_back(env)
         if dry_run:
             echo(f"dry run stopped at line {number}; nothing appended", err=True)
         elif atomic:
@@ -87,7 +88,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
     click.echo(held.getvalue(), nl=False)
     if dry_run:
         if created:
-            _take_back(env.log_path)
+            _take_back(env)
         click.echo(
             f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended"
         )
@@ -111,11 +112,13 @@ def _echo_head(env: Env) -> None:
     echo(f"head: {head_text(session.log.end)}")
 
 
-def _take_back(log_path: str) -> None:
-    """Remove a log that this buffered run created but did not keep."""
-    from tablelog.store.log import remove_quietly
+def _take_back(env: Env) -> None:
+    """Remove a log (and its lock file) that this buffered run created but did not keep."""
+    from tablelog.store.url import discard_log, open_log
 
-    remove_quietly(log_path)
+    log = env._session.log if env._session is not None else open_log(env.log_path)
+    env.forget_session()
+    discard_log(log)
 
 
 @contextlib.contextmanager
@@ -155,12 +158,14 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
 
 
 @click.command()
-@click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup).")
+@click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup); "
+              "a PostgreSQL table never has one.")
 @click.option(
     "--salvage",
     metavar="OUT",
     default=None,
-    help="Copy the header and every record before the first bad one into a new log OUT.",
+    help="Copy the header and every record before the first bad one into a new log OUT (a "
+    "file path or STORE_URL#TABLE_ID).",
 )
 @click.option(
     "--expect-head",
@@ -184,19 +189,24 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
     from tablelog.session import LogError, Session
     from tablelog.store.keys import check_signatures
     from tablelog.store.log import LogLocked, LogUnwritable
+    from tablelog.store.pgsql import StoreUnavailable
 
     env: Env = ctx.obj
     if repair and salvage is not None:
         raise click.UsageError("choose one of --repair (cut a torn tail) and --salvage OUT")
-    session = Session(env.log_path, env.actor, snapshots=False, chain=True)
+    session = domain_errors(Session)(env.log_path, env.actor, snapshots=False, chain=True)
     domain_errors(session.replayer)()  # missing or foreign file, unknown system: exit 3
+    name = session.path  # a PostgreSQL URL without its password
     if salvage is not None:
         _salvage(session, salvage)
         return
     try:
         if repair:
             repaired = session.log.repair()
-            if repaired is not None:
+            if session.log.kind == "postgresql":
+                echo("nothing to repair: a PostgreSQL table never ends in a torn record (each "
+                     "command is one transaction)")
+            elif repaired is not None:
                 echo(
                     f"repaired: torn last record at byte {repaired[0]} truncated; "
                     f"backup at {repaired[1]}"
@@ -204,32 +214,32 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         folded = session.state()
         unheld = session.unheld()
         signatures = check_signatures(session.log)
-    except (LogLocked, LogUnwritable) as exc:  # not checked, or a backup or cut not written:
-        raise CliError(str(exc), 3) from None  # "cannot be used", like other commands
+    except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
+        raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
     except LogError as exc:
         hint = "; not repaired: only a torn tail is ever cut" if repair else ""
         hint += (
-            f"; keep the valid prefix with: tablelog --log {env.log_path} verify --salvage OUT"
+            f"; keep the valid prefix with: tablelog --log {name} verify --salvage OUT"
             if "corrupt record" in str(exc)
             else ""
         )
         raise CliError(f"{exc}{hint}", 1) from None
     if session.torn_at is not None:
         raise CliError(
-            f"{env.log_path}: torn last record at byte {session.torn_at} "
+            f"{name}: torn last record at byte {session.torn_at} "
             "(run: tablelog verify --repair)",
             1,
         )
     if unheld:
         seq, event, exc = unheld[0]
         more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
-        raise CliError(f"{env.log_path}: event #{seq} {event.TYPE} does not hold where it "
+        raise CliError(f"{name}: event #{seq} {event.TYPE} does not hold where it "
                        f"stands: {exc}{more}", 1)
     head = session.log.end
     if expect_head is not None:
         _check_head(session, head.seq, expect_head)
     echo(
-        f"ok: {env.log_path}: {folded.seq} records, hash chain intact, replays ({folded.system})"
+        f"ok: {name}: {folded.seq} records, hash chain intact, replays ({folded.system})"
     )
     echo(f"head: {head_text(head)}")
     if signatures is not None:
@@ -289,7 +299,12 @@ def _salvage(session: Any, out: str) -> None:
         before = None
     except LogError as exc:
         before = exc.seq
-    kept, size, bad = domain_errors(session.log.salvage)(out, before)
+    salvage = session.log.salvage
+    if session.log.kind == "file" and out.startswith(("file:", "postgres")):  # into a store
+        from tablelog.store.copy import salvage_into
+
+        salvage = functools.partial(salvage_into, session.log)
+    kept, size, bad = domain_errors(salvage)(out, before)
     where = (f"first bad record at byte {bad} (whole commands only: records of its command "
              "before it are left out too)" if bad is not None else "no bad record found")
     echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")

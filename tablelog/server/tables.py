@@ -20,7 +20,7 @@ import secrets
 import shlex
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -105,6 +105,16 @@ class Refusal(Exception):
     def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.rule = status, code, message, rule
+
+
+class Stored(NamedTuple):
+    """A record read by a table: its fields, and its whole envelope (for ``log --json``)."""
+
+    rec: StoredRecord
+    env: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rec, name)
 
 
 class Table:
@@ -194,9 +204,9 @@ class Table:
                 if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
                     self._index.append(Position(n, end, chain_hash(payload), offset))
                 if n > seq:
-                    yield StoredRecord(n, env["type"], env["v"], env["at"], env["actor"],
-                                       env["data"], offset, env.get(COMMAND_KEY),
-                                       env.get(REQUEST_KEY))
+                    yield Stored(StoredRecord(n, env["type"], env["v"], env["at"], env["actor"],
+                                              env["data"], offset, env.get(COMMAND_KEY),
+                                              env.get(REQUEST_KEY)), env)
 
     def _indexed(self, seq: int) -> Position | None:
         """Return the latest indexed position at or before ``seq``, if any."""

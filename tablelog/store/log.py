@@ -165,8 +165,11 @@ class LogFile:
     of an incomplete last batch, or None).
     """
 
+    kind = "file"  # the store's kind (docs/STORES.md)
+
     def __init__(self, path: str) -> None:
         self.path = path
+        self.spec = path  # what opens it again (tablelog.store.url.open_log)
         self.header: Header | None = None
         self.version: int | None = None  # the file's format version, once opened
         self.start: Position | None = None
@@ -296,11 +299,7 @@ class LogFile:
         # only ``verify`` (and repair, salvage) pays it on every record: docs/RELIABILITY.md.
         # With ``apply`` (the fold) most records are applied right here: handing a record over
         # to the fold's own loop costs ≈ 1,400 instructions, a twelfth of decoding it.
-        try:
-            f = open(self.path, "rb", buffering=0)
-        except OSError as exc:
-            raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
-        f.seek(pos.offset)
+        f = self._reader(pos)
         seq, offset, prev = pos.seq, pos.offset, pos.prev
         read, unpack_from, crc32, new_hash = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
             _EMPTY_HASH.copy
@@ -581,6 +580,101 @@ class LogFile:
         from tablelog.store.repair import salvage
 
         return salvage(self, out, before)
+
+
+    # -- the store interface beyond reading and appending (tablelog/store/base.py) ----------
+
+    def _reader(self, pos: Position) -> Any:
+        """Return the file open for reading at ``pos`` (what :meth:`records` reads from).
+
+        Raises:
+            LogError: the file cannot be opened.
+        """
+        try:
+            f = open(self.path, "rb", buffering=0)
+        except OSError as exc:
+            raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
+        f.seek(pos.offset)
+        return f
+
+    def header_bytes(self) -> bytes:
+        """Return the header's bytes (offsets 0 to ``start.offset``).
+
+        Raises:
+            LogError: the file cannot be read.
+        """
+        if self.start is None:
+            self.open()
+        assert self.start is not None
+        with self._reader(Position(0, 0, b"")) as f:
+            return bytes(f.read(self.start.offset))
+
+    def payload_at(self, end: Position) -> bytes | None:
+        """Return the payload of the record framed at ``end.last``..``end.offset``, or None
+        when no record of that length lies there (a checkpoint's anchor)."""
+        last = end.last
+        if end.offset - last - 8 > MAX_RECORD_BYTES or end.offset - last < 8:
+            return None
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(last)
+                data = f.read(end.offset - last)
+        except OSError:
+            return None
+        return data[8:] if len(data) == end.offset - last else None
+
+    def prefix_crc(self, offset: int, start: int = 0, crc: int = 0) -> int:
+        """Return the CRC-32 of the file's bytes before ``offset``, continuing ``crc`` (the CRC
+        of the bytes before ``start``); -1 if they cannot be read."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(start)
+                while start < offset:
+                    chunk = f.read(min(1 << 20, offset - start))
+                    if not chunk:
+                        return -1
+                    crc, start = zlib.crc32(chunk, crc), start + len(chunk)
+        except OSError:
+            return -1
+        return crc
+
+    def position(self, seq: int) -> Position | None:
+        """Return the position right after record ``seq`` (0: before the first record), or
+        None when the log holds no whole record ``seq``.
+
+        Raises:
+            LogError: the log cannot be read, or a corrupt record before ``seq``.
+        """
+        if self.start is None:
+            self.open()
+        assert self.start is not None
+        if seq == 0:
+            return self.start
+        for found, _, offset, end, payload in self.records():
+            if found == seq:
+                return Position(seq, end, chain_hash(payload), offset)
+        return None
+
+    def read_snapshot(self, session_id: str, code: str) -> list[Any]:
+        """Return the checkpoints of the log's snapshot cache (see tablelog.store.snapshot)."""
+        from tablelog.store.snapshot import read_snapshot
+
+        return read_snapshot(self.path, session_id, code)
+
+    def write_snapshot(self, session_id: str, code: str, checkpoints: list[Any]) -> None:
+        """Replace the log's snapshot cache (raises OSError: callers ignore it)."""
+        from tablelog.store.snapshot import write_snapshot
+
+        write_snapshot(self.path, session_id, code, checkpoints)
+
+    def waiter(self) -> Any:
+        """Return a waiter for appends to this file (tablelog.store.follow: it polls)."""
+        from tablelog.store.follow import FileWaiter
+
+        return FileWaiter(self)
+
+    def close(self) -> None:
+        """Nothing to release: a log file is opened for each read and append."""
 
 
 def _applied(apply: Any, seq: int, kind: str, version: int, data: dict[str, Any],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from tablelog.store.base import Log
 from tablelog.store.format import BATCH_KEY, Position, chain_hash
 from tablelog.store.log import (
     LogError,
@@ -20,7 +21,7 @@ from tablelog.store.log import (
     write_all,
 )
 
-__all__ = ["repair", "salvage"]
+__all__ = ["repair", "salvage", "sound_prefix"]
 
 _CHUNK = 1 << 20
 _MAX_BACKUPS = 1000
@@ -110,21 +111,7 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
     Raises:
         LogError: ``out`` exists or cannot be written, or the header itself is bad.
     """
-    log.open()
-    bad: int | None = None
-    keep = log.start
-    assert keep is not None
-    try:
-        for seq, env, offset, end, payload in log.records(chain=True):
-            if before is not None and seq >= before:
-                bad = offset
-                break
-            if BATCH_KEY not in env:  # the last record of its command
-                keep = Position(seq, end, chain_hash(payload), offset)
-        else:
-            bad = log.torn_at
-    except LogError as exc:
-        bad = exc.offset
+    keep, bad = sound_prefix(log, before)
     try:
         fd = create_file(out)
     except OSError as exc:
@@ -140,6 +127,32 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
         remove_quietly(out)
         raise LogError(f"cannot write {out}: {exc.strerror or exc}; nothing salvaged") from None
     return keep.seq, keep.offset, bad
+
+
+def sound_prefix(log: Log, before: int | None = None) -> tuple[Position, int | None]:
+    """Return where the whole commands before the first bad record of ``log`` end (the first
+    record that fails a check, or record ``before``), and that record's offset (or the torn
+    tail's, or None when every record is sound).
+
+    Raises:
+        LogError: the header is bad.
+    """
+    log.open()
+    bad: int | None = None
+    keep = log.start
+    assert keep is not None
+    try:
+        for seq, env, offset, end, payload in log.records(chain=True):
+            if before is not None and seq >= before:
+                bad = offset
+                break
+            if BATCH_KEY not in env:  # the last record of its command
+                keep = Position(seq, end, chain_hash(payload), offset)
+        else:
+            bad = log.torn_at
+    except LogError as exc:
+        bad = exc.offset
+    return keep, bad
 
 
 def _copy_prefix(path: str, fd: int, size: int) -> None:

@@ -44,7 +44,8 @@ from tablelog.store.private import (
 )
 
 __all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read_snapshot",
-           "write_snapshot", "snapshot_path", "cache_dir", "seal", "MAX_SNAPSHOT_BYTES"]
+           "write_snapshot", "snapshot_path", "cache_dir", "seal", "MAX_SNAPSHOT_BYTES",
+           "pack_snapshot", "parse_snapshot"]
 
 SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
 SNAPSHOT_VERSION = 3  # 3: a MAC under the user's key in place of the CRC-32; a private directory
@@ -306,8 +307,11 @@ def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]
     path = snapshot_path(log_path)
     key = _key(os.path.dirname(path)) if path is not None else None
     body = _read_sealed(path, key) if path is not None and key is not None else None
-    if body is None:
-        return []
+    return [] if body is None else _checkpoints_of(body, session_id, code)
+
+
+def _checkpoints_of(body: bytes, session_id: str, code: str) -> list[Checkpoint]:
+    """Return the checkpoints of a snapshot body, or ``[]`` (foreign, stale, damaged)."""
     try:
         data = msgpack.unpackb(body, raw=False, strict_map_key=False)
         if type(data) is not dict or data.get("session") != session_id \
@@ -316,6 +320,31 @@ def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]
         return sorted((_checkpoint(m) for m in data["checkpoints"]), key=lambda c: c.end.seq)
     except Exception:  # a damaged cache is no cache  # noqa: BLE001
         return []
+
+
+def pack_snapshot(session_id: str, code: str, checkpoints: list[Checkpoint]) -> bytes:
+    """Return a snapshot's bytes for a store that keeps them itself (a PostgreSQL row): the
+    layout of the file, with an unkeyed BLAKE2b-256 of the body where the file has its MAC (the
+    database's own access rules decide who may write the row)."""
+    body = msgpack.packb({
+        "session": session_id, "code": code,
+        "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
+    }, use_bin_type=True)
+    digest = hashlib.blake2b(body, digest_size=32).digest()
+    return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), digest) + body
+
+
+def parse_snapshot(data: bytes, session_id: str, code: str) -> list[Checkpoint]:
+    """Return the checkpoints of :func:`pack_snapshot` bytes, or ``[]`` when they are foreign,
+    stale (another session or projection code), too large or damaged in any way."""
+    if not _FIXED.size <= len(data) <= _FIXED.size + MAX_SNAPSHOT_BYTES:
+        return []
+    magic, version, size, digest = _FIXED.unpack_from(data)
+    body = data[_FIXED.size:]
+    if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION or size != len(body) \
+            or not hmac.compare_digest(digest, hashlib.blake2b(body, digest_size=32).digest()):
+        return []
+    return _checkpoints_of(body, session_id, code)
 
 
 def _read_sealed(path: str, key: bytes) -> bytes | None:

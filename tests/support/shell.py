@@ -47,6 +47,8 @@ def leave(child: Any) -> int:
 
 
 def events(log: Path) -> list[dict[str, Any]]:
-    """The log's records as `log --json --all` prints them, without the `at` times."""
+    """The log's records as `log --json --all` prints them, without the `at` times and the
+    chain hashes (`prev` starts from each log's own header, whose session id is its own)."""
     lines = ok(log, "log", "--all", "--json").splitlines()
-    return [{k: v for k, v in json.loads(line).items() if k != "at"} for line in lines]
+    return [{k: v for k, v in json.loads(line).items() if k not in ("at", "prev")}
+            for line in lines]

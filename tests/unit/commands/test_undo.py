@@ -112,3 +112,12 @@ def test_actions_of_a_format_1_log_are_runs_of_one_time_and_actor() -> None:
             actions.summary(4, 4, "t2", "gm", "toy.X")]
     assert [(1, 2), (3, 3), (4, 4)] == [(a.first, a.last) for a in actions._groups(rows)]
     assert undone_after([(5, "core.Undone", 1)]) == {1}
+
+
+def test_after_a_redo_a_bare_redo_has_nothing_left_to_redo() -> None:
+    """Ann undid #3 and redid it: a second bare redo says nothing is undone, not that #3 is a
+    new action (found by a newcomer's QA)."""
+    history = [*HISTORY, ("Ann", Undone(target=3)), ("Ann", Redone(target=3))]
+    with pytest.raises(RuleViolation, match="CORE-REDO: nothing to redo: Ann has undone "
+                                            "nothing that is still undone"):
+        actions.latest_undone(summaries(history), markers(history), "Ann")

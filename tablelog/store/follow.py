@@ -1,0 +1,141 @@
+"""Live subscription: wait for the records appended to a table after a seq (SERVER.md §1).
+
+:func:`follow` yields every record after a seq, in order and each once, as it is appended,
+by any process on any machine: a PostgreSQL table is followed with ``LISTEN tablelog`` (every
+append NOTIFYs in its transaction, so a notification arrives only once the records are
+committed), a log file by watching its size (polled: every ``poll_s`` seconds). The waiter is
+set up *before* each read, so an append between a read and the wait is never missed. This is
+what the server's event stream is built on.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from tablelog.store.base import Log
+from tablelog.store.log import StoredRecord
+
+__all__ = ["follow", "FileWaiter", "PostgresWaiter"]
+
+POLL_S = 0.05  # seconds between two looks at a log file's size
+LOOK_S = 1.0  # seconds between two reads of a PostgreSQL table without a notification
+
+
+def follow(log: Log, after: int = 0, timeout_s: float | None = None,
+           stop: threading.Event | None = None) -> Iterator[StoredRecord]:
+    """Yield every record of ``log`` after seq ``after`` as it is appended, in seq order.
+
+    Args:
+        log: The table (a log file or a PostgreSQL table).
+        after: The last seq the caller has (0: from the first record).
+        timeout_s: Return after this many seconds with nothing new (None: never).
+        stop: Return as soon as it is set (checked at least every ``POLL_S`` seconds).
+
+    Raises:
+        LogError: the table cannot be read (or its connection was lost).
+    """
+    waiter = log.waiter()
+    try:
+        pos = None
+        while pos is None:  # ``after`` may lie ahead of the table: wait until it is there
+            pos = _position(log, after)
+            if pos is None and not _wait(waiter, timeout_s, stop):
+                return
+        while True:
+            yield from log.scan(pos)
+            assert log.end is not None
+            pos = log.end
+            if not _wait(waiter, timeout_s, stop):
+                return
+    finally:
+        waiter.close()
+
+
+def _position(log: Log, after: int) -> Any:
+    """Return the position after record ``after``, or None when the table does not hold it."""
+    if log.start is None:
+        log.open()
+    return log.position(after)
+
+
+def _wait(waiter: Any, timeout_s: float | None, stop: threading.Event | None) -> bool:
+    """Wait until the waiter sees an append (True), or the timeout or ``stop`` (False)."""
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    while stop is None or not stop.is_set():
+        left = POLL_S if deadline is None else min(POLL_S, deadline - time.monotonic())
+        if left <= 0:
+            return False
+        if waiter.wait(left):
+            return True
+    return False
+
+
+class FileWaiter:
+    """Waits for a log file to change size (polling its size)."""
+
+    def __init__(self, log: Log) -> None:
+        self.log = log
+        self._size = self._now()
+
+    def _now(self) -> int:
+        try:
+            return self.log.size()
+        except OSError:
+            return -1
+
+    def wait(self, timeout_s: float) -> bool:
+        """Return True as soon as the file's size changed since the last call (or since this
+        waiter was made), False after ``timeout_s`` seconds without a change."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            size = self._now()
+            if size != self._size:
+                self._size = size
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(POLL_S, left))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class PostgresWaiter:
+    """Waits for a PostgreSQL table's appends: ``LISTEN tablelog`` on a connection of its own.
+
+    Raises:
+        LogError: no connection to the database.
+    """
+
+    def __init__(self, log: Any) -> None:
+        from tablelog.store.pgsql import CHANNEL, connect, db_errors
+
+        self._prefix = f"{log.table_id} "
+        self._looked = time.monotonic()
+        self._errors = lambda: db_errors(log.path)
+        with self._errors():
+            self._conn = connect(log.url)
+            self._conn.execute(f"LISTEN {CHANNEL}")
+
+    def wait(self, timeout_s: float) -> bool:
+        """Return True when an append to this table was committed since the last call (or
+        since this waiter was made), or a second passed since the last look (a writer that
+        died between its commit and its NOTIFY must not hide its records); False after
+        ``timeout_s`` seconds without either."""
+        if time.monotonic() - self._looked >= LOOK_S:
+            self._looked = time.monotonic()
+            return True
+        with self._errors():
+            for note in self._conn.notifies(timeout=max(timeout_s, 0.001)):
+                if note.payload.startswith(self._prefix):
+                    self._looked = time.monotonic()
+                    return True
+        return False
+
+    def close(self) -> None:
+        """Close the listening connection."""
+        self._conn.close()

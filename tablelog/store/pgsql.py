@@ -1,0 +1,201 @@
+"""The PostgreSQL store's schema, statements, connections and error messages (docs/STORES.md).
+
+The schema is created on first use (under an advisory lock, so concurrent first users do not
+race) and carries its version in ``tablelog_schema``; a store of a newer version is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import logging
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from tablelog.store.log import LogError, LogLocked, lock_timeout_s
+
+__all__ = ["StoreUnavailable", "SCHEMA_VERSION", "CHANNEL", "connect", "ensure_schema",
+           "db_errors", "lock_key", "one_line", "SQL"]
+
+SCHEMA_VERSION = 1
+CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
+_SCHEMA_LOCK = 0x74626C6F67  # advisory lock key ("tblog") held while the schema is created
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tablelog_schema (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    version integer NOT NULL
+);
+INSERT INTO tablelog_schema (version) VALUES (1) ON CONFLICT DO NOTHING;
+CREATE TABLE IF NOT EXISTS tablelog_tables (
+    table_id text PRIMARY KEY CHECK (table_id ~ '^[A-Za-z0-9_-]{1,64}$'),
+    header bytea NOT NULL,
+    format smallint NOT NULL,
+    system text NOT NULL,
+    title text NOT NULL,
+    session_id text NOT NULL,
+    created timestamptz NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tablelog_records (
+    table_id text NOT NULL,
+    seq bigint NOT NULL CHECK (seq >= 1),
+    file_offset bigint NOT NULL,
+    crc bigint NOT NULL,
+    payload bytea NOT NULL,
+    type text NOT NULL,
+    actor text NOT NULL,
+    at timestamptz NOT NULL,
+    cmd bigint,
+    req text,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS tablelog_records_req
+    ON tablelog_records (table_id, req) WHERE req IS NOT NULL;
+CREATE TABLE IF NOT EXISTS tablelog_snapshots (
+    table_id text PRIMARY KEY,
+    body bytea NOT NULL
+);
+"""
+
+
+class SQL:
+    """The statements the store runs (psycopg ``%s`` placeholders)."""
+
+    OPEN = ("SELECT set_config('lock_timeout', %s, false), s.version, t.header "
+            "FROM tablelog_schema s LEFT JOIN tablelog_tables t ON t.table_id = %s")
+    VERSION = "SELECT version FROM tablelog_schema"
+    CREATE = ("INSERT INTO tablelog_tables (table_id, header, format, system, title, "
+              "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+              "ON CONFLICT DO NOTHING RETURNING table_id")
+    # One statement per command (atomic on its own, one round trip): the rows come as arrays,
+    # and the table's writer lock is taken shared before the first row is inserted.
+    APPEND = ("INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, "
+              "actor, at, cmd, req) SELECT %s, r.* FROM unnest(%s::bigint[], %s::bigint[], "
+              "%s::bigint[], %s::bytea[], %s::text[], %s::text[], %s::timestamptz[], "
+              "%s::bigint[], %s::text[]) AS r WHERE pg_advisory_xact_lock_shared(%s)::text = ''")
+    # A notification is no data (a reader also looks every second): its own transaction
+    # commits without waiting for a disk flush (it would cost a second flush per append).
+    NOTIFY = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, %s)"
+    FRAMES = ("SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
+              "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
+              "ORDER BY seq LIMIT %s")
+    RECORD = ("SELECT file_offset, crc, payload FROM tablelog_records "
+              "WHERE table_id = %s AND seq = %s")
+    LAST = ("SELECT seq, file_offset, crc, payload FROM tablelog_records WHERE table_id = %s "
+            "ORDER BY seq DESC LIMIT 1")
+    DIGEST = ("SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), "
+              "max(file_offset + 8 + length(payload)) FROM tablelog_records "
+              "WHERE table_id = %s AND file_offset < %s")
+    LOCK = "SELECT pg_advisory_lock(%s)"
+    UNLOCK = "SELECT pg_advisory_unlock(%s)"
+    SNAPSHOT = "SELECT body FROM tablelog_snapshots WHERE table_id = %s"
+    SAVE_SNAPSHOT = ("INSERT INTO tablelog_snapshots (table_id, body) VALUES (%s, %s) "
+                     "ON CONFLICT (table_id) DO UPDATE SET body = excluded.body")
+    DROP = ("DELETE FROM tablelog_records WHERE table_id = %s; "
+            "DELETE FROM tablelog_snapshots WHERE table_id = %s; "
+            "DELETE FROM tablelog_tables WHERE table_id = %s")
+    TABLES = "SELECT table_id FROM tablelog_tables ORDER BY table_id"
+
+
+class StoreUnavailable(LogError):
+    """The database cannot be reached or used (a lost connection, a server restarting): the
+    table was not read or written; try again (exit status 3)."""
+
+
+# psycopg logs the errors it ignores while cleaning up a lost connection; Python would print
+# them on stderr, beside the one error line that already says what happened.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
+
+
+def connect(url: str) -> Any:
+    """Return a new autocommit connection to ``url`` (a libpq URL).
+
+    Raises:
+        psycopg.Error: the server cannot be reached, refuses us, or the URL is bad.
+    """
+    extra: dict[str, Any] = {"autocommit": True, "fallback_application_name": "tablelog"}
+    if "connect_timeout" not in url:
+        extra["connect_timeout"] = 10
+    return _connection_class().connect(url, **extra)
+
+
+@functools.cache
+def _connection_class() -> Any:
+    """Return psycopg's Connection, closing itself when it is dropped: a table's log keeps its
+    connection for as long as the log lives, and Python may drop the two in either order (at
+    exit, or in a reference cycle), where psycopg's own class would warn."""
+    import psycopg
+
+    class Connection(psycopg.Connection):  # type: ignore[type-arg]
+        def __del__(self, *args: Any) -> None:
+            if hasattr(self, "pgconn") and not self.closed:
+                with contextlib.suppress(Exception):
+                    self.close()
+
+    return Connection
+
+
+def ensure_schema(conn: Any) -> None:
+    """Create the schema when it is missing; refuse a store of another version.
+
+    Raises:
+        LogError: the store's schema is of a version this tablelog does not know.
+        psycopg.Error: the database refused (e.g. no right to create tables).
+    """
+    import psycopg
+
+    try:
+        row = conn.execute(SQL.VERSION).fetchone()
+    except psycopg.errors.UndefinedTable:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            conn.execute(SCHEMA)
+        row = conn.execute(SQL.VERSION).fetchone()
+    check_version(row[0] if row else None)
+
+
+def check_version(version: int | None) -> None:
+    """Refuse a store whose schema version is not this tablelog's (LogError)."""
+    if version != SCHEMA_VERSION:
+        raise LogError(f"the store's tablelog schema is version {version}, this tablelog "
+                       f"knows version {SCHEMA_VERSION}: use a tablelog that knows it")
+
+
+def lock_key(table_id: str) -> int:
+    """Return the advisory lock key of a table (a signed 64-bit hash of its id)."""
+    digest = hashlib.blake2b(b"tablelog:" + table_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def lock_timeout_setting() -> str:
+    """Return ``$TABLELOG_LOCK_TIMEOUT`` as PostgreSQL's ``lock_timeout`` (0 there means wait
+    forever, so 0 seconds becomes 1 ms)."""
+    return f"{max(1, round(lock_timeout_s() * 1000))}ms"
+
+
+def one_line(exc: BaseException) -> str:
+    """Return a database error's message on one line (psycopg's span several)."""
+    text = re.sub(r"\s+", " ", str(exc)).strip()
+    return text or type(exc).__name__
+
+
+@contextlib.contextmanager
+def db_errors(where: str, timeout: str = "") -> Iterator[None]:
+    """Turn psycopg's errors into one-line LogErrors naming ``where`` (the table).
+
+    Raises:
+        LogLocked: a lock was not free within the timeout.
+        LogError: any other database error.
+    """
+    import psycopg
+
+    try:
+        yield
+    except psycopg.errors.LockNotAvailable:
+        raise LogLocked(f"{where} is locked by another writer (waited {timeout})") from None
+    except psycopg.OperationalError as exc:
+        raise StoreUnavailable(f"{where}: cannot use the database: {one_line(exc)}") from None
+    except psycopg.Error as exc:
+        raise LogError(f"{where}: the database refused: {one_line(exc)}") from None
