@@ -29,10 +29,15 @@ def _viewer(table: Table, seat: Seat) -> Viewer:
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
-    """Return a record read by a table as one line of ``log --json`` (every envelope key)."""
+    """Return a record as one line of ``log --json``: every envelope key of a record a table
+    read (:class:`~tablelog.server.tables.Stored`), else the fields a StoredRecord keeps."""
     from tablelog.exports.jsonl import record_line as line_of
 
-    return line_of(rec.env, undone)
+    env = getattr(rec, "env", None)
+    if env is None:
+        env = {"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at, "actor": rec.actor,
+               "data": rec.data}
+    return line_of(env, undone)
 
 
 def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
