@@ -161,8 +161,10 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     page.wait_for_function("document.querySelector('#out').textContent.includes('Created table')")
     page.fill("#seat-name", "ann")
     page.fill("#seat-chars", "Valeros")
-    page.click("#seat button")
-    page.wait_for_function("document.querySelector('#out').textContent.includes('/t/')")
+    page.click("#seat button")  # the seat form starts on the table just created
+    page.wait_for_function("!document.querySelector('#out').textContent.includes('Created table')")
+    said = page.locator("#out").inner_text()
+    assert "ann's link (hand it to them): " in said and "/t/" in said, said
     shot(page, "9-server-page")
 
 

@@ -16,7 +16,8 @@
         el("button", { type: "submit" }, "Open"))));
   }
 
-  async function load() {
+  // `chosen`: the table the seat form starts on (the one just created), else the newest.
+  async function load(chosen) {
     const r = await api("/tables");
     if (r.status === 401) { login(); return; }
     const rows = r.body.tables.map((t) => el("tr", {},
@@ -26,7 +27,7 @@
       e.preventDefault();
       const f = new FormData(e.target);
       const c = await api("/tables", { system: f.get("system"), title: f.get("title") || "" });
-      if (c.status === 201) await load();
+      if (c.status === 201) await load(c.body.table_id);
       out.textContent = c.status === 201 ? `Created table ${c.body.table_id}; its GM token: ${c.body.gm_token}` : errorText(c.body);
     } },
       el("label", { for: "system" }, "System "),
@@ -41,7 +42,7 @@
       out.textContent = s.status === 201 ? `${s.body.name}'s link (hand it to them): ${s.body.url}` : errorText(s.body);
     } },
       el("label", { for: "seat-table" }, "Table "),
-      el("select", { id: "seat-table", name: "table" }, r.body.tables.map((t) => el("option", { value: t.table_id }, t.table_id))),
+      el("select", { id: "seat-table", name: "table" }, r.body.tables.map((t) => el("option", { value: t.table_id, selected: t.table_id === chosen }, t.table_id))),
       el("label", { for: "seat-name" }, "Name "), el("input", { id: "seat-name", name: "name", required: true }),
       el("label", { for: "seat-role" }, "Role "),
       el("select", { id: "seat-role", name: "role" }, ["player", "observer", "gm"].map((s) => el("option", { value: s }, s))),
