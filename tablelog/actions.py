@@ -148,7 +148,7 @@ def latest_undone(summaries: Iterable[Summary], markers: list[Marker], actor: st
             still = [targets[s] for s in action.seqs if targets.get(s) in undone]
             if still and newer is None:
                 return still[0]
-            if still:
+            if still and newer is not None:
                 raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has taken a new "
                                     f"action (#{newer.first}) since undoing; name it: redo SEQ")
     raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has undone nothing that is "

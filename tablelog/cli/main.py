@@ -134,7 +134,7 @@ def _parse_options(
     return options
 
 
-class SystemName(click.ParamType):
+class SystemName(click.ParamType):  # type: ignore[type-arg]  # generic only in recent click
     """A rule system id, checked against :data:`tablelog.systems.SYSTEMS` when parsed."""
 
     name = "system"

@@ -231,10 +231,10 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
             1,
         )
     if unheld:
-        seq, event, exc = unheld[0]
+        seq, event, why = unheld[0]
         more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
         raise CliError(f"{name}: event #{seq} {event.TYPE} does not hold where it "
-                       f"stands: {exc}{more}", 1)
+                       f"stands: {why}{more}", 1)
     head = session.log.end
     if expect_head is not None:
         _check_head(session, head.seq, expect_head)

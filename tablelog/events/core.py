@@ -88,7 +88,7 @@ def event(
         cls.VERSION = version  # type: ignore[attr-defined]
         cls.ENTITIES = entities  # type: ignore[attr-defined]
         cls.RULES = rules  # type: ignore[attr-defined]
-        _REGISTRY[type_tag] = cls  # type: ignore[assignment]
+        _REGISTRY[type_tag] = cls
         return cls
 
     return register

@@ -152,4 +152,4 @@ def export_jsonl(session: Any, out: TextIO) -> int:
         records.close()  # stopped at the folded end: let go of the file now
     if chunk:
         out.write("\n".join(chunk) + "\n")
-    return end.seq
+    return int(end.seq)

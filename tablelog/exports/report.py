@@ -70,7 +70,7 @@ class Report:
         """Return the report as JSON-ready data (``report --format json``)."""
         data = attrs.asdict(self, recurse=True)
         data["figures"] = [{**attrs.asdict(f), "rows": f.rows()} for f in self.figures]
-        return data  # type: ignore[no-any-return]
+        return data
 
 
 def build(session: Any, until: int | None = None,

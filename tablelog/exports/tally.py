@@ -189,7 +189,7 @@ class Tally:
         others = [n for n in event.entities() if n != victim and self.kinds.get(n) == "character"]
         if not others and self._doer not in (None, victim) and \
                 self.kinds.get(self._doer or "") == "character":
-            others = [self._doer]  # type: ignore[list-item]
+            others = [self._doer]
         if others:
             self.dealt[others[0]] += amount
         else:

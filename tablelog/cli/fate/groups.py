@@ -42,7 +42,7 @@ def pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-class WholeNumber(click.ParamType):
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic only in recent click
     """A whole number of at least ``minimum``; a negative positional argument gets this message
     instead of click's "No such option" when its command sets ``ignore_unknown_options``."""
 

@@ -89,13 +89,13 @@ def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
     return parts
 
 
-def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict:
+def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict[str, Any]:
     """Parse repeated ``NAME=VALUE`` options into a dict (``--skill swordplay=expert``).
 
     With ``as_int`` the values are whole numbers 0..10000 (:data:`STAT`). A name given twice is
     a usage error (the last one would win silently).
     """
-    found: dict = {}
+    found: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():

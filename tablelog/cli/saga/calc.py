@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -20,7 +22,7 @@ __all__ = ["calc", "parse_resistances"]
 _TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
 
 
-def render_text(result: dict) -> str:
+def render_text(result: dict[str, Any]) -> str:
     """Return the calculator's text output: the breakdown, then the damage per process."""
     count = result["processes"]
     lines = [f"tech {result['tech']}: {count} attack process{'' if count == 1 else 'es'}"]
@@ -44,7 +46,7 @@ _INT = {"type": _SIGNED, "default": 0, "show_default": True}
 
 
 #: The calculator's options, in --help order: (name, click.option keyword arguments).
-_SPECS: list[tuple[str, dict]] = [
+_SPECS: list[tuple[str, dict[str, Any]]] = [
     (
         "--rank",
         {
@@ -109,7 +111,7 @@ _SPECS: list[tuple[str, dict]] = [
 ]
 
 
-def _options(fn):
+def _options(fn: Callable[..., None]) -> Callable[..., None]:
     for name, kwargs in reversed(_SPECS):
         fn = click.option(name, **kwargs)(fn)
     return fn

@@ -6,6 +6,7 @@ Pure apart from raising click errors for malformed options; no session, no I/O.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import attrs
 import click
@@ -59,7 +60,7 @@ def _roll(text: str | None) -> Fraction | None:
         raise click.BadParameter(f"{text!r} is not a number", param_hint="--roll") from None
 
 
-def _custom_tech(o: dict) -> cat.Tech:
+def _custom_tech(o: dict[str, Any]) -> cat.Tech:
     for name in ("power", "weapon_type"):
         if o[name] is None:
             raise click.UsageError(f"without TECH, --{name.replace('_', '-')} is required")
@@ -74,7 +75,7 @@ def _custom_tech(o: dict) -> cat.Tech:
     )
 
 
-def _tech(tech_id: str | None, o: dict) -> cat.Tech:
+def _tech(tech_id: str | None, o: dict[str, Any]) -> cat.Tech:
     base = _custom_tech(o) if tech_id is None else cat.tech(tech_id, o["rank"])
     flags = base.flags + tuple(
         f
@@ -121,7 +122,7 @@ def _average(values: tuple[str, ...], floor: bool, option: str) -> Fraction | in
     return pw.average_weapon_power(int(nums[0]), int(nums[1])) if floor else pw.average_slv(*nums)
 
 
-def _weapon_and_slv(o: dict) -> tuple[Fraction | int | None, Fraction | int | None]:
+def _weapon_and_slv(o: dict[str, Any]) -> tuple[Fraction | int | None, Fraction | int | None]:
     weapon_power = _average(o["weapon_power"], True, "--weapon-power")
     slv = _average(o["slv"], False, "--slv")
     if o["battle_rank"] is not None:
@@ -131,7 +132,7 @@ def _weapon_and_slv(o: dict) -> tuple[Fraction | int | None, Fraction | int | No
     return weapon_power, slv
 
 
-def _check_needs(tech: cat.Tech, o: dict, weapon_power: object, slv: object) -> None:
+def _check_needs(tech: cat.Tech, o: dict[str, Any], weapon_power: object, slv: object) -> None:
     group = pw.bonus_group(
         tech.weapon_type,
         enemy_actor=o["enemy"],
@@ -155,14 +156,14 @@ def _check_needs(tech: cat.Tech, o: dict, weapon_power: object, slv: object) -> 
         )
 
 
-def _units(tech: cat.Tech, o: dict) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
+def _units(tech: cat.Tech, o: dict[str, Any]) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
     weapon_power, slv = _weapon_and_slv(o)
     _check_needs(tech, o, weapon_power, slv)
     return _attacker(o, weapon_power, slv), _defender(o), _situation(o)
 
 
 def _attacker(
-    o: dict, weapon_power: Fraction | int | None, slv: Fraction | int | None
+    o: dict[str, Any], weapon_power: Fraction | int | None, slv: Fraction | int | None
 ) -> dmg.Attacker:
     return dmg.Attacker(
         weapon_power=weapon_power,
@@ -180,7 +181,7 @@ def _attacker(
     )
 
 
-def _defender(o: dict) -> dmg.Defender:
+def _defender(o: dict[str, Any]) -> dmg.Defender:
     return dmg.Defender(
         resistances=parse_resistances(o["resist"]),
         stat=o["target_stat"],
@@ -194,7 +195,7 @@ def _defender(o: dict) -> dmg.Defender:
     )
 
 
-def _situation(o: dict) -> dmg.Situation:
+def _situation(o: dict[str, Any]) -> dmg.Situation:
     return dmg.Situation(
         defending=o["defending"],
         guard=o["guard_rate"] is not None or o["protect"] is not None,
@@ -217,12 +218,12 @@ def _check_resistance(tech: cat.Tech, d: dmg.Defender) -> None:
             )
 
 
-def compute(tech_id: str | None, o: dict) -> dict:
+def compute(tech_id: str | None, o: dict[str, Any]) -> dict[str, Any]:
     """Return the calculator's result as a JSON-ready dict (see ``--json``)."""
     tech = _tech(tech_id, o)
     a, d, s = _units(tech, o)
     _check_resistance(tech, d)
-    out: dict = {"tech": tech.id, "processes": dmg.process_count(tech.attack_count)}
+    out: dict[str, Any] = {"tech": tech.id, "processes": dmg.process_count(tech.attack_count)}
     reason = dmg.no_damage_reason(tech.power, tuple(o["outcome"]), release=tech.has("release"))
     if reason is not None:
         return {**out, "damage": None, "no_damage": reason}

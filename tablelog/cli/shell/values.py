@@ -89,7 +89,7 @@ def complete_from_log(root: click.Group) -> None:
         for param in command.params:
             if param.name in _KNOWN or param.name in _ENTITIES:
                 # click keeps the ``shell_complete=`` function of a parameter here
-                param._custom_shell_complete = _complete  # type: ignore[attr-defined]
+                param._custom_shell_complete = _complete
 
 
 _KNOWN = {"rune", "swap", "base", "tech_id", "rule_id", "material", "quality", "design", "cards",

@@ -39,10 +39,10 @@ class Pending:
             RuleViolation: the rule of the event's precondition when it does not hold there.
         """
         if self.tracked:
-            names = {field.name for field in attrs.fields(type(event))}  # type: ignore[misc, arg-type]
+            names = {field.name for field in attrs.fields(type(event))}  # type: ignore[arg-type]  # Event: a protocol of attrs classes
             if "action" in names:
                 self.action = next_action_id(self.state, len(self.events))
-                event = attrs.evolve(event, action=self.action)  # type: ignore[misc]
+                event = attrs.evolve(event, action=self.action)  # type: ignore[misc]  # as above
             elif "cause" in names and self.action:
                 event = attrs.evolve(event, cause=self.action)  # type: ignore[misc]
         check(self.state, event)

@@ -19,6 +19,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, check_name, require
+from tablelog.rules.fate.phantasm import parse_np_grade
 from tablelog.rules.fate import (
     MAX_PHANTASMS,
     NPProfile,
@@ -32,7 +33,6 @@ from tablelog.rules.fate import (
     normalize_attribute,
     np_profile,
     parse_grade,
-    parse_np_grade,
     power_grade,
     tile_pool,
 )

@@ -47,7 +47,7 @@ def effective_of(tech: cat.Tech, target: Unit) -> str | None:
 
 
 def _weapon(name: str, unit: Unit, kind: str, count: int) -> list[int]:
-    found = unit["weapons"].get(kind, [])
+    found: list[int] = unit["weapons"].get(kind, [])
     require(
         len(found) >= count,
         "SAGA-ATK-5",

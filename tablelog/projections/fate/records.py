@@ -106,7 +106,7 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[st
 def fate_extra(state: State) -> dict[str, Any]:
     """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
     in effect (``actions``: their ids, see :func:`next_action_id`)."""
-    extra = state.extra.setdefault("fate", {"next_effect": 1})
+    extra: dict[str, Any] = state.extra.setdefault("fate", {"next_effect": 1})
     extra.setdefault("actions", [])
     return extra
 

@@ -46,7 +46,7 @@ def leisure_group(state: State, name: str) -> str:
     life = (state.characters.get(name) or {}).get("lifestyle")
     if not life:
         return name
-    return life["residence"] + ":" + ",".join(sorted([name, *life["cohabitants"]]))
+    return str(life["residence"]) + ":" + ",".join(sorted([name, *life["cohabitants"]]))
 
 
 @precondition(MoneyGained)

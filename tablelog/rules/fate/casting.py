@@ -102,7 +102,7 @@ def chanted_tiles(tiles: int, chants: int) -> int:
 
     Source: 코드 캐스트 2. (영창 1회마다 … 판정패가 2배로 증가); FATE-CHANT-1.
     """
-    return tiles * 2**chants
+    return tiles << chants  # × 2ⁿ (chants ≥ 0)
 
 
 def cast_mp_cost(pool_tiles: int, hollow: bool) -> int:
