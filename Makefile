@@ -10,7 +10,7 @@ SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $(BIN)/tablelog
 
 ## The interpreter .venv was made by. A .venv made by an unsupported Python (or one whose
@@ -36,9 +36,15 @@ demo: $(BIN)/tablelog
 	$(BIN)/tablelog --log $(DEMO_LOG) state
 	@echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $(DEMO_LOG) shell, or: source $(BIN)/activate"
 
-## test: the whole test suite
-test: $(BIN)/tablelog
+## test: the checks (make lint), then the whole test suite
+test: lint
 	$(BIN)/python -m pytest
+
+## lint: the format check, ruff's rules (pyproject.toml) and mypy --strict on the package
+lint: $(BIN)/tablelog
+	$(BIN)/ruff format --check tablelog tests bench
+	$(BIN)/ruff check tablelog tests bench
+	$(BIN)/mypy --strict tablelog
 
 ## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
 ## It byte-compiles first, as an ordinary install does: timings must not include compiling
