@@ -18,7 +18,15 @@ from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone
-from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
+from tablelog.projections.core import (
+    State,
+    check,
+    diff,
+    entity_view,
+    evolve,
+    plain_copy,
+    undone_after,
+)
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
 from tablelog.store.base import Log
@@ -475,11 +483,11 @@ class Session:
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []
-        before = copy.deepcopy(entity_view(trial))
+        before = plain_copy(entity_view(trial))
         for i, event in enumerate(events):
             check(trial, event)  # what the decider returned holds on the state it applies to
             evolve(trial, event)
-            after = copy.deepcopy(entity_view(trial))  # later events may change lists in place
+            after = plain_copy(entity_view(trial))  # later events may change lists in place
             applied.append(Applied(base + i, event, diff(before, after)))
             before = after
         return applied, trial

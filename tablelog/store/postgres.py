@@ -104,7 +104,7 @@ class PostgresLog(LogFile):
             pass
 
     def _errors(self) -> Any:
-        return db_errors(self.path, lock_timeout_setting())
+        return db_errors(self.path)
 
     # -- creating and opening --------------------------------------------------------------
 
