@@ -12,6 +12,7 @@ from tablelog.session import Session
 from tablelog.store import pgwire
 from tablelog.store.log import LogError
 from tablelog.store.pgsql import connect
+from tablelog.store.postgres import PostgresLog
 from tablelog.store.url import open_log
 from tests.support import toy
 from tests.support.pg import PgServer
@@ -78,3 +79,21 @@ def test_an_append_on_a_lost_connection_is_one_error_then_the_next_connects(
     assert [r.data["text"] for r in open_log(spec).scan()] == ["first"]
     assert session.execute(AddNote(text="second")).applied[0].seq == 2
     assert [r.data["text"] for r in open_log(spec).scan()] == ["first", "second"]
+
+
+def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_it_again(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a lost race the command's time follows the table's new last record, which the
+    catch-up has just read: no query reads that record back (PostgresLog.last_at)."""
+    spec = pg.table()
+    Session.create(spec, "toy", seed=1).log.close()
+    late, early = Session(spec), Session(spec)
+    late.state()
+    early.execute(AddNote(text="early"))
+    rows: list[int] = []
+    row = PostgresLog._row
+    monkeypatch.setattr(PostgresLog, "_row", lambda self, seq: rows.append(seq) or row(self, seq))
+    late.execute(AddNote(text="late"))
+    assert rows == []
+    stamps = [r.at for r in open_log(spec).scan()]
+    assert len(stamps) == 2 and stamps[0] < stamps[1]
