@@ -180,15 +180,39 @@ def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
     assert all("sig" not in env for _, env, *_ in LogFile(str(log)).records())
 
 
-def test_undoing_the_first_key_does_not_hand_over_the_roster(table: Path, homes: dict[str, str],
-                                                             monkeypatch: pytest.MonkeyPatch,
-                                                             ) -> None:
-    """Mallory undoes #1 (the GM's key) and then tries to add her own key as if it were the
-    first: refused (CORE-KEY); verify still names the GM as the roster's owner with the GM's
-    key (an undo never takes a key out of the roster) and reports Mallory's marker unsigned."""
+@pytest.mark.rule("CORE-KEY")
+def test_an_undo_of_a_key_is_refused(table: Path, homes: dict[str, str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mallory's `undo 1` (the GM's key) and the GM's own `undo 3` (Ann's key) are refused with
+    one CORE-KEY line each, and the log is unchanged: an undo never takes a key out of the
+    roster."""
+    before = table.read_bytes()
+    for name, seq in (("Mallory", "1"), ("GM", "3")):
+        as_player(monkeypatch, homes, name)
+        result = invoke(table, "undo", seq, actor=name)
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == (
+            f"error: CORE-KEY: #{seq} adds a key to the log's roster of signing keys, which an "
+            "undo never takes out: replace a key by adding a new one for its actor (tablelog "
+            "key add)\n")
+        assert table.read_bytes() == before
+
+
+@pytest.mark.rule("CORE-KEY")
+def test_a_forged_undo_of_the_first_key_does_not_hand_over_the_roster(
+        table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mallory appends an undo of #1 (the GM's key) with a hostile tool and then tries to add
+    her own key as if it were the first: refused (CORE-KEY); verify still names the GM as the
+    roster's owner with the GM's key and reports Mallory's marker unsigned."""
     before = ok(table, "verify").splitlines()[2]
+    reader = LogFile(str(table))
+    reader.scan_all()
+    assert reader.end is not None
+    record, _ = frame([{"type": "core.Undone", "v": 1, "at": now_utc(), "actor": "Mallory",
+                        "data": {"target": 1, "reason": ""}, "cmd": 6}], reader.end)
+    with open(table, "ab") as f:
+        f.write(record)
     as_player(monkeypatch, homes, "Mallory")
-    play(table, "Mallory", "undo", "1")
     result = invoke(table, "key", "add", actor="Mallory")
     assert result.exit_code == 1
     assert result.stderr.startswith("error: CORE-KEY: only the roster's owner ")
