@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import undone_after
 from tablelog.projections.history import Entry, narrate
+from tablelog.rules.core import escape_text
 
 __all__ = ["CSV_COLUMNS", "active", "entity_field", "cell", "session_changes", "export_csv"]
 
@@ -74,13 +75,23 @@ def entity_field(path: str) -> tuple[str, str]:
     return "", path
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@")  # a spreadsheet reads such a cell as a formula
+
+
 def cell(value: Any) -> str:
-    """Return a value as a spreadsheet cell: text as is, numbers and lists as JSON, None empty."""
+    """Return a value as a spreadsheet cell: text as is, numbers and lists as JSON, None empty.
+
+    Text is data from the log: its control characters are escaped (:func:`escape_text`), and
+    text that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``+cmd|…``, ``-2+3``,
+    ``@SUM(…)``) is written after a ``'``, which spreadsheets show as text (OWASP's advice for
+    CSV injection). Numbers are never quoted: ``-3`` stays a number.
+    """
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+        text = escape_text(value)
+        return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
+    return escape_text(json.dumps(value, ensure_ascii=False))
 
 
 def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
@@ -102,7 +113,7 @@ def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
         marks = [cell(entry.undone)] if show_all else []
         for path, old, new in entry.changes:
             name, field = entity_field(path)
-            writer.writerow([entry.seq, entry.at, entry.actor, entry.event.TYPE, name, field,
-                             cell(old), cell(new), rules, *marks])
+            writer.writerow([entry.seq, cell(entry.at), cell(entry.actor), entry.event.TYPE,
+                             cell(name), cell(field), cell(old), cell(new), rules, *marks])
             rows += 1
     return rows
