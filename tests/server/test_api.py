@@ -230,6 +230,28 @@ def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
                                   if c["field"] == "characters.Aria.hand")
 
 
+def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> None:
+    """saga: the answer to a player's own attack on an enemy named `Lt.Vex` shows its HP change
+    as null, as for `Wolf` (the dot once split the change's path at the wrong place: `Lt` was no
+    enemy, and the HP showed); the GM's answer shows it."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
+    for line in ("saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+                 "--weapon 1h-sword=30 --resist 20",
+                 "saga unit add Lt.Vex --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp "
+                 "150 --race beast"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
+                                                  "characters": ["Gustave"]}).json()["token"]
+    attack = {"command": "saga cast Gustave kiri-harai --target Lt.Vex --roll 1",
+              "dry_run": True}
+    seen = {who: {c["field"]: (c["old"], c["new"]) for c in client.post(
+        f"/tables/{tid}/commands", json=attack).json()["changes"]}
+        for who, client in (("gm", gm), ("player", api(server, token)))}
+    assert (None, None) == seen["player"]["characters.Lt.Vex.hp"]
+    assert 1200 == seen["gm"]["characters.Lt.Vex.hp"][0]
+
+
 def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> None:
     """saga: a unit added with --enemy shows hp, hp_max, lp, lp_max as null to a player, in
     the state and in the record that added it; the GM sees them; the hits stay public."""
