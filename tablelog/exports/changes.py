@@ -64,15 +64,20 @@ def _observed(pairs: Iterable[tuple[Any, Event]],
         yield rec, event
 
 
-def entity_field(path: str) -> tuple[str, str]:
+def entity_field(path: str, names: Iterable[str] = ()) -> tuple[str, str]:
     """Split a change's path into the entity and the field: ``characters.Aria.hand`` is
     ``("Aria", "hand")``; a path outside characters and items has no entity (``("",
-    "clock.turn")``)."""
+    "clock.turn")``). A name may hold dots: the longest of ``names`` (the entities the event
+    names) that the path holds is the entity (``characters.Lt.Vex.hp`` is ``("Lt.Vex",
+    "hp")``), else the path splits at its first dot."""
     section, _, rest = path.partition(".")
-    if section in ENTITY_SECTIONS and rest:
-        name, _, field = rest.partition(".")
-        return name, field
-    return "", path
+    if section not in ENTITY_SECTIONS or not rest:
+        return "", path
+    for name in sorted(names, key=len, reverse=True):
+        if rest == name or rest.startswith(f"{name}."):
+            return name, rest[len(name) + 1:]
+    name, _, field = rest.partition(".")
+    return name, field
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@")  # a spreadsheet reads such a cell as a formula
@@ -112,7 +117,7 @@ def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
         rules = " ".join(entry.event.RULES)
         marks = [cell(entry.undone)] if show_all else []
         for path, old, new in entry.changes:
-            name, field = entity_field(path)
+            name, field = entity_field(path, entry.event.entities())
             writer.writerow([entry.seq, cell(entry.at), cell(entry.actor), entry.event.TYPE,
                              cell(name), cell(field), cell(old), cell(new), rules, *marks])
             rows += 1

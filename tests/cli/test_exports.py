@@ -239,15 +239,16 @@ def test_text_with_line_separators_stays_on_one_line(tmp_path):
 
 
 def test_csv_cells_a_spreadsheet_would_run_are_text(tmp_path):
-    """A player names counters `=HYPERLINK("http://evil")` and `+1 mace` and logs as
+    """A player names counters `=HYPERLINK("http://evil.example")` and `+1 mace` and logs as
     `@SUM(A1)`: each such cell is written after a ' (shown as text, never run as a formula, CSV
-    injection), while numbers such as -1 stay numbers."""
+    injection); the dot in the name stays in the entity column (it once split the path
+    there)."""
     from tests.support import toy
 
     toy.install()
     log = tmp_path / "s.tlog"
     ok(log, "init", "--system", "toy")
-    link = '=HYPERLINK("http://evil")'
+    link = '=HYPERLINK("http://evil.example")'
     ok(log, "toy", "add", link, "5", actor="@SUM(A1)")
     ok(log, "toy", "add", "+1 mace", "0")
     ok(log, "toy", "spend", link, "5")
