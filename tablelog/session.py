@@ -20,7 +20,7 @@ from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
-from tablelog.rules.core import RuleViolation, check_name
+from tablelog.rules.core import RuleViolation, check_name, check_text
 from tablelog.store.base import Log
 from tablelog.store.format import (
     COMMAND_KEY,
@@ -170,10 +170,13 @@ class Session:
         Raises:
             LogError: the file or table exists or cannot be created.
             systems.SystemUnavailable: unknown system.
+            RuleViolation: CORE-TEXT for a title with control characters (whoever creates the
+                log: the CLI or the table server); CORE-SIZE for a header over the limit.
         """
         import secrets
         import uuid
 
+        check_text(title, "the title")  # shown to every player by `state`
         systems.load(system)
         header = Header(
             session_id=uuid.uuid4().hex,

@@ -168,6 +168,19 @@ def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str
     assert 404 == gm.get("/tables/nope/state").status_code
 
 
+def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
+    """POST /tables with a title holding an OSC sequence: 422 CORE-TEXT, as `init --title`
+    refuses it, and no table is created (the API once created it: every player's `state`
+    then carried the sequence)."""
+    gm = api(server)
+    before = gm.get("/tables").json()
+    answer = gm.post("/tables", json={"system": "magicpunk", "title": "war\x1b]0;pwned\x07"})
+    assert (422, "CORE-TEXT") == (answer.status_code, answer.json()["error"]["rule"])
+    assert answer.json()["error"]["message"] == (
+        "the title cannot hold control characters (\\u001b in 'war\\u001b]0;pwned\\u0007')")
+    assert before == gm.get("/tables").json()
+
+
 def test_a_body_over_64_kib_is_413(server: str, table: dict[str, str]) -> None:
     """Request bodies over 64 KiB get 413 in JSON."""
     answer = command(server, table, "gm", "note " + "x" * 70_000)
