@@ -187,7 +187,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
     prefix in a new file. Example: tablelog verify --expect-head 12:6b1d…
     """
     from tablelog.session import LogError, Session
-    from tablelog.store.keys import check_signatures
+    from tablelog.store.keys import check_pin, check_signatures
     from tablelog.store.log import LogLocked, LogUnwritable
     from tablelog.store.pgsql import StoreUnavailable
 
@@ -214,6 +214,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         folded = session.state()
         unheld = session.unheld()
         signatures = check_signatures(session.log)
+        check_pin(session.path, session.header.session_id, signatures)
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
         raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
     except LogError as exc:

@@ -29,7 +29,7 @@ from tablelog.store.log import LogError, LogFile
 from tablelog.store.private import private_dir, read_private, write_private
 
 __all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_hex",
-           "signer", "check_signatures", "parse_public"]
+           "signer", "check_signatures", "parse_public", "pin_roster", "check_pin"]
 
 KEY_ADDED = "core.KeyAdded"
 _SEED_BYTES = 32
@@ -176,6 +176,53 @@ def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, 
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"{path}: record #{seq} at byte {offset}: a malformed key ({exc})",
                        offset, seq) from None
+
+
+def pin_roster(session_id: str, owner_key: str | None) -> tuple[str, str] | None:
+    """Remember the roster owner's key of a signed log, the first time this user verifies it
+    (trust on first use, as ssh's known_hosts), and compare it every later time.
+
+    The pin is a file in this user's private config directory (``roster-<BLAKE2b-128 of the
+    session id>.pin``: the owner's public key in hex), never in the log's folder. A log whose
+    header still names the session but whose roster is gone (stripped: every record rewritten
+    unsigned) or begins with another owner's key (made anew by a forger) no longer matches it.
+
+    Args:
+        session_id: The log header's session id.
+        owner_key: The owner's public key (hex) as ``verify`` found it, None for no roster.
+
+    Returns:
+        None when the log matches (or nothing was pinned, or there is no private directory);
+        else ``(pinned key, pin file)``.
+    """
+    folder = private_dir("XDG_CONFIG_HOME", ".config", create=owner_key is not None)
+    if folder is None:
+        return None
+    name = hashlib.blake2b(session_id.encode("utf-8", "surrogatepass"), digest_size=16)
+    path = os.path.join(folder, f"roster-{name.hexdigest()}.pin")
+    pinned = read_private(path, 64)
+    if pinned is None:
+        if owner_key is not None:
+            write_private(path, owner_key.encode())
+        return None
+    seen = pinned.decode("ascii", "replace")
+    return None if seen == owner_key else (seen, path)
+
+
+def check_pin(name: str, session_id: str, report: SignatureReport | None) -> None:
+    """Check a log's roster against this user's pin (:func:`pin_roster`; pinned when new).
+
+    Raises:
+        LogError: the roster is gone or has another owner's key, saying how to accept it.
+    """
+    found = pin_roster(session_id, report.owner_key if report else None)
+    if found is None:
+        return
+    now = f"its roster's owner key is {report.owner_key}" if report else "it has no roster"
+    raise LogError(f"{name}: this machine verified session {session_id} signed under the "
+                   f"roster owner's key {found[0]}, but {now}: the log was made anew or its "
+                   f"signatures stripped (if the table really began a new roster, remove "
+                   f"{found[1]})")
 
 
 def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:

@@ -234,3 +234,45 @@ def test_a_signed_log_exports_and_imports_byte_for_byte(table: Path, tmp_path: P
     ok(table, "import", str(out), "--log", str(copy))
     assert copy.read_bytes() == table.read_bytes()
     assert ok(copy, "verify").splitlines()[2].startswith("signed: 4 records by 2 keys")
+
+
+def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:
+    """Mallory makes the log anew under its own header (same session id), runs ``steps`` as
+    'GM' on her machine, and puts it in the log's place."""
+    reader = LogFile(str(table))
+    reader.open()
+    assert reader.header is not None
+    fake = tmp_path / "fake.tlog"
+    LogFile.create(str(fake), reader.header)
+    for step in steps:
+        play(fake, "GM", *step)
+    os.replace(fake, table)
+
+
+@pytest.mark.parametrize(("steps", "now"), [
+    ((("note", "session one"),), "it has no roster"),
+    ((("key", "add"), ("note", "session one")), "its roster's owner key is "),
+], ids=["signatures stripped", "a new roster"])
+def test_a_roster_stripped_or_replaced_is_found_by_who_verified_it_before(
+        table: Path, tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        steps: tuple[tuple[str, ...], ...], now: str) -> None:
+    """Ann verifies the signed log (her machine pins the GM's key for its session). Mallory
+    then writes the log anew under the same header, unsigned or under her own key as 'GM':
+    `verify` on its own cannot tell, but Ann's next `verify` exits 1 naming the pinned key and
+    what the log has now; Bob, who never verified it, is told nothing (trust on first use)."""
+    as_player(monkeypatch, homes, "Ann")
+    gm_key = ok(table, "verify").splitlines()[2].split("key ")[1].split(")")[0]
+    assert ok(table, "verify").startswith("ok: ")  # the pin matches: nothing to say
+    as_player(monkeypatch, homes, "Mallory")
+    _anew(table, tmp_path, *steps)
+    as_player(monkeypatch, homes, "Ann")
+    result = invoke(table, "verify")
+    assert (result.exit_code, result.stdout) == (1, "")
+    session = LogFile(str(table)).open()
+    assert result.stderr.startswith(
+        f"error: {table}: this machine verified session {session.session_id} signed under the "
+        f"roster owner's key {gm_key}, but {now}")
+    assert "the log was made anew or its signatures stripped (if the table really began a new " \
+           f"roster, remove {homes['Ann']}/tablelog/roster-" in result.stderr
+    as_player(monkeypatch, homes, "Bob")
+    assert ok(table, "verify").startswith("ok: ")
