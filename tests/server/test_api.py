@@ -187,6 +187,17 @@ def test_a_body_over_64_kib_is_413(server: str, table: dict[str, str]) -> None:
     assert 413 == answer.status_code and "error" in answer.json()
 
 
+def test_a_body_nested_too_deeply_is_400(server: str, table: dict[str, str]) -> None:
+    """30,000 nested lists in 60 KB (under the 64 KiB limit): 400 usage, not a 503 that blames
+    the table; the table still answers."""
+    gm = api(server, table["gm"])
+    for body in ("[" * 30_000 + "]" * 30_000, '{"command": ' + "[" * 20_000 + "]" * 20_000 + "}"):
+        answer = gm.post(f"/tables/{table['id']}/commands", content=body.encode(),
+                         headers={"content-type": "application/json"})
+        assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
+    assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
+
+
 def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[str, str]) -> None:
     """The stream sends every record after Last-Event-ID once, in order, as SSE records."""
     gm = api(server, table["gm"])
