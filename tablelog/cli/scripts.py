@@ -252,9 +252,12 @@ def _echo_signatures(report: Any) -> None:
     echo(f"signed: {report.signed} records by {report.keys} keys in the roster "
          f"(owner {report.owner}, key {report.owner_key}), each signature checked")
     if report.unsigned:
-        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs)
-                           for actor, seqs in report.unsigned.items())
-        echo(f"not signed (no key in the roster): {listed}")
+        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs) + (
+            f" … ({n:,} records)" if n > len(seqs) else "")
+            for actor, (n, *seqs) in report.unsigned.items())
+        more = f"; {report.unsigned_others:,} records by other actors" \
+            if report.unsigned_others else ""
+        echo(f"not signed (no key in the roster): {listed}{more}")
 
 
 def _parse_head(value: str | None) -> tuple[int, bytes] | None:

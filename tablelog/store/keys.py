@@ -32,6 +32,8 @@ __all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_he
            "signer", "check_signatures", "parse_public", "pin_roster", "check_pin"]
 
 KEY_ADDED = "core.KeyAdded"
+SHOWN_SEQS = 3  # unsigned records named per actor by verify
+SHOWN_ACTORS = 20  # actors with unsigned records named by verify
 _SEED_BYTES = 32
 
 
@@ -103,14 +105,17 @@ def signer(actor: str) -> Callable[[bytes], bytes] | None:
 class SignatureReport:
     """What a log's signatures prove: ``signed`` records with a valid signature, ``keys`` actors
     in the roster, its ``owner`` and the owner's first public key (hex: compare it with the one
-    the GM posted), and ``unsigned``: actor -> the seqs of their records after the roster
-    began, when they had no key."""
+    the GM posted), and ``unsigned``: actor -> ``[records, first seqs…]``, the number of their
+    records after the roster began, when they had no key, and the first :data:`SHOWN_SEQS` of
+    them (for the first :data:`SHOWN_ACTORS` such actors; ``unsigned_others`` counts the
+    records of the rest): bounded however long the log and however many actors it names."""
 
     signed: int
     keys: int
     owner: str
     owner_key: str
     unsigned: dict[str, list[int]]
+    unsigned_others: int = 0
 
 
 def check_signatures(log: LogFile) -> SignatureReport | None:
@@ -122,7 +127,7 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
             roster change not appended and signed by the roster's owner, naming the record.
     """
     roster: dict[str, Any] = {}
-    owner, owner_key, signed, unsigned = "", "", 0, {}
+    owner, owner_key, signed, unsigned, others = "", "", 0, {}, 0
     for seq, env, offset, _, _ in log.records():
         actor = env["actor"]
         adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
@@ -140,10 +145,20 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
             _check_one(log, seq, offset, env, roster[actor])
             signed += 1
         else:
-            unsigned.setdefault(actor, []).append(seq)
+            found = unsigned.get(actor)
+            if found is None and len(unsigned) >= SHOWN_ACTORS:
+                others += 1
+            elif found is None:
+                unsigned[actor] = [1, seq]
+            else:
+                found[0] += 1
+                if len(found) <= SHOWN_SEQS:
+                    found.append(seq)
         if adding is not None:
             roster[adding[0]] = _public(adding[1])
-    return SignatureReport(signed, len(roster), owner, owner_key, unsigned) if roster else None
+    if not roster:
+        return None
+    return SignatureReport(signed, len(roster), owner, owner_key, unsigned, others)
 
 
 def _public(raw: bytes) -> Any:

@@ -276,3 +276,21 @@ def test_a_roster_stripped_or_replaced_is_found_by_who_verified_it_before(
            f"roster, remove {homes['Ann']}/tablelog/roster-" in result.stderr
     as_player(monkeypatch, homes, "Bob")
     assert ok(table, "verify").startswith("ok: ")
+
+
+def test_unsigned_records_are_summed_up_in_one_short_line(table: Path) -> None:
+    """Bob appends 30 more unsigned notes and 22 players one each: verify names Bob's first
+    three seqs and his count, 19 more players, and counts the records of the other 3 (a long
+    campaign where only the GM has a key once printed every seq on one line)."""
+    writer = LogFile(str(table))
+    writer.scan_all()
+    assert writer.end is not None
+    actors = ["Bob"] * 30 + [f"P{i}" for i in range(22)]
+    with writer.lock():
+        writer.append([{"type": "core.Noted", "v": 1, "at": now_utc(), "actor": actor,
+                        "data": {"text": "x"}, "cmd": 6 + i} for i, actor in enumerate(actors)],
+                      writer.end, locked=True)
+    players = "; ".join(f"P{i} #{36 + i}" for i in range(19))
+    assert ok(table, "verify").splitlines()[3] == (
+        f"not signed (no key in the roster): Bob #5, #6, #7 … (31 records); {players}; "
+        "3 records by other actors")
