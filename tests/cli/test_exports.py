@@ -256,3 +256,25 @@ def test_csv_cells_a_spreadsheet_would_run_are_text(tmp_path):
     assert [["'@SUM(A1)", "'" + link, "hp", "", "5"], ["'@SUM(A1)", "'" + link, "hp_max", "", "5"],
             ["gm", "'+1 mace", "hp", "", "0"], ["gm", "'+1 mace", "hp_max", "", "0"],
             ["gm", "'" + link, "hp", "5", "0"]] == [[r[2], *r[4:8]] for r in table[1:]]
+
+
+def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(
+        tmp_path, monkeypatch):
+    """Mallory plants `war.csv.part-<name>` → the player's `notes.txt` in the shared folder for
+    the name the export will draw: the export refuses (exit 3, one line) and `notes.txt` is
+    unchanged (it was written through the link, then the link renamed over war.csv)."""
+    import secrets
+
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine\n")
+    monkeypatch.setattr(secrets, "token_hex", lambda n=None: "feedfacecafebeef")
+    out = tmp_path / "war.csv"
+    (tmp_path / "war.csv.part-feedfacecafebeef").symlink_to(victim)
+    result = invoke(log, "export", "--format", "csv", "-o", str(out))
+    assert (result.exit_code, result.stderr) == (3, f"error: cannot write {out}: File exists\n")
+    assert victim.read_text() == "mine\n" and not out.exists()
