@@ -110,7 +110,7 @@ def _complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> li
 
     A name from the log is data from others: bash inserts a completion as it is and runs it on
     Enter, so there each value is quoted (``'x$(touch${IFS}pwned)'``: a name, never a command
-    substitution); zsh and fish quote what they insert themselves. A value holding a control
+    substitution); zsh (``compadd``) and fish quote what they insert. A value holding a control
     character (only a crafted log has one) is not offered.
     """
     import os
