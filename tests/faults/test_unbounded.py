@@ -16,6 +16,7 @@ from tablelog.session import now_utc
 from tablelog.store.log import LogError, LogFile, frame
 from tests.support import toy
 from tests.support.cli import invoke, ok
+from tests.support.forge import append_forged
 
 toy.install()
 
@@ -187,13 +188,7 @@ def test_event_data_with_a_field_the_event_lacks_is_refused(tmp_path: Path) -> N
 def test_an_undone_event_with_an_extra_field_is_refused_by_verify(tmp_path: Path) -> None:
     """The extra field is found by verify even when the event is undone (a fold skips it)."""
     log = crafted(tmp_path, None, {"text": "a gift", "gold": 1000})
-    reader = LogFile(str(log))
-    reader.scan_all()
-    assert reader.end is not None
-    record, _ = frame([{"type": "core.Undone", "v": 1, "at": now_utc(), "actor": "mallory",
-                        "data": {"target": 2, "reason": ""}, "cmd": 3}], reader.end)
-    with open(log, "ab") as f:
-        f.write(record)
+    append_forged(log, ("core.Undone", "mallory", {"target": 2, "reason": ""}))
     result = invoke(log, "verify")
     assert result.exit_code == 1
     assert "record #2" in result.stderr and "extra fields found (gold)" in result.stderr

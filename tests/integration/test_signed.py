@@ -13,9 +13,10 @@ import pytest
 from tablelog.session import now_utc
 from tablelog.store.format import Position, chain_hash, pack_record
 from tablelog.store.keys import key_path
-from tablelog.store.log import LogFile, frame
+from tablelog.store.log import LogFile
 from tests.support import toy
 from tests.support.cli import invoke, ok
+from tests.support.forge import append_forged
 
 toy.install()
 
@@ -131,15 +132,8 @@ def test_an_edited_signed_record_is_found(table: Path) -> None:
 def test_a_key_added_by_someone_else_is_found(table: Path) -> None:
     """Mallory appends a `core.KeyAdded` for herself with a hostile tool: not the owner's:
     exit 1 naming it."""
-    reader = LogFile(str(table))
-    reader.scan_all()
-    assert reader.end is not None
-    record, _ = frame([{"type": "core.KeyAdded", "v": 1, "at": now_utc(),
-                        "actor": "Mallory", "data": {"actor": "Mallory",
-                                                     "public_key": "ab" * 32}, "cmd": 6}],
-                      reader.end)
-    with open(table, "ab") as f:
-        f.write(record)
+    append_forged(table, ("core.KeyAdded", "Mallory", {"actor": "Mallory",
+                                                        "public_key": "ab" * 32}))
     result = invoke(table, "verify")
     assert result.exit_code == 1
     assert "record #6 at byte" in result.stderr
@@ -205,13 +199,7 @@ def test_a_forged_undo_of_the_first_key_does_not_hand_over_the_roster(
     her own key as if it were the first: refused (CORE-KEY); verify still names the GM as the
     roster's owner with the GM's key and reports Mallory's marker unsigned."""
     before = ok(table, "verify").splitlines()[2]
-    reader = LogFile(str(table))
-    reader.scan_all()
-    assert reader.end is not None
-    record, _ = frame([{"type": "core.Undone", "v": 1, "at": now_utc(), "actor": "Mallory",
-                        "data": {"target": 1, "reason": ""}, "cmd": 6}], reader.end)
-    with open(table, "ab") as f:
-        f.write(record)
+    append_forged(table, ("core.Undone", "Mallory", {"target": 1, "reason": ""}))
     as_player(monkeypatch, homes, "Mallory")
     result = invoke(table, "key", "add", actor="Mallory")
     assert result.exit_code == 1
