@@ -3,6 +3,8 @@ only the latest marker of each target decides exactly what every marker decides.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,10 +31,10 @@ def history(rows: list[tuple[str, int, str]]) -> tuple[list[actions.Summary],
     return summaries, markers
 
 
-def outcome(call: object) -> object:
-    """What a call returns, or the refusal it raises (rule and message)."""
+def outcome(call: Callable[..., object], *args: object) -> object:
+    """What ``call(*args)`` returns, or the refusal it raises (rule and message)."""
     try:
-        return call()  # type: ignore[operator]
+        return call(*args)
     except RuleViolation as exc:
         return exc.rule_id, exc.message
 
@@ -47,7 +49,6 @@ def test_the_latest_marker_of_each_target_decides_what_every_marker_decides(
     assert len(kept) == len({target for _, _, target in markers})
     assert undone_after(markers) == undone_after(kept)
     for actor in ACTORS:
-        assert outcome(lambda: actions.latest_active(summaries, markers, actor)) == outcome(
-            lambda: actions.latest_active(summaries, kept, actor))
-        assert outcome(lambda: actions.latest_undone(summaries, markers, actor)) == outcome(
-            lambda: actions.latest_undone(summaries, kept, actor))
+        for find in (actions.latest_active, actions.latest_undone):
+            assert outcome(find, summaries, markers, actor) == outcome(find, summaries, kept,
+                                                                       actor)
