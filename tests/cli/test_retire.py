@@ -184,3 +184,11 @@ def test_retiring_an_unknown_name_is_refused(tmp_path: Path) -> None:
     log = played(tmp_path, "pf2e-downtime")
     assert refused(log, "retire", "Kira").startswith(
         "error: UNKNOWN-NAME: no character or item named 'Kira' to retire; did you mean Kyra?")
+
+
+@rule("CORE-RETIRED")
+def test_the_state_before_the_retire_still_has_her_and_the_log_verifies(smithy: Path) -> None:
+    """state --at 46 (before the retire, #47) shows Kyra; verify replays the log."""
+    before = json.loads(ok(smithy, "state", "--at", "46", "--json"))
+    assert (8, None) == (before["characters"]["Kyra"]["level"], before.get("retired"))
+    assert ok(smithy, "verify").startswith("ok: ")
