@@ -164,7 +164,7 @@ def refuse_case_twin(ctx: click.Context, session: Any, command: object) -> None:
     new = next((getattr(command, f) for f in _NAME_FIELDS if hasattr(command, f)), None)
     if not isinstance(new, str):
         return
-    from tablelog.projections.core import retired
+    from tablelog.projections.retirement import retired
 
     state = session.state()
     for taken in (*state.characters, *state.items, *retired(state)):

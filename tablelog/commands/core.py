@@ -21,7 +21,8 @@ from tablelog.events.core import (
     SeatAdded,
     SeatRevoked,
 )
-from tablelog.projections.core import State, retired, retired_text, roster, seats
+from tablelog.projections.core import State, roster, seats
+from tablelog.projections.retirement import retired, retired_text
 from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
 __all__ = ["decider", "decide", "AddNote", "Retire", "Undo", "Redo", "AddSeat", "RevokeSeat",

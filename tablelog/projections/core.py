@@ -19,21 +19,13 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import (
-    Event,
-    KeyAdded,
-    Noted,
-    NotedAbout,
-    Retired,
-    SeatAdded,
-    SeatRevoked,
-)
+from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
     "State", "evolver", "evolvers", "evolve", "precondition", "check", "fold", "fold_collecting",
     "undone_after", "diff", "plain_copy", "entity_view", "require", "RuleViolation", "seats",
-    "roster", "retired",
+    "roster",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -104,10 +96,12 @@ def check(state: State, event: Event) -> None:
         RuleViolation: CORE-RETIRED when the event names a retired character or item; else the
             rule the event's precondition names; nothing for an event type without one.
     """
-    gone = state.extra.get("retired")
+    gone = state.extra.get("retired")  # tablelog.projections.retirement
     if gone:
         for name in event.entities():
             if name in gone:
+                from tablelog.projections.retirement import retired_text
+
                 raise RuleViolation("CORE-RETIRED", retired_text(name, gone[name]))
     fn = _PRECONDITIONS.get(type(event))
     if fn is not None:
@@ -122,38 +116,6 @@ def _noted(state: State, e: Noted) -> None:
 @evolver(NotedAbout)
 def _noted_about(state: State, e: NotedAbout) -> None:
     """A note about a character changes nothing either; its history shows it."""
-
-
-@precondition(Retired)
-def _can_retire(state: State, e: Retired) -> None:
-    require(state.entity(e.name) is not None, "UNKNOWN-NAME",
-            f"no character or item named {e.name!r} to retire")
-
-
-@evolver(Retired)
-def _retired(state: State, e: Retired) -> None:
-    """The record leaves ``characters`` or ``items`` for ``extra["retired"]`` (private):
-    ``state --json`` lists the name under ``retired``; an undo folds without it."""
-    for kind, section in (("character", state.characters), ("item", state.items)):
-        record = section.pop(e.name, None)
-        if record is not None:
-            state.extra.setdefault("retired", {})[e.name] = {
-                "kind": kind, "reason": e.reason, "record": record}
-            return
-
-
-def retired(state: State) -> dict[str, dict[str, Any]]:
-    """Return the retired characters and items: name -> ``{kind, reason, record}`` (``kind``
-    is ``"character"`` or ``"item"``; ``record`` as it was when retired)."""
-    found: dict[str, dict[str, Any]] = state.extra.get("retired", {})
-    return found
-
-
-def retired_text(name: str, entry: dict[str, Any]) -> str:
-    """Return CORE-RETIRED's message for the retired ``name``."""
-    why = f" ({entry['reason']})" if entry.get("reason") else ""
-    return (f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
-            f"retire to bring it back: tablelog log --entity {name})")
 
 
 @precondition(SeatAdded)
@@ -344,3 +306,5 @@ def _same_shape_records(before: Any, after: Any) -> bool:
     return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
             and all(isinstance(x, dict) for x in before + after))
 
+
+from tablelog.projections import retirement  # noqa: E402, F401 - registers core.Retired's evolver

@@ -13,7 +13,8 @@ from typing import Any
 import attrs
 
 from tablelog.events.core import MARKERS, Event
-from tablelog.projections.core import State, diff, entity_view, evolve, plain_copy, retired
+from tablelog.projections.core import State, diff, entity_view, evolve, plain_copy
+from tablelog.projections.retirement import retired
 
 __all__ = ["Entry", "history", "replay", "narrate", "touching", "state_json", "public"]
 
