@@ -255,8 +255,7 @@ class Replayer:
         again.taken = [cp for cp in done.taken if cp.valid_for(final)] + again.taken
         return again
 
-    def catch_up(self, state: State, pos: Position,
-                 markers: list[tuple[int, str, int]]) -> Folded | None:
+    def catch_up(self, state: State, pos: Position, markers: Markers) -> Folded | None:
         """Fold only the records after ``pos`` into ``state`` (the state there, ``markers`` its
         markers): a command that lost a race catches up this way rather than folding again
         from a checkpoint. None when a record after ``pos`` is an undo or redo marker or does
@@ -266,7 +265,7 @@ class Replayer:
             LogError: a corrupt record or one that does not decode.
         """
         skip = frozenset(undone_after(markers))
-        met = list(markers)
+        met = Markers(markers)
         enabled = gc.isenabled()
         gc.disable()  # as in _fold_from
         try:
@@ -274,7 +273,7 @@ class Replayer:
         finally:
             if enabled:
                 gc.enable()
-        if error is not None or len(met) != len(markers):
+        if error is not None or list(met) != list(markers):  # a marker came in
             return None
         return Folded(state, met, end, taken, skip)
 
