@@ -45,6 +45,7 @@ from tablelog.store.pgsql import (
     lock_timeout_setting,
     one_line,
 )
+from tablelog.store.pgwire import append_and_notify, bytea_array, int8_array, text_array
 from tablelog.store.url import new_table_id, redact
 
 __all__ = ["PostgresLog"]
@@ -67,6 +68,7 @@ class PostgresLog(LogFile):
         self.spec = f"{url}#{table_id}"
         self._conn: Any = None
         self._header_bytes = b""
+        self._tail: tuple[int, bytes] | None = None  # the last record's frame its reader read
 
     # -- connection ------------------------------------------------------------------------
 
@@ -103,7 +105,7 @@ class PostgresLog(LogFile):
             pass
 
     def _errors(self) -> Any:
-        return db_errors(self.path, lock_timeout_setting())
+        return db_errors(self.path)
 
     # -- creating and opening --------------------------------------------------------------
 
@@ -200,6 +202,27 @@ class PostgresLog(LogFile):
             return None
         return payload if zlib.crc32(payload) == crc else None
 
+    def last_at(self, end: Position) -> str:
+        """Return the ``at`` of record ``end.seq`` (``""`` for an empty table): from the frame
+        this table's reader read last when it is that record, whole and intact (a command that
+        lost a race has just read it: no second query), else read back.
+
+        Raises:
+            LogError: that record cannot be read back whole and intact.
+        """
+        tail = self._tail
+        if end.seq and tail is not None and tail[0] == end.seq \
+                and len(tail[1]) == end.offset - end.last:
+            length, crc = RECORD_PREFIX.unpack_from(tail[1])
+            payload = tail[1][8:]
+            try:
+                env = decode_payload(payload) if zlib.crc32(payload) == crc else None
+            except Exception:  # noqa: BLE001 - any malformed payload: read it back below
+                env = None
+            if len(payload) == length and type(env) is dict and type(env.get("at")) is str:
+                return env["at"]
+        return super().last_at(end)
+
     def envelope_at(self, end: Position) -> dict[str, Any]:
         """Return the envelope of record ``end.seq`` (``end.seq`` ≥ 1).
 
@@ -278,26 +301,23 @@ class PostgresLog(LogFile):
                            "the table is unchanged") from None
         params = _params(self.table_id, envelopes, data, expected)
         conn = self.connection()
-        committing = False
         try:
             with self._errors():
-                try:  # one statement, its own transaction: every record or none
-                    committing = True
-                    inserted = conn.execute(SQL.APPEND, params).rowcount
+                try:  # one round trip: the append commits, then the notification is sent
+                    inserted = append_and_notify(conn, params, CHANNEL,
+                                                 f"{self.table_id} {end.seq}")
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
-                committing = False
-                if inserted != len(envelopes):
-                    raise LogError(f"{self.path}: the database appended {inserted} of "
-                                   f"{len(envelopes)} records")
-                conn.execute(SQL.NOTIFY, (CHANNEL, f"{self.table_id} {end.seq}"))
         except LogError as exc:
-            if committing:
-                raise type(exc)(f"{exc}; the connection was lost while committing: the command "
-                                "may or may not be in the table (look with tablelog log; a "
-                                "retry with the same --request-id appends it at most once)"
-                                ) from None
-            raise type(exc)(f"{exc}; nothing was appended") from None
+            raise type(exc)(f"{exc}; the connection was lost while committing: the command "
+                            "may or may not be in the table (look with tablelog log; a "
+                            "retry with the same --request-id appends it at most once)"
+                            ) from None
+        if inserted == 0:  # the first seq was taken: another writer appended first
+            raise LogMovedOn()
+        if inserted != len(envelopes):
+            raise LogError(f"{self.path}: the database appended {inserted} of "
+                           f"{len(envelopes)} records")
         self.end = end
         return end
 
@@ -379,22 +399,27 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
 
 
 def _params(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
-            expected: Position) -> tuple[Any, ...]:
-    """Return the parameters of SQL.APPEND for a batch: each record's framing split back out of
-    ``data`` (the bytes :func:`~tablelog.store.log.frame` made), with its query columns, as one
-    array per column."""
-    columns: list[list[Any]] = [[] for _ in range(9)]
+            expected: Position) -> list[bytes]:
+    """Return the parameters of :data:`~tablelog.store.pgwire.APPEND` for a batch, in binary
+    format: each record's framing split back out of ``data`` (the bytes
+    :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column."""
+    seqs, offsets, crcs, payloads = [], [], [], []
     at, seq, offset = 0, expected.seq, expected.offset
-    for env in envelopes:
+    for _ in envelopes:
         length, crc = RECORD_PREFIX.unpack_from(data, at)
         seq += 1
-        row = (seq, offset, crc, data[at + 8:at + 8 + length], env["type"], env["actor"],
-               env["at"], env.get(COMMAND_KEY), env.get(REQUEST_KEY))
-        for column, value in zip(columns, row, strict=True):
-            column.append(value)
+        seqs.append(seq)
+        offsets.append(offset)
+        crcs.append(crc)
+        payloads.append(data[at + 8:at + 8 + length])
         at += 8 + length
         offset += 8 + length
-    return (table_id, *columns, lock_key(table_id))
+    return [table_id.encode(), int8_array(seqs), int8_array(offsets), int8_array(crcs),
+            bytea_array(payloads), text_array([e["type"] for e in envelopes]),
+            text_array([e["actor"] for e in envelopes]), text_array([e["at"] for e in envelopes]),
+            int8_array([e.get(COMMAND_KEY) for e in envelopes]),
+            text_array([e.get(REQUEST_KEY) for e in envelopes]),
+            lock_key(table_id).to_bytes(8, "big", signed=True)]
 
 
 class _Pages:
@@ -422,6 +447,8 @@ class _Pages:
         if rows:
             self.seq = int(rows[-1][0])
         self._rows = [(int(r[0]), bytes(r[1])) for r in reversed(rows)]
+        if self._rows:
+            log._tail = self._rows[0]
 
     def frame(self) -> bytes | None:
         """Return the next record's frame, or None at the end."""
