@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
-from typing import cast
 
 import attrs
 
@@ -45,7 +44,7 @@ def summary(seq: int, cmd: int | None, at: str, actor: str, kind: str,
             target: object = 0) -> Summary:
     """Return the summary of one record (``kind``: its type tag; ``target``: a marker's, as its
     data holds it: anything but a seq counts as none)."""
-    mark = cast(int, target) if type(target) is int and kind in MARKERS else 0
+    mark = target if type(target) is int and kind in MARKERS else 0
     return (seq, cmd if cmd is not None else (at, actor), actor, kind, mark)
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 from tablelog.store.base import Log
@@ -116,7 +117,7 @@ class PostgresWaiter:
 
         self._prefix = f"{log.table_id} "
         self._looked = time.monotonic()
-        self._errors = lambda: db_errors(log.path)
+        self._errors: Callable[[], AbstractContextManager[None]] = lambda: db_errors(log.path)
         with self._errors():
             self._conn = connect(log.url)
             self._conn.execute(f"LISTEN {CHANNEL}")

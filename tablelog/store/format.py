@@ -112,7 +112,7 @@ def decode_payload(data: bytes | memoryview) -> Any:
 
 def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:
     """Return the header bytes (magic through CRC) for ``header`` in format ``version``."""
-    body = msgpack.packb(attrs.asdict(header), use_bin_type=True)
+    body: bytes = msgpack.packb(attrs.asdict(header), use_bin_type=True)
     fixed = _HEADER_FIXED.pack(MAGIC, version, len(body))
     return fixed + body + struct.pack(">I", zlib.crc32(body))
 
@@ -191,7 +191,7 @@ def _check_header(header: Header) -> None:
 
 def pack_record(envelope: dict[str, Any]) -> bytes:
     """Return one framed record (length, CRC-32, payload) for an envelope map."""
-    payload = msgpack.packb(envelope, use_bin_type=True)
+    payload: bytes = msgpack.packb(envelope, use_bin_type=True)
     return RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload
 
 
@@ -256,7 +256,8 @@ def signed_message(envelope: dict[str, Any]) -> bytes:
     """Return the bytes a record's signature covers: a fixed context, then the envelope
     without ``sig`` as msgpack (every other key: seq, prev, type, data, at, actor, ids)."""
     body = {key: value for key, value in envelope.items() if key != SIG_KEY}
-    return SIGNED_CONTEXT + msgpack.packb(body, use_bin_type=True)
+    packed: bytes = msgpack.packb(body, use_bin_type=True)
+    return SIGNED_CONTEXT + packed
 
 
 def is_request_id(text: str) -> bool:

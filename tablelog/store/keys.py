@@ -98,7 +98,7 @@ def signer(actor: str) -> Callable[[bytes], bytes] | None:
         LogError: the key file is not a key.
     """
     key = private_key(actor)
-    return None if key is None else key.sign  # type: ignore[no-any-return]
+    return None if key is None else key.sign
 
 
 @attrs.frozen
@@ -127,7 +127,8 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
             roster change not appended and signed by the roster's owner, naming the record.
     """
     roster: dict[str, Any] = {}
-    owner, owner_key, signed, unsigned, others = "", "", 0, {}, 0
+    unsigned: dict[str, list[int]] = {}
+    owner, owner_key, signed, others = "", "", 0, 0
     for seq, env, offset, _, _ in log.records():
         actor = env["actor"]
         adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None

@@ -308,7 +308,7 @@ class LogFile:
             self.open()
         # Command and request ids exist from format 2 on: in a format-1 file no key matches.
         cmd_key, req_key, sig_key = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) \
-            if self.version >= 2 else ("", "", "")
+            if (self.version or 0) >= 2 else ("", "", "")
         batch: list[RawRecord] = []
         need = 0
         # A fold (``apply``) checks the envelope fields it reads; every other read all of them.

@@ -120,7 +120,7 @@ def _connection_class() -> Any:
     exit, or in a reference cycle), where psycopg's own class would warn."""
     import psycopg
 
-    class Connection(psycopg.Connection):  # type: ignore[type-arg]
+    class Connection(psycopg.Connection):
         def __del__(self, *args: Any) -> None:
             if hasattr(self, "pgconn") and not self.closed:
                 with contextlib.suppress(Exception):

@@ -15,6 +15,7 @@ psycopg's own wait loop drives the I/O, so Ctrl-C and lost connections behave as
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = ["APPEND", "NOTIFY", "append_and_notify", "int8_array", "text_array", "bytea_array"]
@@ -47,7 +48,7 @@ def _array(oid: int, items: list[bytes | None]) -> bytes:
     return b"".join(parts)
 
 
-def int8_array(values: list[int | None]) -> bytes:
+def int8_array(values: Sequence[int | None]) -> bytes:
     """Return ``bigint[]`` in binary format (None: NULL)."""
     return _array(20, [None if v is None else v.to_bytes(8, "big", signed=True) for v in values])
 
@@ -78,7 +79,6 @@ def append_and_notify(conn: Any, params: list[bytes], channel: str, note: str) -
             seq, or this request id, first), or the connection was lost (then it is closed,
             and the next use connects again).
     """
-    import psycopg
 
     pgconn = conn.pgconn
     prepare = not getattr(conn, "tablelog_prepared", False)

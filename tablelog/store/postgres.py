@@ -220,7 +220,7 @@ class PostgresLog(LogFile):
             except Exception:  # noqa: BLE001 - any malformed payload: read it back below
                 env = None
             if len(payload) == length and type(env) is dict and type(env.get("at")) is str:
-                return env["at"]
+                return str(env["at"])
         return super().last_at(end)
 
     def envelope_at(self, end: Position) -> dict[str, Any]:
@@ -321,7 +321,7 @@ class PostgresLog(LogFile):
         self.end = end
         return end
 
-    def lock(self) -> _AdvisoryLock:
+    def lock(self) -> _AdvisoryLock:  # type: ignore[override]  # a LogFile by its reader only
         """Take the table's exclusive writer lock: a PostgreSQL advisory lock held by this
         connection (appends take it shared), waiting up to ``$TABLELOG_LOCK_TIMEOUT``.
 

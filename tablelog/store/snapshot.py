@@ -107,7 +107,8 @@ def _default(value: Any) -> msgpack.ExtType:
 
 
 def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+    packed: bytes = msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+    return packed
 
 
 class _Decoder:
@@ -192,7 +193,7 @@ def decode_state(data: bytes, template: dict[str, Any] | None = None) -> dict[st
         raise ValueError("snapshot state is not a map")
     if template is not None:
         _check_fields(fields, template)
-    return fields  # type: ignore[no-any-return]
+    return fields
 
 
 def _check_fields(fields: dict[str, Any], template: dict[str, Any]) -> None:
@@ -260,7 +261,7 @@ def write_snapshot(log_path: str, session_id: str, code: str,
     key = _key(os.path.dirname(path)) if path is not None else None
     if path is None or key is None:
         raise OSError("no private cache directory for snapshots")
-    body = msgpack.packb({
+    body: bytes = msgpack.packb({
         "session": session_id, "code": code,
         "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
     }, use_bin_type=True)
@@ -327,7 +328,7 @@ def pack_snapshot(session_id: str, code: str, checkpoints: list[Checkpoint]) -> 
     """Return a snapshot's bytes for a store that keeps them itself (a PostgreSQL row): the
     layout of the file, with an unkeyed BLAKE2b-256 of the body where the file has its MAC (the
     database's own access rules decide who may write the row)."""
-    body = msgpack.packb({
+    body: bytes = msgpack.packb({
         "session": session_id, "code": code,
         "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
     }, use_bin_type=True)
