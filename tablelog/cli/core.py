@@ -122,7 +122,7 @@ def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
         help="At most once: if a command with this id is in the log already, append nothing "
              "and show that command's result (1-64 of A-Z a-z 0-9 . _ : -).",
     )
-    @click.pass_context
+    @click.pass_context  # type: ignore[arg-type]  # wraps() gives it fn's signature, not ctx first
     @functools.wraps(fn)
     def wrapper(ctx: click.Context, *args: Any, dry_run: bool, as_json: bool,
                 request_id: str | None, **kwargs: Any) -> Any:
