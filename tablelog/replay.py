@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib
 import itertools
 import os
 from collections.abc import Iterator
@@ -72,23 +73,23 @@ def snapshot_every() -> int:
 def code_version(system: str) -> str:
     """Return a digest of the code that folds ``system``'s events (the snapshot key).
 
-    Covers the core projection, event and rule modules, the system's projection module (or
-    package) and its events and rules modules, and the packaged data files (catalogues), so any
-    change to them makes snapshots stale.
+    Covers the core projection, event and rule modules, the packages the system's declaration
+    names as its ``code`` (its events, projection and rules), its ``data_files`` and every
+    packaged data file (catalogues), so any change to them makes snapshots stale.
     """
     found = _CODE_VERSIONS.get(system)
     if found is not None:
         return found
-    module = systems.load(system)
+    declared = systems.get(system)
     join = os.path.join
+    data = join(_ROOT, "rules", "data")
     paths = [join(_ROOT, "projections", "core.py"), join(_ROOT, "events", "core.py"),
              join(_ROOT, "events", "codec.py"), join(_ROOT, "rules", "core.py"),
              os.path.abspath(__file__)]
-    own = os.path.abspath(module.__file__ or "")
-    paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
-    for layer in ("events", "rules"):
-        paths += _tree(join(_ROOT, layer, system)) + [join(_ROOT, layer, f"{system}.py")]
-    paths += _tree(join(_ROOT, "rules", "data"))  # the packaged catalogues, whichever system
+    for name in declared.code:
+        own = os.path.abspath(importlib.import_module(name).__file__ or "")
+        paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
+    paths += [join(data, name) for name in declared.data_files] + _tree(data)
     digest = hashlib.blake2b(repr(_STATE_FIELDS).encode(), digest_size=16)
     for path in sorted(set(paths)):
         if os.path.isfile(path):
@@ -122,7 +123,7 @@ class Replayer:
         self.snapshots = snapshots
         self.chain = chain
         self.every = snapshot_every()
-        self._module = systems.load(header.system)
+        systems.get(header.system)
         self._code = code_version(header.system) if snapshots else ""
         self._cps: list[Checkpoint] | None = None
         self._trusted: set[int] = set()
@@ -142,10 +143,9 @@ class Replayer:
 
     def initial(self) -> State:
         """Return the state before any event."""
-        state = State(system=self.header.system, title=self.header.title,
-                      session_id=self.header.session_id, seed=self.header.seed)
-        self._module.init_state(state, dict(self.header.options))
-        return state
+        header = self.header
+        return systems.initial_state(header.system, header.title, header.session_id,
+                                     header.seed, header.options)
 
     def pick(self, below: int | None, undone: frozenset[int] | set[int] | None,
              extra: list[Checkpoint] = ()) -> Checkpoint | None:  # type: ignore[assignment]
@@ -390,10 +390,11 @@ def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> N
     """Refuse an event of another system than the log's (whatever systems are loaded).
 
     Raises:
-        LogError: the type tag names a known system (systems.SYSTEMS, toy) other than ``system``.
+        LogError: the type tag names a known system (:func:`systems.names`) other than
+            ``system``.
     """
     own = kind.partition(".")[0]
-    if own != system and (own in systems.SYSTEMS or own == "toy"):
+    if own != system and own in systems.names():
         raise LogError(f"{path}: record #{seq} at byte {offset}: a {own} event ({kind}) in a "
                        f"{system} log", offset, seq)
 

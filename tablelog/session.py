@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from tablelog import actions, systems
-from tablelog.commands.core import Redo, Undo, decide
+from tablelog.commands.core import Redo, Undo
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
@@ -174,7 +174,7 @@ class Session:
         import secrets
         import uuid
 
-        systems.load(system)
+        systems.get(system)
         header = Header(
             session_id=uuid.uuid4().hex,
             system=system,
@@ -195,12 +195,8 @@ class Session:
 
     @staticmethod
     def _initial(header: Header) -> State:
-        module = systems.load(header.system)
-        state = State(
-            system=header.system, title=header.title, session_id=header.session_id, seed=header.seed
-        )
-        module.init_state(state, dict(header.options))
-        return state
+        return systems.initial_state(header.system, header.title, header.session_id, header.seed,
+                                     header.options)
 
     def blank_state(self) -> State:
         """Return the state before any event (the system's initial state for this header)."""
@@ -237,7 +233,7 @@ class Session:
         Raises:
             LogError: a corrupt record or one that does not decode (offset and seq named).
         """
-        systems.load(self.header.system)
+        systems.get(self.header.system)
         for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 return
@@ -447,7 +443,7 @@ class Session:
             return [
                 Applied(base + i, m, changes if i == last else []) for i, m in enumerate(markers)
             ], new_state
-        events = decide(state, command)
+        events = systems.decide(state, command)
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []

@@ -165,7 +165,7 @@ def status(ctx: click.Context) -> None:
     from tablelog.projections.history import state_json
 
     folded = session_of(ctx).state()
-    for line in status_lines(state_json(folded, systems.load(folded.system))):
+    for line in status_lines(state_json(folded, systems.get(folded.system).to_json)):
         echo(line)  # names and titles are data from the log: control characters escaped
 
 

@@ -100,7 +100,7 @@ def decoded(session: Any) -> Iterator[tuple[dict[str, Any], Any]]:
     from tablelog import systems
     from tablelog.events.codec import CodecError, from_record
 
-    systems.load(session.header.system)
+    systems.get(session.header.system)
     for seq, env, offset, _, _ in session.log.records(chain=session.chain):
         try:
             yield env, from_record(env["type"], env["v"], env["data"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator
-from types import ModuleType
 from typing import Any
 
 import attrs
@@ -135,13 +134,15 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
-def state_json(state: State, module: ModuleType) -> dict[str, Any]:
+def state_json(state: State, to_json: Callable[[State], dict[str, Any]] | None = None,
+               ) -> dict[str, Any]:
     """Return the JSON state of SPEC (``system, title, seq, clock, characters, items, deck``).
 
-    A system module may define ``to_json(state) -> dict`` to render it itself.
+    Args:
+        state: The folded state.
+        to_json: The system's own rendering (its declaration's ``to_json``), if it has one.
     """
-    custom = getattr(module, "to_json", None)
-    if custom is not None:
-        return custom(state)  # type: ignore[no-any-return]
+    if to_json is not None:
+        return to_json(state)
     view = entity_view(state)
     return {"system": state.system, "title": state.title, "seq": state.seq, **view}

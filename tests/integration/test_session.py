@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tablelog import replay
+from tablelog import replay, systems
 from tablelog.commands.core import AddNote, Redo, Undo
 from tablelog.events.codec import upcaster
 from tablelog.events.core import Event, event
@@ -34,7 +34,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 def view(state: State) -> dict[str, Any]:
     """The JSON state of a folded State (what `state --json` prints)."""
-    return state_json(state, toy)  # type: ignore[arg-type]
+    return state_json(state, toy.SYSTEM.to_json)
 
 
 def reference(path: Path, until: int | None = None) -> dict[str, Any]:
@@ -208,7 +208,8 @@ def test_state_that_cannot_be_snapshotted_is_folded(tmp_path: Path, every_5: Non
         original(state, options)
         state.extra["opaque"] = object.__new__(type("Opaque", (), {"__eq__": lambda a, b: True}))
 
-    monkeypatch.setattr(toy, "init_state", init_with_object)
+    monkeypatch.setitem(systems._LOADED, "toy", attrs.evolve(toy.SYSTEM,
+                                                            init_state=init_with_object))
     play(path, SCRIPT)
     assert not Path(snapshot_path(str(path))).exists()
     assert Session(str(path)).state().seq == 28
