@@ -29,7 +29,7 @@ from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log
 from tablelog.store.format import Header, Position, chain_hash, decode_payload
-from tablelog.store.log import Applier, LogError, Refused
+from tablelog.store.log import Applier, LogError, Refused, record_error
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
 __all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
@@ -222,6 +222,21 @@ class Replayer:
         if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
             self.save()
 
+    def keep(self, state: State, end: Position, markers: list[tuple[int, str, int]],
+             force: bool = False) -> None:
+        """Checkpoint ``state`` (folded to ``end``) when it is ``every`` events past the latest
+        checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``."""
+        known = self.checkpoints()
+        latest = known[-1].end.seq if known else 0
+        if not force and end.seq // self.every <= latest // self.every:
+            return
+        if force and latest == end.seq:
+            return
+        undone = frozenset(undone_after(markers))
+        cp = self.checkpoint(state, end, frozenset(t for t in undone if t <= end.seq), markers)
+        if cp is not None:
+            self.remember([cp], undone)
+
     def save(self) -> None:
         """Write the snapshot file; a failure is ignored (the cache is optional)."""
         try:
@@ -358,8 +373,7 @@ class Replayer:
             try:
                 event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
             except CodecError as exc:
-                raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}",
-                               offset, seq) from None
+                raise record_error(path, seq, offset, exc) from None
             yield seq, None if kind in MARKERS else event
 
     def refold_collecting(self, undone: set[int], before: int) -> tuple[
@@ -395,8 +409,7 @@ def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> N
     """
     own = kind.partition(".")[0]
     if own != system and own in systems.names():
-        raise LogError(f"{path}: record #{seq} at byte {offset}: a {own} event ({kind}) in a "
-                       f"{system} log", offset, seq)
+        raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
 
 
 def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:
@@ -404,8 +417,8 @@ def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) ->
     target: int = _decode(_decoder(path, kind, env["v"], seq, offset), env, seq, offset,
                           path).target
     if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {kind} targets #{target}, "
-                       "which is not an earlier event", offset, seq)
+        raise record_error(path, seq, offset,
+                           f"{kind} targets #{target}, which is not an earlier event")
     return target
 
 
@@ -413,7 +426,7 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
     try:
         return decoder(kind, version)
     except CodecError as exc:
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+        raise record_error(path, seq, offset, exc) from None
 
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
@@ -445,7 +458,7 @@ def _decode(decode: Any, env: dict[str, Any], seq: int, offset: int, path: str) 
     try:
         return decode(env["data"])
     except CodecError as exc:
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+        raise record_error(path, seq, offset, exc) from None
 
 
 def _failure(exc: Exception, seq: int, path: str) -> LogError:

@@ -17,7 +17,7 @@ import attrs
 from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo
 from tablelog.events.codec import CodecError, from_record, to_record
-from tablelog.events.core import MARKERS, Event, Redone
+from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name
@@ -34,7 +34,7 @@ from tablelog.store.format import (
     pack_record,
 )
 from tablelog.store.lock import LogLock
-from tablelog.store.log import LogError, LogMovedOn, StoredRecord
+from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
 from tablelog.store.url import create_log, open_log
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
@@ -240,11 +240,7 @@ class Session:
             try:
                 yield rec, from_record(rec.type, rec.v, rec.data)
             except CodecError as exc:
-                raise LogError(
-                    f"{self.path}: record #{rec.seq} at byte {rec.offset}: {exc}",
-                    rec.offset,
-                    rec.seq,
-                ) from None
+                raise record_error(self.path, rec.seq, rec.offset, exc) from None
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
         """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
@@ -257,12 +253,8 @@ class Session:
             if rec.type in MARKERS:
                 target = rec.data.get("target")
                 if type(target) is not int or not 0 < target < rec.seq:
-                    raise LogError(
-                        f"{self.path}: record #{rec.seq} at byte {rec.offset}: {rec.type} "
-                        f"targets {_seq_text(target)}, which is not an earlier event",
-                        rec.offset,
-                        rec.seq,
-                    )
+                    raise record_error(self.path, rec.seq, rec.offset, f"{rec.type} targets "
+                                       f"{_seq_text(target)}, which is not an earlier event")
                 found.append((rec.seq, rec.type, target))
         return found
 
@@ -317,21 +309,9 @@ class Session:
         self._checkpoint(state, force=True)
 
     def _checkpoint(self, state: State, force: bool = False) -> None:
-        replayer, end = self.replayer(), self._end
-        if end is None or end.seq != state.seq or self.pending is not None:
-            return
-        known = replayer.checkpoints()
-        latest = known[-1].end.seq if known else 0
-        if not force and end.seq // replayer.every <= latest // replayer.every:
-            return
-        if force and latest == end.seq:
-            return
-        undone = frozenset(undone_after(self._markers))
-        cp = replayer.checkpoint(
-            state, end, frozenset(t for t in undone if t <= end.seq), self._markers
-        )
-        if cp is not None:
-            replayer.remember([cp], undone)
+        end = self._end
+        if end is not None and end.seq == state.seq and self.pending is None:
+            self.replayer().keep(state, end, self._markers, force)
 
     @property
     def torn_at(self) -> int | None:
@@ -436,7 +416,8 @@ class Session:
                 "script without them, then undo",
             )
         if isinstance(command, Undo | Redo):
-            markers, new_state = self._decide_marker(state, command)
+            past = actions.Past(self.actor, self._markers, self._summaries, self._refold)
+            markers, new_state = actions.decide_marker(state, command, past)
             _check_encodable(markers, self.actor)  # an undo's reason is free text: bounded too
             changes = diff(entity_view(state), entity_view(new_state))
             last = len(markers) - 1
@@ -491,42 +472,6 @@ class Session:
         return at
 
     # -- undo and redo --------------------------------------------------------------------
-
-    def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[list[Event], State]:
-        """Decide undo or redo of a whole action (see :mod:`tablelog.actions`).
-
-        A bare ``undo`` takes back the latest action of this session's actor; a bare ``redo``
-        restores what this actor undid most recently, unless the actor has acted since.
-        """
-        if command.target is not None and not 0 < command.target <= state.seq:
-            raise RuleViolation("CORE-SEQ", f"there is no event #{command.target} (the log "
-                                f"ends at #{state.seq})")
-        if isinstance(command, Undo):
-            if command.target is None:
-                action = self._latest_active(state.seq)
-            else:
-                action = actions.action_of(self._summaries(command.target), command.target)
-            return actions.decide_undo(action, self._markers, command.reason, self._refold)
-        if command.target is None:
-            target = actions.latest_undone(self._summaries(), self._markers, self.actor)
-        else:
-            target = command.target
-        try:
-            action = actions.action_of(self._summaries(target), target)
-        except RuleViolation as exc:
-            raise RuleViolation("CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id,
-                                exc.message) from None
-        return actions.decide_redo(action, self._markers, target, self._refold)
-
-    def _latest_active(self, last: int) -> actions.Action:
-        """Find this actor's latest action in effect near the end of the log, else in the
-        whole log."""
-        redone = [target for _, kind, target in self._markers if kind == Redone.TYPE]
-        try:
-            return actions.latest_active(self._summaries(min([last, *redone])), self._markers,
-                                         self.actor)
-        except RuleViolation:
-            return actions.latest_active(self._summaries(), self._markers, self.actor)
 
     def _summaries(self, near: int | None = None) -> Iterator[actions.Summary]:
         """Yield a summary per record (see :data:`actions.Summary`), for undo and redo to find

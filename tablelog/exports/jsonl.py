@@ -22,7 +22,7 @@ import attrs
 import msgpack
 
 from tablelog.projections.core import undone_after
-from tablelog.store.log import LogError
+from tablelog.store.log import LogError, record_error
 
 __all__ = ["PREV_KEY", "UNDONE_KEY", "dump", "record_line", "envelope_of", "pack", "decoded",
            "export_jsonl"]
@@ -105,8 +105,7 @@ def decoded(session: Any) -> Iterator[tuple[dict[str, Any], Any]]:
         try:
             yield env, from_record(env["type"], env["v"], env["data"])
         except CodecError as exc:
-            raise LogError(f"{session.path}: record #{seq} at byte {offset}: {exc}", offset,
-                           seq) from None
+            raise record_error(session.path, seq, offset, exc) from None
 
 
 # -- export -------------------------------------------------------------------------------
