@@ -7,7 +7,6 @@ This is the only module (with the store) that does I/O: it reads the clock for t
 from __future__ import annotations
 
 import copy
-import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -34,26 +33,14 @@ from tablelog.store.format import (
     pack_record,
 )
 from tablelog.store.lock import LogLock
+from tablelog.store.requests import Requests
+from tablelog.store.stamp import now_utc, stamp
 from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
 from tablelog.store.url import create_log, open_log
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
 _OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
-
-
-def _after(at: str) -> str:
-    """Return the ISO time one microsecond after ``at`` (same format).
-
-    Raises:
-        LogError: ``at`` (the log's last record's) is no such time, or the last one there is.
-    """
-    try:
-        moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
-    except (ValueError, OverflowError):
-        raise LogError(f"the log's last record has a time no command can follow: {at!r}"
-                       ) from None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _seq_text(value: object) -> str:
@@ -91,11 +78,6 @@ def _check_encodable(events: list[Event], actor: str) -> None:
                 "CORE-SIZE",
                 f"{type_tag} would take {size} bytes; a record holds at most {MAX_RECORD_BYTES}",
             )
-
-
-def now_utc() -> str:
-    """Return the current UTC time as ISO 8601 with microseconds and a ``Z``."""
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @attrs.frozen
@@ -146,8 +128,7 @@ class Session:
         self._end: Position | None = None
         self._lock: LogLock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
-        self._requests: dict[str, tuple[int, int]] = {}  # request id -> (first, last) seq
-        self._requests_end: Position | None = None  # how far _requests has read the log
+        self._requests = Requests()  # which command carried each request id
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
 
     # -- creation and loading -------------------------------------------------------------
@@ -382,7 +363,8 @@ class Session:
             if self._format() < 2:
                 raise LogError(f"{self.path} is a format-1 log, which has no request ids: "
                                "start a new log to use them")
-            first = self._find_request(request_id)
+            assert self._end is not None
+            first = self._requests.find(self.log, self._end, request_id, self.chain)
             if first is not None:
                 return Outcome(self.result(*first), False, repeated=True)
         applied, new_state = self._decide(state, command)
@@ -465,11 +447,8 @@ class Session:
         assert self._end is not None
         if self._last_at is None:
             self._last_at = self.log.last_at(self._end) if self._end.seq else ""
-        at = now_utc()
-        if at <= self._last_at:
-            at = _after(self._last_at)
-        self._last_at = at
-        return at
+        self._last_at = stamp(self._last_at)
+        return self._last_at
 
     # -- undo and redo --------------------------------------------------------------------
 
@@ -500,34 +479,6 @@ class Session:
 
     def _refold(self, undone: set[int], target: int) -> tuple[State, list[Any]]:
         return self.replayer().refold_collecting(undone, target)
-
-    # -- request ids ----------------------------------------------------------------------
-
-    def _find_request(self, request_id: str) -> tuple[int, int] | None:
-        """Return ``(first, last)`` seq of the command with ``request_id`` up to the folded end.
-
-        Reads only the records it has not read before (the session keeps what it found).
-        """
-        assert self._end is not None
-        if self._requests_end is None or self._requests_end.seq > self._end.seq:
-            self._requests, self._requests_end = {}, None
-        if self._requests_end is None or self._requests_end.seq < self._end.seq:
-            current: str | None = None
-            for seq, env, *_ in self.log.records(self._requests_end, self.chain):
-                if seq > self._end.seq:
-                    break
-                req, cmd = env.get(REQUEST_KEY), env.get(COMMAND_KEY)
-                if req is not None:
-                    current = req if req not in self._requests else None
-                    if current is not None:
-                        self._requests[current] = (seq, seq)
-                elif current is not None and cmd is not None and cmd == self._requests[
-                        current][0]:
-                    self._requests[current] = (self._requests[current][0], seq)
-                else:
-                    current = None
-            self._requests_end = self._end
-        return self._requests.get(request_id)
 
     def result(self, first: int, last: int) -> list[Applied]:
         """Return the events of the command at seqs ``first..last`` with the values each
