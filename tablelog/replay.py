@@ -27,8 +27,8 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
-from tablelog.store.base import Log
-from tablelog.store.format import Header, Position, chain_hash, decode_payload
+from tablelog.store.base import Log, holds_record
+from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.log import Applier, LogError, Refused, record_error
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
@@ -164,18 +164,11 @@ class Replayer:
         return None
 
     def _anchored(self, cp: Checkpoint) -> bool:
-        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash."""
-        end, last = cp.end, cp.end.last
-        start = self.log.start
-        assert start is not None
-        if end.seq == 0:
-            return end == start
-        if not start.offset <= last < end.offset or end.offset - last - 8 > (1 << 20):
-            return False
-        payload = self.log.payload_at(end)
-        if payload is None or chain_hash(payload) != end.prev or not _is_record(payload, end.seq):
-            return False
-        return self.prefix_crc(end.offset) == cp.prefix_crc
+        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash,
+        after the bytes the checkpoint saw."""
+        if cp.end.seq == 0:
+            return cp.end == self.log.start
+        return holds_record(self.log, cp.end) and self.prefix_crc(cp.end.offset) == cp.prefix_crc
 
     def prefix_crc(self, offset: int) -> int:
         """Return the CRC-32 of the log's bytes before ``offset`` (-1 if they cannot be read).
@@ -388,16 +381,6 @@ class Replayer:
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         return state, fold_collecting(state, self.pairs(pos), undone)
-
-
-def _is_record(payload: bytes, seq: int) -> bool:
-    """Return whether ``payload`` is the envelope of record ``seq`` (a checkpoint is bound to
-    its record's own seq, not only to its bytes)."""
-    try:
-        env = decode_payload(payload)
-    except Exception:  # noqa: BLE001 - not a record at all
-        return False
-    return type(env) is dict and type(env.get("seq")) is int and env["seq"] == seq
 
 
 def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:
