@@ -21,7 +21,8 @@ from tablelog.commands.core import deciders
 from tablelog.events.core import Event, registered_types
 from tablelog.projections.core import State, evolvers, preconditions
 
-__all__ = ["System", "Hidden", "Handlers", "handlers", "lazy_group", "string_options"]
+__all__ = ["System", "Hidden", "Headline", "Handlers", "handlers", "lazy_group",
+           "string_options"]
 
 Handler = Callable[[Any, Any], Any]
 
@@ -45,6 +46,22 @@ class Hidden:
     owner_events: Mapping[str, tuple[str, bool, tuple[str, ...]]] = attrs.Factory(dict)
     enemy_fields: tuple[str, ...] = ()
     enemy_sheets: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class Headline:
+    """A total a table of one system cares about.
+
+    ``measure``: ``events`` (how many events of ``types``), ``actions`` (how many commands hold
+    one), ``added``/``removed`` (list elements that entered or left ``field`` of any character
+    or item), ``gained``/``lost`` (the sum of a figure's rises or falls). ``types`` empty: any
+    event.
+    """
+
+    label: str
+    measure: str
+    types: tuple[str, ...] = ()
+    field: str = ""
 
 
 @attrs.frozen
@@ -80,6 +97,7 @@ class System:
         acts_for: Command class -> the field naming the acting character: a player seat may
             issue it for one of its own characters; every other system command is the GM's.
         hidden: What seats other than the GM's may not see.
+        headlines: The totals the session report shows first for it (``tablelog report``).
         rule_ids: The rule IDs its refusals and events may name beyond the core's (None: the
             entries of ``tablelog/rules/data/rules.toml`` for this system).
     """
@@ -97,6 +115,7 @@ class System:
     code: tuple[str, ...] = ()
     acts_for: Mapping[type, str] = attrs.Factory(dict)
     hidden: Hidden = Hidden()
+    headlines: tuple[Headline, ...] = ()
     rule_ids: frozenset[str] | None = None
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tablelog.commands.fate.casting import Cast, Chant
 from tablelog.commands.fate.release import Release
 from tablelog.projections import fate as projection
-from tablelog.systems.declaration import System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, System, handlers, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -19,4 +19,6 @@ SYSTEM = System(
     group=lazy_group("tablelog.cli.fate"),
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
+    headlines=(Headline("NPs released", "events", ("fate.PhantasmReleased",)),
+               Headline("code casts", "events", ("fate.CodeCast",))),
 )

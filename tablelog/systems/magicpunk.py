@@ -11,7 +11,7 @@ import click
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
 from tablelog.projections import magicpunk as projection
-from tablelog.systems.declaration import Hidden, System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -38,6 +38,9 @@ SYSTEM = System(
     code=("tablelog.events.magicpunk", "tablelog.projections.magicpunk",
           "tablelog.rules.magicpunk"),
     acts_for={Draw: "who", Play: "who", Circulate: "holder", Charge: "by", Procure: "who"},
+    headlines=(Headline("cards drawn", "added", (), "hand"),
+               Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
+               Headline("cards charged into items", "added", (), "cards")),
     hidden=Hidden(
         owner_fields=("hand", "cards"),
         owner_events={

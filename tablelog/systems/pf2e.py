@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablelog.commands import pf2e as commands
 from tablelog.projections import pf2e as projection
-from tablelog.systems.declaration import System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, System, handlers, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -24,4 +24,7 @@ SYSTEM = System(
         commands.InvestItem: "by",
         commands.LearnFormula: "character",
     },
+    headlines=(Headline("runes etched", "events", ("pf2e.RuneEtched",)),
+               Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
+               Headline("gp spent", "gained", (), "spent_gp")),
 )

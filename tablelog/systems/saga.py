@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tablelog.commands.saga.cast import CastTech
 from tablelog.projections import saga as projection
-from tablelog.systems.declaration import Hidden, System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -23,6 +23,8 @@ SYSTEM = System(
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
+    headlines=(Headline("techs used", "actions", ("saga.AttackDamageDealt",
+                                                 "saga.AttackAvoided")),),
     hidden=Hidden(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
         enemy_sheets={"saga.UnitAdded": (("hp", "hp_max", "lp_max"), ("hp_floor",))},
