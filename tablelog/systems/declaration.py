@@ -21,8 +21,8 @@ from tablelog.commands.core import deciders
 from tablelog.events.core import Event, registered_types
 from tablelog.projections.core import State, evolvers, preconditions
 
-__all__ = ["System", "Hidden", "Headline", "Handlers", "handlers", "lazy_group",
-           "string_options"]
+__all__ = ["System", "Hidden", "Headline", "StatusView", "Handlers", "handlers", "lazy",
+           "lazy_group", "string_options"]
 
 Handler = Callable[[Any, Any], Any]
 
@@ -65,6 +65,19 @@ class Headline:
 
 
 @attrs.frozen
+class StatusView:
+    """How ``tablelog status`` shows a system (from the JSON state, SPEC).
+
+    Attributes:
+        line: ``fn(name, record) -> parts``: the figures of one character or item.
+        clock: ``fn(state_json) -> str``: the clock line (None: no clock line).
+    """
+
+    line: Callable[[str, dict[str, Any]], list[str]]
+    clock: Callable[[dict[str, Any]], str] | None = None
+
+
+@attrs.frozen
 class Handlers:
     """A system's catalogue of event types and its evolver, precondition and decider tables."""
 
@@ -98,6 +111,7 @@ class System:
             issue it for one of its own characters; every other system command is the GM's.
         hidden: What seats other than the GM's may not see.
         headlines: The totals the session report shows first for it (``tablelog report``).
+        status: Returns its :class:`StatusView` (imported when first used; None: HP only).
         rule_ids: The rule IDs its refusals and events may name beyond the core's (None: the
             entries of ``tablelog/rules/data/rules.toml`` for this system).
     """
@@ -116,6 +130,7 @@ class System:
     acts_for: Mapping[type, str] = attrs.Factory(dict)
     hidden: Hidden = Hidden()
     headlines: tuple[Headline, ...] = ()
+    status: Callable[[], StatusView] | None = None
     rule_ids: frozenset[str] | None = None
 
     @property
@@ -160,14 +175,18 @@ def _modules(name: str) -> list[ModuleType]:
     return found
 
 
-def lazy_group(module: str) -> Callable[[], click.Group]:
-    """Return a function that imports ``module`` and returns its ``group`` (the CLI group)."""
+def lazy(module: str, name: str) -> Callable[[], Any]:
+    """Return a function that imports ``module`` and returns its attribute ``name``."""
 
-    def load() -> click.Group:
-        group: click.Group = importlib.import_module(module).group
-        return group
+    def load() -> Any:
+        return getattr(importlib.import_module(module), name)
 
     return load
+
+
+def lazy_group(module: str) -> Callable[[], click.Group]:
+    """Return a function that imports ``module`` and returns its ``group`` (the CLI group)."""
+    return lazy(module, "group")
 
 
 def string_options(system: str, names: tuple[str, ...], options: dict[str, Any]) -> None:

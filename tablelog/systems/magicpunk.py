@@ -11,7 +11,7 @@ import click
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
 from tablelog.projections import magicpunk as projection
-from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -33,6 +33,7 @@ SYSTEM = System(
                       "tablelog.commands.magicpunk"),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.magicpunk"),
+    status=lazy("tablelog.cli.magicpunk.status", "STATUS"),
     options=OPTIONS,
     to_json=projection.to_json,
     code=("tablelog.events.magicpunk", "tablelog.projections.magicpunk",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tablelog.commands import pf2e as commands
 from tablelog.projections import pf2e as projection
-from tablelog.systems.declaration import Headline, System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -16,6 +16,7 @@ SYSTEM = System(
                       "tablelog.commands.pf2e"),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.pf2e"),
+    status=lazy("tablelog.cli.pf2e", "STATUS"),
     data_files=("pf2e_base_items.csv", "pf2e_runes.csv"),
     code=("tablelog.events.pf2e", "tablelog.projections.pf2e", "tablelog.rules.pf2e"),
     acts_for={

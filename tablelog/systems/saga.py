@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tablelog.commands.saga.cast import CastTech
 from tablelog.projections import saga as projection
-from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy_group
+from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
 
@@ -20,6 +20,7 @@ SYSTEM = System(
                       "tablelog.commands.saga"),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.saga"),
+    status=lazy("tablelog.cli.saga.status", "STATUS"),
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
