@@ -16,6 +16,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import click
 import pytest
 from click.testing import CliRunner
@@ -196,3 +197,42 @@ def test_its_commands_are_refused_on_another_systems_log(name: str) -> None:
             systems.decide(State(system=other), object.__new__(command_type))
         assert ("CORE-SYSTEM", f"a {name} command on a {other} log: this session's events "
                 f"are {other} events") == (refusal.value.rule_id, refusal.value.message)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_its_declared_fields_name_what_exists(name: str) -> None:
+    """``acts_for`` names a field of each command, its hidden events and headlines name its own
+    event types and their fields, and its ``init`` options are click options."""
+    declared = systems.get(name)
+    own = {e.TYPE: e for e in declared.handlers.events}
+    for command_type, field in declared.acts_for.items():
+        assert command_type in declared.handlers.deciders, command_type
+        assert field in attrs.fields_dict(command_type), (command_type, field)
+    for kind, (owner, _, fields) in declared.hidden.owner_events.items():
+        assert {owner, *fields} <= set(attrs.fields_dict(own[kind])), kind
+    for kind, (_, data_fields) in declared.hidden.enemy_sheets.items():
+        assert {"sheet", *data_fields} <= set(attrs.fields_dict(own[kind])), kind
+    assert set().union(*(h.types for h in declared.headlines)) <= set(own)
+    assert all(isinstance(option, click.Option) for option in declared.options)
+
+
+def test_every_packaged_data_file_is_declared_by_the_system_that_reads_it() -> None:
+    """Each catalogue in tablelog/rules/data is one system's ``data_files`` (its snapshot key),
+    and each declared file exists; rules.toml is the rule reference, no system's."""
+    data = ROOT / "tablelog" / "rules" / "data"
+    declared = [f for name in EVERY for f in systems.get(name).data_files]
+    assert len(declared) == len(set(declared))
+    assert sorted(p.name for p in data.iterdir() if p.name != "rules.toml") == sorted(declared)
+
+
+def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names() -> None:
+    """A log naming a system this installation lacks is SystemUnavailable naming the known
+    ones; a command no system decides is CORE-COMMAND."""
+    with pytest.raises(systems.SystemUnavailable) as unknown:
+        systems.get("dnd5e")
+    assert "unknown system 'dnd5e' (known: fate, magicpunk, pf2e, saga, toy)" == str(
+        unknown.value)
+    with pytest.raises(RuleViolation) as refusal:
+        systems.decide(State(system="toy"), object())
+    assert ("CORE-COMMAND", "object is not a toy command") == (refusal.value.rule_id,
+                                                               refusal.value.message)
