@@ -13,6 +13,7 @@ import attrs
 
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import State, diff, entity_view, evolve, plain_copy
+from tablelog.projections.retirement import retired
 
 __all__ = ["Entry", "history", "replay", "narrate", "touching", "state_json", "public"]
 
@@ -138,11 +139,20 @@ def state_json(state: State, to_json: Callable[[State], dict[str, Any]] | None =
                ) -> dict[str, Any]:
     """Return the JSON state of SPEC (``system, title, seq, clock, characters, items, deck``).
 
+    Retired characters and items are not in ``characters`` or ``items``; once there are some,
+    the key ``retired`` lists them: ``{NAME: {kind: "character" | "item", reason}}``.
+
     Args:
         state: The folded state.
         to_json: The system's own rendering (its declaration's ``to_json``), if it has one.
     """
     if to_json is not None:
-        return to_json(state)
-    view = entity_view(state)
-    return {"system": state.system, "title": state.title, "seq": state.seq, **view}
+        data: dict[str, Any] = to_json(state)
+    else:
+        data = {"system": state.system, "title": state.title, "seq": state.seq,
+                **entity_view(state)}
+    gone = retired(state)
+    if gone:
+        data["retired"] = {name: {"kind": entry["kind"], "reason": entry["reason"]}
+                           for name, entry in gone.items()}
+    return data

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablelog.commands.core import CORE_COMMANDS, deciders
+from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders
 from tablelog.rules.core import RuleViolation
 
 if TYPE_CHECKING:
@@ -110,15 +110,16 @@ def decide(state: State, command: object) -> list[Event]:
     log's system.
 
     Raises:
-        RuleViolation: the decider's refusal; CORE-SYSTEM for another system's command;
-            CORE-COMMAND for a command no system decides.
+        RuleViolation: the decider's refusal (CORE-RETIRED for a retired name: see
+            :func:`tablelog.commands.core.decide_with`); CORE-SYSTEM for another system's
+            command; CORE-COMMAND for a command no system decides.
     """
     kind = type(command)
     fn = get(state.system).handlers.deciders.get(kind)
     if fn is None and kind in CORE_COMMANDS:
         fn = deciders().get(kind)
     if fn is not None:
-        return fn(state, command)  # type: ignore[no-any-return]
+        return decide_with(fn, state, command)
     for other in names():
         try:
             owned = kind in get(other).handlers.deciders
