@@ -5,11 +5,11 @@ Serialization is kept apart from the domain: events never know msgpack. ``to_rec
 one-step upcasters applied to the raw data) and structures the data back into the registered class.
 
 Structuring is the hot path of a replay, and importing cattrs is a fifth of a command's start-up,
-so each class whose fields are all *plain* (``str, int, bool, float, bytes``, optional, or
-lists, ``tuple[X, ...]`` and string-keyed dicts of those) gets a fast path both ways: data with
-exactly the class's fields, each of exactly its type, is built straight into the class; anything
-else goes through the cattrs hook, so results and errors are the converter's. cattrs is imported on
-first use only.
+so each class whose fields are all *plain* (``str, int, bool, float, bytes``, a ``Fraction``
+stored as ``"n/d"``, optional, or lists, ``tuple[X, ...]`` and string-keyed dicts of those) gets
+a fast path both ways: data with exactly the class's fields, each of exactly its type, is built
+straight into the class; anything else goes through the cattrs hook, so results and errors are
+the converter's. cattrs is imported on first use only.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -73,11 +74,18 @@ def _why(exc: Exception) -> str:
 _FRACTION = re.compile(r"(-?[0-9]{1,30})/([0-9]{1,30})")
 
 
+def _fast_fraction(value: Any) -> Fraction | None:
+    """Return the Fraction a ``"n/d"`` string holds (as :func:`_fraction` reads it), or None
+    for anything else (the fast path then leaves the record to cattrs, and its error)."""
+    found = _FRACTION.fullmatch(value) if type(value) is str else None
+    if found is None or not int(found[2]):
+        return None
+    return Fraction(int(found[1]), int(found[2]))
+
+
 def _fraction(value: Any, _: Any) -> Any:
     """Structure a Fraction from exactly what unstructuring writes: ``"n/d"``, at most 30 digits
     a part (no float, no exponent: ``"1e999999999"`` would take minutes to build)."""
-    from fractions import Fraction
-
     found = _FRACTION.fullmatch(value) if type(value) is str else None
     if found is None:
         raise TypeError(f"{value!r} is not a fraction n/d")
@@ -130,7 +138,8 @@ def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
         value = getattr(event, name)
         kind = type(value)
         data[name] = list(value) if kind is tuple or kind is list else (
-            dict(value) if kind is dict else value)
+            dict(value) if kind is dict else (
+                f"{value.numerator}/{value.denominator}" if kind is Fraction else value))
     return event.TYPE, event.VERSION, data
 
 
@@ -262,6 +271,7 @@ def _make_fast(cls: type) -> Fast | None:
         values.append(f"tuple(v{i})" if typing.get_origin(field.type) is tuple else f"v{i}")
     names = tuple(f.name for f in fields)
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
+    namespace["fraction"] = _fast_fraction
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
     build = _build_lines(names, values, setters, namespace)
@@ -269,8 +279,10 @@ def _make_fast(cls: type) -> Fast | None:
              "    except KeyError:", "        return None"] if names else []
     head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
             *(f"    {line}" for line in checks)]
+    fractions = {f.name for f in fields if f.type is Fraction or Fraction in typing.get_args(
+        f.type)}  # read into a Fraction: the data holds it as the event would
     plain = [f"    d[{name!r}] = {value}" for name, value in zip(names, values, strict=True)
-             if value.startswith("tuple(")]
+             if value.startswith("tuple(") or name in fractions]
     source = ["def build(d):", *head, *build, "def check(d):", *head, *plain, "    return d"]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
     # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
@@ -307,6 +319,8 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
     """Return the lines that ``return None`` unless ``ref`` has exactly type ``tp``."""
     if tp in _PLAIN:
         return [f"if type({ref}) is not {tp.__name__}:", "    return None"]
+    if tp is Fraction:  # stored as "n/d" (the converter's hook)
+        return [f"{ref} = fraction({ref})", f"if {ref} is None:", "    return None"]
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType) and type(None) in args and len(args) == 2:
         inner = _field_check(ref, next(a for a in args if a is not type(None)))
