@@ -6,10 +6,11 @@ one-step upcasters applied to the raw data) and structures the data back into th
 
 Structuring is the hot path of a replay, and importing cattrs is a fifth of a command's start-up,
 so each class whose fields are all *plain* (``str, int, bool, float, bytes``, a ``Fraction``
-stored as ``"n/d"``, optional, or lists, ``tuple[X, ...]`` and string-keyed dicts of those) gets
-a fast path both ways: data with exactly the class's fields, each of exactly its type, is built
-straight into the class; anything else goes through the cattrs hook, so results and errors are
-the converter's. cattrs is imported on first use only.
+stored as ``"n/d"``, a nested attrs class of plain fields, optional, or lists, ``tuple[X, ...]``
+and string-keyed dicts of the first five) gets a fast path both ways: data with exactly the
+class's fields, each of exactly its type, is built straight into the class; anything else goes
+through the cattrs hook, so results and errors are the converter's. cattrs is imported on first
+use only.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...],
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 _DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
 _FAST: dict[type, Fast | None] = {}
+_NESTED: dict[str, Callable[[dict[str, Any]], Any]] = {}  # nested classes' builds, by name
 _PLAIN = (str, int, bool, float, bytes)
 _CONVERTER: Any = None
 
@@ -133,14 +135,26 @@ def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
     fast = _fast(type(event))
     if fast is None:
         return event.TYPE, event.VERSION, _converter().unstructure(event)
+    return event.TYPE, event.VERSION, _data(event, fast[1])
+
+
+def _data(value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """Return the converter's data for ``value``, of a class with a fast path (its ``names``):
+    tuples as lists, a Fraction as ``"n/d"``, a nested class's value as its own data."""
     data = {}
-    for name in fast[1]:
-        value = getattr(event, name)
-        kind = type(value)
-        data[name] = list(value) if kind is tuple or kind is list else (
-            dict(value) if kind is dict else (
-                f"{value.numerator}/{value.denominator}" if kind is Fraction else value))
-    return event.TYPE, event.VERSION, data
+    for name in names:
+        field = getattr(value, name)
+        kind = type(field)
+        if kind is tuple or kind is list:
+            field = list(field)
+        elif kind is dict:
+            field = dict(field)
+        elif kind is Fraction:
+            field = f"{field.numerator}/{field.denominator}"
+        elif _FAST.get(kind) is not None:
+            field = _data(field, _FAST[kind][1])  # type: ignore[index]
+        data[name] = field
+    return data
 
 
 def _upcast(type_tag: str, version: int, target: int, data: dict[str, Any]) -> dict[str, Any]:
@@ -245,6 +259,7 @@ def _fast(cls: type) -> Fast | None:
     """Return ``(build, field names, check)`` for a class of plain fields, else None (cached)."""
     if cls in _FAST:
         return _FAST[cls]
+    _FAST[cls] = None  # while it is made: a class that holds itself has none
     found = _FAST[cls] = _make_fast(cls)
     return found
 
@@ -271,7 +286,7 @@ def _make_fast(cls: type) -> Fast | None:
         values.append(f"tuple(v{i})" if typing.get_origin(field.type) is tuple else f"v{i}")
     names = tuple(f.name for f in fields)
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
-    namespace["fraction"] = _fast_fraction
+    namespace.update(fraction=_fast_fraction, nested=_NESTED)
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
     build = _build_lines(names, values, setters, namespace)
@@ -279,10 +294,10 @@ def _make_fast(cls: type) -> Fast | None:
              "    except KeyError:", "        return None"] if names else []
     head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
             *(f"    {line}" for line in checks)]
-    fractions = {f.name for f in fields if f.type is Fraction or Fraction in typing.get_args(
-        f.type)}  # read into a Fraction: the data holds it as the event would
+    built = {f.name for f in fields if any(t is Fraction or attrs.has(t) for t in (
+        f.type, *typing.get_args(f.type)) if isinstance(t, type))}  # read into a value
     plain = [f"    d[{name!r}] = {value}" for name, value in zip(names, values, strict=True)
-             if value.startswith("tuple(") or name in fractions]
+             if value.startswith("tuple(") or name in built]
     source = ["def build(d):", *head, *build, "def check(d):", *head, *plain, "    return d"]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
     # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
@@ -321,6 +336,14 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
         return [f"if type({ref}) is not {tp.__name__}:", "    return None"]
     if tp is Fraction:  # stored as "n/d" (the converter's hook)
         return [f"{ref} = fraction({ref})", f"if {ref} is None:", "    return None"]
+    if isinstance(tp, type) and attrs.has(tp):  # a nested class of plain fields: its own build
+        made = _fast(tp)
+        if made is None:
+            return None
+        key = f"{tp.__module__}.{tp.__qualname__}"
+        _NESTED[key] = made[0]
+        return [f"if type({ref}) is not dict:", "    return None",
+                f"{ref} = nested[{key!r}]({ref})", f"if {ref} is None:", "    return None"]
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType) and type(None) in args and len(args) == 2:
         inner = _field_check(ref, next(a for a in args if a is not type(None)))
