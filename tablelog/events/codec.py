@@ -27,13 +27,11 @@ import attrs
 
 from tablelog.events.core import Event, event_class
 
-__all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder",
-           "fast_path", "fast_check"]
+__all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder", "fast_path"]
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Decoder = Callable[[Any], Event]
-Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...],
-             "Callable[[dict[str, Any]], dict[str, Any] | None] | None"]
+Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...]]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 _DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
 _FAST: dict[type, Fast | None] = {}
@@ -215,16 +213,6 @@ def fast_path(type_tag: str, version: int) -> Callable[[dict[str, Any]], Event |
     return None if fast is None else fast[0]
 
 
-def fast_check(type_tag: str, version: int) -> Callable[[dict[str, Any]], Any] | None:
-    """Return ``check(data)`` for ``(type_tag, version)`` records when the class has a fast path:
-    it returns ``data`` itself when it has exactly the class's fields with exactly their types
-    (list fields of a tuple type made tuples, in place), holding what the event's fields would;
-    else None (then use :func:`decoder`). The replay folds such data with plain evolvers
-    (:mod:`tablelog.projections.plain`)."""
-    fast = _current_fast(type_tag, version)
-    return None if fast is None else fast[2]  # None too for a class that validates its fields
-
-
 def _current_fast(type_tag: str, version: int) -> Fast | None:
     """Return the fast path of ``type_tag``'s class for records of its current version."""
     cls = event_class(type_tag)
@@ -256,7 +244,7 @@ def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
 
 
 def _fast(cls: type) -> Fast | None:
-    """Return ``(build, field names, check)`` for a class of plain fields, else None (cached)."""
+    """Return ``(build, field names)`` for a class of plain fields, else None (cached)."""
     if cls in _FAST:
         return _FAST[cls]
     _FAST[cls] = None  # while it is made: a class that holds itself has none
@@ -266,8 +254,7 @@ def _fast(cls: type) -> Fast | None:
 
 def _make_fast(cls: type) -> Fast | None:
     """Generate ``build(d)``: check that ``d`` has exactly the fields, each of exactly its type,
-    then build the event (tuple fields from msgpack's lists); None when anything differs; and
-    ``check(d)``: the same checks, then ``d`` itself with its tuple fields made tuples.
+    then build the event (tuple fields from msgpack's lists); None when anything differs.
 
     A plain slotted class (no validators, converters or init hooks) is built by setting its
     slots directly, which is what its attrs ``__init__`` would do, at half the cost."""
@@ -294,14 +281,9 @@ def _make_fast(cls: type) -> Fast | None:
              "    except KeyError:", "        return None"] if names else []
     head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
             *(f"    {line}" for line in checks)]
-    built = {f.name for f in fields if any(t is Fraction or attrs.has(t) for t in (
-        f.type, *typing.get_args(f.type)) if isinstance(t, type))}  # read into a value
-    plain = [f"    d[{name!r}] = {value}" for name, value in zip(names, values, strict=True)
-             if value.startswith("tuple(") or name in built]
-    source = ["def build(d):", *head, *build, "def check(d):", *head, *plain, "    return d"]
+    source = ["def build(d):", *head, *build]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
-    # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
-    return namespace["build"], names, namespace["check"] if setters is not None else None
+    return namespace["build"], names
 
 
 def _build_lines(names: tuple[str, ...], values: list[str], setters: list[Any] | None,

@@ -19,7 +19,6 @@ from tablelog.commands.core import AddNote, Redo, Undo
 from tablelog.events.codec import (
     CodecError,
     converter,
-    fast_check,
     fast_path,
     from_record,
     to_record,
@@ -221,19 +220,19 @@ sheets = st.none() | st.builds(Sheet, st.lists(st.text(max_size=3), max_size=3).
                                ints, st.none() | ints)
 
 
-@given(st.text(max_size=5), st.fractions(max_denominator=10**6),
-       st.none() | st.fractions(max_denominator=10**6), sheets)
+stored = st.fractions(-10**20, 10**20, max_denominator=10**6)  # "n/d": 30 digits a part at most
+
+
+@given(st.text(max_size=5), stored, st.none() | stored, sheets)
 def test_codec_fast_path_of_fractions_and_nested_classes_matches_cattrs(
         name: str, rate: Fraction, floor: Fraction | None, sheet: Sheet | None) -> None:
     """A Fraction field goes both ways as the converter takes it ("n/d"), a nested class as its
-    data; the plain form holds the Fraction and the nested value, as the event does."""
+    data."""
     e = Rated(name, rate, floor, sheet)
     kind, version, data = to_record(e)
     assert data == converter.unstructure(e)
     assert data["rate"] == f"{rate.numerator}/{rate.denominator}"
     assert fast_path(kind, version)(msgpack.unpackb(msgpack.packb(data))) == e
-    checked = fast_check(kind, version)(msgpack.unpackb(msgpack.packb(data)))
-    assert (rate, floor, sheet) == (checked["rate"], checked["floor"], checked["sheet"])
 
 
 def test_codec_fast_path_leaves_a_bad_fraction_to_cattrs() -> None:
@@ -248,7 +247,6 @@ def test_codec_fast_path_leaves_a_bad_fraction_to_cattrs() -> None:
                         *(("1/2", bad) for bad in bad_sheets)]:
         data = {"name": "a", "rate": rate, "floor": None, "sheet": sheet}
         assert fast_path("codec.Rated", 1)(dict(data)) is None
-        assert fast_check("codec.Rated", 1)(dict(data)) is None
         with pytest.raises(CodecError, match="data does not fit the event"):
             from_record("codec.Rated", 1, data)
 
