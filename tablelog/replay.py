@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
@@ -42,10 +43,11 @@ _STATE_FIELDS = tuple(f.name for f in attrs.fields(State))
 
 @attrs.define
 class Folded:
-    """The result of a fold: the state, every marker met, where it ended, new checkpoints."""
+    """The result of a fold: the state, the markers that matter (the latest of each target),
+    where it ended, new checkpoints."""
 
     state: State
-    markers: list[tuple[int, str, int]]
+    markers: Markers
     end: Position
     taken: list[Checkpoint]
     undone: frozenset[int]
@@ -197,7 +199,7 @@ class Replayer:
         return State(**decode_state(cp.state, {n: getattr(initial, n) for n in _STATE_FIELDS}))
 
     def checkpoint(self, state: State, end: Position, undone: frozenset[int],
-                   markers: list[tuple[int, str, int]]) -> Checkpoint | None:
+                   markers: Markers) -> Checkpoint | None:
         """Return a checkpoint of ``state`` at ``end``, or None when it cannot be encoded."""
         try:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
@@ -260,7 +262,7 @@ class Replayer:
             self._cps = [c for c in self.checkpoints() if c is not base]
             base, state = None, self.initial()
             skip = frozenset() if not skip else skip
-        markers = list(base.markers) if base is not None else []
+        markers = Markers(base.markers if base is not None else ())
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         enabled = gc.isenabled()
@@ -273,7 +275,7 @@ class Replayer:
         return Folded(state, markers, end, taken, skip, error)
 
     def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
-                markers: list[tuple[int, str, int]], optimistic: bool,
+                markers: Markers, optimistic: bool,
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan."""
@@ -288,7 +290,7 @@ class Replayer:
         for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
             kind = env["type"]
             if kind in MARKERS:
-                markers.append((seq, kind, _target(kind, env, seq, offset, path)))
+                markers.add(seq, kind, _target(kind, env, seq, offset, path))
             elif error is None and seq not in skip:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env["v"]:
@@ -311,7 +313,7 @@ class Replayer:
         return last, taken, error
 
     def _taken(self, taken: list[Checkpoint], state: State, at: Position, skip: frozenset[int],
-               markers: list[tuple[int, str, int]]) -> list[Checkpoint]:
+               markers: Markers) -> list[Checkpoint]:
         """Return ``taken`` with a checkpoint of ``state`` at ``at`` (thinned), or unchanged
         when the state cannot be encoded."""
         state.seq = at.seq

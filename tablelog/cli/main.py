@@ -198,11 +198,9 @@ def init(
     first record adds your signing key: from then on every record is signed
     (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
-    from tablelog.rules.core import check_text
     from tablelog.session import Session
     from tablelog.store.url import names_table, table_id_of
 
-    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     new_id = not names_table(env.log_path)
     session = Session.create(
@@ -241,6 +239,21 @@ def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
     from tablelog.commands.core import AddNote
 
     execute(ctx, AddNote(text=text, about=about))
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--reason", default="", help="Why NAME leaves the table (kept in the log).")
+@appending
+def retire(ctx: click.Context, name: str, reason: str) -> None:
+    """Retire a character, unit or item: it leaves state and status, keeps its history, and no
+    later command may name it (CORE-RETIRED); undo brings it back.
+
+    Example: tablelog retire Kyra --reason "stays in Otari"
+    """
+    from tablelog.commands.core import Retire
+
+    execute(ctx, Retire(name=name, reason=reason))
 
 
 @cli.command()

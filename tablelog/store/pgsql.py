@@ -69,15 +69,7 @@ class SQL:
     CREATE = ("INSERT INTO tablelog_tables (table_id, header, format, system, title, "
               "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
               "ON CONFLICT DO NOTHING RETURNING table_id")
-    # One statement per command (atomic on its own, one round trip): the rows come as arrays,
-    # and the table's writer lock is taken shared before the first row is inserted.
-    APPEND = ("INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, "
-              "actor, at, cmd, req) SELECT %s, r.* FROM unnest(%s::bigint[], %s::bigint[], "
-              "%s::bigint[], %s::bytea[], %s::text[], %s::text[], %s::timestamptz[], "
-              "%s::bigint[], %s::text[]) AS r WHERE pg_advisory_xact_lock_shared(%s)::text = ''")
-    # A notification is no data (a reader also looks every second): its own transaction
-    # commits without waiting for a disk flush (it would cost a second flush per append).
-    NOTIFY = "SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, %s)"
+    # The append and its notification: tablelog.store.pgwire (prepared, one round trip).
     FRAMES = ("SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
               "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
               "ORDER BY seq LIMIT %s")
