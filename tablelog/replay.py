@@ -216,7 +216,7 @@ class Replayer:
         if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
             self.save()
 
-    def keep(self, state: State, end: Position, markers: list[tuple[int, str, int]],
+    def keep(self, state: State, end: Position, markers: Markers,
              force: bool = False) -> None:
         """Checkpoint ``state`` (folded to ``end``) when it is ``every`` events past the latest
         checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``."""

@@ -28,7 +28,7 @@ from tablelog.projections.core import (
 )
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name, check_text
-from tablelog.store.base import Log
+from tablelog.store.base import Lock, Log
 from tablelog.store.format import (
     COMMAND_KEY,
     MAX_HEADER_BYTES,
@@ -40,7 +40,6 @@ from tablelog.store.format import (
     pack_header,
     pack_record,
 )
-from tablelog.store.lock import LogLock
 from tablelog.store.requests import Requests
 from tablelog.store.stamp import now_utc, stamp
 from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
@@ -135,7 +134,7 @@ class Session:
         self._state: State | None = None
         self._markers = actions.Markers()
         self._end: Position | None = None
-        self._lock: LogLock | None = None
+        self._lock: Lock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
         self._requests = Requests()  # which command carried each request id
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
@@ -412,7 +411,10 @@ class Session:
     def _caught_up(self) -> State | None:
         """Return the state folded forward from the one a lost race left behind, or None (the
         log changed otherwise, or an undo or redo came in: fold from a checkpoint)."""
-        (state, end), self._behind = self._behind, None  # type: ignore[misc]
+        behind, self._behind = self._behind, None
+        if behind is None:
+            return None
+        state, end = behind
         if end is None or end is not self._end:
             return None
         folded = self.replayer().catch_up(copy.deepcopy(state), end, self._markers)

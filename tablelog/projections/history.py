@@ -104,7 +104,7 @@ def _command(rec: Any) -> object:
 
 
 def _markers_done(state: State, markers: list[tuple[Any, Event]],
-                  state_at: Callable[[int], State]) -> Iterator[Entry]:
+                  state_at: Callable[[int], State]) -> Generator[Entry, None, State]:
     """Yield the entries of one command's markers (its changes on the last); return the state
     after them (``markers`` is emptied)."""
     after = state_at(markers[-1][0].seq)
