@@ -264,6 +264,10 @@ class Replayer:
         markers = list(base.markers) if base is not None else []
         pos = base.end if base is not None else self.log.start
         assert pos is not None
+        return self._folded(state, pos, until, skip, markers, optimistic)
+
+    def _folded(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
+                markers: list[tuple[int, str, int]], optimistic: bool) -> Folded:
         enabled = gc.isenabled()
         gc.disable()  # folding allocates many short-lived objects and no cycles
         try:
@@ -272,6 +276,31 @@ class Replayer:
             if enabled:
                 gc.enable()
         return Folded(state, markers, end, taken, skip, error)
+
+    def advance(self, state: State, pos: Position,
+                markers: list[tuple[int, str, int]]) -> Folded | None:
+        """Fold the records appended after ``pos`` into ``state`` (the folded state at ``pos``,
+        a copy the caller gives up), unless one of them is an undo or redo marker.
+
+        Args:
+            state: The state at ``pos``; changed in place.
+            pos: Where ``state`` was folded to.
+            markers: The markers up to ``pos`` (not changed).
+
+        Returns:
+            The state at the table's new end, or None when a new marker changed what is
+            undone (then only a fold from a checkpoint gives the state).
+
+        Raises:
+            LogError: a corrupt record, or an event that does not apply.
+        """
+        skip = frozenset(undone_after(markers))
+        done = self._folded(state, pos, None, skip, list(markers), optimistic=True)
+        if len(done.markers) != len(markers):
+            return None
+        if done.error is not None:
+            raise done.error
+        return done
 
     def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
                 markers: list[tuple[int, str, int]], optimistic: bool,

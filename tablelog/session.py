@@ -290,6 +290,27 @@ class Session:
             self._state, self._markers, self._end = folded.state, folded.markers, folded.end
         return folded.state
 
+    def catch_up(self) -> State:
+        """Return the current state, folding only the records others appended since this
+        session last read or wrote the log (a fold from a checkpoint when one of them is an
+        undo or redo). What the server calls before every decision and read.
+
+        Raises:
+            LogError: the log is unreadable or does not replay.
+        """
+        if self._state is None or self._end is None or self.pending is not None:
+            return self.state()
+        if self.log.size() == self._end.offset:
+            return self._state
+        folded = self.replayer().advance(copy.deepcopy(self._state), self._end, self._markers)
+        self._last_at = None  # stamp after the log's new last record
+        if folded is None:
+            self._state = None
+            return self.state()
+        self.replayer().remember(folded.taken, folded.undone)
+        self._state, self._end = folded.state, folded.end
+        return self._state
+
     def unheld(self) -> list[tuple[int, Event, RuleViolation]]:
         """Return every active event whose precondition does not hold where it stands (a log
         that was edited, or written by a faulty tool): ``verify`` reports them.
@@ -415,8 +436,7 @@ class Session:
         try:
             self._write([a.event for a in applied], request_id)
         except LogMovedOn:
-            self._state = None  # another writer appended: catch up and decide again
-            self._last_at = None  # and stamp after the log's new last record
+            self.catch_up()  # another writer appended: catch up and decide again
             return None
         new_state.seq = applied[-1].seq
         self._state = new_state

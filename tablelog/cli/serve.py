@@ -31,14 +31,19 @@ def serve(store: str, host: str, port: int) -> None:
         from tablelog.server.tables import Tables
     except ModuleNotFoundError as exc:
         raise CliError(f"the server needs {exc.name}: pip install 'tablelog[server]'", 3) from None
-    if not store.startswith("file:"):
-        raise CliError(f"unsupported store {store!r}: file:DIR is served", 2)
-    folder = store[len("file:"):] or "."
+    from tablelog.rules.core import escape_text
+    from tablelog.store.log import LogError
+
+    try:
+        tables = Tables(store)
+    except LogError as exc:
+        raise CliError(f"--store: {exc}", 2) from None
     token = os.environ.get("TABLELOG_SERVER_TOKEN") or secrets.token_urlsafe(24)
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")
-    app = create_app(Tables(folder), token)
-    click.echo(f"serving {store} at http://{host}:{port}/ (API under /api, Ctrl-C stops)")
+    app = create_app(tables, token)
+    click.echo(f"serving {escape_text(tables.catalog.where)} at http://{host}:{port}/ (API "
+               "under /api, Ctrl-C stops)")
     _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                            timeout_graceful_shutdown=5)).run()
 

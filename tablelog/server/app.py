@@ -179,7 +179,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
 
     @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
-        return Health(True, "file")
+        return Health(True, tables.kind)
 
     @post("/api/tables", sync_to_thread=True, responses=ERRORS)
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
@@ -274,6 +274,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
         last_id = request.headers.get("last-event-id")
         if last_id is not None and last_id.strip().isdigit():
             start = int(last_id.strip())
+        tables.watch(table)  # other processes' appends wake the stream
         return ServerSentEvent(_stream(table, who, start or 0))
 
     @get("/openapi.json", sync_to_thread=False, include_in_schema=False)

@@ -7,7 +7,6 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from tablelog import actions, systems
@@ -88,7 +87,7 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
     with table.lock:
         undone = undone_after(table.session.markers())
     lines = []
-    for rec in table.records_after(max(0, after)):
+    for rec in table.records_after(max(0, after)):  # at most 10,000: see the limit below
         if rec.seq in undone and not show_all:
             continue
         lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
@@ -99,13 +98,11 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
 
 def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted."""
-    from tablelog.session import Session
-
     now = table.state()
-    session = Session(table.path, snapshots=False)
-    undone = undone_after(session.markers())
-    entries = [e.to_json() for e in read_models.history(session.blank_state(), session.events(),
-                                                        undone, name)]
+    with table.reader() as session:
+        undone = undone_after(session.markers())
+        entries = [e.to_json() for e in read_models.history(session.blank_state(),
+                                                            session.events(), undone, name)]
     if not entries and now.entity(name) is None:
         raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
     viewer = _viewer(table, seat)
@@ -152,9 +149,7 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
     stored = {}
     if outcome.applied and (outcome.written or outcome.repeated):
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
-        for rec in table.records_after(first - 1):
-            if rec.seq > last:
-                break
+        for rec in table.records_after(first - 1, last - first + 1):
             stored[rec.seq] = record_line(rec, False)
     for applied in outcome.applied:
         kind, version, data = to_record(applied.event)
@@ -223,7 +218,7 @@ def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[s
     with table.lock:
         undone = undone_after(table.session.markers())
     return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
-            for rec in itertools.islice(table.records_after(after), 1000)]
+            for rec in table.records_after(after, 1000)]
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
@@ -263,7 +258,6 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     from tablelog.events.codec import CodecError, from_record
     from tablelog.exports import render
     from tablelog.exports.report import build
-    from tablelog.session import Session
 
     now = table.state()
     if until is not None and not 0 <= until <= now.seq:
@@ -280,7 +274,8 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
                 return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
         return f"{rec.type} {event.describe()}"
 
-    made = build(Session(table.path, snapshots=False), until, describe)
+    with table.reader() as session:
+        made = build(session, until, describe)
     if not viewer.sees_all:
         made = attrs.evolve(made, **_hidden_figures(made, viewer))
     return render.html_page(made) if fmt == "html" else render.markdown(made)
