@@ -410,6 +410,7 @@ class Session:
         lock = self.log.lock()
         self._lock = lock
         try:
+            self.catch_up()  # what others appended since the last lost race
             outcome = self._attempt(command, dry_run, request_id)
         finally:
             self._lock = None
