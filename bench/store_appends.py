@@ -91,7 +91,8 @@ def _race(target: object, args_of: list[tuple[object, ...]]) -> float:
     return total / SECONDS
 
 
-def _pgbench(url: str, writers: int, pgbench: str) -> float:
+def pgbench_rate(url: str, writers: int, pgbench: str) -> float:
+    """Return pgbench's transactions/s inserting one row each, with ``writers`` clients."""
     parts = urllib.parse.urlsplit(url)
     host = urllib.parse.parse_qs(parts.query).get("host", [parts.hostname or "localhost"])[0]
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
@@ -107,6 +108,29 @@ def _pgbench(url: str, writers: int, pgbench: str) -> float:
     return float(found.group(1))
 
 
+def pgbench_path(server: object) -> str:
+    """Return the pgbench of the pgserver package for a server the bench started, else the one
+    on the PATH."""
+    if getattr(server, "owned", False):
+        from pathlib import Path
+
+        return str(Path(__import__("pgserver").__file__).parent / "pginstall/bin/pgbench")
+    return "pgbench"
+
+
+def prepare_peers(url: str, sql: object) -> None:
+    """Create the peers' tables: pgbench's rows and eventsourcing's events."""
+    sql("CREATE TABLE IF NOT EXISTS bench_rows (id bigint, payload text)")  # type: ignore[operator]
+    from eventsourcing.postgres import PostgresAggregateRecorder
+
+    PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events").create_table()
+
+
+def eventsourcing_rate(url: str, writers: int) -> float:
+    """Return events/s of ``writers`` eventsourcing recorders, one event per save."""
+    return _race(_es_writer, [(url,) for _ in range(writers)])
+
+
 def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4, 16),
             ) -> dict[str, float]:
     """Return appends/s of tablelog, eventsourcing and pgbench at each writer count."""
@@ -119,16 +143,13 @@ def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4
     ids = [new_table_id() for _ in range(TABLES)]
     for i in ids:
         Session.create(f"{url}#{i}", "toy", seed=1).log.close()
-    sql("CREATE TABLE IF NOT EXISTS bench_rows (id bigint, payload text)")  # type: ignore[operator]
-    from eventsourcing.postgres import PostgresAggregateRecorder
-
-    PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events").create_table()
+    prepare_peers(url, sql)
     out: dict[str, float] = {}
     for w in counts:
         out[f"tablelog_{w}"] = _race(_tablelog_writer, [
             (url, [ids[t] for t in _deal(k, w)]) for k in range(w)])
-        out[f"eventsourcing_{w}"] = _race(_es_writer, [(url,) for _ in range(w)])
-        out[f"pgbench_{w}"] = _pgbench(url, w, pgbench)
+        out[f"eventsourcing_{w}"] = eventsourcing_rate(url, w)
+        out[f"pgbench_{w}"] = pgbench_rate(url, w, pgbench)
         print(f"  {w:2d} writers: tablelog {out[f'tablelog_{w}']:7.0f}/s  eventsourcing "
               f"{out[f'eventsourcing_{w}']:7.0f}/s  pgbench {out[f'pgbench_{w}']:7.0f}/s",
               flush=True)

@@ -7,9 +7,9 @@ GM of every table; a seat's token is good for its table only. Errors are JSON
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import json
+import os
 import secrets
 import threading
 from collections.abc import AsyncIterator
@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 from litestar import Litestar, Request, Response, delete, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.response import ServerSentEvent
@@ -142,8 +143,22 @@ class Events:
     events: list[dict[str, Any]]
 
 
-def create_app(tables: Tables, server_token: str) -> Litestar:
-    """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all."""
+def create_app(tables: Tables, server_token: str, threads: int | None = None) -> Litestar:
+    """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all.
+
+    Args:
+        tables: The store's tables.
+        server_token: The token that creates tables and is the GM of every table.
+        threads: The threads that run requests (each waits on its table's store while it
+            appends); ``$TABLELOG_SERVER_THREADS`` when None, default 16 (on a small machine
+            more threads cost more in switching than they gain in appends at once).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from litestar.concurrency import set_asyncio_executor
+
+    count = threads or int(os.environ.get("TABLELOG_SERVER_THREADS", "16"))
+    set_asyncio_executor(ThreadPoolExecutor(max_workers=count, thread_name_prefix="tablelog"))
 
     def bearer(request: Request[Any, Any, Any]) -> str:
         """The request's token: ``Authorization: Bearer TOKEN``, else the web page's cookie
@@ -268,8 +283,8 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     @get("/api/tables/{table_id:str}/events", responses=ERRORS)
     async def events(request: Request[Any, Any, Any], table_id: str,
                      after: int | None = None) -> ServerSentEvent:
-        table = await asyncio.to_thread(tables.get, table_id)
-        who = await asyncio.to_thread(seat, request, table)
+        table = await sync_to_thread(tables.get, table_id)
+        who = await sync_to_thread(seat, request, table)
         start = after
         last_id = request.headers.get("last-event-id")
         if last_id is not None and last_id.strip().isdigit():
@@ -307,7 +322,7 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
     seen = after
     idle = 0.0
     while not STOPPING.is_set():
-        lines = await asyncio.to_thread(views.stream_lines, table, who, seen)
+        lines = await sync_to_thread(views.stream_lines, table, who, seen)
         for seq, line in lines:
             yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
                                          event="record", id=str(seq))

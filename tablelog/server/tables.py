@@ -20,6 +20,7 @@ import hashlib
 import os
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -87,18 +88,29 @@ class Table:
         self.session = Session(spec, "gm")
         self.path = self.session.path  # what messages call it (never a password)
         self.known = 0  # the last seq this process knows the table has (woken streams read)
+        self._looked = 0.0  # time.monotonic() of the last look at the store
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
         self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
         self._tail: list[Stored] = []  # the latest records read, contiguous
+        self._tail_end: Position | None = None  # the position after the tail's last record
 
-    def state(self) -> State:
+    def state(self, within_s: float = 0.0) -> State:
         """Return the current state, caught up with whatever others appended.
+
+        Args:
+            within_s: Look at the store only when the last look is older than this, or the
+                store's watcher reported records past the state (an event stream's read:
+                the watcher wakes it, and looks every second).
 
         Raises:
             Refusal: 503 when the log cannot be used, or is signed (see docs/SERVER.md).
         """
         with self.lock, _usable():
-            state = self.session.catch_up()
+            now = time.monotonic()
+            state = self.session.state()
+            if not within_s or now - self._looked > within_s or self.known > state.seq:
+                state = self.session.catch_up()
+                self._looked = now
             self.known = max(self.known, state.seq)
         keys = roster(state)
         if keys:
@@ -107,6 +119,12 @@ class Table:
                           f"keys begins with {owner}'s): the server cannot sign what seats "
                           "append, so it does not serve it; play it with the CLI")
         return state
+
+    def current(self) -> State:
+        """Return the state in memory, as the last :meth:`state` or command left it (no look
+        at the store: within a request that has just caught up)."""
+        with self.lock, _usable():
+            return self.session.state()
 
     def seat_of(self, token: str) -> Seat | None:
         """Return the seat whose token this is (compared by hash), or None."""
@@ -166,35 +184,40 @@ class Table:
             session.log.close()
 
     def records_after(self, seq: int, limit: int = 10_000) -> list[Stored]:
-        """Return the records after ``seq`` (at most ``limit``), in order: the latest from the
-        table's tail in memory, older ones read from the store starting at the nearest
-        position the table has indexed (one every ``INDEX_EVERY`` records).
+        """Return the records after ``seq`` (at most ``limit``) up to where the table's state
+        is (call :meth:`state` first to catch up), in order: the latest from the table's tail
+        in memory (extended from where it ends), older ones read from the store starting at
+        the nearest position the table has indexed (one every ``INDEX_EVERY`` records).
 
         Raises:
             Refusal: 503 when the log cannot be used.
         """
-        end = self.state().seq
         with self.lock, _usable():
+            end = self.session.state().seq
             tail = self._tail
             if not tail or tail[0].seq > seq + 1:
-                found = self._read(seq, limit)
+                k = min(seq // INDEX_EVERY, len(self._index))
+                found, after = self._read(self._index[k - 1] if k > 0 else None, seq, limit)
                 if not found or found[-1].seq == end:
-                    self._tail = found[-TAIL:]
+                    self._tail, self._tail_end = found[-TAIL:], after
                 return found
             if tail[-1].seq < end:
-                tail += self._read(tail[-1].seq, end - tail[-1].seq)
+                more, self._tail_end = self._read(self._tail_end, tail[-1].seq, end - tail[-1].seq)
+                tail += more
                 del tail[:-TAIL]
-            return [r for r in tail if r.seq > seq][:limit]
+            first = max(0, seq + 1 - tail[0].seq)
+            return tail[first:first + limit]
 
-    def _read(self, seq: int, limit: int) -> list[Stored]:
-        """Read at most ``limit`` records after ``seq`` from the store (the session's log, whose
-        end and torn offset are left as they were)."""
+    def _read(self, start: Position | None, seq: int, limit: int,
+              ) -> tuple[list[Stored], Position | None]:
+        """Read at most ``limit`` records after ``seq`` from the store, starting at ``start``
+        (None: the first record); return them and the position after the last one read. The
+        session's log keeps its end and torn offset."""
         log = self.session.log
         saved = log.end, log.torn_at
         found: list[Stored] = []
+        after = start
         try:
-            k = min(seq // INDEX_EVERY, len(self._index))
-            start = self._index[k - 1] if k > 0 else log.start
             for n, env, offset, end, payload in log.records(start):
                 if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
                     self._index.append(Position(n, end, chain_hash(payload), offset))
@@ -202,11 +225,12 @@ class Table:
                     found.append(Stored(StoredRecord(
                         n, env["type"], env["v"], env["at"], env["actor"], env["data"], offset,
                         env.get(COMMAND_KEY), env.get(REQUEST_KEY)), env))
+                    after = Position(n, end, chain_hash(payload), offset)
                     if len(found) >= limit:
                         break
         finally:
             log.end, log.torn_at = saved
-        return found
+        return found, after
 
     async def wait(self, seq: int, timeout_s: float) -> None:
         """Wait (without a thread) until the table is known to have records past ``seq`` (an

@@ -19,6 +19,8 @@ from tablelog.server.redact import Viewer
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
 
+STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
+
 __all__ = ["state", "entity", "log", "history", "command", "stream_lines", "add_seat",
            "revoke_seat", "record_line", "authorizer", "report"]
 
@@ -130,7 +132,7 @@ def command(table: Table, seat: Seat, line: str, request_id: str | None,
         if not is_request_id(request_id):
             raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
     outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
-    viewer = _viewer(table, seat)
+    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
     if dry_run and viewer.system == "magicpunk":
         # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
         # §3), the GM included: every card in a dry run's answer is hidden.
@@ -213,12 +215,14 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
 
 def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
     """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream)."""
-    table.state()
-    viewer = _viewer(table, seat)
+    table.state(within_s=STREAM_LOOK_S)
+    records = table.records_after(after, 1000)
+    if not records:
+        return []
+    viewer = Viewer.of(seat.role, seat.characters, table.current())
     with table.lock:
         undone = undone_after(table.session.markers())
-    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
-            for rec in table.records_after(after, 1000)]
+    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
