@@ -14,15 +14,18 @@ __all__ = ["COMMANDS"]
 
 @click.command()
 @click.option("--store", metavar="URL", envvar="TABLELOG_STORE", default="file:./tables",
-              show_default=True, help="Where the tables live (default $TABLELOG_STORE).")
+              show_default=True,
+              help="Where the tables live: file:DIR or postgresql://… (default $TABLELOG_STORE).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to listen on.")
 def serve(store: str, host: str, port: int) -> None:
     """Serve the tables over HTTP: the API of every seat and the web page.
 
-    The server token is $TABLELOG_SERVER_TOKEN, else a fresh one printed once; it creates
-    tables and acts as the GM of every table. Example: tablelog serve --store file:./tables
+    The store is file:DIR or a PostgreSQL URL; several processes may serve one PostgreSQL
+    store. The server token is $TABLELOG_SERVER_TOKEN, else a fresh one printed once; it
+    creates tables and acts as the GM of every table. Example: tablelog serve --store
+    postgresql://localhost/club --port 8801
     """
     try:
         import uvicorn

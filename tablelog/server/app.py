@@ -338,7 +338,11 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
 
 
 def _error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
-    return Response({"error": {"code": code, "rule": rule, "message": message}},
+    """An error answer; its message shows no control character raw (names from the log are
+    data: escape_text writes them as ``\\u001b`` and the like)."""
+    from tablelog.rules.core import escape_text
+
+    return Response({"error": {"code": code, "rule": rule, "message": escape_text(message)}},
                     status_code=status)
 
 

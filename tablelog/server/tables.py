@@ -23,21 +23,19 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
 from tablelog.projections.core import State, roster, seats
+from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
 from tablelog.store.catalog import Catalog
 from tablelog.store.follow import Watcher
-from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
-from tablelog.store.log import LogError, StoredRecord
+from tablelog.store.log import LogError
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
-INDEX_EVERY = 256  # records between the positions a table remembers (reads start near a seq)
-TAIL = 512  # the latest records a table keeps for its event streams
 
 
 def token_hash(token: str) -> str:
@@ -63,16 +61,6 @@ class Refusal(Exception):
         self.status, self.code, self.message, self.rule = status, code, message, rule
 
 
-class Stored(NamedTuple):
-    """A record read by a table: its fields, and its whole envelope (for ``log --json``)."""
-
-    rec: StoredRecord
-    env: dict[str, Any]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.rec, name)
-
-
 class Table:
     """One table: its log, its session (state in memory) and a lock for its commands.
 
@@ -90,9 +78,8 @@ class Table:
         self.known = 0  # the last seq this process knows the table has (woken streams read)
         self._looked = 0.0  # time.monotonic() of the last look at the store
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
-        self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
-        self._tail: list[Stored] = []  # the latest records read, contiguous
-        self._tail_end: Position | None = None  # the position after the tail's last record
+        self._tail = Tail()
+        self.streamed: dict[tuple[Any, ...], list[Any]] = {}  # stream lines made, by seat kind
 
     def state(self, within_s: float = 0.0) -> State:
         """Return the current state, caught up with whatever others appended.
@@ -185,52 +172,13 @@ class Table:
 
     def records_after(self, seq: int, limit: int = 10_000) -> list[Stored]:
         """Return the records after ``seq`` (at most ``limit``) up to where the table's state
-        is (call :meth:`state` first to catch up), in order: the latest from the table's tail
-        in memory (extended from where it ends), older ones read from the store starting at
-        the nearest position the table has indexed (one every ``INDEX_EVERY`` records).
+        is (call :meth:`state` first to catch up), in order (see :class:`Tail`).
 
         Raises:
             Refusal: 503 when the log cannot be used.
         """
         with self.lock, _usable():
-            end = self.session.state().seq
-            tail = self._tail
-            if not tail or tail[0].seq > seq + 1:
-                k = min(seq // INDEX_EVERY, len(self._index))
-                found, after = self._read(self._index[k - 1] if k > 0 else None, seq, limit)
-                if not found or found[-1].seq == end:
-                    self._tail, self._tail_end = found[-TAIL:], after
-                return found
-            if tail[-1].seq < end:
-                more, self._tail_end = self._read(self._tail_end, tail[-1].seq, end - tail[-1].seq)
-                tail += more
-                del tail[:-TAIL]
-            first = max(0, seq + 1 - tail[0].seq)
-            return tail[first:first + limit]
-
-    def _read(self, start: Position | None, seq: int, limit: int,
-              ) -> tuple[list[Stored], Position | None]:
-        """Read at most ``limit`` records after ``seq`` from the store, starting at ``start``
-        (None: the first record); return them and the position after the last one read. The
-        session's log keeps its end and torn offset."""
-        log = self.session.log
-        saved = log.end, log.torn_at
-        found: list[Stored] = []
-        after = start
-        try:
-            for n, env, offset, end, payload in log.records(start):
-                if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
-                    self._index.append(Position(n, end, chain_hash(payload), offset))
-                if n > seq:
-                    found.append(Stored(StoredRecord(
-                        n, env["type"], env["v"], env["at"], env["actor"], env["data"], offset,
-                        env.get(COMMAND_KEY), env.get(REQUEST_KEY)), env))
-                    after = Position(n, end, chain_hash(payload), offset)
-                    if len(found) >= limit:
-                        break
-        finally:
-            log.end, log.torn_at = saved
-        return found, after
+            return self._tail.after(self.session.log, seq, self.session.state().seq, limit)
 
     async def wait(self, seq: int, timeout_s: float) -> None:
         """Wait (without a thread) until the table is known to have records past ``seq`` (an

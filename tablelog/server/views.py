@@ -214,15 +214,26 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
 
 
 def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
-    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream)."""
-    table.state(within_s=STREAM_LOOK_S)
+    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream).
+
+    Streams of seats that see alike (one role, the same characters) that wait after the same
+    seq get the same lines, made once (``table.streamed``, kept for the table's latest seq).
+    """
+    end = table.state(within_s=STREAM_LOOK_S).seq
+    key = (after, end, seat.role, seat.characters)
+    made = table.streamed.get(key)
+    if made is not None:
+        return made
     records = table.records_after(after, 1000)
-    if not records:
-        return []
     viewer = Viewer.of(seat.role, seat.characters, table.current())
     with table.lock:
-        undone = undone_after(table.session.markers())
-    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
+        undone = undone_after(table.session.markers()) if records else set()
+    made = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
+    if records:
+        if any(k[1] != end for k in table.streamed) or len(table.streamed) > 256:
+            table.streamed = {}
+        table.streamed[key] = made
+    return made
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:

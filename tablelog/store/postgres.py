@@ -276,7 +276,8 @@ class PostgresLog(LogFile):
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(f"cannot store the events in {self.path}: {exc}; "
                            "the table is unchanged") from None
-        params = _params(self.table_id, envelopes, data, expected)
+        params = (CHANNEL, f"{self.table_id} {end.seq}",
+                  *_params(self.table_id, envelopes, data, expected))
         conn = self.connection()
         committing = False
         try:
@@ -290,7 +291,6 @@ class PostgresLog(LogFile):
                 if inserted != len(envelopes):
                     raise LogError(f"{self.path}: the database appended {inserted} of "
                                    f"{len(envelopes)} records")
-                conn.execute(SQL.NOTIFY, (CHANNEL, f"{self.table_id} {end.seq}"))
         except LogError as exc:
             if committing:
                 raise type(exc)(f"{exc}; the connection was lost while committing: the command "

@@ -281,3 +281,45 @@ def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> N
     assert (None, None) == (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"])
     assert any(e["type"] == "saga.AttackDamageDealt" for e in
                player.get(f"/tables/{tid}/log").json()["events"])
+
+
+def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
+    """A table whose log has a roster of signing keys (init --sign) is not served: 503 "log"
+    saying it is signed, for reads and commands alike; the table is unchanged."""
+    from tests.support.cli import ok
+
+    signed = f"signed{uuid.uuid4().hex[:8]}"
+    ok(f"{store}#{signed}", "init", "--system", "pf2e", "--sign")
+    gm = api(server)
+    for answer in (gm.get(f"/tables/{signed}/state"),
+                   gm.post(f"/tables/{signed}/commands", json={"command": "note x"})):
+        assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
+        assert f"table {signed} is signed" in answer.json()["error"]["message"]
+    assert [1] == [json.loads(line)["seq"] for line in
+                   ok(f"{store}#{signed}", "log", "--json").splitlines()]
+
+
+def test_control_characters_from_the_log_never_reach_text_answers_raw(
+        server: str, store: str, table: dict[str, str]) -> None:
+    """A hostile record (appended behind the server's back: a note and an actor holding escape
+    sequences, which no command takes) shows escaped in the report (md and html), never as the
+    raw control character; an error message naming such a name escapes it too."""
+    from tablelog.store.url import open_log
+
+    log = open_log(f"{store}#{table['id']}")
+    log.open()
+    end = log.position(api(server).get(f"/tables/{table['id']}").json()["seq"])
+    assert end is not None
+    log.append([{"type": "core.Noted", "v": 1, "at": "2026-12-01T00:00:00.000000Z",
+                 "actor": "\x1b[31mgm", "data": {"text": "\x1b]0;owned\x07 \x1b[2J"},
+                 "cmd": end.seq + 1}], end)
+    log.close()
+    gm = api(server, table["gm"])
+    for fmt in ("md", "html"):
+        text = gm.get(f"/tables/{table['id']}/report", params={"format": fmt}).text
+        assert "u001b" in text and "owned" in text  # written as an escape (md escapes it too)
+        assert not any(ord(c) < 32 and c not in "\n\t" for c in text), fmt
+    refused = command(server, table, "gm", "magicpunk draw '\x1b[31mZed' 1")
+    assert 422 == refused.status_code
+    message = refused.json()["error"]["message"]
+    assert "\x1b" not in message and "Zed" in message, message

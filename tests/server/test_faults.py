@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tablelog.store.log import LogFile
-from tests.support.pg import PgServer
+from tablelog.store.url import open_log
 from tests.support.server import ADD, TOKEN, free_port, spawn
 
 
@@ -96,13 +97,18 @@ def read_stream(url: str, tid: str, after: int, until: int, got: list[tuple[int,
                     return
 
 
-def test_two_processes_on_one_postgresql_store(pg: PgServer, tmp_path: Path) -> None:
-    """Two `tablelog serve` processes on one PostgreSQL store: 4 clients × 25 commands, each
-    sent to one process or the other in turn, with request ids: contiguous seqs, every command
-    once; each command retried on the other process answers its first result (200); a stream
-    on the second process gets every record once, in order, each within a second of its 201
-    on the first."""
-    store = pg.new_database()
+@pytest.mark.parametrize("kind", ["postgresql", "file"])
+def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
+                                    tmp_path: Path) -> None:
+    """Two `tablelog serve` processes on one store (PostgreSQL, and a file store on one
+    machine): 4 clients × 25 commands, each sent to one process or the other in turn, with
+    request ids: contiguous seqs, every command once; each command retried on the other
+    process answers its first result (200); a stream on the second process gets every record
+    once, in order, each within a second of its 201 on the first."""
+    if kind == "postgresql":
+        store = request.getfixturevalue("pg").new_database()
+    else:
+        store = f"file:{tmp_path}"
     ports = [free_port(), free_port()]
     procs = [spawn(store, port) for port in ports]
     urls = [f"http://127.0.0.1:{port}/api" for port in ports]
@@ -147,10 +153,9 @@ def test_two_processes_on_one_postgresql_store(pg: PgServer, tmp_path: Path) -> 
     assert 100 == len(answered) and 20 == len(again)
     seqs = sorted(seqs[0] for seqs, _ in answered.values())
     assert list(range(start + 1, start + 101)) == seqs
-    rows = pg.sql("SELECT seq, req FROM tablelog_records WHERE table_id = %s ORDER BY seq",
-                  (tid,), url=store)
-    assert list(range(1, start + 101)) == [seq for seq, _ in rows]
-    assert sorted(answered) == sorted(req for _, req in rows if req is not None)
+    records = list(open_log(f"{store}#{tid}").scan(chain=True))
+    assert list(range(1, start + 101)) == [r.seq for r in records]
+    assert sorted(answered) == sorted(r.req for r in records if r.req is not None)
     assert list(range(start + 1, start + 101)) == [seq for seq, _ in got]
     when = dict(got)
     late = {req: when[seqs[0]] - at for req, (seqs, at) in answered.items()
