@@ -285,6 +285,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
                      after: int | None = None) -> ServerSentEvent:
         table = await sync_to_thread(tables.get, table_id)
         who = await sync_to_thread(seat, request, table)
+        await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
         start = after
         last_id = request.headers.get("last-event-id")
         if last_id is not None and last_id.strip().isdigit():
@@ -322,7 +323,10 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
     seen = after
     idle = 0.0
     while not STOPPING.is_set():
-        lines = await sync_to_thread(views.stream_lines, table, who, seen)
+        try:
+            lines = await sync_to_thread(views.stream_lines, table, who, seen)
+        except Refusal:
+            return  # the table became unusable: the stream ends (a reconnect gets the 503)
         for seq, line in lines:
             yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
                                          event="record", id=str(seq))

@@ -73,6 +73,14 @@ def _wait(waiter: Any, timeout_s: float | None, stop: threading.Event | None) ->
     return False
 
 
+def _size(log: Log) -> int:
+    """Return a log file's size, -1 when it cannot be read (removed, or not there yet)."""
+    try:
+        return log.size()
+    except OSError:
+        return -1
+
+
 class FileWaiter:
     """Waits for a log file to change size (polling its size)."""
 
@@ -81,10 +89,7 @@ class FileWaiter:
         self._size = self._now()
 
     def _now(self) -> int:
-        try:
-            return self.log.size()
-        except OSError:
-            return -1
+        return _size(self.log)
 
     def wait(self, timeout_s: float) -> bool:
         """Return True as soon as the file's size changed since the last call (or since this
@@ -196,7 +201,7 @@ class Watcher:
             with self._lock:
                 logs = list(self._watched.items())
             for table_id, log in logs:
-                size = FileWaiter(log)._size
+                size = _size(log)
                 if self._sizes.setdefault(table_id, size) != size:
                     self._sizes[table_id] = size
                     self._report([table_id])

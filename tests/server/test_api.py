@@ -285,13 +285,14 @@ def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> N
 
 def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
     """A table whose log has a roster of signing keys (init --sign) is not served: 503 "log"
-    saying it is signed, for reads and commands alike; the table is unchanged."""
+    saying it is signed, for reads, the event stream and commands alike; the table is
+    unchanged."""
     from tests.support.cli import ok
 
     signed = f"signed{uuid.uuid4().hex[:8]}"
     ok(f"{store}#{signed}", "init", "--system", "pf2e", "--sign")
     gm = api(server)
-    for answer in (gm.get(f"/tables/{signed}/state"),
+    for answer in (gm.get(f"/tables/{signed}/state"), gm.get(f"/tables/{signed}/events"),
                    gm.post(f"/tables/{signed}/commands", json={"command": "note x"})):
         assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
         assert f"table {signed} is signed" in answer.json()["error"]["message"]
