@@ -118,6 +118,7 @@ class Outcome:
     applied: list[Applied]
     written: bool
     repeated: bool = False
+    at: str | None = None  # the records' time stamp, when this command appended them
 
 
 class Session:
@@ -448,7 +449,7 @@ class Session:
         )
         if self.snapshots:
             self._checkpoint(new_state)
-        return Outcome(applied, True)
+        return Outcome(applied, True, at=self._last_at)
 
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)

@@ -23,6 +23,7 @@ __all__ = [
     "execute",
     "session_of",
     "echo_outcome",
+    "echo_json",
     "change_lines",
     "fmt_value",
     "domain_errors",
@@ -105,11 +106,16 @@ def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 
 def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a command as one that appends: add ``--dry-run`` and ``--request-id`` and pass the
-    click context first."""
+    """Mark a command as one that appends: add ``--dry-run``, ``--json`` and ``--request-id``
+    and pass the click context first."""
 
     @click.option(
         "--dry-run", is_flag=True, help="Show the events it would append; append nothing."
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True,
+        help="One JSON object per event: history --json's keys, with the event's data and "
+             "whether it is appended.",
     )
     @click.option(
         "--request-id", callback=_request_id, metavar="ID",
@@ -118,9 +124,10 @@ def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
     )
     @click.pass_context
     @functools.wraps(fn)
-    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, request_id: str | None,
-                **kwargs: Any) -> Any:
+    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, as_json: bool,
+                request_id: str | None, **kwargs: Any) -> Any:
         ctx.meta["tablelog.dry_run"] = dry_run
+        ctx.meta["tablelog.json"] = as_json
         ctx.meta["tablelog.request_id"] = request_id
         return domain_errors(fn)(ctx, *args, **kwargs)
 
@@ -144,6 +151,9 @@ def execute(ctx: click.Context, command: object) -> Any:
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
     env.outcome = outcome
+    if ctx.meta.get("tablelog.json"):
+        echo_json(outcome, env.actor)
+        return outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
         seqs = f"#{first}" if first == last else f"#{first}-#{last}"
@@ -170,6 +180,26 @@ def echo_outcome(outcome: Any) -> None:
         echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
         for line in change_lines(applied.changes):
             echo(f"    {line}")
+
+
+def echo_json(outcome: Any, actor: str) -> None:
+    """Print one JSON object per event of ``outcome`` (``--json`` on an appending command).
+
+    Each object has ``history --json``'s keys (``seq, at, actor, type, event, undone,
+    changes [{field, old, new}], explain``), with ``changes`` naming whole paths
+    (``characters.Valeros.spent_gp``), plus ``data``, the event's recorded fields as
+    ``log --json`` shows them, and ``appended`` (false on a dry run). ``at`` is null when
+    nothing was appended by this command.
+    """
+    from tablelog.events.codec import to_record
+    from tablelog.exports.jsonl import dump
+    from tablelog.projections.history import Entry
+
+    appended = outcome.written or outcome.repeated
+    for applied in outcome.applied:
+        line = Entry(applied.seq, outcome.at, actor, applied.event, applied.changes).to_json()
+        line.update(data=to_record(applied.event)[2], appended=appended)
+        echo(dump(line))
 
 
 def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True) -> list[str]:

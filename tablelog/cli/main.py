@@ -244,6 +244,21 @@ def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
 
 
 @cli.command()
+@click.argument("name")
+@click.option("--reason", default="", help="Why NAME leaves the table (kept in the log).")
+@appending
+def retire(ctx: click.Context, name: str, reason: str) -> None:
+    """Retire a character, unit or item: it leaves state and status, keeps its history, and no
+    later command may name it (CORE-RETIRED); undo brings it back.
+
+    Example: tablelog retire Kyra --reason "stays in Otari"
+    """
+    from tablelog.commands.core import Retire
+
+    execute(ctx, Retire(name=name, reason=reason))
+
+
+@cli.command()
 @click.argument("seq", type=click.IntRange(min=1), required=False)
 @click.option("--reason", default="", help="Why it is undone (kept in the log).")
 @appending

@@ -164,8 +164,10 @@ def refuse_case_twin(ctx: click.Context, session: Any, command: object) -> None:
     new = next((getattr(command, f) for f in _NAME_FIELDS if hasattr(command, f)), None)
     if not isinstance(new, str):
         return
+    from tablelog.projections.retirement import retired
+
     state = session.state()
-    for taken in (*state.characters, *state.items):
+    for taken in (*state.characters, *state.items, *retired(state)):
         if taken != new and taken.casefold() == new.casefold():
             raise RuleViolation("CORE-NAME", f"{new!r} differs from {taken!r} only by case: "
                                 f"use {taken!r}, or give --force to add {new!r} as well")

@@ -11,11 +11,22 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import ROLES, Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
+from tablelog.events.core import (
+    ROLES,
+    Event,
+    KeyAdded,
+    Noted,
+    NotedAbout,
+    Retired,
+    SeatAdded,
+    SeatRevoked,
+)
 from tablelog.projections.core import State, roster, seats
+from tablelog.projections.retirement import retired, retired_text
 from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
-__all__ = ["decider", "decide", "AddNote", "Undo", "Redo", "AddSeat", "RevokeSeat", "AddKey",
+__all__ = ["decider", "decide", "AddNote", "Retire", "Undo", "Redo", "AddSeat", "RevokeSeat",
+           "AddKey",
            "RuleViolation",
            "require"]
 
@@ -44,7 +55,8 @@ def decide(state: State, command: object) -> list[Event]:
 
     Raises:
         RuleViolation: the command is refused (the message names the rule and the values);
-            CORE-SYSTEM when it belongs to another system than the log's.
+            CORE-SYSTEM when it belongs to another system than the log's; CORE-RETIRED when
+            the name it did not find is a retired character or item.
     """
     system = _SYSTEMS.get(type(command))
     if system is not None and system != state.system:
@@ -54,7 +66,24 @@ def decide(state: State, command: object) -> list[Event]:
     if fn is None:
         raise RuleViolation("CORE-COMMAND", f"{type(command).__name__} is not a "
                             f"{state.system} command")
-    return fn(state, command)
+    try:
+        return fn(state, command)
+    except RuleViolation as exc:
+        if exc.rule_id == "UNKNOWN-NAME" and retired(state):
+            _refuse_retired(state, command, exc)
+        raise
+
+
+def _refuse_retired(state: State, command: object, exc: RuleViolation) -> None:
+    """Raise CORE-RETIRED when the name an UNKNOWN-NAME refusal names is a retired one that
+    ``command`` holds (in a field, alone or in a tuple)."""
+    gone = retired(state)
+    for field in attrs.fields(type(command)):  # type: ignore[arg-type]
+        value = getattr(command, field.name)
+        names = (value,) if isinstance(value, str) else value if isinstance(value, tuple) else ()
+        for name in names:
+            if isinstance(name, str) and name in gone and name in exc.message:
+                raise RuleViolation("CORE-RETIRED", retired_text(name, gone[name])) from exc
 
 
 @attrs.frozen
@@ -63,6 +92,44 @@ class AddNote:
 
     text: str
     about: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Retire:
+    """Retire the character, unit or item ``name`` from the table (``retire NAME``)."""
+
+    name: str
+    reason: str = ""
+
+
+@decider(Retire)
+def decide_retire(state: State, command: Retire) -> list[Event]:
+    """Decide retiring a character, unit or item: it leaves ``state`` and ``status``, keeps its
+    ``history``, and no later command may name it; ``undo`` brings it back.
+
+    Raises:
+        RuleViolation: CORE-TEXT for a control character in the reason; UNKNOWN-NAME for a
+            name that is no character or item; CORE-RETIRED when it is retired already, or
+            when a character still owns items (retire them or hand them over first) or holds
+            cards (magicpunk: play, charge or circulate them first, so the deck keeps all 54).
+
+    Source: issue 20, item 6; CORE-RETIRED.
+    """
+    check_text(command.reason, "the reason")
+    gone = retired(state).get(command.name)
+    if gone is not None:
+        raise RuleViolation("CORE-RETIRED", retired_text(command.name, gone))
+    record = state.entity(command.name)
+    require(record is not None, "UNKNOWN-NAME",
+            f"no character or item named {command.name!r} to retire")
+    assert record is not None
+    owned = [item for item, found in state.items.items() if found.get("owner") == command.name]
+    require(not owned, "CORE-RETIRED", f"{command.name} owns {', '.join(owned)}: retire or "
+            "hand over what they own first")
+    cards = record.get("hand", record.get("cards")) or []
+    require(not cards, "CORE-RETIRED", f"{command.name} holds {' '.join(cards)}: play, charge "
+            "or circulate them first (the deck keeps every card)")
+    return [Retired(command.name, command.reason)]
 
 
 @attrs.frozen

@@ -12,8 +12,8 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Undone",
-           "Redone", "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
+__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Retired",
+           "Undone", "Redone", "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
 
 E = TypeVar("E", bound=type)
 
@@ -125,6 +125,19 @@ class NotedAbout(Event):
 
     def describe(self) -> str:
         return f"{self.text!r} (about {', '.join(self.about)})"
+
+
+@event("core.Retired", entities=("name",), rules=("CORE-RETIRED",))
+@attrs.frozen
+class Retired(Event):
+    """A character, unit or item left the table (``retire NAME``): gone from ``state`` and
+    ``status``, kept in ``history``; no later command may name it (CORE-RETIRED)."""
+
+    name: str
+    reason: str = ""
+
+    def describe(self) -> str:
+        return self.name + (f" ({self.reason})" if self.reason else "")
 
 
 @event("core.Undone")

@@ -90,10 +90,19 @@ def precondition(
 def check(state: State, event: Event) -> None:
     """Raise when ``event`` does not hold on ``state`` (see :func:`precondition`).
 
+    Every event also depends on the characters and items it names not being retired.
+
     Raises:
-        RuleViolation: the rule the event's precondition names; nothing for an event type
-            without a precondition.
+        RuleViolation: CORE-RETIRED when the event names a retired character or item; else the
+            rule the event's precondition names; nothing for an event type without one.
     """
+    gone = state.extra.get("retired")  # tablelog.projections.retirement
+    if gone:
+        for name in event.entities():
+            if name in gone:
+                from tablelog.projections.retirement import retired_text
+
+                raise RuleViolation("CORE-RETIRED", retired_text(name, gone[name]))
     fn = _PRECONDITIONS.get(type(event))
     if fn is not None:
         fn(state, event)
@@ -297,3 +306,5 @@ def _same_shape_records(before: Any, after: Any) -> bool:
     return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
             and all(isinstance(x, dict) for x in before + after))
 
+
+from tablelog.projections import retirement  # noqa: E402, F401 - registers core.Retired's evolver

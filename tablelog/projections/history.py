@@ -14,6 +14,7 @@ import attrs
 
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import State, diff, entity_view, evolve, plain_copy
+from tablelog.projections.retirement import retired
 
 __all__ = ["Entry", "history", "replay", "narrate", "touching", "state_json", "public"]
 
@@ -138,10 +139,18 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
 def state_json(state: State, module: ModuleType) -> dict[str, Any]:
     """Return the JSON state of SPEC (``system, title, seq, clock, characters, items, deck``).
 
-    A system module may define ``to_json(state) -> dict`` to render it itself.
+    A system module may define ``to_json(state) -> dict`` to render it itself. Retired
+    characters and items are not in ``characters`` or ``items``; once there are some, the key
+    ``retired`` lists them: ``{NAME: {kind: "character" | "item", reason}}``.
     """
     custom = getattr(module, "to_json", None)
     if custom is not None:
-        return custom(state)  # type: ignore[no-any-return]
-    view = entity_view(state)
-    return {"system": state.system, "title": state.title, "seq": state.seq, **view}
+        data: dict[str, Any] = custom(state)
+    else:
+        data = {"system": state.system, "title": state.title, "seq": state.seq,
+                **entity_view(state)}
+    gone = retired(state)
+    if gone:
+        data["retired"] = {name: {"kind": entry["kind"], "reason": entry["reason"]}
+                           for name, entry in gone.items()}
+    return data

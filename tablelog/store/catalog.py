@@ -18,7 +18,6 @@ from tablelog.store.url import TABLE_ID, parse_spec, redact
 __all__ = ["Catalog"]
 
 _EXISTS = "SELECT 1 FROM tablelog_tables WHERE table_id = %s"
-_IDS = "SELECT table_id FROM tablelog_tables ORDER BY table_id"
 
 
 class Catalog:
@@ -64,7 +63,9 @@ class Catalog:
         if self.kind == "file":
             return sorted(name[:-5] for name in os.listdir(self.folder)
                           if name.endswith(".tlog") and TABLE_ID.fullmatch(name[:-5]))
-        return [row[0] for row in self._rows(_IDS, ())]
+        from tablelog.store.pgsql import SQL
+
+        return [row[0] for row in self._rows(SQL.TABLES, ())]
 
     def exists(self, table_id: str) -> bool:
         """Return whether the store holds table ``table_id`` (False for a malformed id).

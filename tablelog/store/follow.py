@@ -128,9 +128,9 @@ class PostgresWaiter:
 
     def wait(self, timeout_s: float) -> bool:
         """Return True when an append to this table was committed since the last call (or
-        since this waiter was made), or a second passed since the last look (a missed
-        notification must not hide records); False after ``timeout_s`` seconds without
-        either."""
+        since this waiter was made), or a second passed since the last look (a writer that
+        died between its commit and its NOTIFY must not hide its records); False after
+        ``timeout_s`` seconds without either."""
         if time.monotonic() - self._looked >= LOOK_S:
             self._looked = time.monotonic()
             return True
@@ -153,8 +153,9 @@ class Watcher:
 
     A PostgreSQL store is followed with one ``LISTEN tablelog`` connection for all its tables
     (a notification names the table and its last seq), and every watched table is reported at
-    least every ``LOOK_S`` seconds (with ``seq`` None: a notification missed while the
-    connection was made again must not hide records); a ``file:DIR`` store by polling the size of each
+    least every ``LOOK_S`` seconds (with ``seq`` None: a writer that died between its commit
+    and its NOTIFY must not hide its records, nor a notification missed while the connection
+    was made again); a ``file:DIR`` store by polling the size of each
     watched table's file every ``POLL_S`` seconds. A lost connection is made again (a second
     later), reporting every watched table.
 

@@ -20,7 +20,7 @@ __all__ = ["StoreUnavailable", "SCHEMA_VERSION", "CHANNEL", "connect", "ensure_s
            "db_errors", "lock_key", "one_line", "SQL"]
 
 SCHEMA_VERSION = 1
-CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" of every append
+CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
 _SCHEMA_LOCK = 0x74626C6F67  # advisory lock key ("tblog") held while the schema is created
 
 SCHEMA = """
@@ -69,17 +69,7 @@ class SQL:
     CREATE = ("INSERT INTO tablelog_tables (table_id, header, format, system, title, "
               "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
               "ON CONFLICT DO NOTHING RETURNING table_id")
-    # One statement per command (atomic on its own, one round trip): the rows come as arrays,
-    # and the table's writer lock is taken shared before the first row is inserted. Its NOTIFY
-    # (the first two parameters) is part of the same transaction: PostgreSQL delivers it when
-    # the records are committed, and never for a command that was not (the server measured a
-    # separate NOTIFY statement as a quarter of its round trips per command).
-    APPEND = ("WITH notified AS (SELECT pg_notify(%s, %s)) "
-              "INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, "
-              "actor, at, cmd, req) SELECT %s, r.* FROM unnest(%s::bigint[], %s::bigint[], "
-              "%s::bigint[], %s::bytea[], %s::text[], %s::text[], %s::timestamptz[], "
-              "%s::bigint[], %s::text[]) AS r, notified "
-              "WHERE pg_advisory_xact_lock_shared(%s)::text = ''")
+    # The append and its notification: tablelog.store.pgwire (prepared, one round trip).
     FRAMES = ("SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
               "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
               "ORDER BY seq LIMIT %s")

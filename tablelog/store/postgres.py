@@ -45,6 +45,7 @@ from tablelog.store.pgsql import (
     lock_timeout_setting,
     one_line,
 )
+from tablelog.store.pgwire import append_and_notify, bytea_array, int8_array, text_array
 from tablelog.store.url import new_table_id, redact
 
 __all__ = ["PostgresLog"]
@@ -276,28 +277,23 @@ class PostgresLog(LogFile):
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(f"cannot store the events in {self.path}: {exc}; "
                            "the table is unchanged") from None
-        params = (CHANNEL, f"{self.table_id} {end.seq}",
-                  *_params(self.table_id, envelopes, data, expected))
+        params = _params(self.table_id, envelopes, data, expected)
         conn = self.connection()
-        committing = False
         try:
             with self._errors():
-                try:  # one statement, its own transaction: every record or none
-                    committing = True
-                    inserted = conn.execute(SQL.APPEND, params).rowcount
+                try:  # one round trip: the append commits, then the notification is sent
+                    inserted = append_and_notify(conn, params, CHANNEL,
+                                                 f"{self.table_id} {end.seq}")
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
-                committing = False
-                if inserted != len(envelopes):
-                    raise LogError(f"{self.path}: the database appended {inserted} of "
-                                   f"{len(envelopes)} records")
         except LogError as exc:
-            if committing:
-                raise type(exc)(f"{exc}; the connection was lost while committing: the command "
-                                "may or may not be in the table (look with tablelog log; a "
-                                "retry with the same --request-id appends it at most once)"
-                                ) from None
-            raise type(exc)(f"{exc}; nothing was appended") from None
+            raise type(exc)(f"{exc}; the connection was lost while committing: the command "
+                            "may or may not be in the table (look with tablelog log; a "
+                            "retry with the same --request-id appends it at most once)"
+                            ) from None
+        if inserted != len(envelopes):
+            raise LogError(f"{self.path}: the database appended {inserted} of "
+                           f"{len(envelopes)} records")
         self.end = end
         return end
 
@@ -379,22 +375,27 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
 
 
 def _params(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
-            expected: Position) -> tuple[Any, ...]:
-    """Return the parameters of SQL.APPEND for a batch: each record's framing split back out of
-    ``data`` (the bytes :func:`~tablelog.store.log.frame` made), with its query columns, as one
-    array per column."""
-    columns: list[list[Any]] = [[] for _ in range(9)]
+            expected: Position) -> list[bytes]:
+    """Return the parameters of :data:`~tablelog.store.pgwire.APPEND` for a batch, in binary
+    format: each record's framing split back out of ``data`` (the bytes
+    :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column."""
+    seqs, offsets, crcs, payloads = [], [], [], []
     at, seq, offset = 0, expected.seq, expected.offset
-    for env in envelopes:
+    for _ in envelopes:
         length, crc = RECORD_PREFIX.unpack_from(data, at)
         seq += 1
-        row = (seq, offset, crc, data[at + 8:at + 8 + length], env["type"], env["actor"],
-               env["at"], env.get(COMMAND_KEY), env.get(REQUEST_KEY))
-        for column, value in zip(columns, row, strict=True):
-            column.append(value)
+        seqs.append(seq)
+        offsets.append(offset)
+        crcs.append(crc)
+        payloads.append(data[at + 8:at + 8 + length])
         at += 8 + length
         offset += 8 + length
-    return (table_id, *columns, lock_key(table_id))
+    return [table_id.encode(), int8_array(seqs), int8_array(offsets), int8_array(crcs),
+            bytea_array(payloads), text_array([e["type"] for e in envelopes]),
+            text_array([e["actor"] for e in envelopes]), text_array([e["at"] for e in envelopes]),
+            int8_array([e.get(COMMAND_KEY) for e in envelopes]),
+            text_array([e.get(REQUEST_KEY) for e in envelopes]),
+            lock_key(table_id).to_bytes(8, "big", signed=True)]
 
 
 class _Pages:

@@ -152,13 +152,14 @@ def test_damage_and_heal(log: Path):
 
 
 def test_roll_json(log: Path):
-    """`roll --json` prints the dice, success, jackpot, bad beat and achieved value."""
+    """`roll --json` prints the dice, success, jackpot, bad beat and achieved value (the
+    event's data)."""
     out = ok(log, "magicpunk", "roll", "2MP10C3", "--dice", "2,9", "--by", "Aria", "--json")
-    data = json.loads(out)
+    data = json.loads(out)["data"]
     assert {"dice": [2, 9], "success": True, "jackpot": False, "bad_beat": False,
             "achieved": 9} == {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat",
                                                      "achieved")}
-    fail = json.loads(ok(log, "magicpunk", "roll", "1MP5", "--dice", "12", "--json"))
+    fail = json.loads(ok(log, "magicpunk", "roll", "1MP5", "--dice", "12", "--json"))["data"]
     assert (False, None) == (fail["success"], fail["achieved"])
 
 
@@ -354,5 +355,5 @@ def test_heal_line_says_what_was_healed(log: Path):
 def test_roll_takes_the_dice_bot_forms(log: Path, notation: str, shown: str):
     """`roll MP15` is one die; `2mp10c` is 2MP10 with no challenge, as the dice bots read them."""
     out = json.loads(ok(log, "magicpunk", "roll", notation, "--dice",
-                        ",".join(["7"] * (1 if shown.startswith("1") else 2)), "--json"))
+                        ",".join(["7"] * (1 if shown.startswith("1") else 2)), "--json"))["data"]
     assert (shown, True, 7) == (out["notation"], out["success"], out["achieved"])

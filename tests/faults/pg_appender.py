@@ -13,9 +13,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 
 import appender  # noqa: E402
 
-from tablelog.store.pgsql import SQL  # noqa: E402
+from tablelog.store import pgwire  # noqa: E402
 
-SQL.APPEND += " AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
+pgwire.APPEND += b" AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
 
 if __name__ == "__main__":
     appender.main(sys.argv[1])

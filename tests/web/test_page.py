@@ -95,7 +95,8 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: s
     started = time.perf_counter()
     ann.click("#doit")
     ann.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
-    gm.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
+    gm.wait_for_function(
+        "document.querySelectorAll('article[data-name=Aria] .card').length == 3")
     delay_s = time.perf_counter() - started
     bo.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
     faces = hand(ann, "Aria")
@@ -106,7 +107,8 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: s
     gm.locator("#log li", has_text="magicpunk.CardsDrawn Aria").locator("button",
                                                                          has_text="undo").click()
     for page in (gm, ann, bo):
-        page.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 0")
+        page.wait_for_function(
+            "document.querySelectorAll('article[data-name=Aria] .card').length == 0")
     assert gm.locator("#log li.undone", has_text="magicpunk.CardsDrawn Aria").count() == 1
     shot(gm, "4-gm-undid-from-the-log")
 
@@ -202,3 +204,60 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(browser: Any, 
     figures = json.loads(measured.read_text()) if measured.exists() else {}
     figures["first_render_5000_events_s"] = first_render_s
     measured.write_text(json.dumps(figures))
+
+
+# WCAG 2.x contrast ratio of each visible element's own text against the first opaque background
+# behind it (text on a patterned background, the card backs, is white on dark blue by design).
+CONTRAST = """() => {
+  const rgb = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(",").map(parseFloat);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+  };
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.backgroundImage !== "none") return null;
+      const c = rgb(s.backgroundColor);
+      if (c && c.a > 0) return c;
+    }
+    return { r: 255, g: 255, b: 255, a: 1 };
+  };
+  const found = []; let checked = 0;
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    const bg = behind(el); if (!bg) continue;
+    const [hi, lo] = [lum(rgb(getComputedStyle(el).color)), lum(bg)].sort((x, y) => y - x);
+    checked += 1;
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const text = el.textContent.trim().slice(0, 30);
+    if (ratio < 4.5) found.push(`${el.tagName}.${el.className} "${text}": ${ratio.toFixed(2)}`);
+  }
+  return { checked, found };
+}"""
+
+
+def test_every_text_on_the_page_has_readable_contrast(browser: Any, server: str,
+                                                      seats: dict[str, str]) -> None:
+    """Each visible text of the table page (a GM's, with a refused command and an undone
+    action shown) and of the server page is at least 4.5:1 against its background (WCAG AA)."""
+    gm = open_seat(browser, seats["gm2"])
+    gm.fill("#command", "magicpunk damage Aria 2")
+    gm.click("#doit")
+    gm.wait_for_selector("#result.ok")
+    gm.locator("#log li", has_text="magicpunk.DamageTaken Aria").locator("button",
+                                                                      has_text="undo").click()
+    gm.wait_for_selector("#log li.undone")
+    gm.fill("#command", "magicpunk play Aria ZZ")
+    gm.click("#doit")
+    gm.wait_for_selector("#result.error")
+    index = browser.new_context().new_page()
+    index.goto(f"{server}/?token={TOKEN}")
+    index.wait_for_selector("#create")
+    for page in (gm, index):
+        measured = page.evaluate(CONTRAST)
+        assert measured["checked"] >= 10 and [] == measured["found"]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from tablelog.cli.core import appending, domain_errors, execute, session_of
+from tablelog.cli.core import appending, execute
 from tablelog.cli.magicpunk.options import (
     COUNT,
     MONEY,
@@ -128,27 +126,15 @@ def procure(ctx: click.Context, name: str, material: str, quality: str, design: 
 @click.argument("notation")
 @click.option("--dice", "dice_text", metavar="D,D…", help="The d20 results rolled at the table.")
 @click.option("--by", metavar="NAME", help="Who rolls.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @appending
-def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | None,
-         as_json: bool) -> None:
+def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | None) -> None:
     """Roll a check: nMPm or nMPmCx (n d20, success on a die <= m and >= x); as the dice bots
-    read it, n may be left out (MP15: one die).
+    read it, n may be left out (MP15: one die). With --json, the roll's dice, kept dice,
+    success, jackpot, bad beat and achieved value are the event's ``data``.
 
     Example: tablelog magicpunk roll 3MP10C4 --by Aria
     """
-    command = RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by)
-    if not as_json:
-        execute(ctx, command)
-        return
-    dry_run = bool(ctx.meta.get("tablelog.dry_run"))
-    outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run)
-    event = outcome.applied[0].event
-    click.echo(json.dumps({"seq": outcome.applied[0].seq, "notation": event.notation,
-                           "dice": list(event.dice), "kept": list(event.kept),
-                           "success": event.success, "jackpot": event.jackpot,
-                           "bad_beat": event.bad_beat, "achieved": event.achieved,
-                           "by": event.by, "appended": outcome.written}))
+    execute(ctx, RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by))
 
 
 @click.command("cohabit")

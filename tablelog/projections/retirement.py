@@ -1,0 +1,48 @@
+"""Retired characters and items (``retire NAME``, CORE-RETIRED): the evolver and precondition
+of ``core.Retired``, and what the rest of the tree asks about them.
+
+A retired record leaves ``characters`` or ``items`` for ``state.extra["retired"]`` (private to
+the core, as seats and keys are); :func:`tablelog.projections.core.check` refuses any event that
+names one, so later commands, undo and redo all respect a retire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.events.core import Retired
+from tablelog.projections.core import State, evolver, precondition, require
+
+__all__ = ["retired", "retired_text"]
+
+
+@precondition(Retired)
+def _can_retire(state: State, e: Retired) -> None:
+    require(state.entity(e.name) is not None, "UNKNOWN-NAME",
+            f"no character or item named {e.name!r} to retire")
+
+
+@evolver(Retired)
+def _retired(state: State, e: Retired) -> None:
+    """The record leaves ``characters`` or ``items`` for ``extra["retired"]`` (private):
+    ``state --json`` lists the name under ``retired``; an undo folds without it."""
+    for kind, section in (("character", state.characters), ("item", state.items)):
+        record = section.pop(e.name, None)
+        if record is not None:
+            state.extra.setdefault("retired", {})[e.name] = {
+                "kind": kind, "reason": e.reason, "record": record}
+            return
+
+
+def retired(state: State) -> dict[str, dict[str, Any]]:
+    """Return the retired characters and items: name -> ``{kind, reason, record}`` (``kind``
+    is ``"character"`` or ``"item"``; ``record`` as it was when retired)."""
+    found: dict[str, dict[str, Any]] = state.extra.get("retired", {})
+    return found
+
+
+def retired_text(name: str, entry: dict[str, Any]) -> str:
+    """Return CORE-RETIRED's message for the retired ``name``."""
+    why = f" ({entry['reason']})" if entry.get("reason") else ""
+    return (f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
+            f"retire to bring it back: tablelog log --entity {name})")
