@@ -311,6 +311,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
                             Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
+        on_shutdown=[tables.close],  # the watcher's thread and the store's connections
         debug=False,
     )
 
