@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, fast_check, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
@@ -43,10 +44,11 @@ _STATE_FIELDS = tuple(f.name for f in attrs.fields(State))
 
 @attrs.define
 class Folded:
-    """The result of a fold: the state, every marker met, where it ended, new checkpoints."""
+    """The result of a fold: the state, the markers that matter (the latest of each target),
+    where it ended, new checkpoints."""
 
     state: State
-    markers: list[tuple[int, str, int]]
+    markers: Markers
     end: Position
     taken: list[Checkpoint]
     undone: frozenset[int]
@@ -198,7 +200,7 @@ class Replayer:
         return State(**decode_state(cp.state, {n: getattr(initial, n) for n in _STATE_FIELDS}))
 
     def checkpoint(self, state: State, end: Position, undone: frozenset[int],
-                   markers: list[tuple[int, str, int]]) -> Checkpoint | None:
+                   markers: Markers) -> Checkpoint | None:
         """Return a checkpoint of ``state`` at ``end``, or None when it cannot be encoded."""
         try:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
@@ -253,6 +255,28 @@ class Replayer:
         again.taken = [cp for cp in done.taken if cp.valid_for(final)] + again.taken
         return again
 
+    def catch_up(self, state: State, pos: Position, markers: Markers) -> Folded | None:
+        """Fold only the records after ``pos`` into ``state`` (the state there, ``markers`` its
+        markers): a command that lost a race catches up this way rather than folding again
+        from a checkpoint. None when a record after ``pos`` is an undo or redo marker or does
+        not apply: the undone set changed, fold the log again (:meth:`fold`).
+
+        Raises:
+            LogError: a corrupt record or one that does not decode.
+        """
+        skip = frozenset(undone_after(markers))
+        met = Markers(markers)
+        enabled = gc.isenabled()
+        gc.disable()  # as in _fold_from
+        try:
+            end, taken, error = self._stream(state, pos, None, skip, met, optimistic=True)
+        finally:
+            if enabled:
+                gc.enable()
+        if error is not None or list(met) != list(markers):  # a marker came in
+            return None
+        return Folded(state, met, end, taken, skip)
+
     def _fold_from(self, base: Checkpoint | None, until: int | None,
                    skip: frozenset[int], optimistic: bool = False) -> Folded:
         try:
@@ -261,13 +285,9 @@ class Replayer:
             self._cps = [c for c in self.checkpoints() if c is not base]
             base, state = None, self.initial()
             skip = frozenset() if not skip else skip
-        markers = list(base.markers) if base is not None else []
+        markers = Markers(base.markers if base is not None else ())
         pos = base.end if base is not None else self.log.start
         assert pos is not None
-        return self._folded(state, pos, until, skip, markers, optimistic)
-
-    def _folded(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
-                markers: list[tuple[int, str, int]], optimistic: bool) -> Folded:
         enabled = gc.isenabled()
         gc.disable()  # folding allocates many short-lived objects and no cycles
         try:
@@ -277,33 +297,8 @@ class Replayer:
                 gc.enable()
         return Folded(state, markers, end, taken, skip, error)
 
-    def advance(self, state: State, pos: Position,
-                markers: list[tuple[int, str, int]]) -> Folded | None:
-        """Fold the records appended after ``pos`` into ``state`` (the folded state at ``pos``,
-        a copy the caller gives up), unless one of them is an undo or redo marker.
-
-        Args:
-            state: The state at ``pos``; changed in place.
-            pos: Where ``state`` was folded to.
-            markers: The markers up to ``pos`` (not changed).
-
-        Returns:
-            The state at the table's new end, or None when a new marker changed what is
-            undone (then only a fold from a checkpoint gives the state).
-
-        Raises:
-            LogError: a corrupt record, or an event that does not apply.
-        """
-        skip = frozenset(undone_after(markers))
-        done = self._folded(state, pos, None, skip, list(markers), optimistic=True)
-        if len(done.markers) != len(markers):
-            return None
-        if done.error is not None:
-            raise done.error
-        return done
-
     def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
-                markers: list[tuple[int, str, int]], optimistic: bool,
+                markers: Markers, optimistic: bool,
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan.
@@ -330,7 +325,7 @@ class Replayer:
                 for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
                     kind = env["type"]
                     if kind in MARKERS:
-                        markers.append((seq, kind, _target(kind, env, seq, offset, path)))
+                        markers.add(seq, kind, _target(kind, env, seq, offset, path))
                     elif error is None and seq not in skip:
                         entry = entries.get(kind)
                         if entry is None or entry[0] != env["v"]:

@@ -18,9 +18,17 @@ from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo, decide
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event, Redone
-from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
+from tablelog.projections.core import (
+    State,
+    check,
+    diff,
+    entity_view,
+    evolve,
+    plain_copy,
+    undone_after,
+)
 from tablelog.replay import Replayer
-from tablelog.rules.core import RuleViolation, check_name
+from tablelog.rules.core import RuleViolation, check_name, check_text
 from tablelog.store.base import Log
 from tablelog.store.format import (
     COMMAND_KEY,
@@ -143,13 +151,14 @@ class Session:
         self._header_checked = False  # the system's check of the header's options ran
         self._replayer: Replayer | None = None
         self._state: State | None = None
-        self._markers: list[tuple[int, str, int]] = []
+        self._markers = actions.Markers()
         self._end: Position | None = None
         self._lock: LogLock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
         self._requests: dict[str, tuple[int, int]] = {}  # request id -> (first, last) seq
         self._requests_end: Position | None = None  # how far _requests has read the log
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
+        self._behind: tuple[State, Position | None] | None = None  # a lost race's state, its end
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -171,10 +180,13 @@ class Session:
         Raises:
             LogError: the file or table exists or cannot be created.
             systems.SystemUnavailable: unknown system.
+            RuleViolation: CORE-TEXT for a title with control characters (whoever creates the
+                log: the CLI or the table server); CORE-SIZE for a header over the limit.
         """
         import secrets
         import uuid
 
+        check_text(title, "the title")  # shown to every player by `state`
         systems.load(system)
         header = Header(
             session_id=uuid.uuid4().hex,
@@ -252,10 +264,11 @@ class Session:
                 ) from None
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
-        """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
+        """Return ``(seq, kind, target)`` of the latest undo/redo marker of each target (up to
+        ``until``), in log order: what decides which events are undone."""
         if until is None and self._state is not None:
             return list(self._markers)
-        found = []
+        found = actions.Markers()
         for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 break
@@ -268,8 +281,8 @@ class Session:
                         rec.offset,
                         rec.seq,
                     )
-                found.append((rec.seq, rec.type, target))
-        return found
+                found.add(rec.seq, rec.type, target)
+        return list(found)
 
     def state(self, until: int | None = None) -> State:
         """Return the folded state (now, or right after event ``until``).
@@ -282,6 +295,10 @@ class Session:
         """
         if until is None and self._state is not None:
             return self._state
+        if until is None and self._behind is not None:
+            caught = self._caught_up()
+            if caught is not None:
+                return caught
         if until is not None:
             until = self.command_end(until)
         replayer = self.replayer()
@@ -293,8 +310,9 @@ class Session:
 
     def catch_up(self) -> State:
         """Return the current state, folding only the records others appended since this
-        session last read or wrote the log (a fold from a checkpoint when one of them is an
-        undo or redo). What the server calls before every decision and read.
+        session last read or wrote the log (as after a lost race: a fold from a checkpoint
+        only when one of them is an undo or redo). What the server calls before every
+        decision and read, so a command there costs a decision and an append, not a fold.
 
         Raises:
             LogError: the log is unreadable or does not replay.
@@ -303,14 +321,9 @@ class Session:
             return self.state()
         if self.log.size() == self._end.offset:
             return self._state
-        folded = self.replayer().advance(copy.deepcopy(self._state), self._end, self._markers)
+        self._catch_up(self._state)
         self._last_at = None  # stamp after the log's new last record
-        if folded is None:
-            self._state = None
-            return self.state()
-        self.replayer().remember(folded.taken, folded.undone)
-        self._state, self._end = folded.state, folded.end
-        return self._state
+        return self.state()
 
     def unheld(self) -> list[tuple[int, Event, RuleViolation]]:
         """Return every active event whose precondition does not hold where it stands (a log
@@ -411,7 +424,6 @@ class Session:
         lock = self.log.lock()
         self._lock = lock
         try:
-            self.catch_up()  # what others appended since the last lost race
             outcome = self._attempt(command, dry_run, request_id)
         finally:
             self._lock = None
@@ -438,18 +450,36 @@ class Session:
         try:
             self._write([a.event for a in applied], request_id)
         except LogMovedOn:
-            self.catch_up()  # another writer appended: catch up and decide again
+            self._catch_up(state)  # another writer appended: catch up and decide again
+            self._last_at = None  # and stamp after the log's new last record
             return None
         new_state.seq = applied[-1].seq
         self._state = new_state
-        self._markers.extend(
-            (a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
-            for a in applied
-            if a.event.TYPE in MARKERS
-        )
+        for a in applied:
+            if a.event.TYPE in MARKERS:
+                self._markers.add(a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
         if self.snapshots:
             self._checkpoint(new_state)
         return Outcome(applied, True, at=self._last_at)
+
+    def _catch_up(self, state: State) -> None:
+        """Forget the state after a lost race; the next fold reads only the records appended
+        since ``state`` (the state at ``_end``), unless one of them is an undo or redo."""
+        self._state = None
+        self._behind = (state, self._end) if self.pending is None else None
+
+    def _caught_up(self) -> State | None:
+        """Return the state folded forward from the one a lost race left behind, or None (the
+        log changed otherwise, or an undo or redo came in: fold from a checkpoint)."""
+        (state, end), self._behind = self._behind, None  # type: ignore[misc]
+        if end is None or end is not self._end:
+            return None
+        folded = self.replayer().catch_up(copy.deepcopy(state), end, self._markers)
+        if folded is None:
+            return None
+        self.replayer().remember(folded.taken, folded.undone)
+        self._state, self._markers, self._end = folded.state, folded.markers, folded.end
+        return folded.state
 
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)
@@ -473,11 +503,11 @@ class Session:
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []
-        before = copy.deepcopy(entity_view(trial))
+        before = plain_copy(entity_view(trial))
         for i, event in enumerate(events):
             check(trial, event)  # what the decider returned holds on the state it applies to
             evolve(trial, event)
-            after = copy.deepcopy(entity_view(trial))  # later events may change lists in place
+            after = plain_copy(entity_view(trial))  # later events may change lists in place
             applied.append(Applied(base + i, event, diff(before, after)))
             before = after
         return applied, trial
@@ -566,7 +596,7 @@ class Session:
         first = True
         for seq, env, *_ in self.log.records(start.end if start is not None else None, self.chain):
             key = actions.summary(seq, env.get(COMMAND_KEY), env["at"], env["actor"],
-                                  env["type"])
+                                  env["type"], env["data"].get("target"))
             if first and boundary is not None and key[1] == boundary:
                 yield from self._summaries(None)
                 return

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tablelog.commands.core import AddNote, Undo
+from tablelog.replay import Replayer
 from tablelog.session import Session
 from tablelog.store.follow import follow
 from tablelog.store.format import Position
@@ -167,8 +168,6 @@ def test_catch_up_folds_only_what_others_appended(store: Store,
     """A session's catch_up applies the records another writer appended to its state in
     memory (no fold from a checkpoint), and a lost race catches up the same way: the state is
     the one a fresh fold gives."""
-    from tablelog.replay import Replayer
-
     spec = table(store)
     mine, other = Session(spec), Session(spec)
     mine.state()
@@ -197,6 +196,41 @@ def test_catch_up_after_an_undo_elsewhere_folds_again(store: Store) -> None:
     other.execute(Undo(2))
     assert 9 == mine.catch_up().characters["a"]["hp"]
     assert Session(spec).state() == mine.state()
+
+
+def test_a_lost_race_catches_up_from_the_records_appended_since(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a lost race the session folds only the records appended since its state (no fold
+    from a checkpoint), and decides on the same state a fresh fold gives."""
+    spec = table(store)
+    late, early = Session(spec), Session(spec)
+    assert late.state().characters["a"]["hp"] == 9
+    early.execute(toy.SpendPoints("a", 2))
+    early.execute(AddNote(text="between"))
+    folds: list[int | None] = []
+    fold = Replayer.fold
+    monkeypatch.setattr(Replayer, "fold", lambda self, until=None: folds.append(until) or fold(
+        self, until))
+    outcome = late.execute(toy.SpendPoints("a", 3))
+    assert folds == []
+    assert [a.seq for a in outcome.applied] == [4]
+    assert outcome.applied[0].changes == [("characters.a.hp", 7, 4)]
+    assert late.state() == Session(spec).state()
+    assert late.state().characters["a"]["hp"] == 4
+
+
+def test_a_lost_race_to_an_undo_folds_the_log_again(store: Store) -> None:
+    """When the records appended since hold an undo, the session folds again (the undone set
+    changed) and decides on the state without the undone action."""
+    spec = table(store)
+    late, early = Session(spec), Session(spec)
+    assert late.state().characters["a"]["hp"] == 9
+    early.execute(toy.SpendPoints("a", 5))
+    early.execute(Undo(target=2))
+    outcome = late.execute(toy.SpendPoints("a", 3))
+    assert [a.seq for a in outcome.applied] == [4]
+    assert outcome.applied[0].changes == [("characters.a.hp", 9, 6)]
+    assert late.state() == Session(spec).state()
 
 
 def test_four_processes_race_and_nothing_is_lost(store: Store) -> None:
