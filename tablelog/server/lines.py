@@ -15,9 +15,12 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from tablelog import systems
+
 __all__ = ["APPENDING_WORDS", "words", "click_line"]
 
-APPENDING_WORDS = frozenset({"note", "undo", "redo", "fate", "magicpunk", "pf2e", "saga"})
+APPENDING_WORDS = frozenset({"note", "undo", "redo"})
+"""The core command words that append; every system's group appends too (its name)."""
 
 
 class _Routed(io.TextIOBase):
@@ -83,7 +86,7 @@ def words(line: str) -> list[str]:
         argv = argv[1:]
     if not argv:
         raise Refusal(400, "usage", "an empty command line")
-    if argv[0] not in APPENDING_WORDS:
+    if argv[0] not in APPENDING_WORDS and argv[0] not in systems.names():
         raise Refusal(400, "usage", f"{argv[0]!r} is not a command this API takes (it takes the "
                       "commands that append: note, undo, redo and the system's commands)")
     if any(word in ("--log", "--actor", "--dry-run", "--request-id") or word.startswith(
