@@ -8,6 +8,7 @@ Exit status (SPEC): 0 done; 1 refused by a rule (or verify found a problem); 2 u
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +29,14 @@ __all__ = [
     "fmt_value",
     "domain_errors",
     "echo",
+    "command_words",
+    "MAX_WORDS",
 ]
+
+# The most words one command line may have. click's parser takes its arguments off the front of
+# a list (quadratic in their number): beyond this a line is refused before it is parsed, so a
+# line of any length costs time linear in its characters.
+MAX_WORDS = 10_000
 
 
 @attrs.define
@@ -278,3 +286,57 @@ def fmt_value(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def command_words(line: str) -> list[str]:
+    """Split a command line into words as ``shlex.split(line, comments=True)`` does.
+
+    POSIX quoting: ``'…'`` literal, ``"…"`` where a backslash escapes only ``"`` and a
+    backslash, a backslash before any character outside quotes; ``#`` outside quotes starts a comment. Unlike shlex, whose words
+    grow a character at a time (quadratic in a word's length), the work is linear in the line's
+    length, and at most :data:`MAX_WORDS` + 1 words are read.
+
+    Raises:
+        ValueError: unbalanced quotes, a trailing backslash, or more than :data:`MAX_WORDS`
+            words.
+    """
+    words: list[str] = []
+    parts: list[str] | None = None  # the word being read (None: between words)
+    pos = 0
+    while pos < len(line) and len(words) <= MAX_WORDS:
+        match = _WORD_PART.match(line, pos)
+        if match is None:  # an unclosed quote, or a backslash at the end (outside or in "…")
+            rest = line[pos:] if line[pos] == "\\" else line[pos + 1 :]
+            odd = (len(rest) - len(rest.rstrip("\\"))) % 2 and line[pos] != "'"
+            raise ValueError("No escaped character" if odd else "No closing quotation")
+        pos = match.end()
+        kind = match.lastgroup
+        if kind in ("space", "comment"):
+            if parts is not None:
+                words.append("".join(parts))
+                parts = None
+            if kind == "comment":
+                break
+            continue
+        parts = [] if parts is None else parts
+        text = match.group(kind)
+        parts.append(_DQ_ESCAPE.sub(r"\1", text) if kind == "double" else text)
+    if parts is not None:
+        words.append("".join(parts))
+    if len(words) > MAX_WORDS:
+        raise ValueError(too_many_words())
+    return words
+
+
+_WORD_PART = re.compile(
+    r"""(?P<space>[ \t\r\n]+)|(?P<comment>\#.*)|(?P<plain>[^ \t\r\n'"\\\#]+)|\\(?P<escaped>.)"""
+    r"""|'(?P<single>[^']*)'|"(?P<double>[^"\\]*(?:\\.[^"\\]*)*)\"""",
+    re.DOTALL,
+)
+_DQ_ESCAPE = re.compile(r"""\\([\\"])""")
+
+
+def too_many_words() -> str:
+    """Return the refusal of a line with more than :data:`MAX_WORDS` words."""
+    return (f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
+            "quotes: it is one word)")

@@ -40,6 +40,14 @@ LAZY_COMMANDS = {
 class LazyGroup(click.Group):
     """A group whose system groups and read commands are imported only when used."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse a command line of more than MAX_WORDS words before click parses it."""
+        from tablelog.cli.core import MAX_WORDS, too_many_words
+
+        if len(args) > MAX_WORDS:
+            raise click.UsageError(too_many_words(), ctx)
+        return super().parse_args(ctx, args)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *SYSTEMS})
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, domain_errors, echo
+from tablelog.cli.core import CliError, Env, command_words, domain_errors, echo
 from tablelog.store.format import head_text
 
 __all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
@@ -29,7 +29,7 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
     """
     for number, line in enumerate(text.splitlines(), start=1):
         try:
-            argv = shlex.split(line, comments=True)
+            argv = command_words(line)
         except ValueError as exc:
             raise CliError(f"{name} line {number}: {exc}", 2) from None
         if argv and argv[0] == "tablelog":

@@ -17,7 +17,6 @@ import io
 import os
 import re
 import secrets
-import shlex
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -307,8 +306,10 @@ def _usable() -> Iterator[None]:
 
 def _words(line: str) -> list[str]:
     """Split a command line as a ``run`` script does; refuse what this API does not take."""
+    from tablelog.cli.core import command_words
+
     try:
-        argv = shlex.split(line, comments=True)
+        argv = command_words(line)
     except ValueError as exc:
         raise Refusal(400, "usage", f"not a command line: {exc}") from None
     if argv and argv[0] == "tablelog":

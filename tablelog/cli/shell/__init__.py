@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env
+from tablelog.cli.core import CliError, Env, command_words
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
 
@@ -125,7 +125,7 @@ class Shell:
     def run_line(self, line: str) -> bool:
         """Run one line; return False when it asks to leave."""
         try:
-            words = shlex.split(line, comments=True)
+            words = command_words(line)
         except ValueError as exc:
             click.echo(f"error: {exc}", err=True)
             return True
