@@ -31,6 +31,8 @@ __all__ = [
     "echo",
     "command_words",
     "MAX_WORDS",
+    "COMMAND_LINE_ONLY",
+    "command_line_only",
 ]
 
 # The most words one command line may have. click's parser takes its arguments off the front of
@@ -64,6 +66,23 @@ class Env:
 
     def forget_session(self) -> None:
         self._session = None
+
+
+# Commands that run only from the command line: not as a `run` line, nor in the shell (a server
+# or a shell runs until stopped, in its own event loop); the shell's help leaves them out.
+COMMAND_LINE_ONLY = frozenset({"serve", "shell"})
+
+
+def command_line_only(ctx: click.Context) -> None:
+    """Refuse a command of :data:`COMMAND_LINE_ONLY` given as a script or shell line.
+
+    Raises:
+        CliError: exit 2, ``NAME runs from the command line, not from a script or the shell``.
+    """
+    env = ctx.find_object(Env)
+    if env is not None and env.in_run:
+        raise CliError(f"{ctx.info_name} runs from the command line, not from a script or the "
+                       "shell", 2)
 
 
 class CliError(click.ClickException):

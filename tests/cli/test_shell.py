@@ -92,12 +92,31 @@ def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> N
     assert 0 == leave(child)
 
 
-def test_a_script_cannot_start_a_shell(war: Path, tmp_path: Path) -> None:
-    """`shell` as a script line is a usage error naming the line."""
+@pytest.mark.parametrize("command", ["shell", "serve --port 0"])
+def test_a_script_cannot_start_a_shell_or_a_server(war: Path, tmp_path: Path,
+                                                    command: str) -> None:
+    """`shell` or `serve` as a script line is a usage error naming the line."""
     script = tmp_path / "s.txt"
-    script.write_text("shell\n")
-    assert "line 1: the shell runs from the command line" in refused(
-        war, "run", str(script), status=2)
+    script.write_text(f"{command}\n")
+    name = command.split()[0]
+    assert (f"error: s.txt line 1: {name} runs from the command line, not from a script or the "
+            "shell\n") == refused(war, "run", str(script), status=2).replace(f"{tmp_path}/", "")
+
+
+def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_path: Path) -> None:
+    """In the interactive shell (its own event loop) `serve` and `shell` get one error line each,
+    not a traceback; the shell goes on, and `help` does not list them."""
+    child = spawn(war, tmp_path / "history")
+    for name in ("serve", "shell"):
+        printed = type_line(child, name)
+        assert (f"error: {name} runs from the command line, not from a script or the shell"
+                in printed)
+        assert "Traceback" not in printed
+    listed = type_line(child, "help")
+    assert "  chant " in listed
+    assert "  serve " not in listed and "  shell " not in listed
+    assert "#3 core.Noted" in type_line(child, "note still-here")
+    assert 0 == leave(child)
 
 
 # -- the completer's candidates -------------------------------------------------------------
@@ -112,6 +131,7 @@ def completions(log: Path, text: str) -> list[str]:
 def test_completion_of_names_options_and_seqs(war: Path) -> None:
     """Names of the table, a command's options, choices, seqs latest first, quoting."""
     assert ["chant"] == completions(war, "cha")
+    assert [] == completions(war, "serv")  # it cannot run in the shell
     assert ["Tokiomi"] == completions(war, "cast Kiritsugu attack --target T")
     assert ["--tiles"] == completions(war, "cast Kiritsugu attack --ti")
     assert ["--target"] == completions(war, "cast Kiritsugu attack --ta")

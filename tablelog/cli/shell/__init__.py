@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, command_words
+from tablelog.cli.core import COMMAND_LINE_ONLY, Env, command_line_only, command_words
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
 
@@ -118,7 +118,8 @@ class Shell:
         system = self.system()
         group = self.root.get_command(ctx, system) if system else None
         own = list(group.commands.items()) if isinstance(group, click.Group) else []
-        core = [(n, self.root.get_command(ctx, n)) for n in sorted(self._root_names)]
+        core = [(n, self.root.get_command(ctx, n))
+                for n in sorted(self._root_names - COMMAND_LINE_ONLY)]
         found = [(n, c.get_short_help_str(50)) for n, c in [*own, *core] if c is not None]
         return found + list(SHELL_WORDS.items())
 
@@ -231,8 +232,7 @@ def shell(ctx: click.Context) -> None:
     Example: tablelog --log war.tlog shell
     """
     env: Env = ctx.obj
-    if env.in_run:
-        raise CliError("the shell runs from the command line, not from a script or the shell", 2)
+    command_line_only(ctx)
     Shell(env, ctx.find_root().command).loop()  # type: ignore[arg-type]
     env.in_run = False
 
