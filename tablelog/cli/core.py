@@ -32,6 +32,7 @@ __all__ = [
     "command_words",
     "MAX_WORDS",
     "COMMAND_LINE_ONLY",
+    "MAX_SEQ",
     "command_line_only",
 ]
 
@@ -67,6 +68,10 @@ class Env:
     def forget_session(self) -> None:
         self._session = None
 
+
+MAX_SEQ = 2**63 - 1
+"""The largest seq, count or seed an option takes: the largest whole number a record holds (a
+msgpack int64); every integer option is bounded (a larger one is a usage error, exit 2)."""
 
 # Commands that run only from the command line: not as a `run` line, nor in the shell (a server
 # or a shell runs until stopped, in its own event loop); the shell's help leaves them out.

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 import click
 
-from tablelog.cli.core import CliError, domain_errors, session_of
+from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, session_of
 
 __all__ = ["COMMANDS"]
 
@@ -101,7 +101,7 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
               show_default=True, help="md: for a chat or a wiki; html: one printable page with "
               "charts; json: the report's data.")
-@click.option("--until", type=click.IntRange(min=0), default=None,
+@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None,
               help="The report right after event SEQ.")
 @click.option("-o", "--output", metavar="FILE", default=None,
               help="Write to FILE (default stdout).")

@@ -7,7 +7,14 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import change_lines, domain_errors, echo, fmt_value, session_of
+from tablelog.cli.core import (
+    MAX_SEQ,
+    change_lines,
+    domain_errors,
+    echo,
+    fmt_value,
+    session_of,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -30,7 +37,7 @@ def _dump(data: Any) -> str:
 @click.option(
     "--at",
     "at_seq",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_SEQ),
     default=None,
     help="The state right after event SEQ was appended.",
 )
@@ -107,9 +114,9 @@ _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 @click.option("--entity", metavar="NAME", help="Only events that involve NAME.")
 @click.option("--all", "show_all", is_flag=True, help="Also show undone events, marked.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
-@click.option("--tail", type=click.IntRange(min=1), help="Only the last N events listed.")
+@click.option("--tail", type=click.IntRange(1, MAX_SEQ), help="Only the last N events listed.")
 @click.option("--actor", "by_actor", metavar="NAME", help="Only events logged by NAME.")
-@click.option("--since", type=click.IntRange(min=0), help="Only events after event SEQ.")
+@click.option("--since", type=click.IntRange(0, MAX_SEQ), help="Only events after event SEQ.")
 @click.pass_context
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
@@ -194,7 +201,7 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
 
 
 @click.command()
-@click.option("--until", type=click.IntRange(min=0), default=None, help="Stop after event SEQ.")
+@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None, help="Stop after event SEQ.")
 @click.pass_context
 @domain_errors
 def replay(ctx: click.Context, until: int | None) -> None:
