@@ -159,3 +159,41 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     assert ["AS", "3C"] == completions(mp, "play Aria ")
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
         completions(mp, "procure Aria --material mag"))
+
+
+# -- piped input: the exit status ---------------------------------------------------------
+
+def piped(log: Path, text: str) -> tuple[int, str, str]:
+    """Run `tablelog --log LOG shell` with TEXT on its standard input (not a terminal)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "--log", str(log),
+         "shell"], input=text, capture_output=True, text=True, timeout=120, check=False)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_piped_lines_exit_with_their_worst_status(war: Path) -> None:
+    """A refused line makes piped input exit 1 (as the CLI would); clean lines exit 0."""
+    assert (1, "", "error: UNKNOWN-NAME: no character named Nobody\n") == piped(
+        war, "chant Nobody\n")
+    assert 0 == piped(war, "chant Tokiomi\n")[0]
+
+
+@pytest.mark.parametrize("text", ["status\n", ""])
+def test_piped_input_on_no_log_exits_3_with_its_error(tmp_path: Path, text: str) -> None:
+    """`echo status | … shell` and `… shell </dev/null` on a missing log: one error line, 3."""
+    log = tmp_path / "missing.tlog"
+    assert (3, "", f"error: no log at {log} (create one with: tablelog init)\n") == piped(
+        log, text)
+
+
+def test_exit_with_a_word_is_refused_and_help_names_a_command(war: Path) -> None:
+    """`exit now` complains and the shell goes on (status 2 at the end); `help chant` prints
+    chant's own help."""
+    status, out, err = piped(war, "help chant\nexit now\nnote after\n")
+    assert 2 == status
+    assert "error: exit takes no words (got now); the shell goes on\n" == err
+    assert out.startswith("Usage: tablelog fate chant [OPTIONS] NAME\n")
+    assert "#3 core.Noted 'after'\n" in out
