@@ -23,6 +23,7 @@ __all__ = [
     "appending",
     "execute",
     "session_of",
+    "warn_torn",
     "echo_outcome",
     "echo_json",
     "change_lines",
@@ -126,6 +127,14 @@ def session_of(ctx: click.Context) -> Any:
     """Return the session of the command's context (opening the log on first use)."""
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
     return env.session()
+
+
+def warn_torn(session: Any) -> None:
+    """Warn on stderr that a torn last record (a crash mid-append) is ignored; every command that
+    reads a log calls it after folding (the scan finds the tear)."""
+    if session.torn_at is not None:
+        echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
+             "ignored; run: tablelog verify --repair", err=True)
 
 
 def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -14,18 +14,10 @@ from tablelog.cli.core import (
     echo,
     fmt_value,
     session_of,
+    warn_torn,
 )
 
 __all__ = ["COMMANDS"]
-
-
-def _warn_torn(session: Any) -> None:
-    if session.torn_at is not None:
-        echo(
-            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
-            "is ignored; run: tablelog verify --repair",
-            err=True,
-        )
 
 
 def _dump(data: Any) -> str:
@@ -57,7 +49,7 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     folded = session.state(at_seq)
     if at_seq is not None:
         _check_seq(at_seq, session.state().seq)
-    _warn_torn(session)
+    warn_torn(session)
     data = state_json(folded, systems.load(folded.system))
     if name is not None:
         found = data["characters"].get(name, data["items"].get(name))
@@ -151,7 +143,7 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
         else:
             mark = " [undone]" if is_undone else ""
             echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
-    _warn_torn(session)
+    warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
     if entity and not named:
@@ -197,7 +189,7 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
         entries = only_fields(entries, fields, name)
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 @click.command()
@@ -222,7 +214,7 @@ def replay(ctx: click.Context, until: int | None) -> None:
                                  undone_after(session.markers(until)), session.state)
     for entry in entries:
         _echo_entry(entry, False, explain=False)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:

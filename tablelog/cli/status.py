@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import domain_errors, echo, session_of
+from tablelog.cli.core import domain_errors, echo, session_of, warn_torn
 
 __all__ = ["COMMANDS", "status_lines"]
 
@@ -164,7 +164,9 @@ def status(ctx: click.Context) -> None:
     from tablelog import systems
     from tablelog.projections.history import state_json
 
-    folded = session_of(ctx).state()
+    session = session_of(ctx)
+    folded = session.state()
+    warn_torn(session)
     for line in status_lines(state_json(folded, systems.load(folded.system))):
         echo(line)  # names and titles are data from the log: control characters escaped
 
