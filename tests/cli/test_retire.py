@@ -136,6 +136,22 @@ def test_an_item_retires_and_its_owner_then_can(tmp_path: Path) -> None:
 
 
 @rule("CORE-RETIRED")
+def test_a_retired_item_leaves_its_owners_list_until_undone(tmp_path: Path) -> None:
+    """magicpunk: Aria owns a-battery (empty at the rest stop's end); retired, it leaves
+    Aria's items as well as the table's; undoing the retire puts it back in both."""
+    log = played(tmp_path, "magicpunk-rest-stop")
+
+    def aria_items() -> list[str]:
+        return json.loads(ok(log, "state", "Aria", "--json"))["items"]  # type: ignore[no-any-return]
+
+    assert ["a-battery"] == aria_items()
+    ok(log, "retire", "a-battery")
+    assert ([], []) == (aria_items(), list(state(log)["items"]))
+    ok(log, "undo")
+    assert (["a-battery"], ["a-battery"]) == (aria_items(), list(state(log)["items"]))
+
+
+@rule("CORE-RETIRED")
 def test_magicpunk_cards_stay_in_the_deck(tmp_path: Path) -> None:
     """Bram holds 2 cards at the rest stop's end: retiring him is refused naming them; Cid,
     who holds none, retires, and dawn and a rest then run without him."""
