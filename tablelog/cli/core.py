@@ -51,6 +51,7 @@ class Env:
     actor: str
     in_run: bool = False
     dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
+    as_json: bool = False  # a `run --json`: every appending line prints its JSON objects
     _session: Any = None
     authorize: Any = None  # the server's check of a command for the seat, before it is decided
     outcome: Any = None  # the last command's Outcome (read by the server)
@@ -192,8 +193,8 @@ def execute(ctx: click.Context, command: object) -> Any:
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
     env.outcome = outcome
-    if ctx.meta.get("tablelog.json"):
-        echo_json(outcome, env.actor)
+    if ctx.meta.get("tablelog.json") or env.as_json:
+        echo_json(outcome, env.actor, dry_run=env.dry_run)
         return outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
@@ -223,22 +224,24 @@ def echo_outcome(outcome: Any) -> None:
             echo(f"    {line}")
 
 
-def echo_json(outcome: Any, actor: str) -> None:
+def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
     """Print one JSON object per event of ``outcome`` (``--json`` on an appending command).
 
     Each object has ``history --json``'s keys (``seq, at, actor, type, event, undone,
     changes [{field, old, new}], explain``), with ``changes`` naming whole paths
     (``characters.Valeros.spent_gp``), plus ``data``, the event's recorded fields as
     ``log --json`` shows them, and ``appended`` (false on a dry run). ``at`` is null when
-    nothing was appended by this command.
+    nothing was appended by this command (``dry_run``: a line of ``run --dry-run``, which a
+    buffer held and dropped).
     """
     from tablelog.events.codec import to_record
     from tablelog.exports.jsonl import dump
     from tablelog.projections.history import Entry
 
-    appended = outcome.written or outcome.repeated
+    appended = (outcome.written or outcome.repeated) and not dry_run
+    at = outcome.at if not dry_run else None
     for applied in outcome.applied:
-        line = Entry(applied.seq, outcome.at, actor, applied.event, applied.changes).to_json()
+        line = Entry(applied.seq, at, actor, applied.event, applied.changes).to_json()
         line.update(data=to_record(applied.event)[2], appended=appended)
         echo(dump(line))
 
