@@ -146,3 +146,32 @@ def test_columns_count_wide_characters_twice() -> None:
     assert 4 == display_width("強撃")
     lines = table_lines(["a", "b"], [["強撃", 1], ["abcd", 2]])
     assert ["a     b", "強撃  1", "abcd  2"] == lines
+
+
+def test_the_readmes_catalogue_examples_run(tmp_path: Path) -> None:
+    """Every example of the README's catalogue paragraph runs as written: the `tablelog …` ones
+    with no log, the shell lines (system implied) on the example session of their system
+    (`procure Aria --material 魔殻` lacked its required --quality)."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("The catalogues can be\nbrowsed"):]
+    paragraph = paragraph[:paragraph.index("\n\n")]
+    examples = re.findall(r"`([^`]+)`", paragraph.replace("\n", " "))
+    sessions = {"saga": "saga-wolf-road", "magicpunk": "magicpunk-rest-stop"}
+    logs = {}
+    for system, example in sessions.items():
+        logs[system] = tmp_path / f"{system}.tlog"
+        ok(logs[system], "run", str(Path(__file__).resolve().parents[2] / "examples" /
+                                    f"{example}.txt"))
+    implied = {"procure": "magicpunk", "saga": "saga"}
+    assert 6 == len(examples)
+    for text in examples:
+        words = shlex.split(text)
+        if words[0] == "tablelog":
+            assert 0 == CliRunner().invoke(cli, words[1:]).exit_code, text
+            continue
+        system = implied[words[0]]
+        argv = words if words[0] == system else [system, *words]
+        ok(logs[system], *argv, "--dry-run")
