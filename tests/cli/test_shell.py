@@ -133,6 +133,7 @@ def test_completion_of_names_options_and_seqs(war: Path) -> None:
     assert ["chant"] == completions(war, "cha")
     assert ["servant"] == completions(war, "serv")  # not serve: it cannot run in the shell
     assert ["Tokiomi"] == completions(war, "cast Kiritsugu attack --target T")
+    assert ["Kiritsugu", "Tokiomi"] == completions(war, "note x --about ")
     assert ["--tiles"] == completions(war, "cast Kiritsugu attack --ti")
     assert ["--target"] == completions(war, "cast Kiritsugu attack --ta")
     assert ["attack", "defense", "heal", "buff", "curse"] == completions(war, "cast Tokiomi ")
