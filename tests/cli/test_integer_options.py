@@ -30,10 +30,12 @@ def commands(
 
 def test_every_integer_parameter_is_bounded() -> None:
     """No integer option or argument of any command (every system's) is open-ended or beyond
-    int64 (`log --tail 99999999999999999999999` was an OverflowError traceback)."""
+    int64 (`log --tail 99999999999999999999999` was an OverflowError traceback); the tests' toy
+    system aside."""
     unbounded = [
         f"{path} {param.name}"
         for path, command in commands(cli, "tablelog", click.Context(cli))
+        if not path.startswith("tablelog toy")  # the tests' own system, installed by some
         for param in command.params
         if isinstance(param.type, click.types.IntParamType)
         and not all(
