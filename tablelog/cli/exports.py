@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 import click
 
-from tablelog.cli.core import CliError, domain_errors, session_of
+from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, session_of, warn_torn
 
 __all__ = ["COMMANDS"]
 
@@ -37,12 +37,6 @@ def _output(path: str | None) -> Iterator[TextIO]:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(temp)
-
-
-def _warn_torn(session: Any) -> None:
-    if session.torn_at is not None:
-        click.echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
-                   "is ignored; run: tablelog verify --repair", err=True)
 
 
 @click.command()
@@ -71,7 +65,7 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
             from tablelog.exports.changes import export_csv
 
             export_csv(session, out, show_all)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 @click.command("import")
@@ -101,7 +95,7 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
               show_default=True, help="md: for a chat or a wiki; html: one printable page with "
               "charts; json: the report's data.")
-@click.option("--until", type=click.IntRange(min=0), default=None,
+@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None,
               help="The report right after event SEQ.")
 @click.option("-o", "--output", metavar="FILE", default=None,
               help="Write to FILE (default stdout).")
@@ -131,7 +125,7 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         text = render.html_page(made) if fmt == "html" else render.markdown(made)
     with _output(output) as out:
         out.write(text)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 COMMANDS = [export, import_, report]

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, domain_errors, echo
+from tablelog.cli.core import CliError, Env, command_words, domain_errors, echo
 from tablelog.store.format import head_text
 
 __all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
@@ -29,7 +29,7 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
     """
     for number, line in enumerate(text.splitlines(), start=1):
         try:
-            argv = shlex.split(line, comments=True)
+            argv = command_words(line)
         except ValueError as exc:
             raise CliError(f"{name} line {number}: {exc}", 2) from None
         if argv and argv[0] == "tablelog":
@@ -42,8 +42,11 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
 @click.argument("script", type=click.File("r", encoding="utf-8"))
 @click.option("--atomic", is_flag=True, help="Append all lines or none.")
 @click.option("--dry-run", is_flag=True, help="Run every line; append nothing.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Each appending line's events as JSON objects (as its own --json prints "
+                   "them); the run's last line goes to stderr.")
 @click.pass_context
-def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
+def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: bool) -> None:
     """Run a file of tablelog commands, one per line (without the leading `tablelog`).
 
     Stops at the first refused line and names its number; lines before it stay appended unless
@@ -60,6 +63,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True
     env.dry_run = dry_run
+    env.as_json = as_json
     created = False
     root = ctx.find_root().command
     held = io.StringIO()  # an atomic run prints its events once they are on disk
@@ -84,21 +88,22 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
-        env.in_run = env.dry_run = False
+        env.in_run = env.dry_run = env.as_json = False
     click.echo(held.getvalue(), nl=False)
     if dry_run:
         if created:
             _take_back(env)
         click.echo(
-            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended"
+            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended",
+            err=as_json,
         )
     else:
         if env._session is not None:
             env._session.save_snapshot()  # a snapshot at the end of every run (RELIABILITY.md)
-        _echo_head(env)
+        _echo_head(env, err=as_json)
 
 
-def _echo_head(env: Env) -> None:
+def _echo_head(env: Env, err: bool = False) -> None:
     """Print the log's head, ``head: SEQ:HASH`` (post it: `verify --expect-head` checks it);
     nothing when there is no usable log (an empty script before any init)."""
     from tablelog.store.log import LogError
@@ -109,7 +114,7 @@ def _echo_head(env: Env) -> None:
         session.state()
     except (LogError, SystemUnavailable):
         return
-    echo(f"head: {head_text(session.log.end)}")
+    echo(f"head: {head_text(session.log.end)}", err=err)
 
 
 def _take_back(env: Env) -> None:

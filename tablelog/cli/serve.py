@@ -7,7 +7,7 @@ import secrets
 
 import click
 
-from tablelog.cli.core import CliError
+from tablelog.cli.core import CliError, command_line_only
 
 __all__ = ["COMMANDS"]
 
@@ -19,7 +19,8 @@ __all__ = ["COMMANDS"]
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to listen on.")
-def serve(store: str, host: str, port: int) -> None:
+@click.pass_context
+def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     """Serve the tables over HTTP: the API of every seat and the web page.
 
     The store is file:DIR or a PostgreSQL URL; several processes may serve one PostgreSQL
@@ -27,6 +28,7 @@ def serve(store: str, host: str, port: int) -> None:
     creates tables and acts as the GM of every table. Example: tablelog serve --store
     postgresql://localhost/club --port 8801
     """
+    command_line_only(ctx)
     try:
         import uvicorn
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import shlex
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -76,10 +75,11 @@ def words(line: str) -> list[str]:
     Raises:
         Refusal: 400 usage: not a command line, or not one this API takes.
     """
+    from tablelog.cli.core import command_words
     from tablelog.server.tables import Refusal
 
     try:
-        argv = shlex.split(line, comments=True)
+        argv = command_words(line)
     except ValueError as exc:
         raise Refusal(400, "usage", f"not a command line: {exc}") from None
     if argv and argv[0] == "tablelog":
