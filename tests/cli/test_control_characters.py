@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.rules.core import check_text, escape_text
+from tablelog.rules.core import RuleViolation, check_text, escape_text
 from tablelog.store.format import Header
 from tablelog.store.log import LogFile
 from tests.support import toy
@@ -23,6 +23,7 @@ TITLE = "\x1b]0;pwned\x07"  # OSC: set the window title
 FORGED = "mallory\n#9 2026-01-01T00:00:00.000000Z gm core.Noted 'gift'"  # a forged `log` line
 UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
                     "\u2028\u2029]")  # every character escape_text escapes, but the newline
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")  # format (Cf): invisible
 
 
 @pytest.fixture
@@ -106,6 +107,10 @@ def test_strings_from_a_hostile_log_are_escaped(tmp_path: Path, args: tuple[str,
     once reached the terminal from `export` and the report's GM notes, ESC from the CSV)."""
     path = hostile_log(tmp_path)
     result = invoke(path, *args)
+    if args == ("verify",):  # an actor and a name that entry refuses: a crafted log
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert "CORE-NAME" in result.stderr and UNSAFE.search(result.stderr) is None
+        return
     assert result.exit_code == 0, result.output
     assert UNSAFE.search(result.stdout) is None
     lines = result.stdout.splitlines()
@@ -146,3 +151,59 @@ def test_escape_text_writes_json_compatible_escapes() -> None:
     assert escape_text(plain) == plain
     assert json.loads(f'"{escape_text(chr(0x1b) + "x" + chr(0x202e))}"') == "\x1bx\u202e"
     check_text("line 1\n\tline 2", "a note", lines=True)
+
+
+def invisible_log(tmp_path: Path) -> Path:
+    """A crafted log whose strings hold invisible format characters that entry refuses: a
+    title with a word joiner, a counter named with a BOM, a note by ``Ann\\u200b`` (a
+    zero-width space: it looks exactly like Ann)."""
+    path = tmp_path / "i.tlog"
+    LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7,
+                                     "war\u2060", {}))
+    writer = LogFile(str(path))
+    writer.scan_all()
+    envelopes = [("toy.CounterAdded", {"name": "a\ufeff", "points": 9}, "gm"),
+                 ("core.Noted", {"text": "I give Mallory my sword\u200b"}, "Ann\u200b")]
+    for n, (kind, data, actor) in enumerate(envelopes, start=1):
+        assert writer.end is not None
+        with writer.lock():
+            writer.append([{"type": kind, "v": 1, "at": f"2026-01-01T00:00:0{n}.000000Z",
+                            "actor": actor, "data": data, "cmd": n}], writer.end, locked=True)
+    return path
+
+
+@pytest.mark.parametrize("args", [args for args in COMMANDS if args != ("verify",)])
+def test_invisible_characters_from_a_crafted_log_are_shown_escaped(
+        tmp_path: Path, args: tuple[str, ...]) -> None:
+    """A zero-width space, a word joiner and a BOM (Unicode format characters, refused by
+    `--actor` and in names) are printed as `\\u200b`, `\\u2060`, `\\ufeff` by every read,
+    export and report: `Ann\\u200b`'s record never shows as Ann's."""
+    path = invisible_log(tmp_path)
+    result = invoke(path, *[arg.replace("a" + ERASE, "a\ufeff") for arg in args])
+    assert result.exit_code == 0, result.output
+    assert INVISIBLE.search(result.stdout) is None
+    assert "\\u" in result.stdout
+
+
+def test_a_log_line_shows_the_invisible_character_of_an_actor(tmp_path: Path) -> None:
+    """`log` prints the actor `Ann\\u200b` with its escape, so it does not read as Ann."""
+    lines = ok(invisible_log(tmp_path), "log").splitlines()
+    assert lines[1] == ("#2 2026-01-01T00:00:02.000000Z Ann\\u200b core.Noted "
+                        "'I give Mallory my sword\\u200b'")
+
+
+def test_escape_text_escapes_every_format_character() -> None:
+    """Every character of Unicode category Cf (what `--actor` refuses) is escaped, the tag
+    characters beyond U+FFFF as a JSON surrogate pair; a note refuses them at entry."""
+    import sys
+    import unicodedata
+
+    for code in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(code)) == "Cf":
+            assert escape_text(chr(code)) != chr(code), hex(code)
+    assert escape_text("Ann\u200b\u2060\ufeff") == "Ann\\u200b\\u2060\\ufeff"
+    assert escape_text("\U000e0041") == "\\udb40\\udc41"
+    tag = "x\U000e0041"
+    assert json.loads(f'"{escape_text(tag)}"') == tag
+    with pytest.raises(RuleViolation, match="CORE-TEXT"):
+        check_text("a\u200bb", "a note", lines=True)
