@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, echo, execute
+from tablelog.cli.core import Env, appending, domain_errors, echo, execute, show_escaped
 from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
@@ -115,7 +115,7 @@ def main() -> None:
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.ClickException as exc:
-        exc.show()
+        show_escaped(exc)
         code = exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: the shell's 128 + SIGINT
         click.echo("\ninterrupted: nothing more is appended", err=True)

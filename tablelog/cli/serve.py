@@ -7,7 +7,7 @@ import secrets
 
 import click
 
-from tablelog.cli.core import CliError
+from tablelog.cli.core import CliError, echo
 
 __all__ = ["COMMANDS"]
 
@@ -38,7 +38,7 @@ def serve(store: str, host: str, port: int) -> None:
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")
     app = create_app(Tables(folder), token)
-    click.echo(f"serving {store} at http://{host}:{port}/ (API under /api, Ctrl-C stops)")
+    echo(f"serving {store} at http://{host}:{port}/ (API under /api, Ctrl-C stops)")
     _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                            timeout_graceful_shutdown=5)).run()
 

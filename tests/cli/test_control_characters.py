@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from tablelog.cli.main import cli
 from tablelog.rules.core import RuleViolation, check_text, escape_text
 from tablelog.store.format import Header
 from tablelog.store.log import LogFile
@@ -17,6 +21,8 @@ from tests.support import toy
 from tests.support.cli import invoke, ok, refused
 
 toy.install()
+
+TOYCLI = str(Path(__file__).resolve().parents[1] / "faults" / "toycli.py")
 
 ERASE = "\x1b[2J\x1b[H"  # erase the screen, cursor home
 TITLE = "\x1b]0;pwned\x07"  # OSC: set the window title
@@ -207,3 +213,34 @@ def test_escape_text_escapes_every_format_character() -> None:
     assert json.loads(f'"{escape_text(tag)}"') == tag
     with pytest.raises(RuleViolation, match="CORE-TEXT"):
         check_text("a\u200bb", "a note", lines=True)
+
+
+PATH_ESC = "h\x1b]0;PWN\x07\x1b[2J"  # a file name that retitles the window and erases the screen
+
+
+def test_a_hostile_path_is_printed_escaped_by_copy(tmp_path: Path) -> None:
+    """`copy "$E.tlog" cpy.tlog` of a log with a torn tail, `E=$'h\\x1b]0;PWN\\x07\\x1b[2J'`:
+    the warning and `copied … from …` once held the raw ESC and BEL; now their escapes."""
+    base = tmp_path / "base.tlog"
+    ok(base, "init", "--system", "toy")
+    ok(base, "note", "one")
+    source = tmp_path / f"{PATH_ESC}.tlog"
+    source.write_bytes(base.read_bytes() + b"\0")
+    result = CliRunner().invoke(cli, ["copy", str(source), str(tmp_path / "cpy.tlog")])
+    assert result.exit_code == 0, result.output
+    shown = str(tmp_path / "h\\u001b]0;PWN\\u0007\\u001b[2J.tlog")
+    assert result.stderr == (f"warning: torn last record at byte {base.stat().st_size} of "
+                             f"{shown} (a crash mid-append) is not copied\n")
+    assert result.stdout.startswith(f"copied 1 records from {shown} to ")
+
+
+def test_click_usage_errors_print_a_hostile_argument_escaped(log: Path, tmp_path: Path) -> None:
+    """`tablelog run "$E"` of a missing file: click's own usage error (through the real entry
+    point) names the path with its escapes, not the raw ESC and BEL; exit 2."""
+    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "run", PATH_ESC],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert UNSAFE.search(done.stderr) is None
+    last = done.stderr.splitlines()[-1]  # click shows the name as it formats file names
+    assert last.startswith("Error: Invalid value for 'SCRIPT': 'h\\u001b]0;PWN\\u0007")
+    assert last.endswith("': No such file or directory")

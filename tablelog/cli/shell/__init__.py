@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env
+from tablelog.cli.core import CliError, Env, echo, show_escaped
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
 
@@ -127,7 +127,7 @@ class Shell:
         try:
             words = shlex.split(line, comments=True)
         except ValueError as exc:
-            click.echo(f"error: {exc}", err=True)
+            echo(f"error: {exc}", err=True)
             return True
         words = words[1:] if words[:1] == ["tablelog"] else words
         if not words:
@@ -150,10 +150,10 @@ class Shell:
         try:
             self.root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=self.env)
         except click.UsageError as exc:
-            click.echo(f"error: {exc.format_message()}{self._command_hint(argv)} (in: "
-                       f"{shlex.join(argv)}; COMMAND --help explains a command)", err=True)
+            echo(f"error: {exc.format_message()}{self._command_hint(argv)} (in: "
+                 f"{shlex.join(argv)}; COMMAND --help explains a command)", err=True)
         except click.ClickException as exc:
-            exc.show()
+            show_escaped(exc)
         except click.exceptions.Exit:
             pass
         except (click.Abort, KeyboardInterrupt):
