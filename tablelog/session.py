@@ -42,23 +42,17 @@ __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_ut
 _OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
 
 
-def _after(at: str, path: str, seq: int) -> str:
+def _after(at: str) -> str:
     """Return the ISO time one microsecond after ``at`` (same format).
 
-    Args:
-        at: The time of the log's last record, ``seq``, in the log at ``path`` (for the message).
-
     Raises:
-        LogError: ``at`` is no such time, or the last one there is (9999-12-31T23:59:59.999999Z),
-            saying what to do: keep the records before it with ``verify --salvage``.
+        ValueError: ``at`` is no such time, or the last one there is
+            (9999-12-31T23:59:59.999999Z).
     """
     try:
         moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
-    except (ValueError, OverflowError):
-        raise LogError(f"{path}: cannot append after record #{seq}: its time {at!r} is one no "
-                       "command can follow (a wrong clock or a hostile edit wrote it); keep the "
-                       f"records before it with: tablelog --log {path} verify --salvage OUT"
-                       ) from None
+    except OverflowError:
+        raise ValueError(f"no time follows {at!r}") from None
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
@@ -499,7 +493,14 @@ class Session:
             self._last_at = self.log.last_at(self._end) if self._end.seq else ""
         at = now_utc()
         if at <= self._last_at:
-            at = _after(self._last_at, self.path, self._end.seq)
+            try:
+                at = _after(self._last_at)
+            except ValueError:  # say what to do, as for a time more than a day ahead
+                raise LogError(
+                    f"{self.path}: cannot append after record #{self._end.seq}: its time "
+                    f"{self._last_at!r} is one no command can follow (a wrong clock or a "
+                    "hostile edit wrote it); keep the records before it with: tablelog "
+                    f"--log {self.path} verify --salvage OUT") from None
         self._last_at = at
         return at
 

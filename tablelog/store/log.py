@@ -514,7 +514,7 @@ class LogFile:
             LogError: that record cannot be read back whole and intact.
         """
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(end.last)
                 length, crc = RECORD_PREFIX.unpack(f.read(RECORD_PREFIX.size))
                 payload = f.read(min(length, MAX_RECORD_BYTES))
@@ -591,7 +591,7 @@ class LogFile:
             LogError: the file cannot be opened.
         """
         try:
-            f = open(self.path, "rb", buffering=0)
+            f = open_regular(self.path, buffering=0)  # replaced by a FIFO since: no hang
         except OSError as exc:
             raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
         f.seek(pos.offset)
@@ -616,7 +616,7 @@ class LogFile:
         if end.offset - last - 8 > MAX_RECORD_BYTES or end.offset - last < 8:
             return None
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(last)
                 data = f.read(end.offset - last)
         except OSError:
@@ -627,7 +627,7 @@ class LogFile:
         """Return the CRC-32 of the file's bytes before ``offset``, continuing ``crc`` (the CRC
         of the bytes before ``start``); -1 if they cannot be read."""
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(start)
                 while start < offset:
                     chunk = f.read(min(1 << 20, offset - start))
@@ -761,7 +761,7 @@ class NotRegularFile(OSError):
         return "not a regular file"
 
 
-def open_regular(path: str) -> BinaryIO:
+def open_regular(path: str, buffering: int = -1) -> BinaryIO:
     """Open ``path`` for reading, only when it is a regular file: a FIFO, a device or a
     directory planted at the name (a shared folder) is refused at once, never waited on (the
     open does not block) nor read without end (``/dev/zero``).
@@ -774,7 +774,7 @@ def open_regular(path: str) -> BinaryIO:
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise NotRegularFile(errno.EINVAL, "not a regular file", path)
-    return os.fdopen(fd, "rb")
+    return os.fdopen(fd, "rb", buffering=buffering)
 
 
 def create_file(path: str, mode: int = 0o644) -> int:
