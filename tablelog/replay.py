@@ -22,14 +22,13 @@ import attrs
 
 from tablelog import systems
 from tablelog.actions import Markers
-from tablelog.events.codec import CodecError, decoder, fast_check, fast_path
+from tablelog.events.codec import CodecError, decoder, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
-from tablelog.projections.plain import plain_evolver
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log
 from tablelog.store.format import Header, Position, chain_hash, decode_payload
-from tablelog.store.log import Applier, LogError, Refused
+from tablelog.store.log import LogError
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
 __all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
@@ -255,6 +254,28 @@ class Replayer:
         again.taken = [cp for cp in done.taken if cp.valid_for(final)] + again.taken
         return again
 
+    def catch_up(self, state: State, pos: Position, markers: Markers) -> Folded | None:
+        """Fold only the records after ``pos`` into ``state`` (the state there, ``markers`` its
+        markers): a command that lost a race catches up this way rather than folding again
+        from a checkpoint. None when a record after ``pos`` is an undo or redo marker or does
+        not apply: the undone set changed, fold the log again (:meth:`fold`).
+
+        Raises:
+            LogError: a corrupt record or one that does not decode.
+        """
+        skip = frozenset(undone_after(markers))
+        met = Markers(markers)
+        enabled = gc.isenabled()
+        gc.disable()  # as in _fold_from
+        try:
+            end, taken, error = self._stream(state, pos, None, skip, met, optimistic=True)
+        finally:
+            if enabled:
+                gc.enable()
+        if error is not None or list(met) != list(markers):  # a marker came in
+            return None
+        return Folded(state, met, end, taken, skip)
+
     def _fold_from(self, base: Checkpoint | None, until: int | None,
                    skip: frozenset[int], optimistic: bool = False) -> Folded:
         try:
@@ -279,69 +300,47 @@ class Replayer:
                 markers: Markers, optimistic: bool,
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
-        does not apply stops the folding (it may be undone later) but not the marker scan.
-
-        The reader applies most records itself (an Applier over ``entries``, which this loop
-        fills as it meets each type); it hands over markers, batches, undone events, records
-        at checkpoints, data off the fast path and types met for the first time."""
+        does not apply stops the folding (it may be undone later) but not the marker scan."""
         table, every, path = evolvers(), self.every, self.log.path
         taken: list[Checkpoint] = []
-        can_checkpoint = True
         error: LogError | None = None
-        entries: dict[str, tuple[int, Any, Any, Any, Any]] = {}
-        # A fold up to ``until`` applies nothing in the reader (it stops at ``until``), but it
-        # checks what every fold checks: its Applier has an empty table.
-        apply = Applier(entries if until is None else {}, state, skip, every)
+        entries: dict[str, tuple[int, Any, Any, Any]] = {}  # per type: see _entry
         seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
-        reading: Position | None = pos
-        while reading is not None:
-            records: Any = self.log.records(reading, self.chain, apply)
-            if until is not None:
-                records = itertools.takewhile(lambda r: r[0] <= until, records)
-            reading = None
-            try:
-                for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
-                    kind = env["type"]
-                    if kind in MARKERS:
-                        markers.add(seq, kind, _target(kind, env, seq, offset, path))
-                    elif error is None and seq not in skip:
-                        entry = entries.get(kind)
-                        if entry is None or entry[0] != env["v"]:
-                            _check_system(kind, self.header.system, path, seq, offset)
-                            entry = entries[kind] = _entry(table, path, kind, env["v"], seq,
-                                                           offset)
-                        event, fn = entry[1](env["data"]), entry[2]  # as the reader would
-                        if event is None:  # data the fast path does not take: the codec decides
-                            event, fn = _decode(entry[3], env, seq, offset, path), entry[4]
-                        try:
-                            fn(state, event)
-                        except Exception as exc:  # noqa: BLE001 - every failure: a LogError
-                            error = self._refused(exc, seq, optimistic)
-                            can_checkpoint = False
-                            entries.clear()  # the reader applies nothing more
-                            continue
-                    if seq % every == 0 and can_checkpoint:
-                        state.seq = seq
-                        cp = self.checkpoint(state, Position(seq, end, chain_hash(payload),
-                                                             offset),
-                                             frozenset(t for t in skip if t <= seq), markers)
-                        if cp is None:
-                            can_checkpoint = False
-                        else:
-                            taken = _thin([*taken, cp], MAX_CHECKPOINTS)
-            except Refused as refused:  # the reader's apply: go on scanning for markers
-                error = self._refused(refused.cause, refused.seq, optimistic)
-                can_checkpoint, reading = False, refused.after
-                apply = Applier({}, state, skip, every)  # checks as before, applies nothing
+        records: Any = self.log.records(pos, self.chain, True)
+        if until is not None:
+            records = itertools.takewhile(lambda r: r[0] <= until, records)
+        for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
+            kind = env["type"]
+            if kind in MARKERS:
+                markers.add(seq, kind, _target(kind, env, seq, offset, path))
+            elif error is None and seq not in skip:
+                entry = entries.get(kind)
+                if entry is None or entry[0] != env["v"]:
+                    _check_system(kind, self.header.system, path, seq, offset)
+                    entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
+                event = entry[1](env["data"])
+                if event is None:  # data the fast path does not take: the codec decides
+                    event = _decode(entry[2], env, seq, offset, path)
+                try:
+                    entry[3](state, event)
+                except Exception as exc:  # noqa: BLE001 - every failure: a LogError
+                    error = self._refused(exc, seq, optimistic)
+            if not seq % every and error is None:
+                taken = self._taken(taken, state, Position(seq, end, chain_hash(payload), offset),
+                                    skip, markers)
         if error is not None:
             return pos, taken, error
-        if until is None:
-            last = self.log.end  # the reader's: the records it applied are not seen here
-        else:
-            last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
-        assert last is not None
+        last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
         state.seq = last.seq  # set here, not per event: no evolver reads it
         return last, taken, error
+
+    def _taken(self, taken: list[Checkpoint], state: State, at: Position, skip: frozenset[int],
+               markers: Markers) -> list[Checkpoint]:
+        """Return ``taken`` with a checkpoint of ``state`` at ``at`` (thinned), or unchanged
+        when the state cannot be encoded."""
+        state.seq = at.seq
+        cp = self.checkpoint(state, at, frozenset(t for t in skip if t <= at.seq), markers)
+        return taken if cp is None else _thin([*taken, cp], MAX_CHECKPOINTS)
 
     def _refused(self, exc: Exception, seq: int, optimistic: bool) -> LogError:
         """Return the LogError for event ``seq`` that does not apply; raise it unless
@@ -418,20 +417,14 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
-           offset: int) -> tuple[int, Any, Any, Any, Any]:
-    """Return ``(version, fast build, its evolver, decoder, typed evolver)`` for ``(kind,
-    version)`` (the first three as :class:`Applier` reads them). The fast build is the codec's
-    check of plain data when the evolver has a plain form (:mod:`tablelog.projections.plain`),
-    else its typed fast path; it returns None for data it does not take (then the decoder
-    builds a typed event for the typed evolver)."""
+           offset: int) -> tuple[int, Any, Any, Any]:
+    """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)`` records: the
+    fast build returns the event, or None for data it does not take (then the decoder builds
+    it, or names what is wrong)."""
     decode = _decoder(path, kind, version, seq, offset)
     cls = event_class(kind)
     typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    check = fast_check(kind, version)
-    plain = plain_evolver(cls, typed) if check is not None and cls is not None else None
-    if plain is not None:
-        return version, check, plain, decode, typed
-    return version, fast_path(kind, version) or _none, typed, decode, typed
+    return version, fast_path(kind, version) or _none, decode, typed
 
 
 def _none(data: Any) -> None:

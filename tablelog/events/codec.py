@@ -5,11 +5,12 @@ Serialization is kept apart from the domain: events never know msgpack. ``to_rec
 one-step upcasters applied to the raw data) and structures the data back into the registered class.
 
 Structuring is the hot path of a replay, and importing cattrs is a fifth of a command's start-up,
-so each class whose fields are all *plain* (``str, int, bool, float, bytes``, optional, or
-lists, ``tuple[X, ...]`` and string-keyed dicts of those) gets a fast path both ways: data with
-exactly the class's fields, each of exactly its type, is built straight into the class; anything
-else goes through the cattrs hook, so results and errors are the converter's. cattrs is imported on
-first use only.
+so each class whose fields are all *plain* (``str, int, bool, float, bytes``, a ``Fraction``
+stored as ``"n/d"``, a nested attrs class of plain fields, optional, or lists, ``tuple[X, ...]``
+and string-keyed dicts of the first five) gets a fast path both ways: data with exactly the
+class's fields, each of exactly its type, is built straight into the class; anything else goes
+through the cattrs hook, so results and errors are the converter's. cattrs is imported on first
+use only.
 """
 
 from __future__ import annotations
@@ -19,22 +20,22 @@ import re
 import types
 import typing
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
 from tablelog.events.core import Event, event_class
 
-__all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder",
-           "fast_path", "fast_check"]
+__all__ = ["CodecError", "to_record", "from_record", "upcaster", "decoder", "fast_path"]
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Decoder = Callable[[Any], Event]
-Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...],
-             "Callable[[dict[str, Any]], dict[str, Any] | None] | None"]
+Fast = tuple[Callable[[dict[str, Any]], "Event | None"], tuple[str, ...]]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 _DECODERS: dict[tuple[str, int], tuple[type, Decoder]] = {}
 _FAST: dict[type, Fast | None] = {}
+_NESTED: dict[str, Callable[[dict[str, Any]], Any]] = {}  # nested classes' builds, by name
 _PLAIN = (str, int, bool, float, bytes)
 _CONVERTER: Any = None
 
@@ -73,11 +74,18 @@ def _why(exc: Exception) -> str:
 _FRACTION = re.compile(r"(-?[0-9]{1,30})/([0-9]{1,30})")
 
 
+def _fast_fraction(value: Any) -> Fraction | None:
+    """Return the Fraction a ``"n/d"`` string holds (as :func:`_fraction` reads it), or None
+    for anything else (the fast path then leaves the record to cattrs, and its error)."""
+    found = _FRACTION.fullmatch(value) if type(value) is str else None
+    if found is None or not int(found[2]):
+        return None
+    return Fraction(int(found[1]), int(found[2]))
+
+
 def _fraction(value: Any, _: Any) -> Any:
     """Structure a Fraction from exactly what unstructuring writes: ``"n/d"``, at most 30 digits
     a part (no float, no exponent: ``"1e999999999"`` would take minutes to build)."""
-    from fractions import Fraction
-
     found = _FRACTION.fullmatch(value) if type(value) is str else None
     if found is None:
         raise TypeError(f"{value!r} is not a fraction n/d")
@@ -125,13 +133,26 @@ def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
     fast = _fast(type(event))
     if fast is None:
         return event.TYPE, event.VERSION, _converter().unstructure(event)
+    return event.TYPE, event.VERSION, _data(event, fast[1])
+
+
+def _data(value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """Return the converter's data for ``value``, of a class with a fast path (its ``names``):
+    tuples as lists, a Fraction as ``"n/d"``, a nested class's value as its own data."""
     data = {}
-    for name in fast[1]:
-        value = getattr(event, name)
-        kind = type(value)
-        data[name] = list(value) if kind is tuple or kind is list else (
-            dict(value) if kind is dict else value)
-    return event.TYPE, event.VERSION, data
+    for name in names:
+        field = getattr(value, name)
+        kind = type(field)
+        if kind is tuple or kind is list:
+            field = list(field)
+        elif kind is dict:
+            field = dict(field)
+        elif kind is Fraction:
+            field = f"{field.numerator}/{field.denominator}"
+        elif _FAST.get(kind) is not None:
+            field = _data(field, _FAST[kind][1])  # type: ignore[index]
+        data[name] = field
+    return data
 
 
 def _upcast(type_tag: str, version: int, target: int, data: dict[str, Any]) -> dict[str, Any]:
@@ -192,16 +213,6 @@ def fast_path(type_tag: str, version: int) -> Callable[[dict[str, Any]], Event |
     return None if fast is None else fast[0]
 
 
-def fast_check(type_tag: str, version: int) -> Callable[[dict[str, Any]], Any] | None:
-    """Return ``check(data)`` for ``(type_tag, version)`` records when the class has a fast path:
-    it returns ``data`` itself when it has exactly the class's fields with exactly their types
-    (list fields of a tuple type made tuples, in place), holding what the event's fields would;
-    else None (then use :func:`decoder`). The replay folds such data with plain evolvers
-    (:mod:`tablelog.projections.plain`)."""
-    fast = _current_fast(type_tag, version)
-    return None if fast is None else fast[2]  # None too for a class that validates its fields
-
-
 def _current_fast(type_tag: str, version: int) -> Fast | None:
     """Return the fast path of ``type_tag``'s class for records of its current version."""
     cls = event_class(type_tag)
@@ -233,17 +244,17 @@ def _make_decoder(cls: type[Event], type_tag: str, version: int) -> Decoder:
 
 
 def _fast(cls: type) -> Fast | None:
-    """Return ``(build, field names, check)`` for a class of plain fields, else None (cached)."""
+    """Return ``(build, field names)`` for a class of plain fields, else None (cached)."""
     if cls in _FAST:
         return _FAST[cls]
+    _FAST[cls] = None  # while it is made: a class that holds itself has none
     found = _FAST[cls] = _make_fast(cls)
     return found
 
 
 def _make_fast(cls: type) -> Fast | None:
     """Generate ``build(d)``: check that ``d`` has exactly the fields, each of exactly its type,
-    then build the event (tuple fields from msgpack's lists); None when anything differs; and
-    ``check(d)``: the same checks, then ``d`` itself with its tuple fields made tuples.
+    then build the event (tuple fields from msgpack's lists); None when anything differs.
 
     A plain slotted class (no validators, converters or init hooks) is built by setting its
     slots directly, which is what its attrs ``__init__`` would do, at half the cost."""
@@ -262,6 +273,7 @@ def _make_fast(cls: type) -> Fast | None:
         values.append(f"tuple(v{i})" if typing.get_origin(field.type) is tuple else f"v{i}")
     names = tuple(f.name for f in fields)
     namespace: dict[str, Any] = {t.__name__: t for t in _PLAIN}
+    namespace.update(fraction=_fast_fraction, nested=_NESTED)
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
     build = _build_lines(names, values, setters, namespace)
@@ -269,12 +281,9 @@ def _make_fast(cls: type) -> Fast | None:
              "    except KeyError:", "        return None"] if names else []
     head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
             *(f"    {line}" for line in checks)]
-    plain = [f"    d[{name!r}] = {value}" for name, value in zip(names, values, strict=True)
-             if value.startswith("tuple(")]
-    source = ["def build(d):", *head, *build, "def check(d):", *head, *plain, "    return d"]
+    source = ["def build(d):", *head, *build]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
-    # Data that skips attrs ``__init__`` is only the event's when nothing there checks it.
-    return namespace["build"], names, namespace["check"] if setters is not None else None
+    return namespace["build"], names
 
 
 def _build_lines(names: tuple[str, ...], values: list[str], setters: list[Any] | None,
@@ -307,6 +316,16 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
     """Return the lines that ``return None`` unless ``ref`` has exactly type ``tp``."""
     if tp in _PLAIN:
         return [f"if type({ref}) is not {tp.__name__}:", "    return None"]
+    if tp is Fraction:  # stored as "n/d" (the converter's hook)
+        return [f"{ref} = fraction({ref})", f"if {ref} is None:", "    return None"]
+    if isinstance(tp, type) and attrs.has(tp):  # a nested class of plain fields: its own build
+        made = _fast(tp)
+        if made is None:
+            return None
+        key = f"{tp.__module__}.{tp.__qualname__}"
+        _NESTED[key] = made[0]
+        return [f"if type({ref}) is not dict:", "    return None",
+                f"{ref} = nested[{key!r}]({ref})", f"if {ref} is None:", "    return None"]
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType) and type(None) in args and len(args) == 2:
         inner = _field_check(ref, next(a for a in args if a is not type(None)))

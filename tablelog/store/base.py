@@ -69,9 +69,9 @@ class Log(Protocol):
         """Yield every whole record after ``start`` as a StoredRecord, checked."""
 
     def records(self, start: Position | None = None, chain: bool = False,
-                apply: Any = None) -> Iterator[Any]:
+                fold: bool = False) -> Iterator[Any]:
         """Yield ``(seq, envelope, offset, end, payload)`` of every whole record after
-        ``start`` that ``apply`` (an Applier) does not take."""
+        ``start``, checked (a ``fold`` leaves the types of ``at``, ``actor``, ``prev`` out)."""
 
     def lock(self) -> Lock:
         """Take the table's exclusive writer lock (waiting up to $TABLELOG_LOCK_TIMEOUT)."""

@@ -44,7 +44,7 @@ from tablelog.store.format import (
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
 __all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord",
-           "Applier", "Refused", "LogFile",
+           "LogFile",
            "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
            "remove_quietly", "open_regular", "NotRegularFile"]
 
@@ -118,31 +118,6 @@ class StoredRecord(NamedTuple):
 RawRecord = tuple[int, dict[str, Any], int, int, bytes]
 """``(seq, envelope, offset, end offset, payload)`` of one checked record (the hot path); the
 record's chain hash, when needed, is ``chain_hash(payload)``."""
-
-
-class Applier(NamedTuple):
-    """Records the reader applies itself instead of handing them over (the replay's hot path:
-    no hand-over per record). A whole record (a batch's once the batch is whole) is applied when
-    its type has an entry ``(version, build, apply, …)`` in ``table`` for its ``v``, its seq is
-    not in ``skip`` nor a multiple of ``every``, and ``build(data)`` is not None; then
-    ``apply(target, build(data))`` runs. Every other record is handed over as usual.
-    """
-
-    table: dict[str, tuple[Any, ...]]
-    target: Any
-    skip: frozenset[int]
-    every: int
-
-
-class Refused(Exception):
-    """An applier's ``apply`` raised on a record: ``cause`` is what it raised, ``seq`` the
-    record, ``after`` the position after it (reading may go on from there)."""
-
-    def __init__(self, cause: Exception, seq: int, after: Position) -> None:
-        super().__init__(f"record #{seq}: {cause}")
-        self.cause = cause
-        self.seq = seq
-        self.after = after
 
 
 def fsync_dir(path: str) -> None:
@@ -274,13 +249,14 @@ class LogFile:
                                offset, env.get(COMMAND_KEY), env.get(REQUEST_KEY))
 
     def records(self, start: Position | None = None, chain: bool = False,
-                apply: Applier | None = None) -> Iterator[RawRecord]:
+                fold: bool = False) -> Iterator[RawRecord]:
         """Return an iterator of ``(seq, envelope, offset, end, payload)`` for every complete
-        record (checked as by :meth:`scan`) that ``apply`` does not take (see Applier).
+        record, checked as by :meth:`scan`; a ``fold`` (it reads only ``seq``, ``type``, ``v``,
+        ``data`` and the batch count) leaves the types of ``at``, ``actor`` and ``prev`` to
+        the reads that use them, unless ``chain`` is checked too.
 
         Raises:
             LogError: the file cannot be read, or a corrupt record (when it is reached).
-            Refused: an applied record's ``apply`` raised.
         """
         if self.start is None:
             self.open()
@@ -288,154 +264,84 @@ class LogFile:
         assert pos is not None
         self.torn_at = None
         self.end = pos
-        return self._records(pos, chain, apply)
+        return self._records(pos, chain, fold and not chain)
 
-    def _records(self, pos: Position, chain: bool, apply: Applier | None,
-                 ) -> Iterator[RawRecord]:
-        # The replay hot path, one long loop on purpose: locals only; the file is read in large
-        # chunks and sliced; per record one msgpack call, a CRC-32, one boolean expression for
-        # the envelope, and with ``chain`` a BLAKE2b (copied from an empty one: cheaper than a
-        # new hash object). The chain hash costs as much as a third of decoding a record, so
-        # only ``verify`` (and repair, salvage) pays it on every record: docs/RELIABILITY.md.
-        # With ``apply`` (the fold) most records are applied right here: handing a record over
-        # to the fold's own loop costs ≈ 1,400 instructions, a twelfth of decoding it.
+    def _records(self, pos: Position, chain: bool, fold: bool) -> Iterator[RawRecord]:
+        # Framing (_frames: lengths and CRC-32s) -> checks (_checker: the envelope, the seq,
+        # with ``chain`` the hash chain and times) -> records (here: whole batches only, and
+        # where the read ended). The chain hash costs as much as a third of decoding a record,
+        # so only ``verify`` (and repair, salvage) pays it on every record: RELIABILITY.md.
         f = self._reader(pos)
-        seq, offset, prev = pos.seq, pos.offset, pos.prev
-        read, unpack_from, crc32, new_hash = f.read, RECORD_PREFIX.unpack_from, zlib.crc32, \
-            _EMPTY_HASH.copy
-        unpackb, limit, batch_key = msgpack.unpackb, MAX_CONTAINER_LEN, BATCH_KEY
         if self.version is None:
             self.open()
-        # Command and request ids exist from format 2 on: in a format-1 file no key matches.
-        cmd_key, req_key, sig_key = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) \
-            if self.version >= 2 else ("", "", "")
+        check = _checker(self, pos, chain, fold)
         batch: list[RawRecord] = []
         need = 0
-        # A fold (``apply``) checks the envelope fields it reads; every other read all of them.
-        folding = apply is not None and not chain
-        table, target, skip, every = apply if apply is not None else ({}, None, (), 1)
-        done, done_at, done_payload = pos.seq, pos.last, b""  # the last record applied
-        at_before = ""  # the time of the record before (checked with ``chain``)
-        horizon = time_horizon() if chain else ""  # no record is dated later than this
-        last: RawRecord = (pos.seq, {}, pos.last, pos.offset, b"")  # the last one yielded
-        buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
+        last: RawRecord | None = None  # the last record handed over
         try:
-            while True:
-                if at + 8 > size:
-                    buf, at = buf[at:] + read(_READ_BUFFER), 0
-                    size = len(buf)
-                    if size < 8:
-                        if size or batch:
-                            self.torn_at = batch[0][2] if batch else offset
-                        return
-                length, crc = unpack_from(buf, at)
-                if length > MAX_RECORD_BYTES:
-                    raise self._corrupt(f"record length {length} is over the limit", offset,
-                                        seq + 1)
-                stop = at + 8 + length
-                if stop > size:
-                    buf, at = buf[at:] + read(max(_READ_BUFFER, 8 + length)), 0
-                    size, stop = len(buf), 8 + length
-                    if stop > size:
-                        self._check_torn(buf[8:], crc, offset, seq + 1)
-                        self.torn_at = batch[0][2] if batch else offset
-                        return
-                payload = buf[at + 8:stop]
-                at = stop
-                if crc32(payload) != crc:
-                    raise self._corrupt("record checksum mismatch", offset, seq + 1)
-                try:  # msgpack's own limits are the payload's length: the same for short ones
-                    env = unpackb(payload, strict_map_key=False) if length <= limit else \
-                        unpackb(payload, strict_map_key=False, max_array_len=limit,
-                                max_map_len=limit)
-                except Exception as exc:  # msgpack raises several types; all mean the same
-                    raise self._corrupt(f"malformed record payload ({type(exc).__name__})",
-                                        offset, seq + 1) from None
-                seq += 1
-                try:  # a KeyError or TypeError here: not a map with the envelope's keys
-                    kind, version, data = env["type"], env["v"], env["data"]
-                    n = len(env)
-                    if n == 7:
-                        more = 0
-                    else:  # the optional keys: the batch count, the command and request ids
-                        more = env.get(batch_key, 0)
-                        if n - 7 != (batch_key in env) + (cmd_key in env) + (req_key in env) \
-                                + (sig_key in env):
-                            raise KeyError(batch_key)
-                        if batch_key in env and (type(more) is not int or more < 1):
-                            raise self._corrupt(f"record envelope has a bad batch count "
-                                                f"{more!r}", offset, seq)  # only when >= 1
-                        fault = optional_fault(env) if env["seq"] == seq else ""
-                        if fault:
-                            raise self._corrupt(fault, offset, seq)
-                    ok = (env["seq"] == seq and type(env["seq"]) is int and type(kind) is str
-                          and type(version) is int and type(data) is dict
-                          and (folding or (type(env["actor"]) is str
-                                           and type(env["at"]) is str
-                                           and type(env["prev"]) is bytes)))
-                except (KeyError, TypeError):
-                    raise self._corrupt("record is not a tablelog envelope", offset,
-                                        seq) from None
-                if chain:  # verify: the chain, and times in the format, never going back,
-                    ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
-                        and at_before <= env["at"] <= horizon  # nor past the horizon
-                if not ok:
-                    raise self._corrupt(_envelope_fault(env, seq, prev if chain else None,
-                                                        at_before if chain else None, horizon),
-                                        offset, seq)
-                if chain:
-                    at_before = env["at"]
-                    digest = new_hash()
-                    digest.update(payload)
-                    prev = digest.digest()
-                end = offset + 8 + length
-                if folding and not batch and not more:  # _applied(), inline: no call
-                    entry = table.get(kind)
-                    if entry is not None and entry[0] == version and seq % every \
-                            and seq not in skip:
-                        built = entry[1](data)
-                        if built is not None:
-                            try:
-                                entry[2](target, built)
-                            except Exception as exc:  # noqa: BLE001 - the caller reports it
-                                raise Refused(exc, seq, Position(
-                                    seq, end, chain_hash(payload), offset)) from None
-                            done, done_at, done_payload = seq, offset, payload  # no tuple
-                            offset = end
-                            continue
-                item = (seq, env, offset, end, payload)
-                offset = end
-                if not batch and not more:
+            for seq, offset, payload in self._frames(f, pos.offset, pos.seq):
+                env, more = check(payload, offset, seq)
+                item = (seq, env, offset, offset + 8 + len(payload), payload)
+                if batch:
+                    need -= 1
+                    if more != need:
+                        raise self._corrupt(f"batch count {more!r} where {need} was expected",
+                                            offset, seq)
+                    batch.append(item)
+                    if not need:  # the batch is whole: hand its records over
+                        for last in batch:  # noqa: B007 - ``last``: where the read ended
+                            yield last
+                        batch = []
+                elif more:
+                    batch, need = [item], more
+                else:
                     last = item
                     yield item
-                elif batch:
-                    need -= 1
-                    if more != need or type(more) is not int:
-                        raise self._corrupt(f"batch count {more!r} where {need} was expected",
-                                            item[2], seq)
-                    batch.append(item)
-                    if not need:  # the batch is whole: apply or hand over its records
-                        for item in batch:
-                            s, e, o, n, p = item
-                            if folding and _applied(apply, s, e["type"], e["v"], e["data"],
-                                                   o, n, p):
-                                done, done_at, done_payload = s, o, p
-                            else:
-                                last = item
-                                yield item
-                        batch = []
-                else:
-                    if type(more) is not int or more < 0:
-                        raise self._corrupt("record envelope has a bad batch count", item[2],
-                                            seq)
-                    batch.append(item)
-                    need = more
+            if batch:  # the file ends inside a batch: a crash mid-append
+                self.torn_at = batch[0][2]
         finally:
             f.close()
-            if done > last[0]:  # a record applied after the last one yielded
-                last = (done, {}, done_at, done_at + 8 + len(done_payload), done_payload)
-            self.end = pos if last[0] == pos.seq else Position(
-                last[0], last[3], chain_hash(last[4]), last[2])
+            if last is not None:
+                self.end = Position(last[0], last[3], chain_hash(last[4]), last[2])
+
+    def _frames(self, f: Any, offset: int, seq: int) -> Iterator[tuple[int, int, bytes]]:
+        """Framing: yield ``(seq, offset, payload)`` of each whole frame read from ``f`` (at
+        ``offset``, after record ``seq``), its length within bounds and its CRC-32 matching.
+        A frame the file ends inside sets ``torn_at`` to its offset and ends the read. The
+        file is read in large chunks and sliced.
+
+        Raises:
+            LogError: a length over the limit, a checksum mismatch, or a record that runs past
+                the end of the file but is whole (its length field is damaged).
+        """
+        read, unpack_from, crc32 = f.read, RECORD_PREFIX.unpack_from, zlib.crc32
+        buf, at, size = b"", 0, 0  # unread bytes; the record at ``offset`` starts at buf[at]
+        while True:
+            if at + 8 > size:
+                buf, at = buf[at:] + read(_READ_BUFFER), 0
+                size = len(buf)
+                if size < 8:
+                    if size:
+                        self.torn_at = offset
+                    return
+            length, crc = unpack_from(buf, at)
+            seq += 1
+            if length > MAX_RECORD_BYTES:
+                raise self._corrupt(f"record length {length} is over the limit", offset, seq)
+            stop = at + 8 + length
+            if stop > size:
+                buf, at = buf[at:] + read(max(_READ_BUFFER, 8 + length)), 0
+                size, stop = len(buf), 8 + length
+                if stop > size:
+                    self._check_torn(buf[8:], crc, offset, seq)
+                    self.torn_at = offset
+                    return
+            payload = buf[at + 8:stop]
+            if crc32(payload) != crc:
+                raise self._corrupt("record checksum mismatch", offset, seq)
+            yield seq, offset, payload
+            at = stop
+            offset += 8 + length
 
     def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
         """Raise if a record that runs past the end of the file is whole but has a bad length."""
@@ -677,26 +583,77 @@ class LogFile:
         """Nothing to release: a log file is opened for each read and append."""
 
 
-def _applied(apply: Any, seq: int, kind: str, version: int, data: dict[str, Any],
-             offset: int, end: int, payload: bytes) -> bool:
-    """Apply a whole record if ``apply`` (an Applier) takes it; return whether it did (for the
-    records of a whole batch: the reader's loop does the same inline for single records).
+def _checker(log: LogFile, pos: Position, chain: bool,
+             fold: bool) -> Callable[[bytes, int, int], tuple[dict[str, Any], int]]:
+    """Return the reader's checks: ``check(payload, offset, seq) -> (envelope, batch count)``
+    decodes a frame's payload (within msgpack's limits) and checks its envelope: the keys and
+    their types (with ``fold``, not those of ``at``, ``actor``, ``prev``), ``seq``, the optional
+    keys of ``log``'s format, and with ``chain`` the hash chain from ``pos`` and times that
+    never go back nor pass this machine's clock by more than a day.
+
+    The returned function raises LogError, naming the record's offset and seq.
+    """
+    unpackb, limit, corrupt = msgpack.unpackb, MAX_CONTAINER_LEN, log._corrupt
+    assert log.version is not None
+    # Command and request ids exist from format 2 on: in a format-1 file no key matches.
+    keys = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) if log.version >= 2 else ("", "", "")
+    prev, new_hash = pos.prev, _EMPTY_HASH.copy
+    at_before = ""  # the time of the record before (checked with ``chain``)
+    horizon = time_horizon() if chain else ""  # no record is dated later than this
+
+    def check(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
+        nonlocal prev, at_before
+        try:  # msgpack's own limits are the payload's length: the same for short ones
+            env = unpackb(payload, strict_map_key=False) if len(payload) <= limit else \
+                unpackb(payload, strict_map_key=False, max_array_len=limit, max_map_len=limit)
+        except Exception as exc:  # msgpack raises several types; all mean the same
+            raise corrupt(f"malformed record payload ({type(exc).__name__})", offset,
+                          seq) from None
+        try:  # a KeyError or TypeError here: not a map with the envelope's keys
+            kind, version, data = env["type"], env["v"], env["data"]
+            more = 0 if len(env) == 7 else _optional(env, seq, offset, keys, corrupt)
+            ok = (env["seq"] == seq and type(env["seq"]) is int and type(kind) is str
+                  and type(version) is int and type(data) is dict
+                  and (fold or (type(env["actor"]) is str and type(env["at"]) is str
+                                and type(env["prev"]) is bytes)))
+        except (KeyError, TypeError):
+            raise corrupt("record is not a tablelog envelope", offset, seq) from None
+        if chain:  # verify: the chain, and times in the format, never going back,
+            ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
+                and at_before <= env["at"] <= horizon  # nor past the horizon
+        if not ok:
+            raise corrupt(_envelope_fault(env, seq, prev if chain else None,
+                                          at_before if chain else None, horizon), offset, seq)
+        if chain:
+            at_before = env["at"]
+            digest = new_hash()
+            digest.update(payload)
+            prev = digest.digest()
+        return env, more
+
+    return check
+
+
+def _optional(env: dict[str, Any], seq: int, offset: int, keys: tuple[str, str, str],
+              corrupt: Callable[[str, int, int], LogError]) -> int:
+    """Check the optional keys of record ``seq``'s envelope (the batch count and ``keys``, the
+    command id, request id and signature of the log's format); return its batch count.
 
     Raises:
-        Refused: the record's ``apply`` raised (with the position after the record).
+        KeyError: a key the format does not have (the caller: not a tablelog envelope).
+        LogError: a bad batch count, command id, request id or signature.
     """
-    table, target, skip, every = apply
-    entry = table.get(kind)
-    if entry is None or entry[0] != version or not seq % every or seq in skip:
-        return False
-    built = entry[1](data)
-    if built is None:
-        return False
-    try:
-        entry[2](target, built)
-    except Exception as exc:  # noqa: BLE001 - the caller reports it
-        raise Refused(exc, seq, Position(seq, end, chain_hash(payload), offset)) from None
-    return True
+    more = env.get(BATCH_KEY, 0)
+    cmd_key, req_key, sig_key = keys
+    if len(env) - 7 != (BATCH_KEY in env) + (cmd_key in env) + (req_key in env) \
+            + (sig_key in env):
+        raise KeyError(BATCH_KEY)
+    if BATCH_KEY in env and (type(more) is not int or more < 1):
+        raise corrupt(f"record envelope has a bad batch count {more!r}", offset, seq)
+    fault = optional_fault(env) if env["seq"] == seq else ""
+    if fault:
+        raise corrupt(fault, offset, seq)
+    return more  # type: ignore[no-any-return]
 
 
 def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,

@@ -17,7 +17,7 @@ from tablelog.store.format import (
     chain_hash,
     pack_record,
 )
-from tablelog.store.log import Applier, LogError, LogFile, LogMovedOn, Refused, frame
+from tablelog.store.log import LogError, LogFile, LogMovedOn, frame
 
 HEADER = Header(session_id="s-1", system="toy", created="2026-01-01T00:00:00.000000Z", seed=7)
 
@@ -313,61 +313,49 @@ def _mixed_log(tmp_path: Path) -> LogFile:
     return log
 
 
-def _points(data: dict) -> int | None:
-    return data["points"] if data["points"] != 2 else None  # 2: "not on the fast path"
-
-
-def test_applier_takes_whole_records_it_has_an_entry_for(tmp_path: Path) -> None:
-    """The reader applies spends itself (a batch once it is whole) and hands over the note, the
-    skipped seq, the checkpoint seq and data its build does not take."""
+def test_reader_hands_over_every_record_a_batch_once_it_is_whole(tmp_path: Path) -> None:
+    """Framing -> checks -> records: every record in seq order, a batch's two together, each
+    with its own offset and end."""
     log = _mixed_log(tmp_path)
-    applied: list[int] = []
-    table = {"toy.PointsSpent": (1, _points, lambda target, points: target.append(points))}
-    handed = [seq for seq, *_ in LogFile(log.path).records(apply=Applier(
-        table, applied, frozenset({1}), 3))]
-    assert [1, 2, 3, 6] == handed
-    assert [4, 5, 7] == applied
+    read = list(LogFile(log.path).records())
+    assert list(range(1, 8)) == [seq for seq, *_ in read]
+    assert [1, 2, 3, 4, 5, None, 7] == [env["data"].get("points") for _, env, *_ in read]
+    assert [(4, 1), (5, None)] == [(seq, env.get("more")) for seq, env, *_ in read[3:5]]
+    assert all(end == after[2] for (*_, end, _), after in zip(read, read[1:], strict=False))
 
 
-def test_applier_never_applies_a_torn_batch(tmp_path: Path) -> None:
-    """A batch cut inside its last record is a torn tail: none of its records is applied."""
+def test_reader_never_hands_over_a_torn_batch(tmp_path: Path) -> None:
+    """A batch cut inside its last record is a torn tail: none of its records is handed over,
+    ``torn_at`` is the batch's first record and ``end`` the record before it."""
     log = _mixed_log(tmp_path)
     offsets = {seq: (offset, end) for seq, _, offset, end, _ in LogFile(log.path).records()}
     with open(log.path, "r+b") as f:
         f.truncate(offsets[5][1] - 3)
-    applied: list[int] = []
-    table = {"toy.PointsSpent": (1, _points, lambda target, points: target.append(points))}
-    reader = LogFile(log.path)
-    handed = [seq for seq, *_ in reader.records(apply=Applier(table, applied, frozenset(), 1000))]
-    assert ([2], [1, 3], offsets[4][0]) == (handed, applied, reader.torn_at)
-    assert reader.end is not None and 3 == reader.end.seq
+    for fold in (False, True):
+        reader = LogFile(log.path)
+        handed = [seq for seq, *_ in reader.records(fold=fold)]
+        assert ([1, 2, 3], offsets[4][0]) == (handed, reader.torn_at)
+        assert reader.end is not None and (3, offsets[3][1]) == (reader.end.seq,
+                                                                 reader.end.offset)
 
 
-def test_applier_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None:
-    """After a read that applied the last record, ``end`` is what a plain read leaves."""
+def test_a_fold_read_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None:
+    """After a fold's read (fewer envelope checks), ``end`` is what a plain read leaves."""
     log = _mixed_log(tmp_path)
-    plain, applying = LogFile(log.path), LogFile(log.path)
-    list(plain.records())
-    table = {"toy.PointsSpent": (1, _points, lambda target, points: None)}
-    list(applying.records(apply=Applier(table, None, frozenset(), 1000)))
+    plain, folding = LogFile(log.path), LogFile(log.path)
+    assert list(plain.records()) == list(folding.records(fold=True))
     assert plain.end is not None
-    assert plain.end == applying.end
+    assert plain.end == folding.end
     assert 7 == plain.end.seq
 
 
-def test_applier_refusal_names_the_record_and_the_position_after_it(tmp_path: Path) -> None:
-    """An apply that raises ends the read with Refused: its cause, seq and where to go on."""
+def test_reading_goes_on_from_the_position_after_a_record(tmp_path: Path) -> None:
+    """A read from the position after record 3 hands over 4-7 and ends where a whole read
+    ends."""
     log = _mixed_log(tmp_path)
+    whole = LogFile(log.path)
     after = {seq: Position(seq, end, chain_hash(payload), offset)
-             for seq, _, offset, end, payload in LogFile(log.path).records()}
-
-    def apply(target: None, points: int) -> None:
-        if points == 3:
-            raise ValueError("three")
-
-    table = {"toy.PointsSpent": (1, _points, apply)}
-    with pytest.raises(Refused) as info:
-        list(LogFile(log.path).records(apply=Applier(table, None, frozenset(), 1000)))
-    assert (3, "three", after[3]) == (info.value.seq, str(info.value.cause), info.value.after)
-    rest = [seq for seq, *_ in LogFile(log.path).records(info.value.after)]
-    assert [4, 5, 6, 7] == rest
+             for seq, _, offset, end, payload in whole.records()}
+    rest = LogFile(log.path)
+    assert [4, 5, 6, 7] == [seq for seq, *_ in rest.records(after[3])]
+    assert after[7] == rest.end == whole.end

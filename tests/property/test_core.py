@@ -119,8 +119,8 @@ def test_replaying_twice_gives_equal_state(cmds: list[object], seed: int) -> Non
 
 @given(commands, st.integers(1, 6))
 def test_reader_fold_equals_a_fold_of_typed_events(cmds: list[object], every: int) -> None:
-    """The fold (plain data, applied in the reader, checkpoints every ``every`` events) gives
-    the state that folding every typed event with its typed evolver gives."""
+    """The fold (the reader's records, fast-path events, checkpoints every ``every`` events)
+    gives the state that folding every typed event with its typed evolver gives."""
     with tempfile.TemporaryDirectory() as tmp:
         session, _, _ = play(Path(tmp) / "s.tlog", cmds)
         kept = replay.SNAPSHOT_EVERY

@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 
 from tablelog import replay
 from tablelog.commands.core import AddNote, Redo, Undo
-from tablelog.events.codec import CodecError, converter, from_record, to_record
+from tablelog.events.codec import (
+    CodecError,
+    converter,
+    fast_path,
+    from_record,
+    to_record,
+)
 from tablelog.events.core import Event, event
 from tablelog.projections.history import state_json
 from tablelog.rules.core import RuleViolation
@@ -187,6 +193,62 @@ def test_codec_fast_path_matches_cattrs(e: Sampled) -> None:
     assert (kind, version) == ("codec.Sampled", 1)
     assert data == converter.unstructure(e)
     assert from_record(kind, version, msgpack.unpackb(msgpack.packb(data))) == e
+
+
+@attrs.frozen
+class Sheet:
+    """A nested record of plain fields (as pf2e's ItemSheet)."""
+
+    runes: tuple[str, ...]
+    level: int
+    hardness: int | None = None
+
+
+@event("codec.Rated")
+@attrs.frozen
+class Rated(Event):
+    """A test-only event with Fraction fields (stored as "n/d") and a nested class: both on the
+    fast path since issue 14."""
+
+    name: str
+    rate: Fraction
+    floor: Fraction | None = None
+    sheet: Sheet | None = None
+
+
+sheets = st.none() | st.builds(Sheet, st.lists(st.text(max_size=3), max_size=3).map(tuple),
+                               ints, st.none() | ints)
+
+
+stored = st.fractions(-10**20, 10**20, max_denominator=10**6)  # "n/d": 30 digits a part at most
+
+
+@given(st.text(max_size=5), stored, st.none() | stored, sheets)
+def test_codec_fast_path_of_fractions_and_nested_classes_matches_cattrs(
+        name: str, rate: Fraction, floor: Fraction | None, sheet: Sheet | None) -> None:
+    """A Fraction field goes both ways as the converter takes it ("n/d"), a nested class as its
+    data."""
+    e = Rated(name, rate, floor, sheet)
+    kind, version, data = to_record(e)
+    assert data == converter.unstructure(e)
+    assert data["rate"] == f"{rate.numerator}/{rate.denominator}"
+    assert fast_path(kind, version)(msgpack.unpackb(msgpack.packb(data))) == e
+
+
+def test_codec_fast_path_leaves_a_bad_fraction_to_cattrs() -> None:
+    """"2/4" is 1/2 either way; "1/0", 0.5 and "1.5" are off the fast path, and so is a
+    nested record with a field too many or of another type: cattrs refuses them as before."""
+    good = {"name": "a", "rate": "2/4", "floor": None, "sheet": {"runes": ["x"], "level": 2,
+                                                                  "hardness": None}}
+    assert from_record("codec.Rated", 1, good) == Rated("a", Fraction(1, 2), None,
+                                                        Sheet(("x",), 2))
+    bad_sheets = [{**good["sheet"], "extra": 1}, {**good["sheet"], "level": "2"}, ["x", 2]]
+    for rate, sheet in [("1/0", None), (0.5, None), ("1.5", None),
+                        *(("1/2", bad) for bad in bad_sheets)]:
+        data = {"name": "a", "rate": rate, "floor": None, "sheet": sheet}
+        assert fast_path("codec.Rated", 1)(dict(data)) is None
+        with pytest.raises(CodecError, match="data does not fit the event"):
+            from_record("codec.Rated", 1, data)
 
 
 @event("codec.Checked")
