@@ -78,24 +78,28 @@ def test_a_note_keeps_its_line_breaks_and_refuses_other_controls(log: Path) -> N
         assert "CORE-TEXT: a note cannot hold control characters" in refused(log, "note", text)
 
 
-def hostile_log(tmp_path: Path) -> Path:
-    """A log written by a hostile tool: a title with an OSC, a counter whose name erases the
-    screen, an actor whose newline forges a `log` line, a note with ESC and C1 controls."""
-    path = tmp_path / "h.tlog"
+def crafted_log(path: Path, title: str, envelopes: list[tuple[str, dict, str]]) -> Path:
+    """A toy log at ``path`` written by a hostile tool: ``title``, then one command for each
+    ``(type, data, actor)``, dated a second apart."""
     LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7,
-                                     "war" + TITLE, {}))
+                                     title, {}))
     writer = LogFile(str(path))
     writer.scan_all()
-    envelopes = [
-        ("toy.CounterAdded", {"name": "a" + ERASE, "points": 9}, FORGED),
-        ("core.Noted", {"text": "hi" + ERASE + "\x9b2J\u202eevil"}, "gm" + TITLE),
-    ]
     for n, (kind, data, actor) in enumerate(envelopes, start=1):
         assert writer.end is not None
         with writer.lock():
             writer.append([{"type": kind, "v": 1, "at": f"2026-01-01T00:00:0{n}.000000Z",
                             "actor": actor, "data": data, "cmd": n}], writer.end, locked=True)
     return path
+
+
+def hostile_log(tmp_path: Path) -> Path:
+    """A log written by a hostile tool: a title with an OSC, a counter whose name erases the
+    screen, an actor whose newline forges a `log` line, a note with ESC and C1 controls."""
+    return crafted_log(tmp_path / "h.tlog", "war" + TITLE, [
+        ("toy.CounterAdded", {"name": "a" + ERASE, "points": 9}, FORGED),
+        ("core.Noted", {"text": "hi" + ERASE + "\x9b2J\u202eevil"}, "gm" + TITLE),
+    ])
 
 
 COMMANDS = [("log",), ("log", "--all"), ("replay",), ("history", "a" + ERASE), ("state",),
@@ -163,19 +167,10 @@ def invisible_log(tmp_path: Path) -> Path:
     """A crafted log whose strings hold invisible format characters that entry refuses: a
     title with a word joiner, a counter named with a BOM, a note by ``Ann\\u200b`` (a
     zero-width space: it looks exactly like Ann)."""
-    path = tmp_path / "i.tlog"
-    LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7,
-                                     "war\u2060", {}))
-    writer = LogFile(str(path))
-    writer.scan_all()
-    envelopes = [("toy.CounterAdded", {"name": "a\ufeff", "points": 9}, "gm"),
-                 ("core.Noted", {"text": "I give Mallory my sword\u200b"}, "Ann\u200b")]
-    for n, (kind, data, actor) in enumerate(envelopes, start=1):
-        assert writer.end is not None
-        with writer.lock():
-            writer.append([{"type": kind, "v": 1, "at": f"2026-01-01T00:00:0{n}.000000Z",
-                            "actor": actor, "data": data, "cmd": n}], writer.end, locked=True)
-    return path
+    return crafted_log(tmp_path / "i.tlog", "war\u2060", [
+        ("toy.CounterAdded", {"name": "a\ufeff", "points": 9}, "gm"),
+        ("core.Noted", {"text": "I give Mallory my sword\u200b"}, "Ann\u200b"),
+    ])
 
 
 @pytest.mark.parametrize("args", [args for args in COMMANDS if args != ("verify",)])
