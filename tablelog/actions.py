@@ -21,13 +21,14 @@ from typing import cast
 
 import attrs
 
+from tablelog.commands.core import Redo, Undo
 from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, Undone
 from tablelog.projections.core import State, undone_after
 from tablelog.rules.core import RuleViolation
 
 __all__ = [
     "Summary", "Action", "Marker", "Markers", "action_of", "command_end", "latest_active",
-    "latest_undone", "decide_undo", "decide_redo", "summary",
+    "latest_undone", "decide_undo", "decide_redo", "summary", "Past", "decide_marker",
 ]
 
 Summary = tuple[int, object, str, str, int]
@@ -257,6 +258,62 @@ def decide_redo(action: Action, markers: Iterable[Marker], target: int,
     seqs = [s for s in action.seqs if s in undone]
     state = _decide_refold(refold, undone - set(seqs), seqs[0], "CORE-REDO", "redone")
     return [Redone(target=s) for s in seqs], state
+
+
+@attrs.frozen
+class Past:
+    """What the undo decider reads of a log: who is logging, every undo/redo marker in order,
+    the record summaries (``summaries(near)``: from a checkpoint before seq ``near``, or the
+    whole log for None) and the refold (see :data:`Refold`)."""
+
+    actor: str
+    markers: Iterable[Marker]
+    summaries: Callable[[int | None], Iterable[Summary]]
+    refold: Refold
+
+
+def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[Event], State]:
+    """Decide undo or redo of a whole action.
+
+    A bare ``undo`` takes back the latest action of ``past.actor``; a bare ``redo`` restores
+    what this actor undid most recently, unless the actor has acted since.
+
+    Returns:
+        The markers, and the state once they are applied.
+
+    Raises:
+        RuleViolation: CORE-SEQ for a seq past the log's end; CORE-UNDO / CORE-REDO (see
+            :func:`decide_undo`, :func:`decide_redo`).
+    """
+    if command.target is not None and not 0 < command.target <= state.seq:
+        raise RuleViolation("CORE-SEQ", f"there is no event #{command.target} (the log "
+                            f"ends at #{state.seq})")
+    if isinstance(command, Undo):
+        if command.target is None:
+            action = _latest_active_near(past, state.seq)
+        else:
+            action = action_of(past.summaries(command.target), command.target)
+        return decide_undo(action, past.markers, command.reason, past.refold)
+    if command.target is None:
+        target = latest_undone(past.summaries(None), past.markers, past.actor)
+    else:
+        target = command.target
+    try:
+        action = action_of(past.summaries(target), target)
+    except RuleViolation as exc:
+        raise RuleViolation("CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id,
+                            exc.message) from None
+    return decide_redo(action, past.markers, target, past.refold)
+
+
+def _latest_active_near(past: Past, last: int) -> Action:
+    """Find the actor's latest action in effect near the end of the log, else in the whole
+    log."""
+    redone = [target for _, kind, target in past.markers if kind == Redone.TYPE]
+    try:
+        return latest_active(past.summaries(min([last, *redone])), past.markers, past.actor)
+    except RuleViolation:
+        return latest_active(past.summaries(None), past.markers, past.actor)
 
 
 def _decide_refold(refold: Refold, undone: set[int], first: int, rule: str, verb: str) -> State:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib
 import itertools
 import os
 from collections.abc import Iterator
@@ -26,9 +27,9 @@ from tablelog.events.codec import CodecError, decoder, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
-from tablelog.store.base import Log
-from tablelog.store.format import Header, Position, chain_hash, decode_payload
-from tablelog.store.log import LogError
+from tablelog.store.base import Log, holds_record
+from tablelog.store.format import Header, Position, chain_hash
+from tablelog.store.log import LogError, record_error
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
 __all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
@@ -73,23 +74,23 @@ def snapshot_every() -> int:
 def code_version(system: str) -> str:
     """Return a digest of the code that folds ``system``'s events (the snapshot key).
 
-    Covers the core projection, event and rule modules, the system's projection module (or
-    package) and its events and rules modules, and the packaged data files (catalogues), so any
-    change to them makes snapshots stale.
+    Covers the core projection, event and rule modules, the packages the system's declaration
+    names as its ``code`` (its events, projection and rules), its ``data_files`` and every
+    packaged data file (catalogues), so any change to them makes snapshots stale.
     """
     found = _CODE_VERSIONS.get(system)
     if found is not None:
         return found
-    module = systems.load(system)
+    declared = systems.get(system)
     join = os.path.join
+    data = join(_ROOT, "rules", "data")
     paths = [join(_ROOT, "projections", "core.py"), join(_ROOT, "events", "core.py"),
              join(_ROOT, "events", "codec.py"), join(_ROOT, "rules", "core.py"),
              os.path.abspath(__file__)]
-    own = os.path.abspath(module.__file__ or "")
-    paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
-    for layer in ("events", "rules"):
-        paths += _tree(join(_ROOT, layer, system)) + [join(_ROOT, layer, f"{system}.py")]
-    paths += _tree(join(_ROOT, "rules", "data"))  # the packaged catalogues, whichever system
+    for name in declared.code:
+        own = os.path.abspath(importlib.import_module(name).__file__ or "")
+        paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
+    paths += [join(data, name) for name in declared.data_files] + _tree(data)
     digest = hashlib.blake2b(repr(_STATE_FIELDS).encode(), digest_size=16)
     for path in sorted(set(paths)):
         if os.path.isfile(path):
@@ -123,7 +124,7 @@ class Replayer:
         self.snapshots = snapshots
         self.chain = chain
         self.every = snapshot_every()
-        self._module = systems.load(header.system)
+        systems.get(header.system)
         self._code = code_version(header.system) if snapshots else ""
         self._cps: list[Checkpoint] | None = None
         self._trusted: set[int] = set()
@@ -143,10 +144,9 @@ class Replayer:
 
     def initial(self) -> State:
         """Return the state before any event."""
-        state = State(system=self.header.system, title=self.header.title,
-                      session_id=self.header.session_id, seed=self.header.seed)
-        self._module.init_state(state, dict(self.header.options))
-        return state
+        header = self.header
+        return systems.initial_state(header.system, header.title, header.session_id,
+                                     header.seed, header.options)
 
     def pick(self, below: int | None, undone: frozenset[int] | set[int] | None,
              extra: list[Checkpoint] = ()) -> Checkpoint | None:  # type: ignore[assignment]
@@ -165,18 +165,11 @@ class Replayer:
         return None
 
     def _anchored(self, cp: Checkpoint) -> bool:
-        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash."""
-        end, last = cp.end, cp.end.last
-        start = self.log.start
-        assert start is not None
-        if end.seq == 0:
-            return end == start
-        if not start.offset <= last < end.offset or end.offset - last - 8 > (1 << 20):
-            return False
-        payload = self.log.payload_at(end)
-        if payload is None or chain_hash(payload) != end.prev or not _is_record(payload, end.seq):
-            return False
-        return self.prefix_crc(end.offset) == cp.prefix_crc
+        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash,
+        after the bytes the checkpoint saw."""
+        if cp.end.seq == 0:
+            return cp.end == self.log.start
+        return holds_record(self.log, cp.end) and self.prefix_crc(cp.end.offset) == cp.prefix_crc
 
     def prefix_crc(self, offset: int) -> int:
         """Return the CRC-32 of the log's bytes before ``offset`` (-1 if they cannot be read).
@@ -222,6 +215,21 @@ class Replayer:
         self._cps = _thin(known, MAX_CHECKPOINTS)
         if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
             self.save()
+
+    def keep(self, state: State, end: Position, markers: list[tuple[int, str, int]],
+             force: bool = False) -> None:
+        """Checkpoint ``state`` (folded to ``end``) when it is ``every`` events past the latest
+        checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``."""
+        known = self.checkpoints()
+        latest = known[-1].end.seq if known else 0
+        if not force and end.seq // self.every <= latest // self.every:
+            return
+        if force and latest == end.seq:
+            return
+        undone = frozenset(undone_after(markers))
+        cp = self.checkpoint(state, end, frozenset(t for t in undone if t <= end.seq), markers)
+        if cp is not None:
+            self.remember([cp], undone)
 
     def save(self) -> None:
         """Write the snapshot file; a failure is ignored (the cache is optional)."""
@@ -359,8 +367,7 @@ class Replayer:
             try:
                 event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
             except CodecError as exc:
-                raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}",
-                               offset, seq) from None
+                raise record_error(path, seq, offset, exc) from None
             yield seq, None if kind in MARKERS else event
 
     def refold_collecting(self, undone: set[int], before: int) -> tuple[
@@ -377,26 +384,16 @@ class Replayer:
         return state, fold_collecting(state, self.pairs(pos), undone)
 
 
-def _is_record(payload: bytes, seq: int) -> bool:
-    """Return whether ``payload`` is the envelope of record ``seq`` (a checkpoint is bound to
-    its record's own seq, not only to its bytes)."""
-    try:
-        env = decode_payload(payload)
-    except Exception:  # noqa: BLE001 - not a record at all
-        return False
-    return type(env) is dict and type(env.get("seq")) is int and env["seq"] == seq
-
-
 def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:
     """Refuse an event of another system than the log's (whatever systems are loaded).
 
     Raises:
-        LogError: the type tag names a known system (systems.SYSTEMS, toy) other than ``system``.
+        LogError: the type tag names a known system (:func:`systems.names`) other than
+            ``system``.
     """
     own = kind.partition(".")[0]
-    if own != system and (own in systems.SYSTEMS or own == "toy"):
-        raise LogError(f"{path}: record #{seq} at byte {offset}: a {own} event ({kind}) in a "
-                       f"{system} log", offset, seq)
+    if own != system and own in systems.names():
+        raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
 
 
 def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:
@@ -404,8 +401,8 @@ def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) ->
     target: int = _decode(_decoder(path, kind, env["v"], seq, offset), env, seq, offset,
                           path).target
     if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {kind} targets #{target}, "
-                       "which is not an earlier event", offset, seq)
+        raise record_error(path, seq, offset,
+                           f"{kind} targets #{target}, which is not an earlier event")
     return target
 
 
@@ -413,7 +410,7 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
     try:
         return decoder(kind, version)
     except CodecError as exc:
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+        raise record_error(path, seq, offset, exc) from None
 
 
 def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
@@ -439,7 +436,7 @@ def _decode(decode: Any, env: dict[str, Any], seq: int, offset: int, path: str) 
     try:
         return decode(env["data"])
     except CodecError as exc:
-        raise LogError(f"{path}: record #{seq} at byte {offset}: {exc}", offset, seq) from None
+        raise record_error(path, seq, offset, exc) from None
 
 
 def _failure(exc: Exception, seq: int, path: str) -> LogError:

@@ -7,7 +7,6 @@ This is the only module (with the store) that does I/O: it reads the clock for t
 from __future__ import annotations
 
 import copy
-import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,9 +14,9 @@ from typing import Any
 import attrs
 
 from tablelog import actions, systems
-from tablelog.commands.core import Redo, Undo, decide
+from tablelog.commands.core import Redo, Undo
 from tablelog.events.codec import CodecError, from_record, to_record
-from tablelog.events.core import MARKERS, Event, Redone
+from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import (
     State,
     check,
@@ -42,26 +41,14 @@ from tablelog.store.format import (
     pack_record,
 )
 from tablelog.store.lock import LogLock
-from tablelog.store.log import LogError, LogMovedOn, StoredRecord
+from tablelog.store.requests import Requests
+from tablelog.store.stamp import now_utc, stamp
+from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
 from tablelog.store.url import create_log, open_log
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
 
 _OPTIMISTIC_TRIES = 3  # then the command holds the lock from fold to append
-
-
-def _after(at: str) -> str:
-    """Return the ISO time one microsecond after ``at`` (same format).
-
-    Raises:
-        ValueError: ``at`` is no such time, or the last one there is
-            (9999-12-31T23:59:59.999999Z).
-    """
-    try:
-        moment = dt.datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ") + dt.timedelta(microseconds=1)
-    except OverflowError:
-        raise ValueError(f"no time follows {at!r}") from None
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _seq_text(value: object) -> str:
@@ -99,11 +86,6 @@ def _check_encodable(events: list[Event], actor: str) -> None:
                 "CORE-SIZE",
                 f"{type_tag} would take {size} bytes; a record holds at most {MAX_RECORD_BYTES}",
             )
-
-
-def now_utc() -> str:
-    """Return the current UTC time as ISO 8601 with microseconds and a ``Z``."""
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @attrs.frozen
@@ -155,8 +137,7 @@ class Session:
         self._end: Position | None = None
         self._lock: LogLock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
-        self._requests: dict[str, tuple[int, int]] = {}  # request id -> (first, last) seq
-        self._requests_end: Position | None = None  # how far _requests has read the log
+        self._requests = Requests()  # which command carried each request id
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
         self._behind: tuple[State, Position | None] | None = None  # a lost race's state, its end
 
@@ -187,7 +168,7 @@ class Session:
         import uuid
 
         check_text(title, "the title")  # shown to every player by `state`
-        systems.load(system)
+        systems.get(system)
         header = Header(
             session_id=uuid.uuid4().hex,
             system=system,
@@ -208,12 +189,8 @@ class Session:
 
     @staticmethod
     def _initial(header: Header) -> State:
-        module = systems.load(header.system)
-        state = State(
-            system=header.system, title=header.title, session_id=header.session_id, seed=header.seed
-        )
-        module.init_state(state, dict(header.options))
-        return state
+        return systems.initial_state(header.system, header.title, header.session_id, header.seed,
+                                     header.options)
 
     def blank_state(self) -> State:
         """Return the state before any event (the system's initial state for this header)."""
@@ -250,18 +227,14 @@ class Session:
         Raises:
             LogError: a corrupt record or one that does not decode (offset and seq named).
         """
-        systems.load(self.header.system)
+        systems.get(self.header.system)
         for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 return
             try:
                 yield rec, from_record(rec.type, rec.v, rec.data)
             except CodecError as exc:
-                raise LogError(
-                    f"{self.path}: record #{rec.seq} at byte {rec.offset}: {exc}",
-                    rec.offset,
-                    rec.seq,
-                ) from None
+                raise record_error(self.path, rec.seq, rec.offset, exc) from None
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
         """Return ``(seq, kind, target)`` of the latest undo/redo marker of each target (up to
@@ -275,12 +248,8 @@ class Session:
             if rec.type in MARKERS:
                 target = rec.data.get("target")
                 if type(target) is not int or not 0 < target < rec.seq:
-                    raise LogError(
-                        f"{self.path}: record #{rec.seq} at byte {rec.offset}: {rec.type} "
-                        f"targets {_seq_text(target)}, which is not an earlier event",
-                        rec.offset,
-                        rec.seq,
-                    )
+                    raise record_error(self.path, rec.seq, rec.offset, f"{rec.type} targets "
+                                       f"{_seq_text(target)}, which is not an earlier event")
                 found.add(rec.seq, rec.type, target)
         return list(found)
 
@@ -339,21 +308,9 @@ class Session:
         self._checkpoint(state, force=True)
 
     def _checkpoint(self, state: State, force: bool = False) -> None:
-        replayer, end = self.replayer(), self._end
-        if end is None or end.seq != state.seq or self.pending is not None:
-            return
-        known = replayer.checkpoints()
-        latest = known[-1].end.seq if known else 0
-        if not force and end.seq // replayer.every <= latest // replayer.every:
-            return
-        if force and latest == end.seq:
-            return
-        undone = frozenset(undone_after(self._markers))
-        cp = replayer.checkpoint(
-            state, end, frozenset(t for t in undone if t <= end.seq), self._markers
-        )
-        if cp is not None:
-            replayer.remember([cp], undone)
+        end = self._end
+        if end is not None and end.seq == state.seq and self.pending is None:
+            self.replayer().keep(state, end, self._markers, force)
 
     @property
     def torn_at(self) -> int | None:
@@ -424,7 +381,8 @@ class Session:
             if self._format() < 2:
                 raise LogError(f"{self.path} is a format-1 log, which has no request ids: "
                                "start a new log to use them")
-            first = self._find_request(request_id)
+            assert self._end is not None
+            first = self._requests.find(self.log, self._end, request_id, self.chain)
             if first is not None:
                 return Outcome(self.result(*first), False, repeated=True)
         applied, new_state = self._decide(state, command)
@@ -475,14 +433,15 @@ class Session:
                 "script without them, then undo",
             )
         if isinstance(command, Undo | Redo):
-            markers, new_state = self._decide_marker(state, command)
+            past = actions.Past(self.actor, self._markers, self._summaries, self._refold)
+            markers, new_state = actions.decide_marker(state, command, past)
             _check_encodable(markers, self.actor)  # an undo's reason is free text: bounded too
             changes = diff(entity_view(state), entity_view(new_state))
             last = len(markers) - 1
             return [
                 Applied(base + i, m, changes if i == last else []) for i, m in enumerate(markers)
             ], new_state
-        events = decide(state, command)
+        events = systems.decide(state, command)
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []
@@ -523,56 +482,17 @@ class Session:
         assert self._end is not None
         if self._last_at is None:
             self._last_at = self.log.last_at(self._end) if self._end.seq else ""
-        at = now_utc()
-        if at <= self._last_at:
-            try:
-                at = _after(self._last_at)
-            except ValueError:  # say what to do, as for a time more than a day ahead
-                raise LogError(
-                    f"{self.path}: cannot append after record #{self._end.seq}: its time "
-                    f"{self._last_at!r} is one no command can follow (a wrong clock or a "
-                    "hostile edit wrote it); keep the records before it with: tablelog "
-                    f"--log {self.path} verify --salvage OUT") from None
-        self._last_at = at
-        return at
+        try:
+            self._last_at = stamp(self._last_at)
+        except LogError:  # say what to do, as for a time more than a day ahead
+            raise LogError(
+                f"{self.path}: cannot append after record #{self._end.seq}: its time "
+                f"{self._last_at!r} is one no command can follow (a wrong clock or a hostile "
+                f"edit wrote it); keep the records before it with: tablelog --log {self.path} "
+                "verify --salvage OUT") from None
+        return self._last_at
 
     # -- undo and redo --------------------------------------------------------------------
-
-    def _decide_marker(self, state: State, command: Undo | Redo) -> tuple[list[Event], State]:
-        """Decide undo or redo of a whole action (see :mod:`tablelog.actions`).
-
-        A bare ``undo`` takes back the latest action of this session's actor; a bare ``redo``
-        restores what this actor undid most recently, unless the actor has acted since.
-        """
-        if command.target is not None and not 0 < command.target <= state.seq:
-            raise RuleViolation("CORE-SEQ", f"there is no event #{command.target} (the log "
-                                f"ends at #{state.seq})")
-        if isinstance(command, Undo):
-            if command.target is None:
-                action = self._latest_active(state.seq)
-            else:
-                action = actions.action_of(self._summaries(command.target), command.target)
-            return actions.decide_undo(action, self._markers, command.reason, self._refold)
-        if command.target is None:
-            target = actions.latest_undone(self._summaries(), self._markers, self.actor)
-        else:
-            target = command.target
-        try:
-            action = actions.action_of(self._summaries(target), target)
-        except RuleViolation as exc:
-            raise RuleViolation("CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id,
-                                exc.message) from None
-        return actions.decide_redo(action, self._markers, target, self._refold)
-
-    def _latest_active(self, last: int) -> actions.Action:
-        """Find this actor's latest action in effect near the end of the log, else in the
-        whole log."""
-        redone = [target for _, kind, target in self._markers if kind == Redone.TYPE]
-        try:
-            return actions.latest_active(self._summaries(min([last, *redone])), self._markers,
-                                         self.actor)
-        except RuleViolation:
-            return actions.latest_active(self._summaries(), self._markers, self.actor)
 
     def _summaries(self, near: int | None = None) -> Iterator[actions.Summary]:
         """Yield a summary per record (see :data:`actions.Summary`), for undo and redo to find
@@ -601,34 +521,6 @@ class Session:
 
     def _refold(self, undone: set[int], target: int) -> tuple[State, list[Any]]:
         return self.replayer().refold_collecting(undone, target)
-
-    # -- request ids ----------------------------------------------------------------------
-
-    def _find_request(self, request_id: str) -> tuple[int, int] | None:
-        """Return ``(first, last)`` seq of the command with ``request_id`` up to the folded end.
-
-        Reads only the records it has not read before (the session keeps what it found).
-        """
-        assert self._end is not None
-        if self._requests_end is None or self._requests_end.seq > self._end.seq:
-            self._requests, self._requests_end = {}, None
-        if self._requests_end is None or self._requests_end.seq < self._end.seq:
-            current: str | None = None
-            for seq, env, *_ in self.log.records(self._requests_end, self.chain):
-                if seq > self._end.seq:
-                    break
-                req, cmd = env.get(REQUEST_KEY), env.get(COMMAND_KEY)
-                if req is not None:
-                    current = req if req not in self._requests else None
-                    if current is not None:
-                        self._requests[current] = (seq, seq)
-                elif current is not None and cmd is not None and cmd == self._requests[
-                        current][0]:
-                    self._requests[current] = (self._requests[current][0], seq)
-                else:
-                    current = None
-            self._requests_end = self._end
-        return self._requests.get(request_id)
 
     def result(self, first: int, last: int) -> list[Applied]:
         """Return the events of the command at seqs ``first..last`` with the values each

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
+from tablelog import systems
 from tablelog.cli.core import Env, appending, domain_errors, echo, execute, show_escaped
-from tablelog.systems import SYSTEM_OPTIONS, SYSTEMS
 
 __all__ = ["cli", "main"]
 
@@ -41,15 +41,16 @@ class LazyGroup(click.Group):
     """A group whose system groups and read commands are imported only when used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *SYSTEMS})
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in SYSTEMS:
+        if name in systems.names():
             try:
-                module = importlib.import_module(f"tablelog.cli.{name}")
-            except ModuleNotFoundError:
+                return systems.get(name).group()
+            except (systems.SystemUnavailable, ModuleNotFoundError):
                 return None
-            return module.group  # type: ignore[no-any-return]
+        if name == "init":
+            _add_system_options(init)
         if name in LAZY_COMMANDS:
             module = importlib.import_module(LAZY_COMMANDS[name])
             return {c.name: c for c in module.COMMANDS}[name]  # type: ignore[no-any-return]
@@ -123,28 +124,41 @@ def main() -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def _parse_options(
-    system: str, clock: str | None, deck: str | None, rules: str | None
-) -> dict[str, Any]:
-    given = {"clock": clock, "deck": deck, "rules": rules}
+def _add_system_options(command: click.Command) -> None:
+    """Give ``init`` every system's own options (before ``--sign``), once each."""
+    have = {param.name for param in command.params}
+    for name in systems.names():
+        try:
+            declared = systems.get(name)
+        except systems.SystemUnavailable:
+            continue
+        for option in declared.options:
+            if option.name not in have:
+                command.params.insert(len(command.params) - 1, option)
+                have.add(option.name)
+
+
+def _parse_options(system: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Return the system options given to ``init`` (usage error: one the system does not take)."""
     options = {key: value for key, value in given.items() if value is not None}
+    takes = systems.get(system).option_names
     for key in options:
-        if key not in SYSTEM_OPTIONS.get(system, ()):
+        if key not in takes:
             raise click.BadParameter(f"{system} sessions take no --{key}", param_hint=f"--{key}")
     return options
 
 
 class SystemName(click.ParamType):
-    """A rule system id, checked against :data:`tablelog.systems.SYSTEMS` when parsed."""
+    """A rule system id, checked against the registry (:func:`tablelog.systems.names`)."""
 
     name = "system"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:  # noqa: ARG002
-        return "{" + ",".join(sorted(SYSTEMS)) + "}"
+        return "{" + ",".join(systems.names()) + "}"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        if value not in SYSTEMS:
-            self.fail(f"{value!r} is not one of {', '.join(sorted(SYSTEMS))}", param, ctx)
+        if value not in systems.names():
+            self.fail(f"{value!r} is not one of {', '.join(systems.names())}", param, ctx)
         return str(value)
 
 
@@ -158,24 +172,6 @@ class SystemName(click.ParamType):
     help="Fix the session's random seed (default: a fresh one, kept in the header).",
 )
 @click.option(
-    "--clock",
-    metavar='"DAY HH:MM"',
-    default=None,
-    help="In-game start time (magicpunk; default day 1 12:00).",
-)
-@click.option(
-    "--deck",
-    metavar="C,C,…",
-    default=None,
-    help="Card list for the shared deck (magicpunk; default 54 cards).",
-)
-@click.option(
-    "--rules",
-    metavar="RULE,…",
-    default=None,
-    help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
-)
-@click.option(
     "--sign",
     is_flag=True,
     help="Start the log's roster of signing keys with yours (made if missing): see `key`.",
@@ -187,10 +183,8 @@ def init(
     system: str,
     title: str,
     seed: int | None,
-    clock: str | None,
-    deck: str | None,
-    rules: str | None,
     sign: bool,
+    **given: Any,
 ) -> None:
     """Create a new log (never overwrites an existing file or table).
 
@@ -208,7 +202,7 @@ def init(
         system,
         title=title,
         seed=seed,
-        options=_parse_options(system, clock, deck, rules),
+        options=_parse_options(system, given),
         actor=env.actor,
     )
     env.forget_session()

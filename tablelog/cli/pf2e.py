@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from tablelog.cli.core import appending, execute
@@ -17,8 +19,9 @@ from tablelog.commands.pf2e import (
     TransferRune,
 )
 from tablelog.rules.pf2e import DEGREES, RANKS
+from tablelog.systems.declaration import StatusView
 
-__all__ = ["group", "MAX_DAYS"]
+__all__ = ["group", "MAX_DAYS", "STATUS"]
 
 MAX_DAYS = 10**4
 """The most days a transfer may take: far beyond any downtime, small enough to log safely."""
@@ -155,3 +158,20 @@ def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) ->
 from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group
 
 extend("pf2e", group)
+
+
+# -- status (``tablelog status``) ----------------------------------------------------------
+
+def _status_line(name: str, c: dict[str, Any]) -> list[str]:
+    if "base" not in c:  # a character
+        return [f"level {c.get('level')}", f"{len(c.get('formulas') or [])} formulas",
+                f"spent {c.get('spent_gp')} gp"]
+    parts = [c.get("name", ""), f"held by {c.get('owner') or 'nobody'}",
+             f"level {c.get('level')}", f"{c.get('price_gp')} gp"]
+    parts += [f"dormant {' '.join(c['dormant'])}"] if c.get("dormant") else []
+    etching = c.get("etching")
+    parts += [f"etching {etching.get('rune')} by {etching.get('by')}"] if etching else []
+    return parts + (["invested"] if c.get("invested") else [])
+
+
+STATUS = StatusView(line=_status_line)

@@ -51,7 +51,7 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     if at_seq is not None:
         _check_seq(at_seq, session.state().seq)
     _warn_torn(session)
-    data = state_json(folded, systems.load(folded.system))
+    data = state_json(folded, systems.get(folded.system).to_json)
     if name is not None:
         found = data["characters"].get(name, data["items"].get(name))
         if found is None and name in data.get("retired", {}):

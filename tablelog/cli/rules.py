@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tablelog.cli.core import domain_errors
+from tablelog.rules import reference
 
 if TYPE_CHECKING:
     from tablelog.rules.reference import RuleEntry
@@ -20,7 +21,7 @@ _WIDTH = 100
 
 @click.command("rules")
 @click.argument("rule_id", metavar="[RULE-ID]", required=False)
-@click.option("--system", type=click.Choice(["core", "fate", "magicpunk", "pf2e", "saga"]),
+@click.option("--system", type=click.Choice(list(reference.SYSTEM_ORDER)),
               help="List one system's rule IDs.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @domain_errors
@@ -30,7 +31,6 @@ def rules(rule_id: str | None, system: str | None, as_json: bool) -> None:
 
     Example: tablelog rules PF2E-XFER-6
     """
-    from tablelog.rules import reference
 
     if rule_id is not None and system is not None:
         raise click.UsageError("give a RULE-ID or --system, not both")

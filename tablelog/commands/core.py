@@ -25,15 +25,14 @@ from tablelog.projections.core import State, roster, seats
 from tablelog.projections.retirement import retired, retired_text
 from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
-__all__ = ["decider", "decide", "AddNote", "Retire", "Undo", "Redo", "AddSeat", "RevokeSeat",
-           "AddKey",
+__all__ = ["decider", "deciders", "decide", "decide_with", "CORE_COMMANDS", "AddNote", "Retire",
+           "Undo", "Redo", "AddSeat", "RevokeSeat", "AddKey",
            "RuleViolation",
            "require"]
 
 C = TypeVar("C")
 Decider = Callable[[State, Any], list[Event]]
 _DECIDERS: dict[type, Decider] = {}
-_SYSTEMS: dict[type, str] = {}  # the system a command belongs to (core commands: none)
 
 
 def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]]],
@@ -42,30 +41,39 @@ def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]
 
     def register(fn: Callable[[State, C], list[Event]]) -> Callable[[State, C], list[Event]]:
         _DECIDERS[command_type] = fn
-        parts = fn.__module__.split(".")  # tablelog.commands.<system>[.<module>]
-        if parts[:2] == ["tablelog", "commands"] and len(parts) > 2 and parts[2] != "core":
-            _SYSTEMS[command_type] = parts[2]
         return fn
 
     return register
 
 
+def deciders() -> dict[type, Decider]:
+    """Return the decider table (command class -> function), every system's loaded so far."""
+    return _DECIDERS
+
+
 def decide(state: State, command: object) -> list[Event]:
-    """Return the events ``command`` produces on ``state``.
+    """Return the events ``command`` produces on ``state`` (any loaded decider; the session
+    decides through :func:`tablelog.systems.decide`, which also checks the command's system).
 
     Raises:
         RuleViolation: the command is refused (the message names the rule and the values);
-            CORE-SYSTEM when it belongs to another system than the log's; CORE-RETIRED when
-            the name it did not find is a retired character or item.
+            CORE-COMMAND when no decider is registered for it; CORE-RETIRED (see
+            :func:`decide_with`).
     """
-    system = _SYSTEMS.get(type(command))
-    if system is not None and system != state.system:
-        raise RuleViolation("CORE-SYSTEM", f"a {system} command on a {state.system} log: this "
-                            f"session's events are {state.system} events")
     fn = _DECIDERS.get(type(command))
     if fn is None:
         raise RuleViolation("CORE-COMMAND", f"{type(command).__name__} is not a "
                             f"{state.system} command")
+    return decide_with(fn, state, command)
+
+
+def decide_with(fn: Decider, state: State, command: object) -> list[Event]:
+    """Return the events the decider ``fn`` gives for ``command`` on ``state``.
+
+    Raises:
+        RuleViolation: the decider's refusal; CORE-RETIRED instead of its UNKNOWN-NAME when
+            the name it did not find is a retired character or item.
+    """
     try:
         return fn(state, command)
     except RuleViolation as exc:
@@ -258,3 +266,7 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
         require(command.by == owner, "CORE-KEY",
                 f"only the roster's owner {owner!r} adds keys, not {command.by!r}")
     return [KeyAdded(command.actor, key)]
+
+
+CORE_COMMANDS: tuple[type, ...] = (AddNote, Retire, AddSeat, RevokeSeat, AddKey)
+"""The commands every system's log takes (undo and redo are decided by the session)."""

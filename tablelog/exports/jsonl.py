@@ -23,7 +23,7 @@ import msgpack
 
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import escape_text
-from tablelog.store.log import LogError
+from tablelog.store.log import LogError, record_error
 
 __all__ = ["PREV_KEY", "UNDONE_KEY", "dump", "record_line", "envelope_of", "pack", "decoded",
            "export_jsonl"]
@@ -100,13 +100,12 @@ def decoded(session: Any) -> Iterator[tuple[dict[str, Any], Any]]:
     from tablelog import systems
     from tablelog.events.codec import CodecError, from_record
 
-    systems.load(session.header.system)
+    systems.get(session.header.system)
     for seq, env, offset, _, _ in session.log.records(chain=session.chain):
         try:
             yield env, from_record(env["type"], env["v"], env["data"])
         except CodecError as exc:
-            raise LogError(f"{session.path}: record #{seq} at byte {offset}: {exc}", offset,
-                           seq) from None
+            raise record_error(session.path, seq, offset, exc) from None
 
 
 # -- export -------------------------------------------------------------------------------

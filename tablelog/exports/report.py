@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 
 from tablelog.exports.changes import session_changes
-from tablelog.exports.tally import HEADLINES, Line, Tally
+from tablelog import systems
+from tablelog.exports.tally import Line, Tally
 from tablelog.projections.core import undone_after
 
 __all__ = ["Report", "Figures", "build"]
@@ -114,7 +115,7 @@ def _figures(tally: Tally, final: Any) -> list[Figures]:
 
 def _totals(tally: Tally, system: str) -> list[tuple[str, Any]]:
     """Return the system's headlines, then every gauge's sums over the characters."""
-    rows = [(h.label, tally.headline(h)) for h in HEADLINES.get(system, ())]
+    rows = [(h.label, tally.headline(h)) for h in systems.get(system).headlines]
     for gauge in tally.gauges():
         label = gauge.upper() if len(gauge) <= 2 else gauge
         characters = {n for n, k in tally.kinds.items() if k == "character"}

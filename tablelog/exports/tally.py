@@ -4,14 +4,15 @@ Nothing here reads an event's fields: a *figure* is any number directly on a cha
 (``hp``, ``mp``, ``money``, ``price_gp`` …), a *gauge* a figure ``F`` beside an ``F_max`` (HP, MP,
 LP, tiles), and every total is a sum over the diffs of the visible state that ``replay`` and
 ``history`` show (:class:`tablelog.projections.history.Entry`), grouped by character, figure and
-event type tag. The only per-system knowledge is :data:`HEADLINES`, keyed by event type tag.
+event type tag. The only per-system knowledge is each system's ``headlines`` (its declaration,
+:class:`tablelog.systems.declaration.Headline`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -19,39 +20,13 @@ from tablelog import actions
 from tablelog.events.core import MARKERS, Event
 from tablelog.exports.changes import ENTITY_SECTIONS, entity_field
 
-__all__ = ["Headline", "HEADLINES", "Line", "Tally", "DAMAGE_FIGURE", "MAX_SUFFIX"]
+if TYPE_CHECKING:
+    from tablelog.systems.declaration import Headline
+
+__all__ = ["Line", "Tally", "DAMAGE_FIGURE", "MAX_SUFFIX"]
 
 MAX_SUFFIX = "_max"
 DAMAGE_FIGURE = "hp"  # SPEC's JSON state: every character with HP has ``hp``
-
-
-@attrs.frozen
-class Headline:
-    """A total a table of one system cares about.
-
-    ``measure``: ``events`` (how many events of ``types``), ``actions`` (how many commands hold
-    one), ``added``/``removed`` (list elements that entered or left ``field`` of any character
-    or item), ``gained``/``lost`` (the sum of a figure's rises or falls). ``types`` empty: any
-    event.
-    """
-
-    label: str
-    measure: str
-    types: tuple[str, ...] = ()
-    field: str = ""
-
-
-HEADLINES: dict[str, tuple[Headline, ...]] = {
-    "fate": (Headline("NPs released", "events", ("fate.PhantasmReleased",)),
-             Headline("code casts", "events", ("fate.CodeCast",))),
-    "magicpunk": (Headline("cards drawn", "added", (), "hand"),
-                  Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
-                  Headline("cards charged into items", "added", (), "cards")),
-    "pf2e": (Headline("runes etched", "events", ("pf2e.RuneEtched",)),
-             Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
-             Headline("gp spent", "gained", (), "spent_gp")),
-    "saga": (Headline("techs used", "actions", ("saga.AttackDamageDealt", "saga.AttackAvoided")),),
-}
 
 
 @attrs.define

@@ -23,7 +23,7 @@ from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, 
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "State", "evolver", "evolvers", "evolve", "precondition", "check", "fold", "fold_collecting",
+    "State", "evolver", "evolvers", "evolve", "precondition", "preconditions", "check", "fold", "fold_collecting",
     "undone_after", "diff", "plain_copy", "entity_view", "require", "RuleViolation", "seats",
     "roster",
 ]
@@ -85,6 +85,11 @@ def precondition(
         return fn
 
     return register
+
+
+def preconditions() -> dict[type, Precondition]:
+    """Return the precondition table (event class -> function), every system's loaded so far."""
+    return _PRECONDITIONS
 
 
 def check(state: State, event: Event) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator
-from types import ModuleType
 from typing import Any
 
 import attrs
@@ -136,16 +135,19 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
-def state_json(state: State, module: ModuleType) -> dict[str, Any]:
+def state_json(state: State, to_json: Callable[[State], dict[str, Any]] | None = None,
+               ) -> dict[str, Any]:
     """Return the JSON state of SPEC (``system, title, seq, clock, characters, items, deck``).
 
-    A system module may define ``to_json(state) -> dict`` to render it itself. Retired
-    characters and items are not in ``characters`` or ``items``; once there are some, the key
-    ``retired`` lists them: ``{NAME: {kind: "character" | "item", reason}}``.
+    Retired characters and items are not in ``characters`` or ``items``; once there are some,
+    the key ``retired`` lists them: ``{NAME: {kind: "character" | "item", reason}}``.
+
+    Args:
+        state: The folded state.
+        to_json: The system's own rendering (its declaration's ``to_json``), if it has one.
     """
-    custom = getattr(module, "to_json", None)
-    if custom is not None:
-        data: dict[str, Any] = custom(state)
+    if to_json is not None:
+        data: dict[str, Any] = to_json(state)
     else:
         data = {"system": state.system, "title": state.title, "seq": state.seq,
                 **entity_view(state)}

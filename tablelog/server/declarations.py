@@ -1,45 +1,33 @@
-"""What each system declares for a shared table: who may issue a command, and what is hidden.
+"""What each system declares for a shared table, by the names the server used before
+(SERVER.md §3): kept for code that still reads them; the declarations themselves are each
+system's ``acts_for`` and ``hidden`` (:mod:`tablelog.systems`), which the server reads.
 
-SERVER.md §3. A command that *acts for a character* names the acting character in one field of
-its command record; a player seat may issue it for one of the seat's own characters. Every other
-system command is the GM's. Core commands: a note is anyone's who may append; undo and redo are
-anyone's for the seat's own actions, the GM's for any action.
-
-Hidden information: magicpunk's cards in a hand or an item are seen by their owner's seats and
-the GM (each hidden card shows as ``"?"``, the list keeps its length); saga's enemy units' HP and
-LP are ``null`` to players and observers; the session seed is the GM's alone. fate and pf2e have
-no hidden fields.
+A command that *acts for a character* names the acting character in one field of its command
+record; a player seat may issue it for one of the seat's own characters. Every other system
+command is the GM's. Core commands: a note is anyone's who may append; undo and redo are anyone's
+for the seat's own actions, the GM's for any action.
 """
 
 from __future__ import annotations
 
+from tablelog import systems
+
 __all__ = ["ACTS_FOR", "GM_ONLY_CORE", "HIDDEN_CARD_EVENTS", "ENEMY_FIELDS"]
 
-ACTS_FOR: dict[str, str] = {
-    # command class (module.qualname) -> the field naming the acting character
-    "tablelog.commands.magicpunk.cards.Draw": "who",
-    "tablelog.commands.magicpunk.cards.Play": "who",
-    "tablelog.commands.magicpunk.cards.Circulate": "holder",
-    "tablelog.commands.magicpunk.cards.Charge": "by",
-    "tablelog.commands.magicpunk.growth.Procure": "who",
-    "tablelog.commands.pf2e.EtchRune": "by",
-    "tablelog.commands.pf2e.TransferRune": "by",
-    "tablelog.commands.pf2e.InvestItem": "by",
-    "tablelog.commands.pf2e.LearnFormula": "character",
-    "tablelog.commands.fate.casting.Cast": "caster",
-    "tablelog.commands.fate.casting.Chant": "name",
-    "tablelog.commands.fate.release.Release": "owner",
-    "tablelog.commands.saga.cast.CastTech": "actor",
+_REAL = [systems.get(name) for name in systems.REGISTRY]
+
+ACTS_FOR: dict[str, str] = {  # command class (module.qualname) -> the field naming the actor
+    f"{kind.__module__}.{kind.__qualname__}": field
+    for system in _REAL for kind, field in system.acts_for.items()
 }
 
 GM_ONLY_CORE = frozenset({"tablelog.commands.core.AddSeat", "tablelog.commands.core.RevokeSeat"})
 
-# magicpunk events that move cards a seat may not see: type -> (owner field or item field,
-# whether that field names an item, the card fields)
+# events that move cards a seat may not see: type -> (owner field or item field, whether that
+# field names an item, the card fields)
 HIDDEN_CARD_EVENTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
-    "magicpunk.CardsDrawn": ("who", False, ("cards",)),
-    "magicpunk.CardsCharged": ("by", False, ("cards",)),
-    "magicpunk.CardsCirculated": ("holder", False, ("drawn",)),
+    kind: hidden for system in _REAL for kind, hidden in system.hidden.owner_events.items()
 }
 
-ENEMY_FIELDS = ("hp", "hp_max", "lp", "lp_max")  # saga: of units added with --enemy
+ENEMY_FIELDS = tuple(  # saga: of units added with --enemy (and their HP floor, not named here)
+    field for system in _REAL for field in system.hidden.enemy_fields if field != "hp_floor")

@@ -4,8 +4,8 @@ A :class:`Viewer` is a seat's role and characters on one table's state. It redac
 (``state --json``), one character's or item's record, a log line (``log --json``), and changes
 (``history --json`` items, the ``changes`` of a command's answer). The GM sees everything; a
 player sees the public state plus the hidden fields of the seat's own characters and of the
-items they own; an observer sees the public state. What is hidden is declared per system in
-:mod:`tablelog.server.declarations`.
+items they own; an observer sees the public state. What is hidden is declared by each system
+(its declaration's ``hidden``: :class:`tablelog.systems.declaration.Hidden`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 
 import attrs
 
-from tablelog.server.declarations import ENEMY_FIELDS, HIDDEN_CARD_EVENTS
+from tablelog import systems
+from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer"]
 
@@ -39,6 +40,11 @@ class Viewer:
         owners = {name: rec.get("owner") for name, rec in state.items.items()}
         enemies = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
         return cls(role, frozenset(characters), state.system, owners, enemies)
+
+    @property
+    def hidden(self) -> Hidden:
+        """What the table's system hides from seats other than the GM's."""
+        return systems.get(self.system).hidden
 
     @property
     def sees_all(self) -> bool:
@@ -71,12 +77,13 @@ class Viewer:
         return out
 
     def _entity(self, name: str, record: dict[str, Any]) -> None:
-        if self.system == "magicpunk" and not self.owns(name):
-            for field in ("hand", "cards"):
+        hidden = self.hidden
+        if not self.owns(name):
+            for field in hidden.owner_fields:
                 if isinstance(record.get(field), list):
                     record[field] = [HIDDEN] * len(record[field])
-        if self.system == "saga" and name in self.enemies:
-            for field in (*ENEMY_FIELDS, "hp_floor"):
+        if name in self.enemies:
+            for field in hidden.enemy_fields:
                 if field in record:
                     record[field] = None
 
@@ -86,14 +93,16 @@ class Viewer:
         if self.sees_all:
             return line
         kind = line.get("type")
-        if kind == "saga.UnitAdded" and isinstance(line.get("data"), dict) and isinstance(
+        sheet = self.hidden.enemy_sheets.get(kind) if isinstance(kind, str) else None
+        if sheet is not None and isinstance(line.get("data"), dict) and isinstance(
                 line["data"].get("sheet"), dict) and line["data"]["sheet"].get("side") == "enemy":
             line = copy.deepcopy(line)  # an enemy's sheet: its HP and LP are the GM's
-            for field in ("hp", "hp_max", "lp_max"):
+            for field in sheet[0]:
                 line["data"]["sheet"][field] = None
-            line["data"]["hp_floor"] = None
+            for field in sheet[1]:
+                line["data"][field] = None
             return line
-        hidden = HIDDEN_CARD_EVENTS.get(kind) if self.system == "magicpunk" else None
+        hidden = self.hidden.owner_events.get(kind) if isinstance(kind, str) else None
         if kind == "core.SeatAdded" or hidden is not None:
             line = copy.deepcopy(line)
             data = line["data"]
@@ -115,12 +124,11 @@ class Viewer:
 
     def _change(self, change: dict[str, Any], entity: str | None) -> dict[str, Any]:
         path = change["field"]
+        hidden = self.hidden
         for name, field in _splits(path) if entity is None else [(entity, path)]:
             base = field.split("[", 1)[0].split(".", 1)[0]
-            hide_cards = self.system == "magicpunk" and base in ("hand", "cards") and \
-                not self.owns(name)
-            hide_enemy = self.system == "saga" and name in self.enemies and base in (
-                *ENEMY_FIELDS, "hp_floor")
+            hide_cards = base in hidden.owner_fields and not self.owns(name)
+            hide_enemy = name in self.enemies and base in hidden.enemy_fields
             if hide_cards:
                 return {**change, "old": _hidden(change["old"]), "new": _hidden(change["new"])}
             if hide_enemy:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from tablelog import systems
 from tablelog.projections.core import State, seats
 from tablelog.session import Outcome, Session
 from tablelog.store.format import Position
@@ -81,7 +82,8 @@ def _captured() -> Iterator[io.StringIO]:
     finally:
         for route in _ROUTES:
             route.local.buffer = None
-APPENDING_WORDS = frozenset({"note", "undo", "redo", "fate", "magicpunk", "pf2e", "saga"})
+APPENDING_WORDS = frozenset({"note", "undo", "redo"})
+"""The core command words that append; every system's group appends too (its name)."""
 
 
 def token_hash(token: str) -> str:
@@ -315,7 +317,7 @@ def _words(line: str) -> list[str]:
         argv = argv[1:]
     if not argv:
         raise Refusal(400, "usage", "an empty command line")
-    if argv[0] not in APPENDING_WORDS:
+    if argv[0] not in APPENDING_WORDS and argv[0] not in systems.names():
         raise Refusal(400, "usage", f"{argv[0]!r} is not a command this API takes (it takes the "
                       "commands that append: note, undo, redo and the system's commands)")
     if any(word in ("--log", "--actor", "--dry-run", "--request-id") or word.startswith(

@@ -15,7 +15,6 @@ from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import RuleViolation
-from tablelog.server.declarations import ACTS_FOR
 from tablelog.server.redact import Viewer
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
@@ -68,7 +67,7 @@ def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
                       "CORE-SEQ")
     with table.lock:
         folded = now if at is None else table.session.state(at)
-    data = read_models.state_json(folded, systems.load(folded.system))
+    data = read_models.state_json(folded, systems.get(folded.system).to_json)
     return _viewer(table, seat).state(data)
 
 
@@ -181,13 +180,12 @@ def authorizer(table: Table, seat: Seat) -> Any:
     def authorize(command: object) -> None:
         if seat.role == "gm":
             return
-        kind = f"{type(command).__module__}.{type(command).__qualname__}"
         if isinstance(command, AddNote):
             return
         if isinstance(command, Undo | Redo):
             _own_action(table, seat, command)
             return
-        field = ACTS_FOR.get(kind)
+        field = systems.acting_field(type(command))
         if field is None:
             raise Refusal(403, "forbidden", f"{type(command).__name__} is the GM's to do "
                           f"(needs the gm role; {seat.name} is a {seat.role})")

@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from tablelog.store.format import Header, Position
+from tablelog.store.format import Header, Position, chain_hash, decode_payload
 
-__all__ = ["Log", "Lock"]
+__all__ = ["Log", "Lock", "holds_record"]
 
 
 class Lock(AbstractContextManager["Lock"], Protocol):
@@ -119,3 +119,24 @@ class Log(Protocol):
 
     def close(self) -> None:
         """Release what the table holds open (a connection); it opens again when used."""
+
+
+def holds_record(log: Log, end: Position) -> bool:
+    """Return whether ``log``'s record ``end.seq`` lies at ``end.last``..``end.offset`` with the
+    chain hash ``end.prev`` (a checkpoint is bound to its record's own seq and bytes).
+
+    Args:
+        log: An opened log.
+        end: The position after the record (``seq``, ``offset``, ``prev``, ``last``).
+    """
+    start, last = log.start, end.last
+    if start is None or not start.offset <= last < end.offset or end.offset - last - 8 > (1 << 20):
+        return False
+    payload = log.payload_at(end)
+    if payload is None or chain_hash(payload) != end.prev:
+        return False
+    try:
+        env = decode_payload(payload)
+    except Exception:  # noqa: BLE001 - not a record at all
+        return False
+    return type(env) is dict and type(env.get("seq")) is int and env["seq"] == end.seq

@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from tablelog.store.format import SIG_KEY, signed_message
-from tablelog.store.log import LogError, LogFile
+from tablelog.store.log import LogError, LogFile, record_error
 from tablelog.store.private import private_dir, read_private, write_private
 
 __all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_hex",
@@ -207,8 +207,7 @@ def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, 
     try:
         return str(data["actor"]), parse_public(data["public_key"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise LogError(f"{path}: record #{seq} at byte {offset}: a malformed key ({exc})",
-                       offset, seq) from None
+        raise record_error(path, seq, offset, f"a malformed key ({exc})") from None
 
 
 def pin_roster(session_id: str, owner_key: str | None) -> tuple[str, str] | None:
@@ -259,4 +258,4 @@ def check_pin(name: str, session_id: str, report: SignatureReport | None) -> Non
 
 
 def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:
-    return LogError(f"{log.path}: record #{seq} at byte {offset}: {why}", offset, seq)
+    return record_error(log.path, seq, offset, why)

@@ -84,6 +84,12 @@ class LogError(Exception):
         self.seq = seq
 
 
+def record_error(path: str, seq: int, offset: int, message: object) -> LogError:
+    """Return the error for record ``seq`` at byte ``offset`` of the log ``path`` that cannot
+    be used: ``"{path}: record #{seq} at byte {offset}: {message}"`` (exit status 3)."""
+    return LogError(f"{path}: record #{seq} at byte {offset}: {message}", offset, seq)
+
+
 class LogLocked(LogError):
     """The writer lock cannot be taken: held past the timeout, or its file cannot be used."""
 

@@ -6,10 +6,8 @@ import json
 import shlex
 from pathlib import Path
 
-import click
 import pytest
 
-from tablelog.cli.fate import group
 from tests.support import cli
 
 rule = pytest.mark.rule
@@ -247,31 +245,6 @@ def test_battle_start_twice_is_refused(log: Path) -> None:
     """A second battle start is refused (FATE-CC-6) and the log is unchanged."""
     err = refused(log, "fate battle start")
     assert err.startswith("error: FATE-CC-6: ")
-
-
-def _paths(cmd: click.Command, path: str):
-    if isinstance(cmd, click.Group):
-        for name, sub in cmd.commands.items():
-            yield from _paths(sub, f"{path} {name}")
-    else:
-        yield path, cmd
-
-
-COMMANDS = list(_paths(group, "fate"))
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[p for p, _ in COMMANDS])
-def test_every_fate_command_has_help_with_an_example(path: str, command: click.Command) -> None:
-    """Each fate command's help text carries an 'Example: tablelog fate …' line."""
-    assert f"Example: tablelog {path}" in " ".join((command.help or "").split())
-
-
-@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[p for p, _ in COMMANDS])
-def test_every_fate_command_is_in_the_readme(path: str, command: click.Command) -> None:
-    """The README's Fate section lists every fate command."""
-    section = README.read_text("utf-8").split("## Fate", 1)[1].split("\n## ", 1)[0]
-    assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
 
 
 @rule("FATE-UA-2")

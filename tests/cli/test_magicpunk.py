@@ -6,15 +6,10 @@ import json
 import re
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from tablelog.cli.magicpunk import group
-from tablelog.cli.main import cli
 from tests.support.cli import ok, refused
 
-README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture
@@ -191,25 +186,6 @@ def test_history_names_the_circulation_rule(log: Path):
     out = ok(log, "history", "Aria")
     assert "magicpunk.CardsCirculated" in out
     assert "MP-CIRC-1" in out
-
-
-def _leaves(command: click.Command, prefix: tuple[str, ...] = ()):
-    if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
-            yield from _leaves(sub, (*prefix, name))
-    else:
-        yield prefix
-
-
-def test_every_command_has_help_and_is_in_the_readme():
-    """Every magicpunk command has --help with an example and is named in the README."""
-    readme = README.read_text(encoding="utf-8")
-    section = readme.split("## Magic Punk", 1)[1].split("\n## ", 1)[0]
-    for path in _leaves(group):
-        result = CliRunner().invoke(cli, ["magicpunk", *path, "--help"])
-        assert 0 == result.exit_code, path
-        assert "Example" in result.output, path
-        assert f"magicpunk {' '.join(path)}" in section, path
 
 
 # -- numbers and names on the command line (QA findings) ---------------------------------------

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
 
-from tablelog.cli.pf2e import group
 from tests.support.cli import invoke, ok, refused
 
 rule = pytest.mark.rule
@@ -265,30 +263,6 @@ def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> No
 def test_usage_errors_exit_2(log: Path, args) -> None:
     """Malformed options are usage errors (exit 2) and append nothing."""
     refused(log, "pf2e", *args, status=2)
-
-
-def _commands(command: click.Command, path: str = "pf2e"):
-    if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
-            yield from _commands(sub, f"{path} {name}")
-    else:
-        yield path, command
-
-
-@pytest.mark.parametrize(("path", "command"), list(_commands(group)))
-def test_every_command_has_help_with_an_example(path: str, command: click.Command) -> None:
-    """Each pf2e command's --help has a summary and an `Example: tablelog pf2e …` line."""
-    assert f"Example: tablelog {path}" in (command.help or "")
-
-
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-@pytest.mark.parametrize(("path", "command"), list(_commands(group)))
-def test_every_command_is_in_the_readme(path: str, command: click.Command) -> None:
-    """The README's Pathfinder 2e section lists every pf2e command."""
-    section = README.read_text("utf-8").split("## Pathfinder 2e", 1)[1].split("\n## ", 1)[0]
-    assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section
 
 
 # --- messages a GM reads at the table (QA findings) ----------------------------------------

@@ -493,49 +493,6 @@ def test_exponent_numbers_are_usage_errors(tmp_path: Path, rate: str):
     assert f'the HP floor rate must be a percentage such as 50 or 12.5, got "{rate}"' in err
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        ("calc",),
-        ("unit", "add"),
-        ("tech", "add"),
-        ("battle", "start"),
-        ("cast",),
-        ("poison",),
-        ("release",),
-        ("buff",),
-        ("turn",),
-        ("wipe",),
-    ],
-)
-def test_every_command_has_help_with_an_example(command):
-    """Each saga command's --help has a description and an Example line."""
-    result = calc("saga", *command, "--help")
-    assert 0 == result.exit_code
-    assert "Example: tablelog saga" in result.stdout
-
-
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def test_readme_lists_every_saga_command():
-    """The README's SaGa section names every saga command."""
-    section = README.read_text("utf-8").split("## SaGa Emerald Beyond", 1)[1].split("\n## ", 1)[0]
-    for command in (
-        "calc",
-        "unit add",
-        "tech add",
-        "battle start",
-        "cast",
-        "poison",
-        "release",
-        "buff",
-        "turn",
-        "wipe",
-    ):
-        assert f"`tablelog saga {command}" in section, command
-
-
 # -- numbers and sheets on the command line, messages in English (QA findings) ----------------
 
 HUGE = "99999999999999999999"

@@ -332,7 +332,8 @@ def test_bad_time_of_the_last_record(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs[-1].update(at="yesterday"))
     before = log.read_bytes()
-    assert_clear_error(invoke(log, "note", "x"), 3, "its time 'yesterday' is one no command can follow")
+    assert_clear_error(invoke(log, "note", "x"), 3,
+                       "its time 'yesterday' is one no command can follow")
     assert log.read_bytes() == before
     bad = LogFile(str(log)).scan_all()[-1]
     assert_clear_error(invoke(log, "verify"), 1, f"record #{bad.seq} at byte {bad.offset}: "

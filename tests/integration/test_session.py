@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tablelog import replay
+from tablelog import replay, systems
 from tablelog.commands.core import AddNote, Redo, Undo
 from tablelog.events.codec import upcaster
 from tablelog.events.core import Event, event
@@ -34,7 +34,7 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 def view(state: State) -> dict[str, Any]:
     """The JSON state of a folded State (what `state --json` prints)."""
-    return state_json(state, toy)  # type: ignore[arg-type]
+    return state_json(state, toy.SYSTEM.to_json)
 
 
 def reference(path: Path, until: int | None = None) -> dict[str, Any]:
@@ -208,7 +208,8 @@ def test_state_that_cannot_be_snapshotted_is_folded(tmp_path: Path, every_5: Non
         original(state, options)
         state.extra["opaque"] = object.__new__(type("Opaque", (), {"__eq__": lambda a, b: True}))
 
-    monkeypatch.setattr(toy, "init_state", init_with_object)
+    monkeypatch.setitem(systems._LOADED, "toy", attrs.evolve(toy.SYSTEM,
+                                                            init_state=init_with_object))
     play(path, SCRIPT)
     assert not Path(snapshot_path(str(path))).exists()
     assert Session(str(path)).state().seq == 28
@@ -439,23 +440,23 @@ def test_a_lost_race_stamps_after_the_log_s_new_last_record(tmp_path: Path,
     """Bo's laptop runs an hour fast and appends while Ann's command is deciding: Ann's retry
     stamps after Bo's record, not after her own failed stamp; times never go back, each command
     keeps its own id, and verify is ok (issue: clock skew)."""
-    import tablelog.session as session_module
+    import tablelog.store.stamp as stamp_module
 
     path = tmp_path / "s.tlog"
     play(path, [toy.AddCounter("a", 9)])
     ann = Session(str(path), actor="Ann")
     ann.state()
-    real_now = session_module.now_utc
+    real_now = stamp_module.now_utc
     import datetime as dt
 
     bo_now = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    monkeypatch.setattr(session_module, "now_utc", lambda: bo_now)
+    monkeypatch.setattr(stamp_module, "now_utc", lambda: bo_now)
     Session(str(path), actor="Bo").execute(toy.SpendPoints("a", 1))
-    monkeypatch.setattr(session_module, "now_utc", real_now)
+    monkeypatch.setattr(stamp_module, "now_utc", real_now)
     ann.execute(toy.SpendPoints("a", 2))
     records = LogFile(str(path)).scan_all(chain=True)
     assert [(1, "gm"), (2, "Bo"), (3, "Ann")] == [(r.cmd, r.actor) for r in records]
-    assert session_module._after(bo_now) == records[-1].at
+    assert stamp_module.after(bo_now) == records[-1].at
     assert [r.at for r in records] == sorted(r.at for r in records)
 
 

@@ -40,7 +40,7 @@ def snapshot(session: Session, until: int | None = None) -> dict:
     """The JSON state of a session, folded from the log by a fresh reader."""
     fresh = Session(session.path)
     folded = fresh.state(until)
-    return state_json(folded, toy)  # type: ignore[arg-type]
+    return state_json(folded, toy.SYSTEM.to_json)
 
 
 def play(path: Path, cmds: list[object], seed: int = 11) -> tuple[Session, list[dict], int]:
@@ -55,7 +55,7 @@ def play(path: Path, cmds: list[object], seed: int = 11) -> tuple[Session, list[
             refusals += 1
             assert path.read_bytes() == before
             continue
-        steps.append(state_json(session.state(), toy))  # type: ignore[arg-type]
+        steps.append(state_json(session.state(), toy.SYSTEM.to_json))
     return session, steps, refusals
 
 

@@ -107,7 +107,7 @@ def test_the_campaign_has_every_fate_event_type_and_undo_redo(campaign):
     from tablelog import systems
     from tablelog.events.core import registered_types
 
-    systems.load("fate")
+    systems.get("fate")
     _, records = campaign
     fate_types = {tag for tag in registered_types() if tag.startswith("fate.")}
     seen = {record["type"] for record in records}

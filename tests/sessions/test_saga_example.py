@@ -176,7 +176,7 @@ def test_the_campaign_has_every_saga_event_type_and_undo_and_redo(campaign):
     from tablelog import systems
     from tablelog.events.core import registered_types
 
-    systems.load("saga")
+    systems.get("saga")
     _, records = campaign
     saga_types = {t for t in registered_types() if t.startswith("saga.")}
     assert 14 == len(saga_types)

@@ -1,20 +1,23 @@
 """A toy rule system for testing the core without any game: counters with points.
 
 Rules (test-only IDs): TOY-ADD-1 a counter name is new; TOY-SPEND-1 points never go below 0.
-Installed into ``tablelog.systems`` by the ``toy_system`` fixture.
+Registered as one more system by :func:`install` (no production code names it).
 """
 
 from __future__ import annotations
 
-import sys
-import types
+import functools
 
 import attrs
+import click
+
+from tablelog import systems
 
 from tablelog.commands.core import decider
 from tablelog.events.core import Event, event
 from tablelog.projections.core import State, evolver, precondition
 from tablelog.rules.core import RuleViolation, draw_index, require
+from tablelog.systems.declaration import System, handlers
 
 
 @event("toy.CounterAdded", entities=("name",), rules=("TOY-ADD-1",))
@@ -135,11 +138,8 @@ def decide_spend_both(state: State, c: SpendBoth) -> list[Event]:
             *decide_spend(state, SpendPoints(c.second, c.points))]
 
 
-def install() -> None:
-    """Make ``toy`` a system: its modules importable and its CLI group loadable."""
-    import click
-
-    from tablelog import systems
+def _group() -> click.Group:
+    """The ``tablelog toy`` group."""
     from tablelog.cli.core import appending, execute
 
     group = click.Group("toy", help="Toy counters (tests only).")
@@ -176,10 +176,21 @@ def install() -> None:
         """Spend points from two counters at once. Example: tablelog toy spend-both a b 1"""
         execute(ctx, SpendBoth(first, second, points))
 
-    this = sys.modules[__name__]
-    for layer in ("projections", "commands"):
-        sys.modules[f"tablelog.{layer}.toy"] = this
-    cli_module = types.ModuleType("tablelog.cli.toy")
-    cli_module.group = group  # type: ignore[attr-defined]
-    sys.modules["tablelog.cli.toy"] = cli_module
-    systems.SYSTEMS.setdefault("toy", "toy counters (tests only)")
+    return group
+
+
+SYSTEM = System(
+    name="toy",
+    title="Toy",
+    description="toy counters (tests only)",
+    handlers=handlers(__name__),
+    init_state=init_state,
+    group=functools.cache(_group),
+    code=(__name__,),
+    rule_ids=frozenset({"TOY-ADD-1", "TOY-SPEND-1"}),
+)
+
+
+def install() -> None:
+    """Make ``toy`` a system: one more registered :class:`System`, like the real four."""
+    systems.register(SYSTEM)

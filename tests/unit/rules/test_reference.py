@@ -51,7 +51,12 @@ def _rule_argument(call: ast.Call) -> ast.expr | None:
 
 def refusal_ids() -> set[str]:
     """Rule IDs written in the rule argument of RuleViolation and require calls."""
-    trees = _trees()
+    return {i for i in rule_arguments(_trees()) if RULE_ID.fullmatch(i)}
+
+
+def rule_arguments(trees: list[ast.Module]) -> set[str]:
+    """The strings in the rule argument of RuleViolation and require calls of ``trees`` (the
+    module constants they name read through)."""
     constants = {k: v for tree in trees for k, v in _constants(tree).items()}
     found = set()
     for tree in trees:
@@ -62,7 +67,7 @@ def refusal_ids() -> set[str]:
                     found.add(node.value)
                 elif isinstance(node, ast.Name) and node.id in constants:
                     found.add(constants[node.id])
-    return {i for i in found if RULE_ID.fullmatch(i)}
+    return found
 
 
 def literal_ids() -> set[str]:

@@ -1,0 +1,202 @@
+"""The declaration of a rule system: everything the core needs to know about it, in one value.
+
+A system lives in its own modules, one per layer (docs/ARCHITECTURE.md); its declaration module
+(``tablelog/systems/<system>.py``) gathers them into one :class:`System`, and the registry
+(:mod:`tablelog.systems`) names that module in one line. The core (session, replay, CLI, server)
+reads a system only through its :class:`System`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+import attrs
+import click
+
+from tablelog.commands.core import deciders
+from tablelog.events.core import Event, registered_types
+from tablelog.projections.core import State, evolvers, preconditions
+
+__all__ = ["System", "Hidden", "Headline", "StatusView", "Handlers", "handlers", "lazy",
+           "lazy_group", "string_options"]
+
+Handler = Callable[[Any, Any], Any]
+
+
+@attrs.frozen
+class Hidden:
+    """What a seat that is not the GM's may not see of a table (SERVER.md §3).
+
+    Attributes:
+        owner_fields: Entity fields (lists) only the owner's seats see; to others each element
+            shows as ``"?"`` and the list keeps its length (magicpunk's ``hand``, ``cards``).
+        owner_events: Event type -> ``(owner field, whether it names an item, list fields)``:
+            the list fields of such a log record show as ``"?"`` to seats that do not own it.
+        enemy_fields: Fields of a character whose ``side`` is ``"enemy"`` that are ``null`` to
+            players and observers (saga's HP and LP).
+        enemy_sheets: Event type -> ``(sheet fields, data fields)`` nulled in a log record whose
+            ``data.sheet.side`` is ``"enemy"``.
+    """
+
+    owner_fields: tuple[str, ...] = ()
+    owner_events: Mapping[str, tuple[str, bool, tuple[str, ...]]] = attrs.Factory(dict)
+    enemy_fields: tuple[str, ...] = ()
+    enemy_sheets: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class Headline:
+    """A total a table of one system cares about.
+
+    ``measure``: ``events`` (how many events of ``types``), ``actions`` (how many commands hold
+    one), ``added``/``removed`` (list elements that entered or left ``field`` of any character
+    or item), ``gained``/``lost`` (the sum of a figure's rises or falls). ``types`` empty: any
+    event.
+    """
+
+    label: str
+    measure: str
+    types: tuple[str, ...] = ()
+    field: str = ""
+
+
+@attrs.frozen
+class StatusView:
+    """How ``tablelog status`` shows a system (from the JSON state, SPEC).
+
+    Attributes:
+        line: ``fn(name, record) -> parts``: the figures of one character or item.
+        clock: ``fn(state_json) -> str``: the clock line (None: no clock line).
+    """
+
+    line: Callable[[str, dict[str, Any]], list[str]]
+    clock: Callable[[dict[str, Any]], str] | None = None
+
+
+@attrs.frozen
+class Handlers:
+    """A system's catalogue of event types and its evolver, precondition and decider tables."""
+
+    events: tuple[type[Event], ...]
+    evolvers: Mapping[type, Handler]
+    preconditions: Mapping[type, Handler]
+    deciders: Mapping[type, Handler]
+
+
+@attrs.frozen
+class System:
+    """One rule system, as the core sees it.
+
+    Attributes:
+        name: The system id (``--system``, the log header, the event type prefix).
+        title: Its name in prose: the README section that lists its commands.
+        description: One line (``init --help``, error messages).
+        handlers: Its event types and its evolver, precondition and decider tables.
+        init_state: ``fn(state, options)``: set up a new session's state from the ``init``
+            options (raises RuleViolation or ValueError for a bad option).
+        group: Returns the ``tablelog <system>`` click group (imported when first used).
+        options: The ``init`` options it takes, as click options (strings, kept in the header).
+        check_options: ``fn(options)`` checking a header's options beyond their names (raises
+            ValueError or RuleViolation); None: only the names and that each is a string.
+        to_json: ``fn(state) -> dict`` rendering ``state --json`` (None: the generic one).
+        data_files: The packaged data files its rules read (``tablelog/rules/data/…``): part
+            of its snapshot key.
+        code: The packages whose source is part of its snapshot key (its events, projection
+            and rules).
+        acts_for: Command class -> the field naming the acting character: a player seat may
+            issue it for one of its own characters; every other system command is the GM's.
+        hidden: What seats other than the GM's may not see.
+        headlines: The totals the session report shows first for it (``tablelog report``).
+        status: Returns its :class:`StatusView` (imported when first used; None: HP only).
+        rule_ids: The rule IDs its refusals and events may name beyond the core's (None: the
+            entries of ``tablelog/rules/data/rules.toml`` for this system).
+    """
+
+    name: str
+    title: str
+    description: str
+    handlers: Handlers
+    init_state: Callable[[State, dict[str, Any]], None]
+    group: Callable[[], click.Group]
+    options: tuple[click.Option, ...] = ()
+    check_options: Callable[[dict[str, Any]], None] | None = None
+    to_json: Callable[[State], dict[str, Any]] | None = None
+    data_files: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()
+    acts_for: Mapping[type, str] = attrs.Factory(dict)
+    hidden: Hidden = Hidden()
+    headlines: tuple[Headline, ...] = ()
+    status: Callable[[], StatusView] | None = None
+    rule_ids: frozenset[str] | None = None
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The names of the ``init`` options (``clock``, ``deck`` …)."""
+        return tuple(str(option.name) for option in self.options)
+
+
+def handlers(*packages: str) -> Handlers:
+    """Collect the event types, evolvers, preconditions and deciders of ``packages``.
+
+    Imports every module of each package (a plain module counts as one), then keeps the event
+    classes and command classes defined there, with the functions registered for them.
+
+    Args:
+        packages: Dotted names: the system's events, projection and commands packages.
+
+    Returns:
+        The tables: event classes by type tag order, ``{event class: fn}`` evolvers and
+        preconditions, ``{command class: fn}`` deciders.
+    """
+    names = [module.__name__ for package in packages for module in _modules(package)]
+
+    def own(cls: type) -> bool:
+        return any(cls.__module__ == n or cls.__module__.startswith(n + ".") for n in names)
+
+    events = tuple(cls for cls in registered_types().values() if own(cls))
+    return Handlers(
+        events=events,
+        evolvers={cls: fn for cls, fn in evolvers().items() if cls in events},
+        preconditions={cls: fn for cls, fn in preconditions().items() if cls in events},
+        deciders={cls: fn for cls, fn in deciders().items() if own(cls)},
+    )
+
+
+def _modules(name: str) -> list[ModuleType]:
+    """Import ``name`` and, for a package, every module below it."""
+    top = importlib.import_module(name)
+    found = [top]
+    for info in pkgutil.walk_packages(getattr(top, "__path__", []), prefix=f"{name}."):
+        found.append(importlib.import_module(info.name))
+    return found
+
+
+def lazy(module: str, name: str) -> Callable[[], Any]:
+    """Return a function that imports ``module`` and returns its attribute ``name``."""
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module), name)
+
+    return load
+
+
+def lazy_group(module: str) -> Callable[[], click.Group]:
+    """Return a function that imports ``module`` and returns its ``group`` (the CLI group)."""
+    return lazy(module, "group")
+
+
+def string_options(system: str, names: tuple[str, ...], options: dict[str, Any]) -> None:
+    """Check that every header option is one ``system`` takes (``names``) and a string.
+
+    Raises:
+        ValueError: naming the option and why.
+    """
+    for key, value in options.items():
+        if key not in names:
+            raise ValueError(f"{system} sessions take no option {key!r}")
+        if type(value) is not str:
+            raise ValueError(f"option {key} is not a string: {value!r}")

@@ -1,0 +1,25 @@
+"""The fan-made Fate TRPG, declared: the one value the core reads (docs/fate.md)."""
+
+from __future__ import annotations
+
+from tablelog.commands.fate.casting import Cast, Chant
+from tablelog.commands.fate.release import Release
+from tablelog.projections import fate as projection
+from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
+
+__all__ = ["SYSTEM"]
+
+SYSTEM = System(
+    name="fate",
+    title="Fate",
+    description="fan-made Fate TRPG: code casts, chants, Noble Phantasms",
+    handlers=handlers("tablelog.events.fate", "tablelog.projections.fate",
+                      "tablelog.commands.fate"),
+    init_state=projection.init_state,
+    group=lazy_group("tablelog.cli.fate"),
+    status=lazy("tablelog.cli.fate.status", "STATUS"),
+    code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
+    acts_for={Cast: "caster", Chant: "name", Release: "owner"},
+    headlines=(Headline("NPs released", "events", ("fate.PhantasmReleased",)),
+               Headline("code casts", "events", ("fate.CodeCast",))),
+)

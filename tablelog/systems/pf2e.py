@@ -1,0 +1,31 @@
+"""Pathfinder 2e runes, declared: the one value the core reads (docs/pf2e.md)."""
+
+from __future__ import annotations
+
+from tablelog.commands import pf2e as commands
+from tablelog.projections import pf2e as projection
+from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
+
+__all__ = ["SYSTEM"]
+
+SYSTEM = System(
+    name="pf2e",
+    title="Pathfinder 2e",
+    description="Pathfinder 2e runes: etch, transfer, invest",
+    handlers=handlers("tablelog.events.pf2e", "tablelog.projections.pf2e",
+                      "tablelog.commands.pf2e"),
+    init_state=projection.init_state,
+    group=lazy_group("tablelog.cli.pf2e"),
+    status=lazy("tablelog.cli.pf2e", "STATUS"),
+    data_files=("pf2e_base_items.csv", "pf2e_runes.csv"),
+    code=("tablelog.events.pf2e", "tablelog.projections.pf2e", "tablelog.rules.pf2e"),
+    acts_for={
+        commands.EtchRune: "by",
+        commands.TransferRune: "by",
+        commands.InvestItem: "by",
+        commands.LearnFormula: "character",
+    },
+    headlines=(Headline("runes etched", "events", ("pf2e.RuneEtched",)),
+               Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
+               Headline("gp spent", "gained", (), "spent_gp")),
+)

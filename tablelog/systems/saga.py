@@ -1,0 +1,33 @@
+"""SaGa Emerald Beyond battle damage, declared: the one value the core reads (docs/saga.md).
+
+Enemy units' HP and LP (and the HP floor) are the GM's: ``null`` to players and observers, in
+the state and in the record that added the unit (SERVER.md §3).
+"""
+
+from __future__ import annotations
+
+from tablelog.commands.saga.cast import CastTech
+from tablelog.projections import saga as projection
+from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
+
+__all__ = ["SYSTEM"]
+
+SYSTEM = System(
+    name="saga",
+    title="SaGa Emerald Beyond",
+    description="SaGa Emerald Beyond battle damage",
+    handlers=handlers("tablelog.events.saga", "tablelog.projections.saga",
+                      "tablelog.commands.saga"),
+    init_state=projection.init_state,
+    group=lazy_group("tablelog.cli.saga"),
+    status=lazy("tablelog.cli.saga.status", "STATUS"),
+    data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
+    code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
+    acts_for={CastTech: "actor"},
+    headlines=(Headline("techs used", "actions", ("saga.AttackDamageDealt",
+                                                 "saga.AttackAvoided")),),
+    hidden=Hidden(
+        enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
+        enemy_sheets={"saga.UnitAdded": (("hp", "hp_max", "lp_max"), ("hp_floor",))},
+    ),
+)

@@ -1,0 +1,238 @@
+"""The contract every registered rule system keeps, checked for each one (the toy one too).
+
+A system is one declaration (tablelog/systems/<system>.py, one registry line): these tests read
+only that declaration, so a fifth system is checked without a line here. Every event type has an
+evolver and round-trips through the codec; every command has help with an example and is in the
+README; every rule ID a refusal or an event names is in the system's list; its frozen logs fold
+to the state they were recorded with; its commands are refused on another system's log.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import click
+import pytest
+from click.testing import CliRunner
+
+from tablelog import systems
+from tablelog.cli.main import cli
+from tablelog.events.codec import from_record, to_record
+from tablelog.projections.core import State
+from tablelog.rules import reference
+from tablelog.rules.core import RuleViolation
+from tablelog.store.log import LogFile
+from tests.support import toy
+from tests.support.cli import ok
+from tests.unit.rules.test_reference import RULE_ID, rule_arguments
+
+toy.install()
+
+ROOT = Path(__file__).resolve().parents[2]
+FROZEN = ROOT / "tests" / "data" / "frozen"
+README = ROOT / "README.md"
+REAL = sorted(systems.REGISTRY)
+EVERY = systems.names()
+# The logs each system's events were recorded in by a released tablelog (toy: the first format).
+RECORDED = {name: sorted(FROZEN.glob(f"format-*/{name}-*.tlog")) for name in REAL}
+RECORDED["toy"] = [ROOT / "tests" / "data" / "first-format.tlog"]
+FROZEN_LOGS = [(name, log) for name in REAL for log in RECORDED[name]]
+
+
+def test_the_registry_holds_the_four_systems_and_tests_add_the_toy_one() -> None:
+    """Four real systems, one registry line each; the toy system is registered by the tests."""
+    assert ["fate", "magicpunk", "pf2e", "saga"] == REAL
+    assert ["fate", "magicpunk", "pf2e", "saga", "toy"] == EVERY
+    assert all(systems.get(name).name == name for name in EVERY)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_event_type_has_an_evolver_and_a_tag_of_its_system(name: str) -> None:
+    """Each declared event type is tagged ``<system>.<Name>`` and has an evolver; a
+    precondition and a decider are declared only for the system's own types."""
+    handlers = systems.get(name).handlers
+    assert handlers.events and handlers.deciders
+    assert [] == [e.TYPE for e in handlers.events if not e.TYPE.startswith(f"{name}.")]
+    assert set(handlers.events) == set(handlers.evolvers)
+    assert set(handlers.preconditions) <= set(handlers.events)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_event_type_round_trips_through_the_codec(name: str) -> None:
+    """Every event type occurs in the system's recorded logs, and every recorded event encodes
+    and decodes back to itself."""
+    handlers = systems.get(name).handlers
+    own = {e.TYPE for e in handlers.events}
+    met = set()
+    for path in RECORDED[name]:
+        for rec in LogFile(str(path)).scan():
+            if rec.type not in own:
+                continue
+            event = from_record(rec.type, rec.v, rec.data)
+            assert event == from_record(*to_record(event)), (path.name, rec.seq)
+            met.add(rec.type)
+    assert own == met
+
+
+def _leaves(command: click.Command, path: str) -> Iterator[tuple[str, click.Command]]:
+    if isinstance(command, click.Group):
+        for sub_name, sub in command.commands.items():
+            yield from _leaves(sub, f"{path} {sub_name}")
+    else:
+        yield path, command
+
+
+def _groups(command: click.Command, path: str) -> Iterator[tuple[str, click.Group]]:
+    if isinstance(command, click.Group):
+        yield path, command
+        for sub_name, sub in command.commands.items():
+            yield from _groups(sub, f"{path} {sub_name}")
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_command_is_listed_by_its_groups_help(name: str) -> None:
+    """``tablelog --help`` lists the system's group, and each group's ``--help`` lists every
+    command and group in it."""
+    assert f"  {name} " in CliRunner().invoke(cli, ["--help"]).output
+    for path, group in _groups(systems.get(name).group(), name):
+        listing = CliRunner().invoke(cli, [*path.split(), "--help"]).output.split("Commands:")[1]
+        for sub_name in group.commands:
+            assert f"\n  {sub_name} " in listing or f"\n  {sub_name}\n" in listing, (path, sub_name)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_command_has_help_with_an_example(name: str) -> None:
+    """Each command of the system's group says what it does and gives an
+    ``Example: tablelog <system> …`` line."""
+    leaves = list(_leaves(systems.get(name).group(), name))
+    assert leaves
+    for path, command in leaves:
+        text = " ".join((command.help or "").split())
+        assert command.get_short_help_str(), path
+        assert f"Example: tablelog {path}" in text, path
+        result = CliRunner().invoke(cli, [*path.split(), "--help"])
+        assert (0, True) == (result.exit_code, "Example: tablelog" in result.output), path
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_command_is_in_the_readme(name: str) -> None:
+    """The README's section for the system (its title) names every command of its group."""
+    title = systems.get(name).title
+    section = README.read_text("utf-8").split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+    for path, _ in _leaves(systems.get(name).group(), name):
+        assert f"`tablelog {path} " in section or f"`tablelog {path}`" in section, path
+
+
+def _system_files(name: str) -> list[Path]:
+    """The source files of the system's modules: its handlers' and its ``code`` packages'."""
+    declared = systems.get(name)
+    handlers = declared.handlers
+    modules = {fn.__module__ for table in (handlers.evolvers, handlers.preconditions,
+                                           handlers.deciders) for fn in table.values()}
+    modules |= {cls.__module__ for cls in handlers.events} | set(declared.code)
+    files = set()
+    for module in modules:
+        found = Path(importlib.import_module(module).__file__ or "")
+        files |= set(found.parent.rglob("*.py")) if found.name == "__init__.py" else {found}
+    return sorted(files)
+
+
+def _named_ids(name: str) -> set[str]:
+    """The rule IDs the system's refusals (RuleViolation, require) and events' rules name."""
+    trees = [ast.parse(p.read_text("utf-8")) for p in _system_files(name)]
+    found = {rule for e in systems.get(name).handlers.events for rule in e.RULES}
+    found |= rule_arguments(trees)
+    return {i for i in found if RULE_ID.fullmatch(i) or i.startswith(f"{name.upper()}-")}
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_every_rule_id_the_system_names_is_in_its_list(name: str) -> None:
+    """Each rule ID a refusal or an event of the system names is one of its own rules.toml
+    entries (or its declared list) or a core one."""
+    declared = systems.get(name)
+    entries = reference.entries()
+    own = declared.rule_ids if declared.rule_ids is not None else {
+        rule for rule, entry in entries.items() if entry.system == name}
+    allowed = set(own) | {rule for rule, entry in entries.items() if entry.system == "core"}
+    named = _named_ids(name)
+    assert [] == sorted(named - allowed)
+    assert named & set(own), "the system's refusals name none of its own rules"
+
+
+@pytest.mark.parametrize(("name", "frozen"), FROZEN_LOGS,
+                         ids=[str(log.relative_to(FROZEN)) for _, log in FROZEN_LOGS])
+def test_a_frozen_log_folds_verifies_and_gives_its_recorded_state(name: str, frozen: Path,
+                                                                  tmp_path: Path) -> None:
+    """The log (copied: commands may write a snapshot beside it) verifies, and state --json is
+    exactly what the release that wrote it printed, with and without a snapshot."""
+    path = tmp_path / frozen.name
+    shutil.copy(frozen, path)
+    recorded = json.loads(frozen.with_suffix(".state.json").read_text(encoding="utf-8"))
+    assert name == recorded["system"]
+    assert ok(path, "verify").startswith(f"ok: {path}: {recorded['seq']} records")
+    assert recorded == json.loads(ok(path, "state", "--json"))
+    (tmp_path / (frozen.name + ".snap")).unlink(missing_ok=True)
+    assert recorded == json.loads(ok(path, "state", "--json"))
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_every_real_system_has_frozen_logs_of_both_formats(name: str) -> None:
+    """A released tablelog wrote a log of the system in each format it supports."""
+    assert {"format-1", "format-2"} == {log.parent.name for log in RECORDED[name]}
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_its_commands_are_refused_on_another_systems_log(name: str) -> None:
+    """Every command the system declares is refused (CORE-SYSTEM) on another system's state
+    before its decider runs, so it never reads a state it does not know."""
+    other = "pf2e" if name != "pf2e" else "saga"
+    for command_type in systems.get(name).handlers.deciders:
+        with pytest.raises(RuleViolation) as refusal:
+            systems.decide(State(system=other), object.__new__(command_type))
+        assert ("CORE-SYSTEM", f"a {name} command on a {other} log: this session's events "
+                f"are {other} events") == (refusal.value.rule_id, refusal.value.message)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_its_declared_fields_name_what_exists(name: str) -> None:
+    """``acts_for`` names a field of each command, its hidden events and headlines name its own
+    event types and their fields, and its ``init`` options are click options."""
+    declared = systems.get(name)
+    own = {e.TYPE: e for e in declared.handlers.events}
+    for command_type, field in declared.acts_for.items():
+        assert command_type in declared.handlers.deciders, command_type
+        assert field in attrs.fields_dict(command_type), (command_type, field)
+    for kind, (owner, _, fields) in declared.hidden.owner_events.items():
+        assert {owner, *fields} <= set(attrs.fields_dict(own[kind])), kind
+    for kind, (_, data_fields) in declared.hidden.enemy_sheets.items():
+        assert {"sheet", *data_fields} <= set(attrs.fields_dict(own[kind])), kind
+    assert set().union(*(h.types for h in declared.headlines)) <= set(own)
+    assert all(isinstance(option, click.Option) for option in declared.options)
+
+
+def test_every_packaged_data_file_is_declared_by_the_system_that_reads_it() -> None:
+    """Each catalogue in tablelog/rules/data is one system's ``data_files`` (its snapshot key),
+    and each declared file exists; rules.toml is the rule reference, no system's."""
+    data = ROOT / "tablelog" / "rules" / "data"
+    declared = [f for name in EVERY for f in systems.get(name).data_files]
+    assert len(declared) == len(set(declared))
+    assert sorted(p.name for p in data.iterdir() if p.name != "rules.toml") == sorted(declared)
+
+
+def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names() -> None:
+    """A log naming a system this installation lacks is SystemUnavailable naming the known
+    ones; a command no system decides is CORE-COMMAND."""
+    with pytest.raises(systems.SystemUnavailable) as unknown:
+        systems.get("dnd5e")
+    assert "unknown system 'dnd5e' (known: fate, magicpunk, pf2e, saga, toy)" == str(
+        unknown.value)
+    with pytest.raises(RuleViolation) as refusal:
+        systems.decide(State(system="toy"), object())
+    assert ("CORE-COMMAND", "object is not a toy command") == (refusal.value.rule_id,
+                                                               refusal.value.message)
