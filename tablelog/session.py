@@ -499,7 +499,14 @@ class Session:
         assert self._end is not None
         if self._last_at is None:
             self._last_at = self.log.last_at(self._end) if self._end.seq else ""
-        self._last_at = stamp(self._last_at)
+        try:
+            self._last_at = stamp(self._last_at)
+        except LogError:  # say what to do, as for a time more than a day ahead
+            raise LogError(
+                f"{self.path}: cannot append after record #{self._end.seq}: its time "
+                f"{self._last_at!r} is one no command can follow (a wrong clock or a hostile "
+                f"edit wrote it); keep the records before it with: tablelog --log {self.path} "
+                "verify --salvage OUT") from None
         return self._last_at
 
     # -- undo and redo --------------------------------------------------------------------

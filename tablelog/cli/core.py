@@ -214,6 +214,17 @@ def echo(line: str, err: bool = False) -> None:
     click.echo(escape_text(line), err=err)
 
 
+def show_escaped(exc: click.ClickException) -> None:
+    """Print a click error (a usage error shows the usage and the bad value, a path or an
+    argument given by anyone) with each line's control characters escaped, as :func:`echo`."""
+    import io
+
+    shown = io.StringIO()
+    exc.show(file=shown)
+    for line in shown.getvalue().splitlines():
+        echo(line, err=True)
+
+
 def echo_outcome(outcome: Any) -> None:
     """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
     if not outcome.written and outcome.applied and not outcome.repeated:

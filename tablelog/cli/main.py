@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tablelog import systems
-from tablelog.cli.core import MAX_SEQ, Env, appending, domain_errors, echo, execute
+from tablelog.cli.core import MAX_SEQ, Env, appending, domain_errors, echo, execute, show_escaped
 
 __all__ = ["cli", "main"]
 
@@ -128,7 +128,7 @@ def main() -> None:
         echo(f"error: {exc.format_message()} (see: {where} --help)", err=True)
         code = exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        show_escaped(exc)
         code = exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: the shell's 128 + SIGINT
         click.echo("\ninterrupted: nothing more is appended", err=True)

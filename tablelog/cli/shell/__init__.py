@@ -24,6 +24,8 @@ from tablelog.cli.core import (
     command_line_only,
     command_words,
     domain_errors,
+    echo,
+    show_escaped,
 )
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
@@ -162,7 +164,7 @@ class Shell:
     def _refuse(self, message: str, status: int) -> bool:
         """Print ``error: MESSAGE`` and keep ``status`` as the worst so far; return True (the
         shell goes on)."""
-        click.echo(f"error: {message}", err=True)
+        echo(f"error: {message}", err=True)
         self.worst = max(self.worst, status)
         return True
 
@@ -176,7 +178,7 @@ class Shell:
             self._refuse(f"{exc.format_message()}{self._command_hint(argv)} (in: "
                          f"{shlex.join(argv)}; COMMAND --help explains a command)", 2)
         except click.ClickException as exc:
-            exc.show()
+            show_escaped(exc)
             self.worst = max(self.worst, exc.exit_code)
         except (click.Abort, KeyboardInterrupt):
             click.echo("interrupted", err=True)
