@@ -54,8 +54,12 @@ bench: $(BIN)/tablelog
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/run.py
 
-## bench-server: the table server over HTTP on loopback (not part of test); writes bench/results-server.json
+## bench-server: the table server over HTTP on loopback, file store and PostgreSQL, beside
+## eventsourcing's PostgreSQL recorder and pgbench (not part of test); uses $TABLELOG_TEST_PG,
+## else a throwaway pgserver; writes bench/results-server.json
 bench-server: $(BIN)/tablelog
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/server.py
 
 ## clean: remove the virtual environment, build files, caches and the demo log

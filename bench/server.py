@@ -1,16 +1,27 @@
-"""``make bench-server``: the table server under load over HTTP, on loopback (file store).
+"""``make bench-server``: the table server under load over HTTP on loopback, on the file store and
+on PostgreSQL, beside PostgreSQL peers measured in the same run on the same server.
 
-Prints, and writes to ``bench/results-server.json``:
+Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load before and after):
 - commands/s and p50/p99 latency of ``POST …/commands`` (a magicpunk damage or heal) for one
-  table with 1, 4 and 16 clients, and for 20 tables × 4 clients;
-- live fan-out: 100 event-stream subscribers on one table, the delay from a command's 201 to each
-  subscriber's receipt of its record, p50/p99;
-- the server's resident memory holding 200 tables of 10,000 events each.
-Every request loop is bounded in time and count, and only 127.0.0.1 is ever a target.
+  table with 1, 4 and 16 clients, and for 20 tables × 4 clients, each client sending its next
+  command as soon as the last is answered (a closed loop: latency is clients / throughput),
+  and once more with each client sending one command a second; on each store (one server
+  process each);
+- the peers (bench/store_appends.py, as ``make bench-store`` runs them): eventsourcing's
+  PostgreSQL recorder in-process, one event per save, 1 writer; pgbench's one-row inserts,
+  1 client; measured in turn with one client over HTTP on PostgreSQL, three rounds, medians
+  reported. Goal: one client over HTTP on PostgreSQL ≥ 0.5 × eventsourcing;
+- live fan-out: 100 event-stream subscribers on one table, the delay from a command's 201 to
+  each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
+- the server's resident memory holding 200 tables of 10,000 events each, on each store.
+PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
+``BENCH_SERVER_SECONDS`` sets each load's length (default 6). Every request loop is bounded in
+time and count, and only 127.0.0.1 is ever a target.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -20,65 +31,74 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
 
-from tests.support.server import ADD, free_port  # noqa: E402
+import store_appends  # noqa: E402
 
-TOKEN = "bench-token"
-SECONDS = 6.0
+from tests.support.pg import start_server  # noqa: E402
+from tests.support.server import ADD, TOKEN, free_port, spawn  # noqa: E402
+
+SECONDS = float(os.environ.get("BENCH_SERVER_SECONDS", "6"))
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+EVENTS = 10_000  # per table of the memory measure
+TABLES = 200
 
 
-def serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+@contextlib.contextmanager
+def serving(store: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A `tablelog serve` process on ``store``; yields it and its /api URL."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", "from tablelog.cli.main import main; main()",
-                             "serve", "--store",
-                             f"file:{folder}", "--port", str(port)],
-                            env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/api"
-    for _ in range(200):
-        try:
-            httpx.get(f"{url}/health", timeout=1)
-            return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise SystemExit("the server did not start")
+    proc = spawn(store, port)
+    try:
+        yield proc, f"http://127.0.0.1:{port}/api"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def table(url: str, names: int = 4) -> str:
-    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}) as gm:
+    with httpx.Client(base_url=url, headers=AUTH) as gm:
         tid = gm.post("/tables", json={"system": "magicpunk", "seed": 1}).json()["table_id"]
         for i in range(names):
             gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(f"pc{i}")})
     return str(tid)
 
 
-def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float]:
-    """Every client sends commands to its table for SECONDS; return rate and latencies."""
+def load(url: str, tables: list[str], clients_per_table: int,
+         pace_s: float = 0.0) -> dict[str, float]:
+    """Every client sends commands to its table for SECONDS (from when every client is made
+    and connected): each as soon as the last is answered, or with ``pace_s`` one every
+    ``pace_s`` seconds (the clients' starts spread over the first ``pace_s``); return rate
+    and latencies."""
     latencies: list[float] = []
     statuses: dict[int, int] = {}
     lock = threading.Lock()
-    stop = time.monotonic() + SECONDS
+    count = len(tables) * clients_per_table
+    ready, go, stop = threading.Barrier(count + 1), threading.Event(), [0.0]
 
-    def client(tid: str, n: int) -> None:
+    def client(tid: str, n: int, k: int) -> None:
         mine = []
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"},
-                          timeout=30) as c:
-            i = 0
-            while time.monotonic() < stop and i < 100_000:
+        with httpx.Client(base_url=url, headers=AUTH, timeout=30, verify=False) as c:
+            c.get(f"/tables/{tid}")  # connected before the clock starts
+            ready.wait()
+            go.wait()
+            i, slot = 0, time.monotonic() + pace_s * k / count
+            while time.monotonic() < stop[0] and i < 100_000:
+                time.sleep(max(0.0, slot - time.monotonic()))
+                slot += pace_s
                 line = f"magicpunk {'damage' if i % 2 else 'heal'} pc{n % 4} 1"
                 started = time.perf_counter()
                 try:
-                    r = c.post(f"/tables/{tid}/commands", json={"command": line})
+                    code = c.post(f"/tables/{tid}/commands", json={"command": line}).status_code
                 except httpx.HTTPError:
                     code = 0
-                else:
-                    code = r.status_code
                 with lock:
                     statuses[code] = statuses.get(code, 0) + 1
                 if code in (201, 422):
@@ -87,10 +107,13 @@ def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(tid, n)) for tid in tables
-               for n in range(clients_per_table)]
+    threads = [threading.Thread(target=client, args=(tid, n, k * clients_per_table + n))
+               for k, tid in enumerate(tables) for n in range(clients_per_table)]
     for t in threads:
         t.start()
+    ready.wait()
+    stop[0] = time.monotonic() + SECONDS
+    go.set()
     for t in threads:
         t.join()
     latencies.sort()
@@ -98,7 +121,8 @@ def load(url: str, tables: list[str], clients_per_table: int) -> dict[str, float
         raise SystemExit(f"no command answered: statuses {statuses}")
     return {"commands_per_s": len(latencies) / SECONDS,
             "p50_ms": 1000 * latencies[len(latencies) // 2],
-            "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)]}
+            "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+            "statuses": {str(k): v for k, v in sorted(statuses.items())}}  # type: ignore[dict-item]
 
 
 def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, float]:
@@ -107,12 +131,11 @@ def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, fl
     received: dict[int, list[float]] = {}
     lock = threading.Lock()
     ready = threading.Barrier(subscribers + 1)
-    start_seq = httpx.get(f"{url}/tables/{tid}", headers={"Authorization": f"Bearer {TOKEN}"}
-                          ).json()["seq"]
+    start_seq = httpx.get(f"{url}/tables/{tid}", headers=AUTH).json()["seq"]
 
     def subscriber() -> None:
         got = 0
-        with httpx.Client(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60) as c, \
+        with httpx.Client(headers=AUTH, timeout=60, verify=False) as c, \
                 c.stream("GET", f"{url}/tables/{tid}/events?after={start_seq}") as stream:
             ready.wait()
             for line in stream.iter_lines():
@@ -128,7 +151,7 @@ def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, fl
         t.start()
     ready.wait()
     sent: dict[int, float] = {}
-    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}) as gm:
+    with httpx.Client(base_url=url, headers=AUTH) as gm:
         for i in range(commands):
             r = gm.post(f"/tables/{tid}/commands", json={"command": f"magicpunk damage pc{i % 4} 1"})
             sent[r.json()["seqs"][0]] = time.perf_counter()
@@ -141,53 +164,137 @@ def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, fl
             "fanout_p99_ms": delays[int(len(delays) * 0.99)], "deliveries": len(delays)}
 
 
-def memory(folder: Path) -> dict[str, float]:
-    """RSS of a server that has opened 200 tables of 10,000 events each."""
+def first_table(spec: str) -> None:
+    """Create a magicpunk table of EVENTS events (one character, damage and heal in turn)."""
     from tablelog.commands.magicpunk.table import AddCharacter, Damage, Heal
     from tablelog.session import Session
 
-    first = folder / "t000.tlog"
-    Session.create(str(first), "magicpunk", seed=2)
-    session = Session(str(first))
+    session = Session.create(spec, "magicpunk", seed=2)
     with session.atomic():
         session.execute(AddCharacter("pc0", 8, 12, 10, 10, 26))
-        for i in range(9999):
+        for i in range(EVENTS - 1):
             session.execute(Damage("pc0", 1) if i % 2 else Heal("pc0", 1))
-    for i in range(1, 200):
-        shutil.copy(first, folder / f"t{i:03d}.tlog")
-    proc, url = serve(folder)
-    try:
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"},
-                          timeout=120) as gm:
-            for i in range(200):
-                gm.get(f"/tables/t{i:03d}/state")
-        rss_kb = next(int(line.split()[1]) for line in
-                      Path(f"/proc/{proc.pid}/status").read_text().splitlines()
-                      if line.startswith("VmRSS:"))
-        return {"rss_200_tables_mb": rss_kb / 1024}
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    session.log.close()
+
+
+def rss_mb(proc: subprocess.Popen[bytes], url: str, ids: list[str]) -> float:
+    """RSS of the server once it has opened every table of ``ids``."""
+    with httpx.Client(base_url=url, headers=AUTH, timeout=300) as gm:
+        for tid in ids:
+            answer = gm.get(f"/tables/{tid}")
+            assert answer.status_code == 200 and answer.json()["seq"] == EVENTS, answer.text
+    status = Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+    return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+def memory_file(folder: Path) -> float:
+    """RSS (MB) of a server holding TABLES log files of EVENTS events each."""
+    first_table(f"file:{folder}#t000")
+    for i in range(1, TABLES):
+        shutil.copy(folder / "t000.tlog", folder / f"t{i:03d}.tlog")
+    with serving(f"file:{folder}") as (proc, url):
+        return rss_mb(proc, url, [f"t{i:03d}" for i in range(TABLES)])
+
+
+def memory_pg(pg: object, url: str) -> float:
+    """RSS (MB) of a server holding TABLES PostgreSQL tables of EVENTS events each (the first
+    made by the session, the others copied row by row in SQL)."""
+    first_table(f"{url}#t000")
+    sql = pg.sql  # type: ignore[attr-defined]
+    sql("INSERT INTO tablelog_tables SELECT 't' || lpad(n::text, 3, '0'), header, format, "
+        "system, title, session_id, created FROM tablelog_tables, generate_series(1, %s) n "
+        "WHERE table_id = 't000'", (TABLES - 1,), url=url)
+    sql("INSERT INTO tablelog_records SELECT 't' || lpad(n::text, 3, '0'), seq, file_offset, "
+        "crc, payload, type, actor, at, cmd, req FROM tablelog_records, "
+        "generate_series(1, %s) n WHERE table_id = 't000'", (TABLES - 1,), url=url)
+    with serving(url) as (proc, api):
+        return rss_mb(proc, api, [f"t{i:03d}" for i in range(TABLES)])
+
+
+def store_loads(store: str) -> dict[str, object]:
+    """Every load on one store, one server process."""
+    out: dict[str, object] = {}
+    with serving(store) as (_, url):
+        one = table(url)
+        for clients in (1, 4, 16):
+            out[f"one_table_{clients}_clients"] = load(url, [one], clients)
+            print(f"  {clients:2d} clients: {out[f'one_table_{clients}_clients']}", flush=True)
+        twenty = [table(url) for _ in range(20)]
+        out["twenty_tables_4_clients"] = load(url, twenty, 4)
+        print(f"  20 × 4: {out['twenty_tables_4_clients']}", flush=True)
+        out["twenty_tables_4_clients_1_per_s"] = load(url, twenty, 4, pace_s=1.0)
+        print(f"  20 × 4, each client 1 command/s: {out['twenty_tables_4_clients_1_per_s']}",
+              flush=True)
+        out["fanout_100_subscribers"] = fanout(url)
+        print(f"  fan-out: {out['fanout_100_subscribers']}", flush=True)
+    return out
+
+
+def peers(pg: object, rounds: int = 3) -> dict[str, object]:
+    """One client over HTTP on PostgreSQL beside eventsourcing's recorder and pgbench (1
+    writer each), in turn, ``rounds`` times: on a shared machine the load drifts, and
+    measuring them side by side keeps each ratio to one moment; the medians are reported."""
+    url = pg.new_database()  # type: ignore[attr-defined]
+    store_appends.prepare_peers(url, lambda q: pg.sql(q, url=url))  # type: ignore[attr-defined]
+    rows: list[dict[str, float]] = []
+    with serving(url) as (_, api):
+        one = table(api)
+        for _ in range(rounds):
+            row = {"eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
+                   "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
+                   "pgbench_1_per_s": store_appends.pgbench_rate(
+                       url, 1, store_appends.pgbench_path(pg))}
+            row["ratio"] = row["http_pg_1_client_per_s"] / row["eventsourcing_1_per_s"]
+            print(f"  side by side: {row}", flush=True)
+            rows.append(row)
+    out: dict[str, object] = {"side_by_side": rows}
+    for key in rows[0]:
+        out[key] = statistics.median(r[key] for r in rows)
+    return out
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
 def main() -> None:
-    out: dict[str, object] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, url = serve(Path(tmp) / "tables")
-        try:
-            one = table(url)
-            for clients in (1, 4, 16):
-                out[f"one_table_{clients}_clients"] = load(url, [one], clients)
-            out["twenty_tables_4_clients"] = load(url, [table(url) for _ in range(20)], 4)
-            out["fanout_100_subscribers"] = fanout(url)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-        mem = Path(tmp) / "mem"
-        mem.mkdir()
-        out["memory"] = memory(mem)
-    print(json.dumps(out, indent=2))
-    (ROOT / "bench" / "results-server.json").write_text(json.dumps(out, indent=2) + "\n")
+    out: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count(),
+                              "seconds": SECONDS, "uptime_before": uptime()}
+    pg = start_server()
+    try:
+        out["postgresql"] = pg.sql("SHOW server_version")[0][0]
+        with tempfile.TemporaryDirectory() as tmp:
+            print("file store:", flush=True)
+            out["file"] = store_loads(f"file:{Path(tmp) / 'tables'}")
+            print("PostgreSQL:", flush=True)
+            out["pg"] = store_loads(pg.new_database())
+            out.update(peers(pg))
+            (Path(tmp) / "mem").mkdir()
+            out["rss_200_tables_file_mb"] = memory_file(Path(tmp) / "mem")
+            out["rss_200_tables_pg_mb"] = memory_pg(pg, pg.new_database())
+    finally:
+        pg.stop()
+    out["uptime_after"] = uptime()
+    report(out)
+    (HERE / "results-server.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def report(out: dict) -> None:
+    """Print the figures beside their goals."""
+    out["ratio_pg_1_client_vs_eventsourcing"] = out["ratio"]
+    out["ratio_pg_1_client_vs_pgbench"] = out["http_pg_1_client_per_s"] / out["pgbench_1_per_s"]
+    goals = [("ratio_pg_1_client_vs_eventsourcing", out["ratio_pg_1_client_vs_eventsourcing"],
+              ">= 0.5", out["ratio_pg_1_client_vs_eventsourcing"] >= 0.5)]
+    for kind in ("file", "pg"):
+        for load_name, label in (("twenty_tables_4_clients", "20×4"),
+                                 ("twenty_tables_4_clients_1_per_s", "20×4 at 1/s")):
+            p99 = out[kind][load_name]["p99_ms"]
+            goals.append((f"{kind} {label} p99 ms", p99, "<= 50", p99 <= 50))
+        fan = out[kind]["fanout_100_subscribers"]["fanout_p99_ms"]
+        goals.append((f"{kind} fan-out p99 ms", fan, "<= 100", fan <= 100))
+    print(json.dumps(out, indent=1))
+    for name, value, goal, met in goals:
+        print(f"{name:40s} {value:10.2f} {goal:8s} {'met' if met else 'MISSED'}")
 
 
 if __name__ == "__main__":

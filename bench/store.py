@@ -131,8 +131,7 @@ def main() -> None:
                  "python": sys.version.split()[0], "cpus": os.cpu_count(),
                  "server": server.sql("SHOW server_version")[0][0]}
     try:
-        pgbench = str(Path(__import__("pgserver").__file__).parent / "pginstall/bin/pgbench") \
-            if server.owned else "pgbench"
+        pgbench = store_appends.pgbench_path(server)
         print("appends (writers over 20 tables):", flush=True)
         out.update(store_appends.measure(server.url, server.sql, pgbench, pgdata=pgdata))
         out["ratio_es_1"] = out["tablelog_1"] / out["eventsourcing_1"]

@@ -172,6 +172,34 @@ def one_table(spec: str, writers: int, pgdata: str | None) -> dict[str, float]:
             f"tablelog_{writers}_one_table_server_ms": server}
 
 
+def pgbench_path(server: object) -> str:
+    """Return the pgbench of the pgserver package for a server the bench started, else the one
+    on the PATH."""
+    if getattr(server, "owned", False):
+        from pathlib import Path
+
+        return str(Path(__import__("pgserver").__file__).parent / "pginstall/bin/pgbench")
+    return "pgbench"
+
+
+def prepare_peers(url: str, sql: object) -> None:
+    """Create the peers' tables: pgbench's rows and eventsourcing's events."""
+    sql("CREATE TABLE IF NOT EXISTS bench_rows (id bigint, payload text)")  # type: ignore[operator]
+    from eventsourcing.postgres import PostgresAggregateRecorder
+
+    PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events").create_table()
+
+
+def eventsourcing_rate(url: str, writers: int) -> float:
+    """Return events/s of ``writers`` eventsourcing recorders, one event per save."""
+    return _race(_es_writer, [(url,) for _ in range(writers)], None)[0]
+
+
+def pgbench_rate(url: str, writers: int, pgbench: str) -> float:
+    """Return pgbench's transactions/s inserting one row each, with ``writers`` clients."""
+    return _pgbench(url, writers, pgbench, None)[0]
+
+
 def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4, 16),
             pgdata: str | None = None) -> dict[str, float]:
     """Return appends/s of tablelog, eventsourcing and pgbench at each writer count, and the
@@ -186,10 +214,7 @@ def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4
     ids = [new_table_id() for _ in range(TABLES)]
     for i in ids:
         Session.create(f"{url}#{i}", "toy", seed=1).log.close()
-    sql("CREATE TABLE IF NOT EXISTS bench_rows (id bigint, payload text)")  # type: ignore[operator]
-    from eventsourcing.postgres import PostgresAggregateRecorder
-
-    PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events").create_table()
+    prepare_peers(url, sql)
     out: dict[str, float] = {}
     for w in counts:
         runs = {"tablelog": _race(_tablelog_writer, [

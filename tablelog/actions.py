@@ -236,7 +236,7 @@ def decide_undo(action: Action, markers: Iterable[Marker], reason: str,
     seqs = [s for s in action.seqs if s not in undone]
     if not seqs:
         raise RuleViolation("CORE-UNDO", f"#{action.first} is already undone")
-    state = _decide_refold(refold, undone | set(seqs), seqs[0], "CORE-UNDO", "undone")
+    state = _decide_refold(refold, undone | set(seqs), seqs, "CORE-UNDO", "undone")
     return [Undone(target=s, reason=reason) for s in seqs], state
 
 
@@ -255,7 +255,7 @@ def decide_redo(action: Action, markers: Iterable[Marker], target: int,
     if target not in undone:
         raise RuleViolation("CORE-REDO", f"#{target} is not undone")
     seqs = [s for s in action.seqs if s in undone]
-    state = _decide_refold(refold, undone - set(seqs), seqs[0], "CORE-REDO", "redone")
+    state = _decide_refold(refold, undone - set(seqs), seqs, "CORE-REDO", "redone")
     return [Redone(target=s) for s in seqs], state
 
 
@@ -315,10 +315,16 @@ def _latest_active_near(past: Past, last: int) -> Action:
         return latest_active(past.summaries(None), past.markers, past.actor)
 
 
-def _decide_refold(refold: Refold, undone: set[int], first: int, rule: str, verb: str) -> State:
-    state, failed = refold(undone, first)
+def _decide_refold(refold: Refold, undone: set[int], seqs: list[int], rule: str,
+                   verb: str) -> State:
+    """Refold without ``undone``; refuse naming the events that would not hold: the action's
+    own (``seqs``, a redo whose event no longer holds) apart from the later ones."""
+    state, failed = refold(undone, seqs[0])
     if failed:
-        listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
-        raise RuleViolation(rule, f"#{first} cannot be {verb}: later events depend on it: "
-                            f"{listed}")
+        own = [f for f in failed if f[0] in seqs]
+        later = [f for f in failed if f[0] not in seqs]
+        parts = [f"{what}: " + "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in found)
+                 for what, found in (("it no longer holds", own),
+                                     ("later events depend on it", later)) if found]
+        raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}")
     return state

@@ -276,6 +276,23 @@ class Session:
             self._state, self._markers, self._end = folded.state, folded.markers, folded.end
         return folded.state
 
+    def catch_up(self) -> State:
+        """Return the current state, folding only the records others appended since this
+        session last read or wrote the log (as after a lost race: a fold from a checkpoint
+        only when one of them is an undo or redo). What the server calls before every
+        decision and read, so a command there costs a decision and an append, not a fold.
+
+        Raises:
+            LogError: the log is unreadable or does not replay.
+        """
+        if self._state is None or self._end is None or self.pending is not None:
+            return self.state()
+        if self.log.size() == self._end.offset:
+            return self._state
+        self._catch_up(self._state)
+        self._last_at = None  # stamp after the log's new last record
+        return self.state()
+
     def unheld(self) -> list[tuple[int, Event, RuleViolation]]:
         """Return every active event whose precondition does not hold where it stands (a log
         that was edited, or written by a faulty tool): ``verify`` reports them.
@@ -484,7 +501,14 @@ class Session:
         assert self._end is not None
         if self._last_at is None:
             self._last_at = self.log.last_at(self._end) if self._end.seq else ""
-        self._last_at = stamp(self._last_at)
+        try:
+            self._last_at = stamp(self._last_at)
+        except LogError:  # say what to do, as for a time more than a day ahead
+            raise LogError(
+                f"{self.path}: cannot append after record #{self._end.seq}: its time "
+                f"{self._last_at!r} is one no command can follow (a wrong clock or a hostile "
+                f"edit wrote it); keep the records before it with: tablelog --log {self.path} "
+                "verify --salvage OUT") from None
         return self._last_at
 
     # -- undo and redo --------------------------------------------------------------------

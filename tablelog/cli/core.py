@@ -8,6 +8,7 @@ Exit status (SPEC): 0 done; 1 refused by a rule (or verify found a problem); 2 u
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,13 +23,24 @@ __all__ = [
     "appending",
     "execute",
     "session_of",
+    "warn_torn",
     "echo_outcome",
     "echo_json",
     "change_lines",
     "fmt_value",
     "domain_errors",
     "echo",
+    "command_words",
+    "MAX_WORDS",
+    "COMMAND_LINE_ONLY",
+    "MAX_SEQ",
+    "command_line_only",
 ]
+
+# The most words one command line may have. click's parser takes its arguments off the front of
+# a list (quadratic in their number): beyond this a line is refused before it is parsed, so a
+# line of any length costs time linear in its characters.
+MAX_WORDS = 10_000
 
 
 @attrs.define
@@ -39,6 +51,7 @@ class Env:
     actor: str
     in_run: bool = False
     dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
+    as_json: bool = False  # a `run --json`: every appending line prints its JSON objects
     _session: Any = None
     authorize: Any = None  # the server's check of a command for the seat, before it is decided
     outcome: Any = None  # the last command's Outcome (read by the server)
@@ -56,6 +69,27 @@ class Env:
 
     def forget_session(self) -> None:
         self._session = None
+
+
+MAX_SEQ = 2**63 - 1
+"""The largest seq, count or seed an option takes: the largest whole number a record holds (a
+msgpack int64); every integer option is bounded (a larger one is a usage error, exit 2)."""
+
+# Commands that run only from the command line: not as a `run` line, nor in the shell (a server
+# or a shell runs until stopped, in its own event loop); the shell's help leaves them out.
+COMMAND_LINE_ONLY = frozenset({"serve", "shell"})
+
+
+def command_line_only(ctx: click.Context) -> None:
+    """Refuse a command of :data:`COMMAND_LINE_ONLY` given as a script or shell line.
+
+    Raises:
+        CliError: exit 2, ``NAME runs from the command line, not from a script or the shell``.
+    """
+    env = ctx.find_object(Env)
+    if env is not None and env.in_run:
+        raise CliError(f"{ctx.info_name} runs from the command line, not from a script or the "
+                       "shell", 2)
 
 
 class CliError(click.ClickException):
@@ -94,6 +128,14 @@ def session_of(ctx: click.Context) -> Any:
     """Return the session of the command's context (opening the log on first use)."""
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
     return env.session()
+
+
+def warn_torn(session: Any) -> None:
+    """Warn on stderr that a torn last record (a crash mid-append) is ignored; every command that
+    reads a log calls it after folding (the scan finds the tear)."""
+    if session.torn_at is not None:
+        echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
+             "ignored; run: tablelog verify --repair", err=True)
 
 
 def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -151,8 +193,8 @@ def execute(ctx: click.Context, command: object) -> Any:
     outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
                                                      request_id=request_id)
     env.outcome = outcome
-    if ctx.meta.get("tablelog.json"):
-        echo_json(outcome, env.actor)
+    if ctx.meta.get("tablelog.json") or env.as_json:
+        echo_json(outcome, env.actor, dry_run=env.dry_run)
         return outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
@@ -172,6 +214,17 @@ def echo(line: str, err: bool = False) -> None:
     click.echo(escape_text(line), err=err)
 
 
+def show_escaped(exc: click.ClickException) -> None:
+    """Print a click error (a usage error shows the usage and the bad value, a path or an
+    argument given by anyone) with each line's control characters escaped, as :func:`echo`."""
+    import io
+
+    shown = io.StringIO()
+    exc.show(file=shown)
+    for line in shown.getvalue().splitlines():
+        echo(line, err=True)
+
+
 def echo_outcome(outcome: Any) -> None:
     """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
     if not outcome.written and outcome.applied and not outcome.repeated:
@@ -182,22 +235,24 @@ def echo_outcome(outcome: Any) -> None:
             echo(f"    {line}")
 
 
-def echo_json(outcome: Any, actor: str) -> None:
+def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
     """Print one JSON object per event of ``outcome`` (``--json`` on an appending command).
 
     Each object has ``history --json``'s keys (``seq, at, actor, type, event, undone,
     changes [{field, old, new}], explain``), with ``changes`` naming whole paths
     (``characters.Valeros.spent_gp``), plus ``data``, the event's recorded fields as
     ``log --json`` shows them, and ``appended`` (false on a dry run). ``at`` is null when
-    nothing was appended by this command.
+    nothing was appended by this command (``dry_run``: a line of ``run --dry-run``, which a
+    buffer held and dropped).
     """
     from tablelog.events.codec import to_record
     from tablelog.exports.jsonl import dump
     from tablelog.projections.history import Entry
 
-    appended = outcome.written or outcome.repeated
+    appended = (outcome.written or outcome.repeated) and not dry_run
+    at = outcome.at if not dry_run else None
     for applied in outcome.applied:
-        line = Entry(applied.seq, outcome.at, actor, applied.event, applied.changes).to_json()
+        line = Entry(applied.seq, at, actor, applied.event, applied.changes).to_json()
         line.update(data=to_record(applied.event)[2], appended=appended)
         echo(dump(line))
 
@@ -278,3 +333,57 @@ def fmt_value(value: Any) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def command_words(line: str) -> list[str]:
+    """Split a command line into words as ``shlex.split(line, comments=True)`` does.
+
+    POSIX quoting: ``'…'`` literal, ``"…"`` where a backslash escapes only ``"`` and a
+    backslash, a backslash before any character outside quotes; ``#`` outside quotes starts a comment. Unlike shlex, whose words
+    grow a character at a time (quadratic in a word's length), the work is linear in the line's
+    length, and at most :data:`MAX_WORDS` + 1 words are read.
+
+    Raises:
+        ValueError: unbalanced quotes, a trailing backslash, or more than :data:`MAX_WORDS`
+            words.
+    """
+    words: list[str] = []
+    parts: list[str] | None = None  # the word being read (None: between words)
+    pos = 0
+    while pos < len(line) and len(words) <= MAX_WORDS:
+        match = _WORD_PART.match(line, pos)
+        if match is None:  # an unclosed quote, or a backslash at the end (outside or in "…")
+            rest = line[pos:] if line[pos] == "\\" else line[pos + 1 :]
+            odd = (len(rest) - len(rest.rstrip("\\"))) % 2 and line[pos] != "'"
+            raise ValueError("No escaped character" if odd else "No closing quotation")
+        pos = match.end()
+        kind = match.lastgroup
+        if kind in ("space", "comment"):
+            if parts is not None:
+                words.append("".join(parts))
+                parts = None
+            if kind == "comment":
+                break
+            continue
+        parts = [] if parts is None else parts
+        text = match.group(kind)
+        parts.append(_DQ_ESCAPE.sub(r"\1", text) if kind == "double" else text)
+    if parts is not None:
+        words.append("".join(parts))
+    if len(words) > MAX_WORDS:
+        raise ValueError(too_many_words())
+    return words
+
+
+_WORD_PART = re.compile(
+    r"""(?P<space>[ \t\r\n]+)|(?P<comment>\#.*)|(?P<plain>[^ \t\r\n'"\\\#]+)|\\(?P<escaped>.)"""
+    r"""|'(?P<single>[^']*)'|"(?P<double>[^"\\]*(?:\\.[^"\\]*)*)\"""",
+    re.DOTALL,
+)
+_DQ_ESCAPE = re.compile(r"""\\([\\"])""")
+
+
+def too_many_words() -> str:
+    """Return the refusal of a line with more than :data:`MAX_WORDS` words."""
+    return (f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
+            "quotes: it is one word)")

@@ -4,15 +4,16 @@ report"). The work is in :mod:`tablelog.exports`; these callbacks parse options 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import TextIO
 
 import click
 
-from tablelog.cli.core import CliError, domain_errors, session_of
+from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of, warn_torn
 
 __all__ = ["COMMANDS"]
 
@@ -25,24 +26,39 @@ def _output(path: str | None) -> Iterator[TextIO]:
     if path is None or path == "-":
         yield sys.stdout
         return
-    from tablelog.store.log import create_file
+    from tablelog.store.log import create_file, remove_quietly
 
     temp = f"{path}.part-{secrets.token_hex(8)}"
     try:
         with os.fdopen(create_file(temp), "w", encoding="utf-8", newline="") as out:
             yield out
         os.replace(temp, path)
-    except OSError as exc:
-        raise CliError(f"cannot write {path}: {exc.strerror}", 3) from None
+    except OSError as exc:  # any refusal (EROFS, EACCES, ENOSPC …): one line, exit 3
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}", 3) from None
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(temp)
+        remove_quietly(temp)  # never raises over the error above (nothing to remove on EROFS)
 
 
-def _warn_torn(session: Any) -> None:
-    if session.torn_at is not None:
-        click.echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
-                   "is ignored; run: tablelog verify --repair", err=True)
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[TextIO]:
+    """Yield the text of ``path`` (``-``: stdin, a pipe the user made): a FIFO, a device or a
+    directory at a named path is refused at once, as at ``--log``, never waited on.
+
+    Raises:
+        click.BadParameter: it is missing, unreadable or not a regular file (exit 2).
+    """
+    if path == "-":
+        yield sys.stdin
+        return
+    from tablelog.store.log import open_regular
+
+    try:
+        raw = open_regular(path)
+    except OSError as exc:
+        raise click.BadParameter(f"{path}: {exc.strerror or exc}",
+                                 param_hint="'SOURCE'") from None
+    with io.TextIOWrapper(raw, encoding="utf-8") as text:
+        yield text
 
 
 @click.command()
@@ -71,17 +87,18 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
             from tablelog.exports.changes import export_csv
 
             export_csv(session, out, show_all)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 @click.command("import")
-@click.argument("source", type=click.File("r", encoding="utf-8"))
+@click.argument("source")
 @click.option("--log", "new_log", metavar="NEW",
               help="The new log to create (default: tablelog's own --log).")
 @click.pass_context
 @domain_errors
-def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
-    """Rebuild a log from a jsonl export as a new file, byte for byte, and verify it.
+def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
+    """Rebuild a log from a jsonl export (SOURCE, or - for stdin) as a new file, byte for
+    byte, and verify it.
 
     An edited or truncated export is refused, naming the line; nothing is created then.
     Example: tablelog import session.jsonl --log copy.tlog
@@ -90,10 +107,11 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
 
     target = new_log or ctx.obj.log_path
     try:
-        done = import_jsonl(bounded(source), target)
+        with _input(source) as stream:
+            done = import_jsonl(bounded(stream), target)
     except ImportRefused as exc:
-        raise CliError(f"CORE-IMPORT: {source.name} {exc}; nothing created", 1) from None
-    click.echo(f"imported {target}: {done.system} session {done.session_id}, {done.records} "
+        raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1) from None
+    echo(f"imported {target}: {done.system} session {done.session_id}, {done.records} "
                "records, hash chain intact, replays")
 
 
@@ -101,7 +119,7 @@ def import_(ctx: click.Context, source: TextIO, new_log: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
               show_default=True, help="md: for a chat or a wiki; html: one printable page with "
               "charts; json: the report's data.")
-@click.option("--until", type=click.IntRange(min=0), default=None,
+@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None,
               help="The report right after event SEQ.")
 @click.option("-o", "--output", metavar="FILE", default=None,
               help="Write to FILE (default stdout).")
@@ -131,7 +149,7 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         text = render.html_page(made) if fmt == "html" else render.markdown(made)
     with _output(output) as out:
         out.write(text)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 COMMANDS = [export, import_, report]

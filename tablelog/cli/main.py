@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tablelog import systems
-from tablelog.cli.core import Env, appending, domain_errors, echo, execute
+from tablelog.cli.core import MAX_SEQ, Env, appending, domain_errors, echo, execute, show_escaped
 
 __all__ = ["cli", "main"]
 
@@ -39,6 +39,14 @@ LAZY_COMMANDS = {
 
 class LazyGroup(click.Group):
     """A group whose system groups and read commands are imported only when used."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse a command line of more than MAX_WORDS words before click parses it."""
+        from tablelog.cli.core import MAX_WORDS, too_many_words
+
+        if len(args) > MAX_WORDS:
+            raise click.UsageError(too_many_words(), ctx)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
@@ -115,8 +123,12 @@ def main() -> None:
         complete_from_log(cli)
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
+    except click.UsageError as exc:  # one line, not click's usage block
+        where = exc.ctx.command_path if exc.ctx is not None else "tablelog"
+        echo(f"error: {exc.format_message()} (see: {where} --help)", err=True)
+        code = exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        show_escaped(exc)
         code = exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: the shell's 128 + SIGINT
         click.echo("\ninterrupted: nothing more is appended", err=True)
@@ -167,7 +179,7 @@ class SystemName(click.ParamType):  # type: ignore[type-arg]  # generic only in 
 @click.option("--title", default="", help="Session title.")
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=click.IntRange(0, MAX_SEQ),
     default=None,
     help="Fix the session's random seed (default: a fresh one, kept in the header).",
 )
@@ -251,7 +263,7 @@ def retire(ctx: click.Context, name: str, reason: str) -> None:
 
 
 @cli.command()
-@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.argument("seq", type=click.IntRange(1, MAX_SEQ), required=False)
 @click.option("--reason", default="", help="Why it is undone (kept in the log).")
 @appending
 def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
@@ -267,7 +279,7 @@ def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
 
 
 @cli.command()
-@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.argument("seq", type=click.IntRange(1, MAX_SEQ), required=False)
 @appending
 def redo(ctx: click.Context, seq: int | None) -> None:
     """Redo an undone action (default: the most recently undone one). Example: tablelog redo 12"""

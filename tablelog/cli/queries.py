@@ -7,18 +7,17 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import change_lines, domain_errors, echo, fmt_value, session_of
+from tablelog.cli.core import (
+    MAX_SEQ,
+    change_lines,
+    domain_errors,
+    echo,
+    fmt_value,
+    session_of,
+    warn_torn,
+)
 
 __all__ = ["COMMANDS"]
-
-
-def _warn_torn(session: Any) -> None:
-    if session.torn_at is not None:
-        echo(
-            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) "
-            "is ignored; run: tablelog verify --repair",
-            err=True,
-        )
 
 
 def _dump(data: Any) -> str:
@@ -30,7 +29,7 @@ def _dump(data: Any) -> str:
 @click.option(
     "--at",
     "at_seq",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_SEQ),
     default=None,
     help="The state right after event SEQ was appended.",
 )
@@ -50,7 +49,7 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     folded = session.state(at_seq)
     if at_seq is not None:
         _check_seq(at_seq, session.state().seq)
-    _warn_torn(session)
+    warn_torn(session)
     data = state_json(folded, systems.get(folded.system).to_json)
     if name is not None:
         found = data["characters"].get(name, data["items"].get(name))
@@ -107,9 +106,9 @@ _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 @click.option("--entity", metavar="NAME", help="Only events that involve NAME.")
 @click.option("--all", "show_all", is_flag=True, help="Also show undone events, marked.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
-@click.option("--tail", type=click.IntRange(min=1), help="Only the last N events listed.")
+@click.option("--tail", type=click.IntRange(1, MAX_SEQ), help="Only the last N events listed.")
 @click.option("--actor", "by_actor", metavar="NAME", help="Only events logged by NAME.")
-@click.option("--since", type=click.IntRange(min=0), help="Only events after event SEQ.")
+@click.option("--since", type=click.IntRange(0, MAX_SEQ), help="Only events after event SEQ.")
 @click.pass_context
 @domain_errors
 def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
@@ -144,7 +143,7 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
         else:
             mark = " [undone]" if is_undone else ""
             echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
-    _warn_torn(session)
+    warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
     if entity and not named:
@@ -190,11 +189,11 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
         entries = only_fields(entries, fields, name)
     for entry in entries:
         _echo_entry(entry, as_json, explain=True)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 @click.command()
-@click.option("--until", type=click.IntRange(min=0), default=None, help="Stop after event SEQ.")
+@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None, help="Stop after event SEQ.")
 @click.pass_context
 @domain_errors
 def replay(ctx: click.Context, until: int | None) -> None:
@@ -215,7 +214,7 @@ def replay(ctx: click.Context, until: int | None) -> None:
                                  undone_after(session.markers(until)), session.state)
     for entry in entries:
         _echo_entry(entry, False, explain=False)
-    _warn_torn(session)
+    warn_torn(session)
 
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, domain_errors, echo
+from tablelog.cli.core import CliError, Env, command_words, domain_errors, echo
 from tablelog.store.format import head_text
 
 __all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
@@ -29,7 +29,7 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
     """
     for number, line in enumerate(text.splitlines(), start=1):
         try:
-            argv = shlex.split(line, comments=True)
+            argv = command_words(line)
         except ValueError as exc:
             raise CliError(f"{name} line {number}: {exc}", 2) from None
         if argv and argv[0] == "tablelog":
@@ -42,8 +42,11 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
 @click.argument("script", type=click.File("r", encoding="utf-8"))
 @click.option("--atomic", is_flag=True, help="Append all lines or none.")
 @click.option("--dry-run", is_flag=True, help="Run every line; append nothing.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Each appending line's events as JSON objects (as its own --json prints "
+                   "them); the run's last line goes to stderr.")
 @click.pass_context
-def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
+def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: bool) -> None:
     """Run a file of tablelog commands, one per line (without the leading `tablelog`).
 
     Stops at the first refused line and names its number; lines before it stay appended unless
@@ -60,6 +63,7 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
     env.in_run = True
     env.dry_run = dry_run
+    env.as_json = as_json
     created = False
     root = ctx.find_root().command
     held = io.StringIO()  # an atomic run prints its events once they are on disk
@@ -84,21 +88,22 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool) -> None:
             click.echo("nothing appended: the whole script is refused", err=True)
         raise
     finally:
-        env.in_run = env.dry_run = False
+        env.in_run = env.dry_run = env.as_json = False
     click.echo(held.getvalue(), nl=False)
     if dry_run:
         if created:
             _take_back(env)
         click.echo(
-            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended"
+            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended",
+            err=as_json,
         )
     else:
         if env._session is not None:
             env._session.save_snapshot()  # a snapshot at the end of every run (RELIABILITY.md)
-        _echo_head(env)
+        _echo_head(env, err=as_json)
 
 
-def _echo_head(env: Env) -> None:
+def _echo_head(env: Env, err: bool = False) -> None:
     """Print the log's head, ``head: SEQ:HASH`` (post it: `verify --expect-head` checks it);
     nothing when there is no usable log (an empty script before any init)."""
     from tablelog.store.log import LogError
@@ -109,7 +114,7 @@ def _echo_head(env: Env) -> None:
         session.state()
     except (LogError, SystemUnavailable):
         return
-    echo(f"head: {head_text(session.log.end)}")
+    echo(f"head: {head_text(session.log.end)}", err=err)
 
 
 def _take_back(env: Env) -> None:
@@ -212,8 +217,9 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
+        _check_names(name, folded)
         unheld = session.unheld()
-        signatures = check_signatures(session.log)
+        signatures = check_signatures(session.log, _actor_fault)
         check_pin(session.path, session.header.session_id, signatures)
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
         raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
@@ -245,6 +251,38 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
     echo(f"head: {head_text(head)}")
     if signatures is not None:
         _echo_signatures(signatures)
+
+
+def _actor_fault(actor: str) -> str:
+    """Return why ``--actor`` would refuse ``actor`` (CORE-NAME) and what it shows as (an
+    invisible character makes ``Ann\\u200b`` look like ``Ann``), or ``""``."""
+    import unicodedata
+
+    from tablelog.rules.core import RuleViolation, check_name
+
+    try:
+        check_name(actor, "the actor")
+    except RuleViolation as exc:
+        shown = "".join(ch for ch in actor if unicodedata.category(ch) not in ("Cc", "Cf"))
+        looks = f"; it shows as {shown!r}" if shown and shown != actor else ""
+        return f"{exc.rule_id}: {exc.message}{looks}"
+    return ""
+
+
+def _check_names(name: str, folded: Any) -> None:
+    """Refuse (exit 1) a log whose state holds a character, item or seat name that entry
+    refuses (CORE-NAME): only a crafted record puts one there."""
+    from tablelog.projections.core import seats
+    from tablelog.rules.core import RuleViolation, check_name
+
+    for what, names in (("a character's name", folded.characters),
+                        ("an item's name", folded.items), ("a seat's name", seats(folded))):
+        for entity in names:
+            try:
+                check_name(entity, what)
+            except RuleViolation as exc:
+                raise CliError(f"{name}: {exc.rule_id}: {exc.message}, which tablelog refuses "
+                               "at entry: a crafted record", 1) from None
 
 
 def _echo_signatures(report: Any) -> None:

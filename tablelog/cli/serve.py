@@ -7,23 +7,28 @@ import secrets
 
 import click
 
-from tablelog.cli.core import CliError
+from tablelog.cli.core import CliError, command_line_only
 
 __all__ = ["COMMANDS"]
 
 
 @click.command()
 @click.option("--store", metavar="URL", envvar="TABLELOG_STORE", default="file:./tables",
-              show_default=True, help="Where the tables live (default $TABLELOG_STORE).")
+              show_default=True,
+              help="Where the tables live: file:DIR or postgresql://… (default $TABLELOG_STORE).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to listen on.")
-def serve(store: str, host: str, port: int) -> None:
+@click.pass_context
+def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     """Serve the tables over HTTP: the API of every seat and the web page.
 
-    The server token is $TABLELOG_SERVER_TOKEN, else a fresh one printed once; it creates
-    tables and acts as the GM of every table. Example: tablelog serve --store file:./tables
+    The store is file:DIR or a PostgreSQL URL; several processes may serve one PostgreSQL
+    store. The server token is $TABLELOG_SERVER_TOKEN, else a fresh one printed once; it
+    creates tables and acts as the GM of every table. Example: tablelog serve --store
+    postgresql://localhost/club --port 8801
     """
+    command_line_only(ctx)
     try:
         import uvicorn
 
@@ -31,14 +36,19 @@ def serve(store: str, host: str, port: int) -> None:
         from tablelog.server.tables import Tables
     except ModuleNotFoundError as exc:
         raise CliError(f"the server needs {exc.name}: pip install 'tablelog[server]'", 3) from None
-    if not store.startswith("file:"):
-        raise CliError(f"unsupported store {store!r}: file:DIR is served", 2)
-    folder = store[len("file:"):] or "."
+    from tablelog.rules.core import escape_text
+    from tablelog.store.log import LogError
+
+    try:
+        tables = Tables(store)
+    except LogError as exc:
+        raise CliError(f"--store: {exc}", 2) from None
     token = os.environ.get("TABLELOG_SERVER_TOKEN") or secrets.token_urlsafe(24)
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")
-    app = create_app(Tables(folder), token)
-    click.echo(f"serving {store} at http://{host}:{port}/ (API under /api, Ctrl-C stops)")
+    app = create_app(tables, token)
+    click.echo(f"serving {escape_text(tables.catalog.where)} at http://{host}:{port}/ (API "
+               "under /api, Ctrl-C stops)")
     _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                            timeout_graceful_shutdown=5)).run()
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import domain_errors, echo, session_of
+from tablelog.cli.core import domain_errors, echo, session_of, warn_torn
 
 __all__ = ["COMMANDS", "status_lines", "of", "hhmm"]
 
@@ -70,7 +70,9 @@ def status(ctx: click.Context) -> None:
     from tablelog import systems
     from tablelog.projections.history import state_json
 
-    folded = session_of(ctx).state()
+    session = session_of(ctx)
+    folded = session.state()
+    warn_torn(session)
     for line in status_lines(state_json(folded, systems.get(folded.system).to_json)):
         echo(line)  # names and titles are data from the log: control characters escaped
 

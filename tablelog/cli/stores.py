@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.cli.core import CliError, domain_errors
+from tablelog.cli.core import CliError, domain_errors, echo
 
 __all__ = ["COMMANDS"]
 
@@ -28,7 +28,7 @@ def copy(source: str, target: str) -> None:
     log = open_log(source)
     copied = copy_log(log, target)
     if copied.torn_at is not None:
-        click.echo(f"warning: torn last record at byte {copied.torn_at} of {log.path} (a crash "
+        echo(f"warning: torn last record at byte {copied.torn_at} of {log.path} (a crash "
                    "mid-append) is not copied", err=True)
     session = Session(copied.spec, snapshots=False)
     try:
@@ -39,7 +39,7 @@ def copy(source: str, target: str) -> None:
                        "names the problem in the source)", 1) from None
     finally:
         session.log.close()
-    click.echo(f"copied {copied.records} records from {log.path} to {copied.path}: hash chain "
+    echo(f"copied {copied.records} records from {log.path} to {copied.path}: hash chain "
                f"intact, replays ({folded.system})")
 
 

@@ -28,7 +28,7 @@ from tablelog.store.format import (
     pack_header,
     parse_header,
 )
-from tablelog.store.log import LogError, create_file, fsync_dir
+from tablelog.store.log import LogError, create_file, fsync_dir, remove_quietly
 
 __all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_CHARS"]
 
@@ -93,18 +93,24 @@ def import_jsonl(lines: Iterable[str], target: str) -> Imported:
     except OSError as exc:
         raise LogError(f"cannot create {target}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "wb", buffering=1 << 20) as f:
-            header, flagged = _rebuild(iter(lines), f)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with os.fdopen(fd, "wb", buffering=1 << 20) as f:
+                header, flagged = _rebuild(iter(lines), f)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:  # a full disk, an I/O error: one line, exit 3
+            raise LogError(f"cannot write {target}: {exc.strerror or exc}; "
+                           "nothing created") from None
         _verify(temp, flagged)
         try:
             os.link(temp, target)  # never replaces a file that appeared meanwhile
         except FileExistsError:
             raise LogError(f"{target} already exists; refusing to overwrite it") from None
+        except OSError as exc:
+            raise LogError(f"cannot create {target}: {exc.strerror or exc}") from None
         fsync_dir(target)
     finally:
-        os.unlink(temp)
+        remove_quietly(temp)  # never raises over the error that brought us here
     return Imported(flagged[0], header.system, header.session_id)
 
 

@@ -25,13 +25,25 @@ def _can_retire(state: State, e: Retired) -> None:
 @evolver(Retired)
 def _retired(state: State, e: Retired) -> None:
     """The record leaves ``characters`` or ``items`` for ``extra["retired"]`` (private):
-    ``state --json`` lists the name under ``retired``; an undo folds without it."""
+    ``state --json`` lists the name under ``retired``; an undo folds without it. A retired item
+    also leaves its owner's ``items`` list (magicpunk keeps one)."""
     for kind, section in (("character", state.characters), ("item", state.items)):
         record = section.pop(e.name, None)
         if record is not None:
             state.extra.setdefault("retired", {})[e.name] = {
                 "kind": kind, "reason": e.reason, "record": record}
+            if kind == "item":
+                _leave_owner(state, e.name, record.get("owner"))
             return
+
+
+def _leave_owner(state: State, item: str, owner: Any) -> None:
+    """Take ``item`` out of its owner's ``items`` list, when the owner has one (total: a
+    missing owner or list is skipped)."""
+    record = state.characters.get(owner) if isinstance(owner, str) else None
+    held = record.get("items") if record is not None else None
+    if isinstance(held, list) and item in held:
+        record["items"] = [name for name in held if name != item]  # type: ignore[index]
 
 
 def retired(state: State) -> dict[str, dict[str, Any]]:

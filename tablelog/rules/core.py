@@ -47,10 +47,17 @@ def require(condition: object, rule_id: str, message: str) -> None:
         raise RuleViolation(rule_id, message)
 
 
-# Characters that steer a terminal or reorder what it shows: the C0 and C1 controls and DEL
-# (ESC starts the sequences that erase, rewrite or retitle a terminal; a newline forges a line),
-# the bidirectional formatting marks (they reorder a line), and the line and paragraph separators.
-_MARKS = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+# Characters that steer a terminal or hide what it shows: the C0 and C1 controls and DEL (ESC
+# starts the sequences that erase, rewrite or retitle a terminal; a newline forges a line), the
+# line and paragraph separators, and every format character (Unicode category Cf, as of Unicode
+# 15: the bidirectional marks reorder a line; the zero-width space, the word joiner, the BOM, the
+# soft hyphen … are invisible, so "Ann\u200b" would look exactly like "Ann"). check_name refuses
+# Cc and Cf in a name; what it refuses at entry is shown escaped when a crafted log holds it.
+_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+           "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
+           "\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+           "\U000e0001\U000e0020-\U000e007f")
+_MARKS = f"\x7f-\x9f\u2028\u2029{_FORMAT}"
 _UNSAFE_RE = re.compile(f"[\x00-\x1f{_MARKS}]")
 _UNSAFE_IN_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_MARKS}]")  # tab and newline allowed
 _SHORT_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
@@ -70,8 +77,17 @@ def escape_text(text: str) -> str:
     """
     if _UNSAFE_RE.search(text) is None:
         return text
-    return _UNSAFE_RE.sub(
-        lambda m: _SHORT_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
+    return _UNSAFE_RE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    """One character as JSON writes it: a short escape, ``\\uXXXX``, or a surrogate pair."""
+    char = match.group()
+    code = ord(char)
+    if code > 0xFFFF:  # a tag character …: as JSON writes it, two escapes
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return _SHORT_ESCAPES.get(char, f"\\u{code:04x}")
 
 
 def check_text(text: str, what: str, lines: bool = False) -> None:

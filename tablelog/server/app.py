@@ -7,9 +7,9 @@ GM of every table; a seat's token is good for its table only. Errors are JSON
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import json
+import os
 import secrets
 import threading
 from collections.abc import AsyncIterator
@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 from litestar import Litestar, Request, Response, delete, get, post
+from litestar.concurrency import sync_to_thread
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.response import ServerSentEvent
@@ -142,8 +143,22 @@ class Events:
     events: list[dict[str, Any]]
 
 
-def create_app(tables: Tables, server_token: str) -> Litestar:
-    """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all."""
+def create_app(tables: Tables, server_token: str, threads: int | None = None) -> Litestar:
+    """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all.
+
+    Args:
+        tables: The store's tables.
+        server_token: The token that creates tables and is the GM of every table.
+        threads: The threads that run requests (each waits on its table's store while it
+            appends); ``$TABLELOG_SERVER_THREADS`` when None, default 16 (on a small machine
+            more threads cost more in switching than they gain in appends at once).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from litestar.concurrency import set_asyncio_executor
+
+    count = threads or int(os.environ.get("TABLELOG_SERVER_THREADS", "16"))
+    set_asyncio_executor(ThreadPoolExecutor(max_workers=count, thread_name_prefix="tablelog"))
 
     def bearer(request: Request[Any, Any, Any]) -> str:
         """The request's token: ``Authorization: Bearer TOKEN``, else the web page's cookie
@@ -179,7 +194,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
 
     @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
-        return Health(True, "file")
+        return Health(True, tables.kind)
 
     @post("/api/tables", sync_to_thread=True, responses=ERRORS)
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
@@ -268,12 +283,14 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
     @get("/api/tables/{table_id:str}/events", responses=ERRORS)
     async def events(request: Request[Any, Any, Any], table_id: str,
                      after: int | None = None) -> ServerSentEvent:
-        table = await asyncio.to_thread(tables.get, table_id)
-        who = await asyncio.to_thread(seat, request, table)
+        table = await sync_to_thread(tables.get, table_id)
+        who = await sync_to_thread(seat, request, table)
+        await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
         start = after
         last_id = request.headers.get("last-event-id")
         if last_id is not None and last_id.strip().isdigit():
             start = int(last_id.strip())
+        tables.watch(table)  # other processes' appends wake the stream
         return ServerSentEvent(_stream(table, who, start or 0))
 
     @get("/openapi.json", sync_to_thread=False, include_in_schema=False)
@@ -294,6 +311,7 @@ def create_app(tables: Tables, server_token: str) -> Litestar:
                             Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
+        on_shutdown=[tables.close],  # the watcher's thread and the store's connections
         debug=False,
     )
 
@@ -306,7 +324,10 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
     seen = after
     idle = 0.0
     while not STOPPING.is_set():
-        lines = await asyncio.to_thread(views.stream_lines, table, who, seen)
+        try:
+            lines = await sync_to_thread(views.stream_lines, table, who, seen)
+        except Refusal:
+            return  # the table became unusable: the stream ends (a reconnect gets the 503)
         for seq, line in lines:
             yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
                                          event="record", id=str(seq))
@@ -322,7 +343,11 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
 
 
 def _error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
-    return Response({"error": {"code": code, "rule": rule, "message": message}},
+    """An error answer; its message shows no control character raw (names from the log are
+    data: escape_text writes them as ``\\u001b`` and the like)."""
+    from tablelog.rules.core import escape_text
+
+    return Response({"error": {"code": code, "rule": rule, "message": escape_text(message)}},
                     status_code=status)
 
 

@@ -1,89 +1,41 @@
-"""The tables a server holds: one open session per table, kept folded in memory.
+"""The tables a server holds: one open session per table, kept folded in memory, on any store.
 
-A :class:`Table` is one log with its :class:`~tablelog.session.Session`, whose state stays in
-memory between requests: a command costs a decision and an append, not a fold. Before a read the
-table catches up with records appended by others (the CLI, another process) when the log grew. A
-:class:`Tables` is the store's set of tables (``file:DIR``: ``DIR/<id>.tlog``).
+A :class:`Table` is one log of the store with its :class:`~tablelog.session.Session`, whose
+state stays in memory between requests: before each decision and read it catches up with what
+other processes appended (:meth:`~tablelog.session.Session.catch_up`: only the new records), so
+a command costs a decision and an append, not a fold. A :class:`Tables` is the store's set of
+tables (``file:DIR`` or ``postgresql://…``, through a :class:`~tablelog.store.catalog.Catalog`),
+with one :class:`~tablelog.store.follow.Watcher` waking the event streams of this process when
+any process appends (PostgreSQL ``LISTEN/NOTIFY``, a file's size).
 
 Commands are the CLI's own: one line of a ``run`` script goes through the same click parser,
-deciders and session loop (:meth:`Table.run_line`).
+deciders and session loop (:meth:`Table.run_line`, :mod:`tablelog.server.lines`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
-import io
 import os
-import re
 import secrets
-import shlex
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
-from tablelog import systems
-from tablelog.projections.core import State, seats
+from tablelog.projections.core import State, roster, seats
+from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
-from tablelog.store.format import Position
-from tablelog.store.log import LogError, LogFile, StoredRecord
+from tablelog.store.catalog import Catalog
+from tablelog.store.follow import Watcher
+from tablelog.store.log import LogError
 
-__all__ = ["Tables", "Table", "Seat", "Refusal", "TABLE_ID", "token_hash", "APPENDING_WORDS"]
+__all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-INDEX_EVERY = 256  # records between the positions a table remembers (reads start near a seq)
-
-
-class _Routed(io.TextIOBase):
-    """A stand-in for ``sys.stdout``/``sys.stderr`` that sends what a thread writes to that
-    thread's own buffer while it runs a command line (click prints through the process's
-    streams), and everything else to the real stream: command lines of different tables run
-    at once, each capturing its own output."""
-
-    def __init__(self, real: Any) -> None:
-        self.real = real
-        self.local = threading.local()
-
-    def write(self, text: str) -> int:
-        buffer = getattr(self.local, "buffer", None)
-        return (buffer if buffer is not None else self.real).write(text)
-
-    def flush(self) -> None:
-        if getattr(self.local, "buffer", None) is None:
-            self.real.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-
-_ROUTES: list[_Routed] = []
-_ROUTES_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def _captured() -> Iterator[io.StringIO]:
-    """Capture what this thread prints to stdout and stderr (see :class:`_Routed`)."""
-    import sys
-
-    with _ROUTES_LOCK:
-        if not _ROUTES:
-            sys.stdout, sys.stderr = _Routed(sys.stdout), _Routed(sys.stderr)
-            _ROUTES.extend([sys.stdout, sys.stderr])  # type: ignore[list-item]
-    out = io.StringIO()
-    for route in _ROUTES:
-        route.local.buffer = out
-    try:
-        yield out
-    finally:
-        for route in _ROUTES:
-            route.local.buffer = None
-APPENDING_WORDS = frozenset({"note", "undo", "redo"})
-"""The core command words that append; every system's group appends too (its name)."""
 
 
 def token_hash(token: str) -> str:
@@ -109,38 +61,56 @@ class Refusal(Exception):
         self.status, self.code, self.message, self.rule = status, code, message, rule
 
 
-class Stored(NamedTuple):
-    """A record read by a table: its fields, and its whole envelope (for ``log --json``)."""
-
-    rec: StoredRecord
-    env: dict[str, Any]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.rec, name)
-
-
 class Table:
-    """One table: its log file, its session (state in memory) and a lock for its commands."""
+    """One table: its log, its session (state in memory) and a lock for its commands.
 
-    def __init__(self, table_id: str, path: str) -> None:
+    Args:
+        table_id: The table's id.
+        spec: The ``--log`` value that opens it (``STORE_URL#ID``).
+    """
+
+    def __init__(self, table_id: str, spec: str) -> None:
         self.table_id = table_id
-        self.path = path
+        self.spec = spec
         self.lock = threading.RLock()
-        self.session = Session(path, "gm")
-        self.changed = threading.Condition(self.lock)  # notified after every append here
+        self.session = Session(spec, "gm")
+        self.path = self.session.path  # what messages call it (never a password)
+        self.known = 0  # the last seq this process knows the table has (woken streams read)
+        self._looked = 0.0  # time.monotonic() of the last look at the store
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
-        self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
+        self._tail = Tail()
+        self.streamed: dict[tuple[Any, ...], list[Any]] = {}  # stream lines made, by seat kind
 
-    def state(self) -> State:
+    def state(self, within_s: float = 0.0) -> State:
         """Return the current state, caught up with whatever others appended.
 
+        Args:
+            within_s: Look at the store only when the last look is older than this, or the
+                store's watcher reported records past the state (an event stream's read:
+                the watcher wakes it, and looks every second).
+
         Raises:
-            Refusal: 503 when the log cannot be used.
+            Refusal: 503 when the log cannot be used, or is signed (see docs/SERVER.md).
         """
         with self.lock, _usable():
-            end = self.session._end
-            if end is not None and os.path.getsize(self.path) != end.offset:
-                self.session._state = None  # someone else appended: fold the tail
+            now = time.monotonic()
+            state = self.session.state()
+            if not within_s or now - self._looked > within_s or self.known > state.seq:
+                state = self.session.catch_up()
+                self._looked = now
+            self.known = max(self.known, state.seq)
+        keys = roster(state)
+        if keys:
+            owner = next(iter(keys))
+            raise Refusal(503, "log", f"table {self.table_id} is signed (its roster of signing "
+                          f"keys begins with {owner}'s): the server cannot sign what seats "
+                          "append, so it does not serve it; play it with the CLI")
+        return state
+
+    def current(self) -> State:
+        """Return the state in memory, as the last :meth:`state` or command left it (no look
+        at the store: within a request that has just caught up)."""
+        with self.lock, _usable():
             return self.session.state()
 
     def seat_of(self, token: str) -> Seat | None:
@@ -169,131 +139,186 @@ class Table:
                 taken here), 403 (``authorize`` refused it), 422 a rule's refusal, 503 the log
                 cannot be used.
         """
-        argv = _words(line)
+        from tablelog.cli.core import Env
+        from tablelog.server.lines import click_line, words
+
+        argv = words(line)
         if dry_run:
             argv.append("--dry-run")
         if request_id is not None:
             argv += ["--request-id", request_id]
-        from tablelog.cli.core import Env
-
-        env = Env(log_path=self.path, actor=seat.name, in_run=True)  # a line, as in `run`
+        env = Env(log_path=self.spec, actor=seat.name, in_run=True)  # a line, as in `run`
         env.authorize = authorize
         with self.lock:
             self.state()
             self.session.actor = seat.name
             env._session = self.session
-            _click_line(argv, env)
+            click_line(argv, env)
             self._appended()
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]
 
-    def records_after(self, seq: int) -> Iterator[Any]:
-        """Yield every record after ``seq`` (as :class:`~tablelog.store.log.StoredRecord`), in
-        order, reading from the nearest position the table has indexed (one every
-        ``INDEX_EVERY`` records), not from the start of the log.
+    @contextlib.contextmanager
+    def reader(self) -> Iterator[Session]:
+        """Yield a session of its own on the table, without snapshots (a whole read such as a
+        history or a report, which must not hold the table's lock), closed after."""
+        session = Session(self.spec, snapshots=False)
+        try:
+            with _usable():
+                yield session
+        finally:
+            session.log.close()
+
+    def records_after(self, seq: int, limit: int = 10_000) -> list[Stored]:
+        """Return the records after ``seq`` (at most ``limit``) up to where the table's state
+        is (call :meth:`state` first to catch up), in order (see :class:`Tail`).
 
         Raises:
             Refusal: 503 when the log cannot be used.
         """
-        from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, chain_hash
-
-        log = LogFile(self.path)
-        with _usable():
-            log.open()
-            start = self._indexed(seq) or log.start
-            for n, env, offset, end, payload in log.records(start):
-                if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
-                    self._index.append(Position(n, end, chain_hash(payload), offset))
-                if n > seq:
-                    yield Stored(StoredRecord(n, env["type"], env["v"], env["at"], env["actor"],
-                                              env["data"], offset, env.get(COMMAND_KEY),
-                                              env.get(REQUEST_KEY)), env)
-
-    def _indexed(self, seq: int) -> Position | None:
-        """Return the latest indexed position at or before ``seq``, if any."""
-        k = min(seq // INDEX_EVERY, len(self._index))
-        return self._index[k - 1] if k > 0 else None
+        with self.lock, _usable():
+            return self._tail.after(self.session.log, seq, self.session.state().seq, limit)
 
     async def wait(self, seq: int, timeout_s: float) -> None:
-        """Wait (without a thread) until this process appended past ``seq`` to the table, or
-        ``timeout_s`` passed (records others append are found by the next read)."""
-        import asyncio
-
-        if self.session._end is not None and self.session._end.seq > seq:
+        """Wait (without a thread) until the table is known to have records past ``seq`` (an
+        append here, or another process's, reported by the store's watcher), or ``timeout_s``
+        passed."""
+        if self.known > seq:
             return
         event = asyncio.Event()
         waiter = (asyncio.get_running_loop(), event)
         self._waiters.add(waiter)
         try:
-            await asyncio.wait_for(event.wait(), timeout_s)
+            if self.known <= seq:
+                await asyncio.wait_for(event.wait(), timeout_s)
         except TimeoutError:
             pass
         finally:
             self._waiters.discard(waiter)
 
-    def _appended(self) -> None:
-        """Wake every stream waiting on this table (called after each append here)."""
-        self.changed.notify_all()
+    @property
+    def watched(self) -> bool:
+        """Whether an event stream of this process waits on the table."""
+        return bool(self._waiters)
+
+    def changed(self, seq: int | None) -> None:
+        """Wake the streams waiting on the table: it has records up to ``seq`` (None: it may
+        have new records, the streams look)."""
+        if seq is not None:
+            if seq <= self.known:
+                return
+            self.known = seq
         for loop, event in list(self._waiters):
             loop.call_soon_threadsafe(event.set)
 
+    def _appended(self) -> None:
+        """Wake every stream waiting on the table (called after each append here)."""
+        end = self.session._end
+        self.changed(end.seq if end is not None else None)
+
 
 class Tables:
-    """The tables of a ``file:DIR`` store, opened on first use and kept.
+    """The tables of a store, opened on first use and kept; at most ``connected`` of them hold
+    a PostgreSQL connection at once (the least recently used idle one is closed, and connects
+    again when used).
 
     Args:
-        folder: The directory holding ``<table_id>.tlog`` files (created if missing).
+        store: ``file:DIR`` (the directory is created when missing) or a PostgreSQL URL.
+        connected: ``$TABLELOG_SERVER_CONNECTIONS`` when None (default 32).
+
+    Raises:
+        LogError: not a store URL.
     """
 
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-        os.makedirs(folder, exist_ok=True)
-        self._open: dict[str, Table] = {}
+    def __init__(self, store: str, connected: int | None = None) -> None:
+        self.catalog = Catalog(store)
+        self.kind = self.catalog.kind
+        self._open: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
-
-    def path(self, table_id: str) -> str:
-        return os.path.join(self.folder, f"{table_id}.tlog")
+        self.connected = connected or int(os.environ.get("TABLELOG_SERVER_CONNECTIONS", "32"))
+        self.watcher = Watcher(self.kind, self.catalog.url, self._changed)
 
     def get(self, table_id: str) -> Table:
         """Return the table ``table_id``.
 
         Raises:
-            Refusal: 404 when there is no such table.
+            Refusal: 404 when there is no such table, 503 when the store cannot be used.
         """
-        if not TABLE_ID.fullmatch(table_id) or not os.path.isfile(self.path(table_id)):
-            raise Refusal(404, "not_found", f"no table {table_id!r}")
         with self._lock:
             table = self._open.get(table_id)
-            if table is None:
-                table = self._open[table_id] = Table(table_id, self.path(table_id))
+            if table is not None:
+                self._open.move_to_end(table_id)
+                return table
+        with _usable():
+            if not self.catalog.exists(table_id):
+                raise Refusal(404, "not_found", f"no table {table_id!r}")
+            table = Table(table_id, self.catalog.spec(table_id))
+        with self._lock:
+            table = self._open.setdefault(table_id, table)
+            self._close_idle()
             return table
 
+    def _close_idle(self) -> None:
+        """Close the connections of the least recently used idle tables over the limit."""
+        if self.kind != "postgresql":
+            return
+        for table in list(self._open.values())[:-self.connected]:
+            if table.watched or not table.lock.acquire(blocking=False):
+                continue
+            try:
+                table.session.log.close()
+            finally:
+                table.lock.release()
+
     def ids(self) -> list[str]:
-        """Return every table id in the store, sorted."""
-        return sorted(name[:-5] for name in os.listdir(self.folder)
-                      if name.endswith(".tlog") and TABLE_ID.fullmatch(name[:-5]))
+        """Return every table id in the store, sorted.
+
+        Raises:
+            Refusal: 503 when the store cannot be used.
+        """
+        with _usable():
+            return self.catalog.ids()
 
     def create(self, system: str, title: str, seed: int | None,
                options: dict[str, Any]) -> Table:
         """Create a table with a new id.
 
         Raises:
-            Refusal: 422 for a rule's refusal of the options, 400 for an unknown system.
+            Refusal: 422 for a rule's refusal of the options, 400 for an unknown system, 503
+                when the store cannot be used.
         """
         from tablelog.rules.core import RuleViolation
+        from tablelog.store.url import table_id_of
         from tablelog.systems import SystemUnavailable
 
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         try:
-            Session.create(self.path(table_id), system, title=title, seed=seed, options=options)
+            made = Session.create(self.catalog.url, system, title=title, seed=seed,
+                                  options=options)
         except SystemUnavailable as exc:
             raise Refusal(400, "usage", str(exc)) from None
         except RuleViolation as exc:
             raise Refusal(422, "rule", exc.message, exc.rule_id) from None
         except LogError as exc:
             raise Refusal(503, "log", str(exc)) from None
-        return self.get(table_id)
+        made.log.close()
+        return self.get(table_id_of(made.log))
+
+    def watch(self, table: Table) -> None:
+        """Have the store's watcher report other processes' appends to ``table``."""
+        self.watcher.watch(table.table_id, table.session.log)
+
+    def _changed(self, table_id: str, seq: int | None) -> None:
+        table = self._open.get(table_id)
+        if table is not None:
+            table.changed(seq)
+
+    def close(self) -> None:
+        """Stop the watcher and close every connection."""
+        self.watcher.close()
+        self.catalog.close()
+        for table in list(self._open.values()):
+            table.session.log.close()
 
 
 @contextlib.contextmanager
@@ -305,51 +330,3 @@ def _usable() -> Iterator[None]:
         yield
     except (LogError, SystemUnavailable) as exc:
         raise Refusal(503, "log", str(exc)) from None
-
-
-def _words(line: str) -> list[str]:
-    """Split a command line as a ``run`` script does; refuse what this API does not take."""
-    try:
-        argv = shlex.split(line, comments=True)
-    except ValueError as exc:
-        raise Refusal(400, "usage", f"not a command line: {exc}") from None
-    if argv and argv[0] == "tablelog":
-        argv = argv[1:]
-    if not argv:
-        raise Refusal(400, "usage", "an empty command line")
-    if argv[0] not in APPENDING_WORDS and argv[0] not in systems.names():
-        raise Refusal(400, "usage", f"{argv[0]!r} is not a command this API takes (it takes the "
-                      "commands that append: note, undo, redo and the system's commands)")
-    if any(word in ("--log", "--actor", "--dry-run", "--request-id") or word.startswith(
-            ("--log=", "--actor=", "--dry-run=", "--request-id=")) for word in argv):
-        raise Refusal(400, "usage", "--log, --actor, --dry-run and --request-id are not taken "
-                      "in a command line here (dry_run and request_id are fields of the body)")
-    return argv
-
-
-def _click_line(argv: list[str], env: Any) -> None:
-    """Run ``argv`` through the CLI's own click tree with ``env``; map its errors."""
-    import click
-
-    from tablelog.cli.core import CliError
-    from tablelog.cli.main import cli
-
-    try:
-        with _captured() as out:
-            cli.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
-    except CliError as exc:
-        message = exc.format_message()
-        if exc.exit_code == 1:
-            rule, _, text = message.partition(": ")
-            raise Refusal(422, "rule", text, rule) from None
-        if exc.exit_code == 3:
-            raise Refusal(503, "log", message) from None
-        raise Refusal(400, "usage", message) from None
-    except click.UsageError as exc:
-        raise Refusal(400, "usage", exc.format_message()) from None
-    except click.exceptions.Exit as exc:
-        if exc.exit_code:
-            raise Refusal(400, "usage", out.getvalue().strip() or "usage") from None
-        raise Refusal(400, "usage", "that line shows help; it appends nothing") from None
-    except click.ClickException as exc:
-        raise Refusal(400, "usage", exc.format_message()) from None

@@ -7,7 +7,6 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from tablelog import actions, systems
@@ -18,6 +17,8 @@ from tablelog.rules.core import RuleViolation
 from tablelog.server.redact import Viewer
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
+
+STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
 __all__ = ["state", "entity", "log", "history", "command", "stream_lines", "add_seat",
            "revoke_seat", "record_line", "authorizer", "report"]
@@ -87,7 +88,7 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
     with table.lock:
         undone = undone_after(table.session.markers())
     lines = []
-    for rec in table.records_after(max(0, after)):
+    for rec in table.records_after(max(0, after)):  # at most 10,000: see the limit below
         if rec.seq in undone and not show_all:
             continue
         lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
@@ -98,13 +99,11 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
 
 def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted."""
-    from tablelog.session import Session
-
     now = table.state()
-    session = Session(table.path, snapshots=False)
-    undone = undone_after(session.markers())
-    entries = [e.to_json() for e in read_models.history(session.blank_state(), session.events(),
-                                                        undone, name)]
+    with table.reader() as session:
+        undone = undone_after(session.markers())
+        entries = [e.to_json() for e in read_models.history(session.blank_state(),
+                                                            session.events(), undone, name)]
     if not entries and now.entity(name) is None:
         raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
     viewer = _viewer(table, seat)
@@ -132,7 +131,7 @@ def command(table: Table, seat: Seat, line: str, request_id: str | None,
         if not is_request_id(request_id):
             raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
     outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
-    viewer = _viewer(table, seat)
+    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
     if dry_run and viewer.system == "magicpunk":
         # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
         # §3), the GM included: every card in a dry run's answer is hidden.
@@ -151,9 +150,7 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
     stored = {}
     if outcome.applied and (outcome.written or outcome.repeated):
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
-        for rec in table.records_after(first - 1):
-            if rec.seq > last:
-                break
+        for rec in table.records_after(first - 1, last - first + 1):
             stored[rec.seq] = record_line(rec, False)
     for applied in outcome.applied:
         kind, version, data = to_record(applied.event)
@@ -215,13 +212,26 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
 
 
 def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
-    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream)."""
-    table.state()
-    viewer = _viewer(table, seat)
+    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream).
+
+    Streams of seats that see alike (one role, the same characters) that wait after the same
+    seq get the same lines, made once (``table.streamed``, kept for the table's latest seq).
+    """
+    end = table.state(within_s=STREAM_LOOK_S).seq
+    key = (after, end, seat.role, seat.characters)
+    made = table.streamed.get(key)
+    if made is not None:
+        return made
+    records = table.records_after(after, 1000)
+    viewer = Viewer.of(seat.role, seat.characters, table.current())
     with table.lock:
-        undone = undone_after(table.session.markers())
-    return [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone)))
-            for rec in itertools.islice(table.records_after(after), 1000)]
+        undone = undone_after(table.session.markers()) if records else set()
+    made = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
+    if records:
+        if any(k[1] != end for k in table.streamed) or len(table.streamed) > 256:
+            table.streamed = {}
+        table.streamed[key] = made
+    return made
 
 
 def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
@@ -261,7 +271,6 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     from tablelog.events.codec import CodecError, from_record
     from tablelog.exports import render
     from tablelog.exports.report import build
-    from tablelog.session import Session
 
     now = table.state()
     if until is not None and not 0 <= until <= now.seq:
@@ -278,7 +287,8 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
                 return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
         return f"{rec.type} {event.describe()}"
 
-    made = build(Session(table.path, snapshots=False), until, describe)
+    with table.reader() as session:
+        made = build(session, until, describe)
     if not viewer.sees_all:
         made = attrs.evolve(made, **_hidden_figures(made, viewer))
     return render.html_page(made) if fmt == "html" else render.markdown(made)

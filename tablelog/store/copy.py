@@ -13,13 +13,14 @@ existing target is refused.
 from __future__ import annotations
 
 import os
+import secrets
 import struct
 import zlib
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
-from tablelog.store.log import LogError, fsync_dir
+from tablelog.store.log import LogError, create_file, fsync_dir, remove_quietly
 from tablelog.store.url import new_table_id, open_log, parse_spec, redact
 
 __all__ = ["Copied", "copy_log", "salvage_into"]
@@ -118,9 +119,9 @@ class _FileSink:
         if os.path.lexists(path):
             raise LogError(f"{path} already exists; refusing to overwrite it")
         self._tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
-                                 f".{os.path.basename(path)}.copy-{os.getpid()}")
+                                 f".{os.path.basename(path)}.copy-{secrets.token_hex(8)}")
         try:
-            self._fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            self._fd = create_file(self._tmp)  # never through a link planted at its name
         except OSError as exc:
             raise LogError(f"cannot create {path}: {exc.strerror}") from None
         self._parts: list[bytes] = [header]
@@ -159,10 +160,7 @@ class _FileSink:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
-        try:
-            os.remove(self._tmp)
-        except FileNotFoundError:
-            pass
+        remove_quietly(self._tmp)  # never raises over the error that brought us here
 
 
 class _TableSink:

@@ -19,7 +19,7 @@ from typing import Any
 from tablelog.store.base import Log
 from tablelog.store.log import StoredRecord
 
-__all__ = ["follow", "FileWaiter", "PostgresWaiter"]
+__all__ = ["follow", "FileWaiter", "PostgresWaiter", "Watcher"]
 
 POLL_S = 0.05  # seconds between two looks at a log file's size
 LOOK_S = 1.0  # seconds between two reads of a PostgreSQL table without a notification
@@ -74,6 +74,14 @@ def _wait(waiter: Any, timeout_s: float | None, stop: threading.Event | None) ->
     return False
 
 
+def _size(log: Log) -> int:
+    """Return a log file's size, -1 when it cannot be read (removed, or not there yet)."""
+    try:
+        return log.size()
+    except OSError:
+        return -1
+
+
 class FileWaiter:
     """Waits for a log file to change size (polling its size)."""
 
@@ -82,10 +90,7 @@ class FileWaiter:
         self._size = self._now()
 
     def _now(self) -> int:
-        try:
-            return self.log.size()
-        except OSError:
-            return -1
+        return _size(self.log)
 
     def wait(self, timeout_s: float) -> bool:
         """Return True as soon as the file's size changed since the last call (or since this
@@ -140,3 +145,94 @@ class PostgresWaiter:
     def close(self) -> None:
         """Close the listening connection."""
         self._conn.close()
+
+
+class Watcher:
+    """Watches many tables of one store in one thread, for a server's event streams: calls
+    ``changed(table_id, seq)`` when any process appended to a watched table (``seq``: its new
+    last seq when known, else None).
+
+    A PostgreSQL store is followed with one ``LISTEN tablelog`` connection for all its tables
+    (a notification names the table and its last seq), and every watched table is reported at
+    least every ``LOOK_S`` seconds (with ``seq`` None: a writer that died between its commit
+    and its NOTIFY must not hide its records, nor a notification missed while the connection
+    was made again); a ``file:DIR`` store by polling the size of each
+    watched table's file every ``POLL_S`` seconds. A lost connection is made again (a second
+    later), reporting every watched table.
+
+    Args:
+        kind: ``file`` or ``postgresql``.
+        url: The PostgreSQL URL (unused for files).
+        changed: Called on the watcher's thread; it must return quickly.
+    """
+
+    def __init__(self, kind: str, url: str, changed: Any) -> None:
+        self.kind, self.url, self.changed = kind, url, changed
+        self._watched: dict[str, Log] = {}
+        self._sizes: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, table_id: str, log: Log) -> None:
+        """Watch table ``table_id`` (``log``: the table, for a file's size); starts the thread."""
+        with self._lock:
+            self._watched[table_id] = log
+            if self._thread is None:
+                target = self._listen if self.kind == "postgresql" else self._poll
+                self._thread = threading.Thread(target=target, name="tablelog-watcher",
+                                                daemon=True)
+                self._thread.start()
+
+    def unwatch(self, table_id: str) -> None:
+        """Stop watching table ``table_id``."""
+        with self._lock:
+            self._watched.pop(table_id, None)
+            self._sizes.pop(table_id, None)
+
+    def close(self) -> None:
+        """Stop the thread (within ``POLL_S`` seconds)."""
+        self._stop.set()
+
+    def _report(self, ids: list[str], seq: int | None = None) -> None:
+        for table_id in ids:
+            self.changed(table_id, seq)
+
+    def _poll(self) -> None:
+        while not self._stop.wait(POLL_S):
+            with self._lock:
+                logs = list(self._watched.items())
+            for table_id, log in logs:
+                size = _size(log)
+                if self._sizes.setdefault(table_id, size) != size:
+                    self._sizes[table_id] = size
+                    self._report([table_id])
+
+    def _listen(self) -> None:
+        from tablelog.store.pgsql import CHANNEL, connect
+
+        while not self._stop.is_set():
+            try:
+                conn = connect(self.url)
+                conn.execute(f"LISTEN {CHANNEL}")
+            except Exception:  # noqa: BLE001 - any failure to connect: try again in a second
+                self._stop.wait(LOOK_S)
+                continue
+            self._report(list(self._watched))  # what was appended while not listening
+            try:
+                self._notes(conn)
+            except Exception:  # noqa: BLE001 - a lost connection: listen again
+                pass
+            finally:
+                conn.close()
+
+    def _notes(self, conn: Any) -> None:
+        looked = time.monotonic()
+        while not self._stop.is_set():
+            for note in conn.notifies(timeout=POLL_S):
+                table_id, _, seq = note.payload.partition(" ")
+                if table_id in self._watched:
+                    self.changed(table_id, int(seq) if seq.isdigit() else None)
+            if time.monotonic() - looked >= LOOK_S:
+                looked = time.monotonic()
+                self._report(list(self._watched))

@@ -118,19 +118,25 @@ class SignatureReport:
     unsigned_others: int = 0
 
 
-def check_signatures(log: LogFile) -> SignatureReport | None:
+def check_signatures(log: LogFile, actor_fault: Callable[[str], str] | None = None,
+                     ) -> SignatureReport | None:
     """Check every signature of a log against its roster (None for a log without one; the
-    ``cryptography`` package is imported only when a roster begins).
+    ``cryptography`` package is imported only when a roster begins), and every record's actor
+    with ``actor_fault`` (why entry would refuse that actor, or ``""``).
 
     Raises:
-        LogError: a record by an actor with a key whose signature is missing or wrong, or a
-            roster change not appended and signed by the roster's owner, naming the record.
+        LogError: a record by an actor with a key whose signature is missing or wrong, a
+            roster change not appended and signed by the roster's owner, or a record whose
+            actor ``actor_fault`` refuses, naming the record.
     """
     roster: dict[str, Any] = {}
     unsigned: dict[str, list[int]] = {}
     owner, owner_key, signed, others = "", "", 0, 0
+    checked: set[str] = set()
     for seq, env, offset, _, _ in log.records():
         actor = env["actor"]
+        if actor_fault is not None and actor not in checked:
+            _check_actor(log, seq, offset, actor, actor_fault, checked)
         adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
         if adding is not None and not roster:  # the first key: its actor owns the roster
             if adding[0] != actor:
@@ -160,6 +166,18 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
     if not roster:
         return None
     return SignatureReport(signed, len(roster), owner, owner_key, unsigned, others)
+
+
+def _check_actor(log: LogFile, seq: int, offset: int, actor: str,
+                 actor_fault: Callable[[str], str], checked: set[str]) -> None:
+    """Refuse a record whose actor entry would refuse (``Ann\\u200b``: an invisible character
+    that makes one player's record look like another's); remember up to 1,024 good actors."""
+    fault = actor_fault(actor)
+    if fault:
+        raise _bad(log, seq, offset, f"its actor is one that tablelog refuses at entry "
+                   f"({fault}); a crafted record")
+    if len(checked) < 1024:  # bounded however many actors a crafted log names
+        checked.add(actor)
 
 
 def _public(raw: bytes) -> Any:

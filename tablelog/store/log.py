@@ -17,7 +17,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import msgpack
 
@@ -46,7 +46,7 @@ from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 __all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord",
            "LogFile",
            "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
-           "remove_quietly"]
+           "remove_quietly", "open_regular", "NotRegularFile"]
 
 MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
@@ -216,10 +216,10 @@ class LogFile:
             LogError: missing file, not a tablelog file, unsupported version, corrupt header.
         """
         try:  # non-blocking open: a FIFO at the path must not hang the command
-            with os.fdopen(os.open(self.path, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
-                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                    raise LogError(f"{self.path}: not a regular file")
+            with open_regular(self.path) as f:
                 head = f.read(64 * 1024 + 32)
+        except NotRegularFile:
+            raise LogError(f"{self.path}: not a regular file") from None
         except FileNotFoundError:
             raise LogError(f"no log at {self.path} (create one with: tablelog init)") from None
         except OSError as exc:
@@ -426,7 +426,7 @@ class LogFile:
             LogError: that record cannot be read back whole and intact.
         """
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(end.last)
                 length, crc = RECORD_PREFIX.unpack(f.read(RECORD_PREFIX.size))
                 payload = f.read(min(length, MAX_RECORD_BYTES))
@@ -503,7 +503,7 @@ class LogFile:
             LogError: the file cannot be opened.
         """
         try:
-            f = open(self.path, "rb", buffering=0)
+            f = open_regular(self.path, buffering=0)  # replaced by a FIFO since: no hang
         except OSError as exc:
             raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
         f.seek(pos.offset)
@@ -528,7 +528,7 @@ class LogFile:
         if end.offset - last - 8 > MAX_RECORD_BYTES or end.offset - last < 8:
             return None
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(last)
                 data = f.read(end.offset - last)
         except OSError:
@@ -539,7 +539,7 @@ class LogFile:
         """Return the CRC-32 of the file's bytes before ``offset``, continuing ``crc`` (the CRC
         of the bytes before ``start``); -1 if they cannot be read."""
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(start)
                 while start < offset:
                     chunk = f.read(min(1 << 20, offset - start))
@@ -715,6 +715,29 @@ def frame(envelopes: list[dict[str, Any]], pos: Position,
         offset += len(record)
         chunks.append(record)
     return b"".join(chunks), Position(seq, offset, prev, last)
+
+
+class NotRegularFile(OSError):
+    """A FIFO, a device, a directory or a socket where a file to read was expected."""
+
+    def __str__(self) -> str:
+        return "not a regular file"
+
+
+def open_regular(path: str, buffering: int = -1) -> BinaryIO:
+    """Open ``path`` for reading, only when it is a regular file: a FIFO, a device or a
+    directory planted at the name (a shared folder) is refused at once, never waited on (the
+    open does not block) nor read without end (``/dev/zero``).
+
+    Raises:
+        NotRegularFile: it is not a regular file (``strerror`` "not a regular file");
+            OSError: it cannot be opened.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, "not a regular file", path)
+    return os.fdopen(fd, "rb", buffering=buffering)
 
 
 def create_file(path: str, mode: int = 0o644) -> int:

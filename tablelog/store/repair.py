@@ -16,6 +16,7 @@ from tablelog.store.log import (
     LogFile,
     LogUnwritable,
     create_file,
+    open_regular,
     fsync_dir,
     remove_quietly,
     write_all,
@@ -157,7 +158,7 @@ def sound_prefix(log: Log, before: int | None = None) -> tuple[Position, int | N
 
 def _copy_prefix(path: str, fd: int, size: int) -> None:
     """Copy the first ``size`` bytes of ``path`` to the open descriptor ``fd``."""
-    with open(path, "rb") as src:
+    with open_regular(path) as src:  # a FIFO swapped in meanwhile: refused, not waited on
         remaining = size
         while remaining:
             chunk = memoryview(src.read(min(remaining, _CHUNK)))

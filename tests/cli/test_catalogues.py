@@ -37,6 +37,25 @@ def test_rune_list_filters_by_usage_and_level() -> None:
     assert all(r["level"] <= 3 for r in low.values())
 
 
+@rule("PF2E-RUNE-6")
+def test_rune_list_by_usage_lists_what_such_an_item_takes() -> None:
+    """--usage melee-weapon lists striking (usage weapon: a melee weapon takes it) and the
+    melee-only runes, not thrown-weapon ones (returning) nor armor runes; every rune listed fits
+    every melee base item of the catalogue."""
+    from tablelog.rules.pf2e import catalogue as cat
+    from tablelog.rules.pf2e.usage import fits
+
+    listed = {r["id"]: r["usage"] for r in run_json("pf2e", "rune", "list", "--usage",
+                                                     "melee-weapon")}
+    assert ("weapon", "melee-weapon") == (listed["striking"], listed["animated"])
+    assert "returning" not in listed and "armor-potency-1" not in listed
+    melee = [b for b in cat.base_items().values() if b.category == "weapon"
+             and b.subtype == "melee"]
+    assert melee and all(fits(cat.runes()[rune], base) for rune in listed for base in melee)
+    assert {"weapon", "weapon-without-holy", "weapon-without-unholy", "melee-weapon"} == set(
+        listed.values())
+
+
 def test_rune_list_shows_legacy_aliases() -> None:
     """The remaster's vitalizing rune lists disrupting, the alias an etch accepts; every rune of
     the packaged catalogue is listed."""
@@ -52,8 +71,13 @@ def test_rune_list_text_is_a_table(tmp_path: Path) -> None:
     shown = ok(tmp_path / "none.tlog", "pf2e", "rune", "list", "--usage", "thrown-weapon")
     lines = shown.splitlines()
     assert lines[0].split() == ["id", "name", "level", "gp", "form", "usage", "aliases"]
-    assert "(2 entries)" == lines[-1]
-    assert lines[1].index("3 ") == lines[0].index("level")  # returning: level 3, aligned
+    from tablelog.rules.pf2e import catalogue
+
+    weapon = {"thrown-weapon", "weapon", "weapon-without-holy", "weapon-without-unholy"}
+    count = sum(r.usage in weapon for r in catalogue.runes().values())  # thrown: weapon runes too
+    assert f"({count} entries)" == lines[-1]
+    returning = next(line for line in lines if line.startswith("returning "))
+    assert returning.index("3 ") == lines[0].index("level")  # returning: level 3, aligned
 
 
 def test_an_unknown_usage_is_a_usage_error(tmp_path: Path) -> None:
@@ -146,3 +170,32 @@ def test_columns_count_wide_characters_twice() -> None:
     assert 4 == display_width("強撃")
     lines = table_lines(["a", "b"], [["強撃", 1], ["abcd", 2]])
     assert ["a     b", "強撃  1", "abcd  2"] == lines
+
+
+def test_the_readmes_catalogue_examples_run(tmp_path: Path) -> None:
+    """Every example of the README's catalogue paragraph runs as written: the `tablelog …` ones
+    with no log, the shell lines (system implied) on the example session of their system
+    (`procure Aria --material 魔殻` lacked its required --quality)."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    paragraph = readme[readme.index("The catalogues can be\nbrowsed"):]
+    paragraph = paragraph[:paragraph.index("\n\n")]
+    examples = re.findall(r"`([^`]+)`", paragraph.replace("\n", " "))
+    sessions = {"saga": "saga-wolf-road", "magicpunk": "magicpunk-rest-stop"}
+    logs = {}
+    for system, example in sessions.items():
+        logs[system] = tmp_path / f"{system}.tlog"
+        ok(logs[system], "run", str(Path(__file__).resolve().parents[2] / "examples" /
+                                    f"{example}.txt"))
+    implied = {"procure": "magicpunk", "saga": "saga"}
+    assert 6 == len(examples)
+    for text in examples:
+        words = shlex.split(text)
+        if words[0] == "tablelog":
+            assert 0 == CliRunner().invoke(cli, words[1:]).exit_code, text
+            continue
+        system = implied[words[0]]
+        argv = words if words[0] == system else [system, *words]
+        ok(logs[system], *argv, "--dry-run")

@@ -32,6 +32,7 @@ def test_bash_completes_names_and_runes_from_the_log(tmp_path: Path) -> None:
     assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} pf2e etch ", 5)
     assert ["flaming", "flickering", "flurrying"] == complete(
         f"tablelog --log {log} pf2e etch longsword-1 fl", 6)
+    assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} note x --about ", 6)
 
 
 def test_zsh_reads_the_log_from_the_environment(tmp_path: Path) -> None:

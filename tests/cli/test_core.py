@@ -10,8 +10,11 @@ import signal
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from tablelog.cli.main import cli
 from tablelog.store.format import MAGIC
+from tablelog.store.log import LogFile
 from tablelog.store.snapshot import snapshot_path
 from tests.support import toy
 from tests.support.cli import invoke, ok, refused
@@ -261,14 +264,18 @@ def test_verify_ok_and_flipped_byte(log: Path) -> None:
 def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
     """A cut last record: state still works (warns), appends refuse, verify --repair fixes it."""
     ok(log, "toy", "add", "a", "5")
+    torn_at = log.stat().st_size  # where the next record starts
     ok(log, "toy", "spend", "a", "1")
     whole = log.read_bytes()
     log.write_bytes(whole[:-4])
     assert state_json(log)["characters"]["a"]["hp"] == 5
-    for read in (("state",), ("log",), ("history", "a"), ("replay",)):  # every read warns
+    reads = (("state",), ("status",), ("log",), ("history", "a"), ("replay",), ("export",),
+             ("report", "--output", str(log.parent / "r.md")))
+    for read in reads:  # every read warns alike (status did not)
         result = invoke(log, *read)
         assert result.exit_code == 0, read
-        assert result.stderr.startswith("warning: torn last record at byte"), read
+        assert (f"warning: torn last record at byte {torn_at} (a crash mid-append) is ignored; "
+                "run: tablelog verify --repair\n") == result.stderr, read
     assert invoke(log, "verify").exit_code == 1
     err = refused(log, "toy", "spend", "a", "1", status=3)
     assert "verify --repair" in err
@@ -507,6 +514,33 @@ def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(
     os.mkfifo(fifo)
     result = invoke(fifo, "state")
     assert (result.exit_code, result.stderr) == (3, f"error: {fifo}: not a regular file\n")
+
+
+def test_an_import_from_a_fifo_is_refused_not_a_hang(log: Path, tmp_path: Path) -> None:
+    """`import fifo.tlog --log o.tlog` once waited for the FIFO's writer forever (the attack's
+    `mkfifo fifo.tlog; timeout 15 tablelog import fifo.tlog --log o.tlog`); every input file
+    is now opened as `--log` is: exit 2 at once, "not a regular file", nothing created. A
+    directory and `/dev/zero` likewise; `-` still reads a pipe (stdin)."""
+    fifo = tmp_path / "fifo.tlog"
+    os.mkfifo(fifo)
+    target = tmp_path / "o.tlog"
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("import of a FIFO blocked"))
+    signal.alarm(10)
+    try:
+        for source in (str(fifo), str(tmp_path), "/dev/zero"):
+            result = invoke(target, "import", source)
+            assert (result.exit_code, result.stdout) == (2, "")
+            assert result.stderr.endswith(f"Invalid value for 'SOURCE': {source}: not a "
+                                          "regular file\n")
+    finally:
+        signal.alarm(0)
+    assert not target.exists()
+    ok(log, "note", "x")
+    exported = ok(log, "export")
+    result = CliRunner().invoke(cli, ["--log", str(target), "import", "-"], input=exported)
+    assert (result.exit_code, result.stdout) == (0, f"imported {target}: toy session "
+                                                 f"{LogFile(str(log)).open().session_id}, 1 "
+                                                 "records, hash chain intact, replays\n")
 
 
 def test_a_fifo_at_the_snapshot_path_is_no_snapshot_not_a_hang(log: Path) -> None:

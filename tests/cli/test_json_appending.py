@@ -210,3 +210,22 @@ def test_json_shows_the_events_and_changes(tmp_path: Path, path: str) -> None:
     assert [(by_seq[d["seq"]]["type"], by_seq[d["seq"]]["data"], by_seq[d["seq"]]["at"], "gm")
             for d in done] == [(d["type"], d["data"], d["at"], d["actor"]) for d in done]
     assert all(d["appended"] and d["at"] for d in done)
+
+
+def test_run_json_prints_each_lines_objects(tmp_path: Path) -> None:
+    """`run --json` (the README: every appending command takes it): each line's objects, the
+    same as the line's own `--json`; `--dry-run` too, not appended; the head goes to stderr."""
+    log = tmp_path / "t.tlog"
+    for setup in FATE:
+        ok(log, *shlex.split(setup))
+    script = tmp_path / "s.txt"
+    script.write_text("fate chant Tokiomi\nnote 'the war goes on'\n", encoding="utf-8")
+    dry = _lines(log, f"run {script} --json --dry-run")
+    done = _lines(log, f"run {script} --json")
+    assert [(10, "fate.Chanted", {"name": "Tokiomi"}), (11, "core.Noted",
+                                                          {"text": "the war goes on"})] == [
+        (d["seq"], d["type"], d["data"]) for d in done]
+    assert all(d["appended"] and d["at"] for d in done)
+    assert [{**d, "at": None, "appended": False} for d in done] == dry
+    records = [json.loads(x) for x in ok(log, "log", "--json", "--since", "9").splitlines()]
+    assert [(r["seq"], r["at"]) for r in records] == [(d["seq"], d["at"]) for d in done]

@@ -113,6 +113,20 @@ def test_undoing_what_a_retire_depends_on_is_refused(tmp_path: Path) -> None:
     assert "#46" in err and "Ezren" in err
 
 
+@rule("CORE-REDO")
+def test_a_redo_that_no_longer_holds_is_not_its_own_dependency(tmp_path: Path) -> None:
+    """Ezren added (#45), retired (#46); the retire undone (#47), then the add (#48): redoing the
+    retire is refused because it no longer holds, not because #46 depends on itself."""
+    log = played(tmp_path, "pf2e-downtime")
+    ok(log, "pf2e", "character", "add", "Ezren", "--level", "3")
+    ok(log, "retire", "Ezren")
+    ok(log, "undo", "46")
+    ok(log, "undo", "45")
+    assert ("error: CORE-REDO: #46 cannot be redone: it no longer holds: #46 core.Retired "
+            "(UNKNOWN-NAME: no character or item named 'Ezren' to retire)\n") == refused(
+        log, "redo", "46")
+
+
 @rule("CORE-RETIRED")
 def test_a_character_who_owns_items_is_not_retired(tmp_path: Path) -> None:
     """Kyra owns mace-1 and clothes-1 at the end of the week: retiring her is refused, naming
@@ -133,6 +147,22 @@ def test_an_item_retires_and_its_owner_then_can(tmp_path: Path) -> None:
     assert ({"mace-1": "item", "clothes-1": "item", "Kyra": "character"},
             ["longsword-1", "chain-1", "shield-1"]) == (
         {k: v["kind"] for k, v in data["retired"].items()}, list(data["items"]))
+
+
+@rule("CORE-RETIRED")
+def test_a_retired_item_leaves_its_owners_list_until_undone(tmp_path: Path) -> None:
+    """magicpunk: Aria owns a-battery (empty at the rest stop's end); retired, it leaves
+    Aria's items as well as the table's; undoing the retire puts it back in both."""
+    log = played(tmp_path, "magicpunk-rest-stop")
+
+    def aria_items() -> list[str]:
+        return json.loads(ok(log, "state", "Aria", "--json"))["items"]  # type: ignore[no-any-return]
+
+    assert ["a-battery"] == aria_items()
+    ok(log, "retire", "a-battery")
+    assert ([], []) == (aria_items(), list(state(log)["items"]))
+    ok(log, "undo")
+    assert (["a-battery"], ["a-battery"]) == (aria_items(), list(state(log)["items"]))
 
 
 @rule("CORE-RETIRED")

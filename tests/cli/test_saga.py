@@ -6,6 +6,7 @@ Expected damages are worked by hand in the comments (seed: saga-eb-damage.ja.txt
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -458,6 +459,16 @@ def test_unit_sheet_files(tmp_path: Path, suffix: str):
         amy["five"],
     )
     assert [{"kind": "attack", "value": 5, "on": "all"}] == amy["traits"]
+
+
+def test_a_sheet_that_is_no_regular_file_is_refused_at_once(log: Path, tmp_path: Path):
+    """A FIFO planted as the sheet once made `unit add --sheet` wait forever, `/dev/zero` read
+    without end: both are refused at once as `--log` refuses them (exit 2), no unit added."""
+    fifo = tmp_path / "amy.json"
+    os.mkfifo(fifo)
+    for sheet in (str(fifo), "/dev/zero"):
+        err = refused(log, "saga", "unit", "add", "Z", "--sheet", sheet, status=2)
+        assert err.endswith(f"Invalid value for --sheet: {sheet}: not a regular file\n")
 
 
 @pytest.mark.parametrize("text", ["{not json", "[" * 100_000 + "]" * 100_000])

@@ -92,12 +92,31 @@ def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> N
     assert 0 == leave(child)
 
 
-def test_a_script_cannot_start_a_shell(war: Path, tmp_path: Path) -> None:
-    """`shell` as a script line is a usage error naming the line."""
+@pytest.mark.parametrize("command", ["shell", "serve --port 0"])
+def test_a_script_cannot_start_a_shell_or_a_server(war: Path, tmp_path: Path,
+                                                    command: str) -> None:
+    """`shell` or `serve` as a script line is a usage error naming the line."""
     script = tmp_path / "s.txt"
-    script.write_text("shell\n")
-    assert "line 1: the shell runs from the command line" in refused(
-        war, "run", str(script), status=2)
+    script.write_text(f"{command}\n")
+    name = command.split()[0]
+    assert (f"error: s.txt line 1: {name} runs from the command line, not from a script or the "
+            "shell\n") == refused(war, "run", str(script), status=2).replace(f"{tmp_path}/", "")
+
+
+def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_path: Path) -> None:
+    """In the interactive shell (its own event loop) `serve` and `shell` get one error line each,
+    not a traceback; the shell goes on, and `help` does not list them."""
+    child = spawn(war, tmp_path / "history")
+    for name in ("serve", "shell"):
+        printed = type_line(child, name)
+        assert (f"error: {name} runs from the command line, not from a script or the shell"
+                in printed)
+        assert "Traceback" not in printed
+    listed = type_line(child, "help")
+    assert "  chant " in listed
+    assert "  serve " not in listed and "  shell " not in listed
+    assert "#3 core.Noted" in type_line(child, "note still-here")
+    assert 0 == leave(child)
 
 
 # -- the completer's candidates -------------------------------------------------------------
@@ -112,7 +131,9 @@ def completions(log: Path, text: str) -> list[str]:
 def test_completion_of_names_options_and_seqs(war: Path) -> None:
     """Names of the table, a command's options, choices, seqs latest first, quoting."""
     assert ["chant"] == completions(war, "cha")
+    assert ["servant"] == completions(war, "serv")  # not serve: it cannot run in the shell
     assert ["Tokiomi"] == completions(war, "cast Kiritsugu attack --target T")
+    assert ["Kiritsugu", "Tokiomi"] == completions(war, "note x --about ")
     assert ["--tiles"] == completions(war, "cast Kiritsugu attack --ti")
     assert ["--target"] == completions(war, "cast Kiritsugu attack --ta")
     assert ["attack", "defense", "heal", "buff", "curse"] == completions(war, "cast Tokiomi ")
@@ -139,3 +160,41 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     assert ["AS", "3C"] == completions(mp, "play Aria ")
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
         completions(mp, "procure Aria --material mag"))
+
+
+# -- piped input: the exit status ---------------------------------------------------------
+
+def piped(log: Path, text: str) -> tuple[int, str, str]:
+    """Run `tablelog --log LOG shell` with TEXT on its standard input (not a terminal)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "--log", str(log),
+         "shell"], input=text, capture_output=True, text=True, timeout=120, check=False)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_piped_lines_exit_with_their_worst_status(war: Path) -> None:
+    """A refused line makes piped input exit 1 (as the CLI would); clean lines exit 0."""
+    assert (1, "", "error: UNKNOWN-NAME: no character named Nobody\n") == piped(
+        war, "chant Nobody\n")
+    assert 0 == piped(war, "chant Tokiomi\n")[0]
+
+
+@pytest.mark.parametrize("text", ["status\n", ""])
+def test_piped_input_on_no_log_exits_3_with_its_error(tmp_path: Path, text: str) -> None:
+    """`echo status | … shell` and `… shell </dev/null` on a missing log: one error line, 3."""
+    log = tmp_path / "missing.tlog"
+    assert (3, "", f"error: no log at {log} (create one with: tablelog init)\n") == piped(
+        log, text)
+
+
+def test_exit_with_a_word_is_refused_and_help_names_a_command(war: Path) -> None:
+    """`exit now` complains and the shell goes on (status 2 at the end); `help chant` prints
+    chant's own help."""
+    status, out, err = piped(war, "help chant\nexit now\nnote after\n")
+    assert 2 == status
+    assert "error: exit takes no words (got now); the shell goes on\n" == err
+    assert out.startswith("Usage: tablelog fate chant [OPTIONS] NAME\n")
+    assert "#3 core.Noted 'after'\n" in out

@@ -8,10 +8,13 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from tablelog.cli.main import cli as cli_main
 from tablelog.replay import code_version
 from tablelog.store import repair
 from tablelog.store.log import LogFile
@@ -130,3 +133,69 @@ def test_repair_in_a_read_only_directory(tmp_path: Path, monkeypatch: pytest.Mon
            "repaired\n")
     assert not list(tmp_path.glob("*.bak*"))
     assert log.read_bytes() == before
+
+
+@pytest.fixture
+def read_only_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A directory holding a log of two notes where nothing can be created or removed: a tmpfs
+    remounted read-only as root (file modes do not stop root), a 0555 directory otherwise; as
+    root without ``mount``, the store's create and remove are made to fail with EROFS."""
+    ro = tmp_path / "ro2"
+    ro.mkdir()
+    base = tmp_path / "base.tlog"
+    ok(base, "init", "--system", "toy")
+    ok(base, "note", "one")
+    if os.geteuid() != 0:
+        (ro / "t.tlog").write_bytes(base.read_bytes())
+        ro.chmod(0o555)
+        yield ro
+        ro.chmod(0o755)
+        return
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(ro)],
+                             capture_output=True).returncode == 0
+    (ro / "t.tlog").write_bytes(base.read_bytes())
+    if mounted and subprocess.run(["mount", "-o", "remount,ro", str(ro)],
+                                  capture_output=True).returncode == 0:
+        yield ro
+    else:
+        def refuse(path: object, *args: object, **kwargs: object) -> None:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+
+        monkeypatch.setattr("tablelog.store.log.create_file", refuse)
+        monkeypatch.setattr(os, "remove", refuse)
+        yield ro
+    if mounted:
+        os.chdir(tmp_path)  # a test may have entered it: a busy mount does not unmount
+        subprocess.run(["umount", str(ro)], check=True)
+
+
+@pytest.mark.parametrize("args", [
+    ("export", "-o", "x.jsonl"), ("export", "--format", "csv", "-o", "c.csv"),
+    ("report", "-o", "r.md"), ("report", "--format", "html", "-o", "r.html")])
+def test_export_and_report_to_a_read_only_directory(read_only_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    args: tuple[str, ...]) -> None:
+    """`export -o` and `report -o` in a read-only folder (the attack's `cd ro2; tablelog --log
+    t.tlog export -o x.jsonl`): the temporary file's removal once raised EROFS over the real
+    error (a traceback); now one `error:` line naming the file, exit 3, nothing created."""
+    monkeypatch.chdir(read_only_dir)
+    before = sorted(os.listdir(read_only_dir))
+    result = invoke("t.tlog", *args)
+    assert (result.exit_code, result.stdout) == (3, "")
+    reason = "Permission denied" if os.geteuid() != 0 else "Read-only file system"
+    assert result.stderr == f"error: cannot write {args[-1]}: {reason}\n"
+    assert sorted(os.listdir(read_only_dir)) == before
+
+
+def test_import_and_copy_into_a_read_only_directory(read_only_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`import` and `copy` into a read-only folder: one line, exit 3, nothing created."""
+    monkeypatch.chdir(read_only_dir)
+    exported = read_only_dir.parent / "t.jsonl"
+    exported.write_text(ok("t.tlog", "export"))
+    reason = "Permission denied" if os.geteuid() != 0 else "Read-only file system"
+    result = invoke("o.tlog", "import", str(exported))
+    assert (result.exit_code, result.stderr) == (3, f"error: cannot create o.tlog: {reason}\n")
+    result = CliRunner().invoke(cli_main, ["copy", "t.tlog", "c.tlog"])
+    assert (result.exit_code, result.stderr) == (3, f"error: cannot create c.tlog: {reason}\n")
+    assert sorted(os.listdir(read_only_dir)) == ["t.tlog"]

@@ -332,7 +332,8 @@ def test_bad_time_of_the_last_record(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs[-1].update(at="yesterday"))
     before = log.read_bytes()
-    assert_clear_error(invoke(log, "note", "x"), 3, "a time no command can follow: 'yesterday'")
+    assert_clear_error(invoke(log, "note", "x"), 3,
+                       "its time 'yesterday' is one no command can follow")
     assert log.read_bytes() == before
     bad = LogFile(str(log)).scan_all()[-1]
     assert_clear_error(invoke(log, "verify"), 1, f"record #{bad.seq} at byte {bad.offset}: "
@@ -394,7 +395,7 @@ def test_impossible_date_is_found_by_verify(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs[-1].update(at="2999-13-45T10:55:25.671206Z"))
     assert_clear_error(invoke(log, "verify"), 1, "time '2999-13-45T10:55:25.671206Z' is not")
-    assert_clear_error(invoke(log, "note", "x"), 3, "a time no command can follow")
+    assert_clear_error(invoke(log, "note", "x"), 3, "is one no command can follow")
 
 
 def test_reads_refuse_a_forged_marker_and_a_log_that_does_not_replay(tmp_path: Path) -> None:

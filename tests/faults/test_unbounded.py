@@ -149,12 +149,24 @@ def test_a_record_dated_9999_is_named_and_the_log_can_be_mended(tmp_path: Path) 
     assert ok(out, "verify").startswith(f"ok: {out}: 2 records")
 
 
-def test_the_last_time_of_all_is_refused_with_one_line(tmp_path: Path) -> None:
-    """A last record dated 9999-12-31T23:59:59.999999Z (no time follows it): exit 3, one line."""
+def test_the_last_time_of_all_is_refused_saying_what_to_do(tmp_path: Path) -> None:
+    """A last record dated 9999-12-31T23:59:59.999999Z (no time follows it): `note` and `undo`
+    once said only that no command can follow it; now exit 3, one line naming the record, the
+    time and what to do (salvage, with the log's path), the log unchanged; the salvage works."""
     log = crafted(tmp_path, "9999-12-31T23:59:59.999999Z")
-    result = invoke(log, "note", "later")
-    assert result.exit_code == 3 and result.stderr.count("\n") == 1
-    assert "9999-12-31T23:59:59.999999Z" in result.stderr
+    before = log.read_bytes()
+    for args in (("note", "later"), ("undo",)):
+        result = invoke(log, *args, actor="mallory")
+        assert (result.exit_code, result.stdout) == (3, "")
+        assert result.stderr == (
+            f"error: {log}: cannot append after record #2: its time "
+            "'9999-12-31T23:59:59.999999Z' is one no command can follow (a wrong clock or a "
+            f"hostile edit wrote it); keep the records before it with: tablelog --log {log} "
+            "verify --salvage OUT\n")
+        assert log.read_bytes() == before
+    out = tmp_path / "out.tlog"
+    assert ok(log, "verify", "--salvage", str(out)).startswith("salvaged: 1 records")
+    assert ok(out, "note", "later").startswith("#2 core.Noted")
 
 
 def test_the_store_never_writes_a_time_a_day_ahead(tmp_path: Path) -> None:

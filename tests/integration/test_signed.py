@@ -103,20 +103,52 @@ def test_impersonation_is_found(table: Path, homes: dict[str, str],
                              "'Ann''s key (forged or edited)\n")
 
 
-def rewritten(log: Path, edit: dict[int, dict]) -> None:
+def rewritten(log: Path, edit: dict[int, dict], envelope: dict[int, dict] | None = None,
+              ) -> None:
     """Rewrite the log as a careful forger without keys: the records' data replaced where
-    ``edit`` says (seq -> data), every CRC and chain hash recomputed, signatures kept."""
+    ``edit`` says (seq -> data), their envelope fields where ``envelope`` says (a field set to
+    None is dropped), every CRC and chain hash recomputed, signatures kept."""
     reader = LogFile(str(log))
     reader.open()
     assert reader.start is not None
     data, position = log.read_bytes()[:reader.start.offset], reader.start
     for seq, env, *_ in list(reader.records()):
         full = {**env, "data": edit.get(seq, env["data"]), "prev": position.prev}
+        for key, value in (envelope or {}).get(seq, {}).items():
+            full.pop(key) if value is None else full.update({key: value})
         record = pack_record(full)  # the old signature stays, the last key
         position = Position(seq, position.offset + len(record), chain_hash(record[8:]),
                             position.offset)
         data += record
     log.write_bytes(data)
+
+
+def test_an_actor_that_differs_only_by_an_invisible_character_is_found(table: Path) -> None:
+    """Ann's #4 rewritten by `Ann\\u200b` (a zero-width space: it looks exactly like Ann),
+    with new text, no signature, every CRC and hash recomputed: once listed as an actor
+    without a key (exit 0), now refused as an actor entry refuses: exit 1 naming #4; and
+    `log` shows the escape, not a second Ann."""
+    rewritten(table, {4: {"text": "Ann gives Mallory her sword"}},
+              {4: {"actor": "Ann\u200b", "sig": None}})
+    result = invoke(table, "verify")
+    offset = LogFile(str(table)).scan_all()[3].offset
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {table}: record #4 at byte {offset}: its actor is one that tablelog refuses "
+        "at entry (CORE-NAME: the actor cannot hold control characters: 'Ann\\u200b'; it "
+        "shows as 'Ann'); a crafted record\n")
+    assert " Ann\\u200b core.Noted 'Ann gives Mallory her sword'" in ok(table, "log")
+
+
+def test_a_name_that_entry_refuses_is_found_by_verify(table: Path) -> None:
+    """A character named `Ann\\u2060` (a word joiner) forged into the log: verify exit 1
+    naming the name (CORE-NAME), where `toy add` would refuse it at entry."""
+    append_forged(table, ("toy.CounterAdded", "GM", {"name": "Ann\u2060", "points": 3}))
+    result = invoke(table, "verify")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"error: {table}: CORE-NAME: a character's name cannot hold control characters: "
+        "'Ann\\u2060', which tablelog refuses at entry: a crafted record\n")
 
 
 def test_an_edited_signed_record_is_found(table: Path) -> None:

@@ -163,6 +163,41 @@ def test_a_command_that_lost_a_race_is_decided_again(store: Store) -> None:
     assert Session(spec).state().characters["a"]["hp"] == 1
 
 
+def test_catch_up_folds_only_what_others_appended(store: Store,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session's catch_up applies the records another writer appended to its state in
+    memory (no fold from a checkpoint), and a lost race catches up the same way: the state is
+    the one a fresh fold gives."""
+    spec = table(store)
+    mine, other = Session(spec), Session(spec)
+    mine.state()
+    other.execute(toy.SpendPoints("a", 2))
+    other.execute(AddNote(text="elsewhere"))
+
+    def no_fold(*_: object) -> None:
+        raise AssertionError("folded")
+
+    monkeypatch.setattr(Replayer, "fold", no_fold)
+    assert 7 == mine.catch_up().characters["a"]["hp"]
+    other.execute(toy.SpendPoints("a", 3))
+    assert [5] == [a.seq for a in mine.execute(toy.SpendPoints("a", 1)).applied]
+    monkeypatch.undo()
+    assert (5, 3) == (mine.catch_up().seq, mine.state().characters["a"]["hp"])
+    assert Session(spec).state() == mine.state()
+
+
+def test_catch_up_after_an_undo_elsewhere_folds_again(store: Store) -> None:
+    """When another writer's records include an undo, catch_up gives the state a fresh fold
+    gives (the undone action taken out)."""
+    spec = table(store)
+    mine, other = Session(spec), Session(spec)
+    other.execute(toy.SpendPoints("a", 4))
+    assert 5 == mine.state().characters["a"]["hp"]
+    other.execute(Undo(2))
+    assert 9 == mine.catch_up().characters["a"]["hp"]
+    assert Session(spec).state() == mine.state()
+
+
 def test_a_lost_race_catches_up_from_the_records_appended_since(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """After a lost race the session folds only the records appended since its state (no fold

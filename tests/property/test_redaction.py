@@ -60,7 +60,7 @@ def test_no_answer_to_a_player_holds_anothers_hidden_card_or_the_seed(history: l
     """After any history, ann (who plays Aria) sees none of the cards in Kai's hand or Kai's
     battery, in any view, and never the seed."""
     with tempfile.TemporaryDirectory() as tmp:
-        tables = Tables(str(Path(tmp) / "tables"))
+        tables = Tables(f"file:{Path(tmp) / 'tables'}")
         table = tables.create("magicpunk", "t", SEED, {})
         for line in (ADD.format("Aria"), ADD.format("Kai"), "magicpunk item add bat-Aria "
                      "--owner Aria", "magicpunk item add bat-Kai --owner Kai"):

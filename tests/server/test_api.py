@@ -1,14 +1,32 @@
-"""The HTTP API of SERVER.md §4 against a real `tablelog serve` process over HTTP (file store)."""
+"""The HTTP API of SERVER.md §4 against a real `tablelog serve` process over HTTP, on the file
+store and on PostgreSQL (every test runs on both)."""
 
 from __future__ import annotations
 
 import json
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.server import ADD, TOKEN, api
+from tests.support.server import ADD, TOKEN, api, serving
+
+
+@pytest.fixture(scope="module", params=["file", "postgresql"])
+def store(request: pytest.FixtureRequest, folder: Path) -> str:
+    """The server's store: the module's folder, or a fresh PostgreSQL database."""
+    if request.param == "file":
+        return f"file:{folder}"
+    return str(request.getfixturevalue("pg").new_database())
+
+
+@pytest.fixture(scope="module")
+def server(store: str, folder: Path) -> Iterator[str]:
+    """A `tablelog serve` process on the module's store; yields its base URL."""
+    with serving(store, folder / f"server-{store.partition(':')[0]}.out") as url:
+        yield url
 
 
 @pytest.fixture
@@ -41,10 +59,11 @@ def command(server: str, t: dict[str, str], who: str, line: str, **extra: object
                                     json={"command": line, **extra})
 
 
-def test_health_and_openapi_need_no_token(server: str) -> None:
+def test_health_and_openapi_need_no_token(server: str, store: str) -> None:
     """Health answers the store kind; /openapi.json is an OpenAPI 3 document of the /api
     routes."""
-    assert {"ok": True, "store": "file"} == api(server, None).get("/health").json()
+    kind = "file" if store.startswith("file:") else "postgresql"
+    assert {"ok": True, "store": kind} == api(server, None).get("/health").json()
     doc = api(server, None).get(f"{server}/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     assert "/api/tables/{table_id}/commands" in doc["paths"]
@@ -220,26 +239,37 @@ def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[st
 
 
 def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: dict[str, str],
-                                                           folder: Path) -> None:
-    """A table whose log is corrupt answers 503 "log"; a served table whose log gains a torn
+                                                           store: str, folder: Path) -> None:
+    """A table whose log is corrupt answers 503 "log" (a flipped bit in a record: a file's
+    byte, a PostgreSQL row's payload); on the file store a served table whose log gains a torn
     last record refuses commands with 503; another table keeps working."""
     from tests.support.cli import ok
 
-    corrupt = folder / "broken.tlog"
-    ok(corrupt, "init", "--system", "pf2e")
-    ok(corrupt, "note", "a ruling")
-    data = bytearray(corrupt.read_bytes())
-    data[-10] ^= 0x40  # inside the note's record: a checksum mismatch
-    corrupt.write_bytes(bytes(data))
     gm = api(server)
-    broken = gm.get("/tables/broken/state")
-    assert (503, "log") == (broken.status_code, broken.json()["error"]["code"])
-    torn = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
-    with (folder / f"{torn}.tlog").open("ab") as f:
-        f.write(b"\x00\x00\x00\x40\x00")  # a crash mid-append: a record cut short
-    refused = gm.post(f"/tables/{torn}/commands", json={"command": "note x"})
-    assert (503, "log") == (refused.status_code, refused.json()["error"]["code"])
-    assert "torn last record" in refused.json()["error"]["message"]
+    broken = f"broken{uuid.uuid4().hex[:8]}"
+    ok(f"{store}#{broken}", "init", "--system", "pf2e")
+    ok(f"{store}#{broken}", "note", "a ruling")
+    if store.startswith("file:"):
+        corrupt = folder / f"{broken}.tlog"
+        data = bytearray(corrupt.read_bytes())
+        data[-10] ^= 0x40  # inside the note's record: a checksum mismatch
+        corrupt.write_bytes(bytes(data))
+    else:
+        import psycopg
+
+        with psycopg.connect(store, autocommit=True) as conn:
+            conn.execute("UPDATE tablelog_records SET payload = overlay(payload placing "
+                         "'\\x00'::bytea from 20 for 1) WHERE table_id = %s", (broken,))
+    answer = gm.get(f"/tables/{broken}/state")
+    assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
+    assert "corrupt" in answer.json()["error"]["message"]
+    if store.startswith("file:"):
+        torn = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
+        with (folder / f"{torn}.tlog").open("ab") as f:
+            f.write(b"\x00\x00\x00\x40\x00")  # a crash mid-append: a record cut short
+        refused = gm.post(f"/tables/{torn}/commands", json={"command": "note x"})
+        assert (503, "log") == (refused.status_code, refused.json()["error"]["code"])
+        assert "torn last record" in refused.json()["error"]["message"]
     assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
 
 
@@ -297,3 +327,46 @@ def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> N
     assert (None, None) == (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"])
     assert any(e["type"] == "saga.AttackDamageDealt" for e in
                player.get(f"/tables/{tid}/log").json()["events"])
+
+
+def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
+    """A table whose log has a roster of signing keys (init --sign) is not served: 503 "log"
+    saying it is signed, for reads, the event stream and commands alike; the table is
+    unchanged."""
+    from tests.support.cli import ok
+
+    signed = f"signed{uuid.uuid4().hex[:8]}"
+    ok(f"{store}#{signed}", "init", "--system", "pf2e", "--sign")
+    gm = api(server)
+    for answer in (gm.get(f"/tables/{signed}/state"), gm.get(f"/tables/{signed}/events"),
+                   gm.post(f"/tables/{signed}/commands", json={"command": "note x"})):
+        assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
+        assert f"table {signed} is signed" in answer.json()["error"]["message"]
+    assert [1] == [json.loads(line)["seq"] for line in
+                   ok(f"{store}#{signed}", "log", "--json").splitlines()]
+
+
+def test_control_characters_from_the_log_never_reach_text_answers_raw(
+        server: str, store: str, table: dict[str, str]) -> None:
+    """A hostile record (appended behind the server's back: a note and an actor holding escape
+    sequences, which no command takes) shows escaped in the report (md and html), never as the
+    raw control character; an error message naming such a name escapes it too."""
+    from tablelog.store.url import open_log
+
+    log = open_log(f"{store}#{table['id']}")
+    log.open()
+    end = log.position(api(server).get(f"/tables/{table['id']}").json()["seq"])
+    assert end is not None
+    log.append([{"type": "core.Noted", "v": 1, "at": "2026-12-01T00:00:00.000000Z",
+                 "actor": "\x1b[31mgm", "data": {"text": "\x1b]0;owned\x07 \x1b[2J"},
+                 "cmd": end.seq + 1}], end)
+    log.close()
+    gm = api(server, table["gm"])
+    for fmt in ("md", "html"):
+        text = gm.get(f"/tables/{table['id']}/report", params={"format": fmt}).text
+        assert "u001b" in text and "owned" in text  # written as an escape (md escapes it too)
+        assert not any(ord(c) < 32 and c not in "\n\t" for c in text), fmt
+    refused = command(server, table, "gm", "magicpunk draw '\x1b[31mZed' 1")
+    assert 422 == refused.status_code
+    message = refused.json()["error"]["message"]
+    assert "\x1b" not in message and "Zed" in message, message

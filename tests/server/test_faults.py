@@ -1,35 +1,26 @@
-"""The server killed mid-stream of commands: what was answered 201 is in the log, no command is
-half in it, and the restarted server serves the same state and resumes streams (file store)."""
+"""Faults, proven (issue 17 item 7): the server killed mid-stream of commands (what was answered
+201 is in the log, no command is half in it, the restarted server serves the same state and
+resumes streams; file store), and two server processes on one PostgreSQL store (contiguous seqs,
+nothing lost or twice, streams and request ids across processes)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tablelog.store.log import LogFile
-from tests.support.server import ADD, TOKEN, free_port
+from tablelog.store.url import open_log
+from tests.support.server import ADD, TOKEN, free_port, spawn
 
 
 def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "serve",
-         "--store", f"file:{folder}", "--port", str(port)],
-        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN}, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise AssertionError("the server did not start")
+    return spawn(f"file:{folder}", port)
 
 
 def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
@@ -90,3 +81,83 @@ def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def read_stream(url: str, tid: str, after: int, until: int, got: list[tuple[int, float]],
+                ready: threading.Event) -> None:
+    """Read the table's event stream from ``after`` until record ``until``: (seq, when)."""
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(headers=auth, timeout=60) as c, c.stream(
+            "GET", f"{url}/tables/{tid}/events", params={"after": after}) as stream:
+        ready.set()
+        for line in stream.iter_lines():
+            if line.startswith("id:"):
+                got.append((int(line[3:]), time.monotonic()))
+                if got[-1][0] >= until:
+                    return
+
+
+@pytest.mark.parametrize("kind", ["postgresql", "file"])
+def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
+                                    tmp_path: Path) -> None:
+    """Two `tablelog serve` processes on one store (PostgreSQL, and a file store on one
+    machine): 4 clients × 25 commands, each sent to one process or the other in turn, with
+    request ids: contiguous seqs, every command once; each command retried on the other
+    process answers its first result (200); a stream on the second process gets every record
+    once, in order, each within a second of its 201 on the first."""
+    if kind == "postgresql":
+        store = request.getfixturevalue("pg").new_database()
+    else:
+        store = f"file:{tmp_path}"
+    ports = [free_port(), free_port()]
+    procs = [spawn(store, port) for port in ports]
+    urls = [f"http://127.0.0.1:{port}/api" for port in ports]
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        with httpx.Client(headers=auth, timeout=30) as gm:
+            tid = gm.post(f"{urls[0]}/tables", json={"system": "pf2e"}).json()["table_id"]
+            start = gm.get(f"{urls[1]}/tables/{tid}").json()["seq"]
+        got: list[tuple[int, float]] = []
+        ready = threading.Event()
+        reader = threading.Thread(target=read_stream,
+                                  args=(urls[1], tid, start, start + 100, got, ready))
+        reader.start()
+        assert ready.wait(30)
+        answered: dict[str, tuple[list[int], float]] = {}
+        again: dict[str, int] = {}
+
+        def client(k: int) -> None:
+            with httpx.Client(headers=auth, timeout=30) as c:
+                for i in range(25):
+                    body = {"command": f"note 'c{k} {i}'", "request_id": f"c{k}-{i}"}
+                    first = c.post(f"{urls[(k + i) % 2]}/tables/{tid}/commands", json=body)
+                    assert 201 == first.status_code, first.text
+                    answered[body["request_id"]] = (first.json()["seqs"], time.monotonic())
+                    if i % 5 == 0:  # a phone's retry, landing on the other process
+                        retry = c.post(f"{urls[(k + i + 1) % 2]}/tables/{tid}/commands",
+                                       json=body)
+                        assert (200, first.json()["seqs"]) == (retry.status_code,
+                                                               retry.json()["seqs"])
+                        again[body["request_id"]] = retry.status_code
+
+        clients = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+        for t in clients:
+            t.start()
+        for t in clients:
+            t.join(timeout=300)
+        reader.join(timeout=30)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+    assert 100 == len(answered) and 20 == len(again)
+    seqs = sorted(seqs[0] for seqs, _ in answered.values())
+    assert list(range(start + 1, start + 101)) == seqs
+    records = list(open_log(f"{store}#{tid}").scan(chain=True))
+    assert list(range(1, start + 101)) == [r.seq for r in records]
+    assert sorted(answered) == sorted(r.req for r in records if r.req is not None)
+    assert list(range(start + 1, start + 101)) == [seq for seq, _ in got]
+    when = dict(got)
+    late = {req: when[seqs[0]] - at for req, (seqs, at) in answered.items()
+            if when[seqs[0]] - at > 1.0}
+    assert {} == late

@@ -3,6 +3,7 @@ server and web tests' conftest)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -30,28 +32,44 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tables")
 
 
+def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    """Start `tablelog serve --store STORE --port PORT` and wait until it answers."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "serve",
+         "--store", store, "--port", str(port)],
+        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN}, stdout=out, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"tablelog serve --store {store} did not start")
+
+
+@contextlib.contextmanager
+def serving(store: str, log: Path) -> Iterator[str]:
+    """A `tablelog serve` process on ``store`` (its output in ``log``); yields its base URL and
+    checks, once it stopped, that it printed no traceback."""
+    port = free_port()
+    with log.open("w") as out:
+        proc = spawn(store, port, out)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    assert "Traceback" not in log.read_text()
+
+
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Iterator[str]:
     """A `tablelog serve` process on a fresh file store; yields its base URL."""
-    port = free_port()
-    out = (folder / "server.out").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "serve",
-         "--store", f"file:{folder}", "--port", str(port)],
-        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN},
-        stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            httpx.get(f"{url}/api/health", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
-    out.close()
-    assert "Traceback" not in (folder / "server.out").read_text()
+    with serving(f"file:{folder}", folder / "server.out") as url:
+        yield url
 
 
 CLIENTS: list[httpx.Client] = []

@@ -40,7 +40,8 @@ def rune_group() -> None:
 
 
 @rune_group.command("list")
-@click.option("--usage", type=click.Choice(_USAGES), help="Only runes of this usage.")
+@click.option("--usage", type=click.Choice(_USAGES),
+              help="Only runes an item of this usage takes (melee-weapon: weapon runes too).")
 @click.option("--max-level", type=click.IntRange(0, 30), help="Only runes of this level or lower.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
@@ -48,8 +49,11 @@ def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
 
     Example: tablelog pf2e rune list --usage melee-weapon --max-level 8
     """
+    from tablelog.rules.pf2e.usage import usages_taken
+
+    taken = usages_taken(usage) if usage is not None else None
     rows = [rune_json(r) for r in cat.runes().values()
-            if (usage is None or r.usage == usage) and (max_level is None or r.level <= max_level)]
+            if (taken is None or r.usage in taken) and (max_level is None or r.level <= max_level)]
     echo_rows(rows, {"id": "id", "name": "name", "level": "level", "price_gp": "gp", "form": "form",
                      "usage": "usage", "aliases": "aliases"}, as_json)
 

@@ -64,7 +64,7 @@ def round_(ctx: click.Context) -> None:
     help="Grade: 1..the caster's power for KIND, as a number or a letter (E 1 .. A 5, EX 7).",
 )
 @click.option(
-    "--tiles", type=click.IntRange(max=10_000), required=True, help="Tiles taken from the pool."
+    "--tiles", type=click.IntRange(-10_000, 10_000), required=True, help="Tiles taken from the pool."
 )
 @click.option("--target", "targets", multiple=True, help="Target (repeat; tiles dealt in turn).")
 @click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
@@ -142,9 +142,9 @@ def use(
 
 @group.command("damage")
 @click.argument("name")
-@click.option("--hp", type=click.IntRange(max=10**9), default=0, help="HP damage.")
-@click.option("--mp", type=click.IntRange(max=10**9), default=0, help="MP damage.")
-@click.option("--injury", type=click.IntRange(max=10_000), default=0, help="Magical injury grades.")
+@click.option("--hp", type=click.IntRange(-(10**9), 10**9), default=0, help="HP damage.")
+@click.option("--mp", type=click.IntRange(-(10**9), 10**9), default=0, help="MP damage.")
+@click.option("--injury", type=click.IntRange(-10_000, 10_000), default=0, help="Magical injury grades.")
 @click.option("--rank", default=None,
               help="The attack's rank (E..A, EX, or 1..5), for an NP that ignores attacks.")
 @appending

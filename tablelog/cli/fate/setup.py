@@ -43,14 +43,14 @@ ROW = click.Choice(["front", "back"])
     help="earth water fire wind ether hollow none (or 지 수 화 풍 공 허 무); repeat.",
 )
 @click.option(
-    "--hp", type=click.IntRange(max=10**9), required=True, help="Max HP (from the core rulebook)."
+    "--hp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max HP (from the core rulebook)."
 )
 @click.option(
-    "--mp", type=click.IntRange(max=10**9), required=True, help="Max MP (from the core rulebook)."
+    "--mp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max MP (from the core rulebook)."
 )
 @click.option(
     "--cc-budget",
-    type=click.IntRange(max=10_000),
+    type=click.IntRange(-10_000, 10_000),
     required=True,
     help="CC setting points: the core rulebook's base plus any bought with FP (the seed gives"
     " no number).",
@@ -133,12 +133,12 @@ def master_grade(ctx: click.Context, name: str, grade: int) -> None:
 
 @servant_group.command("add")
 @click.argument("name")
-@click.option("--hp", type=click.IntRange(max=10**9), required=True, help="Max HP.")
-@click.option("--mp", type=click.IntRange(max=10**9), required=True, help="Max MP.")
+@click.option("--hp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max HP.")
+@click.option("--mp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max MP.")
 @click.option("--madness", default=None, help="Madness enhancement grade (E..A, EX).")
 @click.option(
     "--np-budget",
-    type=click.IntRange(max=10_000),
+    type=click.IntRange(-10_000, 10_000),
     default=10,
     show_default=True,
     help="NP setting points.",

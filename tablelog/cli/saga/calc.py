@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from tablelog.cli.core import echo
 from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
@@ -134,7 +135,7 @@ def calc(tech_id: str | None, **options: object) -> None:
     try:
         result = compute(tech_id, options)
     except RuleViolation as exc:
-        click.echo(f"error: {exc.rule_id}: {exc.message}", err=True)
+        echo(f"error: {exc.rule_id}: {exc.message}", err=True)
         sys.exit(1)
     if options["json"]:
         click.echo(json.dumps(result, ensure_ascii=False, sort_keys=False))

@@ -43,6 +43,7 @@ __all__ = [
 HP_BOUND = (0, 10**9)
 STAT_BOUND = (0, 10**4)
 SIGNED_BOUND = (-(10**4), 10**4)
+MAX_SHEET_BYTES = 1 << 20  # a unit sheet is a few hundred bytes; /dev/zero is refused
 BOUNDS: dict[str, tuple[int, int]] = {
     "max_hp": (1, 10**9),
     "hp": HP_BOUND,
@@ -106,11 +107,19 @@ def read_sheet(path: str) -> dict[str, Any]:
     """Return the sheet file's data (``.toml`` read as TOML, anything else as JSON).
 
     Raises:
-        click.BadParameter: an unreadable file or one that does not parse to a table.
+        click.BadParameter: an unreadable file, one that is no regular file (a FIFO is never
+            waited on), is over :data:`MAX_SHEET_BYTES`, or does not parse to a table.
     """
+    from tablelog.store.log import open_regular
+
     file = pathlib.Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        with open_regular(path) as raw:
+            content = raw.read(MAX_SHEET_BYTES + 1)
+        if len(content) > MAX_SHEET_BYTES:
+            raise click.BadParameter(f"{path}: a sheet is at most {MAX_SHEET_BYTES:,} bytes",
+                                     param_hint="--sheet")
+        text = content.decode("utf-8")
         data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
     except (OSError, ValueError) as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="--sheet") from None

@@ -17,7 +17,16 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env
+from tablelog.cli.core import (
+    COMMAND_LINE_ONLY,
+    CliError,
+    Env,
+    command_line_only,
+    command_words,
+    domain_errors,
+    echo,
+    show_escaped,
+)
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
 
@@ -42,6 +51,7 @@ class Shell:
         self.root = root
         self._seen: tuple[int, int, int] | None = None
         self._root_names = set(root.list_commands(click.Context(root)))
+        self.worst = 0
 
     # -- the log ---------------------------------------------------------------------------
 
@@ -118,50 +128,74 @@ class Shell:
         system = self.system()
         group = self.root.get_command(ctx, system) if system else None
         own = list(group.commands.items()) if isinstance(group, click.Group) else []
-        core = [(n, self.root.get_command(ctx, n)) for n in sorted(self._root_names)]
+        core = [(n, self.root.get_command(ctx, n))
+                for n in sorted(self._root_names - COMMAND_LINE_ONLY)]
         found = [(n, c.get_short_help_str(50)) for n, c in [*own, *core] if c is not None]
         return found + list(SHELL_WORDS.items())
 
     def run_line(self, line: str) -> bool:
-        """Run one line; return False when it asks to leave."""
+        """Run one line; return False when it asks to leave. :attr:`worst` keeps the highest
+        exit status a line has had (1 rule, 2 usage, 3 log unusable)."""
         try:
-            words = shlex.split(line, comments=True)
+            words = command_words(line)
         except ValueError as exc:
-            click.echo(f"error: {exc}", err=True)
-            return True
+            return self._refuse(str(exc), 2)
         words = words[1:] if words[:1] == ["tablelog"] else words
         if not words:
             return True
         if words[0] in ("exit", "quit"):
-            return False
-        if words[0] == "help":
+            if len(words) == 1:
+                return False
+            return self._refuse(f"{words[0]} takes no words (got {shlex.join(words[1:])}); "
+                                "the shell goes on", 2)
+        if words[0] == "help" and len(words) == 1:
             self._help()
+        elif words[0] == "help":  # `help chant`: that command's --help
+            self._execute([*self.argv(words[1:]), "--help"])
         elif words[0].startswith("-"):
-            click.echo("error: the shell works on one log and actor: start another shell "
-                       "(tablelog --log PATH --actor NAME shell)", err=True)
+            self._refuse("the shell works on one log and actor: start another shell "
+                         "(tablelog --log PATH --actor NAME shell)", 2)
         else:
             self.refresh()
             self._execute(self.argv(words))
             self._seen = self._fingerprint()
         return True
 
+    def _refuse(self, message: str, status: int) -> bool:
+        """Print ``error: MESSAGE`` and keep ``status`` as the worst so far; return True (the
+        shell goes on)."""
+        echo(f"error: {message}", err=True)
+        self.worst = max(self.worst, status)
+        return True
+
     def _execute(self, argv: list[str]) -> None:
         self.env.in_run = True  # as for a script line: the shell's log and actor stay
         try:
-            self.root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=self.env)
+            status = self.root.main(args=argv, prog_name="tablelog", standalone_mode=False,
+                                    obj=self.env)
+            self.worst = max(self.worst, status if isinstance(status, int) else 0)
         except click.UsageError as exc:
-            click.echo(f"error: {exc.format_message()}{self._command_hint(argv)} (in: "
-                       f"{shlex.join(argv)}; COMMAND --help explains a command)", err=True)
+            self._refuse(f"{exc.format_message()}{self._command_hint(argv)} (in: "
+                         f"{shlex.join(argv)}; COMMAND --help explains a command)", 2)
         except click.ClickException as exc:
-            exc.show()
-        except click.exceptions.Exit:
-            pass
+            show_escaped(exc)
+            self.worst = max(self.worst, exc.exit_code)
         except (click.Abort, KeyboardInterrupt):
             click.echo("interrupted", err=True)
             self.env.forget_session()
         finally:
             self.env.in_run = True  # `run` resets it when it ends
             self.env.dry_run = False
+
+    def check_log(self) -> None:
+        """After piped input: a log still unusable (never created, not a log) is an error, exit 3,
+        unless a line already said so."""
+        if self.worst < 3 and self._session() is None:
+            try:
+                domain_errors(self.env.session)()
+            except CliError as exc:
+                exc.show()
+                self.worst = max(self.worst, exc.exit_code)
 
     def _command_hint(self, argv: list[str]) -> str:
         """Suggest commands close to an unknown first word (``chnat`` -> chant)."""
@@ -188,7 +222,8 @@ class Shell:
             return
         for line in sys.stdin:
             if not self.run_line(line.rstrip("\n")):
-                return
+                break
+        self.check_log()
 
     async def _interactive(self) -> None:
         """Prompt in one event loop (a prompt per line costs less than a loop per line)."""
@@ -231,10 +266,12 @@ def shell(ctx: click.Context) -> None:
     Example: tablelog --log war.tlog shell
     """
     env: Env = ctx.obj
-    if env.in_run:
-        raise CliError("the shell runs from the command line, not from a script or the shell", 2)
-    Shell(env, ctx.find_root().command).loop()  # type: ignore[arg-type]
+    command_line_only(ctx)
+    session = Shell(env, ctx.find_root().command)  # type: ignore[arg-type]
+    session.loop()
     env.in_run = False
+    if session.worst and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        ctx.exit(session.worst)  # piped lines: the worst status of a line, as `run` would
 
 
 COMMANDS = [shell]

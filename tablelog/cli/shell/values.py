@@ -14,7 +14,7 @@ __all__ = ["Candidates", "param_values", "complete_from_log"]
 
 Candidates = list[tuple[str, str]]  # (value, what it is)
 _ENTITIES = {"name", "actor", "target", "targets", "holder", "master", "servant", "owner", "by",
-             "to", "who", "cover_by", "source", "item", "item_id", "names_", "entity"}
+             "to", "who", "cover_by", "source", "item", "item_id", "names_", "entity", "about"}
 _FATE_KINDS = ("attack", "defense", "heal", "buff", "curse")
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from tablelog.rules.core import RuleViolation
-from tablelog.rules.pf2e.catalogue import BaseItem, Rune
+from tablelog.rules.pf2e.catalogue import BaseItem, Rune, base_items, runes
 
-__all__ = ["check_fits", "fits", "is_thrown", "USAGE_TESTS"]
+__all__ = ["check_fits", "fits", "is_thrown", "USAGE_TESTS", "usages_taken"]
 
 
 def is_thrown(base: BaseItem) -> bool:
@@ -53,6 +53,32 @@ USAGE_TESTS: dict[str, _Test] = {
     "shield": lambda b, held: True,
 }
 """Usage token -> test on (base item, families of the runes already on it)."""
+
+
+def usages_taken(usage: str) -> set[str]:
+    """Return the usage tokens whose runes every item of ``usage`` can take: ``usage`` itself
+    and each token that holds for every catalogue base item ``usage`` holds for (a melee weapon
+    takes ``weapon`` runes; a heavy armor ``medium-or-heavy-armor`` ones), no runes held yet;
+    the catalogue's base items are the only ones an item is made from. A token no base item
+    has takes its own and its category's universal ones.
+
+    Args:
+        usage: A rune usage token of the catalogue (``melee-weapon``).
+
+    Returns:
+        Usage tokens of the same item category (weapon, armor, shield).
+
+    Source: pf2e-runes.ja.txt, ルーン (使用方法); PF2E-RUNE-6.
+    """
+    category = {r.usage: r.item for r in runes().values()}
+    bases = [b for b in base_items().values() if b.category == category[usage]]
+
+    def qualifying(token: str) -> set[str]:
+        return {b.id for b in bases if USAGE_TESTS[token](b, frozenset())}
+
+    mine = qualifying(usage) or {b.id for b in bases}
+    return {token for token, item in category.items()
+            if item == category[usage] and (token == usage or qualifying(token) >= mine)}
 
 
 _EXCLUDED = {"weapon-without-holy": "holy", "weapon-without-unholy": "unholy"}

@@ -1,0 +1,81 @@
+"""The records a table hands to its event streams, log reads and command answers.
+
+A :class:`Tail` keeps a table's latest records in memory, read once from the store however many
+streams want them (a hundred subscribers cost one read), and extended from where it ends; older
+records are read from the store, starting at the nearest position it has indexed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from tablelog.store.base import Log
+from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
+from tablelog.store.log import StoredRecord
+
+__all__ = ["Tail", "Stored", "INDEX_EVERY", "TAIL"]
+
+INDEX_EVERY = 256  # records between the positions a tail remembers (reads start near a seq)
+TAIL = 512  # the latest records a tail keeps
+
+
+class Stored(NamedTuple):
+    """A record read by a table: its fields, and its whole envelope (for ``log --json``)."""
+
+    rec: StoredRecord
+    env: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rec, name)
+
+
+class Tail:
+    """The latest records of one table (not thread-safe: the table's lock guards it)."""
+
+    def __init__(self) -> None:
+        self._index: list[Position] = []  # the position after seq INDEX_EVERY × (i + 1)
+        self._tail: list[Stored] = []  # the latest records read, contiguous
+        self._end: Position | None = None  # the position after the tail's last record
+
+    def after(self, log: Log, seq: int, end: int, limit: int) -> list[Stored]:
+        """Return the records of ``log`` after ``seq`` up to ``end`` (at most ``limit``).
+
+        Raises:
+            LogError: the log cannot be read.
+        """
+        tail = self._tail
+        if not tail or tail[0].seq > seq + 1:
+            k = min(seq // INDEX_EVERY, len(self._index))
+            found, after = self._read(log, self._index[k - 1] if k > 0 else None, seq, limit)
+            if not found or found[-1].seq == end:
+                self._tail, self._end = found[-TAIL:], after
+            return found
+        if tail[-1].seq < end:
+            more, self._end = self._read(log, self._end, tail[-1].seq, end - tail[-1].seq)
+            tail += more
+            del tail[:-TAIL]
+        first = max(0, seq + 1 - tail[0].seq)
+        return tail[first:first + limit]
+
+    def _read(self, log: Log, start: Position | None, seq: int, limit: int,
+              ) -> tuple[list[Stored], Position | None]:
+        """Read at most ``limit`` records after ``seq`` from the store, starting at ``start``
+        (None: the first record); return them and the position after the last one read. The
+        log keeps its end and torn offset (the session's reads and appends rely on them)."""
+        saved = log.end, log.torn_at
+        found: list[Stored] = []
+        after = start
+        try:
+            for n, env, offset, end, payload in log.records(start):
+                if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
+                    self._index.append(Position(n, end, chain_hash(payload), offset))
+                if n > seq:
+                    found.append(Stored(StoredRecord(
+                        n, env["type"], env["v"], env["at"], env["actor"], env["data"], offset,
+                        env.get(COMMAND_KEY), env.get(REQUEST_KEY)), env))
+                    after = Position(n, end, chain_hash(payload), offset)
+                    if len(found) >= limit:
+                        break
+        finally:
+            log.end, log.torn_at = saved
+        return found, after
