@@ -357,7 +357,7 @@ def command_words(line: str) -> list[str]:
             odd = (len(rest) - len(rest.rstrip("\\"))) % 2 and line[pos] != "'"
             raise ValueError("No escaped character" if odd else "No closing quotation")
         pos = match.end()
-        kind = match.lastgroup
+        kind = match.lastgroup or ""
         if kind in ("space", "comment"):
             if parts is not None:
                 words.append("".join(parts))

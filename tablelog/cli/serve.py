@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from typing import Any
 
 import click
 
@@ -69,7 +70,7 @@ def _server_class() -> type:
     return Server
 
 
-def _Server(config: object) -> object:  # noqa: N802 - a class made on first use
+def _Server(config: object) -> Any:  # noqa: N802 - a class made on first use
     return _server_class()(config)
 
 

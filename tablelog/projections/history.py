@@ -23,7 +23,7 @@ class Entry:
     """One step of an audit trail or a replay."""
 
     seq: int
-    at: str
+    at: str | None  # None: a dry run's event, never appended
     actor: str
     event: Event
     changes: list[tuple[str, Any, Any]]

@@ -301,7 +301,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         if report is not None:  # one route, two kinds of text (format=html|md)
             report["responses"]["200"]["content"] = {
                 kind: {"schema": {"type": "string"}} for kind in REPORT_TYPES.values()}
-        return schema  # type: ignore[no-any-return]
+        return schema
 
     return Litestar(
         route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,

@@ -34,7 +34,8 @@ class _Routed(io.TextIOBase):
 
     def write(self, text: str) -> int:
         buffer = getattr(self.local, "buffer", None)
-        return (buffer if buffer is not None else self.real).write(text)
+        written: int = (buffer if buffer is not None else self.real).write(text)
+        return written
 
     def flush(self) -> None:
         if getattr(self.local, "buffer", None) is None:
@@ -59,7 +60,7 @@ def _captured() -> Iterator[io.StringIO]:
     with _ROUTES_LOCK:
         if not _ROUTES:
             sys.stdout, sys.stderr = _Routed(sys.stdout), _Routed(sys.stderr)
-            _ROUTES.extend([sys.stdout, sys.stderr])  # type: ignore[list-item]
+            _ROUTES.extend([sys.stdout, sys.stderr])
     out = io.StringIO()
     for route in _ROUTES:
         route.local.buffer = out
