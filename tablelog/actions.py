@@ -261,5 +261,5 @@ def _decide_refold(refold: Refold, undone: set[int], first: int, rule: str, verb
     if failed:
         listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
         raise RuleViolation(rule, f"#{first} cannot be {verb}: later events depend on it: "
-                            f"{listed}")
+                            f"{listed}", tuple(s for _, _, exc in failed for s in exc.secrets))
     return state

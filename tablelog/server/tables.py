@@ -107,6 +107,7 @@ class Refusal(Exception):
     def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.rule = status, code, message, rule
+        self.secrets: tuple[Any, ...] = ()  # what the message tells that some seats may not see
 
 
 class Stored(NamedTuple):
@@ -341,7 +342,9 @@ def _click_line(argv: list[str], env: Any) -> None:
         message = exc.format_message()
         if exc.exit_code == 1:
             rule, _, text = message.partition(": ")
-            raise Refusal(422, "rule", text, rule) from None
+            refusal = Refusal(422, "rule", text, rule)
+            refusal.secrets = exc.secrets
+            raise refusal from None
         if exc.exit_code == 3:
             raise Refusal(503, "log", message) from None
         raise Refusal(400, "usage", message) from None
