@@ -20,7 +20,7 @@ import attrs
 from tablelog.commands.core import Redo, Undo
 from tablelog.events.core import MARKERS, Event, Redone, Undone
 from tablelog.projections.core import State, undone_after
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Secret
 
 __all__ = [
     "Summary", "Action", "Marker", "action_of", "command_end", "latest_active", "latest_undone",
@@ -260,6 +260,10 @@ def _decide_refold(refold: Refold, undone: set[int], first: int, rule: str, verb
     state, failed = refold(undone, first)
     if failed:
         listed = "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in failed)
+        # a reason that tells hidden information (where a card is, an enemy's HP) is the GM's:
+        # the event it refuses may be another character's, whose cards it names
+        told = tuple(Secret(str(exc), None, f"{exc.rule_id}: what it names is hidden")
+                     for _, _, exc in failed if exc.secrets)
         raise RuleViolation(rule, f"#{first} cannot be {verb}: later events depend on it: "
-                            f"{listed}", tuple(s for _, _, exc in failed for s in exc.secrets))
+                            f"{listed}", told)
     return state

@@ -100,3 +100,32 @@ def test_kais_hidden_hand_is_not_probed_card_by_card(server: str,
         answer = ann.post(f"/tables/{tid}/commands", json={
             "command": f"magicpunk draw Aria 1 --cards {card}", "dry_run": True}).json()
         assert {"Kai", "staff"}.isdisjoint(words(answer)), answer
+
+
+def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
+    """saga: p (Gustave) hits the enemy Rat (148 HP) for 74, the GM's hit takes it to 0 and it
+    falls; p's undo of the first hit is refused because the fall depends on it. The GM reads
+    "Rat has 74 HP, not 0"; p reads the dependent event and rule, not the enemy's HP."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
+    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
+                                                  "characters": ["Gustave"]}).json()["token"]
+    hit = "saga cast Gustave kiri-harai --target Rat --roll 1"
+    for who, line in ((gm, "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "
+                           "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20"),
+                      (gm, "saga unit add Rat --enemy --max-hp 148 --stat vit=10 --resist 0"),
+                      (api(server, token), hit), (gm, hit)):
+        answer = who.post(f"/tables/{tid}/commands", json={"command": line})
+        assert 201 == answer.status_code, answer.text
+    first = next(e["seq"] for e in gm.get(f"/tables/{tid}/log").json()["events"]
+                 if e["type"] == "saga.AttackDamageDealt")
+    fell = next(e["seq"] for e in gm.get(f"/tables/{tid}/log").json()["events"]
+                if e["type"] == "saga.UnitIncapacitated")
+    said = {}
+    for name, client in (("p", api(server, token)), ("gm", gm)):
+        answer = client.post(f"/tables/{tid}/commands", json={"command": f"undo {first}"})
+        assert (422, "CORE-UNDO") == (answer.status_code, answer.json()["error"]["rule"])
+        said[name] = answer.json()["error"]["message"]
+    depends = f"#{first} cannot be undone: later events depend on it: #{fell} saga.UnitIncapacitated"
+    assert f"{depends} (SAGA-LP-1: Rat has 74 HP, not 0)" == said["gm"]
+    assert f"{depends} (SAGA-LP-1: what it names is hidden)" == said["p"]
