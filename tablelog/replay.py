@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, fast_check, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
@@ -44,10 +45,11 @@ _STATE_FIELDS = tuple(f.name for f in attrs.fields(State))
 
 @attrs.define
 class Folded:
-    """The result of a fold: the state, every marker met, where it ended, new checkpoints."""
+    """The result of a fold: the state, the markers that matter (the latest of each target),
+    where it ended, new checkpoints."""
 
     state: State
-    markers: list[tuple[int, str, int]]
+    markers: Markers
     end: Position
     taken: list[Checkpoint]
     undone: frozenset[int]
@@ -191,7 +193,7 @@ class Replayer:
         return State(**decode_state(cp.state, {n: getattr(initial, n) for n in _STATE_FIELDS}))
 
     def checkpoint(self, state: State, end: Position, undone: frozenset[int],
-                   markers: list[tuple[int, str, int]]) -> Checkpoint | None:
+                   markers: Markers) -> Checkpoint | None:
         """Return a checkpoint of ``state`` at ``end``, or None when it cannot be encoded."""
         try:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
@@ -269,7 +271,7 @@ class Replayer:
             self._cps = [c for c in self.checkpoints() if c is not base]
             base, state = None, self.initial()
             skip = frozenset() if not skip else skip
-        markers = list(base.markers) if base is not None else []
+        markers = Markers(base.markers if base is not None else ())
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         enabled = gc.isenabled()
@@ -282,7 +284,7 @@ class Replayer:
         return Folded(state, markers, end, taken, skip, error)
 
     def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
-                markers: list[tuple[int, str, int]], optimistic: bool,
+                markers: Markers, optimistic: bool,
                 ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan.
@@ -309,7 +311,7 @@ class Replayer:
                 for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
                     kind = env["type"]
                     if kind in MARKERS:
-                        markers.append((seq, kind, _target(kind, env, seq, offset, path)))
+                        markers.add(seq, kind, _target(kind, env, seq, offset, path))
                     elif error is None and seq not in skip:
                         entry = entries.get(kind)
                         if entry is None or entry[0] != env["v"]:

@@ -19,7 +19,7 @@ from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
 from tablelog.replay import Replayer
-from tablelog.rules.core import RuleViolation, check_name
+from tablelog.rules.core import RuleViolation, check_name, check_text
 from tablelog.store.base import Log
 from tablelog.store.format import (
     COMMAND_KEY,
@@ -125,7 +125,7 @@ class Session:
         self._header_checked = False  # the system's check of the header's options ran
         self._replayer: Replayer | None = None
         self._state: State | None = None
-        self._markers: list[tuple[int, str, int]] = []
+        self._markers = actions.Markers()
         self._end: Position | None = None
         self._lock: LogLock | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
@@ -152,10 +152,13 @@ class Session:
         Raises:
             LogError: the file or table exists or cannot be created.
             systems.SystemUnavailable: unknown system.
+            RuleViolation: CORE-TEXT for a title with control characters (whoever creates the
+                log: the CLI or the table server); CORE-SIZE for a header over the limit.
         """
         import secrets
         import uuid
 
+        check_text(title, "the title")  # shown to every player by `state`
         systems.get(system)
         header = Header(
             session_id=uuid.uuid4().hex,
@@ -225,10 +228,11 @@ class Session:
                 raise record_error(self.path, rec.seq, rec.offset, exc) from None
 
     def markers(self, until: int | None = None) -> list[tuple[int, str, int]]:
-        """Return ``(seq, kind, target)`` of every undo/redo marker (up to ``until``)."""
+        """Return ``(seq, kind, target)`` of the latest undo/redo marker of each target (up to
+        ``until``), in log order: what decides which events are undone."""
         if until is None and self._state is not None:
             return list(self._markers)
-        found = []
+        found = actions.Markers()
         for rec in self.log.scan(chain=self.chain):
             if until is not None and rec.seq > until:
                 break
@@ -237,8 +241,8 @@ class Session:
                 if type(target) is not int or not 0 < target < rec.seq:
                     raise record_error(self.path, rec.seq, rec.offset, f"{rec.type} targets "
                                        f"{_seq_text(target)}, which is not an earlier event")
-                found.append((rec.seq, rec.type, target))
-        return found
+                found.add(rec.seq, rec.type, target)
+        return list(found)
 
     def state(self, until: int | None = None) -> State:
         """Return the folded state (now, or right after event ``until``).
@@ -379,11 +383,9 @@ class Session:
             return None
         new_state.seq = applied[-1].seq
         self._state = new_state
-        self._markers.extend(
-            (a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
-            for a in applied
-            if a.event.TYPE in MARKERS
-        )
+        for a in applied:
+            if a.event.TYPE in MARKERS:
+                self._markers.add(a.seq, a.event.TYPE, a.event.target)  # type: ignore[attr-defined]
         if self.snapshots:
             self._checkpoint(new_state)
         return Outcome(applied, True, at=self._last_at)
@@ -465,7 +467,7 @@ class Session:
         first = True
         for seq, env, *_ in self.log.records(start.end if start is not None else None, self.chain):
             key = actions.summary(seq, env.get(COMMAND_KEY), env["at"], env["actor"],
-                                  env["type"])
+                                  env["type"], env["data"].get("target"))
             if first and boundary is not None and key[1] == boundary:
                 yield from self._summaries(None)
                 return

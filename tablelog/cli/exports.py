@@ -20,13 +20,16 @@ __all__ = ["COMMANDS"]
 @contextlib.contextmanager
 def _output(path: str | None) -> Iterator[TextIO]:
     """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
-    ``path`` only once everything is written (a failed export leaves no half file)."""
+    ``path`` only once everything is written (a failed export leaves no half file). The
+    temporary file is created new, never through a link planted at its name (a shared folder)."""
     if path is None or path == "-":
         yield sys.stdout
         return
-    temp = f"{path}.part-{secrets.token_hex(4)}"
+    from tablelog.store.log import create_file
+
+    temp = f"{path}.part-{secrets.token_hex(8)}"
     try:
-        with open(temp, "w", encoding="utf-8", newline="") as out:
+        with os.fdopen(create_file(temp), "w", encoding="utf-8", newline="") as out:
             yield out
         os.replace(temp, path)
     except OSError as exc:

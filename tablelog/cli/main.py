@@ -192,11 +192,9 @@ def init(
     first record adds your signing key: from then on every record is signed
     (docs/RELIABILITY.md). Example: tablelog --log war.tlog init --system fate --seed 7 --sign
     """
-    from tablelog.rules.core import check_text
     from tablelog.session import Session
     from tablelog.store.url import names_table, table_id_of
 
-    check_text(title, "the title")  # CORE-TEXT: shown to every player by `state`
     env: Env = ctx.obj
     new_id = not names_table(env.log_path)
     session = Session.create(

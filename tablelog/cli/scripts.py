@@ -187,7 +187,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
     prefix in a new file. Example: tablelog verify --expect-head 12:6b1d…
     """
     from tablelog.session import LogError, Session
-    from tablelog.store.keys import check_signatures
+    from tablelog.store.keys import check_pin, check_signatures
     from tablelog.store.log import LogLocked, LogUnwritable
     from tablelog.store.pgsql import StoreUnavailable
 
@@ -214,6 +214,7 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         folded = session.state()
         unheld = session.unheld()
         signatures = check_signatures(session.log)
+        check_pin(session.path, session.header.session_id, signatures)
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
         raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
     except LogError as exc:
@@ -251,9 +252,12 @@ def _echo_signatures(report: Any) -> None:
     echo(f"signed: {report.signed} records by {report.keys} keys in the roster "
          f"(owner {report.owner}, key {report.owner_key}), each signature checked")
     if report.unsigned:
-        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs)
-                           for actor, seqs in report.unsigned.items())
-        echo(f"not signed (no key in the roster): {listed}")
+        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs) + (
+            f" … ({n:,} records)" if n > len(seqs) else "")
+            for actor, (n, *seqs) in report.unsigned.items())
+        more = f"; {report.unsigned_others:,} records by other actors" \
+            if report.unsigned_others else ""
+        echo(f"not signed (no key in the roster): {listed}{more}")
 
 
 def _parse_head(value: str | None) -> tuple[int, bytes] | None:

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import undone_after
 from tablelog.projections.history import Entry, narrate
+from tablelog.rules.core import escape_text
 
 __all__ = ["CSV_COLUMNS", "active", "entity_field", "cell", "session_changes", "export_csv"]
 
@@ -63,24 +64,39 @@ def _observed(pairs: Iterable[tuple[Any, Event]],
         yield rec, event
 
 
-def entity_field(path: str) -> tuple[str, str]:
+def entity_field(path: str, names: Iterable[str] = ()) -> tuple[str, str]:
     """Split a change's path into the entity and the field: ``characters.Aria.hand`` is
     ``("Aria", "hand")``; a path outside characters and items has no entity (``("",
-    "clock.turn")``)."""
+    "clock.turn")``). A name may hold dots: the longest of ``names`` (the entities the event
+    names) that the path holds is the entity (``characters.Lt.Vex.hp`` is ``("Lt.Vex",
+    "hp")``), else the path splits at its first dot."""
     section, _, rest = path.partition(".")
-    if section in ENTITY_SECTIONS and rest:
-        name, _, field = rest.partition(".")
-        return name, field
-    return "", path
+    if section not in ENTITY_SECTIONS or not rest:
+        return "", path
+    for name in sorted(names, key=len, reverse=True):
+        if rest == name or rest.startswith(f"{name}."):
+            return name, rest[len(name) + 1:]
+    name, _, field = rest.partition(".")
+    return name, field
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@")  # a spreadsheet reads such a cell as a formula
 
 
 def cell(value: Any) -> str:
-    """Return a value as a spreadsheet cell: text as is, numbers and lists as JSON, None empty."""
+    """Return a value as a spreadsheet cell: text as is, numbers and lists as JSON, None empty.
+
+    Text is data from the log: its control characters are escaped (:func:`escape_text`), and
+    text that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``+cmd|…``, ``-2+3``,
+    ``@SUM(…)``) is written after a ``'``, which spreadsheets show as text (OWASP's advice for
+    CSV injection). Numbers are never quoted: ``-3`` stays a number.
+    """
     if value is None:
         return ""
     if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
+        text = escape_text(value)
+        return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
+    return escape_text(json.dumps(value, ensure_ascii=False))
 
 
 def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
@@ -101,8 +117,8 @@ def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
         rules = " ".join(entry.event.RULES)
         marks = [cell(entry.undone)] if show_all else []
         for path, old, new in entry.changes:
-            name, field = entity_field(path)
-            writer.writerow([entry.seq, entry.at, entry.actor, entry.event.TYPE, name, field,
-                             cell(old), cell(new), rules, *marks])
+            name, field = entity_field(path, entry.event.entities())
+            writer.writerow([entry.seq, cell(entry.at), cell(entry.actor), entry.event.TYPE,
+                             cell(name), cell(field), cell(old), cell(new), rules, *marks])
             rows += 1
     return rows

@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from tablelog.rules.core import escape_text
+
 __all__ = ["gauge_svg", "series_id"]
 
 _WIDTH_IN, _HEIGHT_IN = 7.5, 2.8
@@ -21,8 +23,9 @@ def series_id(gauge: str, index: int) -> str:
 
 
 def _label(name: str) -> str:
-    """Return a legend label that shows ``name`` as written (no mathtext, never hidden)."""
-    text = name.replace("$", r"\$")
+    """Return a legend label that shows ``name`` as written (no mathtext, never hidden), its
+    control characters escaped (a name is data from the log)."""
+    text = escape_text(name).replace("$", r"\$")
     return f" {text}" if text.startswith("_") else text  # matplotlib hides labels with "_"
 
 

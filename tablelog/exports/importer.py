@@ -28,7 +28,7 @@ from tablelog.store.format import (
     pack_header,
     parse_header,
 )
-from tablelog.store.log import LogError, fsync_dir
+from tablelog.store.log import LogError, create_file, fsync_dir
 
 __all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_CHARS"]
 
@@ -89,7 +89,7 @@ def import_jsonl(lines: Iterable[str], target: str) -> Imported:
     folder = os.path.dirname(os.path.abspath(target))
     temp = os.path.join(folder, f".{os.path.basename(target)}.import-{secrets.token_hex(4)}")
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = create_file(temp)  # never through a link planted at its name
     except OSError as exc:
         raise LogError(f"cannot create {target}: {exc.strerror}") from None
     try:

@@ -22,6 +22,7 @@ import attrs
 import msgpack
 
 from tablelog.projections.core import undone_after
+from tablelog.rules.core import escape_text
 from tablelog.store.log import LogError, record_error
 
 __all__ = ["PREV_KEY", "UNDONE_KEY", "dump", "record_line", "envelope_of", "pack", "decoded",
@@ -33,14 +34,13 @@ UNDONE_KEY = "undone"  # added by a line: not part of the envelope
 _FLUSH_LINES = 2048
 
 
-_LINE_BREAKS = str.maketrans({"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
 def dump(data: Any) -> str:
-    """Return ``data`` as one JSON line (UTF-8 text kept as it is, keys in their order); the
-    characters that some readers take for a line break (NEL, LS, PS: json leaves them raw) are
-    escaped, so a record is one line by any reader's count."""
-    return json.dumps(data, ensure_ascii=False).translate(_LINE_BREAKS)
+    """Return ``data`` as one JSON line (UTF-8 text kept as it is, keys in their order). What
+    json leaves raw among the characters that steer a terminal or that some readers take for a
+    line break (C1 controls such as CSI and NEL, DEL, bidi marks, LS, PS) is written as
+    ``\\uXXXX`` (:func:`escape_text`), so a record is one line by any reader's count and shows
+    as text on a terminal; the strings it holds are unchanged."""
+    return escape_text(json.dumps(data, ensure_ascii=False))
 
 
 def record_line(env: dict[str, Any], undone: bool) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The session report as Markdown (pastes into a chat or a wiki: figures in tables, no charts)
 or as one self-contained HTML file (inline CSS, charts inline as SVG, readable offline and
-printable). Everything from the log is data: escaped, control characters shown as ``\\u001b``.
+printable). Everything from the log is data: escaped, control characters (and the marks that
+reorder a line) shown as ``\\u001b`` by :func:`tablelog.rules.core.escape_text`, in the text, the
+tables and the charts' labels.
 """
 
 from __future__ import annotations
@@ -12,17 +14,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from tablelog.exports.report import Report
+from tablelog.rules.core import escape_text
 
 __all__ = ["markdown", "html_page"]
 
 _NUMBER = re.compile(r"[+−-]?[0-9][0-9.e+-]*|–")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<|~]|(?<!\w)_|_(?!\w))")  # an inner _ is no emphasis
-
-
-def _visible(text: str) -> str:
-    """Return ``text`` with control characters written as ``\\uXXXX``."""
-    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _value(value: Any) -> str:
@@ -91,7 +88,7 @@ def _timeline(report: Report) -> Iterator[tuple[str, str, bool]]:
 
 
 def _md(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", _visible(text))
+    return _MD_SPECIAL.sub(r"\\\1", escape_text(text))
 
 
 def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
@@ -150,7 +147,7 @@ ol.timeline li { padding: .1rem 0; border-bottom: 1px dotted #ddd; }
 
 
 def _h(text: str) -> str:
-    return html.escape(_visible(text), quote=True)
+    return html.escape(escape_text(text), quote=True)
 
 
 def _html_table(heading: str, columns: list[str], rows: list[list[str]], level: int) -> str:

@@ -18,7 +18,7 @@ import attrs
 
 from tablelog import actions
 from tablelog.events.core import MARKERS, Event
-from tablelog.exports.changes import ENTITY_SECTIONS
+from tablelog.exports.changes import ENTITY_SECTIONS, entity_field
 
 if TYPE_CHECKING:
     from tablelog.systems.declaration import Headline
@@ -120,11 +120,11 @@ class Tally:
         """Take the changes of one event that counts (an entry of ``narrate``)."""
         touched: dict[tuple[str, str], None] = {}
         for path, old, new in entry.changes:
-            section, _, rest = path.partition(".")
+            section = path.partition(".")[0]
             if section not in ENTITY_SECTIONS:
                 self._list(entry.event.TYPE, path, old, new)
                 continue
-            name, _, field = rest.partition(".")
+            name, field = entity_field(path, entry.event.entities())
             if name not in self.kinds:
                 self.kinds[name] = section[:-1]
                 self._new.append(name)

@@ -347,5 +347,8 @@ def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
 
 
 def _internal(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Never a 500 with a traceback: an unforeseen failure is a 503 naming its kind."""
+    """Never a 500 with a traceback: an unforeseen failure is a 503 naming its kind; a body
+    nested too deeply for the JSON decoder (``[[[…]]]`` within 64 KiB) is the client's: 400."""
+    if isinstance(exc, RecursionError):
+        return _error(400, "usage", "the body is nested too deeply to be a request")
     return _error(503, "log", f"the table could not answer ({type(exc).__name__})")

@@ -133,28 +133,29 @@ class Viewer:
 
     def _change(self, change: dict[str, Any], entity: str | None) -> dict[str, Any]:
         path = change["field"]
-        name, field = _split(path) if entity is None else (entity, path)
-        if name is None:
-            return change
-        base = field.split("[", 1)[0].split(".", 1)[0]
         hidden = self.hidden
-        hide_cards = base in hidden.owner_fields and not self.owns(name)
-        hide_enemy = name in self.enemies and base in hidden.enemy_fields
-        if not (hide_cards or hide_enemy):
-            return change
-        old, new = change["old"], change["new"]
-        if hide_cards:
-            return {**change, "old": _hidden(old), "new": _hidden(new)}
-        return {**change, "old": None, "new": None}
+        for name, field in _splits(path) if entity is None else [(entity, path)]:
+            base = field.split("[", 1)[0].split(".", 1)[0]
+            hide_cards = base in hidden.owner_fields and not self.owns(name)
+            hide_enemy = name in self.enemies and base in hidden.enemy_fields
+            if hide_cards:
+                return {**change, "old": _hidden(change["old"]), "new": _hidden(change["new"])}
+            if hide_enemy:
+                return {**change, "old": None, "new": None}
+        return change
 
 
-def _split(path: str) -> tuple[str | None, str]:
-    """Split ``characters.Aria.hand[0]`` into ``("Aria", "hand[0]")``; None for other paths."""
+def _splits(path: str) -> list[tuple[str, str]]:
+    """Return every way to read ``characters.NAME.FIELD`` (or ``items.…``) from a change's
+    path: ``characters.Lt. Vex.hp`` is ``[("Lt", " Vex.hp"), ("Lt. Vex", "hp")]``, as a name
+    may hold dots; ``[]`` for other paths. A change is hidden when any reading hides it, so a
+    dot in a name never shows its hidden fields (a player's attack once showed the HP of an
+    enemy named ``Lt. Vex``)."""
     section, _, rest = path.partition(".")
     if section not in ("characters", "items") or not rest:
-        return None, path
-    name, _, field = rest.partition(".")
-    return name, field
+        return []
+    parts = rest.split(".")
+    return [(".".join(parts[:i]), ".".join(parts[i:])) for i in range(1, len(parts) + 1)]
 
 
 def _hidden(value: Any) -> Any:

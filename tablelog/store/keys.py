@@ -29,9 +29,11 @@ from tablelog.store.log import LogError, LogFile, record_error
 from tablelog.store.private import private_dir, read_private, write_private
 
 __all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_hex",
-           "signer", "check_signatures", "parse_public"]
+           "signer", "check_signatures", "parse_public", "pin_roster", "check_pin"]
 
 KEY_ADDED = "core.KeyAdded"
+SHOWN_SEQS = 3  # unsigned records named per actor by verify
+SHOWN_ACTORS = 20  # actors with unsigned records named by verify
 _SEED_BYTES = 32
 
 
@@ -103,14 +105,17 @@ def signer(actor: str) -> Callable[[bytes], bytes] | None:
 class SignatureReport:
     """What a log's signatures prove: ``signed`` records with a valid signature, ``keys`` actors
     in the roster, its ``owner`` and the owner's first public key (hex: compare it with the one
-    the GM posted), and ``unsigned``: actor -> the seqs of their records after the roster
-    began, when they had no key."""
+    the GM posted), and ``unsigned``: actor -> ``[records, first seqs…]``, the number of their
+    records after the roster began, when they had no key, and the first :data:`SHOWN_SEQS` of
+    them (for the first :data:`SHOWN_ACTORS` such actors; ``unsigned_others`` counts the
+    records of the rest): bounded however long the log and however many actors it names."""
 
     signed: int
     keys: int
     owner: str
     owner_key: str
     unsigned: dict[str, list[int]]
+    unsigned_others: int = 0
 
 
 def check_signatures(log: LogFile) -> SignatureReport | None:
@@ -122,7 +127,7 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
             roster change not appended and signed by the roster's owner, naming the record.
     """
     roster: dict[str, Any] = {}
-    owner, owner_key, signed, unsigned = "", "", 0, {}
+    owner, owner_key, signed, unsigned, others = "", "", 0, {}, 0
     for seq, env, offset, _, _ in log.records():
         actor = env["actor"]
         adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
@@ -140,10 +145,20 @@ def check_signatures(log: LogFile) -> SignatureReport | None:
             _check_one(log, seq, offset, env, roster[actor])
             signed += 1
         else:
-            unsigned.setdefault(actor, []).append(seq)
+            found = unsigned.get(actor)
+            if found is None and len(unsigned) >= SHOWN_ACTORS:
+                others += 1
+            elif found is None:
+                unsigned[actor] = [1, seq]
+            else:
+                found[0] += 1
+                if len(found) <= SHOWN_SEQS:
+                    found.append(seq)
         if adding is not None:
             roster[adding[0]] = _public(adding[1])
-    return SignatureReport(signed, len(roster), owner, owner_key, unsigned) if roster else None
+    if not roster:
+        return None
+    return SignatureReport(signed, len(roster), owner, owner_key, unsigned, others)
 
 
 def _public(raw: bytes) -> Any:
@@ -175,6 +190,53 @@ def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, 
         return str(data["actor"]), parse_public(data["public_key"])
     except (KeyError, TypeError, ValueError) as exc:
         raise record_error(path, seq, offset, f"a malformed key ({exc})") from None
+
+
+def pin_roster(session_id: str, owner_key: str | None) -> tuple[str, str] | None:
+    """Remember the roster owner's key of a signed log, the first time this user verifies it
+    (trust on first use, as ssh's known_hosts), and compare it every later time.
+
+    The pin is a file in this user's private config directory (``roster-<BLAKE2b-128 of the
+    session id>.pin``: the owner's public key in hex), never in the log's folder. A log whose
+    header still names the session but whose roster is gone (stripped: every record rewritten
+    unsigned) or begins with another owner's key (made anew by a forger) no longer matches it.
+
+    Args:
+        session_id: The log header's session id.
+        owner_key: The owner's public key (hex) as ``verify`` found it, None for no roster.
+
+    Returns:
+        None when the log matches (or nothing was pinned, or there is no private directory);
+        else ``(pinned key, pin file)``.
+    """
+    folder = private_dir("XDG_CONFIG_HOME", ".config", create=owner_key is not None)
+    if folder is None:
+        return None
+    name = hashlib.blake2b(session_id.encode("utf-8", "surrogatepass"), digest_size=16)
+    path = os.path.join(folder, f"roster-{name.hexdigest()}.pin")
+    pinned = read_private(path, 64)
+    if pinned is None:
+        if owner_key is not None:
+            write_private(path, owner_key.encode())
+        return None
+    seen = pinned.decode("ascii", "replace")
+    return None if seen == owner_key else (seen, path)
+
+
+def check_pin(name: str, session_id: str, report: SignatureReport | None) -> None:
+    """Check a log's roster against this user's pin (:func:`pin_roster`; pinned when new).
+
+    Raises:
+        LogError: the roster is gone or has another owner's key, saying how to accept it.
+    """
+    found = pin_roster(session_id, report.owner_key if report else None)
+    if found is None:
+        return
+    now = f"its roster's owner key is {report.owner_key}" if report else "it has no roster"
+    raise LogError(f"{name}: this machine verified session {session_id} signed under the "
+                   f"roster owner's key {found[0]}, but {now}: the log was made anew or its "
+                   f"signatures stripped (if the table really began a new roster, remove "
+                   f"{found[1]})")
 
 
 def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:

@@ -68,7 +68,8 @@ class Checkpoint:
     Attributes:
         end: The log position right after the checkpoint's last record.
         undone: The seqs (all <= end.seq) that the state skipped as undone.
-        markers: ``(seq, kind, target)`` of every undo/redo marker up to ``end.seq``.
+        markers: ``(seq, kind, target)`` of the latest undo/redo marker of each target up to
+            ``end.seq``, in log order (earlier ones change nothing: tablelog.actions.Markers).
         state: The encoded state fields (see :func:`encode_state`).
         prefix_crc: CRC-32 of the log's bytes from offset 0 to ``end.offset``: a checkpoint is
             used only while the log's prefix still has it, so damage before a checkpoint is

@@ -47,3 +47,20 @@ def test_without_a_log_commands_still_complete(tmp_path: Path) -> None:
     missing = tmp_path / "none.tlog"
     assert [] == complete(f"tablelog --log {missing} pf2e etch ", 5)
     assert ["state", "status"] == complete(f"tablelog --log {missing} stat", 3)
+
+
+def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> None:
+    """A player names a character `x$(touch${IFS}pwned)`: bash is offered it quoted, and the
+    completed command line, run by bash, passes the name as text (no `pwned` file: bash once
+    got it raw, inserted it as it was and ran the command substitution on Enter); zsh, which
+    quotes what it inserts, gets it as it is."""
+    log = tmp_path / "s.tlog"
+    name = "x$(touch${IFS}pwned)"
+    ok(log, "init", "--system", "pf2e")
+    ok(log, "pf2e", "character", "add", name)
+    offered = complete(f"tablelog --log {log} pf2e etch ", 5)
+    assert ["'x$(touch${IFS}pwned)'"] == offered
+    line = subprocess.run(["bash", "-c", f"printf %s {offered[0]}"], cwd=tmp_path,
+                          capture_output=True, text=True, check=True)
+    assert (name, False) == (line.stdout, (tmp_path / "pwned").exists())
+    assert [name] == complete(f"tablelog --log {log} pf2e etch ", 5, "zsh")

@@ -93,14 +93,17 @@ def hostile_log(tmp_path: Path) -> Path:
 
 COMMANDS = [("log",), ("log", "--all"), ("replay",), ("history", "a" + ERASE), ("state",),
             ("state", "--json"), ("log", "--json"), ("history", "a" + ERASE, "--json"),
-            ("state", "a" + ERASE)]
+            ("state", "a" + ERASE), ("status",), ("verify",), ("export",),
+            ("export", "--format", "csv"), ("export", "--format", "csv", "--all"), ("report",),
+            ("report", "--format", "html"), ("report", "--format", "json")]
 
 
 @pytest.mark.parametrize("args", COMMANDS)
 def test_strings_from_a_hostile_log_are_escaped(tmp_path: Path, args: tuple[str, ...]) -> None:
     """Every read of the hostile log prints no control character (ESC, C1, bidi, a newline
     inside a line): the forged line stays inside its record's line; JSON stays valid JSON with
-    the same strings."""
+    the same strings. Exports and reports too, to stdout or a file (a bidi override and a CSI
+    once reached the terminal from `export` and the report's GM notes, ESC from the CSV)."""
     path = hostile_log(tmp_path)
     result = invoke(path, *args)
     assert result.exit_code == 0, result.output
@@ -110,6 +113,9 @@ def test_strings_from_a_hostile_log_are_escaped(tmp_path: Path, args: tuple[str,
     parsed = [json.loads(line) for line in lines] if "--json" in args else []
     if args == ("log", "--json"):  # the strings are kept exactly, only written as escapes
         assert (parsed[0]["actor"], parsed[0]["data"]["name"]) == (FORGED, "a" + ERASE)
+    if args == ("export",):
+        assert [json.loads(line) for line in lines][2]["data"]["text"] == (
+            "hi" + ERASE + "\x9b2J\u202eevil")
 
 
 def test_the_forged_line_shows_inside_its_record(tmp_path: Path) -> None:

@@ -146,10 +146,13 @@ def rows(text: str) -> list[list[str]]:
 
 
 def cell(value: object) -> str:
-    """A value as the export writes it: text as is, None empty, anything else as JSON."""
+    """A value as the export writes it: text as is (after a ' when it starts like a formula:
+    = + - @), None empty, anything else as JSON."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):
+        return f"'{value}" if value[:1] in ("=", "+", "-", "@") else value
+    return json.dumps(value, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("name", ["magicpunk-rest-stop", "pf2e-downtime"])
@@ -233,3 +236,45 @@ def test_text_with_line_separators_stays_on_one_line(tmp_path):
     (tmp_path / "n.jsonl").write_text(text, encoding="utf-8")
     ok(tmp_path / "copy.tlog", "import", str(tmp_path / "n.jsonl"))
     assert log.read_bytes() == (tmp_path / "copy.tlog").read_bytes()
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_text(tmp_path):
+    """A player names counters `=HYPERLINK("http://evil.example")` and `+1 mace` and logs as
+    `@SUM(A1)`: each such cell is written after a ' (shown as text, never run as a formula, CSV
+    injection); the dot in the name stays in the entity column (it once split the path
+    there)."""
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    link = '=HYPERLINK("http://evil.example")'
+    ok(log, "toy", "add", link, "5", actor="@SUM(A1)")
+    ok(log, "toy", "add", "+1 mace", "0")
+    ok(log, "toy", "spend", link, "5")
+    table = rows(export(log, "--format", "csv"))
+    assert [["'@SUM(A1)", "'" + link, "hp", "", "5"], ["'@SUM(A1)", "'" + link, "hp_max", "", "5"],
+            ["gm", "'+1 mace", "hp", "", "0"], ["gm", "'+1 mace", "hp_max", "", "0"],
+            ["gm", "'" + link, "hp", "5", "0"]] == [[r[2], *r[4:8]] for r in table[1:]]
+
+
+def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(
+        tmp_path, monkeypatch):
+    """Mallory plants `war.csv.part-<name>` → the player's `notes.txt` in the shared folder for
+    the name the export will draw: the export refuses (exit 3, one line) and `notes.txt` is
+    unchanged (it was written through the link, then the link renamed over war.csv)."""
+    import secrets
+
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine\n")
+    monkeypatch.setattr(secrets, "token_hex", lambda n=None: "feedfacecafebeef")
+    out = tmp_path / "war.csv"
+    (tmp_path / "war.csv.part-feedfacecafebeef").symlink_to(victim)
+    result = invoke(log, "export", "--format", "csv", "-o", str(out))
+    assert (result.exit_code, result.stderr) == (3, f"error: cannot write {out}: File exists\n")
+    assert victim.read_text() == "mine\n" and not out.exists()

@@ -241,3 +241,21 @@ def test_text_from_the_log_is_escaped(tmp_path):
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert r"\<script>alert(1)\</script> \*bold\* \| pipe" in md
     assert md.startswith(r"# \<b>\*Night\*\</b> \| one")
+
+
+def test_a_name_with_markup_is_text_in_the_tables_and_the_charts(tmp_path):
+    """A character named `<script>alert(1)</script>` whose HP changes: the HTML page holds no
+    `<script` anywhere, its figures table and its chart's legend (SVG) show the name escaped."""
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "x.tlog"
+    name = "<script>alert(1)</script>"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", name, "9")
+    ok(log, "toy", "spend", name, "2")
+    page = ok(log, "report", "--format", "html")
+    assert "<script" not in page
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg
+    assert "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>" in page

@@ -1,9 +1,10 @@
-"""Unbounded inputs (issue 13, item 8, but for undo's marker bookkeeping): an endless script, a
-record dated 9999-12-31, event data with fields the event does not have."""
+"""Unbounded inputs (issue 13, item 8): an endless script, undo on a log of many undo/redo
+markers, a record dated 9999-12-31, event data with fields the event does not have."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import resource
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from tablelog.session import now_utc
 from tablelog.store.log import LogError, LogFile, frame
 from tests.support import toy
 from tests.support.cli import invoke, ok
+from tests.support.forge import append_forged
 
 toy.install()
 
@@ -37,6 +39,71 @@ def test_run_of_an_endless_script_is_refused_in_bounded_memory(tmp_path: Path) -
     assert done.stderr == ("error: /dev/zero is longer than 4,194,304 characters: split it "
                            "into several scripts\n")
     assert log.read_bytes() == before
+
+
+# A child process that runs the real command, then writes its peak RSS (VmHWM, in kB: ru_maxrss
+# would carry the parent's peak across fork and exec) to the file named by $PEAK_RSS_FILE.
+PEAK_RSS = """
+import atexit, os, runpy, sys
+def peak():
+    with open('/proc/self/status') as f:
+        kb = [line.split()[1] for line in f if line.startswith('VmHWM')][0]
+    with open(os.environ['PEAK_RSS_FILE'], 'w') as out:
+        out.write(kb)
+atexit.register(peak)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name='__main__')
+"""
+
+
+def marker_log(path: Path, markers: int) -> Path:
+    """A toy log: gm's note (#1), then ``markers`` records by Mallory's hostile tool that undo
+    and redo #1 in turn (each its own command), framed with correct CRCs and chain hashes."""
+    ok(path, "init", "--system", "toy")
+    ok(path, "note", "honest")
+    reader = LogFile(str(path))
+    reader.scan_all()
+    end, at = reader.end, now_utc()
+    assert end is not None
+    chunks = []
+    for i in range(markers):
+        undo = i % 2 == 0
+        envelope = {"type": "core.Undone" if undo else "core.Redone", "v": 1, "at": at,
+                    "actor": "mallory", "data": {"target": 1, "reason": ""} if undo else
+                    {"target": 1}, "cmd": end.seq + 1}
+        record, end = frame([envelope], end)
+        chunks.append(record)
+    with open(path, "ab") as f:
+        f.write(b"".join(chunks))
+    return path
+
+
+def peak_rss_kb(log: Path, tmp_path: Path, *args: str) -> int:
+    """Run ``tablelog --log LOG ARGS…`` twice in fresh processes (the second with the snapshot
+    cache the first saved, in ``tmp_path``) and return the larger peak RSS in kB."""
+    peaks = []
+    for run in range(2):
+        out = tmp_path / f"peak-{log.name}-{run}"
+        env = {**os.environ, "PEAK_RSS_FILE": str(out), "XDG_CACHE_HOME": str(tmp_path / "c")}
+        subprocess.run([sys.executable, "-c", PEAK_RSS, TOYCLI, "--log", str(log), *args],
+                       capture_output=True, text=True, timeout=300, env=env)
+        peaks.append(int(out.read_text()))
+    return max(peaks)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM from /proc")
+def test_undo_on_a_log_of_many_markers_takes_memory_for_what_is_undone(tmp_path: Path) -> None:
+    """`undo --dry-run` on a log of 30,000 markers that undo and redo one note needs no more
+    than 8 MB beyond it on a log of 2 such markers (it took 31 MB more, and 55 MB more once the
+    snapshot cache held every marker in each checkpoint: 542 MB for 300,000 markers), and
+    decides the same undo."""
+    small = marker_log(tmp_path / "small.tlog", 2)
+    big = marker_log(tmp_path / "big.tlog", 30000)
+    assert "\n#30002 core.Undone #1\n" in ok(big, "undo", "--dry-run")
+    assert "\n#4 core.Undone #1\n" in ok(small, "undo", "--dry-run")
+    grown = peak_rss_kb(big, tmp_path, "undo", "--dry-run") - peak_rss_kb(small, tmp_path,
+                                                                         "undo", "--dry-run")
+    assert grown < 8 * 1024, f"undo grew by {grown} kB on 30,000 markers"
 
 
 def crafted(tmp_path: Path, at: str | None, data: dict | None = None) -> Path:
@@ -121,13 +188,7 @@ def test_event_data_with_a_field_the_event_lacks_is_refused(tmp_path: Path) -> N
 def test_an_undone_event_with_an_extra_field_is_refused_by_verify(tmp_path: Path) -> None:
     """The extra field is found by verify even when the event is undone (a fold skips it)."""
     log = crafted(tmp_path, None, {"text": "a gift", "gold": 1000})
-    reader = LogFile(str(log))
-    reader.scan_all()
-    assert reader.end is not None
-    record, _ = frame([{"type": "core.Undone", "v": 1, "at": now_utc(), "actor": "mallory",
-                        "data": {"target": 2, "reason": ""}, "cmd": 3}], reader.end)
-    with open(log, "ab") as f:
-        f.write(record)
+    append_forged(log, ("core.Undone", "mallory", {"target": 2, "reason": ""}))
     result = invoke(log, "verify")
     assert result.exit_code == 1
     assert "record #2" in result.stderr and "extra fields found (gold)" in result.stderr

@@ -13,9 +13,10 @@ import pytest
 from tablelog.session import now_utc
 from tablelog.store.format import Position, chain_hash, pack_record
 from tablelog.store.keys import key_path
-from tablelog.store.log import LogFile, frame
+from tablelog.store.log import LogFile
 from tests.support import toy
 from tests.support.cli import invoke, ok
+from tests.support.forge import append_forged
 
 toy.install()
 
@@ -131,15 +132,8 @@ def test_an_edited_signed_record_is_found(table: Path) -> None:
 def test_a_key_added_by_someone_else_is_found(table: Path) -> None:
     """Mallory appends a `core.KeyAdded` for herself with a hostile tool: not the owner's:
     exit 1 naming it."""
-    reader = LogFile(str(table))
-    reader.scan_all()
-    assert reader.end is not None
-    record, _ = frame([{"type": "core.KeyAdded", "v": 1, "at": now_utc(),
-                        "actor": "Mallory", "data": {"actor": "Mallory",
-                                                     "public_key": "ab" * 32}, "cmd": 6}],
-                      reader.end)
-    with open(table, "ab") as f:
-        f.write(record)
+    append_forged(table, ("core.KeyAdded", "Mallory", {"actor": "Mallory",
+                                                        "public_key": "ab" * 32}))
     result = invoke(table, "verify")
     assert result.exit_code == 1
     assert "record #6 at byte" in result.stderr
@@ -180,15 +174,33 @@ def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
     assert all("sig" not in env for _, env, *_ in LogFile(str(log)).records())
 
 
-def test_undoing_the_first_key_does_not_hand_over_the_roster(table: Path, homes: dict[str, str],
-                                                             monkeypatch: pytest.MonkeyPatch,
-                                                             ) -> None:
-    """Mallory undoes #1 (the GM's key) and then tries to add her own key as if it were the
-    first: refused (CORE-KEY); verify still names the GM as the roster's owner with the GM's
-    key (an undo never takes a key out of the roster) and reports Mallory's marker unsigned."""
+@pytest.mark.rule("CORE-KEY")
+def test_an_undo_of_a_key_is_refused(table: Path, homes: dict[str, str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mallory's `undo 1` (the GM's key) and the GM's own `undo 3` (Ann's key) are refused with
+    one CORE-KEY line each, and the log is unchanged: an undo never takes a key out of the
+    roster."""
+    before = table.read_bytes()
+    for name, seq in (("Mallory", "1"), ("GM", "3")):
+        as_player(monkeypatch, homes, name)
+        result = invoke(table, "undo", seq, actor=name)
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr == (
+            f"error: CORE-KEY: #{seq} adds a key to the log's roster of signing keys, which an "
+            "undo never takes out: replace a key by adding a new one for its actor (tablelog "
+            "key add)\n")
+        assert table.read_bytes() == before
+
+
+@pytest.mark.rule("CORE-KEY")
+def test_a_forged_undo_of_the_first_key_does_not_hand_over_the_roster(
+        table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mallory appends an undo of #1 (the GM's key) with a hostile tool and then tries to add
+    her own key as if it were the first: refused (CORE-KEY); verify still names the GM as the
+    roster's owner with the GM's key and reports Mallory's marker unsigned."""
     before = ok(table, "verify").splitlines()[2]
+    append_forged(table, ("core.Undone", "Mallory", {"target": 1, "reason": ""}))
     as_player(monkeypatch, homes, "Mallory")
-    play(table, "Mallory", "undo", "1")
     result = invoke(table, "key", "add", actor="Mallory")
     assert result.exit_code == 1
     assert result.stderr.startswith("error: CORE-KEY: only the roster's owner ")
@@ -210,3 +222,63 @@ def test_a_signed_log_exports_and_imports_byte_for_byte(table: Path, tmp_path: P
     ok(table, "import", str(out), "--log", str(copy))
     assert copy.read_bytes() == table.read_bytes()
     assert ok(copy, "verify").splitlines()[2].startswith("signed: 4 records by 2 keys")
+
+
+def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:
+    """Mallory makes the log anew under its own header (same session id), runs ``steps`` as
+    'GM' on her machine, and puts it in the log's place."""
+    reader = LogFile(str(table))
+    reader.open()
+    assert reader.header is not None
+    fake = tmp_path / "fake.tlog"
+    LogFile.create(str(fake), reader.header)
+    for step in steps:
+        play(fake, "GM", *step)
+    os.replace(fake, table)
+
+
+@pytest.mark.parametrize(("steps", "now"), [
+    ((("note", "session one"),), "it has no roster"),
+    ((("key", "add"), ("note", "session one")), "its roster's owner key is "),
+], ids=["signatures stripped", "a new roster"])
+def test_a_roster_stripped_or_replaced_is_found_by_who_verified_it_before(
+        table: Path, tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+        steps: tuple[tuple[str, ...], ...], now: str) -> None:
+    """Ann verifies the signed log (her machine pins the GM's key for its session). Mallory
+    then writes the log anew under the same header, unsigned or under her own key as 'GM':
+    `verify` on its own cannot tell, but Ann's next `verify` exits 1 naming the pinned key and
+    what the log has now; Bob, who never verified it, is told nothing (trust on first use)."""
+    as_player(monkeypatch, homes, "Ann")
+    gm_key = ok(table, "verify").splitlines()[2].split("key ")[1].split(")")[0]
+    assert ok(table, "verify").startswith("ok: ")  # the pin matches: nothing to say
+    as_player(monkeypatch, homes, "Mallory")
+    _anew(table, tmp_path, *steps)
+    as_player(monkeypatch, homes, "Ann")
+    result = invoke(table, "verify")
+    assert (result.exit_code, result.stdout) == (1, "")
+    session = LogFile(str(table)).open()
+    assert result.stderr.startswith(
+        f"error: {table}: this machine verified session {session.session_id} signed under the "
+        f"roster owner's key {gm_key}, but {now}")
+    assert "the log was made anew or its signatures stripped (if the table really began a new " \
+           f"roster, remove {homes['Ann']}/tablelog/roster-" in result.stderr
+    as_player(monkeypatch, homes, "Bob")
+    assert ok(table, "verify").startswith("ok: ")
+
+
+def test_unsigned_records_are_summed_up_in_one_short_line(table: Path) -> None:
+    """Bob appends 30 more unsigned notes and 22 players one each: verify names Bob's first
+    three seqs and his count, 19 more players, and counts the records of the other 3 (a long
+    campaign where only the GM has a key once printed every seq on one line)."""
+    writer = LogFile(str(table))
+    writer.scan_all()
+    assert writer.end is not None
+    actors = ["Bob"] * 30 + [f"P{i}" for i in range(22)]
+    with writer.lock():
+        writer.append([{"type": "core.Noted", "v": 1, "at": now_utc(), "actor": actor,
+                        "data": {"text": "x"}, "cmd": 6 + i} for i, actor in enumerate(actors)],
+                      writer.end, locked=True)
+    players = "; ".join(f"P{i} #{36 + i}" for i in range(19))
+    assert ok(table, "verify").splitlines()[3] == (
+        f"not signed (no key in the roster): Bob #5, #6, #7 … (31 records); {players}; "
+        "3 records by other actors")

@@ -168,10 +168,34 @@ def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str
     assert 404 == gm.get("/tables/nope/state").status_code
 
 
+def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
+    """POST /tables with a title holding an OSC sequence: 422 CORE-TEXT, as `init --title`
+    refuses it, and no table is created (the API once created it: every player's `state`
+    then carried the sequence)."""
+    gm = api(server)
+    before = gm.get("/tables").json()
+    answer = gm.post("/tables", json={"system": "magicpunk", "title": "war\x1b]0;pwned\x07"})
+    assert (422, "CORE-TEXT") == (answer.status_code, answer.json()["error"]["rule"])
+    assert answer.json()["error"]["message"] == (
+        "the title cannot hold control characters (\\u001b in 'war\\u001b]0;pwned\\u0007')")
+    assert before == gm.get("/tables").json()
+
+
 def test_a_body_over_64_kib_is_413(server: str, table: dict[str, str]) -> None:
     """Request bodies over 64 KiB get 413 in JSON."""
     answer = command(server, table, "gm", "note " + "x" * 70_000)
     assert 413 == answer.status_code and "error" in answer.json()
+
+
+def test_a_body_nested_too_deeply_is_400(server: str, table: dict[str, str]) -> None:
+    """30,000 nested lists in 60 KB (under the 64 KiB limit): 400 usage, not a 503 that blames
+    the table; the table still answers."""
+    gm = api(server, table["gm"])
+    for body in ("[" * 30_000 + "]" * 30_000, '{"command": ' + "[" * 20_000 + "]" * 20_000 + "}"):
+        answer = gm.post(f"/tables/{table['id']}/commands", content=body.encode(),
+                         headers={"content-type": "application/json"})
+        assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
+    assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
 
 
 def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[str, str]) -> None:
@@ -228,6 +252,28 @@ def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
         assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
         assert ["?", "?"] == next(c["new"] for c in dry.json()["changes"]
                                   if c["field"] == "characters.Aria.hand")
+
+
+def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> None:
+    """saga: the answer to a player's own attack on an enemy named `Lt.Vex` shows its HP change
+    as null, as for `Wolf` (the dot once split the change's path at the wrong place: `Lt` was no
+    enemy, and the HP showed); the GM's answer shows it."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
+    for line in ("saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+                 "--weapon 1h-sword=30 --resist 20",
+                 "saga unit add Lt.Vex --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp "
+                 "150 --race beast"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
+                                                  "characters": ["Gustave"]}).json()["token"]
+    attack = {"command": "saga cast Gustave kiri-harai --target Lt.Vex --roll 1",
+              "dry_run": True}
+    seen = {who: {c["field"]: (c["old"], c["new"]) for c in client.post(
+        f"/tables/{tid}/commands", json=attack).json()["changes"]}
+        for who, client in (("gm", gm), ("player", api(server, token)))}
+    assert (None, None) == seen["player"]["characters.Lt.Vex.hp"]
+    assert 1200 == seen["gm"]["characters.Lt.Vex.hp"][0]
 
 
 def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> None:

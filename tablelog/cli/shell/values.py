@@ -106,12 +106,26 @@ def _walk(command: click.Command, ctx: click.Context) -> Iterable[click.Command]
 
 
 def _complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Offer the values that start with ``incomplete``, each one shell word.
+
+    A name from the log is data from others: bash inserts a completion as it is and runs it on
+    Enter, so there each value is quoted (``'x$(touch${IFS}pwned)'``: a name, never a command
+    substitution); zsh (``compadd``) and fish quote what they insert. A value holding a control
+    character (only a crafted log has one) is not offered.
+    """
+    import os
+    import shlex
+
     from click.shell_completion import CompletionItem
+
+    from tablelog.rules.core import escape_text
 
     given = [str(v) for v in ctx.params.values() if isinstance(v, str)]
     found = param_values(param, _log_state(ctx), given)
-    return [CompletionItem(v, help=meta or None) for v, meta in found
-            if v.casefold().startswith(incomplete.casefold())]
+    bash = os.environ.get("_TABLELOG_COMPLETE", "").startswith("bash")
+    return [CompletionItem(shlex.quote(v) if bash else v, help=meta or None)
+            for v, meta in found
+            if v.casefold().startswith(incomplete.casefold()) and escape_text(v) == v]
 
 
 def _log_state(ctx: click.Context) -> Any:

@@ -35,7 +35,7 @@ def refold_of(history: list[tuple[str, Event]]) -> actions.Refold:
 
 
 def summaries(history: list[tuple[str, Event]]) -> list[actions.Summary]:
-    return [actions.summary(seq, seq, "", actor, e.TYPE)
+    return [actions.summary(seq, seq, "", actor, e.TYPE, getattr(e, "target", 0))
             for seq, (actor, e) in enumerate(history, start=1)]
 
 
