@@ -60,7 +60,7 @@ clean:
 
 ## bench-store: the PostgreSQL store's benchmarks (not part of test): appends/s beside pgbench and
 ## eventsourcing's PostgreSQL recorder, replay from PostgreSQL beside a file, copy's peak RSS.
-## Uses $TABLELOG_TEST_PG, else a throwaway pgserver; writes bench/store-results.json.
+## Uses $TABLELOG_TEST_PG, else a throwaway pgserver; writes bench/results-store.json.
 bench-store: $(BIN)/tablelog
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null

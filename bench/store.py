@@ -1,11 +1,14 @@
 """PostgreSQL store benchmarks (``make bench-store``, not part of ``make test``): prints a table
-and writes bench/store-results.json.
+and writes the run into bench/results-store.json (key ``latest``, with the machine's load
+average before and after it and the commit measured; other keys, such as ``before``, are
+kept).
 
 The server is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
 Every ratio is measured in this one run, on this one server (docs/STORES.md, issue 16):
 - appends/s with 1, 4 and 16 writers over 20 tables, beside eventsourcing's PostgreSQL recorder
   and pgbench's one-row-insert ceiling (bench/store_appends.py). Goals: ≥ 0.5 × eventsourcing
-  at 1 writer, ≥ 0.3 × pgbench at 16 writers;
+  at 1 writer, ≥ 0.3 × pgbench at 16 writers; the CPU each append costs the clients and the
+  server; 8 writers racing on one table;
 - the replay of a 100,000-event table from PostgreSQL beside the same log from a file (the best
   of 3 in a fresh process each), and ``state`` with a snapshot on each;
 - the peak RSS of ``tablelog copy`` (file → PostgreSQL) of 10,000 and of 1,000,000 events.
@@ -17,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +72,9 @@ def fold_s(spec: str, snapshots: bool = False) -> float:
 def copy_rss_mb(source: str, target: str) -> float:
     """Peak RSS (MB) of a process running ``tablelog copy SOURCE TARGET``."""
     done = subprocess.run([PY, "-c", COPY, source, target, str(HERE), str(ROOT)],
-                          check=True, capture_output=True, text=True)
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"copy {source} failed:\n{done.stderr[-2000:]}")
     return float(done.stdout.strip().splitlines()[-1]) / 1024
 
 
@@ -87,13 +93,17 @@ def bench_replay(url: str, out: dict) -> None:
     out["state_snapshot_pg_s"] = fold_s(spec, snapshots=True)
 
 
-def bench_copy(url: str, out: dict) -> None:
-    """Peak RSS of copying 10,000 and COPY_BIG events from a file into PostgreSQL."""
+def bench_copy(url: str, out: dict, pgdata: str | None) -> None:
+    """Peak RSS of copying 10,000 and COPY_BIG events from a file into PostgreSQL; then 8
+    writers racing on the 10,000-event copy."""
+    targets = {}
     for key, n in (("copy_rss_10k_mb", 10_000), ("copy_rss_big_mb", COPY_BIG)):
         path = str(WORK / f"store-copy-{n}.tlog")
         logs.make_log(path, n)
-        out[key] = copy_rss_mb(path, f"{url}#{new_table_id()}")
+        targets[n] = f"{url}#{new_table_id()}"
+        out[key] = copy_rss_mb(path, targets[n])
     out["copy_big_events"] = COPY_BIG
+    out.update(store_appends.one_table(targets[10_000], 8, pgdata))
 
 
 GOALS = [
@@ -107,32 +117,51 @@ GOALS = [
     ("replay_pg_ratio", "× the file's time", ""),
     ("state_snapshot_file_s", "s", ""), ("state_snapshot_pg_s", "s", ""),
     ("copy_rss_10k_mb", "MB", ""), ("copy_rss_big_mb", "MB", "within 20 % of 10k"),
+    ("tablelog_8_one_table", "appends/s (8 writers, 1 table)", ""),
 ]
 
 
 def main() -> None:
     WORK.mkdir(exist_ok=True)
     server = start_server()
-    out: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(),
+    pgdata = server.pgdata if server.owned else None
+    out: dict = {"command": "make bench-store", "when": time.strftime("%Y-%m-%dT%H:%M:%SZ",
+                                                                       time.gmtime()),
+                 "commit": _commit(), "load_start": os.getloadavg(),
+                 "python": sys.version.split()[0], "cpus": os.cpu_count(),
                  "server": server.sql("SHOW server_version")[0][0]}
     try:
         pgbench = str(Path(__import__("pgserver").__file__).parent / "pginstall/bin/pgbench") \
             if server.owned else "pgbench"
         print("appends (writers over 20 tables):", flush=True)
-        out.update(store_appends.measure(server.url, server.sql, pgbench))
+        out.update(store_appends.measure(server.url, server.sql, pgbench, pgdata=pgdata))
         out["ratio_es_1"] = out["tablelog_1"] / out["eventsourcing_1"]
         out["ratio_pgbench_16"] = out["tablelog_16"] / out["pgbench_16"]
         bench_replay(server.url, out)
-        bench_copy(server.url, out)
+        bench_copy(server.url, out, pgdata)
     finally:
         server.stop()
+    out["load_end"] = os.getloadavg()
     checks = {"ratio_es_1": out["ratio_es_1"] >= 0.5,
               "ratio_pgbench_16": out["ratio_pgbench_16"] >= 0.3,
               "copy_rss_big_mb": out["copy_rss_big_mb"] <= 1.2 * out["copy_rss_10k_mb"]}
     for key, unit, goal in GOALS:
         mark = "" if key not in checks else ("met" if checks[key] else "MISSED")
         print(f"{key:24s} {out[key]:12.3f} {unit:28s} {goal:20s} {mark}")
-    (HERE / "store-results.json").write_text(json.dumps(out, indent=1) + "\n")
+    print(f"load average: {out['load_start']} at the start, {out['load_end']} at the end")
+    results = HERE / "results-store.json"
+    kept = json.loads(results.read_text()) if results.exists() else {}
+    kept["latest"] = out
+    results.write_text(json.dumps(kept, indent=1) + "\n")
+
+
+def _commit() -> str:
+    """The commit measured (with ``+`` when the work tree has changes)."""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "tablelog", "bench"],
+                           capture_output=True, text=True).stdout.strip()
+    return head + ("+" if dirty else "")
 
 
 if __name__ == "__main__":

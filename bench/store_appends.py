@@ -8,7 +8,11 @@ the same server in the same run (``make bench-store``; see bench/store.py).
   saving one event per new aggregate (a 150-byte state), one transaction each.
 - pgbench: PostgreSQL's own ceiling, a custom script inserting one row (an id and 150 bytes)
   per transaction, ``-c W -j W``.
-Each runs for ``SECONDS`` after every writer is connected and ready.
+- contended: 8 writer processes racing on one table of 10,000 events, snapshots on as in the CLI
+  (each lost race: catch up, decide again; after three, the table's writer lock).
+Each runs for ``SECONDS`` after every writer is connected and ready. Beside each rate: the CPU
+milliseconds per append of the clients (their processes) and of the server (every PostgreSQL
+process, read from /proc; only for a server the bench started), which say where a rate is spent.
 """
 
 from __future__ import annotations
@@ -43,11 +47,11 @@ def _tablelog_writer(url: str, ids: list[str], ready: object, go: object, out: o
         s.state()
     ready.wait()  # type: ignore[attr-defined]
     go.wait()  # type: ignore[attr-defined]
-    stop, n = time.perf_counter() + SECONDS, 0
+    stop, n, cpu = time.perf_counter() + SECONDS, 0, time.process_time()
     while time.perf_counter() < stop:
         sessions[n % len(sessions)].execute(AddNote(text=f"note {n} " + "x" * 100))
         n += 1
-    out.put(n)  # type: ignore[attr-defined]
+    out.put((n, time.process_time() - cpu))  # type: ignore[attr-defined]
 
 
 def _es_writer(url: str, ready: object, go: object, out: object) -> None:
@@ -57,11 +61,11 @@ def _es_writer(url: str, ready: object, go: object, out: object) -> None:
     recorder = PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events")
     ready.wait()  # type: ignore[attr-defined]
     go.wait()  # type: ignore[attr-defined]
-    stop, n = time.perf_counter() + SECONDS, 0
+    stop, n, cpu = time.perf_counter() + SECONDS, 0, time.process_time()
     while time.perf_counter() < stop:
         recorder.insert_events([StoredEvent(uuid.uuid4(), 1, "bench:Noted", b"x" * 150)])
         n += 1
-    out.put(n)  # type: ignore[attr-defined]
+    out.put((n, time.process_time() - cpu))  # type: ignore[attr-defined]
 
 
 def _datastore(url: str) -> object:
@@ -75,8 +79,32 @@ def _datastore(url: str) -> object:
                              pool_size=1)
 
 
-def _race(target: object, args_of: list[tuple[object, ...]]) -> float:
-    """Start a process per writer, let them go together; return operations/s."""
+def server_cpu_s(pgdata: str | None) -> float:
+    """CPU seconds the PostgreSQL server in ``pgdata`` has used so far (its postmaster, its
+    ended children, its running ones, from /proc), or NaN for a server the bench did not
+    start."""
+    if pgdata is None or not os.path.exists("/proc/self/stat"):
+        return float("nan")
+    with open(os.path.join(pgdata, "postmaster.pid")) as f:
+        master = f.readline().strip()
+    ticks = 0
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if pid == master:
+            ticks += sum(int(x) for x in fields[11:15])  # its own and its reaped children's
+        elif fields[1] == master:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _race(target: object, args_of: list[tuple[object, ...]], pgdata: str | None,
+          ) -> tuple[float, float, float]:
+    """Start a process per writer, let them go together; return operations/s and the client's
+    and the server's CPU milliseconds per operation."""
     ctx = multiprocessing.get_context("fork")
     ready = ctx.Barrier(len(args_of) + 1)
     go, out = ctx.Event(), ctx.Queue()
@@ -84,32 +112,71 @@ def _race(target: object, args_of: list[tuple[object, ...]]) -> float:
     for p in procs:
         p.start()
     ready.wait()
+    server = server_cpu_s(pgdata)
     go.set()
-    total = sum(out.get(timeout=SECONDS + 120) for _ in procs)
+    done = [out.get(timeout=SECONDS + 120) for _ in procs]
+    server = server_cpu_s(pgdata) - server
     for p in procs:
         p.join()
-    return total / SECONDS
+    n = sum(d[0] for d in done)
+    return n / SECONDS, 1000 * sum(d[1] for d in done) / n, 1000 * server / n
 
 
-def _pgbench(url: str, writers: int, pgbench: str) -> float:
+def _pgbench(url: str, writers: int, pgbench: str, pgdata: str | None,
+             ) -> tuple[float, float, float]:
     parts = urllib.parse.urlsplit(url)
     host = urllib.parse.parse_qs(parts.query).get("host", [parts.hostname or "localhost"])[0]
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
         f.write("\\set id random(1, 1000000000)\n"
                 "INSERT INTO bench_rows (id, payload) VALUES (:id, repeat('x', 150));\n")
+    server, client = server_cpu_s(pgdata), os.times()
     done = subprocess.run([pgbench, "-n", "-c", str(writers), "-j", str(writers), "-T",
                            str(int(SECONDS)), "-f", f.name, "-h", host, "-U",
                            parts.username or "postgres", parts.path.lstrip("/") or "postgres"],
                           capture_output=True, text=True, check=True)
+    server, after = server_cpu_s(pgdata) - server, os.times()
     os.remove(f.name)
     found = re.search(r"tps = ([\d.]+)", done.stdout)
     assert found, done.stdout + done.stderr
-    return float(found.group(1))
+    n = float(found.group(1)) * SECONDS
+    used = after.children_user + after.children_system - client.children_user \
+        - client.children_system
+    return float(found.group(1)), 1000 * used / n, 1000 * server / n
+
+
+def _one_table_writer(spec: str, k: int, ready: object, go: object, out: object) -> None:
+    from tests.support import toy
+
+    toy.install()
+    from tablelog.commands.core import AddNote
+    from tablelog.session import Session
+
+    session = Session(spec, actor=f"w{k}")  # snapshots on, as the CLI
+    session.state()
+    ready.wait()  # type: ignore[attr-defined]
+    go.wait()  # type: ignore[attr-defined]
+    stop, n, cpu = time.perf_counter() + SECONDS, 0, time.process_time()
+    while time.perf_counter() < stop:
+        session.execute(AddNote(text=f"w{k} note {n}"))
+        n += 1
+    out.put((n, time.process_time() - cpu))  # type: ignore[attr-defined]
+
+
+def one_table(spec: str, writers: int, pgdata: str | None) -> dict[str, float]:
+    """Appends/s of ``writers`` processes racing on the one table ``spec`` (each lost race:
+    catch up, decide again; after three, the writer lock)."""
+    rate, client, server = _race(_one_table_writer, [(spec, k) for k in range(writers)], pgdata)
+    print(f"  {writers:2d} writers on one table: tablelog {rate:7.0f}/s", flush=True)
+    return {f"tablelog_{writers}_one_table": rate,
+            f"tablelog_{writers}_one_table_client_ms": client,
+            f"tablelog_{writers}_one_table_server_ms": server}
 
 
 def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4, 16),
-            ) -> dict[str, float]:
-    """Return appends/s of tablelog, eventsourcing and pgbench at each writer count."""
+            pgdata: str | None = None) -> dict[str, float]:
+    """Return appends/s of tablelog, eventsourcing and pgbench at each writer count, and the
+    client's and the server's CPU milliseconds per append (``*_client_ms``, ``*_server_ms``;
+    the server's only when ``pgdata`` names its data directory)."""
     from tests.support import toy
 
     toy.install()
@@ -125,13 +192,17 @@ def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4
     PostgresAggregateRecorder(_datastore(url), events_table_name="es_bench_events").create_table()
     out: dict[str, float] = {}
     for w in counts:
-        out[f"tablelog_{w}"] = _race(_tablelog_writer, [
-            (url, [ids[t] for t in _deal(k, w)]) for k in range(w)])
-        out[f"eventsourcing_{w}"] = _race(_es_writer, [(url,) for _ in range(w)])
-        out[f"pgbench_{w}"] = _pgbench(url, w, pgbench)
-        print(f"  {w:2d} writers: tablelog {out[f'tablelog_{w}']:7.0f}/s  eventsourcing "
-              f"{out[f'eventsourcing_{w}']:7.0f}/s  pgbench {out[f'pgbench_{w}']:7.0f}/s",
-              flush=True)
+        runs = {"tablelog": _race(_tablelog_writer, [
+                    (url, [ids[t] for t in _deal(k, w)]) for k in range(w)], pgdata),
+                "eventsourcing": _race(_es_writer, [(url,) for _ in range(w)], pgdata),
+                "pgbench": _pgbench(url, w, pgbench, pgdata)}
+        for name, (rate, client, server) in runs.items():
+            out[f"{name}_{w}"] = rate
+            out[f"{name}_{w}_client_ms"] = client
+            out[f"{name}_{w}_server_ms"] = server
+        print(f"  {w:2d} writers: " + "  ".join(
+            f"{name} {rate:7.0f}/s (CPU ms: client {client:.2f}, server {server:.2f})"
+            for name, (rate, client, server) in runs.items()), flush=True)
     return out
 
 

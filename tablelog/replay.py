@@ -263,6 +263,28 @@ class Replayer:
         again.taken = [cp for cp in done.taken if cp.valid_for(final)] + again.taken
         return again
 
+    def catch_up(self, state: State, pos: Position, markers: Markers) -> Folded | None:
+        """Fold only the records after ``pos`` into ``state`` (the state there, ``markers`` its
+        markers): a command that lost a race catches up this way rather than folding again
+        from a checkpoint. None when a record after ``pos`` is an undo or redo marker or does
+        not apply: the undone set changed, fold the log again (:meth:`fold`).
+
+        Raises:
+            LogError: a corrupt record or one that does not decode.
+        """
+        skip = frozenset(undone_after(markers))
+        met = Markers(markers)
+        enabled = gc.isenabled()
+        gc.disable()  # as in _fold_from
+        try:
+            end, taken, error = self._stream(state, pos, None, skip, met, optimistic=True)
+        finally:
+            if enabled:
+                gc.enable()
+        if error is not None or list(met) != list(markers):  # a marker came in
+            return None
+        return Folded(state, met, end, taken, skip)
+
     def _fold_from(self, base: Checkpoint | None, until: int | None,
                    skip: frozenset[int], optimistic: bool = False) -> Folded:
         try:

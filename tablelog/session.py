@@ -17,7 +17,15 @@ from tablelog import actions, systems
 from tablelog.commands.core import Redo, Undo
 from tablelog.events.codec import CodecError, from_record, to_record
 from tablelog.events.core import MARKERS, Event
-from tablelog.projections.core import State, check, diff, entity_view, evolve, undone_after
+from tablelog.projections.core import (
+    State,
+    check,
+    diff,
+    entity_view,
+    evolve,
+    plain_copy,
+    undone_after,
+)
 from tablelog.replay import Replayer
 from tablelog.rules.core import RuleViolation, check_name, check_text
 from tablelog.store.base import Log
@@ -131,6 +139,7 @@ class Session:
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
         self._requests = Requests()  # which command carried each request id
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
+        self._behind: tuple[State, Position | None] | None = None  # a lost race's state, its end
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -255,6 +264,10 @@ class Session:
         """
         if until is None and self._state is not None:
             return self._state
+        if until is None and self._behind is not None:
+            caught = self._caught_up()
+            if caught is not None:
+                return caught
         if until is not None:
             until = self.command_end(until)
         replayer = self.replayer()
@@ -378,7 +391,7 @@ class Session:
         try:
             self._write([a.event for a in applied], request_id)
         except LogMovedOn:
-            self._state = None  # another writer appended: catch up and decide again
+            self._catch_up(state)  # another writer appended: catch up and decide again
             self._last_at = None  # and stamp after the log's new last record
             return None
         new_state.seq = applied[-1].seq
@@ -389,6 +402,25 @@ class Session:
         if self.snapshots:
             self._checkpoint(new_state)
         return Outcome(applied, True, at=self._last_at)
+
+    def _catch_up(self, state: State) -> None:
+        """Forget the state after a lost race; the next fold reads only the records appended
+        since ``state`` (the state at ``_end``), unless one of them is an undo or redo."""
+        self._state = None
+        self._behind = (state, self._end) if self.pending is None else None
+
+    def _caught_up(self) -> State | None:
+        """Return the state folded forward from the one a lost race left behind, or None (the
+        log changed otherwise, or an undo or redo came in: fold from a checkpoint)."""
+        (state, end), self._behind = self._behind, None  # type: ignore[misc]
+        if end is None or end is not self._end:
+            return None
+        folded = self.replayer().catch_up(copy.deepcopy(state), end, self._markers)
+        if folded is None:
+            return None
+        self.replayer().remember(folded.taken, folded.undone)
+        self._state, self._markers, self._end = folded.state, folded.markers, folded.end
+        return folded.state
 
     def _decide(self, state: State, command: object) -> tuple[list[Applied], State]:
         base = self._next_seq(state)
@@ -413,11 +445,11 @@ class Session:
         _check_encodable(events, self.actor)
         trial = copy.deepcopy(state)
         applied = []
-        before = copy.deepcopy(entity_view(trial))
+        before = plain_copy(entity_view(trial))
         for i, event in enumerate(events):
             check(trial, event)  # what the decider returned holds on the state it applies to
             evolve(trial, event)
-            after = copy.deepcopy(entity_view(trial))  # later events may change lists in place
+            after = plain_copy(entity_view(trial))  # later events may change lists in place
             applied.append(Applied(base + i, event, diff(before, after)))
             before = after
         return applied, trial

@@ -175,7 +175,8 @@ def one_line(exc: BaseException) -> str:
 
 @contextlib.contextmanager
 def db_errors(where: str, timeout: str = "") -> Iterator[None]:
-    """Turn psycopg's errors into one-line LogErrors naming ``where`` (the table).
+    """Turn psycopg's errors into one-line LogErrors naming ``where`` (the table); a lock
+    that timed out names ``timeout`` (default: ``$TABLELOG_LOCK_TIMEOUT``'s).
 
     Raises:
         LogLocked: a lock was not free within the timeout.
@@ -186,7 +187,8 @@ def db_errors(where: str, timeout: str = "") -> Iterator[None]:
     try:
         yield
     except psycopg.errors.LockNotAvailable:
-        raise LogLocked(f"{where} is locked by another writer (waited {timeout})") from None
+        raise LogLocked(f"{where} is locked by another writer (waited "
+                        f"{timeout or lock_timeout_setting()})") from None
     except psycopg.OperationalError as exc:
         raise StoreUnavailable(f"{where}: cannot use the database: {one_line(exc)}") from None
     except psycopg.Error as exc:

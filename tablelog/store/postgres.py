@@ -68,6 +68,7 @@ class PostgresLog(LogFile):
         self.spec = f"{url}#{table_id}"
         self._conn: Any = None
         self._header_bytes = b""
+        self._tail: tuple[int, bytes] | None = None  # the last record's frame its reader read
 
     # -- connection ------------------------------------------------------------------------
 
@@ -104,7 +105,7 @@ class PostgresLog(LogFile):
             pass
 
     def _errors(self) -> Any:
-        return db_errors(self.path, lock_timeout_setting())
+        return db_errors(self.path)
 
     # -- creating and opening --------------------------------------------------------------
 
@@ -201,6 +202,27 @@ class PostgresLog(LogFile):
             return None
         return payload if zlib.crc32(payload) == crc else None
 
+    def last_at(self, end: Position) -> str:
+        """Return the ``at`` of record ``end.seq`` (``""`` for an empty table): from the frame
+        this table's reader read last when it is that record, whole and intact (a command that
+        lost a race has just read it: no second query), else read back.
+
+        Raises:
+            LogError: that record cannot be read back whole and intact.
+        """
+        tail = self._tail
+        if end.seq and tail is not None and tail[0] == end.seq \
+                and len(tail[1]) == end.offset - end.last:
+            length, crc = RECORD_PREFIX.unpack_from(tail[1])
+            payload = tail[1][8:]
+            try:
+                env = decode_payload(payload) if zlib.crc32(payload) == crc else None
+            except Exception:  # noqa: BLE001 - any malformed payload: read it back below
+                env = None
+            if len(payload) == length and type(env) is dict and type(env.get("at")) is str:
+                return env["at"]
+        return super().last_at(end)
+
     def envelope_at(self, end: Position) -> dict[str, Any]:
         """Return the envelope of record ``end.seq`` (``end.seq`` ≥ 1).
 
@@ -291,6 +313,8 @@ class PostgresLog(LogFile):
                             "may or may not be in the table (look with tablelog log; a "
                             "retry with the same --request-id appends it at most once)"
                             ) from None
+        if inserted == 0:  # the first seq was taken: another writer appended first
+            raise LogMovedOn()
         if inserted != len(envelopes):
             raise LogError(f"{self.path}: the database appended {inserted} of "
                            f"{len(envelopes)} records")
@@ -423,6 +447,8 @@ class _Pages:
         if rows:
             self.seq = int(rows[-1][0])
         self._rows = [(int(r[0]), bytes(r[1])) for r in reversed(rows)]
+        if self._rows:
+            log._tail = self._rows[0]
 
     def frame(self) -> bytes | None:
         """Return the next record's frame, or None at the end."""

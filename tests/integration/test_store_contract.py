@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tablelog.commands.core import AddNote
+from tablelog.commands.core import AddNote, Undo
+from tablelog.replay import Replayer
 from tablelog.session import Session
 from tablelog.store.follow import follow
 from tablelog.store.format import Position
@@ -160,6 +161,41 @@ def test_a_command_that_lost_a_race_is_decided_again(store: Store) -> None:
     outcome = late.execute(toy.SpendPoints("a", 3))
     assert [a.seq for a in outcome.applied] == [3]
     assert Session(spec).state().characters["a"]["hp"] == 1
+
+
+def test_a_lost_race_catches_up_from_the_records_appended_since(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a lost race the session folds only the records appended since its state (no fold
+    from a checkpoint), and decides on the same state a fresh fold gives."""
+    spec = table(store)
+    late, early = Session(spec), Session(spec)
+    assert late.state().characters["a"]["hp"] == 9
+    early.execute(toy.SpendPoints("a", 2))
+    early.execute(AddNote(text="between"))
+    folds: list[int | None] = []
+    fold = Replayer.fold
+    monkeypatch.setattr(Replayer, "fold", lambda self, until=None: folds.append(until) or fold(
+        self, until))
+    outcome = late.execute(toy.SpendPoints("a", 3))
+    assert folds == []
+    assert [a.seq for a in outcome.applied] == [4]
+    assert outcome.applied[0].changes == [("characters.a.hp", 7, 4)]
+    assert late.state() == Session(spec).state()
+    assert late.state().characters["a"]["hp"] == 4
+
+
+def test_a_lost_race_to_an_undo_folds_the_log_again(store: Store) -> None:
+    """When the records appended since hold an undo, the session folds again (the undone set
+    changed) and decides on the state without the undone action."""
+    spec = table(store)
+    late, early = Session(spec), Session(spec)
+    assert late.state().characters["a"]["hp"] == 9
+    early.execute(toy.SpendPoints("a", 5))
+    early.execute(Undo(target=2))
+    outcome = late.execute(toy.SpendPoints("a", 3))
+    assert [a.seq for a in outcome.applied] == [4]
+    assert outcome.applied[0].changes == [("characters.a.hp", 9, 6)]
+    assert late.state() == Session(spec).state()
 
 
 def test_four_processes_race_and_nothing_is_lost(store: Store) -> None:

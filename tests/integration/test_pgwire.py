@@ -1,0 +1,99 @@
+"""The PostgreSQL append's wire level (tablelog/store/pgwire.py): parameters in binary format,
+the append and its notification in one round trip, a failed notification, a lost connection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tablelog.commands.core import AddNote
+from tablelog.session import Session
+from tablelog.store import pgwire
+from tablelog.store.log import LogError
+from tablelog.store.pgsql import connect
+from tablelog.store.postgres import PostgresLog
+from tablelog.store.url import open_log
+from tests.support import toy
+from tests.support.pg import PgServer
+
+toy.install()
+
+
+def server_text(pg: PgServer, sql: bytes, param: bytes, oid: int) -> str:
+    """Return what the server makes of one binary parameter, as text."""
+    conn = connect(pg.url)
+    try:
+        result = conn.pgconn.exec_params(sql, [param], [oid], [1])
+        assert result.error_message == b"", result.error_message
+        value = result.get_value(0, 0)
+        return value.decode() if value is not None else "NULL"
+    finally:
+        conn.close()
+
+
+def test_binary_arrays_reach_the_server_as_their_values(pg: PgServer) -> None:
+    """int8, text and bytea arrays, NULLs included, read back by the server as given."""
+    assert server_text(pg, b"SELECT $1::bigint[]", pgwire.int8_array(
+        [1, -2, None, 2**63 - 1]), 1016) == "{1,-2,NULL,9223372036854775807}"
+    assert server_text(pg, b"SELECT $1::text[]", pgwire.text_array(
+        ["Kyra", None, "día 2", ""]), 1009) == '{Kyra,NULL,"día 2",""}'
+    assert server_text(pg, b"SELECT $1::bytea[]", pgwire.bytea_array(
+        [b"\x00\xff", b""]), 1001) == '{"\\\\x00ff","\\\\x"}'
+    assert server_text(pg, b"SELECT cardinality($1::bigint[])", pgwire.int8_array([]),
+                       1016) == "0"
+
+
+def backend_pid(session: Session) -> int:
+    """Return the PostgreSQL backend of the session's table's connection."""
+    log: Any = session.log
+    return int(log.connection().execute("SELECT pg_backend_pid()").fetchone()[0])
+
+
+def test_a_failed_notification_leaves_the_append_committed(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notification runs in its own transaction after the append's: when it fails, the
+    command is appended all the same and reported as appended."""
+    spec = pg.table()
+    Session.create(spec, "toy", seed=1).log.close()
+    monkeypatch.setattr(pgwire, "NOTIFY", b"SELECT 1 / 0, $1::text, $2::text")
+    session = Session(spec)
+    outcome = session.execute(AddNote(text="noted"))
+    assert outcome.written and [a.seq for a in outcome.applied] == [1]
+    assert [r.data["text"] for r in open_log(spec).scan()] == ["noted"]
+    assert session.execute(AddNote(text="again")).applied[0].seq == 2
+
+
+def test_an_append_on_a_lost_connection_is_one_error_then_the_next_connects(
+        pg: PgServer) -> None:
+    """The server ends the table's connection between two commands: the next append is one
+    LogError that says the command may or may not be in the table (here: not); the one after
+    connects again and appends."""
+    spec = pg.table()
+    Session.create(spec, "toy", seed=1).log.close()
+    session = Session(spec)
+    session.execute(AddNote(text="first"))
+    pg.sql("SELECT pg_terminate_backend(%s)", (backend_pid(session),))
+    with pytest.raises(LogError, match="may or may not be in the table"):
+        session.execute(AddNote(text="lost"))
+    assert [r.data["text"] for r in open_log(spec).scan()] == ["first"]
+    assert session.execute(AddNote(text="second")).applied[0].seq == 2
+    assert [r.data["text"] for r in open_log(spec).scan()] == ["first", "second"]
+
+
+def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_it_again(
+        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a lost race the command's time follows the table's new last record, which the
+    catch-up has just read: no query reads that record back (PostgresLog.last_at)."""
+    spec = pg.table()
+    Session.create(spec, "toy", seed=1).log.close()
+    late, early = Session(spec), Session(spec)
+    late.state()
+    early.execute(AddNote(text="early"))
+    rows: list[int] = []
+    row = PostgresLog._row
+    monkeypatch.setattr(PostgresLog, "_row", lambda self, seq: rows.append(seq) or row(self, seq))
+    late.execute(AddNote(text="late"))
+    assert rows == []
+    stamps = [r.at for r in open_log(spec).scan()]
+    assert len(stamps) == 2 and stamps[0] < stamps[1]
