@@ -1,11 +1,12 @@
 """Redaction: every view a seat receives, as that seat may see it (SERVER.md §3).
 
 A :class:`Viewer` is a seat's role and characters on one table's state. It redacts the JSON state
-(``state --json``), one character's or item's record, a log line (``log --json``), and changes
-(``history --json`` items, the ``changes`` of a command's answer) and a refusal's message. The GM sees everything; a
-player sees the public state plus the hidden fields of the seat's own characters and of the
-items they own; an observer sees the public state. What is hidden is declared by each system
-(its declaration's ``hidden``: :class:`tablelog.systems.declaration.Hidden`).
+(``state --json``), one character's or item's record, a log line (``log --json``), changes
+(``history --json`` items, the ``changes`` of a command's answer) and a refusal's message
+(:meth:`Viewer.refusal`). The GM sees everything; a player sees the public state plus the
+hidden fields of the seat's own characters and of the items they own; an observer sees the
+public state. What is hidden is declared by each system (its declaration's ``hidden``:
+:class:`tablelog.systems.declaration.Hidden`).
 """
 
 from __future__ import annotations

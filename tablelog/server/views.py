@@ -47,10 +47,11 @@ def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
     return line
 
 
-def _described(line: dict[str, Any]) -> tuple[str, list[str]]:
+def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]:
     """Return the description and explanation (``history --json``'s ``event`` and ``explain``)
-    of a redacted log line's event, made from its redacted data; ``""`` and ``[]`` when that
-    data makes no event."""
+    of a redacted log line's event, made from its redacted data. When that data makes no event
+    (hidden values it cannot hold): the names of ``whole`` (the event before redaction)
+    ``"NAMES (details hidden)"``, or ``""``; and ``[]``."""
     from tablelog.events.codec import CodecError, from_record
 
     data = line["data"]
@@ -60,7 +61,9 @@ def _described(line: dict[str, Any]) -> tuple[str, list[str]]:
         event = from_record(line["type"], line["v"], data)
         return event.describe(), event.explain()
     except (CodecError, ValueError, TypeError, KeyError):
-        return "", []
+        if whole is None:
+            return "", []
+        return f"{', '.join(whole.entities())} (details hidden)".lstrip(), []
 
 
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
@@ -122,10 +125,11 @@ def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
-        line = viewer.record({"type": kind, "v": version, "data": data})
-        described, explain = _described(line)
-        shown_entries.append({**entry.to_json(), "event": described, "explain": explain,
-                              "changes": viewer.changes(entry.to_json()["changes"], entity=name)})
+        described, explain = _described(viewer.record({"type": kind, "v": version, "data": data}),
+                                        entry.event)
+        whole = entry.to_json()
+        shown_entries.append({**whole, "event": described, "explain": explain,
+                              "changes": viewer.changes(whole["changes"], entity=name)})
     return shown_entries
 
 
@@ -291,10 +295,7 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     def describe(rec: Any, event: Any) -> str:
         line = viewer.record(record_line(rec, False))
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
-            text = _described(line)[0]
-            if not text:  # hidden values the event cannot hold: only its names
-                return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
-            return f"{rec.type} {text}"
+            return f"{rec.type} {_described(line, event)[0]}"
         return f"{rec.type} {event.describe()}"
 
     made = build(Session(table.path, snapshots=False), until, describe)
