@@ -23,7 +23,7 @@ import attrs
 from tablelog.commands.core import Redo, Undo
 from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, Undone
 from tablelog.projections.core import State, undone_after
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Secret
 
 __all__ = [
     "Summary", "Action", "Marker", "Markers", "action_of", "command_end", "latest_active",
@@ -326,5 +326,9 @@ def _decide_refold(refold: Refold, undone: set[int], seqs: list[int], rule: str,
         parts = [f"{what}: " + "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in found)
                  for what, found in (("it no longer holds", own),
                                      ("later events depend on it", later)) if found]
-        raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}")
+        # a reason that tells hidden information (where a card is, an enemy's HP) is the GM's:
+        # the event it refuses may be another character's, whose cards it names
+        told = tuple(Secret(str(exc), None, f"{exc.rule_id}: what it names is hidden")
+                     for _, _, exc in failed if exc.secrets)
+        raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}", told)
     return state

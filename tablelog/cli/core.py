@@ -97,6 +97,7 @@ class CliError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
+        self.secrets: tuple[Any, ...] = ()  # of a rule's refusal: rules.core.Secret
         # click declares exit_code on the class; each error here carries its own SPEC status.
         self.exit_code = exit_code  # type: ignore[misc]
 
@@ -117,7 +118,9 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except RuleViolation as exc:
             from tablelog.cli.similar import hint
 
-            raise CliError(f"{exc.rule_id}: {exc.message}{hint(exc)}", 1) from None
+            error = CliError(f"{exc.rule_id}: {exc.message}{hint(exc)}", 1)
+            error.secrets = exc.secrets  # the server blurs them for seats that may not see
+            raise error from None
         except (LogError, SystemUnavailable) as exc:
             raise CliError(str(exc), 3) from None
 

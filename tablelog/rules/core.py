@@ -6,13 +6,14 @@ Nothing here does I/O, reads the clock or uses :mod:`random`.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # imported where used: start-up of every command pays for what it imports
     from fractions import Fraction
 
 __all__ = [
     "RuleViolation",
+    "Secret",
     "check_name",
     "check_text",
     "escape_text",
@@ -26,6 +27,23 @@ __all__ = [
 MAX_NAME_CHARS = 64
 
 
+class Secret(NamedTuple):
+    """A part of a refusal's message that tells what only some seats of a shared table may see
+    (SERVER.md §3): where a hidden card is, an enemy's HP. The CLI (one person, the GM) shows
+    the message whole; the server shows ``blurred`` in place of ``text`` to other seats.
+
+    Attributes:
+        text: The words as they stand in the message (``"it is in Kai's hand"``).
+        seen_by: The character or item whose seats (and the GM) may see it; None: the GM's
+            alone (the draw pile, an enemy's HP).
+        blurred: What the other seats read instead (``"it is not where you can see it"``).
+    """
+
+    text: str
+    seen_by: str | None
+    blurred: str
+
+
 class RuleViolation(Exception):
     """A command (or an event on replay) that the rules refuse.
 
@@ -33,18 +51,22 @@ class RuleViolation(Exception):
         rule_id: The RULES.md ID of the clause that refuses it (e.g. ``"PF2E-ETCH-1"``), or
             ``"UNKNOWN-NAME"`` / ``"CORE-…"`` where no game rule applies.
         message: What was refused, naming the values involved.
+        secrets: The parts of ``message`` that name hidden information (:class:`Secret`).
     """
 
-    def __init__(self, rule_id: str, message: str) -> None:
+    def __init__(self, rule_id: str, message: str, secrets: tuple[Secret, ...] = ()) -> None:
         super().__init__(f"{rule_id}: {message}")
         self.rule_id = rule_id
         self.message = message
+        self.secrets = secrets
 
 
-def require(condition: object, rule_id: str, message: str) -> None:
-    """Raise :class:`RuleViolation` ``rule_id`` with ``message`` unless ``condition`` holds."""
+def require(condition: object, rule_id: str, message: str,
+            secrets: tuple[Secret, ...] = ()) -> None:
+    """Raise :class:`RuleViolation` ``rule_id`` with ``message`` (and its ``secrets``) unless
+    ``condition`` holds."""
     if not condition:
-        raise RuleViolation(rule_id, message)
+        raise RuleViolation(rule_id, message, secrets)
 
 
 # Characters that steer a terminal or hide what it shows: the C0 and C1 controls and DEL (ESC

@@ -116,7 +116,9 @@ def click_line(argv: list[str], env: Any) -> None:
         message = exc.format_message()
         if exc.exit_code == 1:
             rule, _, text = message.partition(": ")
-            raise Refusal(422, "rule", text, rule) from None
+            refusal = Refusal(422, "rule", text, rule)
+            refusal.secrets = exc.secrets
+            raise refusal from None
         if exc.exit_code == 3:
             raise Refusal(503, "log", message) from None
         raise Refusal(400, "usage", message) from None

@@ -1,11 +1,12 @@
 """Redaction: every view a seat receives, as that seat may see it (SERVER.md §3).
 
 A :class:`Viewer` is a seat's role and characters on one table's state. It redacts the JSON state
-(``state --json``), one character's or item's record, a log line (``log --json``), and changes
-(``history --json`` items, the ``changes`` of a command's answer). The GM sees everything; a
-player sees the public state plus the hidden fields of the seat's own characters and of the
-items they own; an observer sees the public state. What is hidden is declared by each system
-(its declaration's ``hidden``: :class:`tablelog.systems.declaration.Hidden`).
+(``state --json``), one character's or item's record, a log line (``log --json``), changes
+(``history --json`` items, the ``changes`` of a command's answer) and a refusal's message
+(:meth:`Viewer.refusal`). The GM sees everything; a player sees the public state plus the
+hidden fields of the seat's own characters and of the items they own; an observer sees the
+public state. What is hidden is declared by each system (its declaration's ``hidden``:
+:class:`tablelog.systems.declaration.Hidden`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.rules.core import Secret
 from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer"]
@@ -86,6 +88,14 @@ class Viewer:
             for field in hidden.enemy_fields:
                 if field in record:
                     record[field] = None
+
+    def refusal(self, message: str, secrets: tuple[Secret, ...]) -> str:
+        """Return a refusal's message as this seat may read it: each :class:`Secret` it tells
+        (where a hidden card is, an enemy's HP) blurred unless the seat may see it."""
+        for secret in secrets:
+            if not (self.sees_all or self.owns(secret.seen_by)):
+                message = message.replace(secret.text, secret.blurred)
+        return message
 
     def record(self, line: dict[str, Any]) -> dict[str, Any]:
         """Return one ``log --json`` line (``seq, type, v, at, actor, data, undone``) as this

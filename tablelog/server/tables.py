@@ -59,6 +59,7 @@ class Refusal(Exception):
     def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.rule = status, code, message, rule
+        self.secrets: tuple[Any, ...] = ()  # what the message tells that some seats may not see
 
 
 class Table:

@@ -43,17 +43,28 @@ def record_line(rec: Any, undone: bool) -> dict[str, Any]:
 def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
     """Return a log line redacted for ``viewer``, with ``text``: the event's one-line
     description as ``log`` prints it, made from the redacted data (so it hides what it hides)."""
+    line = dict(viewer.record(line))
+    line["text"] = _described(line)[0]
+    return line
+
+
+def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]:
+    """Return the description and explanation (``history --json``'s ``event`` and ``explain``)
+    of a redacted log line's event, made from its redacted data. When that data makes no event
+    (hidden values it cannot hold): the names of ``whole`` (the event before redaction)
+    ``"NAMES (details hidden)"``, or ``""``; and ``[]``."""
     from tablelog.events.codec import CodecError, from_record
 
-    line = dict(viewer.record(line))
     data = line["data"]
     if line["type"] == "core.SeatAdded":  # its description needs no token hash
         data = {**data, "token_sha256": ""}
     try:
-        line["text"] = from_record(line["type"], line["v"], data).describe()
+        event = from_record(line["type"], line["v"], data)
+        return event.describe(), event.explain()
     except (CodecError, ValueError, TypeError, KeyError):
-        line["text"] = ""
-    return line
+        if whole is None:
+            return "", []
+        return f"{', '.join(whole.entities())} (details hidden)".lstrip(), []
 
 
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
@@ -98,18 +109,29 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
 
 
 def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
-    """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted."""
+    """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted: its changes,
+    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``)."""
+    from tablelog.events.codec import to_record
+
     now = table.state()
     with table.reader() as session:
         undone = undone_after(session.markers())
-        entries = [e.to_json() for e in read_models.history(session.blank_state(),
-                                                            session.events(), undone, name)]
+        entries = list(read_models.history(session.blank_state(), session.events(), undone,
+                                           name))
     if not entries and now.entity(name) is None:
         raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
     viewer = _viewer(table, seat)
-    for entry in entries:
-        entry["changes"] = viewer.changes(entry["changes"], entity=name)
-    return entries
+    if viewer.sees_all:
+        return [e.to_json() for e in entries]
+    shown_entries = []
+    for entry in entries:  # the event's words, from its redacted record (as the log shows it)
+        kind, version, data = to_record(entry.event)
+        described, explain = _described(viewer.record({"type": kind, "v": version, "data": data}),
+                                        entry.event)
+        whole = entry.to_json()
+        shown_entries.append({**whole, "event": described, "explain": explain,
+                              "changes": viewer.changes(whole["changes"], entity=name)})
+    return shown_entries
 
 
 def command(table: Table, seat: Seat, line: str, request_id: str | None,
@@ -130,7 +152,12 @@ def command(table: Table, seat: Seat, line: str, request_id: str | None,
 
         if not is_request_id(request_id):
             raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
-    outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
+    try:
+        outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
+    except Refusal as refusal:  # it may tell where a hidden card is: not to every seat
+        viewer = Viewer.of(seat.role, seat.characters, table.current())
+        refusal.message = viewer.refusal(refusal.message, refusal.secrets)
+        raise
     viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
     if dry_run and viewer.system == "magicpunk":
         # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
@@ -268,7 +295,6 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     """
     import attrs
 
-    from tablelog.events.codec import CodecError, from_record
     from tablelog.exports import render
     from tablelog.exports.report import build
 
@@ -281,10 +307,7 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     def describe(rec: Any, event: Any) -> str:
         line = viewer.record(record_line(rec, False))
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
-            try:
-                event = from_record(rec.type, rec.v, line["data"])
-            except CodecError:  # hidden values the event cannot hold: only its names
-                return f"{rec.type} {', '.join(event.entities())} (details hidden)".rstrip()
+            return f"{rec.type} {_described(line, event)[0]}"
         return f"{rec.type} {event.describe()}"
 
     with table.reader() as session:

@@ -236,6 +236,6 @@ def test_click_usage_errors_print_a_hostile_argument_escaped(log: Path, tmp_path
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert UNSAFE.search(done.stderr) is None
-    last = done.stderr.splitlines()[-1]  # click shows the name as it formats file names
-    assert last.startswith("Error: Invalid value for 'SCRIPT': 'h\\u001b]0;PWN\\u0007")
-    assert last.endswith("': No such file or directory")
+    [line] = done.stderr.splitlines()  # one line: click's message, as it formats file names
+    assert line.startswith("error: Invalid value for 'SCRIPT': 'h\\u001b]0;PWN\\u0007")
+    assert line.endswith("': No such file or directory (see: tablelog run --help)")

@@ -1,10 +1,13 @@
 """Hidden information, as a property: for random magicpunk histories, no answer a player seat
 gets (state, past state, log, history, the event stream, the seat's own command answers) holds a
-card that is hidden in another character's hand or item, or the session seed (SERVER.md §3)."""
+card that is hidden in another character's hand or item — in its data or in its words (an
+event's text, history's ``explain``, a refusal that would say where a card is) — or the session
+seed (SERVER.md §3)."""
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -31,12 +34,21 @@ lines = st.lists(st.one_of(
 
 
 def leaves(data: Any) -> set[str]:
-    """Every string in a JSON answer."""
-    if isinstance(data, dict):
-        return set().union(*(leaves(v) for v in data.values())) | set(map(str, data))
-    if isinstance(data, list):
-        return set().union(*(leaves(v) for v in data)) if data else set()
-    return {str(data)}
+    """Every word in a JSON answer: of its strings (``"Kai draws 10S"``, ``"drawn = 9S"``, a
+    refusal's message) and keys."""
+    return set(re.findall(r"[A-Za-z0-9]+", json.dumps(data)))
+
+
+def refusals(table: Any, cards: set[str]) -> list[str]:
+    """ann's refused dry runs that name each card: a draw of it, a play of it by Aria."""
+    said = []
+    for card in sorted(cards):
+        for line in (f"magicpunk draw Aria 1 --cards {card}", f"magicpunk play Aria {card}"):
+            try:
+                views.command(table, ANN, line, None, True)
+            except Refusal as refusal:
+                said.append(refusal.message)
+    return said
 
 
 def run(table: Any, line: str) -> Any:
@@ -76,6 +88,8 @@ def test_no_answer_to_a_player_holds_anothers_hidden_card_or_the_seed(history: l
                     views.history(table, ANN, "Aria"), views.entity(table, ANN, "Kai"),
                     [line for _, line in views.stream_lines(table, ANN, 0)]]
         answers += [views.state(table, ANN, seq) for seq in range(0, state.seq + 1, 3)]
-        seen = set().union(*(leaves(a) for a in answers))
+        seen = leaves(answers)
         assert not hidden & seen, (hidden & seen, history)
+        said = refusals(table, hidden)  # they name the card ann asked for, never its place
+        assert not [m for m in said if "(it is in" in m or "Kai" in m], (said, history)
         assert str(SEED) not in json.dumps(answers)

@@ -15,7 +15,7 @@ from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolve, require
 from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
-from tablelog.projections.magicpunk.zones import card_location, check_held, holder_cards
+from tablelog.projections.magicpunk.zones import card_hint, check_held, holder_cards
 from tablelog.rules.core import draw_index
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
@@ -94,9 +94,9 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
                 f"COUNT is {c.count} but {count_text(len(c.cards), 'card is', 'cards are')} "
                 f"named: {' '.join(c.cards)}")
         for card in c.cards:
-            where = card_location(state, card)
-            require(where in ("in the draw pile", "in the discard pile"), CARDS_RULE,
-                    f"{card} is not in the draw pile (it is {where})")
+            where, secrets = card_hint(state, card)
+            require(where in ("it is in the draw pile", "it is in the discard pile"), CARDS_RULE,
+                    f"{card} is not in the draw pile ({where})", secrets)
         plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
     else:
         count = 1 if c.count is None else c.count

@@ -16,7 +16,7 @@ from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
 from tablelog.projections.core import State
-from tablelog.projections.saga.units import unit_of
+from tablelog.projections.saga.units import unit_of, vitals_told
 from tablelog.rules.core import draw_fraction, require
 from tablelog.rules.saga import vitals
 from tablelog.rules.saga.effects import buff_effect_after, buff_lands
@@ -129,11 +129,9 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
         "SAGA-POISON-1",
         f"{c.name} already took poison damage in turn {turn}",
     )
-    require(
-        unit["hp_floor"] == 0,
-        "SAGA-HP-2",
-        f"{c.name} has an HP floor of {unit['hp_floor']}: immune to poison",
-    )
+    told = f"{c.name} has an HP floor of {unit['hp_floor']}"
+    require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{told}: immune to poison",
+            vitals_told(unit, c.name, told))
     base = vitals.poison_base(
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
     )

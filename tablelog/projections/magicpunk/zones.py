@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from tablelog.projections.core import State
-from tablelog.rules.core import require
+from tablelog.rules.core import RuleViolation, Secret, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["new_deck", "holder_cards", "card_location", "check_held", "check_pile",
+__all__ = ["new_deck", "holder_cards", "card_location", "card_hint", "check_held", "check_pile",
            "take_from_holder", "take_from_pile", "put_discard", "give_to_holder", "sync"]
 
 # Lists in the state are replaced, never changed in place: the change report of a command
@@ -51,18 +51,35 @@ def card_location(state: State, card: str) -> str:
     One of ``in the draw pile``, ``in the discard pile``, ``in Aria's hand``, ``in the item
     a-battery`` or ``not in this session's deck``.
     """
+    return _place(state, card)[0]
+
+
+def card_hint(state: State, card: str) -> tuple[str, tuple[Secret, ...]]:
+    """Return ``it is …`` (:func:`card_location`) and, when that place is hidden from some
+    seats (a hand, an item, the draw pile: SERVER.md §3), the :class:`Secret` it tells."""
+    where, seen_by, hidden = _place(state, card)
+    text = f"it is {where}"
+    return text, ((Secret(text, seen_by, HIDDEN_PLACE),) if hidden else ())
+
+
+HIDDEN_PLACE = "it is not where you can see it"
+"""What a seat reads for a hidden card's place it may not see (a refusal at the server)."""
+
+
+def _place(state: State, card: str) -> tuple[str, str | None, bool]:
+    """Where ``card`` is, whose seats see that place (None: the GM's alone), whether hidden."""
     assert state.deck is not None
     if card in state.deck["_pile"]:
-        return "in the draw pile"
+        return "in the draw pile", None, True
     if card in state.deck["discard"]:
-        return "in the discard pile"
+        return "in the discard pile", None, False
     for name, ch in state.characters.items():
         if card in ch["hand"]:
-            return f"in {name}'s hand"
+            return f"in {name}'s hand", name, True
     for name, item in state.items.items():
         if card in item["cards"]:
-            return f"in the item {name}"
-    return "not in this session's deck"
+            return f"in the item {name}", name, True
+    return "not in this session's deck", None, False
 
 
 def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
@@ -74,8 +91,9 @@ def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
     """
     held = holder_cards(state, holder)
     for card in cards:
-        require(card in held, CARDS_RULE,
-                f"{card} is not held by {holder} (it is {card_location(state, card)})")
+        if card not in held:
+            where, secrets = card_hint(state, card)
+            raise RuleViolation(CARDS_RULE, f"{card} is not held by {holder} ({where})", secrets)
 
 
 def check_pile(state: State, cards: Iterable[str], reshuffle_at: int | None,
@@ -99,8 +117,9 @@ def check_pile(state: State, cards: Iterable[str], reshuffle_at: int | None,
                     f"the discard pile is reshuffled only when the draw pile is empty, and it "
                     f"holds {count_text(len(pile), 'card')}")
             pile, discard = discard, []
-        require(card in pile, CARDS_RULE,
-                f"{card} is not in the draw pile (it is {card_location(state, card)})")
+        if card not in pile:
+            where, secrets = card_hint(state, card)
+            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile ({where})", secrets)
         pile.remove(card)
 
 

@@ -16,9 +16,10 @@ import attrs
 from tablelog.events.saga import BattleStarted, EffectApplied, TechDefined, TurnEnded, UnitAdded
 from tablelog.projections.core import State, evolver, require
 from tablelog.projections.saga import legacy
+from tablelog.rules.core import Secret
 from tablelog.rules.saga.figures import num_text
 
-__all__ = ["EFFECT_KINDS", "clock_for", "fresh_battle_values", "unit_of"]
+__all__ = ["EFFECT_KINDS", "clock_for", "fresh_battle_values", "unit_of", "vitals_told"]
 
 EFFECT_KINDS = ("tech_power", "attack", "defense", "spell")
 
@@ -37,6 +38,14 @@ def unit_of(state: State, name: str, rule: str = "UNKNOWN-NAME") -> dict[str, An
     unit = state.characters.get(name)
     require(unit is not None, rule, f"no unit named {name!r}")
     return unit  # type: ignore[return-value]
+
+
+def vitals_told(unit: dict[str, Any], name: str, text: str) -> tuple[Secret, ...]:
+    """Return the :class:`Secret` a refusal tells in ``text`` (an enemy's HP, LP or HP floor:
+    the GM's alone, SERVER.md §3), or nothing for a unit that is not an enemy."""
+    if unit.get("side") != "enemy":
+        return ()
+    return (Secret(text, None, f"{name}'s HP and LP are hidden"),)
 
 
 def fresh_battle_values(unit: dict[str, Any]) -> None:
