@@ -116,13 +116,13 @@ def renamed(command: object, names: dict[str, str]) -> object:
         if isinstance(value, str) and value in names:
             changes[field.name] = names[value]
         elif isinstance(value, tuple) and any(isinstance(v, str) and v in names for v in value):
-            changes[field.name] = tuple(names.get(v, v) if isinstance(v, str) else v
-                                        for v in value)
+            changes[field.name] = tuple(names.get(v, v) if isinstance(v, str) else v for v in value)
     return attrs.evolve(command, **changes) if changes else command
 
 
-def chapter_events(header: Header, commands: list[object], cast: list[str], chapter: int,
-                   seq: int) -> list[list[Any]]:
+def chapter_events(
+    header: Header, commands: list[object], cast: list[str], chapter: int, seq: int
+) -> list[list[Any]]:
     """Decide one chapter from seq ``seq`` on; return each command's events."""
     names = {name: f"{name} {chapter % CASTS}" for name in cast}
     state = Session._initial(header)
@@ -156,8 +156,7 @@ def decided_chapters(system: str) -> list[list[list[tuple[str, int, Any]]]]:
     try:
         for chapter in range(DECIDED):
             decided = chapter_events(header, commands, cast, chapter, seq)
-            chapters.append([[_relative(to_record(e), seq) for e in events]
-                             for events in decided])
+            chapters.append([[_relative(to_record(e), seq) for e in events] for events in decided])
             seq += sum(len(events) for events in decided)
     finally:
         copy.deepcopy = library
@@ -189,12 +188,19 @@ def write_campaign(system: str, n: int, out: Path) -> None:
                 if pos.seq + len(command) > n:
                     f.write(b"".join(chunks))
                     return
-                at = (START + datetime.timedelta(seconds=moment)).strftime(
-                    "%Y-%m-%dT%H:%M:%S.%fZ")
+                at = (START + datetime.timedelta(seconds=moment)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
                 moment += 1
-                envelopes = [{"type": kind, "v": version, "at": at, "actor": "gm",
-                              "data": _absolute(kind, data, start), COMMAND_KEY: pos.seq + 1}
-                             for kind, version, data in command]
+                envelopes = [
+                    {
+                        "type": kind,
+                        "v": version,
+                        "at": at,
+                        "actor": "gm",
+                        "data": _absolute(kind, data, start),
+                        COMMAND_KEY: pos.seq + 1,
+                    }
+                    for kind, version, data in command
+                ]
                 record, pos = frame(envelopes, pos)
                 chunks.append(record)
             if len(chunks) > 5000:
@@ -211,9 +217,12 @@ def _absolute(kind: str, data: Any, start: int) -> Any:
 def campaign(system: str, n: int) -> Path:
     """Return the cached campaign log of ``n`` events (made when missing or stale)."""
     digest = hashlib.blake2b(digest_size=8)  # what decides the events, not what reads them
-    deciding = [p for layer in ("commands", "events", "rules", "projections")
-                for p in sorted((ROOT / "tablelog" / layer).rglob("*")) if p.is_file()
-                and p.suffix in (".py", ".csv", ".json", ".toml")]
+    deciding = [
+        p
+        for layer in ("commands", "events", "rules", "projections")
+        for p in sorted((ROOT / "tablelog" / layer).rglob("*"))
+        if p.is_file() and p.suffix in (".py", ".csv", ".json", ".toml")
+    ]
     for path in [*deciding, script(system), Path(__file__)]:
         digest.update(path.read_bytes())
     out = CACHE / f"{system}-{n}-{digest.hexdigest()}.tlog"

@@ -98,8 +98,12 @@ print(min(times))
 def tablelog_replay_s(log: str, n: int) -> float:
     """Return the seconds tablelog's replay of ``log`` takes (the best of two in a fresh
     process: this one's heap holds eventsourcing's events, which would slow it down)."""
-    done = subprocess.run([sys.executable, "-c", REPLAY, log, str(n), ROOT + "/bench", ROOT],
-                          check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", REPLAY, log, str(n), ROOT + "/bench", ROOT],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return float(done.stdout)
 
 
@@ -136,8 +140,16 @@ def main(n: int, recorder: str, folder: str, log: str) -> None:
         gc.collect()
         ours += [tablelog_replay_s(log, n) for _ in range(OURS)]
     took = min(times)
-    print(json.dumps({"events": version - 1, "replay_s": took, "eps": (version - 1) / took,
-                      "tablelog_eps": n / min(ours)}))
+    print(
+        json.dumps(
+            {
+                "events": version - 1,
+                "replay_s": took,
+                "eps": (version - 1) / took,
+                "tablelog_eps": n / min(ours),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

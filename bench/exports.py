@@ -66,8 +66,9 @@ print(n, elapsed, int(hwm) / 1024)
 def child(what: str, log: Path, out: Path) -> tuple[int, float, float]:
     """Run one export or import in a fresh process: (events, seconds, peak RSS MB)."""
     code = CHILD.format(here=str(HERE), root=str(ROOT))
-    done = subprocess.run([PY, "-c", code, what, str(log), str(out)], check=True,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [PY, "-c", code, what, str(log), str(out)], check=True, capture_output=True, text=True
+    )
     n, seconds, mb = done.stdout.split()
     return int(n), float(seconds), float(mb)
 
@@ -85,8 +86,9 @@ def report_session(path: Path, events: int) -> None:
     names = ["Aria", "Bram", "Cato", "Dina", "Eske"]
     with session.atomic():
         for name in names:
-            session.execute(AddCharacter(name=name, body=10, sense=10, intellect=10,
-                                         magic=10, hp=40))
+            session.execute(
+                AddCharacter(name=name, body=10, sense=10, intellect=10, magic=10, hp=40)
+            )
         for i in range(events - len(names)):
             name = names[i % len(names)]
             if i % 25 == 24:
@@ -103,8 +105,9 @@ def bench_report(path: Path) -> dict[str, float]:
     out = WORK / "report.html"
     t = time.perf_counter()
     cli = str(Path(PY).parent / "tablelog")  # the installed console script, as a user runs it
-    subprocess.run([cli, "--log", str(path), "report", "--format", "html", "-o", str(out)],
-                   check=True)
+    subprocess.run(
+        [cli, "--log", str(path), "report", "--format", "html", "-o", str(out)], check=True
+    )
     wall = time.perf_counter() - t
     from tablelog.exports import render
     from tablelog.exports.report import build
@@ -115,8 +118,12 @@ def bench_report(path: Path) -> dict[str, float]:
     built = time.perf_counter() - t
     t = time.perf_counter()
     render.html_page(made)
-    return {"report_html_10k_s": wall, "report_build_10k_s": built,
-            "report_render_10k_s": time.perf_counter() - t, "report_html_bytes": out.stat().st_size}
+    return {
+        "report_html_10k_s": wall,
+        "report_build_10k_s": built,
+        "report_render_10k_s": time.perf_counter() - t,
+        "report_html_bytes": out.stat().st_size,
+    }
 
 
 def main() -> None:
@@ -125,10 +132,17 @@ def main() -> None:
     for n in (SMALL, BIG):
         log = WORK / f"exports-{n}.tlog"
         logs.make_log(str(log), n)
-        jsonl, csv_out, copy = WORK / f"exports-{n}.jsonl", WORK / f"exports-{n}.csv", \
-            WORK / f"exports-{n}-copy.tlog"
-        for what, target in (("replay", WORK / "unused"), ("jsonl", jsonl), ("csv", csv_out),
-                             ("import", copy)):
+        jsonl, csv_out, copy = (
+            WORK / f"exports-{n}.jsonl",
+            WORK / f"exports-{n}.csv",
+            WORK / f"exports-{n}-copy.tlog",
+        )
+        for what, target in (
+            ("replay", WORK / "unused"),
+            ("jsonl", jsonl),
+            ("csv", csv_out),
+            ("import", copy),
+        ):
             events, seconds, mb = child(what, jsonl if what == "import" else log, target)
             assert events == n, (what, events, n)
             tag = "10k" if n == SMALL else "big"

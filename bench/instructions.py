@@ -43,11 +43,24 @@ def stage(name: str, path: str) -> None:
 
 def count(name: str, path: str, times: int) -> int:
     """Return the instructions valgrind counts for a process running the stage ``times``."""
-    code = (f"import sys; sys.path[:0] = {[str(HERE), str(HERE.parent)]!r}; import instructions;"
-            f"[instructions.stage({name!r}, {path!r}) for _ in range({times})]")
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                           sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    code = (
+        f"import sys; sys.path[:0] = {[str(HERE), str(HERE.parent)]!r}; import instructions;"
+        f"[instructions.stage({name!r}, {path!r}) for _ in range({times})]"
+    )
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            code,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
     return int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
 
 
@@ -59,8 +72,9 @@ def main() -> None:
     logs.make_log(path, N, markers=False)  # no undo at the end: one pass, as on 1M events
     jobs = [(name, times) for name in STAGES for times in (1, 2)]
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        counts = dict(zip(jobs, pool.map(lambda job: count(job[0], path, job[1]), jobs),
-                          strict=True))
+        counts = dict(
+            zip(jobs, pool.map(lambda job: count(job[0], path, job[1]), jobs), strict=True)
+        )
     per = {name: (counts[(name, 2)] - counts[(name, 1)]) / N for name in STAGES}
     for name in STAGES:
         print(f"{name:<8}{per[name]:>10,.0f} instructions/record")

@@ -44,8 +44,11 @@ def bench_events(n: int, markers: bool = True) -> list:
             events.append(toy.DieRolled(name, 1 + i % 6))
         i += 1
     if markers:  # undo the latest action, redo it, undo it again: markers as in real play
-        events += [Undone(target=regular, reason="misclick"), Redone(target=regular),
-                   Undone(target=regular, reason="misclick")]
+        events += [
+            Undone(target=regular, reason="misclick"),
+            Redone(target=regular),
+            Undone(target=regular, reason="misclick"),
+        ]
     return events[:n]
 
 
@@ -59,8 +62,12 @@ def remove_log(path: str) -> None:
 def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None:
     """Write a toy log of ``n`` events at ``path`` (replacing it), one record per batch."""
     remove_log(path)
-    log = LogFile.create(path, Header(session_id=f"bench-{n}", system="toy",
-                                      created="2026-11-30T00:00:00.000000Z", seed=7))
+    log = LogFile.create(
+        path,
+        Header(
+            session_id=f"bench-{n}", system="toy", created="2026-11-30T00:00:00.000000Z", seed=7
+        ),
+    )
     pos = log.start
     assert pos is not None
     buf: list[bytes] = []
@@ -68,8 +75,9 @@ def make_log(path: str, n: int, chunk: int = 5000, markers: bool = True) -> None
         for i, event in enumerate(bench_events(n, markers)):
             kind, version, data = to_record(event)
             at = (START + i * STEP).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-            record, pos = frame([{"type": kind, "v": version, "at": at, "actor": "gm",
-                                  "data": data}], pos)
+            record, pos = frame(
+                [{"type": kind, "v": version, "at": at, "actor": "gm", "data": data}], pos
+            )
             buf.append(record)
             if len(buf) >= chunk:
                 f.write(b"".join(buf))

@@ -42,7 +42,7 @@ def best(fn: object, path: Path) -> float:
 def header_only(path: Path, folder: str) -> Path:
     """Return a copy of ``path`` cut after its header (the same system and options, no event)."""
     data = path.read_bytes()
-    _, size = parse_header(data[:1 << 17])
+    _, size = parse_header(data[: 1 << 17])
     empty = Path(folder) / f"empty-{path.name}"
     empty.write_bytes(data[:size])
     return empty
@@ -57,12 +57,19 @@ def main(paths: list[Path]) -> None:
         empty = header_only(path, folder)
         raw = min(best(raw_decode, path) - best(raw_decode, empty) for _ in range(PAIRS))
         folded = min(best(fold, path) - best(fold, empty) for _ in range(PAIRS))
-        total_events, total_raw, total_fold = total_events + events, total_raw + raw, \
-            total_fold + folded
-        print(f"{path.name:32} {events:7d} {events * REPEAT / folded:12,.0f} "
-              f"{events * REPEAT / raw:12,.0f} {raw / folded:6.3f}")
-    print(f"{'all':32} {total_events:7d} {total_events * REPEAT / total_fold:12,.0f} "
-          f"{total_events * REPEAT / total_raw:12,.0f} {total_raw / total_fold:6.3f}")
+        total_events, total_raw, total_fold = (
+            total_events + events,
+            total_raw + raw,
+            total_fold + folded,
+        )
+        print(
+            f"{path.name:32} {events:7d} {events * REPEAT / folded:12,.0f} "
+            f"{events * REPEAT / raw:12,.0f} {raw / folded:6.3f}"
+        )
+    print(
+        f"{'all':32} {total_events:7d} {total_events * REPEAT / total_fold:12,.0f} "
+        f"{total_events * REPEAT / total_raw:12,.0f} {total_raw / total_fold:6.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -97,7 +97,8 @@ def bench_replay(big: Path, out: dict) -> None:
     out["raw_decode_eps"] = BIG / min(raw_times)
     out["replay_ratio"] = out["replay_eps"] / out["raw_decode_eps"]
     out["replay_ratio_pairs_median"] = statistics.median(
-        raw / rep for raw, rep in zip(raw_times, replay_times, strict=True))
+        raw / rep for raw, rep in zip(raw_times, replay_times, strict=True)
+    )
 
 
 REAL_PAIRS = 5  # raw and replay alternately on each system's campaign, the best of each
@@ -117,7 +118,8 @@ def bench_real(out: dict) -> None:
         out[f"raw_decode_eps_{system}"] = events / min(raw_times)
         out[f"replay_ratio_{system}"] = min(raw_times) / min(replay_times)
         out[f"replay_ratio_{system}_pairs_median"] = statistics.median(
-            raw / rep for raw, rep in zip(raw_times, replay_times, strict=True))
+            raw / rep for raw, rep in zip(raw_times, replay_times, strict=True)
+        )
 
 
 def bench_snapshot(big: Path, out: dict) -> None:
@@ -134,8 +136,13 @@ def bench_eventsourcing(big: Path, out: dict) -> None:
     tablelog's: the compared figure) and its in-memory POPO recorder (shown beside it). Each
     ratio is tablelog's replay over eventsourcing's, both timed alternately in one process."""
     for recorder, key in (("sqlite", "eventsourcing"), ("popo", "eventsourcing_popo")):
-        done = subprocess.run([PY, str(HERE / "es_bench.py"), str(BIG), recorder, str(WORK),
-                               str(big)], check=True, env=ENV, capture_output=True, text=True)
+        done = subprocess.run(
+            [PY, str(HERE / "es_bench.py"), str(BIG), recorder, str(WORK), str(big)],
+            check=True,
+            env=ENV,
+            capture_output=True,
+            text=True,
+        )
         figures = json.loads(done.stdout)
         out[f"{key}_eps"] = figures["eps"]
         out[f"{key}_tablelog_eps"] = figures["tablelog_eps"]
@@ -180,23 +187,36 @@ def bench_run(out: dict, lines: int = 10000) -> None:
 def bench_rss(log10k: Path, big: Path, out: dict) -> None:
     """Peak RSS of a fresh process that replays the log (VmHWM: ru_maxrss would carry the
     parent's peak across fork and exec)."""
-    code = ("import sys; sys.path[:0] = sys.argv[2:4];"
-            "import logs; from tablelog.session import Session;"
-            "Session(sys.argv[1], snapshots=False).state();"
-            "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])")
+    code = (
+        "import sys; sys.path[:0] = sys.argv[2:4];"
+        "import logs; from tablelog.session import Session;"
+        "Session(sys.argv[1], snapshots=False).state();"
+        "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])"
+    )
     for key, path in (("rss_10k_mb", log10k), ("rss_1m_mb", big)):
-        done = subprocess.run([PY, "-c", code, str(path), str(HERE), str(ROOT)], check=True,
-                              env=ENV, capture_output=True, text=True)
+        done = subprocess.run(
+            [PY, "-c", code, str(path), str(HERE), str(ROOT)],
+            check=True,
+            env=ENV,
+            capture_output=True,
+            text=True,
+        )
         out[key] = float(done.stdout.strip()) / 1024
 
 
 GOALS = [
-    *((key, unit, goal) for system in campaigns.SYSTEMS for key, unit, goal in (
-        (f"replay_eps_{system}", f"events/s ({system})", ""),
-        (f"raw_decode_eps_{system}", "events/s (decoding)", ""),
-        (f"replay_ratio_{system}", "× plain decoding", ">= 0.5"),
-        (f"replay_ratio_{system}_pairs_median", "× (median of pairs)", ""))),
-    ("replay_eps", "events/s", ""), ("raw_decode_eps", "events/s", ""),
+    *(
+        (key, unit, goal)
+        for system in campaigns.SYSTEMS
+        for key, unit, goal in (
+            (f"replay_eps_{system}", f"events/s ({system})", ""),
+            (f"raw_decode_eps_{system}", "events/s (decoding)", ""),
+            (f"replay_ratio_{system}", "× plain decoding", ">= 0.5"),
+            (f"replay_ratio_{system}_pairs_median", "× (median of pairs)", ""),
+        )
+    ),
+    ("replay_eps", "events/s", ""),
+    ("raw_decode_eps", "events/s", ""),
     ("replay_ratio", "× plain decoding", ">= 0.5"),
     ("replay_ratio_pairs_median", "× (median of pairs)", ""),
     ("eventsourcing_eps", "events/s (SQLite)", ""),
@@ -205,20 +225,27 @@ GOALS = [
     ("eventsourcing_popo_eps", "events/s (POPO)", ""),
     ("eventsourcing_popo_tablelog_eps", "events/s (tablelog)", ""),
     ("eventsourcing_popo_ratio", "× (in memory)", ""),
-    ("snapshot_state_s", "s", ""), ("snapshot_state_fraction", "of full replay", "<= 0.05"),
-    ("cli_append_s", "s (median)", ""), ("import_floor_s", "s (median)", ""),
+    ("snapshot_state_s", "s", ""),
+    ("snapshot_state_fraction", "of full replay", "<= 0.05"),
+    ("cli_append_s", "s (median)", ""),
+    ("import_floor_s", "s (median)", ""),
     ("cli_append_ratio", "× import floor", "<= 1.5"),
-    ("state_100k_s", "s (median, snapshot)", ""), ("state_100k_cold_s", "s (no snapshot)", ""),
-    ("run_lines_per_s", "lines/s", ""), ("run_atomic_lines_per_s", "lines/s", ""),
-    ("rss_10k_mb", "MB", ""), ("rss_1m_mb", "MB", "within 20 % of 10k"),
+    ("state_100k_s", "s (median, snapshot)", ""),
+    ("state_100k_cold_s", "s (no snapshot)", ""),
+    ("run_lines_per_s", "lines/s", ""),
+    ("run_atomic_lines_per_s", "lines/s", ""),
+    ("rss_10k_mb", "MB", ""),
+    ("rss_1m_mb", "MB", "within 20 % of 10k"),
 ]
 
 
 def met(key: str, out: dict) -> str:
     checks = {
         **{f"replay_ratio_{system}": lambda v: v >= 0.5 for system in campaigns.SYSTEMS},
-        "replay_ratio": lambda v: v >= 0.5, "eventsourcing_ratio": lambda v: v >= 10,
-        "snapshot_state_fraction": lambda v: v <= 0.05, "cli_append_ratio": lambda v: v <= 1.5,
+        "replay_ratio": lambda v: v >= 0.5,
+        "eventsourcing_ratio": lambda v: v >= 10,
+        "snapshot_state_fraction": lambda v: v <= 0.05,
+        "cli_append_ratio": lambda v: v <= 1.5,
         "rss_1m_mb": lambda v: v <= 1.2 * out["rss_10k_mb"],
     }
     return "" if key not in checks else ("met" if checks[key](out[key]) else "MISSED")
@@ -226,20 +253,26 @@ def met(key: str, out: dict) -> str:
 
 def main() -> None:
     WORK.mkdir(exist_ok=True)
-    out: dict = {"events": BIG, "python": sys.version.split()[0], "cpus": os.cpu_count(),
-                 "load_start": os.getloadavg()}  # a shared machine: its 1, 5, 15-minute load
+    out: dict = {
+        "events": BIG,
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load_start": os.getloadavg(),
+    }  # a shared machine: its 1, 5, 15-minute load
     start = time.perf_counter()
     big, log10k, log100k = WORK / "big.tlog", WORK / "10k.tlog", WORK / "100k.tlog"
     for path, n in ((big, BIG), (log10k, 10000), (log100k, 100000)):
         print(f"building {path.name} ({n} events) …", flush=True)
         logs.make_log(str(path), n)
-    steps = [("real systems", lambda: bench_real(out)),
-             ("replay", lambda: bench_replay(big, out)),
-             ("snapshot", lambda: bench_snapshot(big, out)),
-             ("eventsourcing", lambda: bench_eventsourcing(big, out)),
-             ("cli", lambda: bench_cli(log10k, log100k, out)),
-             ("run", lambda: bench_run(out)),
-             ("rss", lambda: bench_rss(log10k, big, out))]
+    steps = [
+        ("real systems", lambda: bench_real(out)),
+        ("replay", lambda: bench_replay(big, out)),
+        ("snapshot", lambda: bench_snapshot(big, out)),
+        ("eventsourcing", lambda: bench_eventsourcing(big, out)),
+        ("cli", lambda: bench_cli(log10k, log100k, out)),
+        ("run", lambda: bench_run(out)),
+        ("rss", lambda: bench_rss(log10k, big, out)),
+    ]
     for name, step in steps:
         print(f"{name} …", end=" ", flush=True)
         print(f"{timed(step):.0f} s", flush=True)
@@ -248,8 +281,10 @@ def main() -> None:
     print(f"\n{'figure':<33}{'value':>12}  {'unit':<22}{'goal':<20}")
     for key, unit, goal in GOALS:
         print(f"{key:<33}{out[key]:>12,.4g}  {unit:<22}{goal:<20}{met(key, out)}")
-    print(f"\n{BIG:,} events; whole benchmark {out['bench_s']:.0f} s; load average "
-          f"{out['load_start'][0]:.1f} at the start, {out['load_end'][0]:.1f} at the end")
+    print(
+        f"\n{BIG:,} events; whole benchmark {out['bench_s']:.0f} s; load average "
+        f"{out['load_start'][0]:.1f} at the start, {out['load_end'][0]:.1f} at the end"
+    )
     tmp = HERE / "results.json.tmp"
     tmp.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n")
     tmp.replace(HERE / "results.json")

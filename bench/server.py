@@ -71,8 +71,9 @@ def table(url: str, names: int = 4) -> str:
     return str(tid)
 
 
-def load(url: str, tables: list[str], clients_per_table: int,
-         pace_s: float = 0.0) -> dict[str, float]:
+def load(
+    url: str, tables: list[str], clients_per_table: int, pace_s: float = 0.0
+) -> dict[str, float]:
     """Every client sends commands to its table for SECONDS (from when every client is made
     and connected): each as soon as the last is answered, or with ``pace_s`` one every
     ``pace_s`` seconds (the clients' starts spread over the first ``pace_s``); return rate
@@ -107,8 +108,11 @@ def load(url: str, tables: list[str], clients_per_table: int,
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(tid, n, k * clients_per_table + n))
-               for k, tid in enumerate(tables) for n in range(clients_per_table)]
+    threads = [
+        threading.Thread(target=client, args=(tid, n, k * clients_per_table + n))
+        for k, tid in enumerate(tables)
+        for n in range(clients_per_table)
+    ]
     for t in threads:
         t.start()
     ready.wait()
@@ -119,10 +123,12 @@ def load(url: str, tables: list[str], clients_per_table: int,
     latencies.sort()
     if not latencies:
         raise SystemExit(f"no command answered: statuses {statuses}")
-    return {"commands_per_s": len(latencies) / SECONDS,
-            "p50_ms": 1000 * latencies[len(latencies) // 2],
-            "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
-            "statuses": {str(k): v for k, v in sorted(statuses.items())}}  # type: ignore[dict-item]
+    return {
+        "commands_per_s": len(latencies) / SECONDS,
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+    }  # type: ignore[dict-item]
 
 
 def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, float]:
@@ -135,8 +141,10 @@ def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, fl
 
     def subscriber() -> None:
         got = 0
-        with httpx.Client(headers=AUTH, timeout=60, verify=False) as c, \
-                c.stream("GET", f"{url}/tables/{tid}/events?after={start_seq}") as stream:
+        with (
+            httpx.Client(headers=AUTH, timeout=60, verify=False) as c,
+            c.stream("GET", f"{url}/tables/{tid}/events?after={start_seq}") as stream,
+        ):
             ready.wait()
             for line in stream.iter_lines():
                 if line.startswith("id:"):
@@ -153,15 +161,21 @@ def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, fl
     sent: dict[int, float] = {}
     with httpx.Client(base_url=url, headers=AUTH) as gm:
         for i in range(commands):
-            r = gm.post(f"/tables/{tid}/commands", json={"command": f"magicpunk damage pc{i % 4} 1"})
+            r = gm.post(
+                f"/tables/{tid}/commands", json={"command": f"magicpunk damage pc{i % 4} 1"}
+            )
             sent[r.json()["seqs"][0]] = time.perf_counter()
             time.sleep(0.1)
     for t in threads:
         t.join(timeout=60)
-    delays = sorted(1000 * (at - sent[seq]) for seq, ats in received.items() if seq in sent
-                    for at in ats)
-    return {"fanout_p50_ms": statistics.median(delays),
-            "fanout_p99_ms": delays[int(len(delays) * 0.99)], "deliveries": len(delays)}
+    delays = sorted(
+        1000 * (at - sent[seq]) for seq, ats in received.items() if seq in sent for at in ats
+    )
+    return {
+        "fanout_p50_ms": statistics.median(delays),
+        "fanout_p99_ms": delays[int(len(delays) * 0.99)],
+        "deliveries": len(delays),
+    }
 
 
 def first_table(spec: str) -> None:
@@ -201,12 +215,20 @@ def memory_pg(pg: object, url: str) -> float:
     made by the session, the others copied row by row in SQL)."""
     first_table(f"{url}#t000")
     sql = pg.sql  # type: ignore[attr-defined]
-    sql("INSERT INTO tablelog_tables SELECT 't' || lpad(n::text, 3, '0'), header, format, "
+    sql(
+        "INSERT INTO tablelog_tables SELECT 't' || lpad(n::text, 3, '0'), header, format, "
         "system, title, session_id, created FROM tablelog_tables, generate_series(1, %s) n "
-        "WHERE table_id = 't000'", (TABLES - 1,), url=url)
-    sql("INSERT INTO tablelog_records SELECT 't' || lpad(n::text, 3, '0'), seq, file_offset, "
+        "WHERE table_id = 't000'",
+        (TABLES - 1,),
+        url=url,
+    )
+    sql(
+        "INSERT INTO tablelog_records SELECT 't' || lpad(n::text, 3, '0'), seq, file_offset, "
         "crc, payload, type, actor, at, cmd, req FROM tablelog_records, "
-        "generate_series(1, %s) n WHERE table_id = 't000'", (TABLES - 1,), url=url)
+        "generate_series(1, %s) n WHERE table_id = 't000'",
+        (TABLES - 1,),
+        url=url,
+    )
     with serving(url) as (proc, api):
         return rss_mb(proc, api, [f"t{i:03d}" for i in range(TABLES)])
 
@@ -223,8 +245,10 @@ def store_loads(store: str) -> dict[str, object]:
         out["twenty_tables_4_clients"] = load(url, twenty, 4)
         print(f"  20 × 4: {out['twenty_tables_4_clients']}", flush=True)
         out["twenty_tables_4_clients_1_per_s"] = load(url, twenty, 4, pace_s=1.0)
-        print(f"  20 × 4, each client 1 command/s: {out['twenty_tables_4_clients_1_per_s']}",
-              flush=True)
+        print(
+            f"  20 × 4, each client 1 command/s: {out['twenty_tables_4_clients_1_per_s']}",
+            flush=True,
+        )
         out["fanout_100_subscribers"] = fanout(url)
         print(f"  fan-out: {out['fanout_100_subscribers']}", flush=True)
     return out
@@ -240,10 +264,13 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
     with serving(url) as (_, api):
         one = table(api)
         for _ in range(rounds):
-            row = {"eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
-                   "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
-                   "pgbench_1_per_s": store_appends.pgbench_rate(
-                       url, 1, store_appends.pgbench_path(pg))}
+            row = {
+                "eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
+                "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
+                "pgbench_1_per_s": store_appends.pgbench_rate(
+                    url, 1, store_appends.pgbench_path(pg)
+                ),
+            }
             row["ratio"] = row["http_pg_1_client_per_s"] / row["eventsourcing_1_per_s"]
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
@@ -258,8 +285,12 @@ def uptime() -> str:
 
 
 def main() -> None:
-    out: dict[str, object] = {"python": sys.version.split()[0], "cpus": os.cpu_count(),
-                              "seconds": SECONDS, "uptime_before": uptime()}
+    out: dict[str, object] = {
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "seconds": SECONDS,
+        "uptime_before": uptime(),
+    }
     pg = start_server()
     try:
         out["postgresql"] = pg.sql("SHOW server_version")[0][0]
@@ -283,11 +314,19 @@ def report(out: dict) -> None:
     """Print the figures beside their goals."""
     out["ratio_pg_1_client_vs_eventsourcing"] = out["ratio"]
     out["ratio_pg_1_client_vs_pgbench"] = out["http_pg_1_client_per_s"] / out["pgbench_1_per_s"]
-    goals = [("ratio_pg_1_client_vs_eventsourcing", out["ratio_pg_1_client_vs_eventsourcing"],
-              ">= 0.5", out["ratio_pg_1_client_vs_eventsourcing"] >= 0.5)]
+    goals = [
+        (
+            "ratio_pg_1_client_vs_eventsourcing",
+            out["ratio_pg_1_client_vs_eventsourcing"],
+            ">= 0.5",
+            out["ratio_pg_1_client_vs_eventsourcing"] >= 0.5,
+        )
+    ]
     for kind in ("file", "pg"):
-        for load_name, label in (("twenty_tables_4_clients", "20×4"),
-                                 ("twenty_tables_4_clients_1_per_s", "20×4 at 1/s")):
+        for load_name, label in (
+            ("twenty_tables_4_clients", "20×4"),
+            ("twenty_tables_4_clients_1_per_s", "20×4 at 1/s"),
+        ):
             p99 = out[kind][load_name]["p99_ms"]
             goals.append((f"{kind} {label} p99 ms", p99, "<= 50", p99 <= 50))
         fan = out[kind]["fanout_100_subscribers"]["fanout_p99_ms"]

@@ -42,8 +42,14 @@ from tablelog.cli.shell import Shell  # noqa: E402
 from tablelog.cli.shell.completion import ShellCompleter  # noqa: E402
 from tests.support.shell import PROMPT  # noqa: E402
 
-MIX = ["status", "note tick", "undo", "redo",
-       "cast Kiritsugu heal --grade 1 --tiles 1 --dry-run", "state Tokiomi"]
+MIX = [
+    "status",
+    "note tick",
+    "undo",
+    "redo",
+    "cast Kiritsugu heal --grade 1 --tiles 1 --dry-run",
+    "state Tokiomi",
+]
 SHELL_COMMANDS = int(os.environ.get("SHELL_COMMANDS", 1000))
 CLI_COMMANDS = int(os.environ.get("CLI_COMMANDS", 60))
 
@@ -101,11 +107,15 @@ def shell_latency(log: Path, history: Path, count: int) -> tuple[list[float], fl
     hardly the second."""
     import pexpect
 
-    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm",
-               TABLELOG_HISTORY=str(history))
-    child = pexpect.spawn(str(Path(sys.executable).parent / "tablelog"),
-                          ["--log", str(log), "shell"], env=env, encoding="utf-8", timeout=60,
-                          dimensions=(50, 300))
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", TABLELOG_HISTORY=str(history))
+    child = pexpect.spawn(
+        str(Path(sys.executable).parent / "tablelog"),
+        ["--log", str(log), "shell"],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 300),
+    )
     child.delaybeforesend = None
     child.expect(PROMPT)
     times = []
@@ -143,9 +153,13 @@ def cli_latency(log: Path, count: int) -> tuple[list[float], float]:
 
 
 def summary(times: list[float], cpu: float) -> dict[str, float]:
-    return {"n": len(times), "p50_ms": round(percentile(times, 50), 2),
-            "p99_ms": round(percentile(times, 99), 2), "mean_ms": round(statistics.mean(times), 2),
-            "cpu_ms_per_command": round(cpu, 2)}
+    return {
+        "n": len(times),
+        "p50_ms": round(percentile(times, 50), 2),
+        "p99_ms": round(percentile(times, 99), 2),
+        "mean_ms": round(statistics.mean(times), 2),
+        "cpu_ms_per_command": round(cpu, 2),
+    }
 
 
 def main() -> None:
@@ -159,16 +173,25 @@ def main() -> None:
         war = work / "fate-fourth-war.tlog"
         shell_times = shell_latency(war, work / "history", SHELL_COMMANDS)
         cli_times = cli_latency(war, CLI_COMMANDS)
-    results["latency"] = {"shell": summary(*shell_times), "cli": summary(*cli_times),
-                          "mix": MIX, "python": sys.version.split()[0],
-                          "load_average": os.getloadavg(), "cpus": os.cpu_count()}
+    results["latency"] = {
+        "shell": summary(*shell_times),
+        "cli": summary(*cli_times),
+        "mix": MIX,
+        "python": sys.version.split()[0],
+        "load_average": os.getloadavg(),
+        "cpus": os.cpu_count(),
+    }
     for name, c in results["keystrokes"].items():  # type: ignore[attr-defined]
-        print(f"{name:<22} {c['lines']:>3} lines  CLI {c['cli']:>5} keys  shell {c['shell']:>5} "
-              f"keys  ({c['saved_pct']}% fewer)")
+        print(
+            f"{name:<22} {c['lines']:>3} lines  CLI {c['cli']:>5} keys  shell {c['shell']:>5} "
+            f"keys  ({c['saved_pct']}% fewer)"
+        )
     for name, s in results["latency"].items():  # type: ignore[union-attr]
         if isinstance(s, dict):
-            print(f"{name:<6} n={s['n']:<5} p50 {s['p50_ms']:>8} ms  p99 {s['p99_ms']:>8} ms  "
-                  f"CPU {s['cpu_ms_per_command']:>7} ms/command")
+            print(
+                f"{name:<6} n={s['n']:<5} p50 {s['p50_ms']:>8} ms  p99 {s['p99_ms']:>8} ms  "
+                f"CPU {s['cpu_ms_per_command']:>7} ms/command"
+            )
     (HERE / "shell_results.json").write_text(json.dumps(results, indent=2) + "\n")
 
 

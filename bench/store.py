@@ -63,16 +63,20 @@ print([l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")]
 
 def fold_s(spec: str, snapshots: bool = False) -> float:
     """Best of 3 folds of ``spec`` in a fresh process (seconds)."""
-    done = subprocess.run([PY, "-c", FOLD, spec, str(HERE), str(ROOT),
-                           "snap" if snapshots else "plain"],
-                          check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [PY, "-c", FOLD, spec, str(HERE), str(ROOT), "snap" if snapshots else "plain"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return float(done.stdout.strip().splitlines()[-1])
 
 
 def copy_rss_mb(source: str, target: str) -> float:
     """Peak RSS (MB) of a process running ``tablelog copy SOURCE TARGET``."""
-    done = subprocess.run([PY, "-c", COPY, source, target, str(HERE), str(ROOT)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [PY, "-c", COPY, source, target, str(HERE), str(ROOT)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         sys.exit(f"copy {source} failed:\n{done.stderr[-2000:]}")
     return float(done.stdout.strip().splitlines()[-1]) / 1024
@@ -107,16 +111,24 @@ def bench_copy(url: str, out: dict, pgdata: str | None) -> None:
 
 
 GOALS = [
-    ("tablelog_1", "appends/s", ""), ("eventsourcing_1", "appends/s", ""),
-    ("pgbench_1", "tx/s", ""), ("ratio_es_1", "× eventsourcing, 1 writer", ">= 0.5"),
-    ("tablelog_4", "appends/s", ""), ("eventsourcing_4", "appends/s", ""),
+    ("tablelog_1", "appends/s", ""),
+    ("eventsourcing_1", "appends/s", ""),
+    ("pgbench_1", "tx/s", ""),
+    ("ratio_es_1", "× eventsourcing, 1 writer", ">= 0.5"),
+    ("tablelog_4", "appends/s", ""),
+    ("eventsourcing_4", "appends/s", ""),
     ("pgbench_4", "tx/s", ""),
-    ("tablelog_16", "appends/s", ""), ("eventsourcing_16", "appends/s", ""),
-    ("pgbench_16", "tx/s", ""), ("ratio_pgbench_16", "× pgbench, 16 writers", ">= 0.3"),
-    ("replay_file_s", "s (100k, file)", ""), ("replay_pg_s", "s (100k, PostgreSQL)", ""),
+    ("tablelog_16", "appends/s", ""),
+    ("eventsourcing_16", "appends/s", ""),
+    ("pgbench_16", "tx/s", ""),
+    ("ratio_pgbench_16", "× pgbench, 16 writers", ">= 0.3"),
+    ("replay_file_s", "s (100k, file)", ""),
+    ("replay_pg_s", "s (100k, PostgreSQL)", ""),
     ("replay_pg_ratio", "× the file's time", ""),
-    ("state_snapshot_file_s", "s", ""), ("state_snapshot_pg_s", "s", ""),
-    ("copy_rss_10k_mb", "MB", ""), ("copy_rss_big_mb", "MB", "within 20 % of 10k"),
+    ("state_snapshot_file_s", "s", ""),
+    ("state_snapshot_pg_s", "s", ""),
+    ("copy_rss_10k_mb", "MB", ""),
+    ("copy_rss_big_mb", "MB", "within 20 % of 10k"),
     ("tablelog_8_one_table", "appends/s (8 writers, 1 table)", ""),
 ]
 
@@ -125,11 +137,15 @@ def main() -> None:
     WORK.mkdir(exist_ok=True)
     server = start_server()
     pgdata = server.pgdata if server.owned else None
-    out: dict = {"command": "make bench-store", "when": time.strftime("%Y-%m-%dT%H:%M:%SZ",
-                                                                       time.gmtime()),
-                 "commit": _commit(), "load_start": os.getloadavg(),
-                 "python": sys.version.split()[0], "cpus": os.cpu_count(),
-                 "server": server.sql("SHOW server_version")[0][0]}
+    out: dict = {
+        "command": "make bench-store",
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": _commit(),
+        "load_start": os.getloadavg(),
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "server": server.sql("SHOW server_version")[0][0],
+    }
     try:
         pgbench = store_appends.pgbench_path(server)
         print("appends (writers over 20 tables):", flush=True)
@@ -141,9 +157,11 @@ def main() -> None:
     finally:
         server.stop()
     out["load_end"] = os.getloadavg()
-    checks = {"ratio_es_1": out["ratio_es_1"] >= 0.5,
-              "ratio_pgbench_16": out["ratio_pgbench_16"] >= 0.3,
-              "copy_rss_big_mb": out["copy_rss_big_mb"] <= 1.2 * out["copy_rss_10k_mb"]}
+    checks = {
+        "ratio_es_1": out["ratio_es_1"] >= 0.5,
+        "ratio_pgbench_16": out["ratio_pgbench_16"] >= 0.3,
+        "copy_rss_big_mb": out["copy_rss_big_mb"] <= 1.2 * out["copy_rss_10k_mb"],
+    }
     for key, unit, goal in GOALS:
         mark = "" if key not in checks else ("met" if checks[key] else "MISSED")
         print(f"{key:24s} {out[key]:12.3f} {unit:28s} {goal:20s} {mark}")
@@ -156,10 +174,14 @@ def main() -> None:
 
 def _commit() -> str:
     """The commit measured (with ``+`` when the work tree has changes)."""
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                          capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "tablelog", "bench"],
-                           capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "tablelog", "bench"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     return head + ("+" if dirty else "")
 
 

@@ -74,9 +74,14 @@ def _datastore(url: str) -> object:
     parts = urllib.parse.urlsplit(url)
     query = urllib.parse.parse_qs(parts.query)
     host = query.get("host", [parts.hostname or "localhost"])[0]
-    return PostgresDatastore(parts.path.lstrip("/") or "postgres", host, parts.port or 5432,
-                             parts.username or "postgres", parts.password or "",
-                             pool_size=1)
+    return PostgresDatastore(
+        parts.path.lstrip("/") or "postgres",
+        host,
+        parts.port or 5432,
+        parts.username or "postgres",
+        parts.password or "",
+        pool_size=1,
+    )
 
 
 def server_cpu_s(pgdata: str | None) -> float:
@@ -101,8 +106,11 @@ def server_cpu_s(pgdata: str | None) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _race(target: object, args_of: list[tuple[object, ...]], pgdata: str | None,
-          ) -> tuple[float, float, float]:
+def _race(
+    target: object,
+    args_of: list[tuple[object, ...]],
+    pgdata: str | None,
+) -> tuple[float, float, float]:
     """Start a process per writer, let them go together; return operations/s and the client's
     and the server's CPU milliseconds per operation."""
     ctx = multiprocessing.get_context("fork")
@@ -122,25 +130,50 @@ def _race(target: object, args_of: list[tuple[object, ...]], pgdata: str | None,
     return n / SECONDS, 1000 * sum(d[1] for d in done) / n, 1000 * server / n
 
 
-def _pgbench(url: str, writers: int, pgbench: str, pgdata: str | None,
-             ) -> tuple[float, float, float]:
+def _pgbench(
+    url: str,
+    writers: int,
+    pgbench: str,
+    pgdata: str | None,
+) -> tuple[float, float, float]:
     parts = urllib.parse.urlsplit(url)
     host = urllib.parse.parse_qs(parts.query).get("host", [parts.hostname or "localhost"])[0]
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
-        f.write("\\set id random(1, 1000000000)\n"
-                "INSERT INTO bench_rows (id, payload) VALUES (:id, repeat('x', 150));\n")
+        f.write(
+            "\\set id random(1, 1000000000)\n"
+            "INSERT INTO bench_rows (id, payload) VALUES (:id, repeat('x', 150));\n"
+        )
     server, client = server_cpu_s(pgdata), os.times()
-    done = subprocess.run([pgbench, "-n", "-c", str(writers), "-j", str(writers), "-T",
-                           str(int(SECONDS)), "-f", f.name, "-h", host, "-U",
-                           parts.username or "postgres", parts.path.lstrip("/") or "postgres"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [
+            pgbench,
+            "-n",
+            "-c",
+            str(writers),
+            "-j",
+            str(writers),
+            "-T",
+            str(int(SECONDS)),
+            "-f",
+            f.name,
+            "-h",
+            host,
+            "-U",
+            parts.username or "postgres",
+            parts.path.lstrip("/") or "postgres",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     server, after = server_cpu_s(pgdata) - server, os.times()
     os.remove(f.name)
     found = re.search(r"tps = ([\d.]+)", done.stdout)
     assert found, done.stdout + done.stderr
     n = float(found.group(1)) * SECONDS
-    used = after.children_user + after.children_system - client.children_user \
-        - client.children_system
+    used = (
+        after.children_user + after.children_system - client.children_user - client.children_system
+    )
     return float(found.group(1)), 1000 * used / n, 1000 * server / n
 
 
@@ -167,9 +200,11 @@ def one_table(spec: str, writers: int, pgdata: str | None) -> dict[str, float]:
     catch up, decide again; after three, the writer lock)."""
     rate, client, server = _race(_one_table_writer, [(spec, k) for k in range(writers)], pgdata)
     print(f"  {writers:2d} writers on one table: tablelog {rate:7.0f}/s", flush=True)
-    return {f"tablelog_{writers}_one_table": rate,
-            f"tablelog_{writers}_one_table_client_ms": client,
-            f"tablelog_{writers}_one_table_server_ms": server}
+    return {
+        f"tablelog_{writers}_one_table": rate,
+        f"tablelog_{writers}_one_table_client_ms": client,
+        f"tablelog_{writers}_one_table_server_ms": server,
+    }
 
 
 def pgbench_path(server: object) -> str:
@@ -200,8 +235,13 @@ def pgbench_rate(url: str, writers: int, pgbench: str) -> float:
     return _pgbench(url, writers, pgbench, None)[0]
 
 
-def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4, 16),
-            pgdata: str | None = None) -> dict[str, float]:
+def measure(
+    url: str,
+    sql: object,
+    pgbench: str,
+    counts: tuple[int, ...] = (1, 4, 16),
+    pgdata: str | None = None,
+) -> dict[str, float]:
     """Return appends/s of tablelog, eventsourcing and pgbench at each writer count, and the
     client's and the server's CPU milliseconds per append (``*_client_ms``, ``*_server_ms``;
     the server's only when ``pgdata`` names its data directory)."""
@@ -217,17 +257,25 @@ def measure(url: str, sql: object, pgbench: str, counts: tuple[int, ...] = (1, 4
     prepare_peers(url, sql)
     out: dict[str, float] = {}
     for w in counts:
-        runs = {"tablelog": _race(_tablelog_writer, [
-                    (url, [ids[t] for t in _deal(k, w)]) for k in range(w)], pgdata),
-                "eventsourcing": _race(_es_writer, [(url,) for _ in range(w)], pgdata),
-                "pgbench": _pgbench(url, w, pgbench, pgdata)}
+        runs = {
+            "tablelog": _race(
+                _tablelog_writer, [(url, [ids[t] for t in _deal(k, w)]) for k in range(w)], pgdata
+            ),
+            "eventsourcing": _race(_es_writer, [(url,) for _ in range(w)], pgdata),
+            "pgbench": _pgbench(url, w, pgbench, pgdata),
+        }
         for name, (rate, client, server) in runs.items():
             out[f"{name}_{w}"] = rate
             out[f"{name}_{w}_client_ms"] = client
             out[f"{name}_{w}_server_ms"] = server
-        print(f"  {w:2d} writers: " + "  ".join(
-            f"{name} {rate:7.0f}/s (CPU ms: client {client:.2f}, server {server:.2f})"
-            for name, (rate, client, server) in runs.items()), flush=True)
+        print(
+            f"  {w:2d} writers: "
+            + "  ".join(
+                f"{name} {rate:7.0f}/s (CPU ms: client {client:.2f}, server {server:.2f})"
+                for name, (rate, client, server) in runs.items()
+            ),
+            flush=True,
+        )
     return out
 
 

@@ -26,8 +26,19 @@ from tablelog.projections.core import State, undone_after
 from tablelog.rules.core import RuleViolation, Secret
 
 __all__ = [
-    "Summary", "Action", "Marker", "Markers", "action_of", "command_end", "latest_active",
-    "latest_undone", "decide_undo", "decide_redo", "summary", "Past", "decide_marker",
+    "Summary",
+    "Action",
+    "Marker",
+    "Markers",
+    "action_of",
+    "command_end",
+    "latest_active",
+    "latest_undone",
+    "decide_undo",
+    "decide_redo",
+    "summary",
+    "Past",
+    "decide_marker",
 ]
 
 Summary = tuple[int, object, str, str, int]
@@ -41,8 +52,9 @@ Refold = Callable[[set[int], int], "tuple[State, list[tuple[int, Event, RuleViol
 precondition of every event from ``first`` on; returns the state and the events that fail."""
 
 
-def summary(seq: int, cmd: int | None, at: str, actor: str, kind: str,
-            target: object = 0) -> Summary:
+def summary(
+    seq: int, cmd: int | None, at: str, actor: str, kind: str, target: object = 0
+) -> Summary:
     """Return the summary of one record (``kind``: its type tag; ``target``: a marker's, as its
     data holds it: anything but a seq counts as none)."""
     mark = target if type(target) is int and kind in MARKERS else 0
@@ -110,7 +122,7 @@ def _groups(summaries: Iterable[Summary]) -> Iterator[Action]:
     for (_, kind), rows in itertools.groupby(summaries, _action_key):
         first = next(rows)
         last, types = first[0], {first[3]}
-        for row in rows:
+        for row in rows:  # noqa: B031 - one pass: next() took the first row, this the rest
             last = row[0]
             types.add(row[3])
         yield Action(first[0], last, first[2], kind, frozenset(types))
@@ -149,8 +161,9 @@ def command_end(summaries: Iterable[Summary], seq: int) -> int:
     return seq
 
 
-def latest_active(summaries: Iterable[Summary], markers: Iterable[Marker],
-                  actor: str | None = None) -> Action:
+def latest_active(
+    summaries: Iterable[Summary], markers: Iterable[Marker], actor: str | None = None
+) -> Action:
     """Return the action taken most recently (by ``actor``, if given) that is still in effect;
     a redo counts as taking it again.
 
@@ -164,8 +177,11 @@ def latest_active(summaries: Iterable[Summary], markers: Iterable[Marker],
             redone_at[target] = seq
     best: tuple[int, Action] | None = None
     for action in _groups(summaries):
-        if action.kind or (actor is not None and action.actor != actor) or any(
-                s in undone for s in action.seqs):
+        if (
+            action.kind
+            or (actor is not None and action.actor != actor)
+            or any(s in undone for s in action.seqs)
+        ):
             continue
         taken = max(itertools.chain([action.last], (redone_at.get(s, 0) for s in action.seqs)))
         if best is None or taken > best[0]:
@@ -195,21 +211,25 @@ def latest_undone(summaries: Iterable[Summary], markers: Iterable[Marker], actor
         if not kind:
             newer = first[0]
             continue
-        still = next((row[4] for row in itertools.chain([first], rows) if row[4] in undone),
-                     None)
+        still = next((row[4] for row in itertools.chain([first], rows) if row[4] in undone), None)
         if still is not None:
             found, newer = still, None
     if found is not None and newer is None:
         return found
     if found is not None:
-        raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has taken a new "
-                            f"action (#{newer}) since undoing; name it: redo SEQ")
-    raise RuleViolation("CORE-REDO", f"nothing to redo: {actor} has undone nothing that is "
-                        "still undone")
+        raise RuleViolation(
+            "CORE-REDO",
+            f"nothing to redo: {actor} has taken a new "
+            f"action (#{newer}) since undoing; name it: redo SEQ",
+        )
+    raise RuleViolation(
+        "CORE-REDO", f"nothing to redo: {actor} has undone nothing that is still undone"
+    )
 
 
-def decide_undo(action: Action, markers: Iterable[Marker], reason: str,
-                refold: Refold) -> tuple[list[Event], State]:
+def decide_undo(
+    action: Action, markers: Iterable[Marker], reason: str, refold: Refold
+) -> tuple[list[Event], State]:
     """Decide the undo of ``action``: one ``core.Undone`` per event still in effect.
 
     Args:
@@ -229,9 +249,12 @@ def decide_undo(action: Action, markers: Iterable[Marker], reason: str,
     Source: CORE-KEY (decision), CORE-UNDO.
     """
     if KeyAdded.TYPE in action.types:
-        raise RuleViolation("CORE-KEY", f"#{action.first} adds a key to the log's roster of "
-                            "signing keys, which an undo never takes out: replace a key by "
-                            "adding a new one for its actor (tablelog key add)")
+        raise RuleViolation(
+            "CORE-KEY",
+            f"#{action.first} adds a key to the log's roster of "
+            "signing keys, which an undo never takes out: replace a key by "
+            "adding a new one for its actor (tablelog key add)",
+        )
     undone = undone_after(markers)
     seqs = [s for s in action.seqs if s not in undone]
     if not seqs:
@@ -240,8 +263,9 @@ def decide_undo(action: Action, markers: Iterable[Marker], reason: str,
     return [Undone(target=s, reason=reason) for s in seqs], state
 
 
-def decide_redo(action: Action, markers: Iterable[Marker], target: int,
-                refold: Refold) -> tuple[list[Event], State]:
+def decide_redo(
+    action: Action, markers: Iterable[Marker], target: int, refold: Refold
+) -> tuple[list[Event], State]:
     """Decide the redo of ``action``: one ``core.Redone`` per undone event of it.
 
     Returns:
@@ -285,8 +309,9 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
             :func:`decide_undo`, :func:`decide_redo`).
     """
     if command.target is not None and not 0 < command.target <= state.seq:
-        raise RuleViolation("CORE-SEQ", f"there is no event #{command.target} (the log "
-                            f"ends at #{state.seq})")
+        raise RuleViolation(
+            "CORE-SEQ", f"there is no event #{command.target} (the log ends at #{state.seq})"
+        )
     if isinstance(command, Undo):
         if command.target is None:
             action = _latest_active_near(past, state.seq)
@@ -300,8 +325,9 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
     try:
         action = action_of(past.summaries(target), target)
     except RuleViolation as exc:
-        raise RuleViolation("CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id,
-                            exc.message) from None
+        raise RuleViolation(
+            "CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id, exc.message
+        ) from None
     return decide_redo(action, past.markers, target, past.refold)
 
 
@@ -315,20 +341,26 @@ def _latest_active_near(past: Past, last: int) -> Action:
         return latest_active(past.summaries(None), past.markers, past.actor)
 
 
-def _decide_refold(refold: Refold, undone: set[int], seqs: list[int], rule: str,
-                   verb: str) -> State:
+def _decide_refold(
+    refold: Refold, undone: set[int], seqs: list[int], rule: str, verb: str
+) -> State:
     """Refold without ``undone``; refuse naming the events that would not hold: the action's
     own (``seqs``, a redo whose event no longer holds) apart from the later ones."""
     state, failed = refold(undone, seqs[0])
     if failed:
         own = [f for f in failed if f[0] in seqs]
         later = [f for f in failed if f[0] not in seqs]
-        parts = [f"{what}: " + "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in found)
-                 for what, found in (("it no longer holds", own),
-                                     ("later events depend on it", later)) if found]
+        parts = [
+            f"{what}: " + "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in found)
+            for what, found in (("it no longer holds", own), ("later events depend on it", later))
+            if found
+        ]
         # a reason that tells hidden information (where a card is, an enemy's HP) is the GM's:
         # the event it refuses may be another character's, whose cards it names
-        told = tuple(Secret(str(exc), None, f"{exc.rule_id}: what it names is hidden")
-                     for _, _, exc in failed if exc.secrets)
+        told = tuple(
+            Secret(str(exc), None, f"{exc.rule_id}: what it names is hidden")
+            for _, _, exc in failed
+            if exc.secrets
+        )
         raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}", told)
     return state

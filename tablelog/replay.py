@@ -16,7 +16,7 @@ import hashlib
 import importlib
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -32,8 +32,14 @@ from tablelog.store.format import Header, Position, chain_hash
 from tablelog.store.log import LogError, record_error
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
-__all__ = ["Replayer", "Folded", "SNAPSHOT_EVERY", "MAX_CHECKPOINTS", "code_version",
-           "snapshot_every"]
+__all__ = [
+    "Replayer",
+    "Folded",
+    "SNAPSHOT_EVERY",
+    "MAX_CHECKPOINTS",
+    "code_version",
+    "snapshot_every",
+]
 
 SNAPSHOT_EVERY: int | None = None  # events between checkpoints; None: see snapshot_every()
 MAX_CHECKPOINTS = 12
@@ -66,8 +72,10 @@ def snapshot_every() -> int:
         return max(1, SNAPSHOT_EVERY)
     text = os.environ.get("TABLELOG_SNAPSHOT_EVERY") or "1000"  # empty: unset
     if not (text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= 10**9):
-        raise LogError(f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
-                       f"1000000000, got {text!r}")
+        raise LogError(
+            f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
+            f"1000000000, got {text!r}"
+        )
     return int(text)
 
 
@@ -84,9 +92,13 @@ def code_version(system: str) -> str:
     declared = systems.get(system)
     join = os.path.join
     data = join(_ROOT, "rules", "data")
-    paths = [join(_ROOT, "projections", "core.py"), join(_ROOT, "events", "core.py"),
-             join(_ROOT, "events", "codec.py"), join(_ROOT, "rules", "core.py"),
-             os.path.abspath(__file__)]
+    paths = [
+        join(_ROOT, "projections", "core.py"),
+        join(_ROOT, "events", "core.py"),
+        join(_ROOT, "events", "codec.py"),
+        join(_ROOT, "rules", "core.py"),
+        os.path.abspath(__file__),
+    ]
     for name in declared.code:
         own = os.path.abspath(importlib.import_module(name).__file__ or "")
         paths += _tree(os.path.dirname(own)) if own.endswith("__init__.py") else [own]
@@ -117,8 +129,9 @@ class Replayer:
         chain: Check every record's hash chain too (``verify``; see LogFile.scan).
     """
 
-    def __init__(self, log: Log, header: Header, snapshots: bool = True,
-                 chain: bool = False) -> None:
+    def __init__(
+        self, log: Log, header: Header, snapshots: bool = True, chain: bool = False
+    ) -> None:
         self.log = log
         self.header = header
         self.snapshots = snapshots
@@ -145,11 +158,16 @@ class Replayer:
     def initial(self) -> State:
         """Return the state before any event."""
         header = self.header
-        return systems.initial_state(header.system, header.title, header.session_id,
-                                     header.seed, header.options)
+        return systems.initial_state(
+            header.system, header.title, header.session_id, header.seed, header.options
+        )
 
-    def pick(self, below: int | None, undone: frozenset[int] | set[int] | None,
-             extra: list[Checkpoint] = ()) -> Checkpoint | None:  # type: ignore[assignment]
+    def pick(
+        self,
+        below: int | None,
+        undone: frozenset[int] | set[int] | None,
+        extra: Sequence[Checkpoint] = (),
+    ) -> Checkpoint | None:
         """Return the latest usable checkpoint at or before seq ``below`` (any seq when None)
         that is valid for ``undone`` (any when None) and still matches the log's bytes."""
         candidates = sorted([*self.checkpoints(), *extra], key=lambda c: c.end.seq, reverse=True)
@@ -191,8 +209,9 @@ class Replayer:
         initial = self.initial()
         return State(**decode_state(cp.state, {n: getattr(initial, n) for n in _STATE_FIELDS}))
 
-    def checkpoint(self, state: State, end: Position, undone: frozenset[int],
-                   markers: Markers) -> Checkpoint | None:
+    def checkpoint(
+        self, state: State, end: Position, undone: frozenset[int], markers: Markers
+    ) -> Checkpoint | None:
         """Return a checkpoint of ``state`` at ``end``, or None when it cannot be encoded."""
         try:
             data = encode_state({name: getattr(state, name) for name in _STATE_FIELDS})
@@ -205,8 +224,9 @@ class Replayer:
         self._trusted.add(id(cp))
         return cp
 
-    def remember(self, taken: list[Checkpoint], undone: frozenset[int] | set[int],
-                 save: bool = True) -> None:
+    def remember(
+        self, taken: list[Checkpoint], undone: frozenset[int] | set[int], save: bool = True
+    ) -> None:
         """Keep the new checkpoints valid for ``undone``, thin the list, save when it moved on."""
         known = [cp for cp in self.checkpoints() if cp.valid_for(undone)]
         seqs = {cp.end.seq for cp in known}
@@ -216,8 +236,7 @@ class Replayer:
         if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
             self.save()
 
-    def keep(self, state: State, end: Position, markers: Markers,
-             force: bool = False) -> None:
+    def keep(self, state: State, end: Position, markers: Markers, force: bool = False) -> None:
         """Checkpoint ``state`` (folded to ``end``) when it is ``every`` events past the latest
         checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``."""
         known = self.checkpoints()
@@ -284,8 +303,13 @@ class Replayer:
             return None
         return Folded(state, met, end, taken, skip)
 
-    def _fold_from(self, base: Checkpoint | None, until: int | None,
-                   skip: frozenset[int], optimistic: bool = False) -> Folded:
+    def _fold_from(
+        self,
+        base: Checkpoint | None,
+        until: int | None,
+        skip: frozenset[int],
+        optimistic: bool = False,
+    ) -> Folded:
         try:
             state = self.restore(base)
         except (ValueError, TypeError):
@@ -304,9 +328,15 @@ class Replayer:
                 gc.enable()
         return Folded(state, markers, end, taken, skip, error)
 
-    def _stream(self, state: State, pos: Position, until: int | None, skip: frozenset[int],
-                markers: Markers, optimistic: bool,
-                ) -> tuple[Position, list[Checkpoint], LogError | None]:
+    def _stream(
+        self,
+        state: State,
+        pos: Position,
+        until: int | None,
+        skip: frozenset[int],
+        markers: Markers,
+        optimistic: bool,
+    ) -> tuple[Position, list[Checkpoint], LogError | None]:
         """Fold the records after ``pos`` into ``state``; when ``optimistic``, an event that
         does not apply stops the folding (it may be undone later) but not the marker scan."""
         table, every, path = evolvers(), self.every, self.log.path
@@ -334,16 +364,23 @@ class Replayer:
                 except Exception as exc:  # noqa: BLE001 - every failure: a LogError
                     error = self._refused(exc, seq, optimistic)
             if not seq % every and error is None:
-                taken = self._taken(taken, state, Position(seq, end, chain_hash(payload), offset),
-                                    skip, markers)
+                taken = self._taken(
+                    taken, state, Position(seq, end, chain_hash(payload), offset), skip, markers
+                )
         if error is not None:
             return pos, taken, error
         last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
         state.seq = last.seq  # set here, not per event: no evolver reads it
         return last, taken, error
 
-    def _taken(self, taken: list[Checkpoint], state: State, at: Position, skip: frozenset[int],
-               markers: Markers) -> list[Checkpoint]:
+    def _taken(
+        self,
+        taken: list[Checkpoint],
+        state: State,
+        at: Position,
+        skip: frozenset[int],
+        markers: Markers,
+    ) -> list[Checkpoint]:
         """Return ``taken`` with a checkpoint of ``state`` at ``at`` (thinned), or unchanged
         when the state cannot be encoded."""
         state.seq = at.seq
@@ -370,8 +407,9 @@ class Replayer:
                 raise record_error(path, seq, offset, exc) from None
             yield seq, None if kind in MARKERS else event
 
-    def refold_collecting(self, undone: set[int], before: int) -> tuple[
-            State, list[tuple[int, Event, RuleViolation]]]:
+    def refold_collecting(
+        self, undone: set[int], before: int
+    ) -> tuple[State, list[tuple[int, Event, RuleViolation]]]:
         """Fold with ``undone`` from the latest valid checkpoint before seq ``before``; return
         the state and the events that no longer apply (see :func:`fold_collecting`)."""
         base = self.pick(before - 1, undone)
@@ -398,11 +436,13 @@ def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> N
 
 def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:
     """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
-    target: int = _decode(_decoder(path, kind, env["v"], seq, offset), env, seq, offset,
-                          path).target
+    target: int = _decode(
+        _decoder(path, kind, env["v"], seq, offset), env, seq, offset, path
+    ).target
     if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise record_error(path, seq, offset,
-                           f"{kind} targets #{target}, which is not an earlier event")
+        raise record_error(
+            path, seq, offset, f"{kind} targets #{target}, which is not an earlier event"
+        )
     return target
 
 
@@ -413,8 +453,9 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
         raise record_error(path, seq, offset, exc) from None
 
 
-def _entry(table: dict[type, Any], path: str, kind: str, version: int, seq: int,
-           offset: int) -> tuple[int, Any, Any, Any]:
+def _entry(
+    table: dict[type, Any], path: str, kind: str, version: int, seq: int, offset: int
+) -> tuple[int, Any, Any, Any]:
     """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)`` records: the
     fast build returns the event, or None for data it does not take (then the decoder builds
     it, or names what is wrong)."""
@@ -443,8 +484,9 @@ def _failure(exc: Exception, seq: int, path: str) -> LogError:
     """Return the LogError for an event that does not apply during a fold."""
     if isinstance(exc, RuleViolation):
         return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)
-    return LogError(f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})",
-                    None, seq)
+    return LogError(
+        f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})", None, seq
+    )
 
 
 def _thin(cps: list[Checkpoint], limit: int) -> list[Checkpoint]:

@@ -40,9 +40,9 @@ from tablelog.store.format import (
     pack_header,
     pack_record,
 )
+from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
 from tablelog.store.requests import Requests
 from tablelog.store.stamp import now_utc, stamp
-from tablelog.store.log import LogError, LogMovedOn, StoredRecord, record_error
 from tablelog.store.url import create_log, open_log
 
 __all__ = ["Session", "Applied", "Outcome", "LogError", "RuleViolation", "now_utc"]
@@ -122,8 +122,9 @@ class Session:
             each record's CRC-32, envelope and ``seq`` (docs/RELIABILITY.md).
     """
 
-    def __init__(self, path: str | Log, actor: str = "gm", snapshots: bool = True,
-                 chain: bool = False) -> None:
+    def __init__(
+        self, path: str | Log, actor: str = "gm", snapshots: bool = True, chain: bool = False
+    ) -> None:
         self.log = open_log(path) if isinstance(path, str) else path
         self.path = self.log.path  # what messages call the log (never a password)
         self.actor = actor
@@ -188,8 +189,9 @@ class Session:
 
     @staticmethod
     def _initial(header: Header) -> State:
-        return systems.initial_state(header.system, header.title, header.session_id, header.seed,
-                                     header.options)
+        return systems.initial_state(
+            header.system, header.title, header.session_id, header.seed, header.options
+        )
 
     def blank_state(self) -> State:
         """Return the state before any event (the system's initial state for this header)."""
@@ -247,8 +249,12 @@ class Session:
             if rec.type in MARKERS:
                 target = rec.data.get("target")
                 if type(target) is not int or not 0 < target < rec.seq:
-                    raise record_error(self.path, rec.seq, rec.offset, f"{rec.type} targets "
-                                       f"{_seq_text(target)}, which is not an earlier event")
+                    raise record_error(
+                        self.path,
+                        rec.seq,
+                        rec.offset,
+                        f"{rec.type} targets {_seq_text(target)}, which is not an earlier event",
+                    )
                 found.add(rec.seq, rec.type, target)
         return list(found)
 
@@ -340,8 +346,9 @@ class Session:
         if self.log.torn_at is not None:
             raise self.log.torn_error()
 
-    def execute(self, command: object, dry_run: bool = False,
-                request_id: str | None = None) -> Outcome:
+    def execute(
+        self, command: object, dry_run: bool = False, request_id: str | None = None
+    ) -> Outcome:
         """Decide ``command`` on the current state and append its events.
 
         Optimistic first: fold and decide without the lock, append if the log did not move on,
@@ -372,8 +379,11 @@ class Session:
                 return outcome
             if bare:
                 verb = "undo" if isinstance(command, Undo) else "redo"
-                raise RuleViolation(f"CORE-{verb.upper()}", f"the log moved on while deciding "
-                                    f"which action to {verb}; name the action: {verb} SEQ")
+                raise RuleViolation(
+                    f"CORE-{verb.upper()}",
+                    f"the log moved on while deciding "
+                    f"which action to {verb}; name the action: {verb} SEQ",
+                )
         if self._lock is not None or self.pending is not None:
             raise LogError(f"{self.path}: the log moved on under an atomic run")
         # Busy log: stop racing, hold the lock from the fold to the append (always progresses).
@@ -388,15 +398,18 @@ class Session:
             raise LogError(f"{self.path}: the log moved on while it was locked")
         return outcome
 
-    def _attempt(self, command: object, dry_run: bool,
-                 request_id: str | None = None) -> Outcome | None:
+    def _attempt(
+        self, command: object, dry_run: bool, request_id: str | None = None
+    ) -> Outcome | None:
         """Fold, decide and append once; None when another writer appended first."""
         state = self.state()
         self._refuse_torn()  # before deciding: a dry run or a refusal says what the append would
         if request_id is not None:
             if self._format() < 2:
-                raise LogError(f"{self.path} is a format-1 log, which has no request ids: "
-                               "start a new log to use them")
+                raise LogError(
+                    f"{self.path} is a format-1 log, which has no request ids: "
+                    "start a new log to use them"
+                )
             assert self._end is not None
             first = self._requests.find(self.log, self._end, request_id, self.chain)
             if first is not None:
@@ -483,8 +496,9 @@ class Session:
         envelopes = []
         for event in events:
             type_tag, version, data = to_record(event)
-            envelopes.append({"type": type_tag, "v": version, "at": at, "actor": self.actor,
-                              "data": data, **ids})
+            envelopes.append(
+                {"type": type_tag, "v": version, "at": at, "actor": self.actor, "data": data, **ids}
+            )
         if request_id is not None:
             envelopes[0][REQUEST_KEY] = request_id
         if self.pending is not None:
@@ -508,7 +522,8 @@ class Session:
                 f"{self.path}: cannot append after record #{self._end.seq}: its time "
                 f"{self._last_at!r} is one no command can follow (a wrong clock or a hostile "
                 f"edit wrote it); keep the records before it with: tablelog --log {self.path} "
-                "verify --salvage OUT") from None
+                "verify --salvage OUT"
+            ) from None
         return self._last_at
 
     # -- undo and redo --------------------------------------------------------------------
@@ -524,8 +539,14 @@ class Session:
         boundary = self._command_at(start.end) if start is not None else None
         first = True
         for seq, env, *_ in self.log.records(start.end if start is not None else None, self.chain):
-            key = actions.summary(seq, env.get(COMMAND_KEY), env["at"], env["actor"],
-                                  env["type"], env["data"].get("target"))
+            key = actions.summary(
+                seq,
+                env.get(COMMAND_KEY),
+                env["at"],
+                env["actor"],
+                env["type"],
+                env["data"].get("target"),
+            )
             if first and boundary is not None and key[1] == boundary:
                 yield from self._summaries(None)
                 return
@@ -535,8 +556,9 @@ class Session:
     def _command_at(self, end: Position) -> object:
         """Return the command key of the record that ends at ``end`` (see actions.summary)."""
         env = self.log.envelope_at(end)
-        return actions.summary(end.seq, env.get(COMMAND_KEY), env["at"], env["actor"],
-                               env["type"])[1]
+        return actions.summary(end.seq, env.get(COMMAND_KEY), env["at"], env["actor"], env["type"])[
+            1
+        ]
 
     def _refold(self, undone: set[int], target: int) -> tuple[State, list[Any]]:
         return self.replayer().refold_collecting(undone, target)

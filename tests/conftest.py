@@ -1,13 +1,14 @@
 """Shared pytest configuration: hypothesis profiles, the PostgreSQL server fixture."""
 
 import os
-from collections.abc import Iterator
 import tempfile
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
 
 from tests.support.pg import PgServer, start_server, unavailable
+
 # Child processes whose environment a test module captured at import time get a private cache
 # too (never the real user's ~/.cache); each test then gets its own (the fixture below).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-cache-")
@@ -30,9 +31,13 @@ def pg() -> Iterator[PgServer]:
         yield found
     finally:
         found.stop()
+
+
 @pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
-                   ) -> None:
+def _private_cache(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Give each test its own snapshot cache and signing keys ($XDG_CACHE_HOME,
     $XDG_CONFIG_HOME; subprocesses inherit them), so no test reads or writes the real user's,
     and no test sees another's."""

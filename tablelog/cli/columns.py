@@ -25,8 +25,9 @@ def table_lines(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> lis
     """
     cells = [[_cell(v) for v in row] for row in [list(headers), *rows]]
     widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
-    return ["  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip()
-            for row in cells]
+    return [
+        "  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells
+    ]
 
 
 def _pad(cell: str, width: int) -> str:

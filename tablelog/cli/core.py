@@ -88,8 +88,9 @@ def command_line_only(ctx: click.Context) -> None:
     """
     env = ctx.find_object(Env)
     if env is not None and env.in_run:
-        raise CliError(f"{ctx.info_name} runs from the command line, not from a script or the "
-                       "shell", 2)
+        raise CliError(
+            f"{ctx.info_name} runs from the command line, not from a script or the shell", 2
+        )
 
 
 class CliError(click.ClickException):
@@ -137,8 +138,11 @@ def warn_torn(session: Any) -> None:
     """Warn on stderr that a torn last record (a crash mid-append) is ignored; every command that
     reads a log calls it after folding (the scan finds the tear)."""
     if session.torn_at is not None:
-        echo(f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
-             "ignored; run: tablelog verify --repair", err=True)
+        echo(
+            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
+            "ignored; run: tablelog verify --repair",
+            err=True,
+        )
 
 
 def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -158,19 +162,29 @@ def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
         "--dry-run", is_flag=True, help="Show the events it would append; append nothing."
     )
     @click.option(
-        "--json", "as_json", is_flag=True,
+        "--json",
+        "as_json",
+        is_flag=True,
         help="One JSON object per event: history --json's keys, with the event's data and "
-             "whether it is appended.",
+        "whether it is appended.",
     )
     @click.option(
-        "--request-id", callback=_request_id, metavar="ID",
+        "--request-id",
+        callback=_request_id,
+        metavar="ID",
         help="At most once: if a command with this id is in the log already, append nothing "
-             "and show that command's result (1-64 of A-Z a-z 0-9 . _ : -).",
+        "and show that command's result (1-64 of A-Z a-z 0-9 . _ : -).",
     )
     @click.pass_context  # type: ignore[arg-type]  # wraps() gives it fn's signature, not ctx first
     @functools.wraps(fn)
-    def wrapper(ctx: click.Context, *args: Any, dry_run: bool, as_json: bool,
-                request_id: str | None, **kwargs: Any) -> Any:
+    def wrapper(
+        ctx: click.Context,
+        *args: Any,
+        dry_run: bool,
+        as_json: bool,
+        request_id: str | None,
+        **kwargs: Any,
+    ) -> Any:
         ctx.meta["tablelog.dry_run"] = dry_run
         ctx.meta["tablelog.json"] = as_json
         ctx.meta["tablelog.request_id"] = request_id
@@ -193,8 +207,9 @@ def execute(ctx: click.Context, command: object) -> Any:
     if env.authorize is not None:
         env.authorize(command)
     domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
-    outcome = domain_errors(session_of(ctx).execute)(command, dry_run=dry_run,
-                                                     request_id=request_id)
+    outcome = domain_errors(session_of(ctx).execute)(
+        command, dry_run=dry_run, request_id=request_id
+    )
     env.outcome = outcome
     if ctx.meta.get("tablelog.json") or env.as_json:
         echo_json(outcome, env.actor, dry_run=env.dry_run)
@@ -342,9 +357,10 @@ def command_words(line: str) -> list[str]:
     """Split a command line into words as ``shlex.split(line, comments=True)`` does.
 
     POSIX quoting: ``'…'`` literal, ``"…"`` where a backslash escapes only ``"`` and a
-    backslash, a backslash before any character outside quotes; ``#`` outside quotes starts a comment. Unlike shlex, whose words
-    grow a character at a time (quadratic in a word's length), the work is linear in the line's
-    length, and at most :data:`MAX_WORDS` + 1 words are read.
+    backslash, a backslash before any character outside quotes; ``#`` outside quotes starts a
+    comment. Unlike shlex, whose words grow a character at a time (quadratic in a word's
+    length), the work is linear in the line's length, and at most :data:`MAX_WORDS` + 1
+    words are read.
 
     Raises:
         ValueError: unbalanced quotes, a trailing backslash, or more than :data:`MAX_WORDS`
@@ -388,5 +404,7 @@ _DQ_ESCAPE = re.compile(r"""\\([\\"])""")
 
 def too_many_words() -> str:
     """Return the refusal of a line with more than :data:`MAX_WORDS` words."""
-    return (f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
-            "quotes: it is one word)")
+    return (
+        f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
+        "quotes: it is one word)"
+    )

@@ -55,19 +55,29 @@ def _input(path: str) -> Iterator[TextIO]:
     try:
         raw = open_regular(path)
     except OSError as exc:
-        raise click.BadParameter(f"{path}: {exc.strerror or exc}",
-                                 param_hint="'SOURCE'") from None
+        raise click.BadParameter(f"{path}: {exc.strerror or exc}", param_hint="'SOURCE'") from None
     with io.TextIOWrapper(raw, encoding="utf-8") as text:
         yield text
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
-              show_default=True, help="jsonl: every record, for import; csv: changed values.")
-@click.option("--all", "show_all", is_flag=True,
-              help="csv: also undone actions, marked (jsonl always holds every record).")
-@click.option("-o", "--output", metavar="FILE", default=None,
-              help="Write to FILE (default stdout).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "csv"]),
+    default="jsonl",
+    show_default=True,
+    help="jsonl: every record, for import; csv: changed values.",
+)
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="csv: also undone actions, marked (jsonl always holds every record).",
+)
+@click.option(
+    "-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout)."
+)
 @click.pass_context
 @domain_errors
 def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> None:
@@ -92,8 +102,9 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
 
 @click.command("import")
 @click.argument("source")
-@click.option("--log", "new_log", metavar="NEW",
-              help="The new log to create (default: tablelog's own --log).")
+@click.option(
+    "--log", "new_log", metavar="NEW", help="The new log to create (default: tablelog's own --log)."
+)
 @click.pass_context
 @domain_errors
 def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
@@ -111,18 +122,30 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
             done = import_jsonl(bounded(stream), target)
     except ImportRefused as exc:
         raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1) from None
-    echo(f"imported {target}: {done.system} session {done.session_id}, {done.records} "
-               "records, hash chain intact, replays")
+    echo(
+        f"imported {target}: {done.system} session {done.session_id}, {done.records} "
+        "records, hash chain intact, replays"
+    )
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
-              show_default=True, help="md: for a chat or a wiki; html: one printable page with "
-              "charts; json: the report's data.")
-@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None,
-              help="The report right after event SEQ.")
-@click.option("-o", "--output", metavar="FILE", default=None,
-              help="Write to FILE (default stdout).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html", "json"]),
+    default="md",
+    show_default=True,
+    help="md: for a chat or a wiki; html: one printable page with charts; json: the report's data.",
+)
+@click.option(
+    "--until",
+    type=click.IntRange(0, MAX_SEQ),
+    default=None,
+    help="The report right after event SEQ.",
+)
+@click.option(
+    "-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout)."
+)
 @click.pass_context
 @domain_errors
 def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) -> None:
@@ -138,8 +161,9 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
     if until is not None and until > session.state().seq:
         from tablelog.rules.core import RuleViolation
 
-        raise RuleViolation("CORE-SEQ", f"there is no event #{until} (the log ends at "
-                            f"#{session.state().seq})")
+        raise RuleViolation(
+            "CORE-SEQ", f"there is no event #{until} (the log ends at #{session.state().seq})"
+        )
     made = build(session, until)
     if fmt == "json":
         from tablelog.exports.jsonl import dump

@@ -32,8 +32,10 @@ def new(ctx: click.Context) -> None:
     env: Env = ctx.obj
     made = private_key(env.actor) is None
     found = private_key(env.actor, create=True)
-    echo(f"{'new key' if made else 'key'} of {env.actor}: {public_hex(found)} "
-         f"(private part: {key_path(env.actor)})")
+    echo(
+        f"{'new key' if made else 'key'} of {env.actor}: {public_hex(found)} "
+        f"(private part: {key_path(env.actor)})"
+    )
 
 
 @key.command("add")
@@ -54,8 +56,9 @@ def add(ctx: click.Context, name: str | None, public_key: str | None) -> None:
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
     if public_key is None:
         if name not in (None, env.actor):
-            raise click.UsageError("give the public key to add for another actor: "
-                                   "key add NAME PUBLIC_KEY")
+            raise click.UsageError(
+                "give the public key to add for another actor: key add NAME PUBLIC_KEY"
+            )
         name, public_key = env.actor, public_hex(private_key(env.actor, create=True))
     session_of(ctx).log.signer = signer(env.actor)
     execute(ctx, AddKey(str(name), public_key, env.actor))

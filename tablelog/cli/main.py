@@ -234,8 +234,12 @@ def init(
 
 @cli.command()
 @click.argument("text")
-@click.option("--about", multiple=True, metavar="NAME",
-              help="Tie the note to a character or item (shown in its history); repeatable.")
+@click.option(
+    "--about",
+    multiple=True,
+    metavar="NAME",
+    help="Tie the note to a character or item (shown in its history); repeatable.",
+)
 @appending
 def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
     """Log a free-text note: a GM ruling, a table decision.
@@ -286,5 +290,3 @@ def redo(ctx: click.Context, seq: int | None) -> None:
     from tablelog.commands.core import Redo
 
     execute(ctx, Redo(target=seq))
-
-

@@ -36,19 +36,35 @@ for _sub in (character_group, formula_group, item_group):
 
 @character_group.command("add")
 @click.argument("name")
-@click.option("--level", type=click.IntRange(1, 20), default=1, show_default=True,
-              help="Character level (an etcher's level must reach the rune's).")
-@click.option("--crafting", type=click.Choice(RANKS), default="expert", show_default=True,
-              help="Crafting proficiency rank (extra transfer days save Income Earned for it).")
-@click.option("--magical-crafting/--no-magical-crafting", default=None,
-              help="Whether the character can craft magic items (needed to etch or transfer; "
-                   "needs expert Crafting) [default: yes from expert Crafting on].")
+@click.option(
+    "--level",
+    type=click.IntRange(1, 20),
+    default=1,
+    show_default=True,
+    help="Character level (an etcher's level must reach the rune's).",
+)
+@click.option(
+    "--crafting",
+    type=click.Choice(RANKS),
+    default="expert",
+    show_default=True,
+    help="Crafting proficiency rank (extra transfer days save Income Earned for it).",
+)
+@click.option(
+    "--magical-crafting/--no-magical-crafting",
+    default=None,
+    help="Whether the character can craft magic items (needed to etch or transfer; "
+    "needs expert Crafting) [default: yes from expert Crafting on].",
+)
 @appending
-def character_add(ctx: click.Context, name: str, level: int, crafting: str,
-                  magical_crafting: bool | None) -> None:
+def character_add(
+    ctx: click.Context, name: str, level: int, crafting: str, magical_crafting: bool | None
+) -> None:
     """Add a character. Example: tablelog pf2e character add Valeros --level 14"""
-    execute(ctx, AddCharacter(name=name, level=level, crafting=crafting,
-                              magical_crafting=magical_crafting))
+    execute(
+        ctx,
+        AddCharacter(name=name, level=level, crafting=crafting, magical_crafting=magical_crafting),
+    )
 
 
 @formula_group.command("add")
@@ -115,21 +131,43 @@ def finish(ctx: click.Context, item_id: str) -> None:
 @click.option("--to", "target", required=True, metavar="ITEM", help="Item the rune goes to.")
 @click.option("--by", required=True, help="The crafter (holds both items).")
 @click.option("--swap", default=None, metavar="RUNE", help="Rune of the target that comes back.")
-@click.option("--days", type=click.IntRange(1, MAX_DAYS), default=1, show_default=True,
-              help="Days spent; each day after the first lowers the cost (down to half).")
-@click.option("--outcome", type=click.Choice(DEGREES), default="success", show_default=True,
-              help="Degree of success of the Crafting check rolled at the table.")
+@click.option(
+    "--days",
+    type=click.IntRange(1, MAX_DAYS),
+    default=1,
+    show_default=True,
+    help="Days spent; each day after the first lowers the cost (down to half).",
+)
+@click.option(
+    "--outcome",
+    type=click.Choice(DEGREES),
+    default="success",
+    show_default=True,
+    help="Degree of success of the Crafting check rolled at the table.",
+)
 @appending
-def transfer(ctx: click.Context, rune: str, source: str, target: str, by: str,
-             swap: str | None, days: int, outcome: str) -> None:
+def transfer(
+    ctx: click.Context,
+    rune: str,
+    source: str,
+    target: str,
+    by: str,
+    swap: str | None,
+    days: int,
+    outcome: str,
+) -> None:
     """Move RUNE from one item to another, or swap it with --swap (10% of the price, 1 day).
 
     From a runestone it is free and the stone cracks. Onto an item that cannot take the rune it
     is an automatic critical failure, logged; the rune stays.
     Example: tablelog pf2e transfer frost --from stone-1 --to longsword-1 --by Valeros
     """
-    execute(ctx, TransferRune(rune=rune, source=source, target=target, by=by, swap=swap,
-                              days=days, outcome=outcome))
+    execute(
+        ctx,
+        TransferRune(
+            rune=rune, source=source, target=target, by=by, swap=swap, days=days, outcome=outcome
+        ),
+    )
 
 
 @group.command("invest")
@@ -162,12 +200,20 @@ extend("pf2e", group)
 
 # -- status (``tablelog status``) ----------------------------------------------------------
 
+
 def _status_line(name: str, c: dict[str, Any]) -> list[str]:
     if "base" not in c:  # a character
-        return [f"level {c.get('level')}", f"{len(c.get('formulas') or [])} formulas",
-                f"spent {c.get('spent_gp')} gp"]
-    parts = [c.get("name", ""), f"held by {c.get('owner') or 'nobody'}",
-             f"level {c.get('level')}", f"{c.get('price_gp')} gp"]
+        return [
+            f"level {c.get('level')}",
+            f"{len(c.get('formulas') or [])} formulas",
+            f"spent {c.get('spent_gp')} gp",
+        ]
+    parts = [
+        c.get("name", ""),
+        f"held by {c.get('owner') or 'nobody'}",
+        f"level {c.get('level')}",
+        f"{c.get('price_gp')} gp",
+    ]
     parts += [f"dormant {' '.join(c['dormant'])}"] if c.get("dormant") else []
     etching = c.get("etching")
     parts += [f"etching {etching.get('rune')} by {etching.get('by')}"] if etching else []

@@ -111,8 +111,15 @@ _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}
 @click.option("--since", type=click.IntRange(0, MAX_SEQ), help="Only events after event SEQ.")
 @click.pass_context
 @domain_errors
-def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
-         tail: int | None, by_actor: str | None, since: int | None) -> None:
+def log_(
+    ctx: click.Context,
+    entity: str | None,
+    show_all: bool,
+    as_json: bool,
+    tail: int | None,
+    by_actor: str | None,
+    since: int | None,
+) -> None:
     """List the events, oldest first. Example: tablelog log --entity Valeros --tail 5"""
     import types
 
@@ -154,15 +161,25 @@ def log_(ctx: click.Context, entity: str | None, show_all: bool, as_json: bool,
 
 @click.command()
 @click.argument("name")
-@click.option("--all", "show_all", is_flag=True,
-              help="Also undone events (marked), and the undo/redo markers that changed NAME.")
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Also undone events (marked), and the undo/redo markers that changed NAME.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
-@click.option("--field", "fields", multiple=True, metavar="FIELD",
-              help="Only the changes of FIELD (hp, effects.attack …); repeatable.")
+@click.option(
+    "--field",
+    "fields",
+    multiple=True,
+    metavar="FIELD",
+    help="Only the changes of FIELD (hp, effects.attack …); repeatable.",
+)
 @click.pass_context
 @domain_errors
-def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
-            fields: tuple[str, ...]) -> None:
+def history(
+    ctx: click.Context, name: str, show_all: bool, as_json: bool, fields: tuple[str, ...]
+) -> None:
     """Show how NAME reached its state: each change, old -> new, with the rule behind it;
     notes about NAME (note --about) among them.
 
@@ -176,11 +193,14 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
     session.state()  # a log that does not replay is exit 3 here too, not a rule's refusal
     undone = undone_after(session.markers())
     if show_all:
-        entries = list(read_models.touching(read_models.narrate(
-            session.blank_state(), session.events(), undone, session.state), name))
+        entries = list(
+            read_models.touching(
+                read_models.narrate(session.blank_state(), session.events(), undone, session.state),
+                name,
+            )
+        )
     else:
-        entries = list(read_models.history(session.blank_state(), session.events(), undone,
-                                           name))
+        entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
     if not entries and session.state().entity(name) is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
     if fields:
@@ -193,7 +213,9 @@ def history(ctx: click.Context, name: str, show_all: bool, as_json: bool,
 
 
 @click.command()
-@click.option("--until", type=click.IntRange(0, MAX_SEQ), default=None, help="Stop after event SEQ.")
+@click.option(
+    "--until", type=click.IntRange(0, MAX_SEQ), default=None, help="Stop after event SEQ."
+)
 @click.pass_context
 @domain_errors
 def replay(ctx: click.Context, until: int | None) -> None:
@@ -210,8 +232,12 @@ def replay(ctx: click.Context, until: int | None) -> None:
     if until is not None:
         until = session.command_end(until)
         session.state(until)  # a prefix that cannot be read: exit 3, as for `state --at`
-    entries = read_models.replay(session.blank_state(), session.events(until),
-                                 undone_after(session.markers(until)), session.state)
+    entries = read_models.replay(
+        session.blank_state(),
+        session.events(until),
+        undone_after(session.markers(until)),
+        session.state,
+    )
     for entry in entries:
         _echo_entry(entry, False, explain=False)
     warn_torn(session)
@@ -222,9 +248,7 @@ def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
         echo(_dump(entry.to_json()))
         return
     mark = " [undone]" if entry.undone else ""
-    echo(
-        f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}"
-    )
+    echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}")
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
         echo(f"    {line}")

@@ -31,10 +31,13 @@ def only_fields(entries: list[Any], fields: tuple[str, ...], name: str) -> list[
     """
     for field in fields:
         if not any(_matches(p, field) for e in entries for p, _, _ in e.changes):
-            known = sorted({p.split(".")[0].split("[")[0]
-                            for e in entries for p, _, _ in e.changes})
-            raise RuleViolation("UNKNOWN-NAME", f"{name} has no field {field!r} "
-                                f"(its fields: {', '.join(known) or 'none'})")
+            known = sorted(
+                {p.split(".")[0].split("[")[0] for e in entries for p, _, _ in e.changes}
+            )
+            raise RuleViolation(
+                "UNKNOWN-NAME",
+                f"{name} has no field {field!r} (its fields: {', '.join(known) or 'none'})",
+            )
     kept = []
     for entry in entries:
         changes = [c for c in entry.changes if any(_matches(c[0], f) for f in fields)]
@@ -43,12 +46,16 @@ def only_fields(entries: list[Any], fields: tuple[str, ...], name: str) -> list[
     return kept
 
 
-def log_window(pairs: Iterable[tuple[Any, T]], actor: str | None, since: int | None,
-               tail: int | None) -> Iterator[tuple[Any, T]]:
+def log_window(
+    pairs: Iterable[tuple[Any, T]], actor: str | None, since: int | None, tail: int | None
+) -> Iterator[tuple[Any, T]]:
     """Yield the ``(record, event)`` pairs logged by ``actor``, after seq ``since``, and of
     those only the last ``tail`` (None: no limit of that kind)."""
-    chosen = ((rec, ev) for rec, ev in pairs
-              if (actor is None or rec.actor == actor) and (since is None or rec.seq > since))
+    chosen = (
+        (rec, ev)
+        for rec, ev in pairs
+        if (actor is None or rec.actor == actor) and (since is None or rec.seq > since)
+    )
     yield from (collections.deque(chosen, maxlen=tail) if tail is not None else chosen)
 
 
@@ -59,5 +66,8 @@ def check_actor(actor: str, actors: set[str]) -> None:
         RuleViolation: UNKNOWN-NAME naming the log's actors.
     """
     if actor not in actors:
-        raise RuleViolation("UNKNOWN-NAME", f"no event was logged by actor {actor!r} "
-                            f"(the log's actors: {', '.join(sorted(actors)) or 'none'})")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            f"no event was logged by actor {actor!r} "
+            f"(the log's actors: {', '.join(sorted(actors)) or 'none'})",
+        )

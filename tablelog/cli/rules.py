@@ -21,8 +21,9 @@ _WIDTH = 100
 
 @click.command("rules")
 @click.argument("rule_id", metavar="[RULE-ID]", required=False)
-@click.option("--system", type=click.Choice(list(reference.SYSTEM_ORDER)),
-              help="List one system's rule IDs.")
+@click.option(
+    "--system", type=click.Choice(list(reference.SYSTEM_ORDER)), help="List one system's rule IDs."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @domain_errors
 def rules(rule_id: str | None, system: str | None, as_json: bool) -> None:
@@ -50,8 +51,12 @@ def _explained(entry: RuleEntry) -> str:
     lines = [f"{entry.id} ({entry.system}): {entry.title}"]
     for label, value in (("", entry.text), ("seed: ", entry.seed), ("decision: ", entry.decision)):
         if value:
-            lines += textwrap.wrap(f"{label}{value}", _WIDTH, initial_indent="  ",
-                                   subsequent_indent="    " if label else "  ")
+            lines += textwrap.wrap(
+                f"{label}{value}",
+                _WIDTH,
+                initial_indent="  ",
+                subsequent_indent="    " if label else "  ",
+            )
     return "\n".join(lines)
 
 

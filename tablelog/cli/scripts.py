@@ -42,9 +42,13 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
 @click.argument("script", type=click.File("r", encoding="utf-8"))
 @click.option("--atomic", is_flag=True, help="Append all lines or none.")
 @click.option("--dry-run", is_flag=True, help="Run every line; append nothing.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Each appending line's events as JSON objects (as its own --json prints "
-                   "them); the run's last line goes to stderr.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Each appending line's events as JSON objects (as its own --json prints "
+    "them); the run's last line goes to stderr.",
+)
 @click.pass_context
 def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: bool) -> None:
     """Run a file of tablelog commands, one per line (without the leading `tablelog`).
@@ -56,8 +60,11 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: b
     try:
         text = script.read(MAX_SCRIPT_CHARS + 1)  # bounded: an endless file (/dev/zero) too
         if len(text) > MAX_SCRIPT_CHARS:
-            raise CliError(f"{script.name} is longer than {MAX_SCRIPT_CHARS:,} characters: "
-                           "split it into several scripts", 2)
+            raise CliError(
+                f"{script.name} is longer than {MAX_SCRIPT_CHARS:,} characters: "
+                "split it into several scripts",
+                2,
+            )
         lines = list(script_lines(text, script.name))
     except UnicodeDecodeError as exc:
         raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
@@ -163,8 +170,11 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
 
 
 @click.command()
-@click.option("--repair", is_flag=True, help="Truncate a torn last record (after a backup); "
-              "a PostgreSQL table never has one.")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Truncate a torn last record (after a backup); a PostgreSQL table never has one.",
+)
 @click.option(
     "--salvage",
     metavar="OUT",
@@ -178,11 +188,12 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
     default=None,
     callback=lambda ctx, param, value: _parse_head(value),
     help="A head posted earlier (by verify or run): the log must still hold record SEQ with "
-         "that hash (else it was cut or rewritten).",
+    "that hash (else it was cut or rewritten).",
 )
 @click.pass_context
-def verify(ctx: click.Context, repair: bool, salvage: str | None,
-           expect_head: tuple[int, bytes] | None) -> None:
+def verify(
+    ctx: click.Context, repair: bool, salvage: str | None, expect_head: tuple[int, bytes] | None
+) -> None:
     """Check the header, every record's framing and checksum, the hash chain, and the replay.
 
     Exit 0 when the log is sound, 1 when a problem is found (the first bad position is named).
@@ -209,8 +220,10 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         if repair:
             repaired = session.log.repair()
             if session.log.kind == "postgresql":
-                echo("nothing to repair: a PostgreSQL table never ends in a torn record (each "
-                     "command is one transaction)")
+                echo(
+                    "nothing to repair: a PostgreSQL table never ends in a torn record (each "
+                    "command is one transaction)"
+                )
             elif repaired is not None:
                 echo(
                     f"repaired: torn last record at byte {repaired[0]} truncated; "
@@ -233,21 +246,19 @@ def verify(ctx: click.Context, repair: bool, salvage: str | None,
         raise CliError(f"{exc}{hint}", 1) from None
     if session.torn_at is not None:
         raise CliError(
-            f"{name}: torn last record at byte {session.torn_at} "
-            "(run: tablelog verify --repair)",
+            f"{name}: torn last record at byte {session.torn_at} (run: tablelog verify --repair)",
             1,
         )
     if unheld:
         seq, event, why = unheld[0]
         more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
-        raise CliError(f"{name}: event #{seq} {event.TYPE} does not hold where it "
-                       f"stands: {why}{more}", 1)
+        raise CliError(
+            f"{name}: event #{seq} {event.TYPE} does not hold where it stands: {why}{more}", 1
+        )
     head = session.log.end
     if expect_head is not None:
         _check_head(session, head.seq, expect_head)
-    echo(
-        f"ok: {name}: {folded.seq} records, hash chain intact, replays ({folded.system})"
-    )
+    echo(f"ok: {name}: {folded.seq} records, hash chain intact, replays ({folded.system})")
     echo(f"head: {head_text(head)}")
     if signatures is not None:
         _echo_signatures(signatures)
@@ -275,26 +286,40 @@ def _check_names(name: str, folded: Any) -> None:
     from tablelog.projections.core import seats
     from tablelog.rules.core import RuleViolation, check_name
 
-    for what, names in (("a character's name", folded.characters),
-                        ("an item's name", folded.items), ("a seat's name", seats(folded))):
+    for what, names in (
+        ("a character's name", folded.characters),
+        ("an item's name", folded.items),
+        ("a seat's name", seats(folded)),
+    ):
         for entity in names:
             try:
                 check_name(entity, what)
             except RuleViolation as exc:
-                raise CliError(f"{name}: {exc.rule_id}: {exc.message}, which tablelog refuses "
-                               "at entry: a crafted record", 1) from None
+                raise CliError(
+                    f"{name}: {exc.rule_id}: {exc.message}, which tablelog refuses "
+                    "at entry: a crafted record",
+                    1,
+                ) from None
 
 
 def _echo_signatures(report: Any) -> None:
     """Print what the log's signatures prove (a log with a roster of keys)."""
-    echo(f"signed: {report.signed} records by {report.keys} keys in the roster "
-         f"(owner {report.owner}, key {report.owner_key}), each signature checked")
+    echo(
+        f"signed: {report.signed} records by {report.keys} keys in the roster "
+        f"(owner {report.owner}, key {report.owner_key}), each signature checked"
+    )
     if report.unsigned:
-        listed = "; ".join(f"{actor} " + ", ".join(f"#{seq}" for seq in seqs) + (
-            f" … ({n:,} records)" if n > len(seqs) else "")
-            for actor, (n, *seqs) in report.unsigned.items())
-        more = f"; {report.unsigned_others:,} records by other actors" \
-            if report.unsigned_others else ""
+        listed = "; ".join(
+            f"{actor} "
+            + ", ".join(f"#{seq}" for seq in seqs)
+            + (f" … ({n:,} records)" if n > len(seqs) else "")
+            for actor, (n, *seqs) in report.unsigned.items()
+        )
+        more = (
+            f"; {report.unsigned_others:,} records by other actors"
+            if report.unsigned_others
+            else ""
+        )
         echo(f"not signed (no key in the roster): {listed}{more}")
 
 
@@ -307,10 +332,18 @@ def _parse_head(value: str | None) -> tuple[int, bytes] | None:
     if value is None:
         return None
     seq, sep, digest = value.partition(":")
-    if not (sep and seq.isascii() and seq.isdigit() and len(seq) <= 18 and len(digest) == 32
-            and all(c in "0123456789abcdef" for c in digest.lower())):
-        raise click.BadParameter(f"{value!r} is not SEQ:HASH (a head as verify prints it, "
-                                 "e.g. 12:6b1d0c…, 32 hex digits)")
+    if not (
+        sep
+        and seq.isascii()
+        and seq.isdigit()
+        and len(seq) <= 18
+        and len(digest) == 32
+        and all(c in "0123456789abcdef" for c in digest.lower())
+    ):
+        raise click.BadParameter(
+            f"{value!r} is not SEQ:HASH (a head as verify prints it, "
+            "e.g. 12:6b1d0c…, 32 hex digits)"
+        )
     return int(seq), bytes.fromhex(digest)
 
 
@@ -325,12 +358,18 @@ def _check_head(session: Any, last: int, expected: tuple[int, bytes]) -> None:
     seq, digest = expected
     found = session.log.hash_of(seq) if seq <= last else None
     if found is None:
-        raise CliError(f"{session.path}: the log ends at #{last}, before the posted head "
-                       f"#{seq}: records were cut off", 1)
+        raise CliError(
+            f"{session.path}: the log ends at #{last}, before the posted head "
+            f"#{seq}: records were cut off",
+            1,
+        )
     if found != digest:
-        raise CliError(f"{session.path}: record #{seq} is not the one posted (hash "
-                       f"{found.hex()}, posted {digest.hex()}): the log was rewritten at or "
-                       f"before #{seq}", 1)
+        raise CliError(
+            f"{session.path}: record #{seq} is not the one posted (hash "
+            f"{found.hex()}, posted {digest.hex()}): the log was rewritten at or "
+            f"before #{seq}",
+            1,
+        )
 
 
 def _salvage(session: Any, out: str) -> None:
@@ -347,8 +386,12 @@ def _salvage(session: Any, out: str) -> None:
 
         salvage = functools.partial(salvage_into, session.log)
     kept, size, bad = domain_errors(salvage)(out, before)
-    where = (f"first bad record at byte {bad} (whole commands only: records of its command "
-             "before it are left out too)" if bad is not None else "no bad record found")
+    where = (
+        f"first bad record at byte {bad} (whole commands only: records of its command "
+        "before it are left out too)"
+        if bad is not None
+        else "no bad record found"
+    )
     echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
 
 

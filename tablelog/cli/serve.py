@@ -14,12 +14,22 @@ __all__ = ["COMMANDS"]
 
 
 @click.command()
-@click.option("--store", metavar="URL", envvar="TABLELOG_STORE", default="file:./tables",
-              show_default=True,
-              help="Where the tables live: file:DIR or postgresql://… (default $TABLELOG_STORE).")
+@click.option(
+    "--store",
+    metavar="URL",
+    envvar="TABLELOG_STORE",
+    default="file:./tables",
+    show_default=True,
+    help="Where the tables live: file:DIR or postgresql://… (default $TABLELOG_STORE).",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on.",
+)
 @click.pass_context
 def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     """Serve the tables over HTTP: the API of every seat and the web page.
@@ -48,10 +58,13 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")
     app = create_app(tables, token)
-    click.echo(f"serving {escape_text(tables.catalog.where)} at http://{host}:{port}/ (API "
-               "under /api, Ctrl-C stops)")
-    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                           timeout_graceful_shutdown=5)).run()
+    click.echo(
+        f"serving {escape_text(tables.catalog.where)} at http://{host}:{port}/ (API "
+        "under /api, Ctrl-C stops)"
+    )
+    _Server(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+    ).run()
 
 
 def _server_class() -> type:

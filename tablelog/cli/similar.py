@@ -143,9 +143,15 @@ def add_force_options(group: click.Group) -> None:
     for name, sub in group.commands.items():
         add = sub.commands.get("add") if isinstance(sub, click.Group) else None
         if name in _ADDERS and add is not None and "force" not in {p.name for p in add.params}:
-            add.params.append(click.Option(
-                ["--force"], is_flag=True, expose_value=False, callback=_remember_force,
-                help="Add the name even though one differing only by case exists."))
+            add.params.append(
+                click.Option(
+                    ["--force"],
+                    is_flag=True,
+                    expose_value=False,
+                    callback=_remember_force,
+                    help="Add the name even though one differing only by case exists.",
+                )
+            )
 
 
 def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
@@ -169,5 +175,8 @@ def refuse_case_twin(ctx: click.Context, session: Any, command: object) -> None:
     state = session.state()
     for taken in (*state.characters, *state.items, *retired(state)):
         if taken != new and taken.casefold() == new.casefold():
-            raise RuleViolation("CORE-NAME", f"{new!r} differs from {taken!r} only by case: "
-                                f"use {taken!r}, or give --force to add {new!r} as well")
+            raise RuleViolation(
+                "CORE-NAME",
+                f"{new!r} differs from {taken!r} only by case: "
+                f"use {taken!r}, or give --force to add {new!r} as well",
+            )

@@ -30,6 +30,7 @@ def hhmm(minutes: int) -> str:
 
 # -- all systems ---------------------------------------------------------------------------
 
+
 def _generic(name: str, c: Record) -> list[str]:
     return [f"HP {of(c['hp'], c.get('hp_max'))}"] if "hp" in c else []
 
@@ -52,9 +53,11 @@ def status_lines(data: Record) -> list[str]:
     shown = view() if view is not None else None
     lines += [shown.clock(data)] if shown is not None and shown.clock is not None else []
     line_of = shown.line if shown is not None else _generic
-    rows = [[name, "  ".join(str(p) for p in line_of(name, record) if p)]
-            for section in ("characters", "items")
-            for name, record in (data.get(section) or {}).items()]
+    rows = [
+        [name, "  ".join(str(p) for p in line_of(name, record) if p)]
+        for section in ("characters", "items")
+        for name, record in (data.get(section) or {}).items()
+    ]
     return lines + ([line.rstrip() for line in table_lines(["", ""], rows)[1:]] if rows else [])
 
 

@@ -28,19 +28,27 @@ def copy(source: str, target: str) -> None:
     log = open_log(source)
     copied = copy_log(log, target)
     if copied.torn_at is not None:
-        echo(f"warning: torn last record at byte {copied.torn_at} of {log.path} (a crash "
-                   "mid-append) is not copied", err=True)
+        echo(
+            f"warning: torn last record at byte {copied.torn_at} of {log.path} (a crash "
+            "mid-append) is not copied",
+            err=True,
+        )
     session = Session(copied.spec, snapshots=False)
     try:
         folded = session.state()
     except LogError as exc:
         discard_log(session.log)
-        raise CliError(f"{exc}; the copy does not replay and was removed (tablelog verify "
-                       "names the problem in the source)", 1) from None
+        raise CliError(
+            f"{exc}; the copy does not replay and was removed (tablelog verify "
+            "names the problem in the source)",
+            1,
+        ) from None
     finally:
         session.log.close()
-    echo(f"copied {copied.records} records from {log.path} to {copied.path}: hash chain "
-               f"intact, replays ({folded.system})")
+    echo(
+        f"copied {copied.records} records from {log.path} to {copied.path}: hash chain "
+        f"intact, replays ({folded.system})"
+    )
 
 
 COMMANDS = [copy]

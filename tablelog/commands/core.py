@@ -25,18 +25,31 @@ from tablelog.projections.core import State, roster, seats
 from tablelog.projections.retirement import retired, retired_text
 from tablelog.rules.core import RuleViolation, check_name, check_text, require
 
-__all__ = ["decider", "deciders", "decide", "decide_with", "CORE_COMMANDS", "AddNote", "Retire",
-           "Undo", "Redo", "AddSeat", "RevokeSeat", "AddKey",
-           "RuleViolation",
-           "require"]
+__all__ = [
+    "decider",
+    "deciders",
+    "decide",
+    "decide_with",
+    "CORE_COMMANDS",
+    "AddNote",
+    "Retire",
+    "Undo",
+    "Redo",
+    "AddSeat",
+    "RevokeSeat",
+    "AddKey",
+    "RuleViolation",
+    "require",
+]
 
 C = TypeVar("C")
 Decider = Callable[[State, Any], list[Event]]
 _DECIDERS: dict[type, Decider] = {}
 
 
-def decider(command_type: type[C]) -> Callable[[Callable[[State, C], list[Event]]],
-                                               Callable[[State, C], list[Event]]]:
+def decider(
+    command_type: type[C],
+) -> Callable[[Callable[[State, C], list[Event]]], Callable[[State, C], list[Event]]]:
     """Register the function that decides ``command_type``."""
 
     def register(fn: Callable[[State, C], list[Event]]) -> Callable[[State, C], list[Event]]:
@@ -62,8 +75,9 @@ def decide(state: State, command: object) -> list[Event]:
     """
     fn = _DECIDERS.get(type(command))
     if fn is None:
-        raise RuleViolation("CORE-COMMAND", f"{type(command).__name__} is not a "
-                            f"{state.system} command")
+        raise RuleViolation(
+            "CORE-COMMAND", f"{type(command).__name__} is not a {state.system} command"
+        )
     return decide_with(fn, state, command)
 
 
@@ -128,15 +142,23 @@ def decide_retire(state: State, command: Retire) -> list[Event]:
     if gone is not None:
         raise RuleViolation("CORE-RETIRED", retired_text(command.name, gone))
     record = state.entity(command.name)
-    require(record is not None, "UNKNOWN-NAME",
-            f"no character or item named {command.name!r} to retire")
+    require(
+        record is not None, "UNKNOWN-NAME", f"no character or item named {command.name!r} to retire"
+    )
     assert record is not None
     owned = [item for item, found in state.items.items() if found.get("owner") == command.name]
-    require(not owned, "CORE-RETIRED", f"{command.name} owns {', '.join(owned)}: retire or "
-            "hand over what they own first")
+    require(
+        not owned,
+        "CORE-RETIRED",
+        f"{command.name} owns {', '.join(owned)}: retire or hand over what they own first",
+    )
     cards = record.get("hand", record.get("cards")) or []
-    require(not cards, "CORE-RETIRED", f"{command.name} holds {' '.join(cards)}: play, charge "
-            "or circulate them first (the deck keeps every card)")
+    require(
+        not cards,
+        "CORE-RETIRED",
+        f"{command.name} holds {' '.join(cards)}: play, charge "
+        "or circulate them first (the deck keeps every card)",
+    )
     return [Retired(command.name, command.reason)]
 
 
@@ -169,8 +191,11 @@ def decide_add_note(state: State, command: AddNote) -> list[Event]:
     if not command.about:
         return [Noted(text=command.text)]
     for name in command.about:
-        require(state.entity(name) is not None, "UNKNOWN-NAME",
-                f"no character or item named {name!r} to tie the note to")
+        require(
+            state.entity(name) is not None,
+            "UNKNOWN-NAME",
+            f"no character or item named {name!r} to tie the note to",
+        )
     return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
 
 
@@ -203,18 +228,30 @@ def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
     Source: SERVER.md §3.
     """
     check_name(command.name, "a seat's name")
-    require(command.name not in seats(state), "CORE-SEAT",
-            f"{command.name!r} is a seat of this table already")
-    require(command.role in ROLES, "CORE-SEAT",
-            f"a seat's role is one of {', '.join(ROLES)}, not {command.role!r}")
+    require(
+        command.name not in seats(state),
+        "CORE-SEAT",
+        f"{command.name!r} is a seat of this table already",
+    )
+    require(
+        command.role in ROLES,
+        "CORE-SEAT",
+        f"a seat's role is one of {', '.join(ROLES)}, not {command.role!r}",
+    )
     for name in command.characters:
         check_name(name, "a character's name")
-    require(command.role == "player" or not command.characters, "CORE-SEAT",
-            f"only a player seat plays characters ({command.role} {command.name!r} was given "
-            f"{', '.join(command.characters)})")
+    require(
+        command.role == "player" or not command.characters,
+        "CORE-SEAT",
+        f"only a player seat plays characters ({command.role} {command.name!r} was given "
+        f"{', '.join(command.characters)})",
+    )
     digest = command.token_sha256
-    require(len(digest) == 64 and all(c in "0123456789abcdef" for c in digest), "CORE-SEAT",
-            "a seat's token hash is 64 lowercase hex digits")
+    require(
+        len(digest) == 64 and all(c in "0123456789abcdef" for c in digest),
+        "CORE-SEAT",
+        "a seat's token hash is 64 lowercase hex digits",
+    )
     return [SeatAdded(command.name, command.role, tuple(command.characters), digest)]
 
 
@@ -253,18 +290,26 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
     """
     check_name(command.actor, "the key's actor")
     key = command.public_key
-    require(len(key) == 64 and all(c in "0123456789abcdef" for c in key), "CORE-KEY",
-            f"{key!r} is not a public key (64 lowercase hex digits, as `tablelog key new` "
-            "prints it)")
+    require(
+        len(key) == 64 and all(c in "0123456789abcdef" for c in key),
+        "CORE-KEY",
+        f"{key!r} is not a public key (64 lowercase hex digits, as `tablelog key new` prints it)",
+    )
     keys = roster(state)
     owner = next(iter(keys), None)
     if owner is None:
-        require(command.actor == command.by, "CORE-KEY",
-                f"the first key of a roster is its owner's own: add {command.by!r}'s key "
-                f"first (tablelog key add), not {command.actor!r}'s")
+        require(
+            command.actor == command.by,
+            "CORE-KEY",
+            f"the first key of a roster is its owner's own: add {command.by!r}'s key "
+            f"first (tablelog key add), not {command.actor!r}'s",
+        )
     else:
-        require(command.by == owner, "CORE-KEY",
-                f"only the roster's owner {owner!r} adds keys, not {command.by!r}")
+        require(
+            command.by == owner,
+            "CORE-KEY",
+            f"only the roster's owner {owner!r} adds keys, not {command.by!r}",
+        )
     return [KeyAdded(command.actor, key)]
 
 

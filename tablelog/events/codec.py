@@ -277,33 +277,55 @@ def _make_fast(cls: type) -> Fast | None:
     namespace.update(cls=cls, new=object.__new__)
     setters = _slot_setters(cls, fields)
     build = _build_lines(names, values, setters, namespace)
-    reads = ["    try:", *(f"        v{i} = d[{name!r}]" for i, name in enumerate(names)),
-             "    except KeyError:", "        return None"] if names else []
-    head = [f"    if len(d) != {len(names)}:", "        return None", *reads,
-            *(f"    {line}" for line in checks)]
+    reads = (
+        [
+            "    try:",
+            *(f"        v{i} = d[{name!r}]" for i, name in enumerate(names)),
+            "    except KeyError:",
+            "        return None",
+        ]
+        if names
+        else []
+    )
+    head = [
+        f"    if len(d) != {len(names)}:",
+        "        return None",
+        *reads,
+        *(f"    {line}" for line in checks),
+    ]
     source = ["def build(d):", *head, *build]
     exec("\n".join(source) + "\n", namespace)  # noqa: S102 - generated from the field types
     return namespace["build"], names
 
 
-def _build_lines(names: tuple[str, ...], values: list[str], setters: list[Any] | None,
-                 namespace: dict[str, Any]) -> list[str]:
+def _build_lines(
+    names: tuple[str, ...], values: list[str], setters: list[Any] | None, namespace: dict[str, Any]
+) -> list[str]:
     """Return the lines that build the event from the checked values ``v0``, ``v1`` …"""
     if setters is None:  # attrs ``__init__`` runs: a validator's refusal leaves it to cattrs
         given = ", ".join(f"{name}={v}" for name, v in zip(names, values, strict=True))
-        return ["    try:", f"        return cls({given})", "    except Exception:",
-                "        return None"]
+        return [
+            "    try:",
+            f"        return cls({given})",
+            "    except Exception:",
+            "        return None",
+        ]
     namespace.update({f"set{i}": setter for i, setter in enumerate(setters)})
-    return ["    o = new(cls)", *(f"    set{i}(o, {v})" for i, v in enumerate(values)),
-            "    return o"]
+    return [
+        "    o = new(cls)",
+        *(f"    set{i}(o, {v})" for i, v in enumerate(values)),
+        "    return o",
+    ]
 
 
 def _slot_setters(cls: type, fields: Any) -> list[Any] | None:
     """Return the slot setters of a class that attrs ``__init__`` only assigns, else None."""
-    plain = (not any(f.validator or f.converter or f.on_setattr for f in fields)
-             and not hasattr(cls, "__attrs_pre_init__")
-             and not hasattr(cls, "__attrs_post_init__")
-             and "_attrs_cached_hash" not in getattr(cls, "__slots__", ("_attrs_cached_hash",)))
+    plain = (
+        not any(f.validator or f.converter or f.on_setattr for f in fields)
+        and not hasattr(cls, "__attrs_pre_init__")
+        and not hasattr(cls, "__attrs_post_init__")
+        and "_attrs_cached_hash" not in getattr(cls, "__slots__", ("_attrs_cached_hash",))
+    )
     if not plain:
         return None
     slots = [inspect.getattr_static(cls, f.name, None) for f in fields]
@@ -324,8 +346,13 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
             return None
         key = f"{tp.__module__}.{tp.__qualname__}"
         _NESTED[key] = made[0]
-        return [f"if type({ref}) is not dict:", "    return None",
-                f"{ref} = nested[{key!r}]({ref})", f"if {ref} is None:", "    return None"]
+        return [
+            f"if type({ref}) is not dict:",
+            "    return None",
+            f"{ref} = nested[{key!r}]({ref})",
+            f"if {ref} is None:",
+            "    return None",
+        ]
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType) and type(None) in args and len(args) == 2:
         inner = _field_check(ref, next(a for a in args if a is not type(None)))
@@ -335,11 +362,19 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
     elif origin is tuple and len(args) == 2 and args[1] is Ellipsis and args[0] in _PLAIN:
         kinds = f"type({ref}) is not list and type({ref}) is not tuple"
     elif origin is dict and len(args) == 2 and args[0] is str and args[1] in _PLAIN:
-        return [f"if type({ref}) is not dict:", "    return None",
-                f"for k, x in {ref}.items():",
-                f"    if type(k) is not str or type(x) is not {args[1].__name__}:",
-                "        return None"]
+        return [
+            f"if type({ref}) is not dict:",
+            "    return None",
+            f"for k, x in {ref}.items():",
+            f"    if type(k) is not str or type(x) is not {args[1].__name__}:",
+            "        return None",
+        ]
     else:
         return None
-    return [f"if {kinds}:", "    return None", f"for x in {ref}:",
-            f"    if type(x) is not {args[0].__name__}:", "        return None"]
+    return [
+        f"if {kinds}:",
+        "    return None",
+        f"for x in {ref}:",
+        f"    if type(x) is not {args[0].__name__}:",
+        "        return None",
+    ]

@@ -12,8 +12,21 @@ from typing import ClassVar, TypeVar
 
 import attrs
 
-__all__ = ["Event", "event", "event_class", "registered_types", "Noted", "NotedAbout", "Retired",
-           "Undone", "Redone", "SeatAdded", "SeatRevoked", "KeyAdded", "ROLES"]
+__all__ = [
+    "Event",
+    "event",
+    "event_class",
+    "registered_types",
+    "Noted",
+    "NotedAbout",
+    "Retired",
+    "Undone",
+    "Redone",
+    "SeatAdded",
+    "SeatRevoked",
+    "KeyAdded",
+    "ROLES",
+]
 
 E = TypeVar("E", bound=type)
 

@@ -30,8 +30,12 @@ def active(pairs: Iterable[tuple[Any, Event]], undone: set[int]) -> Iterator[tup
             yield rec, event
 
 
-def session_changes(session: Any, show_all: bool = False, until: int | None = None,
-                    observe: Callable[[Any, Event], None] | None = None) -> Iterator[Entry]:
+def session_changes(
+    session: Any,
+    show_all: bool = False,
+    until: int | None = None,
+    observe: Callable[[Any, Event], None] | None = None,
+) -> Iterator[Entry]:
     """Yield the entries of a session (up to seq ``until``) with the values each changed.
 
     Args:
@@ -57,8 +61,9 @@ def session_changes(session: Any, show_all: bool = False, until: int | None = No
     return narrate(session.blank_state(), active(pairs, undone), set(), session.state)
 
 
-def _observed(pairs: Iterable[tuple[Any, Event]],
-              observe: Callable[[Any, Event], None]) -> Iterator[tuple[Any, Event]]:
+def _observed(
+    pairs: Iterable[tuple[Any, Event]], observe: Callable[[Any, Event], None]
+) -> Iterator[tuple[Any, Event]]:
     for rec, event in pairs:
         observe(rec, event)
         yield rec, event
@@ -75,7 +80,7 @@ def entity_field(path: str, names: Iterable[str] = ()) -> tuple[str, str]:
         return "", path
     for name in sorted(names, key=len, reverse=True):
         if rest == name or rest.startswith(f"{name}."):
-            return name, rest[len(name) + 1:]
+            return name, rest[len(name) + 1 :]
     name, _, field = rest.partition(".")
     return name, field
 
@@ -118,7 +123,19 @@ def export_csv(session: Any, out: TextIO, show_all: bool = False) -> int:
         marks = [cell(entry.undone)] if show_all else []
         for path, old, new in entry.changes:
             name, field = entity_field(path, entry.event.entities())
-            writer.writerow([entry.seq, cell(entry.at), cell(entry.actor), entry.event.TYPE,
-                             cell(name), cell(field), cell(old), cell(new), rules, *marks])
+            writer.writerow(
+                [
+                    entry.seq,
+                    cell(entry.at),
+                    cell(entry.actor),
+                    entry.event.TYPE,
+                    cell(name),
+                    cell(field),
+                    cell(old),
+                    cell(new),
+                    rules,
+                    *marks,
+                ]
+            )
             rows += 1
     return rows

@@ -44,8 +44,9 @@ def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) 
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": f"tablelog-{gauge}",
-                                "font.size": 9}):
+    with matplotlib.rc_context(
+        {"svg.fonttype": "none", "svg.hashsalt": f"tablelog-{gauge}", "font.size": 9}
+    ):
         fig = Figure(figsize=(_WIDTH_IN, _HEIGHT_IN), layout="constrained")
         ax = fig.add_subplot()
         for i, (name, points) in enumerate(series.items()):
@@ -62,4 +63,4 @@ def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) 
         out = io.StringIO()
         fig.savefig(out, format="svg", metadata={"Date": None})
     text = out.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]

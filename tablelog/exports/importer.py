@@ -67,8 +67,9 @@ def bounded(source: TextIO) -> Iterator[str]:
             return
         number += 1
         if len(line) > MAX_LINE_CHARS:
-            raise ImportRefused(number, f"longer than {MAX_LINE_CHARS} characters: no record "
-                                "is that long")
+            raise ImportRefused(
+                number, f"longer than {MAX_LINE_CHARS} characters: no record is that long"
+            )
         yield line
 
 
@@ -99,8 +100,9 @@ def import_jsonl(lines: Iterable[str], target: str) -> Imported:
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as exc:  # a full disk, an I/O error: one line, exit 3
-            raise LogError(f"cannot write {target}: {exc.strerror or exc}; "
-                           "nothing created") from None
+            raise LogError(
+                f"cannot write {target}: {exc.strerror or exc}; nothing created"
+            ) from None
         _verify(temp, flagged)
         try:
             os.link(temp, target)  # never replaces a file that appeared meanwhile
@@ -131,11 +133,15 @@ def _rebuild(lines: Iterator[str], f: Any) -> tuple[Header, tuple[int, set[int]]
         env = _envelope(number, text)
         seq += 1
         if env["seq"] != seq:
-            raise ImportRefused(number, f"record #{env['seq']} where #{seq} belongs "
-                                "(a line was removed, added or moved)")
+            raise ImportRefused(
+                number,
+                f"record #{env['seq']} where #{seq} belongs (a line was removed, added or moved)",
+            )
         if env[PREV_KEY] != chain:
-            raise ImportRefused(number - 1, "edited: it does not hash to the chain hash (prev) "
-                                f"that line {number} holds")
+            raise ImportRefused(
+                number - 1,
+                f"edited: it does not hash to the chain hash (prev) that line {number} holds",
+            )
         payload = _payload(number, env)
         f.write(RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload)
         chain = chain_hash(payload)
@@ -158,8 +164,15 @@ def _header(text: str) -> tuple[Header, bytes, int, bytes]:
         header = Header(**fields)
         head_bytes = pack_header(header, version)
         parse_header(head_bytes)
-    except (ValueError, KeyError, TypeError, AttributeError, OverflowError,
-            FormatError, struct.error) as exc:
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        OverflowError,
+        FormatError,
+        struct.error,
+    ) as exc:
         raise ImportRefused(1, f"not a tablelog export header ({exc})") from None
     if type(records) is not int or records < 0 or len(last) != 16:
         raise ImportRefused(1, "not a tablelog export header (records or chain)")
@@ -196,13 +209,13 @@ def _payload(number: int, env: dict[str, Any]) -> bytes:
     except (TypeError, ValueError, OverflowError) as exc:
         raise ImportRefused(number, f"a value that cannot be stored ({exc})") from None
     if len(payload) > MAX_RECORD_BYTES:
-        raise ImportRefused(number, f"a record of {len(payload)} bytes; at most "
-                            f"{MAX_RECORD_BYTES}")
+        raise ImportRefused(number, f"a record of {len(payload)} bytes; at most {MAX_RECORD_BYTES}")
     return payload
 
 
-def _check_end(seq: int, records: int, chain: bytes, last: bytes,
-               env: dict[str, Any] | None) -> None:
+def _check_end(
+    seq: int, records: int, chain: bytes, last: bytes, env: dict[str, Any] | None
+) -> None:
     """Check that the export ended where its header says, with the header's chain hash.
 
     Raises:
@@ -210,17 +223,23 @@ def _check_end(seq: int, records: int, chain: bytes, last: bytes,
             records, a last line that was edited, or a command cut short.
     """
     if seq < records:
-        raise ImportRefused(seq + 2, f"missing: the export ends after record #{seq} but its "
-                            f"header says {records} records (a truncated export)")
+        raise ImportRefused(
+            seq + 2,
+            f"missing: the export ends after record #{seq} but its "
+            f"header says {records} records (a truncated export)",
+        )
     if seq > records:
-        raise ImportRefused(records + 2, f"record #{records + 1} is past the {records} records "
-                            "the header says")
+        raise ImportRefused(
+            records + 2, f"record #{records + 1} is past the {records} records the header says"
+        )
     if chain != last:
-        raise ImportRefused(seq + 1, "edited: it does not hash to the chain hash that the "
-                            "header holds")
+        raise ImportRefused(
+            seq + 1, "edited: it does not hash to the chain hash that the header holds"
+        )
     if env is not None and BATCH_KEY in env:
-        raise ImportRefused(seq + 1, "the last record says more of its command follow "
-                            "(a command cut short)")
+        raise ImportRefused(
+            seq + 1, "the last record says more of its command follow (a command cut short)"
+        )
 
 
 def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
@@ -243,12 +262,16 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         raise ImportRefused(1, str(exc)) from None
     if unheld:
         seq, event, why = unheld[0]
-        raise ImportRefused(seq + 1, f"event #{seq} {event.TYPE} does not hold where it "
-                            f"stands: {why}")
+        raise ImportRefused(
+            seq + 1, f"event #{seq} {event.TYPE} does not hold where it stands: {why}"
+        )
     undone = undone_after(session.markers())
     wrong = sorted(undone ^ flagged[1])
     if wrong:
         seq = wrong[0]
         now = "undone" if seq in undone else "active"
-        raise ImportRefused(seq + 1, f"marked undone {str(seq in flagged[1]).lower()}, but the "
-                            f"log's undo and redo markers leave record #{seq} {now}")
+        raise ImportRefused(
+            seq + 1,
+            f"marked undone {str(seq in flagged[1]).lower()}, but the "
+            f"log's undo and redo markers leave record #{seq} {now}",
+        )

@@ -25,8 +25,16 @@ from tablelog.projections.core import undone_after
 from tablelog.rules.core import escape_text
 from tablelog.store.log import LogError, record_error
 
-__all__ = ["PREV_KEY", "UNDONE_KEY", "dump", "record_line", "envelope_of", "pack", "decoded",
-           "export_jsonl"]
+__all__ = [
+    "PREV_KEY",
+    "UNDONE_KEY",
+    "dump",
+    "record_line",
+    "envelope_of",
+    "pack",
+    "decoded",
+    "export_jsonl",
+]
 
 PREV_KEY = "prev"  # an envelope value that is bytes (bin 16, docs/FORMAT.md)
 SIG_KEY = "sig"  # the other one: a signed record's signature (bin 64), hex like prev
@@ -51,8 +59,10 @@ def record_line(env: dict[str, Any], undone: bool) -> dict[str, Any]:
         env: A decoded envelope (docs/FORMAT.md), with any optional keys it holds.
         undone: Whether the final undo/redo markers leave the record undone.
     """
-    line = {key: (value.hex() if key in (PREV_KEY, SIG_KEY) and type(value) is bytes
-                  else value) for key, value in env.items()}
+    line = {
+        key: (value.hex() if key in (PREV_KEY, SIG_KEY) and type(value) is bytes else value)
+        for key, value in env.items()
+    }
     line[UNDONE_KEY] = undone
     return line
 
@@ -129,8 +139,12 @@ def export_jsonl(session: Any, out: TextIO) -> int:
     folded = session.replayer().fold(None)
     end, undone = folded.end, undone_after(folded.markers)
     header = session.header
-    head = {"format": session.log.version, **attrs.asdict(header), "records": end.seq,
-            "chain": end.prev.hex()}
+    head = {
+        "format": session.log.version,
+        **attrs.asdict(header),
+        "records": end.seq,
+        "chain": end.prev.hex(),
+    }
     out.write(dump({"header": head}) + "\n")
     chunk: list[str] = []
     records = session.log.records(chain=True)
@@ -140,9 +154,13 @@ def export_jsonl(session: Any, out: TextIO) -> int:
                 break
             text = dump(record_line(env, seq in undone))
             if pack(envelope_of(json.loads(text))) != payload:
-                raise LogError(f"{session.path}: record #{seq} at byte {offset} cannot be "
-                               "exported as a line that rebuilds its bytes (a value JSON "
-                               "cannot hold)", offset, seq)
+                raise LogError(
+                    f"{session.path}: record #{seq} at byte {offset} cannot be "
+                    "exported as a line that rebuilds its bytes (a value JSON "
+                    "cannot hold)",
+                    offset,
+                    seq,
+                )
             chunk.append(text)
             if len(chunk) >= _FLUSH_LINES:
                 out.write("\n".join(chunk) + "\n")

@@ -42,10 +42,14 @@ def _title(report: Report) -> str:
 
 def _facts(report: Report) -> list[tuple[str, str]]:
     who = ", ".join(f"{actor} ({n} action{'s' * (n != 1)})" for actor, n in report.actors)
-    return [("system", report.system), ("session", report.session_id),
-            ("events", f"#1 to #{report.seq}" if report.seq else "none"),
-            ("first", report.first_at or "–"), ("last", report.last_at or "–"),
-            ("logged by", who or "–")]
+    return [
+        ("system", report.system),
+        ("session", report.session_id),
+        ("events", f"#1 to #{report.seq}" if report.seq else "none"),
+        ("first", report.first_at or "–"),
+        ("last", report.last_at or "–"),
+        ("logged by", who or "–"),
+    ]
 
 
 Table = tuple[str, list[str], list[list[str]]]  # heading, column names, rows of plain text
@@ -62,18 +66,27 @@ def _entity_tables(report: Report) -> Iterator[Table]:
 
 def _total_tables(report: Report) -> Iterator[Table]:
     """Yield the tables of totals."""
-    yield "The table's totals", ["total", "value"], [
-        [label, _value(v)] for label, v in report.totals]
+    yield (
+        "The table's totals",
+        ["total", "value"],
+        [[label, _value(v)] for label, v in report.totals],
+    )
     if report.moves:
-        yield "Gains and losses", ["character or item", "figure", "gained", "lost"], [
-            [n, f, _value(up), _value(down)] for n, f, up, down in report.moves]
+        yield (
+            "Gains and losses",
+            ["character or item", "figure", "gained", "lost"],
+            [[n, f, _value(up), _value(down)] for n, f, up, down in report.moves],
+        )
     if report.damage or report.unattributed:
         rows = [[n, _value(dealt), _value(taken)] for n, dealt, taken in report.damage]
         if report.unattributed:
             rows.append(["(no character named as the source)", _value(report.unattributed), ""])
         yield "Damage (HP lost)", ["character", "dealt", "taken"], rows
-    yield "Events by type", ["type", "events", "actions"], [
-        [t, str(n), str(a)] for t, n, a in report.events]
+    yield (
+        "Events by type",
+        ["type", "events", "actions"],
+        [[t, str(n), str(a)] for t, n, a in report.events],
+    )
 
 
 def _timeline(report: Report) -> Iterator[tuple[str, str, bool]]:
@@ -92,8 +105,10 @@ def _md(text: str) -> str:
 
 
 def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(_md(c) for c in columns) + " |",
-           "|" + "|".join("---" for _ in columns) + "|"]
+    out = [
+        "| " + " | ".join(_md(c) for c in columns) + " |",
+        "|" + "|".join("---" for _ in columns) + "|",
+    ]
     out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
     return out
 
@@ -116,8 +131,10 @@ def markdown(report: Report) -> str:
         line = f"{seqs} {_md(text)}"
         out.append(f"- ~~{line}~~ (undone)" if undone else f"- {line}")
     out += ["", "## GM notes", ""]
-    out += [f"- #{seq} {_md(at)} {_md(actor)}: {_md(text)}" + (" (undone)" if undone else "")
-            for seq, at, actor, text, undone in report.notes] or ["- none"]
+    out += [
+        f"- #{seq} {_md(at)} {_md(actor)}: {_md(text)}" + (" (undone)" if undone else "")
+        for seq, at, actor, text, undone in report.notes
+    ] or ["- none"]
     return "\n".join(out) + "\n"
 
 
@@ -152,12 +169,19 @@ def _h(text: str) -> str:
 
 def _html_table(heading: str, columns: list[str], rows: list[list[str]], level: int) -> str:
     head = "".join(f"<th>{_h(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(
-        f'<td class="n">{_h(c)}</td>' if _NUMBER.fullmatch(c) else f"<td>{_h(c)}</td>"
-        for c in row)
-        + "</tr>" for row in rows)
-    return (f"<section><h{level}>{_h(heading)}</h{level}><table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table></section>")
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="n">{_h(c)}</td>' if _NUMBER.fullmatch(c) else f"<td>{_h(c)}</td>"
+            for c in row
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        f"<section><h{level}>{_h(heading)}</h{level}><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table></section>"
+    )
 
 
 def _charts(report: Report) -> list[str]:
@@ -167,9 +191,11 @@ def _charts(report: Report) -> list[str]:
     for gauge, series in report.series.items():
         label = gauge.upper() if len(gauge) <= 2 else gauge
         svg = gauge_svg(gauge, series, f"{label} over the session")
-        out.append(f'<figure class="chart" id="chart-{_h(gauge)}">{svg}'
-                   f"<figcaption>{_h(label)} of every character, event by event</figcaption>"
-                   "</figure>")
+        out.append(
+            f'<figure class="chart" id="chart-{_h(gauge)}">{svg}'
+            f"<figcaption>{_h(label)} of every character, event by event</figcaption>"
+            "</figure>"
+        )
     return out
 
 
@@ -181,20 +207,30 @@ def html_page(report: Report) -> str:
     totals = "".join(_html_table(*t, level=3) for t in _total_tables(report))
     lines = "".join(
         f'<li{" class=undone" if undone else ""}><span class="seq">{_h(seqs)}</span>{_h(text)}'
-        + (" <em>(undone)</em>" if undone else "") + "</li>"
-        for seqs, text, undone in _timeline(report))
-    notes = "".join(f"<li><span class=seq>#{seq}</span>{_h(at)} {_h(actor)}: {_h(text)}"
-                    + (" <em>(undone)</em>" if undone else "") + "</li>"
-                    for seq, at, actor, text, undone in report.notes) or "<li>none</li>"
+        + (" <em>(undone)</em>" if undone else "")
+        + "</li>"
+        for seqs, text, undone in _timeline(report)
+    )
+    notes = (
+        "".join(
+            f"<li><span class=seq>#{seq}</span>{_h(at)} {_h(actor)}: {_h(text)}"
+            + (" <em>(undone)</em>" if undone else "")
+            + "</li>"
+            for seq, at, actor, text, undone in report.notes
+        )
+        or "<li>none</li>"
+    )
     charts = "".join(_charts(report)) or "<p>No character has HP, MP or LP.</p>"
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_h(title)} — tablelog report</title><style>{_CSS}</style></head><body>"
-            f"<header><h1>{_h(title)}</h1><dl class=facts>{facts}</dl></header>"
-            f'<section id="figures"><h2>Figures at the start and at the end</h2>'
-            f'<div class="entities">{entities}</div></section>'
-            f'<section id="charts"><h2>Over the session</h2>{charts}</section>'
-            f'<section id="totals"><h2>Totals</h2>{totals}</section>'
-            f'<section id="timeline"><h2>Timeline</h2><ol class="timeline">{lines}</ol></section>'
-            f'<section id="notes"><h2>GM notes</h2><ul>{notes}</ul></section>'
-            "</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_h(title)} — tablelog report</title><style>{_CSS}</style></head><body>"
+        f"<header><h1>{_h(title)}</h1><dl class=facts>{facts}</dl></header>"
+        f'<section id="figures"><h2>Figures at the start and at the end</h2>'
+        f'<div class="entities">{entities}</div></section>'
+        f'<section id="charts"><h2>Over the session</h2>{charts}</section>'
+        f'<section id="totals"><h2>Totals</h2>{totals}</section>'
+        f'<section id="timeline"><h2>Timeline</h2><ol class="timeline">{lines}</ol></section>'
+        f'<section id="notes"><h2>GM notes</h2><ul>{notes}</ul></section>'
+        "</body></html>\n"
+    )

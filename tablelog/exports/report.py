@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
-from tablelog.exports.changes import session_changes
 from tablelog import systems
+from tablelog.exports.changes import session_changes
 from tablelog.exports.tally import Line, Tally
 from tablelog.projections.core import undone_after
 
@@ -74,8 +74,9 @@ class Report:
         return data
 
 
-def build(session: Any, until: int | None = None,
-          describe: Callable[[Any, Any], str] | None = None) -> Report:
+def build(
+    session: Any, until: int | None = None, describe: Callable[[Any, Any], str] | None = None
+) -> Report:
     """Build the report of a session, at its end or right after seq ``until``.
 
     Args:
@@ -96,21 +97,40 @@ def build(session: Any, until: int | None = None,
     tally.finish()
     header = session.header
     return Report(
-        title=header.title, system=header.system, session_id=header.session_id,
-        seq=tally.last_seq, first_at=tally.first_at, last_at=tally.last_at,
-        actors=tally.actors.most_common(), figures=_figures(tally, final),
-        timeline=tally.timeline, totals=_totals(tally, header.system), moves=_moves(tally),
-        damage=[(n, tally.dealt[n], tally.taken[n]) for n in tally.kinds
-                if n in tally.dealt or n in tally.taken],
+        title=header.title,
+        system=header.system,
+        session_id=header.session_id,
+        seq=tally.last_seq,
+        first_at=tally.first_at,
+        last_at=tally.last_at,
+        actors=tally.actors.most_common(),
+        figures=_figures(tally, final),
+        timeline=tally.timeline,
+        totals=_totals(tally, header.system),
+        moves=_moves(tally),
+        damage=[
+            (n, tally.dealt[n], tally.taken[n])
+            for n in tally.kinds
+            if n in tally.dealt or n in tally.taken
+        ],
         unattributed=tally.unattributed,
         events=[(t, n, tally.actions[t]) for t, n in sorted(tally.events.items())],
-        notes=tally.notes, series=_series(tally))
+        notes=tally.notes,
+        series=_series(tally),
+    )
 
 
 def _figures(tally: Tally, final: Any) -> list[Figures]:
-    return [Figures(name, kind, tally.start.get(name, {}), tally.figures.get(name, {}),
-                    final.entity(name) is None)
-            for name, kind in tally.kinds.items()]
+    return [
+        Figures(
+            name,
+            kind,
+            tally.start.get(name, {}),
+            tally.figures.get(name, {}),
+            final.entity(name) is None,
+        )
+        for name, kind in tally.kinds.items()
+    ]
 
 
 def _totals(tally: Tally, system: str) -> list[tuple[str, Any]]:
@@ -120,8 +140,16 @@ def _totals(tally: Tally, system: str) -> list[tuple[str, Any]]:
         label = gauge.upper() if len(gauge) <= 2 else gauge
         characters = {n for n, k in tally.kinds.items() if k == "character"}
         for way, verb in (("down", "spent or lost"), ("up", "recovered")):
-            rows.append((f"{label} {verb}", sum(v for (n, f, w), v in tally.moves.items()
-                                                 if f == gauge and w == way and n in characters)))
+            rows.append(
+                (
+                    f"{label} {verb}",
+                    sum(
+                        v
+                        for (n, f, w), v in tally.moves.items()
+                        if f == gauge and w == way and n in characters
+                    ),
+                )
+            )
     return rows
 
 
@@ -131,8 +159,10 @@ def _moves(tally: Tally) -> list[tuple[str, str, Any, Any]]:
     for name, field, _ in tally.moves:
         keys[(name, field)] = None
     order = {name: i for i, name in enumerate(tally.kinds)}
-    return [(n, f, tally.moves[(n, f, "up")], tally.moves[(n, f, "down")])
-            for n, f in sorted(keys, key=lambda k: order.get(k[0], 0))]
+    return [
+        (n, f, tally.moves[(n, f, "up")], tally.moves[(n, f, "down")])
+        for n, f in sorted(keys, key=lambda k: order.get(k[0], 0))
+    ]
 
 
 def _series(tally: Tally) -> dict[str, dict[str, list[tuple[int, Any]]]]:
@@ -142,7 +172,10 @@ def _series(tally: Tally) -> dict[str, dict[str, list[tuple[int, Any]]]]:
         out[gauge] = {}
         for name, points in by_name.items():
             alive = gauge in tally.figures.get(name, {})
-            tail = [(tally.last_seq, points[-1][1])] if alive and points[-1][0] < \
-                tally.last_seq else []
+            tail = (
+                [(tally.last_seq, points[-1][1])]
+                if alive and points[-1][0] < tally.last_seq
+                else []
+            )
             out[gauge][name] = points + tail
     return out

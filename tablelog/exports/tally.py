@@ -51,8 +51,9 @@ class Tally:
     each event that counts with the changes it made (in log order, each after its record).
     ``describe(record, event)`` gives a timeline line's text (default: type and description)."""
 
-    def __init__(self, undone: set[int],
-                 describe: Callable[[Any, Event], str] | None = None) -> None:
+    def __init__(
+        self, undone: set[int], describe: Callable[[Any, Event], str] | None = None
+    ) -> None:
         self.undone = undone
         self.describe = describe or (lambda rec, event: f"{rec.type} {event.describe()}")
         self.timeline: list[Line] = []
@@ -88,8 +89,9 @@ class Tally:
             names = event.entities()
             self._doer = names[0] if names else None
             self.actors[rec.actor] += 1
-            self.timeline.append(Line(rec.seq, rec.seq, rec.at, rec.actor,
-                                      self.describe(rec, event), 1, undone))
+            self.timeline.append(
+                Line(rec.seq, rec.seq, rec.at, rec.actor, self.describe(rec, event), 1, undone)
+            )
         else:
             line = self.timeline[-1]
             line.last, line.events = rec.seq, line.events + 1
@@ -136,8 +138,11 @@ class Tally:
                 touched[(name, field)] = None
         for name, field in touched:  # after the whole diff: ``hp_max`` may follow ``hp``
             figures = self.figures.get(name, {})
-            if field in figures and f"{field}{MAX_SUFFIX}" in figures and \
-                    self.kinds[name] == "character":
+            if (
+                field in figures
+                and f"{field}{MAX_SUFFIX}" in figures
+                and self.kinds[name] == "character"
+            ):
                 self.point(field, name, entry.seq, figures[field])
 
     def _figure(self, event: Event, name: str, field: str, old: Any, new: Any) -> None:
@@ -162,8 +167,11 @@ class Tally:
         character the event names, else the first name of the action's first event."""
         self.taken[victim] += amount
         others = [n for n in event.entities() if n != victim and self.kinds.get(n) == "character"]
-        if not others and self._doer not in (None, victim) and \
-                self.kinds.get(self._doer or "") == "character":
+        if (
+            not others
+            and self._doer not in (None, victim)
+            and self.kinds.get(self._doer or "") == "character"
+        ):
             others = [self._doer]
         if others:
             self.dealt[others[0]] += amount
@@ -190,9 +198,11 @@ class Tally:
             counts = self.events if h.measure == "events" else self.actions
             return sum(counts[t] for t in h.types)
         if h.measure in ("added", "removed"):
-            return sum(n for (kind, field, way), n in self.lists.items()
-                       if way == h.measure and field == h.field
-                       and (not h.types or kind in h.types))
+            return sum(
+                n
+                for (kind, field, way), n in self.lists.items()
+                if way == h.measure and field == h.field and (not h.types or kind in h.types)
+            )
         way = "up" if h.measure == "gained" else "down"
         return sum(n for (_, field, w), n in self.moves.items() if w == way and field == h.field)
 

@@ -23,8 +23,22 @@ from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, 
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "State", "evolver", "evolvers", "evolve", "precondition", "preconditions", "check", "fold", "fold_collecting",
-    "undone_after", "diff", "plain_copy", "entity_view", "require", "RuleViolation", "seats",
+    "State",
+    "evolver",
+    "evolvers",
+    "evolve",
+    "precondition",
+    "preconditions",
+    "check",
+    "fold",
+    "fold_collecting",
+    "undone_after",
+    "diff",
+    "plain_copy",
+    "entity_view",
+    "require",
+    "RuleViolation",
+    "seats",
     "roster",
 ]
 
@@ -125,15 +139,17 @@ def _noted_about(state: State, e: NotedAbout) -> None:
 
 @precondition(SeatAdded)
 def _can_add_seat(state: State, e: SeatAdded) -> None:
-    require(e.name not in seats(state), "CORE-SEAT", f"{e.name!r} is a seat of this table "
-            "already")
+    require(e.name not in seats(state), "CORE-SEAT", f"{e.name!r} is a seat of this table already")
 
 
 @evolver(SeatAdded)
 def _seat_added(state: State, e: SeatAdded) -> None:
     """Seats are private to the table (``extra``): never in ``state --json``."""
     state.extra.setdefault("seats", {})[e.name] = {
-        "role": e.role, "characters": list(e.characters), "token_sha256": e.token_sha256}
+        "role": e.role,
+        "characters": list(e.characters),
+        "token_sha256": e.token_sha256,
+    }
 
 
 @precondition(SeatRevoked)
@@ -298,8 +314,11 @@ def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
     if before == after:
         return []
     if _same_shape_records(before, after):
-        return [change for i, (old, new) in enumerate(zip(before, after, strict=True))
-                for change in diff(old, new, f"{path}[{i}]")]
+        return [
+            change
+            for i, (old, new) in enumerate(zip(before, after, strict=True))
+            for change in diff(old, new, f"{path}[{i}]")
+        ]
     if before is None and isinstance(after, dict):
         return diff({}, after, path)
     if after is None and isinstance(before, dict):
@@ -308,8 +327,12 @@ def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
 
 
 def _same_shape_records(before: Any, after: Any) -> bool:
-    return (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
-            and all(isinstance(x, dict) for x in before + after))
+    return (
+        isinstance(before, list)
+        and isinstance(after, list)
+        and len(before) == len(after)
+        and all(isinstance(x, dict) for x in before + after)
+    )
 
 
 from tablelog.projections import retirement  # noqa: E402, F401 - registers core.Retired's evolver

@@ -31,15 +31,20 @@ class Entry:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "seq": self.seq, "at": self.at, "actor": self.actor, "type": self.event.TYPE,
-            "event": self.event.describe(), "undone": self.undone,
+            "seq": self.seq,
+            "at": self.at,
+            "actor": self.actor,
+            "type": self.event.TYPE,
+            "event": self.event.describe(),
+            "undone": self.undone,
             "changes": [{"field": p, "old": o, "new": n} for p, o, n in self.changes],
             "explain": self.event.explain(),
         }
 
 
-def history(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
-            name: str) -> Iterator[Entry]:
+def history(
+    state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int], name: str
+) -> Iterator[Entry]:
     """Yield every active event that changed ``name``, with each changed field.
 
     Args:
@@ -59,14 +64,22 @@ def history(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
             yield Entry(rec.seq, rec.at, rec.actor, event, changes)
 
 
-def replay(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
-           state_at: Callable[[int], State]) -> Iterator[Entry]:
+def replay(
+    state: State,
+    pairs: Iterable[tuple[Any, Event]],
+    undone: set[int],
+    state_at: Callable[[int], State],
+) -> Iterator[Entry]:
     """Yield every record in order with the values it changed (see :func:`narrate`)."""
     return narrate(state, pairs, undone, state_at)
 
 
-def narrate(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
-            state_at: Callable[[int], State]) -> Iterator[Entry]:
+def narrate(
+    state: State,
+    pairs: Iterable[tuple[Any, Event]],
+    undone: set[int],
+    state_at: Callable[[int], State],
+) -> Iterator[Entry]:
     """Yield every record in log order with the values it changed when it was appended.
 
     An event changes what its evolver changes (events undone later are narrated too, marked
@@ -92,8 +105,9 @@ def narrate(state: State, pairs: Iterable[tuple[Any, Event]], undone: set[int],
         before = plain_copy(entity_view(state))
         evolve(state, event)
         state.seq = rec.seq
-        yield Entry(rec.seq, rec.at, rec.actor, event, diff(before, entity_view(state)),
-                    rec.seq in undone)
+        yield Entry(
+            rec.seq, rec.at, rec.actor, event, diff(before, entity_view(state)), rec.seq in undone
+        )
     if markers:
         yield from _markers_done(state, markers, state_at)
 
@@ -103,8 +117,9 @@ def _command(rec: Any) -> object:
     return rec.cmd if rec.cmd is not None else (rec.at, rec.actor)
 
 
-def _markers_done(state: State, markers: list[tuple[Any, Event]],
-                  state_at: Callable[[int], State]) -> Generator[Entry, None, State]:
+def _markers_done(
+    state: State, markers: list[tuple[Any, Event]], state_at: Callable[[int], State]
+) -> Generator[Entry, None, State]:
     """Yield the entries of one command's markers (its changes on the last); return the state
     after them (``markers`` is emptied)."""
     after = state_at(markers[-1][0].seq)
@@ -120,8 +135,12 @@ def touching(entries: Iterable[Entry], name: str) -> Iterator[Entry]:
     relative to it): ``history NAME --all``."""
     prefixes = (f"characters.{name}.", f"items.{name}.")
     for entry in entries:
-        own = [(path[len(p):], old, new) for path, old, new in entry.changes
-               for p in prefixes if path.startswith(p)]
+        own = [
+            (path[len(p) :], old, new)
+            for path, old, new in entry.changes
+            for p in prefixes
+            if path.startswith(p)
+        ]
         if own or name in entry.event.entities():
             yield attrs.evolve(entry, changes=own)
 
@@ -135,8 +154,10 @@ def public(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
-def state_json(state: State, to_json: Callable[[State], dict[str, Any]] | None = None,
-               ) -> dict[str, Any]:
+def state_json(
+    state: State,
+    to_json: Callable[[State], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Return the JSON state of SPEC (``system, title, seq, clock, characters, items, deck``).
 
     Retired characters and items are not in ``characters`` or ``items``; once there are some,
@@ -149,10 +170,15 @@ def state_json(state: State, to_json: Callable[[State], dict[str, Any]] | None =
     if to_json is not None:
         data: dict[str, Any] = to_json(state)
     else:
-        data = {"system": state.system, "title": state.title, "seq": state.seq,
-                **entity_view(state)}
+        data = {
+            "system": state.system,
+            "title": state.title,
+            "seq": state.seq,
+            **entity_view(state),
+        }
     gone = retired(state)
     if gone:
-        data["retired"] = {name: {"kind": entry["kind"], "reason": entry["reason"]}
-                           for name, entry in gone.items()}
+        data["retired"] = {
+            name: {"kind": entry["kind"], "reason": entry["reason"]} for name, entry in gone.items()
+        }
     return data

@@ -18,8 +18,11 @@ __all__ = ["retired", "retired_text"]
 
 @precondition(Retired)
 def _can_retire(state: State, e: Retired) -> None:
-    require(state.entity(e.name) is not None, "UNKNOWN-NAME",
-            f"no character or item named {e.name!r} to retire")
+    require(
+        state.entity(e.name) is not None,
+        "UNKNOWN-NAME",
+        f"no character or item named {e.name!r} to retire",
+    )
 
 
 @evolver(Retired)
@@ -31,7 +34,10 @@ def _retired(state: State, e: Retired) -> None:
         record = section.pop(e.name, None)
         if record is not None:
             state.extra.setdefault("retired", {})[e.name] = {
-                "kind": kind, "reason": e.reason, "record": record}
+                "kind": kind,
+                "reason": e.reason,
+                "record": record,
+            }
             if kind == "item":
                 _leave_owner(state, e.name, record.get("owner"))
             return
@@ -56,5 +62,7 @@ def retired(state: State) -> dict[str, dict[str, Any]]:
 def retired_text(name: str, entry: dict[str, Any]) -> str:
     """Return CORE-RETIRED's message for the retired ``name``."""
     why = f" ({entry['reason']})" if entry.get("reason") else ""
-    return (f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
-            f"retire to bring it back: tablelog log --entity {name})")
+    return (
+        f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
+        f"retire to bring it back: tablelog log --entity {name})"
+    )

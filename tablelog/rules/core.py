@@ -61,8 +61,9 @@ class RuleViolation(Exception):
         self.secrets = secrets
 
 
-def require(condition: object, rule_id: str, message: str,
-            secrets: tuple[Secret, ...] = ()) -> None:
+def require(
+    condition: object, rule_id: str, message: str, secrets: tuple[Secret, ...] = ()
+) -> None:
     """Raise :class:`RuleViolation` ``rule_id`` with ``message`` (and its ``secrets``) unless
     ``condition`` holds."""
     if not condition:
@@ -75,10 +76,12 @@ def require(condition: object, rule_id: str, message: str,
 # 15: the bidirectional marks reorder a line; the zero-width space, the word joiner, the BOM, the
 # soft hyphen … are invisible, so "Ann\u200b" would look exactly like "Ann"). check_name refuses
 # Cc and Cf in a name; what it refuses at entry is shown escaped when a crafted log holds it.
-_FORMAT = ("\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
-           "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
-           "\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-           "\U000e0001\U000e0020-\U000e007f")
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd"
+    "\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f"
+)
 _MARKS = f"\x7f-\x9f\u2028\u2029{_FORMAT}"
 _UNSAFE_RE = re.compile(f"[\x00-\x1f{_MARKS}]")
 _UNSAFE_IN_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_MARKS}]")  # tab and newline allowed
@@ -127,8 +130,11 @@ def check_text(text: str, what: str, lines: bool = False) -> None:
     """
     found = (_UNSAFE_IN_LINES_RE if lines else _UNSAFE_RE).search(text)
     if found is not None:
-        raise RuleViolation("CORE-TEXT", f"{what} cannot hold control characters "
-                            f"({escape_text(found.group())} in '{escape_text(text)}')")
+        raise RuleViolation(
+            "CORE-TEXT",
+            f"{what} cannot hold control characters "
+            f"({escape_text(found.group())} in '{escape_text(text)}')",
+        )
 
 
 def check_name(name: str, what: str = "a name") -> None:
@@ -155,9 +161,11 @@ def check_name(name: str, what: str = "a name") -> None:
         "CORE-NAME",
         f"{what} cannot hold control characters: {name!r}",
     )
-    require("," not in name, "CORE-NAME",
-            f"{what} cannot hold a comma (commas separate names in options like --who A,B): "
-            f"{name!r}")
+    require(
+        "," not in name,
+        "CORE-NAME",
+        f"{what} cannot hold a comma (commas separate names in options like --who A,B): {name!r}",
+    )
     composed = unicodedata.normalize("NFC", name)
     require(
         name == composed,

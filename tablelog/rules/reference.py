@@ -51,8 +51,9 @@ def entries() -> dict[str, RuleEntry]:
     import tomllib
 
     text = resources.files("tablelog.rules").joinpath("data", "rules.toml").read_text("utf-8")
-    return {rule_id: RuleEntry(id=rule_id, **fields)
-            for rule_id, fields in tomllib.loads(text).items()}
+    return {
+        rule_id: RuleEntry(id=rule_id, **fields) for rule_id, fields in tomllib.loads(text).items()
+    }
 
 
 def lookup(rule_id: str) -> list[RuleEntry]:

@@ -48,12 +48,18 @@ class ErrorBody:
     error: Error
 
 
-ERRORS = {status: ResponseSpec(ErrorBody, generate_examples=False, description=text)
-          for status, text in ((400, "usage: not a command line, unknown words, a bad body"),
-                               (401, "no token, or a token not good for this table"),
-                               (403, "not this seat's to do"), (404, "no such table or name"),
-                               (413, "a body over 64 KiB"), (422, "refused by a rule"),
-                               (503, "the table's log cannot be used"))}
+ERRORS = {
+    status: ResponseSpec(ErrorBody, generate_examples=False, description=text)
+    for status, text in (
+        (400, "usage: not a command line, unknown words, a bad body"),
+        (401, "no token, or a token not good for this table"),
+        (403, "not this seat's to do"),
+        (404, "no such table or name"),
+        (413, "a body over 64 KiB"),
+        (422, "refused by a rule"),
+        (503, "the table's log cannot be used"),
+    )
+}
 
 
 @attrs.frozen
@@ -169,7 +175,8 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             return token.strip()
         table_id = request.path_params.get("table_id")
         cookie = request.cookies.get(cookie_name(table_id)) or request.cookies.get(
-            cookie_name(None))
+            cookie_name(None)
+        )
         if cookie:
             return cookie
         raise Refusal(401, "unauthorized", "send Authorization: Bearer TOKEN")
@@ -227,7 +234,12 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         url = f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={token}"
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
 
-    @delete("/api/tables/{table_id:str}/seats/{name:str}", sync_to_thread=True, status_code=204, responses=ERRORS)
+    @delete(
+        "/api/tables/{table_id:str}/seats/{name:str}",
+        sync_to_thread=True,
+        status_code=204,
+        responses=ERRORS,
+    )
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
         table = tables.get(table_id)
         gm_only(request, table)
@@ -238,12 +250,18 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table = tables.get(table_id)
         who = seat(request, table)
         state = table.state()
-        return TableInfo(table_id, state.system, state.title, state.seq,
-                         Me(who.name, who.role, list(who.characters)))
+        return TableInfo(
+            table_id,
+            state.system,
+            state.title,
+            state.seq,
+            Me(who.name, who.role, list(who.characters)),
+        )
 
     @get("/api/tables/{table_id:str}/state", sync_to_thread=True, responses=ERRORS)
-    def state_of(request: Request[Any, Any, Any], table_id: str,
-                 at: int | None = None) -> dict[str, Any]:
+    def state_of(
+        request: Request[Any, Any, Any], table_id: str, at: int | None = None
+    ) -> dict[str, Any]:
         table = tables.get(table_id)
         return views.state(table, seat(request, table), at)
 
@@ -253,8 +271,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         return views.entity(table, seat(request, table), name)
 
     @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
-    def log_of(request: Request[Any, Any, Any], table_id: str, after: int = 0,
-               all: bool = False, limit: int = 1000) -> Events:  # noqa: A002 - the contract
+    def log_of(
+        request: Request[Any, Any, Any],
+        table_id: str,
+        after: int = 0,
+        all: bool = False,
+        limit: int = 1000,
+    ) -> Events:  # noqa: A002 - the contract
         table = tables.get(table_id)
         return Events(views.log(table, seat(request, table), after, all, limit))
 
@@ -264,8 +287,12 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         return views.history(table, seat(request, table), name)
 
     @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
-    def report_of(request: Request[Any, Any, Any], table_id: str, format: str = "html",  # noqa: A002 - the contract
-                  until: int | None = None) -> Response[str]:
+    def report_of(
+        request: Request[Any, Any, Any],
+        table_id: str,
+        format: str = "html",  # noqa: A002 - the contract
+        until: int | None = None,
+    ) -> Response[str]:
         table = tables.get(table_id)
         if format not in REPORT_TYPES:
             raise Refusal(400, "usage", f"format {format!r} is not html or md")
@@ -273,16 +300,18 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
 
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
-    def command(request: Request[Any, Any, Any], table_id: str,
-                data: CommandBody) -> Response[CommandResult]:
+    def command(
+        request: Request[Any, Any, Any], table_id: str, data: CommandBody
+    ) -> Response[CommandResult]:
         table = tables.get(table_id)
         who = seat(request, table)
         result, status = views.command(table, who, data.command, data.request_id, data.dry_run)
         return Response(CommandResult(**result), status_code=status)
 
     @get("/api/tables/{table_id:str}/events", responses=ERRORS)
-    async def events(request: Request[Any, Any, Any], table_id: str,
-                     after: int | None = None) -> ServerSentEvent:
+    async def events(
+        request: Request[Any, Any, Any], table_id: str, after: int | None = None
+    ) -> ServerSentEvent:
         table = await sync_to_thread(tables.get, table_id)
         who = await sync_to_thread(seat, request, table)
         await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
@@ -300,15 +329,29 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         report = schema["paths"].get("/api/tables/{table_id}/report", {}).get("get")
         if report is not None:  # one route, two kinds of text (format=html|md)
             report["responses"]["200"]["content"] = {
-                kind: {"schema": {"type": "string"}} for kind in REPORT_TYPES.values()}
+                kind: {"schema": {"type": "string"}} for kind in REPORT_TYPES.values()
+            }
         return schema
 
     return Litestar(
-        route_handlers=[health, create_table, list_tables, add_seat, revoke_seat, table_info,
-                        state_of, entity_of, log_of, history_of, report_of, command, events,
-                        openapi, *web_routes()],
-        exception_handlers={Refusal: _refused, HTTPException: _http_error,
-                            Exception: _internal},
+        route_handlers=[
+            health,
+            create_table,
+            list_tables,
+            add_seat,
+            revoke_seat,
+            table_info,
+            state_of,
+            entity_of,
+            log_of,
+            history_of,
+            report_of,
+            command,
+            events,
+            openapi,
+            *web_routes(),
+        ],
+        exception_handlers={Refusal: _refused, HTTPException: _http_error, Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
         on_shutdown=[tables.close],  # the watcher's thread and the store's connections
@@ -329,8 +372,9 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
         except Refusal:
             return  # the table became unusable: the stream ends (a reconnect gets the 503)
         for seq, line in lines:
-            yield ServerSentEventMessage(data=json.dumps(line, ensure_ascii=False),
-                                         event="record", id=str(seq))
+            yield ServerSentEventMessage(
+                data=json.dumps(line, ensure_ascii=False), event="record", id=str(seq)
+            )
             seen = seq
         if lines:
             idle = 0.0
@@ -347,16 +391,25 @@ def _error(status: int, code: str, message: str, rule: str | None = None) -> Res
     data: escape_text writes them as ``\\u001b`` and the like)."""
     from tablelog.rules.core import escape_text
 
-    return Response({"error": {"code": code, "rule": rule, "message": escape_text(message)}},
-                    status_code=status)
+    return Response(
+        {"error": {"code": code, "rule": rule, "message": escape_text(message)}}, status_code=status
+    )
 
 
 def _refused(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
     return _error(exc.status, exc.code, exc.message, exc.rule)
 
 
-_CODES = {400: "usage", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-          405: "method_not_allowed", 413: "too_large", 415: "usage", 422: "usage"}
+_CODES = {
+    400: "usage",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "usage",
+    422: "usage",
+}
 
 
 def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
@@ -366,8 +419,9 @@ def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     message = exc.detail if isinstance(exc.detail, str) else "bad request"
     extra = exc.extra if isinstance(exc.extra, list) else []
     if extra:
-        message += ": " + "; ".join(f"{e.get('key')}: {e.get('message')}" for e in extra
-                                    if isinstance(e, dict))
+        message += ": " + "; ".join(
+            f"{e.get('key')}: {e.get('message')}" for e in extra if isinstance(e, dict)
+        )
     return _error(status, _CODES.get(status, "usage"), message)
 
 

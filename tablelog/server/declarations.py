@@ -18,7 +18,8 @@ _REAL = [systems.get(name) for name in systems.REGISTRY]
 
 ACTS_FOR: dict[str, str] = {  # command class (module.qualname) -> the field naming the actor
     f"{kind.__module__}.{kind.__qualname__}": field
-    for system in _REAL for kind, field in system.acts_for.items()
+    for system in _REAL
+    for kind, field in system.acts_for.items()
 }
 
 GM_ONLY_CORE = frozenset({"tablelog.commands.core.AddSeat", "tablelog.commands.core.RevokeSeat"})
@@ -30,4 +31,5 @@ HIDDEN_CARD_EVENTS: dict[str, tuple[str, bool, tuple[str, ...]]] = {
 }
 
 ENEMY_FIELDS = tuple(  # saga: of units added with --enemy (and their HP floor, not named here)
-    field for system in _REAL for field in system.hidden.enemy_fields if field != "hp_floor")
+    field for system in _REAL for field in system.hidden.enemy_fields if field != "hp_floor"
+)

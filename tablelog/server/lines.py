@@ -70,6 +70,7 @@ def _captured() -> Iterator[io.StringIO]:
         for route in _ROUTES:
             route.local.buffer = None
 
+
 def words(line: str) -> list[str]:
     """Split a command line as a ``run`` script does; refuse what this API does not take.
 
@@ -88,12 +89,23 @@ def words(line: str) -> list[str]:
     if not argv:
         raise Refusal(400, "usage", "an empty command line")
     if argv[0] not in APPENDING_WORDS and argv[0] not in systems.names():
-        raise Refusal(400, "usage", f"{argv[0]!r} is not a command this API takes (it takes the "
-                      "commands that append: note, undo, redo and the system's commands)")
-    if any(word in ("--log", "--actor", "--dry-run", "--request-id") or word.startswith(
-            ("--log=", "--actor=", "--dry-run=", "--request-id=")) for word in argv):
-        raise Refusal(400, "usage", "--log, --actor, --dry-run and --request-id are not taken "
-                      "in a command line here (dry_run and request_id are fields of the body)")
+        raise Refusal(
+            400,
+            "usage",
+            f"{argv[0]!r} is not a command this API takes (it takes the "
+            "commands that append: note, undo, redo and the system's commands)",
+        )
+    if any(
+        word in ("--log", "--actor", "--dry-run", "--request-id")
+        or word.startswith(("--log=", "--actor=", "--dry-run=", "--request-id="))
+        for word in argv
+    ):
+        raise Refusal(
+            400,
+            "usage",
+            "--log, --actor, --dry-run and --request-id are not taken "
+            "in a command line here (dry_run and request_id are fields of the body)",
+        )
     return argv
 
 
@@ -106,8 +118,8 @@ def click_line(argv: list[str], env: Any) -> None:
     import click
 
     from tablelog.cli.core import CliError
-    from tablelog.server.tables import Refusal
     from tablelog.cli.main import cli
+    from tablelog.server.tables import Refusal
 
     try:
         with _captured() as out:

@@ -38,7 +38,8 @@ class Viewer:
 
     @classmethod
     def of(cls, role: str, characters: tuple[str, ...] | list[str], state: Any) -> Viewer:
-        """Return the viewer of a seat on ``state`` (a :class:`~tablelog.projections.core.State`)."""
+        """Return the viewer of a seat on ``state`` (a
+        :class:`~tablelog.projections.core.State`)."""
         owners = {name: rec.get("owner") for name, rec in state.items.items()}
         enemies = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
         return cls(role, frozenset(characters), state.system, owners, enemies)
@@ -104,8 +105,12 @@ class Viewer:
             return line
         kind = line.get("type")
         sheet = self.hidden.enemy_sheets.get(kind) if isinstance(kind, str) else None
-        if sheet is not None and isinstance(line.get("data"), dict) and isinstance(
-                line["data"].get("sheet"), dict) and line["data"]["sheet"].get("side") == "enemy":
+        if (
+            sheet is not None
+            and isinstance(line.get("data"), dict)
+            and isinstance(line["data"].get("sheet"), dict)
+            and line["data"]["sheet"].get("side") == "enemy"
+        ):
             line = copy.deepcopy(line)  # an enemy's sheet: its HP and LP are the GM's
             for field in sheet[0]:
                 line["data"]["sheet"][field] = None
@@ -124,8 +129,11 @@ class Viewer:
                         data[field] = [HIDDEN] * len(data[field])
         return line
 
-    def changes(self, changes: list[dict[str, Any]], entity: str | None = None,
-                ) -> list[dict[str, Any]]:
+    def changes(
+        self,
+        changes: list[dict[str, Any]],
+        entity: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Return changes (``{field, old, new}``; paths from the state's root, or relative to
         ``entity``) as this seat may see them."""
         if self.sees_all:

@@ -37,7 +37,6 @@ from tablelog.store.log import LogError
 __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
 
-
 def token_hash(token: str) -> str:
     """Return the hex SHA-256 of a token (what the log keeps of a seat's token)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -103,9 +102,13 @@ class Table:
         keys = roster(state)
         if keys:
             owner = next(iter(keys))
-            raise Refusal(503, "log", f"table {self.table_id} is signed (its roster of signing "
-                          f"keys begins with {owner}'s): the server cannot sign what seats "
-                          "append, so it does not serve it; play it with the CLI")
+            raise Refusal(
+                503,
+                "log",
+                f"table {self.table_id} is signed (its roster of signing "
+                f"keys begins with {owner}'s): the server cannot sign what seats "
+                "append, so it does not serve it; play it with the CLI",
+            )
         return state
 
     def current(self) -> State:
@@ -131,8 +134,14 @@ class Table:
             self._appended()
             return outcome
 
-    def run_line(self, line: str, seat: Seat, authorize: Callable[[object], None],
-                 request_id: str | None = None, dry_run: bool = False) -> Outcome:
+    def run_line(
+        self,
+        line: str,
+        seat: Seat,
+        authorize: Callable[[object], None],
+        request_id: str | None = None,
+        dry_run: bool = False,
+    ) -> Outcome:
         """Run one command line as ``seat``: the CLI's parser, deciders and session loop.
 
         Raises:
@@ -264,7 +273,7 @@ class Tables:
         """Close the connections of the least recently used idle tables over the limit."""
         if self.kind != "postgresql":
             return
-        for table in list(self._open.values())[:-self.connected]:
+        for table in list(self._open.values())[: -self.connected]:
             if table.watched or not table.lock.acquire(blocking=False):
                 continue
             try:
@@ -281,8 +290,7 @@ class Tables:
         with _usable():
             return self.catalog.ids()
 
-    def create(self, system: str, title: str, seed: int | None,
-               options: dict[str, Any]) -> Table:
+    def create(self, system: str, title: str, seed: int | None, options: dict[str, Any]) -> Table:
         """Create a table with a new id.
 
         Raises:
@@ -294,8 +302,7 @@ class Tables:
         from tablelog.systems import SystemUnavailable
 
         try:
-            made = Session.create(self.catalog.url, system, title=title, seed=seed,
-                                  options=options)
+            made = Session.create(self.catalog.url, system, title=title, seed=seed, options=options)
         except SystemUnavailable as exc:
             raise Refusal(400, "usage", str(exc)) from None
         except RuleViolation as exc:

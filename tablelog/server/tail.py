@@ -55,10 +55,15 @@ class Tail:
             tail += more
             del tail[:-TAIL]
         first = max(0, seq + 1 - tail[0].seq)
-        return tail[first:first + limit]
+        return tail[first : first + limit]
 
-    def _read(self, log: Log, start: Position | None, seq: int, limit: int,
-              ) -> tuple[list[Stored], Position | None]:
+    def _read(
+        self,
+        log: Log,
+        start: Position | None,
+        seq: int,
+        limit: int,
+    ) -> tuple[list[Stored], Position | None]:
         """Read at most ``limit`` records after ``seq`` from the store, starting at ``start``
         (None: the first record); return them and the position after the last one read. The
         log keeps its end and torn offset (the session's reads and appends rely on them)."""
@@ -70,9 +75,22 @@ class Tail:
                 if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
                     self._index.append(Position(n, end, chain_hash(payload), offset))
                 if n > seq:
-                    found.append(Stored(StoredRecord(
-                        n, env["type"], env["v"], env["at"], env["actor"], env["data"], offset,
-                        env.get(COMMAND_KEY), env.get(REQUEST_KEY)), env))
+                    found.append(
+                        Stored(
+                            StoredRecord(
+                                n,
+                                env["type"],
+                                env["v"],
+                                env["at"],
+                                env["actor"],
+                                env["data"],
+                                offset,
+                                env.get(COMMAND_KEY),
+                                env.get(REQUEST_KEY),
+                            ),
+                            env,
+                        )
+                    )
                     after = Position(n, end, chain_hash(payload), offset)
                     if len(found) >= limit:
                         break

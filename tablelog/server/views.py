@@ -20,8 +20,19 @@ from tablelog.session import Outcome
 
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
-__all__ = ["state", "entity", "log", "history", "command", "stream_lines", "add_seat",
-           "revoke_seat", "record_line", "authorizer", "report"]
+__all__ = [
+    "state",
+    "entity",
+    "log",
+    "history",
+    "command",
+    "stream_lines",
+    "add_seat",
+    "revoke_seat",
+    "record_line",
+    "authorizer",
+    "report",
+]
 
 
 def _viewer(table: Table, seat: Seat) -> Viewer:
@@ -35,8 +46,14 @@ def record_line(rec: Any, undone: bool) -> dict[str, Any]:
 
     env = getattr(rec, "env", None)
     if env is None:
-        env = {"seq": rec.seq, "type": rec.type, "v": rec.v, "at": rec.at, "actor": rec.actor,
-               "data": rec.data}
+        env = {
+            "seq": rec.seq,
+            "type": rec.type,
+            "v": rec.v,
+            "at": rec.at,
+            "actor": rec.actor,
+            "data": rec.data,
+        }
     return line_of(env, undone)
 
 
@@ -75,8 +92,9 @@ def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
     """
     now = table.state()
     if at is not None and not 0 <= at <= now.seq:
-        raise Refusal(422, "rule", f"there is no event #{at} (the log ends at #{now.seq})",
-                      "CORE-SEQ")
+        raise Refusal(
+            422, "rule", f"there is no event #{at} (the log ends at #{now.seq})", "CORE-SEQ"
+        )
     with table.lock:
         folded = now if at is None else table.session.state(at)
     data = read_models.state_json(folded, systems.get(folded.system).to_json)
@@ -116,8 +134,7 @@ def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     now = table.state()
     with table.reader() as session:
         undone = undone_after(session.markers())
-        entries = list(read_models.history(session.blank_state(), session.events(), undone,
-                                           name))
+        entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
     if not entries and now.entity(name) is None:
         raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
     viewer = _viewer(table, seat)
@@ -126,16 +143,24 @@ def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
-        described, explain = _described(viewer.record({"type": kind, "v": version, "data": data}),
-                                        entry.event)
+        described, explain = _described(
+            viewer.record({"type": kind, "v": version, "data": data}), entry.event
+        )
         whole = entry.to_json()
-        shown_entries.append({**whole, "event": described, "explain": explain,
-                              "changes": viewer.changes(whole["changes"], entity=name)})
+        shown_entries.append(
+            {
+                **whole,
+                "event": described,
+                "explain": explain,
+                "changes": viewer.changes(whole["changes"], entity=name),
+            }
+        )
     return shown_entries
 
 
-def command(table: Table, seat: Seat, line: str, request_id: str | None,
-            dry_run: bool) -> tuple[dict[str, Any], int]:
+def command(
+    table: Table, seat: Seat, line: str, request_id: str | None, dry_run: bool
+) -> tuple[dict[str, Any], int]:
     """``POST …/commands``: run one command line as the seat.
 
     Returns:
@@ -167,8 +192,9 @@ def command(table: Table, seat: Seat, line: str, request_id: str | None,
     return answer, 201 if outcome.written else 200
 
 
-def _answer(table: Table, outcome: Outcome, viewer: Viewer,
-            request_id: str | None) -> dict[str, Any]:
+def _answer(
+    table: Table, outcome: Outcome, viewer: Viewer, request_id: str | None
+) -> dict[str, Any]:
     """The appended events as ``log --json`` lines (read back from the log; a dry run's as
     decided, without ``at``) and the values they changed, redacted."""
     from tablelog.events.codec import to_record
@@ -181,12 +207,17 @@ def _answer(table: Table, outcome: Outcome, viewer: Viewer,
             stored[rec.seq] = record_line(rec, False)
     for applied in outcome.applied:
         kind, version, data = to_record(applied.event)
-        line = stored.get(applied.seq) or {"seq": applied.seq, "type": kind, "v": version,
-                                           "at": None, "actor": table.session.actor,
-                                           "data": data, "undone": False}
+        line = stored.get(applied.seq) or {
+            "seq": applied.seq,
+            "type": kind,
+            "v": version,
+            "at": None,
+            "actor": table.session.actor,
+            "data": data,
+            "undone": False,
+        }
         events.append(shown(viewer, line))
-        changes += viewer.changes([{"field": p, "old": o, "new": n}
-                                   for p, o, n in applied.changes])
+        changes += viewer.changes([{"field": p, "old": o, "new": n} for p, o, n in applied.changes])
     seqs = [outcome.applied[0].seq, outcome.applied[-1].seq] if outcome.applied else []
     return {"seqs": seqs, "events": events, "changes": changes, "request_id": request_id}
 
@@ -211,14 +242,22 @@ def authorizer(table: Table, seat: Seat) -> Any:
             return
         field = systems.acting_field(type(command))
         if field is None:
-            raise Refusal(403, "forbidden", f"{type(command).__name__} is the GM's to do "
-                          f"(needs the gm role; {seat.name} is a {seat.role})")
+            raise Refusal(
+                403,
+                "forbidden",
+                f"{type(command).__name__} is the GM's to do "
+                f"(needs the gm role; {seat.name} is a {seat.role})",
+            )
         acting = getattr(command, field)
         names = [acting] if isinstance(acting, str) else list(acting or ())
         for name in names:
             if name not in seat.characters:
-                raise Refusal(403, "forbidden", f"{name} is not {seat.name}'s character "
-                              f"({seat.name} plays {', '.join(seat.characters) or 'none'})")
+                raise Refusal(
+                    403,
+                    "forbidden",
+                    f"{name} is not {seat.name}'s character "
+                    f"({seat.name} plays {', '.join(seat.characters) or 'none'})",
+                )
 
     return authorize
 
@@ -234,8 +273,12 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
         return  # the decider refuses it with its own rule
     if action.actor != seat.name:
         verb = "undo" if isinstance(command, Undo) else "redo"
-        raise Refusal(403, "forbidden", f"#{command.target} is {action.actor}'s action: a "
-                      f"player may {verb} only the seat's own (needs the gm role)")
+        raise Refusal(
+            403,
+            "forbidden",
+            f"#{command.target} is {action.actor}'s action: a "
+            f"player may {verb} only the seat's own (needs the gm role)",
+        )
 
 
 def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
@@ -300,8 +343,9 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
 
     now = table.state()
     if until is not None and not 0 <= until <= now.seq:
-        raise Refusal(422, "rule", f"there is no event #{until} (the log ends at #{now.seq})",
-                      "CORE-SEQ")
+        raise Refusal(
+            422, "rule", f"there is no event #{until} (the log ends at #{now.seq})", "CORE-SEQ"
+        )
     viewer = _viewer(table, seat)
 
     def describe(rec: Any, event: Any) -> str:
@@ -325,10 +369,12 @@ def _hidden_figures(made: Any, viewer: Viewer) -> dict[str, Any]:
         shown = viewer.entity(name, dict(values))
         return {k: v for k, v in shown.items() if v is not None or values[k] is None}
 
-    figures = [attrs.evolve(f, start=seen(f.name, f.start), end=seen(f.name, f.end))
-               for f in made.figures]
-    series = {g: {n: pts for n, pts in by.items() if seen(n, {g: 0}).get(g) is not None}
-              for g, by in made.series.items()}
+    figures = [
+        attrs.evolve(f, start=seen(f.name, f.start), end=seen(f.name, f.end)) for f in made.figures
+    ]
+    series = {
+        g: {n: pts for n, pts in by.items() if seen(n, {g: 0}).get(g) is not None}
+        for g, by in made.series.items()
+    }
     moves = [m for m in made.moves if seen(m[0], {m[1]: 0}).get(m[1]) is not None]
-    return {"figures": figures, "series": {g: by for g, by in series.items() if by},
-            "moves": moves}
+    return {"figures": figures, "series": {g: by for g, by in series.items() if by}, "moves": moves}

@@ -68,16 +68,18 @@ class Log(Protocol):
     def scan(self, start: Position | None = None, chain: bool = False) -> Iterator[Any]:
         """Yield every whole record after ``start`` as a StoredRecord, checked."""
 
-    def records(self, start: Position | None = None, chain: bool = False,
-                fold: bool = False) -> Iterator[Any]:
+    def records(
+        self, start: Position | None = None, chain: bool = False, fold: bool = False
+    ) -> Iterator[Any]:
         """Yield ``(seq, envelope, offset, end, payload)`` of every whole record after
         ``start``, checked (a ``fold`` leaves the types of ``at``, ``actor``, ``prev`` out)."""
 
     def lock(self) -> Lock:
         """Take the table's exclusive writer lock (waiting up to $TABLELOG_LOCK_TIMEOUT)."""
 
-    def append(self, envelopes: list[dict[str, Any]], expected: Position,
-               locked: bool = False) -> Position:
+    def append(
+        self, envelopes: list[dict[str, Any]], expected: Position, locked: bool = False
+    ) -> Position:
         """Append one command's records if the table still ends at ``expected`` (else
         LogMovedOn); durable before it returns the new end."""
 

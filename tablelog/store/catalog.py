@@ -39,8 +39,10 @@ class Catalog:
     def __init__(self, store: str) -> None:
         spec = parse_spec(store)
         if spec.table_id is not None or (spec.kind == "file" and not store.startswith("file:")):
-            raise LogError(f"{redact(store)} is not a store URL (use file:DIR or "
-                           "postgresql://…, without #TABLE_ID)")
+            raise LogError(
+                f"{redact(store)} is not a store URL (use file:DIR or "
+                "postgresql://…, without #TABLE_ID)"
+            )
         self.kind, self.url, self.where = spec.kind, store, redact(store)
         self.folder = spec.where if spec.kind == "file" else ""
         if self.folder:
@@ -61,8 +63,11 @@ class Catalog:
             LogError: the database cannot be used.
         """
         if self.kind == "file":
-            return sorted(name[:-5] for name in os.listdir(self.folder)
-                          if name.endswith(".tlog") and TABLE_ID.fullmatch(name[:-5]))
+            return sorted(
+                name[:-5]
+                for name in os.listdir(self.folder)
+                if name.endswith(".tlog") and TABLE_ID.fullmatch(name[:-5])
+            )
         from tablelog.store.pgsql import SQL
 
         return [row[0] for row in self._rows(SQL.TABLES, ())]

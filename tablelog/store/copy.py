@@ -75,8 +75,10 @@ def _check_copy(copy: Log, end: Position) -> None:
         for _ in copy.records(chain=True):
             pass
         if copy.end != end or copy.torn_at is not None:
-            raise LogError(f"{copy.path}: the copy does not read back the same (it ends at "
-                           f"#{copy.end.seq if copy.end else 0}, the source at #{end.seq})")
+            raise LogError(
+                f"{copy.path}: the copy does not read back the same (it ends at "
+                f"#{copy.end.seq if copy.end else 0}, the source at #{end.seq})"
+            )
     finally:
         copy.close()
 
@@ -118,8 +120,10 @@ class _FileSink:
         self.spec = self.path = path
         if os.path.lexists(path):
             raise LogError(f"{path} already exists; refusing to overwrite it")
-        self._tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
-                                 f".{os.path.basename(path)}.copy-{secrets.token_hex(8)}")
+        self._tmp = os.path.join(
+            os.path.dirname(os.path.abspath(path)),
+            f".{os.path.basename(path)}.copy-{secrets.token_hex(8)}",
+        )
         try:
             self._fd = create_file(self._tmp)  # never through a link planted at its name
         except OSError as exc:
@@ -138,7 +142,7 @@ class _FileSink:
         self._parts, self._size = [], 0
         try:
             while view:
-                view = view[os.write(self._fd, view):]
+                view = view[os.write(self._fd, view) :]
         except OSError as exc:
             raise LogError(f"cannot write {self.path}: {exc.strerror}; nothing copied") from None
 
@@ -182,14 +186,26 @@ class _TableSink:
                 raise LogError(f"{self.path} already exists; refusing to overwrite it")
             self._copy_cm = conn.cursor().copy(
                 "COPY tablelog_records (table_id, seq, file_offset, crc, payload, type, actor, "
-                "at, cmd, req) FROM STDIN")
+                "at, cmd, req) FROM STDIN"
+            )
             self._copy = self._copy_cm.__enter__()
 
     def add(self, seq: int, offset: int, payload: bytes, env: dict[str, Any]) -> None:
         with self._log._errors():
-            self._copy.write_row((self._log.table_id, seq, offset, zlib.crc32(payload),
-                                  payload, env["type"], env["actor"], env["at"],
-                                  env.get(COMMAND_KEY), env.get(REQUEST_KEY)))
+            self._copy.write_row(
+                (
+                    self._log.table_id,
+                    seq,
+                    offset,
+                    zlib.crc32(payload),
+                    payload,
+                    env["type"],
+                    env["actor"],
+                    env["at"],
+                    env.get(COMMAND_KEY),
+                    env.get(REQUEST_KEY),
+                )
+            )
 
     def commit(self) -> None:
         with self._log._errors():

@@ -25,8 +25,9 @@ POLL_S = 0.05  # seconds between two looks at a log file's size
 LOOK_S = 1.0  # seconds between two reads of a PostgreSQL table without a notification
 
 
-def follow(log: Log, after: int = 0, timeout_s: float | None = None,
-           stop: threading.Event | None = None) -> Iterator[StoredRecord]:
+def follow(
+    log: Log, after: int = 0, timeout_s: float | None = None, stop: threading.Event | None = None
+) -> Iterator[StoredRecord]:
     """Yield every record of ``log`` after seq ``after`` as it is appended, in seq order.
 
     Args:
@@ -180,8 +181,7 @@ class Watcher:
             self._watched[table_id] = log
             if self._thread is None:
                 target = self._listen if self.kind == "postgresql" else self._poll
-                self._thread = threading.Thread(target=target, name="tablelog-watcher",
-                                                daemon=True)
+                self._thread = threading.Thread(target=target, name="tablelog-watcher", daemon=True)
                 self._thread.start()
 
     def unwatch(self, table_id: str) -> None:

@@ -21,11 +21,31 @@ import attrs
 import msgpack
 
 __all__ = [
-    "MAGIC", "FORMAT_VERSION", "KNOWN_VERSIONS", "header_version", "MAX_RECORD_BYTES",
-    "MAX_HEADER_BYTES", "RECORD_PREFIX", "Header", "Position", "FormatError", "pack_header",
-    "parse_header", "pack_record", "chain_hash", "head_text", "unpack_payload", "check_envelope",
-    "decode_payload", "optional_fault", "is_request_id", "COMMAND_KEY", "REQUEST_KEY",
-    "TIME_FORMAT", "SIG_KEY", "signed_message",
+    "MAGIC",
+    "FORMAT_VERSION",
+    "KNOWN_VERSIONS",
+    "header_version",
+    "MAX_RECORD_BYTES",
+    "MAX_HEADER_BYTES",
+    "RECORD_PREFIX",
+    "Header",
+    "Position",
+    "FormatError",
+    "pack_header",
+    "parse_header",
+    "pack_record",
+    "chain_hash",
+    "head_text",
+    "unpack_payload",
+    "check_envelope",
+    "decode_payload",
+    "optional_fault",
+    "is_request_id",
+    "COMMAND_KEY",
+    "REQUEST_KEY",
+    "TIME_FORMAT",
+    "SIG_KEY",
+    "signed_message",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
@@ -39,8 +59,8 @@ _HEADER_FIXED = struct.Struct(">8sHI")
 ENVELOPE_KEYS = frozenset({"seq", "type", "v", "at", "actor", "data", "prev"})
 BATCH_KEY = "more"
 TIME_FORMAT = re.compile(  # a record's ``at``, a header's ``created``: UTC, with microseconds
-    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z",
-    re.ASCII)
+    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z", re.ASCII
+)
 _SESSION_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}", re.ASCII)
 _OPTION_TYPES = (str, int, bool, type(None))
 _OPTION_ITEM_TYPES = (str, int)
@@ -106,8 +126,14 @@ def chain_hash(data: bytes) -> bytes:
 
 def decode_payload(data: bytes | memoryview) -> Any:
     """Decode one msgpack object with the reader's bounds (raises ValueError and friends)."""
-    return msgpack.unpackb(data, raw=False, strict_map_key=False, use_list=True,
-                           max_array_len=MAX_CONTAINER_LEN, max_map_len=MAX_CONTAINER_LEN)
+    return msgpack.unpackb(
+        data,
+        raw=False,
+        strict_map_key=False,
+        use_list=True,
+        max_array_len=MAX_CONTAINER_LEN,
+        max_map_len=MAX_CONTAINER_LEN,
+    )
 
 
 def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:
@@ -136,7 +162,7 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     """
     if not head:
         raise FormatError("empty file: not a tablelog log", 0)
-    if head[:len(MAGIC)] != MAGIC[:len(head)]:
+    if head[: len(MAGIC)] != MAGIC[: len(head)]:
         raise FormatError("not a tablelog file (wrong magic bytes)", 0)
     if len(head) < _HEADER_FIXED.size:
         raise FormatError("truncated header", len(head))
@@ -148,7 +174,7 @@ def parse_header(head: bytes) -> tuple[Header, int]:
     end = _HEADER_FIXED.size + size
     if len(head) < end + 4:
         raise FormatError("truncated header", len(head))
-    body = head[_HEADER_FIXED.size:end]
+    body = head[_HEADER_FIXED.size : end]
     if struct.unpack_from(">I", head, end)[0] != zlib.crc32(body):
         raise FormatError("header checksum mismatch", _HEADER_FIXED.size)
     try:
@@ -183,10 +209,14 @@ def _check_header(header: Header) -> None:
     for key, value in header.options.items():
         if type(key) is not str:
             raise TypeError(f"option name {key!r} is not a string")
-        if not (type(value) in _OPTION_TYPES or (type(value) is list and all(
-                type(item) in _OPTION_ITEM_TYPES for item in value))):
-            raise TypeError(f"option {key} is a {type(value).__name__}: an option is a string, "
-                            "a number, true/false, or a list of strings or numbers")
+        if not (
+            type(value) in _OPTION_TYPES
+            or (type(value) is list and all(type(item) in _OPTION_ITEM_TYPES for item in value))
+        ):
+            raise TypeError(
+                f"option {key} is a {type(value).__name__}: an option is a string, "
+                "a number, true/false, or a list of strings or numbers"
+            )
 
 
 def pack_record(envelope: dict[str, Any]) -> bytes:
@@ -219,9 +249,15 @@ def check_envelope(env: Any) -> str:
     if n - 7 != sum(key in env for key in OPTIONAL_KEYS):
         return "record is not a tablelog envelope"
     try:
-        ok = (type(env["seq"]) is int and type(env["type"]) is str and type(env["v"]) is int
-              and type(env["data"]) is dict and type(env["prev"]) is bytes
-              and type(env["actor"]) is str and type(env["at"]) is str)
+        ok = (
+            type(env["seq"]) is int
+            and type(env["type"]) is str
+            and type(env["v"]) is int
+            and type(env["data"]) is dict
+            and type(env["prev"]) is bytes
+            and type(env["actor"]) is str
+            and type(env["at"]) is str
+        )
     except KeyError:
         return "record is not a tablelog envelope"
     if not ok:
@@ -243,8 +279,7 @@ def optional_fault(env: dict[str, Any]) -> str:
     if cmd is not None and not (type(cmd) is int and 1 <= cmd <= env["seq"]):
         return f"record envelope has a bad command id {cmd!r}"
     req = env.get(REQUEST_KEY)
-    if req is not None and not (type(req) is str and is_request_id(req)
-                                and cmd == env["seq"]):
+    if req is not None and not (type(req) is str and is_request_id(req) and cmd == env["seq"]):
         return f"record envelope has a bad request id {req!r}"
     sig = env.get(SIG_KEY)
     if sig is not None and not (type(sig) is bytes and len(sig) == SIG_BYTES):
@@ -262,5 +297,8 @@ def signed_message(envelope: dict[str, Any]) -> bytes:
 
 def is_request_id(text: str) -> bool:
     """Return whether ``text`` is a request id: 1-64 characters of ``[A-Za-z0-9._:-]``."""
-    return 0 < len(text) <= MAX_REQUEST_ID and text.isascii() and all(
-        c.isalnum() or c in "._:-" for c in text)
+    return (
+        0 < len(text) <= MAX_REQUEST_ID
+        and text.isascii()
+        and all(c.isalnum() or c in "._:-" for c in text)
+    )

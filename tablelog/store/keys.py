@@ -28,8 +28,18 @@ from tablelog.store.format import SIG_KEY, signed_message
 from tablelog.store.log import LogError, LogFile, record_error
 from tablelog.store.private import private_dir, read_private, write_private
 
-__all__ = ["KEY_ADDED", "SignatureReport", "key_path", "private_key", "public_hex",
-           "signer", "check_signatures", "parse_public", "pin_roster", "check_pin"]
+__all__ = [
+    "KEY_ADDED",
+    "SignatureReport",
+    "key_path",
+    "private_key",
+    "public_hex",
+    "signer",
+    "check_signatures",
+    "parse_public",
+    "pin_roster",
+    "check_pin",
+]
 
 KEY_ADDED = "core.KeyAdded"
 SHOWN_SEQS = 3  # unsigned records named per actor by verify
@@ -118,8 +128,10 @@ class SignatureReport:
     unsigned_others: int = 0
 
 
-def check_signatures(log: LogFile, actor_fault: Callable[[str], str] | None = None,
-                     ) -> SignatureReport | None:
+def check_signatures(
+    log: LogFile,
+    actor_fault: Callable[[str], str] | None = None,
+) -> SignatureReport | None:
     """Check every signature of a log against its roster (None for a log without one; the
     ``cryptography`` package is imported only when a roster begins), and every record's actor
     with ``actor_fault`` (why entry would refuse that actor, or ``""``).
@@ -140,14 +152,23 @@ def check_signatures(log: LogFile, actor_fault: Callable[[str], str] | None = No
         adding = _added(env, seq, offset, log.path) if env["type"] == KEY_ADDED else None
         if adding is not None and not roster:  # the first key: its actor owns the roster
             if adding[0] != actor:
-                raise _bad(log, seq, offset, f"the first key added is {adding[0]!r}'s, "
-                           f"appended by {actor!r}: the roster's owner adds their own key first")
+                raise _bad(
+                    log,
+                    seq,
+                    offset,
+                    f"the first key added is {adding[0]!r}'s, "
+                    f"appended by {actor!r}: the roster's owner adds their own key first",
+                )
             owner, owner_key, roster[actor] = actor, adding[1].hex(), _public(adding[1])
         if not roster:
             continue
         if adding is not None and actor != owner:
-            raise _bad(log, seq, offset, f"a key added by {actor!r}: only the roster's owner "
-                       f"{owner!r} adds keys")
+            raise _bad(
+                log,
+                seq,
+                offset,
+                f"a key added by {actor!r}: only the roster's owner {owner!r} adds keys",
+            )
         if actor in roster:
             _check_one(log, seq, offset, env, roster[actor])
             signed += 1
@@ -168,14 +189,24 @@ def check_signatures(log: LogFile, actor_fault: Callable[[str], str] | None = No
     return SignatureReport(signed, len(roster), owner, owner_key, unsigned, others)
 
 
-def _check_actor(log: LogFile, seq: int, offset: int, actor: str,
-                 actor_fault: Callable[[str], str], checked: set[str]) -> None:
+def _check_actor(
+    log: LogFile,
+    seq: int,
+    offset: int,
+    actor: str,
+    actor_fault: Callable[[str], str],
+    checked: set[str],
+) -> None:
     """Refuse a record whose actor entry would refuse (``Ann\\u200b``: an invisible character
     that makes one player's record look like another's); remember up to 1,024 good actors."""
     fault = actor_fault(actor)
     if fault:
-        raise _bad(log, seq, offset, f"its actor is one that tablelog refuses at entry "
-                   f"({fault}); a crafted record")
+        raise _bad(
+            log,
+            seq,
+            offset,
+            f"its actor is one that tablelog refuses at entry ({fault}); a crafted record",
+        )
     if len(checked) < 1024:  # bounded however many actors a crafted log names
         checked.add(actor)
 
@@ -198,8 +229,9 @@ def _check_one(log: LogFile, seq: int, offset: int, env: dict[str, Any], key: An
         key.verify(sig, signed_message(env))
     except InvalidSignature:
         what = "no signature" if sig is None else "a signature that is not"
-        raise _bad(log, seq, offset, f"{what} by {env['actor']!r}'s key (forged or edited)"
-                   ) from None
+        raise _bad(
+            log, seq, offset, f"{what} by {env['actor']!r}'s key (forged or edited)"
+        ) from None
 
 
 def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, bytes]:
@@ -252,10 +284,12 @@ def check_pin(name: str, session_id: str, report: SignatureReport | None) -> Non
     if found is None:
         return
     now = f"its roster's owner key is {report.owner_key}" if report else "it has no roster"
-    raise LogError(f"{name}: this machine verified session {session_id} signed under the "
-                   f"roster owner's key {found[0]}, but {now}: the log was made anew or its "
-                   f"signatures stripped (if the table really began a new roster, remove "
-                   f"{found[1]})")
+    raise LogError(
+        f"{name}: this machine verified session {session_id} signed under the "
+        f"roster owner's key {found[0]}, but {now}: the log was made anew or its "
+        f"signatures stripped (if the table really began a new roster, remove "
+        f"{found[1]})"
+    )
 
 
 def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:

@@ -43,10 +43,22 @@ from tablelog.store.format import (
 )
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
 
-__all__ = ["LogError", "LogLocked", "LogUnwritable", "LogMovedOn", "StoredRecord", "RawRecord",
-           "LogFile",
-           "LOCK_TIMEOUT_S", "fsync_dir", "create_file", "write_all",
-           "remove_quietly", "open_regular", "NotRegularFile"]
+__all__ = [
+    "LogError",
+    "LogLocked",
+    "LogUnwritable",
+    "LogMovedOn",
+    "StoredRecord",
+    "RawRecord",
+    "LogFile",
+    "LOCK_TIMEOUT_S",
+    "fsync_dir",
+    "create_file",
+    "write_all",
+    "remove_quietly",
+    "open_regular",
+    "NotRegularFile",
+]
 
 MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
 LOCK_TIMEOUT_S = 10.0  # seconds; $TABLELOG_LOCK_TIMEOUT overrides it
@@ -172,8 +184,9 @@ class LogFile:
         try:
             lock.acquire()
         except LockTimeout:
-            raise LogLocked(f"{self.path} is locked by another writer "
-                            f"(waited {timeout:g} s)") from None
+            raise LogLocked(
+                f"{self.path} is locked by another writer (waited {timeout:g} s)"
+            ) from None
         except LockUnavailable as exc:
             raise LogLocked(str(exc)) from None
         self._held = lock
@@ -203,8 +216,9 @@ class LogFile:
             fsync_dir(path)
         except OSError as exc:
             remove_quietly(path)  # ours (O_EXCL): a 0-byte or short file would block a retry
-            raise LogError(f"cannot write {path}: {exc.strerror or exc}; "
-                           "no log was created") from None
+            raise LogError(
+                f"cannot write {path}: {exc.strerror or exc}; no log was created"
+            ) from None
         log = cls(path)
         log.open()
         return log
@@ -237,8 +251,11 @@ class LogFile:
         """Return the file's current size in bytes."""
         return os.stat(self.path).st_size
 
-    def scan(self, start: Position | None = None, chain: bool = False,
-             ) -> Iterator[StoredRecord]:
+    def scan(
+        self,
+        start: Position | None = None,
+        chain: bool = False,
+    ) -> Iterator[StoredRecord]:
         """Yield every complete record after ``start`` (default: the first), checking each.
 
         Checks the framing, the length bound, the CRC-32, the msgpack limits, the envelope (its
@@ -251,11 +268,21 @@ class LogFile:
                 offset and seq.
         """
         for seq, env, offset, _, _ in self.records(start, chain):
-            yield StoredRecord(seq, env["type"], env["v"], env["at"], env["actor"], env["data"],
-                               offset, env.get(COMMAND_KEY), env.get(REQUEST_KEY))
+            yield StoredRecord(
+                seq,
+                env["type"],
+                env["v"],
+                env["at"],
+                env["actor"],
+                env["data"],
+                offset,
+                env.get(COMMAND_KEY),
+                env.get(REQUEST_KEY),
+            )
 
-    def records(self, start: Position | None = None, chain: bool = False,
-                fold: bool = False) -> Iterator[RawRecord]:
+    def records(
+        self, start: Position | None = None, chain: bool = False, fold: bool = False
+    ) -> Iterator[RawRecord]:
         """Return an iterator of ``(seq, envelope, offset, end, payload)`` for every complete
         record, checked as by :meth:`scan`; a ``fold`` (it reads only ``seq``, ``type``, ``v``,
         ``data`` and the batch count) leaves the types of ``at``, ``actor`` and ``prev`` to
@@ -291,8 +318,9 @@ class LogFile:
                 if batch:
                     need -= 1
                     if more != need:
-                        raise self._corrupt(f"batch count {more!r} where {need} was expected",
-                                            offset, seq)
+                        raise self._corrupt(
+                            f"batch count {more!r} where {need} was expected", offset, seq
+                        )
                     batch.append(item)
                     if not need:  # the batch is whole: hand its records over
                         for last in batch:  # noqa: B007 - ``last``: where the read ended
@@ -342,7 +370,7 @@ class LogFile:
                     self._check_torn(buf[8:], crc, offset, seq)
                     self.torn_at = offset
                     return
-            payload = buf[at + 8:stop]
+            payload = buf[at + 8 : stop]
             if crc32(payload) != crc:
                 raise self._corrupt("record checksum mismatch", offset, seq)
             yield seq, offset, payload
@@ -351,19 +379,21 @@ class LogFile:
 
     def _check_torn(self, partial: bytes, crc: int, offset: int, seq: int) -> None:
         """Raise if a record that runs past the end of the file is whole but has a bad length."""
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False,
-                                    max_buffer_size=MAX_RECORD_BYTES)
+        unpacker = msgpack.Unpacker(
+            raw=False, strict_map_key=False, max_buffer_size=MAX_RECORD_BYTES
+        )
         unpacker.feed(partial)
         try:
             unpacker.unpack()
         except Exception:  # incomplete or garbage: a real torn tail
             return
-        if zlib.crc32(partial[:unpacker.tell()]) == crc:
+        if zlib.crc32(partial[: unpacker.tell()]) == crc:
             raise self._corrupt("record length field damaged (the record is whole)", offset, seq)
 
     def _corrupt(self, message: str, offset: int, seq: int) -> LogError:
-        return LogError(f"{self.path}: corrupt record #{seq} at byte {offset}: {message}",
-                        offset, seq)
+        return LogError(
+            f"{self.path}: corrupt record #{seq} at byte {offset}: {message}", offset, seq
+        )
 
     def hash_of(self, seq: int) -> bytes | None:
         """Return the chain hash of record ``seq`` (of the header for 0), or None when the log
@@ -386,8 +416,9 @@ class LogFile:
         """Return every complete record (for small logs and tests; ``chain`` as for scan)."""
         return list(self.scan(chain=chain))
 
-    def append(self, envelopes: list[dict[str, Any]], expected: Position,
-               locked: bool = False) -> Position:
+    def append(
+        self, envelopes: list[dict[str, Any]], expected: Position, locked: bool = False
+    ) -> Position:
         """Append one batch of records under the exclusive lock, if the log still ends at
         ``expected``.
 
@@ -433,14 +464,22 @@ class LogFile:
             env = msgpack.unpackb(payload, strict_map_key=False)
             if zlib.crc32(payload) != crc:
                 raise ValueError("checksum")
-            if type(env) is not dict or type(env["at"]) is not str or type(
-                    env["actor"]) is not str:
+            if type(env) is not dict or type(env["at"]) is not str or type(env["actor"]) is not str:
                 raise ValueError("not an envelope")
             return env
-        except (OSError, ValueError, KeyError, TypeError, struct.error,
-                msgpack.UnpackException) as exc:
-            raise LogError(f"{self.path}: cannot read record #{end.seq} at byte {end.last} "
-                           f"back ({exc})", end.last, end.seq) from None
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            TypeError,
+            struct.error,
+            msgpack.UnpackException,
+        ) as exc:
+            raise LogError(
+                f"{self.path}: cannot read record #{end.seq} at byte {end.last} back ({exc})",
+                end.last,
+                end.seq,
+            ) from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
         held = self._held
@@ -457,14 +496,18 @@ class LogFile:
         horizon = time_horizon()
         for env in envelopes[:1]:  # one command's records share one time
             if env["at"] > horizon and _AT.fullmatch(env["at"]):
-                raise LogError(f"{self.path}: cannot append after record #{expected.seq}: "
-                               f"{_future_fault(env['at'])}")
+                raise LogError(
+                    f"{self.path}: cannot append after record #{expected.seq}: "
+                    f"{_future_fault(env['at'])}"
+                )
         try:
-            data, end = frame(envelopes, expected,
-                              self.signer if self.version and self.version >= 2 else None)
+            data, end = frame(
+                envelopes, expected, self.signer if self.version and self.version >= 2 else None
+            )
         except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
-            raise LogError(f"cannot store the events in {self.path}: {exc}; "
-                           "the log is unchanged") from None
+            raise LogError(
+                f"cannot store the events in {self.path}: {exc}; the log is unchanged"
+            ) from None
         _write_all(fd, data, size, self.path)
         self.end = end
         return end
@@ -478,8 +521,11 @@ class LogFile:
 
     def torn_error(self) -> LogError:
         """Return the refusal of an append to a log whose last scan ended in a torn batch."""
-        return LogError(f"{self.path}: torn last record at byte {self.torn_at} (a crash "
-                        "mid-append); run: tablelog verify --repair", self.torn_at)
+        return LogError(
+            f"{self.path}: torn last record at byte {self.torn_at} (a crash "
+            "mid-append); run: tablelog verify --repair",
+            self.torn_at,
+        )
 
     def repair(self) -> tuple[int, str] | None:
         """Truncate a torn last batch after a backup (see :func:`tablelog.store.repair.repair`)."""
@@ -492,7 +538,6 @@ class LogFile:
         from tablelog.store.repair import salvage
 
         return salvage(self, out, before)
-
 
     # -- the store interface beyond reading and appending (tablelog/store/base.py) ----------
 
@@ -589,8 +634,9 @@ class LogFile:
         """Nothing to release: a log file is opened for each read and append."""
 
 
-def _checker(log: LogFile, pos: Position, chain: bool,
-             fold: bool) -> Callable[[bytes, int, int], tuple[dict[str, Any], int]]:
+def _checker(
+    log: LogFile, pos: Position, chain: bool, fold: bool
+) -> Callable[[bytes, int, int], tuple[dict[str, Any], int]]:
     """Return the reader's checks: ``check(payload, offset, seq) -> (envelope, batch count)``
     decodes a frame's payload (within msgpack's limits) and checks its envelope: the keys and
     their types (with ``fold``, not those of ``at``, ``actor``, ``prev``), ``seq``, the optional
@@ -610,26 +656,48 @@ def _checker(log: LogFile, pos: Position, chain: bool,
     def check(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
         nonlocal prev, at_before
         try:  # msgpack's own limits are the payload's length: the same for short ones
-            env = unpackb(payload, strict_map_key=False) if len(payload) <= limit else \
-                unpackb(payload, strict_map_key=False, max_array_len=limit, max_map_len=limit)
+            env = (
+                unpackb(payload, strict_map_key=False)
+                if len(payload) <= limit
+                else unpackb(payload, strict_map_key=False, max_array_len=limit, max_map_len=limit)
+            )
         except Exception as exc:  # msgpack raises several types; all mean the same
-            raise corrupt(f"malformed record payload ({type(exc).__name__})", offset,
-                          seq) from None
+            raise corrupt(f"malformed record payload ({type(exc).__name__})", offset, seq) from None
         try:  # a KeyError or TypeError here: not a map with the envelope's keys
             kind, version, data = env["type"], env["v"], env["data"]
             more = 0 if len(env) == 7 else _optional(env, seq, offset, keys, corrupt)
-            ok = (env["seq"] == seq and type(env["seq"]) is int and type(kind) is str
-                  and type(version) is int and type(data) is dict
-                  and (fold or (type(env["actor"]) is str and type(env["at"]) is str
-                                and type(env["prev"]) is bytes)))
+            ok = (
+                env["seq"] == seq
+                and type(env["seq"]) is int
+                and type(kind) is str
+                and type(version) is int
+                and type(data) is dict
+                and (
+                    fold
+                    or (
+                        type(env["actor"]) is str
+                        and type(env["at"]) is str
+                        and type(env["prev"]) is bytes
+                    )
+                )
+            )
         except (KeyError, TypeError):
             raise corrupt("record is not a tablelog envelope", offset, seq) from None
         if chain:  # verify: the chain, and times in the format, never going back,
-            ok = ok and env["prev"] == prev and _AT.fullmatch(env["at"]) is not None \
-                and at_before <= env["at"] <= horizon  # nor past the horizon
+            ok = (
+                ok
+                and env["prev"] == prev
+                and _AT.fullmatch(env["at"]) is not None
+                and at_before <= env["at"] <= horizon
+            )  # nor past the horizon
         if not ok:
-            raise corrupt(_envelope_fault(env, seq, prev if chain else None,
-                                          at_before if chain else None, horizon), offset, seq)
+            raise corrupt(
+                _envelope_fault(
+                    env, seq, prev if chain else None, at_before if chain else None, horizon
+                ),
+                offset,
+                seq,
+            )
         if chain:
             at_before = env["at"]
             digest = new_hash()
@@ -640,8 +708,13 @@ def _checker(log: LogFile, pos: Position, chain: bool,
     return check
 
 
-def _optional(env: dict[str, Any], seq: int, offset: int, keys: tuple[str, str, str],
-              corrupt: Callable[[str, int, int], LogError]) -> int:
+def _optional(
+    env: dict[str, Any],
+    seq: int,
+    offset: int,
+    keys: tuple[str, str, str],
+    corrupt: Callable[[str, int, int], LogError],
+) -> int:
     """Check the optional keys of record ``seq``'s envelope (the batch count and ``keys``, the
     command id, request id and signature of the log's format); return its batch count.
 
@@ -651,8 +724,7 @@ def _optional(env: dict[str, Any], seq: int, offset: int, keys: tuple[str, str, 
     """
     more = env.get(BATCH_KEY, 0)
     cmd_key, req_key, sig_key = keys
-    if len(env) - 7 != (BATCH_KEY in env) + (cmd_key in env) + (req_key in env) \
-            + (sig_key in env):
+    if len(env) - 7 != (BATCH_KEY in env) + (cmd_key in env) + (req_key in env) + (sig_key in env):
         raise KeyError(BATCH_KEY)
     if BATCH_KEY in env and (type(more) is not int or more < 1):
         raise corrupt(f"record envelope has a bad batch count {more!r}", offset, seq)
@@ -662,8 +734,9 @@ def _optional(env: dict[str, Any], seq: int, offset: int, keys: tuple[str, str, 
     return more  # type: ignore[no-any-return]
 
 
-def _envelope_fault(env: dict[str, Any], seq: int, prev: bytes | None,
-                    at_before: str | None, horizon: str = "") -> str:
+def _envelope_fault(
+    env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | None, horizon: str = ""
+) -> str:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
     hash expected, ``at_before``: the time before, ``horizon``: the latest time allowed; None
     and ``""`` when the chain is not checked)."""
@@ -690,13 +763,16 @@ def time_horizon() -> str:
 def _future_fault(at: str) -> str:
     """Say why a time past the horizon is refused, and what to do."""
     now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return (f"time {at} is more than a day after this machine's clock ({now}): a wrong clock "
-            "or a hostile edit wrote it, and no record could follow it; if this clock is "
-            "right, keep the records before it with: tablelog verify --salvage OUT")
+    return (
+        f"time {at} is more than a day after this machine's clock ({now}): a wrong clock "
+        "or a hostile edit wrote it, and no record could follow it; if this clock is "
+        "right, keep the records before it with: tablelog verify --salvage OUT"
+    )
 
 
-def frame(envelopes: list[dict[str, Any]], pos: Position,
-          sign: Callable[[bytes], bytes] | None = None) -> tuple[bytes, Position]:
+def frame(
+    envelopes: list[dict[str, Any]], pos: Position, sign: Callable[[bytes], bytes] | None = None
+) -> tuple[bytes, Position]:
     """Return the bytes of one batch of records after ``pos``, and the position after it; with
     ``sign``, each record carries ``sig``, the signature of the rest of its envelope."""
     seq, prev, offset, last = pos.seq, pos.prev, pos.offset, pos.last
@@ -710,7 +786,7 @@ def frame(envelopes: list[dict[str, Any]], pos: Position,
         if sign is not None:
             full[SIG_KEY] = sign(signed_message(full))
         record = pack_record(full)
-        prev = hashlib.blake2b(record[RECORD_PREFIX.size:], digest_size=16).digest()
+        prev = hashlib.blake2b(record[RECORD_PREFIX.size :], digest_size=16).digest()
         last = offset
         offset += len(record)
         chunks.append(record)
@@ -790,6 +866,8 @@ def _write_all(fd: int, data: bytes, size: int, path: str) -> None:
             os.ftruncate(fd, size)
             os.fsync(fd)
         except OSError:
-            raise LogError(f"could not append to {path}: {reason}; the log may end in a torn "
-                           "record: run tablelog verify --repair") from None
+            raise LogError(
+                f"could not append to {path}: {reason}; the log may end in a torn "
+                "record: run tablelog verify --repair"
+            ) from None
         raise LogError(f"could not append to {path}: {reason}; the log is unchanged") from None

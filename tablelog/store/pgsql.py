@@ -16,8 +16,17 @@ from typing import Any
 
 from tablelog.store.log import LogError, LogLocked, lock_timeout_s
 
-__all__ = ["StoreUnavailable", "SCHEMA_VERSION", "CHANNEL", "connect", "ensure_schema",
-           "db_errors", "lock_key", "one_line", "SQL"]
+__all__ = [
+    "StoreUnavailable",
+    "SCHEMA_VERSION",
+    "CHANNEL",
+    "connect",
+    "ensure_schema",
+    "db_errors",
+    "lock_key",
+    "one_line",
+    "SQL",
+]
 
 SCHEMA_VERSION = 1
 CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
@@ -63,31 +72,46 @@ CREATE TABLE IF NOT EXISTS tablelog_snapshots (
 class SQL:
     """The statements the store runs (psycopg ``%s`` placeholders)."""
 
-    OPEN = ("SELECT set_config('lock_timeout', %s, false), s.version, t.header "
-            "FROM tablelog_schema s LEFT JOIN tablelog_tables t ON t.table_id = %s")
+    OPEN = (
+        "SELECT set_config('lock_timeout', %s, false), s.version, t.header "
+        "FROM tablelog_schema s LEFT JOIN tablelog_tables t ON t.table_id = %s"
+    )
     VERSION = "SELECT version FROM tablelog_schema"
-    CREATE = ("INSERT INTO tablelog_tables (table_id, header, format, system, title, "
-              "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-              "ON CONFLICT DO NOTHING RETURNING table_id")
+    CREATE = (
+        "INSERT INTO tablelog_tables (table_id, header, format, system, title, "
+        "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT DO NOTHING RETURNING table_id"
+    )
     # The append and its notification: tablelog.store.pgwire (prepared, one round trip).
-    FRAMES = ("SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
-              "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
-              "ORDER BY seq LIMIT %s")
-    RECORD = ("SELECT file_offset, crc, payload FROM tablelog_records "
-              "WHERE table_id = %s AND seq = %s")
-    LAST = ("SELECT seq, file_offset, crc, payload FROM tablelog_records WHERE table_id = %s "
-            "ORDER BY seq DESC LIMIT 1")
-    DIGEST = ("SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), "
-              "max(file_offset + 8 + length(payload)) FROM tablelog_records "
-              "WHERE table_id = %s AND file_offset < %s")
+    FRAMES = (
+        "SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
+        "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
+        "ORDER BY seq LIMIT %s"
+    )
+    RECORD = (
+        "SELECT file_offset, crc, payload FROM tablelog_records WHERE table_id = %s AND seq = %s"
+    )
+    LAST = (
+        "SELECT seq, file_offset, crc, payload FROM tablelog_records WHERE table_id = %s "
+        "ORDER BY seq DESC LIMIT 1"
+    )
+    DIGEST = (
+        "SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), "
+        "max(file_offset + 8 + length(payload)) FROM tablelog_records "
+        "WHERE table_id = %s AND file_offset < %s"
+    )
     LOCK = "SELECT pg_advisory_lock(%s)"
     UNLOCK = "SELECT pg_advisory_unlock(%s)"
     SNAPSHOT = "SELECT body FROM tablelog_snapshots WHERE table_id = %s"
-    SAVE_SNAPSHOT = ("INSERT INTO tablelog_snapshots (table_id, body) VALUES (%s, %s) "
-                     "ON CONFLICT (table_id) DO UPDATE SET body = excluded.body")
-    DROP = ("DELETE FROM tablelog_records WHERE table_id = %s; "
-            "DELETE FROM tablelog_snapshots WHERE table_id = %s; "
-            "DELETE FROM tablelog_tables WHERE table_id = %s")
+    SAVE_SNAPSHOT = (
+        "INSERT INTO tablelog_snapshots (table_id, body) VALUES (%s, %s) "
+        "ON CONFLICT (table_id) DO UPDATE SET body = excluded.body"
+    )
+    DROP = (
+        "DELETE FROM tablelog_records WHERE table_id = %s; "
+        "DELETE FROM tablelog_snapshots WHERE table_id = %s; "
+        "DELETE FROM tablelog_tables WHERE table_id = %s"
+    )
     TABLES = "SELECT table_id FROM tablelog_tables ORDER BY table_id"
 
 
@@ -151,8 +175,10 @@ def ensure_schema(conn: Any) -> None:
 def check_version(version: int | None) -> None:
     """Refuse a store whose schema version is not this tablelog's (LogError)."""
     if version != SCHEMA_VERSION:
-        raise LogError(f"the store's tablelog schema is version {version}, this tablelog "
-                       f"knows version {SCHEMA_VERSION}: use a tablelog that knows it")
+        raise LogError(
+            f"the store's tablelog schema is version {version}, this tablelog "
+            f"knows version {SCHEMA_VERSION}: use a tablelog that knows it"
+        )
 
 
 def lock_key(table_id: str) -> int:
@@ -187,8 +213,9 @@ def db_errors(where: str, timeout: str = "") -> Iterator[None]:
     try:
         yield
     except psycopg.errors.LockNotAvailable:
-        raise LogLocked(f"{where} is locked by another writer (waited "
-                        f"{timeout or lock_timeout_setting()})") from None
+        raise LogLocked(
+            f"{where} is locked by another writer (waited {timeout or lock_timeout_setting()})"
+        ) from None
     except psycopg.OperationalError as exc:
         raise StoreUnavailable(f"{where}: cannot use the database: {one_line(exc)}") from None
     except psycopg.Error as exc:

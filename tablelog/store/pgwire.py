@@ -26,11 +26,13 @@ APPEND_NAME, NOTIFY_NAME = b"tablelog_append", b"tablelog_notify"
 # text, cast by the server, as a log file keeps it. A command whose first seq is already taken
 # inserts nothing (no row written and rolled back, no error): it lost a race; one that races
 # another's uncommitted insert still meets the unique key.
-APPEND = (b"INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, actor, "
-          b"at, cmd, req) SELECT $1, r.* FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], "
-          b"$5::bytea[], $6::text[], $7::text[], $8::text[]::timestamptz[], $9::bigint[], "
-          b"$10::text[]) AS r WHERE pg_advisory_xact_lock_shared($11)::text = '' AND NOT EXISTS "
-          b"(SELECT FROM tablelog_records WHERE table_id = $1 AND seq = ($2::bigint[])[1])")
+APPEND = (
+    b"INSERT INTO tablelog_records (table_id, seq, file_offset, crc, payload, type, actor, "
+    b"at, cmd, req) SELECT $1, r.* FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], "
+    b"$5::bytea[], $6::text[], $7::text[], $8::text[]::timestamptz[], $9::bigint[], "
+    b"$10::text[]) AS r WHERE pg_advisory_xact_lock_shared($11)::text = '' AND NOT EXISTS "
+    b"(SELECT FROM tablelog_records WHERE table_id = $1 AND seq = ($2::bigint[])[1])"
+)
 _APPEND_TYPES = [25, 1016, 1016, 1016, 1001, 1009, 1009, 1009, 1016, 1009, 20]  # type OIDs
 # A notification is no data (a reader also looks every second): its transaction commits
 # without waiting for a disk flush.

@@ -149,8 +149,10 @@ class PostgresLog(LogFile):
         if row is None or row[2] is None:
             if row is not None:
                 check_version(row[1])
-            raise LogError(f"no table {self.table_id!r} in {redact(self.url)} (create one "
-                           f"with: tablelog --log {redact(self.url)}#{self.table_id} init)")
+            raise LogError(
+                f"no table {self.table_id!r} in {redact(self.url)} (create one "
+                f"with: tablelog --log {redact(self.url)}#{self.table_id} init)"
+            )
         check_version(row[1])
         head = bytes(row[2])
         try:
@@ -159,8 +161,7 @@ class PostgresLog(LogFile):
             raise LogError(f"{self.path}: {exc}", exc.offset) from None
         self._header_bytes = head[:size]
         self.header, self.version = header, header_version(head)
-        self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(),
-                              size)
+        self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(), size)
         return header
 
     def header_bytes(self) -> bytes:
@@ -187,8 +188,9 @@ class PostgresLog(LogFile):
     def _row(self, seq: int) -> tuple[int, int, bytes] | None:
         """Return ``(file_offset, crc, payload)`` of record ``seq``, or None."""
         with self._errors():
-            row = self.connection().execute(SQL.RECORD, (self.table_id, seq),
-                                             binary=True).fetchone()
+            row = (
+                self.connection().execute(SQL.RECORD, (self.table_id, seq), binary=True).fetchone()
+            )
         return None if row is None else (int(row[0]), int(row[1]), bytes(row[2]))
 
     def payload_at(self, end: Position) -> bytes | None:
@@ -211,8 +213,12 @@ class PostgresLog(LogFile):
             LogError: that record cannot be read back whole and intact.
         """
         tail = self._tail
-        if end.seq and tail is not None and tail[0] == end.seq \
-                and len(tail[1]) == end.offset - end.last:
+        if (
+            end.seq
+            and tail is not None
+            and tail[0] == end.seq
+            and len(tail[1]) == end.offset - end.last
+        ):
             length, crc = RECORD_PREFIX.unpack_from(tail[1])
             payload = tail[1][8:]
             try:
@@ -234,10 +240,16 @@ class PostgresLog(LogFile):
             env = decode_payload(payload) if payload is not None else None
         except Exception:  # noqa: BLE001 - any malformed payload: the error below
             env = None
-        if type(env) is not dict or type(env.get("at")) is not str or type(
-                env.get("actor")) is not str:
-            raise LogError(f"{self.path}: cannot read record #{end.seq} at byte {end.last} "
-                           "back", end.last, end.seq)
+        if (
+            type(env) is not dict
+            or type(env.get("at")) is not str
+            or type(env.get("actor")) is not str
+        ):
+            raise LogError(
+                f"{self.path}: cannot read record #{end.seq} at byte {end.last} back",
+                end.last,
+                end.seq,
+            )
         return env
 
     def position(self, seq: int) -> Position | None:
@@ -273,16 +285,16 @@ class PostgresLog(LogFile):
         if offset <= len(head):
             return value if offset == len(head) else -1
         with self._errors():
-            digest, end = self.connection().execute(SQL.DIGEST, (self.table_id, offset)
-                                                    ).fetchone()
+            digest, end = self.connection().execute(SQL.DIGEST, (self.table_id, offset)).fetchone()
         if digest is None or end != offset:
             return -1
         return zlib.crc32(bytes.fromhex(digest), value)
 
     # -- appending -------------------------------------------------------------------------
 
-    def append(self, envelopes: list[dict[str, Any]], expected: Position,
-               locked: bool = False) -> Position:
+    def append(
+        self, envelopes: list[dict[str, Any]], expected: Position, locked: bool = False
+    ) -> Position:
         """Append one command's records in one transaction, if the table still ends at
         ``expected`` (its unique key on (table, seq) decides); committed before it returns.
 
@@ -297,27 +309,31 @@ class PostgresLog(LogFile):
         try:
             data, end = frame(envelopes, expected)
         except (TypeError, ValueError, OverflowError) as exc:
-            raise LogError(f"cannot store the events in {self.path}: {exc}; "
-                           "the table is unchanged") from None
+            raise LogError(
+                f"cannot store the events in {self.path}: {exc}; the table is unchanged"
+            ) from None
         params = _params(self.table_id, envelopes, data, expected)
         conn = self.connection()
         try:
             with self._errors():
                 try:  # one round trip: the append commits, then the notification is sent
-                    inserted = append_and_notify(conn, params, CHANNEL,
-                                                 f"{self.table_id} {end.seq}")
+                    inserted = append_and_notify(
+                        conn, params, CHANNEL, f"{self.table_id} {end.seq}"
+                    )
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
         except LogError as exc:
-            raise type(exc)(f"{exc}; the connection was lost while committing: the command "
-                            "may or may not be in the table (look with tablelog log; a "
-                            "retry with the same --request-id appends it at most once)"
-                            ) from None
+            raise type(exc)(
+                f"{exc}; the connection was lost while committing: the command "
+                "may or may not be in the table (look with tablelog log; a "
+                "retry with the same --request-id appends it at most once)"
+            ) from None
         if inserted == 0:  # the first seq was taken: another writer appended first
             raise LogMovedOn()
         if inserted != len(envelopes):
-            raise LogError(f"{self.path}: the database appended {inserted} of "
-                           f"{len(envelopes)} records")
+            raise LogError(
+                f"{self.path}: the database appended {inserted} of {len(envelopes)} records"
+            )
         self.end = end
         return end
 
@@ -343,8 +359,11 @@ class PostgresLog(LogFile):
 
         try:
             with self._errors():
-                row = self.connection().execute(SQL.SNAPSHOT, (self.table_id,),
-                                                binary=True).fetchone()
+                row = (
+                    self.connection()
+                    .execute(SQL.SNAPSHOT, (self.table_id,), binary=True)
+                    .fetchone()
+                )
         except LogError:
             return []
         return parse_snapshot(bytes(row[0]), session_id, code) if row is not None else []
@@ -393,13 +412,24 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
         fields, _ = parse_header(header)
     except FormatError as exc:
         raise LogError(f"not a tablelog header: {exc}") from None
-    row = conn.execute(SQL.CREATE, (table_id, header, header_version(header), fields.system,
-                                    fields.title, fields.session_id, fields.created)).fetchone()
+    row = conn.execute(
+        SQL.CREATE,
+        (
+            table_id,
+            header,
+            header_version(header),
+            fields.system,
+            fields.title,
+            fields.session_id,
+            fields.created,
+        ),
+    ).fetchone()
     return row is not None
 
 
-def _params(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
-            expected: Position) -> list[bytes]:
+def _params(
+    table_id: str, envelopes: list[dict[str, Any]], data: bytes, expected: Position
+) -> list[bytes]:
     """Return the parameters of :data:`~tablelog.store.pgwire.APPEND` for a batch, in binary
     format: each record's framing split back out of ``data`` (the bytes
     :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column."""
@@ -411,15 +441,22 @@ def _params(table_id: str, envelopes: list[dict[str, Any]], data: bytes,
         seqs.append(seq)
         offsets.append(offset)
         crcs.append(crc)
-        payloads.append(data[at + 8:at + 8 + length])
+        payloads.append(data[at + 8 : at + 8 + length])
         at += 8 + length
         offset += 8 + length
-    return [table_id.encode(), int8_array(seqs), int8_array(offsets), int8_array(crcs),
-            bytea_array(payloads), text_array([e["type"] for e in envelopes]),
-            text_array([e["actor"] for e in envelopes]), text_array([e["at"] for e in envelopes]),
-            int8_array([e.get(COMMAND_KEY) for e in envelopes]),
-            text_array([e.get(REQUEST_KEY) for e in envelopes]),
-            lock_key(table_id).to_bytes(8, "big", signed=True)]
+    return [
+        table_id.encode(),
+        int8_array(seqs),
+        int8_array(offsets),
+        int8_array(crcs),
+        bytea_array(payloads),
+        text_array([e["type"] for e in envelopes]),
+        text_array([e["actor"] for e in envelopes]),
+        text_array([e["at"] for e in envelopes]),
+        int8_array([e.get(COMMAND_KEY) for e in envelopes]),
+        text_array([e.get(REQUEST_KEY) for e in envelopes]),
+        lock_key(table_id).to_bytes(8, "big", signed=True),
+    ]
 
 
 class _Pages:
@@ -439,8 +476,11 @@ class _Pages:
     def _fetch(self) -> None:
         log = self.log
         with log._errors():
-            rows = log.connection().execute(SQL.FRAMES, (log.table_id, self.seq, self._limit),
-                                            binary=True).fetchall()
+            rows = (
+                log.connection()
+                .execute(SQL.FRAMES, (log.table_id, self.seq, self._limit), binary=True)
+                .fetchall()
+            )
         if len(rows) < self._limit:
             self._done = True
         self._limit = min(self._limit * 4, _LAST_PAGE)
@@ -466,7 +506,7 @@ class _Pages:
             if nxt is None:
                 break
             if len(nxt) > MAX_RECORD_BYTES + 8:  # as a file's reader would refuse it
-                parts.append(nxt[:MAX_RECORD_BYTES + 8])
+                parts.append(nxt[: MAX_RECORD_BYTES + 8])
                 break
             parts.append(nxt)
             size += len(nxt)
@@ -494,6 +534,7 @@ class _AdvisoryLock:
     def __enter__(self) -> _AdvisoryLock:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.release()

@@ -15,8 +15,7 @@ import stat
 
 from tablelog.store.log import create_file, remove_quietly, write_all
 
-__all__ = ["private_dir", "is_private", "is_own", "read_private", "write_private",
-           "temporary_name"]
+__all__ = ["private_dir", "is_private", "is_own", "read_private", "write_private", "temporary_name"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 

@@ -16,8 +16,8 @@ from tablelog.store.log import (
     LogFile,
     LogUnwritable,
     create_file,
-    open_regular,
     fsync_dir,
+    open_regular,
     remove_quietly,
     write_all,
 )
@@ -51,8 +51,10 @@ def repair(log: LogFile) -> tuple[int, str] | None:
                 os.fsync(f.fileno())
             fsync_dir(log.path)
         except OSError as exc:
-            raise LogUnwritable(f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
-                           f"its copy is at {backup}") from None
+            raise LogUnwritable(
+                f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
+                f"its copy is at {backup}"
+            ) from None
         return log.torn_at, backup
 
 
@@ -77,8 +79,9 @@ def _backup(path: str) -> str:
         fsync_dir(backup)
     except OSError as exc:
         remove_quietly(backup)
-        raise LogUnwritable(f"cannot write the backup {backup}: {exc.strerror or exc}; nothing "
-                       "repaired") from None
+        raise LogUnwritable(
+            f"cannot write the backup {backup}: {exc.strerror or exc}; nothing repaired"
+        ) from None
     return backup
 
 
@@ -95,10 +98,12 @@ def _new_file(base: str) -> tuple[int, str]:
         except FileExistsError:  # a file, or a link (dangling too): never written through
             continue
         except OSError as exc:
-            raise LogUnwritable(f"cannot create the backup {name}: {exc.strerror}; nothing "
-                           "repaired") from None
-    raise LogUnwritable(f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; "
-                   "nothing repaired")
+            raise LogUnwritable(
+                f"cannot create the backup {name}: {exc.strerror}; nothing repaired"
+            ) from None
+    raise LogUnwritable(
+        f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; nothing repaired"
+    )
 
 
 def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int, int | None]:

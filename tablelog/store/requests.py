@@ -21,8 +21,9 @@ class Requests:
         self._found: dict[str, tuple[int, int]] = {}  # request id -> (first, last) seq
         self._end: Position | None = None  # how far the log has been read
 
-    def find(self, log: Any, end: Position, request_id: str,
-             chain: bool = False) -> tuple[int, int] | None:
+    def find(
+        self, log: Any, end: Position, request_id: str, chain: bool = False
+    ) -> tuple[int, int] | None:
         """Return ``(first, last)`` seq of the command with ``request_id`` up to ``end``.
 
         Args:

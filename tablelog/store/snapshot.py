@@ -43,9 +43,20 @@ from tablelog.store.private import (
     write_private,
 )
 
-__all__ = ["SNAPSHOT_MAGIC", "Checkpoint", "encode_state", "decode_state", "read_snapshot",
-           "write_snapshot", "snapshot_path", "cache_dir", "seal", "MAX_SNAPSHOT_BYTES",
-           "pack_snapshot", "parse_snapshot"]
+__all__ = [
+    "SNAPSHOT_MAGIC",
+    "Checkpoint",
+    "encode_state",
+    "decode_state",
+    "read_snapshot",
+    "write_snapshot",
+    "snapshot_path",
+    "cache_dir",
+    "seal",
+    "MAX_SNAPSHOT_BYTES",
+    "pack_snapshot",
+    "parse_snapshot",
+]
 
 SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
 SNAPSHOT_VERSION = 3  # 3: a MAC under the user's key in place of the CRC-32; a private directory
@@ -90,6 +101,7 @@ class Checkpoint:
 
 # -- the state codec ----------------------------------------------------------------------------
 
+
 def _default(value: Any) -> msgpack.ExtType:
     kind = type(value)
     if kind is tuple:
@@ -123,8 +135,9 @@ class _Decoder:
         self.depth = 0
 
     def unpack(self, data: bytes) -> Any:
-        return msgpack.unpackb(data, ext_hook=self.ext, raw=False, strict_map_key=False,
-                               use_list=True)
+        return msgpack.unpackb(
+            data, ext_hook=self.ext, raw=False, strict_map_key=False, use_list=True
+        )
 
     def ext(self, code: int, data: bytes) -> Any:
         if code == _BIGINT:
@@ -151,8 +164,7 @@ class _Decoder:
 
 def _fraction(items: list[Any]) -> Any:
     """Return ``Fraction(n, d)`` for ``[n, d]``: two integers, ``d`` positive."""
-    if len(items) != 2 or type(items[0]) is not int or type(items[1]) is not int \
-            or items[1] <= 0:
+    if len(items) != 2 or type(items[0]) is not int or type(items[1]) is not int or items[1] <= 0:
         raise ValueError("a fraction that is not two integers over a positive denominator")
     from fractions import Fraction  # imported only by states that hold fractions
 
@@ -216,6 +228,7 @@ def _check_fields(fields: dict[str, Any], template: dict[str, Any]) -> None:
 
 # -- where the cache lives, and its key ---------------------------------------------------------
 
+
 def cache_dir() -> str | None:
     """Return this user's private tablelog cache directory, made if missing, or None when
     there is none that is provably private (see :func:`tablelog.store.private.private_dir`)."""
@@ -249,8 +262,10 @@ def snapshot_path(log_path: str) -> str | None:
 
 # -- writing and reading ------------------------------------------------------------------------
 
-def write_snapshot(log_path: str, session_id: str, code: str,
-                   checkpoints: list[Checkpoint]) -> None:
+
+def write_snapshot(
+    log_path: str, session_id: str, code: str, checkpoints: list[Checkpoint]
+) -> None:
     """Write the snapshot file atomically: a new temporary file, fsync, rename, directory fsync.
     Removes temporaries that a crash left behind (older than an hour).
 
@@ -261,10 +276,14 @@ def write_snapshot(log_path: str, session_id: str, code: str,
     key = _key(os.path.dirname(path)) if path is not None else None
     if path is None or key is None:
         raise OSError("no private cache directory for snapshots")
-    body: bytes = msgpack.packb({
-        "session": session_id, "code": code,
-        "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
-    }, use_bin_type=True)
+    body: bytes = msgpack.packb(
+        {
+            "session": session_id,
+            "code": code,
+            "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
+        },
+        use_bin_type=True,
+    )
     if len(body) > MAX_SNAPSHOT_BYTES:
         raise OSError(f"snapshot of {len(body)} bytes is over the limit")
     _remove_stale_temporaries(path)
@@ -289,17 +308,26 @@ def _remove_stale_temporaries(path: str) -> None:
     with os.scandir(folder) as entries:
         for entry in entries:
             try:
-                if entry.name.startswith(prefix) and \
-                        entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                if (
+                    entry.name.startswith(prefix)
+                    and entry.stat(follow_symlinks=False).st_mtime < cutoff
+                ):
                     remove_quietly(entry.path)
             except OSError:
                 continue
 
 
 def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
-    return {"seq": cp.end.seq, "offset": cp.end.offset, "prev": cp.end.prev, "last": cp.end.last,
-            "undone": sorted(cp.undone), "markers": [list(m) for m in cp.markers],
-            "state": cp.state, "crc": cp.prefix_crc}
+    return {
+        "seq": cp.end.seq,
+        "offset": cp.end.offset,
+        "prev": cp.end.prev,
+        "last": cp.end.last,
+        "undone": sorted(cp.undone),
+        "markers": [list(m) for m in cp.markers],
+        "state": cp.state,
+        "crc": cp.prefix_crc,
+    }
 
 
 def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
@@ -316,8 +344,12 @@ def _checkpoints_of(body: bytes, session_id: str, code: str) -> list[Checkpoint]
     """Return the checkpoints of a snapshot body, or ``[]`` (foreign, stale, damaged)."""
     try:
         data = msgpack.unpackb(body, raw=False, strict_map_key=False)
-        if type(data) is not dict or data.get("session") != session_id \
-                or data.get("code") != code or type(data.get("checkpoints")) is not list:
+        if (
+            type(data) is not dict
+            or data.get("session") != session_id
+            or data.get("code") != code
+            or type(data.get("checkpoints")) is not list
+        ):
             return []
         return sorted((_checkpoint(m) for m in data["checkpoints"]), key=lambda c: c.end.seq)
     except Exception:  # a damaged cache is no cache  # noqa: BLE001
@@ -328,10 +360,14 @@ def pack_snapshot(session_id: str, code: str, checkpoints: list[Checkpoint]) -> 
     """Return a snapshot's bytes for a store that keeps them itself (a PostgreSQL row): the
     layout of the file, with an unkeyed BLAKE2b-256 of the body where the file has its MAC (the
     database's own access rules decide who may write the row)."""
-    body: bytes = msgpack.packb({
-        "session": session_id, "code": code,
-        "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
-    }, use_bin_type=True)
+    body: bytes = msgpack.packb(
+        {
+            "session": session_id,
+            "code": code,
+            "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
+        },
+        use_bin_type=True,
+    )
     digest = hashlib.blake2b(body, digest_size=32).digest()
     return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), digest) + body
 
@@ -342,9 +378,13 @@ def parse_snapshot(data: bytes, session_id: str, code: str) -> list[Checkpoint]:
     if not _FIXED.size <= len(data) <= _FIXED.size + MAX_SNAPSHOT_BYTES:
         return []
     magic, version, size, digest = _FIXED.unpack_from(data)
-    body = data[_FIXED.size:]
-    if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION or size != len(body) \
-            or not hmac.compare_digest(digest, hashlib.blake2b(body, digest_size=32).digest()):
+    body = data[_FIXED.size :]
+    if (
+        magic != SNAPSHOT_MAGIC
+        or version != SNAPSHOT_VERSION
+        or size != len(body)
+        or not hmac.compare_digest(digest, hashlib.blake2b(body, digest_size=32).digest())
+    ):
         return []
     return _checkpoints_of(body, session_id, code)
 
@@ -358,12 +398,18 @@ def _read_sealed(path: str, key: bytes) -> bytes | None:
     try:
         with os.fdopen(fd, "rb") as f:
             info = os.fstat(f.fileno())
-            if not stat.S_ISREG(info.st_mode) or not is_own(info) \
-                    or not _FIXED.size <= info.st_size <= _FIXED.size + MAX_SNAPSHOT_BYTES:
+            if (
+                not stat.S_ISREG(info.st_mode)
+                or not is_own(info)
+                or not _FIXED.size <= info.st_size <= _FIXED.size + MAX_SNAPSHOT_BYTES
+            ):
                 return None
             magic, version, size, mac = _FIXED.unpack(f.read(_FIXED.size))
-            if magic != SNAPSHOT_MAGIC or version != SNAPSHOT_VERSION \
-                    or size != info.st_size - _FIXED.size:
+            if (
+                magic != SNAPSHOT_MAGIC
+                or version != SNAPSHOT_VERSION
+                or size != info.st_size - _FIXED.size
+            ):
                 return None
             body = f.read(size)
     except (OSError, struct.error):
@@ -377,18 +423,29 @@ def _checkpoint(m: Any) -> Checkpoint:
     if type(m) is not dict:
         raise ValueError("checkpoint is not a map")
     seq, offset, prev, last, crc = (m["seq"], m["offset"], m["prev"], m["last"], m["crc"])
-    if not (_ints(seq, offset, last, crc) and type(prev) is bytes and len(prev) == 16
-            and type(m["state"]) is bytes and type(m["undone"]) is list
-            and type(m["markers"]) is list and _ints(*m["undone"])):
+    if not (
+        _ints(seq, offset, last, crc)
+        and type(prev) is bytes
+        and len(prev) == 16
+        and type(m["state"]) is bytes
+        and type(m["undone"]) is list
+        and type(m["markers"]) is list
+        and _ints(*m["undone"])
+    ):
         raise ValueError("checkpoint fields of the wrong type")
     markers = []
     for marker in m["markers"]:
-        if type(marker) is not list or len(marker) != 3 or not _ints(marker[0], marker[2]) \
-                or type(marker[1]) is not str:
+        if (
+            type(marker) is not list
+            or len(marker) != 3
+            or not _ints(marker[0], marker[2])
+            or type(marker[1]) is not str
+        ):
             raise ValueError("checkpoint marker of the wrong shape")
         markers.append((marker[0], marker[1], marker[2]))
-    return Checkpoint(Position(seq, offset, prev, last), frozenset(m["undone"]), tuple(markers),
-                      m["state"], crc)
+    return Checkpoint(
+        Position(seq, offset, prev, last), frozenset(m["undone"]), tuple(markers), m["state"], crc
+    )
 
 
 def _ints(*values: Any) -> bool:

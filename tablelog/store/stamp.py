@@ -31,8 +31,7 @@ def after(at: str) -> str:
     try:
         moment = dt.datetime.strptime(at, _FORMAT) + dt.timedelta(microseconds=1)
     except (ValueError, OverflowError):
-        raise LogError(f"the log's last record has a time no command can follow: {at!r}"
-                       ) from None
+        raise LogError(f"the log's last record has a time no command can follow: {at!r}") from None
     return moment.strftime(_FORMAT)
 
 

@@ -23,8 +23,18 @@ from tablelog.store.base import Log
 from tablelog.store.format import Header, pack_header
 from tablelog.store.log import LogError, LogFile, fsync_dir
 
-__all__ = ["Spec", "parse_spec", "names_table", "open_log", "create_log", "discard_log",
-           "new_table_id", "table_id_of", "TABLE_ID", "redact"]
+__all__ = [
+    "Spec",
+    "parse_spec",
+    "names_table",
+    "open_log",
+    "create_log",
+    "discard_log",
+    "new_table_id",
+    "table_id_of",
+    "TABLE_ID",
+    "redact",
+]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
@@ -50,15 +60,17 @@ def parse_spec(value: str) -> Spec:
     scheme = _SCHEME.match(value)
     name = scheme.group(1).lower() if scheme else ""
     if name not in ("file", *_POSTGRES):
-        if scheme and value[scheme.end():].startswith("//"):
-            raise LogError(f"unknown store URL scheme {name!r} in {redact(value)!r} (use a file "
-                           "path, file:DIR#ID or postgresql://…#ID)")
+        if scheme and value[scheme.end() :].startswith("//"):
+            raise LogError(
+                f"unknown store URL scheme {name!r} in {redact(value)!r} (use a file "
+                "path, file:DIR#ID or postgresql://…#ID)"
+            )
         return Spec("file", value, None)  # a plain path (a Windows drive letter too)
     where, sep, table_id = value.rpartition("#") if "#" in value else (value, "", "")
     if sep and not TABLE_ID.fullmatch(table_id):
         raise LogError(f"{table_id!r} is not a table id (1-64 characters of A-Z a-z 0-9 _ -)")
     if name == "file":
-        folder = where[len("file:"):]
+        folder = where[len("file:") :]
         folder = folder[2:] if folder.startswith("//") else folder  # file:///abs as file:/abs
         folder = folder or "."
         if not sep:
@@ -108,8 +120,10 @@ def open_log(value: str) -> Log:
     if spec.kind == "file" and names_table(value):
         return LogFile(spec.where)
     if spec.table_id is None:
-        raise LogError(f"{redact(value)} names no table: add #TABLE_ID (tablelog init --log "
-                       f"{redact(value)} creates a table and prints its id)")
+        raise LogError(
+            f"{redact(value)} names no table: add #TABLE_ID (tablelog init --log "
+            f"{redact(value)} creates a table and prints its id)"
+        )
     from tablelog.store.postgres import PostgresLog
 
     return PostgresLog(spec.where, spec.table_id)
@@ -158,7 +172,7 @@ def table_id_of(log: Log) -> str:
     if found is not None:
         return str(found)
     name = os.path.basename(log.path)
-    return name[:-len(".tlog")] if name.endswith(".tlog") else name
+    return name[: -len(".tlog")] if name.endswith(".tlog") else name
 
 
 def new_table_id() -> str:

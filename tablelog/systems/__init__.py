@@ -18,8 +18,17 @@ if TYPE_CHECKING:
     from tablelog.projections.core import State
     from tablelog.systems.declaration import System
 
-__all__ = ["REGISTRY", "SystemUnavailable", "names", "get", "register", "check_options",
-           "decide", "initial_state", "acting_field"]
+__all__ = [
+    "REGISTRY",
+    "SystemUnavailable",
+    "names",
+    "get",
+    "register",
+    "check_options",
+    "decide",
+    "initial_state",
+    "acting_field",
+]
 
 REGISTRY: dict[str, str] = {
     "fate": "tablelog.systems.fate",
@@ -64,8 +73,13 @@ def get(name: str) -> System:
     return declared
 
 
-def initial_state(system: str, title: str = "", session_id: str = "", seed: int = 0,
-                  options: dict[str, Any] | None = None) -> State:
+def initial_state(
+    system: str,
+    title: str = "",
+    session_id: str = "",
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> State:
     """Return the state before any event of a ``system`` session with this header's fields.
 
     Raises:
@@ -126,8 +140,11 @@ def decide(state: State, command: object) -> list[Event]:
         except SystemUnavailable:
             continue
         if owned:
-            raise RuleViolation("CORE-SYSTEM", f"a {other} command on a {state.system} log: "
-                                f"this session's events are {state.system} events")
+            raise RuleViolation(
+                "CORE-SYSTEM",
+                f"a {other} command on a {state.system} log: "
+                f"this session's events are {state.system} events",
+            )
     raise RuleViolation("CORE-COMMAND", f"{kind.__name__} is not a {state.system} command")
 
 

@@ -21,8 +21,17 @@ from tablelog.commands.core import deciders
 from tablelog.events.core import Event, registered_types
 from tablelog.projections.core import State, evolvers, preconditions
 
-__all__ = ["System", "Hidden", "Headline", "StatusView", "Handlers", "handlers", "lazy",
-           "lazy_group", "string_options"]
+__all__ = [
+    "System",
+    "Hidden",
+    "Headline",
+    "StatusView",
+    "Handlers",
+    "handlers",
+    "lazy",
+    "lazy_group",
+    "string_options",
+]
 
 Handler = Callable[[Any, Any], Any]
 

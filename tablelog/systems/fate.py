@@ -13,13 +13,16 @@ SYSTEM = System(
     name="fate",
     title="Fate",
     description="fan-made Fate TRPG: code casts, chants, Noble Phantasms",
-    handlers=handlers("tablelog.events.fate", "tablelog.projections.fate",
-                      "tablelog.commands.fate"),
+    handlers=handlers(
+        "tablelog.events.fate", "tablelog.projections.fate", "tablelog.commands.fate"
+    ),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.fate"),
     status=lazy("tablelog.cli.fate.status", "STATUS"),
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
-    headlines=(Headline("NPs released", "events", ("fate.PhantasmReleased",)),
-               Headline("code casts", "events", ("fate.CodeCast",))),
+    headlines=(
+        Headline("NPs released", "events", ("fate.PhantasmReleased",)),
+        Headline("code casts", "events", ("fate.CodeCast",)),
+    ),
 )

@@ -16,32 +16,49 @@ from tablelog.systems.declaration import Headline, Hidden, System, handlers, laz
 __all__ = ["SYSTEM"]
 
 OPTIONS = (
-    click.Option(["--clock"], metavar='"DAY HH:MM"', default=None,
-                 help="In-game start time (magicpunk; default day 1 12:00)."),
-    click.Option(["--deck"], metavar="C,C,…", default=None,
-                 help="Card list for the shared deck (magicpunk; default 54 cards)."),
-    click.Option(["--rules"], metavar="RULE,…", default=None,
-                 help="Optional rules the table adopts (magicpunk; default all; "
-                      "docs/magicpunk.md)."),
+    click.Option(
+        ["--clock"],
+        metavar='"DAY HH:MM"',
+        default=None,
+        help="In-game start time (magicpunk; default day 1 12:00).",
+    ),
+    click.Option(
+        ["--deck"],
+        metavar="C,C,…",
+        default=None,
+        help="Card list for the shared deck (magicpunk; default 54 cards).",
+    ),
+    click.Option(
+        ["--rules"],
+        metavar="RULE,…",
+        default=None,
+        help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+    ),
 )
 
 SYSTEM = System(
     name="magicpunk",
     title="Magic Punk",
     description="Magic Punk TRPG optional rules: mana cards, rests, rebuild",
-    handlers=handlers("tablelog.events.magicpunk", "tablelog.projections.magicpunk",
-                      "tablelog.commands.magicpunk"),
+    handlers=handlers(
+        "tablelog.events.magicpunk", "tablelog.projections.magicpunk", "tablelog.commands.magicpunk"
+    ),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.magicpunk"),
     status=lazy("tablelog.cli.magicpunk.status", "STATUS"),
     options=OPTIONS,
     to_json=projection.to_json,
-    code=("tablelog.events.magicpunk", "tablelog.projections.magicpunk",
-          "tablelog.rules.magicpunk"),
+    code=(
+        "tablelog.events.magicpunk",
+        "tablelog.projections.magicpunk",
+        "tablelog.rules.magicpunk",
+    ),
     acts_for={Draw: "who", Play: "who", Circulate: "holder", Charge: "by", Procure: "who"},
-    headlines=(Headline("cards drawn", "added", (), "hand"),
-               Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
-               Headline("cards charged into items", "added", (), "cards")),
+    headlines=(
+        Headline("cards drawn", "added", (), "hand"),
+        Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
+        Headline("cards charged into items", "added", (), "cards"),
+    ),
     hidden=Hidden(
         owner_fields=("hand", "cards"),
         owner_events={

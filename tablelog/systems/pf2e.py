@@ -12,8 +12,9 @@ SYSTEM = System(
     name="pf2e",
     title="Pathfinder 2e",
     description="Pathfinder 2e runes: etch, transfer, invest",
-    handlers=handlers("tablelog.events.pf2e", "tablelog.projections.pf2e",
-                      "tablelog.commands.pf2e"),
+    handlers=handlers(
+        "tablelog.events.pf2e", "tablelog.projections.pf2e", "tablelog.commands.pf2e"
+    ),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.pf2e"),
     status=lazy("tablelog.cli.pf2e", "STATUS"),
@@ -25,7 +26,9 @@ SYSTEM = System(
         commands.InvestItem: "by",
         commands.LearnFormula: "character",
     },
-    headlines=(Headline("runes etched", "events", ("pf2e.RuneEtched",)),
-               Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
-               Headline("gp spent", "gained", (), "spent_gp")),
+    headlines=(
+        Headline("runes etched", "events", ("pf2e.RuneEtched",)),
+        Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
+        Headline("gp spent", "gained", (), "spent_gp"),
+    ),
 )

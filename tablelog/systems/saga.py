@@ -16,16 +16,18 @@ SYSTEM = System(
     name="saga",
     title="SaGa Emerald Beyond",
     description="SaGa Emerald Beyond battle damage",
-    handlers=handlers("tablelog.events.saga", "tablelog.projections.saga",
-                      "tablelog.commands.saga"),
+    handlers=handlers(
+        "tablelog.events.saga", "tablelog.projections.saga", "tablelog.commands.saga"
+    ),
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.saga"),
     status=lazy("tablelog.cli.saga.status", "STATUS"),
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
-    headlines=(Headline("techs used", "actions", ("saga.AttackDamageDealt",
-                                                 "saga.AttackAvoided")),),
+    headlines=(
+        Headline("techs used", "actions", ("saga.AttackDamageDealt", "saga.AttackAvoided")),
+    ),
     hidden=Hidden(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
         enemy_sheets={"saga.UnitAdded": (("hp", "hp_max", "lp_max"), ("hp_floor",))},

@@ -34,19 +34,22 @@ def cookie_name(table_id: str | None) -> str:
 def _page(title: str, body: str, scripts: list[str], styles: list[str]) -> str:
     links = "".join(f'<link rel="stylesheet" href="{s}">' for s in styles)
     tags = "".join(f'<script src="{s}" defer></script>' for s in scripts)
-    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{html.escape(title)}</title><link rel="icon" href="data:,">{links}'
-            f'<link rel="stylesheet" href="/static/tablelog.css">{tags}</head>'
-            f"<body>{body}</body></html>")
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{html.escape(title)}</title><link rel="icon" href="data:,">{links}'
+        f'<link rel="stylesheet" href="/static/tablelog.css">{tags}</head>'
+        f"<body>{body}</body></html>"
+    )
 
 
 def _with_cookie(request: Request[Any, Any, Any], name: str, target: str) -> Response[Any]:
     """Set the token cookie from ``?token=`` and send the browser to ``target`` without it."""
     token = request.query_params.get("token", "")
     response = Redirect(path=target)
-    response.set_cookie(name, token, httponly=True, samesite="strict", path="/",
-                        max_age=60 * 60 * 24 * 365)
+    response.set_cookie(
+        name, token, httponly=True, samesite="strict", path="/", max_age=60 * 60 * 24 * 365
+    )
     return response
 
 
@@ -57,8 +60,10 @@ def web_routes() -> list[Any]:
     def index(request: Request[Any, Any, Any]) -> Response[Any]:
         if request.query_params.get("token"):
             return _with_cookie(request, cookie_name(None), "/")
-        body = ('<header><h1>tablelog</h1></header><main id="app" class="index">'
-                '<noscript>This page needs JavaScript.</noscript></main>')
+        body = (
+            '<header><h1>tablelog</h1></header><main id="app" class="index">'
+            "<noscript>This page needs JavaScript.</noscript></main>"
+        )
         scripts = ["/static/common.js", "/static/index.js"]
         return Response(_page("tablelog — tables", body, scripts, []), media_type=MediaType.HTML)
 
@@ -67,12 +72,17 @@ def web_routes() -> list[Any]:
         if request.query_params.get("token"):
             return _with_cookie(request, cookie_name(table_id), f"/t/{table_id}")
         safe = html.escape(table_id)
-        body = (f'<main id="app" data-table="{safe}">'
-                '<noscript>This page needs JavaScript.</noscript></main>')
+        body = (
+            f'<main id="app" data-table="{safe}">'
+            "<noscript>This page needs JavaScript.</noscript></main>"
+        )
         scripts = [f"{UPLOT}/uPlot.iife.min.js", "/static/common.js", "/static/table.js"]
-        return Response(_page(f"tablelog — {table_id}", body, scripts, [f"{UPLOT}/uPlot.min.css"]),
-                        media_type=MediaType.HTML)
+        return Response(
+            _page(f"tablelog — {table_id}", body, scripts, [f"{UPLOT}/uPlot.min.css"]),
+            media_type=MediaType.HTML,
+        )
 
-    static = create_static_files_router(path="/static", directories=[STATIC],
-                                        include_in_schema=False)
+    static = create_static_files_router(
+        path="/static", directories=[STATIC], include_in_schema=False
+    )
     return [index, table_page, static]

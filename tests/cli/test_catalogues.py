@@ -27,9 +27,14 @@ def test_rune_list_filters_by_usage_and_level() -> None:
     """--usage shield lists the six reinforcing runes; --max-level 3 keeps +1 potency (level 2)
     and leaves striking (level 4) out."""
     shields = run_json("pf2e", "rune", "list", "--usage", "shield")
-    assert ["minor-reinforcing", "lesser-reinforcing", "moderate-reinforcing",
-            "greater-reinforcing", "major-reinforcing", "supreme-reinforcing"] == [
-        r["id"] for r in shields]
+    assert [
+        "minor-reinforcing",
+        "lesser-reinforcing",
+        "moderate-reinforcing",
+        "greater-reinforcing",
+        "major-reinforcing",
+        "supreme-reinforcing",
+    ] == [r["id"] for r in shields]
     assert {"level": 4, "price_gp": 75} == {k: shields[0][k] for k in ("level", "price_gp")}
     low = {r["id"]: r for r in run_json("pf2e", "rune", "list", "--max-level", "3")}
     assert 35 == low["weapon-potency-1"]["price_gp"]
@@ -45,15 +50,18 @@ def test_rune_list_by_usage_lists_what_such_an_item_takes() -> None:
     from tablelog.rules.pf2e import catalogue as cat
     from tablelog.rules.pf2e.usage import fits
 
-    listed = {r["id"]: r["usage"] for r in run_json("pf2e", "rune", "list", "--usage",
-                                                     "melee-weapon")}
+    listed = {
+        r["id"]: r["usage"] for r in run_json("pf2e", "rune", "list", "--usage", "melee-weapon")
+    }
     assert ("weapon", "melee-weapon") == (listed["striking"], listed["animated"])
     assert "returning" not in listed and "armor-potency-1" not in listed
-    melee = [b for b in cat.base_items().values() if b.category == "weapon"
-             and b.subtype == "melee"]
+    melee = [
+        b for b in cat.base_items().values() if b.category == "weapon" and b.subtype == "melee"
+    ]
     assert melee and all(fits(cat.runes()[rune], base) for rune in listed for base in melee)
     assert {"weapon", "weapon-without-holy", "weapon-without-unholy", "melee-weapon"} == set(
-        listed.values())
+        listed.values()
+    )
 
 
 def test_rune_list_shows_legacy_aliases() -> None:
@@ -90,7 +98,8 @@ def test_base_list_by_category() -> None:
     """--category shield lists the four shields with their prices in gp."""
     shields = run_json("pf2e", "base", "list", "--category", "shield")
     assert {"buckler": 1, "wooden-shield": 1, "steel-shield": 2, "tower-shield": 10} == {
-        b["id"]: b["price_gp"] for b in shields}
+        b["id"]: b["price_gp"] for b in shields
+    }
 
 
 def test_tech_list_by_weapon_type_shows_japanese_names() -> None:
@@ -117,8 +126,10 @@ def test_tech_show_by_id_or_japanese_name() -> None:
 def test_a_japanese_name_of_two_techs_names_both(tmp_path: Path) -> None:
     """流し斬り is two catalogue techs: exit 1, UNKNOWN-NAME naming both ids."""
     err = refused(tmp_path / "none.tlog", "saga", "tech", "show", "流し斬り")
-    assert ("error: UNKNOWN-NAME: 流し斬り names 2 techs (nagashi-kiri-1, nagashi-kiri-2): "
-            "give the id\n") == err
+    assert (
+        "error: UNKNOWN-NAME: 流し斬り names 2 techs (nagashi-kiri-1, nagashi-kiri-2): "
+        "give the id\n"
+    ) == err
 
 
 @rule("SAGA-ATK-5")
@@ -128,10 +139,37 @@ def test_cast_with_a_japanese_name_logs_the_id(tmp_path: Path) -> None:
     for tech in ("斬り払い", "kiri-harai"):
         log = tmp_path / f"{len(logs)}.tlog"
         ok(log, "init", "--system", "saga", "--seed", "3")
-        ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320", "--stat", "str=40",
-           "--slv", "1h-sword=10", "--weapon", "1h-sword=30", "--resist", "20")
-        ok(log, "saga", "unit", "add", "Wolf", "--enemy", "--max-hp", "900", "--battle-rank", "20",
-           "--intrinsic-hp", "150")
+        ok(
+            log,
+            "saga",
+            "unit",
+            "add",
+            "Gustave",
+            "--max-hp",
+            "320",
+            "--stat",
+            "str=40",
+            "--slv",
+            "1h-sword=10",
+            "--weapon",
+            "1h-sword=30",
+            "--resist",
+            "20",
+        )
+        ok(
+            log,
+            "saga",
+            "unit",
+            "add",
+            "Wolf",
+            "--enemy",
+            "--max-hp",
+            "900",
+            "--battle-rank",
+            "20",
+            "--intrinsic-hp",
+            "150",
+        )
         ok(log, "saga", "cast", "Gustave", tech, "--target", "Wolf", "--roll", "1")
         logs.append([json.loads(x)["data"] for x in ok(log, "log", "--json").splitlines()])
     assert logs[1] == logs[0]
@@ -143,12 +181,47 @@ def test_procure_takes_japanese_row_names(tmp_path: Path) -> None:
     """魔殻 (2) + 上質 (1) + 絢爛 (2) is rarity 5, as magic-shell, fine, gorgeous."""
     log = tmp_path / "m.tlog"
     ok(log, "init", "--system", "magicpunk")
-    ok(log, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
-       "--intellect", "10", "--magic", "10", "--hp", "26")
-    ja = ok(log, "magicpunk", "procure", "Aria", "--material", "魔殻", "--quality", "上質",
-            "--design", "絢爛")
-    en = ok(log, "magicpunk", "procure", "Aria", "--material", "magic-shell", "--quality", "fine",
-            "--design", "gorgeous")
+    ok(
+        log,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+    )
+    ja = ok(
+        log,
+        "magicpunk",
+        "procure",
+        "Aria",
+        "--material",
+        "魔殻",
+        "--quality",
+        "上質",
+        "--design",
+        "絢爛",
+    )
+    en = ok(
+        log,
+        "magicpunk",
+        "procure",
+        "Aria",
+        "--material",
+        "magic-shell",
+        "--quality",
+        "fine",
+        "--design",
+        "gorgeous",
+    )
     assert "rarity 5: Intellect check, challenge +5" in ja
     assert ja.split(" ", 1)[1] == en.split(" ", 1)[1]
 
@@ -180,15 +253,18 @@ def test_the_readmes_catalogue_examples_run(tmp_path: Path) -> None:
     import shlex
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    paragraph = readme[readme.index("The catalogues can be\nbrowsed"):]
-    paragraph = paragraph[:paragraph.index("\n\n")]
+    paragraph = readme[readme.index("The catalogues can be\nbrowsed") :]
+    paragraph = paragraph[: paragraph.index("\n\n")]
     examples = re.findall(r"`([^`]+)`", paragraph.replace("\n", " "))
     sessions = {"saga": "saga-wolf-road", "magicpunk": "magicpunk-rest-stop"}
     logs = {}
     for system, example in sessions.items():
         logs[system] = tmp_path / f"{system}.tlog"
-        ok(logs[system], "run", str(Path(__file__).resolve().parents[2] / "examples" /
-                                    f"{example}.txt"))
+        ok(
+            logs[system],
+            "run",
+            str(Path(__file__).resolve().parents[2] / "examples" / f"{example}.txt"),
+        )
     implied = {"procure": "magicpunk", "saga": "saga"}
     assert 6 == len(examples)
     for text in examples:

@@ -15,9 +15,17 @@ def complete(words: str, cword: int, shell: str = "bash", **env: str) -> list[st
     """What `tablelog` offers for COMP_WORDS=WORDS at index CWORD (the values only)."""
     done = subprocess.run(
         [sys.executable, "-c", "from tablelog.cli.main import main; main()"],
-        env=dict(os.environ, _TABLELOG_COMPLETE=f"{shell}_complete", COMP_WORDS=words,
-                 COMP_CWORD=str(cword), **env),
-        capture_output=True, text=True, check=True)
+        env=dict(
+            os.environ,
+            _TABLELOG_COMPLETE=f"{shell}_complete",
+            COMP_WORDS=words,
+            COMP_CWORD=str(cword),
+            **env,
+        ),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     if shell == "bash":
         return [line.split(",", 1)[1] for line in done.stdout.splitlines() if line]
     return done.stdout.splitlines()[1::3]  # zsh: type, value, help
@@ -31,7 +39,8 @@ def test_bash_completes_names_and_runes_from_the_log(tmp_path: Path) -> None:
     ok(log, "pf2e", "item", "add", "longsword-1", "--base", "longsword", "--owner", "Valeros")
     assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} pf2e etch ", 5)
     assert ["flaming", "flickering", "flurrying"] == complete(
-        f"tablelog --log {log} pf2e etch longsword-1 fl", 6)
+        f"tablelog --log {log} pf2e etch longsword-1 fl", 6
+    )
     assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} note x --about ", 6)
 
 
@@ -61,7 +70,12 @@ def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> Non
     ok(log, "pf2e", "character", "add", name)
     offered = complete(f"tablelog --log {log} pf2e etch ", 5)
     assert ["'x$(touch${IFS}pwned)'"] == offered
-    line = subprocess.run(["bash", "-c", f"printf %s {offered[0]}"], cwd=tmp_path,
-                          capture_output=True, text=True, check=True)
+    line = subprocess.run(
+        ["bash", "-c", f"printf %s {offered[0]}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert (name, False) == (line.stdout, (tmp_path / "pwned").exists())
     assert [name] == complete(f"tablelog --log {log} pf2e etch ", 5, "zsh")

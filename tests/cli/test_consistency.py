@@ -30,18 +30,24 @@ def test_a_name_with_a_comma_is_refused(log: Path) -> None:
     """A name cannot hold a comma, since comma-separated options (--who A,B) list names."""
     before = log.read_bytes()
     result = invoke(log, "toy", "add", "Ann,Bo", "3")
-    assert (1, "error: CORE-NAME: a name cannot hold a comma (commas separate names in options "
-            "like --who A,B): 'Ann,Bo'\n") == (result.exit_code, result.stderr)
+    assert (
+        1,
+        "error: CORE-NAME: a name cannot hold a comma (commas separate names in options "
+        "like --who A,B): 'Ann,Bo'\n",
+    ) == (result.exit_code, result.stderr)
     assert before == log.read_bytes()
 
 
 @pytest.mark.rule("CORE-NAME")
-@pytest.mark.parametrize(("actor", "why"), [
-    ("Ann\x1b[2J", "cannot hold control characters"),
-    ("A" * 65, "has 65 characters; at most 64"),
-    ("Cafe\u0301", "is not in composed form"),
-    ("Ann,Bo", "cannot hold a comma"),
-])
+@pytest.mark.parametrize(
+    ("actor", "why"),
+    [
+        ("Ann\x1b[2J", "cannot hold control characters"),
+        ("A" * 65, "has 65 characters; at most 64"),
+        ("Cafe\u0301", "is not in composed form"),
+        ("Ann,Bo", "cannot hold a comma"),
+    ],
+)
 def test_the_actor_gets_the_checks_of_any_name(log: Path, actor: str, why: str) -> None:
     """--actor is a name like any other: a usage error (2) naming CORE-NAME, log unchanged."""
     before = log.read_bytes()
@@ -59,7 +65,8 @@ def test_run_dry_run_names_the_line_it_stopped_at(log: Path, tmp_path: Path) -> 
     assert 1 == result.exit_code
     assert result.stderr.splitlines() == [
         "dry run stopped at line 2; nothing appended",
-        f"error: TOY-SPEND-1: {script} line 2: a has 3, needs 9"]
+        f"error: TOY-SPEND-1: {script} line 2: a has 3, needs 9",
+    ]
 
 
 def test_sigint_ends_a_command_with_130(tmp_path: Path) -> None:
@@ -68,9 +75,19 @@ def test_sigint_ends_a_command_with_130(tmp_path: Path) -> None:
     fifo = tmp_path / "script"
     os.mkfifo(fifo)
     log = tmp_path / "s.tlog"
-    proc = subprocess.Popen([sys.executable, "-c", "from tablelog.cli.main import main; main()",
-                             "--log", str(log), "run", str(fifo)],
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from tablelog.cli.main import main; main()",
+            "--log",
+            str(log),
+            "run",
+            str(fifo),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     with open(fifo, "w") as writer:  # the run waits on the script: interrupt it there
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)

@@ -27,8 +27,9 @@ TOYCLI = str(Path(__file__).resolve().parents[1] / "faults" / "toycli.py")
 ERASE = "\x1b[2J\x1b[H"  # erase the screen, cursor home
 TITLE = "\x1b]0;pwned\x07"  # OSC: set the window title
 FORGED = "mallory\n#9 2026-01-01T00:00:00.000000Z gm core.Noted 'gift'"  # a forged `log` line
-UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                    "\u2028\u2029]")  # every character escape_text escapes, but the newline
+UNSAFE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)  # every character escape_text escapes, but the newline
 INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]")  # format (Cf): invisible
 
 
@@ -56,8 +57,10 @@ def test_a_title_with_control_characters_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.tlog"
     result = invoke(path, "init", "--system", "toy", "--title", "Fourth war" + TITLE)
     assert (result.exit_code, result.stderr) == (
-        1, "error: CORE-TEXT: the title cannot hold control characters "
-           "(\\u001b in 'Fourth war\\u001b]0;pwned\\u0007')\n")
+        1,
+        "error: CORE-TEXT: the title cannot hold control characters "
+        "(\\u001b in 'Fourth war\\u001b]0;pwned\\u0007')\n",
+    )
     assert not path.exists()
 
 
@@ -72,7 +75,8 @@ def test_a_note_keeps_its_line_breaks_and_refuses_other_controls(log: Path) -> N
     """A note may have several lines and tabs (escaped when shown: one output line each); ESC,
     CR or a bidi override is refused (CORE-TEXT)."""
     assert ok(log, "note", "rulings:\n\t1. no flanking") == (
-        "#1 core.Noted 'rulings:\\n\\t1. no flanking'\n")
+        "#1 core.Noted 'rulings:\\n\\t1. no flanking'\n"
+    )
     assert ok(log, "log").endswith(" gm core.Noted 'rulings:\\n\\t1. no flanking'\n")
     for text in ("a" + ERASE, "a\rb", "a\u202eb"):
         assert "CORE-TEXT: a note cannot hold control characters" in refused(log, "note", text)
@@ -81,32 +85,61 @@ def test_a_note_keeps_its_line_breaks_and_refuses_other_controls(log: Path) -> N
 def crafted_log(path: Path, title: str, envelopes: list[tuple[str, dict, str]]) -> Path:
     """A toy log at ``path`` written by a hostile tool: ``title``, then one command for each
     ``(type, data, actor)``, dated a second apart."""
-    LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7,
-                                     title, {}))
+    LogFile.create(str(path), Header("0" * 32, "toy", "2026-01-01T00:00:00.000000Z", 7, title, {}))
     writer = LogFile(str(path))
     writer.scan_all()
     for n, (kind, data, actor) in enumerate(envelopes, start=1):
         assert writer.end is not None
         with writer.lock():
-            writer.append([{"type": kind, "v": 1, "at": f"2026-01-01T00:00:0{n}.000000Z",
-                            "actor": actor, "data": data, "cmd": n}], writer.end, locked=True)
+            writer.append(
+                [
+                    {
+                        "type": kind,
+                        "v": 1,
+                        "at": f"2026-01-01T00:00:0{n}.000000Z",
+                        "actor": actor,
+                        "data": data,
+                        "cmd": n,
+                    }
+                ],
+                writer.end,
+                locked=True,
+            )
     return path
 
 
 def hostile_log(tmp_path: Path) -> Path:
     """A log written by a hostile tool: a title with an OSC, a counter whose name erases the
     screen, an actor whose newline forges a `log` line, a note with ESC and C1 controls."""
-    return crafted_log(tmp_path / "h.tlog", "war" + TITLE, [
-        ("toy.CounterAdded", {"name": "a" + ERASE, "points": 9}, FORGED),
-        ("core.Noted", {"text": "hi" + ERASE + "\x9b2J\u202eevil"}, "gm" + TITLE),
-    ])
+    return crafted_log(
+        tmp_path / "h.tlog",
+        "war" + TITLE,
+        [
+            ("toy.CounterAdded", {"name": "a" + ERASE, "points": 9}, FORGED),
+            ("core.Noted", {"text": "hi" + ERASE + "\x9b2J\u202eevil"}, "gm" + TITLE),
+        ],
+    )
 
 
-COMMANDS = [("log",), ("log", "--all"), ("replay",), ("history", "a" + ERASE), ("state",),
-            ("state", "--json"), ("log", "--json"), ("history", "a" + ERASE, "--json"),
-            ("state", "a" + ERASE), ("status",), ("verify",), ("export",),
-            ("export", "--format", "csv"), ("export", "--format", "csv", "--all"), ("report",),
-            ("report", "--format", "html"), ("report", "--format", "json")]
+COMMANDS = [
+    ("log",),
+    ("log", "--all"),
+    ("replay",),
+    ("history", "a" + ERASE),
+    ("state",),
+    ("state", "--json"),
+    ("log", "--json"),
+    ("history", "a" + ERASE, "--json"),
+    ("state", "a" + ERASE),
+    ("status",),
+    ("verify",),
+    ("export",),
+    ("export", "--format", "csv"),
+    ("export", "--format", "csv", "--all"),
+    ("report",),
+    ("report", "--format", "html"),
+    ("report", "--format", "json"),
+]
 
 
 @pytest.mark.parametrize("args", COMMANDS)
@@ -130,7 +163,8 @@ def test_strings_from_a_hostile_log_are_escaped(tmp_path: Path, args: tuple[str,
         assert (parsed[0]["actor"], parsed[0]["data"]["name"]) == (FORGED, "a" + ERASE)
     if args == ("export",):
         assert [json.loads(line) for line in lines][2]["data"]["text"] == (
-            "hi" + ERASE + "\x9b2J\u202eevil")
+            "hi" + ERASE + "\x9b2J\u202eevil"
+        )
 
 
 def test_the_forged_line_shows_inside_its_record(tmp_path: Path) -> None:
@@ -138,9 +172,11 @@ def test_the_forged_line_shows_inside_its_record(tmp_path: Path) -> None:
     path = hostile_log(tmp_path)
     lines = ok(path, "log").splitlines()
     assert len(lines) == 2
-    assert lines[0] == ("#1 2026-01-01T00:00:01.000000Z mallory\\n#9 2026-01-01T00:00:00.000000Z "
-                        "gm core.Noted 'gift' toy.CounterAdded "
-                        "name='a\\x1b[2J\\x1b[H' points=9")
+    assert lines[0] == (
+        "#1 2026-01-01T00:00:01.000000Z mallory\\n#9 2026-01-01T00:00:00.000000Z "
+        "gm core.Noted 'gift' toy.CounterAdded "
+        "name='a\\x1b[2J\\x1b[H' points=9"
+    )
 
 
 def test_errors_naming_a_hostile_string_are_escaped(tmp_path: Path) -> None:
@@ -156,10 +192,11 @@ def test_escape_text_writes_json_compatible_escapes() -> None:
     """Newline, tab, CR, backspace and form feed as \\n \\t \\r \\b \\f, the rest as \\uXXXX;
     text without control characters is returned as it is (Korean and Japanese included)."""
     assert escape_text("a\nb\tc\rd\be\ff\x1bg\x9bh\u202ei\x7f") == (
-        "a\\nb\\tc\\rd\\be\\ff\\u001bg\\u009bh\\u202ei\\u007f")
+        "a\\nb\\tc\\rd\\be\\ff\\u001bg\\u009bh\\u202ei\\u007f"
+    )
     plain = "전사 キリツグ　(full-width space) é"
     assert escape_text(plain) == plain
-    assert json.loads(f'"{escape_text(chr(0x1b) + "x" + chr(0x202e))}"') == "\x1bx\u202e"
+    assert json.loads(f'"{escape_text(chr(0x1B) + "x" + chr(0x202E))}"') == "\x1bx\u202e"
     check_text("line 1\n\tline 2", "a note", lines=True)
 
 
@@ -167,15 +204,20 @@ def invisible_log(tmp_path: Path) -> Path:
     """A crafted log whose strings hold invisible format characters that entry refuses: a
     title with a word joiner, a counter named with a BOM, a note by ``Ann\\u200b`` (a
     zero-width space: it looks exactly like Ann)."""
-    return crafted_log(tmp_path / "i.tlog", "war\u2060", [
-        ("toy.CounterAdded", {"name": "a\ufeff", "points": 9}, "gm"),
-        ("core.Noted", {"text": "I give Mallory my sword\u200b"}, "Ann\u200b"),
-    ])
+    return crafted_log(
+        tmp_path / "i.tlog",
+        "war\u2060",
+        [
+            ("toy.CounterAdded", {"name": "a\ufeff", "points": 9}, "gm"),
+            ("core.Noted", {"text": "I give Mallory my sword\u200b"}, "Ann\u200b"),
+        ],
+    )
 
 
 @pytest.mark.parametrize("args", [args for args in COMMANDS if args != ("verify",)])
 def test_invisible_characters_from_a_crafted_log_are_shown_escaped(
-        tmp_path: Path, args: tuple[str, ...]) -> None:
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
     """A zero-width space, a word joiner and a BOM (Unicode format characters, refused by
     `--actor` and in names) are printed as `\\u200b`, `\\u2060`, `\\ufeff` by every read,
     export and report: `Ann\\u200b`'s record never shows as Ann's."""
@@ -189,8 +231,9 @@ def test_invisible_characters_from_a_crafted_log_are_shown_escaped(
 def test_a_log_line_shows_the_invisible_character_of_an_actor(tmp_path: Path) -> None:
     """`log` prints the actor `Ann\\u200b` with its escape, so it does not read as Ann."""
     lines = ok(invisible_log(tmp_path), "log").splitlines()
-    assert lines[1] == ("#2 2026-01-01T00:00:02.000000Z Ann\\u200b core.Noted "
-                        "'I give Mallory my sword\\u200b'")
+    assert lines[1] == (
+        "#2 2026-01-01T00:00:02.000000Z Ann\\u200b core.Noted 'I give Mallory my sword\\u200b'"
+    )
 
 
 def test_escape_text_escapes_every_format_character() -> None:
@@ -224,16 +267,23 @@ def test_a_hostile_path_is_printed_escaped_by_copy(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["copy", str(source), str(tmp_path / "cpy.tlog")])
     assert result.exit_code == 0, result.output
     shown = str(tmp_path / "h\\u001b]0;PWN\\u0007\\u001b[2J.tlog")
-    assert result.stderr == (f"warning: torn last record at byte {base.stat().st_size} of "
-                             f"{shown} (a crash mid-append) is not copied\n")
+    assert result.stderr == (
+        f"warning: torn last record at byte {base.stat().st_size} of "
+        f"{shown} (a crash mid-append) is not copied\n"
+    )
     assert result.stdout.startswith(f"copied 1 records from {shown} to ")
 
 
 def test_click_usage_errors_print_a_hostile_argument_escaped(log: Path, tmp_path: Path) -> None:
     """`tablelog run "$E"` of a missing file: click's own usage error (through the real entry
     point) names the path with its escapes, not the raw ESC and BEL; exit 2."""
-    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "run", PATH_ESC],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, TOYCLI, "--log", str(log), "run", PATH_ESC],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert (done.returncode, done.stdout) == (2, "")
     assert UNSAFE.search(done.stderr) is None
     [line] = done.stderr.splitlines()  # one line: click's message, as it formats file names

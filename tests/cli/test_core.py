@@ -269,20 +269,33 @@ def test_torn_tail_is_reported_and_repaired(log: Path) -> None:
     whole = log.read_bytes()
     log.write_bytes(whole[:-4])
     assert state_json(log)["characters"]["a"]["hp"] == 5
-    reads = (("state",), ("status",), ("log",), ("history", "a"), ("replay",), ("export",),
-             ("report", "--output", str(log.parent / "r.md")))
+    reads = (
+        ("state",),
+        ("status",),
+        ("log",),
+        ("history", "a"),
+        ("replay",),
+        ("export",),
+        ("report", "--output", str(log.parent / "r.md")),
+    )
     for read in reads:  # every read warns alike (status did not)
         result = invoke(log, *read)
         assert result.exit_code == 0, read
-        assert (f"warning: torn last record at byte {torn_at} (a crash mid-append) is ignored; "
-                "run: tablelog verify --repair\n") == result.stderr, read
+        assert (
+            f"warning: torn last record at byte {torn_at} (a crash mid-append) is ignored; "
+            "run: tablelog verify --repair\n"
+        ) == result.stderr, read
     assert invoke(log, "verify").exit_code == 1
     err = refused(log, "toy", "spend", "a", "1", status=3)
     assert "verify --repair" in err
     script = log.parent / "dry.txt"
     script.write_text("toy spend a 1\n")
-    for appending in (("toy", "spend", "a", "1", "--dry-run"), ("undo",), ("toy", "spend", "a",
-                      "99"), ("run", "--dry-run", str(script))):  # as the append would: exit 3
+    for appending in (
+        ("toy", "spend", "a", "1", "--dry-run"),
+        ("undo",),
+        ("toy", "spend", "a", "99"),
+        ("run", "--dry-run", str(script)),
+    ):  # as the append would: exit 3
         assert "torn last record" in refused(log, *appending, status=3), appending
     out = ok(log, "verify", "--repair")
     assert out.startswith("repaired: torn last record at byte")
@@ -338,10 +351,14 @@ def test_run_atomic_all_or_nothing(log: Path, tmp_path: Path) -> None:
     assert "nothing appended" in result.stderr
     good = tmp_path / "good.txt"
     good.write_text('tablelog toy add c 4\ntoy spend c 1\nnote "two words"\n')
-    printed = [line for line in ok(log, "run", str(good), "--atomic").splitlines()
-               if line.startswith("#")]
-    assert printed == ["#1 toy.CounterAdded name='c' points=4",
-                       "#2 toy.PointsSpent name='c' points=1", "#3 core.Noted 'two words'"]
+    printed = [
+        line for line in ok(log, "run", str(good), "--atomic").splitlines() if line.startswith("#")
+    ]
+    assert printed == [
+        "#1 toy.CounterAdded name='c' points=4",
+        "#2 toy.PointsSpent name='c' points=1",
+        "#3 core.Noted 'two words'",
+    ]
     data = state_json(log)
     assert data["seq"] == 3 and data["characters"]["c"]["hp"] == 3
 
@@ -502,9 +519,7 @@ def test_verify_repair_and_salvage_together_is_a_usage_error(log: Path) -> None:
     assert not (log.parent / "out.tlog").exists()
 
 
-def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(
-    log: Path, tmp_path: Path
-) -> None:
+def test_a_fifo_at_the_log_or_lock_path_is_exit_3_not_a_hang(log: Path, tmp_path: Path) -> None:
     """Opening a FIFO waits for its other end: the log is checked to be a regular file first,
     so the command ends at once with a message; a FIFO at the old lock file's name is ignored
     (the lock is on the log itself)."""
@@ -530,17 +545,21 @@ def test_an_import_from_a_fifo_is_refused_not_a_hang(log: Path, tmp_path: Path) 
         for source in (str(fifo), str(tmp_path), "/dev/zero"):
             result = invoke(target, "import", source)
             assert (result.exit_code, result.stdout) == (2, "")
-            assert result.stderr.endswith(f"Invalid value for 'SOURCE': {source}: not a "
-                                          "regular file\n")
+            assert result.stderr.endswith(
+                f"Invalid value for 'SOURCE': {source}: not a regular file\n"
+            )
     finally:
         signal.alarm(0)
     assert not target.exists()
     ok(log, "note", "x")
     exported = ok(log, "export")
     result = CliRunner().invoke(cli, ["--log", str(target), "import", "-"], input=exported)
-    assert (result.exit_code, result.stdout) == (0, f"imported {target}: toy session "
-                                                 f"{LogFile(str(log)).open().session_id}, 1 "
-                                                 "records, hash chain intact, replays\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"imported {target}: toy session "
+        f"{LogFile(str(log)).open().session_id}, 1 "
+        "records, hash chain intact, replays\n",
+    )
 
 
 def test_a_fifo_at_the_snapshot_path_is_no_snapshot_not_a_hang(log: Path) -> None:
@@ -697,13 +716,16 @@ def test_log_entity_of_a_name_no_event_names(log: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["abc", "1.5", "0", "-3", "9999999999999999999", "9" * 5000])
-def test_bad_snapshot_spacing_is_one_error_line(log: Path, monkeypatch: pytest.MonkeyPatch,
-                                                value: str) -> None:
+def test_bad_snapshot_spacing_is_one_error_line(
+    log: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     """$TABLELOG_SNAPSHOT_EVERY that is no whole number of events: exit 3, one line, no change."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", value)
     err = refused(log, "note", "x", status=3)
-    assert f"error: TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to " \
-           f"1000000000, got {value!r}\n" == err
+    assert (
+        f"error: TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
+        f"1000000000, got {value!r}\n" == err
+    )
 
 
 def test_empty_snapshot_spacing_is_the_default(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:

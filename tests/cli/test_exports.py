@@ -23,7 +23,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for example in EXAMPLES:
         log = folder / f"{example.stem}.tlog"
         ok(log, "run", str(example))
-        ok(log, "note", "a ruling, with \"quotes\", commas and a tab\there")
+        ok(log, "note", 'a ruling, with "quotes", commas and a tab\there')
         ok(log, "undo")
         made[example.stem] = log
     return made
@@ -62,8 +62,9 @@ def test_export_to_a_file_and_import_with_log_after_the_command(logs, tmp_path):
     """`export -o FILE` writes the file; `import FILE --log NEW` (SPEC's order) creates NEW."""
     target = tmp_path / "out.jsonl"
     assert "" == export(logs["fate-fourth-war"], "-o", str(target))
-    result = invoke(tmp_path / "unused.tlog", "import", str(target), "--log",
-                    str(tmp_path / "new.tlog"))
+    result = invoke(
+        tmp_path / "unused.tlog", "import", str(target), "--log", str(tmp_path / "new.tlog")
+    )
     assert 0 == result.exit_code, result.output
     assert logs["fate-fourth-war"].read_bytes() == (tmp_path / "new.tlog").read_bytes()
     assert not (tmp_path / "unused.tlog").exists()
@@ -91,8 +92,10 @@ def test_an_edited_record_is_refused_naming_its_line(logs, tmp_path):
     """Changing a figure in record #24 (line 25) breaks the chain hash line 26 holds."""
     text = export(logs["pf2e-downtime"])
     err = refuse(tmp_path, edited(text, 25, '"price_cp": 6500', '"price_cp": 650'))
-    assert "bad.jsonl line 25: edited: it does not hash to the chain hash (prev) that line 26 " \
-           "holds" in err
+    assert (
+        "bad.jsonl line 25: edited: it does not hash to the chain hash (prev) that line 26 "
+        "holds" in err
+    )
 
 
 def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
@@ -101,11 +104,15 @@ def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
     text = export(logs["saga-wolf-road"])
     last = len(text.splitlines())
     assert "line 1: edited" in refuse(tmp_path, edited(text, 1, "Wolf on the road", "Wolf"))
-    assert f"line {last}: edited: it does not hash to the chain hash that the header holds" in \
-        refuse(tmp_path, edited(text, last, '"reason": ""', '"reason": "x"'))
+    assert (
+        f"line {last}: edited: it does not hash to the chain hash that the header holds"
+        in refuse(tmp_path, edited(text, last, '"reason": ""', '"reason": "x"'))
+    )
     err = refuse(tmp_path, edited(text, 7, '"undone": false', '"undone": true'))
-    assert "line 7: marked undone true, but the log's undo and redo markers leave record #6 " \
-           "active" in err
+    assert (
+        "line 7: marked undone true, but the log's undo and redo markers leave record #6 "
+        "active" in err
+    )
 
 
 def test_a_truncated_or_reordered_export_is_refused(logs, tmp_path):
@@ -114,8 +121,10 @@ def test_a_truncated_or_reordered_export_is_refused(logs, tmp_path):
     lines = export(logs["magicpunk-rest-stop"]).splitlines(keepends=True)
     total = len(lines) - 1
     err = refuse(tmp_path, "".join(lines[:10]))
-    assert f"line 11: missing: the export ends after record #9 but its header says {total} " \
-           "records (a truncated export)" in err
+    assert (
+        f"line 11: missing: the export ends after record #9 but its header says {total} "
+        "records (a truncated export)" in err
+    )
     err = refuse(tmp_path, "".join(lines[:5] + lines[6:]))
     assert "line 6: record #6 where #5 belongs (a line was removed, added or moved)" in err
     assert "line 3: not a record line" in refuse(tmp_path, "".join(lines[:2] + ["{oops\n"]))
@@ -163,10 +172,21 @@ def test_csv_rows_are_each_entitys_history(logs, name):
     assert ["seq", "at", "actor", "type", "entity", "field", "old", "new", "rules"] == table[0]
     state = json.loads(ok(logs[name], "state", "--json"))
     for entity in [*state["characters"], *state["items"]]:
-        expected = [[str(e["seq"]), e["at"], e["actor"], e["type"], entity, c["field"],
-                     cell(c["old"]), cell(c["new"])]
-                    for line in ok(logs[name], "history", entity, "--json").splitlines()
-                    for e in [json.loads(line)] for c in e["changes"]]
+        expected = [
+            [
+                str(e["seq"]),
+                e["at"],
+                e["actor"],
+                e["type"],
+                entity,
+                c["field"],
+                cell(c["old"]),
+                cell(c["new"]),
+            ]
+            for line in ok(logs[name], "history", entity, "--json").splitlines()
+            for e in [json.loads(line)]
+            for c in e["changes"]
+        ]
         assert expected == [r[:8] for r in table[1:] if r[4] == entity]
 
 
@@ -204,8 +224,10 @@ def test_frozen_logs_of_every_format_round_trip(frozen, tmp_path):
     log = tmp_path / frozen.name
     log.write_bytes(frozen.read_bytes())
     (tmp_path / "f.jsonl").write_text(export(log), encoding="utf-8")
-    assert frozen.read_bytes()[9] == json.loads(
-        (tmp_path / "f.jsonl").read_text().splitlines()[0])["header"]["format"]
+    assert (
+        frozen.read_bytes()[9]
+        == json.loads((tmp_path / "f.jsonl").read_text().splitlines()[0])["header"]["format"]
+    )
     ok(tmp_path / "copy.tlog", "import", str(tmp_path / "f.jsonl"))
     assert frozen.read_bytes() == (tmp_path / "copy.tlog").read_bytes()
 
@@ -253,13 +275,16 @@ def test_csv_cells_a_spreadsheet_would_run_are_text(tmp_path):
     ok(log, "toy", "add", "+1 mace", "0")
     ok(log, "toy", "spend", link, "5")
     table = rows(export(log, "--format", "csv"))
-    assert [["'@SUM(A1)", "'" + link, "hp", "", "5"], ["'@SUM(A1)", "'" + link, "hp_max", "", "5"],
-            ["gm", "'+1 mace", "hp", "", "0"], ["gm", "'+1 mace", "hp_max", "", "0"],
-            ["gm", "'" + link, "hp", "5", "0"]] == [[r[2], *r[4:8]] for r in table[1:]]
+    assert [
+        ["'@SUM(A1)", "'" + link, "hp", "", "5"],
+        ["'@SUM(A1)", "'" + link, "hp_max", "", "5"],
+        ["gm", "'+1 mace", "hp", "", "0"],
+        ["gm", "'+1 mace", "hp_max", "", "0"],
+        ["gm", "'" + link, "hp", "5", "0"],
+    ] == [[r[2], *r[4:8]] for r in table[1:]]
 
 
-def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(
-        tmp_path, monkeypatch):
+def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(tmp_path, monkeypatch):
     """Mallory plants `war.csv.part-<name>` → the player's `notes.txt` in the shared folder for
     the name the export will draw: the export refuses (exit 3, one line) and `notes.txt` is
     unchanged (it was written through the link, then the link renamed over war.csv)."""

@@ -146,8 +146,9 @@ def test_grade_above_power_is_refused(log: Path) -> None:
 def test_kind_the_attributes_do_not_allow_is_refused(log: Path) -> None:
     """Kiritsugu (fire, earth) cannot curse: the clause that forbids it is FATE-CC-7."""
     err = refused(log, "fate cast Kiritsugu curse --grade 1 --tiles 1 --target Lancer")
-    assert ("error: FATE-CC-7: cannot cast curse: the caster may cast attack, defense, heal and"
-            " buff\n") == err
+    assert (
+        "error: FATE-CC-7: cannot cast curse: the caster may cast attack, defense, heal and buff\n"
+    ) == err
 
 
 @rule("FATE-CAST-3")
@@ -365,8 +366,26 @@ def test_huge_grades_are_refused_before_they_reach_the_log(tmp_path: Path) -> No
     anti-magic grade over 1000 is FATE-CAST-4; the log stays unchanged."""
     log = tmp_path / "grades.tlog"
     cli.ok(log, "init", "--system", "fate")
-    master = ("fate", "master", "add", "K", "--quality", "B", "--quantity", "C", "--crest", "D",
-              "--attribute", "fire", "--hp", "30", "--mp", "30", "--cc-budget", "20")
+    master = (
+        "fate",
+        "master",
+        "add",
+        "K",
+        "--quality",
+        "B",
+        "--quantity",
+        "C",
+        "--crest",
+        "D",
+        "--attribute",
+        "fire",
+        "--hp",
+        "30",
+        "--mp",
+        "30",
+        "--cc-budget",
+        "20",
+    )
     cli.ok(log, *master)
     err = cli.refused(log, "fate", "master", "grade", "K", "99999999999999999999", status=2)
     assert "must be at most 1000000000" in err
@@ -389,8 +408,12 @@ def test_undo_and_the_same_action_again_give_the_same_result_three_times(log: Pa
     for _ in range(3):
         cast = ok(log, "fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu")
         release = ok(log, "fate release Saber excalibur --target Lancer")
-        results.append([line.split(" ", 1)[1] if line.startswith("#") else line
-                        for line in cast.splitlines()[-2:] + release.splitlines()[3:]])
+        results.append(
+            [
+                line.split(" ", 1)[1] if line.startswith("#") else line
+                for line in cast.splitlines()[-2:] + release.splitlines()[3:]
+            ]
+        )
         after = state(log)["characters"]
         assert (24, 10, 5, 30) == (after["Kiritsugu"]["hp"], after["Lancer"]["hp"],
                                    after["Lancer"]["mp"], after["Saber"]["mp"])  # fmt: skip

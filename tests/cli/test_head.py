@@ -34,12 +34,22 @@ def rewrite(log: Path, texts: list[str]) -> None:
     reader = LogFile(str(log))
     records = reader.scan_all()
     assert reader.start is not None
-    data = log.read_bytes()[:reader.start.offset]
+    data = log.read_bytes()[: reader.start.offset]
     position = reader.start
     for record, text in zip(records, texts, strict=False):
-        framed, position = frame([{"type": "core.Noted", "v": 1, "at": record.at,
-                                   "actor": record.actor, "data": {"text": text},
-                                   "cmd": record.seq}], position)
+        framed, position = frame(
+            [
+                {
+                    "type": "core.Noted",
+                    "v": 1,
+                    "at": record.at,
+                    "actor": record.actor,
+                    "data": {"text": text},
+                    "cmd": record.seq,
+                }
+            ],
+            position,
+        )
         data += framed
     log.write_bytes(data)
 
@@ -66,11 +76,13 @@ def test_a_cut_log_is_found(posted: tuple[Path, str]) -> None:
     """The last record cut off at a record boundary (verify alone says ok): exit 1."""
     log, head = posted
     records = LogFile(str(log)).scan_all()
-    log.write_bytes(log.read_bytes()[:records[2].offset])
+    log.write_bytes(log.read_bytes()[: records[2].offset])
     assert ok(log, "verify").startswith(f"ok: {log}: 2 records")
     result = invoke(log, "verify", "--expect-head", head)
     assert (result.exit_code, result.stderr) == (
-        1, f"error: {log}: the log ends at #2, before the posted head #3: records were cut off\n")
+        1,
+        f"error: {log}: the log ends at #2, before the posted head #3: records were cut off\n",
+    )
 
 
 def test_a_rewritten_log_is_found(posted: tuple[Path, str]) -> None:
@@ -91,8 +103,9 @@ def test_a_rewritten_header_is_found(tmp_path: Path) -> None:
     head = ok(log, "verify").splitlines()[-1].removeprefix("head: ")
     assert head.startswith("0:")
     header = LogFile(str(log)).open()
-    log.write_bytes(pack_header(Header(header.session_id, "toy", header.created, header.seed,
-                                       "peace", {})))
+    log.write_bytes(
+        pack_header(Header(header.session_id, "toy", header.created, header.seed, "peace", {}))
+    )
     result = invoke(log, "verify", "--expect-head", head)
     assert result.exit_code == 1 and "record #0 is not the one posted" in result.stderr
 

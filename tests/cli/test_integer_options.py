@@ -50,7 +50,10 @@ def tablelog(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the real entry point (its usage-error line) in a process."""
     return subprocess.run(
         [sys.executable, "-c", "from tablelog.cli.main import main; main()", *args],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -60,13 +63,17 @@ def test_a_huge_tail_is_one_usage_line(tmp_path: Path, tail: str) -> None:
     log = tmp_path / "b.tlog"
     ok(log, "init", "--system", "pf2e", "--seed", "7")
     result = tablelog("--log", str(log), "log", "--tail", tail)
-    assert (2, f"error: Invalid value for '--tail': {tail} is not in the range "
-               "1<=x<=9223372036854775807. (see: tablelog log --help)\n") == (
-        result.returncode, result.stderr)
+    assert (
+        2,
+        f"error: Invalid value for '--tail': {tail} is not in the range "
+        "1<=x<=9223372036854775807. (see: tablelog log --help)\n",
+    ) == (result.returncode, result.stderr)
 
 
 def test_a_missing_argument_is_one_usage_line(tmp_path: Path) -> None:
     """click's four-line usage block is one `error:` line."""
     result = tablelog("--log", str(tmp_path / "b.tlog"), "retire")
     assert (2, "error: Missing argument 'NAME'. (see: tablelog retire --help)\n") == (
-        result.returncode, result.stderr)
+        result.returncode,
+        result.stderr,
+    )

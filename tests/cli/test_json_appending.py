@@ -71,100 +71,182 @@ SAMPLES: dict[str, tuple[str, list[str], str]] = {
     "note": ("pf2e", [], "note 'Kyra keeps the shards' --about Kyra"),
     "undo": ("pf2e", [], "undo"),
     "redo": ("pf2e", ["undo"], "redo"),
-    "retire": ("pf2e", ["pf2e give clothes-1 --to Valeros"],
-               "retire Kyra --reason 'left for Absalom'"),
+    "retire": (
+        "pf2e",
+        ["pf2e give clothes-1 --to Valeros"],
+        "retire Kyra --reason 'left for Absalom'",
+    ),
     "key add": ("pf2e", [], "key add gm " + "ab" * 32),
-    "fate ability add": ("fate", ["fate master grade Tokiomi 12"],
-                         "fate ability add Tokiomi gem --grade C --type anti-unit --starting"),
+    "fate ability add": (
+        "fate",
+        ["fate master grade Tokiomi 12"],
+        "fate ability add Tokiomi gem --grade C --type anti-unit --starting",
+    ),
     "fate battle end": ("fate", ["fate battle start"], "fate battle end"),
     "fate battle start": ("fate", [], "fate battle start"),
-    "fate cast": ("fate", ["fate battle start"],
-                  "fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu"),
+    "fate cast": (
+        "fate",
+        ["fate battle start"],
+        "fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu",
+    ),
     "fate chant": ("fate", ["fate battle start"], "fate chant Tokiomi"),
     "fate damage": ("fate", [], "fate damage Kiritsugu --hp 6"),
-    "fate dismiss": ("fate", ["fate battle start", "fate release Archer ubw"],
-                     "fate dismiss Archer ubw"),
-    "fate master add": ("fate", [], "fate master add Sola --quality C --quantity C --crest B+ "
-                        "--attribute water --hp 30 --mp 30 --cc-budget 12"),
+    "fate dismiss": (
+        "fate",
+        ["fate battle start", "fate release Archer ubw"],
+        "fate dismiss Archer ubw",
+    ),
+    "fate master add": (
+        "fate",
+        [],
+        "fate master add Sola --quality C --quantity C --crest B+ "
+        "--attribute water --hp 30 --mp 30 --cc-budget 12",
+    ),
     "fate master grade": ("fate", [], "fate master grade Tokiomi 12"),
     "fate morning": ("fate", ["fate damage Tokiomi --hp 10"], "fate morning"),
-    "fate phantasm add": ("fate", [], "fate phantasm add Rider gordius-wheel --grade A+ "
-                          "--type anti-army"),
-    "fate release": ("fate", ["fate battle start"],
-                     "fate release Saber excalibur --target Rider --target Lancer"),
-    "fate rest": ("fate", ["fate battle start", "fate cast Kiritsugu defense --grade 5 "
-                           "--tiles 2 --target Kiritsugu", "fate battle end"], "fate rest"),
+    "fate phantasm add": (
+        "fate",
+        [],
+        "fate phantasm add Rider gordius-wheel --grade A+ --type anti-army",
+    ),
+    "fate release": (
+        "fate",
+        ["fate battle start"],
+        "fate release Saber excalibur --target Rider --target Lancer",
+    ),
+    "fate rest": (
+        "fate",
+        [
+            "fate battle start",
+            "fate cast Kiritsugu defense --grade 5 --tiles 2 --target Kiritsugu",
+            "fate battle end",
+        ],
+        "fate rest",
+    ),
     "fate round": ("fate", ["fate battle start"], "fate round"),
     "fate row": ("fate", [], "fate row Kiritsugu back"),
     "fate servant add": ("fate", [], "fate servant add Caster --hp 40 --mp 100"),
     "fate servant rage": ("fate", [], "fate servant rage Berserker"),
     "fate turn": ("fate", ["fate battle start"], "fate turn"),
-    "fate use": ("fate", ["fate battle start", "fate release Archer ubw", "fate turn"],
-                 "fate use Archer ubw shoot"),
+    "fate use": (
+        "fate",
+        ["fate battle start", "fate release Archer ubw", "fate turn"],
+        "fate use Archer ubw shoot",
+    ),
     "magicpunk act": ("magicpunk", ["magicpunk round"], "magicpunk act Aria"),
-    "magicpunk briefing end": ("magicpunk", ["magicpunk briefing start 1m"],
-                               "magicpunk briefing end"),
-    "magicpunk briefing prepare": ("magicpunk", ["magicpunk briefing start 1m"],
-                                   "magicpunk briefing prepare Aria --note 'charge it'"),
+    "magicpunk briefing end": (
+        "magicpunk",
+        ["magicpunk briefing start 1m"],
+        "magicpunk briefing end",
+    ),
+    "magicpunk briefing prepare": (
+        "magicpunk",
+        ["magicpunk briefing start 1m"],
+        "magicpunk briefing prepare Aria --note 'charge it'",
+    ),
     "magicpunk briefing start": ("magicpunk", [], "magicpunk briefing start 1m"),
-    "magicpunk character add": ("magicpunk", [], "magicpunk character add Cid --body 10 "
-                                "--sense 10 --intellect 10 --magic 10 --hp 30"),
+    "magicpunk character add": (
+        "magicpunk",
+        [],
+        "magicpunk character add Cid --body 10 --sense 10 --intellect 10 --magic 10 --hp 30",
+    ),
     "magicpunk charge": ("magicpunk", [], "magicpunk charge a-battery AS --from Aria"),
     "magicpunk circulate": ("magicpunk", [], "magicpunk circulate Aria --cards 7H"),
-    "magicpunk cohabit": ("magicpunk", [], "magicpunk cohabit Aria Bram --region markt "
-                          "--residence apartment --residence-points 5"),
+    "magicpunk cohabit": (
+        "magicpunk",
+        [],
+        "magicpunk cohabit Aria Bram --region markt --residence apartment --residence-points 5",
+    ),
     "magicpunk damage": ("magicpunk", [], "magicpunk damage Bram 40 --pull-punches"),
     "magicpunk dawn": ("magicpunk", [], "magicpunk dawn"),
     "magicpunk draw": ("magicpunk", [], "magicpunk draw Aria 2 --cards QD,4S"),
     "magicpunk heal": ("magicpunk", ["magicpunk damage Bram 10"], "magicpunk heal Bram 5"),
     "magicpunk item add": ("magicpunk", [], "magicpunk item add b-battery --owner Bram"),
     "magicpunk item ready": ("magicpunk", [], "magicpunk item ready a-battery --free-slots 1"),
-    "magicpunk leisure roll": ("magicpunk", ["magicpunk leisure start"],
-                               "magicpunk leisure roll Bram 7 --safety 2"),
+    "magicpunk leisure roll": (
+        "magicpunk",
+        ["magicpunk leisure start"],
+        "magicpunk leisure roll Bram 7 --safety 2",
+    ),
     "magicpunk leisure start": ("magicpunk", [], "magicpunk leisure start"),
     "magicpunk play": ("magicpunk", [], "magicpunk play Bram KD"),
-    "magicpunk procure": ("magicpunk", [], "magicpunk procure Aria --material alloy "
-                          "--quality fine --design signed"),
-    "magicpunk rebuild": ("magicpunk", [], "magicpunk rebuild Bram --body 12 --sense 12 "
-                          "--intellect 10 --magic 6 --skill swordplay=novice "
-                          "--skill first-aid=novice --skill stealth=novice"),
+    "magicpunk procure": (
+        "magicpunk",
+        [],
+        "magicpunk procure Aria --material alloy --quality fine --design signed",
+    ),
+    "magicpunk rebuild": (
+        "magicpunk",
+        [],
+        "magicpunk rebuild Bram --body 12 --sense 12 "
+        "--intellect 10 --magic 6 --skill swordplay=novice "
+        "--skill first-aid=novice --skill stealth=novice",
+    ),
     "magicpunk rest": ("magicpunk", [], "magicpunk rest 10m"),
     "magicpunk reward": ("magicpunk", [], "magicpunk reward Aria 1500"),
     "magicpunk roll": ("magicpunk", [], "magicpunk roll 3MP10C4 --dice 3,9,12 --by Aria"),
     "magicpunk round": ("magicpunk", [], "magicpunk round"),
-    "magicpunk spell learn": ("magicpunk", [], "magicpunk spell learn Aria spark --gate fire "
-                              "--tier 1 --price 500"),
-    "pf2e activate": ("pf2e", ["pf2e transfer frost --from stone-1 --to longsword-1 "
-                               "--by Valeros"],
-                      "pf2e activate longsword-1 frost --by Valeros --note 'icy edge'"),
+    "magicpunk spell learn": (
+        "magicpunk",
+        [],
+        "magicpunk spell learn Aria spark --gate fire --tier 1 --price 500",
+    ),
+    "pf2e activate": (
+        "pf2e",
+        ["pf2e transfer frost --from stone-1 --to longsword-1 --by Valeros"],
+        "pf2e activate longsword-1 frost --by Valeros --note 'icy edge'",
+    ),
     "pf2e character add": ("pf2e", [], "pf2e character add Merisiel --level 5"),
-    "pf2e etch": ("pf2e", ["pf2e give clothes-1 --to Valeros"],
-                  "pf2e etch clothes-1 armor-potency-1 --by Valeros"),
-    "pf2e finish": ("pf2e", ["pf2e give clothes-1 --to Valeros",
-                             "pf2e etch clothes-1 armor-potency-1 --by Valeros --begin"],
-                    "pf2e finish clothes-1"),
+    "pf2e etch": (
+        "pf2e",
+        ["pf2e give clothes-1 --to Valeros"],
+        "pf2e etch clothes-1 armor-potency-1 --by Valeros",
+    ),
+    "pf2e finish": (
+        "pf2e",
+        [
+            "pf2e give clothes-1 --to Valeros",
+            "pf2e etch clothes-1 armor-potency-1 --by Valeros --begin",
+        ],
+        "pf2e finish clothes-1",
+    ),
     "pf2e formula add": ("pf2e", [], "pf2e formula add Valeros flaming --buy"),
     "pf2e give": ("pf2e", [], "pf2e give clothes-1 --to Valeros"),
-    "pf2e invest": ("pf2e", ["pf2e give clothes-1 --to Valeros",
-                             "pf2e etch clothes-1 armor-potency-1 --by Valeros",
-                             "pf2e give clothes-1 --to Kyra"], "pf2e invest clothes-1 --by Kyra"),
+    "pf2e invest": (
+        "pf2e",
+        [
+            "pf2e give clothes-1 --to Valeros",
+            "pf2e etch clothes-1 armor-potency-1 --by Valeros",
+            "pf2e give clothes-1 --to Kyra",
+        ],
+        "pf2e invest clothes-1 --by Kyra",
+    ),
     "pf2e item add": ("pf2e", [], "pf2e item add mace-1 --base mace --owner Kyra"),
-    "pf2e transfer": ("pf2e", [], "pf2e transfer frost --from stone-1 --to longsword-1 "
-                      "--by Valeros"),
+    "pf2e transfer": (
+        "pf2e",
+        [],
+        "pf2e transfer frost --from stone-1 --to longsword-1 --by Valeros",
+    ),
     "saga battle start": ("saga", [], "saga battle start --terrain wood"),
     "saga buff": ("saga", ["saga battle start"], "saga buff Gustave --attack 10 --by Amy"),
-    "saga cast": ("saga", ["saga battle start"],
-                  "saga cast Gustave kiri-harai --target Wolf --roll 1"),
+    "saga cast": (
+        "saga",
+        ["saga battle start"],
+        "saga cast Gustave kiri-harai --target Wolf --roll 1",
+    ),
     "saga poison": ("saga", ["saga battle start"], "saga poison Wolf --roll 1"),
     "saga release": ("saga", ["saga battle start"], "saga release Amy"),
-    "saga tech add": ("saga", [], "saga tech add claw --power 30 --attack-count 1 "
-                      "--random-width 5 --weapon-type enemy --attribute slash --dependent str"),
+    "saga tech add": (
+        "saga",
+        [],
+        "saga tech add claw --power 30 --attack-count 1 "
+        "--random-width 5 --weapon-type enemy --attribute slash --dependent str",
+    ),
     "saga turn": ("saga", ["saga battle start"], "saga turn"),
     "saga unit add": ("saga", [], "saga unit add Imp --max-hp 10"),
     "saga wipe": ("saga", ["saga battle start"], "saga wipe"),
 }
-KEYS = ["seq", "at", "actor", "type", "event", "undone", "changes", "explain", "data",
-        "appended"]
+KEYS = ["seq", "at", "actor", "type", "event", "undone", "changes", "explain", "data", "appended"]
 
 
 def _appending_commands() -> list[str]:
@@ -207,8 +289,10 @@ def test_json_shows_the_events_and_changes(tmp_path: Path, path: str) -> None:
     assert [{**d, "at": None, "appended": False} for d in done] == dry
     records = [json.loads(x) for x in ok(log, "log", "--json", "--all").splitlines()]
     by_seq = {r["seq"]: r for r in records}
-    assert [(by_seq[d["seq"]]["type"], by_seq[d["seq"]]["data"], by_seq[d["seq"]]["at"], "gm")
-            for d in done] == [(d["type"], d["data"], d["at"], d["actor"]) for d in done]
+    assert [
+        (by_seq[d["seq"]]["type"], by_seq[d["seq"]]["data"], by_seq[d["seq"]]["at"], "gm")
+        for d in done
+    ] == [(d["type"], d["data"], d["at"], d["actor"]) for d in done]
     assert all(d["appended"] and d["at"] for d in done)
 
 
@@ -222,9 +306,10 @@ def test_run_json_prints_each_lines_objects(tmp_path: Path) -> None:
     script.write_text("fate chant Tokiomi\nnote 'the war goes on'\n", encoding="utf-8")
     dry = _lines(log, f"run {script} --json --dry-run")
     done = _lines(log, f"run {script} --json")
-    assert [(10, "fate.Chanted", {"name": "Tokiomi"}), (11, "core.Noted",
-                                                          {"text": "the war goes on"})] == [
-        (d["seq"], d["type"], d["data"]) for d in done]
+    assert [
+        (10, "fate.Chanted", {"name": "Tokiomi"}),
+        (11, "core.Noted", {"text": "the war goes on"}),
+    ] == [(d["seq"], d["type"], d["data"]) for d in done]
     assert all(d["appended"] and d["at"] for d in done)
     assert [{**d, "at": None, "appended": False} for d in done] == dry
     records = [json.loads(x) for x in ok(log, "log", "--json", "--since", "9").splitlines()]

@@ -23,9 +23,20 @@ TIMEOUT_S = 120
 def run_script(log: Path, script: Path) -> subprocess.CompletedProcess[str]:
     """Run `tablelog --log LOG run SCRIPT --dry-run` in a process that must end in TIMEOUT_S."""
     return subprocess.run(
-        [sys.executable, "-c", "from tablelog.cli.main import main; main()",
-         "--log", str(log), "run", str(script), "--dry-run"],
-        capture_output=True, text=True, timeout=TIMEOUT_S, check=False,
+        [
+            sys.executable,
+            "-c",
+            "from tablelog.cli.main import main; main()",
+            "--log",
+            str(log),
+            "run",
+            str(script),
+            "--dry-run",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        check=False,
     )
 
 
@@ -44,9 +55,10 @@ def test_a_line_of_a_million_words_is_refused_quickly(log: Path, tmp_path: Path)
     before = log.read_bytes()
     result = run_script(log, script)
     assert 2 == result.returncode
-    assert (f"error: {script} line 1: more than {MAX_WORDS:,} words on one command line (a "
-            "text with spaces goes in quotes: it is one word)\n") == result.stderr.splitlines(
-                keepends=True)[-1]
+    assert (
+        f"error: {script} line 1: more than {MAX_WORDS:,} words on one command line (a "
+        "text with spaces goes in quotes: it is one word)\n"
+    ) == result.stderr.splitlines(keepends=True)[-1]
     assert before == log.read_bytes()
 
 
@@ -57,8 +69,9 @@ def test_a_word_of_two_mi_characters_is_split_quickly(log: Path, tmp_path: Path)
     script.write_text('note "' + "a" * 2 * 1024 * 1024 + '"\n', encoding="utf-8")
     result = run_script(log, script)
     assert 1 == result.returncode
-    assert result.stderr.splitlines()[-1].startswith(f"error: CORE-SIZE: {script} line 1: "
-                                                     "core.Noted would take 2097")
+    assert result.stderr.splitlines()[-1].startswith(
+        f"error: CORE-SIZE: {script} line 1: core.Noted would take 2097"
+    )
 
 
 def test_the_cli_refuses_more_words_than_the_limit(log: Path) -> None:
@@ -74,6 +87,8 @@ def test_the_shell_refuses_more_words_than_the_limit(
     before = log.read_bytes()
     shell = Shell(Env(log_path=str(log), actor="gm"), cli)
     assert shell.run_line("note " + "a " * MAX_WORDS) is True
-    assert (f"error: more than {MAX_WORDS:,} words on one command line (a text with spaces "
-            "goes in quotes: it is one word)\n") == capsys.readouterr().err
+    assert (
+        f"error: more than {MAX_WORDS:,} words on one command line (a text with spaces "
+        "goes in quotes: it is one word)\n"
+    ) == capsys.readouterr().err
     assert before == log.read_bytes()

@@ -11,17 +11,51 @@ import pytest
 from tests.support.cli import ok, refused
 
 
-
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
     """A magicpunk log at day 1 22:00 with Aria (holding AS 7H), Bram and Aria's A-battery."""
     path = tmp_path / "mp.tlog"
     ok(path, "init", "--system", "magicpunk", "--seed", "7", "--clock", "1 22:00")
-    ok(path, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
-       "--intellect", "10", "--magic", "10", "--hp", "26", "--money", "3000")
-    ok(path, "magicpunk", "character", "add", "Bram", "--body", "14", "--sense", "10",
-       "--intellect", "8", "--magic", "8", "--hp", "34", "--skill", "swordplay=expert",
-       "--skill", "first-aid=novice")
+    ok(
+        path,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+        "--money",
+        "3000",
+    )
+    ok(
+        path,
+        "magicpunk",
+        "character",
+        "add",
+        "Bram",
+        "--body",
+        "14",
+        "--sense",
+        "10",
+        "--intellect",
+        "8",
+        "--magic",
+        "8",
+        "--hp",
+        "34",
+        "--skill",
+        "swordplay=expert",
+        "--skill",
+        "first-aid=novice",
+    )
     ok(path, "magicpunk", "item", "add", "a-battery", "--owner", "Aria")
     ok(path, "magicpunk", "draw", "Aria", "2", "--cards", "AS,7H")
     return path
@@ -36,7 +70,7 @@ def test_draw_prints_event_and_changes(log: Path):
     out = ok(log, "magicpunk", "draw", "Bram", "--cards", "KD")
     assert out.splitlines() == [
         "#5 magicpunk.CardsDrawn Bram draws KD",
-        '    characters.Bram.hand: +KD',
+        "    characters.Bram.hand: +KD",
         "    deck.draw_count: 52 -> 51",
         "    deck.draws_made: 1 -> 2",
     ]
@@ -51,12 +85,15 @@ def test_undone_random_draw_is_not_a_reroll(log: Path):
     assert 3 == len(state(log)["characters"]["Bram"]["hand"])
 
 
-@pytest.mark.parametrize("args, line", [
-    (("magicpunk", "draw", "Bram", "3"), r"Bram draws .*"),
-    (("magicpunk", "circulate", "Aria", "--random", "1"), r"Aria circulates .*"),
-    (("magicpunk", "roll", "3MP10", "--by", "Bram"), r"Bram: 3MP10 rolled .*"),
-    (("magicpunk", "rest", "8h"), r"Aria circulates at day 1 23:00 .*"),
-])
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("magicpunk", "draw", "Bram", "3"), r"Bram draws .*"),
+        (("magicpunk", "circulate", "Aria", "--random", "1"), r"Aria circulates .*"),
+        (("magicpunk", "roll", "3MP10", "--by", "Bram"), r"Bram: 3MP10 rolled .*"),
+        (("magicpunk", "rest", "8h"), r"Aria circulates at day 1 23:00 .*"),
+    ],
+)
 def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, line):
     """Randomness is keyed by counters the state restores on undo (draws made, rolls made),
     never by the log position: three undo / same action cycles give the same cards or dice."""
@@ -68,33 +105,76 @@ def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, l
     assert "(none)" not in results[0]
 
 
-@pytest.mark.parametrize("args, pattern", [
-    (("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
-     r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)"),
-    (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: ZZ is not a card"),
-    (("magicpunk", "draw", "Bram", "--cards", "7H"),
-     r"^error: MP-CARDS: 7H is not in the draw pile \(it is in Aria's hand\)"),
-    (("magicpunk", "play", "Bram", "AS"),
-     r"^error: MP-CARDS: AS is not held by Bram \(it is in Aria's hand\)"),
-    (("magicpunk", "charge", "a-battery", "KD", "--from", "Aria"),
-     r"^error: MP-CARDS: KD is not held by Aria \(it is in the draw pile\)"),
-    (("magicpunk", "rest", "10m", "--sleep"),
-     r"^error: MP-REST-1: a 10m rest \(10 minutes\) cannot include sleep"),
-    (("magicpunk", "rebuild", "Bram", "--body", "12", "--sense", "12", "--intellect", "10",
-      "--magic", "7"),
-     r"^error: MP-REBUILD-1: abilities must sum to the pool of 40 points, got 41 \(body 12 "
-     r"sense 12 intellect 10 magic 7\)"),
-    (("magicpunk", "rebuild", "Bram", "--skill", "swordplay=master", "--skill", "x=novice"),
-     r"^error: MP-REBUILD-7: re-learn skills with exactly 3 acquisitions, got 4 "
-     r"\(swordplay master and x novice\)"),
-    (("magicpunk", "circulate", "Bram"), r"^error: MP-CIRC-3: Bram holds no cards"),
-    (("magicpunk", "damage", "Zed", "3"), r"^error: UNKNOWN-NAME: no character named 'Zed'"),
-    (("magicpunk", "roll", "3d10"), r"^error: MP-CHECK: '3d10' is not nMPm or nMPmCx"),
-    (("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
-     r"^error: MP-PROC-2: unknown material 'gold'"),
-    (("magicpunk", "cohabit", "Aria", "Bram", "--region", "markt", "--residence", "barracks",
-      "--residence-points", "4"), r"^error: MP-COHAB-1: 'barracks' cannot be shared"),
-])
+@pytest.mark.parametrize(
+    "args, pattern",
+    [
+        (
+            ("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
+            r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)",
+        ),
+        (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: ZZ is not a card"),
+        (
+            ("magicpunk", "draw", "Bram", "--cards", "7H"),
+            r"^error: MP-CARDS: 7H is not in the draw pile \(it is in Aria's hand\)",
+        ),
+        (
+            ("magicpunk", "play", "Bram", "AS"),
+            r"^error: MP-CARDS: AS is not held by Bram \(it is in Aria's hand\)",
+        ),
+        (
+            ("magicpunk", "charge", "a-battery", "KD", "--from", "Aria"),
+            r"^error: MP-CARDS: KD is not held by Aria \(it is in the draw pile\)",
+        ),
+        (
+            ("magicpunk", "rest", "10m", "--sleep"),
+            r"^error: MP-REST-1: a 10m rest \(10 minutes\) cannot include sleep",
+        ),
+        (
+            (
+                "magicpunk",
+                "rebuild",
+                "Bram",
+                "--body",
+                "12",
+                "--sense",
+                "12",
+                "--intellect",
+                "10",
+                "--magic",
+                "7",
+            ),
+            r"^error: MP-REBUILD-1: abilities must sum to the pool of 40 points, got 41 \(body 12 "
+            r"sense 12 intellect 10 magic 7\)",
+        ),
+        (
+            ("magicpunk", "rebuild", "Bram", "--skill", "swordplay=master", "--skill", "x=novice"),
+            r"^error: MP-REBUILD-7: re-learn skills with exactly 3 acquisitions, got 4 "
+            r"\(swordplay master and x novice\)",
+        ),
+        (("magicpunk", "circulate", "Bram"), r"^error: MP-CIRC-3: Bram holds no cards"),
+        (("magicpunk", "damage", "Zed", "3"), r"^error: UNKNOWN-NAME: no character named 'Zed'"),
+        (("magicpunk", "roll", "3d10"), r"^error: MP-CHECK: '3d10' is not nMPm or nMPmCx"),
+        (
+            ("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
+            r"^error: MP-PROC-2: unknown material 'gold'",
+        ),
+        (
+            (
+                "magicpunk",
+                "cohabit",
+                "Aria",
+                "Bram",
+                "--region",
+                "markt",
+                "--residence",
+                "barracks",
+                "--residence-points",
+                "4",
+            ),
+            r"^error: MP-COHAB-1: 'barracks' cannot be shared",
+        ),
+    ],
+)
 def test_refusals_exit_1_and_leave_the_log(log: Path, args, pattern):
     """A refused command exits 1, `error: RULE-ID: …` naming the values; the log is unchanged."""
     assert re.search(pattern, refused(log, *args))
@@ -108,13 +188,16 @@ def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
     assert not path.exists()
 
 
-@pytest.mark.parametrize("deck, message", [("AS,ZZ", "ZZ is not a card"),
-                                           ("AS,KS,AS", "AS named twice: name each card once")])
+@pytest.mark.parametrize(
+    "deck, message",
+    [("AS,ZZ", "ZZ is not a card"), ("AS,KS,AS", "AS named twice: name each card once")],
+)
 def test_init_with_a_bad_deck_is_refused(tmp_path: Path, deck: str, message: str):
     """`init --deck` with an unknown or repeated card exits 1 with MP-CARDS and creates no log."""
     path = tmp_path / "bad.tlog"
-    assert f"error: MP-CARDS: {message}" in refused(path, "init", "--system", "magicpunk",
-                                                    "--deck", deck)
+    assert f"error: MP-CARDS: {message}" in refused(
+        path, "init", "--system", "magicpunk", "--deck", deck
+    )
     assert not path.exists()
 
 
@@ -123,10 +206,26 @@ def test_init_with_a_custom_deck(tmp_path: Path):
     path = tmp_path / "small.tlog"
     ok(path, "init", "--system", "magicpunk", "--deck", "AS,KS,QS")
     assert {"size": 3, "draw_count": 3, "discard": [], "draws_made": 0} == state(path)["deck"]
-    ok(path, "magicpunk", "character", "add", "Aria", "--body", "10", "--sense", "10",
-       "--intellect", "10", "--magic", "10", "--hp", "20")
-    assert "KD is not in this session's deck" in refused(path, "magicpunk", "draw", "Aria",
-                                                       "--cards", "KD")
+    ok(
+        path,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "10",
+        "--sense",
+        "10",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "20",
+    )
+    assert "KD is not in this session's deck" in refused(
+        path, "magicpunk", "draw", "Aria", "--cards", "KD"
+    )
 
 
 def test_rest_with_sleep_circulates_hand(log: Path):
@@ -151,9 +250,13 @@ def test_roll_json(log: Path):
     event's data)."""
     out = ok(log, "magicpunk", "roll", "2MP10C3", "--dice", "2,9", "--by", "Aria", "--json")
     data = json.loads(out)["data"]
-    assert {"dice": [2, 9], "success": True, "jackpot": False, "bad_beat": False,
-            "achieved": 9} == {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat",
-                                                     "achieved")}
+    assert {
+        "dice": [2, 9],
+        "success": True,
+        "jackpot": False,
+        "bad_beat": False,
+        "achieved": 9,
+    } == {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat", "achieved")}
     fail = json.loads(ok(log, "magicpunk", "roll", "1MP5", "--dice", "12", "--json"))["data"]
     assert (False, None) == (fail["success"], fail["achieved"])
 
@@ -174,8 +277,10 @@ def test_undo_takes_back_a_rest_with_its_circulations(log: Path):
     out = ok(log, "undo", "6").splitlines()
     assert out[:2] == ["#7 core.Undone #5", "#8 core.Undone #6"]
     data = state(log)
-    assert ({"day": 1, "minutes": 1320}, ["AS", "7H"]) == (data["clock"],
-                                                          data["characters"]["Aria"]["hand"])
+    assert ({"day": 1, "minutes": 1320}, ["AS", "7H"]) == (
+        data["clock"],
+        data["characters"]["Aria"]["hand"],
+    )
     assert ok(log, "redo").splitlines()[:2] == ["#9 core.Redone #5", "#10 core.Redone #6"]
     assert {**state(log), "seq": 0} == {**rested, "seq": 0}
 
@@ -190,13 +295,17 @@ def test_history_names_the_circulation_rule(log: Path):
 
 # -- numbers and names on the command line (QA findings) ---------------------------------------
 
-@pytest.mark.parametrize("args, message", [
-    (("reward", "Bram", "-100"), "Invalid value for 'AMOUNT': must be 0 or more, got -100"),
-    (("damage", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
-    (("heal", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
-    (("draw", "Bram", "-2"), "Invalid value for '[COUNT]': must be 1 or more, got -2"),
-    (("leisure", "roll", "Bram", "-3"), "Invalid value for 'ROLL': must be 1 or more, got -3"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("reward", "Bram", "-100"), "Invalid value for 'AMOUNT': must be 0 or more, got -100"),
+        (("damage", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
+        (("heal", "Bram", "-5"), "Invalid value for 'AMOUNT': must be 0 or more, got -5"),
+        (("draw", "Bram", "-2"), "Invalid value for '[COUNT]': must be 1 or more, got -2"),
+        (("leisure", "roll", "Bram", "-3"), "Invalid value for 'ROLL': must be 1 or more, got -3"),
+    ],
+)
 def test_a_negative_number_argument_says_the_bound(log: Path, args, message):
     """A negative AMOUNT is a usage error (exit 2) saying it must be 0 or more, not `-1`."""
     err = refused(log, "magicpunk", *args, status=2)
@@ -212,70 +321,217 @@ def test_a_mistyped_option_is_still_an_unknown_option(log: Path):
 HUGE = "99999999999999999999"
 
 
-@pytest.mark.parametrize("args, name", [
-    (("damage", "Bram", HUGE), "'AMOUNT'"),
-    (("heal", "Bram", HUGE), "'AMOUNT'"),
-    (("reward", "Bram", HUGE), "'AMOUNT'"),
-    (("reward", "Bram", "1000000001"), "'AMOUNT'"),
-    (("draw", "Bram", HUGE), "'[COUNT]'"),
-    (("character", "add", "Zed", "--body", "1", "--sense", "1", "--intellect", "1", "--magic",
-      "1", "--hp", HUGE), "'--hp'"),
-    (("character", "add", "Zed", "--body", HUGE, "--sense", "1", "--intellect", "1",
-      "--magic", "1", "--hp", "9"), "'--body'"),
-    (("character", "add", "Zed", "--body", "1", "--sense", "1", "--intellect", "1", "--magic",
-      "1", "--hp", "9", "--money", HUGE), "'--money'"),
-    (("item", "add", "gun", "--owner", "Aria", "--gear-slots", HUGE), "'--gear-slots'"),
-    (("item", "add", "gun", "--owner", "Aria", "--price", HUGE), "'--price'"),
-    (("item", "ready", "a-battery", "--free-slots", HUGE), "'--free-slots'"),
-    (("procure", "Aria", "--material", "steel", "--quality", "fine", "--gm", HUGE), "'--gm'"),
-    (("procure", "Aria", "--material", "steel", "--quality", "fine", "--gear-price", HUGE),
-     "'--gear-price'"),
-    (("cohabit", "Aria", "Bram", "--region", "markt", "--residence", "flat",
-      "--residence-points", HUGE), "'--residence-points'"),
-    (("cohabit", "Aria", "Bram", "--region", "markt", "--residence", "flat",
-      "--residence-points", "3", "--split", f"{HUGE},1"), "--split"),
-    (("spell", "learn", "Aria", "spark", "--gate", "fire", "--tier", "1", "--price", HUGE),
-     "'--price'"),
-    (("rebuild", "Bram", "--to-money", HUGE), "'--to-money'"),
-    (("rebuild", "Bram", "--immature", f"body={HUGE}"), "--immature"),
-    (("circulate", "Aria", "--random", HUGE), "'--random'"),
-    (("roll", "2MP10", "--dice", f"3,{HUGE}"), "--dice"),
-    (("leisure", "roll", "Bram", "7", "--safety", HUGE), "'--safety'"),
-])
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (("damage", "Bram", HUGE), "'AMOUNT'"),
+        (("heal", "Bram", HUGE), "'AMOUNT'"),
+        (("reward", "Bram", HUGE), "'AMOUNT'"),
+        (("reward", "Bram", "1000000001"), "'AMOUNT'"),
+        (("draw", "Bram", HUGE), "'[COUNT]'"),
+        (
+            (
+                "character",
+                "add",
+                "Zed",
+                "--body",
+                "1",
+                "--sense",
+                "1",
+                "--intellect",
+                "1",
+                "--magic",
+                "1",
+                "--hp",
+                HUGE,
+            ),
+            "'--hp'",
+        ),
+        (
+            (
+                "character",
+                "add",
+                "Zed",
+                "--body",
+                HUGE,
+                "--sense",
+                "1",
+                "--intellect",
+                "1",
+                "--magic",
+                "1",
+                "--hp",
+                "9",
+            ),
+            "'--body'",
+        ),
+        (
+            (
+                "character",
+                "add",
+                "Zed",
+                "--body",
+                "1",
+                "--sense",
+                "1",
+                "--intellect",
+                "1",
+                "--magic",
+                "1",
+                "--hp",
+                "9",
+                "--money",
+                HUGE,
+            ),
+            "'--money'",
+        ),
+        (("item", "add", "gun", "--owner", "Aria", "--gear-slots", HUGE), "'--gear-slots'"),
+        (("item", "add", "gun", "--owner", "Aria", "--price", HUGE), "'--price'"),
+        (("item", "ready", "a-battery", "--free-slots", HUGE), "'--free-slots'"),
+        (("procure", "Aria", "--material", "steel", "--quality", "fine", "--gm", HUGE), "'--gm'"),
+        (
+            ("procure", "Aria", "--material", "steel", "--quality", "fine", "--gear-price", HUGE),
+            "'--gear-price'",
+        ),
+        (
+            (
+                "cohabit",
+                "Aria",
+                "Bram",
+                "--region",
+                "markt",
+                "--residence",
+                "flat",
+                "--residence-points",
+                HUGE,
+            ),
+            "'--residence-points'",
+        ),
+        (
+            (
+                "cohabit",
+                "Aria",
+                "Bram",
+                "--region",
+                "markt",
+                "--residence",
+                "flat",
+                "--residence-points",
+                "3",
+                "--split",
+                f"{HUGE},1",
+            ),
+            "--split",
+        ),
+        (
+            ("spell", "learn", "Aria", "spark", "--gate", "fire", "--tier", "1", "--price", HUGE),
+            "'--price'",
+        ),
+        (("rebuild", "Bram", "--to-money", HUGE), "'--to-money'"),
+        (("rebuild", "Bram", "--immature", f"body={HUGE}"), "--immature"),
+        (("circulate", "Aria", "--random", HUGE), "'--random'"),
+        (("roll", "2MP10", "--dice", f"3,{HUGE}"), "--dice"),
+        (("leisure", "roll", "Bram", "7", "--safety", HUGE), "'--safety'"),
+    ],
+)
 def test_numbers_beyond_any_game_are_usage_errors_naming_the_option(log: Path, args, name):
     """A number of 2**64 or more never reaches the log: exit 2 naming the option, no traceback."""
     err = refused(log, "magicpunk", *args, status=2)
     assert f"Invalid value for {name}" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("who, message", [
-    ("Aria,Aria", "Invalid value for --who: Aria named twice: name each once"),
-    ("", "Invalid value for --who: name at least one character"),
-    ("Aria,,Bram", "Invalid value for --who: 'Aria,,Bram' has a blank name"),
-])
+@pytest.mark.parametrize(
+    "who, message",
+    [
+        ("Aria,Aria", "Invalid value for --who: Aria named twice: name each once"),
+        ("", "Invalid value for --who: name at least one character"),
+        ("Aria,,Bram", "Invalid value for --who: 'Aria,,Bram' has a blank name"),
+    ],
+)
 def test_rest_who_refuses_duplicates_and_blank_names(log: Path, who: str, message: str):
     """`rest 8h --who Aria,Aria` or an empty --who is a usage error, not a rest for "nobody"."""
     assert message in refused(log, "magicpunk", "rest", "8h", "--who", who, status=2)
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("magicpunk", "spell", "learn", "Aria", "", "--gate", "red", "--tier", "1", "--price", "0"),
-     "error: CORE-NAME: a spell name cannot be empty\n"),
-    (("magicpunk", "spell", "learn", "Aria", " fire ", "--gate", "red", "--tier", "1",
-      "--price", "0"),
-     "error: CORE-NAME: a spell name cannot start or end with a space: ' fire '\n"),
-    (("magicpunk", "spell", "learn", "Aria", "fire", "--gate", "", "--tier", "1", "--price", "0"),
-     "error: CORE-NAME: a gate name cannot be empty\n"),
-    (("magicpunk", "cohabit", "Aria", "Bram", "--region", "", "--residence", "flat",
-      "--residence-points", "2", "--region-points", "2"),
-     "error: CORE-NAME: a region cannot be empty\n"),
-    (("magicpunk", "draw", "Aria", "--cards", ","), "error: MP-CARDS: no card named (cards are "
-     "written AS 10H QD 2C JK1)\n"),
-    (("magicpunk", "circulate", "Aria", "--cards", ""), "error: MP-CARDS: no card named (cards "
-     "are written AS 10H QD 2C JK1)\n"),
-])
-def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: Path, args,
-                                                                          message):
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            (
+                "magicpunk",
+                "spell",
+                "learn",
+                "Aria",
+                "",
+                "--gate",
+                "red",
+                "--tier",
+                "1",
+                "--price",
+                "0",
+            ),
+            "error: CORE-NAME: a spell name cannot be empty\n",
+        ),
+        (
+            (
+                "magicpunk",
+                "spell",
+                "learn",
+                "Aria",
+                " fire ",
+                "--gate",
+                "red",
+                "--tier",
+                "1",
+                "--price",
+                "0",
+            ),
+            "error: CORE-NAME: a spell name cannot start or end with a space: ' fire '\n",
+        ),
+        (
+            (
+                "magicpunk",
+                "spell",
+                "learn",
+                "Aria",
+                "fire",
+                "--gate",
+                "",
+                "--tier",
+                "1",
+                "--price",
+                "0",
+            ),
+            "error: CORE-NAME: a gate name cannot be empty\n",
+        ),
+        (
+            (
+                "magicpunk",
+                "cohabit",
+                "Aria",
+                "Bram",
+                "--region",
+                "",
+                "--residence",
+                "flat",
+                "--residence-points",
+                "2",
+                "--region-points",
+                "2",
+            ),
+            "error: CORE-NAME: a region cannot be empty\n",
+        ),
+        (
+            ("magicpunk", "draw", "Aria", "--cards", ","),
+            "error: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)\n",
+        ),
+        (
+            ("magicpunk", "circulate", "Aria", "--cards", ""),
+            "error: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)\n",
+        ),
+    ],
+)
+def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: Path, args, message):
     """Empty or space-padded spell, gate and region names and empty card lists were logged."""
     assert refused(log, *args) == message
 
@@ -284,33 +540,88 @@ def test_a_skill_given_twice_is_a_usage_error(tmp_path: Path):
     """``--skill a=novice --skill a=expert`` once kept the last silently."""
     path = tmp_path / "mp.tlog"
     ok(path, "init", "--system", "magicpunk")
-    err = refused(path, "magicpunk", "character", "add", "Cid", "--body", "8", "--sense", "8",
-                  "--intellect", "8", "--magic", "8", "--hp", "20", "--skill", "stealth=novice",
-                  "--skill", "stealth=expert", status=2)
+    err = refused(
+        path,
+        "magicpunk",
+        "character",
+        "add",
+        "Cid",
+        "--body",
+        "8",
+        "--sense",
+        "8",
+        "--intellect",
+        "8",
+        "--magic",
+        "8",
+        "--hp",
+        "20",
+        "--skill",
+        "stealth=novice",
+        "--skill",
+        "stealth=expert",
+        status=2,
+    )
     assert "stealth is given twice: give each once" in err
 
 
 # -- optional rules the table adopts; event lines (issue 15) -------------------------------------
 
+
 def test_init_rules_leaves_out_rebuild(tmp_path: Path):
     """`init --rules no-rebuild`: a rebuild is refused (exit 1) naming the rule; the rest works."""
     path = tmp_path / "table.tlog"
     ok(path, "init", "--system", "magicpunk", "--rules", "no-rebuild,no-cohabitation")
-    ok(path, "magicpunk", "character", "add", "Bram", "--body", "14", "--sense", "10",
-       "--intellect", "8", "--magic", "8", "--hp", "34")
-    assert refused(path, "magicpunk", "rebuild", "Bram", "--body", "12", "--sense", "12",
-                   "--intellect", "10", "--magic", "6") == (
+    ok(
+        path,
+        "magicpunk",
+        "character",
+        "add",
+        "Bram",
+        "--body",
+        "14",
+        "--sense",
+        "10",
+        "--intellect",
+        "8",
+        "--magic",
+        "8",
+        "--hp",
+        "34",
+    )
+    assert refused(
+        path,
+        "magicpunk",
+        "rebuild",
+        "Bram",
+        "--body",
+        "12",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "6",
+    ) == (
         "error: MP-ADOPT: this table does not use the optional rule rebuild (rebuild, "
-        "MP-REBUILD-1..12): init --rules left it out\n")
-    assert "Bram takes 5 damage (pulled punches)" in ok(path, "magicpunk", "damage", "Bram", "5",
-                                                        "--pull-punches")
+        "MP-REBUILD-1..12): init --rules left it out\n"
+    )
+    assert "Bram takes 5 damage (pulled punches)" in ok(
+        path, "magicpunk", "damage", "Bram", "5", "--pull-punches"
+    )
 
 
-@pytest.mark.parametrize("args, status, message", [
-    (("--system", "magicpunk", "--rules", "rebuilt"), 1,
-     "error: MP-ADOPT: rebuilt: not an optional rule (one of sleep-circulation, "),
-    (("--system", "pf2e", "--rules", "cover"), 2, "pf2e sessions take no --rules"),
-])
+@pytest.mark.parametrize(
+    "args, status, message",
+    [
+        (
+            ("--system", "magicpunk", "--rules", "rebuilt"),
+            1,
+            "error: MP-ADOPT: rebuilt: not an optional rule (one of sleep-circulation, ",
+        ),
+        (("--system", "pf2e", "--rules", "cover"), 2, "pf2e sessions take no --rules"),
+    ],
+)
 def test_init_rules_refusals(tmp_path: Path, args, status, message):
     """An unknown optional rule, or --rules on another system, creates no log."""
     path = tmp_path / "bad.tlog"
@@ -330,6 +641,15 @@ def test_heal_line_says_what_was_healed(log: Path):
 @pytest.mark.parametrize("notation, shown", [("MP15", "1MP15"), ("2mp10c", "2MP10")])
 def test_roll_takes_the_dice_bot_forms(log: Path, notation: str, shown: str):
     """`roll MP15` is one die; `2mp10c` is 2MP10 with no challenge, as the dice bots read them."""
-    out = json.loads(ok(log, "magicpunk", "roll", notation, "--dice",
-                        ",".join(["7"] * (1 if shown.startswith("1") else 2)), "--json"))["data"]
+    out = json.loads(
+        ok(
+            log,
+            "magicpunk",
+            "roll",
+            notation,
+            "--dice",
+            ",".join(["7"] * (1 if shown.startswith("1") else 2)),
+            "--json",
+        )
+    )["data"]
     assert (shown, True, 7) == (out["notation"], out["success"], out["achieved"])

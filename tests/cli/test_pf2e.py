@@ -14,8 +14,10 @@ rule = pytest.mark.rule
 SETUP = [
     ("character", "add", "Valeros", "--level", "14"),
     ("character", "add", "Kyra", "--level", "8"),
-    *(("formula", "add", "Valeros", r) for r in
-      ("weapon-potency-1", "flaming", "frost", "striking", "animated", "armor-potency-1")),
+    *(
+        ("formula", "add", "Valeros", r)
+        for r in ("weapon-potency-1", "flaming", "frost", "striking", "animated", "armor-potency-1")
+    ),
     ("formula", "add", "Kyra", "animated"),
     ("item", "add", "longsword-1", "--base", "longsword", "--owner", "Valeros"),
     ("item", "add", "bow-1", "--base", "longbow", "--owner", "Valeros"),
@@ -52,9 +54,11 @@ def test_etch_prints_event_line_and_changes(log: Path) -> None:
     """An etch prints `#N pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)` and changes."""
     lines = ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros").splitlines()
     assert f"#{NEXT} pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)" == lines[0]
-    assert {"    characters.Valeros.spent_gp: 570 -> 1070",
-            "    items.longsword-1.name: +1 longsword -> +1 flaming longsword",
-            "    items.longsword-1.price_gp: 35 -> 535"} <= set(lines[1:])
+    assert {
+        "    characters.Valeros.spent_gp: 570 -> 1070",
+        "    items.longsword-1.name: +1 longsword -> +1 flaming longsword",
+        "    items.longsword-1.price_gp: 35 -> 535",
+    } <= set(lines[1:])
 
 
 def test_dry_run_shows_and_appends_nothing(log: Path) -> None:
@@ -67,43 +71,82 @@ def test_dry_run_shows_and_appends_nothing(log: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        pytest.param(("etch", "longsword-1", "flaming", "--by", "Seoni"),
-                     "UNKNOWN-NAME: no character named 'Seoni'\n"),
-        pytest.param(("etch", "axe-1", "flaming", "--by", "Valeros"),
-                     "UNKNOWN-NAME: no item named 'axe-1'; did you mean mace-1?\n"),
-        pytest.param(("etch", "longsword-1", "sharpness", "--by", "Valeros"),
-                     "UNKNOWN-NAME: unknown rune 'sharpness' (not in the rune catalogue)\n"),
-        pytest.param(("formula", "add", "Bob", "flaming"), "UNKNOWN-NAME: no character named "
-                     "'Bob'\n"),
-        pytest.param(("item", "add", "axe-1", "--base", "greataxe"),
-                     "UNKNOWN-NAME: unknown base item 'greataxe'"),
-        pytest.param(("etch", "bow-1", "animated", "--by", "Valeros"),
-                     "PF2E-RUNE-6: animated needs usage melee-weapon; longbow",
-                     marks=rule("PF2E-RUNE-6")),
-        pytest.param(("etch", "bow-1", "flaming", "--by", "Valeros"),
-                     "PF2E-RUNE-2: bow-1 has potency +1 and its one property slot holds frost: "
-                     "no slot for flaming\n", marks=rule("PF2E-RUNE-2")),
-        pytest.param(("transfer", "weapon-potency-1", "--from", "longsword-1", "--to", "bow-1",
-                      "--swap", "frost", "--by", "Valeros"),
-                     "PF2E-XFER-2: cannot swap weapon-potency-1 (fundamental) with frost "
-                     "(property)", marks=rule("PF2E-XFER-2")),
-        pytest.param(("etch", "mace-1", "striking", "--by", "Valeros"),
-                     "PF2E-ETCH-1: Valeros does not hold mace-1 (held by Kyra)",
-                     marks=rule("PF2E-ETCH-1")),
-        pytest.param(("etch", "longsword-1", "shock", "--by", "Valeros"),
-                     "PF2E-ETCH-1: Valeros has no formula for shock", marks=rule("PF2E-ETCH-1")),
-        pytest.param(("etch", "mace-1", "animated", "--by", "Kyra"),
-                     "PF2E-ETCH-1: Kyra is level 8, below animated's level 13",
-                     marks=rule("PF2E-ETCH-1")),
-        pytest.param(("etch", "longsword-1", "weapon-potency-1", "--by", "Valeros"),
-                     "PF2E-FUND-1: longsword-1 already has weapon-potency-1",
-                     marks=rule("PF2E-FUND-1")),
-        pytest.param(("invest", "bow-1", "--by", "Valeros"),
-                     "PF2E-INVEST-1: bow-1 (+1 frost longbow) has no invested trait",
-                     marks=rule("PF2E-INVEST-1")),
-        pytest.param(("transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
-                      "--by", "Kyra"), "PF2E-XFER-1: Kyra does not hold bow-1",
-                     marks=rule("PF2E-XFER-1")),
+        pytest.param(
+            ("etch", "longsword-1", "flaming", "--by", "Seoni"),
+            "UNKNOWN-NAME: no character named 'Seoni'\n",
+        ),
+        pytest.param(
+            ("etch", "axe-1", "flaming", "--by", "Valeros"),
+            "UNKNOWN-NAME: no item named 'axe-1'; did you mean mace-1?\n",
+        ),
+        pytest.param(
+            ("etch", "longsword-1", "sharpness", "--by", "Valeros"),
+            "UNKNOWN-NAME: unknown rune 'sharpness' (not in the rune catalogue)\n",
+        ),
+        pytest.param(
+            ("formula", "add", "Bob", "flaming"), "UNKNOWN-NAME: no character named 'Bob'\n"
+        ),
+        pytest.param(
+            ("item", "add", "axe-1", "--base", "greataxe"),
+            "UNKNOWN-NAME: unknown base item 'greataxe'",
+        ),
+        pytest.param(
+            ("etch", "bow-1", "animated", "--by", "Valeros"),
+            "PF2E-RUNE-6: animated needs usage melee-weapon; longbow",
+            marks=rule("PF2E-RUNE-6"),
+        ),
+        pytest.param(
+            ("etch", "bow-1", "flaming", "--by", "Valeros"),
+            "PF2E-RUNE-2: bow-1 has potency +1 and its one property slot holds frost: "
+            "no slot for flaming\n",
+            marks=rule("PF2E-RUNE-2"),
+        ),
+        pytest.param(
+            (
+                "transfer",
+                "weapon-potency-1",
+                "--from",
+                "longsword-1",
+                "--to",
+                "bow-1",
+                "--swap",
+                "frost",
+                "--by",
+                "Valeros",
+            ),
+            "PF2E-XFER-2: cannot swap weapon-potency-1 (fundamental) with frost (property)",
+            marks=rule("PF2E-XFER-2"),
+        ),
+        pytest.param(
+            ("etch", "mace-1", "striking", "--by", "Valeros"),
+            "PF2E-ETCH-1: Valeros does not hold mace-1 (held by Kyra)",
+            marks=rule("PF2E-ETCH-1"),
+        ),
+        pytest.param(
+            ("etch", "longsword-1", "shock", "--by", "Valeros"),
+            "PF2E-ETCH-1: Valeros has no formula for shock",
+            marks=rule("PF2E-ETCH-1"),
+        ),
+        pytest.param(
+            ("etch", "mace-1", "animated", "--by", "Kyra"),
+            "PF2E-ETCH-1: Kyra is level 8, below animated's level 13",
+            marks=rule("PF2E-ETCH-1"),
+        ),
+        pytest.param(
+            ("etch", "longsword-1", "weapon-potency-1", "--by", "Valeros"),
+            "PF2E-FUND-1: longsword-1 already has weapon-potency-1",
+            marks=rule("PF2E-FUND-1"),
+        ),
+        pytest.param(
+            ("invest", "bow-1", "--by", "Valeros"),
+            "PF2E-INVEST-1: bow-1 (+1 frost longbow) has no invested trait",
+            marks=rule("PF2E-INVEST-1"),
+        ),
+        pytest.param(
+            ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Kyra"),
+            "PF2E-XFER-1: Kyra does not hold bow-1",
+            marks=rule("PF2E-XFER-1"),
+        ),
     ],
 )
 def test_refusals_exit_1_name_rule_and_values_and_leave_log(log: Path, args, expected) -> None:
@@ -118,15 +161,22 @@ def test_second_etch_while_one_is_in_progress_is_refused(log: Path) -> None:
     begun = ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--begin")
     err = refused(log, "pf2e", "etch", "longsword-1", "striking", "--by", "Valeros")
     assert f"#{NEXT} pf2e.RuneEtchingBegun flaming -> longsword-1 begun by Valeros" in begun
-    assert err.startswith("error: PF2E-ETCH-2: longsword-1 has an etch in progress (flaming by "
-                          "Valeros); finish it first: pf2e finish longsword-1")
+    assert err.startswith(
+        "error: PF2E-ETCH-2: longsword-1 has an etch in progress (flaming by "
+        "Valeros); finish it first: pf2e finish longsword-1"
+    )
     assert ("+1 longsword", {"rune": "flaming", "by": "Valeros"}) == (
-        state(log, "longsword-1")["name"], state(log, "longsword-1")["etching"])
+        state(log, "longsword-1")["name"],
+        state(log, "longsword-1")["etching"],
+    )
     finished = ok(log, "pf2e", "finish", "longsword-1")
-    assert finished.startswith(f"#{NEXT + 1} pf2e.RuneEtched flaming -> longsword-1 (level 8, "
-                               "500 gp)")
-    assert ("+1 flaming longsword", None) == (state(log, "longsword-1")["name"],
-                                              state(log, "longsword-1")["etching"])
+    assert finished.startswith(
+        f"#{NEXT + 1} pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)"
+    )
+    assert ("+1 flaming longsword", None) == (
+        state(log, "longsword-1")["name"],
+        state(log, "longsword-1")["etching"],
+    )
 
 
 @rule("PF2E-XFER-4")
@@ -134,14 +184,28 @@ def test_transfer_onto_item_that_cannot_take_it_records_automatic_critical_failu
     """Animated (melee only) onto the longbow: exit 0, a logged automatic critical failure."""
     ok(log, "pf2e", "etch", "longsword-1", "animated", "--by", "Valeros")
     sword, bow = state(log, "longsword-1"), state(log, "bow-1")
-    out = ok(log, "pf2e", "transfer", "animated", "--from", "longsword-1", "--to", "bow-1",
-             "--by", "Valeros")
+    out = ok(
+        log,
+        "pf2e",
+        "transfer",
+        "animated",
+        "--from",
+        "longsword-1",
+        "--to",
+        "bow-1",
+        "--by",
+        "Valeros",
+    )
     assert out.splitlines()[0].startswith(
         f"#{NEXT + 1} pf2e.RuneTransferFailed animated: longsword-1 -> bow-1: automatic "
-        "critical failure (DC 31, 27 gp of materials lost; animated needs usage melee-weapon")
+        "critical failure (DC 31, 27 gp of materials lost; animated needs usage melee-weapon"
+    )
     assert ("pf2e.RuneTransferFailed", True, sword, bow) == (
-        last_event(log)["type"], last_event(log)["data"]["automatic"],
-        state(log, "longsword-1"), state(log, "bow-1"))
+        last_event(log)["type"],
+        last_event(log)["data"]["automatic"],
+        state(log, "longsword-1"),
+        state(log, "bow-1"),
+    )
 
 
 @rule("PF2E-STONE-1")
@@ -149,15 +213,28 @@ def test_transfer_onto_item_that_cannot_take_it_records_automatic_critical_failu
 def test_transfer_off_runestone_is_free_and_the_stone_cracks(log: Path) -> None:
     """Flaming moves off the runestone for free (DC 24, 1 day); the stone is gone."""
     ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
-    lines = ok(log, "pf2e", "transfer", "flaming", "--from", "stone-1", "--to", "longsword-1",
-               "--by", "Valeros").splitlines()
-    assert [f"#{NEXT + 1} pf2e.RuneTransferred flaming: stone-1 -> longsword-1 (DC 24, free, "
-            "1 day, success)",
-            f"#{NEXT + 2} pf2e.RunestoneCracked stone-1 cracked and is gone"] == [
-        line for line in lines if line.startswith("#")]
+    lines = ok(
+        log,
+        "pf2e",
+        "transfer",
+        "flaming",
+        "--from",
+        "stone-1",
+        "--to",
+        "longsword-1",
+        "--by",
+        "Valeros",
+    ).splitlines()
+    assert [
+        f"#{NEXT + 1} pf2e.RuneTransferred flaming: stone-1 -> longsword-1 (DC 24, free, "
+        "1 day, success)",
+        f"#{NEXT + 2} pf2e.RunestoneCracked stone-1 cracked and is gone",
+    ] == [line for line in lines if line.startswith("#")]
     assert "+1 flaming longsword" == state(log, "longsword-1")["name"]
-    assert "error: UNKNOWN-NAME: no character or item named 'stone-1'" in invoke(
-        log, "state", "stone-1").stderr
+    assert (
+        "error: UNKNOWN-NAME: no character or item named 'stone-1'"
+        in invoke(log, "state", "stone-1").stderr
+    )
 
 
 @rule("PF2E-XFER-3")
@@ -166,24 +243,54 @@ def test_transfer_off_runestone_is_free_and_the_stone_cracks(log: Path) -> None:
 def test_swap_with_extra_days(log: Path) -> None:
     """Swapping frost for flaming over 3 days: 50 gp less 2 x 15 gp, never below half: 25 gp."""
     ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros")
-    out = ok(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
-             "--swap", "flaming", "--by", "Valeros", "--days", "3")
-    assert out.startswith(f"#{NEXT + 1} pf2e.RuneTransferred frost: bow-1 -> longsword-1, "
-                          "flaming back (DC 24, 25 gp, 3 days, success)")
-    assert (["frost"], ["flaming"]) == (state(log, "longsword-1")["property"],
-                                        state(log, "bow-1")["property"])
+    out = ok(
+        log,
+        "pf2e",
+        "transfer",
+        "frost",
+        "--from",
+        "bow-1",
+        "--to",
+        "longsword-1",
+        "--swap",
+        "flaming",
+        "--by",
+        "Valeros",
+        "--days",
+        "3",
+    )
+    assert out.startswith(
+        f"#{NEXT + 1} pf2e.RuneTransferred frost: bow-1 -> longsword-1, "
+        "flaming back (DC 24, 25 gp, 3 days, success)"
+    )
+    assert (["frost"], ["flaming"]) == (
+        state(log, "longsword-1")["property"],
+        state(log, "bow-1")["property"],
+    )
 
 
 @rule("PF2E-INVEST-1")
 def test_invest_runed_clothing(log: Path) -> None:
     """Runed explorer's clothing gains the invested trait; its wearer invests it."""
-    ok(log, "pf2e", "item", "add", "clothes-1", "--base", "explorers-clothing", "--owner",
-       "Valeros")
+    ok(
+        log,
+        "pf2e",
+        "item",
+        "add",
+        "clothes-1",
+        "--base",
+        "explorers-clothing",
+        "--owner",
+        "Valeros",
+    )
     ok(log, "pf2e", "etch", "clothes-1", "armor-potency-1", "--by", "Valeros")
     before = state(log, "clothes-1")
     out = ok(log, "pf2e", "invest", "clothes-1", "--by", "Valeros")
-    assert (True, False, True) == (before["invested_trait"], before["invested"],
-                                   state(log, "clothes-1")["invested"])
+    assert (True, False, True) == (
+        before["invested_trait"],
+        before["invested"],
+        state(log, "clothes-1")["invested"],
+    )
     assert out.startswith(f"#{NEXT + 2} pf2e.ItemInvested Valeros invested clothes-1")
 
 
@@ -191,16 +298,17 @@ def test_invest_runed_clothing(log: Path) -> None:
 def test_activation_is_logged(log: Path) -> None:
     """Activating the bow's frost rune appends a RuneActivated event naming the note."""
     out = ok(log, "pf2e", "activate", "bow-1", "frost", "--by", "Valeros", "--note", "icy arrow")
-    assert out.startswith(f"#{NEXT} pf2e.RuneActivated Valeros activated frost on bow-1: "
-                          "icy arrow")
+    assert out.startswith(f"#{NEXT} pf2e.RuneActivated Valeros activated frost on bow-1: icy arrow")
 
 
 @rule("PF2E-FORMULA-1")
 def test_formula_buy_charges_the_formula_price(log: Path) -> None:
     """Buying the greater striking formula (level 12) costs 100 gp."""
     out = ok(log, "pf2e", "formula", "add", "Kyra", "greater-striking", "--buy")
-    assert out.splitlines()[0] == (f"#{NEXT} pf2e.FormulaLearned Kyra knows greater-striking "
-                                   "(formula level 12, 100 gp, bought)")
+    assert out.splitlines()[0] == (
+        f"#{NEXT} pf2e.FormulaLearned Kyra knows greater-striking "
+        "(formula level 12, 100 gp, bought)"
+    )
     assert 100 == json.loads(ok(log, "state", "Kyra", "--json"))["spent_gp"]
 
 
@@ -217,9 +325,11 @@ def test_undoing_an_earlier_etch_under_a_later_one_is_refused(log: Path) -> None
     """The bow's frost etch recorded a +1 frost longbow: undoing its potency rune (#15) is
     refused, naming the frost etch (#16) and the slot it used."""
     err = refused(log, "undo", "15")
-    assert ("error: CORE-UNDO: #15 cannot be undone: later events depend on it: #16 "
-            "pf2e.RuneEtched (PF2E-RUNE-2: bow-1 has no potency rune, so no property slot for "
-            "frost; etch a potency rune first)\n") == err
+    assert (
+        "error: CORE-UNDO: #15 cannot be undone: later events depend on it: #16 "
+        "pf2e.RuneEtched (PF2E-RUNE-2: bow-1 has no potency rune, so no property slot for "
+        "frost; etch a potency rune first)\n"
+    ) == err
 
 
 @rule("PF2E-ETCH-1")
@@ -227,20 +337,36 @@ def test_a_trained_crafter_crafts_no_magic_items(log: Path) -> None:
     """Magical Crafting needs expert: a trained character is added without it, and asking for
     it is refused (exit 1, the log unchanged)."""
     line = ok(log, "pf2e", "character", "add", "Merisiel", "--crafting", "trained").splitlines()[0]
-    err = refused(log, "pf2e", "character", "add", "Ezren", "--crafting", "trained",
-                  "--magical-crafting")
-    assert (f"#{NEXT} pf2e.CharacterAdded Merisiel (level 1, trained in Crafting, no magical "
-            "crafting)", "error: PF2E-ETCH-1: Ezren is trained in Crafting: crafting magic "
-            "items (Magical Crafting) needs expert; add --no-magical-crafting or a higher "
-            "--crafting\n") == (line, err)
+    err = refused(
+        log, "pf2e", "character", "add", "Ezren", "--crafting", "trained", "--magical-crafting"
+    )
+    assert (
+        f"#{NEXT} pf2e.CharacterAdded Merisiel (level 1, trained in Crafting, no magical crafting)",
+        "error: PF2E-ETCH-1: Ezren is trained in Crafting: crafting magic "
+        "items (Magical Crafting) needs expert; add --no-magical-crafting or a higher "
+        "--crafting\n",
+    ) == (line, err)
 
 
 @rule("PF2E-XFER-6")
 def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> None:
     """pf2e draws nothing: the Crafting check's degree is the table's (--outcome). Undoing a
     transfer and taking it again three times appends the same event, with the same changes."""
-    args = ("pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by",
-            "Valeros", "--outcome", "critical-success", "--days", "2")
+    args = (
+        "pf2e",
+        "transfer",
+        "frost",
+        "--from",
+        "bow-1",
+        "--to",
+        "longsword-1",
+        "--by",
+        "Valeros",
+        "--outcome",
+        "critical-success",
+        "--days",
+        "2",
+    )
     first = ok(log, *args)
     outputs = []
     for _ in range(3):
@@ -252,14 +378,37 @@ def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> No
     assert 4 == len(moved) and all(m == moved[0] for m in moved)
 
 
-@pytest.mark.parametrize("args", [
-    ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
-     "--days", "x"),
-    ("transfer", "frost", "--from", "bow-1", "--to", "longsword-1", "--by", "Valeros",
-     "--outcome", "great"),
-    ("character", "add", "Amiri", "--level", "25"),
-    ("etch", "longsword-1", "flaming"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (
+            "transfer",
+            "frost",
+            "--from",
+            "bow-1",
+            "--to",
+            "longsword-1",
+            "--by",
+            "Valeros",
+            "--days",
+            "x",
+        ),
+        (
+            "transfer",
+            "frost",
+            "--from",
+            "bow-1",
+            "--to",
+            "longsword-1",
+            "--by",
+            "Valeros",
+            "--outcome",
+            "great",
+        ),
+        ("character", "add", "Amiri", "--level", "25"),
+        ("etch", "longsword-1", "flaming"),
+    ],
+)
 def test_usage_errors_exit_2(log: Path, args) -> None:
     """Malformed options are usage errors (exit 2) and append nothing."""
     refused(log, "pf2e", *args, status=2)
@@ -274,8 +423,10 @@ def test_give_during_an_etch_names_the_rune_and_crafter(log: Path) -> None:
     """Giving away an item mid-etch says `(flaming by Valeros)`, not a dict."""
     ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--begin")
     err = refused(log, "pf2e", "give", "longsword-1", "--to", "Kyra")
-    assert ("error: PF2E-ETCH-1: longsword-1 has an etch in progress (flaming by Valeros): the "
-            "crafter must hold it throughout; finish it first: pf2e finish longsword-1\n") == err
+    assert (
+        "error: PF2E-ETCH-1: longsword-1 has an etch in progress (flaming by Valeros): the "
+        "crafter must hold it throughout; finish it first: pf2e finish longsword-1\n"
+    ) == err
 
 
 @rule("PF2E-XFER-2")
@@ -283,12 +434,26 @@ def test_give_during_an_etch_names_the_rune_and_crafter(log: Path) -> None:
 def test_swap_refusal_says_what_is_wrong_not_the_swap_already_given(log: Path) -> None:
     """Striking for the bow's potency: the sword keeps its own +1, so move striking alone."""
     ok(log, "pf2e", "etch", "longsword-1", "striking", "--by", "Valeros")
-    err = refused(log, "pf2e", "transfer", "striking", "--from", "longsword-1", "--to", "bow-1",
-                  "--by", "Valeros", "--swap", "weapon-potency-1")
-    assert ("error: PF2E-XFER-2: cannot swap striking (on longsword-1) for weapon-potency-1 (on "
-            "bow-1): longsword-1 keeps its own weapon-potency-1, so it cannot also take "
-            "weapon-potency-1 from bow-1 (an item holds one weapon-potency rune, PF2E-FUND-1); "
-            "move striking without --swap\n") == err
+    err = refused(
+        log,
+        "pf2e",
+        "transfer",
+        "striking",
+        "--from",
+        "longsword-1",
+        "--to",
+        "bow-1",
+        "--by",
+        "Valeros",
+        "--swap",
+        "weapon-potency-1",
+    )
+    assert (
+        "error: PF2E-XFER-2: cannot swap striking (on longsword-1) for weapon-potency-1 (on "
+        "bow-1): longsword-1 keeps its own weapon-potency-1, so it cannot also take "
+        "weapon-potency-1 from bow-1 (an item holds one weapon-potency rune, PF2E-FUND-1); "
+        "move striking without --swap\n"
+    ) == err
     assert "--swap weapon-potency-1)" not in err
 
 
@@ -313,7 +478,11 @@ def test_a_runestone_rune_is_held_not_dormant(log: Path) -> None:
     out = ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
     stone = state(log, "stone-1")
     assert ("flaming runestone", ["flaming"], [], []) == (
-        stone["name"], stone["runes"], stone["property"], stone["dormant"])
+        stone["name"],
+        stone["runes"],
+        stone["property"],
+        stone["dormant"],
+    )
     assert "dormant" not in out and "property" not in out
 
 
@@ -321,14 +490,40 @@ def test_a_runestone_rune_is_held_not_dormant(log: Path) -> None:
 @pytest.mark.parametrize("days", ["99999999999999999999", "9999999999999999999", "10001", "0"])
 def test_days_out_of_range_is_a_usage_error_naming_the_option(log: Path, days: str) -> None:
     """--days beyond 1..10000 is a usage error (exit 2) naming --days; nothing reaches the log."""
-    err = refused(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
-                  "--by", "Valeros", "--days", days, status=2)
+    err = refused(
+        log,
+        "pf2e",
+        "transfer",
+        "frost",
+        "--from",
+        "bow-1",
+        "--to",
+        "longsword-1",
+        "--by",
+        "Valeros",
+        "--days",
+        days,
+        status=2,
+    )
     assert "Invalid value for '--days'" in err and "1<=x<=10000" in err
 
 
 @rule("PF2E-XFER-8")
 def test_ten_thousand_days_is_accepted_and_costs_half(log: Path) -> None:
     """--days 10000 is the largest allowed: the cost falls to half of 10% (frost: 25 gp)."""
-    out = ok(log, "pf2e", "transfer", "frost", "--from", "bow-1", "--to", "longsword-1",
-             "--by", "Valeros", "--days", "10000", "--dry-run")
+    out = ok(
+        log,
+        "pf2e",
+        "transfer",
+        "frost",
+        "--from",
+        "bow-1",
+        "--to",
+        "longsword-1",
+        "--by",
+        "Valeros",
+        "--days",
+        "10000",
+        "--dry-run",
+    )
     assert "frost: bow-1 -> longsword-1 (DC 24, 25 gp, 10000 days, success)" in out

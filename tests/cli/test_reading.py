@@ -32,20 +32,29 @@ def test_history_of_one_field(war: Path) -> None:
     """Kiritsugu's HP: 40 at creation, 18 after Tokiomi's 22, 20 after the crest's 2."""
     shown = ok(war, "history", "Kiritsugu", "--field", "hp", "--json").splitlines()
     changes = [json.loads(line)["changes"] for line in shown]
-    assert [[{"field": "hp", "old": None, "new": 40}], [{"field": "hp", "old": 40, "new": 18}],
-            [{"field": "hp", "old": 18, "new": 20}]] == changes
+    assert [
+        [{"field": "hp", "old": None, "new": 40}],
+        [{"field": "hp", "old": 40, "new": 18}],
+        [{"field": "hp", "old": 18, "new": 20}],
+    ] == changes
     text = ok(war, "history", "Kiritsugu", "--field", "hp")
     assert "    hp: 40 -> 18" in text and "mp:" not in text
 
 
 def test_history_of_two_fields_and_a_path(war: Path) -> None:
     """--field mp --field tiles keeps both; --field effects keeps effects[0].… changes."""
-    shown = [json.loads(x) for x in ok(war, "history", "Kiritsugu", "--field", "mp", "--field",
-                                       "tiles", "--json").splitlines()]
+    shown = [
+        json.loads(x)
+        for x in ok(
+            war, "history", "Kiritsugu", "--field", "mp", "--field", "tiles", "--json"
+        ).splitlines()
+    ]
     fields = {c["field"] for entry in shown for c in entry["changes"]}
     assert {"mp", "tiles"} == fields
-    effects = [json.loads(x) for x in ok(war, "history", "Kiritsugu", "--field", "effects",
-                                         "--json").splitlines()]
+    effects = [
+        json.loads(x)
+        for x in ok(war, "history", "Kiritsugu", "--field", "effects", "--json").splitlines()
+    ]
     assert all(c["field"].startswith("effects") for e in effects for c in e["changes"])
     assert effects
 
@@ -70,7 +79,8 @@ def test_log_tail_and_since(war: Path) -> None:
 def test_log_since_past_the_end_is_core_seq(war: Path) -> None:
     """--since 99 on a 21-event log: exit 1, CORE-SEQ."""
     assert "error: CORE-SEQ: there is no event #99 (the log ends at #21)\n" == refused(
-        war, "log", "--since", "99")
+        war, "log", "--since", "99"
+    )
 
 
 def test_log_by_actor(tmp_path: Path) -> None:
@@ -82,8 +92,9 @@ def test_log_by_actor(tmp_path: Path) -> None:
     ok(log, "note", "gm's")
     assert [2] == seqs(ok(log, "log", "--actor", "alice"))
     assert [3] == seqs(ok(log, "log", "--actor", "gm", "--tail", "1"))
-    assert ("error: UNKNOWN-NAME: no event was logged by actor 'bob' (the log's actors: alice, "
-            "gm)\n") == refused(log, "log", "--actor", "bob")
+    assert (
+        "error: UNKNOWN-NAME: no event was logged by actor 'bob' (the log's actors: alice, gm)\n"
+    ) == refused(log, "log", "--actor", "bob")
 
 
 def test_a_note_about_a_character_is_in_its_history(tmp_path: Path) -> None:
@@ -97,7 +108,9 @@ def test_a_note_about_a_character_is_in_its_history(tmp_path: Path) -> None:
     assert "#2 " in ok(log, "history", "Valeros").splitlines()[-1]
     assert [2] == seqs(ok(log, "log", "--entity", "Valeros", "--since", "1"))
     err = refused(log, "note", "x", "--about", "Valeras")
-    assert err == ("error: UNKNOWN-NAME: no character or item named 'Valeras' to tie the note "
-                   "to; did you mean Valeros?\n")
+    assert err == (
+        "error: UNKNOWN-NAME: no character or item named 'Valeras' to tie the note "
+        "to; did you mean Valeros?\n"
+    )
     ok(log, "note", "plain")
     assert "core.Noted 'plain'" in ok(log, "log", "--tail", "1")

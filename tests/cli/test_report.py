@@ -29,8 +29,12 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         last = json.loads(ok(log, "state", "--json"))["seq"]
         states = [json.loads(ok(log, "state", "--at", str(s), "--json")) for s in range(last + 1)]
         records = [json.loads(line) for line in ok(log, "log", "--json").splitlines()]
-        made[name] = {"log": log, "states": states, "records": records,
-                      "report": json.loads(ok(log, "report", "--format", "json"))}
+        made[name] = {
+            "log": log,
+            "states": states,
+            "records": records,
+            "report": json.loads(ok(log, "report", "--format", "json")),
+        }
     return made
 
 
@@ -95,15 +99,22 @@ def test_headline_totals(sessions):
     """The totals each system's table cares about, counted here from the log and the states."""
     fate, pf2e = sessions["fate-fourth-war"], sessions["pf2e-downtime"]
     mp, saga = sessions["magicpunk-rest-stop"], sessions["saga-wolf-road"]
-    assert 1 == count(fate["records"], "fate.PhantasmReleased") == dict(
-        fate["report"]["totals"])["NPs released"]
-    assert 15 == count(pf2e["records"], "pf2e.RuneEtched") == dict(
-        pf2e["report"]["totals"])["runes etched"]
+    assert (
+        1
+        == count(fate["records"], "fate.PhantasmReleased")
+        == dict(fate["report"]["totals"])["NPs released"]
+    )
+    assert (
+        15
+        == count(pf2e["records"], "pf2e.RuneEtched")
+        == dict(pf2e["report"]["totals"])["runes etched"]
+    )
     assert 2 == dict(pf2e["report"]["totals"])["runes moved"]
     spent = sum(c["spent_gp"] for c in pf2e["states"][-1]["characters"].values())
     assert 7498.5 == spent == dict(pf2e["report"]["totals"])["gp spent"]
-    played = sum(len(r["data"]["cards"]) for r in mp["records"]
-                 if r["type"] == "magicpunk.CardsPlayed")
+    played = sum(
+        len(r["data"]["cards"]) for r in mp["records"] if r["type"] == "magicpunk.CardsPlayed"
+    )
     assert 1 == played == dict(mp["report"]["totals"])["cards played"]
     casts = len({r["cmd"] for r in saga["records"] if r["type"] == "saga.AttackDamageDealt"})
     assert 7 == casts == dict(saga["report"]["totals"])["techs used"]
@@ -135,7 +146,8 @@ def test_timeline_notes_and_who_logged(sessions):
     tenrai = r["timeline"][6]
     assert (7, 11, 5) == (tenrai["first"], tenrai["last"], tenrai["events"])
     assert [[20, "gm", "Gustave calls a combo with Amy (combo rate 150)", False]] == [
-        [n[0], n[2], n[3], n[4]] for n in r["notes"]]
+        [n[0], n[2], n[3], n[4]] for n in r["notes"]
+    ]
     assert [["gm", 19]] == r["actors"]
 
 
@@ -167,8 +179,23 @@ def test_undone_actions_are_marked(tmp_path):
 class Strict(HTMLParser):
     """Checks that every element is closed in order (void elements excepted)."""
 
-    VOID = {"meta", "br", "img", "link", "hr", "input", "path", "rect", "use", "stop",
-            "circle", "line", "polyline", "polygon", "ellipse"}
+    VOID = {
+        "meta",
+        "br",
+        "img",
+        "link",
+        "hr",
+        "input",
+        "path",
+        "rect",
+        "use",
+        "stop",
+        "circle",
+        "line",
+        "polyline",
+        "polygon",
+        "ellipse",
+    }
 
     def __init__(self) -> None:
         super().__init__()
@@ -205,16 +232,22 @@ def test_html_is_self_contained_with_one_series_per_character(sessions, name):
     assert "@media print" in page
     charts = re.findall(r'<figure class="chart" id="chart-(\w+)">(<svg.*?</svg>)', page, re.S)
     characters = s["states"][-1]["characters"]
-    gauges = sorted({f[:-4] for c in characters.values() for f in c if f.endswith("_max")
-                     and type(c.get(f[:-4])) is int})
+    gauges = sorted(
+        {
+            f[:-4]
+            for c in characters.values()
+            for f in c
+            if f.endswith("_max") and type(c.get(f[:-4])) is int
+        }
+    )
     assert gauges == sorted(g for g, _ in charts)
     for gauge, svg in charts:
         root = ET.fromstring(svg)
         assert SVG + "svg" == root.tag
-        series = [g for g in root.iter(SVG + "g") if g.get("id", "").startswith(
-            f"series-{gauge}-")]
-        having = [n for n, c in characters.items() if type(c.get(gauge)) is int
-                  and f"{gauge}_max" in c]
+        series = [g for g in root.iter(SVG + "g") if g.get("id", "").startswith(f"series-{gauge}-")]
+        having = [
+            n for n, c in characters.items() if type(c.get(gauge)) is int and f"{gauge}_max" in c
+        ]
         assert len(having) == len(series)
         legend = {t.text.strip() for t in root.iter(SVG + "text") if t.text}
         assert set(having) <= legend
@@ -256,6 +289,6 @@ def test_a_name_with_markup_is_text_in_the_tables_and_the_charts(tmp_path):
     ok(log, "toy", "spend", name, "2")
     page = ok(log, "report", "--format", "html")
     assert "<script" not in page
-    svg = page[page.index("<svg"):page.index("</svg>")]
+    svg = page[page.index("<svg") : page.index("</svg>")]
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in svg
     assert "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>" in page

@@ -14,14 +14,20 @@ import pytest
 from tests.support.cli import ok
 
 ROOT = Path(__file__).resolve().parents[2]
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
 
 
 def chromium() -> str:
     """Return the browser's path, or skip (fail under CI=true) naming the fix."""
-    found = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists(
-        "/usr/bin/chromium") else None)
+    found = shutil.which("chromium") or (
+        "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+    )
     if found is None:
         message = "no chromium: apt-get install chromium to render the report in a browser"
         if os.environ.get("CI") == "true":
@@ -47,14 +53,31 @@ def test_report_renders_in_chromium(tmp_path):
     ok(log, "report", "--format", "html", "-o", str(page))
     url = page.as_uri()
     profile = ["--user-data-dir=" + str(tmp_path / "profile")]
-    dom = subprocess.run([browser, *FLAGS, *profile, "--dump-dom", url], capture_output=True,
-                         text=True, timeout=120, check=True).stdout
+    dom = subprocess.run(
+        [browser, *FLAGS, *profile, "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     for gauge in ("hp", "mp", "tiles"):
         assert 5 == sum(f'id="series-{gauge}-{i}"' in dom for i in range(6))
     assert "Fourth war, night one" in dom
     shot = artefacts() / "report-fate-fourth-war.png"
     shot.unlink(missing_ok=True)
-    subprocess.run([browser, *FLAGS, *profile, f"--screenshot={shot}", "--window-size=1200,3200",
-                    "--hide-scrollbars", url], capture_output=True, timeout=120, check=True)
+    subprocess.run(
+        [
+            browser,
+            *FLAGS,
+            *profile,
+            f"--screenshot={shot}",
+            "--window-size=1200,3200",
+            "--hide-scrollbars",
+            url,
+        ],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 20_000

@@ -49,7 +49,9 @@ def test_retired_character_leaves_state_and_status(smithy: Path) -> None:
     assert ["Valeros"] == [line.split()[0] for line in board if line.startswith("Valeros ")]
     data = state(smithy)
     assert (["Valeros"], {"Kyra": {"kind": "character", "reason": "stays in Otari"}}) == (
-        list(data["characters"]), data["retired"])
+        list(data["characters"]),
+        data["retired"],
+    )
     text = ok(smithy, "state").splitlines()
     assert ["retired:", '  Kyra: {"kind": "character", "reason": "stays in Otari"}'] == text[-2:]
 
@@ -59,24 +61,34 @@ def test_history_keeps_a_retired_character(smithy: Path) -> None:
     """history Kyra still lists her events and ends with the retire, each field -> nothing."""
     lines = ok(smithy, "history", "Kyra").splitlines()
     assert lines[-7].endswith(" gm core.Retired Kyra (stays in Otari)")
-    assert ["    level: 8 -> -", "    crafting: expert -> -", "    magical_crafting: true -> -",
-            "    formulas: [] -> -", "    spent_gp: 0 -> -",
-            "    · rule CORE-RETIRED"] == lines[-6:]
+    assert [
+        "    level: 8 -> -",
+        "    crafting: expert -> -",
+        "    magical_crafting: true -> -",
+        "    formulas: [] -> -",
+        "    spent_gp: 0 -> -",
+        "    · rule CORE-RETIRED",
+    ] == lines[-6:]
 
 
-MESSAGE = ("error: CORE-RETIRED: Kyra is a retired character (stays in Otari): no command may "
-           "name it (undo its retire to bring it back: tablelog log --entity Kyra)\n")
+MESSAGE = (
+    "error: CORE-RETIRED: Kyra is a retired character (stays in Otari): no command may "
+    "name it (undo its retire to bring it back: tablelog log --entity Kyra)\n"
+)
 
 
 @rule("CORE-RETIRED")
-@pytest.mark.parametrize("line", [
-    "pf2e give clothes-1 --to Kyra",           # a decider that looks her up: UNKNOWN-NAME turned
-    "pf2e formula add Kyra flaming",
-    "pf2e character add Kyra --level 3",       # a decider that does not: the event names her
-    "note 'farewell' --about Kyra",
-    "retire Kyra",
-    "state Kyra",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pf2e give clothes-1 --to Kyra",  # a decider that looks her up: UNKNOWN-NAME turned
+        "pf2e formula add Kyra flaming",
+        "pf2e character add Kyra --level 3",  # a decider that does not: the event names her
+        "note 'farewell' --about Kyra",
+        "retire Kyra",
+        "state Kyra",
+    ],
+)
 def test_commands_naming_a_retired_character_are_refused(smithy: Path, line: str) -> None:
     """Every command naming Kyra once she is retired is refused with CORE-RETIRED, log unchanged."""
     assert MESSAGE == refused(smithy, *shlex.split(line))
@@ -95,8 +107,10 @@ def test_undo_brings_a_retired_character_back(smithy: Path) -> None:
     before = state(smithy)
     ok(smithy, "undo")
     back = state(smithy)
-    assert ({"level": 8, "crafting": "expert", "magical_crafting": True, "formulas": [],
-             "spent_gp": 0}, None) == (back["characters"]["Kyra"], back.get("retired"))
+    assert (
+        {"level": 8, "crafting": "expert", "magical_crafting": True, "formulas": [], "spent_gp": 0},
+        None,
+    ) == (back["characters"]["Kyra"], back.get("retired"))
     ok(smithy, "note", "she stays a while", "--about", "Kyra")
     err = refused(smithy, "redo", "47")
     assert "#49" in err and "CORE-RETIRED" in err
@@ -122,9 +136,10 @@ def test_a_redo_that_no_longer_holds_is_not_its_own_dependency(tmp_path: Path) -
     ok(log, "retire", "Ezren")
     ok(log, "undo", "46")
     ok(log, "undo", "45")
-    assert ("error: CORE-REDO: #46 cannot be redone: it no longer holds: #46 core.Retired "
-            "(UNKNOWN-NAME: no character or item named 'Ezren' to retire)\n") == refused(
-        log, "redo", "46")
+    assert (
+        "error: CORE-REDO: #46 cannot be redone: it no longer holds: #46 core.Retired "
+        "(UNKNOWN-NAME: no character or item named 'Ezren' to retire)\n"
+    ) == refused(log, "redo", "46")
 
 
 @rule("CORE-RETIRED")
@@ -132,8 +147,10 @@ def test_a_character_who_owns_items_is_not_retired(tmp_path: Path) -> None:
     """Kyra owns mace-1 and clothes-1 at the end of the week: retiring her is refused, naming
     them."""
     log = played(tmp_path, "pf2e-downtime")
-    assert ("error: CORE-RETIRED: Kyra owns mace-1, clothes-1: retire or hand over what they "
-            "own first\n") == refused(log, "retire", "Kyra")
+    assert (
+        "error: CORE-RETIRED: Kyra owns mace-1, clothes-1: retire or hand over what they "
+        "own first\n"
+    ) == refused(log, "retire", "Kyra")
 
 
 @rule("CORE-RETIRED")
@@ -144,9 +161,10 @@ def test_an_item_retires_and_its_owner_then_can(tmp_path: Path) -> None:
     ok(log, "retire", "clothes-1")
     ok(log, "retire", "Kyra")
     data = state(log)
-    assert ({"mace-1": "item", "clothes-1": "item", "Kyra": "character"},
-            ["longsword-1", "chain-1", "shield-1"]) == (
-        {k: v["kind"] for k, v in data["retired"].items()}, list(data["items"]))
+    assert (
+        {"mace-1": "item", "clothes-1": "item", "Kyra": "character"},
+        ["longsword-1", "chain-1", "shield-1"],
+    ) == ({k: v["kind"] for k, v in data["retired"].items()}, list(data["items"]))
 
 
 @rule("CORE-RETIRED")
@@ -171,10 +189,27 @@ def test_magicpunk_cards_stay_in_the_deck(tmp_path: Path) -> None:
     who holds none, retires, and dawn and a rest then run without him."""
     log = played(tmp_path, "magicpunk-rest-stop")
     hand = " ".join(state(log)["characters"]["Bram"]["hand"])
-    assert (f"error: CORE-RETIRED: Bram holds {hand}: play, charge or circulate them first "
-            "(the deck keeps every card)\n") == refused(log, "retire", "Bram")
-    ok(log, "magicpunk", "character", "add", "Cid", "--body", "10", "--sense", "10",
-       "--intellect", "10", "--magic", "10", "--hp", "30")
+    assert (
+        f"error: CORE-RETIRED: Bram holds {hand}: play, charge or circulate them first "
+        "(the deck keeps every card)\n"
+    ) == refused(log, "retire", "Bram")
+    ok(
+        log,
+        "magicpunk",
+        "character",
+        "add",
+        "Cid",
+        "--body",
+        "10",
+        "--sense",
+        "10",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "30",
+    )
     ok(log, "retire", "Cid")
     ok(log, "magicpunk", "dawn")
     ok(log, "magicpunk", "rest", "8h")
@@ -187,14 +222,40 @@ def test_fate_round_goes_on_without_a_retired_caster(tmp_path: Path) -> None:
     turns, rounds and the battle's end go on; a cast by him is refused."""
     log = played(tmp_path, "fate-fourth-war")
     ok(log, "fate", "battle", "start")
-    ok(log, "fate", "cast", "Kiritsugu", "defense", "--grade", "5", "--tiles", "2",
-       "--target", "Kiritsugu")
+    ok(
+        log,
+        "fate",
+        "cast",
+        "Kiritsugu",
+        "defense",
+        "--grade",
+        "5",
+        "--tiles",
+        "2",
+        "--target",
+        "Kiritsugu",
+    )
     ok(log, "retire", "Tokiomi")
-    for line in (("fate", "turn"), ("fate", "round"), ("fate", "battle", "end"),
-                 ("fate", "morning")):
+    for line in (
+        ("fate", "turn"),
+        ("fate", "round"),
+        ("fate", "battle", "end"),
+        ("fate", "morning"),
+    ):
         ok(log, *line)
-    err = refused(log, "fate", "cast", "Tokiomi", "attack", "--grade", "1", "--tiles", "1",
-                  "--target", "Kiritsugu")
+    err = refused(
+        log,
+        "fate",
+        "cast",
+        "Tokiomi",
+        "attack",
+        "--grade",
+        "1",
+        "--tiles",
+        "1",
+        "--target",
+        "Kiritsugu",
+    )
     assert err.startswith("error: CORE-RETIRED: Tokiomi is a retired character")
 
 
@@ -213,7 +274,8 @@ def test_retiring_an_unknown_name_is_refused(tmp_path: Path) -> None:
     """An unknown name is UNKNOWN-NAME, with the closest names."""
     log = played(tmp_path, "pf2e-downtime")
     assert refused(log, "retire", "Kira").startswith(
-        "error: UNKNOWN-NAME: no character or item named 'Kira' to retire; did you mean Kyra?")
+        "error: UNKNOWN-NAME: no character or item named 'Kira' to retire; did you mean Kyra?"
+    )
 
 
 @rule("CORE-RETIRED")

@@ -44,7 +44,8 @@ def test_system_lists_its_ids() -> None:
     assert ["rule", "system", "title"] == lines[0].split()
     assert lines[1].startswith("UNKNOWN-NAME  core")
     assert {"CORE-UNDO", "CORE-REDO", "CORE-NAME", "CORE-SYSTEM"} <= {
-        line.split()[0] for line in lines[1:-1]}
+        line.split()[0] for line in lines[1:-1]
+    }
     assert "(tablelog rules RULE-ID explains one)" == lines[-1]
 
 

@@ -57,7 +57,8 @@ def test_calc_release_uses_its_own_multiplier():
     result = calc("saga", "calc", "toki-hanatsu", "--slv", "10")
     assert 0 == result.exit_code, result.output
     assert ["displayed power: 17", "damage per process: 23 at roll 1 (min 21, max 24)"] == (
-        result.stdout.splitlines()[-2:])
+        result.stdout.splitlines()[-2:]
+    )
 
 
 @pytest.mark.rule("SAGA-ATK-2")
@@ -378,8 +379,10 @@ def _last_hits(log: Path, kind: str) -> list[tuple[str, int, str]]:
     ("command", "kind"),
     [
         (("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf"), "saga.AttackDamageDealt"),
-        (("saga", "cast", "Wolf", "tenrai-x", "--target", "Gustave", "--target", "Ward"),
-         "saga.AttackDamageDealt"),
+        (
+            ("saga", "cast", "Wolf", "tenrai-x", "--target", "Gustave", "--target", "Ward"),
+            "saga.AttackDamageDealt",
+        ),
         (("saga", "poison", "Wolf"), "saga.PoisonDamageTaken"),
     ],
     ids=["cast", "random-multi", "poison"],
@@ -389,9 +392,25 @@ def test_undo_and_the_same_action_again_draw_the_same_random_result(
 ):
     """Three times undo then the same action: the same random factors (and random targets)
     each time, since draws are keyed by the draw counter the undo restores, not the log seq."""
-    ok(log, "saga", "tech", "add", "tenrai-x", "--power", "30", "--attack-count", "4",
-       "--random-width", "5", "--weapon-type", "enemy", "--attribute", "none",
-       "--target-kind", "random-multi")
+    ok(
+        log,
+        "saga",
+        "tech",
+        "add",
+        "tenrai-x",
+        "--power",
+        "30",
+        "--attack-count",
+        "4",
+        "--random-width",
+        "5",
+        "--weapon-type",
+        "enemy",
+        "--attribute",
+        "none",
+        "--target-kind",
+        "random-multi",
+    )
     ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")  # draw 0 is used
     ok(log, *command)
     first = [json.loads(line)["data"] for line in ok(log, "log", "--json").splitlines()][-1]
@@ -407,13 +426,24 @@ def test_undo_and_the_same_action_again_draw_the_same_random_result(
 @pytest.mark.rule("SAGA-EFF-3")
 def test_a_debuff_that_does_not_land_says_why(log: Path):
     """After an evaded kiri-harai, its debuff prints why it did not land and changes nothing."""
-    ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf",
-       "--situation", "outcome=evaded")
-    out = ok(log, "saga", "buff", "Wolf", "--defense", "-10", "--by", "Gustave",
-             "--tech", "kiri-harai")
+    ok(
+        log,
+        "saga",
+        "cast",
+        "Gustave",
+        "kiri-harai",
+        "--target",
+        "Wolf",
+        "--situation",
+        "outcome=evaded",
+    )
+    out = ok(
+        log, "saga", "buff", "Wolf", "--defense", "-10", "--by", "Gustave", "--tech", "kiri-harai"
+    )
     assert out.splitlines()[0].endswith(
         "Gustave with kiri-harai: defense -10 on Wolf (did not land: Gustave's latest kiri-harai"
-        " on Wolf dealt 0 damage)")
+        " on Wolf dealt 0 damage)"
+    )
     assert 0 == json.loads(ok(log, "state", "Wolf", "--json"))["effects"]["defense"]
 
 
@@ -488,8 +518,19 @@ def test_exponent_numbers_are_usage_errors(tmp_path: Path, rate: str):
     """``--hp-floor-rate 1e-999999`` once ran for minutes, then raised: now exit 2 at once."""
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "saga")
-    err = refused(path, "saga", "unit", "add", "Finn", "--max-hp", "100", "--enemy",
-                  "--hp-floor-rate", rate, status=2)
+    err = refused(
+        path,
+        "saga",
+        "unit",
+        "add",
+        "Finn",
+        "--max-hp",
+        "100",
+        "--enemy",
+        "--hp-floor-rate",
+        rate,
+        status=2,
+    )
     assert f'the HP floor rate must be a percentage such as 50 or 12.5, got "{rate}"' in err
 
 
@@ -618,25 +659,29 @@ def test_bad_sheet_values_are_named_in_words(log: Path, tmp_path: Path, sheet, m
     assert "Traceback" not in err and "int()" not in err and "{'" not in err
 
 
-KNOWN = ("side, max_hp, hp, lp, stats, slv, weapons, resistances, five, traits, race, "
-         "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, "
-         "formation_defense")
+KNOWN = (
+    "side, max_hp, hp, lp, stats, slv, weapons, resistances, five, traits, race, "
+    "hp_floor_rate, intrinsic_hp, battle_rank, guard_rate, formation_attack, "
+    "formation_defense"
+)
 
 
 @pytest.mark.parametrize(
     ("sheet", "message"),
     [
-        ({"max_hp": 9, "resistence": {"slash": 5}},
-         f'unknown key "resistence" in the sheet; did you mean "resistances"? (known: {KNOWN})'),
+        (
+            {"max_hp": 9, "resistence": {"slash": 5}},
+            f'unknown key "resistence" in the sheet; did you mean "resistances"? (known: {KNOWN})',
+        ),
         ({"max_hp": 9, "colour": "red"}, f'unknown key "colour" in the sheet (known: {KNOWN})'),
-        ({"max_hp": 9, "traits": [{"kind": "attack", "valeu": 5}]},
-         'unknown key "valeu" in traits[0]; did you mean "value"? (known: kind, value, on)'),
+        (
+            {"max_hp": 9, "traits": [{"kind": "attack", "valeu": 5}]},
+            'unknown key "valeu" in traits[0]; did you mean "value"? (known: kind, value, on)',
+        ),
     ],
     ids=["resistence", "colour", "trait-valeu"],
 )
-def test_an_unknown_sheet_key_is_a_usage_error_naming_it(
-    log: Path, tmp_path: Path, sheet, message
-):
+def test_an_unknown_sheet_key_is_a_usage_error_naming_it(log: Path, tmp_path: Path, sheet, message):
     """A typo in a sheet key is not silently dropped: exit 2 naming the key, no unit added."""
     path = tmp_path / "typo.json"
     path.write_text(json.dumps(sheet))

@@ -25,8 +25,27 @@ def war(tmp_path: Path) -> Path:
     log = tmp_path / "war.tlog"
     ok(log, "init", "--system", "fate", "--seed", "7")
     for name in ("Kiritsugu", "Tokiomi"):
-        ok(log, "fate", "master", "add", name, "--quality", "B", "--quantity", "C", "--crest",
-           "D", "--attribute", "fire", "--hp", "40", "--mp", "30", "--cc-budget", "20")
+        ok(
+            log,
+            "fate",
+            "master",
+            "add",
+            name,
+            "--quality",
+            "B",
+            "--quantity",
+            "C",
+            "--crest",
+            "D",
+            "--attribute",
+            "fire",
+            "--hp",
+            "40",
+            "--mp",
+            "30",
+            "--cc-budget",
+            "20",
+        )
     return log
 
 
@@ -93,14 +112,14 @@ def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("command", ["shell", "serve --port 0"])
-def test_a_script_cannot_start_a_shell_or_a_server(war: Path, tmp_path: Path,
-                                                    command: str) -> None:
+def test_a_script_cannot_start_a_shell_or_a_server(war: Path, tmp_path: Path, command: str) -> None:
     """`shell` or `serve` as a script line is a usage error naming the line."""
     script = tmp_path / "s.txt"
     script.write_text(f"{command}\n")
     name = command.split()[0]
-    assert (f"error: s.txt line 1: {name} runs from the command line, not from a script or the "
-            "shell\n") == refused(war, "run", str(script), status=2).replace(f"{tmp_path}/", "")
+    assert (
+        f"error: s.txt line 1: {name} runs from the command line, not from a script or the shell\n"
+    ) == refused(war, "run", str(script), status=2).replace(f"{tmp_path}/", "")
 
 
 def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_path: Path) -> None:
@@ -109,8 +128,9 @@ def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_p
     child = spawn(war, tmp_path / "history")
     for name in ("serve", "shell"):
         printed = type_line(child, name)
-        assert (f"error: {name} runs from the command line, not from a script or the shell"
-                in printed)
+        assert (
+            f"error: {name} runs from the command line, not from a script or the shell" in printed
+        )
         assert "Traceback" not in printed
     listed = type_line(child, "help")
     assert "  chant " in listed
@@ -120,6 +140,7 @@ def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_p
 
 
 # -- the completer's candidates -------------------------------------------------------------
+
 
 def completions(log: Path, text: str) -> list[str]:
     """What Tab offers after TEXT on LOG (the completion texts, without their spaces)."""
@@ -154,15 +175,32 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     assert "kiri-harai" in completions(saga, "cast Gustave kiri")
     mp = tmp_path / "m.tlog"
     ok(mp, "init", "--system", "magicpunk")
-    ok(mp, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
-       "--intellect", "10", "--magic", "10", "--hp", "26")
+    ok(
+        mp,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+    )
     ok(mp, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
     assert ["AS", "3C"] == completions(mp, "play Aria ")
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
-        completions(mp, "procure Aria --material mag"))
+        completions(mp, "procure Aria --material mag")
+    )
 
 
 # -- piped input: the exit status ---------------------------------------------------------
+
 
 def piped(log: Path, text: str) -> tuple[int, str, str]:
     """Run `tablelog --log LOG shell` with TEXT on its standard input (not a terminal)."""
@@ -170,15 +208,28 @@ def piped(log: Path, text: str) -> tuple[int, str, str]:
     import sys
 
     result = subprocess.run(
-        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "--log", str(log),
-         "shell"], input=text, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-c",
+            "from tablelog.cli.main import main; main()",
+            "--log",
+            str(log),
+            "shell",
+        ],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     return result.returncode, result.stdout, result.stderr
 
 
 def test_piped_lines_exit_with_their_worst_status(war: Path) -> None:
     """A refused line makes piped input exit 1 (as the CLI would); clean lines exit 0."""
     assert (1, "", "error: UNKNOWN-NAME: no character named Nobody\n") == piped(
-        war, "chant Nobody\n")
+        war, "chant Nobody\n"
+    )
     assert 0 == piped(war, "chant Tokiomi\n")[0]
 
 
@@ -186,8 +237,7 @@ def test_piped_lines_exit_with_their_worst_status(war: Path) -> None:
 def test_piped_input_on_no_log_exits_3_with_its_error(tmp_path: Path, text: str) -> None:
     """`echo status | … shell` and `… shell </dev/null` on a missing log: one error line, 3."""
     log = tmp_path / "missing.tlog"
-    assert (3, "", f"error: no log at {log} (create one with: tablelog init)\n") == piped(
-        log, text)
+    assert (3, "", f"error: no log at {log} (create one with: tablelog init)\n") == piped(log, text)
 
 
 def test_exit_with_a_word_is_refused_and_help_names_a_command(war: Path) -> None:

@@ -30,21 +30,34 @@ def test_closest_prefers_same_letters_then_prefixes_then_spellings() -> None:
     assert [] == closest("Zzz", ["Ezren", "Ezra", "Bob"])
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (("pf2e", "formula", "add", "Valerso", "flaming"),
-     "error: UNKNOWN-NAME: no character named 'Valerso'; did you mean Valeros?\n"),
-    (("pf2e", "formula", "add", "Valeros", "flamng"),
-     "error: UNKNOWN-NAME: unknown rune 'flamng' (not in the rune catalogue); did you mean "
-     "flaming or fanged?\n"),
-    (("pf2e", "item", "add", "sword-2", "--base", "longswrd"),
-     "error: UNKNOWN-NAME: unknown base item 'longswrd' (not in the base item catalogue); did you "
-     "mean longsword or longbow?\n"),
-    (("state", "longsword"),
-     "error: UNKNOWN-NAME: no character or item named 'longsword'; did you mean longsword-1?\n"),
-    (("history", "Zed"), "error: UNKNOWN-NAME: no character or item named 'Zed'\n"),
-])
-def test_unknown_names_suggest_the_closest(smithy: Path, args: tuple[str, ...],
-                                           expected: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("pf2e", "formula", "add", "Valerso", "flaming"),
+            "error: UNKNOWN-NAME: no character named 'Valerso'; did you mean Valeros?\n",
+        ),
+        (
+            ("pf2e", "formula", "add", "Valeros", "flamng"),
+            "error: UNKNOWN-NAME: unknown rune 'flamng' (not in the rune catalogue); did you mean "
+            "flaming or fanged?\n",
+        ),
+        (
+            ("pf2e", "item", "add", "sword-2", "--base", "longswrd"),
+            "error: UNKNOWN-NAME: unknown base item 'longswrd' (not in the base item catalogue); "
+            "did you mean longsword or longbow?\n",
+        ),
+        (
+            ("state", "longsword"),
+            "error: UNKNOWN-NAME: no character or item named 'longsword'; "
+            "did you mean longsword-1?\n",
+        ),
+        (("history", "Zed"), "error: UNKNOWN-NAME: no character or item named 'Zed'\n"),
+    ],
+)
+def test_unknown_names_suggest_the_closest(
+    smithy: Path, args: tuple[str, ...], expected: str
+) -> None:
     """A name the table has, a rune or a base item of the catalogue: suggested; none is close
     to 'Zed', so no suggestion. Exit 1, the log unchanged."""
     assert expected == refused(smithy, *args)
@@ -54,9 +67,12 @@ def test_a_script_line_keeps_its_number_and_hint(smithy: Path, tmp_path: Path) -
     """In `run --atomic`, the refusal names the line and still suggests."""
     script = tmp_path / "s.txt"
     script.write_text("pf2e give mace-1 --to Valeros\npf2e give longsword-1 --to kyra\n")
-    assert ("error: UNKNOWN-NAME: s.txt line 2: no character named 'kyra'; did you mean Kyra?\n"
-            == refused(smithy, "run", str(script), "--atomic").splitlines(True)[-1].replace(
-                str(script), "s.txt"))
+    assert (
+        "error: UNKNOWN-NAME: s.txt line 2: no character named 'kyra'; did you mean Kyra?\n"
+        == refused(smithy, "run", str(script), "--atomic")
+        .splitlines(True)[-1]
+        .replace(str(script), "s.txt")
+    )
 
 
 def test_unknown_tech_suggests_ids_and_japanese_names(tmp_path: Path) -> None:
@@ -71,8 +87,27 @@ def test_unknown_fate_character_without_quotes(tmp_path: Path) -> None:
     """fate names characters without quotes: Tokiomy suggests Tokiomi."""
     log = tmp_path / "war.tlog"
     ok(log, "init", "--system", "fate")
-    ok(log, "fate", "master", "add", "Tokiomi", "--quality", "A", "--quantity", "B", "--crest",
-       "B", "--attribute", "fire", "--hp", "40", "--mp", "40", "--cc-budget", "20")
+    ok(
+        log,
+        "fate",
+        "master",
+        "add",
+        "Tokiomi",
+        "--quality",
+        "A",
+        "--quantity",
+        "B",
+        "--crest",
+        "B",
+        "--attribute",
+        "fire",
+        "--hp",
+        "40",
+        "--mp",
+        "40",
+        "--cc-budget",
+        "20",
+    )
     err = refused(log, "fate", "chant", "Tokiomy")
     assert err == "error: UNKNOWN-NAME: no character named Tokiomy; did you mean Tokiomi?\n"
 
@@ -82,12 +117,28 @@ def test_a_card_not_in_hand_lists_the_hand(tmp_path: Path) -> None:
     """Playing 7H that Aria does not hold names where it is and what Aria holds."""
     log = tmp_path / "rest.tlog"
     ok(log, "init", "--system", "magicpunk")
-    ok(log, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
-       "--intellect", "10", "--magic", "10", "--hp", "26")
+    ok(
+        log,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+    )
     ok(log, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
     err = refused(log, "magicpunk", "play", "Aria", "7H")
-    assert err == ("error: MP-CARDS: 7H is not held by Aria (it is in the draw pile); "
-                   "Aria holds AS 3C\n")
+    assert err == (
+        "error: MP-CARDS: 7H is not held by Aria (it is in the draw pile); Aria holds AS 3C\n"
+    )
 
 
 def test_unknown_rule_id_suggests_neighbours(tmp_path: Path) -> None:
@@ -108,8 +159,10 @@ def test_a_case_twin_of_a_name_needs_force(tmp_path: Path, system: str) -> None:
 
     ok(log, *add("Ezren"))
     err = refused(log, *add("ezren"))
-    assert err == ("error: CORE-NAME: 'ezren' differs from 'Ezren' only by case: use 'Ezren', "
-                   "or give --force to add 'ezren' as well\n")
+    assert err == (
+        "error: CORE-NAME: 'ezren' differs from 'Ezren' only by case: use 'Ezren', "
+        "or give --force to add 'ezren' as well\n"
+    )
     assert "ezren" in ok(log, *add("ezren", "--force")).splitlines()[0]
     ok(log, *add("Ezra"))
 

@@ -51,8 +51,13 @@ def test_magicpunk_board(boards: dict[str, list[str]]) -> None:
 
 def test_pf2e_board(boards: dict[str, list[str]]) -> None:
     """The smithy week: the longsword's name, holder, level 8, 1100 gp and its dormant frost."""
-    assert ["+1 striking flaming longsword", "held by Valeros", "level 8", "1100 gp",
-            "dormant frost"] == line_of(boards["pf2e"], "longsword-1")
+    assert [
+        "+1 striking flaming longsword",
+        "held by Valeros",
+        "level 8",
+        "1100 gp",
+        "dormant frost",
+    ] == line_of(boards["pf2e"], "longsword-1")
     assert ["level 14", "12 formulas", "spent 7498.5 gp"] == line_of(boards["pf2e"], "Valeros")
 
 
@@ -70,17 +75,38 @@ def test_fate_effects_show_turns_left(tmp_path: Path) -> None:
     """Two defense tiles of grade 5 raised in turn 1 show 3 turns left, then 2 after a turn."""
     log = tmp_path / "war.tlog"
     ok(log, "init", "--system", "fate")
-    ok(log, "fate", "master", "add", "Kiritsugu", "--quality", "B", "--quantity", "C", "--crest",
-       "D", "--attribute", "fire", "--attribute", "earth", "--hp", "40", "--mp", "30",
-       "--cc-budget", "20")
+    ok(
+        log,
+        "fate",
+        "master",
+        "add",
+        "Kiritsugu",
+        "--quality",
+        "B",
+        "--quantity",
+        "C",
+        "--crest",
+        "D",
+        "--attribute",
+        "fire",
+        "--attribute",
+        "earth",
+        "--hp",
+        "40",
+        "--mp",
+        "30",
+        "--cc-budget",
+        "20",
+    )
     ok(log, "fate", "battle", "start")
     ok(log, "fate", "cast", "Kiritsugu", "defense", "--grade", "5", "--tiles", "2")
     board = ok(log, "status").splitlines()
     assert "battle: round 1, turn 1" == board[1]
     assert "effects: defense 5x2, 3 turns" == line_of(board, "Kiritsugu")[-1]
     ok(log, "fate", "turn")
-    assert "effects: defense 5x2, 2 turns" == line_of(ok(log, "status").splitlines(),
-                                                      "Kiritsugu")[-1]
+    assert (
+        "effects: defense 5x2, 2 turns" == line_of(ok(log, "status").splitlines(), "Kiritsugu")[-1]
+    )
 
 
 @pytest.mark.rule("MP-BRIEF-1")
@@ -88,13 +114,30 @@ def test_magicpunk_round_and_briefing_in_status_and_state(tmp_path: Path) -> Non
     """A 1-minute briefing with one preparation by Aria shows on the board and in `state`."""
     log = tmp_path / "b.tlog"
     ok(log, "init", "--system", "magicpunk", "--clock", "1 22:00")
-    ok(log, "magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12",
-       "--intellect", "10", "--magic", "10", "--hp", "26")
+    ok(
+        log,
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+    )
     ok(log, "magicpunk", "briefing", "start", "1m")
     ok(log, "magicpunk", "briefing", "prepare", "Aria")
     ok(log, "magicpunk", "round")
-    assert "day 1 22:00, round 2, briefing 1m (Aria 1); draw pile 54, discard 0" == ok(
-        log, "status").splitlines()[1]
+    assert (
+        "day 1 22:00, round 2, briefing 1m (Aria 1); draw pile 54, discard 0"
+        == ok(log, "status").splitlines()[1]
+    )
     state = ok(log, "state").splitlines()
     assert ["table:", "  round: 2"] == state[-3:-1]
     assert state[-1].startswith('  briefing: {"package": "1m"')

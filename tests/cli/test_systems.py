@@ -28,8 +28,10 @@ def test_another_systems_command_is_refused(tmp_path: Path, system: str, other: 
     log = tmp_path / "x.tlog"
     ok(log, "init", "--system", system)
     err = refused(log, *COMMANDS[other])
-    assert err == (f"error: CORE-SYSTEM: a {other} command on a {system} log: this session's "
-                   f"events are {system} events\n")
+    assert err == (
+        f"error: CORE-SYSTEM: a {other} command on a {system} log: this session's "
+        f"events are {system} events\n"
+    )
     ok(log, *COMMANDS[system])  # its own system's command still goes through
     assert ok(log, "verify").startswith("ok: ")
 

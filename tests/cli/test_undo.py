@@ -39,7 +39,8 @@ def test_every_record_carries_its_command_id(table: Path) -> None:
     """cmd is the seq of the command's first record, on every record of the command."""
     ok(table, "toy", "spend-both", "a", "b", "1")
     assert [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 5)] == [
-        (r.seq, r.cmd) for r in LogFile(str(table)).scan_all()]
+        (r.seq, r.cmd) for r in LogFile(str(table)).scan_all()
+    ]
 
 
 def test_bare_undo_takes_back_the_typing_actors_latest_action(table: Path) -> None:
@@ -53,7 +54,9 @@ def test_bare_undo_of_an_actor_with_no_action_is_refused(table: Path) -> None:
     before = table.read_bytes()
     result = invoke(table, "undo", actor="Cy")
     assert (1, "error: CORE-UNDO: nothing to undo: no action of Cy is in effect\n") == (
-        result.exit_code, result.stderr)
+        result.exit_code,
+        result.stderr,
+    )
     assert before == table.read_bytes()
 
 
@@ -82,8 +85,10 @@ def test_bare_redo_after_a_new_action_of_the_actor_has_nothing_to_redo(table: Pa
     ok(table, "undo", actor="Ann")
     ok(table, "toy", "spend", "a", "1", actor="Ann")
     err = invoke(table, "redo", actor="Ann").stderr
-    assert err == ("error: CORE-REDO: nothing to redo: Ann has taken a new action (#6) since "
-                   "undoing; name it: redo SEQ\n")
+    assert err == (
+        "error: CORE-REDO: nothing to redo: Ann has taken a new action (#6) since "
+        "undoing; name it: redo SEQ\n"
+    )
     assert ok(table, "redo", "3", actor="Ann").startswith("#7 core.Redone #3\n")
     assert {"a": 6, "b": 6} == hp(table)
 
@@ -96,8 +101,10 @@ def test_a_bare_undo_that_lost_a_race_is_refused_not_retargeted(table: Path) -> 
     Session(str(table), actor="Bo").execute(toy.SpendPoints("b", 1))
     with pytest.raises(RuleViolation) as refusal:
         ann.execute(Undo())
-    assert ("CORE-UNDO", "the log moved on while deciding which action to undo; name the "
-            "action: undo SEQ") == (refusal.value.rule_id, refusal.value.message)
+    assert (
+        "CORE-UNDO",
+        "the log moved on while deciding which action to undo; name the action: undo SEQ",
+    ) == (refusal.value.rule_id, refusal.value.message)
     assert 5 == LogFile(str(table)).scan_all()[-1].seq
 
 
@@ -197,8 +204,7 @@ def test_replay_until_and_state_at_agree_at_every_seq(table: Path) -> None:
         assert {k: v["hp"] for k, v in at_n.items()} == hp_now, n
 
 
-def test_history_all_shows_undone_events_and_the_markers_that_touched_the_name(
-        table: Path) -> None:
+def test_history_all_shows_undone_events_and_the_markers_that_touched_the_name(table: Path) -> None:
     """history a --all lists #3 marked undone and the undo #5 with a's value it changed; plain
     history leaves both out."""
     ok(table, "undo", "3")

@@ -133,8 +133,11 @@ def _system_files(name: str) -> list[Path]:
     """The source files of the system's modules: its handlers' and its ``code`` packages'."""
     declared = systems.get(name)
     handlers = declared.handlers
-    modules = {fn.__module__ for table in (handlers.evolvers, handlers.preconditions,
-                                           handlers.deciders) for fn in table.values()}
+    modules = {
+        fn.__module__
+        for table in (handlers.evolvers, handlers.preconditions, handlers.deciders)
+        for fn in table.values()
+    }
     modules |= {cls.__module__ for cls in handlers.events} | set(declared.code)
     files = set()
     for module in modules:
@@ -157,18 +160,23 @@ def test_every_rule_id_the_system_names_is_in_its_list(name: str) -> None:
     entries (or its declared list) or a core one."""
     declared = systems.get(name)
     entries = reference.entries()
-    own = declared.rule_ids if declared.rule_ids is not None else {
-        rule for rule, entry in entries.items() if entry.system == name}
+    own = (
+        declared.rule_ids
+        if declared.rule_ids is not None
+        else {rule for rule, entry in entries.items() if entry.system == name}
+    )
     allowed = set(own) | {rule for rule, entry in entries.items() if entry.system == "core"}
     named = _named_ids(name)
     assert [] == sorted(named - allowed)
     assert named & set(own), "the system's refusals name none of its own rules"
 
 
-@pytest.mark.parametrize(("name", "frozen"), FROZEN_LOGS,
-                         ids=[str(log.relative_to(FROZEN)) for _, log in FROZEN_LOGS])
-def test_a_frozen_log_folds_verifies_and_gives_its_recorded_state(name: str, frozen: Path,
-                                                                  tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "frozen"), FROZEN_LOGS, ids=[str(log.relative_to(FROZEN)) for _, log in FROZEN_LOGS]
+)
+def test_a_frozen_log_folds_verifies_and_gives_its_recorded_state(
+    name: str, frozen: Path, tmp_path: Path
+) -> None:
     """The log (copied: commands may write a snapshot beside it) verifies, and state --json is
     exactly what the release that wrote it printed, with and without a snapshot."""
     path = tmp_path / frozen.name
@@ -195,8 +203,10 @@ def test_its_commands_are_refused_on_another_systems_log(name: str) -> None:
     for command_type in systems.get(name).handlers.deciders:
         with pytest.raises(RuleViolation) as refusal:
             systems.decide(State(system=other), object.__new__(command_type))
-        assert ("CORE-SYSTEM", f"a {name} command on a {other} log: this session's events "
-                f"are {other} events") == (refusal.value.rule_id, refusal.value.message)
+        assert (
+            "CORE-SYSTEM",
+            f"a {name} command on a {other} log: this session's events are {other} events",
+        ) == (refusal.value.rule_id, refusal.value.message)
 
 
 @pytest.mark.parametrize("name", EVERY)
@@ -230,9 +240,10 @@ def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names()
     ones; a command no system decides is CORE-COMMAND."""
     with pytest.raises(systems.SystemUnavailable) as unknown:
         systems.get("dnd5e")
-    assert "unknown system 'dnd5e' (known: fate, magicpunk, pf2e, saga, toy)" == str(
-        unknown.value)
+    assert "unknown system 'dnd5e' (known: fate, magicpunk, pf2e, saga, toy)" == str(unknown.value)
     with pytest.raises(RuleViolation) as refusal:
         systems.decide(State(system="toy"), object())
-    assert ("CORE-COMMAND", "object is not a toy command") == (refusal.value.rule_id,
-                                                               refusal.value.message)
+    assert ("CORE-COMMAND", "object is not a toy command") == (
+        refusal.value.rule_id,
+        refusal.value.message,
+    )

@@ -37,18 +37,30 @@ class Tallied(Event):
 
 def main() -> None:
     path = ROOT / "tests" / "data" / "first-format.tlog"
-    header = Header(session_id="0f1e2d3c4b5a69788796a5b4c3d2e1f0", system="toy",
-                    created="2026-11-30T05:00:00.000000Z", seed=1234, title="first format",
-                    options={})
+    header = Header(
+        session_id="0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        system="toy",
+        created="2026-11-30T05:00:00.000000Z",
+        seed=1234,
+        title="first format",
+        options={},
+    )
     log = LogFile.create(str(path), header)
     batches = [
-        [toy.CounterAdded("a", 10)], [toy.CounterAdded("b", 5)],
-        [toy.PointsSpent("a", 3, {"before": 10, "spent": 3})], [toy.DieRolled("a", 4)],
-        [Noted(text="frozen in the first format")], [Undone(target=3, reason="misread")],
-        [Redone(target=3)], [Undone(target=4, reason="")],
-        [toy.PointsSpent("b", 1, {"before": 5, "spent": 1}),
-         toy.PointsSpent("b", 2, {"before": 4, "spent": 2})],
-        [Tallied(who="a", n=2)], [Tallied(who="b", n=7)],
+        [toy.CounterAdded("a", 10)],
+        [toy.CounterAdded("b", 5)],
+        [toy.PointsSpent("a", 3, {"before": 10, "spent": 3})],
+        [toy.DieRolled("a", 4)],
+        [Noted(text="frozen in the first format")],
+        [Undone(target=3, reason="misread")],
+        [Redone(target=3)],
+        [Undone(target=4, reason="")],
+        [
+            toy.PointsSpent("b", 1, {"before": 5, "spent": 1}),
+            toy.PointsSpent("b", 2, {"before": 4, "spent": 2}),
+        ],
+        [Tallied(who="a", n=2)],
+        [Tallied(who="b", n=7)],
     ]
     pos = log.start
     assert pos is not None
@@ -56,8 +68,15 @@ def main() -> None:
         envelopes = []
         for e in batch:
             kind, version, data = to_record(e)
-            envelopes.append({"type": kind, "v": version, "at": f"2026-11-30T05:00:{i:02d}.000000Z",
-                              "actor": "gm" if i % 2 else "kyra", "data": data})
+            envelopes.append(
+                {
+                    "type": kind,
+                    "v": version,
+                    "at": f"2026-11-30T05:00:{i:02d}.000000Z",
+                    "actor": "gm" if i % 2 else "kyra",
+                    "data": data,
+                }
+            )
         pos = log.append(envelopes, pos)
 
 

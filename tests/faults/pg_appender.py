@@ -15,7 +15,9 @@ import appender  # noqa: E402
 
 from tablelog.store import pgwire  # noqa: E402
 
-pgwire.APPEND += b" AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
+pgwire.APPEND += (
+    b" AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
+)
 
 if __name__ == "__main__":
     appender.main(sys.argv[1])

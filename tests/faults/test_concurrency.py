@@ -21,8 +21,13 @@ ENV = {**os.environ, "TABLELOG_LOCK_TIMEOUT": "60"}
 
 def start(*args: str) -> subprocess.Popen[str]:
     """Start the real tablelog command (toy system installed) in a child process."""
-    return subprocess.Popen([sys.executable, TOYCLI, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+    return subprocess.Popen(
+        [sys.executable, TOYCLI, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
 
 
 def finish(procs: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
@@ -46,12 +51,14 @@ def test_eight_processes_append_a_hundred_each(tmp_path: Path) -> None:
     records = LogFile(str(log)).scan_all()
     assert [r.seq for r in records] == list(range(1, 801))
     assert sorted(r.data["text"] for r in records) == sorted(
-        f"w{w} line {i}" for w in range(8) for i in range(100))
+        f"w{w} line {i}" for w in range(8) for i in range(100)
+    )
     for writer in range(8):  # each writer's own lines stay in its order
         mine = [r.data["text"] for r in records if r.actor == f"w{writer}"]
         assert mine == [f"w{writer} line {i}" for i in range(100)]
     assert ok(log, "verify").startswith(
-        f"ok: {log}: 800 records, hash chain intact, replays (toy)\nhead: 800:")
+        f"ok: {log}: 800 records, hash chain intact, replays (toy)\nhead: 800:"
+    )
 
 
 @pytest.mark.slow
@@ -65,11 +72,19 @@ def test_concurrent_spenders_always_decide_on_the_latest_state(tmp_path: Path) -
     script.write_text("toy spend a 1\n" * 25)
     results = finish([start("--log", str(log), "run", str(script)) for _ in range(8)])
     assert [status for status, _, _ in results] == [0] * 8, [err for _, _, err in results]
-    spends = [r.data["breakdown"]["before"] for r in LogFile(str(log)).scan()
-              if r.type == "toy.PointsSpent"]
+    spends = [
+        r.data["breakdown"]["before"]
+        for r in LogFile(str(log)).scan()
+        if r.type == "toy.PointsSpent"
+    ]
     assert spends == list(range(200, 0, -1))
-    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "toy", "spend", "a", "1"],
-                          capture_output=True, text=True, env=ENV, timeout=60)
+    done = subprocess.run(
+        [sys.executable, TOYCLI, "--log", str(log), "toy", "spend", "a", "1"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+    )
     assert (done.returncode, done.stderr) == (1, "error: TOY-SPEND-1: a has 0, needs 1\n")
 
 
@@ -81,4 +96,5 @@ def test_separate_commands_race_without_losses(tmp_path: Path) -> None:
     assert [status for status, _, _ in results] == [0] * 4
     assert sorted(out.split(" ", 1)[0] for _, out, _ in results) == ["#1", "#2", "#3", "#4"]
     assert sorted(r.data["text"] for r in LogFile(str(log)).scan()) == [
-        f"racer {i}" for i in range(4)]
+        f"racer {i}" for i in range(4)
+    ]

@@ -30,8 +30,14 @@ ENV = {**os.environ, "TABLELOG_LOCK_TIMEOUT": "20"}
 
 def cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
     """Run the real tablelog command (toy system installed) in a child process."""
-    return subprocess.run([sys.executable, TOYCLI, *args], capture_output=True, text=True,
-                          env=ENV, timeout=120, **kwargs)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, TOYCLI, *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+        **kwargs,
+    )  # type: ignore[call-overload]
 
 
 def test_cut_at_every_offset_then_repair_restores_appends(tmp_path: Path) -> None:
@@ -48,12 +54,14 @@ def test_cut_at_every_offset_then_repair_restores_appends(tmp_path: Path) -> Non
         Path(snapshot_path(str(log)) or "").unlink(missing_ok=True)
         assert Session(str(log)).state().characters["a"]["hp"] == 7, size
         assert invoke(log, "verify").exit_code == 1, size
-        assert ok(log, "verify", "--repair").startswith(f"repaired: torn last record at byte "
-                                                        f"{last} truncated; backup at "), size
+        assert ok(log, "verify", "--repair").startswith(
+            f"repaired: torn last record at byte {last} truncated; backup at "
+        ), size
         assert log.read_bytes() == whole[:last], size
         ok(log, "toy", "spend", "a", "1")
         assert ok(log, "verify").startswith(
-            f"ok: {log}: 3 records, hash chain intact, replays (toy)\nhead: 3:")
+            f"ok: {log}: 3 records, hash chain intact, replays (toy)\nhead: 3:"
+        )
         for backup in tmp_path.glob("s.tlog.bak*"):
             backup.unlink()
 
@@ -67,8 +75,12 @@ def test_sigkill_during_appends_loses_no_reported_event(tmp_path: Path) -> None:
     for trial in range(24):
         log = tmp_path / f"k{trial}.tlog"
         ok(log, "init", "--system", "toy")
-        child = subprocess.Popen([sys.executable, str(HERE / "appender.py"), str(log)],
-                                 stdout=subprocess.PIPE, text=True, env=ENV)
+        child = subprocess.Popen(
+            [sys.executable, str(HERE / "appender.py"), str(log)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
         assert child.stdout is not None
         first = child.stdout.readline()  # the child is in its loop of appends
         time.sleep(rng.uniform(0.0, 0.25))
@@ -97,14 +109,21 @@ def test_write_failing_part_way_leaves_the_log_as_before(tmp_path: Path) -> None
     ok(log, "init", "--system", "toy")
     ok(log, "toy", "add", "a", "9")
     before = log.read_bytes()
-    done = cli("--log", str(log), "note", "y" * 60_000,
-               preexec_fn=lambda: _limit_file_size(len(before) + 1000))
+    done = cli(
+        "--log",
+        str(log),
+        "note",
+        "y" * 60_000,
+        preexec_fn=lambda: _limit_file_size(len(before) + 1000),
+    )
     assert done.returncode == 3
-    assert done.stderr == (f"error: could not append to {log}: File too large; "
-                           "the log is unchanged\n")
+    assert done.stderr == (
+        f"error: could not append to {log}: File too large; the log is unchanged\n"
+    )
     assert log.read_bytes() == before
     assert ok(log, "verify").startswith(
-        f"ok: {log}: 1 records, hash chain intact, replays (toy)\nhead: 1:")
+        f"ok: {log}: 1 records, hash chain intact, replays (toy)\nhead: 1:"
+    )
 
 
 def test_atomic_run_failing_part_way_appends_nothing(tmp_path: Path) -> None:
@@ -114,8 +133,14 @@ def test_atomic_run_failing_part_way_appends_nothing(tmp_path: Path) -> None:
     before = log.read_bytes()
     script = tmp_path / "s.txt"
     script.write_text("".join(f"note 'line {i} {'z' * 500}'\n" for i in range(40)))
-    done = cli("--log", str(log), "run", "--atomic", str(script),
-               preexec_fn=lambda: _limit_file_size(len(before) + 5000))
+    done = cli(
+        "--log",
+        str(log),
+        "run",
+        "--atomic",
+        str(script),
+        preexec_fn=lambda: _limit_file_size(len(before) + 5000),
+    )
     assert done.returncode == 3
     assert "File too large; the log is unchanged" in done.stderr
     assert "Traceback" not in done.stderr
@@ -143,8 +168,9 @@ def test_directory_is_fsynced_when_a_log_is_created(tmp_path: Path, fsyncs: list
     assert fsyncs == [str(tmp_path)]
 
 
-def test_directory_is_fsynced_when_a_snapshot_is_replaced(tmp_path: Path, fsyncs: list[str],
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_directory_is_fsynced_when_a_snapshot_is_replaced(
+    tmp_path: Path, fsyncs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Writing (and replacing) a snapshot fsyncs its directory (the user's private cache) after
     the rename; nothing but the log is written beside the log (no lock file, no snapshot)."""
     from tablelog import replay
@@ -180,9 +206,13 @@ def test_lock_held_past_the_timeout_is_exit_3(tmp_path: Path) -> None:
     before = log.read_bytes()
     holder = LogFile(str(log)).lock()  # acquired
     try:
-        done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "note", "x"],
-                              capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "TABLELOG_LOCK_TIMEOUT": "0.3"})
+        done = subprocess.run(
+            [sys.executable, TOYCLI, "--log", str(log), "note", "x"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "TABLELOG_LOCK_TIMEOUT": "0.3"},
+        )
     finally:
         holder.release()
     assert done.returncode == 3
@@ -203,13 +233,22 @@ def test_while_locked_verify_is_exit_3_and_a_dry_run_still_runs(tmp_path: Path) 
     env = {**os.environ, "TABLELOG_LOCK_TIMEOUT": "0.3"}
     holder = LogFile(str(log)).lock()  # acquired
     try:
-        verify, dry = (subprocess.run([sys.executable, TOYCLI, "--log", str(log), *argv],
-                                      capture_output=True, text=True, timeout=60, env=env)
-                       for argv in (["verify", "--repair"], ["run", "--dry-run", str(script)]))
+        verify, dry = (
+            subprocess.run(
+                [sys.executable, TOYCLI, "--log", str(log), *argv],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                env=env,
+            )
+            for argv in (["verify", "--repair"], ["run", "--dry-run", str(script)])
+        )
     finally:
         holder.release()
     assert (verify.returncode, verify.stderr) == (
-        3, f"error: {log} is locked by another writer (waited 0.3 s)\n")
+        3,
+        f"error: {log} is locked by another writer (waited 0.3 s)\n",
+    )
     assert dry.returncode == 0, dry.stderr
     assert "dry run: 1 line ran; nothing appended" in dry.stdout
     assert log.read_bytes() == before
@@ -223,8 +262,11 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
     script = tmp_path / "notes.txt"
     script.write_text("".join(f"note 'ruling number {i}'\n" for i in range(1500)))
     ok(log, "run", "--atomic", str(script))
-    reader = subprocess.Popen([sys.executable, TOYCLI, "--log", str(log), "log"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, TOYCLI, "--log", str(log), "log"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert reader.stdout is not None and reader.stderr is not None
     assert reader.stdout.readline().startswith(b"#1 ")
     reader.stdout.close()

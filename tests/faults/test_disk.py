@@ -30,11 +30,17 @@ TOYCLI = str(Path(__file__).resolve().parent / "toycli.py")
 def cli(*args: str, file_limit: int) -> subprocess.CompletedProcess[str]:
     """The real command in a child process that may write files of at most ``file_limit``
     bytes (a full disk, as the kernel reports it: a short write, then EFBIG)."""
+
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
-    return subprocess.run([sys.executable, TOYCLI, *args], capture_output=True, text=True,
-                          timeout=120, preexec_fn=limit)
+    return subprocess.run(
+        [sys.executable, TOYCLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+    )
 
 
 def test_init_on_a_full_disk_leaves_no_file_and_a_retry_works(tmp_path: Path) -> None:
@@ -55,8 +61,9 @@ def short_writes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:5])))
 
 
-def test_short_writes_are_completed(tmp_path: Path, short_writes: None,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_short_writes_are_completed(
+    tmp_path: Path, short_writes: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With 5-byte writes, init, appends, a snapshot, repair and salvage write every byte."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "1")
     log = tmp_path / "s.tlog"
@@ -72,13 +79,15 @@ def test_short_writes_are_completed(tmp_path: Path, short_writes: None,
     assert log.read_bytes() == whole
     ok(log, "note", "again")
     assert ok(log, "verify", "--salvage", str(tmp_path / "out.tlog")).startswith(
-        "salvaged: 2 records")
+        "salvaged: 2 records"
+    )
     assert (tmp_path / "out.tlog").read_bytes() == log.read_bytes()
     assert ok(log, "verify").startswith(f"ok: {log}: 2 records")
 
 
-def test_a_write_of_nothing_is_a_full_disk_not_a_hang(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_of_nothing_is_a_full_disk_not_a_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An os.write that writes 0 bytes: init and an append fail with exit 3 and one line, the
     log is as before, no file is left by init."""
     log = tmp_path / "s.tlog"
@@ -87,12 +96,16 @@ def test_a_write_of_nothing_is_a_full_disk_not_a_hang(tmp_path: Path,
     monkeypatch.setattr(os, "write", lambda fd, data: 0)
     result = invoke(log, "note", "x")
     assert (result.exit_code, result.stderr) == (
-        3, f"error: could not append to {log}: No space left on device; the log is unchanged\n")
+        3,
+        f"error: could not append to {log}: No space left on device; the log is unchanged\n",
+    )
     assert log.read_bytes() == before
     other = tmp_path / "o.tlog"
     result = invoke(other, "init", "--system", "toy")
     assert (result.exit_code, result.stderr) == (
-        3, f"error: cannot write {other}: No space left on device; no log was created\n")
+        3,
+        f"error: cannot write {other}: No space left on device; no log was created\n",
+    )
     assert not other.exists()
 
 
@@ -112,8 +125,9 @@ def test_repair_when_the_backup_does_not_fit(tmp_path: Path) -> None:
     log, before = torn(tmp_path)
     done = cli("--log", str(log), "verify", "--repair", file_limit=len(before) // 2)
     assert done.returncode == 3
-    assert done.stderr == (f"error: cannot write the backup {log}.bak: File too large; "
-                           "nothing repaired\n")
+    assert done.stderr == (
+        f"error: cannot write the backup {log}.bak: File too large; nothing repaired\n"
+    )
     assert not list(tmp_path.glob("*.bak*"))
     assert log.read_bytes() == before
 
@@ -129,8 +143,9 @@ def test_repair_in_a_read_only_directory(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(repair, "create_file", read_only)
     result = invoke(log, "verify", "--repair")
     assert (result.exit_code, result.stderr) == (
-        3, f"error: cannot create the backup {log}.bak: Read-only file system; nothing "
-           "repaired\n")
+        3,
+        f"error: cannot create the backup {log}.bak: Read-only file system; nothing repaired\n",
+    )
     assert not list(tmp_path.glob("*.bak*"))
     assert log.read_bytes() == before
 
@@ -151,13 +166,21 @@ def read_only_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         yield ro
         ro.chmod(0o755)
         return
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(ro)],
-                             capture_output=True).returncode == 0
+    mounted = (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(ro)], capture_output=True
+        ).returncode
+        == 0
+    )
     (ro / "t.tlog").write_bytes(base.read_bytes())
-    if mounted and subprocess.run(["mount", "-o", "remount,ro", str(ro)],
-                                  capture_output=True).returncode == 0:
+    if (
+        mounted
+        and subprocess.run(["mount", "-o", "remount,ro", str(ro)], capture_output=True).returncode
+        == 0
+    ):
         yield ro
     else:
+
         def refuse(path: object, *args: object, **kwargs: object) -> None:
             raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
 
@@ -169,12 +192,18 @@ def read_only_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         subprocess.run(["umount", str(ro)], check=True)
 
 
-@pytest.mark.parametrize("args", [
-    ("export", "-o", "x.jsonl"), ("export", "--format", "csv", "-o", "c.csv"),
-    ("report", "-o", "r.md"), ("report", "--format", "html", "-o", "r.html")])
-def test_export_and_report_to_a_read_only_directory(read_only_dir: Path,
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    args: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "-o", "x.jsonl"),
+        ("export", "--format", "csv", "-o", "c.csv"),
+        ("report", "-o", "r.md"),
+        ("report", "--format", "html", "-o", "r.html"),
+    ],
+)
+def test_export_and_report_to_a_read_only_directory(
+    read_only_dir: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
     """`export -o` and `report -o` in a read-only folder (the attack's `cd ro2; tablelog --log
     t.tlog export -o x.jsonl`): the temporary file's removal once raised EROFS over the real
     error (a traceback); now one `error:` line naming the file, exit 3, nothing created."""
@@ -187,8 +216,9 @@ def test_export_and_report_to_a_read_only_directory(read_only_dir: Path,
     assert sorted(os.listdir(read_only_dir)) == before
 
 
-def test_import_and_copy_into_a_read_only_directory(read_only_dir: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_and_copy_into_a_read_only_directory(
+    read_only_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`import` and `copy` into a read-only folder: one line, exit 3, nothing created."""
     monkeypatch.chdir(read_only_dir)
     exported = read_only_dir.parent / "t.jsonl"

@@ -77,8 +77,7 @@ def assert_clear_error(result: Result, status: int, fragment: str) -> None:
 def envelope(kind: str, data: dict, **extra: object) -> dict:
     """An envelope as the session writes it, dated now (after every record before it, and not
     past the horizon verify allows: a day after this clock)."""
-    return {"type": kind, "v": 1, "at": now_utc(), "actor": "mallory",
-            "data": data, **extra}
+    return {"type": kind, "v": 1, "at": now_utc(), "actor": "mallory", "data": data, **extra}
 
 
 def craft(name: str, log: Path) -> tuple[int, str]:
@@ -105,8 +104,10 @@ def craft(name: str, log: Path) -> tuple[int, str]:
         at = append_bytes(log, data)
         return at, f"record #6 at byte {at}: toy.CounterAdded: data does not fit the event"
     if name == "wrong seq":
-        data, _ = frame([envelope("core.Noted", {"text": "x"})],
-                        Position(end.seq + 6, end.offset, end.prev, end.last))
+        data, _ = frame(
+            [envelope("core.Noted", {"text": "x"})],
+            Position(end.seq + 6, end.offset, end.prev, end.last),
+        )
         at = append_bytes(log, data)
         return at, f"corrupt record #6 at byte {at}: seq 12 where 6 was expected"
     if name == "marker without a target":
@@ -116,9 +117,16 @@ def craft(name: str, log: Path) -> tuple[int, str]:
     raise AssertionError(name)
 
 
-CRAFTED = ["huge length prefix", "deeply nested msgpack", "oversized msgpack array",
-           "oversized msgpack string", "unknown type", "data that does not fit", "wrong seq",
-           "marker without a target"]
+CRAFTED = [
+    "huge length prefix",
+    "deeply nested msgpack",
+    "oversized msgpack array",
+    "oversized msgpack string",
+    "unknown type",
+    "data that does not fit",
+    "wrong seq",
+    "marker without a target",
+]
 
 
 @pytest.mark.parametrize("name", CRAFTED)
@@ -143,8 +151,13 @@ def test_crafted_record_needs_bounded_memory(tmp_path: Path, name: str) -> None:
     """Under a 768 MB address-space limit, a hostile record still gets the clear exit 3."""
     log = sound_log(tmp_path)
     _, fragment = craft(name, log)
-    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "state"],
-                          capture_output=True, text=True, timeout=120, preexec_fn=_limit_memory)
+    done = subprocess.run(
+        [sys.executable, TOYCLI, "--log", str(log), "state"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limit_memory,
+    )
     assert (done.returncode, done.stdout) == (3, "")
     assert done.stderr.startswith("error: ") and fragment in done.stderr
 
@@ -154,8 +167,9 @@ def test_wrong_magic(tmp_path: Path) -> None:
     log = tmp_path / "s.tlog"
     log.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
     for args in (("state",), ("note", "x"), ("verify",), ("verify", "--repair")):
-        assert_clear_error(invoke(log, *args), 3, f"{log}: not a tablelog file (wrong magic "
-                                                   "bytes) at byte 0")
+        assert_clear_error(
+            invoke(log, *args), 3, f"{log}: not a tablelog file (wrong magic bytes) at byte 0"
+        )
 
 
 def test_unsupported_format_version(tmp_path: Path) -> None:
@@ -175,7 +189,7 @@ def test_edited_and_rechecksummed_record_breaks_the_chain(tmp_path: Path) -> Non
     records = LogFile(str(log)).scan_all()
     data = log.read_bytes()
     start, end = records[2].offset, records[3].offset  # the note, #3
-    payload = data[start + 8:end].replace(b"a ruling", b"a RULING")
+    payload = data[start + 8 : end].replace(b"a ruling", b"a RULING")
     log.write_bytes(data[:start] + raw_record(payload) + data[end:])
     fragment = f"corrupt record #4 at byte {records[3].offset}: hash chain broken"
     assert_clear_error(invoke(log, "verify"), 1, fragment)
@@ -194,8 +208,9 @@ def test_hand_edited_payload_fails_its_checksum(tmp_path: Path) -> None:
     assert_clear_error(invoke(log, "note", "x"), 3, fragment)
     result = invoke(log, "verify")
     assert_clear_error(result, 1, fragment)
-    assert result.stderr.endswith(f"keep the valid prefix with: tablelog --log {log} verify "
-                                  "--salvage OUT\n")
+    assert result.stderr.endswith(
+        f"keep the valid prefix with: tablelog --log {log} verify --salvage OUT\n"
+    )
 
 
 def test_repair_refuses_mid_file_corruption_and_salvage_keeps_the_prefix(tmp_path: Path) -> None:
@@ -213,9 +228,11 @@ def test_repair_refuses_mid_file_corruption_and_salvage_keeps_the_prefix(tmp_pat
     assert ok(log, "verify", "--salvage", str(out)) == (
         f"salvaged: 3 records ({records[3].offset} bytes) into {out}; first bad record at byte "
         f"{records[3].offset} (whole commands only: records of its command before it are left "
-        "out too)\n")
+        "out too)\n"
+    )
     assert ok(out, "verify").startswith(
-        f"ok: {out}: 3 records, hash chain intact, replays (toy)\nhead: 3:")
+        f"ok: {out}: 3 records, hash chain intact, replays (toy)\nhead: 3:"
+    )
     assert_clear_error(invoke(log, "verify", "--salvage", str(out)), 3, "cannot create")
 
 
@@ -258,7 +275,7 @@ def test_batch_script_is_one_batch(tmp_path: Path) -> None:
     data = log.read_bytes()
     tail = LogFile(str(log)).scan_all()[-3:]
     assert [r.seq for r in tail] == [6, 7, 8]
-    assert [b"\xa4more" in data[r.offset:r.offset + 200] for r in tail] == [True, True, False]
+    assert [b"\xa4more" in data[r.offset : r.offset + 200] for r in tail] == [True, True, False]
     assert os.path.getsize(log) == len(data)
 
 
@@ -275,10 +292,19 @@ def rewritten(log: Path, edit: Callable[[list[dict]], None], header: bytes | Non
     careful forger's file); ``header`` replaces the header bytes."""
     reader = LogFile(str(log))
     records = reader.scan_all()
-    head = log.read_bytes()[:records[0].offset]
-    envelopes = [{"type": r.type, "v": r.v, "at": r.at, "actor": r.actor, "data": r.data,
-                  **({"cmd": r.cmd} if r.cmd is not None else {}),
-                  **({"req": r.req} if r.req is not None else {})} for r in records]
+    head = log.read_bytes()[: records[0].offset]
+    envelopes = [
+        {
+            "type": r.type,
+            "v": r.v,
+            "at": r.at,
+            "actor": r.actor,
+            "data": r.data,
+            **({"cmd": r.cmd} if r.cmd is not None else {}),
+            **({"req": r.req} if r.req is not None else {}),
+        }
+        for r in records
+    ]
     edit(envelopes)
     head = header if header is not None else head
     pos, chunks = Position(0, len(head), chain_hash(head), len(head)), []
@@ -304,11 +330,14 @@ def test_header_of_an_unknown_system_is_exit_3_for_verify_too(tmp_path: Path) ->
         assert_clear_error(invoke(log, *command), 3, "unknown system 'nosuch'")
 
 
-@pytest.mark.parametrize(("change", "fragment"), [
-    ({"title": None}, "malformed header (keys"),
-    ({"seed": -5}, "malformed header (seed -5 is not in 0 .. 2**63 - 1)"),
-    ({"seed": 2**64 - 1}, "malformed header (seed 18446744073709551615"),
-])
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"title": None}, "malformed header (keys"),
+        ({"seed": -5}, "malformed header (seed -5 is not in 0 .. 2**63 - 1)"),
+        ({"seed": 2**64 - 1}, "malformed header (seed 18446744073709551615"),
+    ],
+)
 def test_header_fields_are_checked(tmp_path: Path, change: dict, fragment: str) -> None:
     """Exactly the documented header keys, and a seed in 0 .. 2**63 - 1 (FORMAT.md)."""
     log = sound_log(tmp_path)
@@ -332,12 +361,17 @@ def test_bad_time_of_the_last_record(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs[-1].update(at="yesterday"))
     before = log.read_bytes()
-    assert_clear_error(invoke(log, "note", "x"), 3,
-                       "its time 'yesterday' is one no command can follow")
+    assert_clear_error(
+        invoke(log, "note", "x"), 3, "its time 'yesterday' is one no command can follow"
+    )
     assert log.read_bytes() == before
     bad = LogFile(str(log)).scan_all()[-1]
-    assert_clear_error(invoke(log, "verify"), 1, f"record #{bad.seq} at byte {bad.offset}: "
-                       "time 'yesterday' is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    assert_clear_error(
+        invoke(log, "verify"),
+        1,
+        f"record #{bad.seq} at byte {bad.offset}: "
+        "time 'yesterday' is not YYYY-MM-DDTHH:MM:SS.ffffffZ",
+    )
 
 
 def test_time_going_back_is_found_by_verify(tmp_path: Path) -> None:
@@ -345,8 +379,12 @@ def test_time_going_back_is_found_by_verify(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs[2].update(at="2001-01-01T00:00:00.000000Z"))
     bad = LogFile(str(log)).scan_all()[2]
-    assert_clear_error(invoke(log, "verify"), 1, f"record #3 at byte {bad.offset}: time "
-                       "2001-01-01T00:00:00.000000Z is before the previous record's")
+    assert_clear_error(
+        invoke(log, "verify"),
+        1,
+        f"record #3 at byte {bad.offset}: time "
+        "2001-01-01T00:00:00.000000Z is before the previous record's",
+    )
 
 
 def test_undo_of_a_later_seq_is_refused(tmp_path: Path) -> None:
@@ -354,8 +392,10 @@ def test_undo_of_a_later_seq_is_refused(tmp_path: Path) -> None:
     log = sound_log(tmp_path)
     rewritten(log, lambda envs: envs.append({**envs[-1], "data": {"target": 9, "reason": ""}}))
     bad = LogFile(str(log)).scan_all()[-1]
-    fragment = (f"record #{bad.seq} at byte {bad.offset}: core.Undone targets #9, which is not "
-                "an earlier event")
+    fragment = (
+        f"record #{bad.seq} at byte {bad.offset}: core.Undone targets #9, which is not "
+        "an earlier event"
+    )
     before = log.read_bytes()
     assert_clear_error(invoke(log, "note", "a"), 3, fragment)
     assert log.read_bytes() == before
@@ -371,10 +411,14 @@ def test_a_batch_count_is_present_only_when_at_least_one(tmp_path: Path, more: o
     assert_clear_error(result, 3, f"record envelope has a bad batch count {more!r}")
 
 
-@pytest.mark.parametrize("bad", [
-    envelope("alien.Probe", {}), envelope("core.Undone", {}),
-    {**envelope("core.Noted", {}), "v": 99},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        envelope("alien.Probe", {}),
+        envelope("core.Undone", {}),
+        {**envelope("core.Noted", {}), "v": 99},
+    ],
+)
 def test_salvage_also_stops_at_a_record_that_does_not_decode(tmp_path: Path, bad: dict) -> None:
     """A sound record that verify refuses (unknown type, missing field, future version) is a bad
     record for salvage too: the copy holds the commands before it and verifies."""
@@ -385,9 +429,11 @@ def test_salvage_also_stops_at_a_record_that_does_not_decode(tmp_path: Path, bad
     out = tmp_path / "kept.tlog"
     assert ok(log, "verify", "--salvage", str(out)).startswith(
         f"salvaged: 2 records ({record.offset} bytes) into {out}; first bad record at byte "
-        f"{record.offset}")
+        f"{record.offset}"
+    )
     assert ok(out, "verify").startswith(
-        f"ok: {out}: 2 records, hash chain intact, replays (toy)\nhead: 2:")
+        f"ok: {out}: 2 records, hash chain intact, replays (toy)\nhead: 2:"
+    )
 
 
 def test_impossible_date_is_found_by_verify(tmp_path: Path) -> None:
@@ -412,8 +458,11 @@ def test_reads_refuse_a_forged_marker_and_a_log_that_does_not_replay(tmp_path: P
     log = sound_log(tmp_path / "b")
     rewritten(log, lambda envs: envs[1].update(data={"name": "a", "points": 99, "breakdown": {}}))
     assert "hp: 9 -> -90" in ok(log, "history", "a")  # evolvers apply what a record says
-    assert_clear_error(invoke(log, "verify"), 1, "event #2 toy.PointsSpent does not hold where "
-                       "it stands: TOY-SPEND-1: a: 9 < 99")
+    assert_clear_error(
+        invoke(log, "verify"),
+        1,
+        "event #2 toy.PointsSpent does not hold where it stands: TOY-SPEND-1: a: 9 < 99",
+    )
 
 
 def test_scripts_on_a_log_of_an_unknown_system_are_exit_3(tmp_path: Path) -> None:
@@ -423,18 +472,23 @@ def test_scripts_on_a_log_of_an_unknown_system_are_exit_3(tmp_path: Path) -> Non
     rewritten(log, lambda envs: None, raw_header({**fields, "system": "dnd"}))
     script = tmp_path / "s.txt"
     script.write_text("note a\nnote b\n")
-    for command in (("run", "--atomic", str(script)), ("run", "--dry-run", str(script)),
-                    ("verify", "--salvage", str(tmp_path / "out.tlog"))):
+    for command in (
+        ("run", "--atomic", str(script)),
+        ("run", "--dry-run", str(script)),
+        ("verify", "--salvage", str(tmp_path / "out.tlog")),
+    ):
         result = invoke(log, *command)
         assert result.exit_code == 3 and isinstance(result.exception, SystemExit), command
-        assert result.stderr.endswith("error: unknown system 'dnd' (known: fate, magicpunk, "
-                                      "pf2e, saga, toy)\n"), result.stderr
+        assert result.stderr.endswith(
+            "error: unknown system 'dnd' (known: fate, magicpunk, pf2e, saga, toy)\n"
+        ), result.stderr
     assert not (tmp_path / "out.tlog").exists()
 
 
 @pytest.mark.parametrize("field", ["actor", "at", "prev"])
 def test_metadata_of_the_wrong_type_is_found_by_every_read_but_the_fold(
-        tmp_path: Path, field: str) -> None:
+    tmp_path: Path, field: str
+) -> None:
     """A fold reads only seq, type, v and data; log, undo, `state --at` (which finds the end of
     a command by time and actor) and verify check the whole envelope."""
     log = sound_log(tmp_path)
@@ -460,9 +514,9 @@ def forge_prev(log: Path, offset: int) -> Path:
     """Rewrite record #2's ``prev`` as an int, with its CRC recomputed (the chain breaks after)."""
     data = log.read_bytes()
     length, _ = RECORD_PREFIX.unpack_from(data, offset)
-    env = msgpack.unpackb(data[offset + 8:offset + 8 + length])
+    env = msgpack.unpackb(data[offset + 8 : offset + 8 + length])
     payload = msgpack.packb({**env, "prev": 5})
-    log.write_bytes(data[:offset] + raw_record(payload) + data[offset + 8 + length:])
+    log.write_bytes(data[:offset] + raw_record(payload) + data[offset + 8 + length :])
     return log
 
 
@@ -472,11 +526,12 @@ def test_a_batch_count_in_place_of_prev_is_no_envelope_for_a_fold(tmp_path: Path
     offset = LogFile(str(log)).scan_all()[1].offset
     data = log.read_bytes()
     length, _ = RECORD_PREFIX.unpack_from(data, offset)
-    env = msgpack.unpackb(data[offset + 8:offset + 8 + length])
+    env = msgpack.unpackb(data[offset + 8 : offset + 8 + length])
     env = {k: v for k, v in env.items() if k != "prev"} | {"more": 3}
-    log.write_bytes(data[:offset] + raw_record(msgpack.packb(env)) + data[offset + 8 + length:])
-    assert_clear_error(invoke(log, "state"), 3,
-                       f"record #2 at byte {offset}: record is not a tablelog envelope")
+    log.write_bytes(data[:offset] + raw_record(msgpack.packb(env)) + data[offset + 8 + length :])
+    assert_clear_error(
+        invoke(log, "state"), 3, f"record #2 at byte {offset}: record is not a tablelog envelope"
+    )
 
 
 def test_an_event_of_another_system_is_refused_whatever_is_loaded(tmp_path: Path) -> None:
@@ -487,10 +542,15 @@ def test_an_event_of_another_system_is_refused_whatever_is_loaded(tmp_path: Path
     ok(log, "pf2e", "character", "add", "Valeros", "--level", "8")
     rewritten(log, lambda envs: envs.append(envelope("magicpunk.LeisureStarted", {})))
     offset = LogFile(str(log)).scan_all()[-1].offset
-    fragment = (f"record #2 at byte {offset}: a magicpunk event (magicpunk.LeisureStarted) "
-                "in a pf2e log")
-    for command in (("state",), ("magicpunk", "leisure", "start"),
-                    ("pf2e", "character", "add", "Kyra", "--level", "3"), ("history", "Valeros")):
+    fragment = (
+        f"record #2 at byte {offset}: a magicpunk event (magicpunk.LeisureStarted) in a pf2e log"
+    )
+    for command in (
+        ("state",),
+        ("magicpunk", "leisure", "start"),
+        ("pf2e", "character", "add", "Kyra", "--level", "3"),
+        ("history", "Valeros"),
+    ):
         before = log.read_bytes()
         assert_clear_error(invoke(log, *command), 3, fragment)
         assert before == log.read_bytes()
@@ -502,8 +562,7 @@ def test_a_stored_fraction_is_exactly_n_over_d(tmp_path: Path, value: object) ->
     minutes to build, a float, a bool, padding, a zero denominator) does not decode."""
     log = tmp_path / "s.tlog"
     ok(log, "run", str(EXAMPLES / "saga-wolf-road.txt"))
-    index = next(i for i, r in enumerate(LogFile(str(log)).scan_all())
-                 if "random_factor" in r.data)
+    index = next(i for i, r in enumerate(LogFile(str(log)).scan_all()) if "random_factor" in r.data)
     rewritten(log, lambda envs: envs[index]["data"].update(random_factor=value))
     fragment = f"record #{index + 1} at byte"
     assert_clear_error(invoke(log, "state"), 3, fragment)
@@ -512,13 +571,20 @@ def test_a_stored_fraction_is_exactly_n_over_d(tmp_path: Path, value: object) ->
 
 
 def test_replay_until_and_state_at_agree_on_a_prefix_whose_event_does_not_hold(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Event #6 does not hold where it stands and is undone later: the log verifies, and
     `replay --until 6` ends on the state `state --at 6` shows (evolvers apply what it says)."""
     log = sound_log(tmp_path)
-    rewritten(log, lambda envs: envs.extend([
-        envelope("toy.PointsSpent", {"name": "a", "points": 99, "breakdown": {}}),
-        envelope("core.Undone", {"target": 6, "reason": ""})]))
+    rewritten(
+        log,
+        lambda envs: envs.extend(
+            [
+                envelope("toy.PointsSpent", {"name": "a", "points": 99, "breakdown": {}}),
+                envelope("core.Undone", {"target": 6, "reason": ""}),
+            ]
+        ),
+    )
     ok(log, "verify")
     assert -92 == json.loads(ok(log, "state", "--at", "6", "--json"))["characters"]["a"]["hp"]
     assert "hp: 7 -> -92" in ok(log, "replay", "--until", "6")

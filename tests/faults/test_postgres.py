@@ -31,8 +31,13 @@ NOTED = re.compile(r"^#(\d+) core\.Noted '(.*)'$")
 
 def start(*args: str) -> subprocess.Popen[str]:
     """Start the real tablelog command (toy system installed) in a child process."""
-    return subprocess.Popen([sys.executable, TOYCLI, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+    return subprocess.Popen(
+        [sys.executable, TOYCLI, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
 
 
 def scripts(tmp_path: Path, writers: int, lines: int) -> list[Path]:
@@ -59,8 +64,11 @@ def notes(spec: str) -> dict[str, int]:
     """Map every note in a table to its seq (checking the table's bytes and hash chain)."""
     log = open_log(spec)
     try:
-        return {env["data"]["text"]: seq for seq, env, *_ in log.records(chain=True)
-                if env["type"] == "core.Noted"}
+        return {
+            env["data"]["text"]: seq
+            for seq, env, *_ in log.records(chain=True)
+            if env["type"] == "core.Noted"
+        }
     finally:
         log.close()
 
@@ -71,19 +79,24 @@ def test_eight_processes_append_a_hundred_each_to_one_table(pg: PgServer, tmp_pa
     exactly once, each writer's in its order, and the table verifies."""
     spec = pg.table()
     ok(spec, "init", "--system", "toy")
-    procs = [start("--log", spec, "--actor", f"w{w}", "run", str(script))
-             for w, script in enumerate(scripts(tmp_path, 8, 100))]
+    procs = [
+        start("--log", spec, "--actor", f"w{w}", "run", str(script))
+        for w, script in enumerate(scripts(tmp_path, 8, 100))
+    ]
     results = [p.communicate(timeout=600) for p in procs]
     assert [p.returncode for p in procs] == [0] * 8, [err for _, err in results]
     records = list(open_log(spec).scan())
     assert [r.seq for r in records] == list(range(1, 801))
     assert sorted(r.data["text"] for r in records) == sorted(
-        f"w{w} line {i}" for w in range(8) for i in range(100))
+        f"w{w} line {i}" for w in range(8) for i in range(100)
+    )
     for w in range(8):
         assert [r.data["text"] for r in records if r.actor == f"w{w}"] == [
-            f"w{w} line {i}" for i in range(100)]
-    assert ok(spec, "verify").startswith(f"ok: {open_log(spec).path}: 800 records, hash chain "
-                                         "intact, replays (toy)\nhead: 800:")
+            f"w{w} line {i}" for i in range(100)
+        ]
+    assert ok(spec, "verify").startswith(
+        f"ok: {open_log(spec).path}: 800 records, hash chain intact, replays (toy)\nhead: 800:"
+    )
 
 
 @pytest.mark.slow
@@ -94,8 +107,12 @@ def test_sigkill_inside_a_transaction_loses_nothing_reported(pg: PgServer) -> No
     for trial in range(10):
         spec = pg.table(f"k{trial}x")
         ok(spec, "init", "--system", "toy")
-        child = subprocess.Popen([sys.executable, str(HERE / "pg_appender.py"), spec],
-                                 stdout=subprocess.PIPE, text=True, env=ENV)
+        child = subprocess.Popen(
+            [sys.executable, str(HERE / "pg_appender.py"), spec],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
         assert child.stdout is not None
         first = child.stdout.readline()  # the child is in its loop of appends
         time.sleep(rng.uniform(0.0, 0.4))
@@ -122,8 +139,10 @@ def test_database_restart_under_running_commands(pg: PgServer, tmp_path: Path) -
         pytest.skip("restarting needs a server the tests started (unset $TABLELOG_TEST_PG)")
     spec = pg.table()
     ok(spec, "init", "--system", "toy")
-    procs = [start("--log", spec, "--actor", f"w{w}", "run", str(script))
-             for w, script in enumerate(scripts(tmp_path, 3, 150))]
+    procs = [
+        start("--log", spec, "--actor", f"w{w}", "run", str(script))
+        for w, script in enumerate(scripts(tmp_path, 3, 150))
+    ]
     held_before = 0
     while held_before < 30:  # the writers are appending
         time.sleep(0.2)
@@ -149,9 +168,9 @@ def test_wrong_names_and_credentials_are_one_clear_line(pg: PgServer) -> None:
     socket = f"?{host.group(0)}" if host else ""
     cases = {
         "postgresql://localhost:notaport/db#t1": "cannot connect to postgresql://localhost:"
-                                                 "notaport/db",
+        "notaport/db",
         "postgresql://x@/db?bogus=1#t1": "bad store URL postgresql://x@/db?bogus=1: invalid URI "
-                                         "query parameter",
+        "query parameter",
         f"postgresql://{role}:wrong@/postgres{socket}#t1": "password authentication failed",
         f"{with_database(pg.url, 'no_such_db')}#t1": 'database "no_such_db" does not exist',
         f"{pg.url}#no_such_table": "no table 'no_such_table' in ",
@@ -177,6 +196,9 @@ def test_schema_is_created_on_first_use_with_its_version(pg: PgServer) -> None:
     assert Session(f"{url}#{table_id}").state().seq == 0
     pg.sql("UPDATE tablelog_schema SET version = 2", url=url)
     result = invoke(f"{url}#{table_id}", "state")
-    assert (result.exit_code, result.stderr) == (3, "error: the store's tablelog schema is "
-                                                 "version 2, this tablelog knows version 1: use "
-                                                 "a tablelog that knows it\n")
+    assert (result.exit_code, result.stderr) == (
+        3,
+        "error: the store's tablelog schema is "
+        "version 2, this tablelog knows version 1: use "
+        "a tablelog that knows it\n",
+    )

@@ -25,8 +25,13 @@ TOYCLI = str(Path(__file__).resolve().parent / "toycli.py")
 
 def cli(*args: str, timeout_s: str = "20") -> subprocess.CompletedProcess[str]:
     """The real tablelog command (toy system) in a child process."""
-    return subprocess.run([sys.executable, TOYCLI, *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, "TABLELOG_LOCK_TIMEOUT": timeout_s})
+    return subprocess.run(
+        [sys.executable, TOYCLI, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TABLELOG_LOCK_TIMEOUT": timeout_s},
+    )
 
 
 def fresh(tmp_path: Path) -> Path:
@@ -52,7 +57,9 @@ def test_deleting_or_replacing_the_old_lock_file_does_not_free_the_lock(tmp_path
     finally:
         holder.release()
     assert (done.returncode, done.stderr) == (
-        3, f"error: {log} is locked by another writer (waited 0.3 s)\n")
+        3,
+        f"error: {log} is locked by another writer (waited 0.3 s)\n",
+    )
     assert log.read_bytes() == before
 
 
@@ -74,17 +81,24 @@ def test_concurrent_writers_with_a_vandal_lose_nothing(tmp_path: Path) -> None:
     thread = threading.Thread(target=vandal)
     thread.start()
     try:
-        procs = [subprocess.Popen([sys.executable, TOYCLI, "--log", str(log), "run", str(p)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  env={**os.environ, "TABLELOG_LOCK_TIMEOUT": "60"})
-                 for p in script]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, TOYCLI, "--log", str(log), "run", str(p)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**os.environ, "TABLELOG_LOCK_TIMEOUT": "60"},
+            )
+            for p in script
+        ]
         printed = [proc.communicate(timeout=300) for proc in procs]
     finally:
         stop.set()
         thread.join()
     assert [proc.returncode for proc in procs] == [0] * 4, printed
-    seqs = [line.split()[0] for out, _ in printed for line in out.splitlines()
-            if line.startswith("#")]
+    seqs = [
+        line.split()[0] for out, _ in printed for line in out.splitlines() if line.startswith("#")
+    ]
     assert sorted(seqs, key=lambda s: int(s[1:])) == [f"#{n}" for n in range(2, 62)]
     texts = [r.data["text"] for r in LogFile(str(log)).scan_all()]
     assert sorted(texts) == sorted(["first"] + [f"w{w} n{i}" for w in range(4) for i in range(15)])
@@ -106,18 +120,30 @@ def test_a_log_replaced_under_the_lock_is_not_written(tmp_path: Path) -> None:
         os.replace(copy, log)
         replaced = log.read_bytes()
         with pytest.raises(LogMovedOn):
-            writer.append([{"type": "core.Noted", "v": 1, "at": "2030-01-01T00:00:00.000000Z",
-                            "actor": "gm", "data": {"text": "lost?"}, "cmd": 2}], end,
-                          locked=True)
+            writer.append(
+                [
+                    {
+                        "type": "core.Noted",
+                        "v": 1,
+                        "at": "2030-01-01T00:00:00.000000Z",
+                        "actor": "gm",
+                        "data": {"text": "lost?"},
+                        "cmd": 2,
+                    }
+                ],
+                end,
+                locked=True,
+            )
     finally:
         lock.release()
     assert log.read_bytes() == replaced
     assert ok(log, "note", "second").startswith("#2 core.Noted")
 
 
-def test_an_append_never_overwrites_bytes_it_did_not_write(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch,
-                                                           ) -> None:
+def test_an_append_never_overwrites_bytes_it_did_not_write(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Bytes written by someone who ignores the lock between the append's size check and its
     write stay in the file: the append writes after them (append mode), it never seeks back."""
     log = fresh(tmp_path)
@@ -133,7 +159,7 @@ def test_an_append_never_overwrites_bytes_it_did_not_write(tmp_path: Path,
     ok(log, "note", "second")
     after = log.read_bytes()
     assert after.startswith(before + b"INTRUDER")
-    assert b"second" in after[len(before) + 8:]
+    assert b"second" in after[len(before) + 8 :]
 
 
 def test_planted_links_at_temporary_names_are_never_written_through(tmp_path: Path) -> None:
@@ -153,8 +179,9 @@ def test_planted_links_at_temporary_names_are_never_written_through(tmp_path: Pa
         assert cli("--log", str(log), *args).returncode == 0
     assert victim.read_text() == "precious\n"
     names = {p.name for p in tmp_path.iterdir()} - {"victim.txt", "play.txt"}
-    assert names == {"s.tlog"} | {f"s.tlog.snap.tmp.{pid}"
-                                  for pid in range(os.getpid(), os.getpid() + 301)}
+    assert names == {"s.tlog"} | {
+        f"s.tlog.snap.tmp.{pid}" for pid in range(os.getpid(), os.getpid() + 301)
+    }
 
 
 def test_a_dangling_backup_link_is_not_followed_by_repair(tmp_path: Path) -> None:

@@ -112,13 +112,16 @@ def _nested_tuples(depth: int) -> bytes:
 HOSTILE_STATES = {
     "3,000 nested ext values": _nested_tuples(3000),
     "a fraction '1e999999999'": msgpack.packb(
-        {"x": msgpack.ExtType(2, msgpack.packb(["1e999999999", 1]))}, use_bin_type=True),
+        {"x": msgpack.ExtType(2, msgpack.packb(["1e999999999", 1]))}, use_bin_type=True
+    ),
     "a zero denominator": msgpack.packb(
-        {"x": msgpack.ExtType(2, msgpack.packb([1, 0]))}, use_bin_type=True),
+        {"x": msgpack.ExtType(2, msgpack.packb([1, 0]))}, use_bin_type=True
+    ),
     "a list where a map belongs": msgpack.packb([1, 2, 3], use_bin_type=True),
     "an unknown ext code": msgpack.packb({"x": msgpack.ExtType(99, b"")}, use_bin_type=True),
     "a 100,000-digit integer": msgpack.packb(
-        {"x": msgpack.ExtType(5, b"9" * 100_000)}, use_bin_type=True),
+        {"x": msgpack.ExtType(5, b"9" * 100_000)}, use_bin_type=True
+    ),
 }
 
 
@@ -137,8 +140,12 @@ def test_hostile_state_values_are_decoded_within_bounds(tmp_path: Path, name: st
         for content in (None, hostile):
             put(log, content)
             before = log.read_bytes()
-            done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), *args],
-                                  capture_output=True, text=True, timeout=60)
+            done = subprocess.run(
+                [sys.executable, TOYCLI, "--log", str(log), *args],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
             runs.append((done.returncode, done.stdout, done.stderr))
             log.write_bytes(before)
         assert runs[1] == runs[0], name
@@ -169,8 +176,13 @@ def test_a_200_MB_snapshot_is_not_read(tmp_path: Path) -> None:
     with open(snap, "wb") as f:
         f.write(struct.pack(">8sHI32s", SNAPSHOT_MAGIC, 3, size, bytes(32)))
         f.truncate(46 + size)  # sparse: the disk holds almost none of it
-    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "state"],
-                          capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+    done = subprocess.run(
+        [sys.executable, TOYCLI, "--log", str(log), "state"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_limit_memory,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
 
 

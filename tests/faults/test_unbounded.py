@@ -33,11 +33,17 @@ def test_run_of_an_endless_script_is_refused_in_bounded_memory(tmp_path: Path) -
     log = tmp_path / "s.tlog"
     ok(log, "init", "--system", "toy")
     before = log.read_bytes()
-    done = subprocess.run([sys.executable, TOYCLI, "--log", str(log), "run", "/dev/zero"],
-                          capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+    done = subprocess.run(
+        [sys.executable, TOYCLI, "--log", str(log), "run", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_limit_memory,
+    )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == ("error: /dev/zero is longer than 4,194,304 characters: split it "
-                           "into several scripts\n")
+    assert done.stderr == (
+        "error: /dev/zero is longer than 4,194,304 characters: split it into several scripts\n"
+    )
     assert log.read_bytes() == before
 
 
@@ -68,9 +74,14 @@ def marker_log(path: Path, markers: int) -> Path:
     chunks = []
     for i in range(markers):
         undo = i % 2 == 0
-        envelope = {"type": "core.Undone" if undo else "core.Redone", "v": 1, "at": at,
-                    "actor": "mallory", "data": {"target": 1, "reason": ""} if undo else
-                    {"target": 1}, "cmd": end.seq + 1}
+        envelope = {
+            "type": "core.Undone" if undo else "core.Redone",
+            "v": 1,
+            "at": at,
+            "actor": "mallory",
+            "data": {"target": 1, "reason": ""} if undo else {"target": 1},
+            "cmd": end.seq + 1,
+        }
         record, end = frame([envelope], end)
         chunks.append(record)
     with open(path, "ab") as f:
@@ -85,8 +96,13 @@ def peak_rss_kb(log: Path, tmp_path: Path, *args: str) -> int:
     for run in range(2):
         out = tmp_path / f"peak-{log.name}-{run}"
         env = {**os.environ, "PEAK_RSS_FILE": str(out), "XDG_CACHE_HOME": str(tmp_path / "c")}
-        subprocess.run([sys.executable, "-c", PEAK_RSS, TOYCLI, "--log", str(log), *args],
-                       capture_output=True, text=True, timeout=300, env=env)
+        subprocess.run(
+            [sys.executable, "-c", PEAK_RSS, TOYCLI, "--log", str(log), *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
         peaks.append(int(out.read_text()))
     return max(peaks)
 
@@ -101,8 +117,9 @@ def test_undo_on_a_log_of_many_markers_takes_memory_for_what_is_undone(tmp_path:
     big = marker_log(tmp_path / "big.tlog", 30000)
     assert "\n#30002 core.Undone #1\n" in ok(big, "undo", "--dry-run")
     assert "\n#4 core.Undone #1\n" in ok(small, "undo", "--dry-run")
-    grown = peak_rss_kb(big, tmp_path, "undo", "--dry-run") - peak_rss_kb(small, tmp_path,
-                                                                         "undo", "--dry-run")
+    grown = peak_rss_kb(big, tmp_path, "undo", "--dry-run") - peak_rss_kb(
+        small, tmp_path, "undo", "--dry-run"
+    )
     assert grown < 8 * 1024, f"undo grew by {grown} kB on 30,000 markers"
 
 
@@ -115,8 +132,19 @@ def crafted(tmp_path: Path, at: str | None, data: dict | None = None) -> Path:
     reader = LogFile(str(log))
     reader.scan_all()
     assert reader.end is not None
-    record, _ = frame([{"type": "core.Noted", "v": 1, "at": at or now_utc(), "actor": "mallory",
-                        "data": data or {"text": "from the future"}, "cmd": 2}], reader.end)
+    record, _ = frame(
+        [
+            {
+                "type": "core.Noted",
+                "v": 1,
+                "at": at or now_utc(),
+                "actor": "mallory",
+                "data": data or {"text": "from the future"},
+                "cmd": 2,
+            }
+        ],
+        reader.end,
+    )
     with open(log, "ab") as f:
         f.write(record)
     return log
@@ -132,15 +160,18 @@ def test_a_record_dated_9999_is_named_and_the_log_can_be_mended(tmp_path: Path) 
     assert result.exit_code == 3
     assert result.stderr.startswith(
         f"error: {log}: cannot append after record #2: time 9999-12-31T00:00:00.000001Z is more "
-        "than a day after this machine's clock (")
-    assert result.stderr.endswith("if this clock is right, keep the records before it with: "
-                                  "tablelog verify --salvage OUT\n")
+        "than a day after this machine's clock ("
+    )
+    assert result.stderr.endswith(
+        "if this clock is right, keep the records before it with: tablelog verify --salvage OUT\n"
+    )
     assert log.read_bytes() == before
     result = invoke(log, "verify")
     assert result.exit_code == 1
     assert result.stderr.startswith(
         f"error: {log}: corrupt record #2 at byte {LogFile(str(log)).scan_all()[1].offset}: "
-        "time 9999-12-31T00:00:00.000000Z is more than a day after this machine's clock (")
+        "time 9999-12-31T00:00:00.000000Z is more than a day after this machine's clock ("
+    )
     assert "verify --salvage OUT" in result.stderr
     assert "from the future" in ok(log, "log")
     out = tmp_path / "out.tlog"
@@ -162,7 +193,8 @@ def test_the_last_time_of_all_is_refused_saying_what_to_do(tmp_path: Path) -> No
             f"error: {log}: cannot append after record #2: its time "
             "'9999-12-31T23:59:59.999999Z' is one no command can follow (a wrong clock or a "
             f"hostile edit wrote it); keep the records before it with: tablelog --log {log} "
-            "verify --salvage OUT\n")
+            "verify --salvage OUT\n"
+        )
         assert log.read_bytes() == before
     out = tmp_path / "out.tlog"
     assert ok(log, "verify", "--salvage", str(out)).startswith("salvaged: 1 records")

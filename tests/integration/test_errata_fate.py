@@ -73,8 +73,10 @@ def played(tmp_path: Path, script: str) -> tuple[Path, str]:
 
 def test_the_edited_copy_is_the_one_the_subprocess_runs(edited: Path, tmp_path: Path) -> None:
     """The subprocess imports tablelog from the edited copy, which has the errata."""
-    code = ("import tablelog.rules.fate as f; print(f.MP_PER_TILE, f.release_mp_cost("
-            "'anti-unit', 'attack', 'true-name', f.parse_grade('C')))")
+    code = (
+        "import tablelog.rules.fate as f; print(f.MP_PER_TILE, f.release_mp_cost("
+        "'anti-unit', 'attack', 'true-name', f.parse_grade('C')))"
+    )
     env = {**os.environ, "PYTHONPATH": str(edited)}
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=edited, capture_output=True,
                          text=True, check=True, timeout=120).stdout  # fmt: skip

@@ -33,8 +33,24 @@ ERRATA = {  # file in the package -> (text before, text after)
 
 BEFORE = [  # played with the installed package
     ("init", "--system", "magicpunk", "--seed", "5", "--clock", "1 22:00"),
-    ("magicpunk", "character", "add", "Aria", "--body", "8", "--sense", "12", "--intellect",
-     "10", "--magic", "10", "--hp", "26", "--money", "3000"),
+    (
+        "magicpunk",
+        "character",
+        "add",
+        "Aria",
+        "--body",
+        "8",
+        "--sense",
+        "12",
+        "--intellect",
+        "10",
+        "--magic",
+        "10",
+        "--hp",
+        "26",
+        "--money",
+        "3000",
+    ),
     ("magicpunk", "item", "add", "a-battery", "--owner", "Aria"),
     ("magicpunk", "draw", "Aria", "3", "--cards", "AS,7H,JK1"),
     ("magicpunk", "charge", "a-battery", "AS", "--from", "Aria"),
@@ -50,8 +66,9 @@ BEFORE = [  # played with the installed package
 def _edited_copy(root: Path) -> Path:
     """Copy the installed package under ``root`` and apply :data:`ERRATA`; return the path."""
     package = root / "tablelog"
-    shutil.copytree(Path(tablelog.__file__).parent, package,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(tablelog.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
     for name, (old, new) in ERRATA.items():
         path = package / name
         text = path.read_text(encoding="utf-8")
@@ -60,13 +77,19 @@ def _edited_copy(root: Path) -> Path:
     return root
 
 
-def _edited(pythonpath: Path, *args: str,
-            code: str = LAUNCHER) -> subprocess.CompletedProcess[str]:
+def _edited(pythonpath: Path, *args: str, code: str = LAUNCHER) -> subprocess.CompletedProcess[str]:
     """Run ``python -c CODE ARGS…`` with the edited copy first on the path."""
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
     env.pop("TABLELOG_LOG", None)
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          env=env, cwd=pythonpath, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=pythonpath,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +107,10 @@ def erratum(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict]
 def test_the_subprocess_runs_the_edited_copy(erratum):
     """The subprocess imports tablelog from the edited copy, not from the installed one."""
     package, _, _ = erratum
-    out = _edited(package, code="import tablelog.rules.magicpunk.clock as c; "
-                  "print(c.__file__, c.REST_PACKAGES['8h'])").stdout.split()
+    out = _edited(
+        package,
+        code="import tablelog.rules.magicpunk.clock as c; print(c.__file__, c.REST_PACKAGES['8h'])",
+    ).stdout.split()
     assert (str(package / "tablelog" / "rules" / "magicpunk" / "clock.py"), "540") == tuple(out)
 
 
@@ -104,8 +129,9 @@ def test_a_log_played_before_the_erratum_folds_to_its_recorded_state(erratum):
     assert 0 == folded.returncode, folded.stderr
     assert recorded == json.loads(folded.stdout)
     assert {"day": 2, "minutes": 360} == recorded["clock"]
-    assert {"package": "1m", "by_actor": {"pc:Aria": 3}, "by_side": {"pc": 3}} == \
-        recorded["table"]["briefing"]
+    assert {"package": "1m", "by_actor": {"pc:Aria": 3}, "by_side": {"pc": 3}} == recorded["table"][
+        "briefing"
+    ]
 
 
 @pytest.mark.rule("MP-REST-1")
@@ -117,16 +143,32 @@ def test_actions_after_the_erratum_use_the_edited_tables(erratum):
     package, log, _ = erratum
     after = log.with_name("after.tlog")
     shutil.copy(log, after)
-    for args in (("magicpunk", "briefing", "prepare", "Aria"),  # a 4th of the old 6
-                 ("magicpunk", "briefing", "end"), ("magicpunk", "briefing", "start", "1m"),
-                 ("magicpunk", "briefing", "prepare", "Aria"),
-                 ("magicpunk", "briefing", "prepare", "Aria")):
+    for args in (
+        ("magicpunk", "briefing", "prepare", "Aria"),  # a 4th of the old 6
+        ("magicpunk", "briefing", "end"),
+        ("magicpunk", "briefing", "start", "1m"),
+        ("magicpunk", "briefing", "prepare", "Aria"),
+        ("magicpunk", "briefing", "prepare", "Aria"),
+    ):
         assert 0 == _edited(package, "--log", str(after), *args).returncode, args
     third = _edited(package, "--log", str(after), "magicpunk", "briefing", "prepare", "Aria")
-    assert (1, "error: MP-BRIEF-1: 1m briefing: each takes at most 2 preparations, and this one "
-               "has already taken 2\n") == (third.returncode, third.stderr)
+    assert (
+        1,
+        "error: MP-BRIEF-1: 1m briefing: each takes at most 2 preparations, and this one "
+        "has already taken 2\n",
+    ) == (third.returncode, third.stderr)
     rest = _edited(package, "--log", str(after), "magicpunk", "rest", "8h", "--no-sleep")
     assert "day 2 06:00 to day 2 15:00" in rest.stdout
-    procured = _edited(package, "--log", str(after), "magicpunk", "procure", "Aria",
-                       "--material", "alloy", "--quality", "fine")
+    procured = _edited(
+        package,
+        "--log",
+        str(after),
+        "magicpunk",
+        "procure",
+        "Aria",
+        "--material",
+        "alloy",
+        "--quality",
+        "fine",
+    )
     assert "Aria procures rarity 3: Intellect check, challenge +3" in procured.stdout

@@ -22,15 +22,23 @@ import tablelog
 from tests.support.cli import ok
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = {"downtime": ROOT / "examples" / "pf2e-downtime.txt",
-           "campaign": ROOT / "tests" / "data" / "campaigns" / "pf2e.txt"}
+SCRIPTS = {
+    "downtime": ROOT / "examples" / "pf2e-downtime.txt",
+    "campaign": ROOT / "tests" / "data" / "campaigns" / "pf2e.txt",
+}
 ERRATA = {
-    "rules/data/pf2e_runes.csv": ("flaming,flaming,property,flaming,1,weapon,8,500,",
-                                  "flaming,flaming,property,flaming,1,weapon,9,501,"),
-    "rules/data/pf2e_base_items.csv": ("longsword,weapon,melee,,1d8,S P,versatile-p,0,1,",
-                                       "longsword,weapon,melee,,1d8,S P,versatile-p,0,2,"),
-    "rules/pf2e/crafting.py": ("(14, 15, 16, 18, 19, 20, 22, 23, 24,",
-                               "(14, 15, 16, 18, 19, 20, 22, 23, 25,"),
+    "rules/data/pf2e_runes.csv": (
+        "flaming,flaming,property,flaming,1,weapon,8,500,",
+        "flaming,flaming,property,flaming,1,weapon,9,501,",
+    ),
+    "rules/data/pf2e_base_items.csv": (
+        "longsword,weapon,melee,,1d8,S P,versatile-p,0,1,",
+        "longsword,weapon,melee,,1d8,S P,versatile-p,0,2,",
+    ),
+    "rules/pf2e/crafting.py": (
+        "(14, 15, 16, 18, 19, 20, 22, 23, 24,",
+        "(14, 15, 16, 18, 19, 20, 22, 23, 25,",
+    ),
 }
 
 
@@ -38,8 +46,11 @@ ERRATA = {
 def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the installed package with the errata applied; returns the PYTHONPATH root."""
     root = tmp_path_factory.mktemp("errata")
-    shutil.copytree(Path(tablelog.__file__).parent, root / "tablelog",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(tablelog.__file__).parent,
+        root / "tablelog",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     for name, (old, new) in ERRATA.items():
         path = root / "tablelog" / name
         text = path.read_text(encoding="utf-8")
@@ -50,12 +61,19 @@ def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run_edited(root: Path, log: Path, *args: str) -> str:
     """Run ``tablelog --log LOG ARGS…`` from the edited copy; return its stdout (must succeed)."""
-    code = ("import sys, tablelog; from tablelog.cli.main import main\n"
-            f"assert tablelog.__file__.startswith({str(root)!r}), tablelog.__file__\n"
-            "sys.argv[0] = 'tablelog'; sys.exit(main())")
-    done = subprocess.run([sys.executable, "-c", code, "--log", str(log), *args],
-                          capture_output=True, text=True, cwd=root,
-                          env={**os.environ, "PYTHONPATH": str(root)}, check=False)
+    code = (
+        "import sys, tablelog; from tablelog.cli.main import main\n"
+        f"assert tablelog.__file__.startswith({str(root)!r}), tablelog.__file__\n"
+        "sys.argv[0] = 'tablelog'; sys.exit(main())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--log", str(log), *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        check=False,
+    )
     assert 0 == done.returncode, done.stderr
     return done.stdout
 
@@ -93,20 +111,28 @@ def test_an_action_after_the_erratum_uses_the_corrected_data(edited, tmp_path):
     log = tmp_path / "after.tlog"
     ok(log, "run", str(SCRIPTS["downtime"]))  # played before the erratum: 44 records
     script = tmp_path / "after.txt"
-    script.write_text("pf2e item add sword-2 --base longsword --owner Valeros\n"
-                      "pf2e etch sword-2 weapon-potency-1 --by Valeros\n"
-                      "pf2e transfer frost --from longsword-1 --to sword-2 --by Valeros\n",
-                      encoding="utf-8")
+    script.write_text(
+        "pf2e item add sword-2 --base longsword --owner Valeros\n"
+        "pf2e etch sword-2 weapon-potency-1 --by Valeros\n"
+        "pf2e transfer frost --from longsword-1 --to sword-2 --by Valeros\n",
+        encoding="utf-8",
+    )
     run_edited(edited, log, "run", str(script))
     items = json.loads(run_edited(edited, log, "state", "--json"))["items"]
     before = json.loads(run_edited(edited, log, "state", "--json", "--at", "44"))["items"]
     moved = json.loads(run_edited(edited, log, "log", "--json").splitlines()[-1])
     facts = ("name", "level", "price_gp")
-    assert ((25, False), ("+1 frost longsword", 8, 535),
-            ("+1 striking flaming longsword", 9, 601), (8, 1100)) == (
+    assert (
+        (25, False),
+        ("+1 frost longsword", 8, 535),
+        ("+1 striking flaming longsword", 9, 601),
+        (8, 1100),
+    ) == (
         (moved["data"]["dc"], "sword-2" in before),
-        tuple(items["sword-2"][f] for f in facts), tuple(items["longsword-1"][f] for f in facts),
-        (before["longsword-1"]["level"], before["longsword-1"]["price_gp"]))
+        tuple(items["sword-2"][f] for f in facts),
+        tuple(items["longsword-1"][f] for f in facts),
+        (before["longsword-1"]["level"], before["longsword-1"]["price_gp"]),
+    )
 
 
 @pytest.mark.rule("PF2E-PRICE-1")
@@ -115,5 +141,6 @@ def test_a_new_item_after_the_erratum_has_the_corrected_base_price(edited, tmp_p
     log = tmp_path / "base.tlog"
     ok(log, "init", "--system", "pf2e")
     run_edited(edited, log, "pf2e", "item", "add", "sword-9", "--base", "longsword")
-    assert 2 == json.loads(run_edited(edited, log, "state", "--json"))["items"]["sword-9"][
-        "price_gp"]
+    assert (
+        2 == json.loads(run_edited(edited, log, "state", "--json"))["items"]["sword-9"]["price_gp"]
+    )

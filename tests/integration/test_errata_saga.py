@@ -39,8 +39,11 @@ def _edit(path: Path, old: str, new: str) -> None:
 def erratum(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the installed package with the two corrections made."""
     root = tmp_path_factory.mktemp("erratum")
-    shutil.copytree(Path(tablelog.__file__).parent, root / "tablelog",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(tablelog.__file__).parent,
+        root / "tablelog",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     _edit(root / "tablelog" / "rules" / "data" / "saga_techs.csv", OLD_POWER, NEW_POWER)
     _edit(root / "tablelog" / "rules" / "saga" / "five.py", OLD_WOOD, NEW_WOOD)
     return root
@@ -63,26 +66,39 @@ def _copy_of(log: Path, where: Path) -> Path:
 
 def tablelog_in(package: Path, log: Path, *args: str) -> str:
     """Run ``tablelog --log LOG ARGS…`` in a new process that imports ``package``'s tablelog."""
-    code = ("import sys, tablelog; from tablelog.cli.main import main; "
-            f"assert tablelog.__file__.startswith({str(package)!r}), tablelog.__file__; "
-            "sys.argv[0] = 'tablelog'; main()")
-    done = subprocess.run([sys.executable, "-c", code, "--log", str(log), *args],
-                          capture_output=True, text=True, cwd=package,
-                          env={**os.environ, "PYTHONPATH": str(package)})
+    code = (
+        "import sys, tablelog; from tablelog.cli.main import main; "
+        f"assert tablelog.__file__.startswith({str(package)!r}), tablelog.__file__; "
+        "sys.argv[0] = 'tablelog'; main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--log", str(log), *args],
+        capture_output=True,
+        text=True,
+        cwd=package,
+        env={**os.environ, "PYTHONPATH": str(package)},
+    )
     assert 0 == done.returncode, done.stderr
     return done.stdout
 
 
 def states_in(package: Path, log: Path, last: int) -> list[dict]:
     """Return ``state --at N --json`` for N = 1…last, folded by ``package`` in one process."""
-    code = ("import json, sys; from click.testing import CliRunner; "
-            "from tablelog.cli.main import cli; "
-            f"args = ['--log', {str(log)!r}, 'state', '--json', '--at']; "
-            f"outs = [CliRunner().invoke(cli, [*args, str(n)]) for n in range(1, {last} + 1)]; "
-            "assert all(o.exit_code == 0 for o in outs), [o.output for o in outs]; "
-            "print(json.dumps([json.loads(o.stdout) for o in outs]))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=package, env={**os.environ, "PYTHONPATH": str(package)})
+    code = (
+        "import json, sys; from click.testing import CliRunner; "
+        "from tablelog.cli.main import cli; "
+        f"args = ['--log', {str(log)!r}, 'state', '--json', '--at']; "
+        f"outs = [CliRunner().invoke(cli, [*args, str(n)]) for n in range(1, {last} + 1)]; "
+        "assert all(o.exit_code == 0 for o in outs), [o.output for o in outs]; "
+        "print(json.dumps([json.loads(o.stdout) for o in outs]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=package,
+        env={**os.environ, "PYTHONPATH": str(package)},
+    )
     assert 0 == done.returncode, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -98,8 +114,9 @@ def test_a_log_recorded_before_the_erratum_folds_to_its_recorded_state(
     copy = _copy_of(log, tmp_path / "after")
     assert tablelog_in(erratum, copy, "verify").startswith(f"ok: {copy}: {state['seq']} records")
     assert state == json.loads(tablelog_in(erratum, copy, "state", "--json"))
-    every = [json.loads(ok(log, "state", "--json", "--at", str(n)))
-             for n in range(1, state["seq"] + 1)]
+    every = [
+        json.loads(ok(log, "state", "--json", "--at", str(n))) for n in range(1, state["seq"] + 1)
+    ]
     assert every == states_in(erratum, copy, state["seq"])
 
 
@@ -131,6 +148,9 @@ def test_a_battle_after_the_erratum_uses_the_corrected_levels(
     tablelog_in(erratum, after, "saga", "battle", "start", "--terrain", "wood")
     levels = json.loads(tablelog_in(erratum, after, "state", "--json"))["clock"]["levels"]
     assert (9, -9) == (levels["wood"], levels["earth"])
-    first = next(json.loads(line)["data"] for line in ok(log, "log", "--json").splitlines()
-                 if json.loads(line)["type"] == "saga.BattleStarted")
+    first = next(
+        json.loads(line)["data"]
+        for line in ok(log, "log", "--json").splitlines()
+        if json.loads(line)["type"] == "saga.BattleStarted"
+    )
     assert (5, -5) == (first["levels"]["wood"], first["levels"]["earth"])

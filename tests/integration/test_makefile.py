@@ -25,23 +25,39 @@ def script(path: Path, text: str) -> Path:
 def maker(tmp_path: Path) -> Path:
     """A stand-in for `python3`: `-m venv DIR` links DIR/bin/python to this interpreter (no
     pip, so the test is fast); anything else runs this interpreter."""
-    return script(tmp_path / "python3", f'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
-                  f'  mkdir -p "$3/bin" && ln -s {sys.executable} "$3/bin/python"\n'
-                  f'else exec {sys.executable} "$@"; fi\n')
+    return script(
+        tmp_path / "python3",
+        f'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+        f'  mkdir -p "$3/bin" && ln -s {sys.executable} "$3/bin/python"\n'
+        f'else exec {sys.executable} "$@"; fi\n',
+    )
 
 
 def make(venv: Path, python: Path, *targets: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
-                           f"PYTHON={python}", *targets],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-C",
+            str(ROOT),
+            f"VENV={venv}",
+            f"PYTHON={python}",
+            *targets,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_a_venv_made_by_an_old_python_is_made_again(tmp_path: Path, maker: Path) -> None:
     """A .venv whose python is 3.8 is removed and made with $(PYTHON); the version is kept."""
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
-    script(venv / "bin" / "python", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; exit 0; fi\n'
-           "exit 1\n")
+    script(
+        venv / "bin" / "python",
+        'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; exit 0; fi\nexit 1\n',
+    )
     (venv / "stale").write_text("left by the old environment")
     done = make(venv, maker, f"{venv}/python-version")
     assert 0 == done.returncode, done.stderr
@@ -65,8 +81,9 @@ def test_a_supported_venv_is_reused(tmp_path: Path, maker: Path) -> None:
 
 def test_an_unsupported_python_is_refused(tmp_path: Path) -> None:
     """With no .venv and PYTHON a 3.8, make stops and says which Python it needs."""
-    old = script(tmp_path / "python3.8", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; fi\n'
-                 "exit 1\n")
+    old = script(
+        tmp_path / "python3.8", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; fi\nexit 1\n'
+    )
     done = make(tmp_path / "venv", old, f"{tmp_path}/venv/python-version")
     assert 0 != done.returncode
     assert "tablelog needs Python >= 3.11" in done.stdout
@@ -75,9 +92,21 @@ def test_an_unsupported_python_is_refused(tmp_path: Path) -> None:
 
 def test_clean_removes_the_venv_and_the_demo_log(tmp_path: Path, maker: Path) -> None:
     """`make -n clean` names the environment, the caches and the demo log with its side files."""
-    planned = subprocess.run(["make", "--no-print-directory", "-n", "-C", str(ROOT),
-                              f"VENV={tmp_path}/venv", f"DEMO_LOG={tmp_path}/demo.tlog", "clean"],
-                             capture_output=True, text=True, check=True).stdout
+    planned = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-n",
+            "-C",
+            str(ROOT),
+            f"VENV={tmp_path}/venv",
+            f"DEMO_LOG={tmp_path}/demo.tlog",
+            "clean",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert f"rm -rf {tmp_path}/venv build *.egg-info .pytest_cache" in planned
     demo = f"{tmp_path}/demo.tlog"
     assert f"rm -f {demo} {demo}.lock {demo}.snap" in planned

@@ -34,14 +34,19 @@ def server_text(pg: PgServer, sql: bytes, param: bytes, oid: int) -> str:
 
 def test_binary_arrays_reach_the_server_as_their_values(pg: PgServer) -> None:
     """int8, text and bytea arrays, NULLs included, read back by the server as given."""
-    assert server_text(pg, b"SELECT $1::bigint[]", pgwire.int8_array(
-        [1, -2, None, 2**63 - 1]), 1016) == "{1,-2,NULL,9223372036854775807}"
-    assert server_text(pg, b"SELECT $1::text[]", pgwire.text_array(
-        ["Kyra", None, "día 2", ""]), 1009) == '{Kyra,NULL,"día 2",""}'
-    assert server_text(pg, b"SELECT $1::bytea[]", pgwire.bytea_array(
-        [b"\x00\xff", b""]), 1001) == '{"\\\\x00ff","\\\\x"}'
-    assert server_text(pg, b"SELECT cardinality($1::bigint[])", pgwire.int8_array([]),
-                       1016) == "0"
+    assert (
+        server_text(pg, b"SELECT $1::bigint[]", pgwire.int8_array([1, -2, None, 2**63 - 1]), 1016)
+        == "{1,-2,NULL,9223372036854775807}"
+    )
+    assert (
+        server_text(pg, b"SELECT $1::text[]", pgwire.text_array(["Kyra", None, "día 2", ""]), 1009)
+        == '{Kyra,NULL,"día 2",""}'
+    )
+    assert (
+        server_text(pg, b"SELECT $1::bytea[]", pgwire.bytea_array([b"\x00\xff", b""]), 1001)
+        == '{"\\\\x00ff","\\\\x"}'
+    )
+    assert server_text(pg, b"SELECT cardinality($1::bigint[])", pgwire.int8_array([]), 1016) == "0"
 
 
 def backend_pid(session: Session) -> int:
@@ -51,7 +56,8 @@ def backend_pid(session: Session) -> int:
 
 
 def test_a_failed_notification_leaves_the_append_committed(
-        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The notification runs in its own transaction after the append's: when it fails, the
     command is appended all the same and reported as appended."""
     spec = pg.table()
@@ -64,8 +70,7 @@ def test_a_failed_notification_leaves_the_append_committed(
     assert session.execute(AddNote(text="again")).applied[0].seq == 2
 
 
-def test_an_append_on_a_lost_connection_is_one_error_then_the_next_connects(
-        pg: PgServer) -> None:
+def test_an_append_on_a_lost_connection_is_one_error_then_the_next_connects(pg: PgServer) -> None:
     """The server ends the table's connection between two commands: the next append is one
     LogError that says the command may or may not be in the table (here: not); the one after
     connects again and appends."""
@@ -82,7 +87,8 @@ def test_an_append_on_a_lost_connection_is_one_error_then_the_next_connects(
 
 
 def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_it_again(
-        pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After a lost race the command's time follows the table's new last record, which the
     catch-up has just read: no query reads that record back (PostgresLog.last_at)."""
     spec = pg.table()

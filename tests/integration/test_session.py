@@ -51,9 +51,15 @@ def play(path: Path, commands: list[object]) -> Session:
 
 
 SCRIPT: list[object] = [
-    toy.AddCounter("a", 50), toy.AddCounter("b", 40),
-    *[toy.SpendPoints("a", 1) for _ in range(8)], Undo(target=5), toy.RollDie("b"),
-    *[toy.SpendPoints("b", 2) for _ in range(8)], Undo(), Redo(), Undo(target=7),
+    toy.AddCounter("a", 50),
+    toy.AddCounter("b", 40),
+    *[toy.SpendPoints("a", 1) for _ in range(8)],
+    Undo(target=5),
+    toy.RollDie("b"),
+    *[toy.SpendPoints("b", 2) for _ in range(8)],
+    Undo(),
+    Redo(),
+    Undo(target=7),
     *[AddNote(text=f"n{i}") for i in range(5)],
 ]
 
@@ -83,14 +89,14 @@ def test_snapshot_is_written_every_n_events(tmp_path: Path, every_5: None) -> No
     session = play(tmp_path / "s.tlog", SCRIPT)
     assert session.state().seq == 28
     header = session.header
-    cps = read_snapshot(str(tmp_path / "s.tlog"), header.session_id,
-                        replay.code_version("toy"))
+    cps = read_snapshot(str(tmp_path / "s.tlog"), header.session_id, replay.code_version("toy"))
     assert cps[-1].end.seq == 25
     assert all(cp.end.seq % 5 == 0 for cp in cps)
 
 
-def test_state_folds_only_the_tail_after_the_snapshot(tmp_path: Path, every_5: None,
-                                                      reads: list[int]) -> None:
+def test_state_folds_only_the_tail_after_the_snapshot(
+    tmp_path: Path, every_5: None, reads: list[int]
+) -> None:
     """A fresh session reads the log from the latest checkpoint (25), not from the start."""
     play(tmp_path / "s.tlog", SCRIPT)
     reads.clear()
@@ -108,8 +114,9 @@ def test_append_uses_the_snapshot(tmp_path: Path, every_5: None, reads: list[int
     assert outcome.applied[0].seq == 29
 
 
-def test_undo_refolds_from_a_checkpoint_before_its_target(tmp_path: Path, every_5: None,
-                                                           reads: list[int]) -> None:
+def test_undo_refolds_from_a_checkpoint_before_its_target(
+    tmp_path: Path, every_5: None, reads: list[int]
+) -> None:
     """Undoing #27 refolds from the checkpoint at 25, and gives the state the log alone gives."""
     play(tmp_path / "s.tlog", SCRIPT)
     session = Session(str(tmp_path / "s.tlog"))
@@ -175,8 +182,7 @@ def test_snapshot_of_a_rewritten_log_is_ignored(tmp_path: Path, every_5: None) -
     assert reference(path)["characters"]["a"]["hp"] == 50 - 7
 
 
-def test_snapshot_past_the_end_of_a_truncated_log_is_ignored(tmp_path: Path,
-                                                             every_5: None) -> None:
+def test_snapshot_past_the_end_of_a_truncated_log_is_ignored(tmp_path: Path, every_5: None) -> None:
     """After the log lost its tail (a repair), checkpoints beyond its end are not used."""
     path = tmp_path / "s.tlog"
     play(path, SCRIPT)
@@ -186,9 +192,9 @@ def test_snapshot_past_the_end_of_a_truncated_log_is_ignored(tmp_path: Path,
     assert Session(str(path)).state().seq == 20
 
 
-def test_snapshot_from_other_projection_code_is_ignored(tmp_path: Path, every_5: None,
-                                                        monkeypatch: pytest.MonkeyPatch,
-                                                        reads: list[int]) -> None:
+def test_snapshot_from_other_projection_code_is_ignored(
+    tmp_path: Path, every_5: None, monkeypatch: pytest.MonkeyPatch, reads: list[int]
+) -> None:
     """A snapshot keyed to another version of the projection code is not read."""
     path = tmp_path / "s.tlog"
     play(path, SCRIPT)
@@ -198,8 +204,9 @@ def test_snapshot_from_other_projection_code_is_ignored(tmp_path: Path, every_5:
     assert reads[0] == 0
 
 
-def test_state_that_cannot_be_snapshotted_is_folded(tmp_path: Path, every_5: None,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_state_that_cannot_be_snapshotted_is_folded(
+    tmp_path: Path, every_5: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A state holding a non-plain value takes no snapshot and still folds right."""
     path = tmp_path / "s.tlog"
     original = toy.init_state
@@ -208,8 +215,9 @@ def test_state_that_cannot_be_snapshotted_is_folded(tmp_path: Path, every_5: Non
         original(state, options)
         state.extra["opaque"] = object.__new__(type("Opaque", (), {"__eq__": lambda a, b: True}))
 
-    monkeypatch.setitem(systems._LOADED, "toy", attrs.evolve(toy.SYSTEM,
-                                                            init_state=init_with_object))
+    monkeypatch.setitem(
+        systems._LOADED, "toy", attrs.evolve(toy.SYSTEM, init_state=init_with_object)
+    )
     play(path, SCRIPT)
     assert not Path(snapshot_path(str(path))).exists()
     assert Session(str(path)).state().seq == 28
@@ -315,7 +323,8 @@ def test_first_format_log_opens(tmp_path: Path) -> None:
     assert folded["characters"]["b"] == {"hp": 2, "hp_max": 5, "tallies": 7}
     assert folded["clock"] == {"rolls": 0}
     assert ok(path, "verify").startswith(
-        f"ok: {path}: 12 records, hash chain intact, replays (toy)\nhead: 12:")
+        f"ok: {path}: 12 records, hash chain intact, replays (toy)\nhead: 12:"
+    )
     assert [r.type for r in LogFile(str(path)).scan()][-2:] == ["frozen.Tallied"] * 2
 
 
@@ -401,13 +410,16 @@ def test_changing_an_event_shape_goes_through_the_upcaster(tmp_path: Path) -> No
 
 
 def test_fold_goes_on_finding_markers_after_an_event_that_fails_in_the_reader(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """#4 (spend 3) fails while #2 (spend 4) still counts; the undo of #4 after it is still met.
 
     The first pass folds with no event undone: the reader applies #4 itself and it fails; the
     scan for markers must go on, or the fold would miss #5 and end with a = 2, not 5."""
-    session = play(tmp_path / "s.tlog", [toy.AddCounter("a", 5), toy.SpendPoints("a", 4),
-                                         Undo(), toy.SpendPoints("a", 3), Undo()])
+    session = play(
+        tmp_path / "s.tlog",
+        [toy.AddCounter("a", 5), toy.SpendPoints("a", 4), Undo(), toy.SpendPoints("a", 3), Undo()],
+    )
     assert 5 == reference(tmp_path / "s.tlog")["characters"]["a"]["hp"]
     assert 5 == view(session.state())["characters"]["a"]["hp"]
 
@@ -427,16 +439,28 @@ def test_event_applied_by_the_reader_is_checked_by_unheld(tmp_path: Path) -> Non
 
 def test_undone_batch_is_not_applied_by_the_reader(tmp_path: Path) -> None:
     """Two-event commands (batches), the second undone: the fold skips both of its records."""
-    session = play(tmp_path / "s.tlog", [toy.AddCounter("a", 9), toy.AddCounter("b", 9),
-                                         toy.SpendBoth("a", "b", 2), toy.SpendPoints("a", 1),
-                                         toy.SpendBoth("a", "b", 3), Undo(target=6)])
+    session = play(
+        tmp_path / "s.tlog",
+        [
+            toy.AddCounter("a", 9),
+            toy.AddCounter("b", 9),
+            toy.SpendBoth("a", "b", 2),
+            toy.SpendPoints("a", 1),
+            toy.SpendBoth("a", "b", 3),
+            Undo(target=6),
+        ],
+    )
     folded = reference(tmp_path / "s.tlog")["characters"]
-    assert (6, 7) == (folded["a"]["hp"], folded["b"]["hp"]) == tuple(
-        view(session.state())["characters"][n]["hp"] for n in "ab")
+    assert (
+        (6, 7)
+        == (folded["a"]["hp"], folded["b"]["hp"])
+        == tuple(view(session.state())["characters"][n]["hp"] for n in "ab")
+    )
 
 
-def test_a_lost_race_stamps_after_the_log_s_new_last_record(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_race_stamps_after_the_log_s_new_last_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Bo's laptop runs an hour fast and appends while Ann's command is deciding: Ann's retry
     stamps after Bo's record, not after her own failed stamp; times never go back, each command
     keeps its own id, and verify is ok (issue: clock skew)."""
@@ -470,20 +494,31 @@ def test_the_snapshot_key_covers_the_packaged_catalogues(tmp_path: Path) -> None
     import tablelog
 
     copy = tmp_path / "pkg"
-    shutil.copytree(Path(tablelog.__file__).parent, copy / "tablelog",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    probe = "from tablelog import replay; print(replay.code_version('pf2e'), " \
-            "replay.code_version('saga'))"
+    shutil.copytree(
+        Path(tablelog.__file__).parent,
+        copy / "tablelog",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    probe = (
+        "from tablelog import replay; print(replay.code_version('pf2e'), "
+        "replay.code_version('saga'))"
+    )
 
     def keys() -> list[str]:
-        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                             env={**os.environ, "PYTHONPATH": str(copy)}, cwd=copy,
-                             check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", probe],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(copy)},
+            cwd=copy,
+            check=True,
+        ).stdout
         return out.split()
 
     before = keys()
     runes = copy / "tablelog" / "rules" / "data" / "pf2e_runes.csv"
-    runes.write_text(runes.read_text(encoding="utf-8").replace(",500,", ",501,", 1),
-                     encoding="utf-8")
+    runes.write_text(
+        runes.read_text(encoding="utf-8").replace(",500,", ",501,", 1), encoding="utf-8"
+    )
     after = keys()
     assert before[0] != after[0] and before[1] != after[1]

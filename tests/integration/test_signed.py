@@ -65,8 +65,9 @@ def test_a_signed_log_verifies_and_reports_actors_without_a_key(table: Path) -> 
     assert sigs == [64, 64, 64, 64, 0]
 
 
-def test_private_keys_stay_private(table: Path, homes: dict[str, str],
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_private_keys_stay_private(
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The key file is 0600 in a 0700 directory of the player's home, not in the log's folder,
     and the log holds only public keys."""
     as_player(monkeypatch, homes, "GM")
@@ -78,8 +79,9 @@ def test_private_keys_stay_private(table: Path, homes: dict[str, str],
     assert sorted(p.name for p in table.parent.iterdir() if p.name.startswith("s.")) == ["s.tlog"]
 
 
-def test_only_the_owner_adds_keys(table: Path, homes: dict[str, str],
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_the_owner_adds_keys(
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ann adding Bob's key: CORE-KEY, exit 1, the log unchanged."""
     as_player(monkeypatch, homes, "Bob")
     bob = play(table, "Bob", "key", "new").split()[4]
@@ -87,38 +89,47 @@ def test_only_the_owner_adds_keys(table: Path, homes: dict[str, str],
     before = table.read_bytes()
     result = invoke(table, "key", "add", "Bob", bob, actor="Ann")
     assert (result.exit_code, result.stderr) == (
-        1, "error: CORE-KEY: only the roster's owner 'GM' adds keys, not 'Ann'\n")
+        1,
+        "error: CORE-KEY: only the roster's owner 'GM' adds keys, not 'Ann'\n",
+    )
     assert table.read_bytes() == before
 
 
-def test_impersonation_is_found(table: Path, homes: dict[str, str],
-                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_impersonation_is_found(
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Mallory logs as Ann from her own machine (no Ann key there): verify exit 1 at #6."""
     as_player(monkeypatch, homes, "Mallory")
     play(table, "Ann", "note", "Ann gives Mallory her sword")
     result = invoke(table, "verify")
     assert result.exit_code == 1
     offset = LogFile(str(table)).scan_all()[5].offset
-    assert result.stderr == (f"error: {table}: record #6 at byte {offset}: no signature by "
-                             "'Ann''s key (forged or edited)\n")
+    assert result.stderr == (
+        f"error: {table}: record #6 at byte {offset}: no signature by "
+        "'Ann''s key (forged or edited)\n"
+    )
 
 
-def rewritten(log: Path, edit: dict[int, dict], envelope: dict[int, dict] | None = None,
-              ) -> None:
+def rewritten(
+    log: Path,
+    edit: dict[int, dict],
+    envelope: dict[int, dict] | None = None,
+) -> None:
     """Rewrite the log as a careful forger without keys: the records' data replaced where
     ``edit`` says (seq -> data), their envelope fields where ``envelope`` says (a field set to
     None is dropped), every CRC and chain hash recomputed, signatures kept."""
     reader = LogFile(str(log))
     reader.open()
     assert reader.start is not None
-    data, position = log.read_bytes()[:reader.start.offset], reader.start
+    data, position = log.read_bytes()[: reader.start.offset], reader.start
     for seq, env, *_ in list(reader.records()):
         full = {**env, "data": edit.get(seq, env["data"]), "prev": position.prev}
         for key, value in (envelope or {}).get(seq, {}).items():
             full.pop(key) if value is None else full.update({key: value})
         record = pack_record(full)  # the old signature stays, the last key
-        position = Position(seq, position.offset + len(record), chain_hash(record[8:]),
-                            position.offset)
+        position = Position(
+            seq, position.offset + len(record), chain_hash(record[8:]), position.offset
+        )
         data += record
     log.write_bytes(data)
 
@@ -128,15 +139,19 @@ def test_an_actor_that_differs_only_by_an_invisible_character_is_found(table: Pa
     with new text, no signature, every CRC and hash recomputed: once listed as an actor
     without a key (exit 0), now refused as an actor entry refuses: exit 1 naming #4; and
     `log` shows the escape, not a second Ann."""
-    rewritten(table, {4: {"text": "Ann gives Mallory her sword"}},
-              {4: {"actor": "Ann\u200b", "sig": None}})
+    rewritten(
+        table,
+        {4: {"text": "Ann gives Mallory her sword"}},
+        {4: {"actor": "Ann\u200b", "sig": None}},
+    )
     result = invoke(table, "verify")
     offset = LogFile(str(table)).scan_all()[3].offset
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         f"error: {table}: record #4 at byte {offset}: its actor is one that tablelog refuses "
         "at entry (CORE-NAME: the actor cannot hold control characters: 'Ann\\u200b'; it "
-        "shows as 'Ann'); a crafted record\n")
+        "shows as 'Ann'); a crafted record\n"
+    )
     assert " Ann\\u200b core.Noted 'Ann gives Mallory her sword'" in ok(table, "log")
 
 
@@ -148,7 +163,8 @@ def test_a_name_that_entry_refuses_is_found_by_verify(table: Path) -> None:
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         f"error: {table}: CORE-NAME: a character's name cannot hold control characters: "
-        "'Ann\\u2060', which tablelog refuses at entry: a crafted record\n")
+        "'Ann\\u2060', which tablelog refuses at entry: a crafted record\n"
+    )
 
 
 def test_an_edited_signed_record_is_found(table: Path) -> None:
@@ -164,8 +180,9 @@ def test_an_edited_signed_record_is_found(table: Path) -> None:
 def test_a_key_added_by_someone_else_is_found(table: Path) -> None:
     """Mallory appends a `core.KeyAdded` for herself with a hostile tool: not the owner's:
     exit 1 naming it."""
-    append_forged(table, ("core.KeyAdded", "Mallory", {"actor": "Mallory",
-                                                        "public_key": "ab" * 32}))
+    append_forged(
+        table, ("core.KeyAdded", "Mallory", {"actor": "Mallory", "public_key": "ab" * 32})
+    )
     result = invoke(table, "verify")
     assert result.exit_code == 1
     assert "record #6 at byte" in result.stderr
@@ -173,8 +190,8 @@ def test_a_key_added_by_someone_else_is_found(table: Path) -> None:
 
 
 def test_a_whole_log_forged_under_a_new_roster_shows_another_owner_key(
-        table: Path, tmp_path: Path, homes: dict[str, str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    table: Path, tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Signatures prove who appended relative to the roster's first key: a log made anew by
     Mallory as 'GM' with her own key verifies, but `verify` shows the owner's key, which differs
     from the real GM's (post it, or the head, to tell them apart)."""
@@ -186,9 +203,9 @@ def test_a_whole_log_forged_under_a_new_roster_shows_another_owner_key(
     assert real.split("owner GM")[1] != forged.split("owner GM")[1]
 
 
-def test_a_signed_atomic_run_signs_every_record(table: Path, homes: dict[str, str],
-                                                monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_a_signed_atomic_run_signs_every_record(
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """A `run --atomic` of a signed actor writes one batch whose every record is signed."""
     as_player(monkeypatch, homes, "Ann")
     script = tmp_path / "s.txt"
@@ -207,8 +224,9 @@ def test_unsigned_logs_stay_as_they_were(tmp_path: Path) -> None:
 
 
 @pytest.mark.rule("CORE-KEY")
-def test_an_undo_of_a_key_is_refused(table: Path, homes: dict[str, str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_undo_of_a_key_is_refused(
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Mallory's `undo 1` (the GM's key) and the GM's own `undo 3` (Ann's key) are refused with
     one CORE-KEY line each, and the log is unchanged: an undo never takes a key out of the
     roster."""
@@ -220,13 +238,15 @@ def test_an_undo_of_a_key_is_refused(table: Path, homes: dict[str, str],
         assert result.stderr == (
             f"error: CORE-KEY: #{seq} adds a key to the log's roster of signing keys, which an "
             "undo never takes out: replace a key by adding a new one for its actor (tablelog "
-            "key add)\n")
+            "key add)\n"
+        )
         assert table.read_bytes() == before
 
 
 @pytest.mark.rule("CORE-KEY")
 def test_a_forged_undo_of_the_first_key_does_not_hand_over_the_roster(
-        table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Mallory appends an undo of #1 (the GM's key) with a hostile tool and then tries to add
     her own key as if it were the first: refused (CORE-KEY); verify still names the GM as the
     roster's owner with the GM's key and reports Mallory's marker unsigned."""
@@ -269,13 +289,22 @@ def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:
     os.replace(fake, table)
 
 
-@pytest.mark.parametrize(("steps", "now"), [
-    ((("note", "session one"),), "it has no roster"),
-    ((("key", "add"), ("note", "session one")), "its roster's owner key is "),
-], ids=["signatures stripped", "a new roster"])
+@pytest.mark.parametrize(
+    ("steps", "now"),
+    [
+        ((("note", "session one"),), "it has no roster"),
+        ((("key", "add"), ("note", "session one")), "its roster's owner key is "),
+    ],
+    ids=["signatures stripped", "a new roster"],
+)
 def test_a_roster_stripped_or_replaced_is_found_by_who_verified_it_before(
-        table: Path, tmp_path: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch,
-        steps: tuple[tuple[str, ...], ...], now: str) -> None:
+    table: Path,
+    tmp_path: Path,
+    homes: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    steps: tuple[tuple[str, ...], ...],
+    now: str,
+) -> None:
     """Ann verifies the signed log (her machine pins the GM's key for its session). Mallory
     then writes the log anew under the same header, unsigned or under her own key as 'GM':
     `verify` on its own cannot tell, but Ann's next `verify` exits 1 naming the pinned key and
@@ -291,9 +320,12 @@ def test_a_roster_stripped_or_replaced_is_found_by_who_verified_it_before(
     session = LogFile(str(table)).open()
     assert result.stderr.startswith(
         f"error: {table}: this machine verified session {session.session_id} signed under the "
-        f"roster owner's key {gm_key}, but {now}")
-    assert "the log was made anew or its signatures stripped (if the table really began a new " \
-           f"roster, remove {homes['Ann']}/tablelog/roster-" in result.stderr
+        f"roster owner's key {gm_key}, but {now}"
+    )
+    assert (
+        "the log was made anew or its signatures stripped (if the table really began a new "
+        f"roster, remove {homes['Ann']}/tablelog/roster-" in result.stderr
+    )
     as_player(monkeypatch, homes, "Bob")
     assert ok(table, "verify").startswith("ok: ")
 
@@ -307,10 +339,23 @@ def test_unsigned_records_are_summed_up_in_one_short_line(table: Path) -> None:
     assert writer.end is not None
     actors = ["Bob"] * 30 + [f"P{i}" for i in range(22)]
     with writer.lock():
-        writer.append([{"type": "core.Noted", "v": 1, "at": now_utc(), "actor": actor,
-                        "data": {"text": "x"}, "cmd": 6 + i} for i, actor in enumerate(actors)],
-                      writer.end, locked=True)
+        writer.append(
+            [
+                {
+                    "type": "core.Noted",
+                    "v": 1,
+                    "at": now_utc(),
+                    "actor": actor,
+                    "data": {"text": "x"},
+                    "cmd": 6 + i,
+                }
+                for i, actor in enumerate(actors)
+            ],
+            writer.end,
+            locked=True,
+        )
     players = "; ".join(f"P{i} #{36 + i}" for i in range(19))
     assert ok(table, "verify").splitlines()[3] == (
         f"not signed (no key in the roster): Bob #5, #6, #7 … (31 records); {players}; "
-        "3 records by other actors")
+        "3 records by other actors"
+    )

@@ -24,8 +24,13 @@ HEADER = Header(session_id="s-1", system="toy", created="2026-01-01T00:00:00.000
 
 def envelope(i: int) -> dict:
     """A small envelope as the session writes it (seq and prev are filled in by the store)."""
-    return {"type": "core.Noted", "v": 1, "at": f"2026-01-01T00:00:{i % 60:02d}.000000Z",
-            "actor": "gm", "data": {"text": f"note {i}"}}
+    return {
+        "type": "core.Noted",
+        "v": 1,
+        "at": f"2026-01-01T00:00:{i % 60:02d}.000000Z",
+        "actor": "gm",
+        "data": {"text": f"note {i}"},
+    }
 
 
 def make(tmp_path: Path, batches: list[int]) -> LogFile:
@@ -44,8 +49,7 @@ def test_round_trip_of_records(tmp_path: Path) -> None:
     log = make(tmp_path, [1, 1, 1])
     records = LogFile(log.path).scan_all()
     assert [r.seq for r in records] == [1, 2, 3]
-    assert [r.data for r in records] == [{"text": "note 0"}, {"text": "note 1"},
-                                         {"text": "note 2"}]
+    assert [r.data for r in records] == [{"text": "note 0"}, {"text": "note 1"}, {"text": "note 2"}]
     assert (records[0].type, records[0].v, records[0].actor) == ("core.Noted", 1, "gm")
     assert records[0].offset == log.start.offset  # type: ignore[union-attr]
     assert records[1].offset > records[0].offset
@@ -72,8 +76,9 @@ def test_end_hash_is_the_same_with_or_without_checking_the_chain(tmp_path: Path)
         reader.scan_all(chain=chain)
         ends.append(reader.end)
     assert ends[0] == ends[1] == log.end
-    assert ends[0] is not None and ends[0].prev == chain_hash(Path(log.path).read_bytes()[
-        ends[0].last + RECORD_PREFIX.size:])
+    assert ends[0] is not None and ends[0].prev == chain_hash(
+        Path(log.path).read_bytes()[ends[0].last + RECORD_PREFIX.size :]
+    )
     reader = LogFile(log.path)
     third = [record for record in reader.records(chain=True)][2]
     after_third = Position(3, third[3], chain_hash(third[4]), third[2])
@@ -90,11 +95,10 @@ def test_only_a_chain_check_finds_a_rechecksummed_edit(tmp_path: Path) -> None:
     records = LogFile(log.path).scan_all()
     data = Path(log.path).read_bytes()
     start, end = records[1].offset, records[2].offset
-    payload = data[start + 8:end].replace(b"note 1", b"NOTE 1")
+    payload = data[start + 8 : end].replace(b"note 1", b"NOTE 1")
     frame_ = RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload  # CRC recomputed
     Path(log.path).write_bytes(data[:start] + frame_ + data[end:])
-    assert [r.data["text"] for r in LogFile(log.path).scan_all()] == ["note 0", "NOTE 1",
-                                                                      "note 2"]
+    assert [r.data["text"] for r in LogFile(log.path).scan_all()] == ["note 0", "NOTE 1", "note 2"]
     with pytest.raises(LogError, match=f"corrupt record #3 at byte {end}: hash chain broken"):
         LogFile(log.path).scan_all(chain=True)
 
@@ -149,8 +153,8 @@ def test_batches_carry_their_remaining_count(tmp_path: Path) -> None:
 
     payloads, at = [], 0
     while at < len(data):
-        length = int.from_bytes(data[at:at + 4], "big")
-        payloads.append(msgpack.unpackb(data[at + 8:at + 8 + length]))
+        length = int.from_bytes(data[at : at + 4], "big")
+        payloads.append(msgpack.unpackb(data[at + 8 : at + 8 + length]))
         at += 8 + length
     assert [p.get("more") for p in payloads] == [2, 1, None]
 
@@ -234,7 +238,7 @@ def test_salvage_keeps_the_valid_prefix(tmp_path: Path) -> None:
     out = tmp_path / "saved.tlog"
     kept, size, bad = LogFile(log.path).salvage(str(out))
     assert (kept, size, bad) == (2, records[2].offset, records[2].offset)
-    assert out.read_bytes() == bytes(data[:records[2].offset])
+    assert out.read_bytes() == bytes(data[: records[2].offset])
     assert [r.seq for r in LogFile(str(out)).scan()] == [1, 2]
     with pytest.raises(LogError, match="cannot create"):
         LogFile(log.path).salvage(str(out))
@@ -335,8 +339,7 @@ def test_reader_never_hands_over_a_torn_batch(tmp_path: Path) -> None:
         reader = LogFile(log.path)
         handed = [seq for seq, *_ in reader.records(fold=fold)]
         assert ([1, 2, 3], offsets[4][0]) == (handed, reader.torn_at)
-        assert reader.end is not None and (3, offsets[3][1]) == (reader.end.seq,
-                                                                 reader.end.offset)
+        assert reader.end is not None and (3, offsets[3][1]) == (reader.end.seq, reader.end.offset)
 
 
 def test_a_fold_read_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None:
@@ -354,8 +357,10 @@ def test_reading_goes_on_from_the_position_after_a_record(tmp_path: Path) -> Non
     ends."""
     log = _mixed_log(tmp_path)
     whole = LogFile(log.path)
-    after = {seq: Position(seq, end, chain_hash(payload), offset)
-             for seq, _, offset, end, payload in whole.records()}
+    after = {
+        seq: Position(seq, end, chain_hash(payload), offset)
+        for seq, _, offset, end, payload in whole.records()
+    }
     rest = LogFile(log.path)
     assert [4, 5, 6, 7] == [seq for seq, *_ in rest.records(after[3])]
     assert after[7] == rest.end == whole.end

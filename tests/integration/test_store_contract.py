@@ -57,9 +57,11 @@ class Store:
                 f.seek(pos.offset - 1)
                 f.write(bytes([last[0] ^ 0x01]))
         else:
-            self.pg.sql("UPDATE tablelog_records SET payload = overlay(payload placing "
-                        "'\\x00'::bytea from length(payload)) WHERE table_id = %s AND seq = %s",
-                        (spec.rpartition("#")[2], seq))
+            self.pg.sql(
+                "UPDATE tablelog_records SET payload = overlay(payload placing "
+                "'\\x00'::bytea from length(payload)) WHERE table_id = %s AND seq = %s",
+                (spec.rpartition("#")[2], seq),
+            )
         log.close()
 
     def spoil_snapshot(self, spec: str) -> None:
@@ -69,8 +71,10 @@ class Store:
             assert where is not None
             Path(where).write_bytes(b"\x89TBSNAP\n garbage")
         else:
-            self.pg.sql("UPDATE tablelog_snapshots SET body = 'garbage' WHERE table_id = %s",
-                        (spec.rpartition("#")[2],))
+            self.pg.sql(
+                "UPDATE tablelog_snapshots SET body = 'garbage' WHERE table_id = %s",
+                (spec.rpartition("#")[2],),
+            )
 
 
 @pytest.fixture(params=["file", "postgresql"])
@@ -101,11 +105,17 @@ def table(store: Store) -> str:
 
 def child(*args: str) -> subprocess.Popen[str]:
     """Start the real tablelog command (toy system) in a child process."""
-    return subprocess.Popen([sys.executable, TOYCLI, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=ENV)
+    return subprocess.Popen(
+        [sys.executable, TOYCLI, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
 
 
 # -- creating, appending, reading ---------------------------------------------------------
+
 
 def test_init_creates_a_table_and_refuses_an_existing_one(store: Store) -> None:
     """init creates the table; a second init on the same id is exit 3 and changes nothing."""
@@ -113,8 +123,11 @@ def test_init_creates_a_table_and_refuses_an_existing_one(store: Store) -> None:
     before = payloads(spec)
     result = invoke(spec, "init", "--system", "toy")
     assert result.exit_code == 3
-    assert result.stderr.startswith("error: ") and "already exists; refusing to overwrite" in \
-        result.stderr and result.stderr.count("\n") == 1
+    assert (
+        result.stderr.startswith("error: ")
+        and "already exists; refusing to overwrite" in result.stderr
+        and result.stderr.count("\n") == 1
+    )
     assert payloads(spec) == before
 
 
@@ -133,7 +146,9 @@ def test_appends_read_back_with_seq_actor_and_command_ids(store: Store) -> None:
     ok(spec, "toy", "spend", "a", "2", actor="kyra")
     records = list(open_log(spec).scan())
     assert [(r.seq, r.type, r.actor, r.cmd) for r in records] == [
-        (1, "toy.CounterAdded", "gm", 1), (2, "toy.PointsSpent", "kyra", 2)]
+        (1, "toy.CounterAdded", "gm", 1),
+        (2, "toy.PointsSpent", "kyra", 2),
+    ]
     assert ok(spec, "state", "a", "--json") == '{"hp": 7, "hp_max": 9}\n'
 
 
@@ -145,8 +160,14 @@ def test_a_stale_append_is_refused_and_writes_nothing(store: Store) -> None:
     stale = log.start
     assert stale is not None
     before = payloads(spec)
-    envelope = {"type": "core.Noted", "v": 1, "at": "2026-01-01T00:00:00.000000Z",
-                "actor": "gm", "data": {"text": "late"}, "cmd": 1}
+    envelope = {
+        "type": "core.Noted",
+        "v": 1,
+        "at": "2026-01-01T00:00:00.000000Z",
+        "actor": "gm",
+        "data": {"text": "late"},
+        "cmd": 1,
+    }
     with pytest.raises(LogMovedOn):
         log.append([envelope], stale)
     assert payloads(spec) == before
@@ -163,8 +184,9 @@ def test_a_command_that_lost_a_race_is_decided_again(store: Store) -> None:
     assert Session(spec).state().characters["a"]["hp"] == 1
 
 
-def test_catch_up_folds_only_what_others_appended(store: Store,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_catch_up_folds_only_what_others_appended(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A session's catch_up applies the records another writer appended to its state in
     memory (no fold from a checkpoint), and a lost race catches up the same way: the state is
     the one a fresh fold gives."""
@@ -199,7 +221,8 @@ def test_catch_up_after_an_undo_elsewhere_folds_again(store: Store) -> None:
 
 
 def test_a_lost_race_catches_up_from_the_records_appended_since(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After a lost race the session folds only the records appended since its state (no fold
     from a checkpoint), and decides on the same state a fresh fold gives."""
     spec = table(store)
@@ -209,8 +232,9 @@ def test_a_lost_race_catches_up_from_the_records_appended_since(
     early.execute(AddNote(text="between"))
     folds: list[int | None] = []
     fold = Replayer.fold
-    monkeypatch.setattr(Replayer, "fold", lambda self, until=None: folds.append(until) or fold(
-        self, until))
+    monkeypatch.setattr(
+        Replayer, "fold", lambda self, until=None: folds.append(until) or fold(self, until)
+    )
     outcome = late.execute(toy.SpendPoints("a", 3))
     assert folds == []
     assert [a.seq for a in outcome.applied] == [4]
@@ -242,8 +266,7 @@ def test_four_processes_race_and_nothing_is_lost(store: Store) -> None:
         path = Path(f"{os.environ.get('TMPDIR', '/tmp')}/w{uuid.uuid4().hex}.txt")
         path.write_text("".join(f"note 'w{w} line {i}'\n" for i in range(10)))
         scripts.append(path)
-    procs = [child("--log", spec, "--actor", f"w{w}", "run", str(s))
-             for w, s in enumerate(scripts)]
+    procs = [child("--log", spec, "--actor", f"w{w}", "run", str(s)) for w, s in enumerate(scripts)]
     results = [p.communicate(timeout=300) for p in procs]
     for s in scripts:
         s.unlink()
@@ -251,19 +274,23 @@ def test_four_processes_race_and_nothing_is_lost(store: Store) -> None:
     records = list(open_log(spec).scan())
     assert [r.seq for r in records] == list(range(1, 41))
     assert sorted(r.data["text"] for r in records) == sorted(
-        f"w{w} line {i}" for w in range(4) for i in range(10))
+        f"w{w} line {i}" for w in range(4) for i in range(10)
+    )
 
 
 # -- request ids --------------------------------------------------------------------------
+
 
 def test_a_repeated_request_id_appends_nothing_and_answers_the_first(store: Store) -> None:
     """The same --request-id twice: the second appends nothing and shows the first's events."""
     spec = table(store)
     assert ok(spec, "toy", "spend", "a", "2", "--request-id", "r-1") == (
-        "#2 toy.PointsSpent name='a' points=2\n    characters.a.hp: 9 -> 7\n")
+        "#2 toy.PointsSpent name='a' points=2\n    characters.a.hp: 9 -> 7\n"
+    )
     assert ok(spec, "toy", "spend", "a", "2", "--request-id", "r-1") == (
         "request r-1 was appended already as #2: nothing appended\n"
-        "#2 toy.PointsSpent name='a' points=2\n    characters.a.hp: 9 -> 7\n")
+        "#2 toy.PointsSpent name='a' points=2\n    characters.a.hp: 9 -> 7\n"
+    )
     assert [seq for seq, _ in payloads(spec)] == [1, 2]
 
 
@@ -275,11 +302,14 @@ def test_racing_processes_with_one_request_id_append_once(store: Store) -> None:
     assert [p.returncode for p in procs] == [0] * 4, outs
     records = list(open_log(spec).scan())
     assert [(r.seq, r.req) for r in records] == [(1, None), (2, "draw-7")]
-    assert sorted(out for out, _ in outs)[-1] == "request draw-7 was appended already as #2: " \
+    assert (
+        sorted(out for out, _ in outs)[-1] == "request draw-7 was appended already as #2: "
         "nothing appended\n#2 core.Noted 'once'\n"
+    )
 
 
 # -- batches ------------------------------------------------------------------------------
+
 
 def test_a_command_of_two_events_is_one_batch(store: Store) -> None:
     """A two-event command: both records carry its command id, the first counts one more."""
@@ -288,7 +318,9 @@ def test_a_command_of_two_events_is_one_batch(store: Store) -> None:
     ok(spec, "toy", "spend-both", "a", "b", "1")
     records = list(open_log(spec).records())
     assert [(env["seq"], env.get("cmd"), env.get("more")) for _, env, *_ in records][-2:] == [
-        (3, 3, 1), (4, 3, None)]
+        (3, 3, 1),
+        (4, 3, None),
+    ]
 
 
 def test_an_atomic_run_appends_every_line_or_none(store: Store, tmp_path: Path) -> None:
@@ -307,6 +339,7 @@ def test_an_atomic_run_appends_every_line_or_none(store: Store, tmp_path: Path) 
 
 
 # -- damage -------------------------------------------------------------------------------
+
 
 def test_a_damaged_record_is_found_by_every_read(store: Store) -> None:
     """A changed payload byte: verify names the record (exit 1), state refuses (exit 3)."""
@@ -340,15 +373,19 @@ def test_repair_says_what_it_does_on_each_store(store: Store) -> None:
     name = open_log(spec).path
     expected = f"ok: {name}: 1 records, hash chain intact, replays (toy)\n"
     if store.kind == "postgresql":
-        expected = ("nothing to repair: a PostgreSQL table never ends in a torn record (each "
-                    "command is one transaction)\n") + expected
-    assert out.startswith(expected) and out[len(expected):].startswith("head: 1:")
+        expected = (
+            "nothing to repair: a PostgreSQL table never ends in a torn record (each "
+            "command is one transaction)\n"
+        ) + expected
+    assert out.startswith(expected) and out[len(expected) :].startswith("head: 1:")
 
 
 # -- snapshots ----------------------------------------------------------------------------
 
+
 def test_snapshots_are_kept_in_the_store_and_never_change_a_result(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Checkpoints every 2 events are stored; state with them, without them and with a
     spoiled snapshot are equal."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "2")
@@ -368,8 +405,9 @@ def test_snapshots_are_kept_in_the_store_and_never_change_a_result(
     assert Session(spec).state() == want
 
 
-def test_a_snapshot_does_not_hide_damage_before_it(store: Store,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_snapshot_does_not_hide_damage_before_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A record damaged before a checkpoint: the checkpoint is not used; state exits 3."""
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "2")
     spec = table(store)
@@ -381,6 +419,7 @@ def test_a_snapshot_does_not_hide_damage_before_it(store: Store,
 
 # -- copy ---------------------------------------------------------------------------------
 
+
 def test_copy_to_every_store_keeps_every_byte(store: Store, tmp_path: Path) -> None:
     """file → store → file: the same payload bytes, the same file bytes at the end."""
     source = tmp_path / "source.tlog"
@@ -391,8 +430,10 @@ def test_copy_to_every_store_keeps_every_byte(store: Store, tmp_path: Path) -> N
     ok(source, "undo")
     middle, back = store.new(), tmp_path / "back.tlog"
     out = ok("x", "copy", str(source), middle)
-    assert out == (f"copied 6 records from {source} to {open_log(middle).path}: hash chain "
-                   "intact, replays (toy)\n")
+    assert out == (
+        f"copied 6 records from {source} to {open_log(middle).path}: hash chain "
+        "intact, replays (toy)\n"
+    )
     assert payloads(middle) == payloads(str(source))
     ok("x", "copy", middle, str(back))
     assert back.read_bytes() == source.read_bytes()
@@ -412,8 +453,9 @@ def test_copy_refuses_an_existing_target(store: Store, tmp_path: Path) -> None:
 def test_copy_of_a_format_1_log_stays_format_1(store: Store, tmp_path: Path) -> None:
     """A frozen format-1 log copied into the store and back is byte-for-byte the same, and an
     append there writes a format-1 record (no command id)."""
-    frozen = Path(__file__).resolve().parents[1] / "data" / "frozen" / "format-1" / \
-        "pf2e-downtime.tlog"
+    frozen = (
+        Path(__file__).resolve().parents[1] / "data" / "frozen" / "format-1" / "pf2e-downtime.tlog"
+    )
     middle, back = store.new(), tmp_path / "back.tlog"
     ok("x", "copy", str(frozen), middle)
     ok("x", "copy", middle, str(back))
@@ -425,6 +467,7 @@ def test_copy_of_a_format_1_log_stays_format_1(store: Store, tmp_path: Path) -> 
 
 
 # -- subscription -------------------------------------------------------------------------
+
 
 def test_follow_yields_each_record_after_a_seq_once_as_it_is_appended(store: Store) -> None:
     """A follower from seq 1 sees records 2..6, in order, each once, appended by others."""
@@ -460,6 +503,7 @@ def test_follow_after_the_end_waits_and_times_out(store: Store) -> None:
 
 # -- opening ------------------------------------------------------------------------------
 
+
 def test_an_unknown_table_id_is_one_error_line(store: Store) -> None:
     """A table id the store does not hold: exit 3, one line naming it."""
     spec = store.new()
@@ -472,7 +516,9 @@ def test_a_bad_table_id_is_one_error_line(store: Store) -> None:
     """A table id with a character outside [A-Za-z0-9_-]: exit 3, one line."""
     result = invoke(f"{store.url}#no/slash", "state")
     assert (result.exit_code, result.stderr) == (
-        3, "error: 'no/slash' is not a table id (1-64 characters of A-Z a-z 0-9 _ -)\n")
+        3,
+        "error: 'no/slash' is not a table id (1-64 characters of A-Z a-z 0-9 _ -)\n",
+    )
 
 
 def test_positions_name_the_same_records(store: Store) -> None:

@@ -27,8 +27,9 @@ commands = st.lists(
         st.builds(toy.AddCounter, st.sampled_from(NAMES), st.integers(0, 9)),
         st.builds(toy.SpendPoints, st.sampled_from(NAMES), st.integers(0, 6)),
         st.builds(toy.RollDie, st.sampled_from(NAMES)),
-        st.builds(toy.SpendBoth, st.sampled_from(NAMES), st.sampled_from(NAMES),
-                  st.integers(0, 4)),  # two events: a batch
+        st.builds(
+            toy.SpendBoth, st.sampled_from(NAMES), st.sampled_from(NAMES), st.integers(0, 4)
+        ),  # two events: a batch
         st.builds(Undo, st.none() | st.integers(1, 30)),
         st.builds(Redo, st.none() | st.integers(1, 30)),
     ),
@@ -133,7 +134,10 @@ def test_reader_fold_equals_a_fold_of_typed_events(cmds: list[object], every: in
         log.open()
         assert log.header is not None and log.start is not None
         replayer = replay.Replayer(log, log.header, snapshots=False)
-        markers = [(seq, env["type"], env["data"]["target"]) for seq, env, *_ in log.records()
-                   if env["type"] in MARKERS]
+        markers = [
+            (seq, env["type"], env["data"]["target"])
+            for seq, env, *_ in log.records()
+            if env["type"] in MARKERS
+        ]
         typed = fold(replayer.initial(), replayer.pairs(log.start), undone_after(markers))
         assert attrs.asdict(typed) == attrs.asdict(fast)

@@ -26,8 +26,9 @@ steps = st.lists(
             st.builds(toy.AddCounter, st.sampled_from(NAMES), st.integers(0, 9)),
             st.builds(toy.SpendPoints, st.sampled_from(NAMES), st.integers(0, 6)),
             st.builds(toy.RollDie, st.sampled_from(NAMES)),
-            st.builds(toy.SpendBoth, st.sampled_from(NAMES), st.sampled_from(NAMES),
-                      st.integers(0, 4)),  # two events: a batch with ``more``
+            st.builds(
+                toy.SpendBoth, st.sampled_from(NAMES), st.sampled_from(NAMES), st.integers(0, 4)
+            ),  # two events: a batch with ``more``
             st.builds(AddNote, st.text(min_size=1, max_size=40)),  # any text, JSON-escaped
             st.builds(Undo, st.none() | st.integers(1, 30)),
             st.builds(Redo, st.none() | st.integers(1, 30)),

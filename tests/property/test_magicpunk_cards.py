@@ -21,10 +21,22 @@ from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
 
 HOLDERS = ("Aria", "Bram", "a-battery")
-KINDS = ("draw", "draw-named", "play", "charge", "circulate", "circulate-random",
-         "circulate-named", "rest", "dawn", "steal")
-steps = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 2), st.integers(0, 7),
-                           st.integers(0, 2**16)), max_size=30)
+KINDS = (
+    "draw",
+    "draw-named",
+    "play",
+    "charge",
+    "circulate",
+    "circulate-random",
+    "circulate-named",
+    "rest",
+    "dawn",
+    "steal",
+)
+steps = st.lists(
+    st.tuples(st.sampled_from(KINDS), st.integers(0, 2), st.integers(0, 7), st.integers(0, 2**16)),
+    max_size=30,
+)
 decks = st.sampled_from([None, "AS,KS,QS,JS,10S,9S", "AS,2H,3D,4C,JK1"])
 
 
@@ -32,16 +44,21 @@ def new_state(seed: int, deck: str | None) -> tuple[State, list]:
     """A session with Aria, Bram and Aria's A-battery; return it and its events."""
     state = State(system="magicpunk", seed=seed)
     P.init_state(state, {"clock": "1 21:00", "deck": deck})
-    events = [E.CharacterAdded(name=n, body=10, sense=10, intellect=10, magic=10, hp_max=20)
-              for n in ("Aria", "Bram")] + [E.ItemAdded(item="a-battery", owner="Aria")]
+    events = [
+        E.CharacterAdded(name=n, body=10, sense=10, intellect=10, magic=10, hp_max=20)
+        for n in ("Aria", "Bram")
+    ] + [E.ItemAdded(item="a-battery", owner="Aria")]
     for event in events:
         evolve(state, event)
     return state, events
 
 
 def held(state: State, holder: str) -> list[str]:
-    return state.characters[holder]["hand"] if holder in state.characters \
+    return (
+        state.characters[holder]["hand"]
+        if holder in state.characters
         else state.items[holder]["cards"]
+    )
 
 
 def pick(cards: list[str], count: int, salt: int) -> tuple[str, ...]:
@@ -63,10 +80,12 @@ def command_for(state: State, kind: str, who: int, count: int, salt: int) -> obj
         "charge": lambda: C.Charge("a-battery", "Aria", pick(held(state, "Aria"), count, salt)),
         "circulate": lambda: C.Circulate(holder),
         "circulate-random": lambda: C.Circulate(holder, random=count),
-        "circulate-named": lambda: C.Circulate(holder, cards=pick(held(state, holder), count,
-                                                                  salt)),
-        "rest": lambda: C.Rest(("10m", "1h", "8h")[who], sleep=(None, True)[salt % 2]
-                               if who else None),
+        "circulate-named": lambda: C.Circulate(
+            holder, cards=pick(held(state, holder), count, salt)
+        ),
+        "rest": lambda: C.Rest(
+            ("10m", "1h", "8h")[who], sleep=(None, True)[salt % 2] if who else None
+        ),
         "dawn": lambda: C.Dawn(),
         "steal": lambda: C.Play(name, pick(held(state, ("Bram", "Aria")[who % 2]), 1, salt)),
     }
@@ -123,4 +142,4 @@ def test_undo_then_redecide_is_not_a_reroll(seed, deck, history):
         replayed, _ = new_state(seed, deck)
         for event in prefix[3:]:
             evolve(replayed, event)
-        assert events[len(prefix):] == decide(replayed, command)
+        assert events[len(prefix) :] == decide(replayed, command)

@@ -15,15 +15,20 @@ from tablelog.rules.core import RuleViolation
 
 ACTORS = ("gm", "Ann")
 EVENTS = 6  # seqs 1..6 are events (gm, Ann alternating); markers follow from #7
-marker_rows = st.lists(st.tuples(st.sampled_from((Undone.TYPE, Redone.TYPE)),
-                                 st.integers(1, EVENTS), st.sampled_from(ACTORS)), max_size=40)
+marker_rows = st.lists(
+    st.tuples(
+        st.sampled_from((Undone.TYPE, Redone.TYPE)), st.integers(1, EVENTS), st.sampled_from(ACTORS)
+    ),
+    max_size=40,
+)
 
 
-def history(rows: list[tuple[str, int, str]]) -> tuple[list[actions.Summary],
-                                                        list[actions.Marker]]:
+def history(rows: list[tuple[str, int, str]]) -> tuple[list[actions.Summary], list[actions.Marker]]:
     """Summaries of six one-event actions then one marker per row; and the markers."""
-    summaries = [actions.summary(seq, seq, "", ACTORS[seq % 2], "toy.PointsSpent")
-                 for seq in range(1, EVENTS + 1)]
+    summaries = [
+        actions.summary(seq, seq, "", ACTORS[seq % 2], "toy.PointsSpent")
+        for seq in range(1, EVENTS + 1)
+    ]
     markers = []
     for seq, (kind, target, actor) in enumerate(rows, start=EVENTS + 1):
         summaries.append(actions.summary(seq, seq, "", actor, kind, target))
@@ -41,7 +46,8 @@ def outcome(call: Callable[..., object], *args: object) -> object:
 
 @given(marker_rows)
 def test_the_latest_marker_of_each_target_decides_what_every_marker_decides(
-        rows: list[tuple[str, int, str]]) -> None:
+    rows: list[tuple[str, int, str]],
+) -> None:
     """For any markers: the same undone set, the same action to undo, the same one to redo,
     and one kept marker per target at most."""
     summaries, markers = history(rows)
@@ -50,5 +56,4 @@ def test_the_latest_marker_of_each_target_decides_what_every_marker_decides(
     assert undone_after(markers) == undone_after(kept)
     for actor in ACTORS:
         for find in (actions.latest_active, actions.latest_undone):
-            assert outcome(find, summaries, markers, actor) == outcome(find, summaries, kept,
-                                                                       actor)
+            assert outcome(find, summaries, markers, actor) == outcome(find, summaries, kept, actor)

@@ -23,14 +23,21 @@ ADD = "magicpunk character add {} --body 8 --sense 12 --intellect 10 --magic 10 
 GM = Seat("gm", "gm")
 ANN = Seat("ann", "player", ("Aria",))
 
-lines = st.lists(st.one_of(
-    st.builds("magicpunk draw {} {}".format, st.sampled_from(["Aria", "Kai"]), st.integers(1, 3)),
-    st.builds("magicpunk circulate {} --random 1".format,
-              st.sampled_from(["Aria", "Kai", "bat-Aria", "bat-Kai"])),
-    st.sampled_from(["magicpunk rest 8h", "magicpunk dawn", "magicpunk rest 10m"]),
-    st.builds(lambda who: f"charge:{who}", st.sampled_from(["Aria", "Kai"])),
-    st.builds(lambda who: f"play:{who}", st.sampled_from(["Aria", "Kai"])),
-), max_size=12)
+lines = st.lists(
+    st.one_of(
+        st.builds(
+            "magicpunk draw {} {}".format, st.sampled_from(["Aria", "Kai"]), st.integers(1, 3)
+        ),
+        st.builds(
+            "magicpunk circulate {} --random 1".format,
+            st.sampled_from(["Aria", "Kai", "bat-Aria", "bat-Kai"]),
+        ),
+        st.sampled_from(["magicpunk rest 8h", "magicpunk dawn", "magicpunk rest 10m"]),
+        st.builds(lambda who: f"charge:{who}", st.sampled_from(["Aria", "Kai"])),
+        st.builds(lambda who: f"play:{who}", st.sampled_from(["Aria", "Kai"])),
+    ),
+    max_size=12,
+)
 
 
 def leaves(data: Any) -> set[str]:
@@ -58,8 +65,11 @@ def run(table: Any, line: str) -> Any:
         hand = table.state().characters[who]["hand"]
         if not hand:
             return None
-        line = (f"magicpunk charge bat-{who} {hand[0]} --from {who}" if kind == "charge"
-                else f"magicpunk play {who} {hand[0]}")
+        line = (
+            f"magicpunk charge bat-{who} {hand[0]} --from {who}"
+            if kind == "charge"
+            else f"magicpunk play {who} {hand[0]}"
+        )
     try:
         return views.command(table, GM, line, None, False)[0]
     except Refusal:
@@ -74,8 +84,12 @@ def test_no_answer_to_a_player_holds_anothers_hidden_card_or_the_seed(history: l
     with tempfile.TemporaryDirectory() as tmp:
         tables = Tables(f"file:{Path(tmp) / 'tables'}")
         table = tables.create("magicpunk", "t", SEED, {})
-        for line in (ADD.format("Aria"), ADD.format("Kai"), "magicpunk item add bat-Aria "
-                     "--owner Aria", "magicpunk item add bat-Kai --owner Kai"):
+        for line in (
+            ADD.format("Aria"),
+            ADD.format("Kai"),
+            "magicpunk item add bat-Aria --owner Aria",
+            "magicpunk item add bat-Kai --owner Kai",
+        ):
             views.command(table, GM, line, None, False)
         answers: list[Any] = []
         for line in history:
@@ -83,10 +97,15 @@ def test_no_answer_to_a_player_holds_anothers_hidden_card_or_the_seed(history: l
             answers.append(views.command(table, ANN, "magicpunk draw Aria 1", None, True)[0])
         state = table.state()
         hidden = set(state.characters["Kai"]["hand"]) | set(state.items["bat-Kai"]["cards"])
-        answers += [views.state(table, ANN, None), views.log(table, ANN, 0, True, 10_000),
-                    views.history(table, ANN, "Kai"), views.history(table, ANN, "bat-Kai"),
-                    views.history(table, ANN, "Aria"), views.entity(table, ANN, "Kai"),
-                    [line for _, line in views.stream_lines(table, ANN, 0)]]
+        answers += [
+            views.state(table, ANN, None),
+            views.log(table, ANN, 0, True, 10_000),
+            views.history(table, ANN, "Kai"),
+            views.history(table, ANN, "bat-Kai"),
+            views.history(table, ANN, "Aria"),
+            views.entity(table, ANN, "Kai"),
+            [line for _, line in views.stream_lines(table, ANN, 0)],
+        ]
         answers += [views.state(table, ANN, seq) for seq in range(0, state.seq + 1, 3)]
         seen = leaves(answers)
         assert not hidden & seen, (hidden & seen, history)

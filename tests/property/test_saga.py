@@ -35,25 +35,78 @@ from tablelog.rules.core import RuleViolation
 
 RES = dict.fromkeys(("slash", "blunt", "pierce", "heat", "cold", "elec"), 20)
 SETUP: list[Event] = [
-    UnitAdded("G", UnitSheet(side="ally", hp_max=320, hp=320, lp_max=6, stats={"str": 40,
-              "vit": 30}, slv={"1h-sword": 10}, weapons={"1h-sword": (30,)}, resistances=RES),
-              hp_floor=0),
-    UnitAdded("A", UnitSheet(side="ally", hp_max=210, hp=210, lp_max=4, stats={"int": 40,
-              "con": 25, "vit": 20}, slv={"spell": 20}, resistances=RES), hp_floor=0),
-    UnitAdded("W", UnitSheet(side="enemy", hp_max=600, hp=600, stats=dict.fromkeys(
-              ("str", "vit", "con"), 15), resistances=RES, battle_rank=20, intrinsic_hp=150),
-              hp_floor=0),
-    UnitAdded("B", UnitSheet(side="enemy", hp_max=900, hp=900, stats=dict.fromkeys(
-              ("str", "vit", "con"), 15), resistances=RES, battle_rank=20,
-              hp_floor_rate=Fraction(25)), hp_floor=225),
-    TechDefined("fang", 60, 1, 5, "enemy", ("pierce",), self_ability="str",
-                target_ability="vit"),
+    UnitAdded(
+        "G",
+        UnitSheet(
+            side="ally",
+            hp_max=320,
+            hp=320,
+            lp_max=6,
+            stats={"str": 40, "vit": 30},
+            slv={"1h-sword": 10},
+            weapons={"1h-sword": (30,)},
+            resistances=RES,
+        ),
+        hp_floor=0,
+    ),
+    UnitAdded(
+        "A",
+        UnitSheet(
+            side="ally",
+            hp_max=210,
+            hp=210,
+            lp_max=4,
+            stats={"int": 40, "con": 25, "vit": 20},
+            slv={"spell": 20},
+            resistances=RES,
+        ),
+        hp_floor=0,
+    ),
+    UnitAdded(
+        "W",
+        UnitSheet(
+            side="enemy",
+            hp_max=600,
+            hp=600,
+            stats=dict.fromkeys(("str", "vit", "con"), 15),
+            resistances=RES,
+            battle_rank=20,
+            intrinsic_hp=150,
+        ),
+        hp_floor=0,
+    ),
+    UnitAdded(
+        "B",
+        UnitSheet(
+            side="enemy",
+            hp_max=900,
+            hp=900,
+            stats=dict.fromkeys(("str", "vit", "con"), 15),
+            resistances=RES,
+            battle_rank=20,
+            hp_floor_rate=Fraction(25),
+        ),
+        hp_floor=225,
+    ),
+    TechDefined("fang", 60, 1, 5, "enemy", ("pierce",), self_ability="str", target_ability="vit"),
 ]
-TECHS = {"G": ("kiri-harai", "buraddo-suparutan-1"), "A": ("tenrai",), "W": ("fang",),
-         "B": ("fang",)}
-SITUATIONS = st.sampled_from([(), (("drain", "yes"),), (("instant_death", "yes"),),
-                              (("outcome", "evaded"),), (("support", "yes"),),
-                              (("combo", "150"),), (("defending", "yes"),)])
+TECHS = {
+    "G": ("kiri-harai", "buraddo-suparutan-1"),
+    "A": ("tenrai",),
+    "W": ("fang",),
+    "B": ("fang",),
+}
+SITUATIONS = st.sampled_from(
+    [
+        (),
+        (("drain", "yes"),),
+        (("instant_death", "yes"),),
+        (("outcome", "evaded"),),
+        (("support", "yes"),),
+        (("combo", "150"),),
+        (("defending", "yes"),),
+    ]
+)
 
 
 @st.composite
@@ -72,10 +125,14 @@ commands = st.lists(
         casts(),
         st.builds(PoisonUnit, st.sampled_from("GAWB")),
         st.builds(ReleaseUnit, st.sampled_from("GA")),
-        st.builds(ApplyBuff, st.sampled_from("GAW"), st.sampled_from("GA"),
-                  tech_power=st.none() | st.integers(0, 3),
-                  attack=st.none() | st.sampled_from([-20, 10, 25]),
-                  tech=st.none() | st.sampled_from(["kiri-harai", "tenrai"])),
+        st.builds(
+            ApplyBuff,
+            st.sampled_from("GAW"),
+            st.sampled_from("GA"),
+            tech_power=st.none() | st.integers(0, 3),
+            attack=st.none() | st.sampled_from([-20, 10, 25]),
+            tech=st.none() | st.sampled_from(["kiri-harai", "tenrai"]),
+        ),
         st.just(EndTurn()),
         st.just(WipeParty()),
         st.builds(StartBattle, st.sampled_from([None, "wood", "water"])),

@@ -25,16 +25,31 @@ from tests.support.snapshots import (
 
 toy.install()
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
-byte_edits = st.lists(st.tuples(st.sampled_from(["flip", "insert", "delete", "cut", "grow"]),
-                                st.floats(0, 1), st.integers(1, 255)), min_size=1, max_size=4)
+byte_edits = st.lists(
+    st.tuples(
+        st.sampled_from(["flip", "insert", "delete", "cut", "grow"]),
+        st.floats(0, 1),
+        st.integers(1, 255),
+    ),
+    min_size=1,
+    max_size=4,
+)
 
-plain = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1)
-                     | st.text(max_size=8) | st.binary(max_size=24),
-                     lambda inner: st.lists(inner, max_size=3)
-                     | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8)
+plain = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=8)
+    | st.binary(max_size=24),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 def byte_edit(good: bytes, edits: list[tuple[str, float, int]]) -> bytes:
@@ -85,8 +100,10 @@ def module_env() -> Any:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory, module_env: pytest.MonkeyPatch,
-           ) -> tuple[Path, bytes, Any, Any, str]:
+def played(
+    tmp_path_factory: pytest.TempPathFactory,
+    module_env: pytest.MonkeyPatch,
+) -> tuple[Path, bytes, Any, Any, str]:
     """A checkpointed log, its user's snapshot, every command's output without one, and the
     user's cache directory (each test goes on using it)."""
     cache = str(tmp_path_factory.mktemp("cache"))
@@ -116,8 +133,9 @@ def test_byte_edits_of_a_snapshot_change_no_output(played: tuple, edits: list) -
 
 @SETTINGS
 @given(data=st.data(), new=plain, mac=st.sampled_from(["kept", "zero", "other key"]))
-def test_structure_edits_of_a_snapshot_change_no_output(played: tuple, data: st.DataObject,
-                                                        new: Any, mac: str) -> None:
+def test_structure_edits_of_a_snapshot_change_no_output(
+    played: tuple, data: st.DataObject, new: Any, mac: str
+) -> None:
     """Any node of the decoded snapshot (a checkpoint's seq, anchor, markers, state, …)
     replaced by any value and re-encoded; the MAC kept, zeroed, or made under another key."""
     log, good, reads, appends, _ = played
@@ -128,7 +146,7 @@ def test_structure_edits_of_a_snapshot_change_no_output(played: tuple, data: st.
         hostile = seal(edited, bytes(reversed(user_key())))
     else:
         sealed = seal(edited, user_key())
-        keep = good[FIXED - 32:FIXED] if mac == "kept" else bytes(32)
-        hostile = sealed[:FIXED - 32] + keep + sealed[FIXED:]
+        keep = good[FIXED - 32 : FIXED] if mac == "kept" else bytes(32)
+        hostile = sealed[: FIXED - 32] + keep + sealed[FIXED:]
     assert outputs(log, hostile) == reads
     assert append_outputs(log, hostile) == appends

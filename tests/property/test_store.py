@@ -37,10 +37,18 @@ toy.install()
 HEADER = Header(session_id="p", system="toy", created="2026-01-01T00:00:00.000000Z", seed=1)
 
 scalars = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8)
-plain = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
-                     | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=12)
-batches = st.lists(st.lists(st.dictionaries(st.text(max_size=5), plain, max_size=3),
-                            min_size=1, max_size=3), min_size=1, max_size=6)
+plain = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+batches = st.lists(
+    st.lists(st.dictionaries(st.text(max_size=5), plain, max_size=3), min_size=1, max_size=3),
+    min_size=1,
+    max_size=6,
+)
 
 
 def write(path: Path, groups: list[list[dict[str, Any]]]) -> list[int]:
@@ -49,8 +57,9 @@ def write(path: Path, groups: list[list[dict[str, Any]]]) -> list[int]:
     assert log.start is not None
     pos, ends = log.start, []
     for group in groups:
-        pos = log.append([{"type": "x.Y", "v": 1, "at": "t", "actor": "p", "data": d}
-                          for d in group], pos)
+        pos = log.append(
+            [{"type": "x.Y", "v": 1, "at": "t", "actor": "p", "data": d} for d in group], pos
+        )
         ends.append(pos.seq)
     return ends
 
@@ -67,8 +76,9 @@ def test_records_round_trip(groups: list[list[dict[str, Any]]]) -> None:
 
 
 @given(batches, st.floats(0, 1))
-def test_a_cut_keeps_exactly_the_whole_batches(groups: list[list[dict[str, Any]]],
-                                               where: float) -> None:
+def test_a_cut_keeps_exactly_the_whole_batches(
+    groups: list[list[dict[str, Any]]], where: float
+) -> None:
     """A log cut at any offset reads as the batches that end before the cut, nothing more."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "s.tlog"
@@ -85,16 +95,27 @@ def test_a_cut_keeps_exactly_the_whole_batches(groups: list[list[dict[str, Any]]
         assert len(seqs) in (0, *ends)
 
 
-snap_scalars = (st.none() | st.booleans() | st.integers() | st.text(max_size=6)
-                | st.fractions() | st.floats(allow_nan=False) | st.binary(max_size=4))
+snap_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=6)
+    | st.fractions()
+    | st.floats(allow_nan=False)
+    | st.binary(max_size=4)
+)
 snap_keys = st.text(max_size=4) | st.integers(-5, 5)
 snap_values = st.recursive(
     snap_scalars,
-    lambda inner: (st.lists(inner, max_size=3) | st.tuples(inner, inner)
-                   | st.dictionaries(snap_keys, inner, max_size=3)
-                   | st.sets(st.integers() | st.text(max_size=3), max_size=3)
-                   | st.frozensets(st.integers(), max_size=3)),
-    max_leaves=15)
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.dictionaries(snap_keys, inner, max_size=3)
+        | st.sets(st.integers() | st.text(max_size=3), max_size=3)
+        | st.frozensets(st.integers(), max_size=3)
+    ),
+    max_leaves=15,
+)
 
 
 def same_types(a: Any, b: Any) -> bool:
@@ -139,8 +160,7 @@ commands = st.lists(
 
 @settings(max_examples=40)
 @given(commands, st.integers(1, 6), st.lists(st.integers(0, 30), max_size=4))
-def test_snapshots_never_change_a_fold(cmds: list[object], every: int,
-                                       untils: list[int]) -> None:
+def test_snapshots_never_change_a_fold(cmds: list[object], every: int, untils: list[int]) -> None:
     """With checkpoints every 1..6 events, a fresh fold (now and at any seq) equals the fold of
     the log without snapshots."""
     old = replay.SNAPSHOT_EVERY
@@ -179,11 +199,17 @@ class Sampled(Event):
 
 
 ints = st.integers(-(2**63), 2**63 - 1)
-sampled = st.builds(Sampled, st.text(max_size=5), ints, st.floats(allow_nan=False),
-                    st.lists(st.text(max_size=3), max_size=3).map(tuple),
-                    st.lists(ints, max_size=3),
-                    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
-                    st.booleans(), st.none() | st.text(max_size=3))
+sampled = st.builds(
+    Sampled,
+    st.text(max_size=5),
+    ints,
+    st.floats(allow_nan=False),
+    st.lists(st.text(max_size=3), max_size=3).map(tuple),
+    st.lists(ints, max_size=3),
+    st.dictionaries(st.text(max_size=3), st.text(max_size=3), max_size=2),
+    st.booleans(),
+    st.none() | st.text(max_size=3),
+)
 
 
 @given(sampled)
@@ -216,16 +242,18 @@ class Rated(Event):
     sheet: Sheet | None = None
 
 
-sheets = st.none() | st.builds(Sheet, st.lists(st.text(max_size=3), max_size=3).map(tuple),
-                               ints, st.none() | ints)
+sheets = st.none() | st.builds(
+    Sheet, st.lists(st.text(max_size=3), max_size=3).map(tuple), ints, st.none() | ints
+)
 
 
-stored = st.fractions(-10**20, 10**20, max_denominator=10**6)  # "n/d": 30 digits a part at most
+stored = st.fractions(-(10**20), 10**20, max_denominator=10**6)  # "n/d": 30 digits a part at most
 
 
 @given(st.text(max_size=5), stored, st.none() | stored, sheets)
 def test_codec_fast_path_of_fractions_and_nested_classes_matches_cattrs(
-        name: str, rate: Fraction, floor: Fraction | None, sheet: Sheet | None) -> None:
+    name: str, rate: Fraction, floor: Fraction | None, sheet: Sheet | None
+) -> None:
     """A Fraction field goes both ways as the converter takes it ("n/d"), a nested class as its
     data."""
     e = Rated(name, rate, floor, sheet)
@@ -236,15 +264,22 @@ def test_codec_fast_path_of_fractions_and_nested_classes_matches_cattrs(
 
 
 def test_codec_fast_path_leaves_a_bad_fraction_to_cattrs() -> None:
-    """"2/4" is 1/2 either way; "1/0", 0.5 and "1.5" are off the fast path, and so is a
+    """ "2/4" is 1/2 either way; "1/0", 0.5 and "1.5" are off the fast path, and so is a
     nested record with a field too many or of another type: cattrs refuses them as before."""
-    good = {"name": "a", "rate": "2/4", "floor": None, "sheet": {"runes": ["x"], "level": 2,
-                                                                  "hardness": None}}
-    assert from_record("codec.Rated", 1, good) == Rated("a", Fraction(1, 2), None,
-                                                        Sheet(("x",), 2))
+    good = {
+        "name": "a",
+        "rate": "2/4",
+        "floor": None,
+        "sheet": {"runes": ["x"], "level": 2, "hardness": None},
+    }
+    assert from_record("codec.Rated", 1, good) == Rated("a", Fraction(1, 2), None, Sheet(("x",), 2))
     bad_sheets = [{**good["sheet"], "extra": 1}, {**good["sheet"], "level": "2"}, ["x", 2]]
-    for rate, sheet in [("1/0", None), (0.5, None), ("1.5", None),
-                        *(("1/2", bad) for bad in bad_sheets)]:
+    for rate, sheet in [
+        ("1/0", None),
+        (0.5, None),
+        ("1.5", None),
+        *(("1/2", bad) for bad in bad_sheets),
+    ]:
         data = {"name": "a", "rate": rate, "floor": None, "sheet": sheet}
         assert fast_path("codec.Rated", 1)(dict(data)) is None
         with pytest.raises(CodecError, match="data does not fit the event"):

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.server import ADD, TOKEN, api, serving
+from tests.support.server import ADD, api, serving
 
 
 @pytest.fixture(scope="module", params=["file", "postgresql"])
@@ -39,12 +39,18 @@ def table(server: str) -> dict[str, str]:
     tid = created.json()["table_id"]
     tokens = {"id": tid, "gm": created.json()["gm_token"]}
     for name in ("Aria", "Kai"):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)}
-                              ).status_code
-    for name, role, chars in (("ann", "player", ["Aria"]), ("bo", "player", ["Kai"]),
-                              ("olly", "observer", [])):
-        seat = gm.post(f"/tables/{tid}/seats", json={"name": name, "role": role,
-                                                     "characters": chars})
+        assert (
+            201
+            == gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)}).status_code
+        )
+    for name, role, chars in (
+        ("ann", "player", ["Aria"]),
+        ("bo", "player", ["Kai"]),
+        ("olly", "observer", []),
+    ):
+        seat = gm.post(
+            f"/tables/{tid}/seats", json={"name": name, "role": role, "characters": chars}
+        )
         assert 201 == seat.status_code, seat.text
         body = seat.json()
         assert (name, role, chars) == (body["name"], body["role"], body["characters"])
@@ -53,10 +59,8 @@ def table(server: str) -> dict[str, str]:
     return tokens
 
 
-def command(server: str, t: dict[str, str], who: str, line: str, **extra: object
-            ) -> httpx.Response:
-    return api(server, t[who]).post(f"/tables/{t['id']}/commands",
-                                    json={"command": line, **extra})
+def command(server: str, t: dict[str, str], who: str, line: str, **extra: object) -> httpx.Response:
+    return api(server, t[who]).post(f"/tables/{t['id']}/commands", json={"command": line, **extra})
 
 
 def test_health_and_openapi_need_no_token(server: str, store: str) -> None:
@@ -83,7 +87,8 @@ def test_a_seat_token_is_good_for_its_table_only(server: str, table: dict[str, s
     ann = api(server, table["ann"])
     assert 200 == ann.get(f"/tables/{table['id']}").status_code
     assert {"name": "ann", "role": "player", "characters": ["Aria"]} == ann.get(
-        f"/tables/{table['id']}").json()["me"]
+        f"/tables/{table['id']}"
+    ).json()["me"]
     assert 401 == ann.get(f"/tables/{other}").status_code
     assert 401 == ann.get("/tables").status_code
 
@@ -102,8 +107,9 @@ def test_a_player_acts_for_her_own_characters_only(server: str, table: dict[str,
     assert 403 == gm_only.status_code and "gm role" in gm_only.json()["error"]["message"]
 
 
-def test_hidden_cards_are_question_marks_for_other_seats(server: str,
-                                                        table: dict[str, str]) -> None:
+def test_hidden_cards_are_question_marks_for_other_seats(
+    server: str, table: dict[str, str]
+) -> None:
     """After ann draws 2 for Aria and bo 2 for Kai: ann sees her faces and Kai's as "?", the
     GM sees all, the observer sees only "?"; the log and the stream hide them the same way."""
     command(server, table, "ann", "magicpunk draw Aria 2")
@@ -116,8 +122,9 @@ def test_hidden_cards_are_question_marks_for_other_seats(server: str,
     assert ["?", "?"] == hands["ann"]["Kai"] == hands["olly"]["Kai"] == hands["olly"]["Aria"]
     assert "?" not in hands["gm"]["Kai"]
     log = api(server, table["ann"]).get(f"/tables/{table['id']}/log").json()["events"]
-    drawn = {e["data"]["who"]: e["data"]["cards"] for e in log
-             if e["type"] == "magicpunk.CardsDrawn"}
+    drawn = {
+        e["data"]["who"]: e["data"]["cards"] for e in log if e["type"] == "magicpunk.CardsDrawn"
+    }
     assert (hands["gm"]["Aria"], ["?", "?"]) == (drawn["Aria"], drawn["Kai"])
     assert all("token_sha256" not in e["data"] for e in log)
 
@@ -145,8 +152,10 @@ def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None
     before = api(server).get(f"/tables/{table['id']}").json()["seq"]
     bad_card = command(server, table, "ann", "magicpunk play Aria ZZ")
     assert 422 == bad_card.status_code
-    assert ("rule", "MP-CARDS") == (bad_card.json()["error"]["code"],
-                                    bad_card.json()["error"]["rule"])
+    assert ("rule", "MP-CARDS") == (
+        bad_card.json()["error"]["code"],
+        bad_card.json()["error"]["rule"],
+    )
     for line in ("state", "init --system pf2e", "note 'unclosed", "--log x note a", ""):
         answer = command(server, table, "gm", line)
         assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"]), line
@@ -155,8 +164,7 @@ def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None
     assert before == api(server).get(f"/tables/{table['id']}").json()["seq"]
 
 
-def test_a_repeated_request_id_answers_the_first_result(server: str,
-                                                       table: dict[str, str]) -> None:
+def test_a_repeated_request_id_answers_the_first_result(server: str, table: dict[str, str]) -> None:
     """The same request_id twice: 201 then 200 with the same seqs and events; one draw."""
     first = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
     again = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
@@ -178,11 +186,17 @@ def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str
     """state?at=SEQ is the state then; past the end is 422 CORE-SEQ; an unknown name 404."""
     seq = command(server, table, "ann", "magicpunk draw Aria 2").json()["seqs"][0]
     gm = api(server, table["gm"])
-    assert [] == gm.get(f"/tables/{table['id']}/state", params={"at": seq - 1}).json()[
-        "characters"]["Aria"]["hand"]
+    assert (
+        []
+        == gm.get(f"/tables/{table['id']}/state", params={"at": seq - 1}).json()["characters"][
+            "Aria"
+        ]["hand"]
+    )
     assert 2 == len(gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"])
-    assert "CORE-SEQ" == gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()[
-        "error"]["rule"]
+    assert (
+        "CORE-SEQ"
+        == gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()["error"]["rule"]
+    )
     assert 404 == gm.get(f"/tables/{table['id']}/state/Nobody").status_code
     assert 404 == gm.get("/tables/nope/state").status_code
 
@@ -196,7 +210,8 @@ def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
     answer = gm.post("/tables", json={"system": "magicpunk", "title": "war\x1b]0;pwned\x07"})
     assert (422, "CORE-TEXT") == (answer.status_code, answer.json()["error"]["rule"])
     assert answer.json()["error"]["message"] == (
-        "the title cannot hold control characters (\\u001b in 'war\\u001b]0;pwned\\u0007')")
+        "the title cannot hold control characters (\\u001b in 'war\\u001b]0;pwned\\u0007')"
+    )
     assert before == gm.get("/tables").json()
 
 
@@ -211,8 +226,11 @@ def test_a_body_nested_too_deeply_is_400(server: str, table: dict[str, str]) -> 
     the table; the table still answers."""
     gm = api(server, table["gm"])
     for body in ("[" * 30_000 + "]" * 30_000, '{"command": ' + "[" * 20_000 + "]" * 20_000 + "}"):
-        answer = gm.post(f"/tables/{table['id']}/commands", content=body.encode(),
-                         headers={"content-type": "application/json"})
+        answer = gm.post(
+            f"/tables/{table['id']}/commands",
+            content=body.encode(),
+            headers={"content-type": "application/json"},
+        )
         assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
     assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
 
@@ -224,8 +242,9 @@ def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[st
     command(server, table, "ann", "magicpunk draw Aria 1")
     command(server, table, "bo", "magicpunk draw Kai 1")
     got: list[tuple[int, dict]] = []
-    with gm.stream("GET", f"/tables/{table['id']}/events",
-                   headers={"Last-Event-ID": str(seq)}) as stream:
+    with gm.stream(
+        "GET", f"/tables/{table['id']}/events", headers={"Last-Event-ID": str(seq)}
+    ) as stream:
         event_id = None
         for line in stream.iter_lines():
             if line.startswith("id:"):
@@ -238,8 +257,9 @@ def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[st
     assert ["ann", "bo"] == [d["actor"] for _, d in got]
 
 
-def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: dict[str, str],
-                                                           store: str, folder: Path) -> None:
+def test_a_corrupt_or_torn_table_is_503_while_others_work(
+    server: str, table: dict[str, str], store: str, folder: Path
+) -> None:
     """A table whose log is corrupt answers 503 "log" (a flipped bit in a record: a file's
     byte, a PostgreSQL row's payload); on the file store a served table whose log gains a torn
     last record refuses commands with 503; another table keeps working."""
@@ -258,8 +278,11 @@ def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: di
         import psycopg
 
         with psycopg.connect(store, autocommit=True) as conn:
-            conn.execute("UPDATE tablelog_records SET payload = overlay(payload placing "
-                         "'\\x00'::bytea from 20 for 1) WHERE table_id = %s", (broken,))
+            conn.execute(
+                "UPDATE tablelog_records SET payload = overlay(payload placing "
+                "'\\x00'::bytea from 20 for 1) WHERE table_id = %s",
+                (broken,),
+            )
     answer = gm.get(f"/tables/{broken}/state")
     assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
     assert "corrupt" in answer.json()["error"]["message"]
@@ -273,15 +296,17 @@ def test_a_corrupt_or_torn_table_is_503_while_others_work(server: str, table: di
     assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
 
 
-def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(server: str,
-                                                            table: dict[str, str]) -> None:
+def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(
+    server: str, table: dict[str, str]
+) -> None:
     """The pile's order is seen by nobody, the GM included: a dry-run draw answers "?" for the
     cards it would take (found by the hidden-information property test)."""
     for who in ("gm", "ann"):
         dry = command(server, table, who, "magicpunk draw Aria 2", dry_run=True)
         assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
-        assert ["?", "?"] == next(c["new"] for c in dry.json()["changes"]
-                                  if c["field"] == "characters.Aria.hand")
+        assert ["?", "?"] == next(
+            c["new"] for c in dry.json()["changes"] if c["field"] == "characters.Aria.hand"
+        )
 
 
 def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> None:
@@ -290,18 +315,24 @@ def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> Non
     enemy, and the HP showed); the GM's answer shows it."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
-    for line in ("saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
-                 "--weapon 1h-sword=30 --resist 20",
-                 "saga unit add Lt.Vex --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp "
-                 "150 --race beast"):
+    for line in (
+        "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+        "--weapon 1h-sword=30 --resist 20",
+        "saga unit add Lt.Vex --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp "
+        "150 --race beast",
+    ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
-                                                  "characters": ["Gustave"]}).json()["token"]
-    attack = {"command": "saga cast Gustave kiri-harai --target Lt.Vex --roll 1",
-              "dry_run": True}
-    seen = {who: {c["field"]: (c["old"], c["new"]) for c in client.post(
-        f"/tables/{tid}/commands", json=attack).json()["changes"]}
-        for who, client in (("gm", gm), ("player", api(server, token)))}
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+    ).json()["token"]
+    attack = {"command": "saga cast Gustave kiri-harai --target Lt.Vex --roll 1", "dry_run": True}
+    seen = {
+        who: {
+            c["field"]: (c["old"], c["new"])
+            for c in client.post(f"/tables/{tid}/commands", json=attack).json()["changes"]
+        }
+        for who, client in (("gm", gm), ("player", api(server, token)))
+    }
     assert (None, None) == seen["player"]["characters.Lt.Vex.hp"]
     assert 1200 == seen["gm"]["characters.Lt.Vex.hp"][0]
 
@@ -311,22 +342,30 @@ def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> N
     the state and in the record that added it; the GM sees them; the hits stay public."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
-    for line in ("saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
-                 "--weapon 1h-sword=30 --resist 20",
-                 "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 "
-                 "--race beast", "saga cast Gustave kiri-harai --target Wolf --roll 1"):
+    for line in (
+        "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+        "--weapon 1h-sword=30 --resist 20",
+        "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
+        "saga cast Gustave kiri-harai --target Wolf --roll 1",
+    ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
-                                                  "characters": ["Gustave"]}).json()["token"]
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+    ).json()["token"]
     player = api(server, token)
     wolf = player.get(f"/tables/{tid}/state/Wolf").json()
     assert [None] * 4 == [wolf[k] for k in ("hp", "hp_max", "lp", "lp_max")]
     assert 1200 == gm.get(f"/tables/{tid}/state/Wolf").json()["hp_max"]
-    added = next(e for e in player.get(f"/tables/{tid}/log").json()["events"]
-                 if e["type"] == "saga.UnitAdded" and e["data"]["name"] == "Wolf")
+    added = next(
+        e
+        for e in player.get(f"/tables/{tid}/log").json()["events"]
+        if e["type"] == "saga.UnitAdded" and e["data"]["name"] == "Wolf"
+    )
     assert (None, None) == (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"])
-    assert any(e["type"] == "saga.AttackDamageDealt" for e in
-               player.get(f"/tables/{tid}/log").json()["events"])
+    assert any(
+        e["type"] == "saga.AttackDamageDealt"
+        for e in player.get(f"/tables/{tid}/log").json()["events"]
+    )
 
 
 def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
@@ -338,16 +377,21 @@ def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
     signed = f"signed{uuid.uuid4().hex[:8]}"
     ok(f"{store}#{signed}", "init", "--system", "pf2e", "--sign")
     gm = api(server)
-    for answer in (gm.get(f"/tables/{signed}/state"), gm.get(f"/tables/{signed}/events"),
-                   gm.post(f"/tables/{signed}/commands", json={"command": "note x"})):
+    for answer in (
+        gm.get(f"/tables/{signed}/state"),
+        gm.get(f"/tables/{signed}/events"),
+        gm.post(f"/tables/{signed}/commands", json={"command": "note x"}),
+    ):
         assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
         assert f"table {signed} is signed" in answer.json()["error"]["message"]
-    assert [1] == [json.loads(line)["seq"] for line in
-                   ok(f"{store}#{signed}", "log", "--json").splitlines()]
+    assert [1] == [
+        json.loads(line)["seq"] for line in ok(f"{store}#{signed}", "log", "--json").splitlines()
+    ]
 
 
 def test_control_characters_from_the_log_never_reach_text_answers_raw(
-        server: str, store: str, table: dict[str, str]) -> None:
+    server: str, store: str, table: dict[str, str]
+) -> None:
     """A hostile record (appended behind the server's back: a note and an actor holding escape
     sequences, which no command takes) shows escaped in the report (md and html), never as the
     raw control character; an error message naming such a name escapes it too."""
@@ -357,9 +401,19 @@ def test_control_characters_from_the_log_never_reach_text_answers_raw(
     log.open()
     end = log.position(api(server).get(f"/tables/{table['id']}").json()["seq"])
     assert end is not None
-    log.append([{"type": "core.Noted", "v": 1, "at": "2026-12-01T00:00:00.000000Z",
-                 "actor": "\x1b[31mgm", "data": {"text": "\x1b]0;owned\x07 \x1b[2J"},
-                 "cmd": end.seq + 1}], end)
+    log.append(
+        [
+            {
+                "type": "core.Noted",
+                "v": 1,
+                "at": "2026-12-01T00:00:00.000000Z",
+                "actor": "\x1b[31mgm",
+                "data": {"text": "\x1b]0;owned\x07 \x1b[2J"},
+                "cmd": end.seq + 1,
+            }
+        ],
+        end,
+    )
     log.close()
     gm = api(server, table["gm"])
     for fmt in ("md", "html"):

@@ -24,7 +24,8 @@ def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Four clients append two-event commands until the server is SIGKILLed: every command
     answered 201 is in the log whole, the log verifies, and after a restart the state and a
     stream resumed with Last-Event-ID continue from there."""
@@ -45,8 +46,10 @@ def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
             while not stop.is_set():
                 i += 1
                 try:
-                    r = c.post(f"/tables/{tid}/commands",
-                               json={"command": "magicpunk rest 10m", "request_id": f"c{n}-{i}"})
+                    r = c.post(
+                        f"/tables/{tid}/commands",
+                        json={"command": "magicpunk rest 10m", "request_id": f"c{n}-{i}"},
+                    )
                 except httpx.HTTPError:
                     return
                 if r.status_code == 201:
@@ -74,8 +77,9 @@ def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
             assert records[-1].seq == gm.get(f"/tables/{tid}").json()["seq"]
             note = gm.post(f"/tables/{tid}/commands", json={"command": "note 'after the crash'"})
             assert 201 == note.status_code, note.text
-            with gm.stream("GET", f"/tables/{tid}/events",
-                           headers={"Last-Event-ID": str(records[-1].seq)}) as stream:
+            with gm.stream(
+                "GET", f"/tables/{tid}/events", headers={"Last-Event-ID": str(records[-1].seq)}
+            ) as stream:
                 first = next(line for line in stream.iter_lines() if line.startswith("id:"))
         assert f"id: {records[-1].seq + 1}" == first
     finally:
@@ -83,12 +87,15 @@ def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
         proc.wait(timeout=10)
 
 
-def read_stream(url: str, tid: str, after: int, until: int, got: list[tuple[int, float]],
-                ready: threading.Event) -> None:
+def read_stream(
+    url: str, tid: str, after: int, until: int, got: list[tuple[int, float]], ready: threading.Event
+) -> None:
     """Read the table's event stream from ``after`` until record ``until``: (seq, when)."""
     auth = {"Authorization": f"Bearer {TOKEN}"}
-    with httpx.Client(headers=auth, timeout=60) as c, c.stream(
-            "GET", f"{url}/tables/{tid}/events", params={"after": after}) as stream:
+    with (
+        httpx.Client(headers=auth, timeout=60) as c,
+        c.stream("GET", f"{url}/tables/{tid}/events", params={"after": after}) as stream,
+    ):
         ready.set()
         for line in stream.iter_lines():
             if line.startswith("id:"):
@@ -98,8 +105,9 @@ def read_stream(url: str, tid: str, after: int, until: int, got: list[tuple[int,
 
 
 @pytest.mark.parametrize("kind", ["postgresql", "file"])
-def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
-                                    tmp_path: Path) -> None:
+def test_two_processes_on_one_store(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     """Two `tablelog serve` processes on one store (PostgreSQL, and a file store on one
     machine): 4 clients × 25 commands, each sent to one process or the other in turn, with
     request ids: contiguous seqs, every command once; each command retried on the other
@@ -119,8 +127,9 @@ def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
             start = gm.get(f"{urls[1]}/tables/{tid}").json()["seq"]
         got: list[tuple[int, float]] = []
         ready = threading.Event()
-        reader = threading.Thread(target=read_stream,
-                                  args=(urls[1], tid, start, start + 100, got, ready))
+        reader = threading.Thread(
+            target=read_stream, args=(urls[1], tid, start, start + 100, got, ready)
+        )
         reader.start()
         assert ready.wait(30)
         answered: dict[str, tuple[list[int], float]] = {}
@@ -134,10 +143,11 @@ def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
                     assert 201 == first.status_code, first.text
                     answered[body["request_id"]] = (first.json()["seqs"], time.monotonic())
                     if i % 5 == 0:  # a phone's retry, landing on the other process
-                        retry = c.post(f"{urls[(k + i + 1) % 2]}/tables/{tid}/commands",
-                                       json=body)
-                        assert (200, first.json()["seqs"]) == (retry.status_code,
-                                                               retry.json()["seqs"])
+                        retry = c.post(f"{urls[(k + i + 1) % 2]}/tables/{tid}/commands", json=body)
+                        assert (200, first.json()["seqs"]) == (
+                            retry.status_code,
+                            retry.json()["seqs"],
+                        )
                         again[body["request_id"]] = retry.status_code
 
         clients = [threading.Thread(target=client, args=(k,)) for k in range(4)]
@@ -158,6 +168,7 @@ def test_two_processes_on_one_store(kind: str, request: pytest.FixtureRequest,
     assert sorted(answered) == sorted(r.req for r in records if r.req is not None)
     assert list(range(start + 1, start + 101)) == [seq for seq, _ in got]
     when = dict(got)
-    late = {req: when[seqs[0]] - at for req, (seqs, at) in answered.items()
-            if when[seqs[0]] - at > 1.0}
+    late = {
+        req: when[seqs[0]] - at for req, (seqs, at) in answered.items() if when[seqs[0]] - at > 1.0
+    }
     assert {} == late

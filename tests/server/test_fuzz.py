@@ -17,8 +17,12 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.support.server import ADD, TOKEN, api
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 STREAMS = {"GET /api/tables/{table_id}/events"}  # endless by design: tested in test_api
 
 
@@ -40,15 +44,22 @@ def test_no_input_gets_a_server_error_or_leaves_the_document(server: str) -> Non
 
 
 def _fuzz(operation: object, tid: str) -> None:
-    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=30,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(case=operation.as_strategy())  # type: ignore[attr-defined]
     def run(case: object) -> None:
         params = case.path_parameters  # type: ignore[attr-defined]
         if params and "table_id" in params and zlib.crc32(str(params).encode()) % 2:
             params["table_id"] = tid
-        response = case.call(headers={"Authorization": f"Bearer {TOKEN}"},  # type: ignore[attr-defined]
-                             timeout=10)
+        response = case.call(
+            headers={"Authorization": f"Bearer {TOKEN}"},  # type: ignore[attr-defined]
+            timeout=10,
+        )
         case.validate_response(response, checks=CHECKS)  # type: ignore[attr-defined]
 
     try:

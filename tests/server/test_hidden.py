@@ -20,14 +20,20 @@ def kai_table(server: str) -> dict[str, str]:
     gm = api(server)
     created = gm.post("/tables", json={"system": "magicpunk", "title": "Leak", "seed": 3})
     tid = created.json()["table_id"]
-    for line in (ADD.format("Aria"), ADD.format("Kai"), "magicpunk draw Kai 3 --cards 10S,8H,6H",
-                 "magicpunk item add staff --owner Kai --gear-slots 2",
-                 "magicpunk charge staff 10S --from Kai", "magicpunk play Kai 8H",
-                 "magicpunk rest 8h"):
+    for line in (
+        ADD.format("Aria"),
+        ADD.format("Kai"),
+        "magicpunk draw Kai 3 --cards 10S,8H,6H",
+        "magicpunk item add staff --owner Kai --gear-slots 2",
+        "magicpunk charge staff 10S --from Kai",
+        "magicpunk play Kai 8H",
+        "magicpunk rest 8h",
+    ):
         answer = gm.post(f"/tables/{tid}/commands", json={"command": line})
         assert 201 == answer.status_code, answer.text
-    seat = gm.post(f"/tables/{tid}/seats", json={"name": "ann", "role": "player",
-                                                 "characters": ["Aria"]})
+    seat = gm.post(
+        f"/tables/{tid}/seats", json={"name": "ann", "role": "player", "characters": ["Aria"]}
+    )
     return {"id": tid, "gm": created.json()["gm_token"], "ann": seat.json()["token"]}
 
 
@@ -58,47 +64,65 @@ def test_history_words_hide_the_cards_of_others(server: str, kai_table: dict[str
     assert "Kai charges staff with ?" in [e["event"] for e in staff]
 
 
-@pytest.mark.parametrize(("line", "gm_says", "ann_says"), [
-    ("magicpunk draw Aria 1 --cards 8H", None, None),  # 8H was played: public, unchanged
-    ("magicpunk draw Aria 1 --cards 6H", None, None),  # discarded by circulation: public
-    ("magicpunk play Aria 10S", "10S is not held by Aria (it is in the item staff)",
-     "10S is not held by Aria (it is not where you can see it)"),
-    ("magicpunk draw Aria 1 --cards 10S", "10S is not in the draw pile (it is in the item staff)",
-     "10S is not in the draw pile (it is not where you can see it)"),
-    ("magicpunk play Aria JK1", "JK1 is not held by Aria (it is in the draw pile)",
-     "JK1 is not held by Aria (it is not where you can see it)"),
-])
-def test_a_refusal_tells_a_seat_only_the_places_it_sees(server: str, kai_table: dict[str, str],
-                                                        line: str, gm_says: str | None,
-                                                        ann_says: str | None) -> None:
+@pytest.mark.parametrize(
+    ("line", "gm_says", "ann_says"),
+    [
+        ("magicpunk draw Aria 1 --cards 8H", None, None),  # 8H was played: public, unchanged
+        ("magicpunk draw Aria 1 --cards 6H", None, None),  # discarded by circulation: public
+        (
+            "magicpunk play Aria 10S",
+            "10S is not held by Aria (it is in the item staff)",
+            "10S is not held by Aria (it is not where you can see it)",
+        ),
+        (
+            "magicpunk draw Aria 1 --cards 10S",
+            "10S is not in the draw pile (it is in the item staff)",
+            "10S is not in the draw pile (it is not where you can see it)",
+        ),
+        (
+            "magicpunk play Aria JK1",
+            "JK1 is not held by Aria (it is in the draw pile)",
+            "JK1 is not held by Aria (it is not where you can see it)",
+        ),
+    ],
+)
+def test_a_refusal_tells_a_seat_only_the_places_it_sees(
+    server: str, kai_table: dict[str, str], line: str, gm_says: str | None, ann_says: str | None
+) -> None:
     """A dry run refused by MP-CARDS names a hidden card's place (a hand, an item, the draw
     pile) to the GM only; ann reads "it is not where you can see it"."""
     tid = kai_table["id"]
 
     def refused(token: str, command: str) -> httpx.Response:
-        return api(server, token).post(f"/tables/{tid}/commands",
-                                       json={"command": command, "dry_run": True})
+        return api(server, token).post(
+            f"/tables/{tid}/commands", json={"command": command, "dry_run": True}
+        )
 
     if gm_says is None:  # a public place: both read the same words
         assert refused(kai_table["gm"], line).json() == refused(kai_table["ann"], line).json()
         return
     as_gm, as_ann = refused(kai_table["gm"], line), refused(kai_table["ann"], line)
     assert (422, 422) == (as_gm.status_code, as_ann.status_code)
-    assert ("MP-CARDS", "MP-CARDS") == (as_gm.json()["error"]["rule"],
-                                        as_ann.json()["error"]["rule"])
+    assert ("MP-CARDS", "MP-CARDS") == (
+        as_gm.json()["error"]["rule"],
+        as_ann.json()["error"]["rule"],
+    )
     assert as_gm.json()["error"]["message"].startswith(gm_says)
     assert as_ann.json()["error"]["message"].startswith(ann_says)
 
 
-def test_kais_hidden_hand_is_not_probed_card_by_card(server: str,
-                                                     kai_table: dict[str, str]) -> None:
+def test_kais_hidden_hand_is_not_probed_card_by_card(
+    server: str, kai_table: dict[str, str]
+) -> None:
     """ann dry-runs a named draw of each card Kai holds: no answer names Kai or the staff."""
     tid = kai_table["id"]
     gm, ann = api(server, kai_table["gm"]), api(server, kai_table["ann"])
     state = gm.get(f"/tables/{tid}/state").json()
     for card in [*state["characters"]["Kai"]["hand"], *state["items"]["staff"]["cards"]]:
-        answer = ann.post(f"/tables/{tid}/commands", json={
-            "command": f"magicpunk draw Aria 1 --cards {card}", "dry_run": True}).json()
+        answer = ann.post(
+            f"/tables/{tid}/commands",
+            json={"command": f"magicpunk draw Aria 1 --cards {card}", "dry_run": True},
+        ).json()
         assert {"Kai", "staff"}.isdisjoint(words(answer)), answer
 
 
@@ -108,31 +132,49 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
     "Rat has 74 HP, not 0"; p reads the dependent event and rule, not the enemy's HP."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
-    token = gm.post(f"/tables/{tid}/seats", json={"name": "p", "role": "player",
-                                                  "characters": ["Gustave"]}).json()["token"]
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+    ).json()["token"]
     hit = "saga cast Gustave kiri-harai --target Rat --roll 1"
-    for who, line in ((gm, "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "
-                           "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20"),
-                      (gm, "saga unit add Rat --enemy --max-hp 148 --stat vit=10 --resist 0"),
-                      (api(server, token), hit), (gm, hit)):
+    for who, line in (
+        (
+            gm,
+            "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "
+            "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
+        ),
+        (gm, "saga unit add Rat --enemy --max-hp 148 --stat vit=10 --resist 0"),
+        (api(server, token), hit),
+        (gm, hit),
+    ):
         answer = who.post(f"/tables/{tid}/commands", json={"command": line})
         assert 201 == answer.status_code, answer.text
-    first = next(e["seq"] for e in gm.get(f"/tables/{tid}/log").json()["events"]
-                 if e["type"] == "saga.AttackDamageDealt")
-    fell = next(e["seq"] for e in gm.get(f"/tables/{tid}/log").json()["events"]
-                if e["type"] == "saga.UnitIncapacitated")
+    first = next(
+        e["seq"]
+        for e in gm.get(f"/tables/{tid}/log").json()["events"]
+        if e["type"] == "saga.AttackDamageDealt"
+    )
+    fell = next(
+        e["seq"]
+        for e in gm.get(f"/tables/{tid}/log").json()["events"]
+        if e["type"] == "saga.UnitIncapacitated"
+    )
     said = {}
     for name, client in (("p", api(server, token)), ("gm", gm)):
         answer = client.post(f"/tables/{tid}/commands", json={"command": f"undo {first}"})
         assert (422, "CORE-UNDO") == (answer.status_code, answer.json()["error"]["rule"])
         said[name] = answer.json()["error"]["message"]
-    depends = f"#{first} cannot be undone: later events depend on it: #{fell} saga.UnitIncapacitated"
+    depends = (
+        f"#{first} cannot be undone: later events depend on it: #{fell} saga.UnitIncapacitated"
+    )
     assert f"{depends} (SAGA-LP-1: Rat has 74 HP, not 0)" == said["gm"]
     assert f"{depends} (SAGA-LP-1: what it names is hidden)" == said["p"]
-    rat = {e["type"]: e["event"] for e in api(server, token).get(f"/tables/{tid}/history/Rat"
-                                                                    ).json()}
+    rat = {
+        e["type"]: e["event"] for e in api(server, token).get(f"/tables/{tid}/history/Rat").json()
+    }
     assert "148" not in words(rat)  # its max HP; the hits of 74 stay public
     assert "Rat (details hidden)" == rat["saga.UnitAdded"]
     assert "Rat (enemy, HP 148/148)" == next(
-        e["event"] for e in gm.get(f"/tables/{tid}/history/Rat").json()
-        if e["type"] == "saga.UnitAdded")
+        e["event"]
+        for e in gm.get(f"/tables/{tid}/history/Rat").json()
+        if e["type"] == "saga.UnitAdded"
+    )

@@ -16,10 +16,12 @@ SETUP = {
     "magicpunk": [
         "magicpunk character add {me} --body 8 --sense 12 --intellect 10 --magic 10 --hp 26",
         "magicpunk character add {them} --body 8 --sense 12 --intellect 10 --magic 10 --hp 26",
-        "magicpunk item add bat-{me} --owner {me}", "magicpunk item add bat-{them} --owner {them}",
+        "magicpunk item add bat-{me} --owner {me}",
+        "magicpunk item add bat-{them} --owner {them}",
     ],
     "pf2e": [
-        "pf2e character add {me} --level 8", "pf2e character add {them} --level 8",
+        "pf2e character add {me} --level 8",
+        "pf2e character add {them} --level 8",
         "pf2e item add sword-{me} --base longsword --owner {me}",
         "pf2e item add sword-{them} --base longsword --owner {them}",
         "pf2e item add axe-{me} --base greatsword --owner {me}",
@@ -36,8 +38,7 @@ SETUP = {
         "--weapon 1h-sword=30 --resist 20",
         "saga unit add {them} --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
         "--weapon 1h-sword=30 --resist 20",
-        "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 "
-        "--race beast",
+        "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
     ],
 }
 
@@ -80,22 +81,26 @@ def _table(server: str, system: str) -> tuple[str, str]:
     gm = api(server)
     tid = gm.post("/tables", json={"system": system, "seed": 5}).json()["table_id"]
     for line in SETUP[system]:
-        answer = gm.post(f"/tables/{tid}/commands",
-                         json={"command": line.format(me="Mira", them="Theo")})
+        answer = gm.post(
+            f"/tables/{tid}/commands", json={"command": line.format(me="Mira", them="Theo")}
+        )
         assert 201 == answer.status_code, (line, answer.text)
-    seat = gm.post(f"/tables/{tid}/seats", json={"name": "pat", "role": "player",
-                                                 "characters": ["Mira"]})
+    seat = gm.post(
+        f"/tables/{tid}/seats", json={"name": "pat", "role": "player", "characters": ["Mira"]}
+    )
     return tid, seat.json()["token"]
 
 
 @pytest.mark.parametrize(("system", "line"), ACTS_FOR, ids=[row[1] for row in ACTS_FOR])
-def test_a_player_acts_for_her_character_not_for_anothers(server: str, system: str,
-                                                         line: str) -> None:
+def test_a_player_acts_for_her_character_not_for_anothers(
+    server: str, system: str, line: str
+) -> None:
     """For Mira: allowed (201 or a rule's 422); for Theo: 403 naming Theo; log unchanged."""
     tid, token = _table(server, system)
     player = api(server, token)
-    mine = player.post(f"/tables/{tid}/commands",
-                       json={"command": line.format(who="Mira"), "dry_run": True})
+    mine = player.post(
+        f"/tables/{tid}/commands", json={"command": line.format(who="Mira"), "dry_run": True}
+    )
     assert mine.status_code in (200, 422), mine.text
     before = api(server).get(f"/tables/{tid}").json()["seq"]
     theirs = player.post(f"/tables/{tid}/commands", json={"command": line.format(who="Theo")})
@@ -105,16 +110,16 @@ def test_a_player_acts_for_her_character_not_for_anothers(server: str, system: s
 
 
 @pytest.mark.parametrize(("system", "line"), GM_ONLY, ids=[row[1] for row in GM_ONLY])
-def test_the_gms_commands_are_forbidden_to_a_player(server: str, system: str,
-                                                    line: str) -> None:
+def test_the_gms_commands_are_forbidden_to_a_player(server: str, system: str, line: str) -> None:
     """A player gets 403 naming the gm role; the GM's dry run is not forbidden."""
     tid, token = _table(server, system)
     command = line.format(who="Mira")
     refused = api(server, token).post(f"/tables/{tid}/commands", json={"command": command})
     assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
     assert "gm role" in refused.json()["error"]["message"]
-    allowed = api(server).post(f"/tables/{tid}/commands",
-                               json={"command": command, "dry_run": True})
+    allowed = api(server).post(
+        f"/tables/{tid}/commands", json={"command": command, "dry_run": True}
+    )
     assert allowed.status_code in (200, 422), allowed.text
 
 

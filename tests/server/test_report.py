@@ -11,19 +11,25 @@ def test_the_report_is_redacted_for_each_seat(server: str) -> None:
     """The GM's report shows the cards Aria drew; Bo's (another player) shows them as "?";
     Ann's (Aria's player) shows them; md and html both; a bad format is 400."""
     gm = api(server)
-    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Cards", "seed": 3}
-                  ).json()["table_id"]
+    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Cards", "seed": 3}).json()[
+        "table_id"
+    ]
     tokens = {}
     for name in ("Aria", "Kai"):
         gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)})
     for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
-        tokens[name] = gm.post(f"/tables/{tid}/seats", json={
-            "name": name, "role": "player", "characters": chars}).json()["token"]
-    drawn = gm.post(f"/tables/{tid}/commands", json={
-        "command": "magicpunk draw Aria 2 --cards QH,7S"})
+        tokens[name] = gm.post(
+            f"/tables/{tid}/seats", json={"name": name, "role": "player", "characters": chars}
+        ).json()["token"]
+    drawn = gm.post(
+        f"/tables/{tid}/commands", json={"command": "magicpunk draw Aria 2 --cards QH,7S"}
+    )
     assert 201 == drawn.status_code, drawn.text
-    reports = {who: api(server, tok).get(f"/tables/{tid}/report", params={"format": "md"})
-               for who, tok in (("gm", None), *tokens.items()) if tok or who == "gm"}
+    reports = {
+        who: api(server, tok).get(f"/tables/{tid}/report", params={"format": "md"})
+        for who, tok in (("gm", None), *tokens.items())
+        if tok or who == "gm"
+    }
     reports["gm"] = gm.get(f"/tables/{tid}/report", params={"format": "md"})
     assert {200} == {r.status_code for r in reports.values()}
     assert "QH" in reports["gm"].text and "QH" in reports["ann"].text
@@ -41,12 +47,14 @@ def test_enemy_hp_is_left_out_for_players(server: str) -> None:
     """saga: an observer's report has no HP row and no HP series for an enemy; the GM's has."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "title": "Road"}).json()["table_id"]
-    for line in ("saga unit add Amy --max-hp 210 --lp 9",
-                 "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 "
-                 "--intrinsic-hp 150 --race beast"):
+    for line in (
+        "saga unit add Amy --max-hp 210 --lp 9",
+        "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
+    ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    token = gm.post(f"/tables/{tid}/seats", json={"name": "olly", "role": "observer",
-                                                  "characters": []}).json()["token"]
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
+    ).json()["token"]
     seen = api(server, token).get(f"/tables/{tid}/report", params={"format": "md"}).text
     full = gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
 
@@ -65,8 +73,9 @@ def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
     tid = gm.post("/tables", json={"system": "saga", "title": "Road"}).json()["table_id"]
     line = "saga unit add Wolf --enemy --max-hp 1234 --battle-rank 20 --intrinsic-hp 150"
     assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    token = gm.post(f"/tables/{tid}/seats", json={"name": "olly", "role": "observer",
-                                                  "characters": []}).json()["token"]
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
+    ).json()["token"]
     for fmt in ("md", "html"):
         seen = api(server, token).get(f"/tables/{tid}/report", params={"format": fmt}).text
         assert "saga.UnitAdded Wolf" in seen and "1234" not in seen

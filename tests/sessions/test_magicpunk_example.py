@@ -26,9 +26,13 @@ def final(tmp_path_factory: pytest.TempPathFactory) -> dict:
 def test_comments_list_the_checked_values():
     """The script's closing comments are the expectations this module checks."""
     text = EXAMPLE.read_text(encoding="utf-8")
-    for line in ("clock: day 2, 06:10 (minutes 370)", "Aria: hp 26; hand 4 cards",
-                 "Bram: hp 12; hand 2 cards", "discard pile: 7 cards = KD 7H JK1 3C 10S 2H AS",
-                 "draw pile: 41 cards"):
+    for line in (
+        "clock: day 2, 06:10 (minutes 370)",
+        "Aria: hp 26; hand 4 cards",
+        "Bram: hp 12; hand 2 cards",
+        "discard pile: 7 cards = KD 7H JK1 3C 10S 2H AS",
+        "draw pile: 41 cards",
+    ):
         assert line in text
 
 

@@ -202,9 +202,18 @@ def test_the_campaign_keys_each_draw_by_the_draw_counter(campaign):
     used draw 1, so the wolf's fang after the undo drew 1 again; the tenrai of the next turn,
     after three more drawing casts, drew 4."""
     _, records = campaign
-    draws = [(r["seq"], r["data"]["tech"], r["data"]["draw_no"]) for r in records
-             if r["type"] == "saga.AttackDamageDealt" and r["data"]["process"] == 1]
-    assert [(9, "kiri-harai", 0), (10, "tenrai", 1), (22, "fang", 1),
-            (23, "harai-sha-ken", 2), (25, "kiri-harai", 3), (26, "tenrai", 4)] == draws[:6]
+    draws = [
+        (r["seq"], r["data"]["tech"], r["data"]["draw_no"])
+        for r in records
+        if r["type"] == "saga.AttackDamageDealt" and r["data"]["process"] == 1
+    ]
+    assert [
+        (9, "kiri-harai", 0),
+        (10, "tenrai", 1),
+        (22, "fang", 1),
+        (23, "harai-sha-ken", 2),
+        (25, "kiri-harai", 3),
+        (26, "tenrai", 4),
+    ] == draws[:6]
     undone = {r["data"]["target"] for r in records if r["type"] == "core.Undone"}
     assert {10, 11, 12, 13, 14} <= undone

@@ -19,10 +19,11 @@ EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.txt
 
 def seeded(script: Path) -> list[str]:
     """The script's command lines, `init` given a fixed seed (magicpunk draws from it)."""
-    lines = [shlex.join(argv)
-             for _, argv in script_lines(script.read_text("utf-8"))]
-    return [f"{line} --seed 11" if line.startswith("init") and "--seed" not in line else line
-            for line in lines]
+    lines = [shlex.join(argv) for _, argv in script_lines(script.read_text("utf-8"))]
+    return [
+        f"{line} --seed 11" if line.startswith("init") and "--seed" not in line else line
+        for line in lines
+    ]
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -17,7 +17,12 @@ def append_forged(log: Path, *records: tuple[str, str, dict[str, Any]]) -> None:
     reader.scan_all()
     assert reader.end is not None
     first = reader.end.seq + 1
-    data, _ = frame([{"type": kind, "v": 1, "at": now_utc(), "actor": actor, "data": fields,
-                      "cmd": first} for kind, actor, fields in records], reader.end)
+    data, _ = frame(
+        [
+            {"type": kind, "v": 1, "at": now_utc(), "actor": actor, "data": fields, "cmd": first}
+            for kind, actor, fields in records
+        ],
+        reader.end,
+    )
     with open(log, "ab") as f:
         f.write(data)

@@ -28,8 +28,10 @@ import pytest
 
 __all__ = ["PgServer", "start_server", "unavailable"]
 
-HOW = ("set $TABLELOG_TEST_PG to a PostgreSQL URL (e.g. postgresql://localhost/tablelog_test) "
-       "or install the test extras (pip install -e '.[test]', which brings pgserver)")
+HOW = (
+    "set $TABLELOG_TEST_PG to a PostgreSQL URL (e.g. postgresql://localhost/tablelog_test) "
+    "or install the test extras (pip install -e '.[test]', which brings pgserver)"
+)
 
 
 class PgServer:
@@ -50,8 +52,12 @@ class PgServer:
         """Return ``URL#ID`` of a table id no test used before."""
         return f"{self.url}#{prefix}{uuid.uuid4().hex[:12]}"
 
-    def sql(self, statement: str, params: tuple[Any, ...] = (), url: str | None = None,
-            ) -> list[tuple[Any, ...]]:
+    def sql(
+        self,
+        statement: str,
+        params: tuple[Any, ...] = (),
+        url: str | None = None,
+    ) -> list[tuple[Any, ...]]:
         """Run one statement on the test database (autocommit); return its rows, if any."""
         import psycopg
 
@@ -68,8 +74,9 @@ class PgServer:
     def _pg_ctl(self, *args: str) -> None:
         from pgserver import _commands
 
-        _commands.pg_ctl(["-w", *args], pgdata=self.pgdata, user=self.handle.system_user,
-                         timeout=60)
+        _commands.pg_ctl(
+            ["-w", *args], pgdata=self.pgdata, user=self.handle.system_user, timeout=60
+        )
 
     def restart(self) -> None:
         """Restart the server (fast shutdown: open connections are cut)."""

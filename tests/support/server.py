@@ -35,9 +35,20 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
     """Start `tablelog serve --store STORE --port PORT` and wait until it answers."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from tablelog.cli.main import main; main()", "serve",
-         "--store", store, "--port", str(port)],
-        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN}, stdout=out, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-c",
+            "from tablelog.cli.main import main; main()",
+            "serve",
+            "--store",
+            store,
+            "--port",
+            str(port),
+        ],
+        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
     for _ in range(200):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
@@ -88,5 +99,3 @@ def api(server: str, token: str | None = TOKEN) -> httpx.Client:
     client = httpx.Client(base_url=f"{server}/api", headers=headers, timeout=10)
     CLIENTS.append(client)
     return client
-
-

@@ -20,11 +20,15 @@ def spawn(log: Path, history: Path) -> Any:
     """Start `tablelog --log LOG shell` on a pseudo-terminal and wait for its first prompt."""
     import pexpect
 
-    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm",
-               TABLELOG_HISTORY=str(history))
-    child = pexpect.spawn(sys.executable, ["-c", "from tablelog.cli.main import main; main()",
-                                           "--log", str(log), "shell"],
-                          env=env, encoding="utf-8", timeout=60, dimensions=(50, 500))
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", TABLELOG_HISTORY=str(history))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", "from tablelog.cli.main import main; main()", "--log", str(log), "shell"],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 500),
+    )
     child.expect(PROMPT)
     return child
 
@@ -50,5 +54,6 @@ def events(log: Path) -> list[dict[str, Any]]:
     """The log's records as `log --json --all` prints them, without the `at` times and the
     chain hashes (`prev` starts from each log's own header, whose session id is its own)."""
     lines = ok(log, "log", "--all", "--json").splitlines()
-    return [{k: v for k, v in json.loads(line).items() if k not in ("at", "prev")}
-            for line in lines]
+    return [
+        {k: v for k, v in json.loads(line).items() if k not in ("at", "prev")} for line in lines
+    ]

@@ -14,8 +14,16 @@ from tests.support.cli import invoke, ok
 FIXED = 46  # magic 8, version 2, body length 4, MAC 32 (docs/FORMAT.md)
 
 # Every read command, and what each prints; an append is compared separately (its time differs).
-READS = [("state",), ("state", "--json"), ("state", "--at", "3"), ("log", "--json"),
-         ("log", "--all"), ("history", "a"), ("replay",), ("verify",)]
+READS = [
+    ("state",),
+    ("state", "--json"),
+    ("state", "--at", "3"),
+    ("log", "--json"),
+    ("log", "--all"),
+    ("history", "a"),
+    ("replay",),
+    ("verify",),
+]
 APPENDS = [("toy", "spend", "a", "2"), ("note", "after"), ("undo",), ("toy", "spend", "a", "50")]
 
 
@@ -24,9 +32,11 @@ def checkpointed_log(tmp_path: Path) -> Path:
     whose user's snapshot holds checkpoints every 2 records and one at the end (run's)."""
     log = tmp_path / "s.tlog"
     script = tmp_path / "play.txt"
-    script.write_text("init --system toy --seed 3\ntoy add a 9\ntoy add b 4\ntoy spend a 2\n"
-                      "note 'a ruling'\ntoy roll a\ntoy spend b 1\nundo\nnote two\n"
-                      "toy spend a 1\ntoy add c 5\nnote three\n")
+    script.write_text(
+        "init --system toy --seed 3\ntoy add a 9\ntoy add b 4\ntoy spend a 2\n"
+        "note 'a ruling'\ntoy roll a\ntoy spend b 1\nundo\nnote two\n"
+        "toy spend a 1\ntoy add c 5\nnote three\n"
+    )
     ok(log, "run", str(script))
     assert Path(snapshot_path(str(log)) or "").exists()
     return log

@@ -12,7 +12,6 @@ import attrs
 import click
 
 from tablelog import systems
-
 from tablelog.commands.core import decider
 from tablelog.events.core import Event, event
 from tablelog.projections.core import State, evolver, precondition
@@ -134,8 +133,10 @@ def decide_roll(state: State, c: RollDie) -> list[Event]:
 
 @decider(SpendBoth)
 def decide_spend_both(state: State, c: SpendBoth) -> list[Event]:
-    return [*decide_spend(state, SpendPoints(c.first, c.points)),
-            *decide_spend(state, SpendPoints(c.second, c.points))]
+    return [
+        *decide_spend(state, SpendPoints(c.first, c.points)),
+        *decide_spend(state, SpendPoints(c.second, c.points)),
+    ]
 
 
 def _group() -> click.Group:

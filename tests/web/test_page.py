@@ -21,8 +21,12 @@ from tests.support.server import ADD, TOKEN, api
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
 
 
 def _browser_or_skip() -> Any:
@@ -59,15 +63,23 @@ def shot(page: Any, name: str) -> None:
 def seats(server: str) -> dict[str, str]:
     """A magicpunk table (Aria played by ann, Kai by bo), returning its id and seat links."""
     gm = api(server)
-    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Rest stop", "seed": 3}
-                  ).json()["table_id"]
-    for line in (ADD.format("Aria"), ADD.format("Kai"), "magicpunk item add a-battery --owner Aria",
-                 "magicpunk damage Kai 5"):
+    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Rest stop", "seed": 3}).json()[
+        "table_id"
+    ]
+    for line in (
+        ADD.format("Aria"),
+        ADD.format("Kai"),
+        "magicpunk item add a-battery --owner Aria",
+        "magicpunk damage Kai 5",
+    ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
     links = {"id": tid}
     for name, chars in (("gm2", None), ("ann", ["Aria"]), ("bo", ["Kai"])):
-        body = {"name": name, "role": "gm" if chars is None else "player",
-                "characters": chars or []}
+        body = {
+            "name": name,
+            "role": "gm" if chars is None else "player",
+            "characters": chars or [],
+        }
         links[name] = gm.post(f"/tables/{tid}/seats", json=body).json()["url"]
     return links
 
@@ -84,8 +96,9 @@ def hand(page: Any, name: str) -> list[str]:
     return page.locator(f'article[data-name="{name}"] .hand .card').all_inner_texts()
 
 
-def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: str,
-                                                         seats: dict[str, str]) -> None:
+def test_two_seats_play_live_undo_past_refusal_and_audit(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
     """ann draws and sees her faces; the GM's page shows them without a reload and bo's page
     shows backs; the GM undoes from the log and every page follows; the time slider shows an
     earlier HP and returns to live; a refused command shows its rule ID; the audit trail of a
@@ -95,8 +108,7 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: s
     started = time.perf_counter()
     ann.click("#doit")
     ann.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
-    gm.wait_for_function(
-        "document.querySelectorAll('article[data-name=Aria] .card').length == 3")
+    gm.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
     delay_s = time.perf_counter() - started
     bo.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
     faces = hand(ann, "Aria")
@@ -104,11 +116,13 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: s
     assert ["🂠"] * 3 == hand(bo, "Aria")
     shot(ann, "1-player-draws"), shot(gm, "2-gm-sees-faces"), shot(bo, "3-other-player-backs")
 
-    gm.locator("#log li", has_text="magicpunk.CardsDrawn Aria").locator("button",
-                                                                         has_text="undo").click()
+    gm.locator("#log li", has_text="magicpunk.CardsDrawn Aria").locator(
+        "button", has_text="undo"
+    ).click()
     for page in (gm, ann, bo):
         page.wait_for_function(
-            "document.querySelectorAll('article[data-name=Aria] .card').length == 0")
+            "document.querySelectorAll('article[data-name=Aria] .card').length == 0"
+        )
     assert gm.locator("#log li.undone", has_text="magicpunk.CardsDrawn Aria").count() == 1
     shot(gm, "4-gm-undid-from-the-log")
 
@@ -136,8 +150,9 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(browser: Any, server: s
     (ARTIFACTS / "web-measure.json").write_text(json.dumps({"update_delay_s": delay_s}))
 
 
-def test_the_page_works_on_a_phone_and_from_the_keyboard(browser: Any, server: str,
-                                                        seats: dict[str, str]) -> None:
+def test_the_page_works_on_a_phone_and_from_the_keyboard(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
     """At 360 px nothing runs off the page sideways; a command is typed and sent with the
     keyboard alone (Tab to the box, Enter)."""
     page = open_seat(browser, seats["ann"], width=360)
@@ -170,9 +185,9 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     shot(page, "9-server-page")
 
 
-def test_first_render_of_a_table_of_10_characters_and_5000_events(browser: Any, server: str,
-                                                                 folder: Path,
-                                                                 tmp_path: Path) -> None:
+def test_first_render_of_a_table_of_10_characters_and_5000_events(
+    browser: Any, server: str, folder: Path, tmp_path: Path
+) -> None:
     """A long table (10 characters, 5,000 events appended by a script) renders, its log and
     chart included; the time to first render and the live update delay are reported in
     tests/artifacts/web-measure.json (figures in the README are from there)."""
@@ -241,16 +256,18 @@ CONTRAST = """() => {
 }"""
 
 
-def test_every_text_on_the_page_has_readable_contrast(browser: Any, server: str,
-                                                      seats: dict[str, str]) -> None:
+def test_every_text_on_the_page_has_readable_contrast(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
     """Each visible text of the table page (a GM's, with a refused command and an undone
     action shown) and of the server page is at least 4.5:1 against its background (WCAG AA)."""
     gm = open_seat(browser, seats["gm2"])
     gm.fill("#command", "magicpunk damage Aria 2")
     gm.click("#doit")
     gm.wait_for_selector("#result.ok")
-    gm.locator("#log li", has_text="magicpunk.DamageTaken Aria").locator("button",
-                                                                      has_text="undo").click()
+    gm.locator("#log li", has_text="magicpunk.DamageTaken Aria").locator(
+        "button", has_text="undo"
+    ).click()
     gm.wait_for_selector("#log li.undone")
     gm.fill("#command", "magicpunk play Aria ZZ")
     gm.click("#doit")

@@ -25,12 +25,16 @@ def _list_command(kind: str) -> click.Command:
     @click.command("list")
     @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
     def list_rows(as_json: bool) -> None:
-        rows = [{"id": key, "name_ja": proc.NAMES_JA.get(key, ""), "rarity": value}
-                for key, value in table.items()]
+        rows = [
+            {"id": key, "name_ja": proc.NAMES_JA.get(key, ""), "rarity": value}
+            for key, value in table.items()
+        ]
         echo_rows(rows, {"id": "id", "name_ja": "名前", "rarity": "rarity"}, as_json)
 
-    list_rows.help = (f"{what} The id or the Japanese name is accepted.\n\n"
-                      f"Example: tablelog magicpunk {kind} list")
+    list_rows.help = (
+        f"{what} The id or the Japanese name is accepted.\n\n"
+        f"Example: tablelog magicpunk {kind} list"
+    )
     return list_rows
 
 

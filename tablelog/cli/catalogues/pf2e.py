@@ -17,17 +17,32 @@ __all__ = ["attach", "rune_json", "base_json"]
 
 def rune_json(rune: cat.Rune) -> dict[str, Any]:
     """Return a rune as ``rune list --json`` shows it (price in gp)."""
-    return {"id": rune.id, "name": rune.name, "form": rune.form, "family": rune.family,
-            "tier": rune.tier, "item": rune.item, "usage": rune.usage, "level": rune.level,
-            "price_gp": cat.gp_from_cp(rune.price_cp), "rarity": rune.rarity,
-            "aliases": list(rune.aliases)}
+    return {
+        "id": rune.id,
+        "name": rune.name,
+        "form": rune.form,
+        "family": rune.family,
+        "tier": rune.tier,
+        "item": rune.item,
+        "usage": rune.usage,
+        "level": rune.level,
+        "price_gp": cat.gp_from_cp(rune.price_cp),
+        "rarity": rune.rarity,
+        "aliases": list(rune.aliases),
+    }
 
 
 def base_json(base: cat.BaseItem) -> dict[str, Any]:
     """Return a base item as ``base list --json`` shows it (price in gp)."""
-    return {"id": base.id, "name": base.name, "category": base.category,
-            "subtype": base.subtype or base.armor_category, "level": base.level,
-            "price_gp": cat.gp_from_cp(base.price_cp), "traits": list(base.traits)}
+    return {
+        "id": base.id,
+        "name": base.name,
+        "category": base.category,
+        "subtype": base.subtype or base.armor_category,
+        "level": base.level,
+        "price_gp": cat.gp_from_cp(base.price_cp),
+        "traits": list(base.traits),
+    }
 
 
 _USAGES = sorted({r.usage for r in cat.runes().values()})
@@ -40,8 +55,11 @@ def rune_group() -> None:
 
 
 @rune_group.command("list")
-@click.option("--usage", type=click.Choice(_USAGES),
-              help="Only runes an item of this usage takes (melee-weapon: weapon runes too).")
+@click.option(
+    "--usage",
+    type=click.Choice(_USAGES),
+    help="Only runes an item of this usage takes (melee-weapon: weapon runes too).",
+)
 @click.option("--max-level", type=click.IntRange(0, 30), help="Only runes of this level or lower.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
@@ -52,10 +70,24 @@ def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
     from tablelog.rules.pf2e.usage import usages_taken
 
     taken = usages_taken(usage) if usage is not None else None
-    rows = [rune_json(r) for r in cat.runes().values()
-            if (taken is None or r.usage in taken) and (max_level is None or r.level <= max_level)]
-    echo_rows(rows, {"id": "id", "name": "name", "level": "level", "price_gp": "gp", "form": "form",
-                     "usage": "usage", "aliases": "aliases"}, as_json)
+    rows = [
+        rune_json(r)
+        for r in cat.runes().values()
+        if (taken is None or r.usage in taken) and (max_level is None or r.level <= max_level)
+    ]
+    echo_rows(
+        rows,
+        {
+            "id": "id",
+            "name": "name",
+            "level": "level",
+            "price_gp": "gp",
+            "form": "form",
+            "usage": "usage",
+            "aliases": "aliases",
+        },
+        as_json,
+    )
 
 
 @click.group("base")
@@ -71,10 +103,23 @@ def base_list(category: str | None, as_json: bool) -> None:
 
     Example: tablelog pf2e base list --category shield
     """
-    rows = [base_json(b) for b in cat.base_items().values()
-            if category is None or b.category == category]
-    echo_rows(rows, {"id": "id", "category": "category", "subtype": "kind", "level": "level",
-                     "price_gp": "gp", "traits": "traits"}, as_json)
+    rows = [
+        base_json(b)
+        for b in cat.base_items().values()
+        if category is None or b.category == category
+    ]
+    echo_rows(
+        rows,
+        {
+            "id": "id",
+            "category": "category",
+            "subtype": "kind",
+            "level": "level",
+            "price_gp": "gp",
+            "traits": "traits",
+        },
+        as_json,
+    )
 
 
 def attach(group: click.Group) -> None:

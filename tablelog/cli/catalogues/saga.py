@@ -22,13 +22,22 @@ def tech_json(tech_id: str) -> dict[str, Any]:
     """Return a catalogue tech as ``tech list --json`` shows it (``power``: ranks 1-5)."""
     row = cat.tech_row(tech_id)
     first = cat.tech(row["id"])
-    return {"id": first.id, "name_ja": first.name_ja, "category": row["category"],
-            "weapon_type": first.weapon_type, "attributes": list(first.attributes),
-            "element": first.element, "target": first.target,
-            "power": [cat.tech(first.id, rank).power for rank in _RANKS],
-            "attack_count": first.attack_count, "random_width": first.random_width,
-            "self_ability": first.self_ability, "target_ability": first.target_ability,
-            "lp_cost": first.lp_cost, "flags": list(first.flags)}
+    return {
+        "id": first.id,
+        "name_ja": first.name_ja,
+        "category": row["category"],
+        "weapon_type": first.weapon_type,
+        "attributes": list(first.attributes),
+        "element": first.element,
+        "target": first.target,
+        "power": [cat.tech(first.id, rank).power for rank in _RANKS],
+        "attack_count": first.attack_count,
+        "random_width": first.random_width,
+        "self_ability": first.self_ability,
+        "target_ability": first.target_ability,
+        "lp_cost": first.lp_cost,
+        "flags": list(first.flags),
+    }
 
 
 @click.command("list")
@@ -43,9 +52,20 @@ def tech_list(weapon_type: str | None, as_json: bool) -> None:
     rows = [r for r in rows if weapon_type is None or r["weapon_type"] == weapon_type]
     for row in rows:
         row["power_r1"] = row["power"][0]
-    echo_rows(rows, {"id": "id", "name_ja": "名前", "weapon_type": "weapon type",
-                     "power_r1": "power", "attack_count": "hits", "attributes": "attributes",
-                     "element": "element", "lp_cost": "LP"}, as_json)
+    echo_rows(
+        rows,
+        {
+            "id": "id",
+            "name_ja": "名前",
+            "weapon_type": "weapon type",
+            "power_r1": "power",
+            "attack_count": "hits",
+            "attributes": "attributes",
+            "element": "element",
+            "lp_cost": "LP",
+        },
+        as_json,
+    )
 
 
 @click.command("show")

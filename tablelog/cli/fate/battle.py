@@ -64,7 +64,10 @@ def round_(ctx: click.Context) -> None:
     help="Grade: 1..the caster's power for KIND, as a number or a letter (E 1 .. A 5, EX 7).",
 )
 @click.option(
-    "--tiles", type=click.IntRange(-10_000, 10_000), required=True, help="Tiles taken from the pool."
+    "--tiles",
+    type=click.IntRange(-10_000, 10_000),
+    required=True,
+    help="Tiles taken from the pool.",
 )
 @click.option("--target", "targets", multiple=True, help="Target (repeat; tiles dealt in turn).")
 @click.option("--crest", is_flag=True, help="Cast a spell stored in the magic crest (+1 HP).")
@@ -102,8 +105,12 @@ def chant(ctx: click.Context, name: str) -> None:
 @click.option("--target", "targets", multiple=True, help="Target (repeat); allies for an EX field.")
 @click.option("--use-plus", is_flag=True, help="Use a + (fields: half growth; armies: x2 units).")
 @click.option("--spread", is_flag=True, help="Defensive NP: one tile a turn over 5 turns.")
-@click.option("--units", type=click.IntRange(1, 10_000), default=None,
-              help="Familiars to summon (an NP with familiar-mp).")
+@click.option(
+    "--units",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Familiars to summon (an NP with familiar-mp).",
+)
 @appending
 def release(
     ctx: click.Context,
@@ -125,8 +132,13 @@ def release(
 @click.argument("owner")
 @click.argument("np_id", metavar="ID")
 @click.argument("ability", type=click.Choice(ABILITIES))
-@click.option("--times", type=click.IntRange(1, 100), default=1, show_default=True,
-              help="Shots in one judgment (up to the NP's shots).")
+@click.option(
+    "--times",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="Shots in one judgment (up to the NP's shots).",
+)
 @click.option("--target", "targets", multiple=True, help="The charge's target.")
 @appending
 def use(
@@ -144,9 +156,14 @@ def use(
 @click.argument("name")
 @click.option("--hp", type=click.IntRange(-(10**9), 10**9), default=0, help="HP damage.")
 @click.option("--mp", type=click.IntRange(-(10**9), 10**9), default=0, help="MP damage.")
-@click.option("--injury", type=click.IntRange(-10_000, 10_000), default=0, help="Magical injury grades.")
-@click.option("--rank", default=None,
-              help="The attack's rank (E..A, EX, or 1..5), for an NP that ignores attacks.")
+@click.option(
+    "--injury", type=click.IntRange(-10_000, 10_000), default=0, help="Magical injury grades."
+)
+@click.option(
+    "--rank",
+    default=None,
+    help="The attack's rank (E..A, EX, or 1..5), for an NP that ignores attacks.",
+)
 @appending
 def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int, rank: str | None) -> None:
     """Damage from outside the tool, as one hit through NAME's defenses.

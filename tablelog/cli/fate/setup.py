@@ -43,10 +43,16 @@ ROW = click.Choice(["front", "back"])
     help="earth water fire wind ether hollow none (or 지 수 화 풍 공 허 무); repeat.",
 )
 @click.option(
-    "--hp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max HP (from the core rulebook)."
+    "--hp",
+    type=click.IntRange(-(10**9), 10**9),
+    required=True,
+    help="Max HP (from the core rulebook).",
 )
 @click.option(
-    "--mp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max MP (from the core rulebook)."
+    "--mp",
+    type=click.IntRange(-(10**9), 10**9),
+    required=True,
+    help="Max MP (from the core rulebook).",
 )
 @click.option(
     "--cc-budget",

@@ -20,8 +20,11 @@ def _fate_effect(e: Record) -> str:
 
 
 def _fate(name: str, c: Record) -> list[str]:
-    parts = [c.get("role", ""), f"HP {of(c.get('hp'), c.get('hp_max'))}",
-             f"MP {of(c.get('mp'), c.get('mp_max'))}"]
+    parts = [
+        c.get("role", ""),
+        f"HP {of(c.get('hp'), c.get('hp_max'))}",
+        f"MP {of(c.get('mp'), c.get('mp_max'))}",
+    ]
     if c.get("role") == "master":
         parts.append(f"tiles {of(c.get('tiles'), c.get('tiles_max'))}")
     parts += [f"chants {c['chants']}"] if c.get("chants") else []
@@ -39,8 +42,6 @@ def _fate_clock(data: Record) -> str:
     if not clock.get("battle"):
         return "no battle"
     return f"battle: round {clock.get('round')}, turn {clock.get('turn')}"
-
-
 
 
 STATUS = StatusView(line=_fate, clock=_fate_clock)

@@ -11,7 +11,7 @@ __all__ = ["group"]
 group = click.Group(
     "magicpunk",
     help="Magic Punk TRPG optional rules: mana cards, rests with sleep and dawn circulation, "
-         "cover, pulling punches, rebuild, procurement, briefing, cohabitation, nMPm checks.",
+    "cover, pulling punches, rebuild, procurement, briefing, cohabitation, nMPm checks.",
 )
 
 for _module in (table, cards, growth):

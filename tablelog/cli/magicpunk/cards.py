@@ -16,8 +16,12 @@ __all__ = ["COMMANDS"]
 @click.command("draw", cls=NumericArgs)
 @click.argument("name")
 @click.argument("count", type=COUNT, required=False)
-@click.option("--cards", "cards_text", metavar="C,C…",
-              help="The cards actually drawn at the table (must be in the draw pile).")
+@click.option(
+    "--cards",
+    "cards_text",
+    metavar="C,C…",
+    help="The cards actually drawn at the table (must be in the draw pile).",
+)
 @appending
 def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | None) -> None:
     """NAME draws COUNT cards (default 1) from the draw pile.
@@ -59,12 +63,18 @@ def charge(ctx: click.Context, item: str, cards: tuple[str, ...], by: str) -> No
 @click.command("circulate")
 @click.argument("holder")
 @click.option("--all", "all_cards", is_flag=True, help="Every card held (the default).")
-@click.option("--random", "random_count", type=COUNT, metavar="N",
-              help="N cards held, chosen at random.")
+@click.option(
+    "--random", "random_count", type=COUNT, metavar="N", help="N cards held, chosen at random."
+)
 @click.option("--cards", "cards_text", metavar="C,C…", help="The cards the player or GM names.")
 @appending
-def circulate(ctx: click.Context, holder: str, all_cards: bool, random_count: int | None,
-              cards_text: str | None) -> None:
+def circulate(
+    ctx: click.Context,
+    holder: str,
+    all_cards: bool,
+    random_count: int | None,
+    cards_text: str | None,
+) -> None:
     """GM-forced circulation (MP-CIRC-3): HOLDER (character or item) discards and redraws.
 
     Example: tablelog magicpunk circulate Aria --random 2
@@ -77,10 +87,14 @@ def circulate(ctx: click.Context, holder: str, all_cards: bool, random_count: in
 
 @click.command("rest")
 @click.argument("package", type=click.Choice(list(REST_PACKAGES)))
-@click.option("--who", metavar="NAME,…",
-              help="Who rests, each named once (default: every character).")
-@click.option("--sleep/--no-sleep", default=None,
-              help="8h sleeps unless --no-sleep; 1h only with --sleep; 10m never.")
+@click.option(
+    "--who", metavar="NAME,…", help="Who rests, each named once (default: every character)."
+)
+@click.option(
+    "--sleep/--no-sleep",
+    default=None,
+    help="8h sleeps unless --no-sleep; 1h only with --sleep; 10m never.",
+)
 @appending
 def rest(ctx: click.Context, package: str, who: str | None, sleep: bool | None) -> None:
     """Take a rest package (MP-REST-1): the clock advances; sleep and dawn circulate cards.

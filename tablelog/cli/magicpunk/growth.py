@@ -53,14 +53,14 @@ def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> None
 @click.option("--price", type=MONEY, required=True, help="Mj; spell-only money pays first.")
 @click.option("--free", is_flag=True, help="Learned free (still refunded by a rebuild).")
 @appending
-def spell_learn(ctx: click.Context, name: str, spell: str, gate: str, tier: int, price: int,
-                free: bool) -> None:
+def spell_learn(
+    ctx: click.Context, name: str, spell: str, gate: str, tier: int, price: int, free: bool
+) -> None:
     """NAME learns SPELL; each gate from tier 1 upwards (MP-REBUILD-11).
 
     Example: tablelog magicpunk spell learn Aria spark --gate fire --tier 1 --price 500
     """
-    execute(ctx, LearnSpell(name=name, spell=spell, gate=gate, tier=tier, price=price,
-                            free=free))
+    execute(ctx, LearnSpell(name=name, spell=spell, gate=gate, tier=tier, price=price, free=free))
 
 
 @click.command("rebuild")
@@ -69,35 +69,72 @@ def spell_learn(ctx: click.Context, name: str, spell: str, gate: str, tier: int,
 @click.option("--sense", type=STAT)
 @click.option("--intellect", type=STAT)
 @click.option("--magic", type=STAT)
-@click.option("--skill", "skills", multiple=True, metavar="NAME=RANK",
-              help="Re-learned skills, exactly the acquisitions available (repeatable).")
+@click.option(
+    "--skill",
+    "skills",
+    multiple=True,
+    metavar="NAME=RANK",
+    help="Re-learned skills, exactly the acquisitions available (repeatable).",
+)
 @click.option("--to-money", type=STAT, default=0, help="Ability points above 40 -> 1,000 Mj each.")
 @click.option("--to-skills", type=STAT, default=0, help="Ability points above 40 -> acquisitions.")
-@click.option("--to-abilities", type=STAT, default=0,
-              help="Acquisitions above 5 -> ability points.")
-@click.option("--skills-to-money", type=STAT, default=0,
-              help="Acquisitions above 5 -> 1,000 Mj each.")
+@click.option(
+    "--to-abilities", type=STAT, default=0, help="Acquisitions above 5 -> ability points."
+)
+@click.option(
+    "--skills-to-money", type=STAT, default=0, help="Acquisitions above 5 -> 1,000 Mj each."
+)
 @click.option("--items", is_flag=True, help="Remove every item; refund A + B - C.")
 @click.option("--spells", is_flag=True, help="Unlearn every spell; refund what was spent.")
-@click.option("--immature", "immature", multiple=True, metavar="ABILITY=MIN",
-              help="The immature-ability option: a lower minimum (repeatable).")
+@click.option(
+    "--immature",
+    "immature",
+    multiple=True,
+    metavar="ABILITY=MIN",
+    help="The immature-ability option: a lower minimum (repeatable).",
+)
 @appending
-def rebuild(ctx: click.Context, name: str, body: int | None, sense: int | None,
-            intellect: int | None, magic: int | None, skills: tuple[str, ...], to_money: int,
-            to_skills: int, to_abilities: int, skills_to_money: int, items: bool, spells: bool,
-            immature: tuple[str, ...]) -> None:
+def rebuild(
+    ctx: click.Context,
+    name: str,
+    body: int | None,
+    sense: int | None,
+    intellect: int | None,
+    magic: int | None,
+    skills: tuple[str, ...],
+    to_money: int,
+    to_skills: int,
+    to_abilities: int,
+    skills_to_money: int,
+    items: bool,
+    spells: bool,
+    immature: tuple[str, ...],
+) -> None:
     """Rebuild NAME (MP-REBUILD-1..12); conversions are the GM's explicit permission.
 
     Example: tablelog magicpunk rebuild Bram --body 12 --sense 12 --intellect 10 --magic 6
     --skill swordplay=novice --skill first-aid=novice --skill stealth=novice
     """
-    given = {k: v for k, v in dict(body=body, sense=sense, intellect=intellect,
-                                    magic=magic).items() if v is not None}
-    execute(ctx, Rebuild(name=name, abilities=given or None,
-                         skills=key_values(skills, "--skill") or None, to_skills=to_skills,
-                         to_money=to_money, to_abilities=to_abilities,
-                         skills_to_money=skills_to_money, items=items, spells=spells,
-                         minimums=key_values(immature, "--immature", as_int=True)))
+    given = {
+        k: v
+        for k, v in dict(body=body, sense=sense, intellect=intellect, magic=magic).items()
+        if v is not None
+    }
+    execute(
+        ctx,
+        Rebuild(
+            name=name,
+            abilities=given or None,
+            skills=key_values(skills, "--skill") or None,
+            to_skills=to_skills,
+            to_money=to_money,
+            to_abilities=to_abilities,
+            skills_to_money=skills_to_money,
+            items=items,
+            spells=spells,
+            minimums=key_values(immature, "--immature", as_int=True),
+        ),
+    )
 
 
 @click.command("procure")
@@ -111,15 +148,36 @@ def rebuild(ctx: click.Context, name: str, body: int | None, sense: int | None,
 @click.option("--extra-time", is_flag=True, help="More time taken: +2 dice instead of +1.")
 @click.option("--item", "item", default="", help="What is being procured.")
 @appending
-def procure(ctx: click.Context, name: str, material: str, quality: str, design: str,
-            gear_price: int, vehicle_price: int, gm: int, extra_time: bool, item: str) -> None:
+def procure(
+    ctx: click.Context,
+    name: str,
+    material: str,
+    quality: str,
+    design: str,
+    gear_price: int,
+    vehicle_price: int,
+    gm: int,
+    extra_time: bool,
+    item: str,
+) -> None:
     """Assess procuring an item: rarity, whether an Intellect check is needed, its challenge.
 
     Example: tablelog magicpunk procure Aria --material alloy --quality fine --design signed
     """
-    execute(ctx, Procure(who=name, material=material, quality=quality, design=design,
-                         gear_price=gear_price, vehicle_price=vehicle_price, gm=gm,
-                         extra_time=extra_time, item=item))
+    execute(
+        ctx,
+        Procure(
+            who=name,
+            material=material,
+            quality=quality,
+            design=design,
+            gear_price=gear_price,
+            vehicle_price=vehicle_price,
+            gm=gm,
+            extra_time=extra_time,
+            item=item,
+        ),
+    )
 
 
 @click.command("roll")
@@ -145,17 +203,31 @@ def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | Non
 @click.option("--region-points", type=MONEY, default=0, help="Living points each PC pays.")
 @click.option("--split", metavar="N,N…", help="An uneven split all agree to.")
 @appending
-def cohabit(ctx: click.Context, names_: tuple[str, ...], region: str, residence: str,
-            residence_points: int, region_points: int, split: str | None) -> None:
+def cohabit(
+    ctx: click.Context,
+    names_: tuple[str, ...],
+    region: str,
+    residence: str,
+    residence_points: int,
+    region_points: int,
+    split: str | None,
+) -> None:
     """Two or more PCs share a residence (MP-COHAB-1).
 
     Example: tablelog magicpunk cohabit Aria Bram --region markt --residence apartment
     --residence-points 5
     """
-    execute(ctx, ShareResidence(names=tuple(n for arg in names_ for n in names(arg, "NAME…") or ()),
-                                region=region, residence=residence,
-                                residence_points=residence_points, region_points=region_points,
-                                split=numbers(split, "--split", MONEY)))
+    execute(
+        ctx,
+        ShareResidence(
+            names=tuple(n for arg in names_ for n in names(arg, "NAME…") or ()),
+            region=region,
+            residence=residence,
+            residence_points=residence_points,
+            region_points=region_points,
+            split=numbers(split, "--split", MONEY),
+        ),
+    )
 
 
 @leisure_group.command("start")
@@ -172,11 +244,16 @@ def leisure_start(ctx: click.Context) -> None:
 @click.argument("name")
 @click.argument("roll_value", metavar="ROLL", type=COUNT)
 @click.option("--safety", type=SIGNED, default=0, help="The region's safety value.")
-@click.option("--table", "table", type=click.Choice(["town", "wilds"]), default="town",
-              show_default=True, help="Which shared-event table: in town, or in the wilds.")
+@click.option(
+    "--table",
+    "table",
+    type=click.Choice(["town", "wilds"]),
+    default="town",
+    show_default=True,
+    help="Which shared-event table: in town, or in the wilds.",
+)
 @appending
-def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int,
-                 table: str) -> None:
+def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int, table: str) -> None:
     """NAME's leisure roll; a shared event already taken moves (MP-COHAB-2).
 
     Example: tablelog magicpunk leisure roll Bram 7 --safety 2

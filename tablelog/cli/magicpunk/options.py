@@ -9,8 +9,17 @@ from typing import Any
 import click
 
 __all__ = [
-    "Amount", "MONEY", "HP", "STAT", "COUNT", "SIGNED", "NumericArgs", "names",
-    "key_values", "card_words", "numbers",
+    "Amount",
+    "MONEY",
+    "HP",
+    "STAT",
+    "COUNT",
+    "SIGNED",
+    "NumericArgs",
+    "names",
+    "key_values",
+    "card_words",
+    "numbers",
 ]
 
 
@@ -21,8 +30,7 @@ class Amount(click.IntRange):
     be logged (a number of 2**64 or more cannot be encoded).
     """
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         number: int = click.INT.convert(value, param, ctx)
         if self.min is not None and number < self.min:
             self.fail(f"must be {self.min} or more, got {number}", param, ctx)
@@ -52,13 +60,19 @@ class NumericArgs(click.Command):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs["context_settings"] = {**(kwargs.get("context_settings") or {}),
-                                      "ignore_unknown_options": True}
+        kwargs["context_settings"] = {
+            **(kwargs.get("context_settings") or {}),
+            "ignore_unknown_options": True,
+        }
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)
-                 if name.startswith("-")}
+        known = {
+            name
+            for p in self.get_params(ctx)
+            for name in (*p.opts, *p.secondary_opts)
+            if name.startswith("-")
+        }
         for token in args:
             if token == "--":
                 break
@@ -84,8 +98,9 @@ def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
         raise click.BadParameter(f"{text!r} has a blank name", param_hint=option)
     twice = [n for n in dict.fromkeys(parts) if parts.count(n) > 1]
     if twice:
-        raise click.BadParameter(f"{', '.join(twice)} named twice: name each once",
-                                 param_hint=option)
+        raise click.BadParameter(
+            f"{', '.join(twice)} named twice: name each once", param_hint=option
+        )
     return parts
 
 
@@ -101,17 +116,20 @@ def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict[
         if not sep or not key.strip() or not value.strip():
             raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint=option)
         if (key.strip().lower() if as_int else key.strip()) in found:
-            raise click.BadParameter(f"{key.strip()} is given twice: give each once",
-                                     param_hint=option)
+            raise click.BadParameter(
+                f"{key.strip()} is given twice: give each once", param_hint=option
+            )
         if as_int:
             try:
                 number = int(value)
             except ValueError:
-                raise click.BadParameter(f"{pair!r}: {value!r} is not a number",
-                                         param_hint=option) from None
+                raise click.BadParameter(
+                    f"{pair!r}: {value!r} is not a number", param_hint=option
+                ) from None
             if not STAT.min <= number <= STAT.max:  # type: ignore[operator]
-                raise click.BadParameter(f"{pair!r}: must be {STAT.min} to {STAT.max}",
-                                         param_hint=option)
+                raise click.BadParameter(
+                    f"{pair!r}: must be {STAT.min} to {STAT.max}", param_hint=option
+                )
             found[key.strip().lower()] = number
         else:
             found[key.strip()] = value.strip()
@@ -133,6 +151,8 @@ def numbers(text: str | None, option: str, bound: Amount = STAT) -> tuple[int, .
         raise click.BadParameter(f"{text!r} is not a list of numbers", param_hint=option) from None
     out = [n for n in found if not bound.min <= n <= bound.max]  # type: ignore[operator]
     if out:
-        raise click.BadParameter(f"{', '.join(map(str, out))}: each must be {bound.min} to "
-                                 f"{bound.max}", param_hint=option)
+        raise click.BadParameter(
+            f"{', '.join(map(str, out))}: each must be {bound.min} to {bound.max}",
+            param_hint=option,
+        )
     return found

@@ -21,8 +21,11 @@ def _magicpunk(name: str, c: Record) -> list[str]:
     if "owner" in c:  # an item
         parts = [f"item of {c['owner']}", f"cards {_cards(c.get('cards') or [])}"]
         return parts + (["readied"] if c.get("readied") else [])
-    parts = [f"HP {of(c.get('hp'), c.get('hp_max'))}", f"hand {_cards(c.get('hand') or [])}",
-             f"{c.get('money', 0)} Mj"]
+    parts = [
+        f"HP {of(c.get('hp'), c.get('hp_max'))}",
+        f"hand {_cards(c.get('hand') or [])}",
+        f"{c.get('money', 0)} Mj",
+    ]
     return parts + (["acted"] if c.get("acted") else [])
 
 
@@ -34,15 +37,16 @@ def _magicpunk_clock(data: Record) -> str:
     briefing = table.get("briefing")
     if briefing:
         line += f", briefing {briefing.get('package')} ({_briefed(briefing)})"
-    return line + (f"; draw pile {deck.get('draw_count')}, discard "
-                   f"{len(deck.get('discard') or [])}" if deck else "")
+    return line + (
+        f"; draw pile {deck.get('draw_count')}, discard {len(deck.get('discard') or [])}"
+        if deck
+        else ""
+    )
 
 
 def _briefed(briefing: Record) -> str:
     taken = briefing.get("by_actor") or {}
     return ", ".join(f"{who.partition(':')[2] or who} {n}" for who, n in taken.items()) or "none"
-
-
 
 
 STATUS = StatusView(line=_magicpunk, clock=_magicpunk_clock)

@@ -34,20 +34,44 @@ briefing_group = click.Group("briefing", help="Briefing packages (MP-BRIEF-1).")
 @click.option("--intellect", type=STAT, required=True)
 @click.option("--magic", type=STAT, required=True)
 @click.option("--hp", type=HP, required=True, help="Max HP (from the core rules).")
-@click.option("--skill", "skills", multiple=True, metavar="NAME=RANK",
-              help="A skill and its rank: novice, expert or master (repeatable).")
+@click.option(
+    "--skill",
+    "skills",
+    multiple=True,
+    metavar="NAME=RANK",
+    help="A skill and its rank: novice, expert or master (repeatable).",
+)
 @click.option("--money", type=MONEY, default=0, help="Money at creation, in Mj.")
 @appending
-def character_add(ctx: click.Context, name: str, body: int, sense: int, intellect: int,
-                  magic: int, hp: int, skills: tuple[str, ...], money: int) -> None:
+def character_add(
+    ctx: click.Context,
+    name: str,
+    body: int,
+    sense: int,
+    intellect: int,
+    magic: int,
+    hp: int,
+    skills: tuple[str, ...],
+    money: int,
+) -> None:
     """Add a character with abilities, max HP, skills and money at creation.
 
     Example: tablelog magicpunk character add Bram --body 14 --sense 10 --intellect 8 --magic 8
     --hp 34 --money 2500 --skill swordplay=expert
     """
-    execute(ctx, AddCharacter(name=name, body=body, sense=sense, intellect=intellect,
-                              magic=magic, hp=hp, skills=key_values(skills, "--skill"),
-                              money=money))
+    execute(
+        ctx,
+        AddCharacter(
+            name=name,
+            body=body,
+            sense=sense,
+            intellect=intellect,
+            magic=magic,
+            hp=hp,
+            skills=key_values(skills, "--skill"),
+            money=money,
+        ),
+    )
 
 
 @item_group.command("add")
@@ -56,8 +80,9 @@ def character_add(ctx: click.Context, name: str, body: int, sense: int, intellec
 @click.option("--price", type=MONEY, default=0, help="Mj paid from the owner's money.")
 @click.option("--gear-slots", type=STAT, default=None, help="Ma-GEAR magic-slot occupancy.")
 @appending
-def item_add(ctx: click.Context, item_id: str, owner: str, price: int,
-             gear_slots: int | None) -> None:
+def item_add(
+    ctx: click.Context, item_id: str, owner: str, price: int, gear_slots: int | None
+) -> None:
     """Add an item held by OWNER (it can hold cards, e.g. an A-battery).
 
     Example: tablelog magicpunk item add a-battery --owner Aria
@@ -83,14 +108,14 @@ def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> None:
 @click.option("--pull-punches", is_flag=True, help="HP does not go below 0 (MP-PULL-1).")
 @click.option("--cover-by", metavar="NAME", help="NAME covers and takes it (MP-COVER-1).")
 @appending
-def damage(ctx: click.Context, name: str, amount: int, pull_punches: bool,
-           cover_by: str | None) -> None:
+def damage(
+    ctx: click.Context, name: str, amount: int, pull_punches: bool, cover_by: str | None
+) -> None:
     """NAME takes AMOUNT damage; HP may go below 0 unless punches are pulled.
 
     Example: tablelog magicpunk damage Bram 40 --pull-punches
     """
-    execute(ctx, Damage(target=name, amount=amount, pull_punches=pull_punches,
-                        cover_by=cover_by))
+    execute(ctx, Damage(target=name, amount=amount, pull_punches=pull_punches, cover_by=cover_by))
 
 
 @click.command("heal", cls=NumericArgs)

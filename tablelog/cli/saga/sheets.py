@@ -65,8 +65,22 @@ resistances, five-element levels, trait values, guard and formation rates Â±10â
 penalties are negative)."""
 
 SHEET_KEYS = (
-    "side", "max_hp", "hp", "lp", "stats", "slv", "weapons", "resistances", "five", "traits",
-    "race", "hp_floor_rate", "intrinsic_hp", "battle_rank", "guard_rate", "formation_attack",
+    "side",
+    "max_hp",
+    "hp",
+    "lp",
+    "stats",
+    "slv",
+    "weapons",
+    "resistances",
+    "five",
+    "traits",
+    "race",
+    "hp_floor_rate",
+    "intrinsic_hp",
+    "battle_rank",
+    "guard_rate",
+    "formation_attack",
     "formation_defense",
 )
 """Every key a unit sheet may have (docs/saga.md)."""
@@ -117,8 +131,9 @@ def read_sheet(path: str) -> dict[str, Any]:
         with open_regular(path) as raw:
             content = raw.read(MAX_SHEET_BYTES + 1)
         if len(content) > MAX_SHEET_BYTES:
-            raise click.BadParameter(f"{path}: a sheet is at most {MAX_SHEET_BYTES:,} bytes",
-                                     param_hint="--sheet")
+            raise click.BadParameter(
+                f"{path}: a sheet is at most {MAX_SHEET_BYTES:,} bytes", param_hint="--sheet"
+            )
         text = content.decode("utf-8")
         data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
     except (OSError, ValueError) as exc:

@@ -29,6 +29,4 @@ def _saga_clock(data: Record) -> str:
     return f"battle: turn {clock['turn']}{season}" + (f"; five elements {levels}" if levels else "")
 
 
-
-
 STATUS = StatusView(line=_saga, clock=_saga_clock)

@@ -128,8 +128,9 @@ class Shell:
         system = self.system()
         group = self.root.get_command(ctx, system) if system else None
         own = list(group.commands.items()) if isinstance(group, click.Group) else []
-        core = [(n, self.root.get_command(ctx, n))
-                for n in sorted(self._root_names - COMMAND_LINE_ONLY)]
+        core = [
+            (n, self.root.get_command(ctx, n)) for n in sorted(self._root_names - COMMAND_LINE_ONLY)
+        ]
         found = [(n, c.get_short_help_str(50)) for n, c in [*own, *core] if c is not None]
         return found + list(SHELL_WORDS.items())
 
@@ -146,15 +147,19 @@ class Shell:
         if words[0] in ("exit", "quit"):
             if len(words) == 1:
                 return False
-            return self._refuse(f"{words[0]} takes no words (got {shlex.join(words[1:])}); "
-                                "the shell goes on", 2)
+            return self._refuse(
+                f"{words[0]} takes no words (got {shlex.join(words[1:])}); the shell goes on", 2
+            )
         if words[0] == "help" and len(words) == 1:
             self._help()
         elif words[0] == "help":  # `help chant`: that command's --help
             self._execute([*self.argv(words[1:]), "--help"])
         elif words[0].startswith("-"):
-            self._refuse("the shell works on one log and actor: start another shell "
-                         "(tablelog --log PATH --actor NAME shell)", 2)
+            self._refuse(
+                "the shell works on one log and actor: start another shell "
+                "(tablelog --log PATH --actor NAME shell)",
+                2,
+            )
         else:
             self.refresh()
             self._execute(self.argv(words))
@@ -171,12 +176,16 @@ class Shell:
     def _execute(self, argv: list[str]) -> None:
         self.env.in_run = True  # as for a script line: the shell's log and actor stay
         try:
-            status = self.root.main(args=argv, prog_name="tablelog", standalone_mode=False,
-                                    obj=self.env)
+            status = self.root.main(
+                args=argv, prog_name="tablelog", standalone_mode=False, obj=self.env
+            )
             self.worst = max(self.worst, status if isinstance(status, int) else 0)
         except click.UsageError as exc:
-            self._refuse(f"{exc.format_message()}{self._command_hint(argv)} (in: "
-                         f"{shlex.join(argv)}; COMMAND --help explains a command)", 2)
+            self._refuse(
+                f"{exc.format_message()}{self._command_hint(argv)} (in: "
+                f"{shlex.join(argv)}; COMMAND --help explains a command)",
+                2,
+            )
         except click.ClickException as exc:
             show_escaped(exc)
             self.worst = max(self.worst, exc.exit_code)
@@ -253,6 +262,7 @@ class Shell:
             history = InMemoryHistory()
         completer = ShellCompleter(self.resolve, self.first_words, self.state)
         return PromptSession(history=history, completer=completer, complete_while_typing=False)
+
 
 @click.command("shell")
 @click.pass_context

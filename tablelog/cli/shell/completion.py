@@ -43,21 +43,30 @@ class ShellCompleter(Completer):
         state: Returns the session's state, or None when there is no log yet.
     """
 
-    def __init__(self, command_path: Callable[[list[str]], tuple[click.Command, list[str]]],
-                 first_words: Callable[[], Candidates], state: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        command_path: Callable[[list[str]], tuple[click.Command, list[str]]],
+        first_words: Callable[[], Candidates],
+        state: Callable[[], Any],
+    ) -> None:
         self.command_path = command_path
         self.first_words = first_words
         self.state = state
 
-    def get_completions(self, document: Document,
-                        complete_event: CompleteEvent) -> Iterator[Completion]:
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
         words, current = split_line(document.text_before_cursor)
         seen = set()
         for value, meta in self.candidates(words, current):
             if value.casefold().startswith(current.casefold()) and value not in seen:
                 seen.add(value)
-                yield Completion(f"{shlex.quote(value)} ", start_position=-len(current),
-                                 display=value, display_meta=meta)
+                yield Completion(
+                    f"{shlex.quote(value)} ",
+                    start_position=-len(current),
+                    display=value,
+                    display_meta=meta,
+                )
 
     def candidates(self, words: list[str], current: str) -> Candidates:
         """Return what may stand at the cursor after ``words``."""
@@ -89,8 +98,9 @@ def _options(command: click.Command, rest: list[str]) -> Candidates:
     return found + [("--help", "show the command's help")]
 
 
-def _param_at(command: click.Command, rest: list[str],
-              current: str) -> tuple[click.Parameter | None, list[str]]:
+def _param_at(
+    command: click.Command, rest: list[str], current: str
+) -> tuple[click.Parameter | None, list[str]]:
     """Return the parameter whose value is being typed (None: an option name) and the words
     given so far."""
     if current.startswith("-"):
@@ -112,5 +122,3 @@ def _param_at(command: click.Command, rest: list[str],
     if arguments and arguments[-1].nargs == -1:
         return arguments[-1], rest
     return None, rest
-
-

@@ -13,8 +13,26 @@ import click
 __all__ = ["Candidates", "param_values", "complete_from_log"]
 
 Candidates = list[tuple[str, str]]  # (value, what it is)
-_ENTITIES = {"name", "actor", "target", "targets", "holder", "master", "servant", "owner", "by",
-             "to", "who", "cover_by", "source", "item", "item_id", "names_", "entity", "about"}
+_ENTITIES = {
+    "name",
+    "actor",
+    "target",
+    "targets",
+    "holder",
+    "master",
+    "servant",
+    "owner",
+    "by",
+    "to",
+    "who",
+    "cover_by",
+    "source",
+    "item",
+    "item_id",
+    "names_",
+    "entity",
+    "about",
+}
 _FATE_KINDS = ("attack", "defense", "heal", "buff", "curse")
 
 
@@ -47,7 +65,8 @@ def _catalogue_values(name: str, state: Any) -> Candidates | None:
 
         session = list(state.extra.get("techs", {})) if state is not None else []
         return [(t, "session tech") for t in session] + [
-            (i, techs.tech(i).name_ja) for i in techs.tech_ids()]
+            (i, techs.tech(i).name_ja) for i in techs.tech_ids()
+        ]
     if name == "rule_id":
         from tablelog.rules import reference
 
@@ -55,8 +74,9 @@ def _catalogue_values(name: str, state: Any) -> Candidates | None:
     if name in ("material", "quality", "design"):
         from tablelog.rules.magicpunk import procurement as proc
 
-        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES,
-                 "design": proc.DESIGNS}[name]
+        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES, "design": proc.DESIGNS}[
+            name
+        ]
         return [(row, proc.NAMES_JA.get(row, "")) for row in table]
     return None
 
@@ -68,8 +88,11 @@ def _state_values(name: str, state: Any, given: list[str]) -> Candidates:
     if name in ("seq", "at_seq", "until"):
         return [(str(s), "") for s in range(state.seq, max(0, state.seq - 30), -1)]
     if name == "np_id":
-        return [(np, f"{owner}'s") for owner, c in state.characters.items()
-                for np in (c.get("phantasms") or {})]
+        return [
+            (np, f"{owner}'s")
+            for owner, c in state.characters.items()
+            for np in (c.get("phantasms") or {})
+        ]
     if name == "kind" and state.system == "fate":
         return [(k, "") for k in _FATE_KINDS]
     return []
@@ -92,8 +115,23 @@ def complete_from_log(root: click.Group) -> None:
                 param._custom_shell_complete = _complete
 
 
-_KNOWN = {"rune", "swap", "base", "tech_id", "rule_id", "material", "quality", "design", "cards",
-          "cards_text", "seq", "at_seq", "until", "np_id", "kind"}
+_KNOWN = {
+    "rune",
+    "swap",
+    "base",
+    "tech_id",
+    "rule_id",
+    "material",
+    "quality",
+    "design",
+    "cards",
+    "cards_text",
+    "seq",
+    "at_seq",
+    "until",
+    "np_id",
+    "kind",
+}
 
 
 def _walk(command: click.Command, ctx: click.Context) -> Iterable[click.Command]:
@@ -123,9 +161,11 @@ def _complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> li
     given = [str(v) for v in ctx.params.values() if isinstance(v, str)]
     found = param_values(param, _log_state(ctx), given)
     bash = os.environ.get("_TABLELOG_COMPLETE", "").startswith("bash")
-    return [CompletionItem(shlex.quote(v) if bash else v, help=meta or None)
-            for v, meta in found
-            if v.casefold().startswith(incomplete.casefold()) and escape_text(v) == v]
+    return [
+        CompletionItem(shlex.quote(v) if bash else v, help=meta or None)
+        for v, meta in found
+        if v.casefold().startswith(incomplete.casefold()) and escape_text(v) == v
+    ]
 
 
 def _log_state(ctx: click.Context) -> Any:

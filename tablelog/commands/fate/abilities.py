@@ -101,5 +101,6 @@ def _charge(pending: Pending, c: UseAbility, owner: dict[str, Any], np: dict[str
     breakdown = {"mp": f"{mp}", "tiles": f"{count(mods.charge_tiles, 'NP tile')} of {c.np_id}"}
     pending.add(AbilityUsed(c.owner, c.np_id, "charge", mp, 1, c.targets, breakdown,
                             rules=("FATE-NP-13",)))  # fmt: skip
-    strike(pending, c.owner, c.np_id, np, [TargetPlan(c.targets[0], target["row"])],
-           mods.charge_tiles)
+    strike(
+        pending, c.owner, c.np_id, np, [TargetPlan(c.targets[0], target["row"])], mods.charge_tiles
+    )

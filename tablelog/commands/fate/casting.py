@@ -182,7 +182,8 @@ def _effect(
             breakdown,
             chanted=chanted and kind == "buff",
             rules=with_rules(
-                _EFFECT_RULE[kind], chanted and kind == "buff" and "FATE-CHANT-4",
+                _EFFECT_RULE[kind],
+                chanted and kind == "buff" and "FATE-CHANT-4",
                 c.injury and "FATE-CAST-9",
             ),  # fmt: skip
         )

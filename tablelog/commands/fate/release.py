@@ -122,13 +122,19 @@ def _check_flags(c: Release, np: dict[str, Any]) -> None:
     require(not mods.ignores_attacks, "FATE-NP-15",
             f"{c.np_id} is always active: it ignores attacks of rank {np['grade']} or lower and"
             " raises no defense tiles; there is nothing to release")  # fmt: skip
-    require(not (c.plus_used and np["form"] == "defense"), "FATE-NP-13",
-            f"--use-plus does nothing for {c.np_id}: a defensive NP's + adds nothing when used")
+    require(
+        not (c.plus_used and np["form"] == "defense"),
+        "FATE-NP-13",
+        f"--use-plus does nothing for {c.np_id}: a defensive NP's + adds nothing when used",
+    )
     require(not (c.plus_used and effective_plusses(parse_grade(np["grade"])) == 0), "FATE-NP-13",
             f"{c.np_id} ({np['grade']}) has no + to use")  # fmt: skip
     true_name_defense = np["form"] == "defense" and np["release"] == "true-name"
-    require(not c.spread or true_name_defense, "FATE-NP-9",
-            "--spread is for a true-name defensive NP (one tile a turn over 5 turns)")
+    require(
+        not c.spread or true_name_defense,
+        "FATE-NP-9",
+        "--spread is for a true-name defensive NP (one tile a turn over 5 turns)",
+    )
     familiars = mods.familiar_mp is not None
     require((c.units is not None) == familiars, "FATE-NP-11",
             f"{c.np_id} summons familiars: give --units N" if familiars

@@ -19,7 +19,6 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State
 from tablelog.rules.core import RuleViolation, check_name, require
-from tablelog.rules.fate.phantasm import parse_np_grade
 from tablelog.rules.fate import (
     MAX_PHANTASMS,
     NPProfile,
@@ -36,6 +35,7 @@ from tablelog.rules.fate import (
     power_grade,
     tile_pool,
 )
+from tablelog.rules.fate.phantasm import parse_np_grade
 
 __all__ = [
     "AddMaster",

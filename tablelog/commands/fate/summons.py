@@ -178,14 +178,30 @@ def _drain(pending: Pending, owner: str, np_id: str, mods: NPMods) -> None:
             continue
         offset = f" - 2 x {record['anti_magic']} anti-magic" if mods.drain_offset else ""
         chants = record["chants"]
-        pending.add(DamageTaken(name, hp, 0, f"{owner} {np_id} drain", 0, {}, chants,
-                                {"drain": f"{mods.drain}{offset} = {hp} HP (no defense)"},
-                                rules=with_rules("FATE-NP-13", chants and "FATE-CHANT-2")))
+        pending.add(
+            DamageTaken(
+                name,
+                hp,
+                0,
+                f"{owner} {np_id} drain",
+                0,
+                {},
+                chants,
+                {"drain": f"{mods.drain}{offset} = {hp} HP (no defense)"},
+                rules=with_rules("FATE-NP-13", chants and "FATE-CHANT-2"),
+            )
+        )
         total += hp
     mp = absorbed_mp(total, state.characters[owner]["mp"], state.characters[owner]["mp_max"])
     if mods.absorb and mp:
-        pending.add(ManaAbsorbed(owner, mp, f"{np_id} absorb",
-                                 {"absorbed": f"{total} HP drained / 2, up to max MP = {mp}"}))
+        pending.add(
+            ManaAbsorbed(
+                owner,
+                mp,
+                f"{np_id} absorb",
+                {"absorbed": f"{total} HP drained / 2, up to max MP = {mp}"},
+            )
+        )
 
 
 def field_upkeep(pending: Pending) -> None:
@@ -233,7 +249,11 @@ def army_upkeep(pending: Pending) -> None:
         paid = army["units"] - army["free_units"]
         modified = "upkeep-per-unit" in record["phantasms"][army["np"]]["mods"]
         pending.add(
-            UpkeepPaid(name, army["np"], due,
-                       {"units": f"{count(paid, 'paid unit')}", "paid": f"{due} MP"},
-                       rules=with_rules("FATE-NP-11", modified and "FATE-NP-13"))  # fmt: skip
+            UpkeepPaid(
+                name,
+                army["np"],
+                due,
+                {"units": f"{count(paid, 'paid unit')}", "paid": f"{due} MP"},
+                rules=with_rules("FATE-NP-11", modified and "FATE-NP-13"),
+            )  # fmt: skip
         )

@@ -71,8 +71,11 @@ def check_known(state: State, cards: tuple[str, ...]) -> None:
     deck_cards |= {c for ch in state.characters.values() for c in ch["hand"]}
     deck_cards |= {c for it in state.items.values() for c in it["cards"]}
     unknown = [c for c in cards if c not in deck_cards]
-    require(not unknown, CARDS_RULE, f"{listing(unknown)} "
-            f"{'is' if len(unknown) == 1 else 'are'} not in this session's deck")
+    require(
+        not unknown,
+        CARDS_RULE,
+        f"{listing(unknown)} {'is' if len(unknown) == 1 else 'are'} not in this session's deck",
+    )
     twice = [c for c in dict.fromkeys(cards) if cards.count(c) > 1]
     require(not twice, CARDS_RULE, f"{listing(twice)} named twice: name each card once")
 
@@ -90,21 +93,36 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
     assert deck is not None
     if c.cards is not None:
         check_known(state, c.cards)
-        require(c.count is None or c.count == len(c.cards), CARDS_RULE,
-                f"COUNT is {c.count} but {count_text(len(c.cards), 'card is', 'cards are')} "
-                f"named: {' '.join(c.cards)}")
+        require(
+            c.count is None or c.count == len(c.cards),
+            CARDS_RULE,
+            f"COUNT is {c.count} but {count_text(len(c.cards), 'card is', 'cards are')} "
+            f"named: {' '.join(c.cards)}",
+        )
         for card in c.cards:
             where, secrets = card_hint(state, card)
-            require(where in ("it is in the draw pile", "it is in the discard pile"), CARDS_RULE,
-                    f"{card} is not in the draw pile ({where})", secrets)
+            require(
+                where in ("it is in the draw pile", "it is in the discard pile"),
+                CARDS_RULE,
+                f"{card} is not in the draw pile ({where})",
+                secrets,
+            )
         plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
     else:
         count = 1 if c.count is None else c.count
         require(count >= 1, CARDS_RULE, f"draw at least 1 card, not {count}")
-        plan = plan_random_draw(state.seed, deck["_pile"], deck["discard"], count,
-                                deck["draws_made"])
-    return [CardsDrawn(who=c.who, cards=plan.cards, draw_no=deck["draws_made"],
-                       named=c.cards is not None, reshuffle_at=plan.reshuffle_at)]
+        plan = plan_random_draw(
+            state.seed, deck["_pile"], deck["discard"], count, deck["draws_made"]
+        )
+    return [
+        CardsDrawn(
+            who=c.who,
+            cards=plan.cards,
+            draw_no=deck["draws_made"],
+            named=c.cards is not None,
+            reshuffle_at=plan.reshuffle_at,
+        )
+    ]
 
 
 @decider(Play)
@@ -126,8 +144,9 @@ def decide_charge(state: State, c: Charge) -> list[Event]:
     return [CardsCharged(item=c.item, by=c.by, cards=c.cards)]
 
 
-def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule: str,
-                     at_minute: int) -> CardsCirculated:
+def circulate_holder(
+    work: State, holder: str, discarded: tuple[str, ...], rule: str, at_minute: int
+) -> CardsCirculated:
     """Decide one circulation on ``work`` (a copy of the state) and apply it there.
 
     The discarded cards go to the discard pile first, then as many are drawn (reshuffling
@@ -139,22 +158,30 @@ def circulate_holder(work: State, holder: str, discarded: tuple[str, ...], rule:
     """
     deck = work.deck
     assert deck is not None
-    plan = plan_random_draw(work.seed, deck["_pile"], [*deck["discard"], *discarded],
-                            len(discarded), deck["draws_made"])
+    plan = plan_random_draw(
+        work.seed, deck["_pile"], [*deck["discard"], *discarded], len(discarded), deck["draws_made"]
+    )
     item = work.items.get(holder)
-    event = CardsCirculated(holder=holder, discarded=discarded, drawn=plan.cards,
-                            draw_no=deck["draws_made"], rule=rule, at=clock.at_text(at_minute),
-                            reshuffle_at=plan.reshuffle_at, at_minute=at_minute,
-                            drawn_to=item["owner"] if item is not None else None)
+    event = CardsCirculated(
+        holder=holder,
+        discarded=discarded,
+        drawn=plan.cards,
+        draw_no=deck["draws_made"],
+        rule=rule,
+        at=clock.at_text(at_minute),
+        reshuffle_at=plan.reshuffle_at,
+        at_minute=at_minute,
+        drawn_to=item["owner"] if item is not None else None,
+    )
     evolve(work, event)
     return event
 
 
 def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]:
     pool, chosen = list(held), []
+    made = state.deck["draws_made"] if state.deck is not None else 0
     for i in range(count):
-        card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate",
-                               state.deck["draws_made"], i)]  # type: ignore[index]
+        card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate", made, i)]
         pool.remove(card)
         chosen.append(card)
     return tuple(chosen)
@@ -165,18 +192,23 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
     """Decide a GM-forced circulation of all, ``random`` N, or the named cards (MP-CIRC-3)."""
     check_rule_adopted(state, "gm-circulation")
     held = holder_cards(state, c.holder)
-    require(c.random is None or c.cards is None, "MP-CIRC-3",
-            "choose --all, --random N or --cards, not several")
+    require(
+        c.random is None or c.cards is None,
+        "MP-CIRC-3",
+        "choose --all, --random N or --cards, not several",
+    )
     if c.cards is not None:
         _check_held(state, c.holder, c.cards)
         chosen = c.cards
     elif c.random is not None:
-        require(1 <= c.random <= len(held), "MP-CIRC-3",
-                f"{c.holder} holds {count_text(len(held), 'card')}: cannot circulate "
-                f"{c.random} at random")
+        require(
+            1 <= c.random <= len(held),
+            "MP-CIRC-3",
+            f"{c.holder} holds {count_text(len(held), 'card')}: cannot circulate "
+            f"{c.random} at random",
+        )
         chosen = _random_subset(state, held, c.random)
     else:
         chosen = tuple(held)
     require(chosen, "MP-CIRC-3", f"{c.holder} holds no cards to circulate")
-    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3",
-                             clock_now(state))]
+    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3", clock_now(state))]

@@ -21,8 +21,15 @@ from tablelog.projections.magicpunk.table import character, check_rule_adopted, 
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
 
-__all__ = ["GainMoney", "LearnSpell", "Procure", "RollCheck", "ShareResidence", "StartLeisure",
-           "TakeLeisureEvent"]
+__all__ = [
+    "GainMoney",
+    "LearnSpell",
+    "Procure",
+    "RollCheck",
+    "ShareResidence",
+    "StartLeisure",
+    "TakeLeisureEvent",
+]
 
 
 @attrs.frozen
@@ -114,10 +121,21 @@ def decide_learn_spell(state: State, c: LearnSpell) -> list[Event]:
     require(c.spell not in ch["spells"], "MP-REBUILD-11", f"{c.name} already knows {c.spell}")
     rebuild.check_spell_order(spells_known(ch), c.gate, c.tier)
     require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
-    from_spell, from_money = (0, 0) if c.free else rebuild.pay_spell(
-        c.price, ch["spell_money"], ch["money"])
-    return [SpellLearned(name=c.name, spell=c.spell, gate=c.gate, tier=c.tier, price=c.price,
-                         from_spell_money=from_spell, from_money=from_money, free=c.free)]
+    from_spell, from_money = (
+        (0, 0) if c.free else rebuild.pay_spell(c.price, ch["spell_money"], ch["money"])
+    )
+    return [
+        SpellLearned(
+            name=c.name,
+            spell=c.spell,
+            gate=c.gate,
+            tier=c.tier,
+            price=c.price,
+            from_spell_money=from_spell,
+            from_money=from_money,
+            free=c.free,
+        )
+    ]
 
 
 @decider(Procure)
@@ -125,12 +143,18 @@ def decide_procure(state: State, c: Procure) -> list[Event]:
     """Decide a procurement assessment: rarity, whether a check is needed, its challenge."""
     check_rule_adopted(state, "procurement")
     character(state, c.who)
-    found = procurement.rarity(c.material, c.quality, c.design, c.gear_price, c.vehicle_price,
-                               c.gm)
-    return [ProcurementAssessed(who=c.who, rarity=found.total, check_needed=found.check_needed,
-                                challenge=found.challenge, breakdown=dict(found.breakdown),
-                                time_dice=procurement.procurement_time_dice(c.extra_time),
-                                item=c.item)]
+    found = procurement.rarity(c.material, c.quality, c.design, c.gear_price, c.vehicle_price, c.gm)
+    return [
+        ProcurementAssessed(
+            who=c.who,
+            rarity=found.total,
+            check_needed=found.check_needed,
+            challenge=found.challenge,
+            breakdown=dict(found.breakdown),
+            time_dice=procurement.procurement_time_dice(c.extra_time),
+            item=c.item,
+        )
+    ]
 
 
 @decider(RollCheck)
@@ -140,13 +164,26 @@ def decide_roll_check(state: State, c: RollCheck) -> list[Event]:
         character(state, c.by)
     notation = checks.parse_notation(c.notation)
     roll_no = table_of(state).get("rolls", 0)
-    dice = c.dice if c.dice is not None else checks.roll_dice(
-        state.seed, checks.dice_to_roll(notation), roll_no)
+    dice = (
+        c.dice
+        if c.dice is not None
+        else checks.roll_dice(state.seed, checks.dice_to_roll(notation), roll_no)
+    )
     result = checks.evaluate(notation, dice)
-    return [CheckRolled(notation=notation.text(), dice=result.dice, kept=result.kept,
-                        success=result.success, jackpot=result.jackpot,
-                        bad_beat=result.bad_beat, achieved=result.achieved, roll_no=roll_no,
-                        given=c.dice is not None, by=c.by)]
+    return [
+        CheckRolled(
+            notation=notation.text(),
+            dice=result.dice,
+            kept=result.kept,
+            success=result.success,
+            jackpot=result.jackpot,
+            bad_beat=result.bad_beat,
+            achieved=result.achieved,
+            roll_no=roll_no,
+            given=c.dice is not None,
+            by=c.by,
+        )
+    ]
 
 
 @decider(ShareResidence)
@@ -158,15 +195,26 @@ def decide_share_residence(state: State, c: ShareResidence) -> list[Event]:
     check_name(c.region, "a region")
     check_name(c.residence, "a residence")
     lifestyle.check_residence(c.names, c.residence)
-    require(c.residence_points >= 0 and c.region_points >= 0, "MP-COHAB-1",
-            f"living points are 0 or more, got {c.residence_points} for the residence and "
-            f"{c.region_points} for the region")
-    split = c.split if c.split is not None else lifestyle.even_split(c.residence_points,
-                                                                     len(c.names))
+    require(
+        c.residence_points >= 0 and c.region_points >= 0,
+        "MP-COHAB-1",
+        f"living points are 0 or more, got {c.residence_points} for the residence and "
+        f"{c.region_points} for the region",
+    )
+    split = (
+        c.split if c.split is not None else lifestyle.even_split(c.residence_points, len(c.names))
+    )
     lifestyle.check_split(c.residence_points, split, len(c.names))
-    return [ResidenceShared(names=c.names, region=c.region, residence=c.residence,
-                            region_points=c.region_points, residence_points=c.residence_points,
-                            split=tuple(split))]
+    return [
+        ResidenceShared(
+            names=c.names,
+            region=c.region,
+            residence=c.residence,
+            region_points=c.region_points,
+            residence_points=c.residence_points,
+            split=tuple(split),
+        )
+    ]
 
 
 @decider(StartLeisure)
@@ -180,14 +228,33 @@ def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
     """Decide a leisure roll; a shared event already taken moves by safety (MP-COHAB-2)."""
     ch = character(state, c.name)
     require(c.roll >= 1, "MP-COHAB-2", f"a leisure roll is 1 or more, got {c.roll}")
-    require(c.table in lifestyle.SHARED_TABLES, "MP-COHAB-2",
-            f"unknown leisure table {c.table!r} (town or wilds)")
+    require(
+        c.table in lifestyle.SHARED_TABLES,
+        "MP-COHAB-2",
+        f"unknown leisure table {c.table!r} (town or wilds)",
+    )
     if not (ch.get("lifestyle") or {}).get("cohabitants"):
-        return [LeisureEventTaken(name=c.name, roll=c.roll, safety=c.safety, result=c.roll,
-                                  shared=False, table=c.table)]
+        return [
+            LeisureEventTaken(
+                name=c.name,
+                roll=c.roll,
+                safety=c.safety,
+                result=c.roll,
+                shared=False,
+                table=c.table,
+            )
+        ]
     shared = lifestyle.SHARED_TABLES[c.table]
     taken = table_of(state).get("leisure", {}).get(leisure_group(state, c.name), [])
     result = lifestyle.shared_leisure_roll(c.roll, c.safety, taken, shared)
-    return [LeisureEventTaken(name=c.name, roll=c.roll, safety=c.safety, result=result,
-                              shared=result in shared, table=c.table,
-                              shared_event=shared.get(result))]
+    return [
+        LeisureEventTaken(
+            name=c.name,
+            roll=c.roll,
+            safety=c.safety,
+            result=result,
+            shared=result in shared,
+            table=c.table,
+            shared_event=shared.get(result),
+        )
+    ]

@@ -48,21 +48,28 @@ class Rebuild:
 def _new_abilities(ch: dict[str, Any], c: Rebuild, pool: int) -> dict[str, int]:
     before = abilities_of(ch)
     if c.abilities is None:
-        require(pool == sum(before.values()), "MP-REBUILD-1",
-                f"the conversions make a pool of {pool} points: give --body --sense "
-                "--intellect --magic")
+        require(
+            pool == sum(before.values()),
+            "MP-REBUILD-1",
+            f"the conversions make a pool of {pool} points: give --body --sense "
+            "--intellect --magic",
+        )
         return before
     missing = [f"--{a}" for a in rb.ABILITIES if a not in c.abilities]
-    require(not missing, "MP-REBUILD-1",
-            f"give all four abilities or none: {' '.join(missing)} missing")
+    require(
+        not missing, "MP-REBUILD-1", f"give all four abilities or none: {' '.join(missing)} missing"
+    )
     rb.check_abilities(c.abilities, pool, c.minimums)
     return {a: c.abilities[a] for a in rb.ABILITIES}
 
 
 def _new_skills(ch: dict[str, Any], c: Rebuild, acq: int) -> dict[str, str]:
     if c.skills is None:
-        require(acq == rb.acquisitions(ch["skills"]), "MP-REBUILD-7",
-                f"the conversions leave {acq} acquisitions: give the skills to re-learn")
+        require(
+            acq == rb.acquisitions(ch["skills"]),
+            "MP-REBUILD-7",
+            f"the conversions leave {acq} acquisitions: give the skills to re-learn",
+        )
         return dict(ch["skills"])
     skills = {name: rb.skill_rank(rank) for name, rank in c.skills.items()}
     rb.check_skills(skills, acq)
@@ -76,14 +83,25 @@ def _money(ch: dict[str, Any], c: Rebuild, converted: int) -> tuple[int, int, di
     refund_spell = sum(s["price"] if s["free"] else s["from_spell_money"] for s in spells)
     kept_c = 0 if c.spells else sum(s["from_money"] for s in ch["spells"].values())
     money = ch["money"] + refund_money + converted
-    breakdown = {"spell_refund_money": refund_money, "spell_refund_spell_only": refund_spell,
-                 "converted_mj": converted}
+    breakdown = {
+        "spell_refund_money": refund_money,
+        "spell_refund_spell_only": refund_spell,
+        "converted_mj": converted,
+    }
     if c.items:
-        money = rb.item_refund(ch["money_at_creation"], ch["money_from_scenarios"], kept_c,
-                               ch["money_converted"] + converted)
-        breakdown.update(A_creation=ch["money_at_creation"], B_scenarios=ch["money_from_scenarios"],
-                         C_spells=kept_c, earlier_conversions=ch["money_converted"],
-                         buy_first_with=min(money, ch["money_at_creation"]))
+        money = rb.item_refund(
+            ch["money_at_creation"],
+            ch["money_from_scenarios"],
+            kept_c,
+            ch["money_converted"] + converted,
+        )
+        breakdown.update(
+            A_creation=ch["money_at_creation"],
+            B_scenarios=ch["money_from_scenarios"],
+            C_spells=kept_c,
+            earlier_conversions=ch["money_converted"],
+            buy_first_with=min(money, ch["money_at_creation"]),
+        )
     return money, ch["spell_money"] + refund_spell, breakdown
 
 
@@ -100,10 +118,12 @@ def decide_rebuild(state: State, c: Rebuild) -> list[Event]:
     check_rule_adopted(state, "rebuild")
     ch = character(state, c.name)
     pool0, acq0 = sum(abilities_of(ch).values()), rb.acquisitions(ch["skills"])
-    rb.check_conversions(pool0, acq0, c.to_skills, c.to_money, c.to_abilities,
-                         c.skills_to_money)
-    require(c.abilities is not None or c.skills is not None or c.items or c.spells,
-            "MP-REBUILD-1", "nothing to rebuild: give abilities, skills, --items or --spells")
+    rb.check_conversions(pool0, acq0, c.to_skills, c.to_money, c.to_abilities, c.skills_to_money)
+    require(
+        c.abilities is not None or c.skills is not None or c.items or c.spells,
+        "MP-REBUILD-1",
+        "nothing to rebuild: give abilities, skills, --items or --spells",
+    )
     pool = pool0 - c.to_skills - c.to_money + c.to_abilities
     acq = acq0 - c.to_abilities - c.skills_to_money + c.to_skills
     abilities = _new_abilities(ch, c, pool)
@@ -111,10 +131,19 @@ def decide_rebuild(state: State, c: Rebuild) -> list[Event]:
     converted = (c.to_money + c.skills_to_money) * rb.MJ_PER_POINT
     money, spell_money, breakdown = _money(ch, c, converted)
     breakdown.update(ability_pool=pool, acquisitions=acq)
-    return [Rebuilt(name=c.name, abilities_before=abilities_of(ch), abilities_after=abilities,
-                    skills_before=dict(ch["skills"]), skills_after=skills,
-                    money_before=ch["money"], money_after=money, spell_money_after=spell_money,
-                    converted_mj=converted,
-                    items_removed=tuple(ch["items"]) if c.items else (),
-                    spells_unlearned=tuple(ch["spells"]) if c.spells else (),
-                    breakdown=breakdown)]
+    return [
+        Rebuilt(
+            name=c.name,
+            abilities_before=abilities_of(ch),
+            abilities_after=abilities,
+            skills_before=dict(ch["skills"]),
+            skills_after=skills,
+            money_before=ch["money"],
+            money_after=money,
+            spell_money_after=spell_money,
+            converted_mj=converted,
+            items_removed=tuple(ch["items"]) if c.items else (),
+            spells_unlearned=tuple(ch["spells"]) if c.spells else (),
+            breakdown=breakdown,
+        )
+    ]

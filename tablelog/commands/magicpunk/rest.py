@@ -51,15 +51,17 @@ def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) ->
         rule, adopted = "MP-CIRC-2", adopts(work, "dawn-circulation")
     events: list[Event] = []
     for holder in holders if adopted else ():
-        held = tuple(work.characters[holder]["hand"] if kind == "sleep"
-                     else work.items[holder]["cards"])
+        held = tuple(
+            work.characters[holder]["hand"] if kind == "sleep" else work.items[holder]["cards"]
+        )
         if held:
             events.append(circulate_holder(work, holder, held, rule, at))
     return events
 
 
-def _moments(work: State, moments: list[clock.RestMoment],
-             sleepers: tuple[str, ...]) -> list[Event]:
+def _moments(
+    work: State, moments: list[clock.RestMoment], sleepers: tuple[str, ...]
+) -> list[Event]:
     events: list[Event] = []
     for moment in moments:
         events += _circulations(work, moment.kind, moment.at, sleepers)
@@ -70,12 +72,18 @@ def _check_resting(who: tuple[str, ...] | None) -> None:
     """Refuse an empty list of who rests, a blank name, or a name given twice."""
     if who is None:
         return
-    require(who, "MP-REST-1", "nobody named to rest: name who rests, or leave --who out for "
-            "every character")
+    require(
+        who,
+        "MP-REST-1",
+        "nobody named to rest: name who rests, or leave --who out for every character",
+    )
     require(all(name.strip() for name in who), "MP-REST-1", "a blank name among who rests")
     twice = [n for n in dict.fromkeys(who) if who.count(n) > 1]
-    require(not twice, "MP-REST-1", f"{listing(twice)} named twice among who rests: name each "
-            "character once")
+    require(
+        not twice,
+        "MP-REST-1",
+        f"{listing(twice)} named twice among who rests: name each character once",
+    )
 
 
 @decider(Rest)

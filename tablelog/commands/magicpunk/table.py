@@ -31,8 +31,18 @@ from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
 from tablelog.rules.magicpunk.text import listing
 
-__all__ = ["AddCharacter", "AddItem", "ReadyItem", "Damage", "Heal", "Act", "NewRound",
-           "StartBriefing", "Prepare", "EndBriefing"]
+__all__ = [
+    "AddCharacter",
+    "AddItem",
+    "ReadyItem",
+    "Damage",
+    "Heal",
+    "Act",
+    "NewRound",
+    "StartBriefing",
+    "Prepare",
+    "EndBriefing",
+]
 
 
 @attrs.frozen
@@ -142,10 +152,16 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     _free_name(state, c.item)
     owner = character(state, c.owner)
     require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
-    require(c.price <= owner["money"], "MP-MONEY",
-            f"{c.owner} has {owner['money']} Mj, {c.item} costs {c.price} Mj")
-    require(c.gear_slots is None or c.gear_slots >= 0, "MP-GEAR-1",
-            f"magic-slot occupancy is 0 or more, got {c.gear_slots}")
+    require(
+        c.price <= owner["money"],
+        "MP-MONEY",
+        f"{c.owner} has {owner['money']} Mj, {c.item} costs {c.price} Mj",
+    )
+    require(
+        c.gear_slots is None or c.gear_slots >= 0,
+        "MP-GEAR-1",
+        f"magic-slot occupancy is 0 or more, got {c.gear_slots}",
+    )
     return [ItemAdded(item=c.item, owner=c.owner, price=c.price, gear_slots=c.gear_slots)]
 
 
@@ -158,8 +174,9 @@ def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
     active = procurement.gear_active(needed, c.slots_free)
     if not active:
         check_rule_adopted(state, "ma-gear")
-    return [ItemReadied(item=c.item, slots_needed=needed, slots_free=c.slots_free,
-                        gear_active=active)]
+    return [
+        ItemReadied(item=c.item, slots_needed=needed, slots_free=c.slots_free, gear_active=active)
+    ]
 
 
 @decider(Damage)
@@ -175,18 +192,31 @@ def decide_damage(state: State, c: Damage) -> list[Event]:
     if c.cover_by is not None:
         check_rule_adopted(state, "cover")
     if c.cover_by is None:
-        return [DamageTaken(target=c.target, amount=c.amount, pull_punches=c.pull_punches,
-                            hp_before=target["hp"], hp_after=combat.hp_after_damage(
-                                target["hp"], c.amount, c.pull_punches))]
+        return [
+            DamageTaken(
+                target=c.target,
+                amount=c.amount,
+                pull_punches=c.pull_punches,
+                hp_before=target["hp"],
+                hp_after=combat.hp_after_damage(target["hp"], c.amount, c.pull_punches),
+            )
+        ]
     coverer = character(state, c.cover_by)
     require(c.cover_by != c.target, "MP-COVER-1", f"{c.target} cannot cover itself")
     _, stays = combat.cover_outcome(coverer["acted"])
-    return [CoverTaken(coverer=c.cover_by, covered=c.target, was_acted=coverer["acted"],
-                       stays_acted=stays),
-            DamageTaken(target=c.cover_by, amount=c.amount, pull_punches=c.pull_punches,
-                        covering=c.target, hp_before=coverer["hp"],
-                        hp_after=combat.hp_after_damage(coverer["hp"], c.amount,
-                                                        c.pull_punches))]
+    return [
+        CoverTaken(
+            coverer=c.cover_by, covered=c.target, was_acted=coverer["acted"], stays_acted=stays
+        ),
+        DamageTaken(
+            target=c.cover_by,
+            amount=c.amount,
+            pull_punches=c.pull_punches,
+            covering=c.target,
+            hp_before=coverer["hp"],
+            hp_after=combat.hp_after_damage(coverer["hp"], c.amount, c.pull_punches),
+        ),
+    ]
 
 
 @decider(Heal)
@@ -200,8 +230,11 @@ def decide_heal(state: State, c: Heal) -> list[Event]:
 @decider(Act)
 def decide_act(state: State, c: Act) -> list[Event]:
     """Decide a turn start: refused if the character has already acted this round."""
-    require(not character(state, c.name)["acted"], "MP-COVER-1",
-            f"{c.name} has already acted this round")
+    require(
+        not character(state, c.name)["acted"],
+        "MP-COVER-1",
+        f"{c.name} has already acted this round",
+    )
     return [TurnTaken(name=c.name)]
 
 
@@ -231,8 +264,11 @@ def decide_prepare(state: State, c: Prepare) -> list[Event]:
     side = "enemy" if c.enemy else "pc"
     if not c.enemy:
         character(state, c.who)
-    combat.check_preparation(briefing["package"], table.get("briefing_limit", 0),
-                             briefing["by_actor"].get(f"{side}:{c.who}", 0))
+    combat.check_preparation(
+        briefing["package"],
+        table.get("briefing_limit", 0),
+        briefing["by_actor"].get(f"{side}:{c.who}", 0),
+    )
     return [PreparationTaken(who=c.who, side=side, note=c.note)]
 
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 import attrs
 
 __all__ = [
-    "AddCharacter", "LearnFormula", "AddItem", "GiveItem", "EtchRune", "FinishEtching",
-    "TransferRune", "InvestItem", "ActivateRune",
+    "AddCharacter",
+    "LearnFormula",
+    "AddItem",
+    "GiveItem",
+    "EtchRune",
+    "FinishEtching",
+    "TransferRune",
+    "InvestItem",
+    "ActivateRune",
 ]
 
 

@@ -46,15 +46,22 @@ def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
     """
     check_new_name(state, c.name)
     require(1 <= c.level <= 20, "PF2E-ETCH-1", f"level must be 1..20, not {c.level}")
-    require(c.crafting in rules.RANKS, "PF2E-XFER-8",
-            f"unknown Crafting rank {c.crafting!r} ({', '.join(rules.RANKS)})")
+    require(
+        c.crafting in rules.RANKS,
+        "PF2E-XFER-8",
+        f"unknown Crafting rank {c.crafting!r} ({', '.join(rules.RANKS)})",
+    )
     expert = rules.rank_at_least(c.crafting, rules.MAGICAL_CRAFTING_RANK)
-    require(expert or not c.magical_crafting, "PF2E-ETCH-1",
-            f"{c.name} is {c.crafting} in Crafting: crafting magic items (Magical Crafting) needs "
-            f"{rules.MAGICAL_CRAFTING_RANK}; add --no-magical-crafting or a higher --crafting")
+    require(
+        expert or not c.magical_crafting,
+        "PF2E-ETCH-1",
+        f"{c.name} is {c.crafting} in Crafting: crafting magic items (Magical Crafting) needs "
+        f"{rules.MAGICAL_CRAFTING_RANK}; add --no-magical-crafting or a higher --crafting",
+    )
     magical = expert if c.magical_crafting is None else c.magical_crafting
-    return [CharacterAdded(name=c.name, level=c.level, crafting=c.crafting,
-                           magical_crafting=magical)]
+    return [
+        CharacterAdded(name=c.name, level=c.level, crafting=c.crafting, magical_crafting=magical)
+    ]
 
 
 @decider(LearnFormula)
@@ -62,10 +69,20 @@ def decide_learn_formula(state: State, c: LearnFormula) -> list[Event]:
     """Record a formula, priced as an item formula of the rune's level (PF2E-FORMULA-1)."""
     who = character(state, c.character)
     rune = rules.rune(c.rune)
-    require(rune.id not in who["formulas"], "PF2E-FORMULA-1",
-            f"{c.character} already has the formula for {rune.id}")
-    return [FormulaLearned(character=c.character, rune=rune.id, level=rune.level,
-                           price_cp=rules.formula_price_cp(rune.level), bought=c.buy)]
+    require(
+        rune.id not in who["formulas"],
+        "PF2E-FORMULA-1",
+        f"{c.character} already has the formula for {rune.id}",
+    )
+    return [
+        FormulaLearned(
+            character=c.character,
+            rune=rune.id,
+            level=rune.level,
+            price_cp=rules.formula_price_cp(rune.level),
+            bought=c.buy,
+        )
+    ]
 
 
 @decider(AddItem)
@@ -75,8 +92,15 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     base = rules.base_item(c.base)
     if c.owner is not None:
         character(state, c.owner)
-    return [ItemAdded(item=c.item, base=base.id, owner=c.owner, category=base.category,
-                      sheet=sheet_of(base, ()))]
+    return [
+        ItemAdded(
+            item=c.item,
+            base=base.id,
+            owner=c.owner,
+            category=base.category,
+            sheet=sheet_of(base, ()),
+        )
+    ]
 
 
 @decider(GiveItem)
@@ -86,9 +110,12 @@ def decide_give_item(state: State, c: GiveItem) -> list[Event]:
     character(state, c.to)
     require(record["owner"] != c.to, "PF2E-ETCH-1", f"{c.to} already holds {c.item}")
     if record["etching"] is not None:
-        raise RuleViolation("PF2E-ETCH-1", f"{c.item} has an etch in progress "
-                            f"({etching_text(record['etching'])}): the crafter must hold it "
-                            f"throughout; finish it first: pf2e finish {c.item}")
+        raise RuleViolation(
+            "PF2E-ETCH-1",
+            f"{c.item} has an etch in progress "
+            f"({etching_text(record['etching'])}): the crafter must hold it "
+            f"throughout; finish it first: pf2e finish {c.item}",
+        )
     return [ItemGiven(item=c.item, giver=record["owner"], to=c.to)]
 
 

@@ -32,24 +32,41 @@ def decide_etch_rune(state: State, c: EtchRune) -> list[Event]:
     check_no_etching(state, c.item)
     rune, plan = check_etch(state, c.item, c.rune, c.by)
     if c.begin:
-        return [RuneEtchingBegun(item=c.item, rune=rune.id, by=c.by, level=rune.level,
-                                 crafting=rules.crafting_rank_needed(rune.family, rune.tier))]
+        return [
+            RuneEtchingBegun(
+                item=c.item,
+                rune=rune.id,
+                by=c.by,
+                level=rune.level,
+                crafting=rules.crafting_rank_needed(rune.family, rune.tier),
+            )
+        ]
     return [_etched(state, c.item, rune, c.by, plan)]
 
 
-def _etched(state: State, item_id: str, rune: rules.Rune, by: str,
-            plan: rules.EtchPlan) -> RuneEtched:
+def _etched(
+    state: State, item_id: str, rune: rules.Rune, by: str, plan: rules.EtchPlan
+) -> RuneEtched:
     """Return the etch event, with the item as the etch leaves it (its sheet)."""
     breakdown = {"rune price": gp_text(rune.price_cp), "paid": gp_text(plan.cost_cp)}
     if plan.replaced:
         old = rules.runes()[plan.replaced]
-        breakdown["upgrade"] = (f"{gp_text(rune.price_cp)} - {gp_text(old.price_cp)} "
-                                f"({plan.replaced})")
+        breakdown["upgrade"] = (
+            f"{gp_text(rune.price_cp)} - {gp_text(old.price_cp)} ({plan.replaced})"
+        )
     sheet = _sheet(state, item_id, plan.runes)
     _note_highest(breakdown, [(sheet, rune.id)])
-    return RuneEtched(item=item_id, rune=rune.id, by=by, level=rune.level,
-                      price_cp=plan.cost_cp, replaces=plan.replaced, breakdown=breakdown,
-                      sheet=sheet, crafting=rules.crafting_rank_needed(rune.family, rune.tier))
+    return RuneEtched(
+        item=item_id,
+        rune=rune.id,
+        by=by,
+        level=rune.level,
+        price_cp=plan.cost_cp,
+        replaces=plan.replaced,
+        breakdown=breakdown,
+        sheet=sheet,
+        crafting=rules.crafting_rank_needed(rune.family, rune.tier),
+    )
 
 
 def _note_highest(breakdown: dict[str, str], arrivals: list[tuple[ItemSheet, str]]) -> None:
@@ -79,8 +96,11 @@ def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
 @decider(TransferRune)
 def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
     """Move or swap runes; an unfitting target is a logged automatic critical failure."""
-    require(c.outcome in rules.DEGREES, "PF2E-XFER-6",
-            f"unknown outcome {c.outcome!r} ({', '.join(rules.DEGREES)})")
+    require(
+        c.outcome in rules.DEGREES,
+        "PF2E-XFER-6",
+        f"unknown outcome {c.outcome!r} ({', '.join(rules.DEGREES)})",
+    )
     try:
         moved, swapped, plan = check_transfer(state, c.rune, c.source, c.target, c.by, c.swap)
     except rules.RuneDoesNotFit as exc:
@@ -95,11 +115,22 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
     if swapped is not None:
         arrivals.append((source_sheet, swapped.id))
     _note_highest(breakdown, arrivals)
-    events: list[Event] = [RuneTransferred(
-        rune=moved.id, source=c.source, target=c.target, by=c.by, dc=terms.dc,
-        cost_cp=terms.cost_cp, days=terms.days, swap=swapped.id if swapped else None,
-        outcome=c.outcome, breakdown=breakdown, source_sheet=source_sheet,
-        target_sheet=target_sheet)]
+    events: list[Event] = [
+        RuneTransferred(
+            rune=moved.id,
+            source=c.source,
+            target=c.target,
+            by=c.by,
+            dc=terms.dc,
+            cost_cp=terms.cost_cp,
+            days=terms.days,
+            swap=swapped.id if swapped else None,
+            outcome=c.outcome,
+            breakdown=breakdown,
+            source_sheet=source_sheet,
+            target_sheet=target_sheet,
+        )
+    ]
     if state.items[c.source]["category"] == "runestone" and not plan.source_runes:
         events.append(RunestoneCracked(item=c.source))
     return events
@@ -112,20 +143,32 @@ def _sheet(state: State, item_id: str, runes: tuple[str, ...]) -> ItemSheet:
 def _terms(state: State, c: TransferRune, plan: rules.TransferPlan) -> rules.TransferTerms:
     who = state.characters[c.by]
     stone = state.items[c.source]["category"] == "runestone"
-    return rules.transfer_terms(plan.levels, plan.prices_cp, stone, c.days, who["level"],
-                                who["crafting"], c.outcome == "critical-success")
+    return rules.transfer_terms(
+        plan.levels,
+        plan.prices_cp,
+        stone,
+        c.days,
+        who["level"],
+        who["crafting"],
+        c.outcome == "critical-success",
+    )
 
 
 def _breakdown(terms: rules.TransferTerms, plan: rules.TransferPlan) -> dict[str, str]:
     free = not terms.base_cost_cp and max(plan.prices_cp) > 0
-    return {"rune level (higher of a swap)": str(terms.level), "DC": str(terms.dc),
-            "rune price (higher of a swap)": gp_text(max(plan.prices_cp)),
-            "cost": "free from a runestone" if free else f"10% = {gp_text(terms.base_cost_cp)}",
-            "saved by extra days": gp_text(terms.saved_cp), "days": str(terms.days)}
+    return {
+        "rune level (higher of a swap)": str(terms.level),
+        "DC": str(terms.dc),
+        "rune price (higher of a swap)": gp_text(max(plan.prices_cp)),
+        "cost": "free from a runestone" if free else f"10% = {gp_text(terms.base_cost_cp)}",
+        "saved by extra days": gp_text(terms.saved_cp),
+        "days": str(terms.days),
+    }
 
 
-def _failed(state: State, c: TransferRune, outcome: str, automatic: bool,
-            reason: str) -> RuneTransferFailed:
+def _failed(
+    state: State, c: TransferRune, outcome: str, automatic: bool, reason: str
+) -> RuneTransferFailed:
     """Return the failure event; a critical failure ruins 10% of the transfer's materials."""
     source = item(state, c.source)
     moved = rules.rune(c.rune)
@@ -135,7 +178,16 @@ def _failed(state: State, c: TransferRune, outcome: str, automatic: bool,
     cost = 0 if stone else max(prices) // 10
     loss = cost // 10 if outcome == "critical-failure" else 0
     require(c.days >= 1, "PF2E-XFER-8", f"a transfer takes at least 1 day, not {c.days}")
-    return RuneTransferFailed(rune=moved.id, source=c.source, target=c.target, by=c.by,
-                              outcome=outcome, automatic=automatic, reason=reason,
-                              dc=rules.dc_for_level(max(levels)), loss_cp=loss, days=c.days,
-                              swap=rules.rune(c.swap).id if c.swap else None)
+    return RuneTransferFailed(
+        rune=moved.id,
+        source=c.source,
+        target=c.target,
+        by=c.by,
+        outcome=outcome,
+        automatic=automatic,
+        reason=reason,
+        dc=rules.dc_for_level(max(levels)),
+        loss_cp=loss,
+        days=c.days,
+        swap=rules.rune(c.swap).id if c.swap else None,
+    )

@@ -100,7 +100,12 @@ def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple
 
 
 def _prepare(
-    state: State, c: CastTech, actor: dict[str, Any], name: str, tech: cat.Tech, table: dict[str, Any]
+    state: State,
+    c: CastTech,
+    actor: dict[str, Any],
+    name: str,
+    tech: cat.Tech,
+    table: dict[str, Any],
 ) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
     target = unit_of(state, name)
     effective = inputs.effective_of(tech, target)

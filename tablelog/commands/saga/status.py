@@ -130,8 +130,12 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
         f"{c.name} already took poison damage in turn {turn}",
     )
     told = f"{c.name} has an HP floor of {unit['hp_floor']}"
-    require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{told}: immune to poison",
-            vitals_told(unit, c.name, told))
+    require(
+        unit["hp_floor"] == 0,
+        "SAGA-HP-2",
+        f"{told}: immune to poison",
+        vitals_told(unit, c.name, told),
+    )
     base = vitals.poison_base(
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
     )

@@ -13,7 +13,13 @@ from tablelog.rules.fate.casting import MP_PER_TILE
 from tablelog.rules.fate.text import count, listing
 
 __all__ = [
-    "Chanted", "CodeCast", "EffectRaised", "DamageTaken", "Healed", "InjuryHealed", "ManaAbsorbed",
+    "Chanted",
+    "CodeCast",
+    "EffectRaised",
+    "DamageTaken",
+    "Healed",
+    "InjuryHealed",
+    "ManaAbsorbed",
 ]
 
 

@@ -13,7 +13,11 @@ from tablelog.rules.fate.text import count, listing
 from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
 __all__ = [
-    "PhantasmReleased", "FieldRaised", "FieldEnded", "ArmySummoned", "ArmyDismissed",
+    "PhantasmReleased",
+    "FieldRaised",
+    "FieldEnded",
+    "ArmySummoned",
+    "ArmyDismissed",
     "AbilityUsed",
 ]
 

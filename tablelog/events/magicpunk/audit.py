@@ -12,8 +12,9 @@ from collections.abc import Iterable, Mapping
 __all__ = ["audit_lines"]
 
 
-def audit_lines(rule_ids: Iterable[str],
-                breakdown: Mapping[str, object] | None = None) -> list[str]:
+def audit_lines(
+    rule_ids: Iterable[str], breakdown: Mapping[str, object] | None = None
+) -> list[str]:
     """Return ``["rule A, B", "key = value", …]`` (no rule line when no rule applied)."""
     ids = list(rule_ids)
     lines = [f"rule {', '.join(ids)}"] if ids else []

@@ -61,8 +61,12 @@ class CardsCharged(Event):
         return f"{self.by} charges {self.item} with {_cards(self.cards)}"
 
 
-@event("magicpunk.CardsCirculated", version=2, entities=("holder", "drawn_to"),
-       rules=("MP-CIRC-1", "MP-CIRC-2", "MP-CIRC-3"))
+@event(
+    "magicpunk.CardsCirculated",
+    version=2,
+    entities=("holder", "drawn_to"),
+    rules=("MP-CIRC-1", "MP-CIRC-2", "MP-CIRC-3"),
+)
 @attrs.frozen
 class CardsCirculated(Event):
     """``holder`` (character or item) discarded ``discarded``; as many were drawn: ``drawn``.
@@ -87,9 +91,14 @@ class CardsCirculated(Event):
     def describe(self) -> str:
         when = f" at {self.at}" if self.at else ""
         into = f" into {self.drawn_to}'s hand" if self.drawn_to not in (None, self.holder) else ""
-        return (f"{self.holder} circulates{when} ({self.rule}): {_cards(self.discarded)} -> "
-                f"{_cards(self.drawn)}{into}")
+        return (
+            f"{self.holder} circulates{when} ({self.rule}): {_cards(self.discarded)} -> "
+            f"{_cards(self.drawn)}{into}"
+        )
 
     def explain(self) -> list[str]:
-        return [f"rule {self.rule}", f"discarded = {_cards(self.discarded)}",
-                f"drawn = {_cards(self.drawn)}"]
+        return [
+            f"rule {self.rule}",
+            f"discarded = {_cards(self.discarded)}",
+            f"drawn = {_cards(self.drawn)}",
+        ]

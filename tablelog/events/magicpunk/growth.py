@@ -49,9 +49,22 @@ class SpellLearned(Event):
         return f"{self.name} learns {self.spell} ({self.gate} gate, tier {self.tier}, {paid})"
 
 
-@event("magicpunk.Rebuilt", entities=("name", "items_removed"),
-       rules=("MP-REBUILD-1", "MP-REBUILD-2", "MP-REBUILD-3", "MP-REBUILD-4", "MP-REBUILD-5",
-              "MP-REBUILD-6", "MP-REBUILD-7", "MP-REBUILD-8", "MP-REBUILD-9", "MP-REBUILD-10"))
+@event(
+    "magicpunk.Rebuilt",
+    entities=("name", "items_removed"),
+    rules=(
+        "MP-REBUILD-1",
+        "MP-REBUILD-2",
+        "MP-REBUILD-3",
+        "MP-REBUILD-4",
+        "MP-REBUILD-5",
+        "MP-REBUILD-6",
+        "MP-REBUILD-7",
+        "MP-REBUILD-8",
+        "MP-REBUILD-9",
+        "MP-REBUILD-10",
+    ),
+)
 @attrs.frozen
 class Rebuilt(Event):
     """``name`` was rebuilt: abilities, skills, items and spells, before and after.
@@ -75,8 +88,10 @@ class Rebuilt(Event):
     def describe(self) -> str:
         abilities = " ".join(f"{k} {v}" for k, v in self.abilities_after.items())
         skills = listing((f"{k} {v}" for k, v in self.skills_after.items()), empty="no skills")
-        return (f"{self.name} rebuilt: {abilities}; {skills}; money {self.money_before} -> "
-                f"{self.money_after} Mj")
+        return (
+            f"{self.name} rebuilt: {abilities}; {skills}; money {self.money_before} -> "
+            f"{self.money_after} Mj"
+        )
 
     def explain(self) -> list[str]:
         """Name the rebuild clauses of the parts rebuilt: abilities, conversions, skills,
@@ -117,8 +132,10 @@ class ProcurementAssessed(Event):
         if not self.check_needed:
             return f"{self.who} procures {what}rarity {self.rarity}, no check"
         dice = "die" if self.time_dice == 1 else "dice"
-        return (f"{self.who} procures {what}rarity {self.rarity}: Intellect check, challenge "
-                f"+{self.challenge}, +{self.time_dice} {dice} for time")
+        return (
+            f"{self.who} procures {what}rarity {self.rarity}: Intellect check, challenge "
+            f"+{self.challenge}, +{self.time_dice} {dice} for time"
+        )
 
     def explain(self) -> list[str]:
         """The rarity table (MP-PROC-2); the procurement check (MP-PROC-1) only if needed."""
@@ -143,8 +160,15 @@ class CheckRolled(Event):
     by: str | None = None
 
     def describe(self) -> str:
-        outcome = ("bad beat" if self.bad_beat else "jackpot" if self.jackpot
-                   else f"success ({self.achieved})" if self.success else "failure")
+        outcome = (
+            "bad beat"
+            if self.bad_beat
+            else "jackpot"
+            if self.jackpot
+            else f"success ({self.achieved})"
+            if self.success
+            else "failure"
+        )
         who = f"{self.by}: " if self.by else ""
         return f"{who}{self.notation} rolled {', '.join(map(str, self.dice))}: {outcome}"
 
@@ -163,8 +187,10 @@ class ResidenceShared(Event):
 
     def describe(self) -> str:
         shares = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.split, strict=True))
-        return (f"{listing(self.names)} share {article(self.residence)} in {self.region} "
-                f"(residence points: {shares})")
+        return (
+            f"{listing(self.names)} share {article(self.residence)} in {self.region} "
+            f"(residence points: {shares})"
+        )
 
 
 @event("magicpunk.LeisureStarted", rules=("MP-COHAB-2",))
@@ -195,8 +221,11 @@ class LeisureEventTaken(Event):
 
     def describe(self) -> str:
         moved = f", moved to {self.result}" if self.result != self.roll else ""
-        same = (f"; the same event as {self.shared_event}"
-                if self.shared_event not in (None, self.result) else "")
+        same = (
+            f"; the same event as {self.shared_event}"
+            if self.shared_event not in (None, self.result)
+            else ""
+        )
         scope = f" (every cohabitant{same})" if self.shared else ""
         return f"{self.name} rolls {self.roll} on the {self.table} leisure table{moved}{scope}"
 

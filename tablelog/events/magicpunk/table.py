@@ -26,8 +26,10 @@ class CharacterAdded(Event):
     money: int = 0
 
     def describe(self) -> str:
-        return (f"{self.name}: body {self.body} sense {self.sense} intellect {self.intellect} "
-                f"magic {self.magic}, HP {self.hp_max}, {self.money} Mj")
+        return (
+            f"{self.name}: body {self.body} sense {self.sense} intellect {self.intellect} "
+            f"magic {self.magic}, HP {self.hp_max}, {self.money} Mj"
+        )
 
 
 @event("magicpunk.ItemAdded", entities=("item", "owner"))
@@ -58,8 +60,10 @@ class ItemReadied(Event):
 
     def describe(self) -> str:
         effect = "Ma-GEAR effect active" if self.gear_active else "base item effect only"
-        return (f"{self.item} readied ({self.slots_free} of {self.slots_needed} magic slots "
-                f"free: {effect})")
+        return (
+            f"{self.item} readied ({self.slots_free} of {self.slots_needed} magic slots "
+            f"free: {effect})"
+        )
 
 
 @event("magicpunk.RestTaken", entities=("who",), rules=("MP-REST-1",))
@@ -75,8 +79,10 @@ class RestTaken(Event):
 
     def describe(self) -> str:
         slept = "with sleep" if self.sleep else "no sleep"
-        return (f"{self.package} rest ({slept}) for {listing(self.who, empty='nobody')}, "
-                f"{_when(self.start)} to {_when(self.end)}")
+        return (
+            f"{self.package} rest ({slept}) for {listing(self.who, empty='nobody')}, "
+            f"{_when(self.start)} to {_when(self.end)}"
+        )
 
 
 @event("magicpunk.DawnReached")
@@ -96,8 +102,7 @@ class DawnReached(Event):
         return f"dawn: {_when(self.end)} ({hours} h {minutes:02d} min later)"
 
 
-@event("magicpunk.DamageTaken", version=2, entities=("target",),
-       rules=("MP-PULL-1", "MP-COVER-1"))
+@event("magicpunk.DamageTaken", version=2, entities=("target",), rules=("MP-PULL-1", "MP-COVER-1"))
 @attrs.frozen
 class DamageTaken(Event):
     """``target`` took ``amount`` damage (``pull_punches``: not below 0 HP).
@@ -117,21 +122,29 @@ class DamageTaken(Event):
     def describe(self) -> str:
         """Say what happened: the HP lost, and the damage dealt when pulled punches cut it."""
         cover = f" covering {self.covering}" if self.covering else ""
-        lost = (self.amount if self.hp_before is None or self.hp_after is None
-                else self.hp_before - self.hp_after)
+        lost = (
+            self.amount
+            if self.hp_before is None or self.hp_after is None
+            else self.hp_before - self.hp_after
+        )
         if lost == self.amount:
             extra = " (pulled punches)" if self.pull_punches else ""
             return f"{self.target} takes {self.amount} damage{extra}{cover}"
         if lost == 0:
-            return (f"{self.target} takes no damage{cover}: pulled punches, already at "
-                    f"{self.hp_before} HP ({self.amount} dealt)")
-        return (f"{self.target} takes {lost} damage{cover} ({self.amount} dealt, pulled punches "
-                f"stop at {self.hp_after} HP)")
+            return (
+                f"{self.target} takes no damage{cover}: pulled punches, already at "
+                f"{self.hp_before} HP ({self.amount} dealt)"
+            )
+        return (
+            f"{self.target} takes {lost} damage{cover} ({self.amount} dealt, pulled punches "
+            f"stop at {self.hp_after} HP)"
+        )
 
     def explain(self) -> list[str]:
         """MP-PULL-1 with pulled punches, MP-COVER-1 for a coverer; plain damage names none."""
-        return audit_lines((["MP-PULL-1"] if self.pull_punches else [])
-                           + (["MP-COVER-1"] if self.covering else []))
+        return audit_lines(
+            (["MP-PULL-1"] if self.pull_punches else []) + (["MP-COVER-1"] if self.covering else [])
+        )
 
 
 @event("magicpunk.Healed", version=2, entities=("target",))
@@ -156,8 +169,7 @@ class Healed(Event):
         return f"{self.target} heals {healed} HP{capped}"
 
 
-@event("magicpunk.CoverTaken", version=2, entities=("coverer", "covered"),
-       rules=("MP-COVER-1",))
+@event("magicpunk.CoverTaken", version=2, entities=("coverer", "covered"), rules=("MP-COVER-1",))
 @attrs.frozen
 class CoverTaken(Event):
     """``coverer`` covered ``covered`` and is now acted; ``was_acted``: already acted this round.

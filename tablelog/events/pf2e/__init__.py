@@ -26,7 +26,17 @@ from tablelog.events.pf2e.runes import (
 )
 
 __all__ = [
-    "HIGHEST", "ItemSheet", "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven",
-    "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed", "RunestoneCracked",
-    "ItemInvested", "RuneActivated",
+    "HIGHEST",
+    "ItemSheet",
+    "CharacterAdded",
+    "FormulaLearned",
+    "ItemAdded",
+    "ItemGiven",
+    "RuneEtchingBegun",
+    "RuneEtched",
+    "RuneTransferred",
+    "RuneTransferFailed",
+    "RunestoneCracked",
+    "ItemInvested",
+    "RuneActivated",
 ]

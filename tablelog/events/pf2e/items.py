@@ -12,7 +12,12 @@ from tablelog.events.core import Event, event
 from tablelog.rules.core import gp_text
 
 __all__ = [
-    "ItemSheet", "CharacterAdded", "FormulaLearned", "ItemAdded", "ItemGiven", "ItemInvested",
+    "ItemSheet",
+    "CharacterAdded",
+    "FormulaLearned",
+    "ItemAdded",
+    "ItemGiven",
+    "ItemInvested",
     "RuneActivated",
 ]
 
@@ -79,8 +84,10 @@ class FormulaLearned(Event):
 
     def describe(self) -> str:
         how = "bought" if self.bought else "not charged"
-        return (f"{self.character} knows {self.rune} (formula level {self.level}, "
-                f"{gp_text(self.price_cp)}, {how})")
+        return (
+            f"{self.character} knows {self.rune} (formula level {self.level}, "
+            f"{gp_text(self.price_cp)}, {how})"
+        )
 
 
 @event("pf2e.ItemAdded", version=2, entities=("item", "owner"))

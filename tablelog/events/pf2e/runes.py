@@ -14,7 +14,11 @@ from tablelog.rules.core import gp_text
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 
 __all__ = [
-    "HIGHEST", "RuneEtchingBegun", "RuneEtched", "RuneTransferred", "RuneTransferFailed",
+    "HIGHEST",
+    "RuneEtchingBegun",
+    "RuneEtched",
+    "RuneTransferred",
+    "RuneTransferFailed",
     "RunestoneCracked",
 ]
 
@@ -50,8 +54,12 @@ def _may_change_dormancy(rune_id: str) -> bool:
     return found is not None and (not found.is_fundamental or found.family in POTENCY_FAMILIES)
 
 
-@event("pf2e.RuneEtchingBegun", version=3, entities=("item", "by"),
-       rules=("PF2E-ETCH-1", "PF2E-ETCH-2"))
+@event(
+    "pf2e.RuneEtchingBegun",
+    version=3,
+    entities=("item", "by"),
+    rules=("PF2E-ETCH-1", "PF2E-ETCH-2"),
+)
 @attrs.frozen
 class RuneEtchingBegun(Event):
     """A long Craft started: the rune has no effect until it is finished.
@@ -70,9 +78,19 @@ class RuneEtchingBegun(Event):
         return f"{self.rune} -> {self.item} begun by {self.by} (no effect until finished)"
 
 
-@event("pf2e.RuneEtched", version=3, entities=("item", "by"),
-       rules=("PF2E-ETCH-1", "PF2E-RUNE-3", "PF2E-RUNE-5", "PF2E-PRICE-1", "PF2E-FUND-1",
-              "PF2E-PROP-1"))
+@event(
+    "pf2e.RuneEtched",
+    version=3,
+    entities=("item", "by"),
+    rules=(
+        "PF2E-ETCH-1",
+        "PF2E-RUNE-3",
+        "PF2E-RUNE-5",
+        "PF2E-PRICE-1",
+        "PF2E-FUND-1",
+        "PF2E-PROP-1",
+    ),
+)
 @attrs.frozen
 class RuneEtched(Event):
     """A rune (of ``level``) was etched (``replaces``: the lower tier it upgrades); ``by`` paid
@@ -95,8 +113,10 @@ class RuneEtched(Event):
 
     def describe(self) -> str:
         upgrade = f", upgrades {self.replaces}" if self.replaces else ""
-        return (f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}"
-                f"{upgrade}{_highest_text(self.breakdown)})")
+        return (
+            f"{self.rune} -> {self.item} (level {self.level}, {gp_text(self.price_cp)}"
+            f"{upgrade}{_highest_text(self.breakdown)})"
+        )
 
     def explain(self) -> list[str]:
         """Etching, name, level and price; an upgrade adds PF2E-FUND-1 or PF2E-PROP-1, a rune
@@ -109,9 +129,22 @@ class RuneEtched(Event):
         return _audit(ids, self.breakdown)
 
 
-@event("pf2e.RuneTransferred", version=2, entities=("source", "target", "by"),
-       rules=("PF2E-XFER-1", "PF2E-XFER-2", "PF2E-XFER-3", "PF2E-XFER-5", "PF2E-XFER-6",
-              "PF2E-XFER-7", "PF2E-XFER-8", "PF2E-STONE-1", "PF2E-PROP-1"))
+@event(
+    "pf2e.RuneTransferred",
+    version=2,
+    entities=("source", "target", "by"),
+    rules=(
+        "PF2E-XFER-1",
+        "PF2E-XFER-2",
+        "PF2E-XFER-3",
+        "PF2E-XFER-5",
+        "PF2E-XFER-6",
+        "PF2E-XFER-7",
+        "PF2E-XFER-8",
+        "PF2E-STONE-1",
+        "PF2E-PROP-1",
+    ),
+)
 @attrs.frozen
 class RuneTransferred(Event):
     """A rune moved from ``source`` to ``target`` (and ``swap`` back), with Craft.
@@ -137,9 +170,11 @@ class RuneTransferred(Event):
         back = f", {self.swap} back" if self.swap else ""
         day = "day" if self.days == 1 else "days"
         cost = gp_text(self.cost_cp) if self.cost_cp else "free"
-        return (f"{self.rune}: {self.source} -> {self.target}{back} (DC {self.dc}, {cost}, "
-                f"{self.days} {day}, {_outcome_text(self.outcome)}"
-                f"{_highest_text(self.breakdown)})")
+        return (
+            f"{self.rune}: {self.source} -> {self.target}{back} (DC {self.dc}, {cost}, "
+            f"{self.days} {day}, {_outcome_text(self.outcome)}"
+            f"{_highest_text(self.breakdown)})"
+        )
 
     def explain(self) -> list[str]:
         """The transfer's rules; a swap, a dormancy change, a runestone or a rune outranked by
@@ -157,8 +192,11 @@ class RuneTransferred(Event):
         return _audit(ids, self.breakdown)
 
 
-@event("pf2e.RuneTransferFailed", entities=("source", "target", "by"),
-       rules=("PF2E-XFER-4", "PF2E-XFER-6"))
+@event(
+    "pf2e.RuneTransferFailed",
+    entities=("source", "target", "by"),
+    rules=("PF2E-XFER-4", "PF2E-XFER-6"),
+)
 @attrs.frozen
 class RuneTransferFailed(Event):
     """A transfer failed: the runes stay; a critical failure ruins ``loss_cp`` of materials."""
@@ -178,8 +216,10 @@ class RuneTransferFailed(Event):
     def describe(self) -> str:
         how = "automatic " if self.automatic else ""
         lost = f"{gp_text(self.loss_cp)} of materials lost" if self.loss_cp else "nothing lost"
-        return (f"{self.rune}: {self.source} -> {self.target}: {how}{_outcome_text(self.outcome)} "
-                f"(DC {self.dc}, {lost}; {self.reason}); the rune stays")
+        return (
+            f"{self.rune}: {self.source} -> {self.target}: {how}{_outcome_text(self.outcome)} "
+            f"(DC {self.dc}, {lost}; {self.reason}); the rune stays"
+        )
 
     def explain(self) -> list[str]:
         """PF2E-XFER-6 (DC, cost); an automatic critical failure adds PF2E-XFER-4."""

@@ -100,8 +100,13 @@ class EffectApplied(Event):
     reason: str = ""
 
     def describe(self) -> str:
-        outcome = "" if self.landed else f" (did not land: {self.reason})" if self.reason else (
-            " (did not land)")
+        outcome = (
+            ""
+            if self.landed
+            else f" (did not land: {self.reason})"
+            if self.reason
+            else (" (did not land)")
+        )
         source = f" with {self.tech}" if self.tech else ""
         if self.kind == "tech_power":
             return f"{self.by}{source}: tech-power-up {self.performance} on {self.target}"

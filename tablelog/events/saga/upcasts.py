@@ -19,16 +19,25 @@ __all__: list[str] = []
 _NEW_FIELDS: dict[str, dict[str, Any]] = {
     "saga.UnitAdded": {"hp_floor": None},
     "saga.BattleStarted": {"levels": None, "season": None},
-    "saga.TurnEnded": {"next_turn": None, "levels": None, "season": None,
-                       "tech_power_lost": None},
+    "saga.TurnEnded": {"next_turn": None, "levels": None, "season": None, "tech_power_lost": None},
     "saga.EffectApplied": {"value_before": None, "value_after": None, "reason": ""},
     "saga.AttackDamageDealt": {"hp_lost": None, "draw_no": None},
     "saga.HPHealed": {"healed": None},
     "saga.PoisonDamageTaken": {"hp_lost": None, "draw_no": None},
-    "saga.BloodPaid": {"lp_lost": None, "lp_damage_effect_gain": None, "incapacitated": None,
-                       "overdrive": False},
-    "saga.PartyWiped": {"lp_before": None, "lp_damage_effect": None, "lp_after": None,
-                        "out": [], "levels": None, "season": None},
+    "saga.BloodPaid": {
+        "lp_lost": None,
+        "lp_damage_effect_gain": None,
+        "incapacitated": None,
+        "overdrive": False,
+    },
+    "saga.PartyWiped": {
+        "lp_before": None,
+        "lp_damage_effect": None,
+        "lp_after": None,
+        "out": [],
+        "levels": None,
+        "season": None,
+    },
 }
 
 

@@ -28,7 +28,12 @@ from tablelog.rules.fate import (
 )
 
 __all__ = [
-    "master_outcomes", "phantasm_numbers", "typed_mods", "ALLY_HP", "MAX_HELD", "uses_allowed",
+    "master_outcomes",
+    "phantasm_numbers",
+    "typed_mods",
+    "ALLY_HP",
+    "MAX_HELD",
+    "uses_allowed",
 ]
 
 ALLY_HP = EX_FIELD_ALLY_HP

@@ -156,9 +156,7 @@ def require_action_free(state: State, action: int, label: str, rule_id: str) -> 
             f"the {label} #{action} is already in effect")  # fmt: skip
 
 
-def require_cause(
-    state: State, cause: int, rule_id: str, what: str, label: str, noun: str
-) -> None:
+def require_cause(state: State, cause: int, rule_id: str, what: str, label: str, noun: str) -> None:
     """Refuse an outcome whose cast or release (``cause``) is not in effect (e.g. undone).
 
     Args:

@@ -38,12 +38,22 @@ def init_state(state: State, options: dict[str, Any]) -> None:
     day, minutes = parse_clock(options.get("clock"))
     state.clock = {"day": day, "minutes": minutes}
     state.deck = new_deck(parse_deck(options.get("deck")))
-    state.extra["magicpunk"] = {"round": 1, "briefing": None, "rolls": 0, "leisure": {},
-                                "rules": list(parse_adopted(options.get("rules")))}
+    state.extra["magicpunk"] = {
+        "round": 1,
+        "briefing": None,
+        "rolls": 0,
+        "leisure": {},
+        "rules": list(parse_adopted(options.get("rules"))),
+    }
 
 
 def to_json(state: State) -> dict[str, Any]:
     """Return the JSON state of SPEC, plus ``table``: the combat round and the briefing."""
     table = table_of(state)
-    return {"system": state.system, "title": state.title, "seq": state.seq, **entity_view(state),
-            "table": {"round": table.get("round", 1), "briefing": table.get("briefing")}}
+    return {
+        "system": state.system,
+        "title": state.title,
+        "seq": state.seq,
+        **entity_view(state),
+        "table": {"round": table.get("round", 1), "briefing": table.get("briefing")},
+    }

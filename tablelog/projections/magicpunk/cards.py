@@ -61,8 +61,12 @@ def _charged(state: State, e: CardsCharged) -> None:
 @precondition(CardsCirculated)
 def _check_circulated(state: State, e: CardsCirculated) -> None:
     if e.at_minute is not None:
-        require(clock_now(state) >= e.at_minute, e.rule, f"{e.holder} circulates at {e.at}, "
-                f"but the clock is at {clock.at_text(clock_now(state))}")
+        require(
+            clock_now(state) >= e.at_minute,
+            e.rule,
+            f"{e.holder} circulates at {e.at}, "
+            f"but the clock is at {clock.at_text(clock_now(state))}",
+        )
     check_held(state, e.holder, e.discarded)
     check_pile(state, e.drawn, e.reshuffle_at, e.discarded)
     if e.drawn_to is not None:

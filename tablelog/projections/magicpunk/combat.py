@@ -33,14 +33,26 @@ def _check_bound(ch: dict[str, Any], name: str, e: DamageTaken | Healed, rule: s
     heal = isinstance(e, Healed)
     change, hp, what = e.hp_after - e.hp_before, ch["hp"], "heal" if heal else "pulled punch"
     if change != (e.amount if heal else -e.amount):
-        require(hp == e.hp_before, rule, f"{name} has {hp} HP: the {what} of {e.amount} stopped "
-                f"at {e.hp_after} HP when {name} had {e.hp_before}")
+        require(
+            hp == e.hp_before,
+            rule,
+            f"{name} has {hp} HP: the {what} of {e.amount} stopped "
+            f"at {e.hp_after} HP when {name} had {e.hp_before}",
+        )
     elif heal:
-        require(hp + change <= ch["hp_max"], rule, f"{name} has {hp} of {ch['hp_max']} HP: the "
-                f"heal of {e.amount} decided at {e.hp_before} HP would take it above its max")
+        require(
+            hp + change <= ch["hp_max"],
+            rule,
+            f"{name} has {hp} of {ch['hp_max']} HP: the "
+            f"heal of {e.amount} decided at {e.hp_before} HP would take it above its max",
+        )
     else:
-        require(hp + change >= 0, rule, f"{name} has {hp} HP: the pulled punch of {e.amount} "
-                f"decided at {e.hp_before} HP would take it below 0")
+        require(
+            hp + change >= 0,
+            rule,
+            f"{name} has {hp} HP: the pulled punch of {e.amount} "
+            f"decided at {e.hp_before} HP would take it below 0",
+        )
 
 
 @precondition(DamageTaken)
@@ -48,14 +60,19 @@ def _check_damage_taken(state: State, e: DamageTaken) -> None:
     ch = character(state, e.target)
     if e.covering is not None:
         character(state, e.covering)
-        require(ch["acted"], "MP-COVER-1", f"{e.target} takes the hit for {e.covering} only "
-                "after declaring cover (which leaves it acted)")
+        require(
+            ch["acted"],
+            "MP-COVER-1",
+            f"{e.target} takes the hit for {e.covering} only "
+            "after declaring cover (which leaves it acted)",
+        )
     if e.pull_punches:
         _check_bound(ch, e.target, e, "MP-PULL-1")
 
 
-def _apply_change(state: State, name: str, before: int | None,
-                  after: int | None) -> dict[str, Any] | None:
+def _apply_change(
+    state: State, name: str, before: int | None, after: int | None
+) -> dict[str, Any] | None:
     """Apply the recorded HP change (after - before) to ``name``; return its record instead when
     the event is a legacy v1 record (no HP recorded), for the caller's legacy path."""
     ch = state.characters.get(name)
@@ -108,8 +125,11 @@ def _briefing_started(state: State, e: BriefingStarted) -> None:
 @precondition(PreparationTaken)
 def _check_preparation_taken(state: State, e: PreparationTaken) -> None:
     briefing = _check_briefing(state)
-    combat.check_preparation(briefing["package"], table_of(state).get("briefing_limit", 0),
-                             briefing["by_actor"].get(f"{e.side}:{e.who}", 0))
+    combat.check_preparation(
+        briefing["package"],
+        table_of(state).get("briefing_limit", 0),
+        briefing["by_actor"].get(f"{e.side}:{e.who}", 0),
+    )
 
 
 @evolver(PreparationTaken)

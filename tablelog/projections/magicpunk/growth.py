@@ -72,9 +72,12 @@ def _check_spell_learned(state: State, e: SpellLearned) -> None:
     ch = character(state, e.name)
     require(e.spell not in ch["spells"], "MP-REBUILD-11", f"{e.name} already knows {e.spell}")
     rebuild.check_spell_order(spells_known(ch), e.gate, e.tier)
-    require(e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"], "MP-MONEY",
-            f"{e.name} has {ch['spell_money']} spell-only Mj and {ch['money']} Mj, the spell "
-            f"takes {e.from_spell_money} spell-only Mj and {e.from_money} Mj")
+    require(
+        e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"],
+        "MP-MONEY",
+        f"{e.name} has {ch['spell_money']} spell-only Mj and {ch['money']} Mj, the spell "
+        f"takes {e.from_spell_money} spell-only Mj and {e.from_money} Mj",
+    )
 
 
 @evolver(SpellLearned)
@@ -84,20 +87,32 @@ def _spell_learned(state: State, e: SpellLearned) -> None:
         return
     ch["spell_money"] -= e.from_spell_money
     ch["money"] -= e.from_money
-    ch["spells"][e.spell] = {"gate": e.gate, "tier": e.tier, "price": e.price,
-                             "from_money": e.from_money, "from_spell_money": e.from_spell_money,
-                             "free": e.free}
+    ch["spells"][e.spell] = {
+        "gate": e.gate,
+        "tier": e.tier,
+        "price": e.price,
+        "from_money": e.from_money,
+        "from_spell_money": e.from_spell_money,
+        "free": e.free,
+    }
 
 
 @precondition(Rebuilt)
 def _check_rebuilt(state: State, e: Rebuilt) -> None:
     ch = character(state, e.name)
-    require(abilities_of(ch) == e.abilities_before and ch["skills"] == e.skills_before
-            and ch["money"] == e.money_before, "MP-REBUILD-1",
-            f"{e.name} changed since the rebuild was decided: now {sheet_text(ch)}")
+    require(
+        abilities_of(ch) == e.abilities_before
+        and ch["skills"] == e.skills_before
+        and ch["money"] == e.money_before,
+        "MP-REBUILD-1",
+        f"{e.name} changed since the rebuild was decided: now {sheet_text(ch)}",
+    )
     for item in e.items_removed:
-        require(item in state.items and state.items[item]["owner"] == e.name, "MP-REBUILD-8",
-                f"{e.name} does not hold the item {item}")
+        require(
+            item in state.items and state.items[item]["owner"] == e.name,
+            "MP-REBUILD-8",
+            f"{e.name} does not hold the item {item}",
+        )
     for spell in e.spells_unlearned:
         require(spell in ch["spells"], "MP-REBUILD-10", f"{e.name} does not know {spell}")
 
@@ -153,8 +168,12 @@ def _residence_shared(state: State, e: ResidenceShared) -> None:
     for name, share in zip(e.names, e.split, strict=False):
         if name in state.characters:
             state.characters[name]["lifestyle"] = {
-                "region": e.region, "residence": e.residence, "region_points": e.region_points,
-                "residence_points": share, "cohabitants": [n for n in e.names if n != name]}
+                "region": e.region,
+                "residence": e.residence,
+                "region_points": e.region_points,
+                "residence_points": share,
+                "cohabitants": [n for n in e.names if n != name],
+            }
 
 
 @evolver(LeisureStarted)
@@ -166,8 +185,11 @@ def _leisure_started(state: State, e: LeisureStarted) -> None:
 def _check_leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
     character(state, e.name)
     taken = table_of(state).get("leisure", {}).get(leisure_group(state, e.name), [])
-    require(e.shared_event is None or e.shared_event not in taken, "MP-COHAB-2",
-            f"shared leisure event {e.shared_event} has already happened in this leisure")
+    require(
+        e.shared_event is None or e.shared_event not in taken,
+        "MP-COHAB-2",
+        f"shared leisure event {e.shared_event} has already happened in this leisure",
+    )
 
 
 @evolver(LeisureEventTaken)

@@ -21,8 +21,15 @@ from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.optional import check_adopted
 
-__all__ = ["table_of", "adopts", "check_rule_adopted", "clock_now", "set_clock", "character",
-           "check_free_name"]
+__all__ = [
+    "table_of",
+    "adopts",
+    "check_rule_adopted",
+    "clock_now",
+    "set_clock",
+    "character",
+    "check_free_name",
+]
 
 
 def table_of(state: State) -> dict[str, Any]:
@@ -71,8 +78,11 @@ def character(state: State, name: str) -> dict[str, Any]:
 
 def check_free_name(state: State, name: str) -> None:
     """Refuse ``name`` when a character or item already has it (CORE-NAME)."""
-    require(name not in state.characters and name not in state.items, "CORE-NAME",
-            f"a character or item named {name!r} already exists")
+    require(
+        name not in state.characters and name not in state.items,
+        "CORE-NAME",
+        f"a character or item named {name!r} already exists",
+    )
 
 
 @precondition(CharacterAdded)
@@ -83,11 +93,24 @@ def _check_character_added(state: State, e: CharacterAdded) -> None:
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
     state.characters[e.name] = {
-        "hp": e.hp_max, "hp_max": e.hp_max, "hand": [], "body": e.body, "sense": e.sense,
-        "intellect": e.intellect, "magic": e.magic, "skills": dict(e.skills),
-        "money": e.money, "spell_money": 0, "money_at_creation": e.money,
-        "money_from_scenarios": 0, "money_converted": 0, "spells": {}, "items": [],
-        "acted": False, "stays_acted": False, "lifestyle": None,
+        "hp": e.hp_max,
+        "hp_max": e.hp_max,
+        "hand": [],
+        "body": e.body,
+        "sense": e.sense,
+        "intellect": e.intellect,
+        "magic": e.magic,
+        "skills": dict(e.skills),
+        "money": e.money,
+        "spell_money": 0,
+        "money_at_creation": e.money,
+        "money_from_scenarios": 0,
+        "money_converted": 0,
+        "spells": {},
+        "items": [],
+        "acted": False,
+        "stays_acted": False,
+        "lifestyle": None,
     }
 
 
@@ -95,8 +118,11 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 def _check_item_added(state: State, e: ItemAdded) -> None:
     owner = character(state, e.owner)
     check_free_name(state, e.item)
-    require(e.price <= owner["money"], "MP-MONEY",
-            f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj")
+    require(
+        e.price <= owner["money"],
+        "MP-MONEY",
+        f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj",
+    )
 
 
 @evolver(ItemAdded)
@@ -105,8 +131,14 @@ def _item_added(state: State, e: ItemAdded) -> None:
     if owner is not None:
         owner["money"] -= e.price
         owner["items"] = [*owner["items"], e.item]
-    state.items[e.item] = {"owner": e.owner, "cards": [], "price": e.price,
-                           "gear_slots": e.gear_slots, "readied": False, "gear_active": None}
+    state.items[e.item] = {
+        "owner": e.owner,
+        "cards": [],
+        "price": e.price,
+        "gear_slots": e.gear_slots,
+        "readied": False,
+        "gear_active": None,
+    }
 
 
 @precondition(ItemReadied)
@@ -122,8 +154,12 @@ def _item_readied(state: State, e: ItemReadied) -> None:
 
 @precondition(RestTaken)
 def _check_rest_taken(state: State, e: RestTaken) -> None:
-    require(clock_now(state) == e.start, "MP-REST-1", f"the rest starts at "
-            f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}")
+    require(
+        clock_now(state) == e.start,
+        "MP-REST-1",
+        f"the rest starts at "
+        f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}",
+    )
 
 
 @evolver(RestTaken)
@@ -133,8 +169,12 @@ def _rest_taken(state: State, e: RestTaken) -> None:
 
 @precondition(DawnReached)
 def _check_dawn_reached(state: State, e: DawnReached) -> None:
-    require(clock_now(state) == e.start, "MP-CIRC-2", f"dawn is counted from "
-            f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}")
+    require(
+        clock_now(state) == e.start,
+        "MP-CIRC-2",
+        f"dawn is counted from "
+        f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}",
+    )
 
 
 @evolver(DawnReached)
@@ -146,9 +186,12 @@ def _dawn_reached(state: State, e: DawnReached) -> None:
 def _check_cover_taken(state: State, e: CoverTaken) -> None:
     ch = character(state, e.coverer)
     character(state, e.covered)
-    require(ch["acted"] == e.was_acted, "MP-COVER-1",
-            f"the cover was decided when {e.coverer} {_acted(e.was_acted)} this round, but "
-            f"{e.coverer} {_acted(ch['acted'])}")
+    require(
+        ch["acted"] == e.was_acted,
+        "MP-COVER-1",
+        f"the cover was decided when {e.coverer} {_acted(e.was_acted)} this round, but "
+        f"{e.coverer} {_acted(ch['acted'])}",
+    )
 
 
 @evolver(CoverTaken)
@@ -161,8 +204,11 @@ def _cover_taken(state: State, e: CoverTaken) -> None:
 
 @precondition(TurnTaken)
 def _check_turn_taken(state: State, e: TurnTaken) -> None:
-    require(not character(state, e.name)["acted"], "MP-COVER-1",
-            f"{e.name} has already acted this round")
+    require(
+        not character(state, e.name)["acted"],
+        "MP-COVER-1",
+        f"{e.name} has already acted this round",
+    )
 
 
 @evolver(TurnTaken)

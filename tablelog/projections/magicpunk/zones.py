@@ -15,8 +15,19 @@ from tablelog.rules.core import RuleViolation, Secret, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["new_deck", "holder_cards", "card_location", "card_hint", "check_held", "check_pile",
-           "take_from_holder", "take_from_pile", "put_discard", "give_to_holder", "sync"]
+__all__ = [
+    "new_deck",
+    "holder_cards",
+    "card_location",
+    "card_hint",
+    "check_held",
+    "check_pile",
+    "take_from_holder",
+    "take_from_pile",
+    "put_discard",
+    "give_to_holder",
+    "sync",
+]
 
 # Lists in the state are replaced, never changed in place: the change report of a command
 # that moves cards several times must keep each event's own "new" values.
@@ -25,8 +36,13 @@ __all__ = ["new_deck", "holder_cards", "card_location", "card_hint", "check_held
 def new_deck(cards: Iterable[str]) -> dict[str, Any]:
     """Return the deck record of a new session: every card in the draw pile."""
     pile = list(cards)
-    return {"size": len(pile), "draw_count": len(pile), "discard": [], "draws_made": 0,
-            "_pile": pile}
+    return {
+        "size": len(pile),
+        "draw_count": len(pile),
+        "discard": [],
+        "draws_made": 0,
+        "_pile": pile,
+    }
 
 
 def sync(deck: dict[str, Any]) -> None:
@@ -96,8 +112,9 @@ def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
             raise RuleViolation(CARDS_RULE, f"{card} is not held by {holder} ({where})", secrets)
 
 
-def check_pile(state: State, cards: Iterable[str], reshuffle_at: int | None,
-               discarded: Iterable[str] = ()) -> None:
+def check_pile(
+    state: State, cards: Iterable[str], reshuffle_at: int | None, discarded: Iterable[str] = ()
+) -> None:
     """Check that ``cards`` can be drawn as recorded: from the draw pile, then (from index
     ``reshuffle_at``) from the discard pile reshuffled in once the draw pile is empty.
 
@@ -113,9 +130,12 @@ def check_pile(state: State, cards: Iterable[str], reshuffle_at: int | None,
     pile, discard = list(state.deck["_pile"]), [*state.deck["discard"], *discarded]
     for i, card in enumerate(cards):
         if i == reshuffle_at:
-            require(not pile, CARDS_RULE,
-                    f"the discard pile is reshuffled only when the draw pile is empty, and it "
-                    f"holds {count_text(len(pile), 'card')}")
+            require(
+                not pile,
+                CARDS_RULE,
+                f"the discard pile is reshuffled only when the draw pile is empty, and it "
+                f"holds {count_text(len(pile), 'card')}",
+            )
             pile, discard = discard, []
         if card not in pile:
             where, secrets = card_hint(state, card)

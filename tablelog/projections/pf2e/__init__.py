@@ -44,8 +44,19 @@ from tablelog.rules.pf2e.catalogue import gp_from_cp
 __all__ = ["init_state", "spend"]
 
 
-_DERIVED = ("name", "level", "price_gp", "potency", "striking", "resilient", "reinforcing",
-            "property", "dormant", "rarity", "invested_trait")
+_DERIVED = (
+    "name",
+    "level",
+    "price_gp",
+    "potency",
+    "striking",
+    "resilient",
+    "reinforcing",
+    "property",
+    "dormant",
+    "rarity",
+    "invested_trait",
+)
 
 
 def init_state(state: State, options: dict[str, Any]) -> None:
@@ -63,8 +74,12 @@ def spend(who: dict[str, Any] | None, cp: int) -> None:
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
     state.characters[e.name] = {
-        "level": e.level, "crafting": e.crafting, "magical_crafting": e.magical_crafting,
-        "formulas": [], "spent_gp": 0, "_spent_cp": 0,
+        "level": e.level,
+        "crafting": e.crafting,
+        "magical_crafting": e.magical_crafting,
+        "formulas": [],
+        "spent_gp": 0,
+        "_spent_cp": 0,
     }
 
 

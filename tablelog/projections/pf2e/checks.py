@@ -16,9 +16,21 @@ from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "character", "item", "etching_text", "holder", "check_new_name", "check_crafter", "check_holds",
-    "check_etcher", "check_etch", "check_no_etching", "check_mover", "check_transfer",
-    "check_activation", "check_crafter_free", "check_invest",
+    "character",
+    "item",
+    "etching_text",
+    "holder",
+    "check_new_name",
+    "check_crafter",
+    "check_holds",
+    "check_etcher",
+    "check_etch",
+    "check_no_etching",
+    "check_mover",
+    "check_transfer",
+    "check_activation",
+    "check_crafter_free",
+    "check_invest",
 ]
 
 
@@ -56,38 +68,52 @@ def etching_text(etching: dict[str, str]) -> str:
 def holder(state: State, name: str) -> rules.Holder:
     """Return the item ``name`` as a :class:`rules.Holder` (label, base item, rune ids)."""
     record = item(state, name)
-    return rules.Holder(label=name, base=rules.base_item(record["base"]),
-                        runes=tuple(record["runes"]))
+    return rules.Holder(
+        label=name, base=rules.base_item(record["base"]), runes=tuple(record["runes"])
+    )
 
 
 def check_new_name(state: State, name: str) -> None:
     """Refuse a character or item name already in use (both share one namespace)."""
     require(name.strip(), "CORE-NAME", "a name cannot be empty")
-    require(state.entity(name) is None, "CORE-NAME",
-            f"{name!r} is already a character or item of this session")
+    require(
+        state.entity(name) is None,
+        "CORE-NAME",
+        f"{name!r} is already a character or item of this session",
+    )
 
 
 def check_crafter(state: State, by: str) -> dict[str, Any]:
     """Return the crafter ``by`` if they can craft magic items (PF2E-ETCH-1)."""
     who = character(state, by)
-    require(who["magical_crafting"], "PF2E-ETCH-1",
-            f"{by} cannot craft magic items (added with --no-magical-crafting)")
+    require(
+        who["magical_crafting"],
+        "PF2E-ETCH-1",
+        f"{by} cannot craft magic items (added with --no-magical-crafting)",
+    )
     return who
 
 
 def check_holds(state: State, by: str, item_id: str, rule: str) -> None:
     """Refuse unless ``by`` holds the item (``pf2e give`` hands items over)."""
     owner = item(state, item_id)["owner"]
-    require(owner == by, rule, f"{by} does not hold {item_id} (held by {owner or 'nobody'}); "
-            f"hand it over first: pf2e give {item_id} --to {by}")
+    require(
+        owner == by,
+        rule,
+        f"{by} does not hold {item_id} (held by {owner or 'nobody'}); "
+        f"hand it over first: pf2e give {item_id} --to {by}",
+    )
 
 
 def check_no_etching(state: State, item_id: str) -> None:
     """Refuse while a long etch is in progress on the item (one rune at a time, PF2E-ETCH-2)."""
     etching = item(state, item_id)["etching"]
     if etching is not None:
-        raise RuleViolation("PF2E-ETCH-2", f"{item_id} has an etch in progress "
-                            f"({etching_text(etching)}); finish it first: pf2e finish {item_id}")
+        raise RuleViolation(
+            "PF2E-ETCH-2",
+            f"{item_id} has an etch in progress "
+            f"({etching_text(etching)}); finish it first: pf2e finish {item_id}",
+        )
 
 
 def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
@@ -98,12 +124,21 @@ def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
     for name, record in state.items.items():
         etching = record["etching"]
         if name != skip and etching is not None and etching["by"] == by:
-            raise RuleViolation("PF2E-ETCH-2", f"{by} is already etching {etching['rune']} on "
-                                f"{name}; one rune at a time: pf2e finish {name}")
+            raise RuleViolation(
+                "PF2E-ETCH-2",
+                f"{by} is already etching {etching['rune']} on "
+                f"{name}; one rune at a time: pf2e finish {name}",
+            )
 
 
-def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by: str,
-                 crafting: str | None = None) -> None:
+def check_etcher(
+    state: State,
+    item_id: str,
+    rune_id: str,
+    level: int | None,
+    by: str,
+    crafting: str | None = None,
+) -> None:
     """Refuse unless ``by`` may etch the rune ``rune_id`` (of ``level``) onto the item now.
 
     Args:
@@ -119,16 +154,26 @@ def check_etcher(state: State, item_id: str, rune_id: str, level: int | None, by
     who = check_crafter(state, by)
     check_holds(state, by, item_id, "PF2E-ETCH-1")
     check_crafter_free(state, by, item_id)
-    require(rune_id in who["formulas"], "PF2E-ETCH-1",
-            f"{by} has no formula for {rune_id}; add it: pf2e formula add {by} {rune_id}")
-    require(level is None or who["level"] >= level, "PF2E-ETCH-1",
-            f"{by} is level {who['level']}, below {rune_id}'s level {level}")
-    require(crafting is None or rules.rank_at_least(who["crafting"], crafting), "PF2E-ETCH-1",
-            f"{by} is {who['crafting']} in Crafting; etching {rune_id} needs {crafting}")
+    require(
+        rune_id in who["formulas"],
+        "PF2E-ETCH-1",
+        f"{by} has no formula for {rune_id}; add it: pf2e formula add {by} {rune_id}",
+    )
+    require(
+        level is None or who["level"] >= level,
+        "PF2E-ETCH-1",
+        f"{by} is level {who['level']}, below {rune_id}'s level {level}",
+    )
+    require(
+        crafting is None or rules.rank_at_least(who["crafting"], crafting),
+        "PF2E-ETCH-1",
+        f"{by} is {who['crafting']} in Crafting; etching {rune_id} needs {crafting}",
+    )
 
 
-def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rules.Rune,
-                                                                            rules.EtchPlan]:
+def check_etch(
+    state: State, item_id: str, rune_name: str, by: str
+) -> tuple[rules.Rune, rules.EtchPlan]:
     """Return the rune and the etch plan if ``by`` may etch it onto the item now (deciders).
 
     Raises:
@@ -139,8 +184,9 @@ def check_etch(state: State, item_id: str, rune_name: str, by: str) -> tuple[rul
     record = item(state, item_id)
     check_crafter(state, by)
     rune = rules.rune(rune_name)
-    check_etcher(state, item_id, rune.id, rune.level, by,
-                 rules.crafting_rank_needed(rune.family, rune.tier))
+    check_etcher(
+        state, item_id, rune.id, rune.level, by, rules.crafting_rank_needed(rune.family, rune.tier)
+    )
     plan = rules.plan_etch(rules.base_item(record["base"]), record["runes"], rune, item_id)
     return rune, plan
 
@@ -164,8 +210,9 @@ def check_mover(state: State, source: str, target: str, by: str) -> None:
         check_no_etching(state, item_id)
 
 
-def check_transfer(state: State, rune_name: str, source: str, target: str, by: str,
-                   swap: str | None) -> tuple[rules.Rune, rules.Rune | None, rules.TransferPlan]:
+def check_transfer(
+    state: State, rune_name: str, source: str, target: str, by: str, swap: str | None
+) -> tuple[rules.Rune, rules.Rune | None, rules.TransferPlan]:
     """Return the moved rune, the swap rune and the plan if ``by`` may move runes now (deciders).
 
     Raises:
@@ -189,9 +236,11 @@ def check_invest(state: State, item_id: str, by: str) -> None:
     """
     record = item(state, item_id)
     character(state, by)
-    require(record["invested_trait"], "PF2E-INVEST-1",
-            f"{item_id} ({record['name']}) has no invested trait: only armor with runes is "
-            "invested")
+    require(
+        record["invested_trait"],
+        "PF2E-INVEST-1",
+        f"{item_id} ({record['name']}) has no invested trait: only armor with runes is invested",
+    )
     check_holds(state, by, item_id, "PF2E-INVEST-1")
     require(not record["invested"], "PF2E-INVEST-1", f"{by} has already invested {item_id}")
 
@@ -208,11 +257,18 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     character(state, by)
     check_holds(state, by, item_id, "PF2E-ACT-1")
     active = _active(record["runes"], record["dormant"])
-    require(rune_id in active, "PF2E-ACT-1", f"{item_id} has no active {rune_id} rune "
-            f"(active: {', '.join(active) or 'none'}; dormant: "
-            f"{', '.join(record['dormant']) or 'none'})")
-    require(record["invested"] or not record["invested_trait"], "PF2E-INVEST-1",
-            f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}")
+    require(
+        rune_id in active,
+        "PF2E-ACT-1",
+        f"{item_id} has no active {rune_id} rune "
+        f"(active: {', '.join(active) or 'none'}; dormant: "
+        f"{', '.join(record['dormant']) or 'none'})",
+    )
+    require(
+        record["invested"] or not record["invested_trait"],
+        "PF2E-INVEST-1",
+        f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}",
+    )
 
 
 def _active(runes: list[str], dormant: list[str]) -> list[str]:

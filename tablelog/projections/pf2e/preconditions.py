@@ -54,8 +54,11 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 @precondition(FormulaLearned)
 def _formula_learned(state: State, e: FormulaLearned) -> None:
     who = character(state, e.character)
-    require(e.rune not in who["formulas"], "PF2E-FORMULA-1",
-            f"{e.character} already has the formula for {e.rune}")
+    require(
+        e.rune not in who["formulas"],
+        "PF2E-FORMULA-1",
+        f"{e.character} already has the formula for {e.rune}",
+    )
 
 
 @precondition(ItemAdded)
@@ -69,10 +72,16 @@ def _item_added(state: State, e: ItemAdded) -> None:
 def _item_given(state: State, e: ItemGiven) -> None:
     record = item(state, e.item)
     character(state, e.to)
-    require(record["owner"] == e.giver, "PF2E-ETCH-1",
-            f"{e.item} is held by {record['owner'] or 'nobody'}, not {e.giver or 'nobody'}")
-    require(record["etching"] is None, "PF2E-ETCH-1",
-            f"{e.item} has an etch in progress: the crafter must hold it throughout")
+    require(
+        record["owner"] == e.giver,
+        "PF2E-ETCH-1",
+        f"{e.item} is held by {record['owner'] or 'nobody'}, not {e.giver or 'nobody'}",
+    )
+    require(
+        record["etching"] is None,
+        "PF2E-ETCH-1",
+        f"{e.item} has an etch in progress: the crafter must hold it throughout",
+    )
 
 
 @precondition(RuneEtchingBegun)
@@ -85,8 +94,9 @@ def _etching_begun(state: State, e: RuneEtchingBegun) -> None:
 def _rune_etched(state: State, e: RuneEtched) -> None:
     etching = item(state, e.item)["etching"]
     if etching is not None and etching != {"rune": e.rune, "by": e.by}:
-        raise RuleViolation("PF2E-ETCH-2", f"{e.item} has another etch in progress "
-                            f"({etching_text(etching)})")
+        raise RuleViolation(
+            "PF2E-ETCH-2", f"{e.item} has another etch in progress ({etching_text(etching)})"
+        )
     check_etcher(state, e.item, e.rune, e.level, e.by, e.crafting)
     if e.sheet is not None:
         _check_etched_item(state.items[e.item], e)
@@ -98,12 +108,20 @@ def _check_etched_item(record: dict[str, Any], e: RuneEtched) -> None:
     held = record["runes"]
     is_property = e.rune in e.sheet.property or e.rune in e.sheet.dormant
     if e.replaces is not None and e.replaces not in held:
-        raise RuleViolation("PF2E-PROP-1" if is_property else "PF2E-FUND-1",
-                            f"{e.item} no longer holds {e.replaces}, which {e.rune} upgrades")
+        raise RuleViolation(
+            "PF2E-PROP-1" if is_property else "PF2E-FUND-1",
+            f"{e.item} no longer holds {e.replaces}, which {e.rune} upgrades",
+        )
     if is_property and e.replaces is None:
         _require_slot(record, e.item, e.rune)
-    _require_runes(e.item, held, _before(e.sheet, [e.rune], [e.replaces]), e.sheet,
-                   "PF2E-ETCH-1", f"{e.rune} was etched")
+    _require_runes(
+        e.item,
+        held,
+        _before(e.sheet, [e.rune], [e.replaces]),
+        e.sheet,
+        "PF2E-ETCH-1",
+        f"{e.rune} was etched",
+    )
 
 
 @precondition(RuneTransferred)
@@ -118,11 +136,22 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
     if e.swap is None and (e.rune in e.target_sheet.property or e.rune in e.target_sheet.dormant):
         _require_slot(target, e.target, e.rune)
     what = f"{e.rune} was moved from {e.source} to {e.target}"
-    _require_runes(e.source, state.items[e.source]["runes"],
-                   _before(e.source_sheet, [e.swap], [e.rune]), e.source_sheet, "PF2E-XFER-1",
-                   what)
-    _require_runes(e.target, target["runes"], _before(e.target_sheet, [e.rune], [e.swap]),
-                   e.target_sheet, "PF2E-XFER-1", what)
+    _require_runes(
+        e.source,
+        state.items[e.source]["runes"],
+        _before(e.source_sheet, [e.swap], [e.rune]),
+        e.source_sheet,
+        "PF2E-XFER-1",
+        what,
+    )
+    _require_runes(
+        e.target,
+        target["runes"],
+        _before(e.target_sheet, [e.rune], [e.swap]),
+        e.target_sheet,
+        "PF2E-XFER-1",
+        what,
+    )
 
 
 @precondition(RuneTransferFailed)
@@ -136,8 +165,11 @@ def _transfer_failed(state: State, e: RuneTransferFailed) -> None:
 def _runestone_cracked(state: State, e: RunestoneCracked) -> None:
     record = item(state, e.item)
     require(record["category"] == "runestone", "PF2E-STONE-1", f"{e.item} is not a runestone")
-    require(not record["runes"], "PF2E-STONE-1",
-            f"{e.item} still holds {', '.join(record['runes'])}: only an empty runestone cracks")
+    require(
+        not record["runes"],
+        "PF2E-STONE-1",
+        f"{e.item} still holds {', '.join(record['runes'])}: only an empty runestone cracks",
+    )
 
 
 @precondition(ItemInvested)
@@ -152,8 +184,12 @@ def _rune_activated(state: State, e: RuneActivated) -> None:
 
 def _require_held(state: State, item_id: str, rune: str, rule: str) -> None:
     held = item(state, item_id)["runes"]
-    require(rune in held, rule, f"{item_id} holds no {rune} rune "
-            f"({'it holds ' + ', '.join(held) if held else 'it holds no runes'})")
+    require(
+        rune in held,
+        rule,
+        f"{item_id} holds no {rune} rune "
+        f"({'it holds ' + ', '.join(held) if held else 'it holds no runes'})",
+    )
 
 
 def _require_slot(record: dict[str, Any], item_id: str, rune: str) -> None:
@@ -161,12 +197,16 @@ def _require_slot(record: dict[str, Any], item_id: str, rune: str) -> None:
     if record["category"] == "runestone":
         return
     props = [*record["property"], *record["dormant"]]
-    require(len(props) < record["potency"], "PF2E-RUNE-2",
-            no_slot_text(item_id, record["potency"], props, rune))
+    require(
+        len(props) < record["potency"],
+        "PF2E-RUNE-2",
+        no_slot_text(item_id, record["potency"], props, rune),
+    )
 
 
-def _before(sheet: ItemSheet, arrived: Sequence[str | None],
-            left: Sequence[str | None]) -> list[str]:
+def _before(
+    sheet: ItemSheet, arrived: Sequence[str | None], left: Sequence[str | None]
+) -> list[str]:
     """Return the runes an item held before an event: its sheet's, less what arrived, plus what
     left (compared as a multiset: etch order is the rules' business, not the dependency's)."""
     runes = sheet.runes
@@ -175,12 +215,16 @@ def _before(sheet: ItemSheet, arrived: Sequence[str | None],
     return [*runes, *(r for r in left if r is not None)]
 
 
-def _require_runes(item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet,
-                   rule: str, what: str) -> None:
+def _require_runes(
+    item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet, rule: str, what: str
+) -> None:
     """Refuse when the item no longer holds the runes the event was decided on."""
     if Counter(held) != Counter(before):
-        raise RuleViolation(rule, f"{what} when {item_id} held {_runes_text(before)}, making it "
-                            f"{sheet.name}; it holds {_runes_text(held)} now")
+        raise RuleViolation(
+            rule,
+            f"{what} when {item_id} held {_runes_text(before)}, making it "
+            f"{sheet.name}; it holds {_runes_text(held)} now",
+        )
 
 
 def _runes_text(ids: Sequence[str]) -> str:

@@ -14,8 +14,7 @@ from tablelog.events.pf2e import ItemSheet
 from tablelog.rules import pf2e as rules
 from tablelog.rules.pf2e.runesets import without_one
 
-__all__ = ["etched_runes", "moved_runes", "assign", "sheet_of", "legacy_refresh",
-           "legacy_item"]
+__all__ = ["etched_runes", "moved_runes", "assign", "sheet_of", "legacy_refresh", "legacy_item"]
 
 
 def etched_runes(ids: Sequence[str], rune: str, replaces: str | None) -> list[str]:
@@ -29,8 +28,9 @@ def etched_runes(ids: Sequence[str], rune: str, replaces: str | None) -> list[st
     return [*without_one(ids, replaces), rune]
 
 
-def moved_runes(source: Sequence[str], target: Sequence[str], rune: str,
-                swap: str | None) -> tuple[list[str], list[str]]:
+def moved_runes(
+    source: Sequence[str], target: Sequence[str], rune: str, swap: str | None
+) -> tuple[list[str], list[str]]:
     """Return (source, target) rune ids after moving ``rune`` across and ``swap`` back.
 
     Each arriving rune becomes the most recently etched on its new item (PF2E-XFER-5).
@@ -48,10 +48,17 @@ def assign(record: dict[str, Any], sheet: ItemSheet) -> None:
     An item without the invested trait is not invested; shields also get hardness, HP and BT.
     """
     record.update(
-        runes=list(sheet.runes), name=sheet.name, level=sheet.level,
-        price_gp=rules.gp_from_cp(sheet.price_cp), potency=sheet.potency,
-        striking=sheet.striking, resilient=sheet.resilient, reinforcing=sheet.reinforcing,
-        property=list(sheet.property), dormant=list(sheet.dormant), rarity=sheet.rarity,
+        runes=list(sheet.runes),
+        name=sheet.name,
+        level=sheet.level,
+        price_gp=rules.gp_from_cp(sheet.price_cp),
+        potency=sheet.potency,
+        striking=sheet.striking,
+        resilient=sheet.resilient,
+        reinforcing=sheet.reinforcing,
+        property=list(sheet.property),
+        dormant=list(sheet.dormant),
+        rarity=sheet.rarity,
         invested_trait=sheet.invested_trait,
     )
     if not sheet.invested_trait:
@@ -67,11 +74,21 @@ def sheet_of(base: rules.BaseItem, ids: Sequence[str]) -> ItemSheet:
     """
     facts = rules.item_facts(base, ids)
     return ItemSheet(
-        runes=tuple(ids), name=facts.name, level=facts.level, price_cp=facts.price_cp,
-        potency=facts.potency, striking=facts.striking, resilient=facts.resilient,
-        reinforcing=facts.reinforcing, property=facts.property, dormant=facts.dormant,
-        rarity=facts.rarity, invested_trait=facts.invested_trait, hardness=facts.hardness,
-        hp_max=facts.hp_max, bt=facts.bt,
+        runes=tuple(ids),
+        name=facts.name,
+        level=facts.level,
+        price_cp=facts.price_cp,
+        potency=facts.potency,
+        striking=facts.striking,
+        resilient=facts.resilient,
+        reinforcing=facts.reinforcing,
+        property=facts.property,
+        dormant=facts.dormant,
+        rarity=facts.rarity,
+        invested_trait=facts.invested_trait,
+        hardness=facts.hardness,
+        hp_max=facts.hp_max,
+        bt=facts.bt,
     )
 
 

@@ -114,8 +114,11 @@ def _incapacitated(state: State, e: UnitIncapacitated) -> None:
 def _party_wiped(state: State, e: PartyWiped) -> None:
     lp_after, out = e.lp_after, e.out
     if lp_after is None:
-        lp_after = {name: legacy.wiped_lp(unit) for name, unit in state.characters.items()
-                    if unit["side"] == "ally" and unit["lp"] is not None}
+        lp_after = {
+            name: legacy.wiped_lp(unit)
+            for name, unit in state.characters.items()
+            if unit["side"] == "ally" and unit["lp"] is not None
+        }
         out = tuple(name for name, lp in lp_after.items() if lp == 0)
     for name, unit in state.characters.items():
         if name in lp_after:

@@ -38,7 +38,8 @@ def clock_levels(terrain: str | None, seasons: bool, turn: int) -> dict[str, int
     no battle could have had (an unknown terrain, both terrain and seasons)."""
     try:
         levels: dict[str, int] = five.battle_levels(
-            terrain, seasons=seasons, turn=max(turn, 1)).value
+            terrain, seasons=seasons, turn=max(turn, 1)
+        ).value
     except RuleViolation:
         return dict.fromkeys(ELEMENTS, 0)
     return levels
@@ -67,14 +68,19 @@ def blood_outcome(unit: dict[str, Any], cost: int) -> tuple[int, int, bool]:
     if unit["lp"] is None:
         return 0, 0, False
     paid = vitals.lp_after_blood(unit["lp"], unit["lp_damage_effect"], cost, confused=True).value
-    return (unit["lp"] - paid["lp"], paid["lp_damage_effect"] - unit["lp_damage_effect"],
-            paid["incapacitated"])
+    return (
+        unit["lp"] - paid["lp"],
+        paid["lp_damage_effect"] - unit["lp_damage_effect"],
+        paid["incapacitated"],
+    )
 
 
 def wiped_lp(unit: dict[str, Any]) -> int:
     """Return an ally's LP after a v1 wipe and retry (SAGA-LP-3, SAGA-LP-4)."""
     lp: int = vitals.lp_after_wipe(
-        unit["lp"], unit["lp_damage_effect"], incapacitated=unit["incapacitated"],
+        unit["lp"],
+        unit["lp_damage_effect"],
+        incapacitated=unit["incapacitated"],
         lp_max=unit["lp_max"],
     ).value
     return lp

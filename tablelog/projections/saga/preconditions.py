@@ -65,8 +65,12 @@ def _can_apply(state: State, e: EffectApplied) -> None:
 
 def _hp_stays_above_floor(unit: dict[str, Any], name: str, lost: int, what: str) -> None:
     told = f"{name} has {unit['hp']} HP and an HP floor of {unit['hp_floor']}"
-    require(unit["hp"] - lost >= unit["hp_floor"], "SAGA-HP-1", f"{what} takes {lost} HP; {told}",
-            vitals_told(unit, name, told))
+    require(
+        unit["hp"] - lost >= unit["hp_floor"],
+        "SAGA-HP-1",
+        f"{what} takes {lost} HP; {told}",
+        vitals_told(unit, name, told),
+    )
 
 
 @precondition(AttackDamageDealt)
@@ -95,8 +99,12 @@ def _can_heal(state: State, e: HPHealed) -> None:
     require(not unit["incapacitated"], "SAGA-HP-5", f"{e.unit} is incapacitated")
     if e.healed is not None:
         told = f"{e.unit} has {unit['hp']}/{unit['hp_max']} HP"
-        require(unit["hp"] + e.healed <= unit["hp_max"], "SAGA-HP-5",
-                f"the heal gives {e.healed} HP; {told}", vitals_told(unit, e.unit, told))
+        require(
+            unit["hp"] + e.healed <= unit["hp_max"],
+            "SAGA-HP-5",
+            f"the heal gives {e.healed} HP; {told}",
+            vitals_told(unit, e.unit, told),
+        )
 
 
 @precondition(PoisonDamageTaken)
@@ -111,17 +119,24 @@ def _can_poison(state: State, e: PoisonDamageTaken) -> None:
     require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
     if e.hp_lost is not None:
         told = f"{e.unit} has {unit['hp']} HP"
-        require(e.hp_lost <= unit["hp"], "SAGA-HP-2", f"the poison takes {e.hp_lost} HP; {told}",
-                vitals_told(unit, e.unit, told))
+        require(
+            e.hp_lost <= unit["hp"],
+            "SAGA-HP-2",
+            f"the poison takes {e.hp_lost} HP; {told}",
+            vitals_told(unit, e.unit, told),
+        )
 
 
 @precondition(ReleaseDamageTaken)
 def _can_release(state: State, e: ReleaseDamageTaken) -> None:
     unit = unit_of(state, e.unit)
     told = f"HP {unit['hp']}"
-    require(0 <= e.damage < max(unit["hp"], 1), "SAGA-REL-1",
-            f"release damage {e.damage} would leave {e.unit} below 1 HP ({told})",
-            vitals_told(unit, e.unit, told))
+    require(
+        0 <= e.damage < max(unit["hp"], 1),
+        "SAGA-REL-1",
+        f"release damage {e.damage} would leave {e.unit} below 1 HP ({told})",
+        vitals_told(unit, e.unit, told),
+    )
 
 
 @precondition(BloodPaid)
@@ -130,8 +145,12 @@ def _can_pay(state: State, e: BloodPaid) -> None:
     require(unit["lp"] is not None and unit["lp"] > 0, "SAGA-LP-2", f"{e.unit} has no LP to pay")
     if e.lp_lost is not None:
         told = f"{e.unit} has {unit['lp']} LP"
-        require(e.lp_lost <= unit["lp"], "SAGA-LP-2", f"{e.tech} takes {e.lp_lost} LP; {told}",
-                vitals_told(unit, e.unit, told))
+        require(
+            e.lp_lost <= unit["lp"],
+            "SAGA-LP-2",
+            f"{e.tech} takes {e.lp_lost} LP; {told}",
+            vitals_told(unit, e.unit, told),
+        )
 
 
 @precondition(UnitIncapacitated)

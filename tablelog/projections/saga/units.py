@@ -113,8 +113,10 @@ def _turn_ended(state: State, e: TurnEnded) -> None:
         after = e.turn + 1
         levels = legacy.clock_levels(battle["terrain"], battle["seasons"], after)
         season = legacy.season_of(battle["seasons"], after)
-        lost = {name: legacy.tech_power_lost(unit["effects"]["tech_power"])
-                for name, unit in state.characters.items()}
+        lost = {
+            name: legacy.tech_power_lost(unit["effects"]["tech_power"])
+            for name, unit in state.characters.items()
+        }
     state.clock = clock_for(levels, season, after)
     for name, drop in lost.items():
         unit = state.characters.get(name)

@@ -128,8 +128,9 @@ MODS: dict[str, ModSpec] = {
     "ignores-defense": ModSpec("ignores_defense", "flag", "attack"),
     "reality-marble": ModSpec("reality_marble", "flag", "marble"),
     "upkeep-per-unit": ModSpec("upkeep_per_unit", "int", "army"),
-    "widen": ModSpec("widen", "choice", "attack",
-                     choices=("anti-army", "anti-fortress", "anti-country")),  # fmt: skip
+    "widen": ModSpec(
+        "widen", "choice", "attack", choices=("anti-army", "anti-fortress", "anti-country")
+    ),  # fmt: skip
     "plus-hp": ModSpec("plus_hp", "int", "attack"),
     "plus-mp": ModSpec("plus_mp", "int", "attack", minimum=0),
     "wound": ModSpec("wound", "int", "attack", minimum=0),
@@ -182,8 +183,11 @@ def _as_int(key: str, value: ModValue, minimum: int) -> int:
             raise RuleViolation(
                 "FATE-NP-13", f"modifier {key}={value} needs a whole number (e.g. {key}=-2)"
             ) from None
-    require(-MOD_LIMIT <= number <= MOD_LIMIT, "FATE-NP-13",
-            f"modifier {key}={text[:20]}: a number from -{MOD_LIMIT} to {MOD_LIMIT}")
+    require(
+        -MOD_LIMIT <= number <= MOD_LIMIT,
+        "FATE-NP-13",
+        f"modifier {key}={text[:20]}: a number from -{MOD_LIMIT} to {MOD_LIMIT}",
+    )
     require(number >= minimum, "FATE-NP-13", f"modifier {key}={number} is below {minimum}"
             + (": an NP hits at least one target" if key == "targets" else ""))  # fmt: skip
     return number

@@ -203,9 +203,16 @@ class NPProfile:
 
     def numbers(self) -> dict[str, int | None]:
         """Return the numbers a PhantasmAdded records, by field name (no formula)."""
-        return {"points": self.points, "mp_cost": self.mp_cost, "hp_per_tile": self.hp_per_tile,
-                "mp_per_tile": self.mp_per_tile, "targets": self.targets, "tiles": self.tiles,
-                "block_per_tile": self.block_per_tile, "hp_max_bonus": self.hp_max_bonus}
+        return {
+            "points": self.points,
+            "mp_cost": self.mp_cost,
+            "hp_per_tile": self.hp_per_tile,
+            "mp_per_tile": self.mp_per_tile,
+            "targets": self.targets,
+            "tiles": self.tiles,
+            "block_per_tile": self.block_per_tile,
+            "hp_max_bonus": self.hp_max_bonus,
+        }
 
 
 def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tuple[int, int, str]:
@@ -268,8 +275,12 @@ def np_profile(
     points = np_setting_points(grade)
     check_np_type(np_type, grade, form, release)
     mp_cost = release_mp_cost(np_type, form, release, grade, extra_grades) + parsed.mp_cost
-    require(mp_cost >= 0, "FATE-NP-13", f"mp-cost={parsed.mp_cost} would make a release cost "
-            f"{mp_cost} MP: a release never gives MP")
+    require(
+        mp_cost >= 0,
+        "FATE-NP-13",
+        f"mp-cost={parsed.mp_cost} would make a release cost "
+        f"{mp_cost} MP: a release never gives MP",
+    )
     formula = {
         "points": f"{grade} = {points}",
         "mp_cost": release_mp_formula(np_type, form, release, grade, extra_grades, parsed.mp_cost),
@@ -309,8 +320,11 @@ def check_ignores_attacks(grade: Grade) -> None:
     Source: 노블 판타즘 3.② (등급에 따른 특정 판정 무시 효과 … 보구의 최대 등급은 B 등급으로
         제한); FATE-NP-15.
     """
-    require(not grade.is_ex and grade.value <= IGNORE_CAP.value, "FATE-NP-15",
-            f"an always-active NP that ignores attacks is at most grade B, not {grade}")
+    require(
+        not grade.is_ex and grade.value <= IGNORE_CAP.value,
+        "FATE-NP-15",
+        f"an always-active NP that ignores attacks is at most grade B, not {grade}",
+    )
 
 
 def parse_np_grade(text: str) -> Grade:

@@ -17,8 +17,17 @@ from tablelog.rules.magicpunk.text import count as count_text
 from tablelog.rules.magicpunk.text import listing
 
 __all__ = [
-    "CARDS_RULE", "RANKS", "SUITS", "STANDARD_DECK", "DrawPlan", "is_card_code",
-    "parse_card_list", "parse_deck", "plan_random_draw", "plan_named_draw", "pick_random",
+    "CARDS_RULE",
+    "RANKS",
+    "SUITS",
+    "STANDARD_DECK",
+    "DrawPlan",
+    "is_card_code",
+    "parse_card_list",
+    "parse_deck",
+    "plan_random_draw",
+    "plan_named_draw",
+    "pick_random",
 ]
 
 CARDS_RULE = "MP-CARDS"
@@ -113,9 +122,12 @@ def plan_random_draw(
 
     Source: RULES.md, magicpunk preamble (Decision: randomness and undo; reshuffle).
     """
-    require(count <= len(pile) + len(discard), CARDS_RULE,
-            f"cannot draw {count_text(count, 'card')}: {len(pile)} in the draw pile and "
-            f"{len(discard)} in the discard pile")
+    require(
+        count <= len(pile) + len(discard),
+        CARDS_RULE,
+        f"cannot draw {count_text(count, 'card')}: {len(pile)} in the draw pile and "
+        f"{len(discard)} in the discard pile",
+    )
     work, rest = list(pile), list(discard)
     drawn: list[str] = []
     reshuffle_at = None
@@ -128,9 +140,7 @@ def plan_random_draw(
     return DrawPlan(tuple(drawn), reshuffle_at)
 
 
-def plan_named_draw(
-    cards: Iterable[str], pile: Sequence[str], discard: Sequence[str]
-) -> DrawPlan:
+def plan_named_draw(cards: Iterable[str], pile: Sequence[str], discard: Sequence[str]) -> DrawPlan:
     """Check the cards the table actually drew, reshuffling only when the pile is empty.
 
     Raises:
@@ -146,9 +156,12 @@ def plan_named_draw(
         if not work and card in rest:
             reshuffle_at, work, rest = i, rest, []
         if card not in work:
-            why = (f"it is in the discard pile, which is reshuffled in only once the draw pile "
-                   f"({count_text(len(work), 'card')}) is empty" if card in rest
-                   else f"{count_text(len(work), 'card')} left there")
+            why = (
+                f"it is in the discard pile, which is reshuffled in only once the draw pile "
+                f"({count_text(len(work), 'card')}) is empty"
+                if card in rest
+                else f"{count_text(len(work), 'card')} left there"
+            )
             raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile ({why})")
         work.remove(card)
         drawn.append(card)

@@ -15,8 +15,16 @@ import attrs
 from tablelog.rules.core import draw_index, require
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["CHECK_RULE", "MAX_DICE", "Notation", "CheckResult", "parse_notation", "dice_to_roll",
-           "roll_dice", "evaluate"]
+__all__ = [
+    "CHECK_RULE",
+    "MAX_DICE",
+    "Notation",
+    "CheckResult",
+    "parse_notation",
+    "dice_to_roll",
+    "roll_dice",
+    "evaluate",
+]
 
 CHECK_RULE = "MP-CHECK"
 """Rule ID for check notation and dice (issue 3, Magic Punk checks; not a seed clause)."""
@@ -80,10 +88,16 @@ def parse_notation(text: str) -> Notation:
     n, m, x = match.groups()
     n, x = n or "1", x or None
     for number in (m, x or "0"):  # checked as text: a 5,000-digit number is not even converted
-        require(len(number.lstrip("0")) <= len(str(MAX_NUMBER)), CHECK_RULE,
-                f"{text!r}: a target or challenge is at most {MAX_NUMBER}")
-    require(len(n.lstrip("0")) <= 2 and int(n) <= MAX_DICE, CHECK_RULE,
-            f"{text!r}: at most {MAX_DICE} dice, got {n}")
+        require(
+            len(number.lstrip("0")) <= len(str(MAX_NUMBER)),
+            CHECK_RULE,
+            f"{text!r}: a target or challenge is at most {MAX_NUMBER}",
+        )
+    require(
+        len(n.lstrip("0")) <= 2 and int(n) <= MAX_DICE,
+        CHECK_RULE,
+        f"{text!r}: at most {MAX_DICE} dice, got {n}",
+    )
     return Notation(int(n), int(m), int(x) if x is not None and int(x) > 0 else None)
 
 
@@ -123,9 +137,12 @@ def evaluate(notation: Notation, dice: Sequence[int]) -> CheckResult:
         RuleViolation: MP-CHECK if a die is outside 1..20 or the dice count is wrong.
     """
     dice = tuple(dice)
-    require(len(dice) == dice_to_roll(notation), CHECK_RULE,
-            f"{notation.text()} needs {count_text(dice_to_roll(notation), 'die', 'dice')}, "
-            f"got {len(dice)}")
+    require(
+        len(dice) == dice_to_roll(notation),
+        CHECK_RULE,
+        f"{notation.text()} needs {count_text(dice_to_roll(notation), 'die', 'dice')}, "
+        f"got {len(dice)}",
+    )
     bad = [d for d in dice if not 1 <= d <= 20]
     require(not bad, CHECK_RULE, f"a d20 shows 1 to 20, got {', '.join(map(str, bad))}")
     if notation.dice == 0:

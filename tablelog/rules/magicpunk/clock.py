@@ -13,9 +13,20 @@ import attrs
 from tablelog.rules.core import require
 
 __all__ = [
-    "CLOCK_RULE", "DAWN_MINUTES", "DEFAULT_CLOCK", "MAX_DAY", "REST_PACKAGES", "RestMoment",
-    "absolute", "at_text", "clock_text", "from_absolute", "next_dawn", "parse_clock",
-    "rest_moments", "rest_sleeps",
+    "CLOCK_RULE",
+    "DAWN_MINUTES",
+    "DEFAULT_CLOCK",
+    "MAX_DAY",
+    "REST_PACKAGES",
+    "RestMoment",
+    "absolute",
+    "at_text",
+    "clock_text",
+    "from_absolute",
+    "next_dawn",
+    "parse_clock",
+    "rest_moments",
+    "rest_sleeps",
 ]
 
 CLOCK_RULE = "MP-CLOCK"
@@ -49,8 +60,11 @@ def parse_clock(text: str | None) -> tuple[int, int]:
     require(match, CLOCK_RULE, f"clock {text!r} is not 'DAY HH:MM' (e.g. '1 22:00')")
     assert match is not None
     day, hours, minutes = (int(g) for g in match.groups())
-    require(1 <= day <= MAX_DAY and hours < 24 and minutes < 60, CLOCK_RULE,
-            f"clock {text!r}: the day is 1 to {MAX_DAY} and the time 00:00 to 23:59")
+    require(
+        1 <= day <= MAX_DAY and hours < 24 and minutes < 60,
+        CLOCK_RULE,
+        f"clock {text!r}: the day is 1 to {MAX_DAY} and the time 00:00 to 23:59",
+    )
     return day, hours * 60 + minutes
 
 
@@ -95,12 +109,16 @@ def rest_sleeps(package: str, sleep: bool | None) -> bool:
     Source: magicpunk-optional-rules.ja.txt, 休息パッケージ; MP-REST-1 (Decision: 8h sleeps
     unless --no-sleep, 1h only with --sleep, 10m never).
     """
-    require(package in REST_PACKAGES, "MP-REST-1",
-            f"unknown rest package {package!r} (10m, 1h or 8h)")
+    require(
+        package in REST_PACKAGES, "MP-REST-1", f"unknown rest package {package!r} (10m, 1h or 8h)"
+    )
     minutes = REST_PACKAGES[package]
-    require(not (sleep and minutes < SLEEP_CIRCULATION_MINUTES), "MP-REST-1",
-            f"a {package} rest ({minutes} minutes) cannot include sleep: sleep circulation "
-            f"needs {SLEEP_CIRCULATION_MINUTES} minutes")
+    require(
+        not (sleep and minutes < SLEEP_CIRCULATION_MINUTES),
+        "MP-REST-1",
+        f"a {package} rest ({minutes} minutes) cannot include sleep: sleep circulation "
+        f"needs {SLEEP_CIRCULATION_MINUTES} minutes",
+    )
     if sleep is None:
         return package == "8h"
     return sleep

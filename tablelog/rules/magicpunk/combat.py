@@ -8,8 +8,15 @@ from __future__ import annotations
 from tablelog.rules.core import require
 from tablelog.rules.magicpunk.text import count as count_text
 
-__all__ = ["BRIEFING_PACKAGES", "BRIEFING_LIMITS", "hp_after_damage", "hp_after_heal",
-           "cover_outcome", "briefing_limit", "check_preparation"]
+__all__ = [
+    "BRIEFING_PACKAGES",
+    "BRIEFING_LIMITS",
+    "hp_after_damage",
+    "hp_after_heal",
+    "cover_outcome",
+    "briefing_limit",
+    "check_preparation",
+]
 
 BRIEFING_PACKAGES: dict[str, str] = {
     "10s": "about 10 seconds: each PC takes one preparation",
@@ -74,8 +81,11 @@ def briefing_limit(package: str) -> int:
 
     Source: magicpunk-optional-rules.ja.txt, ブリーフィングパッケージ; MP-BRIEF-1.
     """
-    require(package in BRIEFING_PACKAGES, "MP-BRIEF-1",
-            f"unknown briefing package {package!r} (10s, 1m or ample)")
+    require(
+        package in BRIEFING_PACKAGES,
+        "MP-BRIEF-1",
+        f"unknown briefing package {package!r} (10s, 1m or ample)",
+    )
     return BRIEFING_LIMITS[package] or 0
 
 
@@ -93,6 +103,9 @@ def check_preparation(package: str, limit_each: int, taken_by_actor: int) -> Non
 
     Source: MP-BRIEF-1.
     """
-    require(not limit_each or taken_by_actor < limit_each, "MP-BRIEF-1",
-            f"{package} briefing: each takes at most {count_text(limit_each, 'preparation')}, "
-            f"and this one has already taken {taken_by_actor}")
+    require(
+        not limit_each or taken_by_actor < limit_each,
+        "MP-BRIEF-1",
+        f"{package} briefing: each takes at most {count_text(limit_each, 'preparation')}, "
+        f"and this one has already taken {taken_by_actor}",
+    )

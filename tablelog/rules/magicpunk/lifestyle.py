@@ -12,9 +12,17 @@ from tablelog.rules.core import require
 from tablelog.rules.magicpunk.text import count as count_text
 from tablelog.rules.magicpunk.text import listing
 
-__all__ = ["UNSHARABLE_RESIDENCES", "SHARED_LEISURE_EVENTS", "SHARED_LEISURE_EVENTS_WILDS",
-           "SHARED_TABLES", "even_split", "check_split",
-           "check_household", "check_residence", "shared_leisure_roll"]
+__all__ = [
+    "UNSHARABLE_RESIDENCES",
+    "SHARED_LEISURE_EVENTS",
+    "SHARED_LEISURE_EVENTS_WILDS",
+    "SHARED_TABLES",
+    "even_split",
+    "check_split",
+    "check_household",
+    "check_residence",
+    "shared_leisure_roll",
+]
 
 UNSHARABLE_RESIDENCES = frozenset({"student-dorm", "orphanage", "monastery", "barracks"})
 """Residences that cannot be shared (学生寮, 孤児院, 修道院, 兵舎)."""
@@ -23,11 +31,22 @@ SHARED_LEISURE_EVENTS: dict[int, int] = {roll: roll for roll in (2, 3, 4, 7, 10,
 """Leisure-table roll whose event affects every cohabitant -> that event (MP-COHAB-2); an event
 is named by the lowest roll that reads it."""
 
-SHARED_LEISURE_EVENTS_WILDS: dict[int, int] = {1: 1, 2: 2, 3: 3, 4: 2, 5: 5, 6: 2, 7: 7, 8: 8,
-                                               11: 11, 13: 13}
+SHARED_LEISURE_EVENTS_WILDS: dict[int, int] = {
+    1: 1,
+    2: 2,
+    3: 3,
+    4: 2,
+    5: 5,
+    6: 2,
+    7: 7,
+    8: 8,
+    11: 11,
+    13: 13,
+}
 """The seed's second shared-event table (stampedes, mana disasters, raiders, exiles' camps):
 cohabitants living outside the towns. Rolls 2, 4 and 6 read the same event
-(「突如として魔煌災害が発生した。」), so they are one event, 2: the same event, not the same roll."""
+(「突如として魔煌災害が発生した。」), so they are one event, 2: the same event, not the same
+roll."""
 
 SHARED_TABLES = {"town": SHARED_LEISURE_EVENTS, "wilds": SHARED_LEISURE_EVENTS_WILDS}
 
@@ -40,8 +59,11 @@ def check_household(names: Sequence[str]) -> None:
 
     Source: magicpunk-optional-rules.ja.txt, 同居 (「同意した2人以上のＰＣ」); MP-COHAB-1.
     """
-    require(len(names) >= 2, "MP-COHAB-1",
-            f"cohabitation needs 2 or more PCs, got only {listing(names)}")
+    require(
+        len(names) >= 2,
+        "MP-COHAB-1",
+        f"cohabitation needs 2 or more PCs, got only {listing(names)}",
+    )
     twice = [n for n, times in Counter(names).items() if times > 1]  # linear: names may be many
     require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
 
@@ -56,8 +78,11 @@ def check_residence(names: Sequence[str], residence: str) -> None:
     Source: magicpunk-optional-rules.ja.txt, 同居; MP-COHAB-1.
     """
     check_household(names)
-    require(residence not in UNSHARABLE_RESIDENCES, "MP-COHAB-1",
-            f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})")
+    require(
+        residence not in UNSHARABLE_RESIDENCES,
+        "MP-COHAB-1",
+        f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})",
+    )
 
 
 def even_split(points: int, count: int) -> tuple[int, ...]:
@@ -77,17 +102,27 @@ def check_split(points: int, split: Sequence[int], count: int) -> None:
             not add up to ``points``.
     """
     shown = ", ".join(map(str, split))
-    require(len(split) == count, "MP-COHAB-1",
-            f"the split {shown} names {count_text(len(split), 'share')}, the residence has "
-            f"{count_text(count, 'PC')}")
+    require(
+        len(split) == count,
+        "MP-COHAB-1",
+        f"the split {shown} names {count_text(len(split), 'share')}, the residence has "
+        f"{count_text(count, 'PC')}",
+    )
     require(all(s >= 0 for s in split), "MP-COHAB-1", f"the split {shown} has a negative share")
-    require(sum(split) == points, "MP-COHAB-1",
-            f"the split {shown} adds up to {sum(split)}, the residence costs "
-            f"{count_text(points, 'point')}")
+    require(
+        sum(split) == points,
+        "MP-COHAB-1",
+        f"the split {shown} adds up to {sum(split)}, the residence costs "
+        f"{count_text(points, 'point')}",
+    )
 
 
-def shared_leisure_roll(roll: int, safety: int, taken: Collection[int],
-                        shared: Mapping[int, int] = SHARED_LEISURE_EVENTS) -> int:
+def shared_leisure_roll(
+    roll: int,
+    safety: int,
+    taken: Collection[int],
+    shared: Mapping[int, int] = SHARED_LEISURE_EVENTS,
+) -> int:
     """Return the leisure roll that applies when shared events may not repeat in one leisure.
 
     A roll reading a shared event already taken (the same event, whatever roll read it) is moved
@@ -108,6 +143,7 @@ def shared_leisure_roll(roll: int, safety: int, taken: Collection[int],
     Source: 同居, 余暇イベント (「同居するＰＣ全員に影響を及ぼすイベントは同じ余暇では重複しない」);
     MP-COHAB-2.
     """
+
     def free(r: int) -> bool:
         return r >= 1 and not (r in shared and shared[r] in taken)
 

@@ -46,12 +46,20 @@ def parse_adopted(text: str | None) -> tuple[str, ...]:
     if text is None:
         return tuple(OPTIONAL_RULES)
     entries = [part.strip() for part in text.split(",")]
-    require(all(entries), ADOPT_RULE, f"--rules {text!r} has a blank entry (names: "
-            f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)")
+    require(
+        all(entries),
+        ADOPT_RULE,
+        f"--rules {text!r} has a blank entry (names: "
+        f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)",
+    )
     names = [e.removeprefix("no-") for e in entries if e not in ("all", "none")]
     unknown = [n for n in names if n not in OPTIONAL_RULES]
-    require(not unknown, ADOPT_RULE, f"{listing(unknown)}: not an optional rule (one of "
-            f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)")
+    require(
+        not unknown,
+        ADOPT_RULE,
+        f"{listing(unknown)}: not an optional rule (one of "
+        f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)",
+    )
     twice = [e for e in dict.fromkeys(names) if names.count(e) > 1]
     require(not twice, ADOPT_RULE, f"{listing(twice)} named twice in --rules: name each once")
     positive = [e for e in entries if not e.startswith("no-")]
@@ -72,6 +80,9 @@ def check_adopted(adopted: tuple[str, ...] | list[str] | None, name: str) -> Non
     Source: magicpunk-optional-rules.ja.txt, はじめに.
     """
     what, clauses = OPTIONAL_RULES[name]
-    require(adopted is None or name in adopted, ADOPT_RULE,
-            f"this table does not use the optional rule {name} ({what}, {clauses}): "
-            "init --rules left it out")
+    require(
+        adopted is None or name in adopted,
+        ADOPT_RULE,
+        f"this table does not use the optional rule {name} ({what}, {clauses}): "
+        "init --rules left it out",
+    )

@@ -9,28 +9,59 @@ import attrs
 
 from tablelog.rules.core import require
 
-__all__ = ["MATERIALS", "QUALITIES", "DESIGNS", "NAMES_JA", "Rarity", "rarity",
-           "procurement_time_dice", "gear_active", "resolve_row"]
+__all__ = [
+    "MATERIALS",
+    "QUALITIES",
+    "DESIGNS",
+    "NAMES_JA",
+    "Rarity",
+    "rarity",
+    "procurement_time_dice",
+    "gear_active",
+    "resolve_row",
+]
 
 MATERIALS: dict[str, int] = {
-    "steel": 0, "hardwood": 0, "synthetic-fibre": 0, "beast-hide": 0,
-    "alloy": 1, "heavy-black-iron": 1, "magic-wood": 1, "magic-beast-hide": 1,
-    "synthetic-resin": 1, "reinforced-crystal": 1,
-    "magic-silver-thread": 2, "magic-shell": 2,
+    "steel": 0,
+    "hardwood": 0,
+    "synthetic-fibre": 0,
+    "beast-hide": 0,
+    "alloy": 1,
+    "heavy-black-iron": 1,
+    "magic-wood": 1,
+    "magic-beast-hide": 1,
+    "synthetic-resin": 1,
+    "reinforced-crystal": 1,
+    "magic-silver-thread": 2,
+    "magic-shell": 2,
     "mana-silver": 3,
 }
 """Material part -> rarity (MP-PROC-2). Names are the seed's, in English, hyphenated."""
 
-QUALITIES: dict[str, int] = {"poor": -1, "standard": 0, "fine": 1, "masterwork": 3,
-                             "legendary": 5}
+QUALITIES: dict[str, int] = {"poor": -1, "standard": 0, "fine": 1, "masterwork": 3, "legendary": 5}
 DESIGNS: dict[str, int] = {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2}
 NAMES_JA: dict[str, str] = {
-    "steel": "鋼", "hardwood": "堅木", "synthetic-fibre": "合成繊維", "beast-hide": "獣革",
-    "alloy": "合金", "heavy-black-iron": "重黒鉄", "magic-wood": "魔樹木",
-    "magic-beast-hide": "魔獣革", "synthetic-resin": "合成樹脂", "reinforced-crystal": "強化結晶",
-    "magic-silver-thread": "魔銀糸", "magic-shell": "魔殻", "mana-silver": "魔煌銀",
-    "poor": "粗悪", "standard": "標準", "fine": "上質", "masterwork": "傑作", "legendary": "伝説",
-    "signed": "銘", "beautiful": "美麗", "gorgeous": "絢爛",
+    "steel": "鋼",
+    "hardwood": "堅木",
+    "synthetic-fibre": "合成繊維",
+    "beast-hide": "獣革",
+    "alloy": "合金",
+    "heavy-black-iron": "重黒鉄",
+    "magic-wood": "魔樹木",
+    "magic-beast-hide": "魔獣革",
+    "synthetic-resin": "合成樹脂",
+    "reinforced-crystal": "強化結晶",
+    "magic-silver-thread": "魔銀糸",
+    "magic-shell": "魔殻",
+    "mana-silver": "魔煌銀",
+    "poor": "粗悪",
+    "standard": "標準",
+    "fine": "上質",
+    "masterwork": "傑作",
+    "legendary": "伝説",
+    "signed": "銘",
+    "beautiful": "美麗",
+    "gorgeous": "絢爛",
 }
 """Row id -> the seed's Japanese name (希少度決定表); design ``none`` has none in the seed."""
 GEAR_PRICE_PER_RARITY = 500
@@ -74,8 +105,14 @@ def _lookup(table: dict[str, int], key: str, what: str) -> int:
     return table[key]
 
 
-def rarity(material: str, quality: str, design: str = "none", gear_price: int = 0,
-           vehicle_price: int = 0, gm: int = 0) -> Rarity:
+def rarity(
+    material: str,
+    quality: str,
+    design: str = "none",
+    gear_price: int = 0,
+    vehicle_price: int = 0,
+    gm: int = 0,
+) -> Rarity:
     """Return the rarity of an item from the rarity table.
 
     Args:
@@ -95,9 +132,12 @@ def rarity(material: str, quality: str, design: str = "none", gear_price: int = 
 
     Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
     """
-    require(gear_price >= 0 and vehicle_price >= 0, "MP-PROC-2",
-            f"prices are 0 Mj or more, got Ma-GEAR parts {gear_price} Mj and vehicle "
-            f"{vehicle_price} Mj")
+    require(
+        gear_price >= 0 and vehicle_price >= 0,
+        "MP-PROC-2",
+        f"prices are 0 Mj or more, got Ma-GEAR parts {gear_price} Mj and vehicle "
+        f"{vehicle_price} Mj",
+    )
     rows = {
         "material": _lookup(MATERIALS, material, "material"),
         "quality": _lookup(QUALITIES, quality, "quality"),
@@ -131,6 +171,9 @@ def gear_active(slots_needed: int, slots_free: int) -> bool:
 
     Source: magicpunk-optional-rules.ja.txt, Ma-GEAR; MP-GEAR-1.
     """
-    require(slots_needed >= 0 and slots_free >= 0, "MP-GEAR-1",
-            f"magic slots are 0 or more, got {slots_needed} needed and {slots_free} free")
+    require(
+        slots_needed >= 0 and slots_free >= 0,
+        "MP-GEAR-1",
+        f"magic slots are 0 or more, got {slots_needed} needed and {slots_free} free",
+    )
     return slots_free >= slots_needed

@@ -12,9 +12,22 @@ from tablelog.rules.core import require
 from tablelog.rules.magicpunk.text import listing
 
 __all__ = [
-    "ABILITIES", "BASE_POOL", "BASE_ACQUISITIONS", "MIN_ABILITY", "MAX_BASE", "MAX_EXTRA",
-    "MJ_PER_POINT", "SKILL_RANKS", "skill_rank", "acquisitions", "check_conversions",
-    "check_abilities", "check_skills", "item_refund", "check_spell_order", "pay_spell",
+    "ABILITIES",
+    "BASE_POOL",
+    "BASE_ACQUISITIONS",
+    "MIN_ABILITY",
+    "MAX_BASE",
+    "MAX_EXTRA",
+    "MJ_PER_POINT",
+    "SKILL_RANKS",
+    "skill_rank",
+    "acquisitions",
+    "check_conversions",
+    "check_abilities",
+    "check_skills",
+    "item_refund",
+    "check_spell_order",
+    "pay_spell",
 ]
 
 ABILITIES = ("body", "sense", "intellect", "magic")
@@ -35,8 +48,11 @@ def skill_rank(text: str) -> str:
     """
     by_number = {str(v): k for k, v in SKILL_RANKS.items()}
     rank = by_number.get(text.strip(), text.strip().lower())
-    require(rank in SKILL_RANKS, "MP-REBUILD-5",
-            f"unknown skill rank {text!r} (novice, expert, master or 1-3)")
+    require(
+        rank in SKILL_RANKS,
+        "MP-REBUILD-5",
+        f"unknown skill rank {text!r} (novice, expert, master or 1-3)",
+    )
     return rank
 
 
@@ -48,8 +64,9 @@ def acquisitions(skills: Mapping[str, str]) -> int:
     return sum(SKILL_RANKS[rank] for rank in skills.values())
 
 
-def check_conversions(points: int, acq: int, to_skills: int, to_money: int,
-                      to_abilities: int, skills_to_money: int) -> None:
+def check_conversions(
+    points: int, acq: int, to_skills: int, to_money: int, to_abilities: int, skills_to_money: int
+) -> None:
     """Check the GM-permitted conversions of a rebuild.
 
     Args:
@@ -66,24 +83,34 @@ def check_conversions(points: int, acq: int, to_skills: int, to_money: int,
     """
     excess_points, excess_acq = max(0, points - BASE_POOL), max(0, acq - BASE_ACQUISITIONS)
     require(min(to_skills, to_money) >= 0, "MP-REBUILD-2", "a conversion is 0 or more points")
-    require(to_skills + to_money <= excess_points, "MP-REBUILD-2",
-            f"only ability points above {BASE_POOL} convert: the pool is {points} "
-            f"({excess_points} above {BASE_POOL}), asked {to_skills} to skills and {to_money} "
-            "to money")
-    require(min(to_abilities, skills_to_money) >= 0, "MP-REBUILD-6",
-            "a conversion is 0 or more acquisitions")
-    require(to_abilities + skills_to_money <= excess_acq, "MP-REBUILD-6",
-            f"only acquisitions above {BASE_ACQUISITIONS} convert: {acq} acquisitions "
-            f"({excess_acq} above {BASE_ACQUISITIONS}), asked {to_abilities} to abilities and "
-            f"{skills_to_money} to money")
+    require(
+        to_skills + to_money <= excess_points,
+        "MP-REBUILD-2",
+        f"only ability points above {BASE_POOL} convert: the pool is {points} "
+        f"({excess_points} above {BASE_POOL}), asked {to_skills} to skills and {to_money} "
+        "to money",
+    )
+    require(
+        min(to_abilities, skills_to_money) >= 0,
+        "MP-REBUILD-6",
+        "a conversion is 0 or more acquisitions",
+    )
+    require(
+        to_abilities + skills_to_money <= excess_acq,
+        "MP-REBUILD-6",
+        f"only acquisitions above {BASE_ACQUISITIONS} convert: {acq} acquisitions "
+        f"({excess_acq} above {BASE_ACQUISITIONS}), asked {to_abilities} to abilities and "
+        f"{skills_to_money} to money",
+    )
 
 
 def _base_range(value: int, minimum: int) -> tuple[int, int]:
     return max(minimum, value - MAX_EXTRA), min(MAX_BASE, value)
 
 
-def check_abilities(new: Mapping[str, int], pool: int,
-                    minimums: Mapping[str, int] | None = None) -> None:
+def check_abilities(
+    new: Mapping[str, int], pool: int, minimums: Mapping[str, int] | None = None
+) -> None:
     """Check a rebuilt set of abilities against the point pool and the limits.
 
     The first 40 points must fit each ability's minimum and maximum (15); the points above 40
@@ -105,21 +132,31 @@ def check_abilities(new: Mapping[str, int], pool: int,
     mins = {**MIN_ABILITY, **(minimums or {})}
     total = sum(new[a] for a in ABILITIES)
     shown = " ".join(f"{a} {new[a]}" for a in ABILITIES)
-    require(total == pool, "MP-REBUILD-1",
-            f"abilities must sum to the pool of {pool} points, got {total} ({shown})")
+    require(
+        total == pool,
+        "MP-REBUILD-1",
+        f"abilities must sum to the pool of {pool} points, got {total} ({shown})",
+    )
     for a in ABILITIES:
         require(mins[a] <= new[a], "MP-REBUILD-3", f"{a} {new[a]} is below its minimum {mins[a]}")
         cap = MAX_BASE + min(MAX_EXTRA, max(0, pool - BASE_POOL))
-        require(new[a] <= cap, "MP-REBUILD-3" if cap == MAX_BASE else "MP-REBUILD-4",
-                f"{a} {new[a]} is above {cap} ({MAX_BASE}, +{MAX_EXTRA} at most from "
-                f"points above {BASE_POOL})")
+        require(
+            new[a] <= cap,
+            "MP-REBUILD-3" if cap == MAX_BASE else "MP-REBUILD-4",
+            f"{a} {new[a]} is above {cap} ({MAX_BASE}, +{MAX_EXTRA} at most from "
+            f"points above {BASE_POOL})",
+        )
     ranges = {a: _base_range(new[a], mins[a]) for a in ABILITIES}
     base = min(pool, BASE_POOL)
     low, high = sum(r[0] for r in ranges.values()), sum(r[1] for r in ranges.values())
     fits = all(r[0] <= r[1] for r in ranges.values()) and low <= base <= high
     rule = "MP-REBUILD-4" if pool > BASE_POOL else "MP-REBUILD-3"
-    require(fits, rule, f"{shown}: cannot place {base} points within min..{MAX_BASE} "
-            f"with at most {MAX_EXTRA} more per ability from the {pool - base} above {BASE_POOL}")
+    require(
+        fits,
+        rule,
+        f"{shown}: cannot place {base} points within min..{MAX_BASE} "
+        f"with at most {MAX_EXTRA} more per ability from the {pool - base} above {BASE_POOL}",
+    )
 
 
 def check_skills(new: Mapping[str, str], acq: int) -> None:
@@ -132,8 +169,11 @@ def check_skills(new: Mapping[str, str], acq: int) -> None:
     """
     used = acquisitions(new)
     shown = listing((f"{k} {v}" for k, v in new.items()), empty="no skills")
-    require(used == acq, "MP-REBUILD-7", f"re-learn skills with exactly {acq} acquisitions, "
-            f"got {used} ({shown})")
+    require(
+        used == acq,
+        "MP-REBUILD-7",
+        f"re-learn skills with exactly {acq} acquisitions, got {used} ({shown})",
+    )
 
 
 def item_refund(creation: int, scenarios: int, spells_ordinary: int, converted: int = 0) -> int:
@@ -165,8 +205,11 @@ def check_spell_order(known: Mapping[str, tuple[str, int]], gate: str, tier: int
     require(tier >= 1, "MP-REBUILD-11", f"a tier is 1 or more, got {tier}")
     tiers = sorted({t for g, t in known.values() if g == gate})
     known_text = f"known tiers: {', '.join(map(str, tiers))}" if tiers else "no tier known yet"
-    require(tier == 1 or tier - 1 in tiers, "MP-REBUILD-11",
-            f"gate {gate}: learn tier {tier - 1} before tier {tier} ({known_text})")
+    require(
+        tier == 1 or tier - 1 in tiers,
+        "MP-REBUILD-11",
+        f"gate {gate}: learn tier {tier - 1} before tier {tier} ({known_text})",
+    )
 
 
 def pay_spell(price: int, spell_money: int, money: int) -> tuple[int, int]:
@@ -180,6 +223,9 @@ def pay_spell(price: int, spell_money: int, money: int) -> tuple[int, int]:
     require(price >= 0, "MP-REBUILD-11", f"a price is 0 Mj or more, got {price}")
     from_spell = min(price, spell_money)
     rest = price - from_spell
-    require(rest <= money, "MP-REBUILD-11", f"the spell costs {price} Mj; {spell_money} "
-            f"spell-only Mj and {money} Mj are not enough")
+    require(
+        rest <= money,
+        "MP-REBUILD-11",
+        f"the spell costs {price} Mj; {spell_money} spell-only Mj and {money} Mj are not enough",
+    )
     return from_spell, rest

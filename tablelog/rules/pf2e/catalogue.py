@@ -17,8 +17,16 @@ import attrs
 from tablelog.rules.core import RuleViolation
 
 __all__ = [
-    "Rune", "BaseItem", "runes", "base_items", "rune", "base_item", "resolve_rune",
-    "POTENCY_FAMILIES", "cp_from_gp_text", "gp_from_cp",
+    "Rune",
+    "BaseItem",
+    "runes",
+    "base_items",
+    "rune",
+    "base_item",
+    "resolve_rune",
+    "POTENCY_FAMILIES",
+    "cp_from_gp_text",
+    "gp_from_cp",
 ]
 
 POTENCY_FAMILIES = ("weapon-potency", "armor-potency")
@@ -122,10 +130,17 @@ def runes() -> dict[str, Rune]:
     out = {}
     for row in _rows("pf2e_runes.csv"):
         out[row["id"]] = Rune(
-            id=row["id"], name=row["name"], form=row["form"], family=row["family"],
-            tier=int(row["tier"]), item=row["item"], level=int(row["level"]),
-            price_cp=cp_from_gp_text(row["price_gp"]), rarity=row["rarity"],
-            usage=row["usage"], aliases=tuple(row["aliases"].split()),
+            id=row["id"],
+            name=row["name"],
+            form=row["form"],
+            family=row["family"],
+            tier=int(row["tier"]),
+            item=row["item"],
+            level=int(row["level"]),
+            price_cp=cp_from_gp_text(row["price_gp"]),
+            rarity=row["rarity"],
+            usage=row["usage"],
+            aliases=tuple(row["aliases"].split()),
         )
     return out
 
@@ -141,11 +156,18 @@ def base_items() -> dict[str, BaseItem]:
     out = {}
     for row in _rows("pf2e_base_items.csv"):
         out[row["id"]] = BaseItem(
-            id=row["id"], name=row["name"], category=row["category"], subtype=row["subtype"],
-            armor_category=row["armor_category"], damage_types=tuple(row["damage_types"].split()),
-            traits=tuple(row["traits"].split()), level=int(row["level"]),
-            price_cp=cp_from_gp_text(row["price_gp"]), hardness=_int_or_none(row["hardness"]),
-            hp=_int_or_none(row["hp"]), bt=_int_or_none(row["bt"]),
+            id=row["id"],
+            name=row["name"],
+            category=row["category"],
+            subtype=row["subtype"],
+            armor_category=row["armor_category"],
+            damage_types=tuple(row["damage_types"].split()),
+            traits=tuple(row["traits"].split()),
+            level=int(row["level"]),
+            price_cp=cp_from_gp_text(row["price_gp"]),
+            hardness=_int_or_none(row["hardness"]),
+            hp=_int_or_none(row["hp"]),
+            bt=_int_or_none(row["bt"]),
         )
     return out
 

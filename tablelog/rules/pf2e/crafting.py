@@ -10,17 +10,75 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 
 __all__ = [
-    "DC_BY_LEVEL", "FORMULA_PRICE_CP", "INCOME_CP", "RANKS", "DEGREES", "RANKED_FAMILIES",
-    "MAGICAL_CRAFTING_RANK", "crafting_rank_needed", "rank_at_least", "dc_for_level",
-    "formula_price_cp", "income_per_day_cp", "TransferTerms", "transfer_terms",
+    "DC_BY_LEVEL",
+    "FORMULA_PRICE_CP",
+    "INCOME_CP",
+    "RANKS",
+    "DEGREES",
+    "RANKED_FAMILIES",
+    "MAGICAL_CRAFTING_RANK",
+    "crafting_rank_needed",
+    "rank_at_least",
+    "dc_for_level",
+    "formula_price_cp",
+    "income_per_day_cp",
+    "TransferTerms",
+    "transfer_terms",
 ]
 
-DC_BY_LEVEL = (14, 15, 16, 18, 19, 20, 22, 23, 24, 26, 27, 28, 30, 31, 32, 34, 35, 36, 38, 39, 40,
-               42, 44, 46, 48, 50)
+DC_BY_LEVEL = (
+    14,
+    15,
+    16,
+    18,
+    19,
+    20,
+    22,
+    23,
+    24,
+    26,
+    27,
+    28,
+    30,
+    31,
+    32,
+    34,
+    35,
+    36,
+    38,
+    39,
+    40,
+    42,
+    44,
+    46,
+    48,
+    50,
+)
 """Level 0..25 -> DC. Source: GM Core Table 10-5 DCs by Level (as in foundryvtt/pf2e dc.ts)."""
 
-FORMULA_PRICE_CP = (50, 100, 200, 300, 500, 800, 1300, 1800, 2500, 3500, 5000, 7000, 10000, 15000,
-                    22500, 32500, 50000, 75000, 120000, 200000, 350000)
+FORMULA_PRICE_CP = (
+    50,
+    100,
+    200,
+    300,
+    500,
+    800,
+    1300,
+    1800,
+    2500,
+    3500,
+    5000,
+    7000,
+    10000,
+    15000,
+    22500,
+    32500,
+    50000,
+    75000,
+    120000,
+    200000,
+    350000,
+)
 """Item level 0..20 -> formula price in cp. Source: Player Core formula price table."""
 
 RANKS = ("trained", "expert", "master", "legendary")
@@ -28,13 +86,28 @@ RANKS = ("trained", "expert", "master", "legendary")
 _GP = 100
 _SP = 10
 INCOME_CP: tuple[tuple[int, int, int, int], ...] = (
-    (5, 5, 5, 5), (2 * _SP,) * 4, (3 * _SP,) * 4, (5 * _SP,) * 4,
-    (7 * _SP, 8 * _SP, 8 * _SP, 8 * _SP), (9 * _SP, _GP, _GP, _GP),
-    (150, 200, 200, 200), (200, 250, 250, 250), (250, 300, 300, 300), (300, 400, 400, 400),
-    (400, 500, 600, 600), (500, 600, 800, 800), (600, 800, 1000, 1000),
-    (700, 1000, 1500, 1500), (800, 1500, 2000, 2000), (1000, 2000, 2800, 2800),
-    (1300, 2500, 3600, 4000), (1500, 3000, 4500, 5500), (2000, 4500, 7000, 9000),
-    (3000, 6000, 10000, 13000), (4000, 7500, 15000, 20000), (5000, 9000, 17500, 30000),
+    (5, 5, 5, 5),
+    (2 * _SP,) * 4,
+    (3 * _SP,) * 4,
+    (5 * _SP,) * 4,
+    (7 * _SP, 8 * _SP, 8 * _SP, 8 * _SP),
+    (9 * _SP, _GP, _GP, _GP),
+    (150, 200, 200, 200),
+    (200, 250, 250, 250),
+    (250, 300, 300, 300),
+    (300, 400, 400, 400),
+    (400, 500, 600, 600),
+    (500, 600, 800, 800),
+    (600, 800, 1000, 1000),
+    (700, 1000, 1500, 1500),
+    (800, 1500, 2000, 2000),
+    (1000, 2000, 2800, 2800),
+    (1300, 2500, 3600, 4000),
+    (1500, 3000, 4500, 5500),
+    (2000, 4500, 7000, 9000),
+    (3000, 6000, 10000, 13000),
+    (4000, 7500, 15000, 20000),
+    (5000, 9000, 17500, 30000),
 )
 """Level 0..20, then "20 critical success" (index 21) -> cp per day for (trained, expert,
 master, legendary). Source: Player Core Table 7-2 Income Earned (CRB Table 4-2)."""
@@ -130,9 +203,15 @@ class TransferTerms:
     days: int
 
 
-def transfer_terms(levels: tuple[int, ...], prices_cp: tuple[int, ...], from_runestone: bool,
-                   days: int = 1, crafter_level: int = 1, rank: str = "expert",
-                   critical: bool = False) -> TransferTerms:
+def transfer_terms(
+    levels: tuple[int, ...],
+    prices_cp: tuple[int, ...],
+    from_runestone: bool,
+    days: int = 1,
+    crafter_level: int = 1,
+    rank: str = "expert",
+    critical: bool = False,
+) -> TransferTerms:
     """Return the DC, cost and days of moving (or swapping) runes.
 
     Args:
@@ -156,5 +235,11 @@ def transfer_terms(levels: tuple[int, ...], prices_cp: tuple[int, ...], from_run
     base = 0 if from_runestone else max(prices_cp) // 10
     per_day = income_per_day_cp(crafter_level, rank, critical)
     saved = min((days - 1) * per_day, base - (base + 1) // 2)
-    return TransferTerms(level=level, dc=dc_for_level(level), base_cost_cp=base, saved_cp=saved,
-                         cost_cp=base - saved, days=days)
+    return TransferTerms(
+        level=level,
+        dc=dc_for_level(level),
+        base_cost_cp=base,
+        saved_cp=saved,
+        cost_cp=base - saved,
+        days=days,
+    )

@@ -13,8 +13,17 @@ import attrs
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, BaseItem, Rune, runes
 
 __all__ = [
-    "ItemFacts", "item_facts", "base_rarity", "item_name", "item_level", "item_price_cp", "potency",
-    "tier_of", "split_property", "shield_stats", "REINFORCING",
+    "ItemFacts",
+    "item_facts",
+    "base_rarity",
+    "item_name",
+    "item_level",
+    "item_price_cp",
+    "potency",
+    "tier_of",
+    "split_property",
+    "shield_stats",
+    "REINFORCING",
 ]
 
 REINFORCING: dict[int, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {
@@ -96,7 +105,7 @@ def split_property(ids: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     場合、最も高レベルのものが1つだけ適用される); PF2E-RUNE-2, PF2E-XFER-5, PF2E-PROP-1.
     """
     props = [r for r in _runes(ids) if not r.is_fundamental]
-    slotted = props[:potency(ids)]
+    slotted = props[: potency(ids)]
     best: dict[str, Rune] = {}
     for r in slotted:
         if r.family not in best or r.tier > best[r.family].tier:
@@ -187,10 +196,18 @@ def item_facts(base: BaseItem, ids: Sequence[str]) -> ItemFacts:
     reinforcing = tier_of(ids, "reinforcing")
     shield = shield_stats(base, reinforcing) if base.category == "shield" else (None,) * 3
     return ItemFacts(
-        name=item_name(base, ids), level=item_level(base, ids),
-        price_cp=item_price_cp(base, ids), potency=potency(ids),
-        striking=tier_of(ids, "striking"), resilient=tier_of(ids, "resilient"),
-        reinforcing=reinforcing, property=active, dormant=dormant,
-        invested_trait=base.category == "armor" and bool(ids), rarity=base_rarity(base),
-        hardness=shield[0], hp_max=shield[1], bt=shield[2],
+        name=item_name(base, ids),
+        level=item_level(base, ids),
+        price_cp=item_price_cp(base, ids),
+        potency=potency(ids),
+        striking=tier_of(ids, "striking"),
+        resilient=tier_of(ids, "resilient"),
+        reinforcing=reinforcing,
+        property=active,
+        dormant=dormant,
+        invested_trait=base.category == "armor" and bool(ids),
+        rarity=base_rarity(base),
+        hardness=shield[0],
+        hp_max=shield[1],
+        bt=shield[2],
     )

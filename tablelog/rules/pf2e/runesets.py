@@ -15,8 +15,15 @@ from tablelog.rules.pf2e.catalogue import BaseItem, Rune, runes
 from tablelog.rules.pf2e.items import potency
 from tablelog.rules.pf2e.usage import check_fits
 
-__all__ = ["EtchPlan", "plan_etch", "TransferPlan", "plan_transfer", "RuneDoesNotFit",
-           "no_slot_text", "without_one"]
+__all__ = [
+    "EtchPlan",
+    "plan_etch",
+    "TransferPlan",
+    "plan_transfer",
+    "RuneDoesNotFit",
+    "no_slot_text",
+    "without_one",
+]
 
 
 class RuneDoesNotFit(RuleViolation):
@@ -63,7 +70,7 @@ def without_one(ids: Sequence[str], rune: str | None) -> tuple[str, ...]:
     if rune is None or rune not in ids:
         return tuple(ids)
     last = len(ids) - 1 - list(ids)[::-1].index(rune)
-    return tuple(ids[:last]) + tuple(ids[last + 1:])
+    return tuple(ids[:last]) + tuple(ids[last + 1 :])
 
 
 def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the item") -> EtchPlan:
@@ -89,17 +96,24 @@ def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the i
     Source: pf2e-runes.ja.txt, 基本ルーン, 性質ルーン, 彫刻の方法; PF2E-FUND-1, PF2E-PROP-1.
     """
     if base.category == "runestone" and ids:
-        raise RuleViolation("PF2E-STONE-1", f"runestone {label} already holds {ids[0]}; "
-                            "a runestone holds one rune")
+        raise RuleViolation(
+            "PF2E-STONE-1", f"runestone {label} already holds {ids[0]}; a runestone holds one rune"
+        )
     check_fits(new, base, _held(ids))
     old = _upgradable(ids, new)
     if old is not None:
-        return EtchPlan(runes=without_one(ids, old.id) + (new.id,), replaced=old.id,
-                        cost_cp=new.price_cp - old.price_cp)
+        return EtchPlan(
+            runes=without_one(ids, old.id) + (new.id,),
+            replaced=old.id,
+            cost_cp=new.price_cp - old.price_cp,
+        )
     kept = _same_family(ids, new)
     if kept is not None and new.is_fundamental:
-        raise RuleViolation("PF2E-FUND-1", f"{label} already has {kept.id} (tier {kept.tier}); "
-                            f"{new.id} (tier {new.tier}) would not be an upgrade")
+        raise RuleViolation(
+            "PF2E-FUND-1",
+            f"{label} already has {kept.id} (tier {kept.tier}); "
+            f"{new.id} (tier {new.tier}) would not be an upgrade",
+        )
     if not new.is_fundamental and base.category != "runestone":
         _require_slot(ids, new, label)
     return EtchPlan(runes=tuple(ids) + (new.id,), replaced=None, cost_cp=new.price_cp)
@@ -126,11 +140,15 @@ def no_slot_text(label: str, slots: int, props: Sequence[str], new: str) -> str:
     """
     dormant = f" ({', '.join(props[slots:])} dormant)" if props[slots:] else ""
     if not slots:
-        return (f"{label} has no potency rune, so no property slot for {new}{dormant}; etch a "
-                "potency rune first")
+        return (
+            f"{label} has no potency rune, so no property slot for {new}{dormant}; etch a "
+            "potency rune first"
+        )
     room = "its one property slot holds" if slots == 1 else f"its {slots} property slots hold"
-    return (f"{label} has potency +{slots} and {room} {', '.join(props[:slots])}{dormant}: "
-            f"no slot for {new}")
+    return (
+        f"{label} has potency +{slots} and {room} {', '.join(props[:slots])}{dormant}: "
+        f"no slot for {new}"
+    )
 
 
 @attrs.frozen
@@ -157,8 +175,9 @@ class Holder:
     runes: tuple[str, ...]
 
 
-def plan_transfer(source: Holder, target: Holder, moved: Rune,
-                  swap: Rune | None = None) -> TransferPlan:
+def plan_transfer(
+    source: Holder, target: Holder, moved: Rune, swap: Rune | None = None
+) -> TransferPlan:
     """Return both items' runes after moving ``moved`` (and swapping ``swap`` back).
 
     The moved rune counts as the most recently etched on its new item, so it is the first to
@@ -185,44 +204,69 @@ def plan_transfer(source: Holder, target: Holder, moved: Rune,
         props = [r.id for r in _held(rest_target) if not r.is_fundamental]
         if len(props) >= potency(target_after):
             swap_hint = "; name the rune that comes back with --swap" if props else ""
-            raise RuleViolation("PF2E-RUNE-2", no_slot_text(target.label, potency(target_after),
-                                                            props, moved.id) + swap_hint)
+            raise RuleViolation(
+                "PF2E-RUNE-2",
+                no_slot_text(target.label, potency(target_after), props, moved.id) + swap_hint,
+            )
     source_after = rest_source + ((swap.id,) if swap is not None else ())
     moved_runes = (moved,) if swap is None else (moved, swap)
-    return TransferPlan(source_runes=source_after, target_runes=target_after,
-                        levels=tuple(r.level for r in moved_runes),
-                        prices_cp=tuple(r.price_cp for r in moved_runes))
+    return TransferPlan(
+        source_runes=source_after,
+        target_runes=target_after,
+        levels=tuple(r.level for r in moved_runes),
+        prices_cp=tuple(r.price_cp for r in moved_runes),
+    )
 
 
 def _check_parties(source: Holder, target: Holder, moved: Rune, swap: Rune | None) -> None:
     if source.label == target.label:
-        raise RuleViolation("PF2E-XFER-1", f"cannot move {moved.id} from {source.label} to "
-                            "itself: name two different items")
+        raise RuleViolation(
+            "PF2E-XFER-1",
+            f"cannot move {moved.id} from {source.label} to itself: name two different items",
+        )
     if moved.id not in source.runes:
-        raise RuleViolation("PF2E-XFER-1", f"{source.label} holds no {moved.id} rune "
-                            f"({_holds_text(source.runes)})")
+        raise RuleViolation(
+            "PF2E-XFER-1", f"{source.label} holds no {moved.id} rune ({_holds_text(source.runes)})"
+        )
     if swap is None:
         if target.base.category == "runestone" and target.runes:
-            raise RuleViolation("PF2E-STONE-1", f"runestone {target.label} already holds "
-                                f"{target.runes[0]}; a runestone holds one rune")
+            raise RuleViolation(
+                "PF2E-STONE-1",
+                f"runestone {target.label} already holds "
+                f"{target.runes[0]}; a runestone holds one rune",
+            )
         return
     if swap.id not in target.runes:
-        raise RuleViolation("PF2E-XFER-3", f"{target.label} holds no {swap.id} rune to swap "
-                            f"({_holds_text(target.runes)})")
+        raise RuleViolation(
+            "PF2E-XFER-3",
+            f"{target.label} holds no {swap.id} rune to swap ({_holds_text(target.runes)})",
+        )
     if swap.form != moved.form:
-        raise RuleViolation("PF2E-XFER-2", f"cannot swap {moved.id} ({moved.form}) with "
-                            f"{swap.id} ({swap.form}): a swap needs runes of the same form")
+        raise RuleViolation(
+            "PF2E-XFER-2",
+            f"cannot swap {moved.id} ({moved.form}) with "
+            f"{swap.id} ({swap.form}): a swap needs runes of the same form",
+        )
     if "runestone" in (source.base.category, target.base.category):
-        raise RuleViolation("PF2E-STONE-1", f"cannot swap {moved.id} and {swap.id}: a "
-                            "runestone cracks when its rune leaves, so it cannot take one back")
+        raise RuleViolation(
+            "PF2E-STONE-1",
+            f"cannot swap {moved.id} and {swap.id}: a "
+            "runestone cracks when its rune leaves, so it cannot take one back",
+        )
 
 
 def _holds_text(ids: Sequence[str]) -> str:
     return f"it holds {', '.join(ids)}" if ids else "it holds no runes"
 
 
-def _check_arrival(source: Holder, target: Holder, moved: Rune, swap: Rune | None,
-                   where: Holder, rest: tuple[str, ...]) -> None:
+def _check_arrival(
+    source: Holder,
+    target: Holder,
+    moved: Rune,
+    swap: Rune | None,
+    where: Holder,
+    rest: tuple[str, ...],
+) -> None:
     """Refuse a rune arriving on ``where`` (the target, or the source for a swap's return).
 
     A property rune may arrive beside a rune of its own kind (only the highest applies,
@@ -244,15 +288,22 @@ def _check_arrival(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
     if kept is None or not incoming.is_fundamental:
         return
     if swap is None:
-        raise RuleViolation("PF2E-FUND-1", f"{where.label} already has {kept.id} and cannot hold "
-                            f"a second {kept.family} rune ({incoming.id}); swap them instead "
-                            f"(--swap {kept.id})")
+        raise RuleViolation(
+            "PF2E-FUND-1",
+            f"{where.label} already has {kept.id} and cannot hold "
+            f"a second {kept.family} rune ({incoming.id}); swap them instead "
+            f"(--swap {kept.id})",
+        )
     giver = source if where is target else target
     alt = _same_family(target.runes, moved)
-    hint = (f"swap it for {target.label}'s {alt.id} instead (--swap {alt.id})" if alt
-            else f"move {moved.id} without --swap")
+    hint = (
+        f"swap it for {target.label}'s {alt.id} instead (--swap {alt.id})"
+        if alt
+        else f"move {moved.id} without --swap"
+    )
     raise RuleViolation(
         "PF2E-XFER-2",
         f"cannot swap {moved.id} (on {source.label}) for {swap.id} (on {target.label}): "
         f"{where.label} keeps its own {kept.id}, so it cannot also take {incoming.id} from "
-        f"{giver.label} (an item holds one {kept.family} rune, PF2E-FUND-1); {hint}")
+        f"{giver.label} (an item holds one {kept.family} rune, PF2E-FUND-1); {hint}",
+    )

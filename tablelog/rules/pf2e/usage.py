@@ -46,9 +46,11 @@ USAGE_TESTS: dict[str, _Test] = {
     "heavy-armor": lambda b, held: _armor_in(b, "heavy"),
     "medium-or-heavy-armor": lambda b, held: _armor_in(b, "medium", "heavy"),
     "medium-or-heavy-metal-armor": lambda b, held: (
-        _armor_in(b, "medium", "heavy") and "metal" in b.traits),
+        _armor_in(b, "medium", "heavy") and "metal" in b.traits
+    ),
     "light-or-medium-nonmetal-armor": lambda b, held: (
-        _armor_in(b, "light", "medium") and "metal" not in b.traits),
+        _armor_in(b, "light", "medium") and "metal" not in b.traits
+    ),
     "metal-armor": lambda b, held: "metal" in b.traits,
     "shield": lambda b, held: True,
 }
@@ -77,8 +79,11 @@ def usages_taken(usage: str) -> set[str]:
         return {b.id for b in bases if USAGE_TESTS[token](b, frozenset())}
 
     mine = qualifying(usage) or {b.id for b in bases}
-    return {token for token, item in category.items()
-            if item == category[usage] and (token == usage or qualifying(token) >= mine)}
+    return {
+        token
+        for token, item in category.items()
+        if item == category[usage] and (token == usage or qualifying(token) >= mine)
+    }
 
 
 _EXCLUDED = {"weapon-without-holy": "holy", "weapon-without-unholy": "unholy"}
@@ -107,20 +112,31 @@ def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
     if base.category == "runestone":
         return
     if base.category == "shield" and rune.item != "shield":
-        raise RuleViolation("PF2E-RUNE-2", f"{base.name} is a shield: it takes only reinforcing "
-                            f"runes, not {rune.id} ({rune.form} {rune.item} rune)")
+        raise RuleViolation(
+            "PF2E-RUNE-2",
+            f"{base.name} is a shield: it takes only reinforcing "
+            f"runes, not {rune.id} ({rune.form} {rune.item} rune)",
+        )
     if rune.item != base.category:
-        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} is {_article(rune.item)} {rune.item} "
-                            f"rune; {base.name} is {_article(base.category)} {base.category}")
+        raise RuleViolation(
+            "PF2E-RUNE-6",
+            f"{rune.id} is {_article(rune.item)} {rune.item} "
+            f"rune; {base.name} is {_article(base.category)} {base.category}",
+        )
     held = list(held)
     clash = next((r for r in held if r.family == _EXCLUDED.get(rune.usage)), None)
     if clash is not None:
-        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} cannot go on a weapon that holds a "
-                            f"{clash.id} rune: holy and unholy runes exclude each other")
+        raise RuleViolation(
+            "PF2E-RUNE-6",
+            f"{rune.id} cannot go on a weapon that holds a "
+            f"{clash.id} rune: holy and unholy runes exclude each other",
+        )
     families = frozenset(r.family for r in held)
     if not USAGE_TESTS[rune.usage](base, families):
-        raise RuleViolation("PF2E-RUNE-6", f"{rune.id} needs usage {rune.usage}; "
-                            f"{base.name} ({_describe(base)}) does not qualify")
+        raise RuleViolation(
+            "PF2E-RUNE-6",
+            f"{rune.id} needs usage {rune.usage}; {base.name} ({_describe(base)}) does not qualify",
+        )
 
 
 def fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> bool:

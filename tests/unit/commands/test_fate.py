@@ -65,10 +65,6 @@ def given_on(state: State, *commands) -> State:
     return state
 
 
-
-
-
-
 KIRITSUGU = AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20)
 TOKIOMI = AddMaster("Tokiomi", "A", "B", "B", ("fire",), 40, 40, 20)
 RIN = AddMaster("Rin", "A", "A", "C", ("hollow",), 30, 60, cc_budget=30)
@@ -763,8 +759,9 @@ def test_the_precondition_refuses_an_always_active_use_past_its_count():
     buidhe = AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always")
     state = given(LANCER, SABER, buidhe, StartBattle(), Release("Lancer", "buidhe", ("Saber",)))
     with pytest.raises(RuleViolation) as err:
-        check(state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True,
-                                      uses_allowed=1))
+        check(
+            state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True, uses_allowed=1)
+        )
     assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
         err.value.rule_id, err.value.message)  # fmt: skip
 
@@ -1126,11 +1123,16 @@ PLAIN_EXCALIBUR = AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")
 GOD_HAND = AddPhantasm("Herc", "god-hand", "B", "anti-unit", "defense", "always",
                        (("ignores-attacks", "true"),))  # fmt: skip
 GOB = AddPhantasm("Gil", "gob", "EX", "field", mods=(("shot-mp", "5"), ("shots", "2")))
-WHEEL = AddPhantasm("Rider", "wheel", "A+", "anti-army", mods=(("charge-mp", "20"),
-                                                               ("charge-tiles", "3")))
-BOOK = AddPhantasm("Gilles", "book", "A+", "army", mods=(("familiar-mp", "5"),
-                                                         ("familiar-discount", "2"),
-                                                         ("familiar-points", "3")))
+WHEEL = AddPhantasm(
+    "Rider", "wheel", "A+", "anti-army", mods=(("charge-mp", "20"), ("charge-tiles", "3"))
+)
+BOOK = AddPhantasm(
+    "Gilles",
+    "book",
+    "A+",
+    "army",
+    mods=(("familiar-mp", "5"), ("familiar-discount", "2"), ("familiar-points", "3")),
+)
 FLAGS = [
     ("FATE-NP-13", (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
      Release("Saber", "excalibur", ("Lancer",), plus_used=True),
@@ -1175,8 +1177,10 @@ FLAGS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule_id", "table", "command", "message"),
-                         [pytest.param(*row, marks=rule(row[0]), id=row[3][:40]) for row in FLAGS])
+@pytest.mark.parametrize(
+    ("rule_id", "table", "command", "message"),
+    [pytest.param(*row, marks=rule(row[0]), id=row[3][:40]) for row in FLAGS],
+)
 def test_an_ability_or_flag_that_would_do_nothing_is_refused(rule_id, table, command, message):
     """A flag or ability use that does nothing for the NP, or does not fit it, is refused."""
     refused(given(*table), command, rule_id, message)
@@ -1191,8 +1195,11 @@ def test_a_charge_is_once_per_release_and_an_undo_of_the_release_takes_it_back()
     table = (LANCER, AddServant("Rider", 60, 200), WHEEL, StartBattle(),
              Release("Rider", "wheel", ("Lancer",)), StartTurn())  # fmt: skip
     state = given(*table, UseAbility("Rider", "wheel", "charge", targets=("Lancer",)))
-    refused(given_on(state, StartTurn()), UseAbility("Rider", "wheel", "charge",
-                                                     targets=("Lancer",)), "FATE-NP-13")
+    refused(
+        given_on(state, StartTurn()),
+        UseAbility("Rider", "wheel", "charge", targets=("Lancer",)),
+        "FATE-NP-13",
+    )
     charge = AbilityUsed("Rider", "wheel", "charge", 20, targets=("Lancer",))
     with pytest.raises(RuleViolation) as err:
         check(given(LANCER, AddServant("Rider", 60, 200), WHEEL, StartBattle()), charge)
@@ -1262,7 +1269,8 @@ def test_a_counter_goes_with_the_release_that_drew_it():
                    Release("Saber", "avalon"),
                    Release("Mordred", "clarent", ("Saber",)))  # fmt: skip
     assert ["PhantasmReleased", "DamageTaken", "DamageTaken"] == [
-        type(e).__name__ for _, e in pairs[-3:]]
+        type(e).__name__ for _, e in pairs[-3:]
+    ]
     failed = fold_collecting(given(), pairs, undone={8})
     assert [(9, "FATE-NP-6"), (10, "FATE-NP-6")] == [(seq, exc.rule_id) for seq, _, exc in failed]
     assert failed[1][2].message.startswith("damage to Mordred comes from the release #8")

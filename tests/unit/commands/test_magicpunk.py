@@ -16,10 +16,19 @@ from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
 from tests.support.decider import refused
 
-ARIA = E.CharacterAdded(name="Aria", body=8, sense=12, intellect=10, magic=10, hp_max=26,
-                        money=3000)
-BRAM = E.CharacterAdded(name="Bram", body=14, sense=10, intellect=8, magic=8, hp_max=34,
-                        skills={"swordplay": "expert", "first-aid": "novice"}, money=2500)
+ARIA = E.CharacterAdded(
+    name="Aria", body=8, sense=12, intellect=10, magic=10, hp_max=26, money=3000
+)
+BRAM = E.CharacterAdded(
+    name="Bram",
+    body=14,
+    sense=10,
+    intellect=8,
+    magic=8,
+    hp_max=34,
+    skills={"swordplay": "expert", "first-aid": "novice"},
+    money=2500,
+)
 BATTERY = E.ItemAdded(item="a-battery", owner="Aria")
 
 
@@ -42,8 +51,6 @@ def when(state: State, command) -> list:
     return events
 
 
-
-
 def zones(state: State) -> Counter:
     """Count every card over every zone."""
     counted = Counter(state.deck["_pile"]) + Counter(state.deck["discard"])
@@ -60,6 +67,7 @@ def drawn(name, *cards, draw_no=0):
 
 # -- cards -------------------------------------------------------------------------------------
 
+
 def test_random_draw_after_undo_draws_the_same_cards():
     """A random draw is keyed by the active draws before it: deciding it again repeats it."""
     state = given(ARIA, BRAM)
@@ -70,29 +78,53 @@ def test_random_draw_after_undo_draws_the_same_cards():
     assert 1 == decide(later, C.Draw("Bram", 3))[0].draw_no
 
 
-@pytest.mark.parametrize("given_events, command, then", [
-    ((ARIA,), C.Draw("Aria", 2, ("AS", "7H")), [drawn("Aria", "AS", "7H")]),
-    ((ARIA, drawn("Aria", "AS")), C.Play("Aria", ("AS",)),
-     [E.CardsPlayed(who="Aria", cards=("AS",))]),
-    ((ARIA, BATTERY, drawn("Aria", "AS")), C.Charge("a-battery", "Aria", ("AS",)),
-     [E.CardsCharged(item="a-battery", by="Aria", cards=("AS",))]),
-])
+@pytest.mark.parametrize(
+    "given_events, command, then",
+    [
+        ((ARIA,), C.Draw("Aria", 2, ("AS", "7H")), [drawn("Aria", "AS", "7H")]),
+        (
+            (ARIA, drawn("Aria", "AS")),
+            C.Play("Aria", ("AS",)),
+            [E.CardsPlayed(who="Aria", cards=("AS",))],
+        ),
+        (
+            (ARIA, BATTERY, drawn("Aria", "AS")),
+            C.Charge("a-battery", "Aria", ("AS",)),
+            [E.CardsCharged(item="a-battery", by="Aria", cards=("AS",))],
+        ),
+    ],
+)
 def test_card_commands(given_events, command, then):
     """Named draws, plays and charges decide exactly the cards named."""
     assert then == decide(given(*given_events), command)
 
 
-@pytest.mark.parametrize("given_events, command, message", [
-    ((ARIA, BRAM, drawn("Bram", "AS")), C.Draw("Aria", 1, ("AS",)),
-     "AS is not in the draw pile (it is in Bram's hand)"),
-    ((ARIA, BRAM, drawn("Bram", "AS")), C.Play("Aria", ("AS",)),
-     "AS is not held by Aria (it is in Bram's hand)"),
-    ((ARIA, BATTERY), C.Charge("a-battery", "Aria", ("KD",)),
-     "KD is not held by Aria (it is in the draw pile)"),
-    ((ARIA,), C.Draw("Aria", 3, ("AS", "2S")), "COUNT is 3 but 2 cards are named: AS 2S"),
-    ((ARIA,), C.Draw("Aria", 55),
-     "cannot draw 55 cards: 54 in the draw pile and 0 in the discard pile"),
-])
+@pytest.mark.parametrize(
+    "given_events, command, message",
+    [
+        (
+            (ARIA, BRAM, drawn("Bram", "AS")),
+            C.Draw("Aria", 1, ("AS",)),
+            "AS is not in the draw pile (it is in Bram's hand)",
+        ),
+        (
+            (ARIA, BRAM, drawn("Bram", "AS")),
+            C.Play("Aria", ("AS",)),
+            "AS is not held by Aria (it is in Bram's hand)",
+        ),
+        (
+            (ARIA, BATTERY),
+            C.Charge("a-battery", "Aria", ("KD",)),
+            "KD is not held by Aria (it is in the draw pile)",
+        ),
+        ((ARIA,), C.Draw("Aria", 3, ("AS", "2S")), "COUNT is 3 but 2 cards are named: AS 2S"),
+        (
+            (ARIA,),
+            C.Draw("Aria", 55),
+            "cannot draw 55 cards: 54 in the draw pile and 0 in the discard pile",
+        ),
+    ],
+)
 def test_card_refusals(given_events, command, message):
     """A card held elsewhere, a count mismatch or an overdraw is refused with MP-CARDS."""
     assert message in refused(given(*given_events), command, "MP-CARDS")
@@ -101,14 +133,21 @@ def test_card_refusals(given_events, command, message):
 def test_custom_deck_refuses_cards_outside_it():
     """With `init --deck`, a standard card not in the session's deck is refused."""
     state = given(ARIA, deck="AS,KS,QS")
-    assert "KD is not in this session's deck" in refused(state, C.Draw("Aria", 1, ("KD",)),
-                                                       "MP-CARDS")
+    assert "KD is not in this session's deck" in refused(
+        state, C.Draw("Aria", 1, ("KD",)), "MP-CARDS"
+    )
 
 
 def test_short_pile_reshuffles_only_the_discard_pile():
     """A short pile is drawn out; only the discard pile is reshuffled, hands keep theirs."""
-    state = given(ARIA, BRAM, drawn("Aria", "AS", "KS"), drawn("Bram", "QS"),
-                  E.CardsPlayed(who="Aria", cards=("AS",)), deck="AS,KS,QS,JS")
+    state = given(
+        ARIA,
+        BRAM,
+        drawn("Aria", "AS", "KS"),
+        drawn("Bram", "QS"),
+        E.CardsPlayed(who="Aria", cards=("AS",)),
+        deck="AS,KS,QS,JS",
+    )
     events = when(state, C.Draw("Bram", 2))
     assert 1 == events[0].reshuffle_at
     assert ("JS", "AS") == events[0].cards
@@ -118,11 +157,16 @@ def test_short_pile_reshuffles_only_the_discard_pile():
 
 # -- circulation and rests --------------------------------------------------------------------
 
+
 @pytest.mark.rule("MP-CIRC-3")
-@pytest.mark.parametrize("command, count", [
-    (C.Circulate("Aria"), 3), (C.Circulate("Aria", random=2), 2),
-    (C.Circulate("Aria", cards=("7H",)), 1),
-])
+@pytest.mark.parametrize(
+    "command, count",
+    [
+        (C.Circulate("Aria"), 3),
+        (C.Circulate("Aria", random=2), 2),
+        (C.Circulate("Aria", cards=("7H",)), 1),
+    ],
+)
 def test_gm_circulation(command, count):
     """MP-CIRC-3: all, a random N or the named cards are discarded and as many drawn."""
     state = given(ARIA, drawn("Aria", "AS", "7H", "JK1"))
@@ -139,7 +183,8 @@ def test_gm_circulation_refusals():
     """MP-CIRC-3: more random cards than held, or an empty holder, is refused."""
     state = given(ARIA, BATTERY, drawn("Aria", "AS"))
     assert "Aria holds 1 card: cannot circulate 2 at random" in refused(
-        state, C.Circulate("Aria", random=2), "MP-CIRC-3")
+        state, C.Circulate("Aria", random=2), "MP-CIRC-3"
+    )
     assert "a-battery holds no cards" in refused(state, C.Circulate("a-battery"), "MP-CIRC-3")
 
 
@@ -148,12 +193,21 @@ def test_gm_circulation_refusals():
 @pytest.mark.rule("MP-CIRC-2")
 def test_night_rest_circulates_sleepers_then_items_at_dawn():
     """MP-REST-1/CIRC-1/CIRC-2: 8h from 22:10 — sleepers at 23:10, the A-battery at 06:00."""
-    state = given(ARIA, BRAM, BATTERY, drawn("Aria", "AS", "7H"), drawn("Bram", "KD"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="1 22:10")
+    state = given(
+        ARIA,
+        BRAM,
+        BATTERY,
+        drawn("Aria", "AS", "7H"),
+        drawn("Bram", "KD"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        clock="1 22:10",
+    )
     events = when(state, C.Rest("8h", ("Aria",)))
-    assert [("magicpunk.RestTaken", None), ("magicpunk.CardsCirculated", "Aria"),
-            ("magicpunk.CardsCirculated", "a-battery")] == [
-        (e.TYPE, getattr(e, "holder", None)) for e in events]
+    assert [
+        ("magicpunk.RestTaken", None),
+        ("magicpunk.CardsCirculated", "Aria"),
+        ("magicpunk.CardsCirculated", "a-battery"),
+    ] == [(e.TYPE, getattr(e, "holder", None)) for e in events]
     assert ["day 1 23:10", "day 2 06:00"] == [e.at for e in events[1:]]
     assert ["MP-CIRC-1", "MP-CIRC-2"] == [e.rule for e in events[1:]]
     assert {"day": 2, "minutes": 370} == state.clock
@@ -162,16 +216,26 @@ def test_night_rest_circulates_sleepers_then_items_at_dawn():
 
 
 @pytest.mark.rule("MP-REST-1")
-@pytest.mark.parametrize("package, sleep, clock, minutes, circulations", [
-    ("10m", None, "1 12:00", 730, 0), ("1h", None, "1 12:00", 780, 0),
-    ("1h", True, "1 12:00", 780, 1), ("8h", False, "1 12:00", 1200, 0),
-    ("1h", False, "1 05:30", 390, 1),
-])
+@pytest.mark.parametrize(
+    "package, sleep, clock, minutes, circulations",
+    [
+        ("10m", None, "1 12:00", 730, 0),
+        ("1h", None, "1 12:00", 780, 0),
+        ("1h", True, "1 12:00", 780, 1),
+        ("8h", False, "1 12:00", 1200, 0),
+        ("1h", False, "1 05:30", 390, 1),
+    ],
+)
 def test_rest_packages(package, sleep, clock, minutes, circulations):
     """MP-REST-1: the clock advances 10, 60 or 480 minutes; sleep or dawn circulate."""
-    state = given(ARIA, BATTERY, drawn("Aria", "AS"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
-                  drawn("Aria", "KD"), clock=clock)
+    state = given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        drawn("Aria", "KD"),
+        clock=clock,
+    )
     events = when(state, C.Rest(package, sleep=sleep))
     assert minutes == state.clock["minutes"]
     assert circulations == sum(e.TYPE == "magicpunk.CardsCirculated" for e in events)
@@ -181,15 +245,21 @@ def test_rest_packages(package, sleep, clock, minutes, circulations):
 def test_ten_minute_rest_with_sleep_is_refused():
     """MP-REST-1: a 10-minute rest with sleep is refused."""
     assert "a 10m rest (10 minutes) cannot include sleep" in refused(
-        given(ARIA), C.Rest("10m", sleep=True), "MP-REST-1")
+        given(ARIA), C.Rest("10m", sleep=True), "MP-REST-1"
+    )
 
 
 @pytest.mark.rule("MP-CIRC-2")
 def test_dawn_command_circulates_items_only():
     """MP-CIRC-2: `dawn` moves the clock to 06:00 and circulates items, not hands; the item's
     new card goes to its owner's hand (「…山札から引いて手札にする」) and the item ends empty."""
-    state = given(ARIA, BATTERY, drawn("Aria", "AS", "2S"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="3 07:00")
+    state = given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS", "2S"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        clock="3 07:00",
+    )
     events = when(state, C.Dawn())
     assert {"day": 4, "minutes": 360} == state.clock
     assert [("a-battery", "Aria")] == [(e.holder, e.drawn_to) for e in events[1:]]
@@ -200,8 +270,12 @@ def test_dawn_command_circulates_items_only():
 @pytest.mark.rule("MP-CIRC-3")
 def test_gm_circulation_of_an_item_draws_into_the_owners_hand():
     """MP-CIRC-3 reads 「手札にする」 as MP-CIRC-2 does: an item's new cards go to its owner."""
-    state = given(ARIA, BATTERY, drawn("Aria", "AS", "2S", "KD"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS", "2S")))
+    state = given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS", "2S", "KD"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS", "2S")),
+    )
     [event] = when(state, C.Circulate("a-battery", cards=("AS",)))
     assert ("Aria", 1) == (event.drawn_to, len(event.drawn))
     assert ["2S"] == state.items["a-battery"]["cards"]
@@ -209,6 +283,7 @@ def test_gm_circulation_of_an_item_draws_into_the_owners_hand():
 
 
 # -- combat and briefing ------------------------------------------------------------------------
+
 
 @pytest.mark.rule("MP-PULL-1")
 @pytest.mark.parametrize("pull, hp", [(True, 0), (False, -6)])
@@ -224,11 +299,15 @@ def test_cover_by_a_character_who_has_not_acted():
     """MP-COVER-1: the coverer takes the damage and becomes acted; next round it is free."""
     state = given(ARIA, BRAM)
     events = when(state, C.Damage("Aria", 10, cover_by="Bram"))
-    assert [E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False, stays_acted=False),
-            E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
-                          hp_after=24)] == events
-    assert (26, 24, True) == (state.characters["Aria"]["hp"], state.characters["Bram"]["hp"],
-                              state.characters["Bram"]["acted"])
+    assert [
+        E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False, stays_acted=False),
+        E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34, hp_after=24),
+    ] == events
+    assert (26, 24, True) == (
+        state.characters["Aria"]["hp"],
+        state.characters["Bram"]["hp"],
+        state.characters["Bram"]["acted"],
+    )
     when(state, C.NewRound())
     assert state.characters["Bram"]["acted"] is False
 
@@ -238,8 +317,10 @@ def test_covered_damage_needs_its_cover():
     """MP-COVER-1: the damage taken for another does not apply without the cover before it."""
     state = given(ARIA, BRAM)
     with pytest.raises(RuleViolation, match="MP-COVER-1: Bram takes the hit for Aria only"):
-        check(state, E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34,
-                                   hp_after=24))
+        check(
+            state,
+            E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34, hp_after=24),
+        )
 
 
 @pytest.mark.rule("MP-COVER-1")
@@ -263,8 +344,9 @@ def test_briefing_counts_preparations():
         when(state, C.Prepare("Aria"))
         when(state, C.Prepare("Ghoul", enemy=True))
     when(state, C.Prepare("Bram"))
-    assert ("1m briefing: each takes at most 6 preparations, and this one has already "
-            "taken 6") in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
+    assert (
+        "1m briefing: each takes at most 6 preparations, and this one has already taken 6"
+    ) in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
     refused(state, C.Prepare("Ghoul", enemy=True), "MP-BRIEF-1")
     when(state, C.EndBriefing())
     assert "no briefing" in refused(state, C.Prepare("Aria"), "MP-BRIEF-1")
@@ -284,8 +366,10 @@ def test_ready_ma_gear(free, active):
     """MP-GEAR-1: a Ma-GEAR item is readied either way; its effect needs the slots."""
     state = given(ARIA, E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2))
     when(state, C.ReadyItem("arc-pistol", free))
-    assert (True, active) == (state.items["arc-pistol"]["readied"],
-                              state.items["arc-pistol"]["gear_active"])
+    assert (True, active) == (
+        state.items["arc-pistol"]["readied"],
+        state.items["arc-pistol"]["gear_active"],
+    )
 
 
 @pytest.mark.rule("MP-PROC-1")
@@ -293,21 +377,33 @@ def test_ready_ma_gear(free, active):
 def test_procurement_is_recorded_with_its_check():
     """MP-PROC-1/2: alloy + fine + signed = rarity 3, a check with challenge +3, +1 die."""
     [event] = decide(given(ARIA), C.Procure("Aria", "alloy", "fine", "signed"))
-    assert (3, True, 3, 1) == (event.rarity, event.check_needed, event.challenge,
-                               event.time_dice)
-    assert {"material": 1, "quality": 1, "design": 1, "ma-gear": 0, "vehicle": 0,
-            "gm": 0} == event.breakdown
+    assert (3, True, 3, 1) == (event.rarity, event.check_needed, event.challenge, event.time_dice)
+    assert {
+        "material": 1,
+        "quality": 1,
+        "design": 1,
+        "ma-gear": 0,
+        "vehicle": 0,
+        "gm": 0,
+    } == event.breakdown
     [cheap] = decide(given(ARIA), C.Procure("Aria", "steel", "poor", extra_time=True))
-    assert (-1, False, 0, 2) == (cheap.rarity, cheap.check_needed, cheap.challenge,
-                                 cheap.time_dice)
+    assert (-1, False, 0, 2) == (cheap.rarity, cheap.check_needed, cheap.challenge, cheap.time_dice)
 
 
 # -- rebuild, money and spells --------------------------------------------------------------------
 
 REBUILT = dict(body=12, sense=12, intellect=10, magic=6)
 THREE_NOVICE = {"swordplay": "novice", "first-aid": "novice", "stealth": "novice"}
-BIG = E.CharacterAdded(name="Kai", body=15, sense=12, intellect=10, magic=7, hp_max=30,
-                       skills={"a": "master", "b": "master", "c": "novice"}, money=2000)
+BIG = E.CharacterAdded(
+    name="Kai",
+    body=15,
+    sense=12,
+    intellect=10,
+    magic=7,
+    hp_max=30,
+    skills={"a": "master", "b": "master", "c": "novice"},
+    money=2000,
+)
 
 
 @pytest.mark.rule("MP-REBUILD-1")
@@ -324,13 +420,20 @@ def test_rebuild_abilities_and_skills():
 
 @pytest.mark.rule("MP-REBUILD-1")
 @pytest.mark.rule("MP-REBUILD-7")
-@pytest.mark.parametrize("abilities, skills, rule, message", [
-    (dict(REBUILT, magic=7), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 41"),
-    (dict(REBUILT, magic=5), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 39"),
-    (None, {"swordplay": "master", "stealth": "novice"}, "MP-REBUILD-7",
-     "exactly 3 acquisitions, got 4"),
-    (None, None, "MP-REBUILD-1", "nothing to rebuild"),
-])
+@pytest.mark.parametrize(
+    "abilities, skills, rule, message",
+    [
+        (dict(REBUILT, magic=7), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 41"),
+        (dict(REBUILT, magic=5), None, "MP-REBUILD-1", "sum to the pool of 40 points, got 39"),
+        (
+            None,
+            {"swordplay": "master", "stealth": "novice"},
+            "MP-REBUILD-7",
+            "exactly 3 acquisitions, got 4",
+        ),
+        (None, None, "MP-REBUILD-1", "nothing to rebuild"),
+    ],
+)
 def test_rebuild_refusals(abilities, skills, rule, message):
     """MP-REBUILD-1/7: a rebuild off by one point or acquisition is refused with the values."""
     assert message in refused(given(BRAM), C.Rebuild("Bram", abilities, skills), rule)
@@ -342,24 +445,37 @@ def test_rebuild_converts_points_above_40():
     """MP-REBUILD-2/4: of 44 points, 1 -> skills and 1 -> 1,000 Mj; 42 assigned, <= +5 each."""
     state = given(BIG)
     skills = {"a": "master", "b": "master", "c": "expert"}
-    when(state, C.Rebuild("Kai", dict(body=16, sense=12, intellect=10, magic=4), skills,
-                          to_skills=1, to_money=1))
+    when(
+        state,
+        C.Rebuild(
+            "Kai", dict(body=16, sense=12, intellect=10, magic=4), skills, to_skills=1, to_money=1
+        ),
+    )
     kai = state.characters["Kai"]
     assert (16, 3000, 1000) == (kai["body"], kai["money"], kai["money_converted"])
     assert "the pool is 44 (4 above 40), asked 3 to skills and 2 to money" in refused(
-        given(BIG), C.Rebuild("Kai", None, None, to_skills=3, to_money=2), "MP-REBUILD-2")
+        given(BIG), C.Rebuild("Kai", None, None, to_skills=3, to_money=2), "MP-REBUILD-2"
+    )
 
 
 @pytest.mark.rule("MP-REBUILD-6")
 def test_rebuild_converts_acquisitions_above_5():
     """MP-REBUILD-6: of 7 acquisitions, 1 -> an ability point and 1 -> 1,000 Mj."""
     state = given(BIG)
-    when(state, C.Rebuild("Kai", dict(body=15, sense=13, intellect=10, magic=7),
-                          {"a": "master", "b": "expert"}, to_abilities=1, skills_to_money=1))
+    when(
+        state,
+        C.Rebuild(
+            "Kai",
+            dict(body=15, sense=13, intellect=10, magic=7),
+            {"a": "master", "b": "expert"},
+            to_abilities=1,
+            skills_to_money=1,
+        ),
+    )
     assert (13, 3000) == (state.characters["Kai"]["sense"], state.characters["Kai"]["money"])
     assert "7 acquisitions (2 above 5), asked 2 to abilities and 1 to money" in refused(
-        given(BIG), C.Rebuild("Kai", None, None, to_abilities=2, skills_to_money=1),
-        "MP-REBUILD-6")
+        given(BIG), C.Rebuild("Kai", None, None, to_abilities=2, skills_to_money=1), "MP-REBUILD-6"
+    )
 
 
 @pytest.mark.rule("MP-REBUILD-3")
@@ -374,11 +490,16 @@ def test_rebuild_immature_minimum():
 
 def _spent(state_events=()):
     """Aria: 3000 at creation, +4500 in scenarios, 1000 spell-only; an item and spells bought."""
-    return given(ARIA, BATTERY, drawn("Aria", "AS"),
-                 E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
-                 E.MoneyGained(name="Aria", amount=4500),
-                 E.MoneyGained(name="Aria", amount=1000, spell_only=True),
-                 E.ItemAdded(item="coat", owner="Aria", price=2000), *state_events)
+    return given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        E.MoneyGained(name="Aria", amount=4500),
+        E.MoneyGained(name="Aria", amount=1000, spell_only=True),
+        E.ItemAdded(item="coat", owner="Aria", price=2000),
+        *state_events,
+    )
 
 
 @pytest.mark.rule("MP-REBUILD-8")
@@ -387,15 +508,16 @@ def test_rebuild_items_refunds_a_plus_b_minus_c():
     """MP-REBUILD-8/9: 3000 + 4500 - 1200 ordinary Mj on spells = 6300; buy first with 3000."""
     state = _spent()
     when(state, C.LearnSpell("Aria", "spark", "fire", 1, 2200))
-    assert (0, 5500 - 1200) == (state.characters["Aria"]["spell_money"],
-                                state.characters["Aria"]["money"])
+    assert (0, 5500 - 1200) == (
+        state.characters["Aria"]["spell_money"],
+        state.characters["Aria"]["money"],
+    )
     [event] = when(state, C.Rebuild("Aria", items=True))
     assert 6300 == state.characters["Aria"]["money"]
     assert ("a-battery", "coat") == event.items_removed
-    assert {"A_creation": 3000, "B_scenarios": 4500, "C_spells": 1200,
-            "buy_first_with": 3000} == {k: event.breakdown[k] for k in
-                                        ("A_creation", "B_scenarios", "C_spells",
-                                         "buy_first_with")}
+    assert {"A_creation": 3000, "B_scenarios": 4500, "C_spells": 1200, "buy_first_with": 3000} == {
+        k: event.breakdown[k] for k in ("A_creation", "B_scenarios", "C_spells", "buy_first_with")
+    }
     assert ({}, ["AS"]) == (state.items, state.deck["discard"])
     assert [] == state.characters["Aria"]["items"]
 
@@ -403,10 +525,29 @@ def test_rebuild_items_refunds_a_plus_b_minus_c():
 @pytest.mark.rule("MP-REBUILD-10")
 def test_rebuild_spells_refunds_what_was_spent():
     """MP-REBUILD-10: unlearning refunds 1200 Mj and 1000 spell-only; a free 800 counts as paid."""
-    state = _spent([E.SpellLearned(name="Aria", spell="spark", gate="fire", tier=1, price=2200,
-                                   from_spell_money=1000, from_money=1200),
-                    E.SpellLearned(name="Aria", spell="ward", gate="earth", tier=1, price=800,
-                                   from_spell_money=0, from_money=0, free=True)])
+    state = _spent(
+        [
+            E.SpellLearned(
+                name="Aria",
+                spell="spark",
+                gate="fire",
+                tier=1,
+                price=2200,
+                from_spell_money=1000,
+                from_money=1200,
+            ),
+            E.SpellLearned(
+                name="Aria",
+                spell="ward",
+                gate="earth",
+                tier=1,
+                price=800,
+                from_spell_money=0,
+                from_money=0,
+                free=True,
+            ),
+        ]
+    )
     when(state, C.Rebuild("Aria", spells=True))
     aria = state.characters["Aria"]
     assert ({}, 5500, 1800) == (aria["spells"], aria["money"], aria["spell_money"])
@@ -417,7 +558,8 @@ def test_relearning_spells_goes_tier_by_tier():
     """MP-REBUILD-11: tier 2 needs tier 1 of its gate; spell-only money pays first."""
     state = _spent()
     assert "gate fire: learn tier 1 before tier 2" in refused(
-        state, C.LearnSpell("Aria", "blaze", "fire", 2, 500), "MP-REBUILD-11")
+        state, C.LearnSpell("Aria", "blaze", "fire", 2, 500), "MP-REBUILD-11"
+    )
     [event] = when(state, C.LearnSpell("Aria", "spark", "fire", 1, 1500))
     assert (1000, 500) == (event.from_spell_money, event.from_money)
     when(state, C.LearnSpell("Aria", "blaze", "fire", 2, 500))
@@ -431,8 +573,13 @@ def test_rebuild_leaves_lifestyle_alone():
     state = given(ARIA, BRAM)
     when(state, C.ShareResidence(("Aria", "Bram"), "markt", "apartment", 5, region_points=2))
     before = state.characters["Bram"]["lifestyle"]
-    assert {"region": "markt", "residence": "apartment", "region_points": 2,
-            "residence_points": 2, "cohabitants": ["Aria"]} == before
+    assert {
+        "region": "markt",
+        "residence": "apartment",
+        "region_points": 2,
+        "residence_points": 2,
+        "cohabitants": ["Aria"],
+    } == before
     assert 3 == state.characters["Aria"]["lifestyle"]["residence_points"]
     when(state, C.Rebuild("Bram", REBUILT, THREE_NOVICE))
     assert before == state.characters["Bram"]["lifestyle"]
@@ -444,18 +591,29 @@ def test_cohabitation_refusals():
     state = given(ARIA, BRAM)
     refused(state, C.ShareResidence(("Aria", "Bram"), "markt", "barracks", 4), "MP-COHAB-1")
     assert "the split 4, 2 adds up to 6, the residence costs 5 points" in refused(
-        state, C.ShareResidence(("Aria", "Bram"), "markt", "flat", 5, split=(4, 2)), "MP-COHAB-1")
+        state, C.ShareResidence(("Aria", "Bram"), "markt", "flat", 5, split=(4, 2)), "MP-COHAB-1"
+    )
 
 
 @pytest.mark.rule("MP-COHAB-2")
 def test_shared_leisure_event_does_not_repeat():
     """MP-COHAB-2: a second 7 in one leisure moves by the safety value to 6."""
-    state = given(ARIA, BRAM, E.ResidenceShared(names=("Aria", "Bram"), region="markt",
-                                                residence="flat", region_points=0,
-                                                residence_points=4, split=(2, 2)),
-                  E.LeisureStarted())
-    assert [7, 6] == [when(state, C.TakeLeisureEvent(n, 7, safety=1))[0].result
-                      for n in ("Aria", "Bram")]
+    state = given(
+        ARIA,
+        BRAM,
+        E.ResidenceShared(
+            names=("Aria", "Bram"),
+            region="markt",
+            residence="flat",
+            region_points=0,
+            residence_points=4,
+            split=(2, 2),
+        ),
+        E.LeisureStarted(),
+    )
+    assert [7, 6] == [
+        when(state, C.TakeLeisureEvent(n, 7, safety=1))[0].result for n in ("Aria", "Bram")
+    ]
     when(state, C.StartLeisure())
     assert 7 == when(state, C.TakeLeisureEvent("Bram", 7, safety=1))[0].result
 
@@ -480,86 +638,155 @@ def test_zones_hold_every_card_once_after_a_night():
     when(state, C.Charge("a-battery", "Aria", tuple(state.characters["Aria"]["hand"][:2])))
     when(state, C.Rest("8h"))
     assert Counter(STANDARD_DECK) == zones(state)
-    assert (5, 3, 0) == (len(state.characters["Aria"]["hand"]),
-                         len(state.characters["Bram"]["hand"]),
-                         len(state.items["a-battery"]["cards"]))
+    assert (5, 3, 0) == (
+        len(state.characters["Aria"]["hand"]),
+        len(state.characters["Bram"]["hand"]),
+        len(state.items["a-battery"]["cards"]),
+    )
 
 
 # -- messages a GM reads at the table; rules named in history (QA findings) -------------------
 
-@pytest.mark.parametrize("command, rule, message", [
-    (C.Play("Aria", ("AS",)), "MP-CARDS", "AS is not held by Aria (it is in Bram's hand)"),
-    (C.ShareResidence(("Aria", "Aria"), "markt", "flat", 4), "MP-COHAB-1",
-     "Aria named twice: name each PC once"),
-    (C.ShareResidence(("Aria",), "markt", "flat", 4), "MP-COHAB-1",
-     "cohabitation needs 2 or more PCs, got only Aria"),
-    (C.ShareResidence(("Aria", "Bram"), "markt", "flat", 3, split=(1, 1)), "MP-COHAB-1",
-     "the split 1, 1 adds up to 2, the residence costs 3 points"),
-    (C.RollCheck("2MP10", dice=(3, 25)), "MP-CHECK", "a d20 shows 1 to 20, got 25"),
-    (C.RollCheck("2MP10", dice=(3,)), "MP-CHECK", "2MP10 needs 2 dice, got 1"),
-    (C.LearnSpell("Aria", "wave", "water", 2, 100), "MP-REBUILD-11",
-     "gate water: learn tier 1 before tier 2 (no tier known yet)"),
-    (C.AddCharacter("Zed", body=-1, sense=4, intellect=4, magic=-2, hp=10), "MP-CHARACTER",
-     "abilities and money are 0 or more, got body -1 and magic -2"),
-    (C.AddCharacter("Zed", body=4, sense=4, intellect=4, magic=0, hp=0), "MP-CHARACTER",
-     "max HP is 1 or more, got 0"),
-    (C.Rebuild("Bram", abilities={"body": 10}), "MP-REBUILD-1",
-     "give all four abilities or none: --sense --intellect --magic missing"),
-    (C.Rest("8h", who=("Aria", "Aria")), "MP-REST-1",
-     "Aria named twice among who rests: name each character once"),
-    (C.Rest("8h", who=()), "MP-REST-1",
-     "nobody named to rest: name who rests, or leave --who out for every character"),
-    (C.Rest("8h", who=("Aria", " ")), "MP-REST-1", "a blank name among who rests"),
-])
+
+@pytest.mark.parametrize(
+    "command, rule, message",
+    [
+        (C.Play("Aria", ("AS",)), "MP-CARDS", "AS is not held by Aria (it is in Bram's hand)"),
+        (
+            C.ShareResidence(("Aria", "Aria"), "markt", "flat", 4),
+            "MP-COHAB-1",
+            "Aria named twice: name each PC once",
+        ),
+        (
+            C.ShareResidence(("Aria",), "markt", "flat", 4),
+            "MP-COHAB-1",
+            "cohabitation needs 2 or more PCs, got only Aria",
+        ),
+        (
+            C.ShareResidence(("Aria", "Bram"), "markt", "flat", 3, split=(1, 1)),
+            "MP-COHAB-1",
+            "the split 1, 1 adds up to 2, the residence costs 3 points",
+        ),
+        (C.RollCheck("2MP10", dice=(3, 25)), "MP-CHECK", "a d20 shows 1 to 20, got 25"),
+        (C.RollCheck("2MP10", dice=(3,)), "MP-CHECK", "2MP10 needs 2 dice, got 1"),
+        (
+            C.LearnSpell("Aria", "wave", "water", 2, 100),
+            "MP-REBUILD-11",
+            "gate water: learn tier 1 before tier 2 (no tier known yet)",
+        ),
+        (
+            C.AddCharacter("Zed", body=-1, sense=4, intellect=4, magic=-2, hp=10),
+            "MP-CHARACTER",
+            "abilities and money are 0 or more, got body -1 and magic -2",
+        ),
+        (
+            C.AddCharacter("Zed", body=4, sense=4, intellect=4, magic=0, hp=0),
+            "MP-CHARACTER",
+            "max HP is 1 or more, got 0",
+        ),
+        (
+            C.Rebuild("Bram", abilities={"body": 10}),
+            "MP-REBUILD-1",
+            "give all four abilities or none: --sense --intellect --magic missing",
+        ),
+        (
+            C.Rest("8h", who=("Aria", "Aria")),
+            "MP-REST-1",
+            "Aria named twice among who rests: name each character once",
+        ),
+        (
+            C.Rest("8h", who=()),
+            "MP-REST-1",
+            "nobody named to rest: name who rests, or leave --who out for every character",
+        ),
+        (C.Rest("8h", who=("Aria", " ")), "MP-REST-1", "a blank name among who rests"),
+    ],
+)
 def test_refusals_read_as_english(command, rule, message):
     """Refusals name the values in words: no list, tuple, dict or None, no `the Bram's`."""
     assert message == refused(given(ARIA, BRAM, drawn("Bram", "AS")), command, rule)
 
 
-@pytest.mark.parametrize("event, rule_line", [
-    (E.CharacterAdded(name="Zed", body=4, sense=4, intellect=4, magic=0, hp_max=9), None),
-    (drawn("Aria", "AS"), None),
-    (E.CardsPlayed(who="Aria", cards=("AS",)), None),
-    (E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), None),
-    (E.CardsCirculated(holder="Aria", discarded=("AS",), drawn=("KD",), draw_no=1,
-                       rule="MP-CIRC-1"), "rule MP-CIRC-1"),
-    (E.DawnReached(start=1330, end=1800), None),
-    (E.TurnTaken(name="Aria"), None),
-    (E.Healed(target="Bram", amount=5), None),
-    (E.DamageTaken(target="Bram", amount=5), None),
-    (E.DamageTaken(target="Bram", amount=5, pull_punches=True), "rule MP-PULL-1"),
-    (E.DamageTaken(target="Bram", amount=5, covering="Aria"), "rule MP-COVER-1"),
-    (E.MoneyGained(name="Aria", amount=100), "rule MP-REBUILD-8"),
-    (E.MoneyGained(name="Aria", amount=100, spell_only=True), None),
-    (E.SpellLearned(name="Aria", spell="spark", gate="fire", tier=1, price=500,
-                    from_spell_money=0, from_money=500), "rule MP-REBUILD-11"),
-    (E.ProcurementAssessed(who="Aria", rarity=0, check_needed=False, challenge=0, time_dice=1,
-                           breakdown={}), "rule MP-PROC-2"),
-    (E.ProcurementAssessed(who="Aria", rarity=2, check_needed=True, challenge=2, time_dice=1,
-                           breakdown={}), "rule MP-PROC-1, MP-PROC-2"),
-    (E.LeisureEventTaken(name="Aria", roll=7, safety=0, result=7, shared=False), None),
-    (E.LeisureEventTaken(name="Aria", roll=7, safety=2, result=8, shared=False),
-     "rule MP-COHAB-2"),
-])
+@pytest.mark.parametrize(
+    "event, rule_line",
+    [
+        (E.CharacterAdded(name="Zed", body=4, sense=4, intellect=4, magic=0, hp_max=9), None),
+        (drawn("Aria", "AS"), None),
+        (E.CardsPlayed(who="Aria", cards=("AS",)), None),
+        (E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), None),
+        (
+            E.CardsCirculated(
+                holder="Aria", discarded=("AS",), drawn=("KD",), draw_no=1, rule="MP-CIRC-1"
+            ),
+            "rule MP-CIRC-1",
+        ),
+        (E.DawnReached(start=1330, end=1800), None),
+        (E.TurnTaken(name="Aria"), None),
+        (E.Healed(target="Bram", amount=5), None),
+        (E.DamageTaken(target="Bram", amount=5), None),
+        (E.DamageTaken(target="Bram", amount=5, pull_punches=True), "rule MP-PULL-1"),
+        (E.DamageTaken(target="Bram", amount=5, covering="Aria"), "rule MP-COVER-1"),
+        (E.MoneyGained(name="Aria", amount=100), "rule MP-REBUILD-8"),
+        (E.MoneyGained(name="Aria", amount=100, spell_only=True), None),
+        (
+            E.SpellLearned(
+                name="Aria",
+                spell="spark",
+                gate="fire",
+                tier=1,
+                price=500,
+                from_spell_money=0,
+                from_money=500,
+            ),
+            "rule MP-REBUILD-11",
+        ),
+        (
+            E.ProcurementAssessed(
+                who="Aria", rarity=0, check_needed=False, challenge=0, time_dice=1, breakdown={}
+            ),
+            "rule MP-PROC-2",
+        ),
+        (
+            E.ProcurementAssessed(
+                who="Aria", rarity=2, check_needed=True, challenge=2, time_dice=1, breakdown={}
+            ),
+            "rule MP-PROC-1, MP-PROC-2",
+        ),
+        (E.LeisureEventTaken(name="Aria", roll=7, safety=0, result=7, shared=False), None),
+        (
+            E.LeisureEventTaken(name="Aria", roll=7, safety=2, result=8, shared=False),
+            "rule MP-COHAB-2",
+        ),
+    ],
+)
 def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
     """history's `rule …` line names the RULES.md clauses that applied, or is absent."""
     assert ([rule_line] if rule_line else []) == [
-        line for line in event.explain() if line.startswith("rule ")]
+        line for line in event.explain() if line.startswith("rule ")
+    ]
 
 
-@pytest.mark.parametrize("command, rule_line", [
-    (C.Rebuild("Bram", abilities={"body": 12, "sense": 12, "intellect": 10, "magic": 6}),
-     "rule MP-REBUILD-1, MP-REBUILD-3"),
-    (C.Rebuild("Bram", skills={"swordplay": "novice", "stealth": "expert"}),
-     "rule MP-REBUILD-5, MP-REBUILD-7"),
-    (C.Rebuild("Bram", items=True), "rule MP-REBUILD-8, MP-REBUILD-9"),
-    (C.Rebuild("Bram", spells=True), None),
-])
+@pytest.mark.parametrize(
+    "command, rule_line",
+    [
+        (
+            C.Rebuild("Bram", abilities={"body": 12, "sense": 12, "intellect": 10, "magic": 6}),
+            "rule MP-REBUILD-1, MP-REBUILD-3",
+        ),
+        (
+            C.Rebuild("Bram", skills={"swordplay": "novice", "stealth": "expert"}),
+            "rule MP-REBUILD-5, MP-REBUILD-7",
+        ),
+        (C.Rebuild("Bram", items=True), "rule MP-REBUILD-8, MP-REBUILD-9"),
+        (C.Rebuild("Bram", spells=True), None),
+    ],
+)
 def test_rebuild_history_names_the_parts_rebuilt(command, rule_line):
     """A rebuild of skills only names MP-REBUILD-5 and -7, not the ability or item clauses."""
     event = decide(given(ARIA, BRAM), command)[0]
     assert ([rule_line] if rule_line else []) == [
-        line for line in event.explain() if line.startswith("rule ")]
+        line for line in event.explain() if line.startswith("rule ")
+    ]
 
 
 def test_every_event_names_only_rules_md_ids():
@@ -575,22 +802,30 @@ def test_every_event_names_only_rules_md_ids():
 
 # -- optional rules the table adopts (issue 15, item 8) ------------------------------------------
 
-@pytest.mark.parametrize("rule, command", [
-    ("gm-circulation", C.Circulate("Aria")),
-    ("rests", C.Rest("8h")),
-    ("briefing", C.StartBriefing("1m")),
-    ("cover", C.Damage("Aria", 5, cover_by="Bram")),
-    ("pulling-punches", C.Damage("Aria", 5, pull_punches=True)),
-    ("ma-gear", C.ReadyItem("arc-pistol", 1)),
-    ("procurement", C.Procure("Aria", "alloy", "fine")),
-    ("cohabitation", C.ShareResidence(("Aria", "Bram"), "markt", "flat", 4)),
-    ("rebuild", C.Rebuild("Bram", REBUILT, THREE_NOVICE)),
-])
+
+@pytest.mark.parametrize(
+    "rule, command",
+    [
+        ("gm-circulation", C.Circulate("Aria")),
+        ("rests", C.Rest("8h")),
+        ("briefing", C.StartBriefing("1m")),
+        ("cover", C.Damage("Aria", 5, cover_by="Bram")),
+        ("pulling-punches", C.Damage("Aria", 5, pull_punches=True)),
+        ("ma-gear", C.ReadyItem("arc-pistol", 1)),
+        ("procurement", C.Procure("Aria", "alloy", "fine")),
+        ("cohabitation", C.ShareResidence(("Aria", "Bram"), "markt", "flat", 4)),
+        ("rebuild", C.Rebuild("Bram", REBUILT, THREE_NOVICE)),
+    ],
+)
 def test_a_command_of_a_rule_not_adopted_is_refused(rule, command):
     """The GM adopts each optional rule (はじめに): a table without it is refused naming it; the
     same command passes where every rule but an unrelated one is adopted."""
-    events = (ARIA, BRAM, E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2),
-              drawn("Aria", "AS"))
+    events = (
+        ARIA,
+        BRAM,
+        E.ItemAdded(item="arc-pistol", owner="Aria", gear_slots=2),
+        drawn("Aria", "AS"),
+    )
     message = refused(given(*events, rules=f"no-{rule}"), command, "MP-ADOPT")
     assert message.startswith(f"this table does not use the optional rule {rule} (")
     other = "rebuild" if rule != "rebuild" else "cover"
@@ -606,16 +841,26 @@ def test_without_ma_gear_an_item_with_its_slots_is_readied():
 
 @pytest.mark.rule("MP-CIRC-1")
 @pytest.mark.rule("MP-CIRC-2")
-@pytest.mark.parametrize("rules, holders", [
-    ("all", ["Aria", "a-battery"]), ("no-sleep-circulation", ["a-battery"]),
-    ("no-dawn-circulation", ["Aria"]), ("rests", []),
-])
+@pytest.mark.parametrize(
+    "rules, holders",
+    [
+        ("all", ["Aria", "a-battery"]),
+        ("no-sleep-circulation", ["a-battery"]),
+        ("no-dawn-circulation", ["Aria"]),
+        ("rests", []),
+    ],
+)
 def test_rests_circulate_only_by_the_rules_adopted(rules, holders):
     """An 8h rest from 22:10: sleepers circulate only with MP-CIRC-1 adopted, items at dawn only
     with MP-CIRC-2; the clock advances either way."""
-    state = given(ARIA, BATTERY, drawn("Aria", "AS", "7H"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="1 22:10",
-                  rules=rules)
+    state = given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS", "7H"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        clock="1 22:10",
+        rules=rules,
+    )
     events = when(state, C.Rest("8h"))
     assert holders == [e.holder for e in events[1:]]
     assert {"day": 2, "minutes": 370} == state.clock
@@ -623,12 +868,16 @@ def test_rests_circulate_only_by_the_rules_adopted(rules, holders):
 
 def test_dawn_without_dawn_circulation_only_moves_the_clock():
     """MP-CIRC-2 not adopted: `dawn` moves the clock to 06:00; the A-battery keeps its card."""
-    state = given(ARIA, BATTERY, drawn("Aria", "AS"),
-                  E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)), clock="3 07:00",
-                  rules="no-dawn-circulation")
+    state = given(
+        ARIA,
+        BATTERY,
+        drawn("Aria", "AS"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+        clock="3 07:00",
+        rules="no-dawn-circulation",
+    )
     assert ["magicpunk.DawnReached"] == [e.TYPE for e in when(state, C.Dawn())]
-    assert ({"day": 4, "minutes": 360}, ["AS"]) == (state.clock,
-                                                    state.items["a-battery"]["cards"])
+    assert ({"day": 4, "minutes": 360}, ["AS"]) == (state.clock, state.items["a-battery"]["cards"])
 
 
 # -- event lines say what happened (issue 15, items 10 and 12) ------------------------------------
@@ -645,12 +894,15 @@ def test_a_capped_heal_says_what_it_healed():
 
 
 @pytest.mark.rule("MP-PULL-1")
-@pytest.mark.parametrize("hp, amount, line", [
-    (32, 40, "Kai takes 32 damage (40 dealt, pulled punches stop at 0 HP)"),
-    (0, 40, "Kai takes no damage: pulled punches, already at 0 HP (40 dealt)"),
-    (-3, 5, "Kai takes no damage: pulled punches, already at -3 HP (5 dealt)"),
-    (32, 5, "Kai takes 5 damage (pulled punches)"),
-])
+@pytest.mark.parametrize(
+    "hp, amount, line",
+    [
+        (32, 40, "Kai takes 32 damage (40 dealt, pulled punches stop at 0 HP)"),
+        (0, 40, "Kai takes no damage: pulled punches, already at 0 HP (40 dealt)"),
+        (-3, 5, "Kai takes no damage: pulled punches, already at -3 HP (5 dealt)"),
+        (32, 5, "Kai takes 5 damage (pulled punches)"),
+    ],
+)
 def test_pulled_punches_say_what_they_did(hp, amount, line):
     """MP-PULL-1: the line gives the HP lost, and says so when pulled punches change nothing."""
     state = given(KAI, E.DamageTaken(target="Kai", amount=32 - hp, hp_before=32, hp_after=hp))
@@ -662,12 +914,22 @@ def test_pulled_punches_say_what_they_did(hp, amount, line):
 def test_the_wilds_mana_disaster_happens_once_whatever_its_roll():
     """MP-COHAB-2: Aria rolls 2 in the wilds (a mana disaster); Bram's 6 is the same event and
     moves by the safety value 1 to 5."""
-    state = given(ARIA, BRAM, E.ResidenceShared(names=("Aria", "Bram"), region="wastes",
-                                                residence="camp", region_points=0,
-                                                residence_points=2, split=(1, 1)),
-                  E.LeisureStarted())
+    state = given(
+        ARIA,
+        BRAM,
+        E.ResidenceShared(
+            names=("Aria", "Bram"),
+            region="wastes",
+            residence="camp",
+            region_points=0,
+            residence_points=2,
+            split=(1, 1),
+        ),
+        E.LeisureStarted(),
+    )
     [aria] = when(state, C.TakeLeisureEvent("Aria", 2, table="wilds"))
     [bram] = when(state, C.TakeLeisureEvent("Bram", 6, safety=1, table="wilds"))
     assert ((2, 2), (5, 5)) == ((aria.result, aria.shared_event), (bram.result, bram.shared_event))
-    assert "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)" == \
-        bram.describe()
+    assert (
+        "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)" == bram.describe()
+    )

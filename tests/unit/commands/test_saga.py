@@ -220,8 +220,10 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
     state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
-    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3,
-                     incapacitated=False) == events[0]
+    assert (
+        BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3, incapacitated=False)
+        == events[0]
+    )
     assert (9, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
     state.characters["Ward"]["lp"] = 3
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
@@ -256,8 +258,9 @@ def test_poison_once_per_turn_and_immune_with_floor():
     """Poison: ⌈900 × 100 / 150 × 0.3 × 1.0⌉ = 180 once a turn; a floored enemy is immune."""
     state = given(*BASE, UnitAdded("Boss", BOSS))
     events, after = then(state, PoisonUnit("Wolf", roll=F(1)))
-    assert [PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown, hp_lost=180,
-                              draw_no=0)] == events
+    assert [
+        PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown, hp_lost=180, draw_no=0)
+    ] == events
     assert 720 == after.characters["Wolf"]["hp"]
     with pytest.raises(RuleViolation, match="SAGA-POISON-1"):
         decide(after, PoisonUnit("Wolf"))
@@ -300,8 +303,19 @@ def test_debuff_from_the_other_side_lands_only_after_damage():
     state = given(*BASE)
     events, after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
     why = "Gustave has not hit Wolf with kiri-harai in this battle"
-    assert [EffectApplied("Wolf", "Gustave", "defense", -10, False, "kiri-harai",
-                          value_before=0, value_after=0, reason=why)] == events
+    assert [
+        EffectApplied(
+            "Wolf",
+            "Gustave",
+            "defense",
+            -10,
+            False,
+            "kiri-harai",
+            value_before=0,
+            value_after=0,
+            reason=why,
+        )
+    ] == events
     _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
     _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
     assert -30 == after.characters["Wolf"]["effects"]["defense"]
@@ -324,8 +338,9 @@ def test_seasons_turn_with_the_turn():
         after.clock["levels"]["wood"],
     )
     spring = {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0}
-    assert [TurnEnded(3, next_turn=4, levels=spring, season="spring",
-                      tech_power_lost={})] == decide(after, EndTurn())
+    assert [
+        TurnEnded(3, next_turn=4, levels=spring, season="spring", tech_power_lost={})
+    ] == decide(after, EndTurn())
 
 
 @pytest.mark.rule("SAGA-ATK-14")
@@ -494,11 +509,23 @@ def test_a_blood_tech_costing_the_lp_left_cannot_be_chosen_in_an_overdrive_eithe
     with pytest.raises(RuleViolation) as caught:
         decide(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
     assert ("SAGA-LP-2", "the Blood tech costs 3 LP and only 3 LP remain") == (
-        caught.value.rule_id, caught.value.message)
+        caught.value.rule_id,
+        caught.value.message,
+    )
     confused = (*OVERDRIVE, ("confused", "yes"))
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
-    assert BloodPaid("Ward", "desu-uindo", 3, lp_lost=0, lp_damage_effect_gain=3,
-                     incapacitated=False, overdrive=True) == events[0]
+    assert (
+        BloodPaid(
+            "Ward",
+            "desu-uindo",
+            3,
+            lp_lost=0,
+            lp_damage_effect_gain=3,
+            incapacitated=False,
+            overdrive=True,
+        )
+        == events[0]
+    )
     assert (3, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
 
 
@@ -523,16 +550,23 @@ def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect
 def test_the_displayed_turn_stops_at_99_in_winter():
     """Seasons: turn 98 (autumn) → 99 (winter) → 99 again, still winter (「表示ターンの最大値は
     99です。99ターン目以降は季節が冬に固定され」); tech-power still decays."""
-    state = given(*BASE, BattleStarted(seasons=True),
-                  EffectApplied("Gustave", "Gustave", "tech_power", 3))
+    state = given(
+        *BASE, BattleStarted(seasons=True), EffectApplied("Gustave", "Gustave", "tech_power", 3)
+    )
     state.clock["turn"] = 98
     events, after = then(state, EndTurn())
     assert (99, "winter", 40) == (
-        after.clock["turn"], after.clock["season"], after.clock["levels"]["water"])
+        after.clock["turn"],
+        after.clock["season"],
+        after.clock["levels"]["water"],
+    )
     events, after = then(after, EndTurn())
     assert "turn 99 ends -> turn 99" == events[0].describe()
-    assert (99, "winter", 1) == (after.clock["turn"], after.clock["season"],
-                                 after.characters["Gustave"]["effects"]["tech_power"])
+    assert (99, "winter", 1) == (
+        after.clock["turn"],
+        after.clock["season"],
+        after.characters["Gustave"]["effects"]["tech_power"],
+    )
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -540,20 +574,27 @@ def test_a_debuff_with_a_tech_follows_the_latest_hit_of_that_tech_not_of_another
     """Gustave's kiri-harai hits the wolf (damage ≠ 0), then his tenrai is evaded (0): a debuff
     --tech kiri-harai lands (the seed: 「バフ・デバフ効果を持つ技・術による攻撃ダメージが0でない」);
     a debuff --tech tenrai does not, and says why."""
-    sheet = attrs.evolve(GUSTAVE, stats={"str": 40, "vit": 30, "int": 40},
-                         slv={"1h-sword": 10, "spell": 20})
+    sheet = attrs.evolve(
+        GUSTAVE, stats={"str": 40, "vit": 30, "int": 40}, slv={"1h-sword": 10, "spell": 20}
+    )
     state = given(UnitAdded("Gustave", sheet), UnitAdded("Wolf", WOLF), BattleStarted())
     hit, state = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
-    _, state = then(state, CastTech("Gustave", "tenrai", ("Wolf",),
-                                     situation=(("outcome", "evaded"),)))
+    _, state = then(
+        state, CastTech("Gustave", "tenrai", ("Wolf",), situation=(("outcome", "evaded"),))
+    )
     (debuff,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="kiri-harai"))
     damage = hit[0].damage
     assert (True, f"Gustave's latest kiri-harai on Wolf dealt {damage} damage", -10) == (
-        debuff.landed, debuff.reason, after.characters["Wolf"]["effects"]["defense"])
+        debuff.landed,
+        debuff.reason,
+        after.characters["Wolf"]["effects"]["defense"],
+    )
     (failed,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="tenrai"))
     assert (False, 0) == (failed.landed, after.characters["Wolf"]["effects"]["defense"])
-    assert ("Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
-            "Wolf dealt 0 damage)") == failed.describe()
+    assert (
+        "Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
+        "Wolf dealt 0 damage)"
+    ) == failed.describe()
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -563,7 +604,11 @@ def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
     (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harai"))
     (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="toki-hanatsu"))
     assert (True, "", True, "toki-hanatsu has power 0") == (
-        buff.landed, buff.reason, debuff.landed, debuff.reason)
+        buff.landed,
+        buff.reason,
+        debuff.landed,
+        debuff.reason,
+    )
 
 
 @pytest.mark.rule("SAGA-ATK-1")
@@ -580,8 +625,12 @@ def test_release_deals_damage_by_its_own_formula_and_costs_its_user_release_dama
     release, hit = events
     assert (ReleaseDamageTaken, 40, "Fyodor") == (type(release), release.damage, release.unit)
     assert (23, "0.5", 900 - 23, 160) == (
-        hit.damage, hit.breakdown["tech_base_multiplier"], after.characters["Wolf"]["hp"],
-        after.characters["Fyodor"]["hp"])
-    events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1),
-                                         situation=OVERDRIVE))
+        hit.damage,
+        hit.breakdown["tech_base_multiplier"],
+        after.characters["Wolf"]["hp"],
+        after.characters["Fyodor"]["hp"],
+    )
+    events, after = then(
+        state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1), situation=OVERDRIVE)
+    )
     assert (0, 23, 200) == (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"])

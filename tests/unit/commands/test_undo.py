@@ -27,21 +27,28 @@ def refold_of(history: list[tuple[str, Event]]) -> actions.Refold:
     def refold(undone: set[int], first: int) -> tuple[State, list]:
         state = State(system="toy")
         toy.init_state(state, {})
-        pairs = [(seq, None if isinstance(e, Undone | Redone) else e)
-                 for seq, (_, e) in enumerate(history, start=1)]
+        pairs = [
+            (seq, None if isinstance(e, Undone | Redone) else e)
+            for seq, (_, e) in enumerate(history, start=1)
+        ]
         return state, fold_collecting(state, pairs, undone)
 
     return refold
 
 
 def summaries(history: list[tuple[str, Event]]) -> list[actions.Summary]:
-    return [actions.summary(seq, seq, "", actor, e.TYPE, getattr(e, "target", 0))
-            for seq, (actor, e) in enumerate(history, start=1)]
+    return [
+        actions.summary(seq, seq, "", actor, e.TYPE, getattr(e, "target", 0))
+        for seq, (actor, e) in enumerate(history, start=1)
+    ]
 
 
 def markers(history: list[tuple[str, Event]]) -> list[actions.Marker]:
-    return [(seq, e.TYPE, e.target) for seq, (_, e) in enumerate(history, start=1)
-            if isinstance(e, Undone | Redone)]
+    return [
+        (seq, e.TYPE, e.target)
+        for seq, (_, e) in enumerate(history, start=1)
+        if isinstance(e, Undone | Redone)
+    ]
 
 
 def test_undo_of_the_latest_action_gives_one_marker_and_the_state_without_it() -> None:
@@ -56,18 +63,20 @@ def test_undo_of_an_action_a_later_one_depends_on_is_refused_with_the_reasons() 
     """Given a spend of 3 after a spend of 2 from 5, undoing the add of a (#1) is refused: both
     spends depend on it, each listed with its rule."""
     with pytest.raises(RuleViolation) as refusal:
-        actions.decide_undo(actions.action_of(summaries(HISTORY), 1), [], "",
-                            refold_of(HISTORY))
-    assert ("CORE-UNDO", "#1 cannot be undone: later events depend on it: "
-            "#3 toy.PointsSpent (TOY-SPEND-1: a: no counter 2); "
-            "#4 toy.PointsSpent (TOY-SPEND-1: a: no counter 3)") == (
-        refusal.value.rule_id, refusal.value.message)
+        actions.decide_undo(actions.action_of(summaries(HISTORY), 1), [], "", refold_of(HISTORY))
+    assert (
+        "CORE-UNDO",
+        "#1 cannot be undone: later events depend on it: "
+        "#3 toy.PointsSpent (TOY-SPEND-1: a: no counter 2); "
+        "#4 toy.PointsSpent (TOY-SPEND-1: a: no counter 3)",
+    ) == (refusal.value.rule_id, refusal.value.message)
 
 
 def test_undo_of_an_older_action_nothing_depends_on_is_allowed() -> None:
     """Undoing b's creation (#2) leaves every later action holding."""
-    events, state = actions.decide_undo(actions.action_of(summaries(HISTORY), 2), [], "",
-                                        refold_of(HISTORY))
+    events, state = actions.decide_undo(
+        actions.action_of(summaries(HISTORY), 2), [], "", refold_of(HISTORY)
+    )
     assert [Undone(target=2)] == events and "b" not in state.characters
 
 
@@ -75,8 +84,9 @@ def test_undo_of_an_undone_action_is_refused() -> None:
     """Given #4 undone, undo #4 again is refused."""
     history = [*HISTORY, ("gm", Undone(target=4))]
     with pytest.raises(RuleViolation, match="CORE-UNDO: #4 is already undone"):
-        actions.decide_undo(actions.action_of(summaries(history), 4), markers(history), "",
-                            refold_of(history))
+        actions.decide_undo(
+            actions.action_of(summaries(history), 4), markers(history), "", refold_of(history)
+        )
 
 
 def test_redo_is_refused_when_what_came_after_no_longer_allows_it() -> None:
@@ -84,8 +94,9 @@ def test_redo_is_refused_when_what_came_after_no_longer_allows_it() -> None:
     refused: a has 0 < 3 where it stands."""
     history = [*HISTORY, ("Bo", Undone(target=4)), ("Ann", toy.PointsSpent("a", 3, {}))]
     with pytest.raises(RuleViolation) as refusal:
-        actions.decide_redo(actions.action_of(summaries(history), 4), markers(history), 4,
-                            refold_of(history))
+        actions.decide_redo(
+            actions.action_of(summaries(history), 4), markers(history), 4, refold_of(history)
+        )
     assert "#6 toy.PointsSpent (TOY-SPEND-1: a: 0 < 3)" in refusal.value.message
 
 
@@ -93,23 +104,31 @@ def test_latest_active_and_latest_undone_are_the_typing_actors() -> None:
     """Ann's latest action is #3, Bo's #4; after both undo, each one's redo is their own."""
     assert 3 == actions.latest_active(summaries(HISTORY), [], "Ann").first
     history = [*HISTORY, ("Ann", Undone(target=3)), ("Bo", Undone(target=4))]
-    assert (3, 4) == (actions.latest_undone(summaries(history), markers(history), "Ann"),
-                      actions.latest_undone(summaries(history), markers(history), "Bo"))
+    assert (3, 4) == (
+        actions.latest_undone(summaries(history), markers(history), "Ann"),
+        actions.latest_undone(summaries(history), markers(history), "Bo"),
+    )
 
 
 def test_latest_undone_after_a_new_action_of_the_actor_is_refused() -> None:
     """Ann undid #3 and then acted (#6): her bare redo has nothing to redo."""
     history = [*HISTORY, ("Ann", Undone(target=3)), ("Ann", toy.PointsSpent("b", 1, {}))]
-    with pytest.raises(RuleViolation, match="CORE-REDO: nothing to redo: Ann has taken a new "
-                                            r"action \(#6\)"):
+    with pytest.raises(
+        RuleViolation,
+        match="CORE-REDO: nothing to redo: Ann has taken a new "
+        r"action \(#6\)",
+    ):
         actions.latest_undone(summaries(history), markers(history), "Ann")
 
 
 def test_actions_of_a_format_1_log_are_runs_of_one_time_and_actor() -> None:
     """Records without a command id group by (at, actor), as format 1 wrote them."""
-    rows = [actions.summary(1, None, "t1", "gm", "toy.X"), actions.summary(2, None, "t1", "gm",
-            "toy.X"), actions.summary(3, None, "t2", "gm", "toy.X"),
-            actions.summary(4, 4, "t2", "gm", "toy.X")]
+    rows = [
+        actions.summary(1, None, "t1", "gm", "toy.X"),
+        actions.summary(2, None, "t1", "gm", "toy.X"),
+        actions.summary(3, None, "t2", "gm", "toy.X"),
+        actions.summary(4, 4, "t2", "gm", "toy.X"),
+    ]
     assert [(1, 2), (3, 3), (4, 4)] == [(a.first, a.last) for a in actions._groups(rows)]
     assert undone_after([(5, "core.Undone", 1)]) == {1}
 
@@ -118,6 +137,8 @@ def test_after_a_redo_a_bare_redo_has_nothing_left_to_redo() -> None:
     """Ann undid #3 and redid it: a second bare redo says nothing is undone, not that #3 is a
     new action (found by a newcomer's QA)."""
     history = [*HISTORY, ("Ann", Undone(target=3)), ("Ann", Redone(target=3))]
-    with pytest.raises(RuleViolation, match="CORE-REDO: nothing to redo: Ann has undone "
-                                            "nothing that is still undone"):
+    with pytest.raises(
+        RuleViolation,
+        match="CORE-REDO: nothing to redo: Ann has undone nothing that is still undone",
+    ):
         actions.latest_undone(summaries(history), markers(history), "Ann")

@@ -134,8 +134,14 @@ def test_the_evolver_applies_the_numbers_the_event_records():
                                 hp_per_tile=9, targets=1, tiles=5, max_held=3,
                                 breakdown={"mp_cost": "as recorded"}))  # fmt: skip
     np = state.characters["Saber"]["phantasms"]["air"]
-    assert (7, 99, 9, 1, 5, "as recorded") == (np["points"], np["mp_cost"], np["hp_per_tile"],
-                                               np["targets"], np["tiles"], np["mp_formula"])
+    assert (7, 99, 9, 1, 5, "as recorded") == (
+        np["points"],
+        np["mp_cost"],
+        np["hp_per_tile"],
+        np["targets"],
+        np["tiles"],
+        np["mp_formula"],
+    )
     assert 7 == state.characters["Saber"]["np_points"]
 
 
@@ -194,8 +200,17 @@ def test_a_v1_phantasm_takes_the_legacy_path_to_the_same_record():
 def test_a_v2_ex_field_gives_its_allies_the_legacy_10_hp():
     """A v2 FieldRaised has no ally_hp: upcast to None, its allies get 10 HP as they did."""
     state = given(SABER, AddServant("Archer", 50, 70))
-    data = {"owner": "Archer", "np_id": "gob", "grade": "EX", "reality_marble": False,
-            "plus_used": False, "round": 1, "hp_bonus": 20, "allies": ["Saber"], "cause": 0}
+    data = {
+        "owner": "Archer",
+        "np_id": "gob",
+        "grade": "EX",
+        "reality_marble": False,
+        "plus_used": False,
+        "round": 1,
+        "hp_bonus": 20,
+        "allies": ["Saber"],
+        "cause": 0,
+    }
     raised = from_record("fate.FieldRaised", 2, data)
     assert raised.ally_hp is None
     evolve(state, raised)
@@ -209,8 +224,16 @@ def test_a_v2_always_active_release_checks_its_count_by_the_legacy_rule():
     buidhe = AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always")
     state = given(AddServant("Lancer", 60, 60, madness="B"), SABER, buidhe, StartBattle(),
                   Release("Lancer", "buidhe", ("Saber",)))  # fmt: skip
-    data = {"owner": "Lancer", "np_id": "buidhe", "mp": 0, "targets": ["Saber"], "always": True,
-            "breakdown": {}, "action": 0, "rules": []}
+    data = {
+        "owner": "Lancer",
+        "np_id": "buidhe",
+        "mp": 0,
+        "targets": ["Saber"],
+        "always": True,
+        "breakdown": {},
+        "action": 0,
+        "rules": [],
+    }
     again = from_record("fate.PhantasmReleased", 2, data)
     assert again.uses_allowed is None
     check(state, again)
@@ -250,7 +273,9 @@ def test_setup_events_record_every_added_name():
                                                              10, 10, 20)):  # fmt: skip
         with pytest.raises(RuleViolation) as err:
             check(state, event)
-        assert ("CORE-NAME", "Saber is already at the table") == (err.value.rule_id,
-                                                                   err.value.message)
+        assert ("CORE-NAME", "Saber is already at the table") == (
+            err.value.rule_id,
+            err.value.message,
+        )
     with pytest.raises(RuleViolation):
         check(given(SABER, StartBattle()), BattleStarted())

@@ -599,8 +599,15 @@ def test_unknown_modifier_is_refused():
 
 
 @pytest.mark.rule("FATE-NP-13")
-@pytest.mark.parametrize("mods", [{"hp-per-tile": "1001"}, {"mp-per-tile": "-1001"},
-                                  {"hp-per-tile": "9" * 5000}, {"mp-cost": "99999999999999999999"}])
+@pytest.mark.parametrize(
+    "mods",
+    [
+        {"hp-per-tile": "1001"},
+        {"mp-per-tile": "-1001"},
+        {"hp-per-tile": "9" * 5000},
+        {"mp-cost": "99999999999999999999"},
+    ],
+)
 def test_numeric_modifiers_are_bounded(mods):
     """A modifier moves a number by at most 1000 (once, 20 digits were accepted and every
     release then failed to store its damage)."""
@@ -613,8 +620,9 @@ def test_numeric_modifiers_are_bounded(mods):
 def test_a_cost_modifier_never_makes_a_release_give_mp():
     """anti-unit C costs 5 x 3 = 15 MP: mp-cost=-15 makes it free, -16 would give MP."""
     assert 0 == np_profile(G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-15"}).mp_cost
-    err = refused("FATE-NP-13", np_profile, G("C"), "anti-unit", "attack", "true-name",
-                  {"mp-cost": "-16"})
+    err = refused(
+        "FATE-NP-13", np_profile, G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-16"}
+    )
     assert "would make a release cost -1 MP" in err.message
 
 
@@ -658,8 +666,19 @@ def test_starting_unique_ability_is_c_and_costs_one_grade_more():
 # NP (so the test does not check one). Always-active NPs cost no MP by rule (노블 판타즘 3.①).
 SEED_NPS = [
     # 5. Fate/stay night
-    ("약속된 승리의 검", "A++", "anti-fortress", "attack", "true-name",
-     {"plus-hp": "2", "plus-mp": "6"}, 11, 50, 10, 11, 3),  # fmt: skip
+    (
+        "약속된 승리의 검",
+        "A++",
+        "anti-fortress",
+        "attack",
+        "true-name",
+        {"plus-hp": "2", "plus-mp": "6"},
+        11,
+        50,
+        10,
+        11,
+        3,
+    ),  # fmt: skip
     (
         "인비지블 에어",
         "C",
@@ -699,8 +718,19 @@ SEED_NPS = [
         None,
         None,
     ),
-    ("게 불그", "B+", "anti-unit", "attack", "true-name",
-     {"piercing": "true", "widen": "anti-army"}, 6, 20, 13, 0, 1),  # fmt: skip
+    (
+        "게 불그",
+        "B+",
+        "anti-unit",
+        "attack",
+        "true-name",
+        {"piercing": "true", "widen": "anti-army"},
+        6,
+        20,
+        13,
+        0,
+        1,
+    ),  # fmt: skip
     (
         "브레이커 고르곤",
         "C",
@@ -714,11 +744,33 @@ SEED_NPS = [
         None,
         None,
     ),
-    ("블러드포트 안드로메다", "B", "field", "attack", "true-name",
-     {"drain": "8", "drain-offset": "true", "absorb": "true"}, 4, 20, None, None, None),
+    (
+        "블러드포트 안드로메다",
+        "B",
+        "field",
+        "attack",
+        "true-name",
+        {"drain": "8", "drain-offset": "true", "absorb": "true"},
+        4,
+        20,
+        None,
+        None,
+        None,
+    ),
     ("벨레로폰", "A+", "anti-army", "attack", "true-name", {}, 8, 35, 10, 3, 2),
-    ("갓 핸드", "B", "anti-unit", "defense", "always", {"ignores-attacks": "true"}, 4, 0, None,
-     None, None),  # fmt: skip
+    (
+        "갓 핸드",
+        "B",
+        "anti-unit",
+        "defense",
+        "always",
+        {"ignores-attacks": "true"},
+        4,
+        0,
+        None,
+        None,
+        None,
+    ),  # fmt: skip
     ("룰 브레이커", "C", "anti-unit", "attack", "true-name", {"damage": "none"}, 3, 15, 0, 0, 1),
     (
         "자바니야 (stay night)",
@@ -734,13 +786,46 @@ SEED_NPS = [
         1,
     ),
     # 5-2. Fate/Zero
-    ("게이트 오브 바빌론", "EX", "field", "attack", "true-name", {"shot-mp": "5", "shots": "2"},
-     15, 25, None, None, None),  # fmt: skip
+    (
+        "게이트 오브 바빌론",
+        "EX",
+        "field",
+        "attack",
+        "true-name",
+        {"shot-mp": "5", "shots": "2"},
+        15,
+        25,
+        None,
+        None,
+        None,
+    ),  # fmt: skip
     ("게 저그", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
-    ("게 보", "B", "anti-unit", "attack", "always", {"wound": "1", "wound-max": "4"}, 4, 0, None,
-     None, None),  # fmt: skip
-    ("고르디어스 휠", "A+", "anti-army", "attack", "true-name",
-     {"charge-mp": "20", "charge-tiles": "3"}, 8, 35, 10, 3, 2),  # fmt: skip
+    (
+        "게 보",
+        "B",
+        "anti-unit",
+        "attack",
+        "always",
+        {"wound": "1", "wound-max": "4"},
+        4,
+        0,
+        None,
+        None,
+        None,
+    ),  # fmt: skip
+    (
+        "고르디어스 휠",
+        "A+",
+        "anti-army",
+        "attack",
+        "true-name",
+        {"charge-mp": "20", "charge-tiles": "3"},
+        8,
+        35,
+        10,
+        3,
+        2,
+    ),  # fmt: skip
     (
         "아이오니언 헤타이로이",
         "EX",
@@ -769,9 +854,19 @@ SEED_NPS = [
         None,
     ),
     ("아론다이트", "A++", "anti-unit", "attack", "always", {}, 11, 0, None, None, None),
-    ("프렐라티즈 스펠북", "A+", "army", "attack", "true-name",
-     {"familiar-mp": "5", "familiar-discount": "2", "familiar-points": "3"}, 8, None, None, None,
-     None),  # fmt: skip
+    (
+        "프렐라티즈 스펠북",
+        "A+",
+        "army",
+        "attack",
+        "true-name",
+        {"familiar-mp": "5", "familiar-discount": "2", "familiar-points": "3"},
+        8,
+        None,
+        None,
+        None,
+        None,
+    ),  # fmt: skip
     ("자바니야 (zero)", "B+", "anti-army", "attack", "true-name", {}, 6, 28, None, None, None),
 ]
 
@@ -892,12 +987,25 @@ def test_an_np_that_ignores_attacks_raises_no_tiles_and_is_at_most_b():
 
     profile = np_profile(G("B"), "anti-unit", "defense", "always", {"ignores-attacks": "true"})
     assert (0, 0) == (profile.tiles, profile.block_per_tile)
-    assert (8, 8) == (np_profile(G("B"), "anti-unit", "defense", "always", {}).tiles,
-                      np_profile(G("B"), "anti-unit", "defense", "always", {}).block_per_tile)
-    refused("FATE-NP-15", np_profile, G("A"), "anti-unit", "defense", "always",
-            {"ignores-attacks": "true"})
-    assert (True, True, False, False) == (ignores_rank(G("B"), 4), ignores_rank(G("B+"), 1),
-                                          ignores_rank(G("B"), 5), ignores_rank(G("B"), None))
+    assert (8, 8) == (
+        np_profile(G("B"), "anti-unit", "defense", "always", {}).tiles,
+        np_profile(G("B"), "anti-unit", "defense", "always", {}).block_per_tile,
+    )
+    refused(
+        "FATE-NP-15",
+        np_profile,
+        G("A"),
+        "anti-unit",
+        "defense",
+        "always",
+        {"ignores-attacks": "true"},
+    )
+    assert (True, True, False, False) == (
+        ignores_rank(G("B"), 4),
+        ignores_rank(G("B+"), 1),
+        ignores_rank(G("B"), 5),
+        ignores_rank(G("B"), None),
+    )
 
 
 @pytest.mark.rule("FATE-NP-13")

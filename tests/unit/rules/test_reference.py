@@ -19,8 +19,13 @@ from tablelog.rules.core import RuleViolation
 
 PACKAGE = Path(__file__).resolve().parents[3] / "tablelog"
 RULE_ID = re.compile(r"UNKNOWN-NAME|CORE-[A-Z]+|(FATE|MP|PF2E|SAGA)-[A-Z]+(-\d+)?")
-PREFIX = {"core": ("CORE-", "UNKNOWN-"), "fate": ("FATE-",), "magicpunk": ("MP-",),
-          "pf2e": ("PF2E-",), "saga": ("SAGA-",)}
+PREFIX = {
+    "core": ("CORE-", "UNKNOWN-"),
+    "fate": ("FATE-",),
+    "magicpunk": ("MP-",),
+    "pf2e": ("PF2E-",),
+    "saga": ("SAGA-",),
+}
 
 
 def _trees() -> list[ast.Module]:
@@ -72,9 +77,14 @@ def rule_arguments(trees: list[ast.Module]) -> set[str]:
 
 def literal_ids() -> set[str]:
     """Every string literal of the package shaped like a rule ID."""
-    return {node.value for tree in _trees() for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and RULE_ID.fullmatch(node.value)}
+    return {
+        node.value
+        for tree in _trees()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and RULE_ID.fullmatch(node.value)
+    }
 
 
 def test_every_id_a_refusal_can_name_has_an_entry() -> None:
@@ -95,8 +105,9 @@ def test_entries_are_complete_and_belong_to_their_system() -> None:
     for entry in reference.entries().values():
         assert entry.title and entry.seed and entry.text, entry.id
         assert entry.id.startswith(PREFIX[entry.system]), entry.id
-    assert list(reference.SYSTEM_ORDER) == list(dict.fromkeys(
-        e.system for e in reference.entries().values()))
+    assert list(reference.SYSTEM_ORDER) == list(
+        dict.fromkeys(e.system for e in reference.entries().values())
+    )
 
 
 def test_lookup_of_an_id_ignores_case() -> None:
