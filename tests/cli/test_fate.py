@@ -65,8 +65,19 @@ def test_json_keys_the_spec_pins(log: Path) -> None:
     """Every character has the SPEC keys; phantasms and effects have theirs; the clock too."""
     ok(log, "fate cast Kiritsugu defense --grade 5 --tiles 1")
     data = state(log)
-    keys = {"hp", "hp_max", "role", "mp", "mp_max", "tiles", "tiles_max", "chants", "row",
-            "effects", "phantasms"}  # fmt: skip
+    keys = {
+        "hp",
+        "hp_max",
+        "role",
+        "mp",
+        "mp_max",
+        "tiles",
+        "tiles_max",
+        "chants",
+        "row",
+        "effects",
+        "phantasms",
+    }
     for record in data["characters"].values():
         assert keys <= set(record)
     effect = data["characters"]["Kiritsugu"]["effects"][0]
@@ -130,8 +141,11 @@ def test_undoing_a_release_and_its_damage_gives_everything_back(log: Path) -> No
 @rule("FATE-CC-3")
 def test_double_plus_circuit_is_refused(log: Path) -> None:
     """A quality A++ circuit is refused with FATE-CC-3 naming A++."""
-    err = refused(log, "fate master add Kayneth --quality A++ --quantity C --crest C"
-                       " --attribute water --hp 40 --mp 40 --cc-budget 20")  # fmt: skip
+    err = refused(
+        log,
+        "fate master add Kayneth --quality A++ --quantity C --crest C"
+        " --attribute water --hp 40 --mp 40 --cc-budget 20",
+    )
     assert err.startswith("error: FATE-CC-3: ") and "A++" in err
 
 
@@ -156,8 +170,11 @@ def test_cast_without_enough_mp_is_refused(tmp_path: Path) -> None:
     """Three tiles cost 6 MP; a master with 5 MP is refused naming both."""
     path = tmp_path / "s.tlog"
     ok(path, "init --system fate")
-    ok(path, "fate master add Waver --quality D --quantity C --crest E --attribute wind"
-             " --hp 30 --mp 5 --cc-budget 20")  # fmt: skip
+    ok(
+        path,
+        "fate master add Waver --quality D --quantity C --crest E --attribute wind"
+        " --hp 30 --mp 5 --cc-budget 20",
+    )
     err = refused(path, "fate cast Waver defense --grade 1 --tiles 3")
     assert err.startswith("error: FATE-CAST-3: ") and "6 MP" in err and "5" in err
 
@@ -196,8 +213,11 @@ def test_chant_in_the_back_row_is_refused(log: Path) -> None:
 @rule("FATE-NP-7")
 def test_too_many_targets_is_refused(log: Path) -> None:
     """Excalibur hits at most 3 front-row targets; 4 are refused."""
-    err = refused(log, "fate release Saber excalibur --target Lancer --target Kiritsugu"
-                       " --target Tokiomi --target Saber")  # fmt: skip
+    err = refused(
+        log,
+        "fate release Saber excalibur --target Lancer --target Kiritsugu"
+        " --target Tokiomi --target Saber",
+    )
     assert err.startswith("error: FATE-NP-7: ") and "3" in err and "4" in err
 
 
@@ -225,8 +245,11 @@ def test_unknown_names_are_refused(log: Path, line: str, words: list) -> None:
 @rule("FATE-CC-7")
 def test_unknown_attribute_is_refused(log: Path) -> None:
     """The attribute 'lightning' is refused with FATE-CC-7."""
-    err = refused(log, "fate master add Kayneth --quality A --quantity C --crest C"
-                       " --attribute lightning --hp 40 --mp 40 --cc-budget 20")  # fmt: skip
+    err = refused(
+        log,
+        "fate master add Kayneth --quality A --quantity C --crest C"
+        " --attribute lightning --hp 40 --mp 40 --cc-budget 20",
+    )
     assert err.startswith("error: FATE-CC-7: ") and "lightning" in err
 
 
@@ -266,17 +289,23 @@ def test_character_grade_zero_is_accepted(log: Path) -> None:
 @rule("FATE-CC-10")
 def test_stored_spell_grades_may_be_letters(log: Path) -> None:
     """`--stored attack=A --stored heal=2` on a crest A stores attack 5 and heal 2."""
-    ok(log, "fate master add Kayneth --quality A --quantity C --crest A --attribute water"
-            " --hp 40 --mp 40 --cc-budget 20 --stored attack=A --stored heal=2")  # fmt: skip
+    ok(
+        log,
+        "fate master add Kayneth --quality A --quantity C --crest A --attribute water"
+        " --hp 40 --mp 40 --cc-budget 20 --stored attack=A --stored heal=2",
+    )
     assert {"attack": 5, "heal": 2} == state(log)["characters"]["Kayneth"]["stored"]
 
 
 @rule("FATE-CC-10")
 def test_a_stored_grade_that_is_no_grade_says_what_is_expected(log: Path) -> None:
     """`--stored attack=Q` is refused naming Q and the numbers or letters a grade may be."""
-    err = refused(log, "fate master add Kayneth --quality A --quantity C --crest A"
-                       " --attribute water --hp 40 --mp 40 --cc-budget 20"
-                       " --stored attack=Q")  # fmt: skip
+    err = refused(
+        log,
+        "fate master add Kayneth --quality A --quantity C --crest A"
+        " --attribute water --hp 40 --mp 40 --cc-budget 20"
+        " --stored attack=Q",
+    )
     assert err.startswith("error: FATE-CC-10: stored attack spell grade Q is not a grade")
     assert "a number or a letter E, D, C, B, A" in err
 
@@ -301,8 +330,11 @@ def test_cast_grade_may_be_a_letter(log: Path) -> None:
 @rule("FATE-NP-13")
 def test_numeric_modifiers_are_numbers_in_the_state(log: Path) -> None:
     """`--mod hp-per-tile=-2 --mod concealment=TRUE` are stored as -2 and true, not as text."""
-    ok(log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod hp-per-tile=-2"
-            " --mod concealment=TRUE")  # fmt: skip
+    ok(
+        log,
+        "fate phantasm add Lancer spear --grade C --type anti-unit --mod hp-per-tile=-2"
+        " --mod concealment=TRUE",
+    )
     spear = state(log)["characters"]["Lancer"]["phantasms"]["spear"]
     assert {"hp-per-tile": -2, "concealment": True} == spear["mods"]
     assert 2 == spear["hp_per_tile"]  # 2 x 3 - 2 - 2 (concealment)
@@ -311,8 +343,10 @@ def test_numeric_modifiers_are_numbers_in_the_state(log: Path) -> None:
 @rule("FATE-NP-13")
 def test_a_modifier_given_twice_is_refused(log: Path) -> None:
     """Two `--mod targets=…` are refused naming the key, not silently the last one."""
-    err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit"
-                       " --mod targets=2 --mod targets=3")  # fmt: skip
+    err = refused(
+        log,
+        "fate phantasm add Lancer spear --grade C --type anti-unit --mod targets=2 --mod targets=3",
+    )
     assert err.startswith("error: FATE-NP-13: modifier targets given twice")
 
 
@@ -415,13 +449,21 @@ def test_undo_and_the_same_action_again_give_the_same_result_three_times(log: Pa
             ]
         )
         after = state(log)["characters"]
-        assert (24, 10, 5, 30) == (after["Kiritsugu"]["hp"], after["Lancer"]["hp"],
-                                   after["Lancer"]["mp"], after["Saber"]["mp"])  # fmt: skip
+        assert (24, 10, 5, 30) == (
+            after["Kiritsugu"]["hp"],
+            after["Lancer"]["hp"],
+            after["Lancer"]["mp"],
+            after["Saber"]["mp"],
+        )
         ok(log, "undo")
         ok(log, "undo")
         back = state(log)["characters"]
-        assert (40, 60, 60, 80) == (back["Kiritsugu"]["hp"], back["Lancer"]["hp"],
-                                    back["Lancer"]["mp"], back["Saber"]["mp"])  # fmt: skip
+        assert (40, 60, 60, 80) == (
+            back["Kiritsugu"]["hp"],
+            back["Lancer"]["hp"],
+            back["Lancer"]["mp"],
+            back["Saber"]["mp"],
+        )
     assert results[0] == results[1] == results[2]
     assert "fate.DamageTaken Kiritsugu takes 16 HP, 0 MP (Tokiomi attack)" == results[0][0]
 
@@ -429,8 +471,12 @@ def test_undo_and_the_same_action_again_give_the_same_result_three_times(log: Pa
 @rule("FATE-CC-1")
 def test_the_cc_budget_is_required_as_the_seed_gives_no_number(log: Path) -> None:
     """`fate master add` without --cc-budget is a usage error naming the option."""
-    err = refused(log, "fate master add Kayneth --quality A --quantity C --crest C"
-                       " --attribute water --hp 40 --mp 40", status=2)  # fmt: skip
+    err = refused(
+        log,
+        "fate master add Kayneth --quality A --quantity C --crest C"
+        " --attribute water --hp 40 --mp 40",
+        status=2,
+    )
     assert "Missing option '--cc-budget'" in err
 
 
@@ -438,8 +484,11 @@ def test_the_cc_budget_is_required_as_the_seed_gives_no_number(log: Path) -> Non
 @rule("FATE-CC-9")
 def test_a_crest_takes_a_plus_at_c_b_and_a(log: Path) -> None:
     """Crest B+ costs 4 + 2 = 6 CC (quality C 3 + quantity C 3 + 6 = 12 of 12) and heals 4."""
-    out = ok(log, "fate master add Sola --quality C --quantity C --crest B+ --attribute water"
-                  " --hp 30 --mp 30 --cc-budget 12")  # fmt: skip
+    out = ok(
+        log,
+        "fate master add Sola --quality C --quantity C --crest B+ --attribute water"
+        " --hp 30 --mp 30 --cc-budget 12",
+    )
     assert "crest B+" in out and "(12 of 12 CC)" in out
     ok(log, "fate battle end")
     ok(log, "fate damage Sola --hp 10")
@@ -454,8 +503,11 @@ def test_fate_use_shoots_while_the_field_is_up(log: Path) -> None:
     """Archer's UBW (shot-mp 5, shots 1) is raised; a turn later one shot costs 5 MP; a second
     one in the same judgment is refused naming the limit; an unknown ability is a usage error."""
     ok(log, "fate servant add Archer --hp 50 --mp 90 --np-budget 15")
-    ok(log, "fate phantasm add Archer ubw --grade A++ --type field --mod reality-marble=true"
-            " --mod shot-mp=5 --mod shots=1")  # fmt: skip
+    ok(
+        log,
+        "fate phantasm add Archer ubw --grade A++ --type field --mod reality-marble=true"
+        " --mod shot-mp=5 --mod shots=1",
+    )
     ok(log, "fate release Archer ubw")
     ok(log, "fate turn")
     out = ok(log, "fate use Archer ubw shoot")
@@ -472,8 +524,11 @@ def test_outside_damage_of_a_rank_god_hand_ignores(log: Path) -> None:
     """Herc's God Hand ignores `fate damage --rank C`; an A-rank hit lands; --units on an NP
     without familiars is refused."""
     ok(log, "fate servant add Herc --hp 90 --mp 50")
-    ok(log, "fate phantasm add Herc god-hand --grade B --type anti-unit --form defense"
-            " --release always --mod ignores-attacks=true")  # fmt: skip
+    ok(
+        log,
+        "fate phantasm add Herc god-hand --grade B --type anti-unit --form defense"
+        " --release always --mod ignores-attacks=true",
+    )
     assert "Herc takes 0 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank C")
     assert "Herc takes 10 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank A")
     err = refused(log, "fate release Saber excalibur --target Lancer --units 2")

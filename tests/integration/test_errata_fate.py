@@ -41,8 +41,9 @@ def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the installed package with the errata applied; returns the PYTHONPATH entry."""
     root = tmp_path_factory.mktemp("errata")
     package = root / "tablelog"
-    shutil.copytree(Path(tablelog.__file__).parent, package,
-                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copytree(
+        Path(tablelog.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__")
+    )
     for relative, changes in ERRATA.items():
         path = package / relative
         text = path.read_text(encoding="utf-8")
@@ -57,9 +58,15 @@ def edited_cli(root: Path, log: Path, *args: str) -> subprocess.CompletedProcess
     """Run ``tablelog --log LOG ARGS…`` with the edited package first on the path."""
     code = "import sys; from tablelog.cli.main import main; sys.argv[0] = 'tablelog'; main()"
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([sys.executable, "-c", code, "--log", str(log), *args], env=env,
-                          cwd=root, capture_output=True, text=True, timeout=300,
-                          check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-c", code, "--log", str(log), *args],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def played(tmp_path: Path, script: str) -> tuple[Path, str]:
@@ -78,8 +85,15 @@ def test_the_edited_copy_is_the_one_the_subprocess_runs(edited: Path, tmp_path: 
         "'anti-unit', 'attack', 'true-name', f.parse_grade('C')))"
     )
     env = {**os.environ, "PYTHONPATH": str(edited)}
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=edited, capture_output=True,
-                         text=True, check=True, timeout=120).stdout  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=edited,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     assert "3 18\n" == out
 
 
@@ -107,20 +121,31 @@ def test_actions_after_the_errata_use_the_corrected_rules(edited: Path, tmp_path
     """After the errata: a C anti-unit NP costs 6 x 3 = 18 MP, an A++ NP 12 points, a 2-tile
     cast 3 x 2 = 6 MP; what was set up before keeps its numbers (Saber's excalibur: 11 points)."""
     log, recorded = played(tmp_path, "campaign")
-    for line in (["fate", "phantasm", "add", "Archer", "kanshou", "--grade", "C",
-                  "--type", "anti-unit"],
-                 ["fate", "servant", "add", "Gawain", "--hp", "60", "--mp", "60",
-                  "--np-budget", "15"],
-                 ["fate", "phantasm", "add", "Gawain", "galatine", "--grade", "A++",
-                  "--type", "anti-fortress"],
-                 ["fate", "battle", "start"],
-                 ["fate", "cast", "Kirei", "defense", "--grade", "1", "--tiles", "2"]):  # fmt: skip
+    for line in (
+        ["fate", "phantasm", "add", "Archer", "kanshou", "--grade", "C", "--type", "anti-unit"],
+        ["fate", "servant", "add", "Gawain", "--hp", "60", "--mp", "60", "--np-budget", "15"],
+        [
+            "fate",
+            "phantasm",
+            "add",
+            "Gawain",
+            "galatine",
+            "--grade",
+            "A++",
+            "--type",
+            "anti-fortress",
+        ],
+        ["fate", "battle", "start"],
+        ["fate", "cast", "Kirei", "defense", "--grade", "1", "--tiles", "2"],
+    ):
         done = edited_cli(edited, log, *line)
         assert 0 == done.returncode, done.stderr
     state = json.loads(edited_cli(edited, log, "state", "--json").stdout)["characters"]
     assert 18 == state["Archer"]["phantasms"]["kanshou"]["mp_cost"]
-    assert (12, 12) == (state["Gawain"]["phantasms"]["galatine"]["points"],
-                        state["Gawain"]["np_points"])  # fmt: skip
+    assert (12, 12) == (
+        state["Gawain"]["phantasms"]["galatine"]["points"],
+        state["Gawain"]["np_points"],
+    )
     assert 11 == state["Saber"]["phantasms"]["excalibur"]["points"]
     assert 20 == state["Kirei"]["phantasms"]["black-keys"]["mp_cost"]
     before = json.loads(recorded)["characters"]["Kirei"]["mp"]

@@ -45,10 +45,15 @@ def decide_use_ability(state: State, c: UseAbility) -> list[Event]:
     owner = who(state, c.owner)
     np = owner["phantasms"].get(c.np_id)
     if np is None:
-        raise RuleViolation("UNKNOWN-NAME", f"{c.owner} has no NP called {c.np_id}"
-                            f" (has {listing(owner['phantasms'])})")  # fmt: skip
-    require(c.ability in ABILITIES, "FATE-NP-13",
-            f"unknown ability {c.ability}: {listing(ABILITIES, 'or')}")  # fmt: skip
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            f"{c.owner} has no NP called {c.np_id} (has {listing(owner['phantasms'])})",
+        )
+    require(
+        c.ability in ABILITIES,
+        "FATE-NP-13",
+        f"unknown ability {c.ability}: {listing(ABILITIES, 'or')}",
+    )
     require_no_np_turn(state, c.owner, owner, f"{c.np_id}'s {c.ability}")
     mods = parse_mods(np["mods"])
     pending = Pending(state, action=True)
@@ -60,8 +65,11 @@ def decide_use_ability(state: State, c: UseAbility) -> list[Event]:
 
 
 def _pay(owner: dict[str, Any], c: UseAbility, mp: int) -> None:
-    require(owner["mp"] >= mp, "FATE-NP-13",
-            f"{c.owner} has {owner['mp']} MP; {c.np_id}'s {c.ability} costs {mp}")  # fmt: skip
+    require(
+        owner["mp"] >= mp,
+        "FATE-NP-13",
+        f"{c.owner} has {owner['mp']} MP; {c.np_id}'s {c.ability} costs {mp}",
+    )
 
 
 def _shoot(pending: Pending, c: UseAbility, owner: dict[str, Any], mods: NPMods) -> None:
@@ -70,37 +78,49 @@ def _shoot(pending: Pending, c: UseAbility, owner: dict[str, Any], mods: NPMods)
     Source: 노블 판타즘 5.④, 5-2.① ([사격] 보구를 1회용 탄환으로 … 5점의 마력을 소모해 해당 판정을
         <치명:공격> 판정으로 바꿉니다); the stored NPs are at hand while the field is up ([창고]).
     """
-    require(mods.shot_mp is not None, "FATE-NP-13",
-            f"{c.np_id} has no shoot ability (modifier shot-mp)")  # fmt: skip
-    require((owner["field"] or {}).get("np") == c.np_id, "FATE-NP-13",
-            f"{c.np_id}'s shoot needs {c.np_id} up ({c.owner} holds no such field)")  # fmt: skip
+    require(
+        mods.shot_mp is not None, "FATE-NP-13", f"{c.np_id} has no shoot ability (modifier shot-mp)"
+    )
+    require(
+        (owner["field"] or {}).get("np") == c.np_id,
+        "FATE-NP-13",
+        f"{c.np_id}'s shoot needs {c.np_id} up ({c.owner} holds no such field)",
+    )
     require(not c.targets, "FATE-NP-13", "a shot names no --target: the table plays the judgment")
     mp, text = shots_mp(mods, c.times)
     _pay(owner, c, mp)
     breakdown = {"mp": text, "judgment": f"{count(c.times, 'judgment')} made critical:attack"}
-    pending.add(AbilityUsed(c.owner, c.np_id, "shoot", mp, c.times, (), breakdown,
-                            rules=("FATE-NP-13",)))  # fmt: skip
+    pending.add(
+        AbilityUsed(c.owner, c.np_id, "shoot", mp, c.times, (), breakdown, rules=("FATE-NP-13",))
+    )
 
 
-def _charge(pending: Pending, c: UseAbility, owner: dict[str, Any], np: dict[str, Any],
-            mods: NPMods) -> None:  # fmt: skip
+def _charge(
+    pending: Pending, c: UseAbility, owner: dict[str, Any], np: dict[str, Any], mods: NPMods
+) -> None:
     """Pay for a charge and deal its NP tiles to the target, once per release of the NP.
 
     Source: 노블 판타즘 5-2.④ ([선회] 20점의 마력을 소모하여 해당 '연속 공격'의 피해점을 '3판정
         분량의 보구 판정 피해'로 바꿀 수 있습니다. 이는 보구 사용 횟수 1회 당 1회씩만).
     """
-    require(mods.charge_mp is not None, "FATE-NP-13",
-            f"{c.np_id} has no charge ability (modifier charge-mp)")  # fmt: skip
-    require(owner.get("_released", {}).get(c.np_id), "FATE-NP-13",
-            f"{c.np_id}'s charge needs a release of {c.np_id} it was not used for")  # fmt: skip
-    require(len(c.targets) == 1 and c.times == 1, "FATE-NP-13",
-            "a charge is one --target, once")  # fmt: skip
+    require(
+        mods.charge_mp is not None,
+        "FATE-NP-13",
+        f"{c.np_id} has no charge ability (modifier charge-mp)",
+    )
+    require(
+        owner.get("_released", {}).get(c.np_id),
+        "FATE-NP-13",
+        f"{c.np_id}'s charge needs a release of {c.np_id} it was not used for",
+    )
+    require(len(c.targets) == 1 and c.times == 1, "FATE-NP-13", "a charge is one --target, once")
     target = who(pending.state, c.targets[0])
     mp = int(mods.charge_mp or 0)
     _pay(owner, c, mp)
     breakdown = {"mp": f"{mp}", "tiles": f"{count(mods.charge_tiles, 'NP tile')} of {c.np_id}"}
-    pending.add(AbilityUsed(c.owner, c.np_id, "charge", mp, 1, c.targets, breakdown,
-                            rules=("FATE-NP-13",)))  # fmt: skip
+    pending.add(
+        AbilityUsed(c.owner, c.np_id, "charge", mp, 1, c.targets, breakdown, rules=("FATE-NP-13",))
+    )
     strike(
         pending, c.owner, c.np_id, np, [TargetPlan(c.targets[0], target["row"])], mods.charge_tiles
     )

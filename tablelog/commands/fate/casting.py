@@ -97,13 +97,22 @@ def _targets(c: Cast, state: State) -> list[str]:
 def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int:
     """Return the cast's MP cost, refusing it without enough MP or with a misplaced --injury."""
     mp = cast_mp_cost(c.tiles, caster["hollow"])
-    require(mp <= caster["mp"], "FATE-CAST-3",
-            f"{count(c.tiles, 'tile')} {'costs' if c.tiles == 1 else 'cost'} {mp} MP;"
-            f" {c.caster} has {caster['mp']}")  # fmt: skip
-    require(not (c.injury and c.kind == "defense"), "FATE-CAST-9",
-            "--injury is for attack, curse, buff and heal, not defense")  # fmt: skip
-    require(not (c.injury and c.kind == "heal" and state.clock.get("battle")), "FATE-CAST-9",
-            "injury heals only outside battle (in a scene or on a rest)")  # fmt: skip
+    require(
+        mp <= caster["mp"],
+        "FATE-CAST-3",
+        f"{count(c.tiles, 'tile')} {'costs' if c.tiles == 1 else 'cost'} {mp} MP;"
+        f" {c.caster} has {caster['mp']}",
+    )
+    require(
+        not (c.injury and c.kind == "defense"),
+        "FATE-CAST-9",
+        "--injury is for attack, curse, buff and heal, not defense",
+    )
+    require(
+        not (c.injury and c.kind == "heal" and state.clock.get("battle")),
+        "FATE-CAST-9",
+        "injury heals only outside battle (in a scene or on a rest)",
+    )
     return mp
 
 
@@ -124,8 +133,22 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     pending = Pending(state, action=True)
     hp = CREST_CAST_HP if c.crest else 0
     breakdown = _cast_breakdown(c, caster, total, mp)
-    pending.add(CodeCast(c.caster, c.kind, c.grade, c.tiles, total, tuple(targets), mp,
-                         caster["chants"], hp, c.crest, c.injury, breakdown))  # fmt: skip
+    pending.add(
+        CodeCast(
+            c.caster,
+            c.kind,
+            c.grade,
+            c.tiles,
+            total,
+            tuple(targets),
+            mp,
+            caster["chants"],
+            hp,
+            c.crest,
+            c.injury,
+            breakdown,
+        )
+    )
     for name, tiles in per_target.items():
         _APPLY[c.kind](pending, c, name, tiles, caster["chants"] > 0)
     return pending.events
@@ -156,8 +179,15 @@ def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> 
     )
     header = {"cast": f"{c.caster} attack grade {c.grade}", "per tile": what, "tiles": str(tiles)}
     rules = with_rules("FATE-CAST-4", c.injury and "FATE-CAST-9")
-    land_hits(pending, name, [tile] * tiles, f"{c.caster} attack",
-              Attack(c.caster, c.grade), header=header, rules=rules)  # fmt: skip
+    land_hits(
+        pending,
+        name,
+        [tile] * tiles,
+        f"{c.caster} attack",
+        Attack(c.caster, c.grade),
+        header=header,
+        rules=rules,
+    )
 
 
 def _effect(
@@ -185,7 +215,7 @@ def _effect(
                 _EFFECT_RULE[kind],
                 chanted and kind == "buff" and "FATE-CHANT-4",
                 c.injury and "FATE-CAST-9",
-            ),  # fmt: skip
+            ),
         )
     )
 
@@ -266,6 +296,7 @@ def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
     )
     rules = with_rules("FATE-CAST-5", c.injury > 0 and "FATE-CAST-9")
     pending = Pending(state)
-    land_hits(pending, c.name, [Tile(c.hp, c.mp, c.injury)], "external", Attack(rank=c.rank),
-              rules=rules)  # fmt: skip
+    land_hits(
+        pending, c.name, [Tile(c.hp, c.mp, c.injury)], "external", Attack(rank=c.rank), rules=rules
+    )
     return pending.events

@@ -117,8 +117,9 @@ def hits_on(
         if slots:
             effect = slots.pop(0)
             hit = meet_defense(hp, mp, effect["block_hp"], effect["block_mp"], effect["kind"])
-            lost = defense_tile_lost(effect["kind"], hp, mp, injury, effect["block_hp"],
-                                     effect["block_mp"])  # fmt: skip
+            lost = defense_tile_lost(
+                effect["kind"], hp, mp, injury, effect["block_hp"], effect["block_mp"]
+            )
             injury = max(0, injury - effect["block_hp"])
             hp, mp = hit.hp, hit.mp
             if lost:
@@ -145,8 +146,9 @@ def hits_on(
         "np-defense" in met and "FATE-NP-9",
         bool(cancelled) and "FATE-CHANT-2",
     )
-    damage = DamageTaken(name, total_hp, total_mp, source, total_injury, spent, cancelled,
-                         breakdown, rules=ids)  # fmt: skip
+    damage = DamageTaken(
+        name, total_hp, total_mp, source, total_injury, spent, cancelled, breakdown, rules=ids
+    )
     return damage, wins
 
 
@@ -169,13 +171,18 @@ def _wounded(target: dict[str, Any], damage: DamageTaken, attack: Attack) -> Dam
     if not given:
         return damage
     line = f"{count(grades, 'injury grade')} ({had} of {most} from {key} so far) = {given}"
-    return attrs.evolve(damage, injury=damage.injury + given, wound=key,
-                        breakdown={**damage.breakdown, "wound": line},
-                        rules=with_rules(*damage.rules, "FATE-NP-13"))  # fmt: skip
+    return attrs.evolve(
+        damage,
+        injury=damage.injury + given,
+        wound=key,
+        breakdown={**damage.breakdown, "wound": line},
+        rules=with_rules(*damage.rules, "FATE-NP-13"),
+    )
 
 
-def _counter(state: State, name: str, attacker: str, wins: list[tuple[str, int]],
-             header: dict[str, str]) -> DamageTaken:  # fmt: skip
+def _counter(
+    state: State, name: str, attacker: str, wins: list[tuple[str, int]], header: dict[str, str]
+) -> DamageTaken:
     """Return the fixed HP an EX defensive NP's won judgments deal to the attacker (the
     breakdown names the NP or cast it blocked, first)."""
     total = sum(hp for _, hp in wins)
@@ -185,8 +192,17 @@ def _counter(state: State, name: str, attacker: str, wins: list[tuple[str, int]]
     chants = state.characters[attacker]["chants"]
     if chants:
         breakdown["chant"] = f"damage cancels {count(chants, 'pending chant')} (FATE-CHANT-2)"
-    return DamageTaken(attacker, total, 0, f"{name} counter", 0, {}, chants, breakdown,
-                       rules=with_rules("FATE-NP-12", bool(chants) and "FATE-CHANT-2"))  # fmt: skip
+    return DamageTaken(
+        attacker,
+        total,
+        0,
+        f"{name} counter",
+        0,
+        {},
+        chants,
+        breakdown,
+        rules=with_rules("FATE-NP-12", bool(chants) and "FATE-CHANT-2"),
+    )
 
 
 def land_hits(
@@ -214,8 +230,14 @@ def land_hits(
     ignorer = _ignoring(target, attack.rank)
     if ignorer is not None:
         line = f"rank {attack.rank} is {ignorer} or lower: the attack is ignored"
-        damage = DamageTaken(name, 0, 0, source, breakdown={**(header or {}), "ignored": line},
-                             rules=with_rules(*rules, "FATE-NP-15"))  # fmt: skip
+        damage = DamageTaken(
+            name,
+            0,
+            0,
+            source,
+            breakdown={**(header or {}), "ignored": line},
+            rules=with_rules(*rules, "FATE-NP-15"),
+        )
         pending.add(damage)
         return damage
     damage, wins = hits_on(pending.state, name, tiles, source, kinds, header, rules, attack)

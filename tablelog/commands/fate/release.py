@@ -119,16 +119,22 @@ def _check_flags(c: Release, np: dict[str, Any]) -> None:
             ``--units`` but on an NP that summons familiars (which needs it).
     """
     mods = parse_mods(np["mods"])
-    require(not mods.ignores_attacks, "FATE-NP-15",
-            f"{c.np_id} is always active: it ignores attacks of rank {np['grade']} or lower and"
-            " raises no defense tiles; there is nothing to release")  # fmt: skip
+    require(
+        not mods.ignores_attacks,
+        "FATE-NP-15",
+        f"{c.np_id} is always active: it ignores attacks of rank {np['grade']} or lower and"
+        " raises no defense tiles; there is nothing to release",
+    )
     require(
         not (c.plus_used and np["form"] == "defense"),
         "FATE-NP-13",
         f"--use-plus does nothing for {c.np_id}: a defensive NP's + adds nothing when used",
     )
-    require(not (c.plus_used and effective_plusses(parse_grade(np["grade"])) == 0), "FATE-NP-13",
-            f"{c.np_id} ({np['grade']}) has no + to use")  # fmt: skip
+    require(
+        not (c.plus_used and effective_plusses(parse_grade(np["grade"])) == 0),
+        "FATE-NP-13",
+        f"{c.np_id} ({np['grade']}) has no + to use",
+    )
     true_name_defense = np["form"] == "defense" and np["release"] == "true-name"
     require(
         not c.spread or true_name_defense,
@@ -136,9 +142,13 @@ def _check_flags(c: Release, np: dict[str, Any]) -> None:
         "--spread is for a true-name defensive NP (one tile a turn over 5 turns)",
     )
     familiars = mods.familiar_mp is not None
-    require((c.units is not None) == familiars, "FATE-NP-11",
-            f"{c.np_id} summons familiars: give --units N" if familiars
-            else "--units is for an NP that summons familiars")  # fmt: skip
+    require(
+        (c.units is not None) == familiars,
+        "FATE-NP-11",
+        f"{c.np_id} summons familiars: give --units N"
+        if familiars
+        else "--units is for an NP that summons familiars",
+    )
 
 
 def _checked_rules(owner: dict[str, Any], np: dict[str, Any]) -> tuple[str, ...]:
@@ -162,29 +172,58 @@ def _release_defense(
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     always = np["release"] == "always"
-    require(pending.state.clock.get("battle"), "FATE-NP-9",
-            "a defensive NP is released only in battle (fate battle start)")  # fmt: skip
+    require(
+        pending.state.clock.get("battle"),
+        "FATE-NP-9",
+        "a defensive NP is released only in battle (fate battle start)",
+    )
     used = c.np_id in owner.get("_battle_uses", [])
-    require(not (always and used), "FATE-NP-9",
-            f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle")  # fmt: skip
+    require(
+        not (always and used),
+        "FATE-NP-9",
+        f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle",
+    )
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]
-    breakdown = {"mp_cost": np["mp_formula"],
-                 "block": f"{block} HP and MP x {count(tiles, 'tile')}"}  # fmt: skip
+    breakdown = {
+        "mp_cost": np["mp_formula"],
+        "block": f"{block} HP and MP x {count(tiles, 'tile')}",
+    }
     rules = with_rules(not always and "FATE-NP-5", "FATE-NP-9", *checks)
-    pending.add(PhantasmReleased(c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown,
-                                 rules=rules))  # fmt: skip
+    pending.add(
+        PhantasmReleased(
+            c.owner, c.np_id, np["mp_cost"], (c.owner,), always, breakdown, rules=rules
+        )
+    )
     grade = parse_grade(np["grade"])
     turns, per_turn = _defense_timing(always, c.spread, tiles)
     effect_id = next_effect_id(pending.state)
     effect_rules = with_rules("FATE-NP-9", grade.is_ex and "FATE-NP-12")
     counter = None
     if grade.is_ex and not always:
-        counter = {"hp": EX_COUNTER_HP, "np_hp": EX_COUNTER_NP_HP,
-                   "round": pending.state.clock["round"]}  # fmt: skip
-    pending.add(EffectRaised(c.owner, effect_id, "np-defense", grade.value, tiles, turns, c.owner,
-                             block, block, False, {"np": c.np_id}, per_turn=per_turn,
-                             rules=effect_rules, counter=counter))  # fmt: skip
+        counter = {
+            "hp": EX_COUNTER_HP,
+            "np_hp": EX_COUNTER_NP_HP,
+            "round": pending.state.clock["round"],
+        }
+    pending.add(
+        EffectRaised(
+            c.owner,
+            effect_id,
+            "np-defense",
+            grade.value,
+            tiles,
+            turns,
+            c.owner,
+            block,
+            block,
+            False,
+            {"np": c.np_id},
+            per_turn=per_turn,
+            rules=effect_rules,
+            counter=counter,
+        )
+    )
 
 
 def _defense_timing(always: bool, spread: bool, tiles: int) -> tuple[int | None, int | None]:

@@ -136,8 +136,11 @@ class SetCharacterGrade:
 def _check_new(state: State, name: str, rule_id: str, hp: int, mp: int) -> None:
     check_name(name)
     require(name not in state.characters, "CORE-NAME", f"{name} is already at the table")
-    require(hp >= 1 and mp >= 0, rule_id,
-            f"{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}")  # fmt: skip
+    require(
+        hp >= 1 and mp >= 0,
+        rule_id,
+        f"{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}",
+    )
 
 
 @decider(AddMaster)
@@ -152,8 +155,11 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
     stored = dict(c.stored)
     kinds = [kind for kind, _ in c.stored]
     twice = sorted({kind for kind in kinds if kinds.count(kind) > 1})
-    require(not twice, "FATE-CC-10",
-            f"the crest stores one spell per kind; {listing(twice)} given twice")  # fmt: skip
+    require(
+        not twice,
+        "FATE-CC-10",
+        f"the crest stores one spell per kind; {listing(twice)} given twice",
+    )
     check_stored_spells(crest, stored)
     require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
     breakdown = {key: str(value) for key, value in costs.items()}

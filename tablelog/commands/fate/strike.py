@@ -29,15 +29,23 @@ from tablelog.rules.fate import (
 __all__ = ["release_attack", "strike"]
 
 _DAMAGE_MODS = (
-    "concealment", "hp-per-tile", "mp-per-tile", "piercing", "damage", "ignores-defense",
-    "plus-hp", "plus-mp", "wound",
-)  # fmt: skip
+    "concealment",
+    "hp-per-tile",
+    "mp-per-tile",
+    "piercing",
+    "damage",
+    "ignores-defense",
+    "plus-hp",
+    "plus-mp",
+    "wound",
+)
 """Modifiers that change an NP's damage (FATE-NP-13)."""
 _NO_LIMIT = 10**9
 
 
-def _per_tile(np: dict[str, Any], target: dict[str, Any], mods: NPMods,
-              plus: PlusUse | None) -> tuple[Tile, str]:  # fmt: skip
+def _per_tile(
+    np: dict[str, Any], target: dict[str, Any], mods: NPMods, plus: PlusUse | None
+) -> tuple[Tile, str]:
     """Return one NP tile on ``target``: with a used ``+`` (its abilities), less 2 HP per
     anti-magic grade for astral strikes."""
     hp, mp = np["hp_per_tile"], np["mp_per_tile"]
@@ -76,12 +84,18 @@ def _tiles_for(
 def _attack(owner: str, np_id: str, np: dict[str, Any], mods: NPMods) -> Attack:
     """Return the NP as an attack: its owner, rank, true-name or not, and its wound."""
     wound = (f"{owner} {np_id}", mods.wound, mods.wound_max or _NO_LIMIT) if mods.wound else None
-    return Attack(owner, attack_rank(parse_grade(np["grade"])), np["release"] == "true-name",
-                  wound)  # fmt: skip
+    return Attack(owner, attack_rank(parse_grade(np["grade"])), np["release"] == "true-name", wound)
 
 
-def strike(pending: Pending, owner: str, np_id: str, np: dict[str, Any], plans: list[TargetPlan],
-           tiles: int, plus: PlusUse | None = None) -> None:  # fmt: skip
+def strike(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    plans: list[TargetPlan],
+    tiles: int,
+    plus: PlusUse | None = None,
+) -> None:
     """Deal ``tiles`` of the NP's damage to each planned target through its defenses.
 
     Source: 노블 판타즘 2.④, 3.①, 4.②; FATE-NP-6 … FATE-NP-8, FATE-NP-12, FATE-NP-13.
@@ -95,21 +109,44 @@ def strike(pending: Pending, owner: str, np_id: str, np: dict[str, Any], plans: 
     for plan in plans:
         tile, text = _per_tile(np, pending.state.characters[plan.name], mods, plus)
         hits, share = _tiles_for(plan, tile, tiles, taken)
-        header = {"np": f"{owner} {np_id} ({np['grade']} {np['type']})",
-                  "per tile": share or text, "tiles": str(len(hits)), "row": plan.row}  # fmt: skip
+        header = {
+            "np": f"{owner} {np_id} ({np['grade']} {np['type']})",
+            "per tile": share or text,
+            "tiles": str(len(hits)),
+            "row": plan.row,
+        }
         rules = with_rules(
-            *(("FATE-NP-8", hits[0].mp > 0 and "FATE-NP-6") if always
-              else ("FATE-NP-6", "FATE-NP-7")),
-            ex and "FATE-NP-12", shaped and "FATE-NP-13",
-        )  # fmt: skip
-        damage = land_hits(pending, plan.name, hits, f"{owner} {np_id}", attack,
-                           _defense_kinds(np, mods), header, rules)  # fmt: skip
+            *(
+                ("FATE-NP-8", hits[0].mp > 0 and "FATE-NP-6")
+                if always
+                else ("FATE-NP-6", "FATE-NP-7")
+            ),
+            ex and "FATE-NP-12",
+            shaped and "FATE-NP-13",
+        )
+        damage = land_hits(
+            pending,
+            plan.name,
+            hits,
+            f"{owner} {np_id}",
+            attack,
+            _defense_kinds(np, mods),
+            header,
+            rules,
+        )
         taken[plan.name] = damage.hp
 
 
-def release_attack(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                   targets: tuple[str, ...], plus_used: bool, checks: tuple[str, ...],
-                   uses_allowed: int | None) -> None:  # fmt: skip
+def release_attack(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    targets: tuple[str, ...],
+    plus_used: bool,
+    checks: tuple[str, ...],
+    uses_allowed: int | None,
+) -> None:
     """Release an attack NP: pay, then strike each target (FATE-NP-6, -7, -8, -12, -13).
 
     A used ``+`` sets off the NP's + abilities (more targets, more damage) at the same MP.
@@ -121,18 +158,33 @@ def release_attack(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     rows = [(t, who(pending.state, t)["row"]) for t in targets]
     plans = plan_targets(np["type"], limit, rows)
     record = pending.state.characters[owner]
-    require(record["mp"] >= np["mp_cost"], "FATE-NP-5",
-            f"{np_id} costs {np['mp_cost']} MP, {owner} has {record['mp']}")  # fmt: skip
+    require(
+        record["mp"] >= np["mp_cost"],
+        "FATE-NP-5",
+        f"{np_id} costs {np['mp_cost']} MP, {owner} has {record['mp']}",
+    )
     breakdown = {"mp_cost": np["mp_formula"]}
     if plus is not None:
         breakdown["plus"] = f"+ used: {plus.text}; MP unchanged"
     kind = ("FATE-NP-8",) if always else ("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")
-    pending.add(PhantasmReleased(owner, np_id, np["mp_cost"], targets, always, breakdown,
-                                 rules=with_rules(*kind, *checks, plus and "FATE-NP-13"),
-                                 uses_allowed=uses_allowed))  # fmt: skip
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            np["mp_cost"],
+            targets,
+            always,
+            breakdown,
+            rules=with_rules(*kind, *checks, plus and "FATE-NP-13"),
+            uses_allowed=uses_allowed,
+        )
+    )
     strike(pending, owner, np_id, np, plans, np["tiles"], plus)
     if np["type"] == "anti-world":
         for name, other in list(pending.state.characters.items()):
             if other["field"] is not None:
-                pending.add(FieldEnded(name, other["field"]["np"], f"removed by {np_id}",
-                                       rules=("FATE-NP-7",)))  # fmt: skip
+                pending.add(
+                    FieldEnded(
+                        name, other["field"]["np"], f"removed by {np_id}", rules=("FATE-NP-7",)
+                    )
+                )

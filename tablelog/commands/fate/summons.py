@@ -58,11 +58,16 @@ def _clashes(
 ) -> list[tuple[str, Any, Any]]:
     """Return ``(owner, field, clash)`` for every other field up (FATE-NP-10)."""
     return [
-        (name, rec["field"], field_clash(grade, marble, parse_grade(rec["field"]["grade"]),
-                                         rec["field"]["reality_marble"]))
+        (
+            name,
+            rec["field"],
+            field_clash(
+                grade, marble, parse_grade(rec["field"]["grade"]), rec["field"]["reality_marble"]
+            ),
+        )
         for name, rec in pending.state.characters.items()
         if rec["field"] is not None and name != owner
-    ]  # fmt: skip
+    ]
 
 
 def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
@@ -72,16 +77,28 @@ def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
     return max([clash.mp_factor for _, _, clash in clashes], default=1)
 
 
-def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                  allies: Sequence[str], plus_used: bool,
-                  checks: tuple[str, ...] = ()) -> None:  # fmt: skip
+def release_field(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    allies: Sequence[str],
+    plus_used: bool,
+    checks: tuple[str, ...] = (),
+) -> None:
     """Raise a bounded field, settling any field already up (FATE-NP-10, FATE-NP-12)."""
     state = pending.state
-    require(state.clock.get("battle"), "FATE-NP-10",
-            "a bounded field is raised only in battle (fate battle start)")  # fmt: skip
+    require(
+        state.clock.get("battle"),
+        "FATE-NP-10",
+        "a bounded field is raised only in battle (fate battle start)",
+    )
     record = state.characters[owner]
-    require(record["field"] is None, "FATE-NP-10",
-            f"{owner} already holds a field up ({(record['field'] or {}).get('np')})")  # fmt: skip
+    require(
+        record["field"] is None,
+        "FATE-NP-10",
+        f"{owner} already holds a field up ({(record['field'] or {}).get('np')})",
+    )
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
     clashes = _clashes(pending, owner, grade, marble)
     factor = _mp_factor(clashes)
@@ -89,51 +106,113 @@ def release_field(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     for name in allies:
         who(state, name)
-    text = listing((f"{old['np']} {_ENDED[clash.outcome]}" for _, old, clash in clashes),
-                   empty="no other field up")  # fmt: skip
+    text = listing(
+        (f"{old['np']} {_ENDED[clash.outcome]}" for _, old, clash in clashes),
+        empty="no other field up",
+    )
     breakdown = {"mp_cost": f"{np['mp_formula']}; x {factor} = {mp}", "clash": text}
-    pending.add(PhantasmReleased(owner, np_id, mp, tuple(allies), False, breakdown,
-                                 rules=with_rules("FATE-NP-5", "FATE-NP-10", *checks)))  # fmt: skip
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            mp,
+            tuple(allies),
+            False,
+            breakdown,
+            rules=with_rules("FATE-NP-5", "FATE-NP-10", *checks),
+        )
+    )
     if factor == 0:
         return
     for name, old, clash in clashes:
-        pending.add(FieldEnded(name, old["np"], f"{_ENDED[clash.outcome]} by {np_id}",
-                               rules=("FATE-NP-10",)))  # fmt: skip
+        pending.add(
+            FieldEnded(
+                name, old["np"], f"{_ENDED[clash.outcome]} by {np_id}", rules=("FATE-NP-10",)
+            )
+        )
     if any(clash.outcome == "cancel" for _, _, clash in clashes):
         return
     bonus, helped = (EX_FIELD_HP, tuple(allies)) if grade.is_ex else (0, ())
-    pending.add(FieldRaised(owner, np_id, np["grade"], marble, plus_used, state.clock["round"],
-                            bonus, helped, ally_hp=EX_FIELD_ALLY_HP if helped else 0))  # fmt: skip
+    pending.add(
+        FieldRaised(
+            owner,
+            np_id,
+            np["grade"],
+            marble,
+            plus_used,
+            state.clock["round"],
+            bonus,
+            helped,
+            ally_hp=EX_FIELD_ALLY_HP if helped else 0,
+        )
+    )
 
 
-def release_army(pending: Pending, owner: str, np_id: str, np: dict[str, Any],
-                 plus_used: bool, checks: tuple[str, ...] = (),
-                 units: int | None = None) -> None:  # fmt: skip
+def release_army(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    plus_used: bool,
+    checks: tuple[str, ...] = (),
+    units: int | None = None,
+) -> None:
     """Summon an army's units (FATE-NP-11, FATE-NP-12), or ``units`` familiars."""
     state = pending.state
-    require(state.clock.get("battle"), "FATE-NP-11",
-            "an army is summoned only in battle (fate battle start)")  # fmt: skip
+    require(
+        state.clock.get("battle"),
+        "FATE-NP-11",
+        "an army is summoned only in battle (fate battle start)",
+    )
     record = state.characters[owner]
     grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
     if mods.familiar_mp is not None:
         _summon_familiars(pending, owner, np_id, np, mods, int(units or 0), checks)
         return
-    require(record["army"] is None, "FATE-NP-11",
-            f"{owner} already has an army out ({(record['army'] or {}).get('np')})")  # fmt: skip
+    require(
+        record["army"] is None,
+        "FATE-NP-11",
+        f"{owner} already has an army out ({(record['army'] or {}).get('np')})",
+    )
     army = army_units(grade, plus_used)
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
     upkeep = army_upkeep_per_round(army, plus_used, mods.upkeep_per_unit)
     doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
-    pending.add(PhantasmReleased(owner, np_id, mp, (), False,
-                                 {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"},
-                                 rules=with_rules("FATE-NP-5", "FATE-NP-11", *checks)))  # fmt: skip
-    pending.add(ArmySummoned(owner, np_id, army.units, army.free_units, army.stat_points,
-                             upkeep, state.clock["round"], plus_used))  # fmt: skip
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            mp,
+            (),
+            False,
+            {"mp_cost": f"{np['mp_formula']}{doubled} = {mp}"},
+            rules=with_rules("FATE-NP-5", "FATE-NP-11", *checks),
+        )
+    )
+    pending.add(
+        ArmySummoned(
+            owner,
+            np_id,
+            army.units,
+            army.free_units,
+            army.stat_points,
+            upkeep,
+            state.clock["round"],
+            plus_used,
+        )
+    )
 
 
-def _summon_familiars(pending: Pending, owner: str, np_id: str, np: dict[str, Any], mods: NPMods,
-                      units: int, checks: tuple[str, ...]) -> None:  # fmt: skip
+def _summon_familiars(
+    pending: Pending,
+    owner: str,
+    np_id: str,
+    np: dict[str, Any],
+    mods: NPMods,
+    units: int,
+    checks: tuple[str, ...],
+) -> None:
     """Summon ``units`` familiars: (summon MP − discount) each, a unit of so many points each,
     no limit and no upkeep; they join the NP's familiars already out (FATE-NP-11, FATE-NP-13).
 
@@ -142,15 +221,36 @@ def _summon_familiars(pending: Pending, owner: str, np_id: str, np: dict[str, An
     """
     record = pending.state.characters[owner]
     army = record["army"]
-    require(army is None or (army.get("familiars") and army["np"] == np_id), "FATE-NP-11",
-            f"{owner} already has an army out ({(army or {}).get('np')})")  # fmt: skip
+    require(
+        army is None or (army.get("familiars") and army["np"] == np_id),
+        "FATE-NP-11",
+        f"{owner} already has an army out ({(army or {}).get('np')})",
+    )
     mp, text = familiar_mp(mods, units)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
-    pending.add(PhantasmReleased(owner, np_id, mp, (), False, {"mp_cost": text},
-                                 rules=with_rules("FATE-NP-5", "FATE-NP-11", "FATE-NP-13",
-                                                  *checks)))  # fmt: skip
-    pending.add(ArmySummoned(owner, np_id, units, 0, mods.familiar_points, 0,
-                             pending.state.clock["round"], familiars=True))  # fmt: skip
+    pending.add(
+        PhantasmReleased(
+            owner,
+            np_id,
+            mp,
+            (),
+            False,
+            {"mp_cost": text},
+            rules=with_rules("FATE-NP-5", "FATE-NP-11", "FATE-NP-13", *checks),
+        )
+    )
+    pending.add(
+        ArmySummoned(
+            owner,
+            np_id,
+            units,
+            0,
+            mods.familiar_points,
+            0,
+            pending.state.clock["round"],
+            familiars=True,
+        )
+    )
 
 
 def field_drain(pending: Pending) -> None:
@@ -215,8 +315,9 @@ def field_upkeep(pending: Pending) -> None:
         value = field_upkeep_value(grade, rounds, field["plus_used"])
         due = field_upkeep_due(grade, rounds, field["plus_used"])
         if due > record["mp"]:
-            pending.add(FieldEnded(name, field["np"], f"upkeep of {due} MP unpaid",
-                                   rules=("FATE-NP-10",)))  # fmt: skip
+            pending.add(
+                FieldEnded(name, field["np"], f"upkeep of {due} MP unpaid", rules=("FATE-NP-10",))
+            )
             continue
         half = " / 2" if field["plus_used"] else ""
         free = " (EX: free 3 rounds)" if grade.is_ex and rounds < 3 else ""
@@ -255,5 +356,5 @@ def army_upkeep(pending: Pending) -> None:
                 due,
                 {"units": f"{count(paid, 'paid unit')}", "paid": f"{due} MP"},
                 rules=with_rules("FATE-NP-11", modified and "FATE-NP-13"),
-            )  # fmt: skip
+            )
         )

@@ -97,7 +97,13 @@ def _army_v2(data: dict[str, Any]) -> dict[str, Any]:
 def _phantasm_v1(data: dict[str, Any]) -> dict[str, Any]:
     """No numbers recorded: ``points`` None marks the legacy path; the others take defaults."""
     data = _absent("points", "targets", "max_held")(data)
-    for field in ("mp_cost", "hp_per_tile", "mp_per_tile", "tiles", "block_per_tile",
-                  "hp_max_bonus"):  # fmt: skip
+    for field in (
+        "mp_cost",
+        "hp_per_tile",
+        "mp_per_tile",
+        "tiles",
+        "block_per_tile",
+        "hp_max_bonus",
+    ):
         data.setdefault(field, 0)
     return data

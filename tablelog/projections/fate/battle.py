@@ -100,15 +100,27 @@ def _battle_on(state: State, e: BattleEnded) -> None:
 def _battle_ended(state: State, e: BattleEnded) -> None:
     state.clock.update(battle=False, round=0, turn=0)
     for who in state.characters.values():
-        who.update(effects=[], chants=0, field=None, army=None, _np_turn=None, _acted=None,
-                   _always_uses={}, _battle_uses=[], _turn_use={})  # fmt: skip
+        who.update(
+            effects=[],
+            chants=0,
+            field=None,
+            army=None,
+            _np_turn=None,
+            _acted=None,
+            _always_uses={},
+            _battle_uses=[],
+            _turn_use={},
+        )
 
 
 @precondition(UpkeepPaid)
 def _upkeep_payable(state: State, e: UpkeepPaid) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require(owner["mp"] >= e.mp, "FATE-NP-10",
-            f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP")  # fmt: skip
+    require(
+        owner["mp"] >= e.mp,
+        "FATE-NP-10",
+        f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP",
+    )
 
 
 @evolver(UpkeepPaid)

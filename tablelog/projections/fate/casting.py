@@ -156,9 +156,11 @@ def _damage_holds(state: State, e: DamageTaken) -> None:
         )
         assert effect is not None
         if effect["per_turn"] is not None:
-            require(used.get(effect_id, 0) + tiles <= effect["per_turn"], "FATE-NP-9",
-                    f"{e.name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')}"
-                    " a turn")  # fmt: skip
+            require(
+                used.get(effect_id, 0) + tiles <= effect["per_turn"],
+                "FATE-NP-9",
+                f"{e.name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')} a turn",
+            )
     if e.chants_cancelled:
         require(
             who["chants"] == e.chants_cancelled,
@@ -206,8 +208,9 @@ def _healed(state: State, e: Healed) -> None:
 @precondition(InjuryHealed)
 def _injury_heal_holds(state: State, e: InjuryHealed) -> None:
     character(state, e.name)
-    require_cause(state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}", "cast",
-                  "injury healing")  # fmt: skip
+    require_cause(
+        state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}", "cast", "injury healing"
+    )
     require(not state.clock.get("battle"), "FATE-CAST-9", "injuries heal only outside battle")
 
 

@@ -53,32 +53,49 @@ def _numbers(e: PhantasmAdded) -> dict[str, Any]:
     """Return the NP's numbers as the event records them (a v1 event: the legacy path)."""
     if e.points is None:
         return legacy.phantasm_numbers(e)
-    return {"points": e.points, "mp_cost": e.mp_cost, "hp_per_tile": e.hp_per_tile,
-            "mp_per_tile": e.mp_per_tile, "targets": e.targets, "tiles": e.tiles,
-            "block_per_tile": e.block_per_tile, "hp_max_bonus": e.hp_max_bonus,
-            "mp_formula": e.breakdown.get("mp_cost", "")}  # fmt: skip
+    return {
+        "points": e.points,
+        "mp_cost": e.mp_cost,
+        "hp_per_tile": e.hp_per_tile,
+        "mp_per_tile": e.mp_per_tile,
+        "targets": e.targets,
+        "tiles": e.tiles,
+        "block_per_tile": e.block_per_tile,
+        "hp_max_bonus": e.hp_max_bonus,
+        "mp_formula": e.breakdown.get("mp_cost", ""),
+    }
 
 
 @precondition(PhantasmAdded)
 def _phantasm_room(state: State, e: PhantasmAdded) -> None:
     """Refuse a 4th NP, an NP over budget, or a second unique ability (FATE-NP-1, FATE-UA-1)."""
     owner = character(state, e.owner, "FATE-NP-1")
-    require(e.np_id not in owner["phantasms"], "FATE-NP-1",
-            f"{e.owner} already has an NP or ability called {e.np_id}")  # fmt: skip
+    require(
+        e.np_id not in owner["phantasms"],
+        "FATE-NP-1",
+        f"{e.owner} already has an NP or ability called {e.np_id}",
+    )
     if e.unique:
-        require(owner["role"] == "master", "FATE-UA-1",
-                f"{e.owner} is a {owner['role']}; a unique ability is a master's")  # fmt: skip
+        require(
+            owner["role"] == "master",
+            "FATE-UA-1",
+            f"{e.owner} is a {owner['role']}; a unique ability is a master's",
+        )
         require(
             not owner["phantasms"],
             "FATE-UA-1",
             f"{e.owner} already holds unique ability {next(iter(owner['phantasms']), '')}",
         )
         return
-    require(owner["role"] == "servant", "FATE-NP-1",
-            f"{e.owner} is a {owner['role']}; an NP is a servant's")  # fmt: skip
+    require(
+        owner["role"] == "servant",
+        "FATE-NP-1",
+        f"{e.owner} is a {owner['role']}; an NP is a servant's",
+    )
     held = legacy.MAX_HELD if e.max_held is None else e.max_held
-    require(len(owner["phantasms"]) < held, "FATE-NP-1",
-            f"{e.owner} already holds {count(held, 'NP')}")  # fmt: skip
+    require(
+        len(owner["phantasms"]) < held, "FATE-NP-1", f"{e.owner} already holds {count(held, 'NP')}"
+    )
     points = _numbers(e)["points"]
     require(
         owner["np_points"] + points <= owner["np_budget"],

@@ -57,8 +57,14 @@ def phantasm_numbers(e: PhantasmAdded) -> dict[str, Any]:
 
     Source: 노블 판타즘 1.–4.; FATE-NP-2 … FATE-NP-13, FATE-UA-3.
     """
-    profile = np_profile(parse_grade(e.grade), e.np_type, e.form, e.release, e.mods,
-                         extra_grades=1 if e.starting else 0)  # fmt: skip
+    profile = np_profile(
+        parse_grade(e.grade),
+        e.np_type,
+        e.form,
+        e.release,
+        e.mods,
+        extra_grades=1 if e.starting else 0,
+    )
     return {**profile.numbers(), "mp_formula": profile.formula["mp_cost"]}
 
 

@@ -55,22 +55,31 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
     now = [state.clock["round"], state.clock["turn"]]
     form = owner["phantasms"][e.np_id]["form"]
     if not e.always:
-        require(owner["_np_turn"] != now, "FATE-NP-6",
-                f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}")  # fmt: skip
+        require(
+            owner["_np_turn"] != now,
+            "FATE-NP-6",
+            f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}",
+        )
         require_no_other_judgment(state, e.owner, owner)
     elif form == "defense":
         used = e.np_id in owner.get("_battle_uses", [])
-        require(not used, "FATE-NP-9", f"{e.owner}'s always-active {e.np_id} already gave its"
-                " tiles this battle")  # fmt: skip
+        require(
+            not used,
+            "FATE-NP-9",
+            f"{e.owner}'s always-active {e.np_id} already gave its tiles this battle",
+        )
     else:
         require_no_np_turn(state, e.owner, owner, "an always-active NP")
         allowed = e.uses_allowed
         if allowed is None:
             allowed = legacy.uses_allowed(owner.get("madness"))
         used = owner["_always_uses"].get(e.np_id, 0)
-        require(used < allowed, "FATE-NP-8",
-                f"{e.owner} has used {e.np_id} {count(used, 'time')} this round;"
-                f" {count(allowed, 'use')} allowed")  # fmt: skip
+        require(
+            used < allowed,
+            "FATE-NP-8",
+            f"{e.owner} has used {e.np_id} {count(used, 'time')} this round;"
+            f" {count(allowed, 'use')} allowed",
+        )
 
 
 @evolver(PhantasmReleased)
@@ -104,8 +113,7 @@ def _mark_release(owner: dict[str, Any], np_id: str, always: bool) -> None:
 def _field_free(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
     require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
-    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}", "release",
-                  "field")  # fmt: skip
+    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}", "release", "field")
 
 
 @evolver(FieldRaised)
@@ -131,8 +139,14 @@ def _field_raised(state: State, e: FieldRaised) -> None:
 @precondition(FieldEnded)
 def _field_up(state: State, e: FieldEnded) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require_cause(state, e.cause, "FATE-NP-10", f"the end of {e.owner}'s field {e.np_id}",
-                  "release", "end of the field")  # fmt: skip
+    require_cause(
+        state,
+        e.cause,
+        "FATE-NP-10",
+        f"the end of {e.owner}'s field {e.np_id}",
+        "release",
+        "end of the field",
+    )
     require(
         owner["field"] is not None and owner["field"]["np"] == e.np_id,
         "FATE-NP-10",
@@ -150,10 +164,12 @@ def _field_ended(state: State, e: FieldEnded) -> None:
 @precondition(ArmySummoned)
 def _army_free(state: State, e: ArmySummoned) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
-    require(owner["army"] is None or (e.familiars and _familiars_of(owner, e.np_id)),
-            "FATE-NP-11", f"{e.owner} already has an army out")  # fmt: skip
-    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release",
-                  "army")  # fmt: skip
+    require(
+        owner["army"] is None or (e.familiars and _familiars_of(owner, e.np_id)),
+        "FATE-NP-11",
+        f"{e.owner} already has an army out",
+    )
+    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release", "army")
 
 
 def _familiars_of(owner: dict[str, Any], np_id: str) -> bool:
@@ -205,17 +221,25 @@ def _may_use(state: State, e: AbilityUsed) -> None:
     charge needs a release it was not used for, a shot the NP's field up (FATE-NP-13, -14)."""
     owner = character(state, e.owner, "FATE-NP-13")
     require(e.np_id in owner["phantasms"], "FATE-NP-13", f"{e.owner} has no NP called {e.np_id}")
-    require(owner["mp"] >= e.mp, "FATE-NP-13",
-            f"{e.owner} has {owner['mp']} MP; {e.np_id}'s {e.ability} costs {e.mp}")  # fmt: skip
+    require(
+        owner["mp"] >= e.mp,
+        "FATE-NP-13",
+        f"{e.owner} has {owner['mp']} MP; {e.np_id}'s {e.ability} costs {e.mp}",
+    )
     require_action_free(state, e.action, "ability use", "FATE-NP-13")
     require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
     if e.ability == "charge":
-        require(owner.get("_released", {}).get(e.np_id), "FATE-NP-13",
-                f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for")  # fmt: skip
+        require(
+            owner.get("_released", {}).get(e.np_id),
+            "FATE-NP-13",
+            f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for",
+        )
     if e.ability == "shoot":
-        require((owner["field"] or {}).get("np") == e.np_id, "FATE-NP-13",
-                f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such"
-                " field)")  # fmt: skip
+        require(
+            (owner["field"] or {}).get("np") == e.np_id,
+            "FATE-NP-13",
+            f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such field)",
+        )
 
 
 @evolver(AbilityUsed)

@@ -152,8 +152,9 @@ def require_action_free(state: State, action: int, label: str, rule_id: str) -> 
         RuleViolation: ``rule_id`` if the id is already in effect.
     """
     actions = fate_extra(state)["actions"]
-    require(not action or action not in actions, rule_id,
-            f"the {label} #{action} is already in effect")  # fmt: skip
+    require(
+        not action or action not in actions, rule_id, f"the {label} #{action} is already in effect"
+    )
 
 
 def require_cause(state: State, cause: int, rule_id: str, what: str, label: str, noun: str) -> None:
@@ -175,11 +176,15 @@ def require_cause(state: State, cause: int, rule_id: str, what: str, label: str,
     if not cause or cause in fate_extra(state)["actions"]:
         return
     if cause > 0:
-        message = (f"{what} comes from the {label} #{cause}, which is undone;"
-                   f" undo the {noun} first, or redo #{cause}")  # fmt: skip
+        message = (
+            f"{what} comes from the {label} #{cause}, which is undone;"
+            f" undo the {noun} first, or redo #{cause}"
+        )
     else:
-        message = (f"{what} comes from an earlier {label}, which is undone;"
-                   f" undo the {noun} first, or redo that {label}")  # fmt: skip
+        message = (
+            f"{what} comes from an earlier {label}, which is undone;"
+            f" undo the {noun} first, or redo that {label}"
+        )
     require(False, rule_id, message)
 
 

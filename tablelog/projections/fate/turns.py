@@ -35,9 +35,12 @@ def require_no_np_turn(state: State, name: str, who: dict[str, Any], what: str) 
         RuleViolation: FATE-NP-14 naming the round and turn.
     """
     now = turn_now(state)
-    require(now is None or who.get("_np_turn") != now, "FATE-NP-14",
-            f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
-            f" allows only the NP, not {what}")  # fmt: skip
+    require(
+        now is None or who.get("_np_turn") != now,
+        "FATE-NP-14",
+        f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
+        f" allows only the NP, not {what}",
+    )
 
 
 def require_no_other_judgment(state: State, name: str, who: dict[str, Any]) -> None:
@@ -47,9 +50,12 @@ def require_no_other_judgment(state: State, name: str, who: dict[str, Any]) -> N
         RuleViolation: FATE-NP-14 naming the judgment, the round and the turn.
     """
     now, acted = turn_now(state), who.get("_acted")
-    require(now is None or acted is None or acted[:2] != now, "FATE-NP-14",
-            f"{name} already used {acted and acted[2]} in round {now and now[0]}, turn"
-            f" {now and now[1]}: the turn of an NP allows only the NP")  # fmt: skip
+    require(
+        now is None or acted is None or acted[:2] != now,
+        "FATE-NP-14",
+        f"{name} already used {acted and acted[2]} in round {now and now[0]}, turn"
+        f" {now and now[1]}: the turn of an NP allows only the NP",
+    )
 
 
 def mark_judgment(state: State, who: dict[str, Any], what: str) -> None:

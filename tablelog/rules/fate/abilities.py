@@ -71,14 +71,19 @@ def attack_plus_use(grade: Grade, mods: NPMods) -> PlusUse:
     """
     plusses = effective_plusses(grade)
     require(plusses > 0, "FATE-NP-13", f"an NP of grade {grade} has no + to use")
-    require(mods.plus_abilities, "FATE-NP-13",
-            "--use-plus does nothing for this NP: an attack NP uses its + only through a +"
-            " ability (widen, plus-hp or plus-mp)")  # fmt: skip
+    require(
+        mods.plus_abilities,
+        "FATE-NP-13",
+        "--use-plus does nothing for this NP: an attack NP uses its + only through a +"
+        " ability (widen, plus-hp or plus-mp)",
+    )
     mp = 0 if mods.plus_mp is None or mods.piercing else (mods.plus_mp - PLUS_MP) * plusses
     targets = type_targets(mods.widen) if mods.widen else None
-    parts = [f"+{mods.plus_hp} HP" if mods.plus_hp else "",
-             f"{plusses} x ({mods.plus_mp} - {PLUS_MP}) = +{mp} MP" if mp else "",
-             f"targets {targets} ({mods.widen})" if targets else ""]  # fmt: skip
+    parts = [
+        f"+{mods.plus_hp} HP" if mods.plus_hp else "",
+        f"{plusses} x ({mods.plus_mp} - {PLUS_MP}) = +{mp} MP" if mp else "",
+        f"targets {targets} ({mods.widen})" if targets else "",
+    ]
     return PlusUse(mods.plus_hp, mp, targets, "; ".join(p for p in parts if p))
 
 
@@ -130,8 +135,9 @@ def familiar_mp(mods: NPMods, units: int) -> tuple[int, str]:
     require(units >= 1, "FATE-NP-11", f"--units {units}: summon at least 1 familiar")
     base = mods.familiar_mp or 0
     each = max(0, base - mods.familiar_discount)
-    return each * units, (f"({base} - {mods.familiar_discount} support) x"
-                          f" {count(units, 'familiar')} = {each * units}")  # fmt: skip
+    return each * units, (
+        f"({base} - {mods.familiar_discount} support) x {count(units, 'familiar')} = {each * units}"
+    )
 
 
 def shots_mp(mods: NPMods, times: int) -> tuple[int, str]:
@@ -143,8 +149,10 @@ def shots_mp(mods: NPMods, times: int) -> tuple[int, str]:
     Source: 노블 판타즘 5.④, 5-2.① ([사격] 5점의 마력을 소모해 해당 판정을 <치명:공격> 판정으로;
         중복 사용이 가능합니다 = 2개의 보구를 1회의 판정으로); FATE-NP-13.
     """
-    require(1 <= times <= mods.shots, "FATE-NP-13",
-            f"{count(times, 'shot')} asked; this NP fires 1 to {mods.shots} in one"
-            " judgment")  # fmt: skip
+    require(
+        1 <= times <= mods.shots,
+        "FATE-NP-13",
+        f"{count(times, 'shot')} asked; this NP fires 1 to {mods.shots} in one judgment",
+    )
     per = mods.shot_mp or 0
     return per * times, f"{per} x {count(times, 'shot')} = {per * times}"

@@ -71,8 +71,7 @@ def check_cast(
     Source: 코드 캐스트 1.1 3) (속성에 따라 특정 종류의 마술을 사용하지 못할 수도 있으며) and 4),
         2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2, FATE-CC-7, FATE-CC-10.
     """
-    require(kind in KINDS, "FATE-CAST-1",
-            f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")  # fmt: skip
+    require(kind in KINDS, "FATE-CAST-1", f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")
     allowed = listing([k for k in KINDS if k in powers], empty="nothing")
     limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
     enabling = "FATE-CC-10" if crest else "FATE-CC-7"
@@ -130,8 +129,11 @@ def deal_tiles(tiles: int, targets: list[str]) -> dict[str, int]:
     """
     twice = [name for i, name in enumerate(targets) if name in targets[:i]]
     require(not twice, "FATE-CAST-2", f"{listing(dict.fromkeys(twice))} named twice as a target")
-    require(len(targets) <= tiles, "FATE-CAST-2",
-            f"{count(len(targets), 'target')} but only {count(tiles, 'tile')}")  # fmt: skip
+    require(
+        len(targets) <= tiles,
+        "FATE-CAST-2",
+        f"{count(len(targets), 'target')} but only {count(tiles, 'tile')}",
+    )
     return {
         name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
         for i, name in enumerate(targets)
@@ -192,8 +194,9 @@ def meet_defense(hp: int, mp: int, block_hp: int, block_mp: int, label: str) -> 
     return Hit(through_hp, through_mp, hp - through_hp, mp - through_mp, label)
 
 
-def defense_tile_lost(kind: str, hp: int, mp: int, injury: int, block_hp: int,
-                      block_mp: int) -> bool:  # fmt: skip
+def defense_tile_lost(
+    kind: str, hp: int, mp: int, injury: int, block_hp: int, block_mp: int
+) -> bool:
     """Return whether a defense tile that met one incoming tile is lost.
 
     A code-cast defense tile is lost only when the hit exceeds what it blocks, in HP, in MP or

@@ -114,8 +114,11 @@ def crest_cost(grade: Grade) -> int:
     require(not grade.is_ex, "FATE-CC-2", f"magic crest {grade} is above A")
     require(grade.plusses <= 1, "FATE-CC-3", f"magic crest {grade}: only a single + is allowed")
     if grade.plusses:
-        require(grade.letter in _PLUS_COST, "FATE-CC-3",
-                f"magic crest {grade}: only C, B and A take a +")  # fmt: skip
+        require(
+            grade.letter in _PLUS_COST,
+            "FATE-CC-3",
+            f"magic crest {grade}: only C, B and A take a +",
+        )
         return grade.value + _PLUS_COST[grade.letter]
     return grade.value
 
@@ -138,8 +141,7 @@ def attribute_cost(attributes: Iterable[str]) -> int:
     names = list(attributes)
     require(names, "FATE-CC-2", "a master starts with one attribute; none given")
     twice = [name for i, name in enumerate(names) if name in names[:i]]
-    require(not twice, "FATE-CC-2",
-            f"{listing(dict.fromkeys(twice))} given twice as an attribute")  # fmt: skip
+    require(not twice, "FATE-CC-2", f"{listing(dict.fromkeys(twice))} given twice as an attribute")
     special = [a for a in names if a in SPECIAL]
     if special:
         require(
@@ -254,8 +256,9 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     Source: 코드 캐스트 1.1 4) ([마술각인의 등급×2] …); FATE-CC-10 (decision on the two figures).
     """
     for kind, grade in stored.items():
-        require(kind in KINDS, "FATE-CC-10",
-                f"stored spell kind {kind} is not {listing(KINDS, 'or')}")  # fmt: skip
+        require(
+            kind in KINDS, "FATE-CC-10", f"stored spell kind {kind} is not {listing(KINDS, 'or')}"
+        )
         require(crest.value >= 1, "FATE-CC-10", f"crest {crest} stores no spells")
         require(
             1 <= grade <= crest.value,

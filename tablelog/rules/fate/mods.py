@@ -57,8 +57,16 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.text import listing
 
-__all__ = ["NPMods", "ModSpec", "MODS", "parse_mods", "typed_mods", "mod_texts", "MOD_KEYS",
-           "check_mods_fit"]  # fmt: skip
+__all__ = [
+    "NPMods",
+    "ModSpec",
+    "MODS",
+    "parse_mods",
+    "typed_mods",
+    "mod_texts",
+    "MOD_KEYS",
+    "check_mods_fit",
+]
 
 
 @attrs.frozen
@@ -130,7 +138,7 @@ MODS: dict[str, ModSpec] = {
     "upkeep-per-unit": ModSpec("upkeep_per_unit", "int", "army"),
     "widen": ModSpec(
         "widen", "choice", "attack", choices=("anti-army", "anti-fortress", "anti-country")
-    ),  # fmt: skip
+    ),
     "plus-hp": ModSpec("plus_hp", "int", "attack"),
     "plus-mp": ModSpec("plus_mp", "int", "attack", minimum=0),
     "wound": ModSpec("wound", "int", "attack", minimum=0),
@@ -188,8 +196,12 @@ def _as_int(key: str, value: ModValue, minimum: int) -> int:
         "FATE-NP-13",
         f"modifier {key}={text[:20]}: a number from -{MOD_LIMIT} to {MOD_LIMIT}",
     )
-    require(number >= minimum, "FATE-NP-13", f"modifier {key}={number} is below {minimum}"
-            + (": an NP hits at least one target" if key == "targets" else ""))  # fmt: skip
+    require(
+        number >= minimum,
+        "FATE-NP-13",
+        f"modifier {key}={number} is below {minimum}"
+        + (": an NP hits at least one target" if key == "targets" else ""),
+    )
     return number
 
 
@@ -203,8 +215,7 @@ def _as_flag(key: str, value: ModValue) -> bool:
 
 def _as_choice(key: str, value: ModValue, choices: tuple[str, ...]) -> str:
     text = str(value).strip().lower()
-    require(text in choices, "FATE-NP-13",
-            f"modifier {key}={value}: use {listing(choices, 'or')}")  # fmt: skip
+    require(text in choices, "FATE-NP-13", f"modifier {key}={value}: use {listing(choices, 'or')}")
     return text
 
 
@@ -280,6 +291,10 @@ def check_mods_fit(mods: Mapping[str, ModValue], np_type: str, form: str, releas
     }
     for key in mods:
         fits = MODS[key].fits if key in MODS else "any"
-        require(kinds[fits], "FATE-NP-13", f"modifier {key} is for {_FITS.get(fits)}, not"
-                f" {'an always-active' if release == 'always' else 'a true-name'} {np_type}"
-                f" {form} NP")  # fmt: skip
+        require(
+            kinds[fits],
+            "FATE-NP-13",
+            f"modifier {key} is for {_FITS.get(fits)}, not"
+            f" {'an always-active' if release == 'always' else 'a true-name'} {np_type}"
+            f" {form} NP",
+        )

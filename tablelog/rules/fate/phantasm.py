@@ -89,8 +89,11 @@ def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
         np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type} ({listing(NP_TYPES, 'or')})"
     )
     require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form} (attack or defense)")
-    require(release in ("true-name", "always"), "FATE-NP-3",
-            f"unknown release kind {release} (true-name or always)")  # fmt: skip
+    require(
+        release in ("true-name", "always"),
+        "FATE-NP-3",
+        f"unknown release kind {release} (true-name or always)",
+    )
     minimum = parse_grade(_MINIMUM[np_type])
     require(
         grade.at_least(minimum),

@@ -94,8 +94,13 @@ def hp_mp(state: State, name: str) -> tuple[int, int]:
 @rule("FATE-CC-1")
 def test_master_over_budget_is_refused():
     """Quality EX (10) + quantity A+ (8) + crest C (3) = 21 CC points exceeds a budget of 20."""
-    refused(given(), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20), "FATE-CC-1",
-            "21", "20")  # fmt: skip
+    refused(
+        given(),
+        AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20),
+        "FATE-CC-1",
+        "21",
+        "20",
+    )
 
 
 @rule("FATE-NP-1")
@@ -154,14 +159,17 @@ def test_defense_tiles_meet_hits_one_by_one():
         (0, 0, 6, (0, 0), [1], {"1": 1}),  # 6 injury grades over a block of 5: lost
     ],
 )
-def test_a_defense_tile_is_lost_only_when_a_hit_exceeds_it(hp, mp, injury, through, tiles_left,
-                                                           spent):  # fmt: skip
+def test_a_defense_tile_is_lost_only_when_a_hit_exceeds_it(
+    hp, mp, injury, through, tiles_left, spent
+):
     """Kiritsugu's 2 grade-5 defense tiles (5 HP, 10 MP each) meet one outside hit: a hit within
     both blocks leaves the tile; a hit over either block (or over 5 injury grades) removes it."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
     after, events = then(state, TakeDamage("Kiritsugu", hp, mp, injury))
-    assert through == (40 - after.characters["Kiritsugu"]["hp"],
-                       26 - after.characters["Kiritsugu"]["mp"])  # fmt: skip
+    assert through == (
+        40 - after.characters["Kiritsugu"]["hp"],
+        26 - after.characters["Kiritsugu"]["mp"],
+    )
     assert tiles_left == [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]]
     assert spent == events[0].spent
     assert ("(the tile holds)" in events[0].breakdown["tile 1"]) == (not spent)
@@ -171,12 +179,15 @@ def test_a_defense_tile_is_lost_only_when_a_hit_exceeds_it(hp, mp, injury, throu
 def test_a_held_tile_meets_the_next_hit_and_each_tile_one_incoming_tile():
     """Tokiomi's 4 chanted attack tiles of grade 2 (4 HP) meet Kiritsugu's 2 grade-5 tiles: two
     tiles are blocked and both defense tiles hold, two go through (8 HP)."""
-    state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)),
-                  Chant("Tokiomi"))  # fmt: skip
+    state = given(
+        *TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)), Chant("Tokiomi")
+    )
     after, events = then(state, Cast("Tokiomi", "attack", 2, 2, ("Kiritsugu",)))
-    assert (32, [2], {}) == (after.characters["Kiritsugu"]["hp"],
-                             [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]],
-                             events[-1].spent)  # fmt: skip
+    assert (32, [2], {}) == (
+        after.characters["Kiritsugu"]["hp"],
+        [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]],
+        events[-1].spent,
+    )
 
 
 @rule("FATE-CAST-5")
@@ -404,8 +415,12 @@ def test_defensive_np_blocks_a_critical_attack():
     after, events = then(state, Release("Saber2", "excalibur", ("Saber",)))
     assert (80, 59) == hp_mp(after, "Saber")  # 60 + 20 max HP; 80 - 21 MP for Avalon
     assert ("Saber", 0, 0) == (events[-2].name, events[-2].hp, events[-2].mp)
-    assert ("Saber2", 75, 0, "Saber counter") == (events[-1].name, events[-1].hp, events[-1].mp,
-                                                  events[-1].source)  # fmt: skip
+    assert ("Saber2", 75, 0, "Saber counter") == (
+        events[-1].name,
+        events[-1].hp,
+        events[-1].mp,
+        events[-1].source,
+    )
     assert (25, 30) == hp_mp(after, "Saber2")
 
 
@@ -667,8 +682,12 @@ def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
 def test_a_second_unchanted_buff_on_a_target_is_refused():
     """Tokiomi's second 1-tile buff on Saber, or Kiritsugu's, is refused naming buff #1."""
     state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
-    refused(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)), "FATE-CAST-7",
-            "Saber already holds a buff tile (effect #1 from Tokiomi, 3 turns left)")  # fmt: skip
+    refused(
+        state,
+        Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
+        "FATE-CAST-7",
+        "Saber already holds a buff tile (effect #1 from Tokiomi, 3 turns left)",
+    )
     refused(state, Cast("Kiritsugu", "buff", 2, 2, ("Lancer", "Saber")), "FATE-CAST-7", "Saber")
     assert 1 == len(state.characters["Saber"]["effects"])
 
@@ -676,8 +695,14 @@ def test_a_second_unchanted_buff_on_a_target_is_refused():
 @rule("FATE-CAST-7")
 def test_a_target_may_be_buffed_again_once_its_buff_ends():
     """Saber's buff cast in turn 1 ends when turn 4 starts; a new 1-tile buff is then accepted."""
-    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
-                  StartTurn(), StartTurn(), StartTurn())  # fmt: skip
+    state = given(
+        *TABLE,
+        StartBattle(),
+        Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
+        StartTurn(),
+        StartTurn(),
+        StartTurn(),
+    )
     after, _ = then(state, Cast("Tokiomi", "buff", 3, 1, ("Saber",)))
     assert [(2, "buff", 3, 1)] == [
         (e["id"], e["kind"], e["grade"], e["tiles"]) for e in after.characters["Saber"]["effects"]
@@ -687,8 +712,9 @@ def test_a_target_may_be_buffed_again_once_its_buff_ends():
 @rule("FATE-CHANT-4")
 def test_a_chanted_buff_may_join_an_unchanted_one():
     """A chanted buff puts 2 more tiles on Saber beside her un-chanted one: 3 buff tiles."""
-    state = given(*TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)),
-                  Chant("Tokiomi"))  # fmt: skip
+    state = given(
+        *TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)), Chant("Tokiomi")
+    )
     after, events = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
     assert [(1, False), (2, True)] == [
         (e["tiles"], e["chanted"]) for e in after.characters["Saber"]["effects"]
@@ -714,8 +740,15 @@ def test_a_v1_buff_of_several_tiles_is_upcast_as_chanted():
     """A v1 EffectRaised buff of 2 tiles on one target came from a chanted cast; 1 tile did not."""
     from tablelog.events.codec import from_record
 
-    base = {"target": "Saber", "effect_id": 1, "kind": "buff", "grade": 2, "turns": 3,
-            "source": "Tokiomi", "cause": 4}  # fmt: skip
+    base = {
+        "target": "Saber",
+        "effect_id": 1,
+        "kind": "buff",
+        "grade": 2,
+        "turns": 3,
+        "source": "Tokiomi",
+        "cause": 4,
+    }
     two = from_record("fate.EffectRaised", 1, {**base, "tiles": 2})
     one = from_record("fate.EffectRaised", 1, {**base, "tiles": 1})
     assert (True, False, -4) == (two.chanted, one.chanted, one.cause)
@@ -736,8 +769,12 @@ def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
     for _ in range(8):
         state = given_on(state, StartTurn(), TakeDamage("Herc", hp=1))
     assert [] == state.characters["Herc"]["effects"]
-    refused(state, Release("Herc", "hide"), "FATE-NP-9",
-            "Herc's always-active hide already gave its tiles this battle")  # fmt: skip
+    refused(
+        state,
+        Release("Herc", "hide"),
+        "FATE-NP-9",
+        "Herc's always-active hide already gave its tiles this battle",
+    )
     after, _ = then(given_on(state, EndBattle(), StartBattle()), Release("Herc", "hide"))
     assert [8] == [e["tiles"] for e in after.characters["Herc"]["effects"]]
 
@@ -745,12 +782,19 @@ def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
 @rule("FATE-NP-6")
 def test_the_precondition_refuses_a_second_true_name_release_in_a_turn():
     """A second PhantasmReleased of Saber in round 1, turn 1 (e.g. after a redo) does not hold."""
-    state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle(),
-                  Release("Saber", "air", ("Lancer",)))  # fmt: skip
+    state = given(
+        SABER,
+        LANCER,
+        AddPhantasm("Saber", "air", "C", "anti-unit"),
+        StartBattle(),
+        Release("Saber", "air", ("Lancer",)),
+    )
     with pytest.raises(RuleViolation) as err:
         check(state, PhantasmReleased("Saber", "air", 15, ("Lancer",)))
     assert ("FATE-NP-6", "Saber already released an NP in round 1, turn 1") == (
-        err.value.rule_id, err.value.message)  # fmt: skip
+        err.value.rule_id,
+        err.value.message,
+    )
 
 
 @rule("FATE-NP-8")
@@ -763,7 +807,9 @@ def test_the_precondition_refuses_an_always_active_use_past_its_count():
             state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True, uses_allowed=1)
         )
     assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
-        err.value.rule_id, err.value.message)  # fmt: skip
+        err.value.rule_id,
+        err.value.message,
+    )
 
 
 # --- each event names the rules behind it, not every rule its type may use -----------------------
@@ -788,8 +834,9 @@ def test_cast_damage_names_the_cast_rules_not_the_np_rules():
 @rule("FATE-NP-6")
 def test_np_damage_names_the_np_rules_not_the_cast_rules():
     """Excalibur's damage names FATE-NP-6 and -7; through Avalon's tiles also FATE-NP-9."""
-    state = given(SABER, LANCER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"),
-                  StartBattle())  # fmt: skip
+    state = given(
+        SABER, LANCER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"), StartBattle()
+    )
     _, events = then(state, Release("Saber", "excalibur", ("Lancer",)))
     assert [("FATE-NP-6", "FATE-NP-7")] == rules_of(events, DamageTaken)
     assert [("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")] == rules_of(events, PhantasmReleased)
@@ -808,9 +855,12 @@ def test_np_damage_names_the_np_rules_not_the_cast_rules():
 @rule("FATE-NP-8")
 def test_always_active_np_names_its_own_rule():
     """Gae Buidhe (always-active) names FATE-NP-8 for its release and its damage, not NP-5/6/7."""
-    state = given(LANCER, SABER,
-                  AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"),
-                  StartBattle())  # fmt: skip
+    state = given(
+        LANCER,
+        SABER,
+        AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always"),
+        StartBattle(),
+    )
     _, events = then(state, Release("Lancer", "buidhe", ("Saber",)))
     assert [("FATE-NP-8",)] == rules_of(events, PhantasmReleased)
     assert [("FATE-NP-8",)] == rules_of(events, DamageTaken)
@@ -827,8 +877,9 @@ def test_np_defense_rule_only_for_a_defensive_np():
     assert [("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-9")] == [
         e.rule_ids() for e in defense
     ]
-    state = given(SABER, AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"),
-                  StartBattle())  # fmt: skip
+    state = given(
+        SABER, AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"), StartBattle()
+    )
     _, released = then(state, Release("Saber", "shield"))
     assert [("FATE-NP-5", "FATE-NP-9")] == rules_of(released, PhantasmReleased)
     assert [("FATE-NP-9",)] == rules_of(released, EffectRaised)
@@ -842,9 +893,10 @@ def test_effects_name_the_rule_of_their_kind():
     _, buff = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
     _, chanted = then(given_on(state, Chant("Tokiomi")), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
     assert [("FATE-CAST-5",), ("FATE-CAST-7",), ("FATE-CAST-7", "FATE-CHANT-4")] == [
-        *rules_of(defense, EffectRaised), *rules_of(buff, EffectRaised),
+        *rules_of(defense, EffectRaised),
+        *rules_of(buff, EffectRaised),
         *rules_of(chanted, EffectRaised),
-    ]  # fmt: skip
+    ]
 
 
 @rule("FATE-CC-8")
@@ -884,48 +936,118 @@ def test_outside_damage_names_the_defense_decision():
 
 EXCALIBUR = AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")
 MESSAGES = [
-    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "attack", 2, 1, ("Saber", "Lancer")),
-     "2 targets but only 1 tile"),
-    ("FATE-CAST-2", (*TABLE, StartBattle()), Cast("Tokiomi", "attack", 2, 2, ("Saber", "Saber")),
-     "Saber named twice as a target"),
-    ("FATE-CC-7", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1, ("Saber",)),
-     "cannot cast curse: the caster may cast attack and buff"),
-    ("FATE-CAST-2", TABLE, Cast("Kiritsugu", "attack", 3, 1, ("Saber",), crest=True),
-     "attack grade 3 is outside 1..2 (the attack spell stored in the crest)"),
-    ("FATE-CC-7", (*TABLE, StartBattle()), Cast("Tokiomi", "curse", 2, 1),
-     "cannot cast curse: the caster may cast attack and buff"),
-    ("FATE-CAST-3", (AddMaster("Waver", "D", "C", "E", ("wind",), 30, 1, 20),),
-     Cast("Waver", "defense", 1, 1), "1 tile costs 2 MP; Waver has 1"),
-    ("FATE-NP-3", TABLE, AddPhantasm("Lancer", "x", "D", "anti-army"),
-     "an anti-army NP must be grade C or higher, not D"),
-    ("FATE-NP-3", TABLE, AddPhantasm("Lancer", "x", "B", "army", "defense"),
-     "an army NP has no defense form"),
-    ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("none",), 40, 40, cc_budget=30),
-     "attribute none needs --none-kind, one of attack, defense, heal, buff or curse"),
-    ("FATE-CC-1", (), AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20),
-     "the build costs 21 CC points (quality 10, quantity 8, crest 3 and attributes 0);"
-     " the budget is 20"),
-    ("FATE-CC-2", (), AddMaster("Kayneth", "A", "A", "C", ("fire", "fire"), 40, 40, 20),
-     "fire given twice as an attribute"),
-    ("FATE-CC-8", (), AddMaster("Kayneth", "A", "A", "C", ("hollow", "fire"), 40, 40, cc_budget=40),
-     "hollow stands alone: it cannot be combined with fire"),
-    ("FATE-NP-7", (*TABLE, EXCALIBUR, StartBattle()),
-     Release("Saber", "excalibur", ("Lancer", "Kiritsugu", "Tokiomi", "Saber")),
-     "an anti-fortress NP hits at most 3 front-row targets, 4 named (Lancer, Kiritsugu, Tokiomi"
-     " and Saber)"),
-    ("FATE-NP-7", (*TABLE, EXCALIBUR, StartBattle()), Release("Saber", "excalibur"),
-     "an anti-fortress release needs a --target"),
-    ("UNKNOWN-NAME", TABLE, Release("Lancer", "spear", ("Saber",)),
-     "Lancer has no NP called spear (has none)"),
-    ("UNKNOWN-NAME", TABLE, Dismiss("Saber", "ubw"),
-     "Saber has no field or army called ubw up (none is up)"),
-    ("FATE-UA-2", (*TABLE, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit")),
-     Release("Tokiomi", "flame", ("Lancer",)),
-     "grade B+ costs 6 points; character grade 0 earns 0 (it needs character grade 12)"),
-    ("FATE-CAST-5", TABLE, TakeDamage("Saber"),
-     "damage needs --hp, --mp or --injury above 0 and none below (got 0 HP, 0 MP, 0 injury"
-     " grades)"),
-]  # fmt: skip
+    (
+        "FATE-CAST-2",
+        (*TABLE, StartBattle()),
+        Cast("Tokiomi", "attack", 2, 1, ("Saber", "Lancer")),
+        "2 targets but only 1 tile",
+    ),
+    (
+        "FATE-CAST-2",
+        (*TABLE, StartBattle()),
+        Cast("Tokiomi", "attack", 2, 2, ("Saber", "Saber")),
+        "Saber named twice as a target",
+    ),
+    (
+        "FATE-CC-7",
+        (*TABLE, StartBattle()),
+        Cast("Tokiomi", "curse", 2, 1, ("Saber",)),
+        "cannot cast curse: the caster may cast attack and buff",
+    ),
+    (
+        "FATE-CAST-2",
+        TABLE,
+        Cast("Kiritsugu", "attack", 3, 1, ("Saber",), crest=True),
+        "attack grade 3 is outside 1..2 (the attack spell stored in the crest)",
+    ),
+    (
+        "FATE-CC-7",
+        (*TABLE, StartBattle()),
+        Cast("Tokiomi", "curse", 2, 1),
+        "cannot cast curse: the caster may cast attack and buff",
+    ),
+    (
+        "FATE-CAST-3",
+        (AddMaster("Waver", "D", "C", "E", ("wind",), 30, 1, 20),),
+        Cast("Waver", "defense", 1, 1),
+        "1 tile costs 2 MP; Waver has 1",
+    ),
+    (
+        "FATE-NP-3",
+        TABLE,
+        AddPhantasm("Lancer", "x", "D", "anti-army"),
+        "an anti-army NP must be grade C or higher, not D",
+    ),
+    (
+        "FATE-NP-3",
+        TABLE,
+        AddPhantasm("Lancer", "x", "B", "army", "defense"),
+        "an army NP has no defense form",
+    ),
+    (
+        "FATE-CC-8",
+        (),
+        AddMaster("Kayneth", "A", "A", "C", ("none",), 40, 40, cc_budget=30),
+        "attribute none needs --none-kind, one of attack, defense, heal, buff or curse",
+    ),
+    (
+        "FATE-CC-1",
+        (),
+        AddMaster("Kayneth", "EX", "A+", "C", ("water",), 40, 40, 20),
+        "the build costs 21 CC points (quality 10, quantity 8, crest 3 and attributes 0);"
+        " the budget is 20",
+    ),
+    (
+        "FATE-CC-2",
+        (),
+        AddMaster("Kayneth", "A", "A", "C", ("fire", "fire"), 40, 40, 20),
+        "fire given twice as an attribute",
+    ),
+    (
+        "FATE-CC-8",
+        (),
+        AddMaster("Kayneth", "A", "A", "C", ("hollow", "fire"), 40, 40, cc_budget=40),
+        "hollow stands alone: it cannot be combined with fire",
+    ),
+    (
+        "FATE-NP-7",
+        (*TABLE, EXCALIBUR, StartBattle()),
+        Release("Saber", "excalibur", ("Lancer", "Kiritsugu", "Tokiomi", "Saber")),
+        "an anti-fortress NP hits at most 3 front-row targets, 4 named (Lancer, Kiritsugu, Tokiomi"
+        " and Saber)",
+    ),
+    (
+        "FATE-NP-7",
+        (*TABLE, EXCALIBUR, StartBattle()),
+        Release("Saber", "excalibur"),
+        "an anti-fortress release needs a --target",
+    ),
+    (
+        "UNKNOWN-NAME",
+        TABLE,
+        Release("Lancer", "spear", ("Saber",)),
+        "Lancer has no NP called spear (has none)",
+    ),
+    (
+        "UNKNOWN-NAME",
+        TABLE,
+        Dismiss("Saber", "ubw"),
+        "Saber has no field or army called ubw up (none is up)",
+    ),
+    (
+        "FATE-UA-2",
+        (*TABLE, AddUniqueAbility("Tokiomi", "flame", "B+", "anti-unit")),
+        Release("Tokiomi", "flame", ("Lancer",)),
+        "grade B+ costs 6 points; character grade 0 earns 0 (it needs character grade 12)",
+    ),
+    (
+        "FATE-CAST-5",
+        TABLE,
+        TakeDamage("Saber"),
+        "damage needs --hp, --mp or --injury above 0 and none below (got 0 HP, 0 MP, 0 injury"
+        " grades)",
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -992,9 +1114,12 @@ def test_no_code_cast_in_the_turn_of_a_unique_ability():
     """Tokiomi releases his unique ability in round 1, turn 1: a defense cast that turn is
     refused naming the turn; the next turn it is accepted."""
     state = given(*TABLE, JEWEL, StartBattle(), Release("Tokiomi", "jewel", ("Lancer",)))
-    refused(state, Cast("Tokiomi", "defense", 1, 1), "FATE-NP-14",
-            "Tokiomi released an NP in round 1, turn 1: that turn allows only the NP, not a code"
-            " cast")  # fmt: skip
+    refused(
+        state,
+        Cast("Tokiomi", "defense", 1, 1),
+        "FATE-NP-14",
+        "Tokiomi released an NP in round 1, turn 1: that turn allows only the NP, not a code cast",
+    )
     then(given_on(state, StartTurn()), Cast("Tokiomi", "buff", 1, 1))
 
 
@@ -1003,11 +1128,16 @@ def test_no_unique_ability_after_a_code_cast_in_the_same_turn():
     """Tokiomi casts a buff in round 1, turn 1: his unique ability that turn is refused; another
     master's cast does not bind him."""
     state = given(*TABLE, JEWEL, StartBattle(), Cast("Tokiomi", "buff", 1, 1))
-    refused(state, Release("Tokiomi", "jewel", ("Lancer",)), "FATE-NP-14",
-            "Tokiomi already used a code cast in round 1, turn 1: the turn of an NP allows only"
-            " the NP")  # fmt: skip
-    then(given(*TABLE, JEWEL, StartBattle(), Cast("Kiritsugu", "buff", 1, 1)),
-         Release("Tokiomi", "jewel", ("Lancer",)))  # fmt: skip
+    refused(
+        state,
+        Release("Tokiomi", "jewel", ("Lancer",)),
+        "FATE-NP-14",
+        "Tokiomi already used a code cast in round 1, turn 1: the turn of an NP allows only the NP",
+    )
+    then(
+        given(*TABLE, JEWEL, StartBattle(), Cast("Kiritsugu", "buff", 1, 1)),
+        Release("Tokiomi", "jewel", ("Lancer",)),
+    )
 
 
 @rule("FATE-NP-14")
@@ -1016,11 +1146,14 @@ def test_no_always_active_np_in_the_turn_of_a_true_name_release_before_or_after(
     in a turn he used Buidhe."""
     table = (SABER, LANCER, BOLG, BUIDHE, StartBattle())
     state = given(*table, Release("Lancer", "bolg", ("Saber",)))
-    refused(state, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-14",
-            "not an always-active NP")  # fmt: skip
+    refused(state, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-14", "not an always-active NP")
     state = given(*table, Release("Lancer", "buidhe", ("Saber",)))
-    refused(state, Release("Lancer", "bolg", ("Saber",)), "FATE-NP-14",
-            "Lancer already used an always-active NP in round 1, turn 1")  # fmt: skip
+    refused(
+        state,
+        Release("Lancer", "bolg", ("Saber",)),
+        "FATE-NP-14",
+        "Lancer already used an always-active NP in round 1, turn 1",
+    )
 
 
 @rule("FATE-NP-14")
@@ -1041,78 +1174,201 @@ def test_the_precondition_holds_the_rule_across_undo_and_redo():
 
 TARGETS = (AddServant("Lancer", 100, 100), AddServant("Archer", 100, 100))
 SEED_ABILITIES = [
-    ("엑스칼리버 [위력Ⅰ/Ⅱ]",
-     (SABER, *TARGETS, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress",
-                                   mods=(("plus-hp", "2"), ("plus-mp", "6"))), StartBattle()),
-     Release("Saber", "excalibur", ("Lancer",), plus_used=True),
-     ["Saber releases excalibur at Lancer; 50 MP",
-      "Lancer takes 60 HP, 85 MP (Saber excalibur)"]),  # 5 x (10 + 2) HP; 5 x (2 x 6 + 5) MP
-    ("게 불그 [확장]",
-     (*TARGETS, AddServant("Cu", 60, 60), AddPhantasm("Cu", "bolg", "B+", "anti-unit", mods=(
-         ("piercing", "true"), ("widen", "anti-army"))), StartBattle()),
-     Release("Cu", "bolg", ("Lancer", "Archer"), plus_used=True),
-     ["Cu releases bolg at Lancer and Archer; 20 MP",
-      "Lancer takes 65 HP, 0 MP (Cu bolg)", "Archer takes 65 HP, 0 MP (Cu bolg)"]),
-    ("게 보 [부상]",
-     (*TARGETS, AddServant("Diarmuid", 60, 60), AddPhantasm("Diarmuid", "buidhe", "B", "anti-unit",
-      release="always", mods=(("wound", "1"), ("wound-max", "4"))), StartBattle()),
-     Release("Diarmuid", "buidhe", ("Lancer",)),
-     ["Diarmuid releases buidhe at Lancer; 0 MP",
-      "Lancer takes 4 HP, 0 MP, 1 injury (Diarmuid buidhe)"]),
-    ("블러드포트 안드로메다 [고갈Ⅰ][상쇄][흡수]",
-     (*TARGETS, AddServant("Saber", 60, 80, anti_magic=5), AddServant("Medusa", 60, 60),
-      AddPhantasm("Medusa", "fort", "B", "field", mods=(
-          ("drain", "8"), ("drain-offset", "true"), ("absorb", "true"))),
-      StartBattle(), Release("Medusa", "fort"), TakeDamage("Medusa", mp=20)),
-     StartRound(),
-     ["round 2, turn 1", "Medusa pays 2 MP upkeep for fort",
-      "Lancer takes 8 HP, 0 MP (Medusa fort drain)", "Archer takes 8 HP, 0 MP (Medusa fort drain)",
-      "Medusa absorbs 8 MP (fort absorb)"]),  # Saber: 8 - 2 x 5 anti-magic = 0
-    ("프렐라티즈 스펠북 [소환][지원]",
-     (AddServant("Gilles", 60, 60), AddPhantasm("Gilles", "book", "A+", "army", mods=(
-         ("familiar-mp", "5"), ("familiar-discount", "2"), ("familiar-points", "3"))),
-      StartBattle()),
-     Release("Gilles", "book", units=4),
-     ["Gilles releases book; 12 MP",
-      "Gilles summons book: 4 units of 3 points (0 free), 0 MP per round"]),
-    ("게이트 오브 바빌론 [사격] x 2",
-     (AddServant("Gil", 60, 80, np_budget=15), AddPhantasm("Gil", "gob", "EX", "field", mods=(
-         ("shot-mp", "5"), ("shots", "2"))), StartBattle(), Release("Gil", "gob"), StartTurn()),
-     UseAbility("Gil", "gob", "shoot", 2),
-     ["Gil uses gob's shoot x 2; 10 MP"]),
-    ("무한의 검제 [사격]",
-     (AddServant("Emiya", 60, 80, np_budget=15), AddPhantasm("Emiya", "ubw", "A++", "field", mods=(
-         ("reality-marble", "true"), ("shot-mp", "5"), ("shots", "1"))), StartBattle(),
-      Release("Emiya", "ubw"), StartTurn()),
-     UseAbility("Emiya", "ubw", "shoot"),
-     ["Emiya uses ubw's shoot; 5 MP"]),
-    ("고르디어스 휠 [선회]",
-     (*TARGETS, AddServant("Rider", 60, 80), AddPhantasm("Rider", "wheel", "A+", "anti-army", mods=(
-         ("charge-mp", "20"), ("charge-tiles", "3"))), StartBattle(),
-      Release("Rider", "wheel", ("Archer",)), StartTurn()),
-     UseAbility("Rider", "wheel", "charge", targets=("Lancer",)),
-     ["Rider uses wheel's charge at Lancer; 20 MP",
-      "Lancer takes 30 HP, 9 MP (Rider wheel)"]),  # 3 NP tiles of 10 HP, 3 MP
-    ("갓 핸드",
-     (TOKIOMI, AddServant("Herc", 90, 50), AddPhantasm("Herc", "god-hand", "B", "anti-unit",
-      "defense", "always", (("ignores-attacks", "true"),)), StartBattle()),
-     Cast("Tokiomi", "attack", 4, 2, ("Herc",)),
-     ["Tokiomi attack grade 4: 2 tiles on Herc; 4 MP",
-      "Herc takes 0 HP, 0 MP (Tokiomi attack)"]),  # rank B (4): ignored
-    ("모든 것이 머나먼 이상향 [EX 등급 효과]",
-     (SABER, AddServant("Mordred", 100, 80, np_budget=15),
-      AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
-      AddPhantasm("Mordred", "clarent", "A++", "anti-fortress"), StartBattle(),
-      Release("Saber", "avalon")),
-     Release("Mordred", "clarent", ("Saber",)),
-     ["Mordred releases clarent at Saber; 50 MP", "Saber takes 0 HP, 0 MP (Mordred clarent)",
-      "Mordred takes 75 HP, 0 MP (Saber counter)"]),  # 5 judgments won x (5 + 10)
-]  # fmt: skip
+    (
+        "엑스칼리버 [위력Ⅰ/Ⅱ]",
+        (
+            SABER,
+            *TARGETS,
+            AddPhantasm(
+                "Saber",
+                "excalibur",
+                "A++",
+                "anti-fortress",
+                mods=(("plus-hp", "2"), ("plus-mp", "6")),
+            ),
+            StartBattle(),
+        ),
+        Release("Saber", "excalibur", ("Lancer",), plus_used=True),
+        [
+            "Saber releases excalibur at Lancer; 50 MP",
+            "Lancer takes 60 HP, 85 MP (Saber excalibur)",
+        ],
+    ),  # 5 x (10 + 2) HP; 5 x (2 x 6 + 5) MP
+    (
+        "게 불그 [확장]",
+        (
+            *TARGETS,
+            AddServant("Cu", 60, 60),
+            AddPhantasm(
+                "Cu", "bolg", "B+", "anti-unit", mods=(("piercing", "true"), ("widen", "anti-army"))
+            ),
+            StartBattle(),
+        ),
+        Release("Cu", "bolg", ("Lancer", "Archer"), plus_used=True),
+        [
+            "Cu releases bolg at Lancer and Archer; 20 MP",
+            "Lancer takes 65 HP, 0 MP (Cu bolg)",
+            "Archer takes 65 HP, 0 MP (Cu bolg)",
+        ],
+    ),
+    (
+        "게 보 [부상]",
+        (
+            *TARGETS,
+            AddServant("Diarmuid", 60, 60),
+            AddPhantasm(
+                "Diarmuid",
+                "buidhe",
+                "B",
+                "anti-unit",
+                release="always",
+                mods=(("wound", "1"), ("wound-max", "4")),
+            ),
+            StartBattle(),
+        ),
+        Release("Diarmuid", "buidhe", ("Lancer",)),
+        [
+            "Diarmuid releases buidhe at Lancer; 0 MP",
+            "Lancer takes 4 HP, 0 MP, 1 injury (Diarmuid buidhe)",
+        ],
+    ),
+    (
+        "블러드포트 안드로메다 [고갈Ⅰ][상쇄][흡수]",
+        (
+            *TARGETS,
+            AddServant("Saber", 60, 80, anti_magic=5),
+            AddServant("Medusa", 60, 60),
+            AddPhantasm(
+                "Medusa",
+                "fort",
+                "B",
+                "field",
+                mods=(("drain", "8"), ("drain-offset", "true"), ("absorb", "true")),
+            ),
+            StartBattle(),
+            Release("Medusa", "fort"),
+            TakeDamage("Medusa", mp=20),
+        ),
+        StartRound(),
+        [
+            "round 2, turn 1",
+            "Medusa pays 2 MP upkeep for fort",
+            "Lancer takes 8 HP, 0 MP (Medusa fort drain)",
+            "Archer takes 8 HP, 0 MP (Medusa fort drain)",
+            "Medusa absorbs 8 MP (fort absorb)",
+        ],
+    ),  # Saber: 8 - 2 x 5 anti-magic = 0
+    (
+        "프렐라티즈 스펠북 [소환][지원]",
+        (
+            AddServant("Gilles", 60, 60),
+            AddPhantasm(
+                "Gilles",
+                "book",
+                "A+",
+                "army",
+                mods=(("familiar-mp", "5"), ("familiar-discount", "2"), ("familiar-points", "3")),
+            ),
+            StartBattle(),
+        ),
+        Release("Gilles", "book", units=4),
+        [
+            "Gilles releases book; 12 MP",
+            "Gilles summons book: 4 units of 3 points (0 free), 0 MP per round",
+        ],
+    ),
+    (
+        "게이트 오브 바빌론 [사격] x 2",
+        (
+            AddServant("Gil", 60, 80, np_budget=15),
+            AddPhantasm("Gil", "gob", "EX", "field", mods=(("shot-mp", "5"), ("shots", "2"))),
+            StartBattle(),
+            Release("Gil", "gob"),
+            StartTurn(),
+        ),
+        UseAbility("Gil", "gob", "shoot", 2),
+        ["Gil uses gob's shoot x 2; 10 MP"],
+    ),
+    (
+        "무한의 검제 [사격]",
+        (
+            AddServant("Emiya", 60, 80, np_budget=15),
+            AddPhantasm(
+                "Emiya",
+                "ubw",
+                "A++",
+                "field",
+                mods=(("reality-marble", "true"), ("shot-mp", "5"), ("shots", "1")),
+            ),
+            StartBattle(),
+            Release("Emiya", "ubw"),
+            StartTurn(),
+        ),
+        UseAbility("Emiya", "ubw", "shoot"),
+        ["Emiya uses ubw's shoot; 5 MP"],
+    ),
+    (
+        "고르디어스 휠 [선회]",
+        (
+            *TARGETS,
+            AddServant("Rider", 60, 80),
+            AddPhantasm(
+                "Rider",
+                "wheel",
+                "A+",
+                "anti-army",
+                mods=(("charge-mp", "20"), ("charge-tiles", "3")),
+            ),
+            StartBattle(),
+            Release("Rider", "wheel", ("Archer",)),
+            StartTurn(),
+        ),
+        UseAbility("Rider", "wheel", "charge", targets=("Lancer",)),
+        ["Rider uses wheel's charge at Lancer; 20 MP", "Lancer takes 30 HP, 9 MP (Rider wheel)"],
+    ),  # 3 NP tiles of 10 HP, 3 MP
+    (
+        "갓 핸드",
+        (
+            TOKIOMI,
+            AddServant("Herc", 90, 50),
+            AddPhantasm(
+                "Herc",
+                "god-hand",
+                "B",
+                "anti-unit",
+                "defense",
+                "always",
+                (("ignores-attacks", "true"),),
+            ),
+            StartBattle(),
+        ),
+        Cast("Tokiomi", "attack", 4, 2, ("Herc",)),
+        ["Tokiomi attack grade 4: 2 tiles on Herc; 4 MP", "Herc takes 0 HP, 0 MP (Tokiomi attack)"],
+    ),  # rank B (4): ignored
+    (
+        "모든 것이 머나먼 이상향 [EX 등급 효과]",
+        (
+            SABER,
+            AddServant("Mordred", 100, 80, np_budget=15),
+            AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+            AddPhantasm("Mordred", "clarent", "A++", "anti-fortress"),
+            StartBattle(),
+            Release("Saber", "avalon"),
+        ),
+        Release("Mordred", "clarent", ("Saber",)),
+        [
+            "Mordred releases clarent at Saber; 50 MP",
+            "Saber takes 0 HP, 0 MP (Mordred clarent)",
+            "Mordred takes 75 HP, 0 MP (Saber counter)",
+        ],
+    ),  # 5 judgments won x (5 + 10)
+]
 
 
 @rule("FATE-NP-13")
-@pytest.mark.parametrize(("name", "table", "command", "lines"), SEED_ABILITIES,
-                         ids=[row[0] for row in SEED_ABILITIES])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "table", "command", "lines"), SEED_ABILITIES, ids=[row[0] for row in SEED_ABILITIES]
+)
 def test_seed_np_abilities_come_out_of_their_declared_modifiers(name, table, command, lines):
     """Each seed NP ability stated with numbers, declared with --mod, gives the seed's numbers."""
     _, events = then(given(*table), command)
@@ -1120,8 +1376,9 @@ def test_seed_np_abilities_come_out_of_their_declared_modifiers(name, table, com
 
 
 PLAIN_EXCALIBUR = AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")
-GOD_HAND = AddPhantasm("Herc", "god-hand", "B", "anti-unit", "defense", "always",
-                       (("ignores-attacks", "true"),))  # fmt: skip
+GOD_HAND = AddPhantasm(
+    "Herc", "god-hand", "B", "anti-unit", "defense", "always", (("ignores-attacks", "true"),)
+)
 GOB = AddPhantasm("Gil", "gob", "EX", "field", mods=(("shot-mp", "5"), ("shots", "2")))
 WHEEL = AddPhantasm(
     "Rider", "wheel", "A+", "anti-army", mods=(("charge-mp", "20"), ("charge-tiles", "3"))
@@ -1134,47 +1391,101 @@ BOOK = AddPhantasm(
     mods=(("familiar-mp", "5"), ("familiar-discount", "2"), ("familiar-points", "3")),
 )
 FLAGS = [
-    ("FATE-NP-13", (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
-     Release("Saber", "excalibur", ("Lancer",), plus_used=True),
-     "--use-plus does nothing for this NP: an attack NP uses its + only through a + ability"
-     " (widen, plus-hp or plus-mp)"),
-    ("FATE-NP-13", (SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle()),
-     Release("Saber", "air", ("Lancer",), plus_used=True), "air (C) has no + to use"),
-    ("FATE-NP-13", (SABER, AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
-                    StartBattle()),
-     Release("Saber", "avalon", plus_used=True),
-     "--use-plus does nothing for avalon: a defensive NP's + adds nothing when used"),
-    ("FATE-NP-9", (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
-     Release("Saber", "excalibur", ("Lancer",), spread=True),
-     "--spread is for a true-name defensive NP (one tile a turn over 5 turns)"),
-    ("FATE-NP-11", (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
-     Release("Saber", "excalibur", ("Lancer",), units=2),
-     "--units is for an NP that summons familiars"),
-    ("FATE-NP-11", (AddServant("Gilles", 60, 60), BOOK, StartBattle()), Release("Gilles", "book"),
-     "book summons familiars: give --units N"),
-    ("FATE-NP-15", (AddServant("Herc", 90, 50), GOD_HAND, StartBattle()),
-     Release("Herc", "god-hand"),
-     "god-hand is always active: it ignores attacks of rank B or lower and raises no defense"
-     " tiles; there is nothing to release"),
-    ("FATE-NP-15", (AddServant("Herc", 90, 50, np_budget=15),),
-     AddPhantasm("Herc", "god-hand", "A", "anti-unit", "defense", "always",
-                 (("ignores-attacks", "true"),)),
-     "an always-active NP that ignores attacks is at most grade B, not A"),
-    ("FATE-NP-13", (LANCER,), AddPhantasm("Lancer", "x", "C", "anti-unit", mods=(("drain", "8"),)),
-     "modifier drain is for a bounded field, not a true-name anti-unit attack NP"),
-    ("FATE-NP-13", (AddServant("Gil", 60, 80, np_budget=15), GOB, StartBattle()),
-     UseAbility("Gil", "gob", "shoot"), "gob's shoot needs gob up (Gil holds no such field)"),
-    ("FATE-NP-13", (AddServant("Gil", 60, 80, np_budget=15), GOB, StartBattle(),
-                    Release("Gil", "gob"), StartTurn()),
-     UseAbility("Gil", "gob", "shoot", 3), "3 shots asked; this NP fires 1 to 2 in one judgment"),
-    ("FATE-NP-13", (LANCER, AddServant("Rider", 60, 80), WHEEL, StartBattle()),
-     UseAbility("Rider", "wheel", "charge", targets=("Lancer",)),
-     "wheel's charge needs a release of wheel it was not used for"),
-    ("FATE-NP-14", (AddServant("Gil", 60, 80, np_budget=15), GOB, StartBattle(),
-                    Release("Gil", "gob")),
-     UseAbility("Gil", "gob", "shoot"),
-     "Gil released an NP in round 1, turn 1: that turn allows only the NP, not gob's shoot"),
-]  # fmt: skip
+    (
+        "FATE-NP-13",
+        (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
+        Release("Saber", "excalibur", ("Lancer",), plus_used=True),
+        "--use-plus does nothing for this NP: an attack NP uses its + only through a + ability"
+        " (widen, plus-hp or plus-mp)",
+    ),
+    (
+        "FATE-NP-13",
+        (SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle()),
+        Release("Saber", "air", ("Lancer",), plus_used=True),
+        "air (C) has no + to use",
+    ),
+    (
+        "FATE-NP-13",
+        (SABER, AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"), StartBattle()),
+        Release("Saber", "avalon", plus_used=True),
+        "--use-plus does nothing for avalon: a defensive NP's + adds nothing when used",
+    ),
+    (
+        "FATE-NP-9",
+        (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
+        Release("Saber", "excalibur", ("Lancer",), spread=True),
+        "--spread is for a true-name defensive NP (one tile a turn over 5 turns)",
+    ),
+    (
+        "FATE-NP-11",
+        (SABER, LANCER, PLAIN_EXCALIBUR, StartBattle()),
+        Release("Saber", "excalibur", ("Lancer",), units=2),
+        "--units is for an NP that summons familiars",
+    ),
+    (
+        "FATE-NP-11",
+        (AddServant("Gilles", 60, 60), BOOK, StartBattle()),
+        Release("Gilles", "book"),
+        "book summons familiars: give --units N",
+    ),
+    (
+        "FATE-NP-15",
+        (AddServant("Herc", 90, 50), GOD_HAND, StartBattle()),
+        Release("Herc", "god-hand"),
+        "god-hand is always active: it ignores attacks of rank B or lower and raises no defense"
+        " tiles; there is nothing to release",
+    ),
+    (
+        "FATE-NP-15",
+        (AddServant("Herc", 90, 50, np_budget=15),),
+        AddPhantasm(
+            "Herc",
+            "god-hand",
+            "A",
+            "anti-unit",
+            "defense",
+            "always",
+            (("ignores-attacks", "true"),),
+        ),
+        "an always-active NP that ignores attacks is at most grade B, not A",
+    ),
+    (
+        "FATE-NP-13",
+        (LANCER,),
+        AddPhantasm("Lancer", "x", "C", "anti-unit", mods=(("drain", "8"),)),
+        "modifier drain is for a bounded field, not a true-name anti-unit attack NP",
+    ),
+    (
+        "FATE-NP-13",
+        (AddServant("Gil", 60, 80, np_budget=15), GOB, StartBattle()),
+        UseAbility("Gil", "gob", "shoot"),
+        "gob's shoot needs gob up (Gil holds no such field)",
+    ),
+    (
+        "FATE-NP-13",
+        (
+            AddServant("Gil", 60, 80, np_budget=15),
+            GOB,
+            StartBattle(),
+            Release("Gil", "gob"),
+            StartTurn(),
+        ),
+        UseAbility("Gil", "gob", "shoot", 3),
+        "3 shots asked; this NP fires 1 to 2 in one judgment",
+    ),
+    (
+        "FATE-NP-13",
+        (LANCER, AddServant("Rider", 60, 80), WHEEL, StartBattle()),
+        UseAbility("Rider", "wheel", "charge", targets=("Lancer",)),
+        "wheel's charge needs a release of wheel it was not used for",
+    ),
+    (
+        "FATE-NP-14",
+        (AddServant("Gil", 60, 80, np_budget=15), GOB, StartBattle(), Release("Gil", "gob")),
+        UseAbility("Gil", "gob", "shoot"),
+        "Gil released an NP in round 1, turn 1: that turn allows only the NP, not gob's shoot",
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -1192,8 +1503,14 @@ def test_a_charge_is_once_per_release_and_an_undo_of_the_release_takes_it_back()
     precondition fails once the release it used is undone."""
     from tablelog.events.fate import AbilityUsed
 
-    table = (LANCER, AddServant("Rider", 60, 200), WHEEL, StartBattle(),
-             Release("Rider", "wheel", ("Lancer",)), StartTurn())  # fmt: skip
+    table = (
+        LANCER,
+        AddServant("Rider", 60, 200),
+        WHEEL,
+        StartBattle(),
+        Release("Rider", "wheel", ("Lancer",)),
+        StartTurn(),
+    )
     state = given(*table, UseAbility("Rider", "wheel", "charge", targets=("Lancer",)))
     refused(
         given_on(state, StartTurn()),
@@ -1209,8 +1526,14 @@ def test_a_charge_is_once_per_release_and_an_undo_of_the_release_takes_it_back()
 @rule("FATE-NP-13")
 def test_a_wound_stops_at_its_most_on_one_target():
     """Gae Buidhe (wound 1, most 4) wounds Lancer once a round: 4 grades after 5 rounds."""
-    buidhe = AddPhantasm("Diarmuid", "buidhe", "B", "anti-unit", release="always",
-                         mods=(("wound", "1"), ("wound-max", "4")))  # fmt: skip
+    buidhe = AddPhantasm(
+        "Diarmuid",
+        "buidhe",
+        "B",
+        "anti-unit",
+        release="always",
+        mods=(("wound", "1"), ("wound-max", "4")),
+    )
     state = given(LANCER, AddServant("Diarmuid", 60, 60), buidhe, StartBattle())
     for _ in range(5):
         state = given_on(state, Release("Diarmuid", "buidhe", ("Lancer",)), StartRound())
@@ -1225,7 +1548,9 @@ def test_god_hand_ignores_rank_b_or_lower_and_no_more():
     assert [] == state.characters["Herc"]["effects"]
     after, events = then(state, TakeDamage("Herc", hp=10, rank=3))
     assert (90, "rank 3 is god-hand B or lower: the attack is ignored") == (
-        after.characters["Herc"]["hp"], events[0].breakdown["ignored"])  # fmt: skip
+        after.characters["Herc"]["hp"],
+        events[0].breakdown["ignored"],
+    )
     after, _ = then(state, Cast("Rin", "attack", 5, 1, ("Herc",)))
     assert 80 == after.characters["Herc"]["hp"]
     after, _ = then(state, TakeDamage("Herc", hp=10))
@@ -1236,8 +1561,13 @@ def test_god_hand_ignores_rank_b_or_lower_and_no_more():
 def test_the_ex_counter_counts_in_the_round_of_the_release_only():
     """Avalon spread over 5 turns: Tokiomi's attack tile it blocks in round 1 costs him 5 HP (a
     code cast: no 10 more); the same block in round 2 costs nothing."""
-    state = given(TOKIOMI, SABER, AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
-                  StartBattle(), Release("Saber", "avalon", spread=True))  # fmt: skip
+    state = given(
+        TOKIOMI,
+        SABER,
+        AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+        StartBattle(),
+        Release("Saber", "avalon", spread=True),
+    )
     after, events = then(state, Cast("Tokiomi", "attack", 4, 1, ("Saber",)))
     assert ("Tokiomi", 5) == (events[-1].name, events[-1].hp)
     assert 35 == after.characters["Tokiomi"]["hp"]
@@ -1248,26 +1578,41 @@ def test_the_ex_counter_counts_in_the_round_of_the_release_only():
 @rule("FATE-NP-11")
 def test_familiars_join_those_out_and_pay_no_upkeep():
     """Gilles summons 4 familiars, then 2 more: 6 units; a round start charges him nothing."""
-    state = given(AddServant("Gilles", 60, 60), BOOK, StartBattle(),
-                  Release("Gilles", "book", units=4), StartTurn(),
-                  Release("Gilles", "book", units=2))  # fmt: skip
+    state = given(
+        AddServant("Gilles", 60, 60),
+        BOOK,
+        StartBattle(),
+        Release("Gilles", "book", units=4),
+        StartTurn(),
+        Release("Gilles", "book", units=2),
+    )
     army = state.characters["Gilles"]["army"]
-    assert (6, 3, 0, True) == (army["units"], army["stat_points"], army["upkeep_per_round"],
-                               army["familiars"])  # fmt: skip
+    assert (6, 3, 0, True) == (
+        army["units"],
+        army["stat_points"],
+        army["upkeep_per_round"],
+        army["familiars"],
+    )
     after, events = then(state, StartRound())
-    assert (42, ["RoundStarted"]) == (after.characters["Gilles"]["mp"],
-                                      [type(e).__name__ for e in events])  # fmt: skip
+    assert (42, ["RoundStarted"]) == (
+        after.characters["Gilles"]["mp"],
+        [type(e).__name__ for e in events],
+    )
 
 
 @rule("FATE-NP-12")
 def test_a_counter_goes_with_the_release_that_drew_it():
     """Undoing the release Avalon blocked takes its counter back too: with the release #8
     undone, the counter #10 does not hold and names the release."""
-    pairs = logged(SABER, AddServant("Mordred", 100, 80, np_budget=15),
-                   AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
-                   AddPhantasm("Mordred", "clarent", "A++", "anti-fortress"), StartBattle(),
-                   Release("Saber", "avalon"),
-                   Release("Mordred", "clarent", ("Saber",)))  # fmt: skip
+    pairs = logged(
+        SABER,
+        AddServant("Mordred", 100, 80, np_budget=15),
+        AddPhantasm("Saber", "avalon", "EX", "anti-unit", "defense"),
+        AddPhantasm("Mordred", "clarent", "A++", "anti-fortress"),
+        StartBattle(),
+        Release("Saber", "avalon"),
+        Release("Mordred", "clarent", ("Saber",)),
+    )
     assert ["PhantasmReleased", "DamageTaken", "DamageTaken"] == [
         type(e).__name__ for _, e in pairs[-3:]
     ]

@@ -99,9 +99,11 @@ def test_every_evolver_is_total(event) -> None:
         assert "Nobody" not in state.characters or isinstance(event, PhantasmAdded)
 
 
-@pytest.mark.parametrize("event", [e for e in NOBODY if not isinstance(e, TurnStarted | RoundStarted
-                                                                      | BattleEnded)],
-                         ids=lambda e: e.TYPE)  # fmt: skip
+@pytest.mark.parametrize(
+    "event",
+    [e for e in NOBODY if not isinstance(e, TurnStarted | RoundStarted | BattleEnded)],
+    ids=lambda e: e.TYPE,
+)
 def test_a_precondition_refuses_what_the_evolver_skips(event) -> None:
     """The same event does not hold on the empty table: its precondition names the missing
     character (the rule of its kind, or UNKNOWN-NAME)."""
@@ -119,7 +121,9 @@ def test_a_defense_tile_the_state_lacks_is_skipped_by_the_evolver_refused_by_the
     with pytest.raises(RuleViolation) as err:
         check(state, damage)
     assert ("FATE-CAST-5", "Saber has no effect #7 with 1 tile left") == (
-        err.value.rule_id, err.value.message)  # fmt: skip
+        err.value.rule_id,
+        err.value.message,
+    )
     evolve(state, damage)
     assert 54 == state.characters["Saber"]["hp"]
 
@@ -130,9 +134,22 @@ def test_the_evolver_applies_the_numbers_the_event_records():
     """An NP recorded with 7 points, 99 MP and 9 HP a tile has those numbers in the state, not
     the ones today's rules give a C anti-unit NP (3 points, 15 MP, 6 HP)."""
     state = given(SABER)
-    evolve(state, PhantasmAdded("Saber", "air", "C", "anti-unit", points=7, mp_cost=99,
-                                hp_per_tile=9, targets=1, tiles=5, max_held=3,
-                                breakdown={"mp_cost": "as recorded"}))  # fmt: skip
+    evolve(
+        state,
+        PhantasmAdded(
+            "Saber",
+            "air",
+            "C",
+            "anti-unit",
+            points=7,
+            mp_cost=99,
+            hp_per_tile=9,
+            targets=1,
+            tiles=5,
+            max_held=3,
+            breakdown={"mp_cost": "as recorded"},
+        ),
+    )
     np = state.characters["Saber"]["phantasms"]["air"]
     assert (7, 99, 9, 1, 5, "as recorded") == (
         np["points"],
@@ -158,8 +175,19 @@ def test_a_master_records_power_powers_and_tiles():
 
 def _v1(event) -> dict:
     """The data a v1 record of ``event`` held: the fields added since left out."""
-    later = {"power", "powers", "tiles", "points", "mp_cost", "hp_per_tile", "mp_per_tile",
-             "targets", "block_per_tile", "hp_max_bonus", "max_held"}  # fmt: skip
+    later = {
+        "power",
+        "powers",
+        "tiles",
+        "points",
+        "mp_cost",
+        "hp_per_tile",
+        "mp_per_tile",
+        "targets",
+        "block_per_tile",
+        "hp_max_bonus",
+        "max_held",
+    }
     return {k: v for k, v in to_record(event)[2].items() if k not in later}
 
 
@@ -174,8 +202,10 @@ def test_a_v1_master_takes_the_legacy_path_to_the_same_record():
     evolve(legacy, old)
     evolve(current, added)
     assert current.characters == legacy.characters
-    assert (4, 6) == (legacy.characters["Kiritsugu"]["power"],
-                      legacy.characters["Kiritsugu"]["tiles_max"])  # fmt: skip
+    assert (4, 6) == (
+        legacy.characters["Kiritsugu"]["power"],
+        legacy.characters["Kiritsugu"]["tiles_max"],
+    )
 
 
 @rule("FATE-NP-13")
@@ -183,8 +213,9 @@ def test_a_v1_phantasm_takes_the_legacy_path_to_the_same_record():
     """A v1 PhantasmAdded (Gae Bolg, B+ piercing: no numbers recorded) folds to the record a v2
     one gives: 6 points, 20 MP, 13 HP a tile, mods typed."""
     state = given(SABER)
-    [added] = decide(state, AddPhantasm("Saber", "bolg", "B+", "anti-unit",
-                                        mods=(("piercing", "true"),)))  # fmt: skip
+    [added] = decide(
+        state, AddPhantasm("Saber", "bolg", "B+", "anti-unit", mods=(("piercing", "true"),))
+    )
     old = from_record("fate.PhantasmAdded", 1, _v1(added))
     assert (None, 0) == (old.points, old.mp_cost)
     legacy, current = copy.deepcopy(state), copy.deepcopy(state)
@@ -192,8 +223,12 @@ def test_a_v1_phantasm_takes_the_legacy_path_to_the_same_record():
     evolve(current, added)
     assert current.characters == legacy.characters
     np = legacy.characters["Saber"]["phantasms"]["bolg"]
-    assert (6, 20, 13, {"piercing": True}) == (np["points"], np["mp_cost"], np["hp_per_tile"],
-                                                np["mods"])  # fmt: skip
+    assert (6, 20, 13, {"piercing": True}) == (
+        np["points"],
+        np["mp_cost"],
+        np["hp_per_tile"],
+        np["mods"],
+    )
 
 
 @rule("FATE-NP-12")
@@ -222,8 +257,13 @@ def test_a_v2_always_active_release_checks_its_count_by_the_legacy_rule():
     """A v2 PhantasmReleased has no uses_allowed: a servant with madness B may use Gae Buidhe
     twice a round, not three times (the rule of that time)."""
     buidhe = AddPhantasm("Lancer", "buidhe", "B", "anti-unit", release="always")
-    state = given(AddServant("Lancer", 60, 60, madness="B"), SABER, buidhe, StartBattle(),
-                  Release("Lancer", "buidhe", ("Saber",)))  # fmt: skip
+    state = given(
+        AddServant("Lancer", 60, 60, madness="B"),
+        SABER,
+        buidhe,
+        StartBattle(),
+        Release("Lancer", "buidhe", ("Saber",)),
+    )
     data = {
         "owner": "Lancer",
         "np_id": "buidhe",
@@ -241,7 +281,9 @@ def test_a_v2_always_active_release_checks_its_count_by_the_legacy_rule():
     with pytest.raises(RuleViolation) as err:
         check(state, again)
     assert ("FATE-NP-8", "Lancer has used buidhe 2 times this round; 2 uses allowed") == (
-        err.value.rule_id, err.value.message)  # fmt: skip
+        err.value.rule_id,
+        err.value.message,
+    )
 
 
 @rule("FATE-NP-1")
@@ -269,8 +311,10 @@ def test_effects_may_skip_ids_an_undone_cast_took():
 def test_setup_events_record_every_added_name():
     """MasterAdded and ServantAdded of a name at the table do not hold (CORE-NAME)."""
     state = given(SABER)
-    for event in (ServantAdded("Saber", 10, 10), MasterAdded("Saber", "C", "C", "C", ("fire",),
-                                                             10, 10, 20)):  # fmt: skip
+    for event in (
+        ServantAdded("Saber", 10, 10),
+        MasterAdded("Saber", "C", "C", "C", ("fire",), 10, 10, 20),
+    ):
         with pytest.raises(RuleViolation) as err:
             check(state, event)
         assert ("CORE-NAME", "Saber is already at the table") == (

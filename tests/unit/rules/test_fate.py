@@ -678,7 +678,7 @@ SEED_NPS = [
         10,
         11,
         3,
-    ),  # fmt: skip
+    ),
     (
         "인비지블 에어",
         "C",
@@ -730,7 +730,7 @@ SEED_NPS = [
         13,
         0,
         1,
-    ),  # fmt: skip
+    ),
     (
         "브레이커 고르곤",
         "C",
@@ -770,7 +770,7 @@ SEED_NPS = [
         None,
         None,
         None,
-    ),  # fmt: skip
+    ),
     ("룰 브레이커", "C", "anti-unit", "attack", "true-name", {"damage": "none"}, 3, 15, 0, 0, 1),
     (
         "자바니야 (stay night)",
@@ -798,7 +798,7 @@ SEED_NPS = [
         None,
         None,
         None,
-    ),  # fmt: skip
+    ),
     ("게 저그", "B", "anti-unit", "attack", "always", {}, 4, 0, None, None, None),
     (
         "게 보",
@@ -812,7 +812,7 @@ SEED_NPS = [
         None,
         None,
         None,
-    ),  # fmt: skip
+    ),
     (
         "고르디어스 휠",
         "A+",
@@ -825,7 +825,7 @@ SEED_NPS = [
         10,
         3,
         2,
-    ),  # fmt: skip
+    ),
     (
         "아이오니언 헤타이로이",
         "EX",
@@ -866,7 +866,7 @@ SEED_NPS = [
         None,
         None,
         None,
-    ),  # fmt: skip
+    ),
     ("자바니야 (zero)", "B+", "anti-army", "attack", "true-name", {}, 6, 28, None, None, None),
 ]
 
