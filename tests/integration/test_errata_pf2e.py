@@ -36,8 +36,10 @@ ERRATA = {
         "longsword,weapon,melee,,1d8,S P,versatile-p,0,2,",
     ),
     "rules/pf2e/crafting.py": (
-        "(14, 15, 16, 18, 19, 20, 22, 23, 24,",
-        "(14, 15, 16, 18, 19, 20, 22, 23, 25,",
+        "DC_BY_LEVEL = (\n    14,\n    15,\n    16,\n    18,\n    19,\n    20,\n    22,\n"
+        "    23,\n    24,\n",
+        "DC_BY_LEVEL = (\n    14,\n    15,\n    16,\n    18,\n    19,\n    20,\n    22,\n"
+        "    23,\n    25,\n",
     ),
 }
 
