@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
+from tablelog.store.format import Position, chain_hash
 from tablelog.store.log import StoredRecord
 
 __all__ = ["Tail", "Stored", "INDEX_EVERY", "TAIL"]
@@ -75,22 +75,7 @@ class Tail:
                 if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
                     self._index.append(Position(n, end, chain_hash(payload), offset))
                 if n > seq:
-                    found.append(
-                        Stored(
-                            StoredRecord(
-                                n,
-                                env["type"],
-                                env["v"],
-                                env["at"],
-                                env["actor"],
-                                env["data"],
-                                offset,
-                                env.get(COMMAND_KEY),
-                                env.get(REQUEST_KEY),
-                            ),
-                            env,
-                        )
-                    )
+                    found.append(Stored(StoredRecord.of(n, env, offset), env))
                     after = Position(n, end, chain_hash(payload), offset)
                     if len(found) >= limit:
                         break

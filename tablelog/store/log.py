@@ -132,6 +132,21 @@ class StoredRecord(NamedTuple):
     cmd: int | None = None
     req: str | None = None
 
+    @classmethod
+    def of(cls, seq: int, env: dict[str, Any], offset: int) -> StoredRecord:
+        """Return the record of a checked envelope ``env`` (seq ``seq`` at byte ``offset``)."""
+        return cls(
+            seq,
+            env["type"],
+            env["v"],
+            env["at"],
+            env["actor"],
+            env["data"],
+            offset,
+            env.get(COMMAND_KEY),
+            env.get(REQUEST_KEY),
+        )
+
 
 RawRecord = tuple[int, dict[str, Any], int, int, bytes]
 """``(seq, envelope, offset, end offset, payload)`` of one checked record (the hot path); the
@@ -268,17 +283,7 @@ class LogFile:
                 offset and seq.
         """
         for seq, env, offset, _, _ in self.records(start, chain):
-            yield StoredRecord(
-                seq,
-                env["type"],
-                env["v"],
-                env["at"],
-                env["actor"],
-                env["data"],
-                offset,
-                env.get(COMMAND_KEY),
-                env.get(REQUEST_KEY),
-            )
+            yield StoredRecord.of(seq, env, offset)
 
     def records(
         self, start: Position | None = None, chain: bool = False, fold: bool = False
