@@ -19,7 +19,7 @@ from tablelog.session import Session
 from tablelog.store.url import open_log
 from tests.support import toy
 from tests.support.cli import invoke, ok
-from tests.support.pg import PgServer, with_database
+from tests.support.pg import PgServer, unavailable, with_database
 
 toy.install()
 
@@ -136,7 +136,7 @@ def test_database_restart_under_running_commands(pg: PgServer, tmp_path: Path) -
     one error line; every reported append is in the table; the table verifies and takes
     appends again."""
     if not pg.owned:
-        pytest.skip("restarting needs a server the tests started (unset $TABLELOG_TEST_PG)")
+        unavailable("restarting needs a server the tests started (unset $TABLELOG_TEST_PG)")
     spec = pg.table()
     ok(spec, "init", "--system", "toy")
     procs = [

@@ -17,6 +17,7 @@ from tablelog.store.log import LogError, LogFile, frame
 from tests.support import toy
 from tests.support.cli import invoke, ok
 from tests.support.forge import append_forged
+from tests.support.needs import missing
 
 toy.install()
 
@@ -107,12 +108,13 @@ def peak_rss_kb(log: Path, tmp_path: Path, *args: str) -> int:
     return max(peaks)
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmHWM from /proc")
 def test_undo_on_a_log_of_many_markers_takes_memory_for_what_is_undone(tmp_path: Path) -> None:
     """`undo --dry-run` on a log of 30,000 markers that undo and redo one note needs no more
     than 8 MB beyond it on a log of 2 such markers (it took 31 MB more, and 55 MB more once the
     snapshot cache held every marker in each checkpoint: 542 MB for 300,000 markers), and
     decides the same undo."""
+    if not os.path.exists("/proc/self/status"):
+        missing("reads VmHWM from /proc (Linux)")
     small = marker_log(tmp_path / "small.tlog", 2)
     big = marker_log(tmp_path / "big.tlog", 30000)
     assert "\n#30002 core.Undone #1\n" in ok(big, "undo", "--dry-run")

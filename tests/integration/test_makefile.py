@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.needs import missing
+
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+if shutil.which("make") is None:
+    missing("needs make (apt-get install make)")
 
 
 def script(path: Path, text: str) -> Path:

@@ -10,9 +10,13 @@ import pytest
 
 from tablelog.cli.scripts import script_lines
 from tests.support.cli import ok
+from tests.support.needs import missing
 from tests.support.shell import events, leave, spawn, type_line
 
-pexpect = pytest.importorskip("pexpect")
+try:
+    import pexpect  # noqa: F401 - tests/support/shell.py drives it
+except ModuleNotFoundError:
+    missing("needs pexpect (make test installs it: pip install pexpect)")
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.txt"))
 

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.needs import missing
+
 __all__ = ["PgServer", "start_server", "unavailable"]
 
 HOW = (
@@ -147,6 +149,4 @@ def start_server() -> PgServer:
 
 def unavailable(reason: str) -> None:
     """Fail under CI, else skip: PostgreSQL tests never pass silently in CI."""
-    if os.environ.get("CI"):
-        pytest.fail(f"PostgreSQL is required in CI: {reason}", pytrace=False)
-    pytest.skip(reason)
+    missing(f"PostgreSQL: {reason}")
