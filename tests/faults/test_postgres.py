@@ -107,17 +107,25 @@ def test_sigkill_inside_a_transaction_loses_nothing_reported(pg: PgServer) -> No
     for trial in range(10):
         spec = pg.table(f"k{trial}x")
         ok(spec, "init", "--system", "toy")
+        name = f"tablelog-killed-{trial}"  # the child's connection, as the server names it
         child = subprocess.Popen(
             [sys.executable, str(HERE / "pg_appender.py"), spec],
             stdout=subprocess.PIPE,
             text=True,
-            env=ENV,
+            env={**ENV, "PGAPPNAME": name},
         )
         assert child.stdout is not None
         first = child.stdout.readline()  # the child is in its loop of appends
         time.sleep(rng.uniform(0.0, 0.4))
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate(timeout=30)
+        # The killed client's last pipelined statements may still be running on the server
+        # (BEGIN, the append, COMMIT were all sent): they commit or not once its backend ends.
+        # Count what the table holds only then.
+        deadline = time.monotonic() + 30
+        while pg.sql("SELECT 1 FROM pg_stat_activity WHERE application_name = %s", (name,)):
+            assert time.monotonic() < deadline, f"trial {trial}: the killed client's backend lives"
+            time.sleep(0.02)
         held = {seq: text for text, seq in notes(spec).items()}
         for line in (first + out).splitlines():
             seq, label = line.split(" ", 1)
