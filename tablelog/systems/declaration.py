@@ -123,6 +123,8 @@ class System:
         status: Returns its :class:`StatusView` (imported when first used; None: HP only).
         rule_ids: The rule IDs its refusals and events may name beyond the core's (None: the
             entries of ``tablelog/rules/data/rules.toml`` for this system).
+        records: The TypedDicts of its entity records (``characters`` and ``items`` values):
+            each record the evolvers build is one of them (docs/ARCHITECTURE.md, Typed state).
     """
 
     name: str
@@ -141,6 +143,7 @@ class System:
     headlines: tuple[Headline, ...] = ()
     status: Callable[[], StatusView] | None = None
     rule_ids: frozenset[str] | None = None
+    records: tuple[type, ...] = ()
 
     @property
     def option_names(self) -> tuple[str, ...]:

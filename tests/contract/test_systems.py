@@ -24,12 +24,15 @@ from click.testing import CliRunner
 from tablelog import systems
 from tablelog.cli.main import cli
 from tablelog.events.codec import from_record, to_record
-from tablelog.projections.core import State
+from tablelog.events.core import MARKERS
+from tablelog.projections.core import State, fold, undone_after
 from tablelog.rules import reference
 from tablelog.rules.core import RuleViolation
+from tablelog.session import Session
 from tablelog.store.log import LogFile
 from tests.support import toy
 from tests.support.cli import ok
+from tests.support.shapes import problems
 from tests.unit.rules.test_reference import RULE_ID, rule_arguments
 
 toy.install()
@@ -187,6 +190,25 @@ def test_a_frozen_log_folds_verifies_and_gives_its_recorded_state(
     assert recorded == json.loads(ok(path, "state", "--json"))
     (tmp_path / (frozen.name + ".snap")).unlink(missing_ok=True)
     assert recorded == json.loads(ok(path, "state", "--json"))
+
+
+@pytest.mark.parametrize(
+    ("name", "frozen"), FROZEN_LOGS, ids=[str(log.relative_to(FROZEN)) for _, log in FROZEN_LOGS]
+)
+def test_every_record_of_a_frozen_log_is_one_its_system_declares(name: str, frozen: Path) -> None:
+    """After every event of the log, each character and item record has the shape of one of
+    the system's ``records`` TypedDicts (the ones mypy checks its code against): no key the
+    declaration lacks, every key it requires, each value of its declared type."""
+    declared = systems.get(name).records
+    if not declared:
+        pytest.xfail(f"{name} declares no record types yet")
+    session = Session(str(frozen), snapshots=False)
+    state, undone = session.blank_state(), undone_after(session.markers())
+    for rec, event in session.events():
+        fold(state, [(rec.seq, None if rec.type in MARKERS else event)], undone)
+        for name_, record in [*state.characters.items(), *state.items.items()]:
+            found = [problems(record, kind, name_) for kind in declared]
+            assert [] == min(found, key=len), f"#{rec.seq} {rec.type}"
 
 
 @pytest.mark.parametrize("name", REAL)
