@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import attrs
@@ -320,7 +320,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         if last_id is not None and last_id.strip().isdigit():
             start = int(last_id.strip())
         tables.watch(table)  # other processes' appends wake the stream
-        return ServerSentEvent(_stream(table, who, start or 0))
+        token = bearer(request)
+
+        def seated() -> bool:
+            """Whether the stream's token is still good (a revoked seat's stream ends)."""
+            return is_server(token) or table.seat_of(token, fresh=False) is not None
+
+        return ServerSentEvent(_stream(table, who, start or 0, seated))
 
     @get("/openapi.json", sync_to_thread=False, include_in_schema=False)
     def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:
@@ -359,9 +365,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     )
 
 
-async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
+async def _stream(
+    table: Table, who: Seat, after: int, seated: Callable[[], bool]
+) -> AsyncIterator[Any]:
     """Yield every record after ``after`` in seq order, each once, then new ones as they come;
-    a keep-alive comment at least every 15 s."""
+    a keep-alive comment at least every 15 s. The stream ends when ``seated()`` turns False
+    (the seat was revoked, here or by another process: checked on the state each delivery
+    has just caught up with, so no record after the revoke reaches it)."""
     from litestar.response.sse import ServerSentEventMessage
 
     seen = after
@@ -369,6 +379,8 @@ async def _stream(table: Table, who: Seat, after: int) -> AsyncIterator[Any]:
     while not STOPPING.is_set():
         try:
             lines = await sync_to_thread(views.stream_lines, table, who, seen)
+            if not await sync_to_thread(seated):
+                return  # revoked: the token stops working at once (SERVER.md §4)
         except Refusal:
             return  # the table became unusable: the stream ends (a reconnect gets the 503)
         for seq, line in lines:

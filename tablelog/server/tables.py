@@ -117,10 +117,16 @@ class Table:
         with self.lock, _usable():
             return self.session.state()
 
-    def seat_of(self, token: str) -> Seat | None:
-        """Return the seat whose token this is (compared by hash), or None."""
+    def seat_of(self, token: str, fresh: bool = True) -> Seat | None:
+        """Return the seat whose token this is (compared by hash), or None.
+
+        Args:
+            token: The request's token.
+            fresh: Catch up with the store first; False: on the state in memory (an event
+                stream's check before each delivery, right after its own catch-up).
+        """
         digest = token_hash(token)
-        for name, seat in seats(self.state()).items():
+        for name, seat in seats(self.state() if fresh else self.current()).items():
             if secrets.compare_digest(seat["token_sha256"], digest):
                 return Seat(name, seat["role"], tuple(seat["characters"]))
         return None
