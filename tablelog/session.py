@@ -140,6 +140,9 @@ class Session:
         self._requests = Requests()  # which command carried each request id
         self.pending: list[dict[str, Any]] | None = None  # atomic mode: envelopes not yet written
         self._behind: tuple[State, Position | None] | None = None  # a lost race's state, its end
+        # a dry run decides on the state with this seed instead of the log's, when set (the
+        # server's previews for seats but the GM's: stand-in dice, SERVER.md §3)
+        self.preview_seed: int | None = None
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -414,6 +417,8 @@ class Session:
             first = self._requests.find(self.log, self._end, request_id, self.chain)
             if first is not None:
                 return Outcome(self.result(*first), False, repeated=True)
+        if dry_run and self.preview_seed is not None:
+            state = attrs.evolve(state, seed=self.preview_seed)  # _decide copies it deeply
         applied, new_state = self._decide(state, command)
         if dry_run or not applied:
             return Outcome(applied, False)

@@ -142,6 +142,7 @@ class CommandResult:
     events: list[dict[str, Any]]
     changes: list[dict[str, Any]]
     request_id: str | None
+    stand_in_rolls: bool = False  # a player's preview: its dice are not the table's
 
 
 @attrs.frozen

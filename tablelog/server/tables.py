@@ -150,6 +150,10 @@ class Table:
     ) -> Outcome:
         """Run one command line as ``seat``: the CLI's parser, deciders and session loop.
 
+        A dry run of a seat other than the GM's is decided with a fresh random seed, never the
+        table's: its dice and random factors are stand-ins (what decides future rolls goes to
+        no seat but the GM's, SERVER.md §3).
+
         Raises:
             Refusal: 400 usage (not a command line, unknown words or options, a command not
                 taken here), 403 (``authorize`` refused it), 422 a rule's refusal, 503 the log
@@ -169,7 +173,12 @@ class Table:
             self.state()
             self.session.actor = seat.name
             env._session = self.session
-            click_line(argv, env)
+            if dry_run and seat.role != "gm":
+                self.session.preview_seed = secrets.randbits(63)
+            try:
+                click_line(argv, env)
+            finally:
+                self.session.preview_seed = None
             self._appended()
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")

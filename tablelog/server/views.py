@@ -164,8 +164,9 @@ def command(
     """``POST …/commands``: run one command line as the seat.
 
     Returns:
-        The answer (``seqs, events, changes, request_id``) and its status: 201 appended, 200 a
-        dry run or a repeated request id.
+        The answer (``seqs, events, changes, request_id, stand_in_rolls``: true for a dry run
+        of a seat but the GM's, decided with stand-in dice) and its status: 201 appended, 200
+        a dry run or a repeated request id.
 
     Raises:
         Refusal: 400 usage, 403 forbidden, 422 rule, 503 log.
@@ -189,6 +190,7 @@ def command(
         # §3), the GM included: every card in a dry run's answer is hidden.
         viewer = Viewer("observer", frozenset(), viewer.system)
     answer = _answer(table, outcome, viewer, request_id)
+    answer["stand_in_rolls"] = dry_run and seat.role != "gm"  # see Table.run_line
     return answer, 201 if outcome.written else 200
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.server import test_api
 from tests.server.test_api import command
-from tests.support.server import api, serving
+from tests.support.server import TOKEN, api, serving
 
 # the API tests' fixtures: every test on the file store and on PostgreSQL, a magicpunk table
 store, server, table = test_api.store, test_api.server, test_api.table
@@ -54,3 +54,46 @@ def test_a_revoked_seats_open_stream_ends_before_the_next_record(
         got = stream_records(stream)
     assert noted.json()["seqs"][0] not in [i for i, _ in got]
     assert [] == [d for _, d in got if d["type"] == "core.Noted"]
+
+
+SAGA_SETUP = (
+    "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --stat vit=30 "
+    "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
+    "saga battle start --terrain wood",
+)
+
+
+@pytest.fixture
+def saga(server: str) -> dict[str, str]:
+    """A saga table in battle with Gustave; ann plays Gustave."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 5}).json()["table_id"]
+    for line in SAGA_SETUP:
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    seat = {"name": "ann", "role": "player", "characters": ["Gustave"]}
+    return {
+        "id": tid,
+        "gm": TOKEN,
+        "ann": gm.post(f"/tables/{tid}/seats", json=seat).json()["token"],
+    }
+
+
+def test_a_players_preview_rolls_stand_in_dice_and_says_so(
+    server: str, saga: dict[str, str]
+) -> None:
+    """ann previews a cast five times: stand-in random factors (not all the table's next) and
+    ``stand_in_rolls: true``; the GM's preview draws what Do it then draws, and says false."""
+    line = "saga cast Gustave kiri-harai --target Gustave"
+
+    def factor(answer: httpx.Response) -> str:
+        assert 200 <= answer.status_code < 300, answer.text
+        return str(answer.json()["events"][0]["data"]["random_factor"])
+
+    previews = [command(server, saga, "ann", line, dry_run=True) for _ in range(5)]
+    assert [True] * 5 == [p.json()["stand_in_rolls"] for p in previews]
+    gm_preview = command(server, saga, "gm", line, dry_run=True)
+    assert False is gm_preview.json()["stand_in_rolls"]
+    done = command(server, saga, "ann", line)
+    assert (201, False) == (done.status_code, done.json()["stand_in_rolls"])
+    assert factor(gm_preview) == factor(done)
+    assert {factor(done)} != {factor(p) for p in previews}
