@@ -12,6 +12,7 @@ public state. What is hidden is declared by each system (its declaration's ``hid
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from typing import Any
 
 import attrs
@@ -20,7 +21,7 @@ from tablelog import systems
 from tablelog.rules.core import Secret
 from tablelog.systems.declaration import Hidden
 
-__all__ = ["Viewer"]
+__all__ = ["Viewer", "unseen_draws"]
 
 HIDDEN = "?"
 
@@ -171,3 +172,56 @@ def _hidden(value: Any) -> Any:
     if isinstance(value, list):
         return [HIDDEN] * len(value)
     return None if value is None else HIDDEN
+
+
+def unseen_draws(
+    hidden: Hidden, lines: list[dict[str, Any]], changes: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return a preview's log lines and changes (before a seat's redaction) with the cards it
+    draws from the draw pile as ``"?"``: nobody sees the pile's order before a draw, the GM
+    included (SERVER.md §3). A hand's or an item's other cards stay as they are.
+
+    Args:
+        hidden: The system's declaration of what is hidden (its ``drawn`` fields).
+        lines: The preview's events as ``log --json`` lines.
+        changes: Their changes, ``{field, old, new}`` with paths from the state's root.
+
+    Returns:
+        The lines and the changes, copied where a drawn card is hidden.
+    """
+    drawn: Counter[Any] = Counter()
+    shown_lines = []
+    for line in lines:
+        fields = hidden.drawn.get(line.get("type", ""), ())
+        if fields and isinstance(line.get("data"), dict):
+            line = copy.deepcopy(line)
+            for field in fields:
+                cards = line["data"].get(field)
+                if isinstance(cards, list):
+                    drawn.update(cards)
+                    line["data"][field] = [HIDDEN] * len(cards)
+        shown_lines.append(line)
+    if not drawn:
+        return shown_lines, changes
+    return shown_lines, [_unseen_change(c, hidden, drawn) for c in changes]
+
+
+def _unseen_change(change: dict[str, Any], hidden: Hidden, drawn: Counter[Any]) -> dict[str, Any]:
+    """Return ``change`` with the cards its new list gains from ``drawn`` as ``"?"`` (counted
+    off ``drawn``, so a card drawn once is hidden once; the cards the list held stay)."""
+    field = change["field"].rsplit(".", 1)[-1]
+    new = change["new"]
+    if field not in hidden.owner_fields or not isinstance(new, list):
+        return change
+    held = Counter(change["old"] if isinstance(change["old"], list) else [])
+    cards = []
+    for card in new:
+        if held[card] > 0:
+            held[card] -= 1
+            cards.append(card)
+        elif drawn[card] > 0:
+            drawn[card] -= 1
+            cards.append(HIDDEN)
+        else:
+            cards.append(card)
+    return {**change, "new": cards}

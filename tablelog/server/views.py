@@ -14,7 +14,7 @@ from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import RuleViolation
-from tablelog.server.redact import Viewer
+from tablelog.server.redact import Viewer, unseen_draws
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
 
@@ -185,23 +185,20 @@ def command(
         refusal.message = viewer.refusal(refusal.message, refusal.secrets)
         raise
     viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
-    if dry_run and viewer.system == "magicpunk":
-        # A dry run's draw would show the top of the pile, whose order nobody sees (SERVER.md
-        # §3), the GM included: every card in a dry run's answer is hidden.
-        viewer = Viewer("observer", frozenset(), viewer.system)
-    answer = _answer(table, outcome, viewer, request_id)
+    answer = _answer(table, outcome, viewer, request_id, preview=dry_run)
     answer["stand_in_rolls"] = dry_run and seat.role != "gm"  # see Table.run_line
     return answer, 201 if outcome.written else 200
 
 
 def _answer(
-    table: Table, outcome: Outcome, viewer: Viewer, request_id: str | None
+    table: Table, outcome: Outcome, viewer: Viewer, request_id: str | None, preview: bool
 ) -> dict[str, Any]:
     """The appended events as ``log --json`` lines (read back from the log; a dry run's as
-    decided, without ``at``) and the values they changed, redacted."""
+    decided, without ``at``) and the values they changed, redacted as the seat's real answer
+    would be; a preview's cards drawn from the pile are ``"?"`` to all (:func:`unseen_draws`)."""
     from tablelog.events.codec import to_record
 
-    events, changes = [], []
+    lines, changes = [], []
     stored = {}
     if outcome.applied and (outcome.written or outcome.repeated):
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
@@ -218,10 +215,17 @@ def _answer(
             "data": data,
             "undone": False,
         }
-        events.append(shown(viewer, line))
-        changes += viewer.changes([{"field": p, "old": o, "new": n} for p, o, n in applied.changes])
+        lines.append(line)
+        changes += [{"field": p, "old": o, "new": n} for p, o, n in applied.changes]
+    if preview:
+        lines, changes = unseen_draws(viewer.hidden, lines, changes)
     seqs = [outcome.applied[0].seq, outcome.applied[-1].seq] if outcome.applied else []
-    return {"seqs": seqs, "events": events, "changes": changes, "request_id": request_id}
+    return {
+        "seqs": seqs,
+        "events": [shown(viewer, line) for line in lines],
+        "changes": viewer.changes(changes),
+        "request_id": request_id,
+    }
 
 
 def authorizer(table: Table, seat: Seat) -> Any:

@@ -49,12 +49,15 @@ class Hidden:
             players and observers (saga's HP and LP).
         enemy_sheets: Event type -> ``(sheet fields, data fields)`` nulled in a log record whose
             ``data.sheet.side`` is ``"enemy"``.
+        drawn: Event type -> the list fields that hold cards drawn from the draw pile: ``"?"``
+            in a preview (a dry run) to every seat, the GM's too (the pile's order is no seat's).
     """
 
     owner_fields: tuple[str, ...] = ()
     owner_events: Mapping[str, tuple[str, bool, tuple[str, ...]]] = attrs.Factory(dict)
     enemy_fields: tuple[str, ...] = ()
     enemy_sheets: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+    drawn: Mapping[str, tuple[str, ...]] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -66,5 +66,6 @@ SYSTEM = System(
             "magicpunk.CardsCharged": ("by", False, ("cards",)),
             "magicpunk.CardsCirculated": ("holder", False, ("drawn",)),
         },
+        drawn={"magicpunk.CardsDrawn": ("cards",), "magicpunk.CardsCirculated": ("drawn",)},
     ),
 )

@@ -97,3 +97,28 @@ def test_a_players_preview_rolls_stand_in_dice_and_says_so(
     assert (201, False) == (done.status_code, done.json()["stand_in_rolls"])
     assert factor(gm_preview) == factor(done)
     assert {factor(done)} != {factor(p) for p in previews}
+
+
+def test_a_preview_shows_the_seats_own_cards_and_hides_only_the_draws(
+    server: str, table: dict[str, str]
+) -> None:
+    """ann holds 4 cards: her preview of a charge shows her hand losing the real card (the GM's
+    too), bo's hand stays "?" to her; a preview draw keeps her 4 cards and adds a "?"."""
+    gm = api(server, table["gm"])
+    added = command(server, table, "gm", "magicpunk item add a-battery --owner Aria")
+    assert 201 == added.status_code, added.text
+    assert 201 == command(server, table, "ann", "magicpunk draw Aria 4").status_code
+    hand = gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"]
+    line = f"magicpunk charge a-battery {hand[0]} --from Aria"
+    for who in ("ann", "gm"):
+        dry = command(server, table, who, line, dry_run=True)
+        assert 200 == dry.status_code, dry.text
+        changes = {c["field"]: c for c in dry.json()["changes"]}
+        assert (hand, hand[1:]) == (
+            changes["characters.Aria.hand"]["old"],
+            changes["characters.Aria.hand"]["new"],
+        )
+        assert [hand[0]] == dry.json()["events"][0]["data"]["cards"]
+    drawn = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True).json()
+    assert [[*hand, "?"]] == [c["new"] for c in drawn["changes"] if c["field"].endswith("hand")]
+    assert ["?"] == drawn["events"][0]["data"]["cards"]
