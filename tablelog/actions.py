@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 import attrs
 
 from tablelog.commands.core import Redo, Undo
-from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, Undone
+from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, SeatAdded, SeatRevoked, Undone
 from tablelog.projections.core import State, undone_after
 from tablelog.rules.core import RuleViolation, Secret
 
@@ -39,6 +39,7 @@ __all__ = [
     "summary",
     "Past",
     "decide_marker",
+    "refuse_seat",
 ]
 
 Summary = tuple[int, object, str, str, int]
@@ -243,11 +244,13 @@ def decide_undo(
 
     Raises:
         RuleViolation: CORE-KEY when the action adds a signing key (an undo never takes a key
-            out of the roster); CORE-UNDO when the action is already undone, or when a later
+            out of the roster); CORE-SEAT when it adds or revokes a seat (see
+            :func:`refuse_seat`); CORE-UNDO when the action is already undone, or when a later
             action depends on it (each listed with the rule it would break).
 
-    Source: CORE-KEY (decision), CORE-UNDO.
+    Source: CORE-KEY (decision), CORE-SEAT (decision), CORE-UNDO.
     """
+    refuse_seat(action, "undo")
     if KeyAdded.TYPE in action.types:
         raise RuleViolation(
             "CORE-KEY",
@@ -272,15 +275,42 @@ def decide_redo(
         The markers, and the state once they are applied.
 
     Raises:
-        RuleViolation: CORE-REDO when ``target`` is not undone, or when the action, or an action
-            after it, would not hold once it is restored (each listed with its rule).
+        RuleViolation: CORE-SEAT when the action adds or revokes a seat (see
+            :func:`refuse_seat`); CORE-REDO when ``target`` is not undone, or when the action, or
+            an action after it, would not hold once it is restored (each listed with its rule).
     """
+    refuse_seat(action, "redo")
     undone = undone_after(markers)
     if target not in undone:
         raise RuleViolation("CORE-REDO", f"#{target} is not undone")
     seqs = [s for s in action.seqs if s in undone]
     state = _decide_refold(refold, undone - set(seqs), seqs, "CORE-REDO", "redone")
     return [Redone(target=s) for s in seqs], state
+
+
+def refuse_seat(action: Action, verb: str) -> None:
+    """Refuse to undo or redo an action that adds or revokes a seat of a served table: one
+    misclick would lock the GM out or kill a player's token unannounced.
+
+    Args:
+        action: The action to take back or restore.
+        verb: ``"undo"`` or ``"redo"``.
+
+    Raises:
+        RuleViolation: CORE-SEAT naming the record and what to do instead.
+
+    Source: CORE-SEAT (decision).
+    """
+    for kind, what in ((SeatAdded.TYPE, "adds"), (SeatRevoked.TYPE, "revokes")):
+        if kind in action.types:
+            raise RuleViolation(
+                "CORE-SEAT",
+                f"#{action.first} {what} a seat of the table, which "
+                f"{'an undo never takes back' if verb == 'undo' else 'a redo never restores'}"
+                ": seats are revoked "
+                "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
+                f"(POST /api/tables/ID/seats), not {verb}ne",
+            )
 
 
 @attrs.frozen

@@ -122,3 +122,27 @@ def test_a_preview_shows_the_seats_own_cards_and_hides_only_the_draws(
     drawn = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True).json()
     assert [[*hand, "?"]] == [c["new"] for c in drawn["changes"] if c["field"].endswith("hand")]
     assert ["?"] == drawn["events"][0]["data"]["cards"]
+
+
+@pytest.mark.rule("CORE-SEAT")
+def test_an_undo_of_a_seat_record_is_refused_and_the_seats_stay(
+    server: str, table: dict[str, str]
+) -> None:
+    """The GM's ``undo SEQ`` of ann's seat, and a bare ``undo`` right after revoking bo: 422
+    CORE-SEAT, nothing appended; ann's token still works, bo's still does not."""
+    gm = api(server, table["gm"])
+    log = gm.get(f"/tables/{table['id']}/log").json()["events"]
+    seat = next(
+        e["seq"] for e in log if e["type"] == "core.SeatAdded" and e["data"]["name"] == "ann"
+    )
+    assert 204 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+    before = gm.get(f"/tables/{table['id']}").json()["seq"]
+    said = []
+    for line in (f"undo {seat}", "undo"):
+        answer = command(server, table, "gm", line)
+        assert (422, "CORE-SEAT") == (answer.status_code, answer.json()["error"]["rule"])
+        said.append(answer.json()["error"]["message"].split(",")[0])
+    assert [f"#{seat} adds a seat of the table", f"#{before} revokes a seat of the table"] == said
+    assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
+    assert 200 == api(server, table["ann"]).get(f"/tables/{table['id']}").status_code
+    assert 401 == api(server, table["bo"]).get(f"/tables/{table['id']}").status_code

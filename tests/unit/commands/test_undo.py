@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog import actions
-from tablelog.events.core import Event, Redone, Undone
+from tablelog.events.core import Event, Redone, SeatAdded, SeatRevoked, Undone
 from tablelog.projections.core import State, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tests.support import toy
@@ -142,3 +142,29 @@ def test_after_a_redo_a_bare_redo_has_nothing_left_to_redo() -> None:
         match="CORE-REDO: nothing to redo: Ann has undone nothing that is still undone",
     ):
         actions.latest_undone(summaries(history), markers(history), "Ann")
+
+
+@pytest.mark.rule("CORE-SEAT")
+@pytest.mark.parametrize(
+    ("event", "what"),
+    [(SeatAdded("bob", "player", ("a",), "0" * 64), "adds"), (SeatRevoked("bob"), "revokes")],
+)
+def test_undo_or_redo_of_a_seat_record_is_refused(event: Event, what: str) -> None:
+    """Given a seat record at #5: undo #5 is refused with CORE-SEAT, and so is a redo of it
+    where an older log already undid it (#6)."""
+    history = [*HISTORY, ("gm", event)]
+    with pytest.raises(RuleViolation) as undo:
+        actions.decide_undo(actions.action_of(summaries(history), 5), [], "", refold_of(history))
+    history.append(("gm", Undone(target=5)))
+    with pytest.raises(RuleViolation) as redo:
+        actions.decide_redo(
+            actions.action_of(summaries(history), 5), markers(history), 5, refold_of(history)
+        )
+    tail = (
+        ": seats are revoked (DELETE /api/tables/ID/seats/NAME) and added again with a new "
+        "token (POST /api/tables/ID/seats), not "
+    )
+    assert [
+        ("CORE-SEAT", f"#5 {what} a seat of the table, which an undo never takes back{tail}undone"),
+        ("CORE-SEAT", f"#5 {what} a seat of the table, which a redo never restores{tail}redone"),
+    ] == [(r.value.rule_id, r.value.message) for r in (undo, redo)]
