@@ -141,8 +141,9 @@ def check_name(name: str, what: str = "a name") -> None:
     """Refuse a character, item or other table name that would not read back cleanly.
 
     A name is 1 to 64 characters, has no leading or trailing spaces, no control characters and no
-    comma (options list names separated by commas), and is in Unicode composed form (NFC), so two
-    names that look alike are the same string.
+    comma (options list names separated by commas), is not ``.`` or ``..`` (no URL path segment:
+    RFC 3986 §5.2.4 resolves them away, so the server's ``…/state/NAME`` could not name it), and
+    is in Unicode composed form (NFC), so two names that look alike are the same string.
 
     Raises:
         RuleViolation: CORE-NAME, saying what is wrong.
@@ -165,6 +166,12 @@ def check_name(name: str, what: str = "a name") -> None:
         "," not in name,
         "CORE-NAME",
         f"{what} cannot hold a comma (commas separate names in options like --who A,B): {name!r}",
+    )
+    require(
+        name not in (".", ".."),
+        "CORE-NAME",
+        f"{what} cannot be {name!r}, which is no URL path segment (RFC 3986 §5.2.4): the "
+        "table's pages could not name it",
     )
     composed = unicodedata.normalize("NFC", name)
     require(

@@ -266,10 +266,10 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table = tables.get(table_id)
         return views.state(table, seat(request, table), at)
 
-    @get("/api/tables/{table_id:str}/state/{name:str}", sync_to_thread=True, responses=ERRORS)
+    @get("/api/tables/{table_id:str}/state/{name:path}", sync_to_thread=True, responses=ERRORS)
     def entity_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
         table = tables.get(table_id)
-        return views.entity(table, seat(request, table), name)
+        return views.entity(table, seat(request, table), _name(name))
 
     @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
     def log_of(
@@ -282,10 +282,10 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table = tables.get(table_id)
         return Events(views.log(table, seat(request, table), after, all, limit))
 
-    @get("/api/tables/{table_id:str}/history/{name:str}", sync_to_thread=True, responses=ERRORS)
+    @get("/api/tables/{table_id:str}/history/{name:path}", sync_to_thread=True, responses=ERRORS)
     def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
         table = tables.get(table_id)
-        return views.history(table, seat(request, table), name)
+        return views.history(table, seat(request, table), _name(name))
 
     @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
     def report_of(
@@ -397,6 +397,12 @@ async def _stream(
         if idle >= KEEPALIVE_S - 1:
             idle = 0.0
             yield ServerSentEventMessage(comment="keep-alive")
+
+
+def _name(path: str) -> str:
+    """Return the name a ``{name:path}`` parameter holds: the rest of the path, a ``/`` in the
+    name included (``Jack%2FJill`` arrives decoded), without the leading ``/`` Litestar keeps."""
+    return path[1:] if path.startswith("/") else path
 
 
 def _error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:

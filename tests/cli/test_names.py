@@ -37,13 +37,16 @@ BAD = {
     "x\x1b[31mred": "control characters",
     "n" * 65: "at most 64",
     "Zoe\u0308": "not in composed form",
+    ".": "no URL path segment",
+    "..": "no URL path segment",
 }
 
 
 @pytest.mark.parametrize("system", sorted(ADD))
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_names_are_refused_in_every_system(tmp_path: Path, system: str, name: str) -> None:
-    """Empty, padded, control-character, overlong and decomposed names exit 1 with CORE-NAME."""
+    """Empty, padded, control-character, overlong, decomposed names and ``.``/``..`` exit 1 with
+    CORE-NAME."""
     log = tmp_path / "s.tlog"
     ok(log, "init", "--system", system)
     args = [a.format(name) if a == "{}" else a for a in ADD[system]]
@@ -60,3 +63,27 @@ def test_a_taken_name_is_core_name_in_every_system(tmp_path: Path, system: str) 
     args = [a.format("Zoë") if a == "{}" else a for a in ADD[system]]
     ok(log, *args)
     assert refused(log, *args).startswith("error: CORE-NAME: ")
+
+
+@pytest.mark.rule("CORE-NAME")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("pf2e", "item", "add", "{}", "--base", "dagger"),
+        ("magicpunk", "item", "add", "{}", "--owner", "Zoë"),
+    ],
+)
+@pytest.mark.parametrize("name", [".", ".."])
+def test_an_item_named_dot_or_dot_dot_is_refused(
+    tmp_path: Path, args: tuple[str, ...], name: str
+) -> None:
+    """``.`` and ``..`` are no URL path segment: an item so named is CORE-NAME too."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", args[0])
+    if args[0] == "magicpunk":  # an item has an owner there
+        ok(log, *[a.format("Zoë") if a == "{}" else a for a in ADD["magicpunk"]])
+    err = refused(log, *[a.format(name) if a == "{}" else a for a in args])
+    assert err == (
+        f"error: CORE-NAME: a name cannot be {name!r}, which is no URL path segment "
+        "(RFC 3986 §5.2.4): the table's pages could not name it\n"
+    )

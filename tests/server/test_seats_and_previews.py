@@ -146,3 +146,28 @@ def test_an_undo_of_a_seat_record_is_refused_and_the_seats_stay(
     assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
     assert 200 == api(server, table["ann"]).get(f"/tables/{table['id']}").status_code
     assert 401 == api(server, table["bo"]).get(f"/tables/{table['id']}").status_code
+
+
+@pytest.mark.rule("CORE-NAME")
+def test_names_that_are_no_path_segment_are_served_or_refused(
+    server: str, table: dict[str, str]
+) -> None:
+    """A character ``Jack/Jill`` (``%2F`` in the URL) has a state and a history; ``.`` and
+    ``..`` are refused for characters and seats (CORE-NAME), and nothing is appended."""
+    from urllib.parse import quote
+
+    gm = api(server, table["gm"])
+    added = command(server, table, "gm", test_api.ADD.format("'Jack/Jill'"))
+    assert 201 == added.status_code, added.text
+    path = quote("Jack/Jill", safe="")
+    assert 26 == gm.get(f"/tables/{table['id']}/state/{path}").json()["hp"]
+    history = gm.get(f"/tables/{table['id']}/history/{path}").json()
+    assert [added.json()["seqs"][0]] == [h["seq"] for h in history]
+    assert 404 == gm.get(f"/tables/{table['id']}/state/Jack").status_code
+    before = gm.get(f"/tables/{table['id']}").json()["seq"]
+    for name in (".", ".."):
+        character = command(server, table, "gm", test_api.ADD.format(f"'{name}'"))
+        seat = gm.post(f"/tables/{table['id']}/seats", json={"name": name, "role": "observer"})
+        for answer in (character, seat):
+            assert (422, "CORE-NAME") == (answer.status_code, answer.json()["error"]["rule"])
+    assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
