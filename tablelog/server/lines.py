@@ -18,7 +18,7 @@ from tablelog import systems
 
 __all__ = ["APPENDING_WORDS", "words", "click_line"]
 
-APPENDING_WORDS = frozenset({"note", "undo", "redo"})
+APPENDING_WORDS = frozenset({"note", "retire", "undo", "redo"})
 """The core command words that append; every system's group appends too (its name)."""
 
 
@@ -103,7 +103,7 @@ def words(line: str) -> list[str]:
             400,
             "usage",
             f"{argv[0]!r} is not a command this API takes (it takes the "
-            "commands that append: note, undo, redo and the system's commands)",
+            "commands that append: note, retire, undo, redo and the system's commands)",
         )
     if any(
         word in ("--log", "--actor", "--dry-run", "--request-id")

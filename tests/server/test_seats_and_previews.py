@@ -171,3 +171,16 @@ def test_names_that_are_no_path_segment_are_served_or_refused(
         for answer in (character, seat):
             assert (422, "CORE-NAME") == (answer.status_code, answer.json()["error"]["rule"])
     assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
+
+
+def test_the_gm_retires_a_character_a_player_may_not(server: str, table: dict[str, str]) -> None:
+    """``retire Kai --reason …`` through the API: ann's is 403 (the GM's to do), the GM's is
+    201 and Kai is gone from the state."""
+    line = "retire Kai --reason 'stays in Otari'"
+    refused = command(server, table, "ann", line)
+    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert "gm role" in refused.json()["error"]["message"]
+    retired = command(server, table, "gm", line)
+    assert 201 == retired.status_code, retired.text
+    state = api(server, table["gm"]).get(f"/tables/{table['id']}/state").json()
+    assert ["Aria"] == sorted(state["characters"])
