@@ -185,20 +185,29 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def is_server(token: str) -> bool:
         return hmac.compare_digest(token.encode(), server_token.encode())
 
-    def seat(request: Request[Any, Any, Any], table: Table) -> Seat:
+    def seated(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
+        """The table and who asks. No token, or a token not good for the table, is 401 before
+        anything else: an unknown table is 404 to the server token only, so ids cannot be
+        probed without it (SERVER.md §4)."""
         token = bearer(request)
         if is_server(token):
-            return Seat("gm", "gm")
-        found = table.seat_of(token)
-        if found is None:
+            return tables.get(table_id), Seat("gm", "gm")
+        try:
+            table = tables.get(table_id)
+        except Refusal as refusal:
+            if refusal.status != 404:
+                raise
+            table = None
+        found = None if table is None else table.seat_of(token)
+        if table is None or found is None:
             raise Refusal(401, "unauthorized", "unknown token for this table")
-        return found
+        return table, found
 
-    def gm_only(request: Request[Any, Any, Any], table: Table) -> Seat:
-        who = seat(request, table)
+    def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:
+        table, who = seated(request, table_id)
         if who.role != "gm":
             raise Refusal(403, "forbidden", f"{who.name} is a {who.role}: this needs the gm role")
-        return who
+        return table
 
     @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
@@ -228,28 +237,25 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
     def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
-        table = tables.get(table_id)
-        gm_only(request, table)
+        table = gm_only(request, table_id)
         token = secrets.token_urlsafe(24)
         views.add_seat(table, data.name, data.role, data.characters, token)
         url = f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={token}"
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
 
     @delete(
-        "/api/tables/{table_id:str}/seats/{name:str}",
+        "/api/tables/{table_id:str}/seats/{name:path}",
         sync_to_thread=True,
         status_code=204,
         responses=ERRORS,
     )
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
-        table = tables.get(table_id)
-        gm_only(request, table)
-        views.revoke_seat(table, name)
+        table = gm_only(request, table_id)
+        views.revoke_seat(table, _name(name))
 
     @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
     def table_info(request: Request[Any, Any, Any], table_id: str) -> TableInfo:
-        table = tables.get(table_id)
-        who = seat(request, table)
+        table, who = seated(request, table_id)
         state = table.state()
         return TableInfo(
             table_id,
@@ -263,13 +269,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def state_of(
         request: Request[Any, Any, Any], table_id: str, at: int | None = None
     ) -> dict[str, Any]:
-        table = tables.get(table_id)
-        return views.state(table, seat(request, table), at)
+        table, who = seated(request, table_id)
+        return views.state(table, who, at)
 
     @get("/api/tables/{table_id:str}/state/{name:path}", sync_to_thread=True, responses=ERRORS)
     def entity_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
-        table = tables.get(table_id)
-        return views.entity(table, seat(request, table), _name(name))
+        table, who = seated(request, table_id)
+        return views.entity(table, who, _name(name))
 
     @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
     def log_of(
@@ -279,13 +285,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         all: bool = False,
         limit: int = 1000,
     ) -> Events:  # noqa: A002 - the contract
-        table = tables.get(table_id)
-        return Events(views.log(table, seat(request, table), after, all, limit))
+        table, who = seated(request, table_id)
+        return Events(views.log(table, who, after, all, limit))
 
     @get("/api/tables/{table_id:str}/history/{name:path}", sync_to_thread=True, responses=ERRORS)
     def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
-        table = tables.get(table_id)
-        return views.history(table, seat(request, table), _name(name))
+        table, who = seated(request, table_id)
+        return views.history(table, who, _name(name))
 
     @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
     def report_of(
@@ -294,18 +300,17 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         format: str = "html",  # noqa: A002 - the contract
         until: int | None = None,
     ) -> Response[str]:
-        table = tables.get(table_id)
+        table, who = seated(request, table_id)
         if format not in REPORT_TYPES:
             raise Refusal(400, "usage", f"format {format!r} is not html or md")
-        text = views.report(table, seat(request, table), format, until)
+        text = views.report(table, who, format, until)
         return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
 
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(
         request: Request[Any, Any, Any], table_id: str, data: CommandBody
     ) -> Response[CommandResult]:
-        table = tables.get(table_id)
-        who = seat(request, table)
+        table, who = seated(request, table_id)
         result, status = views.command(table, who, data.command, data.request_id, data.dry_run)
         return Response(CommandResult(**result), status_code=status)
 
@@ -313,8 +318,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     async def events(
         request: Request[Any, Any, Any], table_id: str, after: int | None = None
     ) -> ServerSentEvent:
-        table = await sync_to_thread(tables.get, table_id)
-        who = await sync_to_thread(seat, request, table)
+        table, who = await sync_to_thread(seated, request, table_id)
         await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
         start = after
         last_id = request.headers.get("last-event-id")
@@ -323,11 +327,11 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         tables.watch(table)  # other processes' appends wake the stream
         token = bearer(request)
 
-        def seated() -> bool:
+        def still() -> bool:
             """Whether the stream's token is still good (a revoked seat's stream ends)."""
             return is_server(token) or table.seat_of(token, fresh=False) is not None
 
-        return ServerSentEvent(_stream(table, who, start or 0, seated))
+        return ServerSentEvent(_stream(table, who, start or 0, still))
 
     @get("/openapi.json", sync_to_thread=False, include_in_schema=False)
     def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:

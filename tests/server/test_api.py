@@ -183,7 +183,8 @@ def test_a_revoked_seat_token_stops_working_at_once(server: str, table: dict[str
 
 
 def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str]) -> None:
-    """state?at=SEQ is the state then; past the end is 422 CORE-SEQ; an unknown name 404."""
+    """state?at=SEQ is the state then; past the end is 422 CORE-SEQ; an unknown name 404; an
+    unknown table 404 to the server token, 401 to a seat's."""
     seq = command(server, table, "ann", "magicpunk draw Aria 2").json()["seqs"][0]
     gm = api(server, table["gm"])
     assert (
@@ -198,7 +199,8 @@ def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str
         == gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()["error"]["rule"]
     )
     assert 404 == gm.get(f"/tables/{table['id']}/state/Nobody").status_code
-    assert 404 == gm.get("/tables/nope/state").status_code
+    assert 404 == api(server).get("/tables/nope/state").status_code  # the server token's
+    assert 401 == gm.get("/tables/nope/state").status_code  # a seat's: not good there (§4)
 
 
 def test_a_table_title_with_control_characters_is_refused(server: str) -> None:

@@ -184,3 +184,39 @@ def test_the_gm_retires_a_character_a_player_may_not(server: str, table: dict[st
     assert 201 == retired.status_code, retired.text
     state = api(server, table["gm"]).get(f"/tables/{table['id']}/state").json()
     assert ["Aria"] == sorted(state["characters"])
+
+
+ROUTES = [
+    ("GET", "", None),
+    ("GET", "/state", None),
+    ("GET", "/state/Aria", None),
+    ("GET", "/log", None),
+    ("GET", "/history/Aria", None),
+    ("GET", "/report?format=nope", None),
+    ("GET", "/events", None),
+    ("POST", "/commands", {"command": "note x"}),
+    ("POST", "/seats", {"name": "zed", "role": "observer"}),
+    ("DELETE", "/seats/ann", None),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ROUTES)
+def test_without_a_good_token_an_unknown_table_answers_as_an_existing_one(
+    server: str, table: dict[str, str], method: str, path: str, body: object
+) -> None:
+    """No token, an unknown token, or another table's seat token: the same 401 for an existing
+    table and for no such table, on every route of a table (ids cannot be probed); the server
+    token still gets the 404."""
+    other = api(server).post("/tables", json={"system": "pf2e"}).json()["table_id"]
+    for token in (None, "wrong", table["ann"]):
+        client = api(server, token)
+        answers = [
+            client.request(method, f"/tables/{tid}{path}", json=body)
+            for tid in (other, "nosuchtable")
+        ]
+        assert [(401, "unauthorized")] * 2 == [
+            (a.status_code, a.json()["error"]["code"]) for a in answers
+        ]
+        assert answers[0].json() == answers[1].json()
+    answer = api(server).request(method, f"/tables/nosuchtable{path}", json=body)
+    assert 404 == answer.status_code
