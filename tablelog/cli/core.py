@@ -35,6 +35,7 @@ __all__ = [
     "COMMAND_LINE_ONLY",
     "MAX_SEQ",
     "command_line_only",
+    "usage_message",
 ]
 
 # The most words one command line may have. click's parser takes its arguments off the front of
@@ -408,3 +409,10 @@ def too_many_words() -> str:
         f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
         "quotes: it is one word)"
     )
+
+
+def usage_message(exc: click.UsageError) -> str:
+    """Return a usage error as one line naming the help to read: ``No such option '--bogus'.
+    (see: tablelog magicpunk draw --help)`` (the CLI's words, and the API's)."""
+    where = exc.ctx.command_path if exc.ctx is not None else "tablelog"
+    return f"{exc.format_message()} (see: {where} --help)"

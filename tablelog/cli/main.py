@@ -12,7 +12,16 @@ from typing import Any
 import click
 
 from tablelog import systems
-from tablelog.cli.core import MAX_SEQ, Env, appending, domain_errors, echo, execute, show_escaped
+from tablelog.cli.core import (
+    MAX_SEQ,
+    Env,
+    appending,
+    domain_errors,
+    echo,
+    execute,
+    show_escaped,
+    usage_message,
+)
 
 __all__ = ["cli", "main"]
 
@@ -124,8 +133,7 @@ def main() -> None:
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.UsageError as exc:  # one line, not click's usage block
-        where = exc.ctx.command_path if exc.ctx is not None else "tablelog"
-        echo(f"error: {exc.format_message()} (see: {where} --help)", err=True)
+        echo(f"error: {usage_message(exc)}", err=True)
         code = exc.exit_code
     except click.ClickException as exc:
         show_escaped(exc)

@@ -127,7 +127,7 @@ def click_line(argv: list[str], env: Any) -> None:
     """
     import click
 
-    from tablelog.cli.core import CliError
+    from tablelog.cli.core import CliError, usage_message
     from tablelog.cli.main import cli
     from tablelog.server.tables import Refusal
 
@@ -145,7 +145,7 @@ def click_line(argv: list[str], env: Any) -> None:
             raise Refusal(503, "log", message) from None
         raise Refusal(400, "usage", message) from None
     except click.UsageError as exc:
-        raise Refusal(400, "usage", exc.format_message()) from None
+        raise Refusal(400, "usage", usage_message(exc)) from None
     except click.exceptions.Exit as exc:
         if exc.exit_code:
             raise Refusal(400, "usage", out.getvalue().strip() or "usage") from None

@@ -220,3 +220,13 @@ def test_without_a_good_token_an_unknown_table_answers_as_an_existing_one(
         assert answers[0].json() == answers[1].json()
     answer = api(server).request(method, f"/tables/nosuchtable{path}", json=body)
     assert 404 == answer.status_code
+
+
+def test_a_usage_error_reads_as_the_clis(server: str, table: dict[str, str]) -> None:
+    """An unknown option: 400 usage with the CLI's words, naming the help to read."""
+    answer = command(server, table, "ann", "magicpunk draw Aria 1 --bogus")
+    assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
+    assert (
+        "No such option '--bogus'. (see: tablelog magicpunk draw --help)"
+        == (answer.json()["error"]["message"])
+    )
