@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.server import ADD, api, serving
+from tests.support.server import ADD, api, serving, sse_records
 
 
 @pytest.fixture(scope="module", params=["file", "postgresql"])
@@ -243,18 +243,10 @@ def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[st
     seq = gm.get(f"/tables/{table['id']}").json()["seq"]
     command(server, table, "ann", "magicpunk draw Aria 1")
     command(server, table, "bo", "magicpunk draw Kai 1")
-    got: list[tuple[int, dict]] = []
     with gm.stream(
         "GET", f"/tables/{table['id']}/events", headers={"Last-Event-ID": str(seq)}
     ) as stream:
-        event_id = None
-        for line in stream.iter_lines():
-            if line.startswith("id:"):
-                event_id = int(line[3:].strip())
-            elif line.startswith("data:") and event_id is not None:
-                got.append((event_id, json.loads(line[5:])))
-                if len(got) == 2:
-                    break
+        got = sse_records(stream, 2)
     assert [seq + 1, seq + 2] == [i for i, _ in got]
     assert ["ann", "bo"] == [d["actor"] for _, d in got]
 

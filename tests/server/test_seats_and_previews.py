@@ -5,7 +5,6 @@ are not one path segment, the API's usage words."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import httpx
@@ -13,22 +12,10 @@ import pytest
 
 from tests.server import test_api
 from tests.server.test_api import command
-from tests.support.server import TOKEN, api, serving
+from tests.support.server import TOKEN, api, serving, sse_records
 
 # the API tests' fixtures: every test on the file store and on PostgreSQL, a magicpunk table
 store, server, table = test_api.store, test_api.server, test_api.table
-
-
-def stream_records(stream: httpx.Response) -> list[tuple[int, dict]]:
-    """Read an SSE stream until it ends: its records as ``(id, data)``."""
-    got: list[tuple[int, dict]] = []
-    event_id = None
-    for line in stream.iter_lines():
-        if line.startswith("id:"):
-            event_id = int(line[3:].strip())
-        elif line.startswith("data:") and event_id is not None:
-            got.append((event_id, json.loads(line[5:])))
-    return got
 
 
 @pytest.mark.parametrize("where", ["same", "other"])
@@ -51,7 +38,7 @@ def test_a_revoked_seats_open_stream_ends_before_the_next_record(
                 assert 204 == revoke.status_code
         noted = command(server, table, "gm", "note after")
         assert 201 == noted.status_code
-        got = stream_records(stream)
+        got = sse_records(stream)
     assert noted.json()["seqs"][0] not in [i for i, _ in got]
     assert [] == [d for _, d in got if d["type"] == "core.Noted"]
 

@@ -103,3 +103,19 @@ def api(server: str, token: str | None = TOKEN) -> httpx.Client:
     client = httpx.Client(base_url=f"{server}/api", headers=headers, timeout=10)
     CLIENTS.append(client)
     return client
+
+
+def sse_records(stream: httpx.Response, count: int | None = None) -> list[tuple[int, Any]]:
+    """Read an event stream's records as ``(id, data)`` until ``count`` of them, or its end."""
+    import json
+
+    got: list[tuple[int, Any]] = []
+    event_id = None
+    for line in stream.iter_lines():
+        if line.startswith("id:"):
+            event_id = int(line[3:].strip())
+        elif line.startswith("data:") and event_id is not None:
+            got.append((event_id, json.loads(line[5:])))
+            if len(got) == count:
+                break
+    return got
