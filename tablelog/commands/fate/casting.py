@@ -6,17 +6,16 @@ FATE-CC-8, FATE-CC-10.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.common import Pending, master, who
 from tablelog.commands.fate.hits import Attack, Tile, land_hits
 from tablelog.events.core import Event
 from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import Master, characters
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.projections.fate.turns import require_no_np_turn
 from tablelog.rules.core import require
@@ -75,7 +74,7 @@ class TakeDamage:
     rank: int | None = None
 
 
-def _powers(caster: dict[str, Any], crest: bool) -> dict[str, int]:
+def _powers(caster: Master, crest: bool) -> dict[str, int]:
     """Return the kinds and powers a cast may use: attributes, or the crest's stored spells."""
     if not crest:
         return dict(caster["powers"])
@@ -94,7 +93,7 @@ def _targets(c: Cast, state: State) -> list[str]:
     return targets
 
 
-def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int:
+def _check_cost_and_injury(state: State, c: Cast, caster: Master) -> int:
     """Return the cast's MP cost, refusing it without enough MP or with a misplaced --injury."""
     mp = cast_mp_cost(c.tiles, caster["hollow"])
     require(
@@ -119,7 +118,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int
 @decider(Cast)
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
-    caster = who(state, c.caster, "master", "FATE-CAST-2")
+    caster = master(state, c.caster, "FATE-CAST-2")
     require_no_np_turn(state, c.caster, caster, "a code cast")
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
@@ -129,7 +128,7 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
         for name in per_target:
-            check_buff_held(name, state.characters[name]["effects"], caster["chants"] > 0)
+            check_buff_held(name, characters(state)[name]["effects"], caster["chants"] > 0)
     pending = Pending(state, action=True)
     hp = CREST_CAST_HP if c.crest else 0
     breakdown = _cast_breakdown(c, caster, total, mp)
@@ -154,7 +153,7 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     return pending.events
 
 
-def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dict[str, str]:
+def _cast_breakdown(c: Cast, caster: Master, total: int, mp: int) -> dict[str, str]:
     hollow = " - 1 (hollow)" if caster["hollow"] else ""
     out = {
         "mp": f"2 x {count(c.tiles, 'pool tile')}{hollow} = {mp}",
@@ -168,7 +167,7 @@ def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dic
 
 
 def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    anti = pending.state.characters[name]["anti_magic"]
+    anti = characters(pending.state)[name]["anti_magic"]
     hp = attack_hp_per_tile(c.grade, anti)
     grades = max(0, c.grade - anti)
     tile = Tile(0, 0, grades) if c.injury else Tile(hp)
@@ -232,7 +231,7 @@ def _buff(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> No
 
 
 def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    anti = pending.state.characters[name]["anti_magic"]
+    anti = characters(pending.state)[name]["anti_magic"]
     left = curse_tiles_after_anti_magic(tiles, anti)
     if left:
         note = f"{count(tiles, 'tile')} - {anti} anti-magic = {left}"
@@ -240,7 +239,7 @@ def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> N
 
 
 def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    target = pending.state.characters[name]
+    target = characters(pending.state)[name]
     if c.injury:
         grades = min(target["injury"], c.grade * tiles)
         pending.add(
@@ -277,7 +276,7 @@ _APPLY = {"attack": _attack, "defense": _defense, "heal": _heal, "buff": _buff, 
 @decider(Chant)
 def decide_chant(state: State, c: Chant) -> list[Event]:
     """Chant once; a caster in the back row cannot (FATE-CHANT-3)."""
-    caster = who(state, c.name, "master", "FATE-CHANT-1")
+    caster = master(state, c.name, "FATE-CHANT-1")
     require(
         caster["row"] == "front", "FATE-CHANT-3", f"{c.name} is in the back row and cannot chant"
     )

@@ -3,18 +3,16 @@ decided, and character lookups (hits meeting defenses: :mod:`.hits`)."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
 import attrs
 
 from tablelog.events.core import Event
-from tablelog.projections.core import State, check, evolve
+from tablelog.projections.core import State, check, evolve, plain_copy
+from tablelog.projections.fate.entities import Character, Master, Servant, find
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import article
 
-__all__ = ["Pending", "who"]
+__all__ = ["Pending", "who", "master", "servant"]
 
 
 class Pending:
@@ -27,7 +25,7 @@ class Pending:
     """
 
     def __init__(self, state: State, action: bool = False) -> None:
-        self.state = copy.deepcopy(state)
+        self.state = _trial_copy(state)
         self.events: list[Event] = []
         self.tracked = action
         self.action = 0
@@ -50,17 +48,50 @@ class Pending:
         self.events.append(event)
 
 
-def who(
-    state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME"
-) -> dict[str, Any]:
-    """Return character ``name`` (of ``role`` if given).
+def _trial_copy(state: State) -> State:
+    """Return a copy of ``state`` whose data shares nothing with it (plain data, so
+    :func:`plain_copy` rather than ``copy.deepcopy``)."""
+    return attrs.evolve(
+        state,
+        clock=plain_copy(state.clock),
+        characters=plain_copy(state.characters),
+        items=plain_copy(state.items),
+        deck=plain_copy(state.deck),
+        extra=plain_copy(state.extra),
+    )
+
+
+def who(state: State, name: str) -> Character:
+    """Return character ``name``.
 
     Raises:
-        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for the wrong role.
+        RuleViolation: UNKNOWN-NAME for no such character.
     """
-    record = state.characters.get(name)
+    record = find(state, name)
     if record is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character named {name}")
-    if role is not None and record["role"] != role:
-        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not {article(role)}")
+    return record
+
+
+def master(state: State, name: str, rule_id: str) -> Master:
+    """Return master ``name``.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for a servant.
+    """
+    record = who(state, name)
+    if record["role"] != "master":
+        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not a master")
+    return record
+
+
+def servant(state: State, name: str, rule_id: str) -> Servant:
+    """Return servant ``name``.
+
+    Raises:
+        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for a master.
+    """
+    record = who(state, name)
+    if record["role"] != "servant":
+        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not a servant")
     return record

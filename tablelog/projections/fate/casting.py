@@ -145,7 +145,7 @@ def _damage_holds(state: State, e: DamageTaken) -> None:
     who = character(state, e.name)
     label, rule_id = ("release", "FATE-NP-6") if "np" in e.breakdown else ("cast", "FATE-CAST-4")
     require_cause(state, e.cause, rule_id, f"damage to {e.name}", label, "damage")
-    used = who.get("_turn_use", {})
+    used = who["_turn_use"]
     for effect_id, tiles in e.spent.items():
         effect = _effect(who, effect_id)
         require(
@@ -174,7 +174,7 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
     who = find(state, e.name)
     if who is None:
         return
-    used = who.setdefault("_turn_use", {})
+    used = who["_turn_use"]
     for effect_id, tiles in e.spent.items():
         effect = _effect(who, effect_id)
         if effect is None:
@@ -189,7 +189,7 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
     who["mp"] = max(0, who["mp"] - e.mp)
     who["injury"] += e.injury
     if e.wound:
-        wounds = who.setdefault("_wounds", {})
+        wounds = who["_wounds"]
         wounds[e.wound] = wounds.get(e.wound, 0) + e.injury
 
 

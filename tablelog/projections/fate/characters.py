@@ -16,7 +16,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
-from tablelog.projections.fate.entities import PhantasmNumbers, characters, find
+from tablelog.projections.fate.entities import PhantasmNumbers, characters, find, madness
 from tablelog.projections.fate.records import character, master_record, servant_record
 from tablelog.rules.fate import count
 
@@ -159,7 +159,7 @@ def _row_changed(state: State, e: RowChanged) -> None:
 def _has_madness(state: State, e: MadnessToggled) -> None:
     who = character(state, e.name, "FATE-NP-4")
     require(
-        who["role"] == "servant" and bool(who["madness"]),
+        bool(madness(who)),
         "FATE-NP-4",
         f"{e.name} has no madness enhancement",
     )

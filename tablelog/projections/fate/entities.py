@@ -41,6 +41,8 @@ __all__ = [
     "Servant",
     "characters",
     "find",
+    "madness",
+    "up_np",
 ]
 
 
@@ -192,3 +194,14 @@ def characters(state: State) -> dict[str, Character]:
 def find(state: State, name: str) -> Character | None:
     """Return the character ``name``, or None when there is none (evolvers skip it)."""
     return characters(state).get(name)
+
+
+def madness(who: Character) -> str | None:
+    """Return the grade of a servant's madness enhancement (FATE-NP-4); None for a servant
+    without one and for a master."""
+    return who["madness"] if who["role"] == "servant" else None
+
+
+def up_np(up: Field | Army | None) -> str | None:
+    """Return the NP id of a field or army that is up, or None when none is."""
+    return None if up is None else up["np"]

@@ -17,7 +17,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
-from tablelog.projections.fate.entities import Army, Character, Field, find
+from tablelog.projections.fate.entities import Character, find, madness, up_np
 from tablelog.projections.fate.records import (
     character,
     register_action,
@@ -70,7 +70,7 @@ def _check_release_count(state: State, owner: Character, e: PhantasmReleased) ->
         require_no_np_turn(state, e.owner, owner, "an always-active NP")
         allowed = e.uses_allowed
         if allowed is None:
-            allowed = legacy.uses_allowed(owner["madness"] if owner["role"] == "servant" else None)
+            allowed = legacy.uses_allowed(madness(owner))
         used = owner["_always_uses"].get(e.np_id, 0)
         require(
             used < allowed,
@@ -94,7 +94,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     if e.always and np is not None and np["form"] == "defense":
         owner["_battle_uses"] = [*owner["_battle_uses"], e.np_id]
     elif e.always:
-        uses = owner.setdefault("_always_uses", {})
+        uses = owner["_always_uses"]
         uses[e.np_id] = uses.get(e.np_id, 0) + 1
         mark_judgment(state, owner, "an always-active NP")
     else:
@@ -104,7 +104,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
 def _mark_release(owner: Character, np_id: str, always: bool) -> None:
     """Note a true-name release of ``np_id``: its once-per-release ability is ready ([선회])."""
     if not always:
-        owner.setdefault("_released", {})[np_id] = True
+        owner["_released"][np_id] = True
 
 
 @precondition(FieldRaised)
@@ -146,7 +146,7 @@ def _field_up(state: State, e: FieldEnded) -> None:
         "end of the field",
     )
     require(
-        _up(owner["field"], e.np_id),
+        up_np(owner["field"]) == e.np_id,
         "FATE-NP-10",
         f"{e.owner} holds no field called {e.np_id} up",
     )
@@ -155,7 +155,7 @@ def _field_up(state: State, e: FieldEnded) -> None:
 @evolver(FieldEnded)
 def _field_ended(state: State, e: FieldEnded) -> None:
     owner = find(state, e.owner)
-    if owner is not None and _up(owner["field"], e.np_id):
+    if owner is not None and up_np(owner["field"]) == e.np_id:
         owner["field"] = None
 
 
@@ -174,11 +174,6 @@ def _familiars_of(owner: Character, np_id: str) -> bool:
     """True when the owner's army out is familiars of ``np_id`` (more may join them)."""
     army = owner["army"]
     return army is not None and army["familiars"] and army["np"] == np_id
-
-
-def _up(field_or_army: Field | Army | None, np_id: str) -> bool:
-    """True when the owner's field (or army) is up and is the one of ``np_id``."""
-    return field_or_army is not None and field_or_army["np"] == np_id
 
 
 @evolver(ArmySummoned)
@@ -206,7 +201,7 @@ def _army_summoned(state: State, e: ArmySummoned) -> None:
 def _army_out(state: State, e: ArmyDismissed) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(
-        _up(owner["army"], e.np_id),
+        up_np(owner["army"]) == e.np_id,
         "FATE-NP-11",
         f"{e.owner} has no army called {e.np_id} out",
     )
@@ -215,7 +210,7 @@ def _army_out(state: State, e: ArmyDismissed) -> None:
 @evolver(ArmyDismissed)
 def _army_dismissed(state: State, e: ArmyDismissed) -> None:
     owner = find(state, e.owner)
-    if owner is not None and _up(owner["army"], e.np_id):
+    if owner is not None and up_np(owner["army"]) == e.np_id:
         owner["army"] = None
 
 
@@ -234,13 +229,13 @@ def _may_use(state: State, e: AbilityUsed) -> None:
     require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
     if e.ability == "charge":
         require(
-            owner.get("_released", {}).get(e.np_id),
+            owner["_released"].get(e.np_id),
             "FATE-NP-13",
             f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for",
         )
     if e.ability == "shoot":
         require(
-            _up(owner["field"], e.np_id),
+            up_np(owner["field"]) == e.np_id,
             "FATE-NP-13",
             f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such field)",
         )
@@ -255,4 +250,4 @@ def _ability_used(state: State, e: AbilityUsed) -> None:
     owner["mp"] = max(0, owner["mp"] - e.mp)
     mark_judgment(state, owner, f"{e.np_id}'s {e.ability}")
     if e.ability == "charge":
-        owner.setdefault("_released", {})[e.np_id] = False
+        owner["_released"][e.np_id] = False

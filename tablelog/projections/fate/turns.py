@@ -35,7 +35,7 @@ def require_no_np_turn(state: State, name: str, who: Character, what: str) -> No
     """
     now = turn_now(state)
     require(
-        now is None or who.get("_np_turn") != now,
+        now is None or who["_np_turn"] != now,
         "FATE-NP-14",
         f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
         f" allows only the NP, not {what}",
@@ -48,7 +48,7 @@ def require_no_other_judgment(state: State, name: str, who: Character) -> None:
     Raises:
         RuleViolation: FATE-NP-14 naming the judgment, the round and the turn.
     """
-    now, acted = turn_now(state), who.get("_acted")
+    now, acted = turn_now(state), who["_acted"]
     require(
         now is None or acted is None or acted[:2] != now,
         "FATE-NP-14",
