@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import Pending, master, who
+from tablelog.commands.fate.common import Pending, who
 from tablelog.commands.fate.hits import Attack, Tile, land_hits
 from tablelog.events.core import Event
 from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
@@ -118,7 +118,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: Master) -> int:
 @decider(Cast)
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
-    caster = master(state, c.caster, "FATE-CAST-2")
+    caster = who(state, c.caster, "master", "FATE-CAST-2")
     require_no_np_turn(state, c.caster, caster, "a code cast")
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
@@ -276,7 +276,7 @@ _APPLY = {"attack": _attack, "defense": _defense, "heal": _heal, "buff": _buff, 
 @decider(Chant)
 def decide_chant(state: State, c: Chant) -> list[Event]:
     """Chant once; a caster in the back row cannot (FATE-CHANT-3)."""
-    caster = master(state, c.name, "FATE-CHANT-1")
+    caster = who(state, c.name, "master", "FATE-CHANT-1")
     require(
         caster["row"] == "front", "FATE-CHANT-3", f"{c.name} is in the back row and cannot chant"
     )

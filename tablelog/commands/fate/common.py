@@ -3,6 +3,8 @@ decided, and character lookups (hits meeting defenses: :mod:`.hits`)."""
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 import attrs
 
 from tablelog.events.core import Event
@@ -12,7 +14,7 @@ from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import article
 
-__all__ = ["Pending", "who", "master", "servant"]
+__all__ = ["Pending", "who"]
 
 
 class Pending:
@@ -61,37 +63,23 @@ def _trial_copy(state: State) -> State:
     )
 
 
-def who(state: State, name: str) -> Character:
-    """Return character ``name``.
+@overload
+def who(state: State, name: str) -> Character: ...
+@overload
+def who(state: State, name: str, role: Literal["master"], rule_id: str) -> Master: ...
+@overload
+def who(state: State, name: str, role: Literal["servant"], rule_id: str) -> Servant: ...
+def who(
+    state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME"
+) -> Character:
+    """Return character ``name`` (of ``role`` if given: then typed a Master or a Servant).
 
     Raises:
-        RuleViolation: UNKNOWN-NAME for no such character.
+        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for the wrong role.
     """
     record = find(state, name)
     if record is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character named {name}")
-    return record
-
-
-def master(state: State, name: str, rule_id: str) -> Master:
-    """Return master ``name``.
-
-    Raises:
-        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for a servant.
-    """
-    record = who(state, name)
-    if record["role"] != "master":
-        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not a master")
-    return record
-
-
-def servant(state: State, name: str, rule_id: str) -> Servant:
-    """Return servant ``name``.
-
-    Raises:
-        RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for a master.
-    """
-    record = who(state, name)
-    if record["role"] != "servant":
-        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not a servant")
+    if role is not None and record["role"] != role:
+        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not {article(role)}")
     return record

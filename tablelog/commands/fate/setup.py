@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import Pending, master, servant, who
+from tablelog.commands.fate.common import Pending, who
 from tablelog.events.core import Event
 from tablelog.events.fate import (
     CharacterGradeSet,
@@ -224,7 +224,7 @@ def _np_numbers(profile: NPProfile) -> dict[str, Any]:
 @decider(AddPhantasm)
 def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     """Check grade, type, budget and the 3-NP limit; record the NP."""
-    servant(state, c.servant, "FATE-NP-1")
+    who(state, c.servant, "servant", "FATE-NP-1")
     check_name(c.np_id, "a Noble Phantasm id")
     grade = parse_np_grade(c.grade)
     mods = _mods(c.mods)
@@ -249,7 +249,7 @@ def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
 @decider(AddUniqueAbility)
 def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
     """Check the unique-ability limits (FATE-UA-1, FATE-UA-3); record it."""
-    master(state, c.master, "FATE-UA-1")
+    who(state, c.master, "master", "FATE-UA-1")
     grade = parse_np_grade(c.grade)
     check_unique_ability(grade, c.ua_type, "true-name", c.starting)
     mods = _mods(c.mods)
@@ -285,7 +285,7 @@ def decide_move_row(state: State, c: MoveRow) -> list[Event]:
 @decider(ToggleMadness)
 def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
     """Start or stop madness enhancement (only a servant that has it)."""
-    record = servant(state, c.name, "FATE-NP-4")
+    record = who(state, c.name, "servant", "FATE-NP-4")
     require(record["madness"], "FATE-NP-4", f"{c.name} has no madness enhancement")
     require(
         record["raging"] != c.raging,
@@ -298,6 +298,6 @@ def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
 @decider(SetCharacterGrade)
 def decide_set_character_grade(state: State, c: SetCharacterGrade) -> list[Event]:
     """Set a master's character grade (0 or more, as ``--character-grade`` at setup)."""
-    master(state, c.name, "FATE-UA-2")
+    who(state, c.name, "master", "FATE-UA-2")
     require(c.grade >= 0, "FATE-UA-2", f"character grade {c.grade} is below 0")
     return [CharacterGradeSet(c.name, c.grade)]
