@@ -6,7 +6,6 @@ Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 2.①②④, 3.③④, 4
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tablelog.commands.fate.common import Pending, who
 from tablelog.events.fate import (
@@ -20,7 +19,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.events.fate.base import with_rules
-from tablelog.projections.fate.entities import Phantasm, characters, up_np
+from tablelog.projections.fate.entities import Field, Phantasm, characters, up_np
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     EX_FIELD_ALLY_HP,
@@ -41,6 +40,7 @@ from tablelog.rules.fate import (
     parse_mods,
 )
 from tablelog.rules.fate.grades import Grade
+from tablelog.rules.fate.upkeep import FieldClash
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep", "field_drain"]
 
@@ -56,22 +56,16 @@ _ENDED = {
 
 def _clashes(
     pending: Pending, owner: str, grade: Grade, marble: bool
-) -> list[tuple[str, Any, Any]]:
+) -> list[tuple[str, Field, FieldClash]]:
     """Return ``(owner, field, clash)`` for every other field up (FATE-NP-10)."""
     return [
-        (
-            name,
-            rec["field"],
-            field_clash(
-                grade, marble, parse_grade(rec["field"]["grade"]), rec["field"]["reality_marble"]
-            ),
-        )
+        (name, up, field_clash(grade, marble, parse_grade(up["grade"]), up["reality_marble"]))
         for name, rec in characters(pending.state).items()
-        if rec["field"] is not None and name != owner
+        if (up := rec["field"]) is not None and name != owner
     ]
 
 
-def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
+def _mp_factor(clashes: list[tuple[str, Field, FieldClash]]) -> int:
     """Return the activation MP multiplier: 0 if nullified, else the highest clash factor."""
     if any(clash.outcome == "nullified" for _, _, clash in clashes):
         return 0
