@@ -233,7 +233,8 @@ def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
         "MP-COHAB-2",
         f"unknown leisure table {c.table!r} (town or wilds)",
     )
-    if not (ch.get("lifestyle") or {}).get("cohabitants"):
+    life = ch["lifestyle"]
+    if life is None or not life["cohabitants"]:
         return [
             LeisureEventTaken(
                 name=c.name,

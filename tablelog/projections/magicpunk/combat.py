@@ -19,6 +19,7 @@ from tablelog.events.magicpunk import (
     PreparationTaken,
 )
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.magicpunk.entities import Character, characters
 from tablelog.projections.magicpunk.table import character, table_of
 from tablelog.rules.magicpunk import combat
 
@@ -26,7 +27,7 @@ HP_RULE = "MP-HP"
 """Refusal ID of a heal that no longer fits under max HP (docs/magicpunk.md; no seed clause)."""
 
 
-def _check_bound(ch: dict[str, Any], name: str, e: DamageTaken | Healed, rule: str) -> None:
+def _check_bound(ch: Character, name: str, e: DamageTaken | Healed, rule: str) -> None:
     """Refuse a bounded HP change on HP it no longer fits (see the module docstring)."""
     if e.hp_before is None or e.hp_after is None:  # legacy v1 record: nothing recorded
         return
@@ -72,10 +73,10 @@ def _check_damage_taken(state: State, e: DamageTaken) -> None:
 
 def _apply_change(
     state: State, name: str, before: int | None, after: int | None
-) -> dict[str, Any] | None:
+) -> Character | None:
     """Apply the recorded HP change (after - before) to ``name``; return its record instead when
     the event is a legacy v1 record (no HP recorded), for the caller's legacy path."""
-    ch = state.characters.get(name)
+    ch = characters(state).get(name)
     if ch is not None and before is not None and after is not None:
         ch["hp"] += after - before
         return None

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tablelog.projections.core import State
+from tablelog.projections.magicpunk.entities import characters, items
 from tablelog.rules.core import RuleViolation, Secret, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
@@ -57,8 +58,9 @@ def holder_cards(state: State, holder: str) -> list[str]:
         RuleViolation: UNKNOWN-NAME if there is no such character or item.
     """
     held = _held(state, holder)
-    require(held is not None, "UNKNOWN-NAME", f"no character or item named {holder!r}")
-    return held  # type: ignore[return-value]
+    if held is None:
+        raise RuleViolation("UNKNOWN-NAME", f"no character or item named {holder!r}")
+    return held
 
 
 def card_location(state: State, card: str) -> str:
@@ -89,10 +91,10 @@ def _place(state: State, card: str) -> tuple[str, str | None, bool]:
         return "in the draw pile", None, True
     if card in state.deck["discard"]:
         return "in the discard pile", None, False
-    for name, ch in state.characters.items():
+    for name, ch in characters(state).items():
         if card in ch["hand"]:
             return f"in {name}'s hand", name, True
-    for name, item in state.items.items():
+    for name, item in items(state).items():
         if card in item["cards"]:
             return f"in the item {name}", name, True
     return "not in this session's deck", None, False
@@ -158,18 +160,18 @@ def give_to_holder(state: State, holder: str, cards: Iterable[str]) -> None:
 
 
 def _held(state: State, holder: str) -> list[str] | None:
-    if holder in state.characters:
-        return state.characters[holder]["hand"]  # type: ignore[no-any-return]
-    if holder in state.items:
-        return state.items[holder]["cards"]  # type: ignore[no-any-return]
-    return None
+    ch, item = characters(state).get(holder), items(state).get(holder)
+    if ch is not None:
+        return ch["hand"]
+    return item["cards"] if item is not None else None
 
 
 def _set_holder(state: State, holder: str, cards: list[str]) -> None:
-    if holder in state.characters:
-        state.characters[holder]["hand"] = cards
-    else:
-        state.items[holder]["cards"] = cards
+    ch, item = characters(state).get(holder), items(state).get(holder)
+    if ch is not None:
+        ch["hand"] = cards
+    elif item is not None:
+        item["cards"] = cards
 
 
 def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None) -> None:

@@ -1,0 +1,102 @@
+"""Magic Punk's entity records, typed: the shape of each ``characters`` and ``items`` value.
+
+The records stay plain dicts at run time (``state --json`` and snapshots are unchanged); these
+TypedDicts let ``mypy --strict`` check every key the system's code reads or writes, and the
+contract test checks every record of every frozen log against them (``SYSTEM.records``).
+
+- :class:`Character` (``state.characters``): a PC, built by ``CharacterAdded``. Its HP (core
+  rules; MP-PULL-1 stops pulled punches at 0), its mana-card hand (魔煌カード, MP-CARDS), the four
+  abilities and the skills ``{name: rank}`` (MP-REBUILD-1..7), its money in Mj with the rebuild
+  bookkeeping (A, B and conversions: MP-REBUILD-2, MP-REBUILD-8), the spells learned
+  (:class:`Spell`, MP-REBUILD-10..11), the ids of its items, the round's ``acted`` and
+  ``stays_acted`` flags (MP-COVER-1) and its shared residence (:class:`Lifestyle` or None,
+  同居, MP-COHAB-1).
+- :class:`Item` (``state.items``): an item a character bought, built by ``ItemAdded``. Its owner,
+  the mana cards charged into it (MP-CIRC-2), its price, its Ma-GEAR magic-slot occupancy and
+  whether it is readied with its Ma-GEAR effect (MP-GEAR-1).
+
+Every key of both is present in every record (no ``NotRequired`` key): the evolvers build each
+record whole. Keys and values are described in docs/magicpunk.md (State).
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict, cast
+
+from tablelog.projections.core import State
+
+__all__ = ["Spell", "Lifestyle", "Character", "Item", "characters", "items", "RECORDS"]
+
+
+class Spell(TypedDict):
+    """A spell a character learned (``SpellLearned``; MP-REBUILD-10..11): its gate and tier,
+    its price and how it was paid (Mj from money and from spell-only money; ``free``: learned
+    without charge, refunded as paid)."""
+
+    gate: str
+    tier: int
+    price: int
+    from_money: int
+    from_spell_money: int
+    free: bool
+
+
+class Lifestyle(TypedDict):
+    """A shared residence (``ResidenceShared``; 同居, MP-COHAB-1): region and residence with
+    their living points (this PC's share of the residence's) and the other PCs living there."""
+
+    region: str
+    residence: str
+    region_points: int
+    residence_points: int
+    cohabitants: list[str]
+
+
+class Character(TypedDict):
+    """A PC (see the module docstring); ``skills`` maps a skill to ``novice``, ``expert`` or
+    ``master``; money is in Mj."""
+
+    hp: int
+    hp_max: int
+    hand: list[str]
+    body: int
+    sense: int
+    intellect: int
+    magic: int
+    skills: dict[str, str]
+    money: int
+    spell_money: int
+    money_at_creation: int
+    money_from_scenarios: int
+    money_converted: int
+    spells: dict[str, Spell]
+    items: list[str]
+    acted: bool
+    stays_acted: bool
+    lifestyle: Lifestyle | None
+
+
+class Item(TypedDict):
+    """An item (see the module docstring): ``gear_slots`` is None for an item without Ma-GEAR;
+    ``gear_active`` is None until it is readied."""
+
+    owner: str
+    cards: list[str]
+    price: int
+    gear_slots: int | None
+    readied: bool
+    gear_active: bool | None
+
+
+RECORDS: tuple[type, ...] = (Character, Item)
+"""The system's record types, declared as ``SYSTEM.records``."""
+
+
+def characters(state: State) -> dict[str, Character]:
+    """Return ``state.characters``, typed: the live ``{name: Character}`` dict."""
+    return cast("dict[str, Character]", state.characters)
+
+
+def items(state: State) -> dict[str, Item]:
+    """Return ``state.items``, typed: the live ``{id: Item}`` dict."""
+    return cast("dict[str, Item]", state.items)
