@@ -12,7 +12,7 @@ from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, require
-from tablelog.projections.magicpunk.entities import characters, items
+from tablelog.projections.magicpunk.entities import characters, deck_of, items
 from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
 from tablelog.projections.magicpunk.zones import card_hint, check_held, holder_cards
 from tablelog.rules.core import draw_index
@@ -65,8 +65,8 @@ class Circulate:
 
 def check_known(state: State, cards: tuple[str, ...]) -> None:
     """Refuse cards that are not in this session's deck, or a card named twice (MP-CARDS)."""
-    assert state.deck is not None
-    deck_cards = set(state.deck["_pile"]) | set(state.deck["discard"])
+    deck = deck_of(state)
+    deck_cards = set(deck["_pile"]) | set(deck["discard"])
     deck_cards |= {c for ch in characters(state).values() for c in ch["hand"]}
     deck_cards |= {c for it in items(state).values() for c in it["cards"]}
     unknown = [c for c in cards if c not in deck_cards]
@@ -88,8 +88,7 @@ def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
 def decide_draw(state: State, c: Draw) -> list[Event]:
     """Decide a draw: the named cards must be in the draw pile; else pick at random."""
     character(state, c.who)
-    deck = state.deck
-    assert deck is not None
+    deck = deck_of(state)
     if c.cards is not None:
         check_known(state, c.cards)
         require(
@@ -156,8 +155,7 @@ def circulation(
 
     Source: MP-CIRC-1, MP-CIRC-2, MP-CIRC-3.
     """
-    deck = state.deck
-    assert deck is not None
+    deck = deck_of(state)
     plan = plan_random_draw(
         state.seed,
         deck["_pile"],
@@ -181,7 +179,7 @@ def circulation(
 
 def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]:
     pool, chosen = list(held), []
-    made = state.deck["draws_made"] if state.deck is not None else 0
+    made = deck_of(state)["draws_made"]
     for i in range(count):
         card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate", made, i)]
         pool.remove(card)

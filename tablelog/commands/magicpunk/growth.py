@@ -16,8 +16,9 @@ from tablelog.events.magicpunk import (
     SpellLearned,
 )
 from tablelog.projections.core import State, require
+from tablelog.projections.magicpunk.entities import table_of
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known
-from tablelog.projections.magicpunk.table import character, check_rule_adopted, table_of
+from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
 

@@ -20,13 +20,8 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, require
-from tablelog.projections.magicpunk.entities import items
-from tablelog.projections.magicpunk.table import (
-    character,
-    check_free_name,
-    check_rule_adopted,
-    table_of,
-)
+from tablelog.projections.magicpunk.entities import items, table_of
+from tablelog.projections.magicpunk.table import character, check_free_name, check_rule_adopted
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank

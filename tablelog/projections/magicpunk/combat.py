@@ -9,8 +9,6 @@ not. A v1 record (no HP recorded) takes the legacy path: today's rule computes t
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.magicpunk import (
     BriefingEnded,
     BriefingStarted,
@@ -18,9 +16,9 @@ from tablelog.events.magicpunk import (
     Healed,
     PreparationTaken,
 )
-from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.magicpunk.entities import Character, characters
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.core import RuleViolation, State, evolver, precondition, require
+from tablelog.projections.magicpunk.entities import Briefing, Character, characters, table_of
+from tablelog.projections.magicpunk.table import character
 from tablelog.rules.magicpunk import combat
 
 HP_RULE = "MP-HP"
@@ -102,10 +100,11 @@ def _healed(state: State, e: Healed) -> None:
         legacy["hp"] = combat.hp_after_heal(legacy["hp"], legacy["hp_max"], max(e.amount, 0))
 
 
-def _check_briefing(state: State) -> dict[str, Any]:
+def _check_briefing(state: State) -> Briefing:
     briefing = table_of(state).get("briefing")
-    require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
-    return briefing  # type: ignore[return-value]
+    if briefing is None:
+        raise RuleViolation("MP-BRIEF-1", "no briefing is under way")
+    return briefing
 
 
 @precondition(BriefingStarted)

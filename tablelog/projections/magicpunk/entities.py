@@ -17,15 +17,34 @@ contract test checks every record of every frozen log against them (``SYSTEM.rec
 
 Every key of both is present in every record (no ``NotRequired`` key): the evolvers build each
 record whole. Keys and values are described in docs/magicpunk.md (State).
+
+The system's other records are typed here too: :class:`Deck` (``state.deck``: the piles of the
+session's mana cards, MP-CARDS) and :class:`Table` (``state.extra["magicpunk"]``, private: the
+combat round, the briefing under way (:class:`Briefing`, MP-BRIEF-1), the roll counter, the
+shared leisure events taken (MP-COHAB-2) and the optional rules adopted, MP-ADOPT).
 """
 
-from __future__ import annotations
-
-from typing import TypedDict, cast
+# No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict whose annotations
+# are strings takes its ``NotRequired`` keys for required ones (``__required_keys__``).
+from typing import Any, NotRequired, TypedDict, cast
 
 from tablelog.projections.core import State
 
-__all__ = ["Spell", "Lifestyle", "Character", "Item", "characters", "items", "RECORDS"]
+__all__ = [
+    "Spell",
+    "Lifestyle",
+    "Character",
+    "Item",
+    "Deck",
+    "Briefing",
+    "Table",
+    "RECORDS",
+    "characters",
+    "items",
+    "deck_of",
+    "set_deck",
+    "table_of",
+]
 
 
 class Spell(TypedDict):
@@ -88,6 +107,40 @@ class Item(TypedDict):
     gear_active: bool | None
 
 
+class Deck(TypedDict):
+    """The session's mana cards (MP-CARDS): ``size`` (cards in the deck), ``draw_count`` (cards
+    in the draw pile), ``discard`` (oldest first), ``draws_made`` (active draws so far, the
+    randomness key) and the private ``_pile`` (the draw pile, canonical order)."""
+
+    size: int
+    draw_count: int
+    discard: list[str]
+    draws_made: int
+    _pile: list[str]
+
+
+class Briefing(TypedDict):
+    """A briefing under way (MP-BRIEF-1): its package and the preparations taken, by
+    ``"side:who"`` and by side."""
+
+    package: str
+    by_actor: dict[str, int]
+    by_side: dict[str, int]
+
+
+class Table(TypedDict):
+    """The system's private table record: the combat round, the briefing under way (or None)
+    and its per-actor limit once one began, the checks rolled (the randomness key), the shared
+    leisure events taken per household (MP-COHAB-2) and the optional rules adopted."""
+
+    round: int
+    briefing: Briefing | None
+    briefing_limit: NotRequired[int]
+    rolls: int
+    leisure: dict[str, list[int]]
+    rules: list[str]
+
+
 RECORDS: tuple[type, ...] = (Character, Item)
 """The system's record types, declared as ``SYSTEM.records``."""
 
@@ -100,3 +153,23 @@ def characters(state: State) -> dict[str, Character]:
 def items(state: State) -> dict[str, Item]:
     """Return ``state.items``, typed: the live ``{id: Item}`` dict."""
     return cast("dict[str, Item]", state.items)
+
+
+def deck_of(state: State) -> Deck:
+    """Return ``state.deck``, typed (the live record).
+
+    Raises:
+        AssertionError: Before ``init_state`` made the deck (a programming error).
+    """
+    assert state.deck is not None
+    return cast("Deck", state.deck)
+
+
+def set_deck(state: State, deck: Deck) -> None:
+    """Make ``deck`` the session's deck record."""
+    state.deck = cast("dict[str, Any]", deck)
+
+
+def table_of(state: State) -> Table:
+    """Return the system's private table record (the live record; ``init_state`` makes it)."""
+    return cast("Table", state.extra.setdefault("magicpunk", {}))

@@ -14,8 +14,8 @@ from tablelog.events.magicpunk import (
     SpellLearned,
 )
 from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.magicpunk.entities import Character, characters, items
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.magicpunk.entities import Character, characters, items, table_of
+from tablelog.projections.magicpunk.table import character
 from tablelog.projections.magicpunk.zones import put_discard
 from tablelog.rules.magicpunk import lifestyle, rebuild
 from tablelog.rules.magicpunk.text import listing

@@ -5,8 +5,6 @@ HP (damage, healing) and briefing are in :mod:`tablelog.projections.magicpunk.co
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.magicpunk import (
     CharacterAdded,
     CoverTaken,
@@ -18,12 +16,11 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.magicpunk.entities import Character, characters, items
+from tablelog.projections.magicpunk.entities import Character, characters, items, table_of
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.optional import check_adopted
 
 __all__ = [
-    "table_of",
     "adopts",
     "check_rule_adopted",
     "clock_now",
@@ -31,11 +28,6 @@ __all__ = [
     "character",
     "check_free_name",
 ]
-
-
-def table_of(state: State) -> dict[str, Any]:
-    """Return the system's private table record (round, briefing, roll and leisure counters)."""
-    return state.extra.setdefault("magicpunk", {})  # type: ignore[no-any-return]
 
 
 def adopts(state: State, rule: str) -> bool:

@@ -1,8 +1,10 @@
-"""Magic Punk's typed records: every record the evolvers build is a Character or an Item.
+"""Magic Punk's typed records: every record the evolvers build is a Character or an Item, the
+deck a Deck and the private table record a Table.
 
 The records are checked against the TypedDicts of ``tablelog.projections.magicpunk.entities``
 with ``tests.support.shapes.problems`` after every event of a history that builds each kind and
-each nested record (a spell, a shared residence) and each nullable value in both forms.
+each nested record (a spell, a shared residence, a briefing), each nullable value in both forms
+and the one ``NotRequired`` key (the table's ``briefing_limit``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ import tablelog.events.magicpunk as E
 import tablelog.projections.magicpunk as P
 from tablelog import systems
 from tablelog.projections.core import State, check, evolve
-from tablelog.projections.magicpunk.entities import Character, Item, Lifestyle, Spell
+from tablelog.projections.magicpunk.entities import (
+    Briefing,
+    Character,
+    Deck,
+    Item,
+    Lifestyle,
+    Spell,
+    Table,
+)
 from tests.support.shapes import problems
 
 KAI = E.CharacterAdded(name="Kai", body=10, sense=10, intellect=10, magic=10, hp_max=32)
@@ -39,6 +49,13 @@ HISTORY = (
     ),
     E.DamageTaken(target="Kai", amount=5, pull_punches=False, hp_before=32, hp_after=27),
     E.TurnTaken(name="Lin"),
+    E.CheckRolled(
+        notation="2MP10", dice=(4, 12), kept=(4, 12), success=True, jackpot=False,
+        bad_beat=False, achieved=None, roll_no=0, by="Kai",
+    ),
+    E.CardsPlayed(who="Kai", cards=("2S",)),
+    E.BriefingStarted(package="1m", limit_each=6),
+    E.PreparationTaken(who="Kai", side="pc"),
 )  # fmt: skip
 
 
@@ -53,10 +70,13 @@ def folded(*events: E.Event) -> State:
 
 
 def shape_problems(state: State) -> list[str]:
-    """Return what in any character or item record is not a Character or an Item."""
+    """Return what in any record is not of its TypedDict: a character, an item, the deck, the
+    table."""
     return [
         *(p for name, ch in state.characters.items() for p in problems(ch, Character, name)),
         *(p for name, item in state.items.items() for p in problems(item, Item, name)),
+        *problems(state.deck, Deck, "deck"),
+        *problems(state.extra["magicpunk"], Table, "table"),
     ]
 
 
@@ -90,6 +110,24 @@ def test_nested_and_nullable_values_appear_in_both_forms():
     )
     new = folded(KAI).characters["Kai"]
     assert (None, {}, []) == (new["lifestyle"], new["spells"], new["items"])
+
+
+def test_the_briefing_and_its_limit_appear_in_the_table():
+    """The table's ``briefing`` is None, then a Briefing with its counts; ``briefing_limit``
+    (``NotRequired``) appears when the first briefing begins."""
+    before, after = folded(*HISTORY[:-2]), folded(*HISTORY)
+    assert (None, False) == (
+        before.extra["magicpunk"]["briefing"],
+        "briefing_limit" in before.extra["magicpunk"],
+    )
+    table = after.extra["magicpunk"]
+    assert [] == problems(table["briefing"], Briefing)
+    assert (6, {"pc:Kai": 1}, {"pc": 1}) == (
+        table["briefing_limit"],
+        table["briefing"]["by_actor"],
+        table["briefing"]["by_side"],
+    )
+    assert (1, ["2S"]) == (table["rolls"], after.deck["discard"])
 
 
 def test_a_record_off_its_shape_is_reported():
