@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from tablelog.commands.pf2e import ActivateRune, AddCharacter, AddItem, EtchRune, LearnFormula
 from tablelog.events.codec import from_record
-from tablelog.events.pf2e import CharacterAdded, FormulaLearned, ItemSheet, RuneEtched
+from tablelog.events.pf2e import CharacterAdded, FormulaLearned, RuneEtched
 from tablelog.projections import pf2e as projection
 from tablelog.projections.core import State, check, evolve
 from tablelog.projections.pf2e.entities import Character, Item
@@ -14,6 +15,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.systems import pf2e as declaration
 from tests.support.decider import refused, then
 from tests.support.shapes import problems
+from tests.unit.projections.test_pf2e import SHEET
 
 rule = pytest.mark.rule
 
@@ -131,19 +133,8 @@ def test_an_etch_recorded_on_an_item_with_no_sheet_holds_without_a_slot_check():
     """The record does not know its potency, so the precondition has no slot count to hold the
     property rune to (as it skips a level it does not know); the etch then assigns its sheet."""
     state = legacy_item()
-    sheet = ItemSheet(
-        runes=("flaming",),
-        name="flaming sword of old",
-        level=8,
-        price_cp=50000,
-        potency=0,
-        striking=0,
-        resilient=0,
-        reinforcing=0,
-        property=(),
-        dormant=("flaming",),
-        rarity="common",
-        invested_trait=False,
+    sheet = attrs.evolve(
+        SHEET, runes=("flaming",), potency=0, property=(), dormant=("flaming",), name="old sword"
     )
     event = RuneEtched(item="relic", rune="flaming", by="Valeros", level=8, price_cp=0, sheet=sheet)
     check(state, event)
