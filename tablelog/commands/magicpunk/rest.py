@@ -8,7 +8,7 @@ from tablelog.commands.core import decider
 from tablelog.commands.magicpunk.cards import circulation
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import DawnReached, RestTaken
-from tablelog.projections.core import State, evolve, plain_copy, require
+from tablelog.projections.core import State, evolve, require
 from tablelog.projections.magicpunk.entities import characters, items
 from tablelog.projections.magicpunk.table import (
     adopts,
@@ -59,12 +59,6 @@ def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) ->
     return events
 
 
-def _work_copy(state: State) -> State:
-    """Return a copy of ``state`` that a rest's events are applied to, one after the other
-    (every field copied with :func:`plain_copy`: the state itself never changes)."""
-    return State(**{f.name: plain_copy(getattr(state, f.name)) for f in attrs.fields(State)})
-
-
 def _moments(
     work: State, moments: list[clock.RestMoment], sleepers: tuple[str, ...]
 ) -> list[Event]:
@@ -113,7 +107,7 @@ def decide_rest(state: State, c: Rest) -> list[Event]:
     start = clock_now(state)
     minutes = clock.REST_PACKAGES[c.package]
     rest = RestTaken(package=c.package, who=who, sleep=sleep, start=start, end=start + minutes)
-    work = _work_copy(state)
+    work = state.copy()
     evolve(work, rest)
     moments = clock.rest_moments(start, minutes, sleep)
     return [rest, *_moments(work, moments, who if sleep else ())]
@@ -125,6 +119,6 @@ def decide_dawn(state: State, c: Dawn) -> list[Event]:
     its new cards drawn into its owner's hand; without MP-CIRC-2 adopted only the clock moves."""
     start = clock_now(state)
     reached = DawnReached(start=start, end=clock.next_dawn(start))
-    work = _work_copy(state)
+    work = state.copy()
     evolve(work, reached)
     return [reached, *_circulations(work, "dawn", reached.end, ())]
