@@ -8,7 +8,7 @@ from typing import Literal, overload
 import attrs
 
 from tablelog.events.core import Event
-from tablelog.projections.core import State, check, evolve, plain_copy
+from tablelog.projections.core import State, check, evolve
 from tablelog.projections.fate.entities import Character, Master, Servant, find
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
@@ -27,7 +27,7 @@ class Pending:
     """
 
     def __init__(self, state: State, action: bool = False) -> None:
-        self.state = _trial_copy(state)
+        self.state = state.copy()
         self.events: list[Event] = []
         self.tracked = action
         self.action = 0
@@ -48,19 +48,6 @@ class Pending:
         check(self.state, event)
         evolve(self.state, event)
         self.events.append(event)
-
-
-def _trial_copy(state: State) -> State:
-    """Return a copy of ``state`` whose data shares nothing with it (plain data, so
-    :func:`plain_copy` rather than ``copy.deepcopy``)."""
-    return attrs.evolve(
-        state,
-        clock=plain_copy(state.clock),
-        characters=plain_copy(state.characters),
-        items=plain_copy(state.items),
-        deck=plain_copy(state.deck),
-        extra=plain_copy(state.extra),
-    )
 
 
 @overload
