@@ -34,12 +34,14 @@ __all__ = [
     "Character",
     "CharacterBase",
     "Effect",
+    "Extra",
     "Field",
     "Master",
     "Phantasm",
     "PhantasmNumbers",
     "Servant",
     "characters",
+    "extra_of",
     "find",
     "madness",
     "up_np",
@@ -186,9 +188,23 @@ Character = Master | Servant
 """A fate character record; ``role`` tells which."""
 
 
+class Extra(TypedDict):
+    """The fate part of ``state.extra`` (private, not an entity): the id the next raised effect
+    gets, and the ids of the casts and releases in effect (the seqs of their events; negative for
+    a v1 log), which outcomes name as their ``cause``."""
+
+    next_effect: int
+    actions: list[int]
+
+
 def characters(state: State) -> dict[str, Character]:
     """Return the state's characters, typed (the same dict: changes go to the state)."""
     return cast("dict[str, Character]", state.characters)
+
+
+def extra_of(state: State) -> Extra:
+    """Return the fate part of ``state.extra``, typed (the same dict); ``init_state`` made it."""
+    return cast("Extra", state.extra["fate"])
 
 
 def find(state: State, name: str) -> Character | None:

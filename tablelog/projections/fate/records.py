@@ -5,12 +5,20 @@ Entity records are plain dicts (JSON-ready); keys starting with ``_`` are privat
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from tablelog.events.fate import MasterAdded, ServantAdded
 from tablelog.projections.core import State, require
 from tablelog.projections.fate import legacy
-from tablelog.projections.fate.entities import Character, CharacterBase, Master, Servant, find
+from tablelog.projections.fate.entities import (
+    Character,
+    CharacterBase,
+    Extra,
+    Master,
+    Servant,
+    extra_of,
+    find,
+)
 
 __all__ = [
     "master_record",
@@ -101,12 +109,12 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> Charact
     return who
 
 
-def fate_extra(state: State) -> dict[str, Any]:
+def fate_extra(state: State) -> Extra:
     """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
-    in effect (``actions``: their ids, see :func:`next_action_id`)."""
-    extra: dict[str, Any] = state.extra.setdefault("fate", {"next_effect": 1})
+    in effect (``actions``: their ids, see :func:`next_action_id`); made on first use."""
+    extra = state.extra.setdefault("fate", {"next_effect": 1})
     extra.setdefault("actions", [])
-    return extra
+    return extra_of(state)
 
 
 def next_effect_id(state: State) -> int:

@@ -20,7 +20,7 @@ from tablelog.events.fate import (
     PhantasmReleased,
 )
 from tablelog.projections.core import State, evolve
-from tablelog.projections.fate.entities import Master, Servant, madness, up_np
+from tablelog.projections.fate.entities import Extra, Master, Servant, madness, up_np
 from tablelog.systems import fate
 from tests.support.shapes import problems
 from tests.unit.projections.test_fate import SABER, given
@@ -116,6 +116,13 @@ def test_every_part_of_a_record_a_battle_fills_in_has_its_declared_shape() -> No
     assert {"wound": 2} == kiritsugu["phantasms"]["origin"]["mods"]
     assert ("ubw", "ionioi") == (up_np(saber["field"]), up_np(saber["army"]))
     assert (True, 10) == (saber["field"]["reality_marble"], saber["army"]["units"])
+
+
+@rule("FATE-CAST-5")
+def test_the_fate_part_of_extra_holds_the_next_effect_id_and_the_actions_in_effect() -> None:
+    """After effect #1, the cast #9 and the release #10: next effect #2, actions [9, 10]."""
+    extra = battle().extra["fate"]
+    assert ([], {"next_effect": 2, "actions": [9, 10]}) == (problems(extra, Extra), extra)
 
 
 def test_the_checker_finds_a_wrong_key_or_value_in_a_nested_record() -> None:
