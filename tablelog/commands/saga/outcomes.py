@@ -14,7 +14,7 @@ from tablelog.events.saga import (
     PoisonDamageTaken,
     UnitIncapacitated,
 )
-from tablelog.projections.core import State, evolve, plain_copy
+from tablelog.projections.core import State, evolve
 from tablelog.projections.saga.entities import units
 from tablelog.rules.saga.vitals import hp_after_attack, hp_after_heal, hp_after_poison
 
@@ -42,16 +42,9 @@ def settle(state: State, events: list[Event]) -> tuple[list[Event], State]:
 
     Returns:
         The events with ``hp_lost`` / ``healed`` filled, and a copy of ``state`` after them
-        (its records copied with ``plain_copy``: ``state`` is left as it was).
+        (``State.copy``: ``state`` is left as it was).
     """
-    trial = attrs.evolve(
-        state,
-        clock=plain_copy(state.clock),
-        characters=plain_copy(state.characters),
-        items=plain_copy(state.items),
-        deck=plain_copy(state.deck),
-        extra=plain_copy(state.extra),
-    )
+    trial = state.copy()
     settled = []
     for e in events:
         e = _outcome(trial, e)

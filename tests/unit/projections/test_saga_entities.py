@@ -29,32 +29,20 @@ from tablelog.projections.saga import init_state
 from tablelog.projections.saga.entities import EFFECT_KINDS, Unit, effect_kind, unit_of, units
 from tablelog.rules.core import RuleViolation
 from tests.support.shapes import problems
+from tests.unit.projections.test_saga import BOSS, GUSTAVE, WOOD
 
-AMY = UnitSheet(
-    side="ally",
-    hp_max=210,
+# An ally with tracked LP, two weapons of one type and two traits (one with no condition), and
+# an enemy without LP with an HP floor of 12.5 %, an intrinsic HP, a battle rank and a race.
+AMY = attrs.evolve(
+    GUSTAVE,
     hp=200,
-    lp_max=9,
-    stats={"int": 40},
     slv={"1h-sword": 10, "1h-gun": 20},
     weapons={"1h-sword": (30, 26), "1h-gun": (18,)},
-    resistances={"slash": 15},
     five={"wood": 10},
     traits=(Trait("attack", 5, "slash"), Trait("anger-power", 3)),
     guard_rate=10,
-    formation_attack=5,
-    formation_defense=-5,
 )
-BOSS = UnitSheet(
-    side="enemy",
-    hp_max=1000,
-    hp=1000,
-    hp_floor_rate=F(25, 2),
-    intrinsic_hp=150,
-    battle_rank=20,
-    race="beast",
-)
-WOOD = {"wood": 5, "fire": 0, "earth": -5, "metal": 0, "water": 0}
+BEAST = attrs.evolve(BOSS, hp_floor_rate=F(25, 2), intrinsic_hp=150, battle_rank=20, race="beast")
 
 
 def shapes_after_each(*events: Event) -> tuple[State, list[list[str]]]:
@@ -89,7 +77,7 @@ def test_an_ally_record_is_a_unit_after_every_event():
     assert (
         "ally",
         137,
-        6,
+        9,
         2,
         1,
         {"tech_power": 0, "attack": 10, "defense": 0, "spell": 0},
@@ -117,9 +105,9 @@ def test_an_ally_record_is_a_unit_after_every_event():
 def test_an_enemy_record_is_a_unit_with_lp_untracked():
     """An enemy without LP, with an HP floor of 12.5 % (125 of 1000 HP), a battle rank, an
     intrinsic HP and a race, incapacitated at 0 HP: a ``Unit`` with ``lp``/``lp_max`` None."""
-    boss_at_0 = attrs.evolve(BOSS, hp=0)
+    boss_at_0 = attrs.evolve(BEAST, hp=0)
     state, found = shapes_after_each(
-        UnitAdded("Boss", BOSS, hp_floor=125),
+        UnitAdded("Boss", BEAST, hp_floor=125),
         UnitAdded("Ghost", boss_at_0, hp_floor=125),
         UnitIncapacitated("Ghost", lp_lost=0),
     )
@@ -144,7 +132,7 @@ def test_every_unit_record_has_every_key_of_unit():
     """Saga declares no ``NotRequired`` key: an ally's and an enemy's record hold exactly the
     keys of ``Unit``, the private ``_poisoned_turn`` among them."""
     state, _ = shapes_after_each(
-        UnitAdded("Amy", AMY, hp_floor=0), UnitAdded("Boss", BOSS, hp_floor=125)
+        UnitAdded("Amy", AMY, hp_floor=0), UnitAdded("Boss", BEAST, hp_floor=125)
     )
     assert frozenset() == Unit.__optional_keys__
     assert "_poisoned_turn" in Unit.__required_keys__
@@ -154,7 +142,7 @@ def test_every_unit_record_has_every_key_of_unit():
 @pytest.mark.rule("SAGA-LP-3")
 @pytest.mark.rule("SAGA-LP-4")
 def test_a_v1_wipe_leaves_an_ally_without_lp_untracked():
-    """A schema-v1 wipe (legacy path): Amy at 9 LP → 9 − 1 = 8; an ally whose LP is not
+    """A schema-v1 wipe (legacy path): Amy at 12 LP → 12 − 1 = 11; an ally whose LP is not
     tracked keeps ``lp`` None and is back at max HP; both records stay ``Unit``s."""
     v1 = PartyWiped()
     tag, _, data = to_record(v1)
@@ -166,7 +154,7 @@ def test_a_v1_wipe_leaves_an_ally_without_lp_untracked():
     )
     assert [[]] * 3 == found
     kid = unit_of(state, "Kid")
-    assert (8, None, 100, False) == (
+    assert (11, None, 100, False) == (
         unit_of(state, "Amy")["lp"],
         kid["lp"],
         kid["hp"],
