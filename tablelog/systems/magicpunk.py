@@ -11,6 +11,7 @@ import click
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
 from tablelog.projections import magicpunk as projection
+from tablelog.projections.magicpunk.entities import RECORDS
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
@@ -68,4 +69,5 @@ SYSTEM = System(
         },
         drawn={"magicpunk.CardsDrawn": ("cards",), "magicpunk.CardsCirculated": ("drawn",)},
     ),
+    records=RECORDS,
 )
