@@ -35,6 +35,7 @@ __all__ = [
     "undone_after",
     "diff",
     "plain_copy",
+    "copy_state",
     "entity_view",
     "require",
     "RuleViolation",
@@ -275,6 +276,7 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
+_FIELDS = attrs.fields(State)
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes, frozenset})
 
 
@@ -294,6 +296,12 @@ def plain_copy(value: Any) -> Any:
     if kind is set:
         return set(value)  # set elements are hashable, so immutable plain values
     return copy.deepcopy(value)
+
+
+def copy_state(state: State) -> State:
+    """Return a deep copy of ``state``: each field through :func:`plain_copy` (a trial that
+    may be thrown away, or a state folded further while the original is still read)."""
+    return attrs.evolve(state, **{f.name: plain_copy(getattr(state, f.name)) for f in _FIELDS})
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
