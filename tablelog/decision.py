@@ -21,7 +21,6 @@ from tablelog.events.core import MARKERS, Event
 from tablelog.projections.core import (
     State,
     check,
-    copy_state,
     diff,
     entity_view,
     evolve,
@@ -118,7 +117,7 @@ def decide(
         return _decide_marker(state, command, actor, past, buffered)
     events = systems.decide(state, command)
     check_encodable(events, actor)
-    trial = copy_state(state)
+    trial = state.copy()
     return trace(trial, enumerate(events, state.seq + 1), checked=True), trial
 
 

@@ -28,7 +28,6 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
 from tablelog.projections.core import (
     State,
-    copy_state,
     evolvers,
     fold_collecting,
     undone_after,
@@ -300,7 +299,7 @@ class Replayer:
         Raises:
             LogError: a corrupt record or one that does not decode.
         """
-        state = copy_state(state)  # the caller may still read the state it had
+        state = state.copy()  # the caller may still read the state it had
         skip = frozenset(undone_after(markers))
         met = Markers(markers)
         enabled = gc.isenabled()

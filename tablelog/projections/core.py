@@ -35,7 +35,6 @@ __all__ = [
     "undone_after",
     "diff",
     "plain_copy",
-    "copy_state",
     "entity_view",
     "require",
     "RuleViolation",
@@ -68,6 +67,22 @@ class State:
     items: dict[str, dict[str, Any]] = attrs.Factory(dict)
     deck: dict[str, Any] | None = None
     extra: dict[str, Any] = attrs.Factory(dict)
+
+    def copy(self) -> State:
+        """Return a deep copy (plain data copied by :func:`plain_copy`, several times faster than
+        ``copy.deepcopy``): what a trial evolve or a refold works on."""
+        return State(
+            system=self.system,
+            title=self.title,
+            session_id=self.session_id,
+            seed=self.seed,
+            seq=self.seq,
+            clock=plain_copy(self.clock),
+            characters=plain_copy(self.characters),
+            items=plain_copy(self.items),
+            deck=plain_copy(self.deck),
+            extra=plain_copy(self.extra),
+        )
 
     def entity(self, name: str) -> dict[str, Any] | None:
         """Return the character or item called ``name``, or None."""
@@ -276,7 +291,6 @@ def _public(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if not k.startswith("_")}
 
 
-_FIELDS = attrs.fields(State)
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes, frozenset})
 
 
@@ -296,12 +310,6 @@ def plain_copy(value: Any) -> Any:
     if kind is set:
         return set(value)  # set elements are hashable, so immutable plain values
     return copy.deepcopy(value)
-
-
-def copy_state(state: State) -> State:
-    """Return a deep copy of ``state``: each field through :func:`plain_copy` (a trial that
-    may be thrown away, or a state folded further while the original is still read)."""
-    return attrs.evolve(state, **{f.name: plain_copy(getattr(state, f.name)) for f in _FIELDS})
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:

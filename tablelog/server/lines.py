@@ -44,6 +44,16 @@ class _Routed(io.TextIOBase):
     def isatty(self) -> bool:
         return False
 
+    # io.TextIOBase answers None for these: click would then take this stream for a
+    # misconfigured one and write to the real stream's ``buffer`` beneath it, past the routing.
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self.real, "encoding", None) or "utf-8")
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.real, "errors", None)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 

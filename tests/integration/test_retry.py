@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tablelog.commands.core import AddNote, Redo, Undo
-from tablelog.projections.core import State, copy_state
+from tablelog.projections.core import State
 from tablelog.retry import TRIES, optimistically
 from tablelog.rules.core import RuleViolation
 from tablelog.store.log import LogError
@@ -123,7 +123,7 @@ def test_a_race_lost_in_an_atomic_run_is_a_log_error_without_another_lock() -> N
 
 
 def test_the_state_copy_a_lost_race_folds_forward_leaves_the_original_as_it_was() -> None:
-    """copy_state: an equal state whose records, clock, deck and extra are not shared."""
+    """State.copy: an equal state whose records, clock, deck and extra are not shared."""
     state = State(
         system="toy",
         seq=7,
@@ -133,7 +133,7 @@ def test_the_state_copy_a_lost_race_folds_forward_leaves_the_original_as_it_was(
         deck={"draw": ["c1", "c2"]},
         extra={"seen": {"a"}},
     )
-    copied = copy_state(state)
+    copied = state.copy()
     assert state == copied
     copied.characters["a"]["effects"][0]["turns_left"] = 1
     copied.clock["round"] = 3

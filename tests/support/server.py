@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -64,7 +65,7 @@ def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Po
 @contextlib.contextmanager
 def serving(store: str, log: Path) -> Iterator[str]:
     """A `tablelog serve` process on ``store`` (its output in ``log``); yields its base URL and
-    checks, once it stopped, that it printed no traceback."""
+    checks, once it stopped, that it printed no traceback and no command's output."""
     port = free_port()
     with log.open("w") as out:
         proc = spawn(store, port, out)
@@ -73,7 +74,10 @@ def serving(store: str, log: Path) -> Iterator[str]:
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    assert "Traceback" not in log.read_text()
+    printed = log.read_text()
+    assert "Traceback" not in printed
+    # what a command line prints is its answer's, never the server's console (lines.py)
+    assert [] == [line for line in printed.splitlines() if re.match(r"#\d+ ", line)]
 
 
 @pytest.fixture(scope="module")
