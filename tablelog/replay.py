@@ -26,12 +26,7 @@ from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
-from tablelog.projections.core import (
-    State,
-    evolvers,
-    fold_collecting,
-    undone_after,
-)
+from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log, holds_record
 from tablelog.store.format import Header, Position, chain_hash

@@ -55,7 +55,7 @@ class Session:
         self.actor = actor
         self.snapshots = snapshots
         self.chain = chain
-        self.writer = Writer(self.log, actor)  # where the folded log ends; the atomic buffer
+        self.writer = Writer(self.log)  # where the folded log ends; the atomic buffer
         self._header_checked = False  # the system's check of the header's options ran
         self._replayer: Replayer | None = None
         self._state: State | None = None
@@ -271,7 +271,7 @@ class Session:
         if dry_run or not applied:
             return Outcome(applied, False)
         try:
-            self.writer.write([a.event for a in applied], request_id)
+            self.writer.write([a.event for a in applied], self.actor, request_id)
         except LogMovedOn:
             self._lost_race(state)  # another writer appended: catch up and decide again
             return None

@@ -28,7 +28,6 @@ class Writer:
 
     Args:
         log: The opened log.
-        actor: Who is logging (each envelope's ``actor``).
 
     Attributes:
         end: Where the log ends as the session last folded or wrote it (None: not folded yet).
@@ -36,9 +35,8 @@ class Writer:
         pending: In an atomic run, the envelopes not written yet; else None.
     """
 
-    def __init__(self, log: Log, actor: str) -> None:
+    def __init__(self, log: Log) -> None:
         self.log = log
-        self.actor = actor
         self.end: Position | None = None
         self.lock: Lock | None = None
         self.pending: list[dict[str, Any]] | None = None
@@ -53,8 +51,9 @@ class Writer:
         """Forget the last record's time: others appended (stamp after their last record)."""
         self._last_at = None
 
-    def write(self, events: list[Event], request_id: str | None = None) -> None:
-        """Append ``events`` as one command where the log ends (:attr:`end`), or buffer them.
+    def write(self, events: list[Event], actor: str, request_id: str | None = None) -> None:
+        """Append ``events`` as one command of ``actor`` (each envelope's ``actor``) where the
+        log ends (:attr:`end`), or buffer them.
 
         Raises:
             LogMovedOn: another writer appended since :attr:`end`.
@@ -68,7 +67,7 @@ class Writer:
         for event in events:
             type_tag, version, data = to_record(event)
             envelopes.append(
-                {"type": type_tag, "v": version, "at": at, "actor": self.actor, "data": data, **ids}
+                {"type": type_tag, "v": version, "at": at, "actor": actor, "data": data, **ids}
             )
         if request_id is not None:
             envelopes[0][REQUEST_KEY] = request_id

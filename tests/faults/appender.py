@@ -39,7 +39,7 @@ def main(path: str) -> None:
         text = f"note {i} " + ("x" * 200_000 if i % 5 == 4 else "")
         if i % 4 == 3:
             session.state()
-            session.writer.write([Noted(text=text), Noted(text=text + " (2)")])
+            session.writer.write([Noted(text=text), Noted(text=text + " (2)")], session.actor)
             seq = session.end.seq - 1  # type: ignore[union-attr]
             session._state = None
         else:

@@ -56,7 +56,7 @@ def tries(writer: Writer, lost: int) -> tuple[list[bool], Any]:
 def test_a_command_that_lost_two_races_appends_on_the_third_try_without_the_lock() -> None:
     """Two lost races: the third try appends, and no lock was ever taken."""
     log = FakeLog()
-    writer = Writer(log, "gm")  # type: ignore[arg-type]
+    writer = Writer(log)  # type: ignore[arg-type]
     held, attempt = tries(writer, 2)
     assert "appended" == optimistically(attempt, AddNote(text="x"), writer)
     assert ([False, False, False], []) == (held, log.locks)
@@ -65,7 +65,7 @@ def test_a_command_that_lost_two_races_appends_on_the_third_try_without_the_lock
 def test_after_three_lost_races_the_command_holds_the_lock_from_fold_to_append() -> None:
     """Three lost races: the fourth try runs under the writer lock, released afterwards."""
     log = FakeLog()
-    writer = Writer(log, "gm")  # type: ignore[arg-type]
+    writer = Writer(log)  # type: ignore[arg-type]
     held, attempt = tries(writer, TRIES)
     assert "appended" == optimistically(attempt, AddNote(text="x"), writer)
     assert [False, False, False, True] == held
@@ -75,7 +75,7 @@ def test_after_three_lost_races_the_command_holds_the_lock_from_fold_to_append()
 def test_a_race_lost_under_the_lock_is_a_log_error_and_the_lock_is_released() -> None:
     """A try that loses even under the lock: the log is unusable (exit 3), the lock let go."""
     log = FakeLog()
-    writer = Writer(log, "gm")  # type: ignore[arg-type]
+    writer = Writer(log)  # type: ignore[arg-type]
     held, attempt = tries(writer, TRIES + 1)
     with pytest.raises(LogError) as exc:
         optimistically(attempt, AddNote(text="x"), writer)
@@ -92,7 +92,7 @@ def test_a_bare_undo_or_redo_that_lost_a_race_is_refused_after_one_try(
     command: object, rule: str, verb: str
 ) -> None:
     """A bare undo/redo is decided once: a lost race refuses it rather than retargeting it."""
-    writer = Writer(FakeLog(), "gm")  # type: ignore[arg-type]
+    writer = Writer(FakeLog())  # type: ignore[arg-type]
     held, attempt = tries(writer, 1)
     with pytest.raises(RuleViolation) as exc:
         optimistically(attempt, command, writer)
@@ -105,7 +105,7 @@ def test_a_bare_undo_or_redo_that_lost_a_race_is_refused_after_one_try(
 
 def test_an_undo_that_names_its_target_is_decided_again_after_a_lost_race() -> None:
     """``undo 4`` means the same action after another writer appended: it is tried again."""
-    writer = Writer(FakeLog(), "gm")  # type: ignore[arg-type]
+    writer = Writer(FakeLog())  # type: ignore[arg-type]
     held, attempt = tries(writer, 1)
     assert ("appended", [False, False]) == (optimistically(attempt, Undo(target=4), writer), held)
 
@@ -113,7 +113,7 @@ def test_an_undo_that_names_its_target_is_decided_again_after_a_lost_race() -> N
 def test_a_race_lost_in_an_atomic_run_is_a_log_error_without_another_lock() -> None:
     """Inside an atomic run (the writer buffers) three lost races are a log error at once."""
     log = FakeLog()
-    writer = Writer(log, "gm")  # type: ignore[arg-type]
+    writer = Writer(log)  # type: ignore[arg-type]
     writer.pending = []
     held, attempt = tries(writer, TRIES)
     with pytest.raises(LogError) as exc:
