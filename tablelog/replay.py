@@ -25,6 +25,7 @@ from tablelog import systems
 from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, fast_path
 from tablelog.events.core import MARKERS, Event, event_class
+from tablelog.headers import initial_state
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log, holds_record
@@ -157,10 +158,7 @@ class Replayer:
 
     def initial(self) -> State:
         """Return the state before any event."""
-        header = self.header
-        return systems.initial_state(
-            header.system, header.title, header.session_id, header.seed, header.options
-        )
+        return initial_state(self.header)
 
     def pick(
         self,
@@ -236,9 +234,14 @@ class Replayer:
         if save and self.snapshots and self._cps and self._cps[-1].end.seq > self._saved_seq:
             self.save()
 
-    def keep(self, state: State, end: Position, markers: Markers, force: bool = False) -> None:
+    def keep(
+        self, state: State, end: Position | None, markers: Markers, force: bool = False
+    ) -> None:
         """Checkpoint ``state`` (folded to ``end``) when it is ``every`` events past the latest
-        checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``."""
+        checkpoint, or always when ``force`` (the end of ``run``) and none is at ``end``;
+        never when ``end`` is not where ``state`` is (None: not folded)."""
+        if end is None or end.seq != state.seq:
+            return
         known = self.checkpoints()
         latest = known[-1].end.seq if known else 0
         if not force and end.seq // self.every <= latest // self.every:
@@ -282,14 +285,16 @@ class Replayer:
         return again
 
     def catch_up(self, state: State, pos: Position, markers: Markers) -> Folded | None:
-        """Fold only the records after ``pos`` into ``state`` (the state there, ``markers`` its
-        markers): a command that lost a race catches up this way rather than folding again
-        from a checkpoint. None when a record after ``pos`` is an undo or redo marker or does
-        not apply: the undone set changed, fold the log again (:meth:`fold`).
+        """Fold only the records after ``pos`` into a copy of ``state`` (the state there,
+        ``markers`` its markers) and keep its new checkpoints: a command that lost a race
+        catches up this way rather than folding again from a checkpoint. None when a record
+        after ``pos`` is an undo or redo marker or does not apply: the undone set changed, fold
+        the log again (:meth:`fold`).
 
         Raises:
             LogError: a corrupt record or one that does not decode.
         """
+        state = state.copy()  # the caller may still read the state it had
         skip = frozenset(undone_after(markers))
         met = Markers(markers)
         enabled = gc.isenabled()
@@ -301,6 +306,7 @@ class Replayer:
                 gc.enable()
         if error is not None or list(met) != list(markers):  # a marker came in
             return None
+        self.remember(taken, skip)
         return Folded(state, met, end, taken, skip)
 
     def _fold_from(

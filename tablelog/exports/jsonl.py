@@ -23,7 +23,7 @@ import msgpack
 
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import escape_text
-from tablelog.store.log import LogError, record_error
+from tablelog.store.log import record_error
 
 __all__ = [
     "PREV_KEY",
@@ -154,12 +154,12 @@ def export_jsonl(session: Any, out: TextIO) -> int:
                 break
             text = dump(record_line(env, seq in undone))
             if pack(envelope_of(json.loads(text))) != payload:
-                raise LogError(
-                    f"{session.path}: record #{seq} at byte {offset} cannot be "
-                    "exported as a line that rebuilds its bytes (a value JSON "
-                    "cannot hold)",
-                    offset,
+                raise record_error(
+                    session.path,
                     seq,
+                    offset,
+                    "cannot be exported as a line that rebuilds its bytes (a value JSON "
+                    "cannot hold)",
                 )
             chunk.append(text)
             if len(chunk) >= _FLUSH_LINES:

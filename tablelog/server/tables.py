@@ -239,7 +239,7 @@ class Table:
 
     def _appended(self) -> None:
         """Wake every stream waiting on the table (called after each append here)."""
-        end = self.session._end
+        end = self.session.end
         self.changed(end.seq if end is not None else None)
 
 

@@ -274,7 +274,7 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
         return  # a bare undo/redo takes the seat's own action (its actor) already
     session = table.session
     try:
-        action = actions.action_of(session._summaries(command.target), command.target)
+        action = actions.action_of(session.summaries(command.target), command.target)
     except RuleViolation:
         return  # the decider refuses it with its own rule
     if action.actor != seat.name:

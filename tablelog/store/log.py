@@ -96,10 +96,21 @@ class LogError(Exception):
         self.seq = seq
 
 
-def record_error(path: str, seq: int, offset: int, message: object) -> LogError:
+def record_error(
+    path: str, seq: int, offset: int, message: object, what: str = "record"
+) -> LogError:
     """Return the error for record ``seq`` at byte ``offset`` of the log ``path`` that cannot
-    be used: ``"{path}: record #{seq} at byte {offset}: {message}"`` (exit status 3)."""
-    return LogError(f"{path}: record #{seq} at byte {offset}: {message}", offset, seq)
+    be used: ``"{path}: {what} #{seq} at byte {offset}: {message}"`` (exit status 3). Every
+    message that names a record by its seq and offset is made here.
+
+    Args:
+        path: What messages call the log (:attr:`tablelog.store.base.Log.path`).
+        seq: The record's seq.
+        offset: Where the record starts in the log's file form.
+        message: What is wrong with it.
+        what: ``record``, or ``corrupt record`` when its bytes fail the reader's checks.
+    """
+    return LogError(f"{path}: {what} #{seq} at byte {offset}: {message}", offset, seq)
 
 
 class LogLocked(LogError):
@@ -396,9 +407,7 @@ class LogFile:
             raise self._corrupt("record length field damaged (the record is whole)", offset, seq)
 
     def _corrupt(self, message: str, offset: int, seq: int) -> LogError:
-        return LogError(
-            f"{self.path}: corrupt record #{seq} at byte {offset}: {message}", offset, seq
-        )
+        return record_error(self.path, seq, offset, message, "corrupt record")
 
     def hash_of(self, seq: int) -> bytes | None:
         """Return the chain hash of record ``seq`` (of the header for 0), or None when the log
@@ -480,10 +489,8 @@ class LogFile:
             struct.error,
             msgpack.UnpackException,
         ) as exc:
-            raise LogError(
-                f"{self.path}: cannot read record #{end.seq} at byte {end.last} back ({exc})",
-                end.last,
-                end.seq,
+            raise record_error(
+                self.path, end.seq, end.last, f"cannot be read back ({exc})"
             ) from None
 
     def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:

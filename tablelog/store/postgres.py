@@ -32,7 +32,7 @@ from tablelog.store.format import (
     header_version,
     parse_header,
 )
-from tablelog.store.log import LogError, LogFile, LogMovedOn, frame
+from tablelog.store.log import LogError, LogFile, LogMovedOn, frame, record_error
 from tablelog.store.pgsql import (
     CHANNEL,
     SQL,
@@ -245,11 +245,7 @@ class PostgresLog(LogFile):
             or type(env.get("at")) is not str
             or type(env.get("actor")) is not str
         ):
-            raise LogError(
-                f"{self.path}: cannot read record #{end.seq} at byte {end.last} back",
-                end.last,
-                end.seq,
-            )
+            raise record_error(self.path, end.seq, end.last, "cannot be read back")
         return env
 
     def position(self, seq: int) -> Position | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
+from tablelog.store.log import LogError
 
 __all__ = ["Requests"]
 
@@ -33,8 +34,13 @@ class Requests:
             chain: Check the hash chain of the records read.
 
         Raises:
-            LogError: the log cannot be read.
+            LogError: the log cannot be read, or is a format-1 log (no request ids).
         """
+        if (log.version or 1) < 2:
+            raise LogError(
+                f"{log.path} is a format-1 log, which has no request ids: "
+                "start a new log to use them"
+            )
         if self._end is None or self._end.seq > end.seq:
             self._found, self._end = {}, None
         if self._end is None or self._end.seq < end.seq:

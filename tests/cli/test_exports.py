@@ -250,7 +250,7 @@ def test_text_with_line_separators_stays_on_one_line(tmp_path):
     ok(log, "init", "--system", "pf2e")
     session = Session(str(log))
     session.state()
-    session._write([Noted(text="a\x85b\u2028c\u2029d")])
+    session.writer.write([Noted(text="a\x85b\u2028c\u2029d")], session.actor)
     text = export(log)
     assert 2 == len(text.splitlines())
     assert text.splitlines()[1] == ok(log, "log", "--json").strip()

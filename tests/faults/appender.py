@@ -39,8 +39,8 @@ def main(path: str) -> None:
         text = f"note {i} " + ("x" * 200_000 if i % 5 == 4 else "")
         if i % 4 == 3:
             session.state()
-            session._write([Noted(text=text), Noted(text=text + " (2)")])
-            seq = session._end.seq - 1  # type: ignore[union-attr]
+            session.writer.write([Noted(text=text), Noted(text=text + " (2)")], session.actor)
+            seq = session.end.seq - 1  # type: ignore[union-attr]
             session._state = None
         else:
             seq = session.execute(AddNote(text=text)).applied[0].seq

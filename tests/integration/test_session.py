@@ -274,7 +274,9 @@ def test_an_event_that_does_not_hold_folds_and_is_reported(tmp_path: Path) -> No
     and is listed by the checked fold that ``verify`` runs."""
     path = tmp_path / "s.tlog"
     session = play(path, [toy.AddCounter("a", 5)])
-    session._write([toy.DieRolled("nobody", 3)])  # a crafted record: no such counter
+    session.writer.write(
+        [toy.DieRolled("nobody", 3)], session.actor
+    )  # a crafted record: no such counter
     state = Session(str(path)).state()
     assert (2, {"a": {"hp": 5, "hp_max": 5}}) == (state.seq, view(state)["characters"])
     unheld = Session(str(path), chain=True).unheld()
@@ -399,7 +401,7 @@ def test_changing_an_event_shape_goes_through_the_upcaster(tmp_path: Path) -> No
     """A log written with shape v1 reads as v2 once the shape changes and an upcaster exists."""
     path = tmp_path / "s.tlog"
     session = play(path, [toy.AddCounter("a", 1)])
-    session._write([_counted(1)(total=3)])
+    session.writer.write([_counted(1)(total=3)], session.actor)
     assert Session(str(path)).state().clock["counted"] == 3
     v2 = _counted(2)
     with pytest.raises(LogError, match="no upcaster for shape.Counted v1"):

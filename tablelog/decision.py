@@ -1,0 +1,167 @@
+"""One command decided on the folded state: its events, checked, and the values each changes.
+
+The decide step of the application loop (:mod:`tablelog.session`): the system's decider (or
+the undo decider, :func:`tablelog.actions.decide_marker`) returns the events; they must be
+storable (CORE-SIZE, CORE-NAME); each event's precondition must hold on the state it applies to
+(what the decider returned holds); a copy of the state, evolved with them, is the state after
+the command. Pure: no clock, no log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from tablelog import actions, systems
+from tablelog.commands.core import Redo, Undo
+from tablelog.events.codec import to_record
+from tablelog.events.core import MARKERS, Event
+from tablelog.projections.core import (
+    State,
+    check,
+    diff,
+    entity_view,
+    evolve,
+    plain_copy,
+)
+from tablelog.rules.core import RuleViolation, check_name
+from tablelog.store.format import MAX_RECORD_BYTES, RECORD_PREFIX, pack_record
+
+__all__ = ["Applied", "Outcome", "check_encodable", "decide", "trace"]
+
+_WIDEST_AT = "9999-12-31T23:59:59.999999Z"  # every ``at`` has this length (store/stamp.py)
+
+
+@attrs.frozen
+class Applied:
+    """One event as appended (or as it would be, on a dry run), with the values it changed."""
+
+    seq: int
+    event: Event
+    changes: list[tuple[str, Any, Any]]
+
+
+@attrs.frozen
+class Outcome:
+    """What a command did: its events, and whether they were written.
+
+    ``repeated`` is true when the command's request id was already in the log: nothing was
+    appended and ``applied`` is the first command's result (SERVER.md §2).
+    """
+
+    applied: list[Applied]
+    written: bool
+    repeated: bool = False
+    at: str | None = None  # the records' time stamp, when this command appended them
+
+
+def check_encodable(events: list[Event], actor: str) -> None:
+    """Refuse events that cannot be stored: numbers msgpack cannot hold, records over the limit,
+    character or item names that would not read back cleanly.
+
+    Args:
+        events: The events one command decided.
+        actor: Who logs them (their envelopes' ``actor``).
+
+    Raises:
+        RuleViolation: CORE-SIZE, naming the event type and the problem; CORE-NAME for a name.
+    """
+    for event in events:
+        for name in event.entities():
+            check_name(name)
+        type_tag, version, data = to_record(event)
+        widest = {
+            "type": type_tag,
+            "v": version,
+            "at": _WIDEST_AT,
+            "actor": actor,
+            "data": data,
+            "seq": 2**62,
+            "prev": bytes(16),
+            "more": 2**31,
+        }
+        try:
+            size = len(pack_record(widest)) - RECORD_PREFIX.size
+        except (OverflowError, ValueError, TypeError) as exc:
+            raise RuleViolation("CORE-SIZE", f"{type_tag} cannot be stored: {exc}") from None
+        if size > MAX_RECORD_BYTES:
+            raise RuleViolation(
+                "CORE-SIZE",
+                f"{type_tag} would take {size} bytes; a record holds at most {MAX_RECORD_BYTES}",
+            )
+
+
+def decide(
+    state: State, command: object, actor: str, past: actions.Past, buffered: bool = False
+) -> tuple[list[Applied], State]:
+    """Decide ``command`` on ``state`` (left as it is).
+
+    Args:
+        state: The folded state; its ``seq`` is the log's last.
+        command: A command record (core or the log's system).
+        actor: Who is logging.
+        past: What undo and redo read of the log (:class:`tablelog.actions.Past`).
+        buffered: The lines before are not in the log yet (``run --atomic`` or ``--dry-run``).
+
+    Returns:
+        The events with the seqs they will have and the values each changes, and the state
+        after them.
+
+    Raises:
+        RuleViolation: the decider's refusal; CORE-SIZE / CORE-NAME (:func:`check_encodable`);
+            a precondition's; CORE-UNDO / CORE-REDO for undo or redo when ``buffered``.
+    """
+    if isinstance(command, Undo | Redo):
+        return _decide_marker(state, command, actor, past, buffered)
+    events = systems.decide(state, command)
+    check_encodable(events, actor)
+    trial = state.copy()
+    return trace(trial, enumerate(events, state.seq + 1), checked=True), trial
+
+
+def _decide_marker(
+    state: State, command: Undo | Redo, actor: str, past: actions.Past, buffered: bool
+) -> tuple[list[Applied], State]:
+    """Decide undo or redo; the values the whole action changes go with its last marker."""
+    if buffered:
+        raise RuleViolation(
+            "CORE-UNDO" if isinstance(command, Undo) else "CORE-REDO",
+            "undo and redo are not available inside run --atomic or "
+            "--dry-run (the lines before are not in the log yet); run the "
+            "script without them, then undo",
+        )
+    markers, new_state = actions.decide_marker(state, command, past)
+    check_encodable(markers, actor)  # an undo's reason is free text: bounded too
+    changes = diff(entity_view(state), entity_view(new_state))
+    base, last = state.seq + 1, len(markers) - 1
+    applied = [Applied(base + i, m, changes if i == last else []) for i, m in enumerate(markers)]
+    return applied, new_state
+
+
+def trace(state: State, events: Iterable[tuple[int, Event]], checked: bool) -> list[Applied]:
+    """Evolve ``state`` in place with each ``(seq, event)``; undo/redo markers change nothing.
+
+    Args:
+        state: The state before the first event (changed in place).
+        events: The events in log order, with their seqs.
+        checked: Run each event's precondition first (a decided command's events).
+
+    Returns:
+        Each event with the values it changed (entity paths, old and new).
+
+    Raises:
+        RuleViolation: when ``checked``, a precondition that does not hold.
+    """
+    applied = []
+    before = plain_copy(entity_view(state))
+    for seq, event in events:
+        if checked:
+            check(state, event)  # what the decider returned holds on the state it applies to
+        if event.TYPE not in MARKERS:
+            evolve(state, event)
+        after = plain_copy(entity_view(state))  # later events may change lists in place
+        applied.append(Applied(seq, event, diff(before, after)))
+        before = after
+    return applied
