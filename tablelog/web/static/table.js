@@ -180,8 +180,8 @@
       const buttons = [];
       if (!marker && mayTakeBack(line)) {
         buttons.push(line.undone
-          ? el("button", { type: "button", class: "small", onclick: () => run(`redo ${line.seq}`) }, "redo")
-          : el("button", { type: "button", class: "small", onclick: () => run(`undo ${line.seq}`) }, "undo"));
+          ? el("button", { type: "button", class: "small", disabled: inFlight, onclick: () => run(`redo ${line.seq}`) }, "redo")
+          : el("button", { type: "button", class: "small", disabled: inFlight, onclick: () => run(`undo ${line.seq}`) }, "undo"));
       }
       return el("li", { class: line.undone ? "undone" : "", value: String(line.seq), "data-seq": String(line.seq) },
         el("span", { class: "seq" }, `#${line.seq}`), " ", el("span", { class: "actor" }, line.actor), " ",
@@ -196,23 +196,38 @@
 
   // -- commands --------------------------------------------------------------------------
   function showResult(r, dry) {
-    if (r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
+    if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
     const lines = [dry ? "Preview — nothing appended:" : (r.status === 200 ? "Already appended (same request id):" : "Done:")];
     for (const e of r.body.events) lines.push(`#${e.seq} ${e.type} ${e.text || ""}`);
     for (const c of r.body.changes) lines.push(`    ${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`);
     $("result").textContent = lines.join("\n");
     $("result").className = "result ok";
   }
+  // A command in flight disables its buttons (a second click or Enter does nothing); a submission
+  // that got no answer (the server unreachable, or a 5xx) keeps its request id, so trying the same
+  // line again is the same request and is appended at most once (SERVER.md §2).
+  let inFlight = false, pending = null;
+  const newId = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  function setBusy(busy) {
+    inFlight = busy;
+    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy;
+  }
   async function run(line, dry = false) {
-    const r = await api("/commands", { command: line, dry_run: dry, request_id: dry ? null : `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
-    showResult(r, dry);
-    return r;
+    if (inFlight) return null;
+    const id = dry ? null : (pending && pending.line === line ? pending.id : newId());
+    setBusy(true);
+    try {
+      const r = await api("/commands", { command: line, dry_run: dry, request_id: id });
+      pending = !dry && (r.status === 0 || r.status >= 500) ? { line, id } : null;
+      showResult(r, dry);
+      return r;
+    } finally { setBusy(false); }
   }
   async function send(dry) {
     const line = $("command").value.trim();
-    if (!line) return;
+    if (!line || inFlight) return;
     const r = await run(line, dry);
-    if (!dry && r.status < 300) $("command").value = "";
+    if (r && !dry && r.status >= 200 && r.status < 300) $("command").value = "";
   }
 
   // -- audit trail -----------------------------------------------------------------------
