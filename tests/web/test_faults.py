@@ -5,10 +5,11 @@ figures. Each test failed before its fix, in headless Chromium against a real `t
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
-from tests.support.browser import open_seat
-from tests.support.server import api
+from tests.support.browser import open_seat, shot
+from tests.support.server import api, free_port, spawn
 
 COMMANDS = "**/api/tables/*/commands"
 
@@ -53,3 +54,58 @@ def test_a_double_click_appends_once_and_a_retry_reuses_its_request_id(
     page.wait_for_selector("#result.ok")
     assert 2 == len(tried) and tried[0] == tried[1] and tried[0].startswith("web-")
     assert 1 == notes(server, seats["id"], "retried")
+
+
+def test_a_revoked_seat_says_its_link_no_longer_works_and_stops(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
+    """bo's seat is revoked while his page is open: the page's next read is answered 401 (the
+    revocation is a new event its stream brings), and the page says in a banner that the link no
+    longer works, disables the command box and stops following the table (no new stream)."""
+    page = open_seat(browser, seats["bo"])
+    streams: list[str] = []
+    page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
+    assert 204 == api(server).delete(f"/tables/{seats['id']}/seats/bo").status_code
+    page.wait_for_selector("#banner.revoked")
+    assert "link no longer works" in page.inner_text("#banner")
+    assert page.is_disabled("#command") and page.is_disabled("#doit")
+    assert page.is_disabled("#preview")
+    opened = len(streams)
+    page.wait_for_timeout(4000)  # an EventSource would have reconnected by now
+    assert opened == len(streams)
+    shot(page, "11-revoked-seat")
+
+
+def test_the_server_out_of_reach_then_back(browser: Any, tmp_path: Path) -> None:
+    """The server stops: Do it says "cannot reach the server" and a banner says the page is
+    reconnecting; the server starts again on the same port: the banner goes and the page catches
+    up. A seat revoked meanwhile sees, without typing anything, that its link no longer works."""
+    port = free_port()
+    proc = spawn(f"file:{tmp_path}", port)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        gm = api(url)
+        tid = gm.post("/tables", json={"system": "magicpunk"}).json()["table_id"]
+        links = [
+            gm.post(f"/tables/{tid}/seats", json={"name": n, "role": "gm"}).json()["url"]
+            for n in ("g1", "g2")
+        ]
+        page, other = open_seat(browser, links[0]), open_seat(browser, links[1])
+        proc.terminate(), proc.wait(timeout=10)
+        page.fill("#command", "note 'in the dark'")
+        page.click("#doit")
+        page.wait_for_selector("#result.error")
+        assert "cannot reach the server" in page.inner_text("#result")
+        page.wait_for_selector("#banner.offline")
+        assert "reconnecting" in page.inner_text("#banner")
+        shot(page, "12-server-out-of-reach")
+        proc = spawn(f"file:{tmp_path}", port)
+        assert 204 == gm.delete(f"/tables/{tid}/seats/g2").status_code
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": "note back"}).status_code
+        page.wait_for_selector("#banner", state="hidden")
+        page.wait_for_function("document.querySelector('#log').textContent.includes('back')")
+        other.wait_for_selector("#banner.revoked")
+        assert other.is_disabled("#command")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -9,13 +9,22 @@
   let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
 
   const { el, errorText } = window.tl;
-  const api = (path, body) => window.tl.api(base + path, body);
+  // Every answer passes here: a 401 means this seat's link no longer works; status 0 (no answer)
+  // shows the connection banner, and any answer clears it.
+  async function api(path, body) {
+    const r = await window.tl.api(base + path, body);
+    if (r.status === 401 && info) revoke();
+    else if (r.status === 0) reconnecting();
+    else if (offline) reconnected();
+    return r;
+  }
   const $ = (id) => document.getElementById(id);
   const fmt = (v) => (v === null || v === undefined) ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
 
   // -- layout ----------------------------------------------------------------------------
   function layout() {
     app.replaceChildren(
+      el("p", { id: "banner", class: "banner", role: "alert", hidden: true }),
       el("header", { class: "top" },
         el("h1", {}, info.title || "(untitled)"),
         el("p", { class: "meta" }, `${info.system} · table ${tid} · you are `,
@@ -180,8 +189,8 @@
       const buttons = [];
       if (!marker && mayTakeBack(line)) {
         buttons.push(line.undone
-          ? el("button", { type: "button", class: "small", disabled: inFlight, onclick: () => run(`redo ${line.seq}`) }, "redo")
-          : el("button", { type: "button", class: "small", disabled: inFlight, onclick: () => run(`undo ${line.seq}`) }, "undo"));
+          ? el("button", { type: "button", class: "small", disabled: inFlight || revoked, onclick: () => run(`redo ${line.seq}`) }, "redo")
+          : el("button", { type: "button", class: "small", disabled: inFlight || revoked, onclick: () => run(`undo ${line.seq}`) }, "undo"));
       }
       return el("li", { class: line.undone ? "undone" : "", value: String(line.seq), "data-seq": String(line.seq) },
         el("span", { class: "seq" }, `#${line.seq}`), " ", el("span", { class: "actor" }, line.actor), " ",
@@ -210,10 +219,10 @@
   const newId = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   function setBusy(busy) {
     inFlight = busy;
-    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy;
+    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy || revoked;
   }
   async function run(line, dry = false) {
-    if (inFlight) return null;
+    if (inFlight || revoked) return null;
     const id = dry ? null : (pending && pending.line === line ? pending.id : newId());
     setBusy(true);
     try {
@@ -272,8 +281,48 @@
   }
 
   // -- live ------------------------------------------------------------------------------
+  // The stream reconnects by itself while the server is out of reach (the banner says so); when it
+  // ends, an answer of 401 to the table means the seat was revoked: the page says so, stops
+  // reconnecting and takes no more commands.
+  let source = null, offline = false, revoked = false;
+  function banner(kind, text) {
+    $("banner").className = `banner ${kind}`;
+    $("banner").textContent = text;
+    $("banner").hidden = false;
+  }
+  function reconnecting() {
+    if (revoked) return;
+    banner("offline", "Cannot reach the server: reconnecting… (what you see may be out of date)");
+    if (!offline) { offline = true; probe(); }
+  }
+  function probe() {  // while out of reach: ask every 3 s, so the banner goes when the server is back
+    setTimeout(async () => { if (offline && !revoked && (await api("")).status === 0) probe(); }, 3000);
+  }
+  async function reconnected() {
+    if (revoked || !offline) return;
+    offline = false;
+    $("banner").hidden = true;
+    await loadLog();
+    await refresh();
+  }
+  function revoke() {
+    if (revoked) return;
+    revoked = true;
+    if (source) source.close();
+    banner("revoked", "This seat's link no longer works (the GM revoked the seat). " +
+      "The page no longer updates and takes no commands: ask the GM for a new link.");
+    for (const c of document.querySelectorAll("#command, #preview, #doit, #log button")) c.disabled = true;
+    document.body.classList.add("revoked");
+  }
   function stream() {
-    const source = new EventSource(`${base}/events?after=${lastSeq}`, { withCredentials: true });
+    if (revoked) return;
+    source = new EventSource(`${base}/events?after=${lastSeq}`, { withCredentials: true });
+    source.addEventListener("open", () => { reconnected(); });
+    source.addEventListener("error", async () => {
+      const ended = source;
+      const r = await api("");  // 401: revoked; status 0: the banner; else the stream resumes
+      if (r.status !== 401 && ended.readyState === EventSource.CLOSED && ended === source) setTimeout(stream, 2000);
+    });
     source.addEventListener("record", async (msg) => {
       const line = JSON.parse(msg.data);
       if (log.some((l) => l.seq === line.seq)) return;
@@ -286,7 +335,7 @@
   }
 
   async function boot() {
-    const r = await api("");
+    const r = await window.tl.api(base);
     if (r.status !== 200) {
       app.replaceChildren(el("h1", {}, "tablelog"), el("p", { role: "alert" },
         r.status === 401 ? "This page needs your seat's link (ask the GM for it)." : errorText(r.body)));
