@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.browser import open_seat, shot
-from tests.support.server import api, free_port, spawn
+from tests.support.server import ADD, TOKEN, api, free_port, spawn
 
 COMMANDS = "**/api/tables/*/commands"
 
@@ -109,3 +109,38 @@ def test_the_server_out_of_reach_then_back(browser: Any, tmp_path: Path) -> None
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def test_nothing_scrolls_sideways_at_360_px_whatever_the_data(browser: Any, server: str) -> None:
+    """A 5,000-character title without spaces, a 64-character name and a note holding a long
+    URL: the server page and the table page (its cards, log, audit trail and chart) stay within
+    a 360 px viewport."""
+    gm = api(server)
+    title = "T" * 5000
+    tid = gm.post("/tables", json={"system": "magicpunk", "title": title}).json()["table_id"]
+    name = "Wanderer" * 8
+    url = "https://example.org/" + "a-very-long-path-segment/" * 12
+    for line in (ADD.format(name), f"note '{url}'", f"magicpunk damage {name} 2"):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    link = gm.post(
+        f"/tables/{tid}/seats", json={"name": "n" * 40, "role": "player", "characters": [name]}
+    ).json()["url"]
+    page = open_seat(browser, link, width=360)
+    page.wait_for_selector("#chart .uplot")
+    page.click(f'article[data-name="{name}"] h3 button')
+    page.wait_for_selector("#audit li .changes")
+    shot(page, "13-phone-long-data")
+    assert width(page) <= 360
+    index = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    index.goto(f"{server}/?token={TOKEN}")
+    index.wait_for_selector("#create")
+    index.select_option("#seat-table", tid)
+    index.fill("#seat-name", "m" * 64)
+    index.click("#seat button")
+    index.wait_for_function("document.querySelector('#out').textContent.includes('link')")
+    shot(index, "14-phone-server-page")
+    assert width(index) <= 360

@@ -26,7 +26,7 @@
     app.replaceChildren(
       el("p", { id: "banner", class: "banner", role: "alert", hidden: true }),
       el("header", { class: "top" },
-        el("h1", {}, info.title || "(untitled)"),
+        el("h1", { class: "clamp", title: info.title || null }, info.title || "(untitled)"),
         el("p", { class: "meta" }, `${info.system} · table ${tid} · you are `,
           el("strong", { id: "me" }, `${me.name} (${me.role})`)),
       ),
