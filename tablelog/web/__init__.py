@@ -76,7 +76,12 @@ def web_routes() -> list[Any]:
             f'<main id="app" data-table="{safe}">'
             "<noscript>This page needs JavaScript.</noscript></main>"
         )
-        scripts = [f"{UPLOT}/uPlot.iife.min.js", "/static/common.js", "/static/table.js"]
+        scripts = [
+            f"{UPLOT}/uPlot.iife.min.js",
+            "/static/common.js",
+            "/static/chart.js",
+            "/static/table.js",
+        ]
         return Response(
             _page(f"tablelog — {table_id}", body, scripts, [f"{UPLOT}/uPlot.min.css"]),
             media_type=MediaType.HTML,

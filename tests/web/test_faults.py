@@ -144,3 +144,77 @@ def test_nothing_scrolls_sideways_at_360_px_whatever_the_data(browser: Any, serv
     index.wait_for_function("document.querySelector('#out').textContent.includes('link')")
     shot(index, "14-phone-server-page")
     assert width(index) <= 360
+
+
+def saga_table(server: str, names: list[str]) -> str:
+    """A saga table: Hero (HP 300, LP 10) and each of ``names`` (HP 30); returns a GM's link."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga"}).json()["table_id"]
+    lines = ["saga unit add Hero --max-hp 300 --lp 10"]
+    lines += [f"saga unit add {json.dumps(n)} --max-hp 30" for n in names]
+    for line in lines:
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code, line
+    return str(gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"])
+
+
+def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
+    """Characters named "a/b", "<b>x</b>" and "..": the chart still draws for everyone it can
+    read and names, in its place, the one it cannot ("..", which no address can carry); each
+    audit trail shows the changes or one error line; the page never throws."""
+    page = browser.new_context(viewport={"width": 1100, "height": 1300}).new_page()
+    thrown: list[str] = []
+    page.on("pageerror", lambda e: thrown.append(str(e)))
+    page.goto(saga_table(server, ["a/b", "<b>x</b>", ".."]))
+    page.wait_for_function("window.tablelog && window.tablelog.ready")
+    page.wait_for_selector("#chart .uplot")
+    drawn = page.evaluate("window.tablelog.charts[0].series.map((s) => s.label)")
+    assert "Hero" in drawn
+    errors = page.locator(".chart-error").all_inner_texts()
+    assert '..: the name ".." cannot be sent in an address' in errors
+    # "a/b" and "<b>x</b>" (a "/" in both) are drawn once the server routes any name
+    # (tablelog/server: {name:path}); until then each is named with its 404
+    for name in ("a/b", "<b>x</b>"):
+        assert name in drawn or f"{name}: error: Not Found" in errors, (name, drawn, errors)
+    for name in ("Hero", "a/b", "<b>x</b>", ".."):
+        page.locator("article.entity h3 button", has_text=name).first.click()
+        page.wait_for_function(
+            f"document.querySelector('#audit-name').textContent == {json.dumps('of ' + name)}"
+        )
+        said = page.inner_text("#audit")
+        assert "hp: – → " in said or said.startswith(("error: ", "the name")), (name, said)
+    assert [] == thrown
+    shot(page, "15-names-in-addresses")
+
+
+def test_the_chart_steps_and_gives_each_figure_its_own_scale(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
+    """Kai's HP holds at 26 from #2 until the damage at #4 (a step, not a slope through #3);
+    Hero's LP (10) is drawn on a chart of its own, not flat under his HP (300)."""
+    page = open_seat(browser, seats["gm2"])
+    page.wait_for_function("window.tablelog.charts && window.tablelog.charts.length")
+    found = page.evaluate(PIXELS)
+    assert found == {"held": True, "slope": False}, found
+    saga = browser.new_context(viewport={"width": 1100, "height": 1300}).new_page()
+    saga.goto(saga_table(server, []))
+    saga.wait_for_function("window.tablelog && (window.tablelog.charts || []).length == 2")
+    scales = saga.evaluate(
+        "window.tablelog.charts.map((u) => [u.root.parentElement.dataset.figure, u.scales.y.max])"
+    )
+    assert ["hp", "lp"] == [fig for fig, _ in scales]
+    assert scales[0][1] >= 300 and 10 <= scales[1][1] <= 30, scales
+    shot(saga, "16-chart-per-figure")
+
+
+# Kai is the second series of the HP chart (red, #d1242f): is any of its pixels at HP 26 halfway
+# between #2 and #4 (held), or on the straight line from 26 to 21 there (slope)?
+PIXELS = """() => {
+  const u = window.tablelog.charts[0];
+  const red = (x, y) => {
+    const d = u.ctx.getImageData(Math.round(x) - 2, Math.round(y) - 2, 5, 5).data;
+    const is = (i) => d[i] > 150 && d[i + 1] < 90 && d[i + 2] < 90;
+    return [...Array(d.length / 4).keys()].some((p) => is(4 * p));
+  };
+  const x = u.valToPos(3, "x", true);
+  return { held: red(x, u.valToPos(26, "y", true)), slope: red(x, u.valToPos(23.5, "y", true)) };
+}"""

@@ -240,11 +240,20 @@
   }
 
   // -- audit trail -----------------------------------------------------------------------
+  // A name in an address: encoded whole (a "/" or "?" in it is part of the name). "." and ".."
+  // cannot be sent at all: a browser reads them as "this folder" and "the folder above".
+  async function trail(name) {
+    if (name === "." || name === "..") return { error: `the name "${name}" cannot be sent in an address` };
+    const r = await api(`/history/${encodeURIComponent(name)}`);
+    if (r.status !== 200) return { error: errorText(r.body) };
+    if (!Array.isArray(r.body)) return { error: "error: the server's answer is not a history" };
+    return { trail: r.body };
+  }
   async function audit(name) {
     $("audit-name").textContent = `of ${name}`;
-    const r = await api(`/history/${encodeURIComponent(name)}`);
-    if (r.status !== 200) { $("audit").replaceChildren(el("li", {}, errorText(r.body))); return; }
-    $("audit").replaceChildren(...r.body.map((e) => el("li", {},
+    const r = await trail(name);
+    if (r.error) { $("audit").replaceChildren(el("li", { class: "error" }, r.error)); return; }
+    $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
       el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), ` ${e.actor} ${e.type} ${e.event}`),
       el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, `${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`))),
       e.explain.length ? el("ul", { class: "explain" }, e.explain.map((x) => el("li", {}, x))) : null)));
@@ -256,28 +265,12 @@
   function scheduleChart() { clearTimeout(chartTimer); chartTimer = setTimeout(drawChart, 400); }
   async function drawChart() {
     if (!live || typeof uPlot === "undefined") return;
-    const names = Object.keys(live.characters || {});
-    const series = [];
-    for (const name of names) {
-      const r = await api(`/history/${encodeURIComponent(name)}`);
-      if (r.status !== 200) continue;
-      for (const fig of ["hp", "mp", "lp"]) {
-        const points = [];
-        for (const e of r.body) for (const c of e.changes) if (c.field === fig && typeof c.new === "number") points.push([e.seq, c.new]);
-        if (points.length) series.push({ label: `${name} ${fig.toUpperCase()}`, points });
-      }
+    const histories = [], failed = [];
+    for (const name of Object.keys(live.characters || {})) {
+      const r = await trail(name);
+      if (r.error) failed.push({ name, text: r.error }); else histories.push({ name, trail: r.trail });
     }
-    const xs = [...new Set([0, ...series.flatMap((s) => s.points.map((p) => p[0])), lastSeq])].sort((a, b) => a - b);
-    const data = [xs, ...series.map((s) => { let v = null, i = 0; return xs.map((x) => { while (i < s.points.length && s.points[i][0] <= x) v = s.points[i++][1]; return v; }); })];
-    const palette = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#6e7781"];
-    const box = $("chart");
-    const width = Math.max(280, Math.min(900, box.clientWidth || 600));
-    const opts = { width, height: 220, scales: { x: { time: false } }, axes: [{ label: "event #" }, {}],
-      series: [{ label: "#" }, ...series.map((s, i) => ({ label: s.label, stroke: palette[i % palette.length], width: 2, spanGaps: true }))] };
-    if (chart) chart.destroy();
-    box.replaceChildren();
-    if (!series.length) { box.append(el("p", {}, "No HP, MP or LP recorded yet.")); chart = null; return; }
-    chart = new uPlot(opts, data, box);
+    window.tablelog = { ...window.tablelog, charts: window.tl.chart.draw($("chart"), histories, failed, lastSeq) };
   }
 
   // -- live ------------------------------------------------------------------------------
@@ -347,7 +340,7 @@
     await loadLog();
     stream();
     drawChart();
-    window.tablelog = { ready: true };
+    window.tablelog = { ...window.tablelog, ready: true };
   }
   boot();
 })();
