@@ -80,6 +80,7 @@ def web_routes() -> list[Any]:
             f"{UPLOT}/uPlot.iife.min.js",
             "/static/common.js",
             "/static/chart.js",
+            "/static/suggest.js",
             "/static/table.js",
         ]
         return Response(

@@ -218,3 +218,37 @@ PIXELS = """() => {
   const x = u.valToPos(3, "x", true);
   return { held: red(x, u.valToPos(26, "y", true)), slope: red(x, u.valToPos(23.5, "y", true)) };
 }"""
+
+
+def test_suggestions_are_the_seats_own_commands_with_the_tables_names(
+    browser: Any, server: str
+) -> None:
+    """A pf2e table: ann (Valeros, who holds longsword-1 and knows the flaming formula) is offered
+    her own lines with that item and rune, nothing of Ezren's and no GM line; the GM is offered
+    both characters'; an observer is offered nothing and told observers append nothing."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
+    for line in (
+        "pf2e character add Valeros --level 8",
+        "pf2e character add Ezren --level 5",
+        "pf2e item add longsword-1 --base longsword --owner Valeros",
+        "pf2e formula add Valeros flaming",
+    ):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+
+    def offered(name: str, role: str, chars: list[str]) -> tuple[Any, list[str]]:
+        body = {"name": name, "role": role, "characters": chars}
+        page = open_seat(browser, gm.post(f"/tables/{tid}/seats", json=body).json()["url"])
+        return page, page.eval_on_selector_all("#suggestions option", "os => os.map(o => o.value)")
+
+    _, ann = offered("ann", "player", ["Valeros"])
+    assert "pf2e etch longsword-1 flaming --by Valeros" in ann
+    assert "pf2e invest longsword-1 --by Valeros" in ann
+    assert [] == [s for s in ann if "Ezren" in s or "ITEM" in s or s.startswith("pf2e item add")]
+    _, gm_offered = offered("g", "gm", [])
+    assert "pf2e item add ID --base longsword --owner Ezren" in gm_offered
+    assert "pf2e formula add Ezren " in gm_offered
+    watcher, nothing = offered("w", "observer", [])
+    assert [] == nothing and watcher.is_disabled("#command")
+    assert "Observers append nothing" == watcher.get_attribute("#command", "placeholder")
+    assert "observers append nothing" in watcher.inner_text("#observer")

@@ -23,6 +23,7 @@
 
   // -- layout ----------------------------------------------------------------------------
   function layout() {
+    const observer = me.role === "observer";
     app.replaceChildren(
       el("p", { id: "banner", class: "banner", role: "alert", hidden: true }),
       el("header", { class: "top" },
@@ -44,11 +45,13 @@
         el("h2", {}, "Command"),
         el("form", { id: "command-form", onsubmit: (e) => { e.preventDefault(); send(false); } },
           el("input", { id: "command", list: "suggestions", autocomplete: "off", spellcheck: "false",
-            "aria-label": "Command line, as in a run script", placeholder: suggestionsFor()[0] || "note \"…\"" }),
+            "aria-label": "Command line, as in a run script", disabled: observer,
+            placeholder: observer ? "Observers append nothing" : (window.tl.suggest(info.system, me, {})[0] || "note \"…\"") }),
           el("datalist", { id: "suggestions" }),
-          el("button", { id: "preview", type: "button", onclick: () => send(true) }, "Preview"),
-          el("button", { id: "doit", type: "submit" }, "Do it"),
+          el("button", { id: "preview", type: "button", disabled: observer, onclick: () => send(true) }, "Preview"),
+          el("button", { id: "doit", type: "submit", disabled: observer }, "Do it"),
         ),
+        observer ? el("p", { id: "observer", class: "meta" }, "You observe this table: observers append nothing.") : null,
         el("pre", { id: "result", class: "result", role: "status", "aria-live": "polite" }),
       ),
       el("section", { class: "panel", "aria-label": "HP MP LP chart" }, el("h2", {}, "HP / MP / LP"),
@@ -122,25 +125,7 @@
     const chars = Object.entries(state.characters || {}).map(([n, r]) => entityCard(n, r, "character"));
     const items = Object.entries(state.items || {}).map(([n, r]) => entityCard(n, r, "item"));
     $("entities").replaceChildren(...chars, ...items);
-    const names = [...Object.keys(state.characters || {}), ...Object.keys(state.items || {})];
-    $("suggestions").replaceChildren(...suggestionsFor(names).map((s) => el("option", { value: s })));
-  }
-
-  function suggestionsFor(names = []) {
-    const sys = info ? info.system : "";
-    const mine = me && me.role === "player" ? me.characters : names;
-    const acts = {
-      magicpunk: (n) => [`magicpunk draw ${n} 1`, `magicpunk play ${n} `, `magicpunk circulate ${n} --all`],
-      pf2e: (n) => [`pf2e etch ITEM RUNE --by ${n}`, `pf2e invest ITEM --by ${n}`, `pf2e formula add ${n} `],
-      fate: (n) => [`fate cast ${n} attack --grade 5 --tiles 2 --target `, `fate chant ${n}`, `fate release ${n} `],
-      saga: (n) => [`saga cast ${n} TECH --target `],
-    }[sys] || (() => []);
-    const gm = me && me.role === "gm" ? {
-      magicpunk: ["magicpunk rest 8h", "magicpunk dawn", "magicpunk damage NAME 3"],
-      pf2e: ["pf2e item add ID --base longsword --owner NAME"], fate: ["fate battle start", "fate turn", "fate round"],
-      saga: ["saga battle start", "saga turn"],
-    }[sys] || [] : [];
-    return [...mine.flatMap(acts), ...gm, "note \"\"", "undo", "redo"];
+    $("suggestions").replaceChildren(...window.tl.suggest(info.system, me, state).map((s) => el("option", { value: s })));
   }
 
   async function refresh() {
@@ -219,7 +204,7 @@
   const newId = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   function setBusy(busy) {
     inFlight = busy;
-    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy || revoked;
+    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy || revoked || me.role === "observer";
   }
   async function run(line, dry = false) {
     if (inFlight || revoked) return null;
