@@ -147,7 +147,7 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
 
 # WCAG 2.x contrast ratio of each visible element's own text against the first opaque background
 # behind it (text on a patterned background, the card backs, is white on dark blue by design).
-CONTRAST = """() => {
+COLOURS = """
   const rgb = (c) => {
     const m = c.match(/rgba?\\(([^)]+)\\)/);
     if (!m) return null;
@@ -165,6 +165,11 @@ CONTRAST = """() => {
     }
     return { r: 255, g: 255, b: 255, a: 1 };
   };
+"""
+CONTRAST = (
+    "() => {"
+    + COLOURS
+    + """
   const found = []; let checked = 0;
   for (const el of document.querySelectorAll("body *")) {
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
@@ -178,13 +183,44 @@ CONTRAST = """() => {
   }
   return { checked, found };
 }"""
+)
+
+
+# The focused element's focus ring (its outline colour) against the first opaque background
+# behind the element's parent (the ring is drawn outside the element, offset from it).
+FOCUS_RING = (
+    "() => {"
+    + COLOURS
+    + """
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const s = getComputedStyle(el);
+  if (s.outlineStyle === "none" || parseFloat(s.outlineWidth) < 2) return { what: el.id, ratio: 0 };
+  const bg = behind(el.parentElement);
+  const [hi, lo] = [lum(rgb(s.outlineColor)), lum(bg)].sort((x, y) => y - x);
+  return { what: `${el.tagName}#${el.id}`, ratio: (hi + 0.05) / (lo + 0.05) };
+}"""
+)
+
+
+def focus_rings(page: Any, tabs: int) -> list[dict[str, Any]]:
+    """Tab through ``tabs`` elements of ``page``; return each focus ring's contrast."""
+    rings = []
+    for _ in range(tabs):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(FOCUS_RING)
+        if ring is not None:
+            rings.append(ring)
+    return rings
 
 
 def test_every_text_on_the_page_has_readable_contrast(
     browser: Any, server: str, seats: dict[str, str]
 ) -> None:
     """Each visible text of the table page (a GM's, with a refused command and an undone
-    action shown) and of the server page is at least 4.5:1 against its background (WCAG AA)."""
+    action shown) and of the server page is at least 4.5:1 against its background (WCAG AA);
+    the focus ring of each element reached with Tab is at least 3:1 against the background it
+    sits on (WCAG 1.4.11)."""
     gm = open_seat(browser, seats["gm2"])
     gm.fill("#command", "magicpunk damage Aria 2")
     gm.click("#doit")
@@ -202,3 +238,5 @@ def test_every_text_on_the_page_has_readable_contrast(
     for page in (gm, index):
         measured = page.evaluate(CONTRAST)
         assert measured["checked"] >= 10 and [] == measured["found"]
+        rings = focus_rings(page, 12)
+        assert len(rings) >= 8 and [] == [r for r in rings if r["ratio"] < 3], rings
