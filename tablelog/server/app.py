@@ -184,6 +184,15 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def is_server(token: str) -> bool:
         return hmac.compare_digest(token.encode(), server_token.encode())
 
+    def opens(table_id: str | None, token: str) -> bool:
+        """Whether ``token`` opens the page of ``table_id`` (None: the server's page)."""
+        if is_server(token):
+            return True
+        try:
+            return table_id is not None and tables.get(table_id).seat_of(token) is not None
+        except Refusal:
+            return False
+
     def seat(request: Request[Any, Any, Any], table: Table) -> Seat:
         token = bearer(request)
         if is_server(token):
@@ -349,7 +358,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             command,
             events,
             openapi,
-            *web_routes(),
+            *web_routes(opens),
         ],
         exception_handlers={Refusal: _refused, HTTPException: _http_error, Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),

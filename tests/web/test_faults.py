@@ -252,3 +252,18 @@ def test_suggestions_are_the_seats_own_commands_with_the_tables_names(
     assert [] == nothing and watcher.is_disabled("#command")
     assert "Observers append nothing" == watcher.get_attribute("#command", "placeholder")
     assert "observers append nothing" in watcher.inner_text("#observer")
+
+
+def test_a_wrong_link_keeps_the_seat_the_browser_had(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
+    """ann's browser holds her seat; opening the table with a wrong token answers 401 saying the
+    link is not valid, and the bare address still opens ann's seat."""
+    page = open_seat(browser, seats["ann"])
+    address = f"{server}/t/{seats['id']}"
+    answer = page.goto(f"{address}?token=not-a-seat-token")
+    assert answer is not None and 401 == answer.status
+    assert "This link is not valid" in page.inner_text("[role=alert]")
+    page.click("[role=alert] a")
+    page.wait_for_function("window.tablelog && window.tablelog.ready")
+    assert "ann (player)" == page.inner_text("#me")
