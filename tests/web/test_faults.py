@@ -267,3 +267,33 @@ def test_a_wrong_link_keeps_the_seat_the_browser_had(
     page.click("[role=alert] a")
     page.wait_for_function("window.tablelog && window.tablelog.ready")
     assert "ann (player)" == page.inner_text("#me")
+
+
+def gm_page(browser: Any, server: str, system: str, lines: list[str]) -> Any:
+    """A GM's page of a new ``system`` table after ``lines``."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": system, "seed": 5}).json()["table_id"]
+    for line in lines:
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code, line
+    link = gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"]
+    return open_seat(browser, link)
+
+
+def card(page: Any, name: str) -> str:
+    return str(page.inner_text(f'article[data-name="{name}"]'))
+
+
+def test_cards_show_each_systems_figures(browser: Any, server: str) -> None:
+    """A pf2e character shows its level; a magicpunk table its draw pile's count and public
+    discard pile; a saga enemy without LP shows the GM no "LP ?"; a fate servant no empty
+    tiles bar, and the clock out of battle says "no battle"."""
+    pf2e = gm_page(browser, server, "pf2e", ["pf2e character add Valeros --level 8"])
+    assert "level 8" in card(pf2e, "Valeros")
+    magic = gm_page(browser, server, "magicpunk", [ADD.format("Aria"), "magicpunk draw Aria 3"])
+    assert "Draw pile: 51 of 54 cards" in magic.inner_text("#deck")
+    assert "discard pile (0)" in magic.inner_text("#deck")
+    saga = gm_page(browser, server, "saga", ["saga unit add Wolf --max-hp 120 --enemy"])
+    assert "LP" not in card(saga, "Wolf") and "120/120" in card(saga, "Wolf")
+    fate = gm_page(browser, server, "fate", ["fate servant add Saber --hp 60 --mp 80"])
+    assert "Tiles" not in card(fate, "Saber") and "60/60" in card(fate, "Saber")
+    assert "no battle" == fate.inner_text("#table-clock").strip()

@@ -64,8 +64,10 @@
   }
 
   // -- state -----------------------------------------------------------------------------
+  // A figure's bar: "?" where the value is hidden from this seat; none where there is nothing to
+  // show (a max of 0, as a servant's tiles, or for the GM, who sees all, a figure that is null).
   function bar(label, value, max) {
-    if (value === undefined) return null;
+    if (value === undefined || max === 0 || (me.role === "gm" && value === null)) return null;
     const hidden = value === null || max === null;
     const pct = hidden || !max ? 0 : Math.max(0, Math.min(100, (100 * value) / max));
     return el("div", { class: "bar", role: "img", "aria-label": `${label} ${hidden ? "hidden" : `${value} of ${max}`}` },
@@ -90,6 +92,7 @@
       kind === "item" && rec.name ? el("p", { class: "item-name" }, `${rec.name}` +
         (rec.level !== undefined ? ` · level ${rec.level}` : "") + (rec.price_gp !== undefined ? ` · ${rec.price_gp} gp` : "")) : null,
       rec.owner ? el("p", { class: "owner" }, `held by ${rec.owner}`) : null,
+      kind === "character" && rec.level !== undefined ? el("p", { class: "level" }, `level ${fmt(rec.level)}`) : null,
       bar("HP", rec.hp, rec.hp_max), bar("MP", rec.mp, rec.mp_max), bar("LP", rec.lp, rec.lp_max),
       rec.tiles !== undefined ? bar("Tiles", rec.tiles, rec.tiles_max) : null,
       rec.hand ? el("div", { class: "hand" }, el("span", { class: "k" }, "hand"), cards(rec.hand)) : null,
@@ -112,16 +115,23 @@
     return parts.length ? el("p", {}, el("span", { class: "k" }, "effects "), parts.map(([k, v]) => `${k} ${v}`).join(", ")) : null;
   }
 
+  // A magicpunk deck: the draw pile's count and the discard pile (public), newest last.
+  function deck(d) {
+    if (!d || d.draw_count === undefined) return null;
+    return el("div", { id: "deck", class: "deck" }, el("p", {}, `Draw pile: ${d.draw_count} of ${d.size} cards`),
+      el("div", { class: "hand" }, el("span", { class: "k" }, `discard pile (${(d.discard || []).length})`), cards(d.discard)));
+  }
+
   function renderState(state) {
     const clock = state.clock || {};
     const bits = [];
     if (clock.day !== undefined) bits.push(`day ${clock.day} ${String(Math.floor(clock.minutes / 60)).padStart(2, "0")}:${String(clock.minutes % 60).padStart(2, "0")}`);
-    if (clock.battle !== undefined) bits.push(`battle ${fmt(clock.battle)} · round ${fmt(clock.round)} · turn ${fmt(clock.turn)}`);
+    if (clock.battle !== undefined) bits.push(clock.battle ? `battle · round ${fmt(clock.round)} · turn ${fmt(clock.turn)}` : "no battle");
     if (clock.turn !== undefined && clock.battle === undefined) bits.push(`turn ${clock.turn}`);
     if (clock.season) bits.push(`season ${clock.season}`);
     if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${k} ${v}`).join(" · "));
     if (state.table && state.table.round !== undefined) bits.push(`round ${state.table.round}`);
-    $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`));
+    $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`), ...[deck(state.deck)].filter(Boolean));
     const chars = Object.entries(state.characters || {}).map(([n, r]) => entityCard(n, r, "character"));
     const items = Object.entries(state.items || {}).map(([n, r]) => entityCard(n, r, "item"));
     $("entities").replaceChildren(...chars, ...items);
