@@ -297,3 +297,33 @@ def test_cards_show_each_systems_figures(browser: Any, server: str) -> None:
     fate = gm_page(browser, server, "fate", ["fate servant add Saber --hp 60 --mp 80"])
     assert "Tiles" not in card(fate, "Saber") and "60/60" in card(fate, "Saber")
     assert "no battle" == fate.inner_text("#table-clock").strip()
+
+
+def test_the_log_has_one_button_per_action_named_and_the_audit_trail_closes(
+    browser: Any, server: str
+) -> None:
+    """An 8 h rest appends two events (the rest, Aria's cards circulating): one undo button
+    for the action, labelled with its seqs; each line shows its number once; the audit trail
+    closes; the server page's seat form lists tables by title and system."""
+    page = gm_page(
+        browser,
+        server,
+        "magicpunk",
+        [ADD.format("Aria"), "magicpunk draw Aria 3", "magicpunk rest 8h"],
+    )
+    rest = page.locator("#log li", has_text="magicpunk.RestTaken")
+    seq = int(rest.get_attribute("data-seq") or 0)
+    assert "magicpunk.CardsCirculated" in page.inner_text(f'#log li[data-seq="{seq + 1}"]')
+    assert 0 == page.locator(f'#log li[data-seq="{seq + 1}"] button').count()
+    label = rest.locator("button").get_attribute("aria-label") or ""
+    assert label.startswith(f"undo #{seq}–#{seq + 1}: magicpunk.RestTaken 8h rest"), label
+    assert "none" == page.evaluate("getComputedStyle(document.querySelector('#log')).listStyleType")
+    page.click('article[data-name="Aria"] h3 button')
+    page.wait_for_selector("#audit li .changes")
+    page.click("#audit-close")
+    assert 0 == page.locator("#audit li .changes").count() and page.is_hidden("#audit-close")
+    index = browser.new_context().new_page()
+    index.goto(f"{server}/?token={TOKEN}")
+    index.wait_for_selector("#create")
+    labels = index.locator("#seat-table option").all_inner_texts()
+    assert any(t.startswith("(untitled) · magicpunk · ") for t in labels), labels

@@ -57,9 +57,10 @@
       el("section", { class: "panel", "aria-label": "HP MP LP chart" }, el("h2", {}, "HP / MP / LP"),
         el("div", { id: "chart" })),
       el("section", { class: "panel", "aria-label": "Audit trail" },
-        el("h2", {}, "Audit trail ", el("span", { id: "audit-name" })), el("ol", { id: "audit" },
-          el("li", {}, "Choose a character or an item to see how it got here."))),
-      el("section", { class: "panel", "aria-label": "Log" }, el("h2", {}, "Log"), el("ol", { id: "log", reversed: true })),
+        el("h2", {}, "Audit trail ", el("span", { id: "audit-name" }), " ",
+          el("button", { id: "audit-close", type: "button", class: "small", hidden: true, onclick: closeAudit }, "Close")),
+        el("ol", { id: "audit" }, el("li", {}, AUDIT_HINT))),
+      el("section", { class: "panel", "aria-label": "Log" }, el("h2", {}, "Log"), el("ol", { id: "log", reversed: true, "aria-label": "Events, newest first" })),
     );
   }
 
@@ -178,18 +179,34 @@
 
   // -- log -------------------------------------------------------------------------------
   const mayTakeBack = (line) => me.role === "gm" || (me.role === "player" && line.actor === me.name);
+  const isMarker = (line) => line.type === "core.Undone" || line.type === "core.Redone";
+  // Each action's first seq → its last: the records with one `cmd` (format 2), else a run with
+  // equal `at` and `actor` (format 1; docs/FORMAT.md). One undo/redo button per action.
+  function actions() {
+    const ends = new Map();
+    let first = null, key = null;
+    for (const line of log) {
+      const k = line.cmd !== undefined ? `cmd ${line.cmd}` : `${line.at} ${line.actor}`;
+      if (k !== key || first === null) { first = line.seq; key = k; }
+      ends.set(first, line.seq);
+    }
+    return ends;
+  }
+  function takeBack(line, last) {
+    const verb = line.undone ? "redo" : "undo";
+    const span = last > line.seq ? `#${line.seq}–#${last}` : `#${line.seq}`;
+    const what = `${line.type} ${line.text || ""}`.slice(0, 80);
+    return el("button", { type: "button", class: "small", disabled: inFlight || revoked,
+      "aria-label": `${verb} ${span}: ${what}`, onclick: () => run(`${verb} ${line.seq}`) }, verb);
+  }
   function renderLog() {
+    const ends = actions();
     const rows = [...log].reverse().map((line) => {
-      const marker = line.type === "core.Undone" || line.type === "core.Redone";
-      const buttons = [];
-      if (!marker && mayTakeBack(line)) {
-        buttons.push(line.undone
-          ? el("button", { type: "button", class: "small", disabled: inFlight || revoked, onclick: () => run(`redo ${line.seq}`) }, "redo")
-          : el("button", { type: "button", class: "small", disabled: inFlight || revoked, onclick: () => run(`undo ${line.seq}`) }, "undo"));
-      }
-      return el("li", { class: line.undone ? "undone" : "", value: String(line.seq), "data-seq": String(line.seq) },
+      const last = ends.get(line.seq);
+      const button = !isMarker(line) && last !== undefined && mayTakeBack(line) ? takeBack(line, last) : null;
+      return el("li", { class: line.undone ? "undone" : "", "data-seq": String(line.seq) },
         el("span", { class: "seq" }, `#${line.seq}`), " ", el("span", { class: "actor" }, line.actor), " ",
-        el("span", { class: "text" }, `${line.type} ${line.text || ""}`), " ", ...buttons);
+        el("span", { class: "text" }, `${line.type} ${line.text || ""}`), " ", button);
     });
     $("log").replaceChildren(...rows);
   }
@@ -244,8 +261,15 @@
     if (!Array.isArray(r.body)) return { error: "error: the server's answer is not a history" };
     return { trail: r.body };
   }
+  const AUDIT_HINT = "Choose a character or an item to see how it got here.";
+  function closeAudit() {
+    $("audit-name").textContent = "";
+    $("audit-close").hidden = true;
+    $("audit").replaceChildren(el("li", {}, AUDIT_HINT));
+  }
   async function audit(name) {
     $("audit-name").textContent = `of ${name}`;
+    $("audit-close").hidden = false;
     const r = await trail(name);
     if (r.error) { $("audit").replaceChildren(el("li", { class: "error" }, r.error)); return; }
     $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
