@@ -189,11 +189,16 @@ def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
 def test_the_chart_steps_and_gives_each_figure_its_own_scale(
     browser: Any, server: str, seats: dict[str, str]
 ) -> None:
-    """Kai's HP holds at 26 from #2 until the damage at #4 (a step, not a slope through #3);
+    """Kai's HP holds at 26 from his arrival until the damage to 21 (a step, not a slope through
+    23.5 halfway);
     Hero's LP (10) is drawn on a chart of its own, not flat under his HP (300)."""
     page = open_seat(browser, seats["gm2"])
     page.wait_for_function("window.tablelog.charts && window.tablelog.charts.length")
-    found = page.evaluate(PIXELS)
+    added, damaged = (
+        int(page.locator("#log li", has_text=text).get_attribute("data-seq") or 0)
+        for text in ("CharacterAdded Kai", "DamageTaken Kai")
+    )
+    found = page.evaluate(PIXELS, (added + damaged) / 2)
     assert found == {"held": True, "slope": False}, found
     saga = browser.new_context(viewport={"width": 1100, "height": 1300}).new_page()
     saga.goto(saga_table(server, []))
@@ -207,15 +212,15 @@ def test_the_chart_steps_and_gives_each_figure_its_own_scale(
 
 
 # Kai is the second series of the HP chart (red, #d1242f): is any of its pixels at HP 26 halfway
-# between #2 and #4 (held), or on the straight line from 26 to 21 there (slope)?
-PIXELS = """() => {
+# between his arrival and the damage (held), or on the straight line from 26 to 21 there (slope)?
+PIXELS = """(mid) => {
   const u = window.tablelog.charts[0];
   const red = (x, y) => {
     const d = u.ctx.getImageData(Math.round(x) - 2, Math.round(y) - 2, 5, 5).data;
     const is = (i) => d[i] > 150 && d[i + 1] < 90 && d[i + 2] < 90;
     return [...Array(d.length / 4).keys()].some((p) => is(4 * p));
   };
-  const x = u.valToPos(3, "x", true);
+  const x = u.valToPos(mid, "x", true);
   return { held: red(x, u.valToPos(26, "y", true)), slope: red(x, u.valToPos(23.5, "y", true)) };
 }"""
 
