@@ -110,6 +110,7 @@ def web_routes(opens: Opens) -> list[Any]:
         scripts = [
             f"{UPLOT}/uPlot.iife.min.js",
             "/static/common.js",
+            "/static/cards.js",
             "/static/chart.js",
             "/static/suggest.js",
             "/static/table.js",

@@ -8,7 +8,8 @@
   const base = `/api/tables/${encodeURIComponent(tid)}`;
   let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
 
-  const { el, errorText } = window.tl;
+  const { el, errorText, fmt } = window.tl;
+  const { entityCard, deck } = window.tl.cards;
   // Every answer passes here: a 401 means this seat's link no longer works; status 0 (no answer)
   // shows the connection banner, and any answer clears it.
   async function api(path, body) {
@@ -19,7 +20,6 @@
     return r;
   }
   const $ = (id) => document.getElementById(id);
-  const fmt = (v) => (v === null || v === undefined) ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
 
   // -- layout ----------------------------------------------------------------------------
   function layout() {
@@ -65,64 +65,6 @@
   }
 
   // -- state -----------------------------------------------------------------------------
-  // A figure's bar: "?" where the value is hidden from this seat; none where there is nothing to
-  // show (a max of 0, as a servant's tiles, or for the GM, who sees all, a figure that is null).
-  function bar(label, value, max) {
-    if (value === undefined || max === 0 || (me.role === "gm" && value === null)) return null;
-    const hidden = value === null || max === null;
-    const pct = hidden || !max ? 0 : Math.max(0, Math.min(100, (100 * value) / max));
-    return el("div", { class: "bar", role: "img", "aria-label": `${label} ${hidden ? "hidden" : `${value} of ${max}`}` },
-      el("span", { class: "bar-label" }, label),
-      el("span", { class: `bar-track ${label.toLowerCase()}` }, el("span", { class: "bar-fill", style: `width:${pct}%` })),
-      el("span", { class: "bar-num" }, hidden ? "?" : `${value}/${max ?? "–"}`));
-  }
-
-  function cards(list) {
-    return el("ul", { class: "cards" }, (list || []).map((c) => c === "?"
-      ? el("li", { class: "card back", "aria-label": "hidden card" }, "🂠")
-      : el("li", { class: `card face ${/[HD]$/.test(c) ? "red" : ""}` }, c)));
-  }
-
-  const SHOWN = new Set(["hp", "hp_max", "mp", "mp_max", "lp", "lp_max", "tiles", "tiles_max", "hand", "cards",
-    "effects", "phantasms", "runes", "property", "name", "level", "price_gp", "owner"]);
-
-  function entityCard(name, rec, kind) {
-    const extra = Object.entries(rec).filter(([k, v]) => !SHOWN.has(k) && (v === null || typeof v !== "object"));
-    return el("article", { class: `entity ${kind}`, "data-name": name },
-      el("h3", {}, el("button", { type: "button", class: "link", onclick: () => audit(name) }, name)),
-      kind === "item" && rec.name ? el("p", { class: "item-name" }, `${rec.name}` +
-        (rec.level !== undefined ? ` · level ${rec.level}` : "") + (rec.price_gp !== undefined ? ` · ${rec.price_gp} gp` : "")) : null,
-      rec.owner ? el("p", { class: "owner" }, `held by ${rec.owner}`) : null,
-      kind === "character" && rec.level !== undefined ? el("p", { class: "level" }, `level ${fmt(rec.level)}`) : null,
-      bar("HP", rec.hp, rec.hp_max), bar("MP", rec.mp, rec.mp_max), bar("LP", rec.lp, rec.lp_max),
-      rec.tiles !== undefined ? bar("Tiles", rec.tiles, rec.tiles_max) : null,
-      rec.hand ? el("div", { class: "hand" }, el("span", { class: "k" }, "hand"), cards(rec.hand)) : null,
-      rec.cards ? el("div", { class: "hand" }, el("span", { class: "k" }, "cards"), cards(rec.cards)) : null,
-      rec.runes && rec.runes.length ? el("p", {}, el("span", { class: "k" }, "runes "), rec.runes.join(", ")) : null,
-      effects(rec.effects),
-      rec.phantasms && Object.keys(rec.phantasms).length ? el("p", {}, el("span", { class: "k" }, "NPs "),
-        Object.entries(rec.phantasms).map(([id, np]) => `${id} (${np.grade ?? ""} ${np.type ?? ""})`).join(", ")) : null,
-      extra.length ? el("dl", { class: "extra" }, extra.slice(0, 10).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, fmt(v))])) : null,
-    );
-  }
-
-  function effects(value) {
-    if (!value) return null;
-    if (Array.isArray(value)) {
-      return value.length ? el("p", {}, el("span", { class: "k" }, "effects "),
-        value.map((e) => `${e.kind}${e.grade !== undefined ? " " + e.grade : ""}${e.turns_left !== undefined ? ` (${e.turns_left} turns)` : ""}`).join(", ")) : null;
-    }
-    const parts = Object.entries(value).filter(([, v]) => v);
-    return parts.length ? el("p", {}, el("span", { class: "k" }, "effects "), parts.map(([k, v]) => `${k} ${v}`).join(", ")) : null;
-  }
-
-  // A magicpunk deck: the draw pile's count and the discard pile (public), newest last.
-  function deck(d) {
-    if (!d || d.draw_count === undefined) return null;
-    return el("div", { id: "deck", class: "deck" }, el("p", {}, `Draw pile: ${d.draw_count} of ${d.size} cards`),
-      el("div", { class: "hand" }, el("span", { class: "k" }, `discard pile (${(d.discard || []).length})`), cards(d.discard)));
-  }
-
   function renderState(state) {
     const clock = state.clock || {};
     const bits = [];
@@ -133,8 +75,9 @@
     if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${k} ${v}`).join(" · "));
     if (state.table && state.table.round !== undefined) bits.push(`round ${state.table.round}`);
     $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`), ...[deck(state.deck)].filter(Boolean));
-    const chars = Object.entries(state.characters || {}).map(([n, r]) => entityCard(n, r, "character"));
-    const items = Object.entries(state.items || {}).map(([n, r]) => entityCard(n, r, "item"));
+    const card = (kind) => ([n, r]) => entityCard(n, r, kind, me.role === "gm", audit);
+    const chars = Object.entries(state.characters || {}).map(card("character"));
+    const items = Object.entries(state.items || {}).map(card("item"));
     $("entities").replaceChildren(...chars, ...items);
     $("suggestions").replaceChildren(...window.tl.suggest(info.system, me, state).map((s) => el("option", { value: s })));
   }
@@ -219,6 +162,7 @@
   function showResult(r, dry) {
     if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
     const lines = [dry ? "Preview — nothing appended:" : (r.status === 200 ? "Already appended (same request id):" : "Done:")];
+    if (dry && r.body.stand_in_rolls) lines.push("The dice in this preview are stand-ins: Do it rolls them anew.");
     for (const e of r.body.events) lines.push(`#${e.seq} ${e.type} ${e.text || ""}`);
     for (const c of r.body.changes) lines.push(`    ${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`);
     $("result").textContent = lines.join("\n");
