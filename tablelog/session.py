@@ -6,7 +6,6 @@ This is the only module (with the store) that does I/O: it reads the clock for t
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -447,7 +446,7 @@ class Session:
         state, end = behind
         if end is None or end is not self._end:
             return None
-        folded = self.replayer().catch_up(copy.deepcopy(state), end, self._markers)
+        folded = self.replayer().catch_up(state.copy(), end, self._markers)
         if folded is None:
             return None
         self.replayer().remember(folded.taken, folded.undone)
@@ -475,7 +474,7 @@ class Session:
             ], new_state
         events = systems.decide(state, command)
         _check_encodable(events, self.actor)
-        trial = copy.deepcopy(state)
+        trial = state.copy()
         applied = []
         before = plain_copy(entity_view(trial))
         for i, event in enumerate(events):
@@ -567,14 +566,14 @@ class Session:
         """Return the events of the command at seqs ``first..last`` with the values each
         changed when it was appended (a repeated request id's answer)."""
         state = self.state(first - 1) if first > 1 else self.blank_state()
-        before = copy.deepcopy(entity_view(state))
+        before = plain_copy(entity_view(state))
         applied = []
         for rec, event in self.events(last):
             if rec.seq < first:
                 continue
             if rec.type not in MARKERS:
                 evolve(state, event)
-            after = copy.deepcopy(entity_view(state))
+            after = plain_copy(entity_view(state))
             applied.append(Applied(rec.seq, event, diff(before, after)))
             before = after
         return applied

@@ -68,6 +68,22 @@ class State:
     deck: dict[str, Any] | None = None
     extra: dict[str, Any] = attrs.Factory(dict)
 
+    def copy(self) -> State:
+        """Return a deep copy (plain data copied by :func:`plain_copy`, several times faster than
+        ``copy.deepcopy``): what a trial evolve or a refold works on."""
+        return State(
+            system=self.system,
+            title=self.title,
+            session_id=self.session_id,
+            seed=self.seed,
+            seq=self.seq,
+            clock=plain_copy(self.clock),
+            characters=plain_copy(self.characters),
+            items=plain_copy(self.items),
+            deck=plain_copy(self.deck),
+            extra=plain_copy(self.extra),
+        )
+
     def entity(self, name: str) -> dict[str, Any] | None:
         """Return the character or item called ``name``, or None."""
         found = self.characters.get(name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tablelog.commands.fate.casting import Cast, Chant
 from tablelog.commands.fate.release import Release
 from tablelog.projections import fate as projection
+from tablelog.projections.fate.entities import Master, Servant
 from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
@@ -19,6 +20,7 @@ SYSTEM = System(
     init_state=projection.init_state,
     group=lazy_group("tablelog.cli.fate"),
     status=lazy("tablelog.cli.fate.status", "STATUS"),
+    records=(Master, Servant),
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
     headlines=(

@@ -11,6 +11,7 @@ import click
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
 from tablelog.projections import magicpunk as projection
+from tablelog.projections.magicpunk.entities import RECORDS
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
@@ -67,4 +68,5 @@ SYSTEM = System(
             "magicpunk.CardsCirculated": ("holder", False, ("drawn",)),
         },
     ),
+    records=RECORDS,
 )

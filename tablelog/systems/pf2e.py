@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tablelog.commands import pf2e as commands
 from tablelog.projections import pf2e as projection
+from tablelog.projections.pf2e.entities import Character, Item
 from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
@@ -31,4 +32,5 @@ SYSTEM = System(
         Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
         Headline("gp spent", "gained", (), "spent_gp"),
     ),
+    records=(Character, Item),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tablelog.commands.saga.cast import CastTech
 from tablelog.projections import saga as projection
+from tablelog.projections.saga.entities import Unit
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
@@ -32,4 +33,5 @@ SYSTEM = System(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
         enemy_sheets={"saga.UnitAdded": (("hp", "hp_max", "lp_max"), ("hp_floor",))},
     ),
+    records=(Unit,),
 )

@@ -8,8 +8,6 @@ Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 5.④, 5-2.① ④; FATE
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.core import decider
@@ -18,6 +16,7 @@ from tablelog.commands.fate.strike import strike
 from tablelog.events.core import Event
 from tablelog.events.fate import AbilityUsed
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import Character, Phantasm, up_np
 from tablelog.projections.fate.turns import require_no_np_turn
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import NPMods, TargetPlan, count, listing, parse_mods, shots_mp
@@ -64,7 +63,7 @@ def decide_use_ability(state: State, c: UseAbility) -> list[Event]:
     return pending.events
 
 
-def _pay(owner: dict[str, Any], c: UseAbility, mp: int) -> None:
+def _pay(owner: Character, c: UseAbility, mp: int) -> None:
     require(
         owner["mp"] >= mp,
         "FATE-NP-13",
@@ -72,7 +71,7 @@ def _pay(owner: dict[str, Any], c: UseAbility, mp: int) -> None:
     )
 
 
-def _shoot(pending: Pending, c: UseAbility, owner: dict[str, Any], mods: NPMods) -> None:
+def _shoot(pending: Pending, c: UseAbility, owner: Character, mods: NPMods) -> None:
     """Pay for ``times`` shots: a judgment becomes critical:attack (the table plays it).
 
     Source: 노블 판타즘 5.④, 5-2.① ([사격] 보구를 1회용 탄환으로 … 5점의 마력을 소모해 해당 판정을
@@ -82,7 +81,7 @@ def _shoot(pending: Pending, c: UseAbility, owner: dict[str, Any], mods: NPMods)
         mods.shot_mp is not None, "FATE-NP-13", f"{c.np_id} has no shoot ability (modifier shot-mp)"
     )
     require(
-        (owner["field"] or {}).get("np") == c.np_id,
+        up_np(owner["field"]) == c.np_id,
         "FATE-NP-13",
         f"{c.np_id}'s shoot needs {c.np_id} up ({c.owner} holds no such field)",
     )
@@ -95,9 +94,7 @@ def _shoot(pending: Pending, c: UseAbility, owner: dict[str, Any], mods: NPMods)
     )
 
 
-def _charge(
-    pending: Pending, c: UseAbility, owner: dict[str, Any], np: dict[str, Any], mods: NPMods
-) -> None:
+def _charge(pending: Pending, c: UseAbility, owner: Character, np: Phantasm, mods: NPMods) -> None:
     """Pay for a charge and deal its NP tiles to the target, once per release of the NP.
 
     Source: 노블 판타즘 5-2.④ ([선회] 20점의 마력을 소모하여 해당 '연속 공격'의 피해점을 '3판정
@@ -109,7 +106,7 @@ def _charge(
         f"{c.np_id} has no charge ability (modifier charge-mp)",
     )
     require(
-        owner.get("_released", {}).get(c.np_id),
+        owner["_released"].get(c.np_id),
         "FATE-NP-13",
         f"{c.np_id}'s charge needs a release of {c.np_id} it was not used for",
     )

@@ -23,6 +23,7 @@ from tablelog.events.fate import (
     TurnStarted,
 )
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import characters
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import crest_heal_hp, listing, parse_grade
 
@@ -112,7 +113,7 @@ def decide_morning(state: State, c: Morning) -> list[Event]:
     """Heal each master by the crest grade, capped at max HP (FATE-CC-9)."""
     require(not state.clock.get("battle"), "FATE-CC-9", "morning comes outside battle")
     events: list[Event] = []
-    for name, record in state.characters.items():
+    for name, record in characters(state).items():
         if record["role"] != "master":
             continue
         grade = crest_heal_hp(parse_grade(record["crest"]))
@@ -137,7 +138,7 @@ def decide_rest(state: State, c: Rest) -> list[Event]:
     require(not state.clock.get("battle"), "FATE-CC-6", "no rest during a battle")
     return [
         TilesRefilled(name, record["tiles_max"])
-        for name, record in state.characters.items()
+        for name, record in characters(state).items()
         if record["role"] == "master" and record["tiles"] < record["tiles_max"]
     ]
 

@@ -6,8 +6,6 @@ FATE-CC-8, FATE-CC-10.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.core import decider
@@ -17,6 +15,7 @@ from tablelog.events.core import Event
 from tablelog.events.fate import Chanted, CodeCast, EffectRaised, Healed, InjuryHealed
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import Master, characters
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.projections.fate.turns import require_no_np_turn
 from tablelog.rules.core import require
@@ -75,7 +74,7 @@ class TakeDamage:
     rank: int | None = None
 
 
-def _powers(caster: dict[str, Any], crest: bool) -> dict[str, int]:
+def _powers(caster: Master, crest: bool) -> dict[str, int]:
     """Return the kinds and powers a cast may use: attributes, or the crest's stored spells."""
     if not crest:
         return dict(caster["powers"])
@@ -94,7 +93,7 @@ def _targets(c: Cast, state: State) -> list[str]:
     return targets
 
 
-def _check_cost_and_injury(state: State, c: Cast, caster: dict[str, Any]) -> int:
+def _check_cost_and_injury(state: State, c: Cast, caster: Master) -> int:
     """Return the cast's MP cost, refusing it without enough MP or with a misplaced --injury."""
     mp = cast_mp_cost(c.tiles, caster["hollow"])
     require(
@@ -129,7 +128,7 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     if c.kind == "buff":
         check_buff_tiles(per_target, caster["chants"] > 0)
         for name in per_target:
-            check_buff_held(name, state.characters[name]["effects"], caster["chants"] > 0)
+            check_buff_held(name, characters(state)[name]["effects"], caster["chants"] > 0)
     pending = Pending(state, action=True)
     hp = CREST_CAST_HP if c.crest else 0
     breakdown = _cast_breakdown(c, caster, total, mp)
@@ -154,7 +153,7 @@ def decide_cast(state: State, c: Cast) -> list[Event]:
     return pending.events
 
 
-def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dict[str, str]:
+def _cast_breakdown(c: Cast, caster: Master, total: int, mp: int) -> dict[str, str]:
     hollow = " - 1 (hollow)" if caster["hollow"] else ""
     out = {
         "mp": f"2 x {count(c.tiles, 'pool tile')}{hollow} = {mp}",
@@ -168,7 +167,7 @@ def _cast_breakdown(c: Cast, caster: dict[str, Any], total: int, mp: int) -> dic
 
 
 def _attack(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    anti = pending.state.characters[name]["anti_magic"]
+    anti = characters(pending.state)[name]["anti_magic"]
     hp = attack_hp_per_tile(c.grade, anti)
     grades = max(0, c.grade - anti)
     tile = Tile(0, 0, grades) if c.injury else Tile(hp)
@@ -232,7 +231,7 @@ def _buff(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> No
 
 
 def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    anti = pending.state.characters[name]["anti_magic"]
+    anti = characters(pending.state)[name]["anti_magic"]
     left = curse_tiles_after_anti_magic(tiles, anti)
     if left:
         note = f"{count(tiles, 'tile')} - {anti} anti-magic = {left}"
@@ -240,7 +239,7 @@ def _curse(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> N
 
 
 def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> None:
-    target = pending.state.characters[name]
+    target = characters(pending.state)[name]
     if c.injury:
         grades = min(target["injury"], c.grade * tiles)
         pending.add(

@@ -3,13 +3,13 @@ decided, and character lookups (hits meeting defenses: :mod:`.hits`)."""
 
 from __future__ import annotations
 
-import copy
-from typing import Any
+from typing import Literal, overload
 
 import attrs
 
 from tablelog.events.core import Event
 from tablelog.projections.core import State, check, evolve
+from tablelog.projections.fate.entities import Character, Master, Servant, find
 from tablelog.projections.fate.records import next_action_id
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import article
@@ -27,7 +27,7 @@ class Pending:
     """
 
     def __init__(self, state: State, action: bool = False) -> None:
-        self.state = copy.deepcopy(state)
+        self.state = state.copy()
         self.events: list[Event] = []
         self.tracked = action
         self.action = 0
@@ -50,15 +50,21 @@ class Pending:
         self.events.append(event)
 
 
+@overload
+def who(state: State, name: str) -> Character: ...
+@overload
+def who(state: State, name: str, role: Literal["master"], rule_id: str) -> Master: ...
+@overload
+def who(state: State, name: str, role: Literal["servant"], rule_id: str) -> Servant: ...
 def who(
     state: State, name: str, role: str | None = None, rule_id: str = "UNKNOWN-NAME"
-) -> dict[str, Any]:
-    """Return character ``name`` (of ``role`` if given).
+) -> Character:
+    """Return character ``name`` (of ``role`` if given: then typed a Master or a Servant).
 
     Raises:
         RuleViolation: UNKNOWN-NAME for no such character; ``rule_id`` for the wrong role.
     """
-    record = state.characters.get(name)
+    record = find(state, name)
     if record is None:
         raise RuleViolation("UNKNOWN-NAME", f"no character named {name}")
     if role is not None and record["role"] != role:

@@ -7,14 +7,13 @@ FATE-CAST-5, FATE-CHANT-2, FATE-NP-12, FATE-NP-13, FATE-NP-15.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.fate.common import Pending
 from tablelog.events.fate import DamageTaken
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import Character, Effect, characters
 from tablelog.rules.fate import count, defense_tile_lost, ignores_rank, meet_defense, parse_grade
 
 __all__ = ["Tile", "Attack", "hits_on", "land_hits", "DEFENSE_KINDS"]
@@ -50,22 +49,22 @@ class Attack:
     wound: tuple[str, int, int] | None = None
 
 
-def _slots(target: dict[str, Any], kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+def _slots(target: Character, kinds: tuple[str, ...]) -> list[Effect]:
     """Return one entry per defense tile the target holds, oldest effect first."""
-    slots = []
+    slots: list[Effect] = []
     for effect in target["effects"]:
         if effect["kind"] in kinds:
             tiles = effect["tiles"]
             if effect["per_turn"] is not None:
-                used = target.get("_turn_use", {}).get(str(effect["id"]), 0)
+                used = target["_turn_use"].get(str(effect["id"]), 0)
                 tiles = min(tiles, effect["per_turn"] - used)
             slots.extend([effect] * tiles)
     return slots
 
 
-def _win(effect: dict[str, Any], attack: Attack, now: int) -> int:
+def _win(effect: Effect, attack: Attack, now: int) -> int:
     """Return the counter HP a fully blocked tile deals (0: no counter this round)."""
-    counter = effect.get("counter")
+    counter = effect["counter"]
     if not counter or counter["round"] != now:
         return 0
     return int(counter["hp"]) + (int(counter["np_hp"]) if attack.true_name_np else 0)
@@ -104,7 +103,7 @@ def hits_on(
 
     Source: 코드 캐스트 2.③ and RULES.md decision FATE-CAST-5; FATE-CHANT-2; 노블 판타즘 4.②.
     """
-    target = state.characters[name]
+    target = characters(state)[name]
     slots = _slots(target, kinds)
     breakdown = dict(header or {})
     spent: dict[str, int] = {}
@@ -152,7 +151,7 @@ def hits_on(
     return damage, wins
 
 
-def _ignoring(target: dict[str, Any], rank: int | None) -> str | None:
+def _ignoring(target: Character, rank: int | None) -> str | None:
     """Return the target's NP that ignores an attack of ``rank`` (``"god-hand B"``), or None."""
     for np_id, np in target["phantasms"].items():
         ignores = np["mods"].get("ignores-attacks") is True and np["release"] == "always"
@@ -161,12 +160,12 @@ def _ignoring(target: dict[str, Any], rank: int | None) -> str | None:
     return None
 
 
-def _wounded(target: dict[str, Any], damage: DamageTaken, attack: Attack) -> DamageTaken:
+def _wounded(target: Character, damage: DamageTaken, attack: Attack) -> DamageTaken:
     """Add an NP's wound to damage that took HP, up to its limit on this target (FATE-NP-13)."""
     if attack.wound is None or damage.hp <= 0:
         return damage
     key, grades, most = attack.wound
-    had = target.get("_wounds", {}).get(key, 0)
+    had = target["_wounds"].get(key, 0)
     given = max(0, min(grades, most - had))
     if not given:
         return damage
@@ -189,7 +188,7 @@ def _counter(
     breakdown: dict[str, str] = {key: header[key] for key in ("np", "cast") if key in header}
     breakdown.update({f"win {i}": f"{line}: {hp} HP" for i, (line, hp) in enumerate(wins, 1)})
     breakdown["total"] = f"{total} HP (fixed: no defense, no anti-magic)"
-    chants = state.characters[attacker]["chants"]
+    chants = characters(state)[attacker]["chants"]
     if chants:
         breakdown["chant"] = f"damage cancels {count(chants, 'pending chant')} (FATE-CHANT-2)"
     return DamageTaken(
@@ -226,7 +225,7 @@ def land_hits(
         고정 피해 …; 진명 개방형 공격 보구를 피해 없이 방어해 낼 경우 … 추가로 10점), 5.⑨ (B랭크
         이하의 공격을 무시), 5-2.③ ([부상]); FATE-NP-12, FATE-NP-13, FATE-NP-15.
     """
-    target = pending.state.characters[name]
+    target = characters(pending.state)[name]
     ignorer = _ignoring(target, attack.rank)
     if ignorer is not None:
         line = f"rank {attack.rank} is {ignorer} or lower: the attack is ignored"

@@ -6,8 +6,6 @@ FATE-UA-2, FATE-UA-3.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.core import decider
@@ -18,6 +16,7 @@ from tablelog.events.core import Event
 from tablelog.events.fate import EffectRaised, PhantasmReleased
 from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
+from tablelog.projections.fate.entities import Character, Phantasm, madness
 from tablelog.projections.fate.records import next_effect_id
 from tablelog.projections.fate.turns import require_no_np_turn, require_no_other_judgment
 from tablelog.rules.core import RuleViolation, require
@@ -50,17 +49,17 @@ class Release:
     units: int | None = None
 
 
-def _uses_allowed(owner: dict[str, Any]) -> int:
+def _uses_allowed(owner: Character) -> int:
     """Return how often a round the owner may use an always-active attack NP (FATE-NP-8)."""
-    return always_uses_per_round(parse_grade(owner["madness"]) if owner.get("madness") else None)
+    grade = madness(owner)
+    return always_uses_per_round(parse_grade(grade) if grade else None)
 
 
-def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict[str, Any]) -> None:
+def _check_may_release(state: State, c: Release, owner: Character, np: Phantasm) -> None:
     """Refuse a release the owner may not make now (madness, UA grade, once per turn/round)."""
     grade = parse_grade(np["grade"])
-    if np["unique"]:
+    if np["unique"] and owner["role"] == "master":
         check_ua_usable(grade, owner["character_grade"], np["starting"])
-    madness = parse_grade(owner["madness"]) if owner.get("madness") else None
     if np["release"] == "always":
         if state.clock.get("battle") and np["form"] == "attack":
             require_no_np_turn(state, c.owner, owner, "an always-active NP")
@@ -72,7 +71,11 @@ def _check_may_release(state: State, c: Release, owner: dict[str, Any], np: dict
                 f" {count(allowed, 'use')} allowed",
             )
         return
-    check_true_name_allowed(madness, owner.get("raging", False))
+    enhanced = madness(owner)
+    check_true_name_allowed(
+        parse_grade(enhanced) if enhanced else None,
+        owner["role"] == "servant" and owner["raging"],
+    )
     now = [state.clock.get("round"), state.clock.get("turn")]
     require(
         not state.clock.get("battle") or owner["_np_turn"] != now,
@@ -109,7 +112,7 @@ def decide_release(state: State, c: Release) -> list[Event]:
     return pending.events
 
 
-def _check_flags(c: Release, np: dict[str, Any]) -> None:
+def _check_flags(c: Release, np: Phantasm) -> None:
     """Refuse a flag that would do nothing for this NP (issue 15: none is silently ignored).
 
     Raises:
@@ -151,24 +154,24 @@ def _check_flags(c: Release, np: dict[str, Any]) -> None:
     )
 
 
-def _checked_rules(owner: dict[str, Any], np: dict[str, Any]) -> tuple[str, ...]:
+def _checked_rules(owner: Character, np: Phantasm) -> tuple[str, ...]:
     """Return the rules a release passed besides its form's: madness (FATE-NP-4), a unique
     ability's character grade (FATE-UA-2) or starting cost (FATE-UA-3), a cost modifier."""
     true_name = np["release"] == "true-name"
     return with_rules(
-        true_name and bool(owner.get("madness")) and "FATE-NP-4",
+        true_name and bool(madness(owner)) and "FATE-NP-4",
         np["unique"] and not np["starting"] and "FATE-UA-2",
         np["unique"] and np["starting"] and "FATE-UA-3",
         "mp-cost" in np["mods"] and "FATE-NP-13",
     )
 
 
-def _pay(owner: dict[str, Any], c: Release, mp: int) -> None:
+def _pay(owner: Character, c: Release, mp: int) -> None:
     require(owner["mp"] >= mp, "FATE-NP-5", f"{c.np_id} costs {mp} MP, {c.owner} has {owner['mp']}")
 
 
 def _release_defense(
-    pending: Pending, c: Release, owner: dict[str, Any], np: dict[str, Any], checks: tuple[str, ...]
+    pending: Pending, c: Release, owner: Character, np: Phantasm, checks: tuple[str, ...]
 ) -> None:
     """Raise the defensive NP's critical:defense tiles on its owner (FATE-NP-9)."""
     always = np["release"] == "always"
@@ -177,7 +180,7 @@ def _release_defense(
         "FATE-NP-9",
         "a defensive NP is released only in battle (fate battle start)",
     )
-    used = c.np_id in owner.get("_battle_uses", [])
+    used = c.np_id in owner["_battle_uses"]
     require(
         not (always and used),
         "FATE-NP-9",

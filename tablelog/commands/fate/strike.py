@@ -6,12 +6,11 @@ FATE-NP-8, FATE-NP-12, FATE-NP-13.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.commands.fate.common import Pending, who
 from tablelog.commands.fate.hits import DEFENSE_KINDS, Attack, Tile, land_hits
 from tablelog.events.fate import FieldEnded, PhantasmReleased
 from tablelog.events.fate.base import with_rules
+from tablelog.projections.fate.entities import Character, Phantasm, characters
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     ANTI_WORLD_BACK_MP,
@@ -44,7 +43,7 @@ _NO_LIMIT = 10**9
 
 
 def _per_tile(
-    np: dict[str, Any], target: dict[str, Any], mods: NPMods, plus: PlusUse | None
+    np: Phantasm, target: Character, mods: NPMods, plus: PlusUse | None
 ) -> tuple[Tile, str]:
     """Return one NP tile on ``target``: with a used ``+`` (its abilities), less 2 HP per
     anti-magic grade for astral strikes."""
@@ -59,7 +58,7 @@ def _per_tile(
     return Tile(hp, mp), text
 
 
-def _defense_kinds(np: dict[str, Any], mods: NPMods) -> tuple[str, ...]:
+def _defense_kinds(np: Phantasm, mods: NPMods) -> tuple[str, ...]:
     """Return the defense kinds an NP's tiles meet: none for astral strikes, NP only for EX."""
     if mods.ignores_defense:
         return ()
@@ -81,7 +80,7 @@ def _tiles_for(
     return [tile] * count, ""
 
 
-def _attack(owner: str, np_id: str, np: dict[str, Any], mods: NPMods) -> Attack:
+def _attack(owner: str, np_id: str, np: Phantasm, mods: NPMods) -> Attack:
     """Return the NP as an attack: its owner, rank, true-name or not, and its wound."""
     wound = (f"{owner} {np_id}", mods.wound, mods.wound_max or _NO_LIMIT) if mods.wound else None
     return Attack(owner, attack_rank(parse_grade(np["grade"])), np["release"] == "true-name", wound)
@@ -91,7 +90,7 @@ def strike(
     pending: Pending,
     owner: str,
     np_id: str,
-    np: dict[str, Any],
+    np: Phantasm,
     plans: list[TargetPlan],
     tiles: int,
     plus: PlusUse | None = None,
@@ -107,7 +106,7 @@ def strike(
     attack = _attack(owner, np_id, np, mods)
     taken: dict[str, int] = {}
     for plan in plans:
-        tile, text = _per_tile(np, pending.state.characters[plan.name], mods, plus)
+        tile, text = _per_tile(np, characters(pending.state)[plan.name], mods, plus)
         hits, share = _tiles_for(plan, tile, tiles, taken)
         header = {
             "np": f"{owner} {np_id} ({np['grade']} {np['type']})",
@@ -141,7 +140,7 @@ def release_attack(
     pending: Pending,
     owner: str,
     np_id: str,
-    np: dict[str, Any],
+    np: Phantasm,
     targets: tuple[str, ...],
     plus_used: bool,
     checks: tuple[str, ...],
@@ -157,7 +156,7 @@ def release_attack(
     limit = 1 if always else (plus.targets if plus and plus.targets else np["targets"])
     rows = [(t, who(pending.state, t)["row"]) for t in targets]
     plans = plan_targets(np["type"], limit, rows)
-    record = pending.state.characters[owner]
+    record = characters(pending.state)[owner]
     require(
         record["mp"] >= np["mp_cost"],
         "FATE-NP-5",
@@ -181,7 +180,7 @@ def release_attack(
     )
     strike(pending, owner, np_id, np, plans, np["tiles"], plus)
     if np["type"] == "anti-world":
-        for name, other in list(pending.state.characters.items()):
+        for name, other in list(characters(pending.state).items()):
             if other["field"] is not None:
                 pending.add(
                     FieldEnded(

@@ -6,7 +6,6 @@ Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 2.①②④, 3.③④, 4
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tablelog.commands.fate.common import Pending, who
 from tablelog.events.fate import (
@@ -20,6 +19,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.events.fate.base import with_rules
+from tablelog.projections.fate.entities import Field, Phantasm, characters, up_np
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     EX_FIELD_ALLY_HP,
@@ -40,6 +40,7 @@ from tablelog.rules.fate import (
     parse_mods,
 )
 from tablelog.rules.fate.grades import Grade
+from tablelog.rules.fate.upkeep import FieldClash
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep", "field_drain"]
 
@@ -55,22 +56,16 @@ _ENDED = {
 
 def _clashes(
     pending: Pending, owner: str, grade: Grade, marble: bool
-) -> list[tuple[str, Any, Any]]:
+) -> list[tuple[str, Field, FieldClash]]:
     """Return ``(owner, field, clash)`` for every other field up (FATE-NP-10)."""
     return [
-        (
-            name,
-            rec["field"],
-            field_clash(
-                grade, marble, parse_grade(rec["field"]["grade"]), rec["field"]["reality_marble"]
-            ),
-        )
-        for name, rec in pending.state.characters.items()
-        if rec["field"] is not None and name != owner
+        (name, up, field_clash(grade, marble, parse_grade(up["grade"]), up["reality_marble"]))
+        for name, rec in characters(pending.state).items()
+        if (up := rec["field"]) is not None and name != owner
     ]
 
 
-def _mp_factor(clashes: list[tuple[str, Any, Any]]) -> int:
+def _mp_factor(clashes: list[tuple[str, Field, FieldClash]]) -> int:
     """Return the activation MP multiplier: 0 if nullified, else the highest clash factor."""
     if any(clash.outcome == "nullified" for _, _, clash in clashes):
         return 0
@@ -81,7 +76,7 @@ def release_field(
     pending: Pending,
     owner: str,
     np_id: str,
-    np: dict[str, Any],
+    np: Phantasm,
     allies: Sequence[str],
     plus_used: bool,
     checks: tuple[str, ...] = (),
@@ -93,11 +88,11 @@ def release_field(
         "FATE-NP-10",
         "a bounded field is raised only in battle (fate battle start)",
     )
-    record = state.characters[owner]
+    record = characters(state)[owner]
     require(
         record["field"] is None,
         "FATE-NP-10",
-        f"{owner} already holds a field up ({(record['field'] or {}).get('np')})",
+        f"{owner} already holds a field up ({up_np(record['field'])})",
     )
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
     clashes = _clashes(pending, owner, grade, marble)
@@ -152,7 +147,7 @@ def release_army(
     pending: Pending,
     owner: str,
     np_id: str,
-    np: dict[str, Any],
+    np: Phantasm,
     plus_used: bool,
     checks: tuple[str, ...] = (),
     units: int | None = None,
@@ -164,7 +159,7 @@ def release_army(
         "FATE-NP-11",
         "an army is summoned only in battle (fate battle start)",
     )
-    record = state.characters[owner]
+    record = characters(state)[owner]
     grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
     if mods.familiar_mp is not None:
         _summon_familiars(pending, owner, np_id, np, mods, int(units or 0), checks)
@@ -172,7 +167,7 @@ def release_army(
     require(
         record["army"] is None,
         "FATE-NP-11",
-        f"{owner} already has an army out ({(record['army'] or {}).get('np')})",
+        f"{owner} already has an army out ({up_np(record['army'])})",
     )
     army = army_units(grade, plus_used)
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
@@ -208,7 +203,7 @@ def _summon_familiars(
     pending: Pending,
     owner: str,
     np_id: str,
-    np: dict[str, Any],
+    np: Phantasm,
     mods: NPMods,
     units: int,
     checks: tuple[str, ...],
@@ -219,12 +214,12 @@ def _summon_familiars(
     Source: 노블 판타즘 5-2.⑨ ([소환] … 숫자 제한 없이 소환 가능하며, 유지마력을 소모하지 않지만
         소환할 때 마다 <소환> 판정이 필요합니다. 한 번에 여러기를 소환하는 것은 가능합니다.).
     """
-    record = pending.state.characters[owner]
+    record = characters(pending.state)[owner]
     army = record["army"]
     require(
-        army is None or (army.get("familiars") and army["np"] == np_id),
+        army is None or (army["familiars"] and army["np"] == np_id),
         "FATE-NP-11",
-        f"{owner} already has an army out ({(army or {}).get('np')})",
+        f"{owner} already has an army out ({up_np(army)})",
     )
     mp, text = familiar_mp(mods, units)
     require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
@@ -261,7 +256,7 @@ def field_drain(pending: Pending) -> None:
         감소; [상쇄]; [흡수]); the field works from the next judgment (3.④).
     """
     state = pending.state
-    for owner, record in list(state.characters.items()):
+    for owner, record in list(characters(state).items()):
         field = record["field"]
         if field is None or field["round"] >= state.clock["round"]:
             continue
@@ -272,7 +267,7 @@ def field_drain(pending: Pending) -> None:
 
 def _drain(pending: Pending, owner: str, np_id: str, mods: NPMods) -> None:
     state, total = pending.state, 0
-    for name, record in list(state.characters.items()):
+    for name, record in list(characters(state).items()):
         hp = min(record["hp"], drain_hp(mods.drain, record["anti_magic"], mods.drain_offset))
         if name == owner or hp <= 0:
             continue
@@ -292,7 +287,7 @@ def _drain(pending: Pending, owner: str, np_id: str, mods: NPMods) -> None:
             )
         )
         total += hp
-    mp = absorbed_mp(total, state.characters[owner]["mp"], state.characters[owner]["mp_max"])
+    mp = absorbed_mp(total, characters(state)[owner]["mp"], characters(state)[owner]["mp_max"])
     if mods.absorb and mp:
         pending.add(
             ManaAbsorbed(
@@ -307,7 +302,7 @@ def _drain(pending: Pending, owner: str, np_id: str, mods: NPMods) -> None:
 def field_upkeep(pending: Pending) -> None:
     """Charge every field its upkeep for the turn just started; unpaid fields end."""
     clock = pending.state.clock
-    for name, record in list(pending.state.characters.items()):
+    for name, record in list(characters(pending.state).items()):
         field = record["field"]
         if field is None:
             continue
@@ -337,12 +332,12 @@ def field_upkeep(pending: Pending) -> None:
 
 def army_upkeep(pending: Pending) -> None:
     """Charge every army its upkeep for the round just started; unpaid armies leave."""
-    for name, record in list(pending.state.characters.items()):
+    for name, record in list(characters(pending.state).items()):
         army = record["army"]
         if army is None:
             continue
         due = army["upkeep_per_round"]
-        if army.get("familiars"):
+        if army["familiars"]:
             continue  # familiars cost no upkeep (프렐라티즈 스펠북's [소환])
         if due > record["mp"]:
             pending.add(ArmyDismissed(name, army["np"], f"upkeep of {due} MP unpaid"))

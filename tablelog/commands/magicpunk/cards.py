@@ -1,19 +1,18 @@
 """Card commands: draw, play, charge an item, GM circulation (MP-CIRC-3).
 
-Deciders work on a copy of the state and apply each event they decide, so that a command that
-moves cards several times (a rest, a circulation) sees every earlier move.
+A command that moves cards several times (a rest) applies each event it decides to a copy of
+the state, so that it sees every earlier move (:mod:`tablelog.commands.magicpunk.rest`).
 """
 
 from __future__ import annotations
-
-import copy
 
 import attrs
 
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
-from tablelog.projections.core import State, evolve, require
+from tablelog.projections.core import State, require
+from tablelog.projections.magicpunk.entities import characters, deck_of, items
 from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
 from tablelog.projections.magicpunk.zones import card_hint, check_held, holder_cards
 from tablelog.rules.core import draw_index
@@ -26,7 +25,7 @@ from tablelog.rules.magicpunk.cards import (
 from tablelog.rules.magicpunk.text import count as count_text
 from tablelog.rules.magicpunk.text import listing
 
-__all__ = ["Draw", "Play", "Charge", "Circulate", "circulate_holder", "check_known"]
+__all__ = ["Draw", "Play", "Charge", "Circulate", "circulation", "check_known"]
 
 
 @attrs.frozen
@@ -66,10 +65,10 @@ class Circulate:
 
 def check_known(state: State, cards: tuple[str, ...]) -> None:
     """Refuse cards that are not in this session's deck, or a card named twice (MP-CARDS)."""
-    assert state.deck is not None
-    deck_cards = set(state.deck["_pile"]) | set(state.deck["discard"])
-    deck_cards |= {c for ch in state.characters.values() for c in ch["hand"]}
-    deck_cards |= {c for it in state.items.values() for c in it["cards"]}
+    deck = deck_of(state)
+    deck_cards = set(deck["_pile"]) | set(deck["discard"])
+    deck_cards |= {c for ch in characters(state).values() for c in ch["hand"]}
+    deck_cards |= {c for it in items(state).values() for c in it["cards"]}
     unknown = [c for c in cards if c not in deck_cards]
     require(
         not unknown,
@@ -89,8 +88,7 @@ def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
 def decide_draw(state: State, c: Draw) -> list[Event]:
     """Decide a draw: the named cards must be in the draw pile; else pick at random."""
     character(state, c.who)
-    deck = state.deck
-    assert deck is not None
+    deck = deck_of(state)
     if c.cards is not None:
         check_known(state, c.cards)
         require(
@@ -144,10 +142,11 @@ def decide_charge(state: State, c: Charge) -> list[Event]:
     return [CardsCharged(item=c.item, by=c.by, cards=c.cards)]
 
 
-def circulate_holder(
-    work: State, holder: str, discarded: tuple[str, ...], rule: str, at_minute: int
+def circulation(
+    state: State, holder: str, discarded: tuple[str, ...], rule: str, at_minute: int
 ) -> CardsCirculated:
-    """Decide one circulation on ``work`` (a copy of the state) and apply it there.
+    """Decide one circulation of ``discarded`` by ``holder`` (a character or item) at
+    ``at_minute`` (absolute minutes), refused under ``rule``; ``state`` is not changed.
 
     The discarded cards go to the discard pile first, then as many are drawn (reshuffling
     the discard pile, those cards included, if the draw pile runs out): into the holder's
@@ -156,13 +155,16 @@ def circulate_holder(
 
     Source: MP-CIRC-1, MP-CIRC-2, MP-CIRC-3.
     """
-    deck = work.deck
-    assert deck is not None
+    deck = deck_of(state)
     plan = plan_random_draw(
-        work.seed, deck["_pile"], [*deck["discard"], *discarded], len(discarded), deck["draws_made"]
+        state.seed,
+        deck["_pile"],
+        [*deck["discard"], *discarded],
+        len(discarded),
+        deck["draws_made"],
     )
-    item = work.items.get(holder)
-    event = CardsCirculated(
+    item = items(state).get(holder)
+    return CardsCirculated(
         holder=holder,
         discarded=discarded,
         drawn=plan.cards,
@@ -173,13 +175,11 @@ def circulate_holder(
         at_minute=at_minute,
         drawn_to=item["owner"] if item is not None else None,
     )
-    evolve(work, event)
-    return event
 
 
 def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]:
     pool, chosen = list(held), []
-    made = state.deck["draws_made"] if state.deck is not None else 0
+    made = deck_of(state)["draws_made"]
     for i in range(count):
         card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate", made, i)]
         pool.remove(card)
@@ -211,4 +211,4 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
     else:
         chosen = tuple(held)
     require(chosen, "MP-CIRC-3", f"{c.holder} holds no cards to circulate")
-    return [circulate_holder(copy.deepcopy(state), c.holder, chosen, "MP-CIRC-3", clock_now(state))]
+    return [circulation(state, c.holder, chosen, "MP-CIRC-3", clock_now(state))]

@@ -16,8 +16,9 @@ from tablelog.events.magicpunk import (
     SpellLearned,
 )
 from tablelog.projections.core import State, require
+from tablelog.projections.magicpunk.entities import table_of
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known
-from tablelog.projections.magicpunk.table import character, check_rule_adopted, table_of
+from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
 
@@ -233,7 +234,8 @@ def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
         "MP-COHAB-2",
         f"unknown leisure table {c.table!r} (town or wilds)",
     )
-    if not (ch.get("lifestyle") or {}).get("cohabitants"):
+    life = ch["lifestyle"]
+    if life is None or not life["cohabitants"]:
         return [
             LeisureEventTaken(
                 name=c.name,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import Rebuilt
 from tablelog.projections.core import State, require
+from tablelog.projections.magicpunk.entities import Character
 from tablelog.projections.magicpunk.growth import abilities_of
 from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.magicpunk import rebuild as rb
@@ -45,7 +44,7 @@ class Rebuild:
     minimums: dict[str, int] = attrs.Factory(dict)
 
 
-def _new_abilities(ch: dict[str, Any], c: Rebuild, pool: int) -> dict[str, int]:
+def _new_abilities(ch: Character, c: Rebuild, pool: int) -> dict[str, int]:
     before = abilities_of(ch)
     if c.abilities is None:
         require(
@@ -63,7 +62,7 @@ def _new_abilities(ch: dict[str, Any], c: Rebuild, pool: int) -> dict[str, int]:
     return {a: c.abilities[a] for a in rb.ABILITIES}
 
 
-def _new_skills(ch: dict[str, Any], c: Rebuild, acq: int) -> dict[str, str]:
+def _new_skills(ch: Character, c: Rebuild, acq: int) -> dict[str, str]:
     if c.skills is None:
         require(
             acq == rb.acquisitions(ch["skills"]),
@@ -76,7 +75,7 @@ def _new_skills(ch: dict[str, Any], c: Rebuild, acq: int) -> dict[str, str]:
     return skills
 
 
-def _money(ch: dict[str, Any], c: Rebuild, converted: int) -> tuple[int, int, dict[str, int]]:
+def _money(ch: Character, c: Rebuild, converted: int) -> tuple[int, int, dict[str, int]]:
     """Return (money after, spell-only money after, breakdown) (MP-REBUILD-8..10)."""
     spells = ch["spells"].values() if c.spells else []
     refund_money = sum(s["from_money"] for s in spells if not s["free"])

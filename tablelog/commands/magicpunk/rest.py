@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import copy
-
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.magicpunk.cards import circulate_holder
+from tablelog.commands.magicpunk.cards import circulation
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import DawnReached, RestTaken
 from tablelog.projections.core import State, evolve, require
+from tablelog.projections.magicpunk.entities import characters, items
 from tablelog.projections.magicpunk.table import (
     adopts,
     character,
@@ -52,10 +51,11 @@ def _circulations(work: State, kind: str, at: int, sleepers: tuple[str, ...]) ->
     events: list[Event] = []
     for holder in holders if adopted else ():
         held = tuple(
-            work.characters[holder]["hand"] if kind == "sleep" else work.items[holder]["cards"]
+            characters(work)[holder]["hand"] if kind == "sleep" else items(work)[holder]["cards"]
         )
         if held:
-            events.append(circulate_holder(work, holder, held, rule, at))
+            events.append(circulation(work, holder, held, rule, at))
+            evolve(work, events[-1])
     return events
 
 
@@ -107,7 +107,7 @@ def decide_rest(state: State, c: Rest) -> list[Event]:
     start = clock_now(state)
     minutes = clock.REST_PACKAGES[c.package]
     rest = RestTaken(package=c.package, who=who, sleep=sleep, start=start, end=start + minutes)
-    work = copy.deepcopy(state)
+    work = state.copy()
     evolve(work, rest)
     moments = clock.rest_moments(start, minutes, sleep)
     return [rest, *_moments(work, moments, who if sleep else ())]
@@ -119,6 +119,6 @@ def decide_dawn(state: State, c: Dawn) -> list[Event]:
     its new cards drawn into its owner's hand; without MP-CIRC-2 adopted only the clock moves."""
     start = clock_now(state)
     reached = DawnReached(start=start, end=clock.next_dawn(start))
-    work = copy.deepcopy(state)
+    work = state.copy()
     evolve(work, reached)
     return [reached, *_circulations(work, "dawn", reached.end, ())]

@@ -20,12 +20,8 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, require
-from tablelog.projections.magicpunk.table import (
-    character,
-    check_free_name,
-    check_rule_adopted,
-    table_of,
-)
+from tablelog.projections.magicpunk.entities import items, table_of
+from tablelog.projections.magicpunk.table import character, check_free_name, check_rule_adopted
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
@@ -170,7 +166,7 @@ def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
     """Decide readying an item: allowed without its magic slots, then without its Ma-GEAR effect
     (MP-GEAR-1); a table that does not use that rule readies it only with the slots."""
     require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
-    needed = state.items[c.item]["gear_slots"] or 0
+    needed = items(state)[c.item]["gear_slots"] or 0
     active = procurement.gear_active(needed, c.slots_free)
     if not active:
         check_rule_adopted(state, "ma-gear")

@@ -17,10 +17,16 @@ from tablelog.events.pf2e import (
     RuneTransferred,
 )
 from tablelog.projections.core import State
-from tablelog.projections.pf2e.checks import check_etch, check_no_etching, check_transfer, item
+from tablelog.projections.pf2e.checks import (
+    character,
+    check_etch,
+    check_no_etching,
+    check_transfer,
+    item,
+)
 from tablelog.projections.pf2e.sheets import sheet_of
 from tablelog.rules import pf2e as rules
-from tablelog.rules.core import gp_text, require
+from tablelog.rules.core import RuleViolation, gp_text, require
 
 __all__: list[str] = []
 
@@ -88,7 +94,8 @@ def _note_highest(breakdown: dict[str, str], arrivals: list[tuple[ItemSheet, str
 def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
     """Complete the etch in progress on an item; the rune takes effect now."""
     etching = item(state, c.item)["etching"]
-    require(etching is not None, "PF2E-ETCH-2", f"{c.item} has no etch in progress")
+    if etching is None:
+        raise RuleViolation("PF2E-ETCH-2", f"{c.item} has no etch in progress")
     rune, plan = check_etch(state, c.item, etching["rune"], etching["by"])
     return [_etched(state, c.item, rune, etching["by"], plan)]
 
@@ -131,18 +138,18 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
             target_sheet=target_sheet,
         )
     ]
-    if state.items[c.source]["category"] == "runestone" and not plan.source_runes:
+    if item(state, c.source)["category"] == "runestone" and not plan.source_runes:
         events.append(RunestoneCracked(item=c.source))
     return events
 
 
 def _sheet(state: State, item_id: str, runes: tuple[str, ...]) -> ItemSheet:
-    return sheet_of(rules.base_item(state.items[item_id]["base"]), runes)
+    return sheet_of(rules.base_item(item(state, item_id)["base"]), runes)
 
 
 def _terms(state: State, c: TransferRune, plan: rules.TransferPlan) -> rules.TransferTerms:
-    who = state.characters[c.by]
-    stone = state.items[c.source]["category"] == "runestone"
+    who = character(state, c.by)
+    stone = item(state, c.source)["category"] == "runestone"
     return rules.transfer_terms(
         plan.levels,
         plan.prices_cp,

@@ -17,6 +17,7 @@ from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.saga import BattleStarted, PartyWiped, TurnEnded
 from tablelog.projections.core import State
+from tablelog.projections.saga.entities import units
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import five
@@ -86,7 +87,7 @@ def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
     turn = state.clock["turn"]
     after = five.next_displayed_turn(turn)
     levels, season = _turn_clock(battle, after)
-    values = {name: unit["effects"]["tech_power"] for name, unit in state.characters.items()}
+    values = {name: unit["effects"]["tech_power"] for name, unit in units(state).items()}
     lost = {name: v - tech_power_effect_after_turn(v) for name, v in values.items()}
     return [
         TurnEnded(
@@ -106,21 +107,25 @@ def decide_wipe(state: State, c: WipeParty) -> list[Event]:
     Raises:
         RuleViolation: SAGA-LP-3 when there is no ally.
     """
-    allies = {n: u for n, u in state.characters.items() if u["side"] == "ally"}
+    allies = {n: u for n, u in units(state).items() if u["side"] == "ally"}
     require(allies, "SAGA-LP-3", "there is no ally to wipe")
-    tracked = {n: u for n, u in allies.items() if u["lp"] is not None}
+    tracked = {
+        n: (lp, most, u)
+        for n, u in allies.items()
+        if (lp := u["lp"]) is not None and (most := u["lp_max"]) is not None
+    }
     lp_after = {
         name: lp_after_wipe(
-            u["lp"], u["lp_damage_effect"], incapacitated=u["incapacitated"], lp_max=u["lp_max"]
+            lp, u["lp_damage_effect"], incapacitated=u["incapacitated"], lp_max=most
         ).value
-        for name, u in tracked.items()
+        for name, (lp, most, u) in tracked.items()
     }
     battle = state.extra.get("battle")
     levels, season = _turn_clock(battle, 1) if battle else (None, None)
     return [
         PartyWiped(
-            lp_before={name: u["lp"] for name, u in tracked.items()},
-            lp_damage_effect={name: u["lp_damage_effect"] for name, u in tracked.items()},
+            lp_before={name: lp for name, (lp, _, _) in tracked.items()},
+            lp_damage_effect={name: u["lp_damage_effect"] for name, (_, _, u) in tracked.items()},
             lp_after=lp_after,
             out=tuple(name for name, lp in lp_after.items() if lp == 0),
             levels=levels,

@@ -26,8 +26,8 @@ from tablelog.events.saga import (
     ReleaseDamageTaken,
 )
 from tablelog.projections.core import State
-from tablelog.projections.saga.units import unit_of
-from tablelog.rules.core import draw_fraction, draw_index, require
+from tablelog.projections.saga.entities import Unit, unit_of
+from tablelog.rules.core import RuleViolation, draw_fraction, draw_index, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga.corrections import random_factor
@@ -51,19 +51,20 @@ class CastTech:
     rank: int = 1
 
 
-def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
+def _blood(name: str, unit: Unit, tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     """Return the Blood payment of ``tech``: its LP outside an overdrive, the LP-damage effect
     value in and out of one; refused when the cost is not below the LP (SAGA-LP-2, -4)."""
     if not tech.lp_cost:
         return []
-    require(
-        unit["lp"] is not None,
-        "SAGA-LP-2",
-        f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
-    )
+    lp = unit["lp"]
+    if lp is None:
+        raise RuleViolation(
+            "SAGA-LP-2",
+            f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
+        )
     overdrive = table.get("overdrive", False)
     paid = lp_after_blood(
-        unit["lp"],
+        lp,
         unit["lp_damage_effect"],
         tech.lp_cost,
         confused=table.get("confused", False),
@@ -74,7 +75,7 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
             unit=name,
             tech=tech.id,
             lp_cost=tech.lp_cost,
-            lp_lost=unit["lp"] - paid["lp"],
+            lp_lost=lp - paid["lp"],
             lp_damage_effect_gain=paid["lp_damage_effect"] - unit["lp_damage_effect"],
             incapacitated=paid["incapacitated"],
             overdrive=overdrive,
@@ -82,7 +83,7 @@ def _blood(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any
     ]
 
 
-def _release(name: str, unit: dict[str, Any], tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
+def _release(name: str, unit: Unit, tech: cat.Tech, table: dict[str, Any]) -> list[Event]:
     """Return the release damage of 解き放つ to its user: min(⌊max HP × 0.2⌋, HP − 1), 0 in an
     overdrive (SAGA-REL-1); nothing for any other tech."""
     if not tech.has("release"):
@@ -102,7 +103,7 @@ def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple
 def _prepare(
     state: State,
     c: CastTech,
-    actor: dict[str, Any],
+    actor: Unit,
     name: str,
     tech: cat.Tech,
     table: dict[str, Any],

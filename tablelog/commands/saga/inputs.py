@@ -11,16 +11,16 @@ from typing import Any
 import attrs
 
 from tablelog.projections.core import State
+from tablelog.projections.saga.entities import Unit
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import power as pw
 from tablelog.rules.saga import resist as rs
 from tablelog.rules.saga.damage import Attacker, Defender, Situation
 from tablelog.rules.saga.effects import trait_values
+from tablelog.rules.saga.figures import Number
 
 __all__ = ["attacker_of", "defender_of", "effective_of", "situation_for", "tech_of"]
-
-Unit = dict[str, Any]
 
 
 def tech_of(state: State, tech_id: str, rank: int = 1) -> cat.Tech:
@@ -62,27 +62,31 @@ def _weapons(count: int, kind: str) -> str:
 
 def _skill(name: str, unit: Unit, kind: str) -> int:
     require(kind in unit["slv"], "SAGA-ATK-5", f"{name} has no {kind} SLv")
-    return unit["slv"][kind]  # type: ignore[no-any-return]
+    return unit["slv"][kind]
 
 
-def _weapon_and_slv(name: str, unit: Unit, tech: cat.Tech) -> tuple[Any, Any]:
-    if unit["side"] == "enemy":
-        rank = cat.battle_rank(unit["battle_rank"]) if unit["battle_rank"] else None
-        wp = unit["weapons"].get("enemy", [rank.enemy_weapon_power] if rank else [None])[0]
-        slv = unit["slv"].get("enemy", rank.enemy_slv if rank else None)
-        require(
-            wp is not None and slv is not None,
-            "SAGA-ATK-5",
-            f"enemy {name} needs a battle rank (or an enemy weapon power and SLv)",
+def _enemy_weapon_and_slv(name: str, unit: Unit) -> tuple[int, int]:
+    rank = cat.battle_rank(unit["battle_rank"]) if unit["battle_rank"] else None
+    weapons = unit["weapons"]
+    wp = weapons["enemy"][0] if "enemy" in weapons else rank.enemy_weapon_power if rank else None
+    slv = unit["slv"].get("enemy", rank.enemy_slv if rank else None)
+    if wp is None or slv is None:
+        raise RuleViolation(
+            "SAGA-ATK-5", f"enemy {name} needs a battle rank (or an enemy weapon power and SLv)"
         )
-        return wp, slv
+    return wp, slv
+
+
+def _weapon_and_slv(name: str, unit: Unit, tech: cat.Tech) -> tuple[Number | None, Number | None]:
+    if unit["side"] == "enemy":
+        return _enemy_weapon_and_slv(name, unit)
     group = pw.bonus_group(tech.weapon_type, as_spell=tech.has("treated-as-spell"))
     if group == "inherited":
         return None, None
     if tech.weapon_sub == "sword-gun":
         sword, gun = _weapon(name, unit, "1h-sword", 1)[0], _weapon(name, unit, "1h-gun", 1)[0]
-        slv = pw.average_slv(_skill(name, unit, "1h-sword"), _skill(name, unit, "1h-gun"))
-        return pw.average_weapon_power(sword, gun), slv
+        average = pw.average_slv(_skill(name, unit, "1h-sword"), _skill(name, unit, "1h-gun"))
+        return pw.average_weapon_power(sword, gun), average
     slv = _skill(name, unit, tech.weapon_type)
     if group != "armed":
         return None, slv

@@ -16,7 +16,8 @@ from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
 from tablelog.projections.core import State
-from tablelog.projections.saga.units import unit_of, vitals_told
+from tablelog.projections.saga.entities import EffectKind, unit_of
+from tablelog.projections.saga.units import vitals_told
 from tablelog.rules.core import draw_fraction, require
 from tablelog.rules.saga import vitals
 from tablelog.rules.saga.effects import buff_effect_after, buff_lands
@@ -83,7 +84,12 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
         RuleViolation: UNKNOWN-NAME; SAGA-EFF-2 when nothing is given; SAGA-EFF-1 for a
             negative tech-power-up.
     """
-    kinds = {"tech_power": c.tech_power, "attack": c.attack, "defense": c.defense, "spell": c.spell}
+    kinds: dict[EffectKind, int | None] = {
+        "tech_power": c.tech_power,
+        "attack": c.attack,
+        "defense": c.defense,
+        "spell": c.spell,
+    }
     given = {k: v for k, v in kinds.items() if v is not None}
     require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
     require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")

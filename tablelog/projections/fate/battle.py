@@ -6,8 +6,6 @@ battle is on, the turn follows, the owner can pay).
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.fate import (
     BattleEnded,
     BattleStarted,
@@ -18,7 +16,8 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.fate.records import adjust, assign, character
+from tablelog.projections.fate.entities import Effect, characters, find
+from tablelog.projections.fate.records import adjust, character
 from tablelog.rules.fate import count
 
 __all__ = ["tick_effects"]
@@ -30,8 +29,8 @@ def tick_effects(state: State) -> None:
     Effects keep their order (oldest first) and only ``turns_left`` changes, so a turn's diff is
     one line per effect; the tiles a per-turn effect gave this turn are private (``_turn_use``).
     """
-    for who in state.characters.values():
-        kept: list[dict[str, Any]] = []
+    for who in characters(state).values():
+        kept: list[Effect] = []
         who["_turn_use"] = {}
         for effect in who["effects"]:
             if effect["turns_left"] is not None:
@@ -49,7 +48,7 @@ def _no_battle_on(state: State, e: BattleStarted) -> None:
 @evolver(BattleStarted)
 def _battle_started(state: State, e: BattleStarted) -> None:
     state.clock.update(battle=True, round=1, turn=1)
-    for who in state.characters.values():
+    for who in characters(state).values():
         who["tiles"] = who["tiles_max"]
         who["_always_uses"] = {}
         who["_battle_uses"] = []
@@ -87,7 +86,7 @@ def _round_follows(state: State, e: RoundStarted) -> None:
 def _round_started(state: State, e: RoundStarted) -> None:
     state.clock.update(round=e.round, turn=1)
     tick_effects(state)
-    for who in state.characters.values():
+    for who in characters(state).values():
         who["_always_uses"] = {}
 
 
@@ -99,17 +98,19 @@ def _battle_on(state: State, e: BattleEnded) -> None:
 @evolver(BattleEnded)
 def _battle_ended(state: State, e: BattleEnded) -> None:
     state.clock.update(battle=False, round=0, turn=0)
-    for who in state.characters.values():
+    for who in characters(state).values():
         who.update(
-            effects=[],
-            chants=0,
-            field=None,
-            army=None,
-            _np_turn=None,
-            _acted=None,
-            _always_uses={},
-            _battle_uses=[],
-            _turn_use={},
+            {
+                "effects": [],
+                "chants": 0,
+                "field": None,
+                "army": None,
+                "_np_turn": None,
+                "_acted": None,
+                "_always_uses": {},
+                "_battle_uses": [],
+                "_turn_use": {},
+            }
         )
 
 
@@ -150,4 +151,6 @@ def _tiles_fit(state: State, e: TilesRefilled) -> None:
 
 @evolver(TilesRefilled)
 def _tiles_refilled(state: State, e: TilesRefilled) -> None:
-    assign(state, e.name, "tiles", e.tiles)
+    who = find(state, e.name)
+    if who is not None:
+        who["tiles"] = e.tiles

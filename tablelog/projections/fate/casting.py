@@ -7,8 +7,6 @@ refusal names it by its seq), the defense tiles a hit used are there.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.fate import (
     Chanted,
     CodeCast,
@@ -19,6 +17,7 @@ from tablelog.events.fate import (
     ManaAbsorbed,
 )
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.fate.entities import Character, Effect, find
 from tablelog.projections.fate.records import (
     adjust,
     character,
@@ -50,7 +49,7 @@ def _may_chant(state: State, e: Chanted) -> None:
 
 @evolver(Chanted)
 def _chanted(state: State, e: Chanted) -> None:
-    who = state.characters.get(e.name)
+    who = find(state, e.name)
     if who is not None:
         who["chants"] += 1
 
@@ -83,7 +82,7 @@ def _may_cast(state: State, e: CodeCast) -> None:
 @evolver(CodeCast)
 def _code_cast(state: State, e: CodeCast) -> None:
     register_action(state, e.action)
-    who = state.characters.get(e.caster)
+    who = find(state, e.caster)
     if who is None:
         return
     who["tiles"] = max(0, who["tiles"] - e.pool_tiles)
@@ -113,7 +112,7 @@ def _effect_holds(state: State, e: EffectRaised) -> None:
 @evolver(EffectRaised)
 def _effect_raised(state: State, e: EffectRaised) -> None:
     fate_extra(state)["next_effect"] = e.effect_id + 1
-    who = state.characters.get(e.target)
+    who = find(state, e.target)
     if who is None:
         return
     who["effects"].append(
@@ -135,7 +134,7 @@ def _effect_raised(state: State, e: EffectRaised) -> None:
     )
 
 
-def _effect(who: dict[str, Any], effect_id: str) -> dict[str, Any] | None:
+def _effect(who: Character, effect_id: str) -> Effect | None:
     return next((x for x in who["effects"] if str(x["id"]) == effect_id), None)
 
 
@@ -146,7 +145,7 @@ def _damage_holds(state: State, e: DamageTaken) -> None:
     who = character(state, e.name)
     label, rule_id = ("release", "FATE-NP-6") if "np" in e.breakdown else ("cast", "FATE-CAST-4")
     require_cause(state, e.cause, rule_id, f"damage to {e.name}", label, "damage")
-    used = who.get("_turn_use", {})
+    used = who["_turn_use"]
     for effect_id, tiles in e.spent.items():
         effect = _effect(who, effect_id)
         require(
@@ -172,10 +171,10 @@ def _damage_holds(state: State, e: DamageTaken) -> None:
 
 @evolver(DamageTaken)
 def _damage_taken(state: State, e: DamageTaken) -> None:
-    who = state.characters.get(e.name)
+    who = find(state, e.name)
     if who is None:
         return
-    used = who.setdefault("_turn_use", {})
+    used = who["_turn_use"]
     for effect_id, tiles in e.spent.items():
         effect = _effect(who, effect_id)
         if effect is None:
@@ -190,7 +189,7 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
     who["mp"] = max(0, who["mp"] - e.mp)
     who["injury"] += e.injury
     if e.wound:
-        wounds = who.setdefault("_wounds", {})
+        wounds = who["_wounds"]
         wounds[e.wound] = wounds.get(e.wound, 0) + e.injury
 
 

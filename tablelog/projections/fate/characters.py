@@ -6,8 +6,6 @@ an event depends on in the state (the name is free, the owner exists and has roo
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.fate import (
     CharacterGradeSet,
     MadnessToggled,
@@ -18,12 +16,8 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
-from tablelog.projections.fate.records import (
-    assign,
-    character,
-    master_record,
-    servant_record,
-)
+from tablelog.projections.fate.entities import PhantasmNumbers, characters, find, madness
+from tablelog.projections.fate.records import character, master_record, servant_record
 from tablelog.rules.fate import count
 
 __all__ = ["mod_value"]
@@ -36,7 +30,7 @@ def _master_name_free(state: State, e: MasterAdded) -> None:
 
 @evolver(MasterAdded)
 def _master_added(state: State, e: MasterAdded) -> None:
-    state.characters[e.name] = master_record(e)
+    characters(state)[e.name] = master_record(e)
 
 
 @precondition(ServantAdded)
@@ -46,14 +40,15 @@ def _servant_name_free(state: State, e: ServantAdded) -> None:
 
 @evolver(ServantAdded)
 def _servant_added(state: State, e: ServantAdded) -> None:
-    state.characters[e.name] = servant_record(e)
+    characters(state)[e.name] = servant_record(e)
 
 
-def _numbers(e: PhantasmAdded) -> dict[str, Any]:
-    """Return the NP's numbers as the event records them (a v1 event: the legacy path)."""
+def _numbers(e: PhantasmAdded) -> tuple[PhantasmNumbers, int]:
+    """Return the NP's numbers and the max HP it adds to its owner, as the event records them
+    (a v1 event: the legacy path)."""
     if e.points is None:
         return legacy.phantasm_numbers(e)
-    return {
+    numbers: PhantasmNumbers = {
         "points": e.points,
         "mp_cost": e.mp_cost,
         "hp_per_tile": e.hp_per_tile,
@@ -61,9 +56,9 @@ def _numbers(e: PhantasmAdded) -> dict[str, Any]:
         "targets": e.targets,
         "tiles": e.tiles,
         "block_per_tile": e.block_per_tile,
-        "hp_max_bonus": e.hp_max_bonus,
         "mp_formula": e.breakdown.get("mp_cost", ""),
     }
+    return numbers, e.hp_max_bonus
 
 
 @precondition(PhantasmAdded)
@@ -92,11 +87,12 @@ def _phantasm_room(state: State, e: PhantasmAdded) -> None:
         "FATE-NP-1",
         f"{e.owner} is a {owner['role']}; an NP is a servant's",
     )
+    assert owner["role"] == "servant"
     held = legacy.MAX_HELD if e.max_held is None else e.max_held
     require(
         len(owner["phantasms"]) < held, "FATE-NP-1", f"{e.owner} already holds {count(held, 'NP')}"
     )
-    points = _numbers(e)["points"]
+    points = _numbers(e)[0]["points"]
     require(
         owner["np_points"] + points <= owner["np_budget"],
         "FATE-NP-1",
@@ -107,11 +103,10 @@ def _phantasm_room(state: State, e: PhantasmAdded) -> None:
 
 @evolver(PhantasmAdded)
 def _phantasm_added(state: State, e: PhantasmAdded) -> None:
-    owner = state.characters.get(e.owner)
+    owner = find(state, e.owner)
     if owner is None:
         return
-    numbers = _numbers(e)
-    bonus = numbers.pop("hp_max_bonus")
+    numbers, bonus = _numbers(e)
     owner["phantasms"][e.np_id] = {
         "grade": e.grade,
         "type": e.np_type,
@@ -122,7 +117,7 @@ def _phantasm_added(state: State, e: PhantasmAdded) -> None:
         "unique": e.unique,
         "starting": e.starting,
     }
-    if not e.unique and "np_points" in owner:
+    if not e.unique and owner["role"] == "servant":
         owner["np_points"] += numbers["points"]
     owner["hp_max"] += bonus
     owner["hp"] += bonus
@@ -155,18 +150,26 @@ def _row_known(state: State, e: RowChanged) -> None:
 
 @evolver(RowChanged)
 def _row_changed(state: State, e: RowChanged) -> None:
-    assign(state, e.name, "row", e.row)
+    who = find(state, e.name)
+    if who is not None:
+        who["row"] = e.row
 
 
 @precondition(MadnessToggled)
 def _has_madness(state: State, e: MadnessToggled) -> None:
     who = character(state, e.name, "FATE-NP-4")
-    require(who.get("madness"), "FATE-NP-4", f"{e.name} has no madness enhancement")
+    require(
+        bool(madness(who)),
+        "FATE-NP-4",
+        f"{e.name} has no madness enhancement",
+    )
 
 
 @evolver(MadnessToggled)
 def _madness_toggled(state: State, e: MadnessToggled) -> None:
-    assign(state, e.name, "raging", e.raging)
+    who = find(state, e.name)
+    if who is not None and who["role"] == "servant":
+        who["raging"] = e.raging
 
 
 @precondition(CharacterGradeSet)
@@ -177,4 +180,6 @@ def _is_master(state: State, e: CharacterGradeSet) -> None:
 
 @evolver(CharacterGradeSet)
 def _character_grade_set(state: State, e: CharacterGradeSet) -> None:
-    assign(state, e.name, "character_grade", e.grade)
+    who = find(state, e.name)
+    if who is not None and who["role"] == "master":
+        who["character_grade"] = e.grade

@@ -12,9 +12,8 @@ FATE-NP-2 … -13.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.fate import MasterAdded, PhantasmAdded
+from tablelog.projections.fate.entities import PhantasmNumbers
 from tablelog.rules.fate import (
     EX_FIELD_ALLY_HP,
     MAX_PHANTASMS,
@@ -52,8 +51,9 @@ def master_outcomes(e: MasterAdded) -> tuple[int, dict[str, int], int]:
     return power, kind_powers(power, e.attributes, e.none_kind), tile_pool(parse_grade(e.quantity))
 
 
-def phantasm_numbers(e: PhantasmAdded) -> dict[str, Any]:
-    """Return the numbers of a v1 PhantasmAdded (as the v2 fields name them), by today's rules.
+def phantasm_numbers(e: PhantasmAdded) -> tuple[PhantasmNumbers, int]:
+    """Return the numbers of a v1 PhantasmAdded (as the v2 fields name them) and the max HP it
+    adds to its owner, by today's rules.
 
     Source: 노블 판타즘 1.–4.; FATE-NP-2 … FATE-NP-13, FATE-UA-3.
     """
@@ -65,7 +65,17 @@ def phantasm_numbers(e: PhantasmAdded) -> dict[str, Any]:
         e.mods,
         extra_grades=1 if e.starting else 0,
     )
-    return {**profile.numbers(), "mp_formula": profile.formula["mp_cost"]}
+    numbers: PhantasmNumbers = {
+        "points": profile.points,
+        "mp_cost": profile.mp_cost,
+        "hp_per_tile": profile.hp_per_tile,
+        "mp_per_tile": profile.mp_per_tile,
+        "targets": profile.targets,
+        "tiles": profile.tiles,
+        "block_per_tile": profile.block_per_tile,
+        "mp_formula": profile.formula["mp_cost"],
+    }
+    return numbers, profile.hp_max_bonus
 
 
 def uses_allowed(madness: str | None) -> int:

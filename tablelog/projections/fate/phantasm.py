@@ -7,8 +7,6 @@ behind a field or an army is in effect, the field or army is up.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.fate import (
     AbilityUsed,
     ArmyDismissed,
@@ -19,6 +17,7 @@ from tablelog.events.fate import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
+from tablelog.projections.fate.entities import Character, find, madness, up_np
 from tablelog.projections.fate.records import (
     character,
     register_action,
@@ -46,7 +45,7 @@ def _may_release(state: State, e: PhantasmReleased) -> None:
     require_action_free(state, e.action, "release", "FATE-NP-5")
 
 
-def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmReleased) -> None:
+def _check_release_count(state: State, owner: Character, e: PhantasmReleased) -> None:
     """Refuse a release past its count, however the events got here (undo, redo): one true-name
     release a turn (FATE-NP-6), an always-active attack NP as often a round as it had when
     released (FATE-NP-8), an always-active defensive NP once a battle (FATE-NP-9)."""
@@ -62,9 +61,8 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
         )
         require_no_other_judgment(state, e.owner, owner)
     elif form == "defense":
-        used = e.np_id in owner.get("_battle_uses", [])
         require(
-            not used,
+            e.np_id not in owner["_battle_uses"],
             "FATE-NP-9",
             f"{e.owner}'s always-active {e.np_id} already gave its tiles this battle",
         )
@@ -72,7 +70,7 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
         require_no_np_turn(state, e.owner, owner, "an always-active NP")
         allowed = e.uses_allowed
         if allowed is None:
-            allowed = legacy.uses_allowed(owner.get("madness"))
+            allowed = legacy.uses_allowed(madness(owner))
         used = owner["_always_uses"].get(e.np_id, 0)
         require(
             used < allowed,
@@ -85,28 +83,28 @@ def _check_release_count(state: State, owner: dict[str, Any], e: PhantasmRelease
 @evolver(PhantasmReleased)
 def _released(state: State, e: PhantasmReleased) -> None:
     register_action(state, e.action)
-    owner = state.characters.get(e.owner)
+    owner = find(state, e.owner)
     if owner is None:
         return
     owner["mp"] = max(0, owner["mp"] - e.mp)
     _mark_release(owner, e.np_id, e.always)
     if not state.clock.get("battle"):
         return
-    form = owner["phantasms"].get(e.np_id, {}).get("form")
-    if e.always and form == "defense":
-        owner["_battle_uses"] = [*owner.get("_battle_uses", []), e.np_id]
+    np = owner["phantasms"].get(e.np_id)
+    if e.always and np is not None and np["form"] == "defense":
+        owner["_battle_uses"] = [*owner["_battle_uses"], e.np_id]
     elif e.always:
-        uses = owner.setdefault("_always_uses", {})
+        uses = owner["_always_uses"]
         uses[e.np_id] = uses.get(e.np_id, 0) + 1
         mark_judgment(state, owner, "an always-active NP")
     else:
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
 
 
-def _mark_release(owner: dict[str, Any], np_id: str, always: bool) -> None:
+def _mark_release(owner: Character, np_id: str, always: bool) -> None:
     """Note a true-name release of ``np_id``: its once-per-release ability is ready ([선회])."""
     if not always:
-        owner.setdefault("_released", {})[np_id] = True
+        owner["_released"][np_id] = True
 
 
 @precondition(FieldRaised)
@@ -118,7 +116,7 @@ def _field_free(state: State, e: FieldRaised) -> None:
 
 @evolver(FieldRaised)
 def _field_raised(state: State, e: FieldRaised) -> None:
-    owner = state.characters.get(e.owner)
+    owner = find(state, e.owner)
     if owner is None:
         return
     owner["field"] = {
@@ -131,7 +129,7 @@ def _field_raised(state: State, e: FieldRaised) -> None:
     owner["hp"] += e.hp_bonus
     ally_hp = legacy.ALLY_HP if e.ally_hp is None else e.ally_hp
     for name in e.allies:
-        ally = state.characters.get(name)
+        ally = find(state, name)
         if ally is not None:
             ally["hp"] += ally_hp
 
@@ -148,7 +146,7 @@ def _field_up(state: State, e: FieldEnded) -> None:
         "end of the field",
     )
     require(
-        owner["field"] is not None and owner["field"]["np"] == e.np_id,
+        up_np(owner["field"]) == e.np_id,
         "FATE-NP-10",
         f"{e.owner} holds no field called {e.np_id} up",
     )
@@ -156,8 +154,8 @@ def _field_up(state: State, e: FieldEnded) -> None:
 
 @evolver(FieldEnded)
 def _field_ended(state: State, e: FieldEnded) -> None:
-    owner = state.characters.get(e.owner)
-    if owner is not None and (owner["field"] or {}).get("np") == e.np_id:
+    owner = find(state, e.owner)
+    if owner is not None and up_np(owner["field"]) == e.np_id:
         owner["field"] = None
 
 
@@ -172,19 +170,20 @@ def _army_free(state: State, e: ArmySummoned) -> None:
     require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release", "army")
 
 
-def _familiars_of(owner: dict[str, Any], np_id: str) -> bool:
+def _familiars_of(owner: Character, np_id: str) -> bool:
     """True when the owner's army out is familiars of ``np_id`` (more may join them)."""
-    army = owner.get("army") or {}
-    return bool(army.get("familiars")) and army.get("np") == np_id
+    army = owner["army"]
+    return army is not None and army["familiars"] and army["np"] == np_id
 
 
 @evolver(ArmySummoned)
 def _army_summoned(state: State, e: ArmySummoned) -> None:
-    owner = state.characters.get(e.owner)
+    owner = find(state, e.owner)
     if owner is None:
         return
-    if e.familiars and _familiars_of(owner, e.np_id):
-        owner["army"]["units"] += e.units
+    army = owner["army"]
+    if e.familiars and army is not None and _familiars_of(owner, e.np_id):
+        army["units"] += e.units
         return
     owner["army"] = {
         "np": e.np_id,
@@ -202,7 +201,7 @@ def _army_summoned(state: State, e: ArmySummoned) -> None:
 def _army_out(state: State, e: ArmyDismissed) -> None:
     owner = character(state, e.owner, "FATE-NP-11")
     require(
-        owner["army"] is not None and owner["army"]["np"] == e.np_id,
+        up_np(owner["army"]) == e.np_id,
         "FATE-NP-11",
         f"{e.owner} has no army called {e.np_id} out",
     )
@@ -210,8 +209,8 @@ def _army_out(state: State, e: ArmyDismissed) -> None:
 
 @evolver(ArmyDismissed)
 def _army_dismissed(state: State, e: ArmyDismissed) -> None:
-    owner = state.characters.get(e.owner)
-    if owner is not None and (owner["army"] or {}).get("np") == e.np_id:
+    owner = find(state, e.owner)
+    if owner is not None and up_np(owner["army"]) == e.np_id:
         owner["army"] = None
 
 
@@ -230,13 +229,13 @@ def _may_use(state: State, e: AbilityUsed) -> None:
     require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
     if e.ability == "charge":
         require(
-            owner.get("_released", {}).get(e.np_id),
+            owner["_released"].get(e.np_id),
             "FATE-NP-13",
             f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for",
         )
     if e.ability == "shoot":
         require(
-            (owner["field"] or {}).get("np") == e.np_id,
+            up_np(owner["field"]) == e.np_id,
             "FATE-NP-13",
             f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such field)",
         )
@@ -245,10 +244,10 @@ def _may_use(state: State, e: AbilityUsed) -> None:
 @evolver(AbilityUsed)
 def _ability_used(state: State, e: AbilityUsed) -> None:
     register_action(state, e.action)
-    owner = state.characters.get(e.owner)
+    owner = find(state, e.owner)
     if owner is None:
         return
     owner["mp"] = max(0, owner["mp"] - e.mp)
     mark_judgment(state, owner, f"{e.np_id}'s {e.ability}")
     if e.ability == "charge":
-        owner.setdefault("_released", {})[e.np_id] = False
+        owner["_released"][e.np_id] = False

@@ -5,11 +5,20 @@ Entity records are plain dicts (JSON-ready); keys starting with ``_`` are privat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from tablelog.events.fate import MasterAdded, ServantAdded
 from tablelog.projections.core import State, require
 from tablelog.projections.fate import legacy
+from tablelog.projections.fate.entities import (
+    Character,
+    CharacterBase,
+    Extra,
+    Master,
+    Servant,
+    extra_of,
+    find,
+)
 
 __all__ = [
     "master_record",
@@ -22,11 +31,10 @@ __all__ = [
     "require_action_free",
     "require_cause",
     "adjust",
-    "assign",
 ]
 
 
-def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
+def _common(hp: int, mp: int, row: str, anti_magic: int, tiles: int) -> CharacterBase:
     return {
         "hp": hp,
         "hp_max": hp,
@@ -47,21 +55,21 @@ def _common(hp: int, mp: int, row: str, anti_magic: int) -> dict[str, Any]:
         "_always_uses": {},
         "_battle_uses": [],
         "_turn_use": {},
+        "tiles": tiles,
+        "tiles_max": tiles,
     }
 
 
-def master_record(e: MasterAdded) -> dict[str, Any]:
+def master_record(e: MasterAdded) -> Master:
     """Return a new master's record with the power per kind and tile pool the event records
     (FATE-CC-5 … -8); a v1 event records none: :func:`legacy.master_outcomes`."""
     if e.power is None or e.powers is None or e.tiles is None:
         power, powers, tiles = legacy.master_outcomes(e)
     else:
         power, powers, tiles = e.power, dict(e.powers), e.tiles
-    record = {
+    record: Master = {
         "role": "master",
-        **_common(e.hp, e.mp, e.row, e.anti_magic),
-        "tiles": tiles,
-        "tiles_max": tiles,
+        **_common(e.hp, e.mp, e.row, e.anti_magic, tiles),
         "quality": e.quality,
         "quantity": e.quantity,
         "crest": e.crest,
@@ -77,13 +85,11 @@ def master_record(e: MasterAdded) -> dict[str, Any]:
     return record
 
 
-def servant_record(e: ServantAdded) -> dict[str, Any]:
+def servant_record(e: ServantAdded) -> Servant:
     """Return a new servant's record (servants have no code-cast tiles)."""
     return {
         "role": "servant",
-        **_common(e.hp, e.mp, e.row, e.anti_magic),
-        "tiles": 0,
-        "tiles_max": 0,
+        **_common(e.hp, e.mp, e.row, e.anti_magic, 0),
         "madness": e.madness,
         "raging": False,
         "np_budget": e.np_budget,
@@ -91,24 +97,24 @@ def servant_record(e: ServantAdded) -> dict[str, Any]:
     }
 
 
-def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> dict[str, Any]:
+def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> Character:
     """Return the character ``name``.
 
     Raises:
         RuleViolation: ``rule_id`` (UNKNOWN-NAME by default) when there is none.
     """
-    who = state.characters.get(name)
+    who = find(state, name)
     require(who is not None, rule_id, f"no character named {name}")
     assert who is not None
     return who
 
 
-def fate_extra(state: State) -> dict[str, Any]:
+def fate_extra(state: State) -> Extra:
     """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
-    in effect (``actions``: their ids, see :func:`next_action_id`)."""
-    extra: dict[str, Any] = state.extra.setdefault("fate", {"next_effect": 1})
+    in effect (``actions``: their ids, see :func:`next_action_id`); made on first use."""
+    extra = state.extra.setdefault("fate", {"next_effect": 1})
     extra.setdefault("actions", [])
-    return extra
+    return extra_of(state)
 
 
 def next_effect_id(state: State) -> int:
@@ -188,17 +194,16 @@ def require_cause(state: State, cause: int, rule_id: str, what: str, label: str,
     require(False, rule_id, message)
 
 
-def adjust(state: State, name: str, key: str, change: int, cap: str | None = None) -> None:
+def adjust(
+    state: State,
+    name: str,
+    key: Literal["hp", "mp", "injury"],
+    change: int,
+    cap: Literal["hp_max", "mp_max"] | None = None,
+) -> None:
     """Add ``change`` to a character's number ``key``: never below 0, nor above its ``cap`` key
     (``hp_max``); a character not at the table is skipped (evolvers are total)."""
-    who = state.characters.get(name)
+    who = find(state, name)
     if who is not None:
         value = max(0, who[key] + change)
         who[key] = min(who[cap], value) if cap is not None else value
-
-
-def assign(state: State, name: str, key: str, value: object) -> None:
-    """Set a character's ``key`` to ``value``; a character not at the table is skipped."""
-    who = state.characters.get(name)
-    if who is not None:
-        who[key] = value

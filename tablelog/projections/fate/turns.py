@@ -14,9 +14,8 @@ Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 3.① (보구를 사용�
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.projections.core import State, require
+from tablelog.projections.fate.entities import Character
 
 __all__ = ["turn_now", "require_no_np_turn", "require_no_other_judgment", "mark_judgment"]
 
@@ -28,7 +27,7 @@ def turn_now(state: State) -> list[int] | None:
     return [state.clock["round"], state.clock["turn"]]
 
 
-def require_no_np_turn(state: State, name: str, who: dict[str, Any], what: str) -> None:
+def require_no_np_turn(state: State, name: str, who: Character, what: str) -> None:
     """Refuse ``what`` (a code cast, an always-active NP …) by ``name`` in the turn of its NP.
 
     Raises:
@@ -36,20 +35,20 @@ def require_no_np_turn(state: State, name: str, who: dict[str, Any], what: str) 
     """
     now = turn_now(state)
     require(
-        now is None or who.get("_np_turn") != now,
+        now is None or who["_np_turn"] != now,
         "FATE-NP-14",
         f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
         f" allows only the NP, not {what}",
     )
 
 
-def require_no_other_judgment(state: State, name: str, who: dict[str, Any]) -> None:
+def require_no_other_judgment(state: State, name: str, who: Character) -> None:
     """Refuse a true-name release by ``name`` in a turn it already made another judgment in.
 
     Raises:
         RuleViolation: FATE-NP-14 naming the judgment, the round and the turn.
     """
-    now, acted = turn_now(state), who.get("_acted")
+    now, acted = turn_now(state), who["_acted"]
     require(
         now is None or acted is None or acted[:2] != now,
         "FATE-NP-14",
@@ -58,7 +57,7 @@ def require_no_other_judgment(state: State, name: str, who: dict[str, Any]) -> N
     )
 
 
-def mark_judgment(state: State, who: dict[str, Any], what: str) -> None:
+def mark_judgment(state: State, who: Character, what: str) -> None:
     """Record that ``who`` made a judgment other than a true-name release this turn (in place)."""
     now = turn_now(state)
     if now is not None:

@@ -11,7 +11,7 @@ from tablelog.projections.core import State, entity_view
 from tablelog.projections.magicpunk import cards as _cards  # noqa: F401 - registers evolvers
 from tablelog.projections.magicpunk import combat as _combat  # noqa: F401 - registers evolvers
 from tablelog.projections.magicpunk import growth as _growth  # noqa: F401 - registers evolvers
-from tablelog.projections.magicpunk.table import table_of
+from tablelog.projections.magicpunk.entities import Table, set_deck, table_of
 from tablelog.projections.magicpunk.zones import new_deck
 from tablelog.rules.magicpunk.cards import parse_deck
 from tablelog.rules.magicpunk.clock import parse_clock
@@ -37,14 +37,14 @@ def init_state(state: State, options: dict[str, Any]) -> None:
     """
     day, minutes = parse_clock(options.get("clock"))
     state.clock = {"day": day, "minutes": minutes}
-    state.deck = new_deck(parse_deck(options.get("deck")))
-    state.extra["magicpunk"] = {
-        "round": 1,
-        "briefing": None,
-        "rolls": 0,
-        "leisure": {},
-        "rules": list(parse_adopted(options.get("rules"))),
-    }
+    set_deck(state, new_deck(parse_deck(options.get("deck"))))
+    state.extra["magicpunk"] = Table(
+        round=1,
+        briefing=None,
+        rolls=0,
+        leisure={},
+        rules=list(parse_adopted(options.get("rules"))),
+    )
 
 
 def to_json(state: State) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.magicpunk.entities import deck_of
 from tablelog.projections.magicpunk.table import character, clock_now
 from tablelog.projections.magicpunk.zones import (
     check_held,
@@ -30,7 +31,7 @@ def _check_drawn(state: State, e: CardsDrawn) -> None:
 def _drawn(state: State, e: CardsDrawn) -> None:
     take_from_pile(state, e.cards, e.reshuffle_at)
     give_to_holder(state, e.who, e.cards)
-    state.deck["draws_made"] += 1  # type: ignore[index]
+    deck_of(state)["draws_made"] += 1
 
 
 @precondition(CardsPlayed)
@@ -79,4 +80,4 @@ def _circulated(state: State, e: CardsCirculated) -> None:
     put_discard(state, e.discarded)
     take_from_pile(state, e.drawn, e.reshuffle_at)
     give_to_holder(state, e.holder if e.drawn_to is None else e.drawn_to, e.drawn)
-    state.deck["draws_made"] += 1  # type: ignore[index]
+    deck_of(state)["draws_made"] += 1

@@ -9,8 +9,6 @@ not. A v1 record (no HP recorded) takes the legacy path: today's rule computes t
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.magicpunk import (
     BriefingEnded,
     BriefingStarted,
@@ -18,15 +16,16 @@ from tablelog.events.magicpunk import (
     Healed,
     PreparationTaken,
 )
-from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.core import RuleViolation, State, evolver, precondition, require
+from tablelog.projections.magicpunk.entities import Briefing, Character, characters, table_of
+from tablelog.projections.magicpunk.table import character
 from tablelog.rules.magicpunk import combat
 
 HP_RULE = "MP-HP"
 """Refusal ID of a heal that no longer fits under max HP (docs/magicpunk.md; no seed clause)."""
 
 
-def _check_bound(ch: dict[str, Any], name: str, e: DamageTaken | Healed, rule: str) -> None:
+def _check_bound(ch: Character, name: str, e: DamageTaken | Healed, rule: str) -> None:
     """Refuse a bounded HP change on HP it no longer fits (see the module docstring)."""
     if e.hp_before is None or e.hp_after is None:  # legacy v1 record: nothing recorded
         return
@@ -72,10 +71,10 @@ def _check_damage_taken(state: State, e: DamageTaken) -> None:
 
 def _apply_change(
     state: State, name: str, before: int | None, after: int | None
-) -> dict[str, Any] | None:
+) -> Character | None:
     """Apply the recorded HP change (after - before) to ``name``; return its record instead when
     the event is a legacy v1 record (no HP recorded), for the caller's legacy path."""
-    ch = state.characters.get(name)
+    ch = characters(state).get(name)
     if ch is not None and before is not None and after is not None:
         ch["hp"] += after - before
         return None
@@ -101,10 +100,11 @@ def _healed(state: State, e: Healed) -> None:
         legacy["hp"] = combat.hp_after_heal(legacy["hp"], legacy["hp_max"], max(e.amount, 0))
 
 
-def _check_briefing(state: State) -> dict[str, Any]:
+def _check_briefing(state: State) -> Briefing:
     briefing = table_of(state).get("briefing")
-    require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
-    return briefing  # type: ignore[return-value]
+    if briefing is None:
+        raise RuleViolation("MP-BRIEF-1", "no briefing is under way")
+    return briefing
 
 
 @precondition(BriefingStarted)

@@ -3,8 +3,6 @@ checks, lifestyle."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.magicpunk import (
     CheckRolled,
     LeisureEventTaken,
@@ -16,7 +14,8 @@ from tablelog.events.magicpunk import (
     SpellLearned,
 )
 from tablelog.projections.core import State, evolver, precondition, require
-from tablelog.projections.magicpunk.table import character, table_of
+from tablelog.projections.magicpunk.entities import Character, characters, items, table_of
+from tablelog.projections.magicpunk.table import character
 from tablelog.projections.magicpunk.zones import put_discard
 from tablelog.rules.magicpunk import lifestyle, rebuild
 from tablelog.rules.magicpunk.text import listing
@@ -24,26 +23,33 @@ from tablelog.rules.magicpunk.text import listing
 __all__ = ["abilities_of", "sheet_text", "spells_known", "leisure_group"]
 
 
-def abilities_of(ch: dict[str, Any]) -> dict[str, int]:
-    """Return ``{ability: value}`` of a character record."""
-    return {a: ch[a] for a in rebuild.ABILITIES}
+def abilities_of(ch: Character) -> dict[str, int]:
+    """Return ``{ability: value}`` of a character record, in the order of
+    :data:`tablelog.rules.magicpunk.rebuild.ABILITIES`."""
+    return {
+        "body": ch["body"],
+        "sense": ch["sense"],
+        "intellect": ch["intellect"],
+        "magic": ch["magic"],
+    }
 
 
-def sheet_text(ch: dict[str, Any]) -> str:
+def sheet_text(ch: Character) -> str:
     """Return a character's abilities, skills and money as one line of English."""
-    abilities = " ".join(f"{a} {ch[a]}" for a in rebuild.ABILITIES)
+    abilities = " ".join(f"{a} {v}" for a, v in abilities_of(ch).items())
     skills = listing((f"{k} {v}" for k, v in ch["skills"].items()), empty="no skills")
     return f"{abilities}; {skills}; {ch['money']} Mj"
 
 
-def spells_known(ch: dict[str, Any]) -> dict[str, tuple[str, int]]:
+def spells_known(ch: Character) -> dict[str, tuple[str, int]]:
     """Return ``{spell: (gate, tier)}`` of a character record."""
     return {name: (s["gate"], s["tier"]) for name, s in ch["spells"].items()}
 
 
 def leisure_group(state: State, name: str) -> str:
     """Return the key of ``name``'s household (its residence and cohabitants, or itself)."""
-    life = (state.characters.get(name) or {}).get("lifestyle")
+    ch = characters(state).get(name)
+    life = ch["lifestyle"] if ch is not None else None
     if not life:
         return name
     return str(life["residence"]) + ":" + ",".join(sorted([name, *life["cohabitants"]]))
@@ -57,7 +63,7 @@ def _check_money_gained(state: State, e: MoneyGained) -> None:
 
 @evolver(MoneyGained)
 def _money_gained(state: State, e: MoneyGained) -> None:
-    ch = state.characters.get(e.name)
+    ch = characters(state).get(e.name)
     if ch is None:
         return
     if e.spell_only:
@@ -82,7 +88,7 @@ def _check_spell_learned(state: State, e: SpellLearned) -> None:
 
 @evolver(SpellLearned)
 def _spell_learned(state: State, e: SpellLearned) -> None:
-    ch = state.characters.get(e.name)
+    ch = characters(state).get(e.name)
     if ch is None:
         return
     ch["spell_money"] -= e.from_spell_money
@@ -109,7 +115,7 @@ def _check_rebuilt(state: State, e: Rebuilt) -> None:
     )
     for item in e.items_removed:
         require(
-            item in state.items and state.items[item]["owner"] == e.name,
+            item in state.items and items(state)[item]["owner"] == e.name,
             "MP-REBUILD-8",
             f"{e.name} does not hold the item {item}",
         )
@@ -119,18 +125,26 @@ def _check_rebuilt(state: State, e: Rebuilt) -> None:
 
 @evolver(Rebuilt)
 def _rebuilt(state: State, e: Rebuilt) -> None:
-    ch = state.characters.get(e.name)
+    ch = characters(state).get(e.name)
     if ch is None:
         return
     for item in e.items_removed:
         if item in state.items:
-            put_discard(state, state.items.pop(item)["cards"])
+            put_discard(state, items(state).pop(item)["cards"])
     ch["items"] = [i for i in ch["items"] if i not in e.items_removed]
     ch["spells"] = {k: v for k, v in ch["spells"].items() if k not in e.spells_unlearned}
-    ch.update(e.abilities_after)
+    _set_abilities(ch, e.abilities_after)
     ch["skills"] = dict(e.skills_after)
     ch["money"], ch["spell_money"] = e.money_after, e.spell_money_after
     ch["money_converted"] += e.converted_mj
+
+
+def _set_abilities(ch: Character, values: dict[str, int]) -> None:
+    """Set the abilities ``values`` records (an ability it lacks keeps its value)."""
+    ch["body"] = values.get("body", ch["body"])
+    ch["sense"] = values.get("sense", ch["sense"])
+    ch["intellect"] = values.get("intellect", ch["intellect"])
+    ch["magic"] = values.get("magic", ch["magic"])
 
 
 @precondition(ProcurementAssessed)
@@ -166,8 +180,9 @@ def _check_residence_shared(state: State, e: ResidenceShared) -> None:
 @evolver(ResidenceShared)
 def _residence_shared(state: State, e: ResidenceShared) -> None:
     for name, share in zip(e.names, e.split, strict=False):
-        if name in state.characters:
-            state.characters[name]["lifestyle"] = {
+        ch = characters(state).get(name)
+        if ch is not None:
+            ch["lifestyle"] = {
                 "region": e.region,
                 "residence": e.residence,
                 "region_points": e.region_points,

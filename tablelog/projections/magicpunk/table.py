@@ -5,8 +5,6 @@ HP (damage, healing) and briefing are in :mod:`tablelog.projections.magicpunk.co
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.magicpunk import (
     CharacterAdded,
     CoverTaken,
@@ -18,11 +16,11 @@ from tablelog.events.magicpunk import (
     TurnTaken,
 )
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.magicpunk.entities import Character, characters, items, table_of
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.optional import check_adopted
 
 __all__ = [
-    "table_of",
     "adopts",
     "check_rule_adopted",
     "clock_now",
@@ -30,11 +28,6 @@ __all__ = [
     "character",
     "check_free_name",
 ]
-
-
-def table_of(state: State) -> dict[str, Any]:
-    """Return the system's private table record (round, briefing, roll and leisure counters)."""
-    return state.extra.setdefault("magicpunk", {})  # type: ignore[no-any-return]
 
 
 def adopts(state: State, rule: str) -> bool:
@@ -66,14 +59,14 @@ def _acted(acted: bool) -> str:
     return "had acted" if acted else "had not acted"
 
 
-def character(state: State, name: str) -> dict[str, Any]:
+def character(state: State, name: str) -> Character:
     """Return the character ``name`` (for deciders and preconditions; evolvers are total).
 
     Raises:
         RuleViolation: UNKNOWN-NAME if there is none.
     """
     require(name in state.characters, "UNKNOWN-NAME", f"no character named {name!r}")
-    return state.characters[name]
+    return characters(state)[name]
 
 
 def check_free_name(state: State, name: str) -> None:
@@ -92,7 +85,7 @@ def _check_character_added(state: State, e: CharacterAdded) -> None:
 
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
-    state.characters[e.name] = {
+    characters(state)[e.name] = {
         "hp": e.hp_max,
         "hp_max": e.hp_max,
         "hand": [],
@@ -127,11 +120,11 @@ def _check_item_added(state: State, e: ItemAdded) -> None:
 
 @evolver(ItemAdded)
 def _item_added(state: State, e: ItemAdded) -> None:
-    owner = state.characters.get(e.owner)
+    owner = characters(state).get(e.owner)
     if owner is not None:
         owner["money"] -= e.price
         owner["items"] = [*owner["items"], e.item]
-    state.items[e.item] = {
+    items(state)[e.item] = {
         "owner": e.owner,
         "cards": [],
         "price": e.price,
@@ -148,8 +141,9 @@ def _check_item_readied(state: State, e: ItemReadied) -> None:
 
 @evolver(ItemReadied)
 def _item_readied(state: State, e: ItemReadied) -> None:
-    if e.item in state.items:
-        state.items[e.item].update(readied=True, gear_active=e.gear_active)
+    item = items(state).get(e.item)
+    if item is not None:
+        item["readied"], item["gear_active"] = True, e.gear_active
 
 
 @precondition(RestTaken)
@@ -196,7 +190,7 @@ def _check_cover_taken(state: State, e: CoverTaken) -> None:
 
 @evolver(CoverTaken)
 def _cover_taken(state: State, e: CoverTaken) -> None:
-    ch = state.characters.get(e.coverer)
+    ch = characters(state).get(e.coverer)
     if ch is not None:
         ch["acted"] = True
         ch["stays_acted"] = ch["stays_acted"] or e.stays_acted
@@ -213,13 +207,14 @@ def _check_turn_taken(state: State, e: TurnTaken) -> None:
 
 @evolver(TurnTaken)
 def _turn_taken(state: State, e: TurnTaken) -> None:
-    if e.name in state.characters:
-        state.characters[e.name]["acted"] = True
+    ch = characters(state).get(e.name)
+    if ch is not None:
+        ch["acted"] = True
 
 
 @evolver(RoundStarted)
 def _round_started(state: State, e: RoundStarted) -> None:
     table = table_of(state)
     table["round"] = e.number
-    for ch in state.characters.values():
+    for ch in characters(state).values():
         ch["acted"], ch["stays_acted"] = ch["stays_acted"], False

@@ -1,16 +1,15 @@
 """Card zones in the state: the draw pile, the discard pile, hands and items.
 
-``state.deck`` holds ``size`` (cards in the deck), ``draw_count`` (cards in the draw pile),
-``discard`` (oldest first), ``draws_made`` (active draws so far, the randomness key) and the
-private ``_pile`` (the draw pile, canonical order). A card is in exactly one zone at any time.
+``state.deck`` is a :class:`~tablelog.projections.magicpunk.entities.Deck`: the draw pile is its
+private ``_pile``. A card is in exactly one zone at any time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from tablelog.projections.core import State
+from tablelog.projections.magicpunk.entities import Deck, characters, deck_of, items
 from tablelog.rules.core import RuleViolation, Secret, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
@@ -33,7 +32,7 @@ __all__ = [
 # that moves cards several times must keep each event's own "new" values.
 
 
-def new_deck(cards: Iterable[str]) -> dict[str, Any]:
+def new_deck(cards: Iterable[str]) -> Deck:
     """Return the deck record of a new session: every card in the draw pile."""
     pile = list(cards)
     return {
@@ -45,7 +44,7 @@ def new_deck(cards: Iterable[str]) -> dict[str, Any]:
     }
 
 
-def sync(deck: dict[str, Any]) -> None:
+def sync(deck: Deck) -> None:
     """Refresh the visible count of the draw pile."""
     deck["draw_count"] = len(deck["_pile"])
 
@@ -57,8 +56,9 @@ def holder_cards(state: State, holder: str) -> list[str]:
         RuleViolation: UNKNOWN-NAME if there is no such character or item.
     """
     held = _held(state, holder)
-    require(held is not None, "UNKNOWN-NAME", f"no character or item named {holder!r}")
-    return held  # type: ignore[return-value]
+    if held is None:
+        raise RuleViolation("UNKNOWN-NAME", f"no character or item named {holder!r}")
+    return held
 
 
 def card_location(state: State, card: str) -> str:
@@ -84,15 +84,15 @@ HIDDEN_PLACE = "it is not where you can see it"
 
 def _place(state: State, card: str) -> tuple[str, str | None, bool]:
     """Where ``card`` is, whose seats see that place (None: the GM's alone), whether hidden."""
-    assert state.deck is not None
-    if card in state.deck["_pile"]:
+    deck = deck_of(state)
+    if card in deck["_pile"]:
         return "in the draw pile", None, True
-    if card in state.deck["discard"]:
+    if card in deck["discard"]:
         return "in the discard pile", None, False
-    for name, ch in state.characters.items():
+    for name, ch in characters(state).items():
         if card in ch["hand"]:
             return f"in {name}'s hand", name, True
-    for name, item in state.items.items():
+    for name, item in items(state).items():
         if card in item["cards"]:
             return f"in the item {name}", name, True
     return "not in this session's deck", None, False
@@ -126,8 +126,8 @@ def check_pile(
         RuleViolation: MP-CARDS if the reshuffle happens on a non-empty pile or a card is not
             in the pile it is drawn from.
     """
-    assert state.deck is not None
-    pile, discard = list(state.deck["_pile"]), [*state.deck["discard"], *discarded]
+    deck = deck_of(state)
+    pile, discard = list(deck["_pile"]), [*deck["discard"], *discarded]
     for i, card in enumerate(cards):
         if i == reshuffle_at:
             require(
@@ -158,25 +158,24 @@ def give_to_holder(state: State, holder: str, cards: Iterable[str]) -> None:
 
 
 def _held(state: State, holder: str) -> list[str] | None:
-    if holder in state.characters:
-        return state.characters[holder]["hand"]  # type: ignore[no-any-return]
-    if holder in state.items:
-        return state.items[holder]["cards"]  # type: ignore[no-any-return]
-    return None
+    ch, item = characters(state).get(holder), items(state).get(holder)
+    if ch is not None:
+        return ch["hand"]
+    return item["cards"] if item is not None else None
 
 
 def _set_holder(state: State, holder: str, cards: list[str]) -> None:
-    if holder in state.characters:
-        state.characters[holder]["hand"] = cards
-    else:
-        state.items[holder]["cards"] = cards
+    ch, item = characters(state).get(holder), items(state).get(holder)
+    if ch is not None:
+        ch["hand"] = cards
+    elif item is not None:
+        item["cards"] = cards
 
 
 def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None) -> None:
     """Remove drawn cards from the draw pile, reshuffling the discard pile in at ``reshuffle_at``
     (total: a card not in the pile is skipped; :func:`check_pile` is the precondition)."""
-    deck = state.deck
-    assert deck is not None
+    deck = deck_of(state)
     deck["_pile"] = list(deck["_pile"])
     for i, card in enumerate(cards):
         if i == reshuffle_at:
@@ -188,5 +187,5 @@ def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None)
 
 def put_discard(state: State, cards: Iterable[str]) -> None:
     """Put ``cards`` on the discard pile, in order."""
-    assert state.deck is not None
-    state.deck["discard"] = [*state.deck["discard"], *cards]
+    deck = deck_of(state)
+    deck["discard"] = [*deck["discard"], *cards]

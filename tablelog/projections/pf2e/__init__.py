@@ -5,12 +5,8 @@ price paid …); they never re-check a rule or read a catalogue, except on the d
 path for v1 records (:func:`sheets.legacy_refresh`). What an event depends on is its
 precondition (:mod:`tablelog.projections.pf2e.preconditions`).
 
-Character record: ``level``, ``crafting`` (rank), ``magical_crafting``, ``formulas`` (rune ids),
-``spent_gp`` (JSON number; exact cp kept privately in ``_spent_cp``).
-Item record: ``base``, ``category``, ``owner``, ``name``, ``level``, ``price_gp``, ``potency``,
-``striking``, ``resilient``, ``reinforcing``, ``property`` (active), ``dormant``, ``runes`` (all
-etched, etch order), ``rarity``, ``invested_trait``, ``invested``, ``etching`` (None or
-``{rune, by}``); shields also ``hardness``, ``hp_max``, ``bt``.
+The records are typed in :mod:`tablelog.projections.pf2e.entities` (:class:`Character`,
+:class:`Item`); the evolvers reach them through its accessors.
 """
 
 from __future__ import annotations
@@ -32,6 +28,7 @@ from tablelog.events.pf2e import (
 )
 from tablelog.projections.core import State, evolver
 from tablelog.projections.pf2e import preconditions as _preconditions  # noqa: F401 - registers them
+from tablelog.projections.pf2e.entities import Character, Item, characters, items
 from tablelog.projections.pf2e.sheets import (
     assign,
     etched_runes,
@@ -44,27 +41,12 @@ from tablelog.rules.pf2e.catalogue import gp_from_cp
 __all__ = ["init_state", "spend"]
 
 
-_DERIVED = (
-    "name",
-    "level",
-    "price_gp",
-    "potency",
-    "striking",
-    "resilient",
-    "reinforcing",
-    "property",
-    "dormant",
-    "rarity",
-    "invested_trait",
-)
-
-
 def init_state(state: State, options: dict[str, Any]) -> None:
     """Start a pf2e session: no deck, no clock."""
     state.deck = None
 
 
-def spend(who: dict[str, Any] | None, cp: int) -> None:
+def spend(who: Character | None, cp: int) -> None:
     """Add ``cp`` copper pieces to what a character has spent (nothing for no character)."""
     if who is not None:
         who["_spent_cp"] += cp
@@ -73,7 +55,7 @@ def spend(who: dict[str, Any] | None, cp: int) -> None:
 
 @evolver(CharacterAdded)
 def _character_added(state: State, e: CharacterAdded) -> None:
-    state.characters[e.name] = {
+    characters(state)[e.name] = {
         "level": e.level,
         "crafting": e.crafting,
         "magical_crafting": e.magical_crafting,
@@ -85,7 +67,7 @@ def _character_added(state: State, e: CharacterAdded) -> None:
 
 @evolver(FormulaLearned)
 def _formula_learned(state: State, e: FormulaLearned) -> None:
-    who = state.characters.get(e.character)
+    who = characters(state).get(e.character)
     if who is not None and e.rune not in who["formulas"]:
         who["formulas"] = [*who["formulas"], e.rune]
         if e.bought:
@@ -94,18 +76,35 @@ def _formula_learned(state: State, e: FormulaLearned) -> None:
 
 @evolver(ItemAdded)
 def _item_added(state: State, e: ItemAdded) -> None:
-    record: dict[str, Any] = {"base": e.base, "category": e.category, "owner": e.owner}
-    record.update(dict.fromkeys(_DERIVED), runes=[], invested=False, etching=None)
+    record: Item = {
+        "base": e.base,
+        "category": e.category,
+        "owner": e.owner,
+        "name": None,
+        "level": None,
+        "price_gp": None,
+        "potency": None,
+        "striking": None,
+        "resilient": None,
+        "reinforcing": None,
+        "property": None,
+        "dormant": None,
+        "rarity": None,
+        "invested_trait": None,
+        "runes": [],
+        "invested": False,
+        "etching": None,
+    }
     if e.sheet is not None:
         assign(record, e.sheet)
     else:
         legacy_item(record)
-    state.items[e.item] = record
+    items(state)[e.item] = record
 
 
 @evolver(ItemGiven)
 def _item_given(state: State, e: ItemGiven) -> None:
-    record = state.items.get(e.item)
+    record = items(state).get(e.item)
     if record is not None:
         record["owner"] = e.to
         record["invested"] = False
@@ -113,26 +112,26 @@ def _item_given(state: State, e: ItemGiven) -> None:
 
 @evolver(RuneEtchingBegun)
 def _etching_begun(state: State, e: RuneEtchingBegun) -> None:
-    record = state.items.get(e.item)
+    record = items(state).get(e.item)
     if record is not None:
         record["etching"] = {"rune": e.rune, "by": e.by}
 
 
 @evolver(RuneEtched)
 def _rune_etched(state: State, e: RuneEtched) -> None:
-    record = state.items.get(e.item)
+    record = items(state).get(e.item)
     if record is not None:
         record["etching"] = None
         if e.sheet is not None:
             assign(record, e.sheet)
         else:
             legacy_refresh(record, etched_runes(record["runes"], e.rune, e.replaces))
-    spend(state.characters.get(e.by), e.price_cp)
+    spend(characters(state).get(e.by), e.price_cp)
 
 
 @evolver(RuneTransferred)
 def _rune_transferred(state: State, e: RuneTransferred) -> None:
-    source, target = state.items.get(e.source), state.items.get(e.target)
+    source, target = items(state).get(e.source), items(state).get(e.target)
     if source is not None and target is not None:
         if e.source_sheet is not None and e.target_sheet is not None:
             assign(source, e.source_sheet)
@@ -141,22 +140,22 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
             after = moved_runes(source["runes"], target["runes"], e.rune, e.swap)
             legacy_refresh(source, after[0])
             legacy_refresh(target, after[1])
-    spend(state.characters.get(e.by), e.cost_cp)
+    spend(characters(state).get(e.by), e.cost_cp)
 
 
 @evolver(RuneTransferFailed)
 def _transfer_failed(state: State, e: RuneTransferFailed) -> None:
-    spend(state.characters.get(e.by), e.loss_cp)
+    spend(characters(state).get(e.by), e.loss_cp)
 
 
 @evolver(RunestoneCracked)
 def _runestone_cracked(state: State, e: RunestoneCracked) -> None:
-    state.items.pop(e.item, None)
+    items(state).pop(e.item, None)
 
 
 @evolver(ItemInvested)
 def _item_invested(state: State, e: ItemInvested) -> None:
-    record = state.items.get(e.item)
+    record = items(state).get(e.item)
     if record is not None:
         record["invested"] = True
 

@@ -9,9 +9,9 @@ given; :func:`check_etch` and :func:`check_transfer` also read the catalogues (d
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from tablelog.projections.core import State
+from tablelog.projections.pf2e.entities import Character, Etching, Item, characters, items
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, require
 
@@ -34,33 +34,33 @@ __all__ = [
 ]
 
 
-def character(state: State, name: str) -> dict[str, Any]:
+def character(state: State, name: str) -> Character:
     """Return the character ``name``.
 
     Raises:
         RuleViolation: UNKNOWN-NAME if the session has no character of that name.
     """
-    found = state.characters.get(name)
+    found = characters(state).get(name)
     if found is None:
         other = " (it is an item)" if name in state.items else ""
         raise RuleViolation("UNKNOWN-NAME", f"no character named {name!r}{other}")
     return found
 
 
-def item(state: State, name: str) -> dict[str, Any]:
+def item(state: State, name: str) -> Item:
     """Return the item ``name``.
 
     Raises:
         RuleViolation: UNKNOWN-NAME if the session has no item of that name.
     """
-    found = state.items.get(name)
+    found = items(state).get(name)
     if found is None:
         other = " (it is a character)" if name in state.characters else ""
         raise RuleViolation("UNKNOWN-NAME", f"no item named {name!r}{other}")
     return found
 
 
-def etching_text(etching: dict[str, str]) -> str:
+def etching_text(etching: Etching) -> str:
     """Return an etch in progress as the table says it: ``flaming by Valeros``."""
     return f"{etching['rune']} by {etching['by']}"
 
@@ -83,7 +83,7 @@ def check_new_name(state: State, name: str) -> None:
     )
 
 
-def check_crafter(state: State, by: str) -> dict[str, Any]:
+def check_crafter(state: State, by: str) -> Character:
     """Return the crafter ``by`` if they can craft magic items (PF2E-ETCH-1)."""
     who = character(state, by)
     require(
@@ -121,7 +121,7 @@ def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
 
     Source: pf2e-runes.ja.txt, 彫刻の方法 (一度に彫刻できるルーンは1つだけだ); PF2E-ETCH-2.
     """
-    for name, record in state.items.items():
+    for name, record in items(state).items():
         etching = record["etching"]
         if name != skip and etching is not None and etching["by"] == by:
             raise RuleViolation(
@@ -256,13 +256,13 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     record = item(state, item_id)
     character(state, by)
     check_holds(state, by, item_id, "PF2E-ACT-1")
-    active = _active(record["runes"], record["dormant"])
+    dormant = record["dormant"] or []
+    active = _active(record["runes"], dormant)
     require(
         rune_id in active,
         "PF2E-ACT-1",
         f"{item_id} has no active {rune_id} rune "
-        f"(active: {', '.join(active) or 'none'}; dormant: "
-        f"{', '.join(record['dormant']) or 'none'})",
+        f"(active: {', '.join(active) or 'none'}; dormant: {', '.join(dormant) or 'none'})",
     )
     require(
         record["invested"] or not record["invested_trait"],

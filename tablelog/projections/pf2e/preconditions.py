@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from tablelog.events.pf2e import (
     CharacterAdded,
@@ -40,6 +39,7 @@ from tablelog.projections.pf2e.checks import (
     etching_text,
     item,
 )
+from tablelog.projections.pf2e.entities import Item
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.pf2e.runesets import no_slot_text, without_one
 
@@ -99,10 +99,10 @@ def _rune_etched(state: State, e: RuneEtched) -> None:
         )
     check_etcher(state, e.item, e.rune, e.level, e.by, e.crafting)
     if e.sheet is not None:
-        _check_etched_item(state.items[e.item], e)
+        _check_etched_item(item(state, e.item), e)
 
 
-def _check_etched_item(record: dict[str, Any], e: RuneEtched) -> None:
+def _check_etched_item(record: Item, e: RuneEtched) -> None:
     """Refuse an etch whose item no longer holds the runes it was decided on."""
     assert e.sheet is not None
     held = record["runes"]
@@ -132,13 +132,13 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
         _require_held(state, e.target, e.swap, "PF2E-XFER-3")
     if e.source_sheet is None or e.target_sheet is None:
         return
-    target = state.items[e.target]
+    target = item(state, e.target)
     if e.swap is None and (e.rune in e.target_sheet.property or e.rune in e.target_sheet.dormant):
         _require_slot(target, e.target, e.rune)
     what = f"{e.rune} was moved from {e.source} to {e.target}"
     _require_runes(
         e.source,
-        state.items[e.source]["runes"],
+        item(state, e.source)["runes"],
         _before(e.source_sheet, [e.swap], [e.rune]),
         e.source_sheet,
         "PF2E-XFER-1",
@@ -192,16 +192,17 @@ def _require_held(state: State, item_id: str, rune: str, rule: str) -> None:
     )
 
 
-def _require_slot(record: dict[str, Any], item_id: str, rune: str) -> None:
-    """Refuse a property rune arriving where no property slot is free now (PF2E-RUNE-2)."""
-    if record["category"] == "runestone":
+def _require_slot(record: Item, item_id: str, rune: str) -> None:
+    """Refuse a property rune arriving where no property slot is free now (PF2E-RUNE-2).
+
+    Nothing to check on a runestone, or on a record that does not know its potency (a v1 item
+    whose base item the catalogue no longer knows: docs/pf2e.md, the legacy path).
+    """
+    potency = record["potency"]
+    if record["category"] == "runestone" or potency is None:
         return
-    props = [*record["property"], *record["dormant"]]
-    require(
-        len(props) < record["potency"],
-        "PF2E-RUNE-2",
-        no_slot_text(item_id, record["potency"], props, rune),
-    )
+    props = [*(record["property"] or []), *(record["dormant"] or [])]
+    require(len(props) < potency, "PF2E-RUNE-2", no_slot_text(item_id, potency, props, rune))
 
 
 def _before(

@@ -8,9 +8,9 @@ before the events recorded their sheets (v1, upcast with ``sheet`` None; docs/pf
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from tablelog.events.pf2e import ItemSheet
+from tablelog.projections.pf2e.entities import Item
 from tablelog.rules import pf2e as rules
 from tablelog.rules.pf2e.runesets import without_one
 
@@ -42,29 +42,31 @@ def moved_runes(
     return [*without_one(source, rune), *back], [*without_one(target, swap), rune]
 
 
-def assign(record: dict[str, Any], sheet: ItemSheet) -> None:
+def assign(record: Item, sheet: ItemSheet) -> None:
     """Set an item record's runes and derived fields to what ``sheet`` records.
 
     An item without the invested trait is not invested; shields also get hardness, HP and BT.
     """
     record.update(
-        runes=list(sheet.runes),
-        name=sheet.name,
-        level=sheet.level,
-        price_gp=rules.gp_from_cp(sheet.price_cp),
-        potency=sheet.potency,
-        striking=sheet.striking,
-        resilient=sheet.resilient,
-        reinforcing=sheet.reinforcing,
-        property=list(sheet.property),
-        dormant=list(sheet.dormant),
-        rarity=sheet.rarity,
-        invested_trait=sheet.invested_trait,
+        {
+            "runes": list(sheet.runes),
+            "name": sheet.name,
+            "level": sheet.level,
+            "price_gp": rules.gp_from_cp(sheet.price_cp),
+            "potency": sheet.potency,
+            "striking": sheet.striking,
+            "resilient": sheet.resilient,
+            "reinforcing": sheet.reinforcing,
+            "property": list(sheet.property),
+            "dormant": list(sheet.dormant),
+            "rarity": sheet.rarity,
+            "invested_trait": sheet.invested_trait,
+        }
     )
     if not sheet.invested_trait:
         record["invested"] = False
     if sheet.hardness is not None:
-        record.update(hardness=sheet.hardness, hp_max=sheet.hp_max, bt=sheet.bt)
+        record.update({"hardness": sheet.hardness, "hp_max": sheet.hp_max, "bt": sheet.bt})
 
 
 def sheet_of(base: rules.BaseItem, ids: Sequence[str]) -> ItemSheet:
@@ -92,7 +94,7 @@ def sheet_of(base: rules.BaseItem, ids: Sequence[str]) -> ItemSheet:
     )
 
 
-def legacy_refresh(record: dict[str, Any], ids: Sequence[str]) -> None:
+def legacy_refresh(record: Item, ids: Sequence[str]) -> None:
     """Legacy path (v1 records only): set the item's runes to ``ids`` and derive the rest from
     today's catalogues, as the evolvers did before the events recorded their sheets.
 
@@ -106,7 +108,7 @@ def legacy_refresh(record: dict[str, Any], ids: Sequence[str]) -> None:
     assign(record, sheet_of(base, ids))
 
 
-def legacy_item(record: dict[str, Any]) -> None:
+def legacy_item(record: Item) -> None:
     """Legacy path (v1 ItemAdded only): the new item's category and derived fields from today's
     base item catalogue (nothing when it no longer knows the base item)."""
     base = rules.base_items().get(record["base"])

@@ -1,10 +1,10 @@
 """SaGa Emerald Beyond projections: how ``saga.*`` events change the session state.
 
-Unit records (``state.characters[name]``) hold ``side, hp, hp_max, lp, lp_max, effects
-{tech_power, attack, defense, spell}, lp_damage_effect, incapacitated`` and the sheet the
-formulas read; the clock is ``{turn, season, levels: {wood, fire, earth, metal, water}}``
-(turn 0: no battle). Session-defined techs live in ``state.extra["techs"]``; ``extra["draws"]``
-counts the activations and poison ticks that drew a random number (the key of the next draw);
+Unit records (``state.characters[name]``) are :class:`~tablelog.projections.saga.entities.Unit`
+(side, HP, LP, effect values, incapacitation and the sheet the formulas read); the clock is
+``{turn, season, levels: {wood, fire, earth, metal, water}}`` (turn 0: no battle).
+Session-defined techs live in ``state.extra["techs"]``; ``extra["draws"]`` counts the
+activations and poison ticks that drew a random number (the key of the next draw);
 ``extra["last_hits"]["ACTOR>TARGET"][TECH]`` the damage of the actor's latest hit of that tech on
 that target in this battle (0 for a miss).
 """

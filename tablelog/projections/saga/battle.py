@@ -11,8 +11,6 @@ SAGA-POISON-1, SAGA-REL-1.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.saga import (
     AttackAvoided,
     AttackDamageDealt,
@@ -26,12 +24,13 @@ from tablelog.events.saga import (
 )
 from tablelog.projections.core import State, evolver
 from tablelog.projections.saga import legacy
+from tablelog.projections.saga.entities import Unit, units
 from tablelog.projections.saga.units import clock_for, fresh_battle_values
 
 __all__: list[str] = []
 
 
-def _lose_hp(unit: dict[str, Any], lost: int) -> None:
+def _lose_hp(unit: Unit, lost: int) -> None:
     unit["hp"] = max(0, unit["hp"] - lost)
 
 
@@ -40,7 +39,7 @@ def _attack_damage_dealt(state: State, e: AttackDamageDealt) -> None:
     state.extra["last_hits"].setdefault(f"{e.actor}>{e.target}", {})[e.tech] = e.damage
     if e.draw_no is not None:
         state.extra["draws"] = e.draw_no + 1
-    target = state.characters.get(e.target)
+    target = units(state).get(e.target)
     if target is not None:
         lost = e.hp_lost
         if lost is None:
@@ -55,14 +54,14 @@ def _attack_avoided(state: State, e: AttackAvoided) -> None:
 
 @evolver(InstantDeathInflicted)
 def _instant_death(state: State, e: InstantDeathInflicted) -> None:
-    target = state.characters.get(e.target)
+    target = units(state).get(e.target)
     if target is not None:
         target["hp"] = 0
 
 
 @evolver(HPHealed)
 def _hp_healed(state: State, e: HPHealed) -> None:
-    unit = state.characters.get(e.unit)
+    unit = units(state).get(e.unit)
     if unit is not None:
         gained = legacy.healed(unit, e.amount) if e.healed is None else e.healed
         unit["hp"] = min(unit["hp"] + gained, unit["hp_max"])
@@ -72,7 +71,7 @@ def _hp_healed(state: State, e: HPHealed) -> None:
 def _poison(state: State, e: PoisonDamageTaken) -> None:
     if e.draw_no is not None:
         state.extra["draws"] = e.draw_no + 1
-    unit = state.characters.get(e.unit)
+    unit = units(state).get(e.unit)
     if unit is not None:
         _lose_hp(unit, e.damage if e.hp_lost is None else e.hp_lost)
         unit["_poisoned_turn"] = state.clock["turn"]
@@ -80,14 +79,14 @@ def _poison(state: State, e: PoisonDamageTaken) -> None:
 
 @evolver(ReleaseDamageTaken)
 def _release(state: State, e: ReleaseDamageTaken) -> None:
-    unit = state.characters.get(e.unit)
+    unit = units(state).get(e.unit)
     if unit is not None:
         _lose_hp(unit, e.damage)
 
 
 @evolver(BloodPaid)
 def _blood_paid(state: State, e: BloodPaid) -> None:
-    unit = state.characters.get(e.unit)
+    unit = units(state).get(e.unit)
     if unit is None:
         return
     lost, gain, out = e.lp_lost, e.lp_damage_effect_gain, e.incapacitated
@@ -102,7 +101,7 @@ def _blood_paid(state: State, e: BloodPaid) -> None:
 
 @evolver(UnitIncapacitated)
 def _incapacitated(state: State, e: UnitIncapacitated) -> None:
-    unit = state.characters.get(e.unit)
+    unit = units(state).get(e.unit)
     if unit is None:
         return
     unit["incapacitated"] = True
@@ -115,12 +114,12 @@ def _party_wiped(state: State, e: PartyWiped) -> None:
     lp_after, out = e.lp_after, e.out
     if lp_after is None:
         lp_after = {
-            name: legacy.wiped_lp(unit)
-            for name, unit in state.characters.items()
-            if unit["side"] == "ally" and unit["lp"] is not None
+            name: lp
+            for name, unit in units(state).items()
+            if unit["side"] == "ally" and (lp := legacy.wiped_lp(unit)) is not None
         }
         out = tuple(name for name, lp in lp_after.items() if lp == 0)
-    for name, unit in state.characters.items():
+    for name, unit in units(state).items():
         if name in lp_after:
             unit["lp"] = lp_after[name]
         unit["incapacitated"] = name in out

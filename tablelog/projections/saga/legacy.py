@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.projections.saga.entities import Side, Unit
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import effects, five, vitals
 from tablelog.rules.saga.catalogue import ELEMENTS
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 
-def hp_floor(hp_max: int, side: str, floor_rate: Any) -> int:
+def hp_floor(hp_max: int, side: Side, floor_rate: Any) -> int:
     """Return a v1 unit's HP floor (SAGA-HP-1)."""
     return vitals.hp_floor(hp_max, enemy=side == "enemy", floor_rate=floor_rate)
 
@@ -50,19 +51,19 @@ def season_of(seasons: bool, turn: int) -> str | None:
     return five.season_for_turn(max(turn, 1)) if seasons else None
 
 
-def hp_lost_to_attack(unit: dict[str, Any], damage: int, support: bool) -> int:
+def hp_lost_to_attack(unit: Unit, damage: int, support: bool) -> int:
     """Return the HP a v1 hit took: HP − max(HP − damage, floor) (SAGA-HP-1)."""
     hp: int = unit["hp"]
     return hp - vitals.hp_after_attack(hp, damage, unit["hp_floor"], support=support)
 
 
-def healed(unit: dict[str, Any], amount: int) -> int:
+def healed(unit: Unit, amount: int) -> int:
     """Return the HP a v1 heal gave: up to max HP (SAGA-HP-5)."""
     hp: int = unit["hp"]
     return vitals.hp_after_heal(hp, amount, unit["hp_max"]) - hp
 
 
-def blood_outcome(unit: dict[str, Any], cost: int) -> tuple[int, int, bool]:
+def blood_outcome(unit: Unit, cost: int) -> tuple[int, int, bool]:
     """Return ``(LP lost, LP-damage effect gain, incapacitated)`` of a v1 Blood payment
     (SAGA-LP-2, SAGA-LP-4); a unit without tracked LP pays nothing."""
     if unit["lp"] is None:
@@ -75,15 +76,16 @@ def blood_outcome(unit: dict[str, Any], cost: int) -> tuple[int, int, bool]:
     )
 
 
-def wiped_lp(unit: dict[str, Any]) -> int:
-    """Return an ally's LP after a v1 wipe and retry (SAGA-LP-3, SAGA-LP-4)."""
-    lp: int = vitals.lp_after_wipe(
-        unit["lp"],
-        unit["lp_damage_effect"],
-        incapacitated=unit["incapacitated"],
-        lp_max=unit["lp_max"],
+def wiped_lp(unit: Unit) -> int | None:
+    """Return an ally's LP after a v1 wipe and retry (SAGA-LP-3, SAGA-LP-4); None for a unit
+    whose LP is not tracked."""
+    lp, lp_max = unit["lp"], unit["lp_max"]
+    if lp is None or lp_max is None:
+        return None
+    after: int = vitals.lp_after_wipe(
+        lp, unit["lp_damage_effect"], incapacitated=unit["incapacitated"], lp_max=lp_max
     ).value
-    return lp
+    return after
 
 
 def buff_value_after(value: int, performance: int) -> int:

@@ -11,8 +11,6 @@ SAGA-LP-1..3, SAGA-POISON-1, SAGA-REL-1.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.events.saga import (
     AttackAvoided,
     AttackDamageDealt,
@@ -27,8 +25,9 @@ from tablelog.events.saga import (
     UnitAdded,
     UnitIncapacitated,
 )
-from tablelog.projections.core import State, precondition, require
-from tablelog.projections.saga.units import EFFECT_KINDS, unit_of, vitals_told
+from tablelog.projections.core import RuleViolation, State, precondition, require
+from tablelog.projections.saga.entities import Unit, effect_kind, unit_of
+from tablelog.projections.saga.units import vitals_told
 
 __all__: list[str] = []
 
@@ -52,9 +51,11 @@ def _can_end_turn(state: State, e: TurnEnded) -> None:
 def _can_apply(state: State, e: EffectApplied) -> None:
     unit = unit_of(state, e.target)
     unit_of(state, e.by)
-    require(e.kind in EFFECT_KINDS, "SAGA-EFF-2", f"unknown effect {e.kind!r}")
-    if e.landed and e.kind != "tech_power" and e.value_before is not None:
-        now = unit["effects"][e.kind]
+    kind = effect_kind(e.kind)
+    if kind is None:
+        raise RuleViolation("SAGA-EFF-2", f"unknown effect {e.kind!r}")
+    if e.landed and kind != "tech_power" and e.value_before is not None:
+        now = unit["effects"][kind]
         require(
             now == e.value_before,
             "SAGA-EFF-2",
@@ -63,7 +64,7 @@ def _can_apply(state: State, e: EffectApplied) -> None:
         )
 
 
-def _hp_stays_above_floor(unit: dict[str, Any], name: str, lost: int, what: str) -> None:
+def _hp_stays_above_floor(unit: Unit, name: str, lost: int, what: str) -> None:
     told = f"{name} has {unit['hp']} HP and an HP floor of {unit['hp_floor']}"
     require(
         unit["hp"] - lost >= unit["hp_floor"],
@@ -142,11 +143,13 @@ def _can_release(state: State, e: ReleaseDamageTaken) -> None:
 @precondition(BloodPaid)
 def _can_pay(state: State, e: BloodPaid) -> None:
     unit = unit_of(state, e.unit)
-    require(unit["lp"] is not None and unit["lp"] > 0, "SAGA-LP-2", f"{e.unit} has no LP to pay")
+    lp = unit["lp"]
+    if lp is None or lp <= 0:
+        raise RuleViolation("SAGA-LP-2", f"{e.unit} has no LP to pay")
     if e.lp_lost is not None:
-        told = f"{e.unit} has {unit['lp']} LP"
+        told = f"{e.unit} has {lp} LP"
         require(
-            e.lp_lost <= unit["lp"],
+            e.lp_lost <= lp,
             "SAGA-LP-2",
             f"{e.tech} takes {e.lp_lost} LP; {told}",
             vitals_told(unit, e.unit, told),

@@ -14,14 +14,13 @@ from typing import Any
 import attrs
 
 from tablelog.events.saga import BattleStarted, EffectApplied, TechDefined, TurnEnded, UnitAdded
-from tablelog.projections.core import State, evolver, require
+from tablelog.projections.core import State, evolver
 from tablelog.projections.saga import legacy
+from tablelog.projections.saga.entities import Effects, Side, Unit, effect_kind, units
 from tablelog.rules.core import Secret
 from tablelog.rules.saga.figures import num_text
 
-__all__ = ["EFFECT_KINDS", "clock_for", "fresh_battle_values", "unit_of", "vitals_told"]
-
-EFFECT_KINDS = ("tech_power", "attack", "defense", "spell")
+__all__ = ["clock_for", "fresh_battle_values", "no_effects", "vitals_told"]
 
 
 def clock_for(levels: dict[str, int], season: str | None, turn: int) -> dict[str, Any]:
@@ -29,28 +28,22 @@ def clock_for(levels: dict[str, int], season: str | None, turn: int) -> dict[str
     return {"turn": turn, "season": season, "levels": dict(levels)}
 
 
-def unit_of(state: State, name: str, rule: str = "UNKNOWN-NAME") -> dict[str, Any]:
-    """Return the unit called ``name``.
-
-    Raises:
-        RuleViolation: ``rule`` (default UNKNOWN-NAME) if there is no such unit.
-    """
-    unit = state.characters.get(name)
-    require(unit is not None, rule, f"no unit named {name!r}")
-    return unit  # type: ignore[return-value]
-
-
-def vitals_told(unit: dict[str, Any], name: str, text: str) -> tuple[Secret, ...]:
+def vitals_told(unit: Unit, name: str, text: str) -> tuple[Secret, ...]:
     """Return the :class:`Secret` a refusal tells in ``text`` (an enemy's HP, LP or HP floor:
     the GM's alone, SERVER.md §3), or nothing for a unit that is not an enemy."""
-    if unit.get("side") != "enemy":
+    if unit["side"] != "enemy":
         return ()
     return (Secret(text, None, f"{name}'s HP and LP are hidden"),)
 
 
-def fresh_battle_values(unit: dict[str, Any]) -> None:
+def no_effects() -> Effects:
+    """Return the effect values of a unit when a battle begins: all 0 (SAGA-EFF-1, -2)."""
+    return {"tech_power": 0, "attack": 0, "defense": 0, "spell": 0}
+
+
+def fresh_battle_values(unit: Unit) -> None:
     """Reset what lives only during a battle: effect values, LP-damage effect, poison timing."""
-    unit["effects"] = dict.fromkeys(EFFECT_KINDS, 0)
+    unit["effects"] = no_effects()
     unit["lp_damage_effect"] = 0
     unit["_poisoned_turn"] = None
 
@@ -58,11 +51,12 @@ def fresh_battle_values(unit: dict[str, Any]) -> None:
 @evolver(UnitAdded)
 def _unit_added(state: State, e: UnitAdded) -> None:
     s = e.sheet
+    side: Side = "enemy" if s.side == "enemy" else "ally"
     floor = e.hp_floor
     if floor is None:
-        floor = legacy.hp_floor(s.hp_max, s.side, s.hp_floor_rate)
-    unit: dict[str, Any] = {
-        "side": s.side,
+        floor = legacy.hp_floor(s.hp_max, side, s.hp_floor_rate)
+    unit: Unit = {
+        "side": side,
         "hp": s.hp,
         "hp_max": s.hp_max,
         "lp": s.lp_max,
@@ -78,13 +72,15 @@ def _unit_added(state: State, e: UnitAdded) -> None:
         "weapons": {k: list(v) for k, v in s.weapons.items()},
         "resistances": dict(s.resistances),
         "five": dict(s.five),
-        "traits": [attrs.asdict(t) for t in s.traits],
+        "traits": [{"kind": t.kind, "value": t.value, "on": t.on} for t in s.traits],
         "guard_rate": s.guard_rate,
         "formation_attack": s.formation_attack,
         "formation_defense": s.formation_defense,
+        "effects": no_effects(),
+        "lp_damage_effect": 0,
+        "_poisoned_turn": None,
     }
-    fresh_battle_values(unit)
-    state.characters[e.name] = unit
+    units(state)[e.name] = unit
 
 
 @evolver(TechDefined)
@@ -101,7 +97,7 @@ def _battle_started(state: State, e: BattleStarted) -> None:
     state.extra["battle"] = {"terrain": e.terrain, "seasons": e.seasons}
     state.extra["last_hits"] = {}
     state.clock = clock_for(levels, season, 1)
-    for unit in state.characters.values():
+    for unit in units(state).values():
         fresh_battle_values(unit)
 
 
@@ -115,24 +111,24 @@ def _turn_ended(state: State, e: TurnEnded) -> None:
         season = legacy.season_of(battle["seasons"], after)
         lost = {
             name: legacy.tech_power_lost(unit["effects"]["tech_power"])
-            for name, unit in state.characters.items()
+            for name, unit in units(state).items()
         }
     state.clock = clock_for(levels, season, after)
     for name, drop in lost.items():
-        unit = state.characters.get(name)
+        unit = units(state).get(name)
         if unit is not None:
             unit["effects"]["tech_power"] = max(0, unit["effects"]["tech_power"] - drop)
 
 
 @evolver(EffectApplied)
 def _effect_applied(state: State, e: EffectApplied) -> None:
-    unit = state.characters.get(e.target)
-    if unit is None or e.kind not in EFFECT_KINDS or not e.landed:
+    unit, kind = units(state).get(e.target), effect_kind(e.kind)
+    if unit is None or kind is None or not e.landed:
         return
     effects = unit["effects"]
     if e.value_after is not None:
-        effects[e.kind] = e.value_after
-    elif e.kind == "tech_power":
+        effects[kind] = e.value_after
+    elif kind == "tech_power":
         effects["tech_power"] = e.performance
     else:
-        effects[e.kind] = legacy.buff_value_after(effects[e.kind], e.performance)
+        effects[kind] = legacy.buff_value_after(effects[kind], e.performance)

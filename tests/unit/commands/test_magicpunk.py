@@ -282,6 +282,27 @@ def test_gm_circulation_of_an_item_draws_into_the_owners_hand():
     assert ["KD", *event.drawn] == state.characters["Aria"]["hand"]
 
 
+@pytest.mark.parametrize(
+    "command",
+    [C.Rest("8h"), C.Dawn(), C.Circulate("Aria"), C.Circulate("a-battery")],
+    ids=["rest", "dawn", "circulate-hand", "circulate-item"],
+)
+def test_circulating_commands_leave_the_state_as_it_was(command):
+    """A rest and dawn decide on a copy of the state, a GM circulation on none: deciding leaves
+    the state, hands, items and piles as they were (the copy before equals it after)."""
+    state = given(
+        ARIA,
+        BRAM,
+        BATTERY,
+        drawn("Aria", "AS", "7H", "KD"),
+        E.CardsCharged(item="a-battery", by="Aria", cards=("AS",)),
+    )
+    before = copy.deepcopy(state)
+    events = decide(state, command)
+    assert any(e.TYPE == "magicpunk.CardsCirculated" for e in events)
+    assert before == state
+
+
 # -- combat and briefing ------------------------------------------------------------------------
 
 

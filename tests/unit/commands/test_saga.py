@@ -634,3 +634,15 @@ def test_release_deals_damage_by_its_own_formula_and_costs_its_user_release_dama
         state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1), situation=OVERDRIVE)
     )
     assert (0, 23, 200) == (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"])
+
+
+def test_deciding_leaves_the_state_it_reads_as_it_was():
+    """Deciders are pure: a cast whose hit ``settle`` folds on a copy of the state (plain
+    copies of its records) and a poison tick leave the state equal to a copy taken before."""
+    state = given(*BASE)
+    before = copy.deepcopy(state)
+    (hit,) = decide(state, CastTech("Gustave", "kiri-harai", ("Wolf",)))
+    poisoned = decide(state, PoisonUnit("Wolf"))[0]
+    assert isinstance(hit, AttackDamageDealt) and isinstance(poisoned, PoisonDamageTaken)
+    assert (hit.damage, poisoned.damage) == (hit.hp_lost, poisoned.hp_lost)
+    assert before == state
