@@ -6,7 +6,7 @@
   const app = document.getElementById("app");
   const tid = app.dataset.table;
   const base = `/api/tables/${encodeURIComponent(tid)}`;
-  let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
+  let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null;
 
   const { el, errorText, fmt } = window.tl;
   const { entityCard, deck } = window.tl.cards;
