@@ -185,6 +185,15 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def is_server(token: str) -> bool:
         return hmac.compare_digest(token.encode(), server_token.encode())
 
+    def opens(table_id: str | None, token: str) -> bool:
+        """Whether ``token`` opens the page of ``table_id`` (None: the server's page)."""
+        if is_server(token):
+            return True
+        try:
+            return table_id is not None and tables.get(table_id).seat_of(token) is not None
+        except Refusal:
+            return False
+
     def seated(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
         """The table and who asks. No token, or a token not good for the table, is 401 before
         anything else: an unknown table is 404 to the server token only, so ids cannot be
@@ -360,7 +369,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             command,
             events,
             openapi,
-            *web_routes(),
+            *web_routes(opens),
         ],
         exception_handlers={Refusal: _refused, HTTPException: _http_error, Exception: _internal},
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),

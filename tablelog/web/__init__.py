@@ -5,6 +5,8 @@ shipped in the package (no CDN, no build step). The page reads the same ``/api``
   shows each seat's link.
 - ``GET /t/{table_id}`` — the table as the seat sees it, live. ``?token=`` (a seat's link) sets
   the seat's cookie once and redirects to the bare address, so the token leaves the address bar.
+  A token that does not open the page (a wrong or revoked link) sets nothing: the browser keeps
+  the seat it had, and the answer (401) says the link is not valid.
 
 Vendored: uPlot 1.6.32 (MIT, ``static/vendor/uplot-1.6.32``, the npm package whole and unmodified)
 draws the HP / MP / LP chart.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Callable
 from typing import Any
 
 from litestar import MediaType, Request, Response, get
@@ -43,23 +46,51 @@ def _page(title: str, body: str, scripts: list[str], styles: list[str]) -> str:
     )
 
 
-def _with_cookie(request: Request[Any, Any, Any], name: str, target: str) -> Response[Any]:
-    """Set the token cookie from ``?token=`` and send the browser to ``target`` without it."""
+Opens = Callable[[str | None, str], bool]
+
+
+def _with_cookie(
+    request: Request[Any, Any, Any], table_id: str | None, target: str, opens: Opens
+) -> Response[Any]:
+    """Set the token cookie from ``?token=`` and send the browser to ``target`` without it; a
+    token that does not open the page: a 401 page saying so, and the cookie left as it was."""
     token = request.query_params.get("token", "")
+    if not opens(table_id, token):
+        body = (
+            '<header><h1>tablelog</h1></header><main id="app"><p role="alert">This link is not '
+            "valid (a wrong or old token): ask the GM for the seat's link. If this browser "
+            f'had a seat here, it still has it: <a href="{html.escape(target)}">open it</a>.'
+            "</p></main>"
+        )
+        return Response(
+            _page("tablelog — link not valid", body, [], []),
+            media_type=MediaType.HTML,
+            status_code=401,
+        )
     response = Redirect(path=target)
     response.set_cookie(
-        name, token, httponly=True, samesite="strict", path="/", max_age=60 * 60 * 24 * 365
+        cookie_name(table_id),
+        token,
+        httponly=True,
+        samesite="strict",
+        path="/",
+        max_age=60 * 60 * 24 * 365,
     )
     return response
 
 
-def web_routes() -> list[Any]:
-    """Return the page routes and the static files router."""
+def web_routes(opens: Opens) -> list[Any]:
+    """Return the page routes and the static files router.
 
-    @get("/", include_in_schema=False, sync_to_thread=False)
+    Args:
+        opens: Whether a token opens a table's page (``(table_id, token)``; table_id None: the
+            server's page); a ``?token=`` link that does not sets no cookie.
+    """
+
+    @get("/", include_in_schema=False, sync_to_thread=True)
     def index(request: Request[Any, Any, Any]) -> Response[Any]:
         if request.query_params.get("token"):
-            return _with_cookie(request, cookie_name(None), "/")
+            return _with_cookie(request, None, "/", opens)
         body = (
             '<header><h1>tablelog</h1></header><main id="app" class="index">'
             "<noscript>This page needs JavaScript.</noscript></main>"
@@ -67,16 +98,23 @@ def web_routes() -> list[Any]:
         scripts = ["/static/common.js", "/static/index.js"]
         return Response(_page("tablelog — tables", body, scripts, []), media_type=MediaType.HTML)
 
-    @get("/t/{table_id:str}", include_in_schema=False, sync_to_thread=False)
+    @get("/t/{table_id:str}", include_in_schema=False, sync_to_thread=True)
     def table_page(request: Request[Any, Any, Any], table_id: str) -> Response[Any]:
         if request.query_params.get("token"):
-            return _with_cookie(request, cookie_name(table_id), f"/t/{table_id}")
+            return _with_cookie(request, table_id, f"/t/{table_id}", opens)
         safe = html.escape(table_id)
         body = (
             f'<main id="app" data-table="{safe}">'
             "<noscript>This page needs JavaScript.</noscript></main>"
         )
-        scripts = [f"{UPLOT}/uPlot.iife.min.js", "/static/common.js", "/static/table.js"]
+        scripts = [
+            f"{UPLOT}/uPlot.iife.min.js",
+            "/static/common.js",
+            "/static/cards.js",
+            "/static/chart.js",
+            "/static/suggest.js",
+            "/static/table.js",
+        ]
         return Response(
             _page(f"tablelog — {table_id}", body, scripts, [f"{UPLOT}/uPlot.min.css"]),
             media_type=MediaType.HTML,

@@ -8,88 +8,12 @@ skip on a user's machine and say how to get it; under ``CI=true`` they fail inst
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from tests.support.browser import ARTIFACTS, open_seat, shot
 from tests.support.server import ADD, TOKEN, api
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
-
-
-def _browser_or_skip() -> Any:
-    """Return a started Playwright and its Chromium, or skip (fail under CI) naming the fix."""
-    why = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ModuleNotFoundError:
-        why = "Playwright for Python is missing: make test installs it (pip install playwright)"
-    if why is None and not shutil.which(CHROMIUM):
-        why = "Chromium is missing: apt-get install chromium (Debian's package)"
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run in CI: {why}")
-        pytest.skip(f"browser tests skipped: {why}")
-    play = sync_playwright().start()
-    return play, play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    play, chromium = _browser_or_skip()
-    ARTIFACTS.mkdir(exist_ok=True)
-    yield chromium
-    chromium.close()
-    play.stop()
-
-
-def shot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-@pytest.fixture
-def seats(server: str) -> dict[str, str]:
-    """A magicpunk table (Aria played by ann, Kai by bo), returning its id and seat links."""
-    gm = api(server)
-    tid = gm.post("/tables", json={"system": "magicpunk", "title": "Rest stop", "seed": 3}).json()[
-        "table_id"
-    ]
-    for line in (
-        ADD.format("Aria"),
-        ADD.format("Kai"),
-        "magicpunk item add a-battery --owner Aria",
-        "magicpunk damage Kai 5",
-    ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    links = {"id": tid}
-    for name, chars in (("gm2", None), ("ann", ["Aria"]), ("bo", ["Kai"])):
-        body = {
-            "name": name,
-            "role": "gm" if chars is None else "player",
-            "characters": chars or [],
-        }
-        links[name] = gm.post(f"/tables/{tid}/seats", json=body).json()["url"]
-    return links
-
-
-def open_seat(browser: Any, url: str, width: int = 1100) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": 1300}).new_page()
-    page.set_default_timeout(90_000)  # a busy CI machine: waits are for events, not for speed
-    page.goto(url)
-    page.wait_for_function("window.tablelog && window.tablelog.ready")
-    return page
 
 
 def hand(page: Any, name: str) -> list[str]:
@@ -116,6 +40,9 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(
     assert ["🂠"] * 3 == hand(bo, "Aria")
     shot(ann, "1-player-draws"), shot(gm, "2-gm-sees-faces"), shot(bo, "3-other-player-backs")
 
+    seat_lines = gm.locator("#log li", has_text="core.SeatAdded")
+    assert seat_lines.count() >= 3  # seats are revoked, not undone (CORE-SEAT): no button
+    assert 0 == seat_lines.locator("button").count()
     gm.locator("#log li", has_text="magicpunk.CardsDrawn Aria").locator(
         "button", has_text="undo"
     ).click()
@@ -223,7 +150,7 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
 
 # WCAG 2.x contrast ratio of each visible element's own text against the first opaque background
 # behind it (text on a patterned background, the card backs, is white on dark blue by design).
-CONTRAST = """() => {
+COLOURS = """
   const rgb = (c) => {
     const m = c.match(/rgba?\\(([^)]+)\\)/);
     if (!m) return null;
@@ -241,6 +168,11 @@ CONTRAST = """() => {
     }
     return { r: 255, g: 255, b: 255, a: 1 };
   };
+"""
+CONTRAST = (
+    "() => {"
+    + COLOURS
+    + """
   const found = []; let checked = 0;
   for (const el of document.querySelectorAll("body *")) {
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
@@ -254,13 +186,44 @@ CONTRAST = """() => {
   }
   return { checked, found };
 }"""
+)
+
+
+# The focused element's focus ring (its outline colour) against the first opaque background
+# behind the element's parent (the ring is drawn outside the element, offset from it).
+FOCUS_RING = (
+    "() => {"
+    + COLOURS
+    + """
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const s = getComputedStyle(el);
+  if (s.outlineStyle === "none" || parseFloat(s.outlineWidth) < 2) return { what: el.id, ratio: 0 };
+  const bg = behind(el.parentElement);
+  const [hi, lo] = [lum(rgb(s.outlineColor)), lum(bg)].sort((x, y) => y - x);
+  return { what: `${el.tagName}#${el.id}`, ratio: (hi + 0.05) / (lo + 0.05) };
+}"""
+)
+
+
+def focus_rings(page: Any, tabs: int) -> list[dict[str, Any]]:
+    """Tab through ``tabs`` elements of ``page``; return each focus ring's contrast."""
+    rings = []
+    for _ in range(tabs):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(FOCUS_RING)
+        if ring is not None:
+            rings.append(ring)
+    return rings
 
 
 def test_every_text_on_the_page_has_readable_contrast(
     browser: Any, server: str, seats: dict[str, str]
 ) -> None:
     """Each visible text of the table page (a GM's, with a refused command and an undone
-    action shown) and of the server page is at least 4.5:1 against its background (WCAG AA)."""
+    action shown) and of the server page is at least 4.5:1 against its background (WCAG AA);
+    the focus ring of each element reached with Tab is at least 3:1 against the background it
+    sits on (WCAG 1.4.11)."""
     gm = open_seat(browser, seats["gm2"])
     gm.fill("#command", "magicpunk damage Aria 2")
     gm.click("#doit")
@@ -278,3 +241,5 @@ def test_every_text_on_the_page_has_readable_contrast(
     for page in (gm, index):
         measured = page.evaluate(CONTRAST)
         assert measured["checked"] >= 10 and [] == measured["found"]
+        rings = focus_rings(page, 12)
+        assert len(rings) >= 8 and [] == [r for r in rings if r["ratio"] < 3], rings

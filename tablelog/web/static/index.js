@@ -16,13 +16,19 @@
         el("button", { type: "submit" }, "Open"))));
   }
 
+  // A table in the seat form's list: its title (at most 40 characters), system and id.
+  const tableLabel = (t) => {
+    const title = t.title ? (t.title.length > 40 ? `${t.title.slice(0, 39)}…` : t.title) : "(untitled)";
+    return `${title} · ${t.system} · ${t.table_id}`;
+  };
+
   // `chosen`: the table the seat form starts on (the one just created), else the newest.
   async function load(chosen) {
     const r = await api("/tables");
     if (r.status === 401) { login(); return; }
     const rows = r.body.tables.map((t) => el("tr", {},
       el("td", {}, el("a", { href: `/t/${encodeURIComponent(t.table_id)}` }, t.table_id)),
-      el("td", {}, t.system), el("td", {}, t.title || "(untitled)"), el("td", {}, String(t.seq))));
+      el("td", {}, t.system), el("td", { class: "title" }, el("span", { class: "clamp", title: t.title || null }, t.title || "(untitled)")), el("td", {}, String(t.seq))));
     const create = el("form", { id: "create", onsubmit: async (e) => {
       e.preventDefault();
       const f = new FormData(e.target);
@@ -42,16 +48,16 @@
       out.textContent = s.status === 201 ? `${s.body.name}'s link (hand it to them): ${s.body.url}` : errorText(s.body);
     } },
       el("label", { for: "seat-table" }, "Table "),
-      el("select", { id: "seat-table", name: "table" }, r.body.tables.map((t) => el("option", { value: t.table_id, selected: t.table_id === chosen }, t.table_id))),
+      el("select", { id: "seat-table", name: "table" }, r.body.tables.map((t) => el("option", { value: t.table_id, selected: t.table_id === chosen }, tableLabel(t)))),
       el("label", { for: "seat-name" }, "Name "), el("input", { id: "seat-name", name: "name", required: true }),
       el("label", { for: "seat-role" }, "Role "),
       el("select", { id: "seat-role", name: "role" }, ["player", "observer", "gm"].map((s) => el("option", { value: s }, s))),
       el("label", { for: "seat-chars" }, "Characters "), el("input", { id: "seat-chars", name: "characters", placeholder: "Aria, Kai" }),
       el("button", { type: "submit" }, "Add seat"));
     app.replaceChildren(
-      el("section", {}, el("h2", {}, "Tables"), rows.length ? el("table", {},
+      el("section", {}, el("h2", {}, "Tables"), rows.length ? el("div", { class: "scroll" }, el("table", {},
         el("thead", {}, el("tr", {}, ["table", "system", "title", "events"].map((h) => el("th", { scope: "col" }, h)))),
-        el("tbody", {}, rows)) : el("p", {}, "No table yet.")),
+        el("tbody", {}, rows))) : el("p", {}, "No table yet.")),
       el("section", {}, el("h2", {}, "New table"), create),
       el("section", {}, el("h2", {}, "Add a seat"), seat), out);
   }

@@ -6,18 +6,28 @@
   const app = document.getElementById("app");
   const tid = app.dataset.table;
   const base = `/api/tables/${encodeURIComponent(tid)}`;
-  let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null, chart = null;
+  let me = null, info = null, live = null, lastSeq = 0, log = [], pastAt = null;
 
-  const { el, errorText } = window.tl;
-  const api = (path, body) => window.tl.api(base + path, body);
+  const { el, errorText, fmt } = window.tl;
+  const { entityCard, deck } = window.tl.cards;
+  // Every answer passes here: a 401 means this seat's link no longer works; status 0 (no answer)
+  // shows the connection banner, and any answer clears it.
+  async function api(path, body) {
+    const r = await window.tl.api(base + path, body);
+    if (r.status === 401 && info) revoke();
+    else if (r.status === 0) reconnecting();
+    else if (offline) reconnected();
+    return r;
+  }
   const $ = (id) => document.getElementById(id);
-  const fmt = (v) => (v === null || v === undefined) ? "–" : (typeof v === "object" ? JSON.stringify(v) : String(v));
 
   // -- layout ----------------------------------------------------------------------------
   function layout() {
+    const observer = me.role === "observer";
     app.replaceChildren(
+      el("p", { id: "banner", class: "banner", role: "alert", hidden: true }),
       el("header", { class: "top" },
-        el("h1", {}, info.title || "(untitled)"),
+        el("h1", { class: "clamp", title: info.title || null }, info.title || "(untitled)"),
         el("p", { class: "meta" }, `${info.system} · table ${tid} · you are `,
           el("strong", { id: "me" }, `${me.name} (${me.role})`)),
       ),
@@ -35,103 +45,41 @@
         el("h2", {}, "Command"),
         el("form", { id: "command-form", onsubmit: (e) => { e.preventDefault(); send(false); } },
           el("input", { id: "command", list: "suggestions", autocomplete: "off", spellcheck: "false",
-            "aria-label": "Command line, as in a run script", placeholder: suggestionsFor()[0] || "note \"…\"" }),
+            "aria-label": "Command line, as in a run script", disabled: observer,
+            placeholder: observer ? "Observers append nothing" : (window.tl.suggest(info.system, me, {})[0] || "note \"…\"") }),
           el("datalist", { id: "suggestions" }),
-          el("button", { id: "preview", type: "button", onclick: () => send(true) }, "Preview"),
-          el("button", { id: "doit", type: "submit" }, "Do it"),
+          el("button", { id: "preview", type: "button", disabled: observer, onclick: () => send(true) }, "Preview"),
+          el("button", { id: "doit", type: "submit", disabled: observer }, "Do it"),
         ),
+        observer ? el("p", { id: "observer", class: "meta" }, "You observe this table: observers append nothing.") : null,
         el("pre", { id: "result", class: "result", role: "status", "aria-live": "polite" }),
       ),
       el("section", { class: "panel", "aria-label": "HP MP LP chart" }, el("h2", {}, "HP / MP / LP"),
         el("div", { id: "chart" })),
       el("section", { class: "panel", "aria-label": "Audit trail" },
-        el("h2", {}, "Audit trail ", el("span", { id: "audit-name" })), el("ol", { id: "audit" },
-          el("li", {}, "Choose a character or an item to see how it got here."))),
-      el("section", { class: "panel", "aria-label": "Log" }, el("h2", {}, "Log"), el("ol", { id: "log", reversed: true })),
+        el("h2", {}, "Audit trail ", el("span", { id: "audit-name" }), " ",
+          el("button", { id: "audit-close", type: "button", class: "small", hidden: true, onclick: closeAudit }, "Close")),
+        el("ol", { id: "audit" }, el("li", {}, AUDIT_HINT))),
+      el("section", { class: "panel", "aria-label": "Log" }, el("h2", {}, "Log"), el("ol", { id: "log", reversed: true, "aria-label": "Events, newest first" })),
     );
   }
 
   // -- state -----------------------------------------------------------------------------
-  function bar(label, value, max) {
-    if (value === undefined) return null;
-    const hidden = value === null || max === null;
-    const pct = hidden || !max ? 0 : Math.max(0, Math.min(100, (100 * value) / max));
-    return el("div", { class: "bar", role: "img", "aria-label": `${label} ${hidden ? "hidden" : `${value} of ${max}`}` },
-      el("span", { class: "bar-label" }, label),
-      el("span", { class: `bar-track ${label.toLowerCase()}` }, el("span", { class: "bar-fill", style: `width:${pct}%` })),
-      el("span", { class: "bar-num" }, hidden ? "?" : `${value}/${max ?? "–"}`));
-  }
-
-  function cards(list) {
-    return el("ul", { class: "cards" }, (list || []).map((c) => c === "?"
-      ? el("li", { class: "card back", "aria-label": "hidden card" }, "🂠")
-      : el("li", { class: `card face ${/[HD]$/.test(c) ? "red" : ""}` }, c)));
-  }
-
-  const SHOWN = new Set(["hp", "hp_max", "mp", "mp_max", "lp", "lp_max", "tiles", "tiles_max", "hand", "cards",
-    "effects", "phantasms", "runes", "property", "name", "level", "price_gp", "owner"]);
-
-  function entityCard(name, rec, kind) {
-    const extra = Object.entries(rec).filter(([k, v]) => !SHOWN.has(k) && (v === null || typeof v !== "object"));
-    return el("article", { class: `entity ${kind}`, "data-name": name },
-      el("h3", {}, el("button", { type: "button", class: "link", onclick: () => audit(name) }, name)),
-      kind === "item" && rec.name ? el("p", { class: "item-name" }, `${rec.name}` +
-        (rec.level !== undefined ? ` · level ${rec.level}` : "") + (rec.price_gp !== undefined ? ` · ${rec.price_gp} gp` : "")) : null,
-      rec.owner ? el("p", { class: "owner" }, `held by ${rec.owner}`) : null,
-      bar("HP", rec.hp, rec.hp_max), bar("MP", rec.mp, rec.mp_max), bar("LP", rec.lp, rec.lp_max),
-      rec.tiles !== undefined ? bar("Tiles", rec.tiles, rec.tiles_max) : null,
-      rec.hand ? el("div", { class: "hand" }, el("span", { class: "k" }, "hand"), cards(rec.hand)) : null,
-      rec.cards ? el("div", { class: "hand" }, el("span", { class: "k" }, "cards"), cards(rec.cards)) : null,
-      rec.runes && rec.runes.length ? el("p", {}, el("span", { class: "k" }, "runes "), rec.runes.join(", ")) : null,
-      effects(rec.effects),
-      rec.phantasms && Object.keys(rec.phantasms).length ? el("p", {}, el("span", { class: "k" }, "NPs "),
-        Object.entries(rec.phantasms).map(([id, np]) => `${id} (${np.grade ?? ""} ${np.type ?? ""})`).join(", ")) : null,
-      extra.length ? el("dl", { class: "extra" }, extra.slice(0, 10).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, fmt(v))])) : null,
-    );
-  }
-
-  function effects(value) {
-    if (!value) return null;
-    if (Array.isArray(value)) {
-      return value.length ? el("p", {}, el("span", { class: "k" }, "effects "),
-        value.map((e) => `${e.kind}${e.grade !== undefined ? " " + e.grade : ""}${e.turns_left !== undefined ? ` (${e.turns_left} turns)` : ""}`).join(", ")) : null;
-    }
-    const parts = Object.entries(value).filter(([, v]) => v);
-    return parts.length ? el("p", {}, el("span", { class: "k" }, "effects "), parts.map(([k, v]) => `${k} ${v}`).join(", ")) : null;
-  }
-
   function renderState(state) {
     const clock = state.clock || {};
     const bits = [];
     if (clock.day !== undefined) bits.push(`day ${clock.day} ${String(Math.floor(clock.minutes / 60)).padStart(2, "0")}:${String(clock.minutes % 60).padStart(2, "0")}`);
-    if (clock.battle !== undefined) bits.push(`battle ${fmt(clock.battle)} · round ${fmt(clock.round)} · turn ${fmt(clock.turn)}`);
+    if (clock.battle !== undefined) bits.push(clock.battle ? `battle · round ${fmt(clock.round)} · turn ${fmt(clock.turn)}` : "no battle");
     if (clock.turn !== undefined && clock.battle === undefined) bits.push(`turn ${clock.turn}`);
     if (clock.season) bits.push(`season ${clock.season}`);
     if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${k} ${v}`).join(" · "));
     if (state.table && state.table.round !== undefined) bits.push(`round ${state.table.round}`);
-    $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`));
-    const chars = Object.entries(state.characters || {}).map(([n, r]) => entityCard(n, r, "character"));
-    const items = Object.entries(state.items || {}).map(([n, r]) => entityCard(n, r, "item"));
+    $("table-clock").replaceChildren(el("p", {}, bits.join(" — ") || `at #${state.seq}`), ...[deck(state.deck)].filter(Boolean));
+    const card = (kind) => ([n, r]) => entityCard(n, r, kind, me.role === "gm", audit);
+    const chars = Object.entries(state.characters || {}).map(card("character"));
+    const items = Object.entries(state.items || {}).map(card("item"));
     $("entities").replaceChildren(...chars, ...items);
-    const names = [...Object.keys(state.characters || {}), ...Object.keys(state.items || {})];
-    $("suggestions").replaceChildren(...suggestionsFor(names).map((s) => el("option", { value: s })));
-  }
-
-  function suggestionsFor(names = []) {
-    const sys = info ? info.system : "";
-    const mine = me && me.role === "player" ? me.characters : names;
-    const acts = {
-      magicpunk: (n) => [`magicpunk draw ${n} 1`, `magicpunk play ${n} `, `magicpunk circulate ${n} --all`],
-      pf2e: (n) => [`pf2e etch ITEM RUNE --by ${n}`, `pf2e invest ITEM --by ${n}`, `pf2e formula add ${n} `],
-      fate: (n) => [`fate cast ${n} attack --grade 5 --tiles 2 --target `, `fate chant ${n}`, `fate release ${n} `],
-      saga: (n) => [`saga cast ${n} TECH --target `],
-    }[sys] || (() => []);
-    const gm = me && me.role === "gm" ? {
-      magicpunk: ["magicpunk rest 8h", "magicpunk dawn", "magicpunk damage NAME 3"],
-      pf2e: ["pf2e item add ID --base longsword --owner NAME"], fate: ["fate battle start", "fate turn", "fate round"],
-      saga: ["saga battle start", "saga turn"],
-    }[sys] || [] : [];
-    return [...mine.flatMap(acts), ...gm, "note \"\"", "undo", "redo"];
+    $("suggestions").replaceChildren(...window.tl.suggest(info.system, me, state).map((s) => el("option", { value: s })));
   }
 
   async function refresh() {
@@ -174,18 +122,36 @@
 
   // -- log -------------------------------------------------------------------------------
   const mayTakeBack = (line) => me.role === "gm" || (me.role === "player" && line.actor === me.name);
+  const isMarker = (line) => line.type === "core.Undone" || line.type === "core.Redone";
+  // Seats and signing keys are revoked, not undone (CORE-SEAT, CORE-KEY): no button on them.
+  const FOR_GOOD = new Set(["core.SeatAdded", "core.SeatRevoked", "core.KeyAdded"]);
+  // Each action's first seq → its last: the records with one `cmd` (format 2), else a run with
+  // equal `at` and `actor` (format 1; docs/FORMAT.md). One undo/redo button per action.
+  function actions() {
+    const ends = new Map();
+    let first = null, key = null;
+    for (const line of log) {
+      const k = line.cmd !== undefined ? `cmd ${line.cmd}` : `${line.at} ${line.actor}`;
+      if (k !== key || first === null) { first = line.seq; key = k; }
+      ends.set(first, line.seq);
+    }
+    return ends;
+  }
+  function takeBack(line, last) {
+    const verb = line.undone ? "redo" : "undo";
+    const span = last > line.seq ? `#${line.seq}–#${last}` : `#${line.seq}`;
+    const what = `${line.type} ${line.text || ""}`.slice(0, 80);
+    return el("button", { type: "button", class: "small", disabled: inFlight || revoked,
+      "aria-label": `${verb} ${span}: ${what}`, onclick: () => run(`${verb} ${line.seq}`) }, verb);
+  }
   function renderLog() {
+    const ends = actions();
     const rows = [...log].reverse().map((line) => {
-      const marker = line.type === "core.Undone" || line.type === "core.Redone";
-      const buttons = [];
-      if (!marker && mayTakeBack(line)) {
-        buttons.push(line.undone
-          ? el("button", { type: "button", class: "small", onclick: () => run(`redo ${line.seq}`) }, "redo")
-          : el("button", { type: "button", class: "small", onclick: () => run(`undo ${line.seq}`) }, "undo"));
-      }
-      return el("li", { class: line.undone ? "undone" : "", value: String(line.seq), "data-seq": String(line.seq) },
+      const last = ends.get(line.seq);
+      const button = !isMarker(line) && !FOR_GOOD.has(line.type) && last !== undefined && mayTakeBack(line) ? takeBack(line, last) : null;
+      return el("li", { class: line.undone ? "undone" : "", "data-seq": String(line.seq) },
         el("span", { class: "seq" }, `#${line.seq}`), " ", el("span", { class: "actor" }, line.actor), " ",
-        el("span", { class: "text" }, `${line.type} ${line.text || ""}`), " ", ...buttons);
+        el("span", { class: "text" }, `${line.type} ${line.text || ""}`), " ", button);
     });
     $("log").replaceChildren(...rows);
   }
@@ -196,31 +162,63 @@
 
   // -- commands --------------------------------------------------------------------------
   function showResult(r, dry) {
-    if (r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
+    if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
     const lines = [dry ? "Preview — nothing appended:" : (r.status === 200 ? "Already appended (same request id):" : "Done:")];
+    if (dry && r.body.stand_in_rolls) lines.push("The dice in this preview are stand-ins: Do it rolls them anew.");
     for (const e of r.body.events) lines.push(`#${e.seq} ${e.type} ${e.text || ""}`);
     for (const c of r.body.changes) lines.push(`    ${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`);
     $("result").textContent = lines.join("\n");
     $("result").className = "result ok";
   }
+  // A command in flight disables its buttons (a second click or Enter does nothing); a submission
+  // that got no answer (the server unreachable, or a 5xx) keeps its request id, so trying the same
+  // line again is the same request and is appended at most once (SERVER.md §2).
+  let inFlight = false, pending = null;
+  const newId = () => `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  function setBusy(busy) {
+    inFlight = busy;
+    for (const b of document.querySelectorAll("#preview, #doit, #log button")) b.disabled = busy || revoked || me.role === "observer";
+  }
   async function run(line, dry = false) {
-    const r = await api("/commands", { command: line, dry_run: dry, request_id: dry ? null : `web-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` });
-    showResult(r, dry);
-    return r;
+    if (inFlight || revoked) return null;
+    const id = dry ? null : (pending && pending.line === line ? pending.id : newId());
+    setBusy(true);
+    try {
+      const r = await api("/commands", { command: line, dry_run: dry, request_id: id });
+      pending = !dry && (r.status === 0 || r.status >= 500) ? { line, id } : null;
+      showResult(r, dry);
+      return r;
+    } finally { setBusy(false); }
   }
   async function send(dry) {
     const line = $("command").value.trim();
-    if (!line) return;
+    if (!line || inFlight) return;
     const r = await run(line, dry);
-    if (!dry && r.status < 300) $("command").value = "";
+    if (r && !dry && r.status >= 200 && r.status < 300) $("command").value = "";
   }
 
   // -- audit trail -----------------------------------------------------------------------
+  // A name in an address: encoded whole (a "/" or "?" in it is part of the name). "." and ".."
+  // cannot be sent at all: a browser reads them as "this folder" and "the folder above".
+  async function trail(name) {
+    if (name === "." || name === "..") return { error: `the name "${name}" cannot be sent in an address` };
+    const r = await api(`/history/${encodeURIComponent(name)}`);
+    if (r.status !== 200) return { error: errorText(r.body) };
+    if (!Array.isArray(r.body)) return { error: "error: the server's answer is not a history" };
+    return { trail: r.body };
+  }
+  const AUDIT_HINT = "Choose a character or an item to see how it got here.";
+  function closeAudit() {
+    $("audit-name").textContent = "";
+    $("audit-close").hidden = true;
+    $("audit").replaceChildren(el("li", {}, AUDIT_HINT));
+  }
   async function audit(name) {
     $("audit-name").textContent = `of ${name}`;
-    const r = await api(`/history/${encodeURIComponent(name)}`);
-    if (r.status !== 200) { $("audit").replaceChildren(el("li", {}, errorText(r.body))); return; }
-    $("audit").replaceChildren(...r.body.map((e) => el("li", {},
+    $("audit-close").hidden = false;
+    const r = await trail(name);
+    if (r.error) { $("audit").replaceChildren(el("li", { class: "error" }, r.error)); return; }
+    $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
       el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), ` ${e.actor} ${e.type} ${e.event}`),
       el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, `${c.field}: ${fmt(c.old)} → ${fmt(c.new)}`))),
       e.explain.length ? el("ul", { class: "explain" }, e.explain.map((x) => el("li", {}, x))) : null)));
@@ -232,33 +230,57 @@
   function scheduleChart() { clearTimeout(chartTimer); chartTimer = setTimeout(drawChart, 400); }
   async function drawChart() {
     if (!live || typeof uPlot === "undefined") return;
-    const names = Object.keys(live.characters || {});
-    const series = [];
-    for (const name of names) {
-      const r = await api(`/history/${encodeURIComponent(name)}`);
-      if (r.status !== 200) continue;
-      for (const fig of ["hp", "mp", "lp"]) {
-        const points = [];
-        for (const e of r.body) for (const c of e.changes) if (c.field === fig && typeof c.new === "number") points.push([e.seq, c.new]);
-        if (points.length) series.push({ label: `${name} ${fig.toUpperCase()}`, points });
-      }
+    const histories = [], failed = [];
+    for (const name of Object.keys(live.characters || {})) {
+      const r = await trail(name);
+      if (r.error) failed.push({ name, text: r.error }); else histories.push({ name, trail: r.trail });
     }
-    const xs = [...new Set([0, ...series.flatMap((s) => s.points.map((p) => p[0])), lastSeq])].sort((a, b) => a - b);
-    const data = [xs, ...series.map((s) => { let v = null, i = 0; return xs.map((x) => { while (i < s.points.length && s.points[i][0] <= x) v = s.points[i++][1]; return v; }); })];
-    const palette = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#6e7781"];
-    const box = $("chart");
-    const width = Math.max(280, Math.min(900, box.clientWidth || 600));
-    const opts = { width, height: 220, scales: { x: { time: false } }, axes: [{ label: "event #" }, {}],
-      series: [{ label: "#" }, ...series.map((s, i) => ({ label: s.label, stroke: palette[i % palette.length], width: 2, spanGaps: true }))] };
-    if (chart) chart.destroy();
-    box.replaceChildren();
-    if (!series.length) { box.append(el("p", {}, "No HP, MP or LP recorded yet.")); chart = null; return; }
-    chart = new uPlot(opts, data, box);
+    window.tablelog = { ...window.tablelog, charts: window.tl.chart.draw($("chart"), histories, failed, lastSeq) };
   }
 
   // -- live ------------------------------------------------------------------------------
+  // The stream reconnects by itself while the server is out of reach (the banner says so); when it
+  // ends, an answer of 401 to the table means the seat was revoked: the page says so, stops
+  // reconnecting and takes no more commands.
+  let source = null, offline = false, revoked = false;
+  function banner(kind, text) {
+    $("banner").className = `banner ${kind}`;
+    $("banner").textContent = text;
+    $("banner").hidden = false;
+  }
+  function reconnecting() {
+    if (revoked) return;
+    banner("offline", "Cannot reach the server: reconnecting… (what you see may be out of date)");
+    if (!offline) { offline = true; probe(); }
+  }
+  function probe() {  // while out of reach: ask every 3 s, so the banner goes when the server is back
+    setTimeout(async () => { if (offline && !revoked && (await api("")).status === 0) probe(); }, 3000);
+  }
+  async function reconnected() {
+    if (revoked || !offline) return;
+    offline = false;
+    $("banner").hidden = true;
+    await loadLog();
+    await refresh();
+  }
+  function revoke() {
+    if (revoked) return;
+    revoked = true;
+    if (source) source.close();
+    banner("revoked", "This seat's link no longer works (the GM revoked the seat). " +
+      "The page no longer updates and takes no commands: ask the GM for a new link.");
+    for (const c of document.querySelectorAll("#command, #preview, #doit, #log button")) c.disabled = true;
+    document.body.classList.add("revoked");
+  }
   function stream() {
-    const source = new EventSource(`${base}/events?after=${lastSeq}`, { withCredentials: true });
+    if (revoked) return;
+    source = new EventSource(`${base}/events?after=${lastSeq}`, { withCredentials: true });
+    source.addEventListener("open", () => { reconnected(); });
+    source.addEventListener("error", async () => {
+      const ended = source;
+      const r = await api("");  // 401: revoked; status 0: the banner; else the stream resumes
+      if (r.status !== 401 && ended.readyState === EventSource.CLOSED && ended === source) setTimeout(stream, 2000);
+    });
     source.addEventListener("record", async (msg) => {
       const line = JSON.parse(msg.data);
       if (log.some((l) => l.seq === line.seq)) return;
@@ -271,7 +293,7 @@
   }
 
   async function boot() {
-    const r = await api("");
+    const r = await window.tl.api(base);
     if (r.status !== 200) {
       app.replaceChildren(el("h1", {}, "tablelog"), el("p", { role: "alert" },
         r.status === 401 ? "This page needs your seat's link (ask the GM for it)." : errorText(r.body)));
@@ -283,7 +305,7 @@
     await loadLog();
     stream();
     drawChart();
-    window.tablelog = { ready: true };
+    window.tablelog = { ...window.tablelog, ready: true };
   }
   boot();
 })();
