@@ -212,11 +212,14 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             raise Refusal(401, "unauthorized", "unknown token for this table")
         return table, found
 
-    def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:
+    def gm_seat(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
         table, who = seated(request, table_id)
         if who.role != "gm":
             raise Refusal(403, "forbidden", f"{who.name} is a {who.role}: this needs the gm role")
-        return table
+        return table, who
+
+    def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:
+        return gm_seat(request, table_id)[0]
 
     @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
@@ -259,7 +262,15 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         responses=ERRORS,
     )
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
-        table = gm_only(request, table_id)
+        table, who = gm_seat(request, table_id)
+        if not is_server(bearer(request)) and who.name == _name(name):
+            raise Refusal(
+                422,
+                "rule",
+                f"seat {who.name!r} cannot revoke itself (the table would lose its GM): "
+                "another GM seat or the server token may revoke it",
+                "CORE-SEAT",
+            )
         views.revoke_seat(table, _name(name))
 
     @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
