@@ -147,39 +147,65 @@ class Table:
         authorize: Callable[[object], None],
         request_id: str | None = None,
         dry_run: bool = False,
-    ) -> Outcome:
+    ) -> tuple[Outcome, bool]:
         """Run one command line as ``seat``: the CLI's parser, deciders and session loop.
 
         A dry run of a seat other than the GM's is decided with a fresh random seed, never the
-        table's: its dice and random factors are stand-ins (what decides future rolls goes to
-        no seat but the GM's, SERVER.md §3).
+        table's (what decides future rolls goes to no seat but the GM's, SERVER.md §3), and
+        once more with another fresh seed: when the two decide different events, its dice and
+        random factors are stand-ins.
+
+        Returns:
+            The outcome, and whether its rolls are stand-ins (True only for such a dry run
+            whose events depend on the seed).
 
         Raises:
             Refusal: 400 usage (not a command line, unknown words or options, a command not
                 taken here), 403 (``authorize`` refused it), 422 a rule's refusal, 503 the log
                 cannot be used.
         """
-        from tablelog.cli.core import Env
-        from tablelog.server.lines import click_line, words
+        from tablelog.server.lines import words
 
         argv = words(line)
         if dry_run:
             argv.append("--dry-run")
         if request_id is not None:
             argv += ["--request-id", request_id]
-        env = Env(log_path=self.spec, actor=seat.name, in_run=True)  # a line, as in `run`
-        env.authorize = authorize
         with self.lock:
             self.state()
-            self.session.actor = seat.name
-            env._session = self.session
-            if dry_run and seat.role != "gm":
-                self.session.preview_seed = secrets.randbits(63)
-            try:
-                click_line(argv, env)
-            finally:
-                self.session.preview_seed = None
-            self._appended()
+            if not dry_run or seat.role == "gm":
+                outcome = self._decided(line, argv, seat, authorize, None)
+                self._appended()
+                return outcome, False
+            first, second = (
+                self._decided(line, argv, seat, authorize, secrets.randbits(63)) for _ in range(2)
+            )
+        stand_in = [a.event for a in first.applied] != [a.event for a in second.applied]
+        return first, stand_in
+
+    def _decided(
+        self,
+        line: str,
+        argv: list[str],
+        seat: Seat,
+        authorize: Callable[[object], None],
+        seed: int | None,
+    ) -> Outcome:
+        """Run ``argv`` (the words of ``line``) as ``seat`` through the CLI (hold the lock), a
+        dry run decided with ``seed`` instead of the table's when it is not None; 400 when
+        it appends nothing."""
+        from tablelog.cli.core import Env
+        from tablelog.server.lines import click_line
+
+        env = Env(log_path=self.spec, actor=seat.name, in_run=True)  # a line, as in `run`
+        env.authorize = authorize
+        self.session.actor = seat.name
+        env._session = self.session
+        self.session.preview_seed = seed
+        try:
+            click_line(argv, env)
+        finally:
+            self.session.preview_seed = None
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]

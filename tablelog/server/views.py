@@ -165,8 +165,8 @@ def command(
 
     Returns:
         The answer (``seqs, events, changes, request_id, stand_in_rolls``: true for a dry run
-        of a seat but the GM's, decided with stand-in dice) and its status: 201 appended, 200
-        a dry run or a repeated request id.
+        of a seat but the GM's whose events depend on the seed, decided with stand-in dice)
+        and its status: 201 appended, 200 a dry run or a repeated request id.
 
     Raises:
         Refusal: 400 usage, 403 forbidden, 422 rule, 503 log.
@@ -179,14 +179,14 @@ def command(
         if not is_request_id(request_id):
             raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
     try:
-        outcome = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
+        outcome, stand_in = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
     except Refusal as refusal:  # it may tell where a hidden card is: not to every seat
         viewer = Viewer.of(seat.role, seat.characters, table.current())
         refusal.message = viewer.refusal(refusal.message, refusal.secrets)
         raise
     viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
     answer = _answer(table, outcome, viewer, request_id, preview=dry_run)
-    answer["stand_in_rolls"] = dry_run and seat.role != "gm"  # see Table.run_line
+    answer["stand_in_rolls"] = stand_in  # see Table.run_line
     return answer, 201 if outcome.written else 200
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.server import test_api
+from tests.server import test_api, test_seats_and_previews
 from tests.server.test_api import command
 from tests.support.server import api
 
 # the API tests' fixtures: every test on the file store and on PostgreSQL, a magicpunk table
 store, server, table = test_api.store, test_api.server, test_api.table
+saga = test_seats_and_previews.saga  # a saga table in battle; ann plays Gustave
 
 
 @pytest.mark.rule("CORE-SEAT")
@@ -35,3 +36,19 @@ def test_a_gm_seat_cannot_revoke_itself_another_gm_seat_may(
     assert 401 == gm.get(f"/tables/{tid}").status_code
     assert 204 == api(server).delete(f"/tables/{tid}/seats/gm2").status_code
     assert 401 == api(server, second).get(f"/tables/{tid}").status_code
+
+
+def test_stand_in_rolls_only_where_the_preview_depends_on_the_seed(
+    server: str, table: dict[str, str], saga: dict[str, str]
+) -> None:
+    """As a player: a saga cast without --roll (its random factor comes from the seed) is
+    ``stand_in_rolls: true``; a magicpunk play of a card ann holds rolls nothing: false."""
+    cast = command(
+        server, saga, "ann", "saga cast Gustave kiri-harai --target Gustave", dry_run=True
+    )
+    assert (200, True) == (cast.status_code, cast.json()["stand_in_rolls"]), cast.text
+    assert 201 == command(server, table, "ann", "magicpunk draw Aria 2").status_code
+    hand = api(server, table["gm"]).get(f"/tables/{table['id']}/state/Aria").json()["hand"]
+    play = command(server, table, "ann", f"magicpunk play Aria {hand[0]}", dry_run=True)
+    assert (200, False) == (play.status_code, play.json()["stand_in_rolls"]), play.text
+    assert [hand[0]] == play.json()["events"][0]["data"]["cards"]
