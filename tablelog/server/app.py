@@ -18,17 +18,17 @@ from typing import Any
 import attrs
 from litestar import Litestar, Request, Response, delete, get, post
 from litestar.concurrency import sync_to_thread
-from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
+from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
-from tablelog.server import views
+from tablelog.server import errors, views
+from tablelog.server.errors import MAX_BODY_BYTES, MAX_LOG_LIMIT
 from tablelog.server.tables import Refusal, Seat, Table, Tables
 from tablelog.web import cookie_name, web_routes
 
 __all__ = ["create_app", "MAX_BODY_BYTES"]
 
-MAX_BODY_BYTES = 64 * 1024
 REPORT_TYPES = {"html": "text/html", "md": "text/markdown"}  # GET …/report?format=
 KEEPALIVE_S = 15.0
 STOPPING = threading.Event()  # set when the server is asked to stop: event streams end
@@ -301,9 +301,9 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def log_of(
         request: Request[Any, Any, Any],
         table_id: str,
-        after: int = 0,
+        after: int = Parameter(default=0, ge=0),
         all: bool = False,
-        limit: int = 1000,
+        limit: int = Parameter(default=1000, ge=1, le=MAX_LOG_LIMIT),
     ) -> Events:  # noqa: A002 - the contract
         table, who = seated(request, table_id)
         return Events(views.log(table, who, after, all, limit))
@@ -336,7 +336,9 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @get("/api/tables/{table_id:str}/events", responses=ERRORS)
     async def events(
-        request: Request[Any, Any, Any], table_id: str, after: int | None = None
+        request: Request[Any, Any, Any],
+        table_id: str,
+        after: int | None = Parameter(default=None, ge=0),
     ) -> ServerSentEvent:
         table, who = await sync_to_thread(seated, request, table_id)
         await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
@@ -382,7 +384,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             openapi,
             *web_routes(opens),
         ],
-        exception_handlers={Refusal: _refused, HTTPException: _http_error, Exception: _internal},
+        exception_handlers=errors.handlers(),
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
         on_shutdown=[tables.close],  # the watcher's thread and the store's connections
@@ -427,50 +429,3 @@ def _name(path: str) -> str:
     """Return the name a ``{name:path}`` parameter holds: the rest of the path, a ``/`` in the
     name included (``Jack%2FJill`` arrives decoded), without the leading ``/`` Litestar keeps."""
     return path[1:] if path.startswith("/") else path
-
-
-def _error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
-    """An error answer; its message shows no control character raw (names from the log are
-    data: escape_text writes them as ``\\u001b`` and the like)."""
-    from tablelog.rules.core import escape_text
-
-    return Response(
-        {"error": {"code": code, "rule": rule, "message": escape_text(message)}}, status_code=status
-    )
-
-
-def _refused(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
-    return _error(exc.status, exc.code, exc.message, exc.rule)
-
-
-_CODES = {
-    400: "usage",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "too_large",
-    415: "usage",
-    422: "usage",
-}
-
-
-def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    status = exc.status_code if 400 <= exc.status_code < 500 else 400
-    if isinstance(exc, ValidationException):
-        status = 400
-    message = exc.detail if isinstance(exc.detail, str) else "bad request"
-    extra = exc.extra if isinstance(exc.extra, list) else []
-    if extra:
-        message += ": " + "; ".join(
-            f"{e.get('key')}: {e.get('message')}" for e in extra if isinstance(e, dict)
-        )
-    return _error(status, _CODES.get(status, "usage"), message)
-
-
-def _internal(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    """Never a 500 with a traceback: an unforeseen failure is a 503 naming its kind; a body
-    nested too deeply for the JSON decoder (``[[[…]]]`` within 64 KiB) is the client's: 400."""
-    if isinstance(exc, RecursionError):
-        return _error(400, "usage", "the body is nested too deeply to be a request")
-    return _error(503, "log", f"the table could not answer ({type(exc).__name__})")

@@ -4,6 +4,8 @@ bodies that are usage errors, a refusal's hidden parts shown to the seats that m
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.server import test_api, test_seats_and_previews
@@ -52,3 +54,91 @@ def test_stand_in_rolls_only_where_the_preview_depends_on_the_seed(
     play = command(server, table, "ann", f"magicpunk play Aria {hand[0]}", dry_run=True)
     assert (200, False) == (play.status_code, play.json()["stand_in_rolls"]), play.text
     assert [hand[0]] == play.json()["events"][0]["data"]["cards"]
+
+
+QUERIES = [
+    ("/log?limit=-5", "limit='-5' is not a whole number from 1 to 10,000"),
+    ("/log?limit=0", "limit='0' is not a whole number from 1 to 10,000"),
+    ("/log?limit=10001", "limit='10001' is not a whole number from 1 to 10,000"),
+    ("/log?limit=many", "limit='many' is not a whole number from 1 to 10,000"),
+    ("/log?after=-1", "after='-1' is not a whole number from 0 (a seq)"),
+    ("/log?after=1.5", "after='1.5' is not a whole number from 0 (a seq)"),
+    ("/log?all=maybe", "all='maybe' is not true or false"),
+    ("/state?at=x", "at='x' is not a whole number (a seq)"),
+    ("/report?until=x", "until='x' is not a whole number (a seq)"),
+    ("/events?after=-2", "after='-2' is not a whole number from 0 (a seq)"),
+    ("/events?after=x", "after='x' is not a whole number from 0 (a seq)"),
+]
+
+
+@pytest.mark.parametrize(("query", "said"), QUERIES)
+def test_a_query_parameter_out_of_range_or_not_a_number_is_a_usage_error(
+    server: str, table: dict[str, str], query: str, said: str
+) -> None:
+    """Every query parameter of every route: out of its range or not a number, 400 usage
+    naming the value and what it takes (``?limit=-5`` answered one record before)."""
+    answer = api(server, table["gm"]).get(f"/tables/{table['id']}{query}")
+    assert (400, "usage", said) == (
+        answer.status_code,
+        answer.json()["error"]["code"],
+        answer.json()["error"]["message"],
+    )
+
+
+def test_the_log_limit_bounds_are_served(server: str, table: dict[str, str]) -> None:
+    """``limit=1`` answers one record, ``limit=10000`` all of them, ``after=0`` from the first."""
+    gm = api(server, table["gm"])
+    seq = gm.get(f"/tables/{table['id']}").json()["seq"]
+    for query, seqs in (("limit=1", [1]), ("limit=10000&after=0", list(range(1, seq + 1)))):
+        events = gm.get(f"/tables/{table['id']}/log?{query}").json()["events"]
+        assert seqs == [e["seq"] for e in events]
+
+
+BODIES = [
+    ("/commands", None, "the request has no body: send a JSON object with command"),
+    ("/commands", b"{}", "the body has no command: send a JSON object with command"),
+    ("/commands", b"[1]", "the body is a list, not a JSON object: send a JSON object with command"),
+    (
+        "/commands",
+        b'{"command": 5}',
+        "the body's command is a whole number, not a string: send a JSON object with command",
+    ),
+    ("/commands", b"{not json", "the body is not JSON (object keys must be strings (byte 1))"),
+    ("/seats", b'{"name": "zed"}', "the body has no role: send a JSON object with name and role"),
+    ("/seats", None, "the request has no body: send a JSON object with name and role"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "said"), BODIES)
+def test_a_body_that_is_not_the_expected_object_is_a_usage_error_in_plain_words(
+    server: str, table: dict[str, str], path: str, body: bytes | None, said: str
+) -> None:
+    """No body, a body without a required field, not a JSON object, a field of the wrong
+    kind: 400 usage naming the field in plain words; nothing is appended."""
+    gm = api(server, table["gm"])
+    seq = gm.get(f"/tables/{table['id']}").json()["seq"]
+    headers = {} if body is None else {"content-type": "application/json"}
+    answer = gm.post(f"/tables/{table['id']}{path}", content=body, headers=headers)
+    assert (400, "usage", said) == (
+        answer.status_code,
+        answer.json()["error"]["code"],
+        answer.json()["error"]["message"],
+    )
+    assert seq == gm.get(f"/tables/{table['id']}").json()["seq"]
+
+
+def test_a_body_over_64_kib_is_413_naming_its_size_and_the_limit(
+    server: str, table: dict[str, str]
+) -> None:
+    """A 70,000-character note: 413 too_large saying how big the body is and the limit."""
+    body = json.dumps({"command": "note " + "x" * 70_000}).encode()
+    answer = api(server, table["gm"]).post(
+        f"/tables/{table['id']}/commands",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert (413, "too_large") == (answer.status_code, answer.json()["error"]["code"])
+    assert (
+        f"the body is {len(body):,} bytes; at most 65,536 bytes"
+        == answer.json()["error"]["message"]
+    )
