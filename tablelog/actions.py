@@ -385,12 +385,23 @@ def _decide_refold(
             for what, found in (("it no longer holds", own), ("later events depend on it", later))
             if found
         ]
-        # a reason that tells hidden information (where a card is, an enemy's HP) is the GM's:
-        # the event it refuses may be another character's, whose cards it names
-        told = tuple(
-            Secret(str(exc), None, f"{exc.rule_id}: what it names is hidden")
-            for _, _, exc in failed
-            if exc.secrets
-        )
+        told = tuple(s for _, event, exc in failed for s in _told(state.system, event, exc))
         raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}", told)
     return state
+
+
+def _told(system: str, event: Event, exc: RuleViolation) -> tuple[Secret, ...]:
+    """Return what the reason ``exc`` (why ``event`` no longer holds) tells that some seats
+    may not see (SERVER.md §3): the whole reason when the event's record is hidden from seats
+    that do not own it (a draw or a charge: its cards), seen by its owner's seats; then the
+    reason's own secrets (where a card is now, an enemy's HP), each seen by whom it names. The
+    owner of a public play reads the card she played, and only its place blurred."""
+    from tablelog import systems
+
+    owner = systems.get(system).hidden.owner_events.get(event.TYPE)
+    whole: tuple[Secret, ...] = ()
+    if owner is not None:
+        seen_by = getattr(event, owner[0], None)
+        blurred = f"{exc.rule_id}: what it names is hidden"
+        whole = (Secret(str(exc), seen_by if isinstance(seen_by, str) else None, blurred),)
+    return whole + exc.secrets

@@ -129,7 +129,8 @@ def test_kais_hidden_hand_is_not_probed_card_by_card(
 def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
     """saga: p (Gustave) hits the enemy Rat (148 HP) for 74, the GM's hit takes it to 0 and it
     falls; p's undo of the first hit is refused because the fall depends on it. The GM reads
-    "Rat has 74 HP, not 0"; p reads the dependent event and rule, not the enemy's HP."""
+    "Rat has 74 HP, not 0"; p reads the dependent event and rule, the enemy's HP blurred as in
+    any refusal (only the refusal's hidden part: "Rat's HP and LP are hidden")."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
     token = gm.post(
@@ -167,7 +168,7 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
         f"#{first} cannot be undone: later events depend on it: #{fell} saga.UnitIncapacitated"
     )
     assert f"{depends} (SAGA-LP-1: Rat has 74 HP, not 0)" == said["gm"]
-    assert f"{depends} (SAGA-LP-1: what it names is hidden)" == said["p"]
+    assert f"{depends} (SAGA-LP-1: Rat's HP and LP are hidden, not 0)" == said["p"]
     rat = {
         e["type"]: e["event"] for e in api(server, token).get(f"/tables/{tid}/history/Rat").json()
     }

@@ -142,3 +142,29 @@ def test_a_body_over_64_kib_is_413_naming_its_size_and_the_limit(
         f"the body is {len(body):,} bytes; at most 65,536 bytes"
         == answer.json()["error"]["message"]
     )
+
+
+@pytest.mark.rule("CORE-UNDO")
+def test_an_undo_refusal_shows_the_owner_her_own_public_play(
+    server: str, table: dict[str, str]
+) -> None:
+    """ann draws 2 (#D) and plays one of them publicly (#P); undoing #D is refused (422
+    CORE-UNDO) naming #P and its card to ann (her play, in the log for all to see), only the
+    card's place now (the draw pile, the GM's) blurred; the GM reads the whole reason."""
+    gm = api(server, table["gm"])
+    drawn = command(server, table, "ann", "magicpunk draw Aria 2")
+    assert 201 == drawn.status_code, drawn.text
+    card = gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"][0]
+    played = command(server, table, "ann", f"magicpunk play Aria {card}")
+    assert 201 == played.status_code, played.text
+    draw, play = drawn.json()["seqs"][0], played.json()["seqs"][0]
+    said = {}
+    for who in ("ann", "gm"):
+        answer = command(server, table, who, f"undo {draw}")
+        assert (422, "CORE-UNDO") == (answer.status_code, answer.json()["error"]["rule"])
+        said[who] = answer.json()["error"]["message"]
+    reason = f"#{draw} cannot be undone: later events depend on it: #{play} magicpunk.CardsPlayed"
+    assert {
+        "ann": f"{reason} (MP-CARDS: {card} is not held by Aria (it is not where you can see it))",
+        "gm": f"{reason} (MP-CARDS: {card} is not held by Aria (it is in the draw pile))",
+    } == said

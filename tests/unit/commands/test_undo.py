@@ -168,3 +168,51 @@ def test_undo_or_redo_of_a_seat_record_is_refused(event: Event, what: str) -> No
         ("CORE-SEAT", f"#5 {what} a seat of the table, which an undo never takes back{tail}undone"),
         ("CORE-SEAT", f"#5 {what} a seat of the table, which a redo never restores{tail}redone"),
     ] == [(r.value.rule_id, r.value.message) for r in (undo, redo)]
+
+
+@pytest.mark.rule("CORE-UNDO")
+def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> None:
+    """#5 cannot be undone: #6 (Aria's hidden draw of 5D, now in Kai's hand) and #7 (Kai's
+    public play of 9S, now in the draw pile) no longer hold. Each reason is blurred only for
+    the seats that may not see it (SERVER.md §3): ann (Aria) reads her draw whole and Kai's play
+    with the card's place blurred; bo (Kai) reads Kai's play with its place blurred, and
+    nothing of Aria's draw; the GM reads all."""
+    from tablelog.events.magicpunk.cards import CardsDrawn, CardsPlayed
+    from tablelog.projections.magicpunk.zones import HIDDEN_PLACE
+    from tablelog.rules.core import Secret
+    from tablelog.server.redact import Viewer
+
+    drawn = RuleViolation(
+        "MP-CARDS",
+        "5D is not in the draw pile (it is in Kai's hand)",
+        (Secret("it is in Kai's hand", "Kai", HIDDEN_PLACE),),
+    )
+    played = RuleViolation(
+        "MP-CARDS",
+        "9S is not held by Kai (it is in the draw pile)",
+        (Secret("it is in the draw pile", None, HIDDEN_PLACE),),
+    )
+    failed = [
+        (6, CardsDrawn("Aria", ("5D",), 3), drawn),
+        (7, CardsPlayed("Kai", ("9S",)), played),
+    ]
+    with pytest.raises(RuleViolation) as refused:
+        actions.decide_undo(
+            actions.Action(5, 5, "gm"), [], "", lambda _u, _f: (State("magicpunk"), failed)
+        )
+    state = State("magicpunk")
+    said = {
+        seat: Viewer.of(role, chars, state).refusal(refused.value.message, refused.value.secrets)
+        for seat, role, chars in (("ann", "player", ["Aria"]), ("bo", "player", ["Kai"]))
+    }
+    said["gm"] = Viewer.of("gm", [], state).refusal(refused.value.message, refused.value.secrets)
+    head = "#5 cannot be undone: later events depend on it: "
+    assert {
+        "ann": f"{head}#6 magicpunk.CardsDrawn (MP-CARDS: 5D is not in the draw pile (it is "
+        f"not where you can see it)); #7 magicpunk.CardsPlayed (MP-CARDS: 9S is not held by Kai "
+        f"(it is not where you can see it))",
+        "bo": f"{head}#6 magicpunk.CardsDrawn (MP-CARDS: what it names is hidden); "
+        f"#7 magicpunk.CardsPlayed (MP-CARDS: 9S is not held by Kai (it is not where you can "
+        f"see it))",
+        "gm": f"{head}#6 magicpunk.CardsDrawn ({drawn}); #7 magicpunk.CardsPlayed ({played})",
+    } == said
