@@ -36,6 +36,11 @@ from tablelog.store.log import LogError
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
+# a player's preview is decided on fresh seeds until two decide different events, at most this
+# many times (Table.run_line): a saga random factor (1,001 steps) agrees by chance one time in
+# a million, a 1D6 one time in 36
+STAND_IN_PROBES = 3
+
 
 def token_hash(token: str) -> str:
     """Return the hex SHA-256 of a token (what the log keeps of a seat's token)."""
@@ -152,8 +157,10 @@ class Table:
 
         A dry run of a seat other than the GM's is decided with a fresh random seed, never the
         table's (what decides future rolls goes to no seat but the GM's, SERVER.md §3), and
-        once more with another fresh seed: when the two decide different events, its dice and
-        random factors are stand-ins.
+        again with other fresh seeds (at most ``STAND_IN_PROBES`` decisions in all): when two
+        decide different events, its dice and random factors are stand-ins; when all agree,
+        nothing in it depends on the seed (a roll whose stand-ins all agree by chance reads
+        as seed-free: a 1D6 one time in 36).
 
         Returns:
             The outcome, and whether its rolls are stand-ins (True only for such a dry run
@@ -177,11 +184,13 @@ class Table:
                 outcome = self._decided(line, argv, seat, authorize, None)
                 self._appended()
                 return outcome, False
-            first, second = (
-                self._decided(line, argv, seat, authorize, secrets.randbits(63)) for _ in range(2)
-            )
-        stand_in = [a.event for a in first.applied] != [a.event for a in second.applied]
-        return first, stand_in
+            first = self._decided(line, argv, seat, authorize, secrets.randbits(63))
+            events = [a.event for a in first.applied]
+            for _ in range(STAND_IN_PROBES - 1):
+                again = self._decided(line, argv, seat, authorize, secrets.randbits(63))
+                if [a.event for a in again.applied] != events:
+                    return first, True
+        return first, False
 
     def _decided(
         self,
