@@ -117,6 +117,7 @@
     $("live").hidden = true;
     $("slider-out").textContent = "live";
     $("slider").value = String(lastSeq);
+    $("slider").focus();  // the button just hid itself: the focus goes where the time is chosen
     if (live) renderState(live);
   }
 
