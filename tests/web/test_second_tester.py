@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.browser import open_seat
+from tests.support.browser import open_seat, shot
+from tests.support.server import api
 
 
 def test_back_to_live_puts_the_focus_on_the_time_slider(
@@ -20,3 +21,53 @@ def test_back_to_live_puts_the_focus_on_the_time_slider(
     page.keyboard.press("Enter")
     page.wait_for_selector("#past", state="hidden")
     assert "slider" == page.evaluate("document.activeElement.id")
+
+
+def right_edges(page: Any) -> list[float]:
+    return list(
+        page.evaluate("window.tablelog.charts.map((u) => u.root.getBoundingClientRect().right)")
+    )
+
+
+def test_the_chart_follows_the_window_from_1280_to_360_px(
+    browser: Any, server: str, seats: dict[str, str]
+) -> None:
+    """Drawn at 1280 px, then the window narrowed to 360 px: every chart fits in 360 px."""
+    page = open_seat(browser, seats["gm2"], width=1280)
+    page.wait_for_function("window.tablelog.charts && window.tablelog.charts.length")
+    assert max(right_edges(page)) > 360
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.wait_for_function(
+        "window.tablelog.charts.every((u) => u.root.getBoundingClientRect().right <= 360)"
+    )
+    shot(page, "17-chart-after-resize-360")
+    assert all(right <= 360 for right in right_edges(page))
+
+
+def test_the_saga_hp_chart_draws_a_side_each_and_its_legend_has_values(
+    browser: Any, server: str
+) -> None:
+    """Allies of 320 and 210 HP and an enemy of 1200 HP: the allies' HP chart (its scale up to
+    about 320, not 1200) and the enemy's apart; the legend shows the latest HP (320, 210,
+    1200), never "--"."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga"}).json()["table_id"]
+    for line in (
+        "saga unit add Gustave --max-hp 320",
+        "saga unit add Amy --max-hp 210",
+        "saga unit add Dragon --max-hp 1200 --enemy",
+    ):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    link = gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"]
+    page = open_seat(browser, link)
+    page.wait_for_function("(window.tablelog.charts || []).length >= 2")
+    hp = page.evaluate(
+        """window.tablelog.charts.filter((u) => u.root.parentElement.dataset.figure == "hp")
+          .map((u) => [u.series.slice(1).map((s) => s.label), u.scales.y.max])"""
+    )
+    assert [["Gustave", "Amy"], ["Dragon"]] == [labels for labels, _ in hp], hp
+    assert 320 <= hp[0][1] < 600 and hp[1][1] >= 1200, hp
+    legend = page.locator(".u-legend").first.inner_text()
+    assert "--" not in legend and "320" in legend and "210" in legend, legend
+    assert "1200" in page.locator(".u-legend").nth(1).inner_text()
+    shot(page, "18-saga-hp-per-side")
