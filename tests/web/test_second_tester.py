@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import open_seat, shot
-from tests.support.server import api
+from tests.support.server import TOKEN, api
 
 
 def test_back_to_live_puts_the_focus_on_the_time_slider(
@@ -71,3 +71,29 @@ def test_the_saga_hp_chart_draws_a_side_each_and_its_legend_has_values(
     assert "--" not in legend and "320" in legend and "210" in legend, legend
     assert "1200" in page.locator(".u-legend").nth(1).inner_text()
     shot(page, "18-saga-hp-per-side")
+
+
+def test_the_server_page_asks_for_the_server_token_and_shows_the_gms_link(
+    browser: Any, server: str
+) -> None:
+    """/?token=wrong says the server token is needed (not a seat's link); Create table shows the
+    GM's seat link, which opens the new table as its GM, and the message stays when a seat is
+    added (the seat's link is shown apart)."""
+    page = browser.new_context().new_page()
+    answer = page.goto(f"{server}/?token=wrong")
+    assert answer is not None and 401 == answer.status
+    said = page.inner_text("[role=alert]")
+    assert "needs the server token" in said and "seat" not in said, said
+    page.goto(f"{server}/?token={TOKEN}")
+    page.wait_for_selector("#create")
+    page.fill("#title", "Night one")
+    page.click("#create button")
+    page.wait_for_function("document.querySelector('#created').textContent.includes('/t/')")
+    created = page.inner_text("#created")
+    page.fill("#seat-name", "ann")
+    page.click("#seat button")
+    page.wait_for_function("document.querySelector('#out').textContent.includes('ann')")
+    assert created == page.inner_text("#created")
+    link = created.split(": ")[-1].strip()
+    gm = open_seat(browser, link)
+    assert "gm (gm)" == gm.inner_text("#me") and "Night one" == gm.inner_text("h1")
