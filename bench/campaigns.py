@@ -54,6 +54,7 @@ from tablelog.cli.scripts import script_lines  # noqa: E402
 from tablelog.commands.core import Redo, Undo, decide  # noqa: E402
 from tablelog.events.codec import to_record  # noqa: E402
 from tablelog.events.core import Redone, Undone  # noqa: E402
+from tablelog.headers import initial_state  # noqa: E402
 from tablelog.projections.core import State, check, evolve  # noqa: E402
 from tablelog.session import Session  # noqa: E402
 from tablelog.store.format import COMMAND_KEY, Header  # noqa: E402
@@ -125,7 +126,7 @@ def chapter_events(
 ) -> list[list[Any]]:
     """Decide one chapter from seq ``seq`` on; return each command's events."""
     names = {name: f"{name} {chapter % CASTS}" for name in cast}
-    state = Session._initial(header)
+    state = initial_state(header)
     state.seq = seq
     decided: list[list[Any]] = []
     last: list[int] = []  # the seqs of the latest action
