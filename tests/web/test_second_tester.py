@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import open_seat, shot
-from tests.support.server import TOKEN, api
+from tests.support.server import TOKEN
+from tests.web.test_faults import gm_page
 
 
 def test_back_to_live_puts_the_focus_on_the_time_slider(
@@ -50,16 +51,12 @@ def test_the_saga_hp_chart_draws_a_side_each_and_its_legend_has_values(
     """Allies of 320 and 210 HP and an enemy of 1200 HP: the allies' HP chart (its scale up to
     about 320, not 1200) and the enemy's apart; the legend shows the latest HP (320, 210,
     1200), never "--"."""
-    gm = api(server)
-    tid = gm.post("/tables", json={"system": "saga"}).json()["table_id"]
-    for line in (
+    lines = [
         "saga unit add Gustave --max-hp 320",
         "saga unit add Amy --max-hp 210",
         "saga unit add Dragon --max-hp 1200 --enemy",
-    ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
-    link = gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"]
-    page = open_seat(browser, link)
+    ]
+    page = gm_page(browser, server, "saga", lines)
     page.wait_for_function("(window.tablelog.charts || []).length >= 2")
     hp = page.evaluate(
         """window.tablelog.charts.filter((u) => u.root.parentElement.dataset.figure == "hp")

@@ -7,17 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.support.browser import open_seat
-from tests.support.server import ADD, api
-
-
-def gm_link(server: str, system: str, lines: list[str]) -> str:
-    """A GM's link to a new ``system`` table after ``lines``."""
-    gm = api(server)
-    tid = gm.post("/tables", json={"system": system}).json()["table_id"]
-    for line in lines:
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code, line
-    return str(gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"])
+from tests.support.server import ADD
+from tests.web.test_faults import gm_page
 
 
 def offered(page: Any) -> list[str]:
@@ -40,7 +31,7 @@ def test_a_suggestion_quotes_each_name_it_fills_in(browser: Any, server: str) ->
     """Characters `Lady Ann`, `O'Brien`, `Say "hi"` and `<b>x</b>`: each draw suggestion names
     the character as one quoted word, and its Preview draws a card (no usage error)."""
     lines = [ADD.format(json.dumps(n)) for n in NAMES]
-    page = open_seat(browser, gm_link(server, "magicpunk", lines))
+    page = gm_page(browser, server, "magicpunk", lines)
     draws = [s for s in offered(page) if s.startswith("magicpunk draw ")]
     assert [
         'magicpunk draw "Lady Ann" 1',
@@ -69,7 +60,7 @@ def test_fate_suggestions_are_casts_the_master_can_make_and_nps_the_servant_hold
     """Kiritsugu (attack power 3, no curse) is offered attacks at grade 3, no grade 5 and no
     curse; servants cast nothing; Saber releases excalibur, Rider (no NP) releases nothing; each
     cast and release offered previews without an error."""
-    page = open_seat(browser, gm_link(server, "fate", FATE))
+    page = gm_page(browser, server, "fate", FATE)
     lines = offered(page)
     attacks = [s for s in lines if s.startswith("fate cast Kiritsugu attack")]
     assert "fate cast Kiritsugu attack --grade 3 --tiles 2 --target Saber" in attacks
