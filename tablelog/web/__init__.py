@@ -56,10 +56,15 @@ def _with_cookie(
     token that does not open the page: a 401 page saying so, and the cookie left as it was."""
     token = request.query_params.get("token", "")
     if not opens(table_id, token):
+        need, kept = (
+            ("the server token (the one `tablelog serve` printed)", "the server token")
+            if table_id is None
+            else ("the seat's link: ask the GM for it", "a seat here")
+        )
         body = (
             '<header><h1>tablelog</h1></header><main id="app"><p role="alert">This link is not '
-            "valid (a wrong or old token): ask the GM for the seat's link. If this browser "
-            f'had a seat here, it still has it: <a href="{html.escape(target)}">open it</a>.'
+            f"valid (a wrong or old token): this page needs {html.escape(need)}. If this "
+            f'browser had {kept}, it still has it: <a href="{html.escape(target)}">open it</a>.'
             "</p></main>"
         )
         return Response(

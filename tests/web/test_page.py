@@ -102,13 +102,16 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     page.select_option("#system", "pf2e")
     page.fill("#title", "Downtime")
     page.click("#create button")
-    page.wait_for_function("document.querySelector('#out').textContent.includes('Created table')")
+    page.wait_for_function(
+        "document.querySelector('#created').textContent.includes('Created table')"
+    )
     page.fill("#seat-name", "ann")
     page.fill("#seat-chars", "Valeros")
     page.click("#seat button")  # the seat form starts on the table just created
-    page.wait_for_function("!document.querySelector('#out').textContent.includes('Created table')")
+    page.wait_for_function("document.querySelector('#out').textContent.includes('link')")
     said = page.locator("#out").inner_text()
     assert "ann's link (hand it to them): " in said and "/t/" in said, said
+    assert "GM's seat link" in page.locator("#created").inner_text()  # kept after the seat
     shot(page, "9-server-page")
 
 

@@ -1,12 +1,15 @@
-// The server's page (for the server token): the tables, a form to create one, and a form to add
-// seats that shows each seat's link. The token reaches the page once, as /?token=…, and stays in
-// a cookie.
+// The server's page (for the server token): the tables, a form to create one that shows the new
+// table's GM seat link (kept until the next table is created), and a form to add seats that shows
+// each seat's link. The token reaches the page once, as /?token=…, and stays in a cookie.
 "use strict";
 (() => {
   const app = document.getElementById("app");
   const { el, errorText } = window.tl;
   const api = (path, body) => window.tl.api(`/api${path}`, body);
   const out = el("pre", { id: "out", role: "status", "aria-live": "polite" });
+  const created = el("pre", { id: "created", role: "status", "aria-live": "polite" });
+  // A seat's link as the server's answers build it: the table's page with the token once.
+  const seatLink = (id, token) => `${location.origin}/t/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
 
   function login() {
     app.replaceChildren(el("section", {}, el("h2", {}, "Server token"),
@@ -34,7 +37,9 @@
       const f = new FormData(e.target);
       const c = await api("/tables", { system: f.get("system"), title: f.get("title") || "" });
       if (c.status === 201) await load(c.body.table_id);
-      out.textContent = c.status === 201 ? `Created table ${c.body.table_id}; its GM token: ${c.body.gm_token}` : errorText(c.body);
+      created.textContent = c.status === 201
+        ? `Created table ${c.body.table_id}. The GM's seat link (keep it; it is shown once): ${seatLink(c.body.table_id, c.body.gm_token)}`
+        : errorText(c.body);
     } },
       el("label", { for: "system" }, "System "),
       el("select", { id: "system", name: "system" }, ["fate", "magicpunk", "pf2e", "saga"].map((s) => el("option", { value: s }, s))),
@@ -58,7 +63,7 @@
       el("section", {}, el("h2", {}, "Tables"), rows.length ? el("div", { class: "scroll" }, el("table", {},
         el("thead", {}, el("tr", {}, ["table", "system", "title", "events"].map((h) => el("th", { scope: "col" }, h)))),
         el("tbody", {}, rows))) : el("p", {}, "No table yet.")),
-      el("section", {}, el("h2", {}, "New table"), create),
+      el("section", {}, el("h2", {}, "New table"), create, created),
       el("section", {}, el("h2", {}, "Add a seat"), seat), out);
   }
   load();

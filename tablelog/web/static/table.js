@@ -117,6 +117,7 @@
     $("live").hidden = true;
     $("slider-out").textContent = "live";
     $("slider").value = String(lastSeq);
+    $("slider").focus();  // the button just hid itself: the focus goes where the time is chosen
     if (live) renderState(live);
   }
 
@@ -233,7 +234,7 @@
     const histories = [], failed = [];
     for (const name of Object.keys(live.characters || {})) {
       const r = await trail(name);
-      if (r.error) failed.push({ name, text: r.error }); else histories.push({ name, trail: r.trail });
+      if (r.error) failed.push({ name, text: r.error }); else histories.push({ name, side: live.characters[name].side, trail: r.trail });
     }
     window.tablelog = { ...window.tablelog, charts: window.tl.chart.draw($("chart"), histories, failed, lastSeq) };
   }
