@@ -58,8 +58,10 @@ class Store:
                 f.write(bytes([last[0] ^ 0x01]))
         else:
             self.pg.sql(
-                "UPDATE tablelog_records SET payload = overlay(payload placing "
-                "'\\x00'::bytea from length(payload)) WHERE table_id = %s AND seq = %s",
+                # the last byte flipped (set to 0 it stayed the same 1 time in 256: a prev hash
+                # ending in 0x00)
+                "UPDATE tablelog_records SET payload = set_byte(payload, length(payload) - 1, "
+                "get_byte(payload, length(payload) - 1) # 1) WHERE table_id = %s AND seq = %s",
                 (spec.rpartition("#")[2], seq),
             )
         log.close()

@@ -273,8 +273,8 @@ def test_a_corrupt_or_torn_table_is_503_while_others_work(
 
         with psycopg.connect(store, autocommit=True) as conn:
             conn.execute(
-                "UPDATE tablelog_records SET payload = overlay(payload placing "
-                "'\\x00'::bytea from 20 for 1) WHERE table_id = %s",
+                "UPDATE tablelog_records SET payload = set_byte(payload, 19, "
+                "get_byte(payload, 19) # 64) WHERE table_id = %s",  # a byte flipped
                 (broken,),
             )
     answer = gm.get(f"/tables/{broken}/state")
