@@ -179,8 +179,9 @@ def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
     assert [] == page.locator(".chart-error").all_inner_texts()
     for name in ("Hero", "a/b", "<b>x</b>"):
         page.locator("article.entity h3 button", has_text=name).first.click()
-        page.wait_for_function(
+        page.wait_for_function(  # the name shows at once, the trail once its answer is in
             f"document.querySelector('#audit-name').textContent == {json.dumps('of ' + name)}"
+            " && document.querySelector('#audit').innerText.includes('hp: ')"
         )
         said = page.inner_text("#audit")
         assert "hp: – → 30" in said or "hp: – → 300" in said, (name, said)

@@ -209,15 +209,20 @@
     return { trail: r.body };
   }
   const AUDIT_HINT = "Choose a character or an item to see how it got here.";
+  let auditAsked = 0;  // the latest trail asked for: an earlier answer arriving late is dropped
   function closeAudit() {
+    auditAsked++;  // an answer still on its way is not shown
     $("audit-name").textContent = "";
     $("audit-close").hidden = true;
     $("audit").replaceChildren(el("li", {}, AUDIT_HINT));
   }
   async function audit(name) {
+    const asked = ++auditAsked;
     $("audit-name").textContent = `of ${name}`;
     $("audit-close").hidden = false;
+    $("audit").replaceChildren(el("li", { class: "loading" }, "reading the log…"));
     const r = await trail(name);
+    if (asked !== auditAsked) return;
     if (r.error) { $("audit").replaceChildren(el("li", { class: "error" }, r.error)); return; }
     $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
       el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), ` ${e.actor} ${e.type} ${e.event}`),
