@@ -9,9 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.support.cli import ok
+from tests.support.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = [
@@ -29,10 +28,7 @@ def chromium() -> str:
         "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
     )
     if found is None:
-        message = "no chromium: apt-get install chromium to render the report in a browser"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing("no chromium: apt-get install chromium to render the report in a browser")
     return found
 
 

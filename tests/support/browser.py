@@ -5,7 +5,6 @@ fail instead. The fixtures are re-exported by tests/web/conftest.py."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.needs import missing
 from tests.support.server import ADD, api
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,9 +35,7 @@ def _browser_or_skip() -> Any:
     if why is None and not shutil.which(CHROMIUM):
         why = "Chromium is missing: apt-get install chromium (Debian's package)"
     if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run in CI: {why}")
-        pytest.skip(f"browser tests skipped: {why}")
+        missing(f"browser tests: {why}")
     play = sync_playwright().start()
     return play, play.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 

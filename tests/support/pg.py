@@ -24,8 +24,6 @@ import uuid
 import warnings
 from typing import Any
 
-import pytest
-
 from tests.support.needs import missing
 
 __all__ = ["PgServer", "start_server", "unavailable"]
@@ -83,7 +81,7 @@ class PgServer:
     def restart(self) -> None:
         """Restart the server (fast shutdown: open connections are cut)."""
         if not self.owned:
-            pytest.skip("restarting needs a server the tests started (unset $TABLELOG_TEST_PG)")
+            missing("restarting needs a server the tests started (unset $TABLELOG_TEST_PG)")
         self._pg_ctl("restart", "-m", "fast")
 
     def password_role(self) -> tuple[str, str]:
