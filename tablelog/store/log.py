@@ -661,6 +661,7 @@ def _checker(
     assert log.version is not None
     # Command and request ids exist from format 2 on: in a format-1 file no key matches.
     keys = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) if log.version >= 2 else ("", "", "")
+    cmd_key = keys[0]
     prev, new_hash = pos.prev, _EMPTY_HASH.copy
     at_before = ""  # the time of the record before (checked with ``chain``)
     horizon = time_horizon() if chain else ""  # no record is dated later than this
@@ -675,6 +676,26 @@ def _checker(
             )
         except Exception as exc:  # msgpack raises several types; all mean the same
             raise corrupt(f"malformed record payload ({type(exc).__name__})", offset, seq) from None
+        if fold:  # a fold's usual envelope passes here; anything else, below, with its fault
+            try:  # the seven keys and ``cmd``, and the batch count when there are nine
+                more = env[BATCH_KEY] if len(env) != 8 else 0
+                cmd = env[cmd_key]
+                if (
+                    "prev" in env
+                    and "at" in env
+                    and "actor" in env
+                    and type(cmd) is int
+                    and 0 < cmd <= seq
+                    and (len(env) == 8 or (len(env) == 9 and type(more) is int and more > 0))
+                    and env["seq"] == seq
+                    and type(env["seq"]) is int
+                    and type(env["type"]) is str
+                    and type(env["v"]) is int
+                    and type(env["data"]) is dict
+                ):
+                    return env, more
+            except (KeyError, TypeError):
+                pass
         try:  # a KeyError or TypeError here: not a map with the envelope's keys
             kind, version, data = env["type"], env["v"], env["data"]
             more = 0 if len(env) == 7 else _optional(env, seq, offset, keys, corrupt)
