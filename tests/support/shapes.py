@@ -18,8 +18,8 @@ def problems(value: Any, hint: Any, path: str = "") -> list[str]:
     """Return what in ``value`` does not match the type ``hint`` (empty: it matches).
 
     Understands TypedDicts (required and optional keys, no other keys), ``Literal``, unions,
-    ``list``/``tuple``/``dict`` with their element types, ``Any`` and plain classes (an ``int``
-    is no ``bool``; a ``float`` takes an ``int``).
+    ``list``/``tuple``/``dict``/``set`` with their element types, ``Any`` and plain classes (an
+    ``int`` is no ``bool``; a ``float`` takes an ``int``).
     """
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is Any:
@@ -37,7 +37,7 @@ def problems(value: Any, hint: Any, path: str = "") -> list[str]:
         return [] if any(not f for f in found) else min(found, key=len)
     if hint is None or hint is type(None):
         return [] if value is None else [f"{path or 'value'}: {value!r} is not None"]
-    if origin in (list, tuple, dict):
+    if origin in (list, tuple, dict, set):
         if not isinstance(value, origin):
             return [f"{path or 'value'}: {type(value).__name__} is not {origin.__name__}"]
         if origin is dict:
@@ -57,7 +57,8 @@ def problems(value: Any, hint: Any, path: str = "") -> list[str]:
                 for p in problems(v, a, f"{path}[{i}]")
             ]
         item = args[0] if args else Any
-        return [p for i, v in enumerate(value) for p in problems(v, item, f"{path}[{i}]")]
+        ordered = sorted(value, key=repr) if origin is set else value
+        return [p for i, v in enumerate(ordered) for p in problems(v, item, f"{path}[{i}]")]
     if hint is float:
         ok = type(value) in (int, float)
     elif hint is int:

@@ -191,10 +191,11 @@ Character = Master | Servant
 class Extra(TypedDict):
     """The fate part of ``state.extra`` (private, not an entity): the id the next raised effect
     gets, and the ids of the casts and releases in effect (the seqs of their events; negative for
-    a v1 log), which outcomes name as their ``cause``."""
+    a v1 log), which outcomes name as their ``cause``: a set, so a long campaign's many casts
+    cost each event one look-up, not a walk through all of them."""
 
     next_effect: int
-    actions: list[int]
+    actions: set[int]
 
 
 def characters(state: State) -> dict[str, Character]:

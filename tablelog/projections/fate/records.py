@@ -113,7 +113,7 @@ def fate_extra(state: State) -> Extra:
     """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
     in effect (``actions``: their ids, see :func:`next_action_id`); made on first use."""
     extra = state.extra.setdefault("fate", {"next_effect": 1})
-    extra.setdefault("actions", [])
+    extra.setdefault("actions", set())
     return extra_of(state)
 
 
@@ -140,9 +140,8 @@ def register_action(state: State, action: int) -> None:
         state: The state (mutated).
         action: The id (the seq of the cast or release event; negative for a v1 log).
     """
-    actions = fate_extra(state)["actions"]
-    if action and action not in actions:
-        actions.append(action)
+    if action:
+        fate_extra(state)["actions"].add(action)
 
 
 def require_action_free(state: State, action: int, label: str, rule_id: str) -> None:

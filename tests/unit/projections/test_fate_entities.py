@@ -120,9 +120,9 @@ def test_every_part_of_a_record_a_battle_fills_in_has_its_declared_shape() -> No
 
 @rule("FATE-CAST-5")
 def test_the_fate_part_of_extra_holds_the_next_effect_id_and_the_actions_in_effect() -> None:
-    """After effect #1, the cast #9 and the release #10: next effect #2, actions [9, 10]."""
+    """After effect #1, the cast #9 and the release #10: next effect #2, actions {9, 10}."""
     extra = battle().extra["fate"]
-    assert ([], {"next_effect": 2, "actions": [9, 10]}) == (problems(extra, Extra), extra)
+    assert ([], {"next_effect": 2, "actions": {9, 10}}) == (problems(extra, Extra), extra)
 
 
 def test_the_checker_finds_a_wrong_key_or_value_in_a_nested_record() -> None:
