@@ -28,8 +28,10 @@ __all__ = [
     "sync",
 ]
 
-# Lists in the state are replaced, never changed in place: the change report of a command
-# that moves cards several times must keep each event's own "new" values.
+# Hands, items' cards and the draw pile are replaced, not changed in place; the discard pile,
+# which grows all session long, is extended in place (a copy per move cost the whole pile). The
+# change report of a command that moves cards several times still keeps each event's own "new"
+# values: it copies the state's view after each event (tablelog.decision.applied).
 
 
 def new_deck(cards: Iterable[str]) -> Deck:
@@ -187,5 +189,4 @@ def take_from_pile(state: State, cards: Iterable[str], reshuffle_at: int | None)
 
 def put_discard(state: State, cards: Iterable[str]) -> None:
     """Put ``cards`` on the discard pile, in order."""
-    deck = deck_of(state)
-    deck["discard"] = [*deck["discard"], *cards]
+    deck_of(state)["discard"].extend(cards)
