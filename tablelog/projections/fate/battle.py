@@ -30,12 +30,15 @@ def tick_effects(state: State) -> None:
     one line per effect; the tiles a per-turn effect gave this turn are private (``_turn_use``).
     """
     for who in characters(state).values():
-        kept: list[Effect] = []
         who["_turn_use"] = {}
+        if not who["effects"]:  # most characters of a long campaign: nothing to count down
+            continue
+        kept: list[Effect] = []
         for effect in who["effects"]:
-            if effect["turns_left"] is not None:
-                effect["turns_left"] -= 1
-            if effect["turns_left"] is None or effect["turns_left"] > 0:
+            left = effect["turns_left"]
+            if left is not None:
+                left = effect["turns_left"] = left - 1
+            if left is None or left > 0:
                 kept.append(effect)
         who["effects"] = kept
 
@@ -99,19 +102,12 @@ def _battle_on(state: State, e: BattleEnded) -> None:
 def _battle_ended(state: State, e: BattleEnded) -> None:
     state.clock.update(battle=False, round=0, turn=0)
     for who in characters(state).values():
-        who.update(
-            {
-                "effects": [],
-                "chants": 0,
-                "field": None,
-                "army": None,
-                "_np_turn": None,
-                "_acted": None,
-                "_always_uses": {},
-                "_battle_uses": [],
-                "_turn_use": {},
-            }
-        )
+        who["effects"] = []
+        who["chants"] = 0
+        who["field"] = who["army"] = who["_np_turn"] = who["_acted"] = None
+        who["_always_uses"] = {}
+        who["_battle_uses"] = []
+        who["_turn_use"] = {}
 
 
 @precondition(UpkeepPaid)

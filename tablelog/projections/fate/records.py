@@ -5,7 +5,7 @@ Entity records are plain dicts (JSON-ready); keys starting with ``_`` are privat
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from tablelog.events.fate import MasterAdded, ServantAdded
 from tablelog.projections.core import State, require
@@ -16,7 +16,6 @@ from tablelog.projections.fate.entities import (
     Extra,
     Master,
     Servant,
-    extra_of,
     find,
 )
 
@@ -112,9 +111,11 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> Charact
 def fate_extra(state: State) -> Extra:
     """Return the fate part of ``state.extra``: the effect id counter and the casts and releases
     in effect (``actions``: their ids, see :func:`next_action_id`); made on first use."""
-    extra = state.extra.setdefault("fate", {"next_effect": 1})
-    extra.setdefault("actions", set())
-    return extra_of(state)
+    extra = state.extra.get("fate")
+    if extra is None or "actions" not in extra:
+        extra = state.extra.setdefault("fate", {"next_effect": 1})
+        extra.setdefault("actions", set())
+    return cast("Extra", extra)
 
 
 def next_effect_id(state: State) -> int:
