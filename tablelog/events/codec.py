@@ -15,7 +15,6 @@ use only.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import re
 import types
@@ -78,14 +77,7 @@ _FRACTION = re.compile(r"(-?[0-9]{1,30})/([0-9]{1,30})")
 def _fast_fraction(value: Any) -> Fraction | None:
     """Return the Fraction a ``"n/d"`` string holds (as :func:`_fraction` reads it), or None
     for anything else (the fast path then leaves the record to cattrs, and its error)."""
-    return _parsed_fraction(value) if type(value) is str else None
-
-
-@functools.lru_cache(maxsize=1024)
-def _parsed_fraction(text: str) -> Fraction | None:
-    """:func:`_fast_fraction` of a string, remembered: a log's fractions repeat (saga's random
-    factors are a few dozen values) and building one costs as much as the rest of its event."""
-    found = _FRACTION.fullmatch(text)
+    found = _FRACTION.fullmatch(value) if type(value) is str else None
     if found is None or not int(found[2]):
         return None
     return Fraction(int(found[1]), int(found[2]))
