@@ -411,6 +411,19 @@ def test_a_batch_count_is_present_only_when_at_least_one(tmp_path: Path, more: o
     assert_clear_error(result, 3, f"record envelope has a bad batch count {more!r}")
 
 
+@pytest.mark.parametrize("cmd", [0, -1, "1", True, 1.0, "later"])
+def test_a_command_id_is_a_seq_up_to_its_own_record(tmp_path: Path, cmd: object) -> None:
+    """``cmd`` on the last record that is no seq of a record up to its own (``"later"``: the
+    next one): a fold refuses it as the full check does, naming the value."""
+    log = sound_log(tmp_path)
+    count = len(LogFile(str(log)).scan_all())
+    bad = count + 1 if cmd == "later" else cmd
+    rewritten(log, lambda envs: envs[-1].update(cmd=bad))
+    result = invoke(log, "state")
+    assert_clear_error(result, 3, f"record #{count} at byte")
+    assert f"record envelope has a bad command id {bad!r}" in result.stderr
+
+
 @pytest.mark.parametrize(
     "bad",
     [

@@ -152,6 +152,19 @@ def test_hostile_state_values_are_decoded_within_bounds(tmp_path: Path, name: st
         assert runs[0][0] == 0
 
 
+def test_a_state_beyond_the_decoder_bounds_is_packed_and_refused_when_restored() -> None:
+    """A checkpoint's state is packed, not decoded back, when it is taken: tuples nested 40 deep
+    (the decoder reads 32) pack, and restoring them is refused (the fold starts from the log)."""
+    deep: object = ()
+    for _ in range(40):
+        deep = (deep,)
+    data = encode_state({"extra": {"deep": deep}})
+    with pytest.raises(ValueError, match="snapshot state does not decode"):
+        decode_state(data)
+    shallow = encode_state({"extra": {"pair": ((1, 2), "a")}})
+    assert decode_state(shallow) == {"extra": {"pair": ((1, 2), "a")}}
+
+
 def test_a_checkpoint_that_is_a_list_is_no_checkpoint(tmp_path: Path) -> None:
     """A checkpoint list holding a list where a map belongs, sealed with the user's key: no
     traceback, the true state."""
