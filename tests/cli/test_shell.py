@@ -177,6 +177,13 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     saga = tmp_path / "s.tlog"
     ok(saga, "init", "--system", "saga")
     assert "kiri-harai" in completions(saga, "cast Gustave kiri")
+    shell = Shell(Env(log_path=str(saga), actor="gm"), cli)
+    completer = ShellCompleter(shell.resolve, shell.first_words, shell.state)
+    shown = {
+        c.text.rstrip(): c.display_meta_text
+        for c in completer.get_completions(Document("cast Gustave kiri-ha"), None)
+    }
+    assert {"kiri-harai": "斬り払い"} == shown  # the Japanese name beside the id
     mp = tmp_path / "m.tlog"
     ok(mp, "init", "--system", "magicpunk")
     ok(
@@ -198,6 +205,8 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     )
     ok(mp, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
     assert ["AS", "3C"] == completions(mp, "play Aria ")
+    ok(mp, "magicpunk", "item", "add", "a-battery", "--owner", "Aria")
+    assert ["AS", "3C"] == completions(mp, "charge a-battery ")  # it holds none: Aria's
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
         completions(mp, "procure Aria --material mag")
     )
