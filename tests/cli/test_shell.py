@@ -96,6 +96,21 @@ def test_history_is_kept_across_sessions(war: Path, tmp_path: Path) -> None:
     assert [{"text": "first"}] * 2 == [e["data"] for e in events(war)[-2:]]
 
 
+def test_a_history_file_it_cannot_use_is_one_warning(war: Path, tmp_path: Path) -> None:
+    """$TABLELOG_HISTORY naming a directory: one warning line on the first line typed, then the
+    shell goes on (it printed a traceback and `Press ENTER to continue...` at each line)."""
+    child = spawn(war, tmp_path)
+    printed = type_line(child, "note one")
+    assert f"warning: the history is kept for this session only ({tmp_path}: Is a directory)" in (
+        printed
+    )
+    assert "#3 core.Noted" in printed
+    printed = type_line(child, "note two")
+    assert "#4 core.Noted" in printed
+    assert "warning" not in printed and "Traceback" not in printed + child.before
+    assert 0 == leave(child)
+
+
 @pytest.mark.rule("CORE-UNDO")
 def test_undo_redo_status_and_errors(war: Path, tmp_path: Path) -> None:
     """undo, redo and status are words; a refused line prints its error and the shell goes on."""
