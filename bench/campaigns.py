@@ -18,8 +18,9 @@ A chapter is decided on its own state, not on the log's: the log replays (every 
 total), but ``verify``, which checks each event's precondition on the log's state, refuses it
 where a chapter reuses what an earlier chapter left (a cast name, a card). A benchmark log, not
 a played one; and in magicpunk's the folded discard pile collects every chapter's cards (a
-played deck reshuffles at 54), so its pile moves cost more the longer the log. Deciding each
-chapter on the log's own state would fix both (and cost an hour of deciding per million).
+played deck reshuffles at 54): the fold extends it in place, so a replay stays linear in the
+log, but the preconditions that read it (``verify``'s) walk it. Deciding each chapter on the
+log's own state would fix both (and cost an hour of deciding per million).
 
 Usage: ``python bench/campaigns.py SYSTEM N OUT`` writes a log; :func:`campaign` caches them in
 bench/.cache (not committed), keyed by the sources that decide them.
