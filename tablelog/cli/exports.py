@@ -4,12 +4,11 @@ report"). The work is in :mod:`tablelog.exports`; these callbacks parse options 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import click
 
@@ -40,15 +39,16 @@ def _output(path: str | None) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _input(path: str) -> Iterator[TextIO]:
-    """Yield the text of ``path`` (``-``: stdin, a pipe the user made): a FIFO, a device or a
+def _input(path: str) -> Iterator[BinaryIO]:
+    """Yield the bytes of ``path`` (``-``: stdin, a pipe the user made), decoded line by line
+    by the import (so a byte that is not UTF-8 is named with its line): a FIFO, a device or a
     directory at a named path is refused at once, as at ``--log``, never waited on.
 
     Raises:
         click.BadParameter: it is missing, unreadable or not a regular file (exit 2).
     """
     if path == "-":
-        yield sys.stdin
+        yield sys.stdin.buffer
         return
     from tablelog.store.log import open_regular
 
@@ -56,8 +56,8 @@ def _input(path: str) -> Iterator[TextIO]:
         raw = open_regular(path)
     except OSError as exc:
         raise click.BadParameter(f"{path}: {exc.strerror or exc}", param_hint="'SOURCE'") from None
-    with io.TextIOWrapper(raw, encoding="utf-8") as text:
-        yield text
+    with raw:
+        yield raw
 
 
 @click.command()
@@ -121,7 +121,9 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
         with _input(source) as stream:
             done = import_jsonl(bounded(stream), target)
     except ImportRefused as exc:
-        raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1) from None
+        from tablelog.rules.core import RuleViolation
+
+        raise RuleViolation("CORE-IMPORT", f"{source} {exc}; nothing created") from None
     echo(
         f"imported {target}: {done.system} session {done.session_id}, {done.records} "
         "records, hash chain intact, replays"

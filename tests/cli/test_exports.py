@@ -77,10 +77,10 @@ def edited(text: str, line: int, old: str, new: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def refuse(tmp_path: Path, text: str) -> str:
-    """Import ``text``; it must be refused (exit 1) and create nothing beside it."""
+def refuse(tmp_path: Path, text: str | bytes) -> str:
+    """Import ``text`` (or raw bytes); it must be refused (exit 1) and create nothing beside it."""
     source = tmp_path / "bad.jsonl"
-    source.write_text(text, encoding="utf-8")
+    source.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     before = sorted(p.name for p in tmp_path.iterdir())
     err = refused(tmp_path / "new.tlog", "import", str(source))
     assert before == sorted(p.name for p in tmp_path.iterdir())
@@ -88,6 +88,7 @@ def refuse(tmp_path: Path, text: str) -> str:
     return err
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_edited_record_is_refused_naming_its_line(logs, tmp_path):
     """Changing a figure in record #24 (line 25) breaks the chain hash line 26 holds."""
     text = export(logs["pf2e-downtime"])
@@ -98,6 +99,7 @@ def test_an_edited_record_is_refused_naming_its_line(logs, tmp_path):
     )
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
     """The header (line 1), the last record (checked against the header's chain hash) and an
     undone mark that the markers contradict are each named."""
@@ -115,6 +117,7 @@ def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
     )
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_a_truncated_or_reordered_export_is_refused(logs, tmp_path):
     """A cut export names the line where the next record belongs; a dropped line, the line
     whose seq is out of place; garbage, the line that is not JSON."""
@@ -232,11 +235,47 @@ def test_frozen_logs_of_every_format_round_trip(frozen, tmp_path):
     assert frozen.read_bytes() == (tmp_path / "copy.tlog").read_bytes()
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_overlong_line_is_refused_before_it_is_read_whole(logs, tmp_path):
     """A line longer than any record's JSON is refused, naming it."""
     head = export(logs["fate-fourth-war"]).splitlines()[0]
     err = refuse(tmp_path, head + "\n" + "x" * (8 * 2**20 + 10) + "\n")
-    assert "line 2: longer than 8388608 characters" in err
+    assert "line 2: longer than 8388608 bytes" in err
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_bytes_that_are_not_utf8_are_refused_naming_their_line(logs, tmp_path):
+    """An export damaged in transit (a Latin-1 'é', byte 0xe9, in record #20's actor, past the
+    first 8 KiB) is refused naming line 21 and the byte, from a file and from stdin; nothing
+    is created (it was a traceback)."""
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    lines = export(logs["saga-wolf-road"]).encode("utf-8").splitlines(keepends=True)
+    assert len(b"".join(lines[:20])) > 8192
+    lines[20] = lines[20].replace(b'"actor": "gm"', b'"actor": "g\xe9"', 1)
+    at = lines[20].index(b"\xe9") + 1
+    damaged = b"".join(lines)
+    message = f"line 21: not UTF-8 text (byte {at} of the line is 0xe9); nothing created\n"
+    assert refuse(tmp_path, damaged) == f"error: CORE-IMPORT: {tmp_path / 'bad.jsonl'} {message}"
+    new = tmp_path / "piped.tlog"
+    result = CliRunner().invoke(cli, ["import", "-", "--log", str(new)], input=damaged)
+    assert (1, f"error: CORE-IMPORT: - {message}") == (result.exit_code, result.stderr)
+    assert not new.exists()
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_an_empty_line_is_refused_naming_it(logs, tmp_path):
+    """A blank line after the last record (or between two) holds no record: named as such."""
+    lines = export(logs["fate-fourth-war"]).splitlines(keepends=True)
+    after = len(lines) + 1
+    assert f"line {after}: an empty line where a record belongs;" in refuse(
+        tmp_path, "".join(lines) + "\n"
+    )
+    assert "line 4: an empty line where a record belongs;" in refuse(
+        tmp_path, "".join(lines[:3] + ["  \n"] + lines[3:])
+    )
 
 
 def test_text_with_line_separators_stays_on_one_line(tmp_path):
