@@ -217,6 +217,23 @@ def test_csv_all_marks_undone_actions(logs):
     assert {"false"} == {r[-1] for r in every[1:]}  # the undone note changed nothing
 
 
+def test_csv_leaves_out_an_undone_action_or_marks_it_with_all(tmp_path):
+    """Aria takes 5 damage (#16, hp 26 -> 21), then the GM undoes it (#17): the plain csv has
+    neither; with --all #16's row is marked true and the undo's row (hp 21 -> 26) false."""
+    log = tmp_path / "u.tlog"
+    ok(log, "run", str(next(e for e in EXAMPLES if e.stem == "magicpunk-rest-stop")))
+    ok(log, "magicpunk", "damage", "Aria", "5")
+    ok(log, "undo")
+    plain = rows(export(log, "--format", "csv"))
+    assert not [r for r in plain[1:] if int(r[0]) >= 16]
+    every = rows(export(log, "--format", "csv", "--all"))
+    assert plain[1:] == [r[:-1] for r in every[1:] if int(r[0]) < 16]
+    assert [
+        ["16", "magicpunk.DamageTaken", "Aria", "hp", "26", "21", "true"],
+        ["17", "core.Undone", "Aria", "hp", "21", "26", "false"],
+    ] == [[r[0], *r[3:8], r[9]] for r in every[1:] if int(r[0]) >= 16]
+
+
 FROZEN = sorted((Path(__file__).resolve().parents[1] / "data" / "frozen").rglob("*.tlog"))
 
 
