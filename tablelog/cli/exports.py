@@ -17,14 +17,31 @@ from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of
 __all__ = ["COMMANDS"]
 
 
+def _not_the_log(path: str, log: str) -> None:
+    """Refuse an output that is the log being read (itself or through a link): the export
+    would replace the campaign.
+
+    Raises:
+        CliError: ``path`` is ``log`` (a usage error, exit 2; the log is left as it was).
+    """
+    try:
+        same = os.path.samefile(path, log)
+    except (OSError, ValueError):  # nothing there yet, or a log that is no file (PostgreSQL)
+        return
+    if same:
+        raise CliError(f"-o {path} is the log being read ({log}); write to another file", 2)
+
+
 @contextlib.contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
+def _output(path: str | None, log: str) -> Iterator[TextIO]:
     """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
     ``path`` only once everything is written (a failed export leaves no half file). The
-    temporary file is created new, never through a link planted at its name (a shared folder)."""
+    temporary file is created new, never through a link planted at its name (a shared folder).
+    ``path`` may not be ``log``, the log read (:func:`_not_the_log`)."""
     if path is None or path == "-":
         yield sys.stdout
         return
+    _not_the_log(path, log)
     from tablelog.store.log import create_file, remove_quietly
 
     temp = f"{path}.part-{secrets.token_hex(8)}"
@@ -88,7 +105,7 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
     """
     session = session_of(ctx)
     session.header  # noqa: B018 - a log that cannot be used: exit 3 before any output
-    with _output(output) as out:
+    with _output(output, session.path) as out:
         if fmt == "jsonl":
             from tablelog.exports.jsonl import export_jsonl
 
@@ -173,7 +190,7 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         text = dump(made.to_json()) + "\n"
     else:
         text = render.html_page(made) if fmt == "html" else render.markdown(made)
-    with _output(output) as out:
+    with _output(output, session.path) as out:
         out.write(text)
     warn_torn(session)
 

@@ -359,3 +359,23 @@ def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(tmp
     result = invoke(log, "export", "--format", "csv", "-o", str(out))
     assert (result.exit_code, result.stderr) == (3, f"error: cannot write {out}: File exists\n")
     assert victim.read_text() == "mine\n" and not out.exists()
+
+
+def test_an_output_that_is_the_log_itself_is_refused(tmp_path):
+    """`export -o war.tlog` or `report -o` onto the log being read (or a link to it) once
+    replaced the campaign with its export: now a usage error (exit 2), the log unchanged."""
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "war.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", "Aria", "5")
+    (tmp_path / "link.tlog").symlink_to(log)
+    for target, command in (
+        (log, ("export",)),
+        (log, ("export", "--format", "csv")),
+        (tmp_path / "link.tlog", ("report", "--format", "html")),
+    ):
+        err = refused(log, *command, "-o", str(target), status=2)
+        assert f"error: -o {target} is the log being read ({log}); write to another file\n" == err
+    assert (tmp_path / "link.tlog").is_symlink()
