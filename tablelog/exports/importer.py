@@ -28,7 +28,7 @@ from tablelog.store.format import (
     pack_header,
     parse_header,
 )
-from tablelog.store.log import LogError, create_file, fsync_dir, remove_quietly
+from tablelog.store.log import LogError, LogFile, create_file, fsync_dir, remove_quietly
 
 __all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_BYTES"]
 
@@ -253,13 +253,20 @@ def _check_end(
         )
 
 
+def _at_line(path: str, exc: LogError) -> ImportRefused:
+    """Return the refusal of the export line that holds the record ``exc`` names."""
+    return ImportRefused(exc.seq + 1 if exc.seq else 1, str(exc).replace(f"{path}: ", ""))
+
+
 def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
-    """Verify a rebuilt log as ``verify`` does, and the ``undone`` marks of its lines.
+    """Verify a rebuilt log as ``verify`` does (hash chain, replay, preconditions, and a signed
+    log's signatures against its roster), and the ``undone`` marks of its lines.
 
     Raises:
         ImportRefused: naming the line of the first record that fails.
     """
     from tablelog.session import Session
+    from tablelog.store.keys import check_signatures
     from tablelog.systems import SystemUnavailable
 
     session = Session(path, snapshots=False, chain=True)
@@ -267,8 +274,7 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         session.state()
         unheld = session.unheld()
     except LogError as exc:
-        line = exc.seq + 1 if exc.seq else 1
-        raise ImportRefused(line, str(exc).replace(f"{path}: ", "")) from None
+        raise _at_line(path, exc) from None
     except SystemUnavailable as exc:
         raise ImportRefused(1, str(exc)) from None
     if unheld:
@@ -276,6 +282,12 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         raise ImportRefused(
             seq + 1, f"event #{seq} {event.TYPE} does not hold where it stands: {why}"
         )
+    log = session.log
+    assert isinstance(log, LogFile)  # an import always writes a log file
+    try:
+        check_signatures(log)  # a forged record with its chain recomputed
+    except LogError as exc:
+        raise _at_line(path, exc) from None
     undone = undone_after(session.markers())
     wrong = sorted(undone ^ flagged[1])
     if wrong:
