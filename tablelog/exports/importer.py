@@ -259,19 +259,20 @@ def _at_line(path: str, exc: LogError) -> ImportRefused:
 
 
 def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
-    """Verify a rebuilt log as ``verify`` does (hash chain, replay, preconditions, and a signed
-    log's signatures against its roster), and the ``undone`` marks of its lines.
+    """Verify a rebuilt log as ``verify`` does (hash chain, replay, preconditions, names and
+    actors that entry refuses, a signed log's signatures), and the ``undone`` marks of its lines.
 
     Raises:
         ImportRefused: naming the line of the first record that fails.
     """
+    from tablelog.crafted import actor_fault, name_fault
     from tablelog.session import Session
     from tablelog.store.keys import check_signatures
     from tablelog.systems import SystemUnavailable
 
     session = Session(path, snapshots=False, chain=True)
     try:
-        session.state()
+        state = session.state()
         unheld = session.unheld()
     except LogError as exc:
         raise _at_line(path, exc) from None
@@ -282,10 +283,14 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         raise ImportRefused(
             seq + 1, f"event #{seq} {event.TYPE} does not hold where it stands: {why}"
         )
+    named = name_fault(state)
+    if named is not None:
+        seq = next((r.seq for r, e in session.events() if named[0] in e.entities()), 0)
+        raise ImportRefused(seq + 1, f"record #{seq}: {named[1]}")
     log = session.log
     assert isinstance(log, LogFile)  # an import always writes a log file
     try:
-        check_signatures(log)  # a forged record with its chain recomputed
+        check_signatures(log, actor_fault)  # a crafted actor; a forged record, chain recomputed
     except LogError as exc:
         raise _at_line(path, exc) from None
     undone = undone_after(session.markers())

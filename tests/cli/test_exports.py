@@ -379,3 +379,43 @@ def test_an_output_that_is_the_log_itself_is_refused(tmp_path):
         err = refused(log, *command, "-o", str(target), status=2)
         assert f"error: -o {target} is the log being read ({log}); write to another file\n" == err
     assert (tmp_path / "link.tlog").is_symlink()
+
+
+@pytest.mark.rule("CORE-IMPORT")
+@pytest.mark.parametrize(
+    ("forged", "why"),
+    [
+        (
+            ("toy.CounterAdded", "gm", {"name": "Ann\u2060", "points": 3}),
+            "record #2: CORE-NAME: a character's name cannot hold control characters: "
+            "'Ann\\u2060', which tablelog refuses at entry: a crafted record",
+        ),
+        (
+            ("core.Noted", "gm\u200b", {"text": "hi"}),
+            "record #2 at byte {offset}: its actor is one that tablelog refuses at entry "
+            "(CORE-NAME: the actor cannot hold control characters: 'gm\\u200b'; it shows as "
+            "'gm'); a crafted record",
+        ),
+    ],
+    ids=["name", "actor"],
+)
+def test_an_export_of_a_crafted_name_or_actor_is_refused_as_verify_refuses_it(
+    tmp_path, forged, why
+):
+    """A log with a record a hostile tool appended (a character `Ann\\u2060`, an actor
+    `gm\\u200b`: entry refuses both) exports, but `verify` refuses it, and so does its import:
+    line 3, record #2, verify's reason; nothing created (it imported)."""
+    from tablelog.store.log import LogFile
+    from tests.support import toy
+    from tests.support.forge import append_forged
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", "Aria", "5")
+    append_forged(log, forged)
+    offset = next(o for seq, _, o, *_ in LogFile(str(log)).records() if seq == 2)
+    why = why.format(offset=offset)
+    assert why.split(": ", 1)[1] in refused(log, "verify")
+    err = refuse(tmp_path, export(log))
+    assert f"bad.jsonl line 3: {why}; nothing created\n" in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.support.server import ADD, api
+from tests.support.server import ADD, api, commands
 
 
 def test_the_report_is_redacted_for_each_seat(server: str) -> None:
@@ -91,7 +91,9 @@ def test_an_enemys_hp_lost_is_in_no_total_or_damage_row_for_players(server: str)
     tid = gm.post("/tables", json={"system": "saga", "title": "Road", "seed": 42}).json()[
         "table_id"
     ]
-    for line in (
+    commands(
+        gm,
+        tid,
         "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --stat vit=30 "
         "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
         "saga unit add Amy --max-hp 210 --lp 9",
@@ -99,9 +101,7 @@ def test_an_enemys_hp_lost_is_in_no_total_or_damage_row_for_players(server: str)
         "saga battle start --terrain wood",
         "saga cast Gustave kiri-harai --target Wolf --roll 1",
         "saga poison Wolf --roll 1",
-    ):
-        done = gm.post(f"/tables/{tid}/commands", json={"command": line})
-        assert 201 == done.status_code, done.text
+    )
     lost = 1200 - gm.get(f"/tables/{tid}/state").json()["characters"]["Wolf"]["hp"]
     assert lost > 0
     full = gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
