@@ -100,6 +100,27 @@ def test_every_rule_id_in_the_source_has_an_entry() -> None:
     assert [] == sorted(literal_ids() - set(reference.entries()))
 
 
+def message_ids() -> set[str]:
+    """Rule IDs that open a message written whole (``CliError(f"CORE-IMPORT: {source} …")``):
+    the literal start of every string and f-string of the package shaped ``ID: …``."""
+    starts = (
+        RULE_ID.match(node.value)
+        for tree in _trees()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+    return {m.group() for m in starts if m is not None and m.string[m.end() :].startswith(": ")}
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_every_id_that_opens_an_error_message_has_an_entry() -> None:
+    """An ID written at the start of an error line (import's CORE-IMPORT, which no
+    RuleViolation carries) can be looked up too."""
+    named = message_ids()
+    assert "CORE-IMPORT" in named
+    assert [] == sorted(named - set(reference.entries()))
+
+
 def test_entries_are_complete_and_belong_to_their_system() -> None:
     """Every entry has a title, a seed line and a text, and its ID carries its system's prefix."""
     for entry in reference.entries().values():
