@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.magicpunk.options import (
     COUNT,
     MONEY,
@@ -14,6 +14,7 @@ from tablelog.cli.magicpunk.options import (
     key_values,
     names,
     numbers,
+    skill_ranks,
 )
 from tablelog.commands.magicpunk import (
     GainMoney,
@@ -25,6 +26,7 @@ from tablelog.commands.magicpunk import (
     StartLeisure,
     TakeLeisureEvent,
 )
+from tablelog.rules.magicpunk.checks import parse_notation
 
 __all__ = ["COMMANDS"]
 
@@ -125,7 +127,7 @@ def rebuild(
         Rebuild(
             name=name,
             abilities=given or None,
-            skills=key_values(skills, "--skill") or None,
+            skills=skill_ranks(skills) or None,
             to_skills=to_skills,
             to_money=to_money,
             to_abilities=to_abilities,
@@ -192,6 +194,7 @@ def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | Non
 
     Example: tablelog magicpunk roll 3MP10C4 --by Aria
     """
+    parsed(parse_notation, notation, "NOTATION")  # malformed: a usage error (exit 2)
     execute(ctx, RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by))
 
 
