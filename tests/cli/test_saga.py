@@ -781,6 +781,17 @@ def test_an_unknown_keyword_value_is_a_usage_error(log: Path, args, message):
     assert f"Error: Invalid value for {message}\n" == err.splitlines(keepends=True)[-1]
 
 
+@pytest.mark.rule("CORE-NAME")
+def test_a_tech_id_with_a_comma_is_refused(log: Path):
+    """A session tech's id is a name like any other: no comma (issue 15 item 22)."""
+    args = ("tech", "add", "slash,x", "--power", "3", "--attack-count", "1")
+    err = refused(log, "saga", *args, "--random-width", "5", "--weapon-type", "1h-sword")
+    assert (
+        "error: CORE-NAME: a tech id cannot hold a comma (commas separate names in options like "
+        "--who A,B): 'slash,x'\n"
+    ) == err
+
+
 @pytest.mark.rule("SAGA-ATK-9")
 def test_a_sheet_with_an_unknown_element_is_a_usage_error(log: Path, tmp_path: Path):
     """A sheet's `five = {air = 3}` is refused as the option is (exit 2), naming --sheet."""

@@ -98,11 +98,13 @@ def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
     """Define a session tech after checking its type, attributes, element, abilities and numbers.
 
     Raises:
-        RuleViolation: SAGA-ATK-2 (count), SAGA-ATK-5 (type, ability), SAGA-ATK-8 (attribute),
-            SAGA-ATK-9 (element), SAGA-ATK-16 (width), SAGA-LP-2 (LP cost).
+        RuleViolation: CORE-NAME (the id), SAGA-ATK-2 (count), SAGA-ATK-5 (type, ability),
+            SAGA-ATK-8 (attribute), SAGA-ATK-9 (element), SAGA-ATK-16 (width), SAGA-LP-2 (LP
+            cost).
     """
     t = c.tech
     require(t.id.strip(), "UNKNOWN-NAME", "a tech needs an id")
+    check_name(t.id, "a tech id")  # no comma, as every name (issue 15 item 22)
     require(
         t.weapon_type in cat.WEAPON_TYPES, "SAGA-ATK-5", f"unknown weapon type {t.weapon_type!r}"
     )
