@@ -608,6 +608,13 @@ USAGE = [
         id="unknown form",
     ),
     pytest.param(
+        "fate ability add Tokiomi gem --grade C --type gem-shot",
+        "Error: Invalid value for --type: FATE-NP-3: unknown NP type gem-shot (anti-unit, "
+        "anti-army, anti-fortress, anti-country, anti-world, army or field)",
+        marks=rule("FATE-NP-3"),
+        id="unknown unique ability type",
+    ),
+    pytest.param(
         "fate servant add Archer --hp 30 --mp 30 --madness Z",
         "Error: Invalid value for --madness: FATE-NP-4: madness Z is not a grade: give E, D, C, "
         "B, A or EX (or the number 1 to 5), with up to three +",

@@ -282,6 +282,7 @@ def ability_add(
     """Give MASTER a unique ability. Example: tablelog fate ability add Rin gem --grade C
     --type anti-unit --starting"""
     parsed(parse_np_grade, grade, "--grade")
+    parsed(check_np_words, ua_type, "--type")  # a type, but not a UA's (anti-world): FATE-UA-1
     modifiers = pairs(mods, "--mod")
     parsed(typed_mods, dict(modifiers), "--mod")
     execute(ctx, AddUniqueAbility(master, ua_id, grade, ua_type, starting, modifiers))
