@@ -216,24 +216,8 @@ UNKNOWN_WORDS = [
         marks=pytest.mark.rule("MP-REBUILD-5"),
     ),
     pytest.param(
-        (
-            "magicpunk",
-            "character",
-            "add",
-            "Cid",
-            "--body",
-            "8",
-            "--sense",
-            "8",
-            "--intellect",
-            "8",
-            "--magic",
-            "8",
-            "--hp",
-            "20",
-            "--skill",
-            "stealth=4",
-        ),
+        ("magicpunk", "character", "add", "Cid", *"--body 8 --sense 8 --intellect 8".split())
+        + ("--magic", "8", "--hp", "20", "--skill", "stealth=4"),
         "--skill: MP-REBUILD-5: unknown skill rank '4' (novice, expert, master or 1-3)",
         marks=pytest.mark.rule("MP-REBUILD-5"),
     ),
@@ -599,7 +583,8 @@ def test_rest_who_refuses_duplicates_and_blank_names(log: Path, who: str, messag
     ],
 )
 def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: Path, args, message):
-    """Empty or space-padded spell, gate and region names and empty card lists were logged."""
+    """Empty or space-padded spell, gate and region names were logged (empty card lists too:
+    now a usage error, test_an_unknown_keyword_value_is_a_usage_error)."""
     assert refused(log, *args) == message
 
 

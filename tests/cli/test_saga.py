@@ -725,6 +725,10 @@ def test_situation_numbers_are_bounded(log: Path):
     ) == err.splitlines(keepends=True)[-1]
 
 
+WEAPON_TYPES = (
+    "1h-sword, 2h-sword, 1h-gun, 2h-gun, martial-arts, monster, melee-mech, shooting-mech, "
+    "support-mech, spell, inherited, enemy"
+)
 UNKNOWN_WORDS = [
     pytest.param(
         ("cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "mood=1"),
@@ -745,17 +749,14 @@ UNKNOWN_WORDS = [
     ),
     pytest.param(
         ("unit", "add", "Kat", "--max-hp", "9", "--weapon", "1h-sord=30"),
-        "--weapon: SAGA-ATK-5: unknown weapon type '1h-sord'; did you mean '1h-sword'? (known: "
-        "1h-sword, 2h-sword, 1h-gun, 2h-gun, martial-arts, monster, melee-mech, shooting-mech, "
-        "support-mech, spell, inherited, enemy)",
+        f"--weapon: SAGA-ATK-5: unknown weapon type '1h-sord'; did you mean '1h-sword'? (known: "
+        f"{WEAPON_TYPES})",
         marks=pytest.mark.rule("SAGA-ATK-5"),
     ),
     pytest.param(
         ("unit", "add", "Kat", "--max-hp", "9", "--slv", "gun=3"),
-        "--slv: SAGA-ATK-5: unknown weapon type 'gun'; did you mean '2h-gun'? (known: 1h-sword, "
-        "2h-sword, 1h-gun, "
-        "2h-gun, martial-arts, monster, melee-mech, shooting-mech, support-mech, spell, "
-        "inherited, enemy)",
+        f"--slv: SAGA-ATK-5: unknown weapon type 'gun'; did you mean '2h-gun'? (known: "
+        f"{WEAPON_TYPES})",
         marks=pytest.mark.rule("SAGA-ATK-5"),
     ),
     pytest.param(
