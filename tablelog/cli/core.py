@@ -221,6 +221,7 @@ def execute(ctx: click.Context, command: object) -> Any:
     Raises:
         CliError: exit 1 on a refused command, 3 when the log cannot be used.
     """
+    from tablelog.cli.keys import refuse_a_key_not_held
     from tablelog.cli.similar import refuse_case_twin
 
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
@@ -229,6 +230,8 @@ def execute(ctx: click.Context, command: object) -> Any:
     if env.authorize is not None:
         env.authorize(command)
     domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
+    if not (dry_run or env.dry_run):  # nothing is appended: nothing to sign
+        domain_errors(refuse_a_key_not_held)(session_of(ctx), env.actor)
     outcome = domain_errors(session_of(ctx).execute)(
         command, dry_run=dry_run, request_id=request_id
     )
