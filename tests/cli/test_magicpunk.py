@@ -149,10 +149,6 @@ def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, l
         (("magicpunk", "circulate", "Bram"), r"^error: MP-CIRC-3: Bram holds no cards"),
         (("magicpunk", "damage", "Zed", "3"), r"^error: UNKNOWN-NAME: no character named 'Zed'"),
         (
-            ("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
-            r"^error: MP-PROC-2: unknown material 'gold'",
-        ),
-        (
             (
                 "magicpunk",
                 "cohabit",
@@ -206,6 +202,28 @@ UNKNOWN_WORDS = [
         marks=pytest.mark.rule("MP-CARDS"),
     ),
     pytest.param(
+        ("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
+        "--material: MP-PROC-2: unknown material 'gold' (one of steel, hardwood, synthetic-fibre, "
+        "beast-hide, alloy, heavy-black-iron, magic-wood, magic-beast-hide, synthetic-resin, "
+        "reinforced-crystal, magic-silver-thread, magic-shell, mana-silver)",
+        marks=pytest.mark.rule("MP-PROC-2"),
+    ),
+    pytest.param(
+        (
+            "magicpunk",
+            "procure",
+            "Aria",
+            "--material",
+            "steel",
+            "--quality",
+            "fine",
+            "--design",
+            "x",
+        ),
+        "--design: MP-PROC-2: unknown design 'x' (one of none, signed, beautiful, gorgeous)",
+        marks=pytest.mark.rule("MP-PROC-2"),
+    ),
+    pytest.param(
         ("magicpunk", "roll", "3d10"),
         "NOTATION: MP-CHECK: '3d10' is not nMPm or nMPmCx (e.g. 3MP10, MP12, 2MP12C4)",
         marks=pytest.mark.rule("MP-CHECK"),
@@ -226,8 +244,9 @@ UNKNOWN_WORDS = [
 
 @pytest.mark.parametrize(("args", "message"), UNKNOWN_WORDS)
 def test_an_unknown_keyword_value_is_a_usage_error(log: Path, args, message):
-    """Issue 15 item 23: a card code, a check notation or a skill rank the game does not have is
-    a usage error (exit 2) naming the argument, the rule and the value; the log unchanged."""
+    """Issue 15 item 23: a card code, a check notation, a skill rank or a rarity table row the
+    game does not have is a usage error (exit 2) naming the argument, the rule and the value;
+    the log unchanged."""
     err = refused(log, *args, status=2)
     assert f"Error: Invalid value for {message}\n" == err.splitlines(keepends=True)[-1]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from tablelog.cli.core import appending, execute, parsed
@@ -27,6 +29,7 @@ from tablelog.commands.magicpunk import (
     TakeLeisureEvent,
 )
 from tablelog.rules.magicpunk.checks import parse_notation
+from tablelog.rules.magicpunk.procurement import DESIGNS, MATERIALS, QUALITIES, row_value
 
 __all__ = ["COMMANDS"]
 
@@ -166,6 +169,12 @@ def procure(
 
     Example: tablelog magicpunk procure Aria --material alloy --quality fine --design signed
     """
+    for option, table, text in (
+        ("--material", MATERIALS, material),
+        ("--quality", QUALITIES, quality),
+        ("--design", DESIGNS, design),
+    ):  # a row the table lacks is a usage error (exit 2), as every unknown word
+        parsed(partial(row_value, table, what=option[2:]), text, option)
     execute(
         ctx,
         Procure(
