@@ -743,6 +743,11 @@ UNKNOWN_WORDS = [
         marks=pytest.mark.rule("SAGA-ATK-11"),
     ),
     pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--enemy", "--hp-floor-rate", "150"),
+        "--hp-floor-rate: SAGA-HP-1: the HP floor rate is a percentage from 0 to 100, got 150",
+        marks=pytest.mark.rule("SAGA-HP-1"),
+    ),
+    pytest.param(
         ("unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"),
         "--stat: SAGA-ATK-5: unknown stat 'luck' (known: str, tec, agi, vit, int, con)",
         marks=pytest.mark.rule("SAGA-ATK-5"),
@@ -777,7 +782,8 @@ UNKNOWN_WORDS = [
 @pytest.mark.parametrize(("args", "message"), UNKNOWN_WORDS)
 def test_an_unknown_keyword_value_is_a_usage_error(log: Path, args, message):
     """Issue 15 item 23: a situation, stat, weapon type, element or trait kind the game does not
-    have is a usage error (exit 2) naming the option, the rule and the value; log unchanged."""
+    have, or an HP floor rate outside 0..100, is a usage error (exit 2) naming the option, the
+    rule and the value; log unchanged."""
     err = refused(log, "saga", *args, status=2)
     assert f"Error: Invalid value for {message}\n" == err.splitlines(keepends=True)[-1]
 

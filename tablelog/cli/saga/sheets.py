@@ -25,11 +25,13 @@ from typing import Any
 
 import click
 
+from tablelog.cli.core import parsed
 from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import parse_number
+from tablelog.rules.saga.vitals import check_floor_rate
 
 __all__ = [
     "BOUNDS",
@@ -314,19 +316,20 @@ def _traits(data: dict[str, Any], o: dict[str, Any]) -> tuple[Trait, ...]:
 def _rate(value: Any, hint: str) -> Fraction:
     """Return the HP floor rate (``50``, ``12.5``, ``"25/2"``) as an exact fraction.
 
-    Its range (0..100) is SAGA-HP-1's to refuse.
+    Outside 0..100 it is a usage error naming SAGA-HP-1 (issue 15 item 23).
     """
     if value is None:
         return Fraction(0)
     try:
         if isinstance(value, bool):
             raise ValueError
-        return parse_number(str(value))
+        rate = parse_number(str(value))
     except (ValueError, ZeroDivisionError):
         raise click.BadParameter(
             f"the HP floor rate must be a percentage such as 50 or 12.5, got {_shown(value)}",
             param_hint=hint,
         ) from None
+    return Fraction(parsed(check_floor_rate, rate, hint))
 
 
 def _text(data: dict[str, Any], key: str) -> str | None:
