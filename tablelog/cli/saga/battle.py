@@ -21,7 +21,9 @@ from tablelog.commands.saga import (
     StartBattle,
     WipeParty,
 )
+from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.saga import TechDefined
+from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.figures import parse_number
 
@@ -198,6 +200,12 @@ def cast(
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
     """
     table = tuple(pairs(situation, "--situation", number=False))
+    try:  # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
+        parse_situation(table)
+    except RuleViolation as exc:
+        raise click.BadParameter(
+            f"{exc.rule_id}: {exc.message}", param_hint="--situation"
+        ) from None
     execute(
         ctx,
         CastTech(
