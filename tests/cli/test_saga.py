@@ -306,6 +306,19 @@ def test_blood_refusal_names_the_values(log: Path):
 
 
 @pytest.mark.rule("SAGA-POISON-1")
+@pytest.mark.rule("SAGA-POISON-2")
+@pytest.mark.parametrize("roll", ["1.06", "0.94", "2"])
+def test_a_poison_roll_outside_its_range_is_a_usage_error(log: Path, roll: str):
+    """A poison roll outside 0.95..1.05 is a number out of range: exit 2 naming the rule and the
+    value (issue 15 item 23), the log unchanged; 1.05 itself is taken."""
+    before = log.read_bytes()
+    result = invoke(log, "saga", "poison", "Wolf", "--roll", roll)
+    assert result.exit_code == 2
+    assert f"SAGA-POISON-2: poison roll {roll} lies outside 0.95..1.05" in result.output
+    assert log.read_bytes() == before
+    ok(log, "saga", "poison", "Wolf", "--roll", "1.05")
+
+
 def test_poison_twice_in_a_turn_is_refused(log: Path):
     """The second poison in the same turn exits 1 (SAGA-POISON-1); after `saga turn` it works."""
     ok(log, "saga", "poison", "Wolf")
