@@ -315,6 +315,45 @@ def test_a_signed_log_exports_and_imports_byte_for_byte(table: Path, tmp_path: P
     assert ok(copy, "verify").splitlines()[2].startswith("signed: 4 records by 2 keys")
 
 
+@pytest.mark.rule("CORE-IMPORT")
+def test_a_forged_signed_export_with_its_chain_recomputed_is_refused(
+    table: Path, tmp_path: Path
+) -> None:
+    """Mallory rewrites Ann's signed note (#4, line 5) in an export and recomputes every chain
+    hash after it and the header's: the chain holds, but import checks signatures as verify
+    does and refuses line 5 (it imported, and only a later verify found it); nothing created."""
+    import json
+
+    from tablelog.exports.importer import _header
+    from tablelog.exports.jsonl import dump, envelope_of, pack
+
+    lines = ok(table, "export").splitlines()
+    _, head_bytes, _, _ = _header(lines[0])
+    chain, forged = chain_hash(head_bytes), []
+    for text in lines[1:]:
+        line = json.loads(text)
+        if line["seq"] == 4:
+            assert "Ann's ruling" == line["data"]["text"]
+            line["data"]["text"] = "Ann concedes the sword"
+        line["prev"] = chain.hex()
+        chain = chain_hash(pack(envelope_of(dict(line))))
+        forged.append(dump(line))
+    head = json.loads(lines[0])
+    head["header"]["chain"] = chain.hex()
+    source = tmp_path / "forged.jsonl"
+    source.write_text("\n".join([dump(head), *forged]) + "\n", encoding="utf-8")
+    offset = next(o for seq, _, o, *_ in LogFile(str(table)).records() if seq == 4)
+    result = invoke(tmp_path / "copy.tlog", "import", str(source))
+    assert (1, "") == (result.exit_code, result.stdout)
+    assert result.stderr == (
+        f"error: CORE-IMPORT: {source} line 5: record #4 at byte {offset}: a signature that "
+        "is not by 'Ann''s key (forged or edited); nothing created\n"
+    )
+    assert ["forged.jsonl", "home-Ann", "home-GM", "s.tlog"] == sorted(
+        p.name for p in tmp_path.iterdir()
+    )
+
+
 def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:
     """Mallory makes the log anew under its own header (same session id), runs ``steps`` as
     'GM' on her machine, and puts it in the log's place."""

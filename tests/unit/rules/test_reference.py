@@ -100,12 +100,12 @@ def test_every_rule_id_in_the_source_has_an_entry() -> None:
     assert [] == sorted(literal_ids() - set(reference.entries()))
 
 
-def message_ids() -> set[str]:
+def message_ids(trees: list[ast.Module]) -> set[str]:
     """Rule IDs that open a message written whole (``CliError(f"CORE-IMPORT: {source} …")``):
-    the literal start of every string and f-string of the package shaped ``ID: …``."""
+    the literal start of every string and f-string of ``trees`` shaped ``ID: …``."""
     starts = (
         RULE_ID.match(node.value)
-        for tree in _trees()
+        for tree in trees
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     )
@@ -114,11 +114,12 @@ def message_ids() -> set[str]:
 
 @pytest.mark.rule("CORE-IMPORT")
 def test_every_id_that_opens_an_error_message_has_an_entry() -> None:
-    """An ID written at the start of an error line (import's CORE-IMPORT, which no
-    RuleViolation carries) can be looked up too."""
-    named = message_ids()
-    assert "CORE-IMPORT" in named
-    assert [] == sorted(named - set(reference.entries()))
+    """An ID written at the start of an error line (as import's CORE-IMPORT was, before a
+    RuleViolation carried it) is found and can be looked up too."""
+    written = [ast.parse('raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1)')]
+    assert {"CORE-IMPORT"} == message_ids(written)
+    assert "CORE-IMPORT" in refusal_ids()
+    assert [] == sorted(message_ids(_trees()) - set(reference.entries()))
 
 
 def test_entries_are_complete_and_belong_to_their_system() -> None:
