@@ -16,12 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from tablelog.session import Session  # before run: it puts this checkout first on the path
+from tablelog.store.format import parse_header
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import raw_decode  # noqa: E402 - plain decoding, the same as the toy benchmark's
-
-from tablelog.session import Session  # noqa: E402
-from tablelog.store.format import parse_header  # noqa: E402
 
 REPEAT = 200
 PAIRS = 5
