@@ -15,8 +15,10 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
   each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
 - the server's resident memory holding 200 tables of 10,000 events each, on each store.
 PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
-``BENCH_SERVER_SECONDS`` sets each load's length (default 6). Every request loop is bounded in
-time and count, and only 127.0.0.1 is ever a target.
+``BENCH_SERVER_SECONDS`` sets each load's length (default 6). ``BENCH_SERVER_ONLY=one`` runs only
+the one-client rows (one table, 1 client, on each store) and the side-by-side rounds, prints them
+and writes nothing (a short run to compare a change with). Every request loop is bounded in time
+and count, and only 127.0.0.1 is ever a target.
 """
 
 from __future__ import annotations
@@ -280,6 +282,27 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
     return out
 
 
+def one_client() -> None:
+    """``BENCH_SERVER_ONLY=one``: one client on one table on each store, then the side-by-side
+    rounds; printed only."""
+    out: dict[str, object] = {"uptime_before": uptime()}
+    pg = start_server()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind, store in (
+                ("file", f"file:{Path(tmp) / 'tables'}"),
+                ("pg", pg.new_database()),
+            ):
+                with serving(store) as (_, url):
+                    out[f"{kind}_1_client"] = load(url, [table(url)], 1)
+                print(f"  {kind}, 1 client: {out[f'{kind}_1_client']}", flush=True)
+            out.update(peers(pg))
+    finally:
+        pg.stop()
+    out["uptime_after"] = uptime()
+    print(json.dumps(out, indent=1))
+
+
 def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -337,4 +360,7 @@ def report(out: dict) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if os.environ.get("BENCH_SERVER_ONLY") == "one":
+        one_client()
+    else:
+        main()

@@ -217,7 +217,7 @@ class Table:
         from tablelog.cli.core import Env
         from tablelog.server.lines import click_line
 
-        env = Env(log_path=self.spec, actor=seat.name, in_run=True)  # a line, as in `run`
+        env = Env(log_path=self.spec, actor=seat.name, in_run=True, quiet=True)  # as in `run`
         env.authorize = authorize
         self.session.actor = seat.name
         env._session = self.session
