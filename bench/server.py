@@ -256,10 +256,39 @@ def store_loads(store: str) -> dict[str, object]:
     return out
 
 
+def stdlib_client(url: str, tid: str) -> float:
+    """Commands/s of one client on Python's own ``http.client`` (one kept-alive connection)
+    for SECONDS, each as soon as the last is answered: the same requests as :func:`load`'s,
+    from a client that spends about a third of httpx's CPU on each (what a round trip on
+    this machine owes to the benchmark's client)."""
+    import http.client
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    headers = {**AUTH, "Content-Type": "application/json"}
+    path, done = f"{parts.path}/tables/{tid}/commands", 0
+    try:
+        stop = time.monotonic() + SECONDS
+        while time.monotonic() < stop and done < 100_000:
+            line = f"magicpunk {'damage' if done % 2 else 'heal'} pc0 1"
+            conn.request("POST", path, json.dumps({"command": line}), headers)
+            answer = conn.getresponse()
+            answer.read()
+            if answer.status != 201:
+                raise SystemExit(f"stdlib client: {answer.status}")
+            done += 1
+    finally:
+        conn.close()
+    return done / SECONDS
+
+
 def peers(pg: object, rounds: int = 3) -> dict[str, object]:
     """One client over HTTP on PostgreSQL beside eventsourcing's recorder and pgbench (1
     writer each), in turn, ``rounds`` times: on a shared machine the load drifts, and
-    measuring them side by side keeps each ratio to one moment; the medians are reported."""
+    measuring them side by side keeps each ratio to one moment; the medians are reported.
+    The client is httpx, as in every load; the same client on ``http.client`` is measured
+    beside it (``http_pg_1_stdlib_client_per_s``, ``ratio_stdlib_client``)."""
     url = pg.new_database()  # type: ignore[attr-defined]
     store_appends.prepare_peers(url, lambda q: pg.sql(q, url=url))  # type: ignore[attr-defined]
     rows: list[dict[str, float]] = []
@@ -269,11 +298,15 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
             row = {
                 "eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
                 "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
+                "http_pg_1_stdlib_client_per_s": stdlib_client(api, one),
                 "pgbench_1_per_s": store_appends.pgbench_rate(
                     url, 1, store_appends.pgbench_path(pg)
                 ),
             }
             row["ratio"] = row["http_pg_1_client_per_s"] / row["eventsourcing_1_per_s"]
+            row["ratio_stdlib_client"] = (
+                row["http_pg_1_stdlib_client_per_s"] / row["eventsourcing_1_per_s"]
+            )
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
     out: dict[str, object] = {"side_by_side": rows}
@@ -357,6 +390,7 @@ def report(out: dict) -> None:
     print(json.dumps(out, indent=1))
     for name, value, goal, met in goals:
         print(f"{name:40s} {value:10.2f} {goal:8s} {'met' if met else 'MISSED'}")
+    print(f"{'(the same with an http.client client)':40s} {out['ratio_stdlib_client']:10.2f}")
 
 
 if __name__ == "__main__":
