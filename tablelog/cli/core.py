@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SEQ",
     "command_line_only",
     "usage_message",
+    "parsed",
 ]
 
 # The most words one command line may have. click's parser takes its arguments off the front of
@@ -106,6 +107,26 @@ class CliError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         echo(f"error: {self.format_message()}", err=True)
+
+
+def parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
+    """Return ``parse(value)``; a value the parser refuses is a usage error, not a refusal.
+
+    A word or a number the game has no such thing as (an unknown rule name, card code, rank or
+    notation) is the same kind of mistake in every system: exit 2 (issue 15 item 23).
+
+    Args:
+        parse: A rule module's parser of the option's text (it raises :class:`RuleViolation`).
+        value: The text given.
+        option: The option or argument named in the error (``--rules``, ``NOTATION``).
+
+    Raises:
+        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message`` (exit 2).
+    """
+    try:
+        return parse(value)
+    except RuleViolation as exc:
+        raise click.BadParameter(f"{exc.rule_id}: {exc.message}", param_hint=option) from None
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -201,6 +222,7 @@ def execute(ctx: click.Context, command: object) -> Any:
     Raises:
         CliError: exit 1 on a refused command, 3 when the log cannot be used.
     """
+    from tablelog.cli.keys import refuse_a_key_not_held
     from tablelog.cli.similar import refuse_case_twin
 
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
@@ -209,6 +231,8 @@ def execute(ctx: click.Context, command: object) -> Any:
     if env.authorize is not None:
         env.authorize(command)
     domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
+    if not (dry_run or env.dry_run):  # nothing is appended: nothing to sign
+        domain_errors(refuse_a_key_not_held)(session_of(ctx), env.actor)
     outcome = domain_errors(session_of(ctx).execute)(
         command, dry_run=dry_run, request_id=request_id
     )

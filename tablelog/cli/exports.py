@@ -4,12 +4,11 @@ report"). The work is in :mod:`tablelog.exports`; these callbacks parse options 
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import click
 
@@ -18,14 +17,31 @@ from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of
 __all__ = ["COMMANDS"]
 
 
+def _not_the_log(path: str, log: str) -> None:
+    """Refuse an output that is the log being read (itself or through a link): the export
+    would replace the campaign.
+
+    Raises:
+        CliError: ``path`` is ``log`` (a usage error, exit 2; the log is left as it was).
+    """
+    try:
+        same = os.path.samefile(path, log)
+    except (OSError, ValueError):  # nothing there yet, or a log that is no file (PostgreSQL)
+        return
+    if same:
+        raise CliError(f"-o {path} is the log being read ({log}); write to another file", 2)
+
+
 @contextlib.contextmanager
-def _output(path: str | None) -> Iterator[TextIO]:
+def _output(path: str | None, log: str) -> Iterator[TextIO]:
     """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
     ``path`` only once everything is written (a failed export leaves no half file). The
-    temporary file is created new, never through a link planted at its name (a shared folder)."""
+    temporary file is created new, never through a link planted at its name (a shared folder).
+    ``path`` may not be ``log``, the log read (:func:`_not_the_log`)."""
     if path is None or path == "-":
         yield sys.stdout
         return
+    _not_the_log(path, log)
     from tablelog.store.log import create_file, remove_quietly
 
     temp = f"{path}.part-{secrets.token_hex(8)}"
@@ -40,15 +56,16 @@ def _output(path: str | None) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _input(path: str) -> Iterator[TextIO]:
-    """Yield the text of ``path`` (``-``: stdin, a pipe the user made): a FIFO, a device or a
+def _input(path: str) -> Iterator[BinaryIO]:
+    """Yield the bytes of ``path`` (``-``: stdin, a pipe the user made), decoded line by line
+    by the import (so a byte that is not UTF-8 is named with its line): a FIFO, a device or a
     directory at a named path is refused at once, as at ``--log``, never waited on.
 
     Raises:
         click.BadParameter: it is missing, unreadable or not a regular file (exit 2).
     """
     if path == "-":
-        yield sys.stdin
+        yield sys.stdin.buffer
         return
     from tablelog.store.log import open_regular
 
@@ -56,8 +73,8 @@ def _input(path: str) -> Iterator[TextIO]:
         raw = open_regular(path)
     except OSError as exc:
         raise click.BadParameter(f"{path}: {exc.strerror or exc}", param_hint="'SOURCE'") from None
-    with io.TextIOWrapper(raw, encoding="utf-8") as text:
-        yield text
+    with raw:
+        yield raw
 
 
 @click.command()
@@ -88,7 +105,7 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
     """
     session = session_of(ctx)
     session.header  # noqa: B018 - a log that cannot be used: exit 3 before any output
-    with _output(output) as out:
+    with _output(output, session.path) as out:
         if fmt == "jsonl":
             from tablelog.exports.jsonl import export_jsonl
 
@@ -121,7 +138,9 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
         with _input(source) as stream:
             done = import_jsonl(bounded(stream), target)
     except ImportRefused as exc:
-        raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1) from None
+        from tablelog.rules.core import RuleViolation
+
+        raise RuleViolation("CORE-IMPORT", f"{source} {exc}; nothing created") from None
     echo(
         f"imported {target}: {done.system} session {done.session_id}, {done.records} "
         "records, hash chain intact, replays"
@@ -171,7 +190,7 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         text = dump(made.to_json()) + "\n"
     else:
         text = render.html_page(made) if fmt == "html" else render.markdown(made)
-    with _output(output) as out:
+    with _output(output, session.path) as out:
         out.write(text)
     warn_torn(session)
 

@@ -202,6 +202,7 @@ def verify(
     --repair only ever cuts a torn tail; for corruption before it, --salvage OUT keeps the valid
     prefix in a new file. Example: tablelog verify --expect-head 12:6b1d…
     """
+    from tablelog.crafted import actor_fault
     from tablelog.session import LogError, Session
     from tablelog.store.keys import check_pin, check_signatures
     from tablelog.store.log import LogLocked, LogUnwritable
@@ -232,7 +233,7 @@ def verify(
         folded = session.state()
         _check_names(name, folded)
         unheld = session.unheld()
-        signatures = check_signatures(session.log, _actor_fault)
+        signatures = check_signatures(session.log, actor_fault)
         check_pin(session.path, session.header.session_id, signatures)
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
         raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
@@ -264,42 +265,14 @@ def verify(
         _echo_signatures(signatures)
 
 
-def _actor_fault(actor: str) -> str:
-    """Return why ``--actor`` would refuse ``actor`` (CORE-NAME) and what it shows as (an
-    invisible character makes ``Ann\\u200b`` look like ``Ann``), or ``""``."""
-    import unicodedata
-
-    from tablelog.rules.core import RuleViolation, check_name
-
-    try:
-        check_name(actor, "the actor")
-    except RuleViolation as exc:
-        shown = "".join(ch for ch in actor if unicodedata.category(ch) not in ("Cc", "Cf"))
-        looks = f"; it shows as {shown!r}" if shown and shown != actor else ""
-        return f"{exc.rule_id}: {exc.message}{looks}"
-    return ""
-
-
 def _check_names(name: str, folded: Any) -> None:
     """Refuse (exit 1) a log whose state holds a character, item or seat name that entry
     refuses (CORE-NAME): only a crafted record puts one there."""
-    from tablelog.projections.core import seats
-    from tablelog.rules.core import RuleViolation, check_name
+    from tablelog.crafted import name_fault
 
-    for what, names in (
-        ("a character's name", folded.characters),
-        ("an item's name", folded.items),
-        ("a seat's name", seats(folded)),
-    ):
-        for entity in names:
-            try:
-                check_name(entity, what)
-            except RuleViolation as exc:
-                raise CliError(
-                    f"{name}: {exc.rule_id}: {exc.message}, which tablelog refuses "
-                    "at entry: a crafted record",
-                    1,
-                ) from None
+    found = name_fault(folded)
+    if found is not None:
+        raise CliError(f"{name}: {found[1]}", 1)
 
 
 def _echo_signatures(report: Any) -> None:

@@ -11,7 +11,7 @@ import secrets
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 import attrs
 
@@ -28,11 +28,11 @@ from tablelog.store.format import (
     pack_header,
     parse_header,
 )
-from tablelog.store.log import LogError, create_file, fsync_dir, remove_quietly
+from tablelog.store.log import LogError, LogFile, create_file, fsync_dir, remove_quietly
 
-__all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_CHARS"]
+__all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_BYTES"]
 
-MAX_LINE_CHARS = 8 * MAX_RECORD_BYTES  # a record's JSON: at most 6 characters a byte, and more
+MAX_LINE_BYTES = 8 * MAX_RECORD_BYTES  # a record's JSON line: at most 7 bytes a payload byte
 
 
 class ImportRefused(Exception):
@@ -53,24 +53,32 @@ class Imported:
     session_id: str
 
 
-def bounded(source: TextIO) -> Iterator[str]:
-    """Yield the lines of ``source``, refusing one longer than any record's line can be (a
-    hostile export cannot make the import hold gigabytes).
+def bounded(source: BinaryIO) -> Iterator[str]:
+    """Yield the lines of ``source`` decoded as UTF-8, one by one, refusing one longer than any
+    record's line can be (a hostile export cannot make the import hold gigabytes) and one that
+    is not UTF-8 text (an export is UTF-8; the line and byte are named).
 
     Raises:
-        ImportRefused: a line over :data:`MAX_LINE_CHARS`, naming it.
+        ImportRefused: a line over :data:`MAX_LINE_BYTES` or with bytes that are not UTF-8,
+            naming it.
     """
     number = 0
     while True:
-        line = source.readline(MAX_LINE_CHARS + 1)
+        line = source.readline(MAX_LINE_BYTES + 1)
         if not line:
             return
         number += 1
-        if len(line) > MAX_LINE_CHARS:
+        if len(line) > MAX_LINE_BYTES:
             raise ImportRefused(
-                number, f"longer than {MAX_LINE_CHARS} characters: no record is that long"
+                number, f"longer than {MAX_LINE_BYTES} bytes: no record is that long"
             )
-        yield line
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ImportRefused(
+                number,
+                f"not UTF-8 text (byte {exc.start + 1} of the line is 0x{line[exc.start]:02x})",
+            ) from None
 
 
 def import_jsonl(lines: Iterable[str], target: str) -> Imported:
@@ -183,8 +191,11 @@ def _envelope(number: int, text: str) -> dict[str, Any]:
     """Return the envelope of record line ``number``, with its ``undone`` flag kept aside.
 
     Raises:
-        ImportRefused: not JSON, or not a record line of docs/FORMAT.md's envelope.
+        ImportRefused: an empty line, not JSON, or not a record line of docs/FORMAT.md's
+            envelope.
     """
+    if not text.strip():
+        raise ImportRefused(number, "an empty line where a record belongs")
     try:
         line = json.loads(text)
         env = envelope_of(line)
@@ -242,22 +253,29 @@ def _check_end(
         )
 
 
+def _at_line(path: str, exc: LogError) -> ImportRefused:
+    """Return the refusal of the export line that holds the record ``exc`` names."""
+    return ImportRefused(exc.seq + 1 if exc.seq else 1, str(exc).replace(f"{path}: ", ""))
+
+
 def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
-    """Verify a rebuilt log as ``verify`` does, and the ``undone`` marks of its lines.
+    """Verify a rebuilt log as ``verify`` does (hash chain, replay, preconditions, names and
+    actors that entry refuses, a signed log's signatures), and the ``undone`` marks of its lines.
 
     Raises:
         ImportRefused: naming the line of the first record that fails.
     """
+    from tablelog.crafted import actor_fault, name_fault
     from tablelog.session import Session
+    from tablelog.store.keys import check_signatures
     from tablelog.systems import SystemUnavailable
 
     session = Session(path, snapshots=False, chain=True)
     try:
-        session.state()
+        state = session.state()
         unheld = session.unheld()
     except LogError as exc:
-        line = exc.seq + 1 if exc.seq else 1
-        raise ImportRefused(line, str(exc).replace(f"{path}: ", "")) from None
+        raise _at_line(path, exc) from None
     except SystemUnavailable as exc:
         raise ImportRefused(1, str(exc)) from None
     if unheld:
@@ -265,6 +283,16 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         raise ImportRefused(
             seq + 1, f"event #{seq} {event.TYPE} does not hold where it stands: {why}"
         )
+    named = name_fault(state)
+    if named is not None:
+        seq = next((r.seq for r, e in session.events() if named[0] in e.entities()), 0)
+        raise ImportRefused(seq + 1, f"record #{seq}: {named[1]}")
+    log = session.log
+    assert isinstance(log, LogFile)  # an import always writes a log file
+    try:
+        check_signatures(log, actor_fault)  # a crafted actor; a forged record, chain recomputed
+    except LogError as exc:
+        raise _at_line(path, exc) from None
     undone = undone_after(session.markers())
     wrong = sorted(undone ^ flagged[1])
     if wrong:

@@ -75,7 +75,10 @@ class Report:
 
 
 def build(
-    session: Any, until: int | None = None, describe: Callable[[Any, Any], str] | None = None
+    session: Any,
+    until: int | None = None,
+    describe: Callable[[Any, Any], str] | None = None,
+    hidden: Callable[[str, str], bool] | None = None,
 ) -> Report:
     """Build the report of a session, at its end or right after seq ``until``.
 
@@ -84,6 +87,8 @@ def build(
         until: The last seq to cover (inside a command: rounded up to the command's end);
             undo/redo markers after it are not applied, as for ``state --at``.
         describe: ``(record, event) -> text`` of a timeline line (a server redacts with it).
+        hidden: ``(entity, field) -> bool``, true for a field the reader may not see: its
+            changes count in no figure, series, gain, damage or total (a server's seat).
 
     Raises:
         LogError: the log (or the prefix) cannot be read or does not fold.
@@ -91,7 +96,7 @@ def build(
     if until is not None:
         until = session.command_end(until)
     final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
-    tally = Tally(undone_after(session.markers(until)), describe)
+    tally = Tally(undone_after(session.markers(until)), describe, hidden)
     for entry in session_changes(session, until=until, observe=tally.record):
         tally.applied(entry)
     tally.finish()

@@ -49,13 +49,19 @@ def _number(value: Any) -> bool:
 class Tally:
     """Sums kept while a session is read: :meth:`record` sees every record, :meth:`applied`
     each event that counts with the changes it made (in log order, each after its record).
-    ``describe(record, event)`` gives a timeline line's text (default: type and description)."""
+    ``describe(record, event)`` gives a timeline line's text (default: type and description);
+    ``hidden(entity, field)`` is true for a field the reader may not see (a served seat: an
+    enemy's HP), whose changes then count nowhere: no figure, series, gain, damage or total."""
 
     def __init__(
-        self, undone: set[int], describe: Callable[[Any, Event], str] | None = None
+        self,
+        undone: set[int],
+        describe: Callable[[Any, Event], str] | None = None,
+        hidden: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.undone = undone
         self.describe = describe or (lambda rec, event: f"{rec.type} {event.describe()}")
+        self.hidden = hidden
         self.timeline: list[Line] = []
         self.notes: list[tuple[int, str, str, str, bool]] = []
         self.actors: Counter[str] = Counter()
@@ -130,7 +136,7 @@ class Tally:
             if name not in self.kinds:
                 self.kinds[name] = section[:-1]
                 self._new.append(name)
-            if "." in field or "[" in field:
+            if "." in field or "[" in field or (self.hidden and self.hidden(name, field)):
                 continue
             self._list(entry.event.TYPE, field, old, new)
             if _number(new) or _number(old):

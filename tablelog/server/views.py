@@ -337,13 +337,12 @@ def _seat_command(table: Table, command: object) -> None:
 
 def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     """``GET …/report?format=html|md``: the session report (SPEC), redacted for the seat: hidden
-    cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out.
+    cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out of the
+    figures, charts, gains, damage and totals (an enemy's HP lost told its hidden HP).
 
     Raises:
         Refusal: 422 CORE-SEQ for a seq past the end.
     """
-    import attrs
-
     from tablelog.exports import render
     from tablelog.exports.report import build
 
@@ -360,27 +359,9 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
             return f"{rec.type} {_described(line, event)[0]}"
         return f"{rec.type} {event.describe()}"
 
+    def hidden(name: str, field: str) -> bool:
+        return viewer.entity(name, {field: 0})[field] is None
+
     with table.reader() as session:
-        made = build(session, until, describe)
-    if not viewer.sees_all:
-        made = attrs.evolve(made, **_hidden_figures(made, viewer))
+        made = build(session, until, describe, None if viewer.sees_all else hidden)
     return render.html_page(made) if fmt == "html" else render.markdown(made)
-
-
-def _hidden_figures(made: Any, viewer: Viewer) -> dict[str, Any]:
-    """Return the report's figures, series and gains without what ``viewer`` may not see."""
-    import attrs
-
-    def seen(name: str, values: dict[str, Any]) -> dict[str, Any]:
-        shown = viewer.entity(name, dict(values))
-        return {k: v for k, v in shown.items() if v is not None or values[k] is None}
-
-    figures = [
-        attrs.evolve(f, start=seen(f.name, f.start), end=seen(f.name, f.end)) for f in made.figures
-    ]
-    series = {
-        g: {n: pts for n, pts in by.items() if seen(n, {g: 0}).get(g) is not None}
-        for g, by in made.series.items()
-    }
-    moves = [m for m in made.moves if seen(m[0], {m[1]: 0}).get(m[1]) is not None]
-    return {"figures": figures, "series": {g: by for g, by in series.items() if by}, "moves": moves}

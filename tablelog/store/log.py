@@ -509,8 +509,12 @@ class LogFile:
         for env in envelopes[:1]:  # one command's records share one time
             if env["at"] > horizon and _AT.fullmatch(env["at"]):
                 raise LogError(
-                    f"{self.path}: cannot append after record #{expected.seq}: "
-                    f"{_future_fault(env['at'])}"
+                    f"{self.path}: cannot append after record #{expected.seq}: the next "
+                    f"record would be dated {env['at']}, more than a day after this machine's "
+                    f"clock ({_clock_now()}): a wrong clock or a hostile edit dated "
+                    f"#{expected.seq} so; keep the records before it with: tablelog --log "
+                    f"{self.path} verify --salvage OUT (or, if this machine's clock is wrong, "
+                    "set it)"
                 )
         try:
             data, end = frame(
@@ -773,13 +777,16 @@ def time_horizon() -> str:
 
 
 def _future_fault(at: str) -> str:
-    """Say why a time past the horizon is refused, and what to do."""
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Say why a record's time past the horizon is refused (``verify`` adds its salvage hint)."""
     return (
-        f"time {at} is more than a day after this machine's clock ({now}): a wrong clock "
-        "or a hostile edit wrote it, and no record could follow it; if this clock is "
-        "right, keep the records before it with: tablelog verify --salvage OUT"
+        f"time {at} is more than a day after this machine's clock ({_clock_now()}): a wrong "
+        "clock or a hostile edit wrote it (or this machine's clock is wrong: then set it)"
     )
+
+
+def _clock_now() -> str:
+    """Return this machine's clock, UTC to the second, as messages show it."""
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def frame(

@@ -6,15 +6,40 @@ item are seen by their owner's seats and the GM; to others each shows as ``"?"``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
 from tablelog.projections import magicpunk as projection
 from tablelog.projections.magicpunk.entities import RECORDS
+from tablelog.rules.magicpunk.cards import parse_deck
+from tablelog.rules.magicpunk.clock import parse_clock
+from tablelog.rules.magicpunk.optional import parse_adopted
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
 
 __all__ = ["SYSTEM"]
+
+
+def _checked(
+    parse: Callable[[str], object],
+) -> Callable[[click.Context, click.Parameter, str | None], str | None]:
+    """Return a callback that keeps an ``init`` option's text once its rule parser takes it.
+
+    Text the parser refuses (``--rules rebuilt``, ``--clock 22:00``, ``--deck AS,ZZ``) is a usage
+    error (exit 2) naming the option and the rule, as everywhere (issue 15 item 23).
+    """
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        from tablelog.cli.core import parsed  # the CLI's one conversion; systems load first
+
+        if value is not None:
+            parsed(parse, value, f"--{param.name}")
+        return value
+
+    return check
+
 
 OPTIONS = (
     click.Option(
@@ -22,18 +47,21 @@ OPTIONS = (
         metavar='"DAY HH:MM"',
         default=None,
         help="In-game start time (magicpunk; default day 1 12:00).",
+        callback=_checked(parse_clock),
     ),
     click.Option(
         ["--deck"],
         metavar="C,C,…",
         default=None,
         help="Card list for the shared deck (magicpunk; default 54 cards).",
+        callback=_checked(parse_deck),
     ),
     click.Option(
         ["--rules"],
         metavar="RULE,…",
         default=None,
         help="Optional rules the table adopts (magicpunk; default all; docs/magicpunk.md).",
+        callback=_checked(parse_adopted),
     ),
 )
 

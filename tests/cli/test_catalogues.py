@@ -133,10 +133,17 @@ def test_a_japanese_name_of_two_techs_names_both(tmp_path: Path) -> None:
 
 
 @rule("SAGA-ATK-5")
-def test_cast_with_a_japanese_name_logs_the_id(tmp_path: Path) -> None:
-    """`saga cast Gustave 斬り払い` appends exactly what `saga cast Gustave kiri-harai` does."""
+@pytest.mark.parametrize(
+    ("ja", "tech_id", "weapon"),
+    [("斬り払い", "kiri-harai", "1h-sword"), ("強撃", "kyou-geki", "2h-sword")],
+)
+def test_cast_with_a_japanese_name_logs_the_id(
+    tmp_path: Path, ja: str, tech_id: str, weapon: str
+) -> None:
+    """`saga cast Gustave 斬り払い` appends exactly what `saga cast Gustave kiri-harai` does;
+    the issue's `saga cast Ciel 強撃` (a two-handed sword tech) logs kyou-geki."""
     logs = []
-    for tech in ("斬り払い", "kiri-harai"):
+    for tech in (ja, tech_id):
         log = tmp_path / f"{len(logs)}.tlog"
         ok(log, "init", "--system", "saga", "--seed", "3")
         ok(
@@ -150,9 +157,9 @@ def test_cast_with_a_japanese_name_logs_the_id(tmp_path: Path) -> None:
             "--stat",
             "str=40",
             "--slv",
-            "1h-sword=10",
+            f"{weapon}=10",
             "--weapon",
-            "1h-sword=30",
+            f"{weapon}=30",
             "--resist",
             "20",
         )
@@ -173,7 +180,8 @@ def test_cast_with_a_japanese_name_logs_the_id(tmp_path: Path) -> None:
         ok(log, "saga", "cast", "Gustave", tech, "--target", "Wolf", "--roll", "1")
         logs.append([json.loads(x)["data"] for x in ok(log, "log", "--json").splitlines()])
     assert logs[1] == logs[0]
-    assert "kiri-harai" == logs[0][-1]["tech"]
+    assert tech_id == logs[0][-1]["tech"]
+    assert logs[0][-1]["damage"] > 0
 
 
 @rule("MP-PROC-2")

@@ -52,6 +52,33 @@ def test_zsh_reads_the_log_from_the_environment(tmp_path: Path) -> None:
     assert ["Gustave"] == complete("tablelog saga cast G", 3, "zsh", TABLELOG_LOG=str(log))
 
 
+def fish(words: str, token: str) -> list[str]:
+    """What `tablelog` offers fish for the command line WORDS whose last token is TOKEN
+    (fish passes the token being typed, not an index): `value<TAB>what it is` lines."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from tablelog.cli.main import main; main()"],
+        env=dict(
+            os.environ, _TABLELOG_COMPLETE="fish_complete", COMP_WORDS=words, COMP_CWORD=token
+        ),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [line.split(",", 1)[1] for line in done.stdout.splitlines()]  # type,value<TAB>help
+
+
+def test_fish_offers_names_and_techs(tmp_path: Path) -> None:
+    """fish (the README's third shell): `saga cast ` offers Gustave as a character, and
+    `… Gustave kiri-ha` the catalogue's kiri-harai with its Japanese name."""
+    log = tmp_path / "wolf.tlog"
+    ok(log, "init", "--system", "saga")
+    ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320")
+    assert ["Gustave\tcharacter"] == fish(f"tablelog --log {log} saga cast ", "")
+    assert ["kiri-harai\t斬り払い"] == fish(
+        f"tablelog --log {log} saga cast Gustave kiri-ha", "kiri-ha"
+    )
+
+
 def test_without_a_log_commands_still_complete(tmp_path: Path) -> None:
     """No log: names are simply not offered, and command names still are."""
     missing = tmp_path / "none.tlog"

@@ -733,3 +733,26 @@ def test_empty_snapshot_spacing_is_the_default(log: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("TABLELOG_SNAPSHOT_EVERY", "")
     ok(log, "note", "x")
     assert '"seq": 1' in ok(log, "state", "--json")
+
+
+def test_python_dash_m_runs_the_same_command_line(tmp_path: Path) -> None:
+    """``python -m tablelog`` is the ``tablelog`` script: same output, same exit statuses."""
+    import subprocess
+    import sys
+
+    log = str(tmp_path / "m.tlog")
+    made = subprocess.run(
+        [sys.executable, "-m", "tablelog", "--log", log, "init", "--system", "pf2e"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    again = subprocess.run(
+        [sys.executable, "-m", "tablelog", "--log", log, "init", "--system", "pf2e"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 3
+    assert again.stderr.startswith("error: ") and "Traceback" not in again.stderr

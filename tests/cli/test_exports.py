@@ -77,10 +77,10 @@ def edited(text: str, line: int, old: str, new: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def refuse(tmp_path: Path, text: str) -> str:
-    """Import ``text``; it must be refused (exit 1) and create nothing beside it."""
+def refuse(tmp_path: Path, text: str | bytes) -> str:
+    """Import ``text`` (or raw bytes); it must be refused (exit 1) and create nothing beside it."""
     source = tmp_path / "bad.jsonl"
-    source.write_text(text, encoding="utf-8")
+    source.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     before = sorted(p.name for p in tmp_path.iterdir())
     err = refused(tmp_path / "new.tlog", "import", str(source))
     assert before == sorted(p.name for p in tmp_path.iterdir())
@@ -88,6 +88,7 @@ def refuse(tmp_path: Path, text: str) -> str:
     return err
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_edited_record_is_refused_naming_its_line(logs, tmp_path):
     """Changing a figure in record #24 (line 25) breaks the chain hash line 26 holds."""
     text = export(logs["pf2e-downtime"])
@@ -98,6 +99,7 @@ def test_an_edited_record_is_refused_naming_its_line(logs, tmp_path):
     )
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
     """The header (line 1), the last record (checked against the header's chain hash) and an
     undone mark that the markers contradict are each named."""
@@ -115,6 +117,7 @@ def test_an_edited_header_last_line_or_undone_mark_is_refused(logs, tmp_path):
     )
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_a_truncated_or_reordered_export_is_refused(logs, tmp_path):
     """A cut export names the line where the next record belongs; a dropped line, the line
     whose seq is out of place; garbage, the line that is not JSON."""
@@ -214,6 +217,23 @@ def test_csv_all_marks_undone_actions(logs):
     assert {"false"} == {r[-1] for r in every[1:]}  # the undone note changed nothing
 
 
+def test_csv_leaves_out_an_undone_action_or_marks_it_with_all(tmp_path):
+    """Aria takes 5 damage (#16, hp 26 -> 21), then the GM undoes it (#17): the plain csv has
+    neither; with --all #16's row is marked true and the undo's row (hp 21 -> 26) false."""
+    log = tmp_path / "u.tlog"
+    ok(log, "run", str(next(e for e in EXAMPLES if e.stem == "magicpunk-rest-stop")))
+    ok(log, "magicpunk", "damage", "Aria", "5")
+    ok(log, "undo")
+    plain = rows(export(log, "--format", "csv"))
+    assert not [r for r in plain[1:] if int(r[0]) >= 16]
+    every = rows(export(log, "--format", "csv", "--all"))
+    assert plain[1:] == [r[:-1] for r in every[1:] if int(r[0]) < 16]
+    assert [
+        ["16", "magicpunk.DamageTaken", "Aria", "hp", "26", "21", "true"],
+        ["17", "core.Undone", "Aria", "hp", "21", "26", "false"],
+    ] == [[r[0], *r[3:8], r[9]] for r in every[1:] if int(r[0]) >= 16]
+
+
 FROZEN = sorted((Path(__file__).resolve().parents[1] / "data" / "frozen").rglob("*.tlog"))
 
 
@@ -232,11 +252,47 @@ def test_frozen_logs_of_every_format_round_trip(frozen, tmp_path):
     assert frozen.read_bytes() == (tmp_path / "copy.tlog").read_bytes()
 
 
+@pytest.mark.rule("CORE-IMPORT")
 def test_an_overlong_line_is_refused_before_it_is_read_whole(logs, tmp_path):
     """A line longer than any record's JSON is refused, naming it."""
     head = export(logs["fate-fourth-war"]).splitlines()[0]
     err = refuse(tmp_path, head + "\n" + "x" * (8 * 2**20 + 10) + "\n")
-    assert "line 2: longer than 8388608 characters" in err
+    assert "line 2: longer than 8388608 bytes" in err
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_bytes_that_are_not_utf8_are_refused_naming_their_line(logs, tmp_path):
+    """An export damaged in transit (a Latin-1 'é', byte 0xe9, in record #20's actor, past the
+    first 8 KiB) is refused naming line 21 and the byte, from a file and from stdin; nothing
+    is created (it was a traceback)."""
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    lines = export(logs["saga-wolf-road"]).encode("utf-8").splitlines(keepends=True)
+    assert len(b"".join(lines[:20])) > 8192
+    lines[20] = lines[20].replace(b'"actor": "gm"', b'"actor": "g\xe9"', 1)
+    at = lines[20].index(b"\xe9") + 1
+    damaged = b"".join(lines)
+    message = f"line 21: not UTF-8 text (byte {at} of the line is 0xe9); nothing created\n"
+    assert refuse(tmp_path, damaged) == f"error: CORE-IMPORT: {tmp_path / 'bad.jsonl'} {message}"
+    new = tmp_path / "piped.tlog"
+    result = CliRunner().invoke(cli, ["import", "-", "--log", str(new)], input=damaged)
+    assert (1, f"error: CORE-IMPORT: - {message}") == (result.exit_code, result.stderr)
+    assert not new.exists()
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_an_empty_line_is_refused_naming_it(logs, tmp_path):
+    """A blank line after the last record (or between two) holds no record: named as such."""
+    lines = export(logs["fate-fourth-war"]).splitlines(keepends=True)
+    after = len(lines) + 1
+    assert f"line {after}: an empty line where a record belongs;" in refuse(
+        tmp_path, "".join(lines) + "\n"
+    )
+    assert "line 4: an empty line where a record belongs;" in refuse(
+        tmp_path, "".join(lines[:3] + ["  \n"] + lines[3:])
+    )
 
 
 def test_text_with_line_separators_stays_on_one_line(tmp_path):
@@ -303,3 +359,63 @@ def test_an_export_never_writes_through_a_link_planted_at_its_temporary_name(tmp
     result = invoke(log, "export", "--format", "csv", "-o", str(out))
     assert (result.exit_code, result.stderr) == (3, f"error: cannot write {out}: File exists\n")
     assert victim.read_text() == "mine\n" and not out.exists()
+
+
+def test_an_output_that_is_the_log_itself_is_refused(tmp_path):
+    """`export -o war.tlog` or `report -o` onto the log being read (or a link to it) once
+    replaced the campaign with its export: now a usage error (exit 2), the log unchanged."""
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "war.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", "Aria", "5")
+    (tmp_path / "link.tlog").symlink_to(log)
+    for target, command in (
+        (log, ("export",)),
+        (log, ("export", "--format", "csv")),
+        (tmp_path / "link.tlog", ("report", "--format", "html")),
+    ):
+        err = refused(log, *command, "-o", str(target), status=2)
+        assert f"error: -o {target} is the log being read ({log}); write to another file\n" == err
+    assert (tmp_path / "link.tlog").is_symlink()
+
+
+@pytest.mark.rule("CORE-IMPORT")
+@pytest.mark.parametrize(
+    ("forged", "why"),
+    [
+        (
+            ("toy.CounterAdded", "gm", {"name": "Ann\u2060", "points": 3}),
+            "record #2: CORE-NAME: a character's name cannot hold control characters: "
+            "'Ann\\u2060', which tablelog refuses at entry: a crafted record",
+        ),
+        (
+            ("core.Noted", "gm\u200b", {"text": "hi"}),
+            "record #2 at byte {offset}: its actor is one that tablelog refuses at entry "
+            "(CORE-NAME: the actor cannot hold control characters: 'gm\\u200b'; it shows as "
+            "'gm'); a crafted record",
+        ),
+    ],
+    ids=["name", "actor"],
+)
+def test_an_export_of_a_crafted_name_or_actor_is_refused_as_verify_refuses_it(
+    tmp_path, forged, why
+):
+    """A log with a record a hostile tool appended (a character `Ann\\u2060`, an actor
+    `gm\\u200b`: entry refuses both) exports, but `verify` refuses it, and so does its import:
+    line 3, record #2, verify's reason; nothing created (it imported)."""
+    from tablelog.store.log import LogFile
+    from tests.support import toy
+    from tests.support.forge import append_forged
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "toy", "add", "Aria", "5")
+    append_forged(log, forged)
+    offset = next(o for seq, _, o, *_ in LogFile(str(log)).records() if seq == 2)
+    why = why.format(offset=offset)
+    assert why.split(": ", 1)[1] in refused(log, "verify")
+    err = refuse(tmp_path, export(log))
+    assert f"bad.jsonl line 3: {why}; nothing created\n" in err

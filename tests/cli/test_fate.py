@@ -48,6 +48,11 @@ def state(log: Path) -> dict:
     return json.loads(ok(log, "state --json"))
 
 
+def last(err: str) -> str:
+    """The last line of a usage error as click's test runner prints it."""
+    return err.splitlines()[-1]
+
+
 def test_cast_prints_events_and_changes(log: Path) -> None:
     """A defense cast prints the cast and the effect with every value it changed."""
     out = ok(log, "fate cast Kiritsugu defense --grade 5 --tiles 2")
@@ -188,9 +193,12 @@ def test_anti_army_of_grade_d_is_refused(log: Path) -> None:
 
 @rule("FATE-NP-2")
 def test_np_grade_outside_the_table_is_refused(log: Path) -> None:
-    """An NP of grade C++ does not exist."""
-    err = refused(log, "fate phantasm add Lancer spear --grade C++ --type anti-unit")
-    assert err.startswith("error: FATE-NP-2: ") and "C++" in err
+    """An NP of grade C++ does not exist: a usage error (exit 2) naming FATE-NP-2 and C++."""
+    err = refused(log, "fate phantasm add Lancer spear --grade C++ --type anti-unit", 2)
+    assert last(err) == (
+        "Error: Invalid value for --grade: FATE-NP-2: NP grade C++ does not exist (E, D, C, C+, "
+        "B, B+, B++, A, A+, A++, A+++ or EX)"
+    )
 
 
 @rule("FATE-NP-5")
@@ -244,20 +252,34 @@ def test_unknown_names_are_refused(log: Path, line: str, words: list) -> None:
 
 @rule("FATE-CC-7")
 def test_unknown_attribute_is_refused(log: Path) -> None:
-    """The attribute 'lightning' is refused with FATE-CC-7."""
+    """The attribute 'lightning' is a usage error (exit 2) naming FATE-CC-7 (issue 15 item 23)."""
     err = refused(
         log,
         "fate master add Kayneth --quality A --quantity C --crest C"
         " --attribute lightning --hp 40 --mp 40 --cc-budget 20",
+        2,
     )
-    assert err.startswith("error: FATE-CC-7: ") and "lightning" in err
+    assert last(err) == (
+        "Error: Invalid value for --attribute: FATE-CC-7: unknown attribute lightning (earth, "
+        "water, fire, wind, ether, hollow or none; or 지 수 화 풍 공 허 무)"
+    )
 
 
 @rule("FATE-NP-13")
 def test_unknown_modifier_is_refused(log: Path) -> None:
-    """The modifier 'sparkle' is refused with FATE-NP-13 naming it."""
-    err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod sparkle=1")
-    assert err.startswith("error: FATE-NP-13: ") and "sparkle" in err
+    """The modifier 'sparkle' is a usage error (exit 2) naming FATE-NP-13 and it; a modifier that
+    does not fit the NP stays a refusal (exit 1)."""
+    err = refused(
+        log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod sparkle=1", 2
+    )
+    assert last(err).startswith(
+        "Error: Invalid value for --mod: FATE-NP-13: unknown modifier sparkle (known: "
+    )
+    err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod drain=8")
+    assert (
+        "error: FATE-NP-13: modifier drain is for a bounded field, not a true-name anti-unit "
+        "attack NP\n"
+    ) == err
 
 
 def test_bad_mod_syntax_is_a_usage_error(log: Path) -> None:
@@ -299,15 +321,18 @@ def test_stored_spell_grades_may_be_letters(log: Path) -> None:
 
 @rule("FATE-CC-10")
 def test_a_stored_grade_that_is_no_grade_says_what_is_expected(log: Path) -> None:
-    """`--stored attack=Q` is refused naming Q and the numbers or letters a grade may be."""
+    """`--stored attack=Q` is a usage error naming Q and the numbers or letters a grade may be."""
     err = refused(
         log,
         "fate master add Kayneth --quality A --quantity C --crest A"
         " --attribute water --hp 40 --mp 40 --cc-budget 20"
         " --stored attack=Q",
+        2,
     )
-    assert err.startswith("error: FATE-CC-10: stored attack spell grade Q is not a grade")
-    assert "a number or a letter E, D, C, B, A" in err
+    assert last(err) == (
+        "Error: Invalid value for --stored: FATE-CC-10: stored attack spell grade Q is not a "
+        "grade: give a number or a letter E, D, C, B, A"
+    )
 
 
 @rule("FATE-CAST-4")
@@ -425,8 +450,11 @@ def test_huge_grades_are_refused_before_they_reach_the_log(tmp_path: Path) -> No
     assert "must be at most 1000000000" in err
     err = cli.refused(log, *master[:3], "J", *master[4:], "--character-grade", "9" * 20, status=2)
     assert "--character-grade" in err
-    err = cli.refused(log, *master[:3], "J", *master[4:], "--anti-magic", "9999999")
-    assert err == "error: FATE-CAST-4: anti-magic 9999999 is over 1000\n"
+    err = cli.refused(log, *master[:3], "J", *master[4:], "--anti-magic", "9999999", status=2)
+    assert (
+        last(err)
+        == "Error: Invalid value for --anti-magic: FATE-CAST-4: anti-magic 9999999 is over 1000"
+    )
 
 
 # --- randomness: fate has none; undoing and retaking an action gives the same result ----------
@@ -533,3 +561,85 @@ def test_outside_damage_of_a_rank_god_hand_ignores(log: Path) -> None:
     assert "Herc takes 10 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank A")
     err = refused(log, "fate release Saber excalibur --target Lancer --units 2")
     assert "error: FATE-NP-11: --units is for an NP that summons familiars\n" == err
+
+
+# --- issue 15 item 23: one kind of mistake, one exit status ------------------------------------
+
+USAGE = [
+    pytest.param(
+        "fate damage Saber --hp -1",
+        "Error: Invalid value for '--hp': -1 is not in the range 0<=x<=1000000000.",
+        id="negative damage",
+    ),
+    pytest.param(
+        "fate servant add Archer --hp 0 --mp 30",
+        "Error: Invalid value for '--hp': 0 is not in the range 1<=x<=1000000000.",
+        id="no HP",
+    ),
+    pytest.param(
+        "fate cast Tokiomi attack --grade 2 --tiles 0 --target Lancer",
+        "Error: Invalid value for '--tiles': 0 is not in the range 1<=x<=10000.",
+        id="no tile",
+    ),
+    pytest.param(
+        "fate cast Tokiomi attack --grade -1 --tiles 1 --target Lancer",
+        "Error: Invalid value for --grade: FATE-CAST-2: attack grade -1 is below 0",
+        marks=rule("FATE-CAST-2"),
+        id="negative grade",
+    ),
+    pytest.param(
+        "fate cast Tokiomi fireball --grade 2 --tiles 1 --target Lancer",
+        "Error: Invalid value for KIND: FATE-CAST-1: unknown kind fireball: a kind is attack, "
+        "defense, heal, buff or curse",
+        marks=rule("FATE-CAST-1"),
+        id="unknown kind",
+    ),
+    pytest.param(
+        "fate phantasm add Lancer spear --grade C --type anti-sky",
+        "Error: Invalid value for --type: FATE-NP-3: unknown NP type anti-sky (anti-unit, "
+        "anti-army, anti-fortress, anti-country, anti-world, army or field)",
+        marks=rule("FATE-NP-3"),
+        id="unknown type",
+    ),
+    pytest.param(
+        "fate phantasm add Lancer spear --grade C --type anti-unit --form shield",
+        "Error: Invalid value for --form: FATE-NP-3: unknown form shield (attack or defense)",
+        marks=rule("FATE-NP-3"),
+        id="unknown form",
+    ),
+    pytest.param(
+        "fate ability add Tokiomi gem --grade C --type gem-shot",
+        "Error: Invalid value for --type: FATE-NP-3: unknown NP type gem-shot (anti-unit, "
+        "anti-army, anti-fortress, anti-country, anti-world, army or field)",
+        marks=rule("FATE-NP-3"),
+        id="unknown unique ability type",
+    ),
+    pytest.param(
+        "fate servant add Archer --hp 30 --mp 30 --madness Z",
+        "Error: Invalid value for --madness: FATE-NP-4: madness Z is not a grade: give E, D, C, "
+        "B, A or EX (or the number 1 to 5), with up to three +",
+        marks=rule("FATE-NP-4"),
+        id="unknown madness grade",
+    ),
+    pytest.param(
+        "fate damage Saber --hp 5 --rank Z",
+        "Error: Invalid value for --rank: FATE-NP-15: rank Z is not a grade: give a number or a "
+        "letter E, D, C, B, A or EX (7)",
+        marks=rule("FATE-NP-15"),
+        id="unknown rank",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), USAGE)
+def test_a_number_out_of_range_or_an_unknown_word_is_a_usage_error(log: Path, line, message):
+    """A negative or out-of-range number, or a word the game has no such thing as, is a usage
+    error (exit 2) naming the option (and the rule), as in every system; the log unchanged."""
+    assert message == last(refused(log, line, 2))
+
+
+@rule("FATE-CAST-2")
+def test_a_grade_above_the_casters_power_stays_a_refusal(log: Path) -> None:
+    """What the table does not allow (grade 5 for a caster of attack power 4) is a rule: exit 1."""
+    err = refused(log, "fate cast Tokiomi attack --grade 5 --tiles 1 --target Kiritsugu")
+    assert "error: FATE-CAST-2: attack grade 5 is outside 1..4 (the caster's attack power)\n" == err

@@ -109,11 +109,6 @@ def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, l
     "args, pattern",
     [
         (
-            ("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
-            r"^error: MP-CARDS: 1S is not a card \(cards are written AS 10H QD 2C JK1\)",
-        ),
-        (("magicpunk", "play", "Aria", "ZZ"), r"^error: MP-CARDS: ZZ is not a card"),
-        (
             ("magicpunk", "draw", "Bram", "--cards", "7H"),
             r"^error: MP-CARDS: 7H is not in the draw pile \(it is in Aria's hand\)",
         ),
@@ -153,11 +148,6 @@ def test_undo_and_the_same_action_again_gives_the_same_result(log: Path, args, l
         ),
         (("magicpunk", "circulate", "Bram"), r"^error: MP-CIRC-3: Bram holds no cards"),
         (("magicpunk", "damage", "Zed", "3"), r"^error: UNKNOWN-NAME: no character named 'Zed'"),
-        (("magicpunk", "roll", "3d10"), r"^error: MP-CHECK: '3d10' is not nMPm or nMPmCx"),
-        (
-            ("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
-            r"^error: MP-PROC-2: unknown material 'gold'",
-        ),
         (
             (
                 "magicpunk",
@@ -180,11 +170,97 @@ def test_refusals_exit_1_and_leave_the_log(log: Path, args, pattern):
     assert re.search(pattern, refused(log, *args))
 
 
+UNKNOWN_WORDS = [
+    pytest.param(
+        ("magicpunk", "draw", "Bram", "--cards", "KD,1S"),
+        "--cards: MP-CARDS: 1S is not a card (cards are written AS 10H QD 2C JK1)",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "play", "Aria", "ZZ"),
+        "CARDS: MP-CARDS: ZZ is not a card (cards are written AS 10H QD 2C JK1)",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "charge", "a-battery", "7H", "7H", "--from", "Aria"),
+        "CARDS: MP-CARDS: 7H named twice: name each card once",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "circulate", "Aria", "--cards", "AS,QQ"),
+        "--cards: MP-CARDS: QQ is not a card (cards are written AS 10H QD 2C JK1)",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "draw", "Aria", "--cards", ","),
+        "--cards: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "circulate", "Aria", "--cards", ""),
+        "--cards: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)",
+        marks=pytest.mark.rule("MP-CARDS"),
+    ),
+    pytest.param(
+        ("magicpunk", "procure", "Aria", "--material", "gold", "--quality", "fine"),
+        "--material: MP-PROC-2: unknown material 'gold' (one of steel, hardwood, synthetic-fibre, "
+        "beast-hide, alloy, heavy-black-iron, magic-wood, magic-beast-hide, synthetic-resin, "
+        "reinforced-crystal, magic-silver-thread, magic-shell, mana-silver)",
+        marks=pytest.mark.rule("MP-PROC-2"),
+    ),
+    pytest.param(
+        (
+            "magicpunk",
+            "procure",
+            "Aria",
+            "--material",
+            "steel",
+            "--quality",
+            "fine",
+            "--design",
+            "x",
+        ),
+        "--design: MP-PROC-2: unknown design 'x' (one of none, signed, beautiful, gorgeous)",
+        marks=pytest.mark.rule("MP-PROC-2"),
+    ),
+    pytest.param(
+        ("magicpunk", "roll", "3d10"),
+        "NOTATION: MP-CHECK: '3d10' is not nMPm or nMPmCx (e.g. 3MP10, MP12, 2MP12C4)",
+        marks=pytest.mark.rule("MP-CHECK"),
+    ),
+    pytest.param(
+        ("magicpunk", "rebuild", "Bram", "--skill", "swordplay=wizard"),
+        "--skill: MP-REBUILD-5: unknown skill rank 'wizard' (novice, expert, master or 1-3)",
+        marks=pytest.mark.rule("MP-REBUILD-5"),
+    ),
+    pytest.param(
+        ("magicpunk", "character", "add", "Cid", *"--body 8 --sense 8 --intellect 8".split())
+        + ("--magic", "8", "--hp", "20", "--skill", "stealth=4"),
+        "--skill: MP-REBUILD-5: unknown skill rank '4' (novice, expert, master or 1-3)",
+        marks=pytest.mark.rule("MP-REBUILD-5"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), UNKNOWN_WORDS)
+def test_an_unknown_keyword_value_is_a_usage_error(log: Path, args, message):
+    """Issue 15 item 23: a card code, a check notation, a skill rank or a rarity table row the
+    game does not have is a usage error (exit 2) naming the argument, the rule and the value;
+    the log unchanged."""
+    err = refused(log, *args, status=2)
+    assert f"Error: Invalid value for {message}\n" == err.splitlines(keepends=True)[-1]
+
+
+@pytest.mark.rule("MP-CLOCK")
 def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
-    """`init --clock` that is not DAY HH:MM exits 1 with MP-CLOCK and creates no log."""
+    """`init --clock` that is not DAY HH:MM is a usage error (exit 2) naming MP-CLOCK and
+    creates no log."""
     path = tmp_path / "bad.tlog"
-    err = refused(path, "init", "--system", "magicpunk", "--clock", "22:00")
-    assert err.startswith("error: MP-CLOCK: clock '22:00' is not 'DAY HH:MM'")
+    err = refused(path, "init", "--system", "magicpunk", "--clock", "22:00", status=2)
+    assert err.endswith(
+        "Error: Invalid value for --clock: MP-CLOCK: clock '22:00' is not 'DAY HH:MM' (e.g. "
+        "'1 22:00')\n"
+    )
     assert not path.exists()
 
 
@@ -193,11 +269,13 @@ def test_init_with_a_bad_clock_is_refused(tmp_path: Path):
     [("AS,ZZ", "ZZ is not a card"), ("AS,KS,AS", "AS named twice: name each card once")],
 )
 def test_init_with_a_bad_deck_is_refused(tmp_path: Path, deck: str, message: str):
-    """`init --deck` with an unknown or repeated card exits 1 with MP-CARDS and creates no log."""
+    """`init --deck` with an unknown or repeated card is a usage error (exit 2) naming MP-CARDS
+    and creates no log."""
     path = tmp_path / "bad.tlog"
-    assert f"error: MP-CARDS: {message}" in refused(
-        path, "init", "--system", "magicpunk", "--deck", deck
+    assert f"Error: Invalid value for --deck: MP-CARDS: {message}" in refused(
+        path, "init", "--system", "magicpunk", "--deck", deck, status=2
     )
+    assert not path.exists()
     assert not path.exists()
 
 
@@ -521,18 +599,11 @@ def test_rest_who_refuses_duplicates_and_blank_names(log: Path, who: str, messag
             ),
             "error: CORE-NAME: a region cannot be empty\n",
         ),
-        (
-            ("magicpunk", "draw", "Aria", "--cards", ","),
-            "error: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)\n",
-        ),
-        (
-            ("magicpunk", "circulate", "Aria", "--cards", ""),
-            "error: MP-CARDS: no card named (cards are written AS 10H QD 2C JK1)\n",
-        ),
     ],
 )
 def test_names_and_card_lists_that_would_log_nothing_readable_are_refused(log: Path, args, message):
-    """Empty or space-padded spell, gate and region names and empty card lists were logged."""
+    """Empty or space-padded spell, gate and region names were logged (empty card lists too:
+    now a usage error, test_an_unknown_keyword_value_is_a_usage_error)."""
     assert refused(log, *args) == message
 
 
@@ -616,8 +687,9 @@ def test_init_rules_leaves_out_rebuild(tmp_path: Path):
     [
         (
             ("--system", "magicpunk", "--rules", "rebuilt"),
-            1,
-            "error: MP-ADOPT: rebuilt: not an optional rule (one of sleep-circulation, ",
+            2,
+            "Error: Invalid value for --rules: MP-ADOPT: rebuilt: not an optional rule (one of "
+            "sleep-circulation, ",
         ),
         (("--system", "pf2e", "--rules", "cover"), 2, "pf2e sessions take no --rules"),
     ],

@@ -39,14 +39,15 @@ BAD = {
     "Zoe\u0308": "not in composed form",
     ".": "no URL path segment",
     "..": "no URL path segment",
+    "Ann,Bo": "cannot hold a comma",
 }
 
 
 @pytest.mark.parametrize("system", sorted(ADD))
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_bad_names_are_refused_in_every_system(tmp_path: Path, system: str, name: str) -> None:
-    """Empty, padded, control-character, overlong, decomposed names and ``.``/``..`` exit 1 with
-    CORE-NAME."""
+    """Empty, padded, control-character, overlong, decomposed names, ``.``/``..`` and names with
+    a comma (issue 15 item 22) exit 1 with CORE-NAME."""
     log = tmp_path / "s.tlog"
     ok(log, "init", "--system", system)
     args = [a.format(name) if a == "{}" else a for a in ADD[system]]

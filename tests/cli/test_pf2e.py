@@ -348,6 +348,20 @@ def test_a_trained_crafter_crafts_no_magic_items(log: Path) -> None:
     ) == (line, err)
 
 
+@rule("PF2E-ETCH-1")
+def test_a_trained_crafter_etches_no_plus_3_potency(log: Path) -> None:
+    """Issue 15 item 20's example: a trained crafter with the formula and the sword in hand is
+    refused +3 potency, the message saying why (no Magical Crafting, trained), the log unchanged."""
+    ok(log, "pf2e", "character", "add", "Merisiel", "--level", "20", "--crafting", "trained")
+    ok(log, "pf2e", "formula", "add", "Merisiel", "weapon-potency-3")
+    ok(log, "pf2e", "give", "longsword-1", "--to", "Merisiel")
+    err = refused(log, "pf2e", "etch", "longsword-1", "weapon-potency-3", "--by", "Merisiel")
+    assert (
+        "error: PF2E-ETCH-1: Merisiel cannot craft magic items: no Magical Crafting (trained in "
+        "Crafting)\n"
+    ) == err
+
+
 @rule("PF2E-XFER-6")
 def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> None:
     """pf2e draws nothing: the Crafting check's degree is the table's (--outcome). Undoing a

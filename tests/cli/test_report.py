@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -109,13 +110,25 @@ def test_headline_totals(sessions):
         == count(pf2e["records"], "pf2e.RuneEtched")
         == dict(pf2e["report"]["totals"])["runes etched"]
     )
-    assert 2 == dict(pf2e["report"]["totals"])["runes moved"]
+    assert (
+        2
+        == count(pf2e["records"], "pf2e.RuneTransferred")
+        == dict(pf2e["report"]["totals"])["runes moved"]
+    )
     spent = sum(c["spent_gp"] for c in pf2e["states"][-1]["characters"].values())
     assert 7498.5 == spent == dict(pf2e["report"]["totals"])["gp spent"]
     played = sum(
         len(r["data"]["cards"]) for r in mp["records"] if r["type"] == "magicpunk.CardsPlayed"
     )
     assert 1 == played == dict(mp["report"]["totals"])["cards played"]
+    drawn = sum(
+        sum(
+            (Counter(c["hand"]) - Counter(before["characters"].get(n, {}).get("hand", []))).values()
+        )
+        for before, after in zip(mp["states"], mp["states"][1:], strict=False)
+        for n, c in after["characters"].items()
+    )  # every card that came into a hand between two `state --at`s: draws and circulations
+    assert 13 == drawn == dict(mp["report"]["totals"])["cards drawn"]
     casts = len({r["cmd"] for r in saga["records"] if r["type"] == "saga.AttackDamageDealt"})
     assert 7 == casts == dict(saga["report"]["totals"])["techs used"]
 

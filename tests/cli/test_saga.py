@@ -285,14 +285,9 @@ def test_unit_json_keys(log: Path):
         (("saga", "cast", "Gustave", "no-such-tech", "--target", "Wolf"), "UNKNOWN-NAME"),
         (("saga", "cast", "Ward", "desu-uindo", "--target", "Wolf"), "SAGA-LP-2"),
         (
-            ("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "mood=1"),
-            "SAGA-ATK-11",
-        ),
-        (
             ("saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--roll", "0.9"),
             "SAGA-ATK-16",
         ),
-        (("saga", "unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"), "SAGA-ATK-5"),
         (("saga", "unit", "add", "Gustave", "--max-hp", "9"), "CORE-NAME"),
         (("saga", "buff", "Gustave", "--by", "Ward"), "SAGA-EFF-2"),
     ],
@@ -311,6 +306,19 @@ def test_blood_refusal_names_the_values(log: Path):
 
 
 @pytest.mark.rule("SAGA-POISON-1")
+@pytest.mark.rule("SAGA-POISON-2")
+@pytest.mark.parametrize("roll", ["1.06", "0.94", "2"])
+def test_a_poison_roll_outside_its_range_is_a_usage_error(log: Path, roll: str):
+    """A poison roll outside 0.95..1.05 is a number out of range: exit 2 naming the rule and the
+    value (issue 15 item 23), the log unchanged; 1.05 itself is taken."""
+    before = log.read_bytes()
+    result = invoke(log, "saga", "poison", "Wolf", "--roll", roll)
+    assert result.exit_code == 2
+    assert f"SAGA-POISON-2: poison roll {roll} lies outside 0.95..1.05" in result.output
+    assert log.read_bytes() == before
+    ok(log, "saga", "poison", "Wolf", "--roll", "1.05")
+
+
 def test_poison_twice_in_a_turn_is_refused(log: Path):
     """The second poison in the same turn exits 1 (SAGA-POISON-1); after `saga turn` it works."""
     ok(log, "saga", "poison", "Wolf")
@@ -390,8 +398,9 @@ def _last_hits(log: Path, kind: str) -> list[tuple[str, int, str]]:
 def test_undo_and_the_same_action_again_draw_the_same_random_result(
     log: Path, command: tuple[str, ...], kind: str
 ):
-    """Three times undo then the same action: the same random factors (and random targets)
-    each time, since draws are keyed by the draw counter the undo restores, not the log seq."""
+    """Three times undo then the same action: the random factors (and random targets) of the
+    first time each time, since draws are keyed by the draw counter the undo restores, not the
+    log seq."""
     ok(
         log,
         "saga",
@@ -414,12 +423,13 @@ def test_undo_and_the_same_action_again_draw_the_same_random_result(
     ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")  # draw 0 is used
     ok(log, *command)
     first = [json.loads(line)["data"] for line in ok(log, "log", "--json").splitlines()][-1]
+    original = _last_hits(log, kind)
     results = []
     for _ in range(3):
         ok(log, "undo")
         ok(log, *command)
         results.append(_last_hits(log, kind))
-    assert [results[0]] * 3 == results
+    assert [original] * 3 == results
     assert 1 == first["draw_no"]
 
 
@@ -710,7 +720,8 @@ def test_single_target_refusal_reads_as_english(log: Path):
 
 @pytest.mark.rule("SAGA-ATK-11")
 def test_situation_numbers_are_bounded(log: Path):
-    """`--situation combo=…` beyond 10000 is refused by SAGA-ATK-11, naming the bound."""
+    """`--situation combo=…` beyond 10000 is a usage error (exit 2) naming SAGA-ATK-11 and
+    the bound."""
     err = refused(
         log,
         "saga",
@@ -721,11 +732,98 @@ def test_situation_numbers_are_bounded(log: Path):
         "Wolf",
         "--situation",
         f"combo={HUGE}",
+        status=2,
     )
     assert (
-        f"error: SAGA-ATK-11: situation combo must be a whole number from 0 to 10000, not "
-        f"'{HUGE}'\n"
+        f"Error: Invalid value for --situation: SAGA-ATK-11: situation combo must be a whole "
+        f"number from 0 to 10000, not '{HUGE}'\n"
+    ) == err.splitlines(keepends=True)[-1]
+
+
+WEAPON_TYPES = (
+    "1h-sword, 2h-sword, 1h-gun, 2h-gun, martial-arts, monster, melee-mech, shooting-mech, "
+    "support-mech, spell, inherited, enemy"
+)
+UNKNOWN_WORDS = [
+    pytest.param(
+        ("cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "mood=1"),
+        "--situation: SAGA-ATK-11: unknown situation 'mood' (known: defending, guard, "
+        "earth_shield, angry, slayer, instant_death_class, instant_death, drain, full_heal, "
+        "support, overdrive, confused, protect, combo, defend_void, outcome)",
+        marks=pytest.mark.rule("SAGA-ATK-11"),
+    ),
+    pytest.param(
+        ("cast", "Gustave", "kiri-harai", "--target", "Wolf", "--situation", "guard=maybe"),
+        "--situation: SAGA-ATK-11: situation guard must be yes or no, not 'maybe'",
+        marks=pytest.mark.rule("SAGA-ATK-11"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--enemy", "--hp-floor-rate", "150"),
+        "--hp-floor-rate: SAGA-HP-1: the HP floor rate is a percentage from 0 to 100, got 150",
+        marks=pytest.mark.rule("SAGA-HP-1"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--stat", "luck=3"),
+        "--stat: SAGA-ATK-5: unknown stat 'luck' (known: str, tec, agi, vit, int, con)",
+        marks=pytest.mark.rule("SAGA-ATK-5"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--weapon", "1h-sord=30"),
+        f"--weapon: SAGA-ATK-5: unknown weapon type '1h-sord'; did you mean '1h-sword'? (known: "
+        f"{WEAPON_TYPES})",
+        marks=pytest.mark.rule("SAGA-ATK-5"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--slv", "gun=3"),
+        f"--slv: SAGA-ATK-5: unknown weapon type 'gun'; did you mean '2h-gun'? (known: "
+        f"{WEAPON_TYPES})",
+        marks=pytest.mark.rule("SAGA-ATK-5"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--five", "air=3"),
+        "--five: SAGA-ATK-9: unknown element 'air' (known: wood, fire, earth, metal, water)",
+        marks=pytest.mark.rule("SAGA-ATK-9"),
+    ),
+    pytest.param(
+        ("unit", "add", "Kat", "--max-hp", "9", "--trait", "atack/slash=5"),
+        "--trait: SAGA-EFF-4: unknown trait kind 'atack'; did you mean 'attack'? (known: "
+        "tech-power, anger-power, defense-resist, guard-rate, target-guard-rate, attack, "
+        "defense)",
+        marks=pytest.mark.rule("SAGA-EFF-4"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), UNKNOWN_WORDS)
+def test_an_unknown_keyword_value_is_a_usage_error(log: Path, args, message):
+    """Issue 15 item 23: a situation, stat, weapon type, element or trait kind the game does not
+    have, or an HP floor rate outside 0..100, is a usage error (exit 2) naming the option, the
+    rule and the value; log unchanged."""
+    err = refused(log, "saga", *args, status=2)
+    assert f"Error: Invalid value for {message}\n" == err.splitlines(keepends=True)[-1]
+
+
+@pytest.mark.rule("CORE-NAME")
+def test_a_tech_id_with_a_comma_is_refused(log: Path):
+    """A session tech's id is a name like any other: no comma (issue 15 item 22)."""
+    args = ("tech", "add", "slash,x", "--power", "3", "--attack-count", "1")
+    err = refused(log, "saga", *args, "--random-width", "5", "--weapon-type", "1h-sword")
+    assert (
+        "error: CORE-NAME: a tech id cannot hold a comma (commas separate names in options like "
+        "--who A,B): 'slash,x'\n"
     ) == err
+
+
+@pytest.mark.rule("SAGA-ATK-9")
+def test_a_sheet_with_an_unknown_element_is_a_usage_error(log: Path, tmp_path: Path):
+    """A sheet's `five = {air = 3}` is refused as the option is (exit 2), naming --sheet."""
+    sheet = tmp_path / "kat.json"
+    sheet.write_text(json.dumps({"max_hp": 9, "five": {"air": 3}}))
+    err = refused(log, "saga", "unit", "add", "Kat", "--sheet", str(sheet), status=2)
+    assert err.endswith(
+        "Error: Invalid value for --sheet: SAGA-ATK-9: unknown element 'air' (known: wood, fire, "
+        "earth, metal, water)\n"
+    )
 
 
 def test_calc_refuses_a_weapon_power_that_is_not_a_number():

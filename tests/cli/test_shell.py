@@ -96,6 +96,21 @@ def test_history_is_kept_across_sessions(war: Path, tmp_path: Path) -> None:
     assert [{"text": "first"}] * 2 == [e["data"] for e in events(war)[-2:]]
 
 
+def test_a_history_file_it_cannot_use_is_one_warning(war: Path, tmp_path: Path) -> None:
+    """$TABLELOG_HISTORY naming a directory: one warning line on the first line typed, then the
+    shell goes on (it printed a traceback and `Press ENTER to continue...` at each line)."""
+    child = spawn(war, tmp_path)
+    printed = type_line(child, "note one")
+    assert f"warning: the history is kept for this session only ({tmp_path}: Is a directory)" in (
+        printed
+    )
+    assert "#3 core.Noted" in printed
+    printed = type_line(child, "note two")
+    assert "#4 core.Noted" in printed
+    assert "warning" not in printed and "Traceback" not in printed + child.before
+    assert 0 == leave(child)
+
+
 @pytest.mark.rule("CORE-UNDO")
 def test_undo_redo_status_and_errors(war: Path, tmp_path: Path) -> None:
     """undo, redo and status are words; a refused line prints its error and the shell goes on."""
@@ -177,6 +192,13 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     saga = tmp_path / "s.tlog"
     ok(saga, "init", "--system", "saga")
     assert "kiri-harai" in completions(saga, "cast Gustave kiri")
+    shell = Shell(Env(log_path=str(saga), actor="gm"), cli)
+    completer = ShellCompleter(shell.resolve, shell.first_words, shell.state)
+    shown = {
+        c.text.rstrip(): c.display_meta_text
+        for c in completer.get_completions(Document("cast Gustave kiri-ha"), None)
+    }
+    assert {"kiri-harai": "斬り払い"} == shown  # the Japanese name beside the id
     mp = tmp_path / "m.tlog"
     ok(mp, "init", "--system", "magicpunk")
     ok(
@@ -198,6 +220,8 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     )
     ok(mp, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
     assert ["AS", "3C"] == completions(mp, "play Aria ")
+    ok(mp, "magicpunk", "item", "add", "a-battery", "--owner", "Aria")
+    assert ["AS", "3C"] == completions(mp, "charge a-battery ")  # it holds none: Aria's
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
         completions(mp, "procure Aria --material mag")
     )

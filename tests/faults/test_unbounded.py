@@ -161,12 +161,15 @@ def test_a_record_dated_9999_is_named_and_the_log_can_be_mended(tmp_path: Path) 
     result = invoke(log, "note", "later")
     assert result.exit_code == 3
     assert result.stderr.startswith(
-        f"error: {log}: cannot append after record #2: time 9999-12-31T00:00:00.000001Z is more "
-        "than a day after this machine's clock ("
+        f"error: {log}: cannot append after record #2: the next record would be dated "
+        "9999-12-31T00:00:00.000001Z, more than a day after this machine's clock ("
     )
     assert result.stderr.endswith(
-        "if this clock is right, keep the records before it with: tablelog verify --salvage OUT\n"
+        "): a wrong clock or a hostile edit dated #2 so; keep the records before it with: "
+        f"tablelog --log {log} verify --salvage OUT (or, if this machine's clock is wrong, "
+        "set it)\n"
     )
+    assert result.stderr.count("\n") == 1
     assert log.read_bytes() == before
     result = invoke(log, "verify")
     assert result.exit_code == 1
@@ -174,7 +177,11 @@ def test_a_record_dated_9999_is_named_and_the_log_can_be_mended(tmp_path: Path) 
         f"error: {log}: corrupt record #2 at byte {LogFile(str(log)).scan_all()[1].offset}: "
         "time 9999-12-31T00:00:00.000000Z is more than a day after this machine's clock ("
     )
-    assert "verify --salvage OUT" in result.stderr
+    assert result.stderr.endswith(  # the salvage hint once, with the log's path
+        "): a wrong clock or a hostile edit wrote it (or this machine's clock is wrong: then "
+        f"set it); keep the valid prefix with: tablelog --log {log} verify --salvage OUT\n"
+    )
+    assert result.stderr.count("--salvage") == 1
     assert "from the future" in ok(log, "log")
     out = tmp_path / "out.tlog"
     assert ok(log, "verify", "--salvage", str(out)).startswith("salvaged: 1 records")
@@ -212,7 +219,7 @@ def test_the_store_never_writes_a_time_a_day_ahead(tmp_path: Path) -> None:
     writer.scan_all()
     assert writer.end is not None
     envelope = {"type": "core.Noted", "v": 1, "actor": "gm", "data": {"text": "x"}, "cmd": 1}
-    with pytest.raises(LogError, match="is more than a day after this machine's clock"):
+    with pytest.raises(LogError, match="dated 2999-01-01T00:00:00.000000Z, more than a day after"):
         writer.append([{**envelope, "at": "2999-01-01T00:00:00.000000Z"}], writer.end)
     hour = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
     ahead = hour.strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -483,7 +483,46 @@ def test_a_lost_race_stamps_after_the_log_s_new_last_record(
     records = LogFile(str(path)).scan_all(chain=True)
     assert [(1, "gm"), (2, "Bo"), (3, "Ann")] == [(r.cmd, r.actor) for r in records]
     assert stamp_module.after(bo_now) == records[-1].at
-    assert [r.at for r in records] == sorted(r.at for r in records)
+    assert [r.at for r in records] == sorted({r.at for r in records})  # strictly increasing
+    assert ok(path, "verify").startswith(f"ok: {path}: 3 records, hash chain intact")
+
+
+def test_a_lost_race_behind_a_fast_record_stamps_after_the_winner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's example: the log's last record is Bo's, dated an hour ahead (his laptop runs
+    fast); Ann decides (her stamp: 1 µs after it), Bo appends again first, a second later by his
+    clock; Ann's retry stamps 1 µs after Bo's new record, not 1 µs after her own failed stamp
+    (which went back a second). Times strictly increase, verify is ok, and Ann's undo takes
+    back her command alone (issue 13, item 2)."""
+    import datetime as dt
+
+    import tablelog.store.stamp as stamp_module
+
+    path = tmp_path / "s.tlog"
+    play(path, [toy.AddCounter("a", 9)])
+    ahead = dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)
+    fast = [(ahead + dt.timedelta(seconds=s)).strftime("%Y-%m-%dT%H:%M:%S.%fZ") for s in (0, 1)]
+    real_now = stamp_module.now_utc
+    monkeypatch.setattr(stamp_module, "now_utc", lambda: fast[0])
+    bo = Session(str(path), actor="Bo")
+    bo.execute(toy.SpendPoints("a", 1))
+    monkeypatch.setattr(stamp_module, "now_utc", real_now)
+    ann = Session(str(path), actor="Ann")
+    ann.state()
+    monkeypatch.setattr(stamp_module, "now_utc", lambda: fast[1])
+    bo.execute(toy.SpendPoints("a", 2))
+    monkeypatch.setattr(stamp_module, "now_utc", real_now)
+    ann.execute(toy.SpendPoints("a", 3))
+    records = LogFile(str(path)).scan_all(chain=True)
+    assert [(r.seq, r.cmd, r.actor, r.at) for r in records[1:]] == [
+        (2, 2, "Bo", fast[0]),
+        (3, 3, "Bo", fast[1]),
+        (4, 4, "Ann", stamp_module.after(fast[1])),
+    ]
+    assert ok(path, "verify").startswith(f"ok: {path}: 4 records, hash chain intact")
+    assert ok(path, "undo", actor="Ann").startswith("#5 core.Undone #4\n")
+    assert 9 - 1 - 2 == view(Session(str(path)).state())["characters"]["a"]["hp"]
 
 
 def test_the_snapshot_key_covers_the_packaged_catalogues(tmp_path: Path) -> None:

@@ -95,12 +95,51 @@ def test_only_the_owner_adds_keys(
     assert table.read_bytes() == before
 
 
-def test_impersonation_is_found(
+@pytest.mark.rule("CORE-KEY")
+def test_an_actor_with_a_key_appends_only_with_that_key(
     table: Path, homes: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Mallory logs as Ann from her own machine (no Ann key there): verify exit 1 at #6."""
+    """`--actor Ann` on a machine without Ann's key (Mallory's), or with another key for Ann
+    (Bob's), and the GM away from his: CORE-KEY, exit 1, the log unchanged (it was appended
+    unsigned, and verify refused the log from that record on). A dry run shows; Ann's own
+    machine appends, signed; Bob, who has no key in the roster, still appends unsigned."""
+    before = table.read_bytes()
     as_player(monkeypatch, homes, "Mallory")
-    play(table, "Ann", "note", "Ann gives Mallory her sword")
+    ann = LogFile(str(table)).scan_all()[2].data["public_key"]
+    result = invoke(table, "note", "Ann gives Mallory her sword", actor="Ann")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"error: CORE-KEY: the log's roster has a key for 'Ann' ({ann[:16]}…) but this machine "
+        "holds none: its records would fail verify; append from the machine that holds that "
+        "key, or have the roster's owner 'GM' add a new one (tablelog --actor Ann key new "
+        "prints it)\n",
+    )
+    result = invoke(table, "note", "the GM's ruling", actor="GM")
+    assert result.exit_code == 1 and result.stderr.endswith(
+        "but this machine holds none: its records would fail verify; append from the machine "
+        "that holds that key (the owner's key adds every other)\n"
+    )
+    as_player(monkeypatch, homes, "Bob")
+    other = play(table, "Ann", "key", "new").split()[4]
+    result = invoke(table, "note", "x", actor="Ann")
+    assert result.exit_code == 1 and result.stderr.endswith(
+        f"but this machine's key for it is {other}: its records would fail verify; append from "
+        f"the machine that holds that key, or have the roster's owner 'GM' add this one "
+        f"(tablelog --actor GM key add Ann {other})\n"
+    )
+    assert ok(table, "note", "--dry-run", "x", actor="Ann").startswith("dry run: nothing")
+    assert table.read_bytes() == before
+    assert play(table, "Bob", "note", "Bob again").startswith("#6 core.Noted")
+    as_player(monkeypatch, homes, "Ann")
+    assert play(table, "Ann", "note", "signed").startswith("#7 core.Noted")
+    assert ok(table, "verify").splitlines()[2].startswith("signed: 5 records by 2 keys")
+
+
+def test_impersonation_is_found(table: Path) -> None:
+    """Mallory appends as Ann with a hostile tool (the CLI refuses: CORE-KEY above), every CRC
+    and hash right but no signature by Ann's key: verify exit 1 at #6."""
+    append_forged(table, ("core.Noted", "Ann", {"text": "Ann gives Mallory her sword"}))
     result = invoke(table, "verify")
     assert result.exit_code == 1
     offset = LogFile(str(table)).scan_all()[5].offset
@@ -274,6 +313,45 @@ def test_a_signed_log_exports_and_imports_byte_for_byte(table: Path, tmp_path: P
     ok(table, "import", str(out), "--log", str(copy))
     assert copy.read_bytes() == table.read_bytes()
     assert ok(copy, "verify").splitlines()[2].startswith("signed: 4 records by 2 keys")
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_a_forged_signed_export_with_its_chain_recomputed_is_refused(
+    table: Path, tmp_path: Path
+) -> None:
+    """Mallory rewrites Ann's signed note (#4, line 5) in an export and recomputes every chain
+    hash after it and the header's: the chain holds, but import checks signatures as verify
+    does and refuses line 5 (it imported, and only a later verify found it); nothing created."""
+    import json
+
+    from tablelog.exports.importer import _header
+    from tablelog.exports.jsonl import dump, envelope_of, pack
+
+    lines = ok(table, "export").splitlines()
+    _, head_bytes, _, _ = _header(lines[0])
+    chain, forged = chain_hash(head_bytes), []
+    for text in lines[1:]:
+        line = json.loads(text)
+        if line["seq"] == 4:
+            assert "Ann's ruling" == line["data"]["text"]
+            line["data"]["text"] = "Ann concedes the sword"
+        line["prev"] = chain.hex()
+        chain = chain_hash(pack(envelope_of(dict(line))))
+        forged.append(dump(line))
+    head = json.loads(lines[0])
+    head["header"]["chain"] = chain.hex()
+    source = tmp_path / "forged.jsonl"
+    source.write_text("\n".join([dump(head), *forged]) + "\n", encoding="utf-8")
+    offset = next(o for seq, _, o, *_ in LogFile(str(table)).records() if seq == 4)
+    result = invoke(tmp_path / "copy.tlog", "import", str(source))
+    assert (1, "") == (result.exit_code, result.stdout)
+    assert result.stderr == (
+        f"error: CORE-IMPORT: {source} line 5: record #4 at byte {offset}: a signature that "
+        "is not by 'Ann''s key (forged or edited); nothing created\n"
+    )
+    assert ["forged.jsonl", "home-Ann", "home-GM", "s.tlog"] == sorted(
+        p.name for p in tmp_path.iterdir()
+    )
 
 
 def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:

@@ -150,13 +150,20 @@ def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None
     """A rule's refusal is 422 with its rule ID and the CLI's words; not a command line, or a
     read command, is 400; a dry run is 200 and appends nothing."""
     before = api(server).get(f"/tables/{table['id']}").json()["seq"]
-    bad_card = command(server, table, "ann", "magicpunk play Aria ZZ")
+    bad_card = command(server, table, "ann", "magicpunk play Aria AS")  # not in her hand
     assert 422 == bad_card.status_code
     assert ("rule", "MP-CARDS") == (
         bad_card.json()["error"]["code"],
         bad_card.json()["error"]["rule"],
     )
-    for line in ("state", "init --system pf2e", "note 'unclosed", "--log x note a", ""):
+    for line in (
+        "state",
+        "init --system pf2e",
+        "note 'unclosed",
+        "--log x note a",
+        "",
+        "magicpunk play Aria ZZ",  # no such card: a usage error, as on the command line
+    ):
         answer = command(server, table, "gm", line)
         assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"]), line
     dry = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True)

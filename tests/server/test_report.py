@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.support.server import ADD, api
+from tests.support.server import ADD, api, commands
 
 
 def test_the_report_is_redacted_for_each_seat(server: str) -> None:
@@ -80,3 +80,41 @@ def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
         seen = api(server, token).get(f"/tables/{tid}/report", params={"format": fmt}).text
         assert "saga.UnitAdded Wolf" in seen and "1234" not in seen
     assert "1234" in gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
+
+
+def test_an_enemys_hp_lost_is_in_no_total_or_damage_row_for_players(server: str) -> None:
+    """saga: Gustave cuts the Wolf and poison bites it. The GM's report has the Wolf's HP lost
+    (1200 minus its HP now, from the GM's state) as its damage taken, as Gustave's dealt plus
+    the poison's, and in "HP spent or lost"; an observer's has no damage row and an HP total of
+    0 (Amy and Gustave lost none): the Wolf's HP lost told its hidden HP."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "title": "Road", "seed": 42}).json()[
+        "table_id"
+    ]
+    commands(
+        gm,
+        tid,
+        "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --stat vit=30 "
+        "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
+        "saga unit add Amy --max-hp 210 --lp 9",
+        "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
+        "saga battle start --terrain wood",
+        "saga cast Gustave kiri-harai --target Wolf --roll 1",
+        "saga poison Wolf --roll 1",
+    )
+    lost = 1200 - gm.get(f"/tables/{tid}/state").json()["characters"]["Wolf"]["hp"]
+    assert lost > 0
+    full = gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
+    assert f"| Wolf | 0 | {lost} |" in full and f"| HP spent or lost | {lost} |" in full
+    dealt = int(re.search(r"\| Gustave \| (\d+) \| 0 \|", full).group(1))
+    poison = int(re.search(r"\| \(no character named as the source\) \| (\d+) \|", full).group(1))
+    assert lost == dealt + poison and dealt > 0 and poison > 0
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
+    ).json()["token"]
+    seen = api(server, token).get(f"/tables/{tid}/report", params={"format": "md"}).text
+    assert "Damage (HP lost)" not in seen and "| Wolf |" not in seen
+    assert "| HP spent or lost | 0 |" in seen
+    page = api(server, token).get(f"/tables/{tid}/report", params={"format": "html"}).text
+    assert "Damage (HP lost)" not in page and "<td>Wolf</td>" not in page
+    assert '<td>HP spent or lost</td><td class="n">0</td>' in page

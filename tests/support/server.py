@@ -105,6 +105,13 @@ def api(server: str, token: str | None = TOKEN) -> httpx.Client:
     return client
 
 
+def commands(client: httpx.Client, table_id: str, *lines: str) -> None:
+    """Run command ``lines`` at a table, each of which must be appended (201)."""
+    for line in lines:
+        done = client.post(f"/tables/{table_id}/commands", json={"command": line})
+        assert 201 == done.status_code, done.text
+
+
 def sse_records(stream: httpx.Response, count: int | None = None) -> list[tuple[int, Any]]:
     """Read an event stream's records as ``(id, data)`` until ``count`` of them, or its end."""
     import json

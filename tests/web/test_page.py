@@ -63,7 +63,7 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(
     gm.wait_for_selector("#past", state="hidden")
     assert "21/26" == gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
 
-    ann.fill("#command", "magicpunk play Aria ZZ")
+    ann.fill("#command", "magicpunk play Aria AS 2S 3S 4S")  # she holds 3 cards: one is not hers
     ann.click("#doit")
     ann.wait_for_selector("#result.error")
     assert ann.inner_text("#result").startswith("error: MP-CARDS: ")

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.fate.groups import battle_group, group
 from tablelog.commands.fate import (
     Cast,
@@ -22,9 +25,14 @@ from tablelog.commands.fate import (
     UseAbility,
 )
 from tablelog.commands.fate.abilities import ABILITIES
-from tablelog.rules.fate import EX_POWER, grade_number
+from tablelog.rules.fate import EX_POWER, check_kind, grade_number
 
 __all__: list[str] = []
+
+
+def _grade(rule_id: str, what: str) -> Callable[[str], int]:
+    """Return a parser of a grade typed as a number or a letter (EX 7), refusing with rule_id."""
+    return partial(grade_number, rule_id=rule_id, what=what, ex=EX_POWER)
 
 
 @battle_group.command("start")
@@ -65,7 +73,7 @@ def round_(ctx: click.Context) -> None:
 )
 @click.option(
     "--tiles",
-    type=click.IntRange(-10_000, 10_000),
+    type=click.IntRange(1, 10_000),
     required=True,
     help="Tiles taken from the pool.",
 )
@@ -87,7 +95,8 @@ def cast(
 
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
     """
-    number = grade_number(grade, "FATE-CAST-2", f"{kind} grade", ex=EX_POWER)
+    parsed(check_kind, kind, "KIND")
+    number = parsed(_grade("FATE-CAST-2", f"{kind} grade"), grade, "--grade")
     execute(ctx, Cast(name, kind, number, tiles, targets, crest, injury))
 
 
@@ -154,11 +163,9 @@ def use(
 
 @group.command("damage")
 @click.argument("name")
-@click.option("--hp", type=click.IntRange(-(10**9), 10**9), default=0, help="HP damage.")
-@click.option("--mp", type=click.IntRange(-(10**9), 10**9), default=0, help="MP damage.")
-@click.option(
-    "--injury", type=click.IntRange(-10_000, 10_000), default=0, help="Magical injury grades."
-)
+@click.option("--hp", type=click.IntRange(0, 10**9), default=0, help="HP damage.")
+@click.option("--mp", type=click.IntRange(0, 10**9), default=0, help="MP damage.")
+@click.option("--injury", type=click.IntRange(0, 10_000), default=0, help="Magical injury grades.")
 @click.option(
     "--rank",
     default=None,
@@ -170,7 +177,7 @@ def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int, rank: s
 
     Example: tablelog fate damage Kiritsugu --hp 6
     """
-    number = None if rank is None else grade_number(rank, "FATE-NP-15", "rank", ex=EX_POWER)
+    number = None if rank is None else parsed(_grade("FATE-NP-15", "rank"), rank, "--rank")
     execute(ctx, TakeDamage(name, hp, mp, injury, number))
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.fate.groups import (
     WholeNumber,
     ability_group,
@@ -23,11 +25,27 @@ from tablelog.commands.fate import (
     SetCharacterGrade,
     ToggleMadness,
 )
-from tablelog.rules.fate import grade_number
+from tablelog.rules.fate import (
+    check_kind,
+    check_np_words,
+    grade_number,
+    normalize_attribute,
+    parse_grade,
+    parse_madness,
+    typed_mods,
+)
+from tablelog.rules.fate.phantasm import parse_np_grade
 
 __all__: list[str] = []
 
 ROW = click.Choice(["front", "back"])
+_ANTI_MAGIC = partial(grade_number, rule_id="FATE-CAST-4", what="anti-magic")
+"""Anti-magic as a number or a letter; text that is neither is a usage error (issue 15 item 23).
+
+Every word or number the game has no such thing as (a grade ``Q``, an attribute, a kind, a type,
+a form, a modifier, a negative HP) is a usage error (exit 2) naming the option and the rule;
+what the build or the table does not allow (a budget overspent, a grade above the type's) is
+the decider's refusal (exit 1)."""
 
 
 @master_group.command("add")
@@ -44,19 +62,19 @@ ROW = click.Choice(["front", "back"])
 )
 @click.option(
     "--hp",
-    type=click.IntRange(-(10**9), 10**9),
+    type=click.IntRange(1, 10**9),
     required=True,
     help="Max HP (from the core rulebook).",
 )
 @click.option(
     "--mp",
-    type=click.IntRange(-(10**9), 10**9),
+    type=click.IntRange(0, 10**9),
     required=True,
     help="Max MP (from the core rulebook).",
 )
 @click.option(
     "--cc-budget",
-    type=click.IntRange(-10_000, 10_000),
+    type=click.IntRange(0, 10_000),
     required=True,
     help="CC setting points: the core rulebook's base plus any bought with FP (the seed gives"
     " no number).",
@@ -105,6 +123,25 @@ def master_add(
     Example: tablelog fate master add Kiritsugu --quality B --quantity C --crest D
     --attribute fire --attribute earth --hp 40 --mp 30 --cc-budget 20
     """
+    for option, text in (("--quality", quality), ("--quantity", quantity), ("--crest", crest)):
+        parsed(parse_grade, text, option)
+    for attribute in attributes:
+        parsed(normalize_attribute, attribute, "--attribute")
+    spells = tuple(
+        (
+            parsed(
+                partial(check_kind, rule_id="FATE-CC-10", what="stored spell kind"),
+                kind,
+                "--stored",
+            ),
+            parsed(
+                partial(grade_number, rule_id="FATE-CC-10", what=f"stored {kind} spell grade"),
+                grade,
+                "--stored",
+            ),
+        )
+        for kind, grade in pairs(stored, "--stored")
+    )
     execute(
         ctx,
         AddMaster(
@@ -117,12 +154,9 @@ def master_add(
             mp,
             cc_budget,
             none_kind,
-            grade_number(anti_magic, "FATE-CAST-4", "anti-magic"),
+            parsed(_ANTI_MAGIC, anti_magic, "--anti-magic"),
             row,
-            tuple(
-                (kind, grade_number(grade, "FATE-CC-10", f"stored {kind} spell grade"))
-                for kind, grade in pairs(stored, "--stored")
-            ),
+            spells,
             character_grade,
         ),
     )
@@ -139,12 +173,12 @@ def master_grade(ctx: click.Context, name: str, grade: int) -> None:
 
 @servant_group.command("add")
 @click.argument("name")
-@click.option("--hp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max HP.")
-@click.option("--mp", type=click.IntRange(-(10**9), 10**9), required=True, help="Max MP.")
+@click.option("--hp", type=click.IntRange(1, 10**9), required=True, help="Max HP.")
+@click.option("--mp", type=click.IntRange(0, 10**9), required=True, help="Max MP.")
 @click.option("--madness", default=None, help="Madness enhancement grade (E..A, EX).")
 @click.option(
     "--np-budget",
-    type=click.IntRange(-10_000, 10_000),
+    type=click.IntRange(0, 10_000),
     default=10,
     show_default=True,
     help="NP setting points.",
@@ -168,7 +202,9 @@ def servant_add(
     row: str,
 ) -> None:
     """Add a servant. Example: tablelog fate servant add Saber --hp 60 --mp 80 --np-budget 15"""
-    anti = grade_number(anti_magic, "FATE-CAST-4", "anti-magic")
+    if madness is not None:
+        parsed(parse_madness, madness, "--madness")
+    anti = parsed(_ANTI_MAGIC, anti_magic, "--anti-magic")
     execute(ctx, AddServant(name, hp, mp, np_budget, madness, anti, row))
 
 
@@ -217,7 +253,13 @@ def phantasm_add(
 
     Example: tablelog fate phantasm add Saber excalibur --grade A++ --type anti-fortress
     """
-    execute(ctx, AddPhantasm(servant, np_id, grade, np_type, form, release, pairs(mods, "--mod")))
+    parsed(parse_np_grade, grade, "--grade")
+    parsed(check_np_words, np_type, "--type")
+    parsed(partial(check_np_words, "anti-unit"), form, "--form")
+    parsed(partial(check_np_words, "anti-unit", "attack"), release, "--release")
+    modifiers = pairs(mods, "--mod")
+    parsed(typed_mods, dict(modifiers), "--mod")
+    execute(ctx, AddPhantasm(servant, np_id, grade, np_type, form, release, modifiers))
 
 
 @ability_group.command("add")
@@ -239,7 +281,11 @@ def ability_add(
 ) -> None:
     """Give MASTER a unique ability. Example: tablelog fate ability add Rin gem --grade C
     --type anti-unit --starting"""
-    execute(ctx, AddUniqueAbility(master, ua_id, grade, ua_type, starting, pairs(mods, "--mod")))
+    parsed(parse_np_grade, grade, "--grade")
+    parsed(check_np_words, ua_type, "--type")  # a type, but not a UA's (anti-world): FATE-UA-1
+    modifiers = pairs(mods, "--mod")
+    parsed(typed_mods, dict(modifiers), "--mod")
+    execute(ctx, AddUniqueAbility(master, ua_id, grade, ua_type, starting, modifiers))
 
 
 @group.command("row")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.magicpunk.options import COUNT, NumericArgs, card_words, names
 from tablelog.commands.magicpunk import Charge, Circulate, Dawn, Draw, Play, Rest
 from tablelog.rules.magicpunk.cards import parse_card_list
@@ -31,7 +31,7 @@ def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | Non
 
     Example: tablelog magicpunk draw Aria 4 --cards AS,7H,JK1,3C
     """
-    cards = parse_card_list(cards_text) if cards_text is not None else None
+    cards = parsed(parse_card_list, cards_text, "--cards") if cards_text is not None else None
     execute(ctx, Draw(who=name, count=count, cards=cards))
 
 
@@ -44,7 +44,7 @@ def play(ctx: click.Context, name: str, cards: tuple[str, ...]) -> None:
 
     Example: tablelog magicpunk play Bram KD
     """
-    execute(ctx, Play(who=name, cards=parse_card_list(card_words(cards))))
+    execute(ctx, Play(who=name, cards=parsed(parse_card_list, card_words(cards), "CARDS")))
 
 
 @click.command("charge")
@@ -57,7 +57,8 @@ def charge(ctx: click.Context, item: str, cards: tuple[str, ...], by: str) -> No
 
     Example: tablelog magicpunk charge a-battery AS --from Aria
     """
-    execute(ctx, Charge(item=item, by=by, cards=parse_card_list(card_words(cards))))
+    codes = parsed(parse_card_list, card_words(cards), "CARDS")
+    execute(ctx, Charge(item=item, by=by, cards=codes))
 
 
 @click.command("circulate")
@@ -81,7 +82,7 @@ def circulate(
     """
     if all_cards and (random_count is not None or cards_text is not None):
         raise click.UsageError("choose one of --all, --random N, --cards")
-    cards = parse_card_list(cards_text) if cards_text is not None else None
+    cards = parsed(parse_card_list, cards_text, "--cards") if cards_text is not None else None
     execute(ctx, Circulate(holder=holder, random=random_count, cards=cards))
 
 

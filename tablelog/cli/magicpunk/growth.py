@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.magicpunk.options import (
     COUNT,
     MONEY,
@@ -14,6 +16,7 @@ from tablelog.cli.magicpunk.options import (
     key_values,
     names,
     numbers,
+    skill_ranks,
 )
 from tablelog.commands.magicpunk import (
     GainMoney,
@@ -25,6 +28,8 @@ from tablelog.commands.magicpunk import (
     StartLeisure,
     TakeLeisureEvent,
 )
+from tablelog.rules.magicpunk.checks import parse_notation
+from tablelog.rules.magicpunk.procurement import DESIGNS, MATERIALS, QUALITIES, row_value
 
 __all__ = ["COMMANDS"]
 
@@ -125,7 +130,7 @@ def rebuild(
         Rebuild(
             name=name,
             abilities=given or None,
-            skills=key_values(skills, "--skill") or None,
+            skills=skill_ranks(skills) or None,
             to_skills=to_skills,
             to_money=to_money,
             to_abilities=to_abilities,
@@ -164,6 +169,12 @@ def procure(
 
     Example: tablelog magicpunk procure Aria --material alloy --quality fine --design signed
     """
+    for option, table, text in (
+        ("--material", MATERIALS, material),
+        ("--quality", QUALITIES, quality),
+        ("--design", DESIGNS, design),
+    ):  # a row the table lacks is a usage error (exit 2), as every unknown word
+        parsed(partial(row_value, table, what=option[2:]), text, option)
     execute(
         ctx,
         Procure(
@@ -192,6 +203,7 @@ def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | Non
 
     Example: tablelog magicpunk roll 3MP10C4 --by Aria
     """
+    parsed(parse_notation, notation, "NOTATION")  # malformed: a usage error (exit 2)
     execute(ctx, RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by))
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "NumericArgs",
     "names",
     "key_values",
+    "skill_ranks",
     "card_words",
     "numbers",
 ]
@@ -133,6 +134,22 @@ def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict[
             found[key.strip().lower()] = number
         else:
             found[key.strip()] = value.strip()
+    return found
+
+
+def skill_ranks(pairs: Iterable[str]) -> dict[str, str]:
+    """Parse repeated ``--skill NAME=RANK`` options, each rank as written.
+
+    Raises:
+        click.BadParameter: a malformed pair, a skill given twice, or a rank other than novice,
+            expert, master or 1-3 (MP-REBUILD-5; exit 2, issue 15 item 23).
+    """
+    from tablelog.cli.core import parsed
+    from tablelog.rules.magicpunk.rebuild import skill_rank
+
+    found = key_values(pairs, "--skill")
+    for rank in found.values():
+        parsed(skill_rank, rank, "--skill")
     return found
 
 

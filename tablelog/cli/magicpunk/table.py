@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from tablelog.cli.core import appending, execute
-from tablelog.cli.magicpunk.options import HP, MONEY, STAT, NumericArgs, key_values
+from tablelog.cli.magicpunk.options import HP, MONEY, STAT, NumericArgs, skill_ranks
 from tablelog.commands.magicpunk import (
     Act,
     AddCharacter,
@@ -68,7 +68,7 @@ def character_add(
             intellect=intellect,
             magic=magic,
             hp=hp,
-            skills=key_values(skills, "--skill"),
+            skills=skill_ranks(skills),
             money=money,
         ),
     )

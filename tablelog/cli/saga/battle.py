@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending, execute, parsed
 from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
     AddUnit,
@@ -21,9 +21,12 @@ from tablelog.commands.saga import (
     StartBattle,
     WipeParty,
 )
+from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.saga import TechDefined
+from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.figures import parse_number
+from tablelog.rules.saga.vitals import poison_random
 
 __all__ = ["COMMANDS"]
 
@@ -198,6 +201,12 @@ def cast(
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
     """
     table = tuple(pairs(situation, "--situation", number=False))
+    try:  # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
+        parse_situation(table)
+    except RuleViolation as exc:
+        raise click.BadParameter(
+            f"{exc.rule_id}: {exc.message}", param_hint="--situation"
+        ) from None
     execute(
         ctx,
         CastTech(
@@ -218,7 +227,10 @@ def cast(
 @appending
 def poison(ctx: click.Context, name: str, roll: str | None, waiting: bool) -> None:
     """NAME takes poison damage at its timeline position. Example: tablelog saga poison Wolf"""
-    execute(ctx, PoisonUnit(name=name, roll=_fraction(roll, "--roll"), waiting=waiting))
+    value = _fraction(roll, "--roll")
+    if value is not None:  # outside 0.95..1.05 is a number out of range: a usage error
+        parsed(lambda v: poison_random(roll=v), value, "--roll")
+    execute(ctx, PoisonUnit(name=name, roll=value, waiting=waiting))
 
 
 @click.command("release")

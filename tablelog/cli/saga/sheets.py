@@ -25,15 +25,20 @@ from typing import Any
 
 import click
 
+from tablelog.cli.core import parsed
 from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
+from tablelog.rules.saga import catalogue as cat
+from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import parse_number
+from tablelog.rules.saga.vitals import check_floor_rate
 
 __all__ = [
     "BOUNDS",
     "SHEET_KEYS",
     "build_sheet",
     "check_keys",
+    "check_known",
     "pairs",
     "read_sheet",
     "trait_of",
@@ -94,6 +99,15 @@ _OPTIONS = {
     "traits": "--trait",
     "resistances": "--resist",
 }
+_NAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "stats": ("SAGA-ATK-5", "stat", cat.ABILITIES),
+    "slv": ("SAGA-ATK-5", "weapon type", cat.WEAPON_TYPES),
+    "weapons": ("SAGA-ATK-5", "weapon type", cat.WEAPON_TYPES),
+    "five": ("SAGA-ATK-9", "element", cat.ELEMENTS),
+    "traits": ("SAGA-EFF-4", "trait kind", tuple(TRAIT_KINDS)),
+}
+"""Sheet key -> (rule, what its names are, the names it takes): a name outside them is a usage
+error (issue 15 item 23: an unknown keyword value is exit 2 in every system)."""
 
 
 def _shown(value: Any) -> str:
@@ -184,6 +198,7 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
     if isinstance(data, str):
         ((head, number),) = pairs((data,), "--trait", bound=BOUNDS["traits"])
         kind, _, after = head.partition("/")
+        check_known("traits", kind, "--trait")
         return Trait(kind=kind, value=number, on=after or None)
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise click.BadParameter(
@@ -195,6 +210,7 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
     if on is not None and not isinstance(on, str):
         raise click.BadParameter(f"{label}.on must be text, got {_shown(on)}", param_hint="--sheet")
     value = whole(data.get("value"), f"{label}.value", BOUNDS["traits"])
+    check_known("traits", data["kind"], "--sheet")
     return Trait(kind=data["kind"], value=value, on=on)
 
 
@@ -214,6 +230,28 @@ def check_keys(data: dict[str, Any], known: tuple[str, ...], where: str) -> None
             )
 
 
+def check_known(key: str, name: str, hint: str) -> None:
+    """Refuse a stat, weapon type, element or trait kind the game does not have.
+
+    Args:
+        key: The sheet key whose names are checked (``stats``, ``slv``, ``weapons``, ``five``,
+            ``traits``).
+        name: The name given (``luck`` in ``--stat luck=3``).
+        hint: The option or ``--sheet``, named in the error.
+
+    Raises:
+        click.BadParameter: ``SAGA-ATK-5: unknown stat 'luck' (known: str, …)`` (exit 2).
+    """
+    rule, what, known = _NAMES[key]
+    if name not in known:
+        close = difflib.get_close_matches(name, known, n=1)
+        hint_text = f"; did you mean {close[0]!r}?" if close else ""
+        raise click.BadParameter(
+            f"{rule}: unknown {what} {name!r}{hint_text} (known: {', '.join(known)})",
+            param_hint=hint,
+        )
+
+
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     table = data.get(key, {})
     if not isinstance(table, dict):
@@ -226,18 +264,25 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
 def _numbers(data: dict[str, Any], key: str, o: dict[str, Any]) -> dict[str, int]:
     """Return a sheet table of numbers merged with its repeated option (options win)."""
     found = {k: whole(v, f"{key}.{k}", BOUNDS[key]) for k, v in _table(data, key).items()}
+    for name in found:
+        check_known(key, name, "--sheet")
     option = o.get(_OPTIONS[key][2:], ())
-    found.update(pairs(tuple(option), _OPTIONS[key], bound=BOUNDS[key]))
+    given = pairs(tuple(option), _OPTIONS[key], bound=BOUNDS[key])
+    for name, _ in given:
+        check_known(key, name, _OPTIONS[key])
+    found.update(given)
     return found
 
 
 def _weapons(data: dict[str, Any], o: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     weapons: dict[str, tuple[int, ...]] = {}
     for kind, value in _table(data, "weapons").items():
+        check_known("weapons", kind, "--sheet")
         powers = value if isinstance(value, list) else [value]
         weapons[kind] = tuple(whole(p, f"weapons.{kind}", BOUNDS["weapons"]) for p in powers)
     given: dict[str, list[int]] = {}
     for kind, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
+        check_known("weapons", kind, "--weapon")
         given.setdefault(kind, []).append(power)
     weapons.update({kind: tuple(powers) for kind, powers in given.items()})
     return weapons
@@ -271,19 +316,20 @@ def _traits(data: dict[str, Any], o: dict[str, Any]) -> tuple[Trait, ...]:
 def _rate(value: Any, hint: str) -> Fraction:
     """Return the HP floor rate (``50``, ``12.5``, ``"25/2"``) as an exact fraction.
 
-    Its range (0..100) is SAGA-HP-1's to refuse.
+    Outside 0..100 it is a usage error naming SAGA-HP-1 (issue 15 item 23).
     """
     if value is None:
         return Fraction(0)
     try:
         if isinstance(value, bool):
             raise ValueError
-        return parse_number(str(value))
+        rate = parse_number(str(value))
     except (ValueError, ZeroDivisionError):
         raise click.BadParameter(
             f"the HP floor rate must be a percentage such as 50 or 12.5, got {_shown(value)}",
             param_hint=hint,
         ) from None
+    return Fraction(parsed(check_floor_rate, rate, hint))
 
 
 def _text(data: dict[str, Any], key: str) -> str | None:

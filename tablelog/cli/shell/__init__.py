@@ -237,6 +237,7 @@ class Shell:
     async def _interactive(self) -> None:
         """Prompt in one event loop (a prompt per line costs less than a loop per line)."""
         prompt = self._prompt_session()
+        told = False
         while True:
             try:
                 line = await prompt.prompt_async(self.prompt_text)
@@ -244,20 +245,25 @@ class Shell:
                 continue  # Ctrl-C: the line is cancelled
             except EOFError:
                 return  # Ctrl-D: leave
+            problem = getattr(prompt.history, "problem", None)
+            if problem and not told:
+                echo(f"warning: the history is kept for this session only ({problem})", err=True)
+                told = True
             if not self.run_line(line):
                 return
 
     def _prompt_session(self) -> Any:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+        from prompt_toolkit.history import History, InMemoryHistory
 
         from tablelog.cli.shell.completion import ShellCompleter
+        from tablelog.cli.shell.history import KeptHistory
 
         path = history_path()
         history: History
         try:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            history = FileHistory(path)
+            history = KeptHistory(path)
         except OSError:
             history = InMemoryHistory()
         completer = ShellCompleter(self.resolve, self.first_words, self.state)

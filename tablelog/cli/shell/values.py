@@ -99,10 +99,16 @@ def _state_values(name: str, state: Any, given: list[str]) -> Candidates:
 
 
 def _cards_near(state: Any, given: Iterable[str]) -> list[str]:
-    """Cards held by the characters or items named on the line; else every held card."""
-    held = [state.entity(w) for w in given if state.entity(w) is not None]
-    holders = held or [*state.characters.values(), *state.items.values()]
-    return [c for h in holders for c in (h.get("hand") or h.get("cards") or [])]
+    """Cards held by the characters or items named on the line; when they hold none (`charge
+    a-battery ` before its `--from Aria`: an empty battery), every held card."""
+    every = [*state.characters.values(), *state.items.values()]
+    named = [state.entity(w) for w in given if state.entity(w) is not None]
+    cards = [c for h in named for c in _held(h)]
+    return cards or [c for h in every for c in _held(h)]
+
+
+def _held(record: dict[str, Any]) -> list[str]:
+    return list(record.get("hand") or record.get("cards") or [])
 
 
 def complete_from_log(root: click.Group) -> None:

@@ -18,7 +18,7 @@ from tablelog.events.fate import (
     ServantAdded,
 )
 from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation, check_name, require
+from tablelog.rules.core import check_name, require
 from tablelog.rules.fate import (
     MAX_PHANTASMS,
     NPProfile,
@@ -35,7 +35,7 @@ from tablelog.rules.fate import (
     power_grade,
     tile_pool,
 )
-from tablelog.rules.fate.phantasm import parse_np_grade
+from tablelog.rules.fate.phantasm import parse_madness, parse_np_grade
 
 __all__ = [
     "AddMaster",
@@ -190,10 +190,7 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
 def decide_add_servant(state: State, c: AddServant) -> list[Event]:
     """Record a servant; a madness grade must be a grade letter."""
     _check_new(state, c.name, "FATE-NP-1", c.hp, c.mp)
-    try:
-        madness = str(parse_grade(c.madness)) if c.madness else None
-    except RuleViolation as exc:
-        raise RuleViolation("FATE-NP-4", f"madness {exc.message}") from None
+    madness = str(parse_madness(c.madness)) if c.madness else None
     require(c.np_budget >= 0, "FATE-NP-1", f"NP budget {c.np_budget} is below 0")
     require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
     return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]

@@ -80,9 +80,11 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
     only if the giver's latest hit of that tech on the target dealt damage ≠ 0 (the reason is
     recorded).
 
+    The event records the tech's id (a Japanese name given for it is resolved).
+
     Raises:
-        RuleViolation: UNKNOWN-NAME; SAGA-EFF-2 when nothing is given; SAGA-EFF-1 for a
-            negative tech-power-up.
+        RuleViolation: UNKNOWN-NAME (also for a tech neither defined nor in the catalogue);
+            SAGA-EFF-2 when nothing is given; SAGA-EFF-1 for a negative tech-power-up.
     """
     kinds: dict[EffectKind, int | None] = {
         "tech_power": c.tech_power,
@@ -94,6 +96,7 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
     require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
     require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
     landed, why = _lands(state, c)
+    tech = None if c.tech is None else tech_of(state, c.tech).id  # a Japanese name: its id
     effects = unit_of(state, c.target)["effects"]
     return [
         EffectApplied(
@@ -101,7 +104,7 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
             by=c.by,
             kind=k,
             performance=v,
-            tech=c.tech,
+            tech=tech,
             landed=landed or k == "tech_power",
             value_before=effects[k],
             value_after=_effect_after(effects[k], k, v, landed),

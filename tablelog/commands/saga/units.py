@@ -14,8 +14,7 @@ from tablelog.projections.core import State
 from tablelog.rules.core import check_name, require
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
-from tablelog.rules.saga.figures import num_text
-from tablelog.rules.saga.vitals import hp_floor
+from tablelog.rules.saga.vitals import check_floor_rate, hp_floor
 
 __all__ = ["AddUnit", "DefineTech"]
 
@@ -48,11 +47,7 @@ def _validate_sheet(name: str, s: UnitSheet) -> None:
     require(s.hp_max > 0, "SAGA-HP-1", f"max HP is 1 or more, got {s.hp_max}")
     require(0 <= s.hp <= s.hp_max, "SAGA-HP-1", f"HP {s.hp} must be 0 to the max HP, {s.hp_max}")
     require(s.lp_max is None or s.lp_max >= 0, "SAGA-LP-1", f"LP is 0 or more, got {s.lp_max}")
-    require(
-        0 <= s.hp_floor_rate <= 100,
-        "SAGA-HP-1",
-        f"the HP floor rate is a percentage from 0 to 100, got {num_text(s.hp_floor_rate)}",
-    )
+    check_floor_rate(s.hp_floor_rate)
     require(s.side == "enemy" or s.hp_floor_rate == 0, "SAGA-HP-1", "allies have no HP floor")
     _check_keys(s.stats, cat.ABILITIES, "SAGA-ATK-5", "stat")
     _check_keys(s.slv, cat.WEAPON_TYPES, "SAGA-ATK-5", "weapon type")
@@ -98,11 +93,13 @@ def decide_define_tech(state: State, c: DefineTech) -> list[Event]:
     """Define a session tech after checking its type, attributes, element, abilities and numbers.
 
     Raises:
-        RuleViolation: SAGA-ATK-2 (count), SAGA-ATK-5 (type, ability), SAGA-ATK-8 (attribute),
-            SAGA-ATK-9 (element), SAGA-ATK-16 (width), SAGA-LP-2 (LP cost).
+        RuleViolation: CORE-NAME (the id), SAGA-ATK-2 (count), SAGA-ATK-5 (type, ability),
+            SAGA-ATK-8 (attribute), SAGA-ATK-9 (element), SAGA-ATK-16 (width), SAGA-LP-2 (LP
+            cost).
     """
     t = c.tech
     require(t.id.strip(), "UNKNOWN-NAME", "a tech needs an id")
+    check_name(t.id, "a tech id")  # no comma, as every name (issue 15 item 22)
     require(
         t.weapon_type in cat.WEAPON_TYPES, "SAGA-ATK-5", f"unknown weapon type {t.weapon_type!r}"
     )

@@ -89,7 +89,7 @@ def check_crafter(state: State, by: str) -> Character:
     require(
         who["magical_crafting"],
         "PF2E-ETCH-1",
-        f"{by} cannot craft magic items (added with --no-magical-crafting)",
+        f"{by} cannot craft magic items: no Magical Crafting ({who['crafting']} in Crafting)",
     )
     return who
 

@@ -20,6 +20,7 @@ __all__ = [
     "DURATION_TURNS",
     "MP_PER_TILE",
     "check_cast",
+    "check_kind",
     "chanted_tiles",
     "cast_mp_cost",
     "deal_tiles",
@@ -42,6 +43,23 @@ DURATION_TURNS = {"defense": 3, "buff": 3, "curse": 5}
 
 MP_PER_TILE = 2
 """MP paid for each tile taken from the pool, whatever the grade (FATE-CAST-3)."""
+
+
+def check_kind(kind: str, rule_id: str = "FATE-CAST-1", what: str = "kind") -> str:
+    """Return ``kind`` if it is one of the five kinds of magic.
+
+    Args:
+        kind: The kind as typed (``attack``).
+        rule_id: The rule to refuse with (a crest's stored spell: FATE-CC-10).
+        what: What the kind is of, for the message (``stored spell kind``).
+
+    Raises:
+        RuleViolation: ``rule_id`` for any other word.
+
+    Source: 코드 캐스트 2. (공격, 방어, 회복, 버프, 저주); FATE-CAST-1.
+    """
+    require(kind in KINDS, rule_id, f"unknown {what} {kind}: a kind is {listing(KINDS, 'or')}")
+    return kind
 
 
 def check_cast(
@@ -71,7 +89,7 @@ def check_cast(
     Source: 코드 캐스트 1.1 3) (속성에 따라 특정 종류의 마술을 사용하지 못할 수도 있으며) and 4),
         2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2, FATE-CC-7, FATE-CC-10.
     """
-    require(kind in KINDS, "FATE-CAST-1", f"unknown kind {kind}: a kind is {listing(KINDS, 'or')}")
+    check_kind(kind)
     allowed = listing([k for k in KINDS if k in powers], empty="nothing")
     limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
     enabling = "FATE-CC-10" if crest else "FATE-CC-7"

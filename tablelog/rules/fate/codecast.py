@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from tablelog.rules.core import require
+from tablelog.rules.fate.casting import check_kind
 from tablelog.rules.fate.grades import KINDS, Grade
 from tablelog.rules.fate.text import count, listing, shown
 
@@ -256,9 +257,7 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     Source: 코드 캐스트 1.1 4) ([마술각인의 등급×2] …); FATE-CC-10 (decision on the two figures).
     """
     for kind, grade in stored.items():
-        require(
-            kind in KINDS, "FATE-CC-10", f"stored spell kind {kind} is not {listing(KINDS, 'or')}"
-        )
+        check_kind(kind, "FATE-CC-10", "stored spell kind")
         require(crest.value >= 1, "FATE-CC-10", f"crest {crest} stores no spells")
         require(
             1 <= grade <= crest.value,

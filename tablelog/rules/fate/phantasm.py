@@ -22,6 +22,8 @@ __all__ = [
     "NP_TILES",
     "np_setting_points",
     "check_np_type",
+    "check_np_words",
+    "parse_madness",
     "np_grade_number",
     "effective_plusses",
     "release_mp_cost",
@@ -76,14 +78,13 @@ def np_setting_points(grade: Grade) -> int:
     return costs[grade.plusses]
 
 
-def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
-    """Refuse a type, form and release that the grade does not allow.
+def check_np_words(np_type: str, form: str = "attack", release: str = "true-name") -> None:
+    """Refuse a type, form or release kind that is none of the seed's words.
 
     Raises:
-        RuleViolation: FATE-NP-3 for an unknown type, a grade below the type's minimum, an
-            always-active NP that is not anti-unit, or a defense-form army or field.
+        RuleViolation: FATE-NP-3 for an unknown type, form or release kind.
 
-    Source: 노블 판타즘 1.② and 1.① (상시 해방형 보구는 '대인 보구'로 분류); FATE-NP-3.
+    Source: 노블 판타즘 1.② (the types), 1.① (true-name and always-active); FATE-NP-3.
     """
     require(
         np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type} ({listing(NP_TYPES, 'or')})"
@@ -94,6 +95,18 @@ def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
         "FATE-NP-3",
         f"unknown release kind {release} (true-name or always)",
     )
+
+
+def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
+    """Refuse a type, form and release that the grade does not allow.
+
+    Raises:
+        RuleViolation: FATE-NP-3 for an unknown type, a grade below the type's minimum, an
+            always-active NP that is not anti-unit, or a defense-form army or field.
+
+    Source: 노블 판타즘 1.② and 1.① (상시 해방형 보구는 '대인 보구'로 분류); FATE-NP-3.
+    """
+    check_np_words(np_type, form, release)
     minimum = parse_grade(_MINIMUM[np_type])
     require(
         grade.at_least(minimum),
@@ -328,6 +341,14 @@ def check_ignores_attacks(grade: Grade) -> None:
         "FATE-NP-15",
         f"an always-active NP that ignores attacks is at most grade B, not {grade}",
     )
+
+
+def parse_madness(text: str) -> Grade:
+    """Parse a madness enhancement grade (FATE-NP-4)."""
+    try:
+        return parse_grade(text)
+    except RuleViolation as exc:
+        raise RuleViolation("FATE-NP-4", f"madness {exc.message}") from None
 
 
 def parse_np_grade(text: str) -> Grade:

@@ -19,6 +19,7 @@ __all__ = [
     "procurement_time_dice",
     "gear_active",
     "resolve_row",
+    "row_value",
 ]
 
 MATERIALS: dict[str, int] = {
@@ -99,7 +100,14 @@ def resolve_row(table: dict[str, int], key: str) -> str:
     return by_ja.get(key.strip(), key)
 
 
-def _lookup(table: dict[str, int], key: str, what: str) -> int:
+def row_value(table: dict[str, int], key: str, what: str) -> int:
+    """Return the rarity a row of ``table`` adds (``key``: its id or Japanese name).
+
+    Raises:
+        RuleViolation: MP-PROC-2 naming ``what`` and the rows for a key the table lacks.
+
+    Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
+    """
     key = resolve_row(table, key)
     require(key in table, "MP-PROC-2", f"unknown {what} {key!r} (one of {', '.join(table)})")
     return table[key]
@@ -139,9 +147,9 @@ def rarity(
         f"{vehicle_price} Mj",
     )
     rows = {
-        "material": _lookup(MATERIALS, material, "material"),
-        "quality": _lookup(QUALITIES, quality, "quality"),
-        "design": _lookup(DESIGNS, design, "design"),
+        "material": row_value(MATERIALS, material, "material"),
+        "quality": row_value(QUALITIES, quality, "quality"),
+        "design": row_value(DESIGNS, design, "design"),
         "ma-gear": gear_price // GEAR_PRICE_PER_RARITY,
         "vehicle": vehicle_price // VEHICLE_PRICE_PER_RARITY,
         "gm": gm,

@@ -18,6 +18,7 @@ __all__ = [
     "hp_after_heal",
     "hp_after_poison",
     "hp_floor",
+    "check_floor_rate",
     "lp_after_blood",
     "lp_after_incapacitation",
     "lp_after_wipe",
@@ -100,6 +101,21 @@ def release_damage(max_hp: int, hp: int, *, overdrive: bool = False) -> Figure:
     fifth = max_hp * 2 // 10
     value = min(fifth, hp - 1)
     return Figure(value, {"release_fifth_of_max_hp": str(fifth), "release_damage": str(value)})
+
+
+def check_floor_rate(rate: Number) -> Number:
+    """Return the HP floor rate if it is a percentage from 0 to 100.
+
+    Raises:
+        RuleViolation: SAGA-HP-1 naming the rate.
+
+    Source: saga-eb-damage.ja.txt, 攻撃ダメージによる現在HP減少 (HP下限); SAGA-HP-1.
+    """
+    if not 0 <= rate <= 100:
+        raise RuleViolation(
+            "SAGA-HP-1", f"the HP floor rate is a percentage from 0 to 100, got {num_text(rate)}"
+        )
+    return rate
 
 
 def hp_floor(max_hp: int, *, enemy: bool = False, floor_rate: Number = 0) -> int:

@@ -611,6 +611,24 @@ def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
     )
 
 
+@pytest.mark.rule("SAGA-EFF-3")
+def test_a_buffs_tech_is_recorded_by_its_id_and_an_unknown_one_is_refused():
+    """--tech 斬り払い records kiri-harai (as a cast does), on the giver's side too; a tech
+    neither defined nor in the catalogue is UNKNOWN-NAME even where it cannot decide a landing
+    (it was recorded as given)."""
+    state = given(*BASE, UnitAdded("Amy", attrs.evolve(GUSTAVE, lp_max=9)))
+    (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="斬り払い"))
+    (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="解き放つ"))
+    assert ("kiri-harai", "toki-hanatsu") == (buff.tech, debuff.tech)
+    assert "Gustave with kiri-harai: attack +10 on Amy" == buff.describe()
+    with pytest.raises(RuleViolation) as refusal:
+        decide(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harei"))
+    assert ("UNKNOWN-NAME", "unknown tech 'kiri-harei' (not in the catalogue)") == (
+        refusal.value.rule_id,
+        refusal.value.message,
+    )
+
+
 @pytest.mark.rule("SAGA-ATK-1")
 @pytest.mark.rule("SAGA-ATK-6")
 @pytest.mark.rule("SAGA-REL-1")

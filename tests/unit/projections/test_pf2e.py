@@ -435,7 +435,7 @@ def test_an_event_depends_on_the_runes_it_was_decided_on(commands, undone, rule_
         (
             RuneEtched(item="sword", rune="frost", by="Kyra", level=8, price_cp=50000),
             "PF2E-ETCH-1",
-            "Kyra cannot craft magic items (added with --no-magical-crafting)",
+            "Kyra cannot craft magic items: no Magical Crafting (expert in Crafting)",
         ),
         (
             RuneEtched(item="mace", rune="frost", by="Valeros", level=8, price_cp=50000),

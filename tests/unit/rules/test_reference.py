@@ -100,6 +100,28 @@ def test_every_rule_id_in_the_source_has_an_entry() -> None:
     assert [] == sorted(literal_ids() - set(reference.entries()))
 
 
+def message_ids(trees: list[ast.Module]) -> set[str]:
+    """Rule IDs that open a message written whole (``CliError(f"CORE-IMPORT: {source} …")``):
+    the literal start of every string and f-string of ``trees`` shaped ``ID: …``."""
+    starts = (
+        RULE_ID.match(node.value)
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+    return {m.group() for m in starts if m is not None and m.string[m.end() :].startswith(": ")}
+
+
+@pytest.mark.rule("CORE-IMPORT")
+def test_every_id_that_opens_an_error_message_has_an_entry() -> None:
+    """An ID written at the start of an error line (as import's CORE-IMPORT was, before a
+    RuleViolation carried it) is found and can be looked up too."""
+    written = [ast.parse('raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1)')]
+    assert {"CORE-IMPORT"} == message_ids(written)
+    assert "CORE-IMPORT" in refusal_ids()
+    assert [] == sorted(message_ids(_trees()) - set(reference.entries()))
+
+
 def test_entries_are_complete_and_belong_to_their_system() -> None:
     """Every entry has a title, a seed line and a text, and its ID carries its system's prefix."""
     for entry in reference.entries().values():
