@@ -15,8 +15,10 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
   each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
 - the server's resident memory holding 200 tables of 10,000 events each, on each store.
 PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
-``BENCH_SERVER_SECONDS`` sets each load's length (default 6). Every request loop is bounded in
-time and count, and only 127.0.0.1 is ever a target.
+``BENCH_SERVER_SECONDS`` sets each load's length (default 6). ``BENCH_SERVER_ONLY=one`` runs only
+the one-client rows (one table, 1 client, on each store) and the side-by-side rounds, prints them
+and writes nothing (a short run to compare a change with). Every request loop is bounded in time
+and count, and only 127.0.0.1 is ever a target.
 """
 
 from __future__ import annotations
@@ -254,10 +256,39 @@ def store_loads(store: str) -> dict[str, object]:
     return out
 
 
+def stdlib_client(url: str, tid: str) -> float:
+    """Commands/s of one client on Python's own ``http.client`` (one kept-alive connection)
+    for SECONDS, each as soon as the last is answered: the same requests as :func:`load`'s,
+    from a client that spends about a third of httpx's CPU on each (what a round trip on
+    this machine owes to the benchmark's client)."""
+    import http.client
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+    headers = {**AUTH, "Content-Type": "application/json"}
+    path, done = f"{parts.path}/tables/{tid}/commands", 0
+    try:
+        stop = time.monotonic() + SECONDS
+        while time.monotonic() < stop and done < 100_000:
+            line = f"magicpunk {'damage' if done % 2 else 'heal'} pc0 1"
+            conn.request("POST", path, json.dumps({"command": line}), headers)
+            answer = conn.getresponse()
+            answer.read()
+            if answer.status != 201:
+                raise SystemExit(f"stdlib client: {answer.status}")
+            done += 1
+    finally:
+        conn.close()
+    return done / SECONDS
+
+
 def peers(pg: object, rounds: int = 3) -> dict[str, object]:
     """One client over HTTP on PostgreSQL beside eventsourcing's recorder and pgbench (1
     writer each), in turn, ``rounds`` times: on a shared machine the load drifts, and
-    measuring them side by side keeps each ratio to one moment; the medians are reported."""
+    measuring them side by side keeps each ratio to one moment; the medians are reported.
+    The client is httpx, as in every load; the same client on ``http.client`` is measured
+    beside it (``http_pg_1_stdlib_client_per_s``, ``ratio_stdlib_client``)."""
     url = pg.new_database()  # type: ignore[attr-defined]
     store_appends.prepare_peers(url, lambda q: pg.sql(q, url=url))  # type: ignore[attr-defined]
     rows: list[dict[str, float]] = []
@@ -267,17 +298,42 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
             row = {
                 "eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
                 "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
+                "http_pg_1_stdlib_client_per_s": stdlib_client(api, one),
                 "pgbench_1_per_s": store_appends.pgbench_rate(
                     url, 1, store_appends.pgbench_path(pg)
                 ),
             }
             row["ratio"] = row["http_pg_1_client_per_s"] / row["eventsourcing_1_per_s"]
+            row["ratio_stdlib_client"] = (
+                row["http_pg_1_stdlib_client_per_s"] / row["eventsourcing_1_per_s"]
+            )
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
     out: dict[str, object] = {"side_by_side": rows}
     for key in rows[0]:
         out[key] = statistics.median(r[key] for r in rows)
     return out
+
+
+def one_client() -> None:
+    """``BENCH_SERVER_ONLY=one``: one client on one table on each store, then the side-by-side
+    rounds; printed only."""
+    out: dict[str, object] = {"uptime_before": uptime()}
+    pg = start_server()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind, store in (
+                ("file", f"file:{Path(tmp) / 'tables'}"),
+                ("pg", pg.new_database()),
+            ):
+                with serving(store) as (_, url):
+                    out[f"{kind}_1_client"] = load(url, [table(url)], 1)
+                print(f"  {kind}, 1 client: {out[f'{kind}_1_client']}", flush=True)
+            out.update(peers(pg))
+    finally:
+        pg.stop()
+    out["uptime_after"] = uptime()
+    print(json.dumps(out, indent=1))
 
 
 def uptime() -> str:
@@ -334,7 +390,11 @@ def report(out: dict) -> None:
     print(json.dumps(out, indent=1))
     for name, value, goal, met in goals:
         print(f"{name:40s} {value:10.2f} {goal:8s} {'met' if met else 'MISSED'}")
+    print(f"{'(the same with an http.client client)':40s} {out['ratio_stdlib_client']:10.2f}")
 
 
 if __name__ == "__main__":
-    main()
+    if os.environ.get("BENCH_SERVER_ONLY") == "one":
+        one_client()
+    else:
+        main()

@@ -117,8 +117,9 @@ def decide(
         return _decide_marker(state, command, actor, past, buffered)
     events = systems.decide(state, command)
     check_encodable(events, actor)
-    trial = state.copy()
-    return trace(trial, enumerate(events, state.seq + 1), checked=True), trial
+    trial = state.copy()  # ``state`` stays as it is: its view is the view before the events
+    before = entity_view(state)
+    return trace(trial, enumerate(events, state.seq + 1), checked=True, before=before), trial
 
 
 def _decide_marker(
@@ -140,28 +141,41 @@ def _decide_marker(
     return applied, new_state
 
 
-def trace(state: State, events: Iterable[tuple[int, Event]], checked: bool) -> list[Applied]:
+def trace(
+    state: State,
+    events: Iterable[tuple[int, Event]],
+    checked: bool,
+    before: dict[str, Any] | None = None,
+) -> list[Applied]:
     """Evolve ``state`` in place with each ``(seq, event)``; undo/redo markers change nothing.
 
     Args:
         state: The state before the first event (changed in place).
         events: The events in log order, with their seqs.
         checked: Run each event's precondition first (a decided command's events).
+        before: :func:`entity_view` of a state equal to ``state`` that nothing changes while
+            this runs (a decision's state, of which ``state`` is a copy): then the whole view
+            is not copied; None: a copy of ``state``'s view is taken.
 
     Returns:
-        Each event with the values it changed (entity paths, old and new).
+        Each event with the values it changed (entity paths, old and new: copies, which later
+        changes of ``state`` leave as they are).
 
     Raises:
         RuleViolation: when ``checked``, a precondition that does not hold.
     """
     applied = []
-    before = plain_copy(entity_view(state))
+    view = plain_copy(entity_view(state)) if before is None else before
+    live = False  # ``view`` is ``state``'s own: copied before ``state`` changes again
     for seq, event in events:
+        if live:
+            view, live = plain_copy(view), False
         if checked:
             check(state, event)  # what the decider returned holds on the state it applies to
         if event.TYPE not in MARKERS:
             evolve(state, event)
-        after = plain_copy(entity_view(state))  # later events may change lists in place
-        applied.append(Applied(seq, event, diff(before, after)))
-        before = after
+        after = entity_view(state)
+        changes = [(path, plain_copy(old), plain_copy(new)) for path, old, new in diff(view, after)]
+        applied.append(Applied(seq, event, changes))
+        view, live = after, True
     return applied

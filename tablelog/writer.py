@@ -33,6 +33,9 @@ class Writer:
         end: Where the log ends as the session last folded or wrote it (None: not folded yet).
         lock: The writer lock while it is held (a busy log, an atomic run), else None.
         pending: In an atomic run, the envelopes not written yet; else None.
+        written: ``(start, envelopes)`` of the latest command this writer appended on its own
+            (not in an atomic run): where the log ended before it, and its envelopes as given
+            to the store (the server keeps its records without reading them back).
     """
 
     def __init__(self, log: Log) -> None:
@@ -40,6 +43,7 @@ class Writer:
         self.end: Position | None = None
         self.lock: Lock | None = None
         self.pending: list[dict[str, Any]] | None = None
+        self.written: tuple[Position, list[dict[str, Any]]] | None = None
         self._last_at: str | None = None  # the ``at`` of the log's last record, once known
 
     @property
@@ -75,7 +79,9 @@ class Writer:
             self.pending.extend(envelopes)
             self.end = Position(self.end.seq + len(envelopes), self.end.offset, self.end.prev)
             return
-        self.end = self.log.append(envelopes, self.end, locked=self.lock is not None)
+        start, self.written = self.end, None
+        self.end = self.log.append(envelopes, start, locked=self.lock is not None)
+        self.written = (start, envelopes)
 
     def _stamp(self) -> str:
         """Return this command's ``at``: now, but always after the log's last record (read

@@ -57,6 +57,7 @@ class Env:
     _session: Any = None
     authorize: Any = None  # the server's check of a command for the seat, before it is decided
     outcome: Any = None  # the last command's Outcome (read by the server)
+    quiet: bool = False  # a server's line: its answer is made from the outcome, nothing printed
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -236,6 +237,8 @@ def execute(ctx: click.Context, command: object) -> Any:
         command, dry_run=dry_run, request_id=request_id
     )
     env.outcome = outcome
+    if env.quiet:
+        return outcome
     if ctx.meta.get("tablelog.json") or env.as_json:
         echo_json(outcome, env.actor, dry_run=env.dry_run)
         return outcome

@@ -40,6 +40,9 @@ __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 # many times (Table.run_line): a saga random factor (1,001 steps) agrees by chance one time in
 # a million, a 1D6 one time in 36
 STAND_IN_PROBES = 3
+# on PostgreSQL, a table looks at its end before a command at most this often, unless the
+# store's watcher reported another process's append (see Table's look_s)
+COMMAND_LOOK_S = 1.0
 
 
 def token_hash(token: str) -> str:
@@ -72,11 +75,17 @@ class Table:
     Args:
         table_id: The table's id.
         spec: The ``--log`` value that opens it (``STORE_URL#ID``).
+        look_s: Before deciding a command, look at the store's end only when the last look
+            is older than this, or the store's watcher reported records past the state
+            (:meth:`state`). 0: always (a file: a look is one ``fstat``). A decision on a
+            state that others appended past is safe: its append is refused, and the
+            session catches up and decides again; dry runs, undo and redo always look.
     """
 
-    def __init__(self, table_id: str, spec: str) -> None:
+    def __init__(self, table_id: str, spec: str, look_s: float = 0.0) -> None:
         self.table_id = table_id
         self.spec = spec
+        self.look_s = look_s
         self.lock = threading.RLock()
         self.session = Session(spec, "gm")
         self.path = self.session.path  # what messages call it (never a password)
@@ -179,9 +188,11 @@ class Table:
         if request_id is not None:
             argv += ["--request-id", request_id]
         with self.lock:
-            self.state()
+            self.state(0.0 if dry_run or argv[0] in ("undo", "redo") else self.look_s)
             if not dry_run or seat.role == "gm":
                 outcome = self._decided(line, argv, seat, authorize, None)
+                if outcome.written:
+                    self._keep_written()
                 self._appended()
                 return outcome, False
             first = self._decided(line, argv, seat, authorize, secrets.randbits(63))
@@ -206,7 +217,7 @@ class Table:
         from tablelog.cli.core import Env
         from tablelog.server.lines import click_line
 
-        env = Env(log_path=self.spec, actor=seat.name, in_run=True)  # a line, as in `run`
+        env = Env(log_path=self.spec, actor=seat.name, in_run=True, quiet=True)  # as in `run`
         env.authorize = authorize
         self.session.actor = seat.name
         env._session = self.session
@@ -218,6 +229,12 @@ class Table:
         if env.outcome is None:
             raise Refusal(400, "usage", f"{line!r} appends nothing")
         return env.outcome  # type: ignore[no-any-return]
+
+    def _keep_written(self) -> None:
+        """Keep the records the command just appended in the tail (no read back)."""
+        written, end = self.session.writer.written, self.session.end
+        if written is not None and end is not None:
+            self._tail.appended(*written, end)
 
     @contextlib.contextmanager
     def reader(self) -> Iterator[Session]:
@@ -298,6 +315,10 @@ class Tables:
         self._lock = threading.Lock()
         self.connected = connected or int(os.environ.get("TABLELOG_SERVER_CONNECTIONS", "32"))
         self.watcher = Watcher(self.kind, self.catalog.url, self._changed)
+        # on PostgreSQL a look at a table's end is a query: a command decides on the state in
+        # memory, looking once a second or when the watcher (of a table with event streams)
+        # reported another process's append (Table's look_s)
+        self.look_s = COMMAND_LOOK_S if self.kind == "postgresql" else 0.0
 
     def get(self, table_id: str) -> Table:
         """Return the table ``table_id``.
@@ -313,11 +334,11 @@ class Tables:
         with _usable():
             if not self.catalog.exists(table_id):
                 raise Refusal(404, "not_found", f"no table {table_id!r}")
-            table = Table(table_id, self.catalog.spec(table_id))
+            table = Table(table_id, self.catalog.spec(table_id), self.look_s)
         with self._lock:
             table = self._open.setdefault(table_id, table)
             self._close_idle()
-            return table
+        return table
 
     def _close_idle(self) -> None:
         """Close the connections of the least recently used idle tables over the limit."""

@@ -2,7 +2,9 @@
 
 A :class:`Tail` keeps a table's latest records in memory, read once from the store however many
 streams want them (a hundred subscribers cost one read), and extended from where it ends; older
-records are read from the store, starting at the nearest position it has indexed.
+records are read from the store, starting at the nearest position it has indexed. The records a
+command of this process appended are taken as the store framed them (:meth:`Tail.appended`),
+not read back: a command's answer costs no read.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.format import Position, chain_hash
-from tablelog.store.log import StoredRecord
+from tablelog.store.format import RECORD_PREFIX, Position, chain_hash, decode_payload
+from tablelog.store.log import StoredRecord, frame
 
 __all__ = ["Tail", "Stored", "INDEX_EVERY", "TAIL"]
 
@@ -56,6 +58,27 @@ class Tail:
             del tail[:-TAIL]
         first = max(0, seq + 1 - tail[0].seq)
         return tail[first : first + limit]
+
+    def appended(self, start: Position, envelopes: list[dict[str, Any]], end: Position) -> None:
+        """Take the records of one command this process appended after ``start`` (its
+        ``envelopes`` as given to the store, which ended at ``end``): framed and decoded as a
+        read of the store would return them. When framing them again does not end at ``end``
+        (the store signed them), nothing is taken: they are read when asked for."""
+        data, framed_end = frame(envelopes, start)
+        if framed_end != end:
+            return
+        records, at, seq = [], 0, start.seq
+        while at < len(data):
+            length = RECORD_PREFIX.unpack_from(data, at)[0]
+            payload = data[at + RECORD_PREFIX.size : at + RECORD_PREFIX.size + length]
+            offset, at, seq = start.offset + at, at + RECORD_PREFIX.size + length, seq + 1
+            env = decode_payload(payload)
+            records.append(Stored(StoredRecord.of(seq, env, offset), env))
+            if seq % INDEX_EVERY == 0 and seq // INDEX_EVERY == len(self._index) + 1:
+                self._index.append(Position(seq, start.offset + at, chain_hash(payload), offset))
+        if self._tail and self._end == start:
+            records = self._tail + records
+        self._tail, self._end = records[-TAIL:], end
 
     def _read(
         self,
