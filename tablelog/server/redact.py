@@ -118,6 +118,7 @@ class Viewer:
             for field in sheet[1]:
                 line["data"][field] = None
             return line
+        line = self._enemy_event(line)
         hidden = self.hidden.owner_events.get(kind) if isinstance(kind, str) else None
         if kind == "core.SeatAdded" or hidden is not None:
             line = copy.deepcopy(line)
@@ -128,6 +129,21 @@ class Viewer:
                 for field in hidden[2]:
                     if isinstance(data.get(field), list):
                         data[field] = [HIDDEN] * len(data[field])
+        return line
+
+    def _enemy_event(self, line: dict[str, Any]) -> dict[str, Any]:
+        """Return ``line`` with the fields :attr:`Hidden.enemy_events` names nulled when its
+        unit is an enemy (a copy then), else ``line`` itself."""
+        kind, data = line.get("type"), line.get("data")
+        named = self.hidden.enemy_events.get(kind) if isinstance(kind, str) else None
+        unit = data.get(named[0]) if named is not None and isinstance(data, dict) else None
+        if not isinstance(unit, str) or unit not in self.enemies:
+            return line
+        assert named is not None
+        line = copy.deepcopy(line)
+        for field in named[1]:
+            if field in line["data"]:
+                line["data"][field] = None
         return line
 
     def changes(

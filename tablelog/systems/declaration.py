@@ -49,6 +49,9 @@ class Hidden:
             players and observers (saga's HP and LP).
         enemy_sheets: Event type -> ``(sheet fields, data fields)`` nulled in a log record whose
             ``data.sheet.side`` is ``"enemy"``.
+        enemy_events: Event type -> ``(unit field, data fields)``: the data fields are ``null``
+            to players and observers in a log record whose unit field names an enemy (what a
+            hit took off its hidden HP tells that HP: saga's ``hp_lost``).
         drawn: Event type -> the list fields that hold cards drawn from the draw pile: ``"?"``
             in a preview (a dry run) to every seat, the GM's too (the pile's order is no seat's).
     """
@@ -57,6 +60,7 @@ class Hidden:
     owner_events: Mapping[str, tuple[str, bool, tuple[str, ...]]] = attrs.Factory(dict)
     enemy_fields: tuple[str, ...] = ()
     enemy_sheets: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
+    enemy_events: Mapping[str, tuple[str, tuple[str, ...]]] = attrs.Factory(dict)
     drawn: Mapping[str, tuple[str, ...]] = attrs.Factory(dict)
 
 

@@ -32,6 +32,13 @@ SYSTEM = System(
     hidden=Hidden(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
         enemy_sheets={"saga.UnitAdded": (("hp", "hp_max", "lp_max"), ("hp_floor",))},
+        enemy_events={  # the damage rolled stays (the game shows it); what it took does not
+            "saga.AttackDamageDealt": ("target", ("hp_lost",)),
+            "saga.PoisonDamageTaken": ("unit", ("hp_lost",)),
+            "saga.HPHealed": ("unit", ("amount", "healed")),  # a full heal's amount: max HP
+            "saga.BloodPaid": ("unit", ("lp_lost",)),
+            "saga.UnitIncapacitated": ("unit", ("lp_lost",)),
+        },
     ),
     records=(Unit,),
 )

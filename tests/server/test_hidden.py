@@ -179,3 +179,39 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
         for e in gm.get(f"/tables/{tid}/history/Rat").json()
         if e["type"] == "saga.UnitAdded"
     )
+
+
+@pytest.mark.rule("SAGA-HP-2")
+def test_what_a_hit_took_off_an_enemy_is_hidden_from_a_player(server: str) -> None:
+    """saga: p's Gustave hits the enemy Rat (60 HP) for 74; the hit took 60, which is Rat's
+    hidden HP. The GM reads ``hp_lost`` 60 in the command's answer and the log; p reads the
+    damage rolled (74, as the game shows it) and ``hp_lost`` null in both (a newcomer's QA
+    summed a player's ``hp_lost`` to an enemy's hidden maximum)."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
+    token = gm.post(
+        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+    ).json()["token"]
+    for line in (
+        "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "
+        "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
+        "saga unit add Rat --enemy --max-hp 60 --stat vit=10 --resist 0",
+    ):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    p = api(server, token)
+    answer = p.post(
+        f"/tables/{tid}/commands",
+        json={"command": "saga cast Gustave kiri-harai --target Rat --roll 1"},
+    )
+    assert 201 == answer.status_code, answer.text
+
+    def hits(events: list[dict[str, object]]) -> list[tuple[object, object]]:
+        return [
+            (e["data"]["damage"], e["data"]["hp_lost"])  # type: ignore[index]
+            for e in events
+            if e["type"] == "saga.AttackDamageDealt"
+        ]
+
+    assert [(74, None)] == hits(answer.json()["events"])
+    assert [(74, None)] == hits(p.get(f"/tables/{tid}/log").json()["events"])
+    assert [(74, 60)] == hits(gm.get(f"/tables/{tid}/log").json()["events"])
