@@ -85,6 +85,9 @@ _FORMAT = (
 _MARKS = f"\x7f-\x9f\u2028\u2029{_FORMAT}"
 _UNSAFE_RE = re.compile(f"[\x00-\x1f{_MARKS}]")
 _UNSAFE_IN_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_MARKS}]")  # tab and newline allowed
+# What Python makes of bytes that are not UTF-8 in a command line or a file read leniently (the
+# ``surrogateescape`` lone surrogates): text that cannot be stored, whatever its size.
+_NOT_UTF8_RE = re.compile("[\ud800-\udfff]")
 _SHORT_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
 
 
@@ -115,6 +118,19 @@ def _escape(match: re.Match[str]) -> str:
     return _SHORT_ESCAPES.get(char, f"\\u{code:04x}")
 
 
+def require_utf8(text: str, rule_id: str, what: str) -> None:
+    """Refuse text holding bytes that are not UTF-8 (a command line in another encoding).
+
+    Raises:
+        RuleViolation: ``rule_id``, the text shown with those bytes as ``\\xNN``.
+    """
+    if _NOT_UTF8_RE.search(text) is not None:
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise RuleViolation(
+            rule_id, f"{what} holds bytes that are not UTF-8 text: '{escape_text(shown)}'"
+        )
+
+
 def check_text(text: str, what: str, lines: bool = False) -> None:
     """Refuse free text that holds control characters where it enters (``--title``,
     ``undo --reason``, a note): they would steer other players' terminals when it is shown.
@@ -128,6 +144,7 @@ def check_text(text: str, what: str, lines: bool = False) -> None:
     Raises:
         RuleViolation: CORE-TEXT, naming the text and the first such character.
     """
+    require_utf8(text, "CORE-TEXT", what)
     found = (_UNSAFE_IN_LINES_RE if lines else _UNSAFE_RE).search(text)
     if found is not None:
         raise RuleViolation(
@@ -150,6 +167,7 @@ def check_name(name: str, what: str = "a name") -> None:
     """
     import unicodedata
 
+    require_utf8(name, "CORE-NAME", what)
     require(name.strip(), "CORE-NAME", f"{what} cannot be empty")
     require(name == name.strip(), "CORE-NAME", f"{what} cannot start or end with a space: {name!r}")
     require(

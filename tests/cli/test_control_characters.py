@@ -5,6 +5,7 @@ tabs), and every string printed from a log is escaped, on a terminal or not."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -289,3 +290,36 @@ def test_click_usage_errors_print_a_hostile_argument_escaped(log: Path, tmp_path
     [line] = done.stderr.splitlines()  # one line: click's message, as it formats file names
     assert line.startswith("error: Invalid value for 'SCRIPT': 'h\\u001b]0;PWN\\u0007")
     assert line.endswith("': No such file or directory (see: tablelog run --help)")
+
+
+@pytest.mark.rule("CORE-NAME")
+@pytest.mark.rule("CORE-TEXT")
+def test_bytes_that_are_not_utf8_on_the_command_line_are_refused_by_name(tmp_path: Path) -> None:
+    """A name, a note or an actor typed in another encoding (Latin-1 ``caf\\xe9``, bytes
+    ``\\xff\\xfe``) is refused naming the bytes, CORE-NAME / CORE-TEXT, exit 1 (the actor: a
+    usage error, exit 2), the log unchanged; it was CORE-SIZE with Python's codec words."""
+    log = tmp_path / "u.tlog"
+    environ = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    made = subprocess.run(
+        [sys.executable, "-m", "tablelog", "--log", str(log), "init", "--system", "pf2e"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert made.returncode == 0
+    before = log.read_bytes()
+    cases = [
+        (["pf2e", "character", "add", b"\xff\xfe"], 1, "CORE-NAME: a name holds", "\\xff\\xfe"),
+        (["note", b"caf\xe9"], 1, "CORE-TEXT: a note holds", "caf\\xe9"),
+        ([b"--actor", b"\xff", "note", "hi"], 2, "CORE-NAME: the actor holds", "\\xff"),
+    ]
+    for args, status, said, shown in cases:
+        argv = [sys.executable.encode(), b"-m", b"tablelog", b"--log", str(log).encode()]
+        argv += [a if isinstance(a, bytes) else a.encode() for a in args]
+        if args[0] == b"--actor":
+            argv = argv[:3] + argv[5:7] + argv[3:5] + argv[7:]
+        done = subprocess.run(argv, capture_output=True, timeout=120, env=environ)
+        err = done.stderr.decode()
+        assert done.returncode == status, err
+        assert f"{said} bytes that are not UTF-8 text: '{shown}'" in err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert log.read_bytes() == before
