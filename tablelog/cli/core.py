@@ -228,8 +228,8 @@ def execute(ctx: click.Context, command: object) -> Any:
     dry_run = bool(ctx.meta.get("tablelog.dry_run"))
     request_id = ctx.meta.get("tablelog.request_id")
     env: Env = ctx.find_object(Env)  # type: ignore[assignment]
-    if env.authorize is not None:
-        env.authorize(command)
+    if env.authorize is not None:  # the command's words, as typed: "saga poison"
+        env.authorize(command, ctx.command_path.partition(" ")[2])
     domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
     if not (dry_run or env.dry_run):  # nothing is appended: nothing to sign
         domain_errors(refuse_a_key_not_held)(session_of(ctx), env.actor)

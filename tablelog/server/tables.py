@@ -158,7 +158,7 @@ class Table:
         self,
         line: str,
         seat: Seat,
-        authorize: Callable[[object], None],
+        authorize: Callable[[object, str], None],
         request_id: str | None = None,
         dry_run: bool = False,
     ) -> tuple[Outcome, bool]:
@@ -208,7 +208,7 @@ class Table:
         line: str,
         argv: list[str],
         seat: Seat,
-        authorize: Callable[[object], None],
+        authorize: Callable[[object, str], None],
         seed: int | None,
     ) -> Outcome:
         """Run ``argv`` (the words of ``line``) as ``seat`` through the CLI (hold the lock), a

@@ -238,7 +238,7 @@ def authorizer(table: Table, seat: Seat) -> Any:
         Refusal: 403 naming the character or the role needed.
     """
 
-    def authorize(command: object) -> None:
+    def authorize(command: object, words: str) -> None:
         if seat.role == "gm":
             return
         if isinstance(command, AddNote):
@@ -251,7 +251,7 @@ def authorizer(table: Table, seat: Seat) -> Any:
             raise Refusal(
                 403,
                 "forbidden",
-                f"{type(command).__name__} is the GM's to do "
+                f"{words or type(command).__name__} is the GM's to do "
                 f"(needs the gm role; {seat.name} is a {seat.role})",
             )
         acting = getattr(command, field)
