@@ -32,6 +32,16 @@ def _not_the_log(path: str, log: str) -> None:
         raise CliError(f"-o {path} is the log being read ({log}); write to another file", 2)
 
 
+def _a_file_to_write(path: str) -> None:
+    """Refuse an ``-o`` that names no file to write: empty, a directory, or in a directory
+    that does not exist (a usage error, exit 2; a write that fails later is exit 3)."""
+    folder = os.path.dirname(path) or "."
+    if not path or os.path.isdir(path):
+        raise CliError(f"-o {path!r} is not a file to write (give a file name)", 2)
+    if not os.path.isdir(folder):
+        raise CliError(f"-o {path}: there is no folder {folder}", 2)
+
+
 @contextlib.contextmanager
 def _output(path: str | None, log: str) -> Iterator[TextIO]:
     """Yield the stream to write to: stdout, or a temporary file beside ``path`` that replaces
@@ -42,6 +52,7 @@ def _output(path: str | None, log: str) -> Iterator[TextIO]:
         yield sys.stdout
         return
     _not_the_log(path, log)
+    _a_file_to_write(path)
     from tablelog.store.log import create_file, remove_quietly
 
     temp = f"{path}.part-{secrets.token_hex(8)}"

@@ -419,3 +419,26 @@ def test_an_export_of_a_crafted_name_or_actor_is_refused_as_verify_refuses_it(
     assert why.split(": ", 1)[1] in refused(log, "verify")
     err = refuse(tmp_path, export(log))
     assert f"bad.jsonl line 3: {why}; nothing created\n" in err
+
+
+@pytest.mark.parametrize("command", ["export", "report"])
+def test_an_output_that_names_no_file_to_write_is_a_usage_error(tmp_path, command):
+    """``-o`` in a folder that does not exist, ``-o`` a folder, ``-o ''``: exit 2 naming it
+    (a mistake in the command line, as a missing import file is), not exit 3 (the log is fine);
+    nothing is written and the log is unchanged."""
+    from tests.support import toy
+
+    toy.install()
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    before = log.read_bytes()
+    said = {
+        str(tmp_path / "nope" / "out.txt"): f"-o {tmp_path / 'nope' / 'out.txt'}: there is no "
+        f"folder {tmp_path / 'nope'}",
+        str(tmp_path): f"-o '{tmp_path}' is not a file to write (give a file name)",
+        "": "-o '' is not a file to write (give a file name)",
+    }
+    for output, message in said.items():
+        result = invoke(log, command, "-o", output)
+        assert (result.exit_code, result.stderr) == (2, f"error: {message}\n")
+    assert log.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.tlog"]
