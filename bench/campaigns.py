@@ -89,7 +89,7 @@ def captured(system: str) -> tuple[Header, list[object], State]:
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / f"{system}.tlog")
         env = Env(log_path=path, actor="gm", in_run=True)
-        env.authorize = commands.append
+        env.authorize = lambda command, words: commands.append(command)  # each line's record
         for _, argv in script_lines(script(system).read_text(encoding="utf-8")):
             with contextlib.redirect_stdout(io.StringIO()):
                 cli.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)

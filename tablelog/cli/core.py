@@ -55,7 +55,8 @@ class Env:
     dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
     as_json: bool = False  # a `run --json`: every appending line prints its JSON objects
     _session: Any = None
-    authorize: Any = None  # the server's check of a command for the seat, before it is decided
+    # the server's check of a command for the seat before it is decided: (command, its words)
+    authorize: Any = None
     outcome: Any = None  # the last command's Outcome (read by the server)
     quiet: bool = False  # a server's line: its answer is made from the outcome, nothing printed
 
