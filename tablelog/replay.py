@@ -23,13 +23,13 @@ import attrs
 
 from tablelog import systems
 from tablelog.actions import Markers
-from tablelog.events.codec import CodecError, decoder, fast_path
+from tablelog.events.codec import CodecError, decoder, packed_decoder
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
 from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log, holds_record
-from tablelog.store.format import Header, Position, chain_hash
+from tablelog.store.format import FoldEnvelope, Header, Position, chain_hash, decode_payload
 from tablelog.store.log import LogError, record_error
 from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
 
@@ -218,7 +218,7 @@ class Replayer:
         # Only a checkpoint that may be saved needs the log prefix's CRC (it is checked when the
         # snapshot file is read back); one kept in memory is trusted by this process.
         crc = self.prefix_crc(end.offset) if self.snapshots else -1
-        cp = Checkpoint(end, undone, tuple(markers), data, crc)
+        cp = Checkpoint(end, undone, markers.copy(), data, crc)
         self._trusted.add(id(cp))
         return cp
 
@@ -354,16 +354,16 @@ class Replayer:
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
         for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
-            kind = env["type"]
+            kind = env.type  # a FoldEnvelope: its data still packed
             if kind in MARKERS:
                 markers.add(seq, kind, _target(kind, env, seq, offset, path))
             elif error is None and seq not in skip:
                 entry = entries.get(kind)
-                if entry is None or entry[0] != env["v"]:
+                if entry is None or entry[0] != env.v:
                     _check_system(kind, self.header.system, path, seq, offset)
-                    entry = entries[kind] = _entry(table, path, kind, env["v"], seq, offset)
-                event = entry[1](env["data"])
-                if event is None:  # data the fast path does not take: the codec decides
+                    entry = entries[kind] = _entry(table, path, kind, env.v, seq, offset)
+                event = entry[1](env.data)
+                if event is None:  # data the packed decoder does not take: the codec decides
                     event = _decode(entry[2], env, seq, offset, path)
                 try:
                     entry[3](state, event)
@@ -440,11 +440,9 @@ def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> N
         raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
 
 
-def _target(kind: str, env: dict[str, Any], seq: int, offset: int, path: str) -> int:
+def _target(kind: str, env: FoldEnvelope, seq: int, offset: int, path: str) -> int:
     """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
-    target: int = _decode(
-        _decoder(path, kind, env["v"], seq, offset), env, seq, offset, path
-    ).target
+    target: int = _decode(_decoder(path, kind, env.v, seq, offset), env, seq, offset, path).target
     if not 0 < target < seq:  # undo and redo take back what is already logged
         raise record_error(
             path, seq, offset, f"{kind} targets #{target}, which is not an earlier event"
@@ -468,7 +466,7 @@ def _entry(
     decode = _decoder(path, kind, version, seq, offset)
     cls = event_class(kind)
     typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return version, fast_path(kind, version) or _none, decode, typed
+    return version, packed_decoder(kind, version) or _none, decode, typed
 
 
 def _none(data: Any) -> None:
@@ -479,9 +477,10 @@ def _no_evolver(state: State, event: Event) -> None:
     raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
 
 
-def _decode(decode: Any, env: dict[str, Any], seq: int, offset: int, path: str) -> Any:
+def _decode(decode: Any, env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
+    """Return the event of a folded record's data (unpacked here), or raise its LogError."""
     try:
-        return decode(env["data"])
+        return decode(decode_payload(env.data))
     except CodecError as exc:
         raise record_error(path, seq, offset, exc) from None
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 import msgpack
+import msgspec
 
 __all__ = [
     "MAGIC",
@@ -46,6 +47,9 @@ __all__ = [
     "TIME_FORMAT",
     "SIG_KEY",
     "signed_message",
+    "FoldEnvelope",
+    "decode_folded",
+    "is_packed_map",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
@@ -134,6 +138,38 @@ def decode_payload(data: bytes | memoryview) -> Any:
         max_array_len=MAX_CONTAINER_LEN,
         max_map_len=MAX_CONTAINER_LEN,
     )
+
+
+class FoldEnvelope(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A format-2 record's envelope as a fold reads it, ``data`` still packed (msgpack bytes,
+    for the event's typed decoder: tablelog.events.codec.packed_decoder).
+
+    :func:`decode_folded` takes the usual envelope only: the seven keys, ``cmd`` and the batch
+    count (``more``, left out of a batch's last record: then UNSET); ``seq``, ``cmd``, ``v``
+    and ``more`` integers, ``type`` a string. A record with a request id or signature, or keys
+    of other types, is not one (the reader checks it in full, and builds this from it). The
+    types of ``at``, ``actor`` and ``prev`` are left to the reads that use them.
+    """
+
+    type: str
+    v: int
+    data: msgspec.Raw
+    seq: int
+    cmd: int
+    at: msgspec.Raw
+    actor: msgspec.Raw
+    prev: msgspec.Raw
+    more: int | msgspec.UnsetType = msgspec.UNSET
+
+
+decode_folded = msgspec.msgpack.Decoder(FoldEnvelope).decode  # raises msgspec.MsgspecError
+
+_MAP_MARKERS = frozenset({*range(0x80, 0x90), 0xDE, 0xDF})  # fixmap, map 16, map 32
+
+
+def is_packed_map(data: msgspec.Raw) -> bool:
+    """Return whether packed msgpack ``data`` (not empty) is a map."""
+    return memoryview(data)[0] in _MAP_MARKERS
 
 
 def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:

@@ -20,7 +20,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
 import msgpack
+import msgspec
+from msgspec import UNSET
 
+from tablelog.store import format as format_
 from tablelog.store.format import (
     BATCH_KEY,
     COMMAND_KEY,
@@ -313,7 +316,7 @@ class LogFile:
         assert pos is not None
         self.torn_at = None
         self.end = pos
-        return self._records(pos, chain, fold and not chain)
+        return self._records(pos, chain, fold)
 
     def _records(self, pos: Position, chain: bool, fold: bool) -> Iterator[RawRecord]:
         # Framing (_frames: lengths and CRC-32s) -> checks (_checker: the envelope, the seq,
@@ -662,6 +665,7 @@ def _checker(
     The returned function raises LogError, naming the record's offset and seq.
     """
     unpackb, limit, corrupt = msgpack.unpackb, MAX_CONTAINER_LEN, log._corrupt
+    decode_folded, is_packed_map, unset = format_.decode_folded, format_.is_packed_map, UNSET
     assert log.version is not None
     # Command and request ids exist from format 2 on: in a format-1 file no key matches.
     keys = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) if log.version >= 2 else ("", "", "")
@@ -669,8 +673,34 @@ def _checker(
     prev, new_hash = pos.prev, _EMPTY_HASH.copy
     at_before = ""  # the time of the record before (checked with ``chain``)
     horizon = time_horizon() if chain else ""  # no record is dated later than this
+    loose = fold and not chain  # at, actor and prev: their types are left to their reads
+    cheap = loose and log.version >= 2  # a fold's usual envelope: decode_folded
 
-    def check(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
+    def check(payload: bytes, offset: int, seq: int) -> tuple[Any, int]:
+        nonlocal prev, at_before
+        if cheap and len(payload) <= limit:  # the usual envelope passes here, all else below
+            try:
+                folded = decode_folded(payload)
+            except msgspec.MsgspecError:
+                pass
+            else:
+                more = folded.more
+                if (
+                    folded.seq == seq
+                    and 0 < folded.cmd <= seq
+                    and (more is unset or more > 0)
+                    and is_packed_map(folded.data)
+                ):
+                    return folded, 0 if more is unset else more
+        env, more = full(payload, offset, seq)
+        if not fold:
+            return env, more
+        none = msgspec.Raw(b"")  # a fold never reads at, actor, prev
+        data = msgspec.Raw(msgpack.packb(env["data"], use_bin_type=True))
+        cmd = env.get(cmd_key, 0) if cmd_key else 0
+        return format_.FoldEnvelope(env["type"], env["v"], data, seq, cmd, none, none, none), more
+
+    def full(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
         nonlocal prev, at_before
         try:  # msgpack's own limits are the payload's length: the same for short ones
             env = (
@@ -680,26 +710,6 @@ def _checker(
             )
         except Exception as exc:  # msgpack raises several types; all mean the same
             raise corrupt(f"malformed record payload ({type(exc).__name__})", offset, seq) from None
-        if fold:  # a fold's usual envelope passes here; anything else, below, with its fault
-            try:  # the seven keys and ``cmd``, and the batch count when there are nine
-                more = env[BATCH_KEY] if len(env) != 8 else 0
-                cmd = env[cmd_key]
-                if (
-                    "prev" in env
-                    and "at" in env
-                    and "actor" in env
-                    and type(cmd) is int
-                    and 0 < cmd <= seq
-                    and (len(env) == 8 or (len(env) == 9 and type(more) is int and more > 0))
-                    and env["seq"] == seq
-                    and type(env["seq"]) is int
-                    and type(env["type"]) is str
-                    and type(env["v"]) is int
-                    and type(env["data"]) is dict
-                ):
-                    return env, more
-            except (KeyError, TypeError):
-                pass
         try:  # a KeyError or TypeError here: not a map with the envelope's keys
             kind, version, data = env["type"], env["v"], env["data"]
             more = 0 if len(env) == 7 else _optional(env, seq, offset, keys, corrupt)
@@ -710,7 +720,7 @@ def _checker(
                 and type(version) is int
                 and type(data) is dict
                 and (
-                    fold
+                    loose
                     or (
                         type(env["actor"]) is str
                         and type(env["at"]) is str

@@ -28,6 +28,7 @@ import stat
 import struct
 import sys
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -89,7 +90,7 @@ class Checkpoint:
 
     end: Position
     undone: frozenset[int]
-    markers: tuple[tuple[int, str, int], ...]
+    markers: Iterable[tuple[int, str, int]]  # a tuple, or a copy of tablelog.actions.Markers
     state: bytes
     prefix_crc: int
 
