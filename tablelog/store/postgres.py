@@ -45,7 +45,7 @@ from tablelog.store.pgsql import (
     lock_timeout_setting,
     one_line,
 )
-from tablelog.store.pgwire import append_and_notify, bytea_array, int8_array, text_array
+from tablelog.store.pgwire import append_and_notify, bytea_array, int8, int8_array, text_array
 from tablelog.store.url import new_table_id, redact
 
 __all__ = ["PostgresLog"]
@@ -314,7 +314,7 @@ class PostgresLog(LogFile):
             with self._errors():
                 try:  # one round trip: the append commits, then the notification is sent
                     inserted = append_and_notify(
-                        conn, params, CHANNEL, f"{self.table_id} {end.seq}"
+                        conn, params, CHANNEL, f"{self.table_id} {end.seq}", len(envelopes) == 1
                     )
                 except psycopg.errors.UniqueViolation:
                     raise LogMovedOn() from None
@@ -425,10 +425,28 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
 
 def _params(
     table_id: str, envelopes: list[dict[str, Any]], data: bytes, expected: Position
-) -> list[bytes]:
+) -> list[bytes | None]:
     """Return the parameters of :data:`~tablelog.store.pgwire.APPEND` for a batch, in binary
     format: each record's framing split back out of ``data`` (the bytes
-    :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column."""
+    :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column;
+    for one record, those of :data:`~tablelog.store.pgwire.APPEND_ONE` (one value each)."""
+    lock = lock_key(table_id).to_bytes(8, "big", signed=True)
+    if len(envelopes) == 1:
+        env = envelopes[0]
+        req = env.get(REQUEST_KEY)
+        return [
+            table_id.encode(),
+            int8(expected.seq + 1),
+            int8(expected.offset),
+            int8(RECORD_PREFIX.unpack_from(data)[1]),
+            data[8:],
+            env["type"].encode(),
+            env["actor"].encode(),
+            env["at"].encode(),
+            int8(env.get(COMMAND_KEY)),
+            None if req is None else req.encode(),
+            lock,
+        ]
     seqs, offsets, crcs, payloads = [], [], [], []
     at, seq, offset = 0, expected.seq, expected.offset
     for _ in envelopes:
@@ -451,7 +469,7 @@ def _params(
         text_array([e["at"] for e in envelopes]),
         int8_array([e.get(COMMAND_KEY) for e in envelopes]),
         text_array([e.get(REQUEST_KEY) for e in envelopes]),
-        lock_key(table_id).to_bytes(8, "big", signed=True),
+        lock,
     ]
 
 

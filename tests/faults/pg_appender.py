@@ -18,6 +18,7 @@ from tablelog.store import pgwire  # noqa: E402
 pgwire.APPEND += (
     b" AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
 )
+pgwire.APPEND_ONE += b" AND pg_sleep(0.005)::text = ''"  # as must a one-record command's
 
 if __name__ == "__main__":
     appender.main(sys.argv[1])
