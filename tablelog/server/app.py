@@ -8,7 +8,6 @@ GM of every table; a seat's token is good for its table only. Errors are JSON
 from __future__ import annotations
 
 import hmac
-import json
 import os
 import secrets
 import threading
@@ -401,19 +400,23 @@ async def _stream(
     has just caught up with, so no record after the revoke reaches it)."""
     from litestar.response.sse import ServerSentEventMessage
 
+    def deliverable(after: int) -> list[tuple[int, str]] | None:
+        """The lines after ``after`` (JSON texts), or None once the seat is revoked (checked
+        after the lines: on the state they caught up with). One thread hop per delivery."""
+        lines = views.stream_texts(table, who, after)
+        return lines if seated() else None
+
     seen = after
     idle = 0.0
     while not STOPPING.is_set():
         try:
-            lines = await sync_to_thread(views.stream_lines, table, who, seen)
-            if not await sync_to_thread(seated):
-                return  # revoked: the token stops working at once (SERVER.md §4)
+            lines = await sync_to_thread(deliverable, seen)
         except Refusal:
             return  # the table became unusable: the stream ends (a reconnect gets the 503)
-        for seq, line in lines:
-            yield ServerSentEventMessage(
-                data=json.dumps(line, ensure_ascii=False), event="record", id=str(seq)
-            )
+        if lines is None:
+            return  # revoked: the token stops working at once (SERVER.md §4)
+        for seq, text in lines:
+            yield ServerSentEventMessage(data=text, event="record", id=str(seq))
             seen = seq
         if lines:
             idle = 0.0

@@ -7,6 +7,7 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tablelog import actions, systems
@@ -27,6 +28,7 @@ __all__ = [
     "history",
     "command",
     "stream_lines",
+    "stream_texts",
     "add_seat",
     "revoke_seat",
     "record_line",
@@ -293,6 +295,16 @@ def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[s
     Streams of seats that see alike (one role, the same characters) that wait after the same
     seq get the same lines, made once (``table.streamed``, kept for the table's latest seq).
     """
+    return [(seq, line) for seq, line, _ in _streamed(table, seat, after)]
+
+
+def stream_texts(table: Table, seat: Seat, after: int) -> list[tuple[int, str]]:
+    """Return ``(seq, JSON text)`` of the lines :func:`stream_lines` returns, each text also
+    made once for all the streams that see alike (a hundred subscribers: one encoding)."""
+    return [(seq, text) for seq, _, text in _streamed(table, seat, after)]
+
+
+def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any], str]]:
     end = table.state(within_s=STREAM_LOOK_S).seq
     key = (after, end, seat.role, seat.characters)
     made = table.streamed.get(key)
@@ -302,7 +314,8 @@ def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[s
     viewer = Viewer.of(seat.role, seat.characters, table.current())
     with table.lock:
         undone = undone_after(table.session.markers()) if records else set()
-    made = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
+    lines = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
+    made = [(seq, line, json.dumps(line, ensure_ascii=False)) for seq, line in lines]
     if records:
         if any(k[1] != end for k in table.streamed) or len(table.streamed) > 256:
             table.streamed = {}
