@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import uuid
 import zlib
 from pathlib import Path
 
 import msgpack
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tablelog.store.format import (
     MAX_RECORD_BYTES,
@@ -373,3 +376,76 @@ def test_reading_goes_on_from_the_position_after_a_record(tmp_path: Path) -> Non
     rest = LogFile(log.path)
     assert [4, 5, 6, 7] == [seq for seq, *_ in rest.records(after[3])]
     assert after[7] == rest.end == whole.end
+
+
+def _read(log_path: str, general: bool) -> tuple[list[tuple[int, int, int]], str, object, object]:
+    """Read a log as a fold does: ``(seq, offset, end)`` of each record handed over, the error
+    (or ""), ``end`` and ``torn_at``; with ``general``, through the general reader alone."""
+    reader = LogFile(log_path)
+    got: list[tuple[int, int, int]] = []
+    error = ""
+    try:
+        reader.open()
+        assert reader.start is not None
+        records = reader.records(fold=True)
+        if general:  # the general reader alone, set up as records() sets it up
+            records = reader._records(reader.start, False, True)
+        for seq, _, offset, end, _ in records:
+            got.append((seq, offset, end))
+    except LogError as exc:
+        error = str(exc)
+    return got, error, reader.end, reader.torn_at
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    batches=st.lists(st.integers(1, 3), min_size=1, max_size=8),
+    damage=st.sampled_from(["none", "truncate", "flip", "flip-crc", "key", "more"]),
+    where=st.floats(0, 1),
+    byte=st.integers(0, 255),
+)
+def test_the_fold_reader_hands_over_what_the_general_reader_does(
+    tmp_path: Path, batches: list[int], damage: str, where: float, byte: int
+) -> None:
+    """The fold's one-loop reader (``records(fold=True)``) against the general reader's three
+    stages on the same log, whole or damaged (cut anywhere, a byte changed with or without its
+    CRC-32 recomputed, a key renamed, a batch count changed): the same records handed over,
+    the same error, the same ``end`` and ``torn_at``."""
+    path = tmp_path / f"f-{uuid.uuid4().hex}.tlog"
+    log = LogFile.create(str(path), HEADER)
+    assert log.start is not None
+    pos, n = log.start, 0
+    for size in batches:
+        first = n + 1
+        envs = [{**envelope(n + k), "cmd": first} for k in range(1, size + 1)]
+        pos = log.append(envs, pos)
+        n += size
+    data = bytearray(path.read_bytes())
+    start = log.start.offset
+    at = start + int(where * (len(data) - start - 1))
+    offsets, o = [], start
+    while o < len(data):
+        offsets.append(o)
+        o += 8 + RECORD_PREFIX.unpack_from(data, o)[0]
+    record = max(x for x in offsets if x <= at)
+    length = RECORD_PREFIX.unpack_from(data, record)[0]
+    payload = data[record + 8 : record + 8 + length]
+    if damage == "truncate":
+        del data[at:]
+    elif damage in ("flip", "flip-crc"):
+        data[at] = byte if data[at] != byte else (byte + 1) % 256
+    elif damage == "key":
+        payload = payload.replace(b"\xa3cmd", b"\xa3cmz", 1)
+    elif damage == "more":
+        env = msgpack.unpackb(bytes(payload))
+        env["more"] = byte % 4
+        payload = msgpack.packb(env)
+    if damage in ("key", "more") or (damage == "flip-crc" and at >= record + 8):
+        if damage == "flip-crc":
+            payload = data[record + 8 : record + 8 + length]
+        framed = RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + bytes(payload)
+        data[record : record + 8 + length] = framed
+    path.write_bytes(bytes(data))
+    assert _read(str(path), general=True) == _read(str(path), general=False)
