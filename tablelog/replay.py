@@ -375,6 +375,8 @@ class Replayer:
                     entry[3](state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure: a LogError
                     error = self._refused(exc, seq, optimistic)
+            else:  # not built (undone, or after an event that did not apply): still readable
+                _unpacked(env, seq, offset, path)
             if (
                 not seq % every
                 and error is None
@@ -490,10 +492,28 @@ def _no_evolver(state: State, event: Event) -> None:
     raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
 
 
+def _unpacked(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
+    """Return a folded record's data unpacked (a dict the reader checked in full as it is).
+
+    Raises:
+        LogError: bytes msgpack cannot decode (bad UTF-8, nesting too deep …): the corrupt
+            record, as the general reader names it.
+    """
+    data: Any = env.data
+    if type(data) is dict:
+        return data
+    try:
+        return decode_payload(data)
+    except Exception as exc:  # msgpack raises several types; all mean the same
+        message = f"malformed record payload ({type(exc).__name__})"
+        raise record_error(path, seq, offset, message, "corrupt record") from None
+
+
 def _decode(decode: Any, env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
     """Return the event of a folded record's data (unpacked here), or raise its LogError."""
+    data = _unpacked(env, seq, offset, path)
     try:
-        return decode(decode_payload(env.data))
+        return decode(data)
     except CodecError as exc:
         raise record_error(path, seq, offset, exc) from None
 

@@ -223,30 +223,60 @@ def fast_path(type_tag: str, version: int) -> Callable[[dict[str, Any]], Event |
 
 
 def packed_decoder(type_tag: str, version: int) -> Callable[[Any], Event | None] | None:
-    """Return ``build(packed)`` for ``(type_tag, version)`` records whose data is still packed
-    (msgpack bytes, a buffer) when the class has a fast path: it returns the event when the
-    data is a map of as many keys as the class has fields, each field there with exactly its
-    type, else None (then unpack it and use :func:`decoder`, whose result or error decides).
+    """Return ``build(data)`` for ``(type_tag, version)`` records when the class has a fast
+    path: ``data`` is still packed (msgpack bytes, a buffer) or, for a record the reader
+    checked in full, a dict. It returns the event when the data is exactly what
+    :func:`fast_path` takes (the class's fields, each with exactly its type), else None (then
+    use :func:`decoder` on the unpacked data, whose result or error decides).
 
-    msgspec decodes the bytes in one pass straight into the attrs class (running its
-    validators), at a third of the cost of unpacking the map and building the event from it
-    (docs/RELIABILITY.md, Long campaigns: performance). It ignores keys the class lacks and
-    gives a missing field its default, so the map's size is checked first (and a class with a
-    nested attrs class, whose map msgspec would read as leniently, has none); what still differs
-    from :func:`decoder` is a map that swaps a defaulted field for a key the class lacks (built
-    here with the default, refused there). tablelog never writes one: it is an edited record,
-    which the hash chain and signatures guard as they guard every value.
+    msgspec decodes packed bytes in one pass (docs/RELIABILITY.md, Long campaigns:
+    performance), at a third of the cost of unpacking the map and building the event from it.
+    A class of plain fields is decoded straight into its attrs class (running its validators);
+    msgspec ignores keys the class lacks and gives a missing field its default there, so the
+    map's size is checked first, and what still differs from :func:`decoder` is a map that
+    swaps a defaulted field for a key the class lacks (built here with the default, refused
+    there): tablelog never writes one; it is an edited record, which the hash chain and
+    signatures guard as they guard every value. A class that nests an attrs class is decoded
+    into a mirror of Structs that require every field and forbid other keys (:func:`_mirror`),
+    then built from the mirror's values: exactly the fast path's.
     """
     cls = event_class(type_tag)
-    if cls is None or version != cls.VERSION or _fast(cls) is None or _nests(cls):
+    if cls is None or version != cls.VERSION:
+        return None
+    fast = _fast(cls)
+    if fast is None:
         return None
     found = _PACKED.get(cls)
     if found is None:
-        found = _PACKED[cls] = _make_packed(cls)
+        found = _PACKED[cls] = _make_packed(cls, fast[0])
     return found
 
 
 _PACKED: dict[type, Callable[[Any], Any]] = {}
+
+
+def _make_packed(cls: type, from_dict: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
+    nests = _nests(cls)
+    target = _mirror(cls) if nests else cls
+    decode: Callable[[Any], Any] = msgspec.msgpack.Decoder(target, dec_hook=_packed_fraction).decode
+    assemble = _assembler(cls) if nests else None
+    count = len(attrs.fields(cls))  # the map's header as msgpack writes it: fixmap or map 16
+    head = 0x80 | count if count < 16 else 0xDE
+    size = b"" if count < 16 else count.to_bytes(2, "big")
+
+    def build(packed: Any) -> Any:
+        if type(packed) is dict:
+            return from_dict(packed)
+        view = memoryview(packed)
+        if view[0] != head or (size and view[1:3] != size):
+            return None
+        try:
+            made = decode(packed)
+            return made if assemble is None else assemble(made)
+        except Exception:  # a value of another type (msgspec's errors), a validator's refusal
+            return None
+
+    return build
 
 
 def _nests(cls: type) -> bool:
@@ -258,22 +288,47 @@ def _nests(cls: type) -> bool:
     return False
 
 
-def _make_packed(cls: type) -> Callable[[Any], Any]:
-    decode: Callable[[Any], Any] = msgspec.msgpack.Decoder(cls, dec_hook=_packed_fraction).decode
-    count = len(attrs.fields(cls))  # the map's header as msgpack writes it: fixmap or map 16
-    head = 0x80 | count if count < 16 else 0xDE
-    size = b"" if count < 16 else count.to_bytes(2, "big")
+def _mirror(cls: type) -> type:
+    """Return a msgspec Struct with ``cls``'s fields (attrs, with a fast path), every one
+    required, no other key allowed; a nested attrs class becomes its own mirror."""
+    return msgspec.defstruct(
+        f"{cls.__name__}Packed",
+        [(f.name, _mirror_type(f.type)) for f in attrs.fields(cls)],
+        forbid_unknown_fields=True,
+        gc=False,
+    )
 
-    def build(packed: Any) -> Any:
-        view = memoryview(packed)
-        if view[0] != head or (size and view[1:3] != size):
-            return None
-        try:
-            return decode(packed)
-        except Exception:  # a value of another type (msgspec's errors), a validator's refusal
-            return None
 
-    return build
+def _mirror_type(tp: Any) -> Any:
+    if isinstance(tp, type) and attrs.has(tp):
+        return _mirror(tp)
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):  # X | None: the fast path's
+        inner = next(a for a in typing.get_args(tp) if a is not type(None))
+        return _mirror_type(inner) | None
+    return tp
+
+
+def _assembler(cls: type) -> Callable[[Any], Any]:
+    """Return ``assemble(mirror)``: the value of ``cls`` (attrs) from its mirror's values,
+    each nested mirror assembled too."""
+    fields = attrs.fields(cls)
+    astuple = msgspec.structs.astuple
+    parts = []
+    for i, f in enumerate(fields):
+        kinds = typing.get_args(f.type) or (f.type,)
+        inner = next((k for k in kinds if isinstance(k, type) and attrs.has(k)), None)
+        if inner is not None:
+            parts.append((i, _assembler(inner)))
+    names = [f.name for f in fields]
+
+    def assemble(mirror: Any) -> Any:
+        values = list(astuple(mirror))
+        for i, part in parts:
+            if values[i] is not None:
+                values[i] = part(values[i])
+        return cls(**dict(zip(names, values, strict=True)))
+
+    return assemble
 
 
 def _packed_fraction(tp: Any, value: Any) -> Any:

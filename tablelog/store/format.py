@@ -144,21 +144,22 @@ class FoldEnvelope(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A format-2 record's envelope as a fold reads it, ``data`` still packed (msgpack bytes,
     for the event's typed decoder: tablelog.events.codec.packed_decoder).
 
-    :func:`decode_folded` takes the usual envelope only: the seven keys, ``cmd`` and the batch
-    count (``more``, left out of a batch's last record: then UNSET); ``seq``, ``cmd``, ``v``
-    and ``more`` integers, ``type`` a string. A record with a request id or signature, or keys
-    of other types, is not one (the reader checks it in full, and builds this from it). The
-    types of ``at``, ``actor`` and ``prev`` are left to the reads that use them.
+    :func:`decode_folded` takes the usual envelope only: the seven keys, ``cmd`` (UNSET in a
+    record without one) and the batch count (``more``, left out of a batch's last record: then
+    UNSET); ``seq``, ``cmd``, ``v`` and ``more`` integers, ``type`` a string. A record with a
+    request id or signature, or keys of other types, is not one: the reader checks it in full,
+    and builds this from it with ``data`` unpacked (a dict). The types of ``at``, ``actor`` and
+    ``prev`` are left to the reads that use them.
     """
 
     type: str
     v: int
     data: msgspec.Raw
     seq: int
-    cmd: int
     at: msgspec.Raw
     actor: msgspec.Raw
     prev: msgspec.Raw
+    cmd: int | msgspec.UnsetType = msgspec.UNSET
     more: int | msgspec.UnsetType = msgspec.UNSET
 
 

@@ -360,12 +360,12 @@ class LogFile:
                     break
                 try:
                     env = decode(payload)
-                except msgspec.MsgspecError:
+                except (msgspec.MsgspecError, RecursionError):  # too deep: the general reader's
                     break
                 more = 0 if env.more is unset else env.more
                 if not (
                     env.seq == seq + 1
-                    and 0 < env.cmd <= env.seq
+                    and (env.cmd is unset or 0 < env.cmd <= env.seq)
                     and view(env.data)[0] in maps
                     and (env.more is unset or more > 0)
                     and (not batch or more == need - 1)
@@ -742,7 +742,6 @@ def _checker(
     assert log.version is not None
     # Command and request ids exist from format 2 on: in a format-1 file no key matches.
     keys = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) if log.version >= 2 else ("", "", "")
-    cmd_key = keys[0]
     prev, new_hash = pos.prev, _EMPTY_HASH.copy
     at_before = ""  # the time of the record before (checked with ``chain``)
     horizon = time_horizon() if chain else ""  # no record is dated later than this
@@ -754,13 +753,14 @@ def _checker(
         if cheap and len(payload) <= limit:  # the usual envelope passes here, all else below
             try:
                 folded = decode_folded(payload)
-            except msgspec.MsgspecError:
+            except (msgspec.MsgspecError, RecursionError):  # the full check names the fault
                 pass
             else:
                 more = folded.more
+                cmd = folded.cmd
                 if (
                     folded.seq == seq
-                    and 0 < folded.cmd <= seq
+                    and (cmd is unset or 0 < cmd <= seq)
                     and (more is unset or more > 0)
                     and is_packed_map(folded.data)
                 ):
@@ -769,9 +769,8 @@ def _checker(
         if not fold:
             return env, more
         none = msgspec.Raw(b"")  # a fold never reads at, actor, prev
-        data = msgspec.Raw(msgpack.packb(env["data"], use_bin_type=True))
-        cmd = env.get(cmd_key, 0) if cmd_key else 0
-        return format_.FoldEnvelope(env["type"], env["v"], data, seq, cmd, none, none, none), more
+        data: Any = env["data"]  # unpacked already: the fold builds the event from the dict
+        return format_.FoldEnvelope(env["type"], env["v"], data, seq, none, none, none), more
 
     def full(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
         nonlocal prev, at_before

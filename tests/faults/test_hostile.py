@@ -601,3 +601,46 @@ def test_replay_until_and_state_at_agree_on_a_prefix_whose_event_does_not_hold(
     ok(log, "verify")
     assert -92 == json.loads(ok(log, "state", "--at", "6", "--json"))["characters"]["a"]["hp"]
     assert "hp: 7 -> -92" in ok(log, "replay", "--until", "6")
+
+
+def _repacked(log: Path, seq: int, payload: bytes) -> tuple[Path, int]:
+    """Return a copy of ``log`` whose record ``seq`` holds ``payload`` (its CRC-32 made to
+    match, so the damage reaches the envelope and data), and that record's offset."""
+    reader = LogFile(str(log))
+    offset = next(r.offset for r in reader.scan_all() if r.seq == seq)
+    data = log.read_bytes()
+    length, _ = RECORD_PREFIX.unpack_from(data, offset)
+    framed = RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload
+    out = log.with_name(f"damaged-{seq}.tlog")
+    out.write_bytes(data[:offset] + framed + data[offset + 8 + length :])
+    return out, offset
+
+
+@pytest.mark.parametrize("seq", [2, 4])  # an event that is folded; one that is undone
+@pytest.mark.parametrize("damage", ["utf8", "deep"])
+def test_undecodable_data_is_a_corrupt_record_for_the_fold_too(
+    tmp_path: Path, damage: str, seq: int
+) -> None:
+    """Bytes inside an event's data that msgpack cannot decode — a string that is not UTF-8,
+    arrays nested 3,000 deep — with the record's CRC-32 matching: every read, the fold's
+    included (it decodes data late, straight into the event), says "malformed record
+    payload" for that record, exit 3 (verify: 1), whether the event is folded or undone."""
+    log = sound_log(tmp_path)
+    reader = LogFile(str(log))
+    data = log.read_bytes()
+    offset = next(r.offset for r in reader.scan_all() if r.seq == seq)
+    length, _ = RECORD_PREFIX.unpack_from(data, offset)
+    env = msgpack.unpackb(data[offset + 8 : offset + 8 + length])
+    env["data"][next(iter(env["data"]))] = "\x00X\x00"  # a 3-byte string, made bad below
+    packed = msgpack.packb(env)
+    if damage == "utf8":
+        packed = packed.replace(b"\xa3" + b"\x00X\x00", b"\xa3\xffX\x00")
+    else:
+        packed = packed.replace(b"\xa3" + b"\x00X\x00", b"\x91" * 3000 + b"\x00")
+    forged, at = _repacked(log, seq, packed)
+    before = forged.read_bytes()
+    wrong = f"record #{seq} at byte {at}: malformed record payload"
+    for command in (("state",), ("log", "--all"), ("state", "--json")):
+        assert_clear_error(invoke(forged, *command), 3, wrong)
+    assert_clear_error(invoke(forged, "verify"), 1, wrong)
+    assert forged.read_bytes() == before

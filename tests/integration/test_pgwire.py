@@ -3,6 +3,7 @@ the append and its notification in one round trip, a failed notification, a lost
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import pytest
@@ -103,3 +104,55 @@ def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_i
     assert rows == []
     stamps = [r.at for r in open_log(spec).scan()]
     assert len(stamps) == 2 and stamps[0] < stamps[1]
+
+
+def test_one_record_and_several_store_the_same_columns(pg: PgServer) -> None:
+    """A command of one record goes through the one-value insert (APPEND_ONE), one of several
+    through the arrays (APPEND): both store every column as the file form has it (seq, offset,
+    CRC-32 of the payload, type, actor, time, command id, request id)."""
+    spec = pg.table()
+    Session.create(spec, "toy", seed=1).log.close()
+    log = open_log(spec)
+    log.open()
+    assert log.start is not None
+    one = [
+        {
+            "type": "core.Noted",
+            "v": 1,
+            "at": "2026-01-01T00:00:01.000000Z",
+            "actor": "gm",
+            "data": {"text": "one"},
+            "cmd": 1,
+            "req": "r-1",
+        }
+    ]
+    several = [
+        {
+            "type": "core.Noted",
+            "v": 1,
+            "at": "2026-01-01T00:00:02.000000Z",
+            "actor": "Ann",
+            "data": {"text": f"part {i}"},
+            "cmd": 2,
+        }
+        for i in range(3)
+    ]
+    end = log.append(one, log.start)
+    log.append(several, end)
+    rows = pg.sql(
+        "SELECT seq, file_offset, crc, type, actor, to_char(at AT TIME ZONE 'UTC', "
+        "'HH24:MI:SS'), cmd, req FROM tablelog_records WHERE table_id = %s ORDER BY seq",
+        (spec.rpartition("#")[2],),
+    )
+    stored = list(open_log(spec).scan())
+    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    assert [r[1] for r in rows] == [s.offset for s in stored]
+    assert [(r[3], r[4], r[5], r[6], r[7]) for r in rows] == [
+        ("core.Noted", "gm", "00:00:01", 1, "r-1"),
+        *[("core.Noted", "Ann", "00:00:02", 2, None)] * 3,
+    ]
+    payloads = pg.sql(
+        "SELECT crc, payload FROM tablelog_records WHERE table_id = %s ORDER BY seq",
+        (spec.rpartition("#")[2],),
+    )
+    assert all(zlib.crc32(bytes(p)) == c for c, p in payloads)

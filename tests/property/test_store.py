@@ -305,9 +305,9 @@ def test_packed_decoder_leaves_every_other_map_to_the_codec() -> None:
     """A key too many, a value of another type (an int for a str, a float for a Fraction,
     "1/0", a bool for a Fraction), a list, no map at all: the packed decoder returns None, and
     the codec refuses as before; a defaulted key missing: None too, and the codec gives the
-    default. A class with a
-    nested attrs class has no packed decoder (msgspec would not check the nested map's keys),
-    nor does an older version's record (upcasters read it unpacked)."""
+    default. A class with a nested attrs class is decoded through mirrors, as exactly (a
+    nested key too many or missing: None); an older version's record has no packed decoder
+    (upcasters read it unpacked)."""
     good = {"name": "a", "rate": "2/4", "floor": None}
     build = packed_decoder("codec.Priced", 1)
     assert build is not None
@@ -326,7 +326,13 @@ def test_packed_decoder_leaves_every_other_map_to_the_codec() -> None:
         assert build(msgpack.packb(bad)) is None
         with pytest.raises(CodecError):
             from_record("codec.Priced", 1, bad)
-    assert packed_decoder("codec.Rated", 1) is None  # a nested Sheet
+    nested = packed_decoder("codec.Rated", 1)  # a nested Sheet: through a mirror, exactly
+    assert nested is not None
+    rated = {"name": "a", "rate": "1/2", "floor": None, "sheet": {"runes": ["x"], "level": 2}}
+    rated["sheet"]["hardness"] = None
+    assert nested(msgpack.packb(rated)) == Rated("a", Fraction(1, 2), None, Sheet(("x",), 2))
+    for sheet in [{**rated["sheet"], "extra": 1}, {"runes": ["x"], "level": 2}, ["x", 2]]:
+        assert nested(msgpack.packb({**rated, "sheet": sheet})) is None
     assert packed_decoder("codec.Priced", 0) is None
 
 
