@@ -312,23 +312,25 @@ def _assembler(cls: type) -> Callable[[Any], Any]:
     """Return ``assemble(mirror)``: the value of ``cls`` (attrs) from its mirror's values,
     each nested mirror assembled too."""
     fields = attrs.fields(cls)
-    astuple = msgspec.structs.astuple
-    parts = []
+    parts: list[tuple[int, Callable[[Any], Any]]] = []
     for i, f in enumerate(fields):
         kinds = typing.get_args(f.type) or (f.type,)
         inner = next((k for k in kinds if isinstance(k, type) and attrs.has(k)), None)
         if inner is not None:
             parts.append((i, _assembler(inner)))
     names = [f.name for f in fields]
+    if any(f.kw_only for f in fields):
+        return lambda mirror: cls(**dict(zip(names, _values(mirror, parts), strict=True)))
+    return lambda mirror: cls(*_values(mirror, parts))
 
-    def assemble(mirror: Any) -> Any:
-        values = list(astuple(mirror))
-        for i, part in parts:
-            if values[i] is not None:
-                values[i] = part(values[i])
-        return cls(**dict(zip(names, values, strict=True)))
 
-    return assemble
+def _values(mirror: Any, parts: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
+    """Return a mirror's values, each nested mirror among them assembled (``parts``)."""
+    values = list(msgspec.structs.astuple(mirror))
+    for i, part in parts:
+        if values[i] is not None:
+            values[i] = part(values[i])
+    return values
 
 
 def _packed_fraction(tp: Any, value: Any) -> Any:
