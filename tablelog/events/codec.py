@@ -310,27 +310,28 @@ def _mirror_type(tp: Any) -> Any:
 
 def _assembler(cls: type) -> Callable[[Any], Any]:
     """Return ``assemble(mirror)``: the value of ``cls`` (attrs) from its mirror's values,
-    each nested mirror assembled too."""
+    each nested mirror assembled too. A plain slotted class is built by setting its slots,
+    as :func:`_make_fast` builds it; any other runs its attrs ``__init__``."""
     fields = attrs.fields(cls)
-    parts: list[tuple[int, Callable[[Any], Any]]] = []
+    namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
+    lines = ["def assemble(m):"]
     for i, f in enumerate(fields):
+        lines.append(f"    v{i} = m.{f.name}")
         kinds = typing.get_args(f.type) or (f.type,)
         inner = next((k for k in kinds if isinstance(k, type) and attrs.has(k)), None)
         if inner is not None:
-            parts.append((i, _assembler(inner)))
-    names = [f.name for f in fields]
-    if any(f.kw_only for f in fields):
-        return lambda mirror: cls(**dict(zip(names, _values(mirror, parts), strict=True)))
-    return lambda mirror: cls(*_values(mirror, parts))
-
-
-def _values(mirror: Any, parts: list[tuple[int, Callable[[Any], Any]]]) -> list[Any]:
-    """Return a mirror's values, each nested mirror among them assembled (``parts``)."""
-    values = list(msgspec.structs.astuple(mirror))
-    for i, part in parts:
-        if values[i] is not None:
-            values[i] = part(values[i])
-    return values
+            namespace[f"part{i}"] = _assembler(inner)
+            lines += [f"    if v{i} is not None:", f"        v{i} = part{i}(v{i})"]
+    setters = _slot_setters(cls, fields)
+    if setters is None:
+        given = ", ".join(f"{f.name}=v{i}" for i, f in enumerate(fields))
+        lines.append(f"    return cls({given})")
+    else:
+        namespace.update({f"set{i}": setter for i, setter in enumerate(setters)})
+        lines += ["    o = new(cls)", *(f"    set{i}(o, v{i})" for i in range(len(fields)))]
+        lines.append("    return o")
+    exec("\n".join(lines) + "\n", namespace)  # noqa: S102 - generated from the field names
+    return namespace["assemble"]  # type: ignore[no-any-return]
 
 
 def _packed_fraction(tp: Any, value: Any) -> Any:
