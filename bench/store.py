@@ -114,14 +114,14 @@ GOALS = [
     ("tablelog_1", "appends/s", ""),
     ("eventsourcing_1", "appends/s", ""),
     ("pgbench_1", "tx/s", ""),
-    ("ratio_es_1", "× eventsourcing, 1 writer", ">= 0.5"),
+    ("ratio_es_1", "× eventsourcing, 1 writer (median)", ">= 0.5"),
     ("tablelog_4", "appends/s", ""),
     ("eventsourcing_4", "appends/s", ""),
     ("pgbench_4", "tx/s", ""),
     ("tablelog_16", "appends/s", ""),
     ("eventsourcing_16", "appends/s", ""),
     ("pgbench_16", "tx/s", ""),
-    ("ratio_pgbench_16", "× pgbench, 16 writers", ">= 0.3"),
+    ("ratio_pgbench_16", "× pgbench, 16 writers (median)", ">= 0.3"),
     ("replay_file_s", "s (100k, file)", ""),
     ("replay_pg_s", "s (100k, PostgreSQL)", ""),
     ("replay_pg_ratio", "× the file's time", ""),
@@ -150,8 +150,6 @@ def main() -> None:
         pgbench = store_appends.pgbench_path(server)
         print("appends (writers over 20 tables):", flush=True)
         out.update(store_appends.measure(server.url, server.sql, pgbench, pgdata=pgdata))
-        out["ratio_es_1"] = out["tablelog_1"] / out["eventsourcing_1"]
-        out["ratio_pgbench_16"] = out["tablelog_16"] / out["pgbench_16"]
         bench_replay(server.url, out)
         bench_copy(server.url, out, pgdata)
     finally:

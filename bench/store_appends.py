@@ -10,7 +10,9 @@ the same server in the same run (``make bench-store``; see bench/store.py).
   per transaction, ``-c W -j W``.
 - contended: 8 writer processes racing on one table of 10,000 events, snapshots on as in the CLI
   (each lost race: catch up, decide again; after three, the table's writer lock).
-Each runs for ``SECONDS`` after every writer is connected and ready. Beside each rate: the CPU
+Each runs for ``SECONDS`` after every writer is connected and ready; the three at each writer
+count run in turn, ``ROUNDS`` times (``$BENCH_STORE_ROUNDS``, default 3), and the medians are
+kept, with tablelog's ratio to each peer per round. Beside each rate: the CPU
 milliseconds per append of the clients (their processes) and of the server (every PostgreSQL
 process, read from /proc; only for a server the bench started), which say where a rate is spent.
 """
@@ -20,14 +22,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 import uuid
+from typing import Any
 
 SECONDS = float(os.environ.get("BENCH_STORE_SECONDS", "6"))
+ROUNDS = int(os.environ.get("BENCH_STORE_ROUNDS", "3"))  # of each writer count: medians
 TABLES = 20
 
 
@@ -241,10 +246,15 @@ def measure(
     pgbench: str,
     counts: tuple[int, ...] = (1, 4, 16),
     pgdata: str | None = None,
+    rounds: int = ROUNDS,
 ) -> dict[str, float]:
     """Return appends/s of tablelog, eventsourcing and pgbench at each writer count, and the
     client's and the server's CPU milliseconds per append (``*_client_ms``, ``*_server_ms``;
-    the server's only when ``pgdata`` names its data directory)."""
+    the server's only when ``pgdata`` names its data directory): the medians of ``rounds``
+    rounds, each running the three in turn. Beside them, tablelog's ratio to each peer in each
+    round (``ratio_pgbench_W_rounds``, ``ratio_es_W_rounds``: runs seconds apart, which the
+    machine's drift moves less than it moves runs minutes apart) and their medians
+    (``ratio_pgbench_W``, ``ratio_es_W``)."""
     from tests.support import toy
 
     toy.install()
@@ -255,27 +265,36 @@ def measure(
     for i in ids:
         Session.create(f"{url}#{i}", "toy", seed=1).log.close()
     prepare_peers(url, sql)
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     for w in counts:
-        runs = {
-            "tablelog": _race(
-                _tablelog_writer, [(url, [ids[t] for t in _deal(k, w)]) for k in range(w)], pgdata
-            ),
-            "eventsourcing": _race(_es_writer, [(url,) for _ in range(w)], pgdata),
-            "pgbench": _pgbench(url, w, pgbench, pgdata),
-        }
-        for name, (rate, client, server) in runs.items():
-            out[f"{name}_{w}"] = rate
-            out[f"{name}_{w}_client_ms"] = client
-            out[f"{name}_{w}_server_ms"] = server
-        print(
-            f"  {w:2d} writers: "
-            + "  ".join(
-                f"{name} {rate:7.0f}/s (CPU ms: client {client:.2f}, server {server:.2f})"
-                for name, (rate, client, server) in runs.items()
-            ),
-            flush=True,
-        )
+        done: dict[str, list[tuple[float, float, float]]] = {}
+        for r in range(rounds):
+            runs = {
+                "tablelog": _race(
+                    _tablelog_writer,
+                    [(url, [ids[t] for t in _deal(k, w)]) for k in range(w)],
+                    pgdata,
+                ),
+                "eventsourcing": _race(_es_writer, [(url,) for _ in range(w)], pgdata),
+                "pgbench": _pgbench(url, w, pgbench, pgdata),
+            }
+            for name, run in runs.items():
+                done.setdefault(name, []).append(run)
+            print(
+                f"  {w:2d} writers, round {r + 1}: "
+                + "  ".join(
+                    f"{name} {rate:7.0f}/s (CPU ms: client {client:.2f}, server {server:.2f})"
+                    for name, (rate, client, server) in runs.items()
+                ),
+                flush=True,
+            )
+        for name, got in done.items():
+            for i, part in enumerate(("", "_client_ms", "_server_ms")):
+                out[f"{name}_{w}{part}"] = statistics.median(run[i] for run in got)
+        for peer, key in (("pgbench", "pgbench"), ("eventsourcing", "es")):
+            ratios = [a[0] / b[0] for a, b in zip(done["tablelog"], done[peer], strict=True)]
+            out[f"ratio_{key}_{w}_rounds"] = ratios
+            out[f"ratio_{key}_{w}"] = statistics.median(ratios)
     return out
 
 

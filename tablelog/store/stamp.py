@@ -18,8 +18,9 @@ _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
 def now_utc() -> str:
-    """Return the current UTC time as ISO 8601 with microseconds and a ``Z``."""
-    return dt.datetime.now(dt.UTC).strftime(_FORMAT)
+    """Return the current UTC time as ISO 8601 with microseconds and a ``Z`` (``_FORMAT``'s
+    text, made by ``isoformat``: a hot path of every append, at half ``strftime``'s cost)."""
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def after(at: str) -> str:

@@ -563,3 +563,17 @@ def test_the_snapshot_key_covers_the_packaged_catalogues(tmp_path: Path) -> None
     )
     after = keys()
     assert before[0] != after[0] and before[1] != after[1]
+
+
+def test_a_command_time_is_utc_with_microseconds_and_z() -> None:
+    """``now_utc`` (isoformat on the append's hot path) writes exactly ``_FORMAT``'s text."""
+    import datetime as dt
+
+    from tablelog.store.stamp import _FORMAT, now_utc
+
+    before = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    at = now_utc()
+    moment = dt.datetime.strptime(at, _FORMAT)
+    assert moment.strftime(_FORMAT) == at
+    assert len(at) == len("2026-12-02T00:12:19.771646Z")
+    assert before <= moment <= dt.datetime.now(dt.UTC).replace(tzinfo=None)
