@@ -73,4 +73,10 @@ def main(paths: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    main([Path(p) for p in sys.argv[1:]])
+    named = [Path(p) for p in sys.argv[1:]]
+    if not named or any(str(p).startswith("-") for p in named):
+        sys.exit(__doc__.split("\n\n")[1])  # the usage paragraph
+    missing = [p for p in named if not p.is_file()]
+    if missing:
+        sys.exit(f"no log at {missing[0]}")
+    main(named)

@@ -66,8 +66,26 @@ def _converter() -> Any:
         made.register_structure_hook(Fraction, _fraction)
         for kind in (int, str, bool):  # stored data is never converted: "999" is no int
             made.register_structure_hook(kind, _exactly(kind))
+        made.register_structure_hook_factory(attrs.has, lambda cls: _from_map(cls, made))
         _CONVERTER = made
     return _CONVERTER
+
+
+def _from_map(cls: type, converter: Any) -> Callable[[Any, Any], Any]:
+    """Return cattrs' structure hook for the attrs class ``cls``, taking only a map (a nested
+    list is "expected Sheet @ $.sheet", not an attribute error's text)."""
+    from cattrs.gen import make_dict_structure_fn
+
+    made: Callable[[Any, Any], Any] = make_dict_structure_fn(
+        cls, converter, _cattrs_forbid_extra_keys=True
+    )
+
+    def structure(value: Any, kind: Any) -> Any:
+        if type(value) is not dict:
+            raise TypeError(f"{value!r} is not a map")
+        return made(value, kind)
+
+    return structure
 
 
 def _why(exc: Exception) -> str:
@@ -231,14 +249,10 @@ def packed_decoder(type_tag: str, version: int) -> Callable[[Any], Event | None]
 
     msgspec decodes packed bytes in one pass (docs/RELIABILITY.md, Long campaigns:
     performance), at a third of the cost of unpacking the map and building the event from it.
-    A class of plain fields is decoded straight into its attrs class (running its validators);
-    msgspec ignores keys the class lacks and gives a missing field its default there, so the
-    map's size is checked first, and what still differs from :func:`decoder` is a map that
-    swaps a defaulted field for a key the class lacks (built here with the default, refused
-    there): tablelog never writes one; it is an edited record, which the hash chain and
-    signatures guard as they guard every value. A class that nests an attrs class is decoded
-    into a mirror of Structs that require every field and forbid other keys (:func:`_mirror`),
-    then built from the mirror's values: exactly the fast path's.
+    It decodes into a mirror of the class, a Struct that requires every field and forbids
+    other keys (a nested attrs class becomes its own mirror: :func:`_mirror`), so it takes
+    exactly what the fast path takes; the event is then built from the mirror's values
+    (:func:`_assembler`), a class with validators by its attrs ``__init__``.
     """
     cls = event_class(type_tag)
     if cls is None or version != cls.VERSION:
@@ -256,36 +270,20 @@ _PACKED: dict[type, Callable[[Any], Any]] = {}
 
 
 def _make_packed(cls: type, from_dict: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
-    nests = _nests(cls)
-    target = _mirror(cls) if nests else cls
-    decode: Callable[[Any], Any] = msgspec.msgpack.Decoder(target, dec_hook=_packed_fraction).decode
-    assemble = _assembler(cls) if nests else None
-    count = len(attrs.fields(cls))  # the map's header as msgpack writes it: fixmap or map 16
-    head = 0x80 | count if count < 16 else 0xDE
-    size = b"" if count < 16 else count.to_bytes(2, "big")
+    decode: Callable[[Any], Any] = msgspec.msgpack.Decoder(
+        _mirror(cls), dec_hook=_packed_fraction
+    ).decode
+    assemble = _assembler(cls)
 
     def build(packed: Any) -> Any:
         if type(packed) is dict:
             return from_dict(packed)
-        view = memoryview(packed)
-        if view[0] != head or (size and view[1:3] != size):
-            return None
         try:
-            made = decode(packed)
-            return made if assemble is None else assemble(made)
-        except Exception:  # a value of another type (msgspec's errors), a validator's refusal
+            return assemble(decode(packed))
+        except Exception:  # a key missing or unknown, a value of another type, a refusal
             return None
 
     return build
-
-
-def _nests(cls: type) -> bool:
-    """Return whether a field of ``cls`` holds an attrs class (alone or optional)."""
-    for field in attrs.fields(cls):
-        kinds = typing.get_args(field.type) or (field.type,)
-        if any(isinstance(k, type) and attrs.has(k) for k in kinds):
-            return True
-    return False
 
 
 def _mirror(cls: type) -> type:
