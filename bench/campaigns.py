@@ -60,8 +60,9 @@ from tablelog.projections.core import State, check, evolve  # noqa: E402
 from tablelog.session import Session  # noqa: E402
 from tablelog.store.format import COMMAND_KEY, Header  # noqa: E402
 from tablelog.store.log import LogFile, frame  # noqa: E402
+from tablelog.systems import REGISTRY  # noqa: E402
 
-SYSTEMS = ("fate", "magicpunk", "pf2e", "saga")
+SYSTEMS = tuple(REGISTRY)  # every registered system: each has tests/data/campaigns/SYSTEM.txt
 CASTS = 8  # chapters' casts in turn: the folded state holds at most this many of each entity
 DECIDED = 64  # chapters decided, each on its own seqs (its own dice); the log plays them in turn
 START = datetime.datetime(2026, 11, 30)  # one command a second: times never go back (verify)

@@ -13,11 +13,13 @@ from importlib import resources
 import attrs
 
 from tablelog.rules.core import RuleViolation
+from tablelog.systems import REGISTRY
 
 __all__ = ["RuleEntry", "SYSTEM_ORDER", "entries", "lookup"]
 
-SYSTEM_ORDER = ("core", "fate", "magicpunk", "pf2e", "saga")
-"""The order ``tablelog rules`` lists the systems in."""
+SYSTEM_ORDER = ("core", *REGISTRY)
+"""The order ``tablelog rules`` lists the systems in: the core's rules, then each registered
+system's (``rules.toml`` keeps its entries in this order)."""
 
 
 @attrs.frozen

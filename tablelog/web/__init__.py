@@ -96,8 +96,11 @@ def web_routes(opens: Opens) -> list[Any]:
     def index(request: Request[Any, Any, Any]) -> Response[Any]:
         if request.query_params.get("token"):
             return _with_cookie(request, None, "/", opens)
+        from tablelog.systems import REGISTRY  # the "new table" choices: the registry's
+
         body = (
-            '<header><h1>tablelog</h1></header><main id="app" class="index">'
+            '<header><h1>tablelog</h1></header><main id="app" class="index" '
+            f'data-systems="{html.escape(" ".join(REGISTRY))}">'
             "<noscript>This page needs JavaScript.</noscript></main>"
         )
         scripts = ["/static/common.js", "/static/index.js"]

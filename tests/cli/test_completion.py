@@ -106,3 +106,15 @@ def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> Non
     )
     assert (name, False) == (line.stdout, (tmp_path / "pwned").exists())
     assert [name] == complete(f"tablelog --log {log} pf2e etch ", 5, "zsh")
+
+
+def test_a_catalogue_is_offered_only_in_its_own_systems_commands(tmp_path: Path) -> None:
+    """`fate master add … --quality ` is a circuit grade: it offers nothing from magicpunk's
+    procurement qualities (a parameter name two systems share); `magicpunk procure` still
+    offers them."""
+    log = tmp_path / "war.tlog"
+    ok(log, "init", "--system", "fate")
+    words = f"tablelog --log {log} fate master add Kiritsugu --quality "
+    assert [] == complete(words, len(words.split()))
+    magicpunk = complete(f"tablelog --log {log} magicpunk procure x --quality ", 7)
+    assert ["poor", "standard", "fine", "masterwork", "legendary"] == magicpunk

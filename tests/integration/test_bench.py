@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tablelog.session import Session
+from tablelog.systems import REGISTRY
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 MODULES = sorted(p.stem for p in BENCH.glob("*.py"))
@@ -39,7 +40,7 @@ def test_each_benchmark_module_imports(bench_path: object, name: str) -> None:
     assert module.__file__ is not None and Path(module.__file__).parent == BENCH
 
 
-@pytest.mark.parametrize("system", ["fate", "magicpunk", "pf2e", "saga"])
+@pytest.mark.parametrize("system", list(REGISTRY))
 def test_a_small_campaign_is_written_and_replays_as_make_bench_times_it(
     bench_path: object, system: str, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tablelog import systems
 from tests.support.browser import ARTIFACTS, open_seat, shot
 from tests.support.server import ADD, TOKEN, api
 
@@ -99,6 +100,8 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     page.set_default_timeout(90_000)
     page.goto(f"{server}/?token={TOKEN}")
     page.wait_for_selector("#create")
+    offered = page.eval_on_selector_all("#system option", "os => os.map(o => o.value)")
+    assert list(systems.REGISTRY) == offered  # the registry's systems, none named in the page
     page.select_option("#system", "pf2e")
     page.fill("#title", "Downtime")
     page.click("#create button")

@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from tablelog.systems import REGISTRY
+
 __all__ = ["Candidates", "param_values", "complete_from_log"]
 
 Candidates = list[tuple[str, str]]  # (value, what it is)
@@ -113,12 +115,31 @@ def _held(record: dict[str, Any]) -> list[str]:
 
 def complete_from_log(root: click.Group) -> None:
     """Let click's shell completion offer the log's names, the catalogues and seqs: every
-    parameter :func:`param_values` knows gets a completion function (commands imported now)."""
-    for command in _walk(root, click.Context(root)):
+    parameter :func:`param_values` knows gets a completion function (commands imported now),
+    a catalogue's only in the commands of the system that owns it (:data:`_OWNERS`: another
+    system's ``rune`` or ``base`` is offered nothing from pf2e's)."""
+    for command, system in _walk(root, click.Context(root), None):
         for param in command.params:
+            owner = _OWNERS.get(param.name or "")
+            if owner is not None and owner != system:
+                continue
             if param.name in _KNOWN or param.name in _ENTITIES:
                 # click keeps the ``shell_complete=`` function of a parameter here
                 param._custom_shell_complete = _complete
+
+
+_OWNERS = {
+    "rune": "pf2e",
+    "swap": "pf2e",
+    "base": "pf2e",
+    "tech_id": "saga",
+    "material": "magicpunk",
+    "quality": "magicpunk",
+    "design": "magicpunk",
+    "np_id": "fate",
+    "kind": "fate",
+}
+"""The system whose catalogue or state a parameter's values come from, by parameter name."""
 
 
 _KNOWN = {
@@ -140,13 +161,18 @@ _KNOWN = {
 }
 
 
-def _walk(command: click.Command, ctx: click.Context) -> Iterable[click.Command]:
-    yield command
+def _walk(
+    command: click.Command, ctx: click.Context, system: str | None
+) -> Iterable[tuple[click.Command, str | None]]:
+    """Yield every command under ``command`` with the system whose group it is in (None: a
+    core command)."""
+    yield command, system
     if isinstance(command, click.Group):
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             if sub is not None:
-                yield from _walk(sub, ctx)
+                inner = name if system is None and name in REGISTRY else system
+                yield from _walk(sub, ctx, inner)
 
 
 def _complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:

@@ -42,7 +42,7 @@
         : errorText(c.body);
     } },
       el("label", { for: "system" }, "System "),
-      el("select", { id: "system", name: "system" }, ["fate", "magicpunk", "pf2e", "saga"].map((s) => el("option", { value: s }, s))),
+      el("select", { id: "system", name: "system" }, app.dataset.systems.split(" ").map((s) => el("option", { value: s }, s))),
       el("label", { for: "title" }, "Title "), el("input", { id: "title", name: "title" }),
       el("button", { type: "submit" }, "Create table"));
     const seat = el("form", { id: "seat", onsubmit: async (e) => {

@@ -18,14 +18,23 @@ from tablelog.rules import reference
 from tablelog.rules.core import RuleViolation
 
 PACKAGE = Path(__file__).resolve().parents[3] / "tablelog"
-RULE_ID = re.compile(r"UNKNOWN-NAME|CORE-[A-Z]+|(FATE|MP|PF2E|SAGA)-[A-Z]+(-\d+)?")
-PREFIX = {
-    "core": ("CORE-", "UNKNOWN-"),
-    "fate": ("FATE-",),
-    "magicpunk": ("MP-",),
-    "pf2e": ("PF2E-",),
-    "saga": ("SAGA-",),
-}
+
+
+def _prefixes() -> dict[str, tuple[str, ...]]:
+    """Each system's rule-ID prefix as its first entry in rules.toml carries it (``MP-``; the
+    core's: ``CORE-``, ``UNKNOWN-``): a new system's prefix is read, never listed here."""
+    found: dict[str, tuple[str, ...]] = {"core": ("CORE-", "UNKNOWN-")}
+    for entry in reference.entries().values():
+        found.setdefault(entry.system, (entry.id.split("-")[0] + "-",))
+    return found
+
+
+PREFIX = _prefixes()
+RULE_ID = re.compile(
+    r"UNKNOWN-NAME|CORE-[A-Z]+|("
+    + "|".join(re.escape(p[0][:-1]) for name, p in PREFIX.items() if name != "core")
+    + r")-[A-Z]+(-\d+)?"
+)
 
 
 def _trees() -> list[ast.Module]:
@@ -127,6 +136,9 @@ def test_entries_are_complete_and_belong_to_their_system() -> None:
     for entry in reference.entries().values():
         assert entry.title and entry.seed and entry.text, entry.id
         assert entry.id.startswith(PREFIX[entry.system]), entry.id
+    assert sorted(PREFIX) == sorted(reference.SYSTEM_ORDER)  # every system has rules
+    assert len(set(PREFIX.values())) == len(PREFIX)  # one prefix per system, none shared
+    assert {"FATE-", "MP-", "PF2E-", "SAGA-"} <= {p[0] for p in PREFIX.values()}
     assert list(reference.SYSTEM_ORDER) == list(
         dict.fromkeys(e.system for e in reference.entries().values())
     )
