@@ -119,14 +119,14 @@ class PostgresWaiter:
     """
 
     def __init__(self, log: Any) -> None:
-        from tablelog.store.pgsql import CHANNEL, connect, db_errors
+        from tablelog.store.pgsql import connect, db_errors, listen
 
         self._prefix = f"{log.table_id} "
         self._looked = time.monotonic()
         self._errors: Callable[[], AbstractContextManager[None]] = lambda: db_errors(log.path)
         with self._errors():
             self._conn = connect(log.url)
-            self._conn.execute(f"LISTEN {CHANNEL}")
+            listen(self._conn)
 
     def wait(self, timeout_s: float) -> bool:
         """Return True when an append to this table was committed since the last call (or
@@ -209,12 +209,12 @@ class Watcher:
                     self._report([table_id])
 
     def _listen(self) -> None:
-        from tablelog.store.pgsql import CHANNEL, connect
+        from tablelog.store.pgsql import connect, listen
 
         while not self._stop.is_set():
             try:
                 conn = connect(self.url)
-                conn.execute(f"LISTEN {CHANNEL}")
+                listen(conn)
             except Exception:  # noqa: BLE001 - any failure to connect: try again in a second
                 self._stop.wait(LOOK_S)
                 continue

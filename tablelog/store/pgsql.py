@@ -30,6 +30,10 @@ __all__ = [
 
 SCHEMA_VERSION = 1
 CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
+# Every LISTENing connection holds this advisory lock shared (the two-int key space, apart from
+# the tables' bigint keys) for as long as it is connected: a writer that can take it alone has
+# no one to notify (tablelog.store.pgwire.NOTIFY).
+LISTENERS_LOCK = (0x74626C67, 1)  # ("tblg", 1)
 _SCHEMA_LOCK = 0x74626C6F67  # advisory lock key ("tblog") held while the schema is created
 
 SCHEMA = """
@@ -179,6 +183,13 @@ def check_version(version: int | None) -> None:
             f"the store's tablelog schema is version {version}, this tablelog "
             f"knows version {SCHEMA_VERSION}: use a tablelog that knows it"
         )
+
+
+def listen(conn: Any) -> None:
+    """``LISTEN tablelog`` on ``conn`` (autocommit), then hold :data:`LISTENERS_LOCK` shared
+    until it closes, so writers notify it (docs/STORES.md, Live appends)."""
+    conn.execute(f"LISTEN {CHANNEL}")
+    conn.execute("SELECT pg_advisory_lock_shared(%s, %s)", LISTENERS_LOCK)
 
 
 def lock_key(table_id: str) -> int:

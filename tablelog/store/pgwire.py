@@ -15,13 +15,17 @@ psycopg's own wait loop drives the I/O, so Ctrl-C and lost connections behave as
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Sequence
 from typing import Any
+
+from tablelog.store.pgsql import LISTENERS_LOCK
 
 __all__ = [
     "APPEND",
     "APPEND_ONE",
     "NOTIFY",
+    "QUIET_S",
     "append_and_notify",
     "int8",
     "int8_array",
@@ -54,8 +58,15 @@ APPEND_ONE = (
 )
 _APPEND_ONE_TYPES = [25, 20, 20, 20, 17, 25, 25, 25, 20, 25, 20]
 # A notification is no data (a reader also looks every second): its transaction commits
-# without waiting for a disk flush.
-NOTIFY = b"SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)"
+# without waiting for a disk flush. It is sent only when a connection listens: every listener
+# holds LISTENERS_LOCK shared (tablelog.store.pgsql.listen), so a writer that can take it alone
+# for its transaction has no one to notify, sends nothing (no row) and keeps quiet for
+# QUIET_S seconds (another writer's try at the same moment only makes this one notify).
+NOTIFY = (
+    b"SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2) "
+    b"WHERE NOT pg_try_advisory_xact_lock(%d, %d)" % LISTENERS_LOCK
+)
+QUIET_S = 1.0  # a listener that came meanwhile has its own look at the table every LOOK_S
 
 _BINARY = [1] * 11  # every parameter of both appends is in binary format
 _ARRAY_HEAD = struct.Struct(">iiiii")  # dimensions, has-nulls flag, element type, length, base
@@ -94,12 +105,14 @@ def append_and_notify(
     conn: Any, params: list[bytes | None], channel: str, note: str, one: bool = False
 ) -> int:
     """Run :data:`APPEND` (with ``one``: :data:`APPEND_ONE`) with ``params`` (binary, in its
-    order) and then ``NOTIFY channel, note``, in one round trip on ``conn`` (a psycopg
-    connection, autocommit), preparing the statements first on a connection that has not yet;
-    return the number of records inserted.
+    order) and then ``NOTIFY channel, note`` when a connection listens (:data:`NOTIFY`), in
+    one round trip on ``conn`` (a psycopg connection, autocommit), preparing the statements
+    first on a connection that has not yet; return the number of records inserted.
 
     A notification that fails is ignored: the records are committed, and readers also look
-    every second.
+    every second. After a notification no one listened for, the next :data:`QUIET_S` seconds of
+    appends on ``conn`` send none (the append alone: a fifth of the CPU of an append at 16
+    writers, docs/STORES.md).
 
     Returns:
         The records inserted: 0 when the command's first seq was taken (it lost a race).
@@ -112,6 +125,7 @@ def append_and_notify(
 
     pgconn = conn.pgconn
     prepare = not getattr(conn, "tablelog_prepared", False)
+    notify = getattr(conn, "tablelog_quiet_until", 0.0) <= time.monotonic()
     try:
         with conn.lock:
             pgconn.enter_pipeline_mode()
@@ -123,9 +137,10 @@ def append_and_notify(
             statement = APPEND_ONE_NAME if one else APPEND_NAME
             pgconn.send_query_prepared(statement, params, _BINARY)
             pgconn.pipeline_sync()
-            pgconn.send_query_prepared(NOTIFY_NAME, [channel.encode(), note.encode()])
-            pgconn.pipeline_sync()
-            segments = conn.wait(_segments(pgconn, 3 if prepare else 2))
+            if notify:
+                pgconn.send_query_prepared(NOTIFY_NAME, [channel.encode(), note.encode()])
+                pgconn.pipeline_sync()
+            segments = conn.wait(_segments(pgconn, 1 + prepare + notify))
             pgconn.exit_pipeline_mode()
     except BaseException:
         conn.close()  # mid-pipeline: the connection's state is unknown
@@ -133,8 +148,18 @@ def append_and_notify(
     if prepare:
         _raise_error(conn, segments[0])
         conn.tablelog_prepared = True
-    _raise_error(conn, segments[-2])  # the append's; the notification's is ignored
-    return int(segments[-2][0].command_tuples or 0)
+    appended = segments[prepare]
+    _raise_error(conn, appended)  # the append's; the notification's is ignored
+    if notify and _unheard(segments[-1]):
+        conn.tablelog_quiet_until = time.monotonic() + QUIET_S
+    return int(appended[0].command_tuples or 0)
+
+
+def _unheard(results: list[Any]) -> bool:
+    """Whether the notification's results say no connection listened (no row)."""
+    from psycopg import pq
+
+    return bool(results) and results[0].status == pq.ExecStatus.TUPLES_OK and not results[0].ntuples
 
 
 def _raise_error(conn: Any, results: list[Any]) -> None:

@@ -3,6 +3,7 @@ the append and its notification in one round trip, a failed notification, a lost
 
 from __future__ import annotations
 
+import time
 import zlib
 from typing import Any
 
@@ -156,3 +157,55 @@ def test_one_record_and_several_store_the_same_columns(pg: PgServer) -> None:
         (spec.rpartition("#")[2],),
     )
     assert all(zlib.crc32(bytes(p)) == c for c, p in payloads)
+
+
+def notes(conn: Any, timeout_s: float = 0.3) -> list[str]:
+    """The payloads of the notifications ``conn`` (LISTENing) received, waiting at most
+    ``timeout_s`` seconds after the last one."""
+    return [n.payload for n in conn.notifies(timeout=timeout_s)]
+
+
+def test_appends_notify_a_listener_and_no_one_else(
+    pg: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a listener (tablelog.store.pgsql.listen: LISTEN, and the listeners' lock held
+    shared) every append notifies it. With none, the append's NOTIFY finds the lock free,
+    sends nothing, and the connection's next appends for QUIET_S seconds send no NOTIFY at
+    all (a bare LISTEN without the lock hears nothing); past that, a listener that came
+    meanwhile is notified again."""
+    from tablelog.store.pgsql import CHANNEL, listen
+
+    monkeypatch.setattr(pgwire, "QUIET_S", 0.5)
+    spec = pg.table()
+    table_id = spec.rsplit("#", 1)[1]
+    Session.create(spec, "toy", seed=1).log.close()
+    session = Session(spec)
+    heard = connect(pg.url)
+    listen(heard)
+    try:
+        for text in ("a", "b", "c"):
+            session.execute(AddNote(text=text))
+        assert [f"{table_id} 1", f"{table_id} 2", f"{table_id} 3"] == notes(heard)
+    finally:
+        heard.close()
+    bare = connect(pg.url)
+    bare.execute(f"LISTEN {CHANNEL}")  # listens, but does not hold the lock
+    try:
+        session.execute(AddNote(text="d"))  # the NOTIFY finds no listener: quiet from now
+        conn: Any = session.log.connection()  # type: ignore[attr-defined]
+        assert conn.tablelog_quiet_until > 0
+        session.execute(AddNote(text="e"))  # within QUIET_S: no NOTIFY sent
+        assert [] == notes(bare)
+        late = connect(pg.url)
+        listen(late)
+        try:
+            session.execute(AddNote(text="f"))  # still quiet: the late listener looks itself
+            assert [] == notes(late, 0.1)
+            time.sleep(0.6)
+            session.execute(AddNote(text="g"))
+            assert [f"{table_id} 7"] == notes(late)
+        finally:
+            late.close()
+    finally:
+        bare.close()
+    assert [r.data["text"] for r in open_log(spec).scan()] == list("abcdefg")
