@@ -7,7 +7,8 @@ both statements sent in one pipeline: ``APPEND``, sync, ``NOTIFY``, sync. Each s
 transaction, so the records commit (durably: the default ``synchronous_commit``) before the
 notification is sent, and the notification's transaction does not wait for a disk flush (a
 ``NOTIFY`` in the append's own transaction would hold PostgreSQL's notify lock across that
-flush and serialise every writer's commit). The client waits once for both answers.
+flush and serialise every writer's commit). The client waits once for both answers. The
+notification is sent only while a connection listens (:data:`NOTIFY`, :data:`QUIET_S`).
 psycopg's own wait loop drives the I/O, so Ctrl-C and lost connections behave as in
 ``conn.execute``.
 """
