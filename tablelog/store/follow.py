@@ -3,9 +3,10 @@
 :func:`follow` yields every record after a seq, in order and each once, as it is appended,
 by any process on any machine: a PostgreSQL table is followed with ``LISTEN tablelog`` and the
 listeners' lock held (every append NOTIFYs after its transaction commits while a connection
-listens, so a notification arrives only once the records are committed), a log file by watching its size (polled: every ``poll_s`` seconds). The waiter is
-set up *before* each read, so an append between a read and the wait is never missed. This is
-what the server's event stream is built on.
+listens, so a notification arrives only once the records are committed), a log file by
+watching its size (polled: every ``poll_s`` seconds). The waiter is set up *before* each read,
+so an append between a read and the wait is never missed. This is what the server's event
+stream is built on.
 """
 
 from __future__ import annotations
