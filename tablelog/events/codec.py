@@ -67,6 +67,7 @@ def _converter() -> Any:
         for kind in (int, str, bool):  # stored data is never converted: "999" is no int
             made.register_structure_hook(kind, _exactly(kind))
         made.register_structure_hook_factory(attrs.has, lambda cls: _from_map(cls, made))
+        made.register_structure_hook_factory(_is_container, lambda tp: _container(tp, made))
         _CONVERTER = made
     return _CONVERTER
 
@@ -84,6 +85,46 @@ def _from_map(cls: type, converter: Any) -> Callable[[Any, Any], Any]:
         if type(value) is not dict:
             raise TypeError(f"{value!r} is not a map")
         return made(value, kind)
+
+    return structure
+
+
+def _is_container(tp: Any) -> bool:
+    """Whether ``tp`` is ``list[X]``, ``tuple[X, ...]`` or ``dict[K, V]``."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple:
+        return len(args) == 2 and args[1] is Ellipsis
+    return origin in (list, dict) and bool(args)
+
+
+def _container(tp: Any, converter: Any) -> Callable[[Any, Any], Any]:
+    """Return cattrs' structure hook for a list, a tuple of one type or a dict, taking only
+    that kind of value: stored data is never converted (a string is no tuple of its
+    characters, a map no tuple of its keys: QA, issue 14)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    hooks: list[Callable[[Any, Any], Any]] = []
+
+    def inner() -> list[Callable[[Any, Any], Any]]:
+        if not hooks:
+            hooks.extend(converter.get_structure_hook(a) for a in args if a is not Ellipsis)
+        return hooks
+
+    if origin is dict:
+
+        def structure_map(value: Any, _: Any) -> Any:
+            if type(value) is not dict:
+                raise TypeError(f"{value!r} is not a map")
+            key, item = inner()
+            return {key(k, args[0]): item(v, args[1]) for k, v in value.items()}
+
+        return structure_map
+
+    def structure(value: Any, _: Any) -> Any:
+        if type(value) is not list and type(value) is not tuple:
+            raise TypeError(f"{value!r} is not a list")
+        item = inner()[0]
+        made = [item(v, args[0]) for v in value]
+        return made if origin is list else tuple(made)
 
     return structure
 

@@ -80,13 +80,20 @@ def parse_spec(value: str) -> Spec:
 
 
 def redact(url: str) -> str:
-    """Return ``url`` without a password (for messages); other text is returned as it is."""
+    """Return ``url`` without a password (for messages): the one in ``user:password@`` and a
+    ``password=`` parameter of its query (libpq takes either), which becomes
+    ``password=***``; other text is returned as it is."""
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:
         return url
+    query = "&".join(
+        "password=***" if item.split("=", 1)[0].strip().lower() == "password" else item
+        for item in parts.query.split("&")
+    )
     if parts.password is None:
-        return url
+        return url if query == parts.query else urllib.parse.urlunsplit(parts._replace(query=query))
+    parts = parts._replace(query=query)
     host = parts.hostname or ""
     netloc = f"{parts.username or ''}@{host}" + (f":{parts.port}" if _port(parts) else "")
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))

@@ -180,12 +180,14 @@ def test_wrong_names_and_credentials_are_one_clear_line(pg: PgServer) -> None:
         "postgresql://x@/db?bogus=1#t1": "bad store URL postgresql://x@/db?bogus=1: invalid URI "
         "query parameter",
         f"postgresql://{role}:wrong@/postgres{socket}#t1": "password authentication failed",
+        f"postgresql://{role}@/postgres{socket or '?'}&password=wrong#t1": "password=***",
         f"{with_database(pg.url, 'no_such_db')}#t1": 'database "no_such_db" does not exist',
         f"{pg.url}#no_such_table": "no table 'no_such_table' in ",
         "mysql://host/db#t1": "unknown store URL scheme 'mysql'",
     }
     if not pg.owned:
         del cases[f"postgresql://{role}:wrong@/postgres{socket}#t1"]
+        del cases[f"postgresql://{role}@/postgres{socket or '?'}&password=wrong#t1"]
     for spec, says in cases.items():
         result = invoke(spec, "state")
         assert result.exit_code == 3, spec

@@ -64,7 +64,9 @@ def test_every_undo_the_decider_allows_holds_and_every_refusal_names_why(
     frozen: Path, tmp_path: Path
 ) -> None:
     """Each action of the log, undone on a fresh copy: allowed (later events hold, redo gives
-    the state back) or refused naming later events; the log holds some of each."""
+    the state back) or refused naming later events; the log holds some allowed, and the logs
+    of the four seed systems some refused too (a system whose events never depend on earlier
+    ones, such as a fifth one's first log, may have none to refuse)."""
     allowed, refused = 0, 0
     for first in _first_seqs(frozen):
         path = tmp_path / f"{first}.tlog"
@@ -81,4 +83,5 @@ def test_every_undo_the_decider_allows_holds_and_every_refusal_names_why(
         listed = message.split("later events depend on it: ", 1)[1]
         later = [int(seq) for seq in LATER.findall(listed)]
         assert (True, True) == (first <= int(depends.group(1)), later and first < min(later))
-    assert (True, True) == (allowed > 0, refused > 0)
+    seeded = frozen.name.split("-")[0] in ("fate", "magicpunk", "pf2e", "saga")  # history
+    assert (True, True) == (allowed > 0, refused > 0 or not seeded)

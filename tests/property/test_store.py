@@ -448,3 +448,17 @@ def test_codec_falls_back_to_cattrs_but_never_converts_stored_values() -> None:
             from_record("codec.Sampled", 1, {**loose, "count": count})
     with pytest.raises(CodecError, match=r"\$\.name"):
         from_record("codec.Sampled", 1, {**loose, "name": 12345})
+
+
+def test_the_codec_never_converts_a_string_or_a_map_into_a_list() -> None:
+    """QA (issue 14): a tuple or list field given a string or a map, a dict field given a list,
+    is refused by the codec (cattrs used to make a string a tuple of its characters and a map
+    a tuple of its keys), and the packed decoder leaves it to the codec."""
+    loose = {"name": "a", "count": 5, "ratio": 1.0, "cards": ["x"], "rolls": [], "notes": {}}
+    for field, value in [("cards", "xy"), ("cards", {"x": 1}), ("rolls", "1"), ("notes", [])]:
+        data = {**loose, field: value}
+        with pytest.raises(CodecError, match=rf"data does not fit the event: .*\$\.{field}"):
+            from_record("codec.Sampled", 1, data)
+        build = packed_decoder("codec.Sampled", 1)
+        assert build is not None and build(msgpack.packb(data)) is None
+    assert from_record("codec.Sampled", 1, loose).cards == ("x",)
