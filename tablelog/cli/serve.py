@@ -44,7 +44,7 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
         import uvicorn
 
         from tablelog.server.app import create_app
-        from tablelog.server.tables import Tables
+        from tablelog.server.tables import Refusal, Tables
     except ModuleNotFoundError as exc:
         raise CliError(f"the server needs {exc.name}: pip install 'tablelog[server]'", 3) from None
     from tablelog.rules.core import escape_text
@@ -54,6 +54,10 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
         tables = Tables(store)
     except LogError as exc:
         raise CliError(f"--store: {exc}", 2) from None
+    try:  # a wrong password or database: one line now, not a 503 on every request later
+        tables.ids()
+    except Refusal as refusal:
+        raise CliError(refusal.message, 3) from None
     token = os.environ.get("TABLELOG_SERVER_TOKEN") or secrets.token_urlsafe(24)
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")

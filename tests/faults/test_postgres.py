@@ -212,3 +212,27 @@ def test_schema_is_created_on_first_use_with_its_version(pg: PgServer) -> None:
         "version 2, this tablelog knows version 1: use "
         "a tablelog that knows it\n",
     )
+
+
+def test_serve_on_a_store_it_cannot_use_is_one_line_and_exit_3(pg: PgServer) -> None:
+    """`tablelog serve --store URL` with a missing database (or a wrong password) stops at once
+    with one line naming the store, its password never printed, rather than serving 503s."""
+    store = with_database(pg.url, "no_such_db")
+    role, _ = pg.password_role()
+    host = re.search(r"host=[^&#]*", pg.url)
+    cases = {store: 'database "no_such_db" does not exist'}
+    if pg.owned:
+        wrong = f"postgresql://{role}@/postgres?{host.group(0) if host else ''}&password=wrong"
+        cases[wrong] = "password authentication failed"
+    for url, says in cases.items():
+        done = subprocess.run(
+            [sys.executable, "-c", "from tablelog.cli.main import main; main()", "serve"]
+            + ["--store", url, "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 3, (url, done.stderr)
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+        assert says in done.stderr and "wrong" not in done.stderr, done.stderr
+        assert "serving" not in done.stdout
