@@ -110,6 +110,11 @@ class Log(Protocol):
     def torn_error(self) -> Exception:
         """Return the refusal of an append to a table that ends in a torn command."""
 
+    def settled(self) -> AbstractContextManager[bool]:
+        """Return a block in which no append is in flight (a read that ended inside a record
+        reads again in it to tell another writer's unfinished write from a crash); it yields
+        whether that holds."""
+
     def repair(self) -> tuple[int, str] | None:
         """Cut a torn last command after a backup; None when there was nothing to cut."""
 

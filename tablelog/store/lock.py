@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
-__all__ = ["LogLock", "LockTimeout", "LockUnavailable"]
+__all__ = ["LogLock", "LockTimeout", "LockUnavailable", "no_append_in_flight"]
 
 _FAR = 1 << 40  # Windows: the byte locked (past any log: a Windows lock also blocks reads)
 
@@ -111,6 +113,47 @@ class LogLock:
 
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+@contextmanager
+def no_append_in_flight(path: str, timeout: float) -> Iterator[bool]:
+    """Hold a shared lock on the log at ``path`` for the block, waiting up to ``timeout``
+    seconds: a writer holds the exclusive lock while it writes, so no append is in flight
+    while the block runs, and a record the file ends inside is a crash mid-append, not a
+    write another process has not finished. A reader takes it only after a read without it
+    ended inside a record (a shared lock never blocks another reader).
+
+    Yields:
+        Whether the lock is held: False when it was not free in time, the file cannot be
+        opened or locked, or the platform has no ``flock`` (then the block reads as before).
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows: its byte lock would block reads (see the module's text)
+        yield False
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC)
+    except OSError:
+        yield False
+        return
+    try:
+        deadline, delay, held = time.monotonic() + timeout, 0.002, False
+        while stat.S_ISREG(os.fstat(fd).st_mode):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                held = True
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+            except OSError:  # a file system without locks
+                break
+        yield held
+    finally:
+        os.close(fd)
 
 
 def _try_lock(fd: int) -> bool:

@@ -17,6 +17,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any, BinaryIO, NamedTuple
 
 import msgpack
@@ -45,7 +46,7 @@ from tablelog.store.format import (
     parse_header,
     signed_message,
 )
-from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock
+from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock, no_append_in_flight
 
 __all__ = [
     "LogError",
@@ -610,6 +611,15 @@ class LogFile:
         if self.torn_at is not None:
             raise self.torn_error()
         raise LogMovedOn()
+
+    def settled(self) -> AbstractContextManager[bool]:
+        """Return a block holding a shared lock on the file, so no append is in flight in it
+        (:func:`tablelog.store.lock.no_append_in_flight`; waits up to the lock timeout).
+
+        Raises:
+            LogError: ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
+        """
+        return no_append_in_flight(self.path, lock_timeout_s())
 
     def torn_error(self) -> LogError:
         """Return the refusal of an append to a log whose last scan ended in a torn batch."""
