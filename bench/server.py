@@ -10,7 +10,10 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
 - the peers (bench/store_appends.py, as ``make bench-store`` runs them): eventsourcing's
   PostgreSQL recorder in-process, one event per save, 1 writer; pgbench's one-row inserts,
   1 client; measured in turn with one client over HTTP on PostgreSQL, three rounds, medians
-  reported. Goal: one client over HTTP on PostgreSQL ≥ 0.5 × eventsourcing;
+  reported. Goal: one client over HTTP on PostgreSQL ≥ 0.5 × eventsourcing. Beside them, the
+  floor (bench/floor_server.py): the same server stack whose handler only commits one row, with
+  the same ``http.client`` client (``http_floor_1_stdlib_client_per_s``, ``ratio_floor``): what
+  any command over HTTP costs here before tablelog does any work;
 - live fan-out: 100 event-stream subscribers on one table, the delay from a command's 201 to
   each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
 - the server's resident memory holding 200 tables of 10,000 events each, on each store.
@@ -256,18 +259,44 @@ def store_loads(store: str) -> dict[str, object]:
     return out
 
 
-def stdlib_client(url: str, tid: str) -> float:
+@contextlib.contextmanager
+def floor_serving(pg_url: str) -> Iterator[str]:
+    """The floor peer (bench/floor_server.py) on ``pg_url``; yields its /api URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "floor_server.py"), pg_url, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(200):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    raise SystemExit("the floor peer did not start") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/api"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def stdlib_client(url: str, tid: str | None) -> float:
     """Commands/s of one client on Python's own ``http.client`` (one kept-alive connection)
     for SECONDS, each as soon as the last is answered: the same requests as :func:`load`'s,
     from a client that spends about a third of httpx's CPU on each (what a round trip on
-    this machine owes to the benchmark's client)."""
+    this machine owes to the benchmark's client). With ``tid`` None, the floor peer's
+    ``/commands`` (:func:`floor_serving`)."""
     import http.client
     import urllib.parse
 
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
     headers = {**AUTH, "Content-Type": "application/json"}
-    path, done = f"{parts.path}/tables/{tid}/commands", 0
+    path = f"{parts.path}/tables/{tid}/commands" if tid else f"{parts.path}/commands"
+    done = 0
     try:
         stop = time.monotonic() + SECONDS
         while time.monotonic() < stop and done < 100_000:
@@ -292,13 +321,14 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
     url = pg.new_database()  # type: ignore[attr-defined]
     store_appends.prepare_peers(url, lambda q: pg.sql(q, url=url))  # type: ignore[attr-defined]
     rows: list[dict[str, float]] = []
-    with serving(url) as (_, api):
+    with serving(url) as (_, api), floor_serving(url) as floor:
         one = table(api)
         for _ in range(rounds):
             row = {
                 "eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
                 "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
                 "http_pg_1_stdlib_client_per_s": stdlib_client(api, one),
+                "http_floor_1_stdlib_client_per_s": stdlib_client(floor, None),
                 "pgbench_1_per_s": store_appends.pgbench_rate(
                     url, 1, store_appends.pgbench_path(pg)
                 ),
@@ -306,6 +336,9 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
             row["ratio"] = row["http_pg_1_client_per_s"] / row["eventsourcing_1_per_s"]
             row["ratio_stdlib_client"] = (
                 row["http_pg_1_stdlib_client_per_s"] / row["eventsourcing_1_per_s"]
+            )
+            row["ratio_floor"] = (
+                row["http_floor_1_stdlib_client_per_s"] / row["eventsourcing_1_per_s"]
             )
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
@@ -391,6 +424,7 @@ def report(out: dict) -> None:
     for name, value, goal, met in goals:
         print(f"{name:40s} {value:10.2f} {goal:8s} {'met' if met else 'MISSED'}")
     print(f"{'(the same with an http.client client)':40s} {out['ratio_stdlib_client']:10.2f}")
+    print(f"{'(the floor: HTTP + one INSERT, same)':40s} {out['ratio_floor']:10.2f}")
 
 
 if __name__ == "__main__":
