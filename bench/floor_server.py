@@ -1,9 +1,9 @@
 """The floor of a command over HTTP, a peer of ``make bench-server``: the server's own stack
 (Litestar on uvicorn, a synchronous handler on a worker thread, a JSON body in and out) whose
-``POST /api/commands`` does nothing but commit one row to PostgreSQL (one ``INSERT``, autocommit,
-as eventsourcing's recorder and pgbench commit one). What any command over HTTP on this machine
-costs before tablelog parses, decides or redacts anything; bench/server.py measures it beside
-``tablelog serve`` and eventsourcing with the same client.
+``POST /api/tables/ID/commands`` does nothing but commit one row to PostgreSQL (one ``INSERT``,
+autocommit, as eventsourcing's recorder and pgbench commit one). What any command over HTTP on
+this machine costs before tablelog parses, decides or redacts anything; bench/server.py measures
+it beside ``tablelog serve`` and eventsourcing with the same clients.
 
 Usage: ``python bench/floor_server.py POSTGRESQL_URL PORT`` (serves 127.0.0.1 until killed).
 """
@@ -40,12 +40,16 @@ def app(url: str) -> Litestar:
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    @post("/api/commands", sync_to_thread=True, status_code=201)
-    def command(data: dict[str, Any]) -> dict[str, Any]:
+    @get("/api/tables/{table_id:str}", sync_to_thread=False)
+    def table(table_id: str) -> dict[str, str]:
+        return {"table_id": table_id}
+
+    @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, status_code=201)
+    def command(table_id: str, data: dict[str, Any]) -> dict[str, Any]:
         connection().execute(INSERT, (str(data["command"]),), prepare=True)
         return {"seqs": [1], "events": [], "changes": []}
 
-    return Litestar([health, command])
+    return Litestar([health, table, command])
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
   reported. Goal: one client over HTTP on PostgreSQL ≥ 0.5 × eventsourcing. Beside them, the
   floor (bench/floor_server.py): the same server stack whose handler only commits one row, with
   the same ``http.client`` client (``http_floor_1_stdlib_client_per_s``, ``ratio_floor``): what
-  any command over HTTP costs here before tablelog does any work;
+  any command over HTTP costs here before tablelog does any work; and the floor under the
+  20 tables × 4 clients closed loop;
 - live fan-out: 100 event-stream subscribers on one table, the delay from a command's 201 to
   each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
 - the server's resident memory holding 200 tables of 10,000 events each, on each store.
@@ -283,20 +284,19 @@ def floor_serving(pg_url: str) -> Iterator[str]:
         proc.wait(timeout=30)
 
 
-def stdlib_client(url: str, tid: str | None) -> float:
+def stdlib_client(url: str, tid: str) -> float:
     """Commands/s of one client on Python's own ``http.client`` (one kept-alive connection)
     for SECONDS, each as soon as the last is answered: the same requests as :func:`load`'s,
     from a client that spends about a third of httpx's CPU on each (what a round trip on
-    this machine owes to the benchmark's client). With ``tid`` None, the floor peer's
-    ``/commands`` (:func:`floor_serving`)."""
+    this machine owes to the benchmark's client); the floor peer (:func:`floor_serving`)
+    takes any ``tid``."""
     import http.client
     import urllib.parse
 
     parts = urllib.parse.urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
     headers = {**AUTH, "Content-Type": "application/json"}
-    path = f"{parts.path}/tables/{tid}/commands" if tid else f"{parts.path}/commands"
-    done = 0
+    path, done = f"{parts.path}/tables/{tid}/commands", 0
     try:
         stop = time.monotonic() + SECONDS
         while time.monotonic() < stop and done < 100_000:
@@ -328,7 +328,7 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
                 "eventsourcing_1_per_s": store_appends.eventsourcing_rate(url, 1),
                 "http_pg_1_client_per_s": load(api, [one], 1)["commands_per_s"],
                 "http_pg_1_stdlib_client_per_s": stdlib_client(api, one),
-                "http_floor_1_stdlib_client_per_s": stdlib_client(floor, None),
+                "http_floor_1_stdlib_client_per_s": stdlib_client(floor, "floor"),
                 "pgbench_1_per_s": store_appends.pgbench_rate(
                     url, 1, store_appends.pgbench_path(pg)
                 ),
@@ -342,7 +342,9 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
             )
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
-    out: dict[str, object] = {"side_by_side": rows}
+        floor_twenty = load(floor, [f"t{i}" for i in range(20)], 4)
+        print(f"  the floor, 20 × 4: {floor_twenty}", flush=True)
+    out: dict[str, object] = {"side_by_side": rows, "floor_twenty_tables_4_clients": floor_twenty}
     for key in rows[0]:
         out[key] = statistics.median(r[key] for r in rows)
     return out
@@ -425,6 +427,8 @@ def report(out: dict) -> None:
         print(f"{name:40s} {value:10.2f} {goal:8s} {'met' if met else 'MISSED'}")
     print(f"{'(the same with an http.client client)':40s} {out['ratio_stdlib_client']:10.2f}")
     print(f"{'(the floor: HTTP + one INSERT, same)':40s} {out['ratio_floor']:10.2f}")
+    floor_p99 = out["floor_twenty_tables_4_clients"]["p99_ms"]
+    print(f"{'(the floor, 20×4 p99 ms)':40s} {floor_p99:10.2f}")
 
 
 if __name__ == "__main__":
