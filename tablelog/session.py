@@ -164,39 +164,19 @@ class Session:
         Raises:
             LogError: the log is unreadable or does not replay.
         """
-        if until is not None:
-            return self.replayer().fold(self.command_end(until)).state
-        if self._state is not None:
+        if until is None and self._state is not None:
             return self._state
-        state = self._folded()
-        if self.log.torn_at is not None and self.writer.lock is None:
-            state = self._settled(state)
-        return state
-
-    def _folded(self) -> State:
-        """Fold to the log's end (forward from a lost race's state when it can) and keep it."""
-        if self._behind is not None:
+        if until is None and self._behind is not None:
             caught = self._caught_up()
             if caught is not None:
                 return caught
-        folded = self.replayer().fold(None)
+        if until is not None:
+            until = self.command_end(until)
+        folded = self.replayer().fold(until)
+        if until is not None:
+            return folded.state
         self.replayer().remember(folded.taken, folded.undone)
         return self._keep(folded)
-
-    def _settled(self, state: State) -> State:
-        """Read on from ``state`` again holding a shared lock, after a read without the lock
-        ended inside a record: another writer's append still in flight (a reader may see
-        part of a write) reads whole then, and a record the file still ends inside is a
-        crash mid-append (``torn_at``). Without the lock in time, ``state`` stands.
-
-        Raises:
-            LogError: the log is unreadable or does not replay.
-        """
-        with self.log.settled() as held:
-            if not held:
-                return state
-            self._lost_race(state)
-            return self._folded()
 
     def catch_up(self) -> State:
         """Return the current state, folding only the records others appended since this

@@ -308,7 +308,9 @@ class LogFile:
         """Return an iterator of ``(seq, envelope, offset, end, payload)`` for every complete
         record, checked as by :meth:`scan`; a ``fold`` (it reads only ``seq``, ``type``, ``v``,
         ``data`` and the batch count) leaves the types of ``at``, ``actor`` and ``prev`` to
-        the reads that use them, unless ``chain`` is checked too.
+        the reads that use them, unless ``chain`` is checked too. A read without the writer
+        lock that ends inside a record reads on holding a shared lock (waiting up to the lock
+        timeout for a writer's append in flight): only then is it a torn tail (``torn_at``).
 
         Raises:
             LogError: the file cannot be read, or a corrupt record (when it is reached).
@@ -392,11 +394,15 @@ class LogFile:
         assert self.end is not None
         yield from self._records(self.end, False, True)
 
-    def _records(self, pos: Position, chain: bool, fold: bool) -> Iterator[RawRecord]:
+    def _records(
+        self, pos: Position, chain: bool, fold: bool, settle: bool = True
+    ) -> Iterator[RawRecord]:
         # Framing (_frames: lengths and CRC-32s) -> checks (_checker: the envelope, the seq,
         # with ``chain`` the hash chain and times) -> records (here: whole batches only, and
         # where the read ended). The chain hash costs as much as a third of decoding a record,
         # so only ``verify`` (and repair, salvage) pays it on every record: RELIABILITY.md.
+        # A read that ends inside a record without the writer lock reads on holding a shared
+        # lock (``settle``): it may have met another writer's append in flight, not a crash.
         f = self._reader(pos)
         if self.version is None:
             self.open()
@@ -430,6 +436,12 @@ class LogFile:
             f.close()
             if last is not None:
                 self.end = Position(last[0], last[3], chain_hash(last[4]), last[2])
+        if self.torn_at is not None and settle and (self._held is None or self._held.fd is None):
+            with self.settled() as held:
+                if held:  # no append is in flight now: what the file still ends inside is torn
+                    assert self.end is not None
+                    self.torn_at = None
+                    yield from self._records(self.end, chain, fold, settle=False)
 
     def _frames(self, f: Any, offset: int, seq: int) -> Iterator[tuple[int, int, bytes]]:
         """Framing: yield ``(seq, offset, payload)`` of each whole frame read from ``f`` (at
