@@ -437,11 +437,16 @@ class LogFile:
             if last is not None:
                 self.end = Position(last[0], last[3], chain_hash(last[4]), last[2])
         if self.torn_at is not None and settle and (self._held is None or self._held.fd is None):
+            # No append is in flight under the shared lock: what the file still ends inside is
+            # torn. The rest (one command's records, or a few) is read whole before it is handed
+            # over, so a slow consumer never holds the lock, and writers, up.
             with self.settled() as held:
-                if held:  # no append is in flight now: what the file still ends inside is torn
-                    assert self.end is not None
-                    self.torn_at = None
-                    yield from self._records(self.end, chain, fold, settle=False)
+                if not held:
+                    return
+                assert self.end is not None
+                self.torn_at = None
+                rest = list(self._records(self.end, chain, fold, settle=False))
+            yield from rest
 
     def _frames(self, f: Any, offset: int, seq: int) -> Iterator[tuple[int, int, bytes]]:
         """Framing: yield ``(seq, offset, payload)`` of each whole frame read from ``f`` (at
