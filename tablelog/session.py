@@ -119,6 +119,12 @@ class Session:
         """Offset of a torn last record found by the latest scan, or None."""
         return self.log.torn_at
 
+    @property
+    def in_flight(self) -> int | None:
+        """Offset of a last record another writer was still writing at the latest scan (it
+        held the lock past the timeout; the scan ended before it), or None."""
+        return self.log.in_flight
+
     def blank_state(self) -> State:
         """Return the state before any event (the system's initial state for this header)."""
         return initial_state(self.header)

@@ -159,12 +159,19 @@ def session_of(ctx: click.Context) -> Any:
 
 
 def warn_torn(session: Any) -> None:
-    """Warn on stderr that a torn last record (a crash mid-append) is ignored; every command that
-    reads a log calls it after folding (the scan finds the tear)."""
+    """Warn on stderr that a torn last record (a crash mid-append) is ignored, or one another
+    writer is still writing is not shown; every command that reads a log calls it after
+    folding (the scan finds the tear)."""
     if session.torn_at is not None:
         echo(
             f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
             "ignored; run: tablelog verify --repair",
+            err=True,
+        )
+    if session.in_flight is not None:
+        echo(
+            f"warning: the record at byte {session.in_flight} is still being written by "
+            "another writer (it held the lock past the timeout); shown without it",
             err=True,
         )
 

@@ -231,6 +231,13 @@ def verify(
                     f"backup at {repaired[1]}"
                 )
         folded = session.state()
+        head, torn, in_flight = session.end, session.torn_at, session.in_flight  # what it read
+        if in_flight is not None:  # a live writer mid-append: nothing to say of that record yet
+            raise CliError(
+                f"{name}: the record at byte {in_flight} is still being written by another "
+                f"writer (it held the lock past the timeout); verify again when it is done",
+                3,
+            )
         _check_names(name, folded)
         unheld = session.unheld()
         signatures = check_signatures(session.log, actor_fault)
@@ -245,10 +252,9 @@ def verify(
             else ""
         )
         raise CliError(f"{exc}{hint}", 1) from None
-    if session.torn_at is not None:
+    if torn is not None:
         raise CliError(
-            f"{name}: torn last record at byte {session.torn_at} (run: tablelog verify --repair)",
-            1,
+            f"{name}: torn last record at byte {torn} (run: tablelog verify --repair)", 1
         )
     if unheld:
         seq, event, why = unheld[0]
@@ -256,7 +262,7 @@ def verify(
         raise CliError(
             f"{name}: event #{seq} {event.TYPE} does not hold where it stands: {why}{more}", 1
         )
-    head = session.log.end
+    assert head is not None
     if expect_head is not None:
         _check_head(session, head.seq, expect_head)
     echo(f"ok: {name}: {folded.seq} records, hash chain intact, replays ({folded.system})")

@@ -48,8 +48,12 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     except ModuleNotFoundError as exc:
         raise CliError(f"the server needs {exc.name}: pip install 'tablelog[server]'", 3) from None
     from tablelog.rules.core import escape_text
-    from tablelog.store.log import LogError
+    from tablelog.store.log import LogError, lock_timeout_s
 
+    try:
+        lock_timeout_s()
+    except LogError as exc:
+        raise CliError(str(exc), 3) from None
     try:
         tables = Tables(store)
     except LogError as exc:

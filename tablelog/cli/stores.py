@@ -33,6 +33,12 @@ def copy(source: str, target: str) -> None:
             "mid-append) is not copied",
             err=True,
         )
+    if copied.in_flight is not None:
+        echo(
+            f"warning: the record at byte {copied.in_flight} of {log.path} is still being "
+            "written by another writer (it held the lock past the timeout) and is not copied",
+            err=True,
+        )
     session = Session(copied.spec, snapshots=False)
     try:
         folded = session.state()

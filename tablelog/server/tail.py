@@ -89,8 +89,9 @@ class Tail:
     ) -> tuple[list[Stored], Position | None]:
         """Read at most ``limit`` records after ``seq`` from the store, starting at ``start``
         (None: the first record); return them and the position after the last one read. The
-        log keeps its end and torn offset (the session's reads and appends rely on them)."""
-        saved = log.end, log.torn_at
+        log keeps its end, torn and in-flight offsets (the session's reads and appends rely on
+        them)."""
+        saved = log.end, log.torn_at, log.in_flight
         found: list[Stored] = []
         after = start
         try:
@@ -103,5 +104,5 @@ class Tail:
                     if len(found) >= limit:
                         break
         finally:
-            log.end, log.torn_at = saved
+            log.end, log.torn_at, log.in_flight = saved
         return found, after

@@ -45,6 +45,8 @@ class Log(Protocol):
             position before the first record.
         end, torn_at: After a full read: the position after the last whole command, and the
             offset of a torn last command (a file cut mid-append; never on PostgreSQL) or None.
+        in_flight: After a full read: the offset of a last command another writer was still
+            writing, holding the lock past the timeout (not read, not torn), or None.
     """
 
     kind: str
@@ -55,6 +57,7 @@ class Log(Protocol):
     start: Position | None
     end: Position | None
     torn_at: int | None
+    in_flight: int | None
 
     def open(self) -> Header:
         """Read and check the header."""
@@ -109,11 +112,6 @@ class Log(Protocol):
 
     def torn_error(self) -> Exception:
         """Return the refusal of an append to a table that ends in a torn command."""
-
-    def settled(self) -> AbstractContextManager[bool]:
-        """Return a block in which no append is in flight (a read that ended inside a record
-        reads again in it to tell another writer's unfinished write from a crash); it yields
-        whether that holds."""
 
     def repair(self) -> tuple[int, str] | None:
         """Cut a torn last command after a backup; None when there was nothing to cut."""

@@ -30,14 +30,16 @@ _CHUNK = 1 << 20
 
 class Copied(NamedTuple):
     """What a copy did: the target's ``--log`` value (``spec``, may hold a password) and
-    ``path`` (for messages), the records copied, where they end, and the offset of a torn
-    command the source ended in (not copied) or None."""
+    ``path`` (for messages), the records copied, where they end, the offset of a torn
+    command the source ended in (not copied) or None, and that of a command another writer was
+    still writing, holding the lock past the timeout (not copied) or None."""
 
     spec: str
     path: str
     records: int
     end: Position
     torn_at: int | None
+    in_flight: int | None = None
 
 
 def copy_log(source: Log, target: str, upto: int | None = None) -> Copied:
@@ -65,8 +67,9 @@ def copy_log(source: Log, target: str, upto: int | None = None) -> Copied:
         sink.abort()
         raise
     torn = source.torn_at if upto is None else None
+    in_flight = source.in_flight if upto is None else None
     _check_copy(open_log(sink.spec), end)
-    return Copied(sink.spec, sink.path, end.seq, end, torn)
+    return Copied(sink.spec, sink.path, end.seq, end, torn, in_flight)
 
 
 def _check_copy(copy: Log, end: Position) -> None:

@@ -14,6 +14,7 @@ On Windows (no ``fcntl``) ``msvcrt.locking`` locks one byte far past any real lo
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -80,6 +81,10 @@ class LogLock:
         try:  # non-blocking: a FIFO at the path must not hang the command
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK | _CLOEXEC)
         except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise LockUnavailable(
+                    f"cannot write {self.path}: it is read-only here ({exc.strerror})"
+                ) from None
             raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
@@ -116,7 +121,7 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 @contextmanager
-def no_append_in_flight(path: str, timeout: float) -> Iterator[bool]:
+def no_append_in_flight(path: str, timeout: float) -> Iterator[bool | None]:
     """Hold a shared lock on the log at ``path`` for the block, waiting up to ``timeout``
     seconds: a writer holds the exclusive lock while it writes, so no append is in flight
     while the block runs, and a record the file ends inside is a crash mid-append, not a
@@ -124,21 +129,22 @@ def no_append_in_flight(path: str, timeout: float) -> Iterator[bool]:
     ended inside a record (a shared lock never blocks another reader).
 
     Yields:
-        Whether the lock is held: False when it was not free in time, the file cannot be
-        opened or locked, or the platform has no ``flock`` (then the block reads as before).
+        True: the lock is held. False: another process held the exclusive lock all the
+        timeout (a live writer: the kernel frees a dead one's). None: cannot tell (the file
+        cannot be opened or locked, or the platform has no ``flock``).
     """
     try:
         import fcntl
     except ImportError:  # Windows: its byte lock would block reads (see the module's text)
-        yield False
+        yield None
         return
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _CLOEXEC)
     except OSError:
-        yield False
+        yield None
         return
     try:
-        deadline, delay, held = time.monotonic() + timeout, 0.002, False
+        deadline, delay, held = time.monotonic() + timeout, 0.002, None
         while stat.S_ISREG(os.fstat(fd).st_mode):
             try:
                 fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
@@ -146,6 +152,7 @@ def no_append_in_flight(path: str, timeout: float) -> Iterator[bool]:
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
+                    held = False
                     break
                 time.sleep(delay)
                 delay = min(delay * 2, 0.05)

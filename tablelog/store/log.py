@@ -17,7 +17,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, BinaryIO, NamedTuple
 
 import msgpack
@@ -72,6 +72,24 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # files the store creates: never throu
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
 _AT = TIME_FORMAT
+
+
+_OUTWAITED: set[tuple[str, int]] = set()
+"""``(log path, offset)`` of each record whose writer held the lock past a reader's whole wait
+(:meth:`LogFile._settled`): later reads in this process try the lock once without waiting."""
+
+
+@contextmanager
+def _outwaited(
+    key: tuple[str, int], block: AbstractContextManager[bool | None]
+) -> Iterator[bool | None]:
+    """Run ``block``, noting ``key`` in :data:`_OUTWAITED` when its wait ran out."""
+    with block as held:
+        if held is False:
+            if len(_OUTWAITED) > 1000:  # stuck writers are rare: never more than a handful
+                _OUTWAITED.clear()
+            _OUTWAITED.add(key)
+        yield held
 
 
 def lock_timeout_s() -> float:
@@ -186,8 +204,9 @@ class LogFile:
         path: The log file's path.
 
     Attributes (after :meth:`open`): ``header``, ``start`` (position before the first record).
-    After a full scan: ``end`` (position after the last complete batch) and ``torn_at`` (offset
-    of an incomplete last batch, or None).
+    After a full scan: ``end`` (position after the last complete batch), ``torn_at`` (offset
+    of an incomplete last batch, or None) and ``in_flight`` (offset of a last batch another
+    writer was still writing, holding the lock past the timeout, or None: not torn, not read).
     """
 
     kind = "file"  # the store's kind (docs/STORES.md)
@@ -200,6 +219,7 @@ class LogFile:
         self.start: Position | None = None
         self.end: Position | None = None
         self.torn_at: int | None = None
+        self.in_flight: int | None = None
         self._held: LogLock | None = None  # the latest lock taken (appends write through it)
         self.signer: Callable[[bytes], bytes] | None = None  # signs appended records, if set
 
@@ -310,7 +330,9 @@ class LogFile:
         ``data`` and the batch count) leaves the types of ``at``, ``actor`` and ``prev`` to
         the reads that use them, unless ``chain`` is checked too. A read without the writer
         lock that ends inside a record reads on holding a shared lock (waiting up to the lock
-        timeout for a writer's append in flight): only then is it a torn tail (``torn_at``).
+        timeout for a writer's append in flight): only then is it a torn tail (``torn_at``);
+        a writer that holds the lock all the timeout is still writing it (``in_flight``; the
+        read ends before it, and this process waits for that record only once).
 
         Raises:
             LogError: the file cannot be read, or a corrupt record (when it is reached).
@@ -319,7 +341,7 @@ class LogFile:
             self.open()
         pos = start or self.start
         assert pos is not None
-        self.torn_at = None
+        self.torn_at = self.in_flight = None
         self.end = pos
         if fold and not chain and (self.version or 1) >= 2:
             return self._fold_records(pos)
@@ -440,7 +462,10 @@ class LogFile:
             # No append is in flight under the shared lock: what the file still ends inside is
             # torn. The rest (one command's records, or a few) is read whole before it is handed
             # over, so a slow consumer never holds the lock, and writers, up.
-            with self.settled() as held:
+            torn = self.torn_at
+            with self._settled(torn) as held:
+                if held is False:  # a live writer holds the lock: its append, not a crash
+                    self.torn_at, self.in_flight = None, torn
                 if not held:
                     return
                 assert self.end is not None
@@ -629,14 +654,18 @@ class LogFile:
             raise self.torn_error()
         raise LogMovedOn()
 
-    def settled(self) -> AbstractContextManager[bool]:
+    def _settled(self, offset: int) -> AbstractContextManager[bool | None]:
         """Return a block holding a shared lock on the file, so no append is in flight in it
-        (:func:`tablelog.store.lock.no_append_in_flight`; waits up to the lock timeout).
+        (:func:`tablelog.store.lock.no_append_in_flight`), after a read ended inside a record
+        at ``offset``: it waits up to the lock timeout, once per record in this process (a
+        record whose writer held the lock all the timeout gets one try without waiting).
 
         Raises:
             LogError: ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
         """
-        return no_append_in_flight(self.path, lock_timeout_s())
+        key = (os.path.abspath(self.path), offset)
+        timeout = 0.0 if key in _OUTWAITED else lock_timeout_s()
+        return _outwaited(key, no_append_in_flight(self.path, timeout))
 
     def torn_error(self) -> LogError:
         """Return the refusal of an append to a log whose last scan ended in a torn batch."""

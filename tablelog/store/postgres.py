@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from contextlib import AbstractContextManager, nullcontext
 from types import TracebackType
 from typing import Any
 
@@ -372,10 +371,6 @@ class PostgresLog(LogFile):
         data = pack_snapshot(session_id, code, checkpoints)
         with self._errors():
             self.connection().execute(SQL.SAVE_SNAPSHOT, (self.table_id, data))
-
-    def settled(self) -> AbstractContextManager[bool]:
-        """Return an empty block: a table never holds part of a command (one transaction)."""
-        return nullcontext(True)
 
     def repair(self) -> None:
         """Nothing to cut: each command is one transaction, so a table never ends torn."""

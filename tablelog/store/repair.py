@@ -29,7 +29,8 @@ _MAX_BACKUPS = 1000
 
 
 def repair(log: LogFile) -> tuple[int, str] | None:
-    """Truncate a torn last batch after copying the file to a backup (under the writer lock).
+    """Truncate a torn last batch after copying the file to a backup (under the writer lock,
+    taken only when a read without it found the log torn, or a record still being written).
 
     Returns:
         ``(offset truncated at, backup path)``, or None when there was nothing to repair.
@@ -38,6 +39,10 @@ def repair(log: LogFile) -> tuple[int, str] | None:
         LogError: the log is corrupt before its tail (never repaired silently), or locked.
         LogUnwritable: the backup or the cut could not be written (nothing repaired).
     """
+    for _ in log.records(chain=True):  # first without the lock: a sound log needs none
+        pass
+    if log.torn_at is None and log.in_flight is None:
+        return None
     with log.lock():
         for _ in log.records(chain=True):
             pass

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from tablelog.store.base import Log
 from tablelog.store.format import Header, pack_header
-from tablelog.store.log import LogError, LogFile, fsync_dir
+from tablelog.store.log import LogError, LogFile, fsync_dir, lock_timeout_s
 
 __all__ = [
     "Spec",
@@ -121,8 +121,10 @@ def open_log(value: str) -> Log:
     """Return the log a ``--log`` value names (not read yet: :meth:`Log.open` reads it).
 
     Raises:
-        LogError: a bad value, or a store URL without ``#TABLE_ID``.
+        LogError: a bad value, a store URL without ``#TABLE_ID``, or a bad
+            ``$TABLELOG_LOCK_TIMEOUT`` (refused here, before any read or write could need it).
     """
+    lock_timeout_s()
     spec = parse_spec(value)
     if spec.kind == "file" and names_table(value):
         return LogFile(spec.where)
