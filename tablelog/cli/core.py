@@ -245,6 +245,8 @@ def execute(ctx: click.Context, command: object) -> Any:
         command, dry_run=dry_run, request_id=request_id
     )
     env.outcome = outcome
+    if not outcome.written and session_of(ctx).in_flight is not None:  # a dry run without it
+        warn_torn(session_of(ctx))
     if env.quiet:
         return outcome
     if ctx.meta.get("tablelog.json") or env.as_json:

@@ -83,12 +83,16 @@ _OUTWAITED: set[tuple[str, int]] = set()
 def _outwaited(
     key: tuple[str, int], block: AbstractContextManager[bool | None]
 ) -> Iterator[bool | None]:
-    """Run ``block``, noting ``key`` in :data:`_OUTWAITED` when its wait ran out."""
+    """Run ``block``, noting ``key`` in :data:`_OUTWAITED` when its wait ran out, and
+    forgetting it when the lock was had (that writer is done: a record written at the same
+    offset later, after a repair, is another's and is waited for again)."""
     with block as held:
         if held is False:
             if len(_OUTWAITED) > 1000:  # stuck writers are rare: never more than a handful
                 _OUTWAITED.clear()
             _OUTWAITED.add(key)
+        elif held:
+            _OUTWAITED.discard(key)
         yield held
 
 

@@ -14,6 +14,7 @@ from tablelog.store.format import BATCH_KEY, Position, chain_hash
 from tablelog.store.log import (
     LogError,
     LogFile,
+    LogLocked,
     LogUnwritable,
     create_file,
     fsync_dir,
@@ -43,6 +44,12 @@ def repair(log: LogFile) -> tuple[int, str] | None:
         pass
     if log.torn_at is None and log.in_flight is None:
         return None
+    if log.in_flight is not None:
+        raise LogLocked(
+            f"{log.path}: the record at byte {log.in_flight} is still being written by another "
+            "writer (it held the lock past the timeout); nothing to repair: verify again when "
+            "it is done"
+        )
     with log.lock():
         for _ in log.records(chain=True):
             pass

@@ -143,8 +143,10 @@ def create_log(value: str, header: Header) -> Log:
     ``#TABLE_ID`` gets a table with a new id. Never overwrites.
 
     Raises:
-        LogError: the log or table exists, or cannot be created.
+        LogError: the log or table exists, or cannot be created, or a bad
+            ``$TABLELOG_LOCK_TIMEOUT`` (as :func:`open_log`).
     """
+    lock_timeout_s()
     spec = parse_spec(value)
     if spec.kind == "file" and spec.table_id is None and value.startswith("file:"):
         os.makedirs(spec.where, exist_ok=True)

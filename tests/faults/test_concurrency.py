@@ -219,8 +219,62 @@ def test_a_writer_that_holds_the_lock_past_the_timeout_is_still_writing_not_torn
     assert refused(log, "note", "mine", status=3) == (
         f"error: {log} is locked by another writer (waited 0.5 s)\n"
     )
+    assert refused(log, "verify", "--repair", status=3) == (  # no second wait, no "locked"
+        f"error: {log}: the record at byte {stalled_at} is still being written by another "
+        "writer (it held the lock past the timeout); nothing to repair: verify again when it "
+        "is done\n"
+    )
+    assert refused(log, "verify", "--expect-head", "1:" + "0" * 32, status=1).endswith(
+        "the log was rewritten at or before #1\n"  # a definite answer before the record in flight
+    )
+    dry = invoke(log, "note", "mine", "--dry-run")  # decided without it, and says so
+    assert dry.exit_code == 0 and "still being written" in dry.stderr, dry.output
     assert log.read_bytes() == before
     writer._held.release()  # type: ignore[union-attr]
+
+
+def test_a_record_outwaited_once_and_cut_does_not_spare_the_next_writer_the_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record whose writer outlasted a reader's wait, then died (cut by `verify --repair`):
+    a later record written at the same byte is another writer's and is waited for again, in
+    the same process (QA: a shell, and a server, answered at once without it)."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    monkeypatch.setenv("TABLELOG_LOCK_TIMEOUT", "0.3")
+    writer, _ = _half_written(str(log), "stalled")
+    assert Session(str(log)).state() is not None and Session(str(log)).in_flight is None
+    session = Session(str(log))
+    session.state()
+    assert session.in_flight is not None
+    writer._held.release()  # type: ignore[union-attr]  # it dies mid-record
+    assert ok(log, "verify", "--repair").startswith("repaired: torn last record")
+    monkeypatch.setenv("TABLELOG_LOCK_TIMEOUT", "5")
+    writer, rest = _half_written(str(log), "slow")
+    finisher = threading.Timer(
+        0.5, lambda: (os.write(writer._held.fd, rest), writer._held.release())
+    )  # type: ignore[union-attr]
+    finisher.start()
+    reader = Session(str(log))
+    assert (reader.state().seq, reader.in_flight, reader.torn_at) == (1, None, None)
+    finisher.join()
+
+
+def test_a_server_session_forgets_a_tear_that_was_cut(tmp_path: Path) -> None:
+    """A long-lived session (the server's) that read a torn tail appends again once another
+    process cut it (`verify --repair`), without reopening (QA: the server answered 503 "torn"
+    until restarted)."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "toy")
+    ok(log, "note", "first")
+    writer, _ = _half_written(str(log), "crashed")
+    writer._held.release()  # type: ignore[union-attr]
+    session = Session(str(log))
+    session.state()
+    assert session.torn_at is not None
+    assert ok(log, "verify", "--repair").startswith("repaired: torn last record")
+    session.catch_up()
+    assert session.execute(AddNote(text="after")).applied[0].seq == 2
 
 
 def test_a_bad_lock_timeout_is_refused_by_every_command_up_front(
@@ -239,3 +293,7 @@ def test_a_bad_lock_timeout_is_refused_by_every_command_up_front(
             assert refused(log, *args, status=3) == (
                 f"error: TABLELOG_LOCK_TIMEOUT must be a number of seconds, got {value!r}\n"
             ), args
+        assert refused(tmp_path / "new.tlog", "init", "--system", "toy", status=3) == (
+            f"error: TABLELOG_LOCK_TIMEOUT must be a number of seconds, got {value!r}\n"
+        )
+        assert not (tmp_path / "new.tlog").exists()
