@@ -15,6 +15,7 @@ import hashlib
 import os
 import stat
 import struct
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -73,6 +74,12 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
 _AT = TIME_FORMAT
 
+
+_LOCK_OUTWAITED: dict[str, float] = {}
+"""Log path → until when (``time.monotonic()``) a writer lock that this process waited for
+all the timeout is only tried, not waited for (:meth:`LogFile.lock`): a long-lived process (a
+server, a shell) does not spend a timeout per command on a writer that is stuck, so a stalled
+writer holds up one request per timeout, not every thread of the server."""
 
 _OUTWAITED: set[tuple[str, int]] = set()
 """``(log path, offset)`` of each record whose writer held the lock past a reader's whole wait
@@ -232,19 +239,29 @@ class LogFile:
         While it is held, :meth:`append` writes through its descriptor.
 
         Raises:
-            LogError: locked by another writer past the timeout, the log cannot be opened for
-                appending, or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
+            LogError: locked by another writer past the timeout (or, within a timeout of a
+                wait that ran out, at one try: :data:`_LOCK_OUTWAITED`), the log cannot be
+                opened for appending, or ``$TABLELOG_LOCK_TIMEOUT`` is not a number of seconds.
         """
         timeout = lock_timeout_s()
-        lock = LogLock(self.path, timeout)
+        key = os.path.abspath(self.path)
+        busy = time.monotonic() < _LOCK_OUTWAITED.get(key, 0.0)
+        lock = LogLock(self.path, 0.0 if busy else timeout)
         try:
             lock.acquire()
         except LockTimeout:
+            if busy:
+                raise LogLocked(
+                    f"{self.path} is still locked by another writer (a wait of {timeout:g} s "
+                    "for it ran out moments ago)"
+                ) from None
+            _LOCK_OUTWAITED[key] = time.monotonic() + timeout
             raise LogLocked(
                 f"{self.path} is locked by another writer (waited {timeout:g} s)"
             ) from None
         except LockUnavailable as exc:
             raise LogLocked(str(exc)) from None
+        _LOCK_OUTWAITED.pop(key, None)
         self._held = lock
         return lock
 
