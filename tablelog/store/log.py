@@ -88,16 +88,20 @@ _OUTWAITED: set[tuple[str, int]] = set()
 
 @contextmanager
 def _outwaited(
-    key: tuple[str, int], block: AbstractContextManager[bool | None]
+    key: tuple[str, int], timeout: float, block: AbstractContextManager[bool | None]
 ) -> Iterator[bool | None]:
-    """Run ``block``, noting ``key`` in :data:`_OUTWAITED` when its wait ran out, and
-    forgetting it when the lock was had (that writer is done: a record written at the same
-    offset later, after a repair, is another's and is waited for again)."""
+    """Run ``block`` (a wait of ``timeout`` seconds), noting ``key`` in :data:`_OUTWAITED`
+    when its wait ran out (and the writer lock as waited for, :data:`_LOCK_OUTWAITED`: an
+    append right after does not wait for the same writer again), and forgetting it when the
+    lock was had (that writer is done: a record written at the same offset later, after a
+    repair, is another's and is waited for again)."""
     with block as held:
         if held is False:
             if len(_OUTWAITED) > 1000:  # stuck writers are rare: never more than a handful
                 _OUTWAITED.clear()
             _OUTWAITED.add(key)
+            if timeout:
+                _LOCK_OUTWAITED[key[0]] = time.monotonic() + timeout
         elif held:
             _OUTWAITED.discard(key)
         yield held
@@ -686,7 +690,7 @@ class LogFile:
         """
         key = (os.path.abspath(self.path), offset)
         timeout = 0.0 if key in _OUTWAITED else lock_timeout_s()
-        return _outwaited(key, no_append_in_flight(self.path, timeout))
+        return _outwaited(key, timeout, no_append_in_flight(self.path, timeout))
 
     def torn_error(self) -> LogError:
         """Return the refusal of an append to a log whose last scan ended in a torn batch."""
