@@ -196,8 +196,10 @@ class Session:
         end = self.writer.end
         if self._state is None or end is None or self.writer.pending is not None:
             return self.state()
-        if self.log.size() == end.offset:  # nothing after the state: no tear either (a torn
-            self.log.torn_at = self.log.in_flight = None  # tail seen before was cut since)
+        if self.log.size() == end.offset:
+            # Nothing after the state, so nothing torn or in flight either: a tear seen before
+            # was cut since (`verify --repair` by another process).
+            self.log.torn_at = self.log.in_flight = None
             return self._state
         self._lost_race(self._state)
         return self.state()
