@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import attrs
 
 from tablelog.commands.core import Redo, Undo
 from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, SeatAdded, SeatRevoked, Undone
 from tablelog.projections.core import State, undone_after
-from tablelog.rules.core import RuleViolation, Secret
+from tablelog.rules.core import RuleViolation, check_text
+from tablelog.text import Listed, Msg, Secret, msg
 
 __all__ = [
     "Summary",
@@ -160,10 +162,14 @@ def action_of(summaries: Iterable[Summary], seq: int) -> Action:
             if action.kind:
                 raise RuleViolation(
                     "CORE-UNDO",
-                    f"#{seq} is an undo/redo marker; use redo or undo on the action itself",
+                    msg(
+                        "core.undo.marker",
+                        "#{seq} is an undo/redo marker; use redo or undo on the action itself",
+                        seq=seq,
+                    ),
                 )
             return action
-    raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
+    raise RuleViolation("CORE-SEQ", no_event(seq, last))
 
 
 def command_end(summaries: Iterable[Summary], seq: int) -> int:
@@ -205,8 +211,18 @@ def latest_active(
         if best is None or taken > best[0]:
             best = (taken, action)
     if best is None:
-        whose = f" of {actor}" if actor is not None else ""
-        raise RuleViolation("CORE-UNDO", f"nothing to undo: no action{whose} is in effect")
+        if actor is None:
+            raise RuleViolation(
+                "CORE-UNDO", msg("core.undo.nothing", "nothing to undo: no action is in effect")
+            )
+        raise RuleViolation(
+            "CORE-UNDO",
+            msg(
+                "core.undo.nothing_of",
+                "nothing to undo: no action of {actor} is in effect",
+                actor=actor,
+            ),
+        )
     return best[1]
 
 
@@ -237,11 +253,21 @@ def latest_undone(summaries: Iterable[Summary], markers: Iterable[Marker], actor
     if found is not None:
         raise RuleViolation(
             "CORE-REDO",
-            f"nothing to redo: {actor} has taken a new "
-            f"action (#{newer}) since undoing; name it: redo SEQ",
+            msg(
+                "core.redo.acted_since",
+                "nothing to redo: {actor} has taken a new action (#{newer}) since undoing; "
+                "name it: redo SEQ",
+                actor=actor,
+                newer=newer,
+            ),
         )
     raise RuleViolation(
-        "CORE-REDO", f"nothing to redo: {actor} has undone nothing that is still undone"
+        "CORE-REDO",
+        msg(
+            "core.redo.nothing",
+            "nothing to redo: {actor} has undone nothing that is still undone",
+            actor=actor,
+        ),
     )
 
 
@@ -271,14 +297,19 @@ def decide_undo(
     if KeyAdded.TYPE in action.types:
         raise RuleViolation(
             "CORE-KEY",
-            f"#{action.first} adds a key to the log's roster of "
-            "signing keys, which an undo never takes out: replace a key by "
-            "adding a new one for its actor (tablelog key add)",
+            msg(
+                "core.undo.key",
+                "#{seq} adds a key to the log's roster of signing keys, which an undo never "
+                "takes out: replace a key by adding a new one for its actor (tablelog key add)",
+                seq=action.first,
+            ),
         )
     undone = undone_after(markers)
     seqs = [s for s in action.seqs if s not in undone]
     if not seqs:
-        raise RuleViolation("CORE-UNDO", f"#{action.first} is already undone")
+        raise RuleViolation(
+            "CORE-UNDO", msg("core.undo.already", "#{seq} is already undone", seq=action.first)
+        )
     state = _decide_refold(refold, undone | set(seqs), seqs, "CORE-UNDO", "undone")
     return [Undone(target=s, reason=reason) for s in seqs], state
 
@@ -299,7 +330,9 @@ def decide_redo(
     refuse_seat(action, "redo")
     undone = undone_after(markers)
     if target not in undone:
-        raise RuleViolation("CORE-REDO", f"#{target} is not undone")
+        raise RuleViolation(
+            "CORE-REDO", msg("core.redo.not_undone", "#{seq} is not undone", seq=target)
+        )
     seqs = [s for s in action.seqs if s in undone]
     state = _decide_refold(refold, undone - set(seqs), seqs, "CORE-REDO", "redone")
     return [Redone(target=s) for s in seqs], state
@@ -318,16 +351,9 @@ def refuse_seat(action: Action, verb: str) -> None:
 
     Source: CORE-SEAT (decision).
     """
-    for kind, what in ((SeatAdded.TYPE, "adds"), (SeatRevoked.TYPE, "revokes")):
+    for kind in (SeatAdded.TYPE, SeatRevoked.TYPE):
         if kind in action.types:
-            raise RuleViolation(
-                "CORE-SEAT",
-                f"#{action.first} {what} a seat of the table, which "
-                f"{'an undo never takes back' if verb == 'undo' else 'a redo never restores'}"
-                ": seats are revoked "
-                "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
-                f"(POST /api/tables/ID/seats), not {verb}ne",
-            )
+            raise RuleViolation("CORE-SEAT", _SEAT_MARKERS[(kind, verb)](action.first))
 
 
 @attrs.frozen
@@ -356,9 +382,9 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
             :func:`decide_undo`, :func:`decide_redo`).
     """
     if command.target is not None and not 0 < command.target <= state.seq:
-        raise RuleViolation(
-            "CORE-SEQ", f"there is no event #{command.target} (the log ends at #{state.seq})"
-        )
+        raise RuleViolation("CORE-SEQ", no_event(command.target, state.seq))
+    if isinstance(command, Undo):
+        check_text(command.reason, "the reason")  # CORE-TEXT: shown to every player by `log`
     if isinstance(command, Undo):
         if command.target is None:
             action = _latest_active_near(past, state.seq)
@@ -373,7 +399,7 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
         action = action_of(past.summaries(target), target)
     except RuleViolation as exc:
         raise RuleViolation(
-            "CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id, exc.message
+            "CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id, exc.msg
         ) from None
     return decide_redo(action, past.markers, target, past.refold)
 
@@ -398,27 +424,87 @@ def _decide_refold(
         own = [f for f in failed if f[0] in seqs]
         later = [f for f in failed if f[0] not in seqs]
         parts = [
-            f"{what}: " + "; ".join(f"#{seq} {e.TYPE} ({exc})" for seq, e, exc in found)
-            for what, found in (("it no longer holds", own), ("later events depend on it", later))
+            msg(
+                "core.refold.part",
+                "{what}: {events}",
+                what=what,
+                events=Listed(
+                    tuple(_told(state.system, seq, e, exc) for seq, e, exc in found), "semicolon"
+                ),
+            )
+            for what, found in (
+                (msg("core.refold.own", "it no longer holds"), own),
+                (msg("core.refold.later", "later events depend on it"), later),
+            )
             if found
         ]
-        told = tuple(s for _, event, exc in failed for s in _told(state.system, event, exc))
-        raise RuleViolation(rule, f"#{seqs[0]} cannot be {verb}: {'; '.join(parts)}", told)
+        made = msg(
+            "core.refold.refused",
+            "#{seq} cannot be {verb}: {parts}",
+            seq=seqs[0],
+            verb=msg("core.undone_verb", "undone")
+            if verb == "undone"
+            else msg("core.redone_verb", "redone"),
+            parts=Listed(tuple(parts), "semicolon"),
+        )
+        raise RuleViolation(rule, made)
     return state
 
 
-def _told(system: str, event: Event, exc: RuleViolation) -> tuple[Secret, ...]:
-    """Return what the reason ``exc`` (why ``event`` no longer holds) tells that some seats
-    may not see (SERVER.md §3): the whole reason when the event's record is hidden from seats
-    that do not own it (a draw or a charge: its cards), seen by its owner's seats; then the
-    reason's own secrets (where a card is now, an enemy's HP), each seen by whom it names. The
-    owner of a public play reads the card she played, and only its place blurred."""
+def _told(system: str, seq: int, event: Event, exc: RuleViolation) -> Msg:
+    """Return ``#SEQ TYPE (RULE-ID: reason)``, why ``event`` no longer holds, as the seats may
+    read it (SERVER.md §3): the whole reason is a secret when the event's record is hidden from
+    seats that do not own it (a draw or a charge: its cards), seen by its owner's seats; the
+    reason's own secrets (where a card is now, an enemy's HP) stay in it, each seen by whom it
+    names. The owner of a public play reads the card she played, and only its place blurred."""
     from tablelog import systems
 
+    reason: Any = msg("core.refold.reason", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)
     owner = systems.get(system).hidden.owner_events.get(event.TYPE)
-    whole: tuple[Secret, ...] = ()
     if owner is not None:
         seen_by = getattr(event, owner[0], None)
-        blurred = f"{exc.rule_id}: what it names is hidden"
-        whole = (Secret(str(exc), seen_by if isinstance(seen_by, str) else None, blurred),)
-    return whole + exc.secrets
+        blurred = msg("core.refold.hidden", "{rule}: what it names is hidden", rule=exc.rule_id)
+        reason = Secret(reason, seen_by if isinstance(seen_by, str) else None, blurred)
+    return msg(
+        "core.refold.event", "#{seq} {type} ({reason})", seq=seq, type=event.TYPE, reason=reason
+    )
+
+
+def no_event(seq: int, last: int) -> Msg:
+    """Return ``there is no event #SEQ (the log ends at #LAST)`` (CORE-SEQ)."""
+    return msg(
+        "core.seq.none", "there is no event #{seq} (the log ends at #{last})", seq=seq, last=last
+    )
+
+
+_SEAT_MARKERS = {
+    (SeatAdded.TYPE, "undo"): lambda seq: msg(
+        "core.seat.no_undo_add",
+        "#{seq} adds a seat of the table, which an undo never takes back: seats are revoked "
+        "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
+        "(POST /api/tables/ID/seats), not undone",
+        seq=seq,
+    ),
+    (SeatRevoked.TYPE, "undo"): lambda seq: msg(
+        "core.seat.no_undo_revoke",
+        "#{seq} revokes a seat of the table, which an undo never takes back: seats are revoked "
+        "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
+        "(POST /api/tables/ID/seats), not undone",
+        seq=seq,
+    ),
+    (SeatAdded.TYPE, "redo"): lambda seq: msg(
+        "core.seat.no_redo_add",
+        "#{seq} adds a seat of the table, which a redo never restores: seats are revoked "
+        "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
+        "(POST /api/tables/ID/seats), not redone",
+        seq=seq,
+    ),
+    (SeatRevoked.TYPE, "redo"): lambda seq: msg(
+        "core.seat.no_redo_revoke",
+        "#{seq} revokes a seat of the table, which a redo never restores: seats are revoked "
+        "(DELETE /api/tables/ID/seats/NAME) and added again with a new token "
+        "(POST /api/tables/ID/seats), not redone",
+        seq=seq,
+    ),
+}
+"""CORE-SEAT's refusal of an undo or redo of a seat's record, by record type and verb."""

@@ -26,10 +26,20 @@ from tablelog.projections.core import (
     evolve,
     plain_copy,
 )
+from tablelog.projections.retirement import retired
 from tablelog.rules.core import RuleViolation, check_name
 from tablelog.store.format import MAX_RECORD_BYTES, RECORD_PREFIX, pack_record
+from tablelog.text import msg
 
-__all__ = ["Applied", "Outcome", "check_encodable", "decide", "trace"]
+__all__ = [
+    "Applied",
+    "Outcome",
+    "check_encodable",
+    "decide",
+    "trace",
+    "refuse_case_twin",
+    "refuse_a_key_not_held",
+]
 
 _WIDEST_AT = "9999-12-31T23:59:59.999999Z"  # every ``at`` has this length (store/stamp.py)
 
@@ -115,6 +125,7 @@ def decide(
     """
     if isinstance(command, Undo | Redo):
         return _decide_marker(state, command, actor, past, buffered)
+    refuse_case_twin(state, command)
     events = systems.decide(state, command)
     check_encodable(events, actor)
     trial = state.copy()  # ``state`` stays as it is: its view is the view before the events
@@ -179,3 +190,92 @@ def trace(
         applied.append(Applied(seq, event, changes))
         view, live = after, True
     return applied
+
+
+def refuse_case_twin(state: State, command: object) -> None:
+    """Refuse a command that adds a name (its system's ``adds``) differing from a taken one
+    (a character, item or retired name) only by case, unless the command's ``force`` is set.
+
+    Raises:
+        RuleViolation: CORE-NAME naming both.
+    """
+    try:
+        field = systems.get(state.system).adds.get(type(command))
+    except systems.SystemUnavailable:
+        return
+    new = getattr(command, field, None) if field is not None else None
+    if not isinstance(new, str) or getattr(command, "force", False):
+        return
+    for taken in (*state.characters, *state.items, *retired(state)):
+        if taken != new and taken.casefold() == new.casefold():
+            raise RuleViolation(
+                "CORE-NAME",
+                msg(
+                    "core.name.case_twin",
+                    "{new!r} differs from {taken!r} only by case: use {taken!r}, or give "
+                    "--force to add {new!r} as well",
+                    new=new,
+                    taken=taken,
+                ),
+            )
+
+
+def refuse_a_key_not_held(keys: dict[str, str], actor: str, held: str | None) -> None:
+    """Refuse an append by an actor the log's roster has a key for unless this user holds that
+    very key: its records would be unsigned or signed by another key, and `verify` would
+    refuse the log from that record on (a player at a second machine, a GM at the table's
+    laptop). Actors without a key in the roster append as before, unsigned.
+
+    Args:
+        keys: The log's roster (actor -> public key hex), its owner first.
+        actor: Who appends.
+        held: The public key (hex) of the key this user holds for ``actor``, or None.
+
+    Raises:
+        RuleViolation: CORE-KEY, naming the roster's key and this machine's (or none).
+
+    Source: issue 13 (signed records); docs/RELIABILITY.md, "Signed records".
+    """
+    expected = keys.get(actor)
+    if expected is None or held == expected:
+        return
+    owner = next(iter(keys))
+    here = (
+        msg("core.key.here", "this machine's key for it is {held}", held=held)
+        if held
+        else msg("core.key.none_here", "this machine holds none")
+    )
+    if actor == owner:
+        then = msg(
+            "core.key.owner_then",
+            "append from the machine that holds that key (the owner's key adds every other)",
+        )
+    elif held:
+        then = msg(
+            "core.key.add_this",
+            "append from the machine that holds that key, or have the roster's owner {owner!r} "
+            "add this one (tablelog --actor {owner} key add {actor} {held})",
+            owner=owner,
+            actor=actor,
+            held=held,
+        )
+    else:
+        then = msg(
+            "core.key.add_new",
+            "append from the machine that holds that key, or have the roster's owner {owner!r} "
+            "add a new one (tablelog --actor {actor} key new prints it)",
+            owner=owner,
+            actor=actor,
+        )
+    raise RuleViolation(
+        "CORE-KEY",
+        msg(
+            "core.key.not_held",
+            "the log's roster has a key for {actor!r} ({expected}…) but {here}: its records "
+            "would fail verify; {then}",
+            actor=actor,
+            expected=expected[:16],
+            here=here,
+            then=then,
+        ),
+    )

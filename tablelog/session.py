@@ -23,7 +23,7 @@ from tablelog import actions, decision, past, retry, systems
 from tablelog.decision import Applied, Outcome
 from tablelog.events.core import MARKERS, Event
 from tablelog.headers import check_header, initial_state, new_header
-from tablelog.projections.core import State, undone_after
+from tablelog.projections.core import State, roster, undone_after
 from tablelog.replay import Folded, Replayer
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log
@@ -281,6 +281,8 @@ class Session:
         if request_id is not None and (first := self._repeated(request_id)) is not None:
             return Outcome(self.result(*first), False, repeated=True)
         buffered = self.writer.pending is not None
+        if not dry_run:
+            self._refuse_a_key_not_held(state)
         if dry_run and self.preview_seed is not None:
             state = attrs.evolve(state, seed=self.preview_seed)  # decide works on a copy
         applied, new_state = decision.decide(state, command, self.actor, self._past(), buffered)
@@ -293,6 +295,17 @@ class Session:
             return None
         self._evolved(applied, new_state)
         return Outcome(applied, True, at=self.writer.last_at)
+
+    def _refuse_a_key_not_held(self, state: State) -> None:
+        """CORE-KEY (:func:`tablelog.decision.refuse_a_key_not_held`): the user's own key for
+        the actor is read only when the roster has one for it."""
+        keys = roster(state)
+        if self.actor not in keys:
+            return
+        from tablelog.store.keys import private_key, public_hex
+
+        key = private_key(self.actor)
+        decision.refuse_a_key_not_held(keys, self.actor, None if key is None else public_hex(key))
 
     def _repeated(self, request_id: str) -> tuple[int, int] | None:
         """Return the ``(first, last)`` seqs of the command that carried ``request_id``."""

@@ -15,13 +15,19 @@ from typing import Any
 import attrs
 import click
 
+from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
+from tablelog.text import Msg, english, msg
 
 __all__ = [
     "Env",
+    "Parsed",
     "CliError",
     "appending",
-    "execute",
+    "perform",
+    "dispatch",
+    "parse",
+    "reader",
     "session_of",
     "warn_torn",
     "echo_outcome",
@@ -47,18 +53,24 @@ MAX_WORDS = 10_000
 
 @attrs.define
 class Env:
-    """What every command callback gets as ``ctx.obj``."""
+    """What every command callback gets as ``ctx.obj``.
+
+    Attributes:
+        log_path: The ``--log`` value.
+        actor: Who is logging (``--actor``).
+        in_run: A line of ``run`` or of the shell (its log and actor stay).
+        dry_run: A ``run --dry-run``: the log a script creates is taken back at the end.
+        as_json: A ``run --json``: every appending line prints its JSON objects.
+        words: The reader's language (:class:`tablelog.lang.Words`).
+    """
 
     log_path: str
     actor: str
     in_run: bool = False
-    dry_run: bool = False  # a `run --dry-run`: the log a script creates is taken back at the end
-    as_json: bool = False  # a `run --json`: every appending line prints its JSON objects
+    dry_run: bool = False
+    as_json: bool = False
     _session: Any = None
-    # the server's check of a command for the seat before it is decided: (command, its words)
-    authorize: Any = None
-    outcome: Any = None  # the last command's Outcome (read by the server)
-    quiet: bool = False  # a server's line: its answer is made from the outcome, nothing printed
+    words: Any = None
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -73,6 +85,29 @@ class Env:
 
     def forget_session(self) -> None:
         self._session = None
+
+
+@attrs.frozen
+class Parsed:
+    """A command line parsed into a command record: what every face runs (the CLI, a script,
+    the shell, the server), and how.
+
+    Attributes:
+        command: The command record (``EtchRune(...)``, ``Undo(...)``).
+        words: The command's words as typed (``"pf2e etch"``): what messages call it.
+        dry_run: ``--dry-run`` was given.
+        request_id: ``--request-id``, or None.
+        as_json: ``--json`` was given.
+        given: The options of the command line that only the command line takes
+            (``--dry-run``, ``--json``, ``--request-id`` as typed): the server refuses them.
+    """
+
+    command: object
+    words: str
+    dry_run: bool = False
+    request_id: str | None = None
+    as_json: bool = False
+    given: tuple[str, ...] = ()
 
 
 MAX_SEQ = 2**63 - 1
@@ -98,13 +133,42 @@ def command_line_only(ctx: click.Context) -> None:
 
 
 class CliError(click.ClickException):
-    """An error shown as ``error: MESSAGE`` with a given exit status."""
+    """An error shown as ``error: MESSAGE`` with a given exit status.
 
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.secrets: tuple[Any, ...] = ()  # of a rule's refusal: rules.core.Secret
+    Args:
+        message: The message (a sentence as data, rendered in the reader's language).
+        exit_code: The SPEC's exit status.
+        refusal: The rule's refusal it shows (exit 1), with the state it was decided on's
+            suggestions (:mod:`tablelog.refusals`).
+        where: What it happened in (``script line 3``), shown after the rule ID.
+    """
+
+    def __init__(
+        self,
+        message: Msg | str,
+        exit_code: int,
+        refusal: Refused | None = None,
+        where: Msg | str = "",
+    ) -> None:
+        self.text = message
+        self.refusal = refusal
+        self.where = where
+        super().__init__(english(self.sentence()))
         # click declares exit_code on the class; each error here carries its own SPEC status.
         self.exit_code = exit_code  # type: ignore[misc]
+
+    def sentence(self) -> Msg | str:
+        """The whole message as one sentence: ``RULE-ID: WHERE: message; did you mean …``."""
+        if self.refusal is not None:
+            return self.refusal.sentence(self.where)
+        if self.where:
+            return msg(
+                "core.error.where", "{where}: {message}", where=self.where, message=self.text
+            )
+        return self.text
+
+    def format_message(self) -> str:
+        return reader()(self.sentence())
 
     def show(self, file: Any = None) -> None:
         echo(f"error: {self.format_message()}", err=True)
@@ -141,15 +205,32 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except RuleViolation as exc:
-            from tablelog.cli.similar import hint
-
-            error = CliError(f"{exc.rule_id}: {exc.message}{hint(exc)}", 1)
-            error.secrets = exc.secrets  # the server blurs them for seats that may not see
-            raise error from None
+            raise CliError(exc.msg, 1, Refused.of(exc, _open_state())) from None
         except (LogError, SystemUnavailable) as exc:
             raise CliError(str(exc), 3) from None
 
     return wrapper
+
+
+def _open_state() -> Any:
+    """Return the state of the session this command already opened, or None (never opens one:
+    a catalogue command has no log)."""
+    ctx = click.get_current_context(silent=True)
+    env = ctx.find_object(Env) if ctx is not None else None
+    session = getattr(env, "_session", None)
+    if session is None:
+        return None
+    try:
+        return session.state()
+    except Exception:  # noqa: BLE001 - a suggestion never hides the refusal it decorates
+        return None
+
+
+def reader() -> Any:
+    """Return the reader's :class:`~tablelog.lang.Words` of this process (the CLI has one)."""
+    from tablelog import lang
+
+    return lang.reader()
 
 
 def session_of(ctx: click.Context) -> Any:
@@ -185,9 +266,17 @@ def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -
     return value
 
 
+APPENDS = "__tablelog_appends__"
+"""The attribute :func:`appending` sets on a command's callback: the command appends (the
+server's grammar takes only such commands)."""
+
+_LINE_ONLY = ("dry_run", "as_json", "request_id")
+
+
 def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a command as one that appends: add ``--dry-run``, ``--json`` and ``--request-id``
-    and pass the click context first."""
+    """Mark a command as one that appends: add ``--dry-run``, ``--json`` and ``--request-id``,
+    pass the click context first, and turn the command record ``fn`` returns into a
+    :class:`Parsed` (the command callback's value: the face that parsed it runs it)."""
 
     @click.option(
         "--dry-run", is_flag=True, help="Show the events it would append; append nothing."
@@ -215,49 +304,80 @@ def appending(fn: Callable[..., Any]) -> Callable[..., Any]:
         as_json: bool,
         request_id: str | None,
         **kwargs: Any,
-    ) -> Any:
-        ctx.meta["tablelog.dry_run"] = dry_run
-        ctx.meta["tablelog.json"] = as_json
-        ctx.meta["tablelog.request_id"] = request_id
-        return domain_errors(fn)(ctx, *args, **kwargs)
+    ) -> Parsed:
+        command = domain_errors(fn)(ctx, *args, **kwargs)
+        if ctx.meta.get("tablelog.force") and hasattr(command, "force"):
+            command = attrs.evolve(command, force=True)
+        given = tuple(
+            f"--{name.replace('_', '-')}".replace("--as-json", "--json")
+            for name in _LINE_ONLY
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+        )
+        words = ctx.command_path.partition(" ")[2]
+        return Parsed(command, words, dry_run, request_id, as_json, given)
 
+    setattr(wrapper, APPENDS, True)
     return wrapper
 
 
-def execute(ctx: click.Context, command: object) -> Any:
-    """Run ``command`` through the session, print its events and changes, return the outcome.
+def perform(env: Env, parsed: Parsed) -> Any:
+    """Run a parsed command through the env's session, print its events and changes (or its
+    JSON), and return the outcome: the CLI's *execute → render text*.
 
     Raises:
         CliError: exit 1 on a refused command, 3 when the log cannot be used.
     """
-    from tablelog.cli.keys import refuse_a_key_not_held
-    from tablelog.cli.similar import refuse_case_twin
-
-    dry_run = bool(ctx.meta.get("tablelog.dry_run"))
-    request_id = ctx.meta.get("tablelog.request_id")
-    env: Env = ctx.find_object(Env)  # type: ignore[assignment]
-    if env.authorize is not None:  # the command's words, as typed: "saga poison"
-        env.authorize(command, ctx.command_path.partition(" ")[2])
-    domain_errors(refuse_case_twin)(ctx, session_of(ctx), command)
-    if not (dry_run or env.dry_run):  # nothing is appended: nothing to sign
-        domain_errors(refuse_a_key_not_held)(session_of(ctx), env.actor)
-    outcome = domain_errors(session_of(ctx).execute)(
-        command, dry_run=dry_run, request_id=request_id
+    session = domain_errors(env.session)()
+    outcome = domain_errors(session.execute)(
+        parsed.command, dry_run=parsed.dry_run, request_id=parsed.request_id
     )
-    env.outcome = outcome
-    if not outcome.written and session_of(ctx).in_flight is not None:  # a dry run without it
-        warn_torn(session_of(ctx))
-    if env.quiet:
-        return outcome
-    if ctx.meta.get("tablelog.json") or env.as_json:
+    if not outcome.written and session.in_flight is not None:  # a dry run without it
+        warn_torn(session)
+    if parsed.as_json or env.as_json:
         echo_json(outcome, env.actor, dry_run=env.dry_run)
         return outcome
     if outcome.repeated:
         first, last = outcome.applied[0].seq, outcome.applied[-1].seq
         seqs = f"#{first}" if first == last else f"#{first}-#{last}"
-        echo(f"request {request_id} was appended already as {seqs}: nothing appended")
+        echo(
+            reader()(
+                msg(
+                    "core.request.repeated",
+                    "request {request_id} was appended already as {seqs}: nothing appended",
+                    request_id=parsed.request_id,
+                    seqs=seqs,
+                )
+            )
+        )
     echo_outcome(outcome)
     return outcome
+
+
+def dispatch(env: Env | None, value: Any) -> int:
+    """Run what a command line's callback returned: a :class:`Parsed` command is performed
+    (:func:`perform`); anything else was done by the callback. Returns the exit status."""
+    if isinstance(value, Parsed):
+        assert env is not None  # the root callback made it before any command ran
+        perform(env, value)
+        return 0
+    return value if isinstance(value, int) else 0
+
+
+def parse(root: click.Command, argv: list[str], obj: Any, **settings: Any) -> Any:
+    """Parse ``argv`` with the click tree ``root`` (help, completion and usage errors are
+    click's): the one parser of every face. An appending command's callback returns its
+    :class:`Parsed`; a read command's callback does its work and returns None.
+
+    Args:
+        root: The grammar: the CLI's ``tablelog`` group, or the server's (commands only).
+        argv: The words of the line.
+        obj: The context object (:class:`Env` on the command line).
+        settings: Context settings (the server's: no ``--help``).
+
+    Raises:
+        click.ClickException: a usage error, or a :class:`CliError`.
+    """
+    return root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=obj, **settings)
 
 
 def echo(line: str, err: bool = False) -> None:
@@ -283,10 +403,11 @@ def show_escaped(exc: click.ClickException) -> None:
 
 def echo_outcome(outcome: Any) -> None:
     """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
+    words = reader()
     if not outcome.written and outcome.applied and not outcome.repeated:
-        click.echo("dry run: nothing appended")
+        echo(words(msg("core.dry_run.nothing", "dry run: nothing appended")))
     for applied in outcome.applied:
-        echo(f"#{applied.seq} {applied.event.TYPE} {applied.event.describe()}")
+        echo(f"#{applied.seq} {applied.event.TYPE} {words.event(applied.event)}")
         for line in change_lines(applied.changes):
             echo(f"    {line}")
 
@@ -308,7 +429,7 @@ def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
     appended = (outcome.written or outcome.repeated) and not dry_run
     at = outcome.at if not dry_run else None
     for applied in outcome.applied:
-        line = Entry(applied.seq, at, actor, applied.event, applied.changes).to_json()
+        line = Entry(applied.seq, at, actor, applied.event, applied.changes).to_json(reader())
         line.update(data=to_record(applied.event)[2], appended=appended)
         echo(dump(line))
 

@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from tablelog.cli.core import Env, appending, domain_errors, echo, execute
-from tablelog.rules.core import RuleViolation
+from tablelog.cli.core import Env, appending, domain_errors, echo
 
-__all__ = ["COMMANDS", "refuse_a_key_not_held"]
+__all__ = ["COMMANDS"]
 
 
 @click.group("key")
@@ -45,7 +42,7 @@ def new(ctx: click.Context) -> None:
 @click.argument("name", required=False)
 @click.argument("public_key", required=False)
 @appending
-def add(ctx: click.Context, name: str | None, public_key: str | None) -> None:
+def add(ctx: click.Context, name: str | None, public_key: str | None) -> object:
     """Add a public key to the log's roster, signed with your key (CORE-KEY).
 
     Without arguments: your own key (made if missing); the first key of a log is its owner's,
@@ -64,50 +61,7 @@ def add(ctx: click.Context, name: str | None, public_key: str | None) -> None:
             )
         name, public_key = env.actor, public_hex(private_key(env.actor, create=True))
     session_of(ctx).log.signer = signer(env.actor)
-    execute(ctx, AddKey(str(name), public_key, env.actor))
-
-
-def refuse_a_key_not_held(session: Any, actor: str) -> None:
-    """Refuse an append by an actor the log's roster has a key for unless this user holds that
-    very key: its records would be unsigned or signed by another key, and `verify` would
-    refuse the log from that record on (a player at a second machine, a GM at the table's
-    laptop). Actors without a key in the roster append as before, unsigned.
-
-    Args:
-        session: The open :class:`~tablelog.session.Session`.
-        actor: Who appends (``--actor``).
-
-    Raises:
-        RuleViolation: CORE-KEY, naming the roster's key and this machine's (or none).
-
-    Source: issue 13 (signed records: every record a keyed actor appends is signed with that
-    actor's private key); docs/RELIABILITY.md, "Signed records".
-    """
-    from tablelog.projections.core import roster
-    from tablelog.store.keys import private_key, public_hex
-
-    keys = roster(session.state())
-    expected = keys.get(actor)
-    if expected is None:
-        return
-    key = private_key(actor)
-    held = None if key is None else public_hex(key)
-    if held == expected:
-        return
-    owner = next(iter(keys))
-    here = f"this machine's key for it is {held}" if held else "this machine holds none"
-    then = f"append from the machine that holds that key, or have the roster's owner {owner!r} "
-    if actor == owner:
-        then = "append from the machine that holds that key (the owner's key adds every other)"
-    elif held:
-        then += f"add this one (tablelog --actor {owner} key add {actor} {held})"
-    else:
-        then += f"add a new one (tablelog --actor {actor} key new prints it)"
-    raise RuleViolation(
-        "CORE-KEY",
-        f"the log's roster has a key for {actor!r} ({expected[:16]}…) but {here}: "
-        f"its records would fail verify; {then}",
-    )
+    return AddKey(str(name), public_key, env.actor)
 
 
 COMMANDS = [key]

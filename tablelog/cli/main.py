@@ -16,9 +16,9 @@ from tablelog.cli.core import (
     MAX_SEQ,
     Env,
     appending,
+    dispatch,
     domain_errors,
     echo,
-    execute,
     show_escaped,
     usage_message,
 )
@@ -130,8 +130,15 @@ def main() -> None:
         from tablelog.cli.shell.values import complete_from_log
 
         complete_from_log(cli)
+        cli.main(prog_name="tablelog")  # click answers the completion request and exits
+    import sys
+
     try:
-        code = cli.main(prog_name="tablelog", standalone_mode=False)
+        with cli.make_context("tablelog", sys.argv[1:]) as ctx:
+            value = cli.invoke(ctx)
+            code = dispatch(ctx.obj, value)
+    except click.exceptions.Exit as exc:  # --help, --version, a command's ctx.exit(N)
+        code = exc.exit_code
     except click.UsageError as exc:  # one line, not click's usage block
         echo(f"error: {usage_message(exc)}", err=True)
         code = exc.exit_code
@@ -237,7 +244,7 @@ def init(
     if sign:
         from tablelog.cli.keys import add
 
-        ctx.invoke(add)
+        dispatch(env, ctx.invoke(add))
 
 
 @cli.command()
@@ -249,21 +256,21 @@ def init(
     help="Tie the note to a character or item (shown in its history); repeatable.",
 )
 @appending
-def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> None:
+def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> object:
     """Log a free-text note: a GM ruling, a table decision.
 
     Example: tablelog note "Kyra keeps the runestone shards" --about Kyra
     """
     from tablelog.commands.core import AddNote
 
-    execute(ctx, AddNote(text=text, about=about))
+    return AddNote(text=text, about=about)
 
 
 @cli.command()
 @click.argument("name")
 @click.option("--reason", default="", help="Why NAME leaves the table (kept in the log).")
 @appending
-def retire(ctx: click.Context, name: str, reason: str) -> None:
+def retire(ctx: click.Context, name: str, reason: str) -> object:
     """Retire a character, unit or item: it leaves state and status, keeps its history, and no
     later command may name it (CORE-RETIRED); undo brings it back.
 
@@ -271,30 +278,28 @@ def retire(ctx: click.Context, name: str, reason: str) -> None:
     """
     from tablelog.commands.core import Retire
 
-    execute(ctx, Retire(name=name, reason=reason))
+    return Retire(name=name, reason=reason)
 
 
 @cli.command()
 @click.argument("seq", type=click.IntRange(1, MAX_SEQ), required=False)
 @click.option("--reason", default="", help="Why it is undone (kept in the log).")
 @appending
-def undo(ctx: click.Context, seq: int | None, reason: str) -> None:
+def undo(ctx: click.Context, seq: int | None, reason: str) -> object:
     """Undo an action (default: the latest active one); nothing is deleted.
 
     Undoing an older action is refused when later events depend on it. Example: tablelog undo 12
     """
     from tablelog.commands.core import Undo
-    from tablelog.rules.core import check_text
 
-    check_text(reason, "the reason")  # CORE-TEXT: shown to every player by `log`
-    execute(ctx, Undo(target=seq, reason=reason))
+    return Undo(target=seq, reason=reason)
 
 
 @cli.command()
 @click.argument("seq", type=click.IntRange(1, MAX_SEQ), required=False)
 @appending
-def redo(ctx: click.Context, seq: int | None) -> None:
+def redo(ctx: click.Context, seq: int | None) -> object:
     """Redo an undone action (default: the most recently undone one). Example: tablelog redo 12"""
     from tablelog.commands.core import Redo
 
-    execute(ctx, Redo(target=seq))
+    return Redo(target=seq)

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending
 from tablelog.commands.pf2e import (
     ActivateRune,
     AddCharacter,
@@ -59,11 +59,10 @@ for _sub in (character_group, formula_group, item_group):
 @appending
 def character_add(
     ctx: click.Context, name: str, level: int, crafting: str, magical_crafting: bool | None
-) -> None:
+) -> object:
     """Add a character. Example: tablelog pf2e character add Valeros --level 14"""
-    execute(
-        ctx,
-        AddCharacter(name=name, level=level, crafting=crafting, magical_crafting=magical_crafting),
+    return AddCharacter(
+        name=name, level=level, crafting=crafting, magical_crafting=magical_crafting
     )
 
 
@@ -72,12 +71,12 @@ def character_add(
 @click.argument("rune")
 @click.option("--buy", is_flag=True, help="Pay the formula's price (else it is only recorded).")
 @appending
-def formula_add(ctx: click.Context, name: str, rune: str, buy: bool) -> None:
+def formula_add(ctx: click.Context, name: str, rune: str, buy: bool) -> object:
     """NAME knows RUNE's formula (priced as an item formula of the rune's level).
 
     Example: tablelog pf2e formula add Valeros flaming --buy
     """
-    execute(ctx, LearnFormula(character=name, rune=rune, buy=buy))
+    return LearnFormula(character=name, rune=rune, buy=buy)
 
 
 @item_group.command("add")
@@ -85,21 +84,21 @@ def formula_add(ctx: click.Context, name: str, rune: str, buy: bool) -> None:
 @click.option("--base", required=True, help="Base item id from the catalogue (e.g. longsword).")
 @click.option("--owner", default=None, help="The character holding it (default: nobody).")
 @appending
-def item_add(ctx: click.Context, item_id: str, base: str, owner: str | None) -> None:
+def item_add(ctx: click.Context, item_id: str, base: str, owner: str | None) -> object:
     """Bring an item into play. Example: tablelog pf2e item add mace-1 --base mace --owner Kyra"""
-    execute(ctx, AddItem(item=item_id, base=base, owner=owner))
+    return AddItem(item=item_id, base=base, owner=owner)
 
 
 @group.command("give")
 @click.argument("item_id", metavar="ITEM")
 @click.option("--to", "to", required=True, help="The character who receives it.")
 @appending
-def give(ctx: click.Context, item_id: str, to: str) -> None:
+def give(ctx: click.Context, item_id: str, to: str) -> object:
     """Hand ITEM over (an etcher must hold the item).
 
     Example: tablelog pf2e give mace-1 --to Valeros
     """
-    execute(ctx, GiveItem(item=item_id, to=to))
+    return GiveItem(item=item_id, to=to)
 
 
 @group.command("etch")
@@ -108,21 +107,21 @@ def give(ctx: click.Context, item_id: str, to: str) -> None:
 @click.option("--by", required=True, help="The crafter (holds ITEM, has RUNE's formula).")
 @click.option("--begin", is_flag=True, help="Start a long Craft; `pf2e finish ITEM` completes it.")
 @appending
-def etch(ctx: click.Context, item_id: str, rune: str, by: str, begin: bool) -> None:
+def etch(ctx: click.Context, item_id: str, rune: str, by: str, begin: bool) -> object:
     """Etch RUNE (catalogue id or legacy alias such as disrupting) onto ITEM.
 
     A stronger tier of a rune already there upgrades it for the price difference.
     Example: tablelog pf2e etch longsword-1 flaming --by Valeros
     """
-    execute(ctx, EtchRune(item=item_id, rune=rune, by=by, begin=begin))
+    return EtchRune(item=item_id, rune=rune, by=by, begin=begin)
 
 
 @group.command("finish")
 @click.argument("item_id", metavar="ITEM")
 @appending
-def finish(ctx: click.Context, item_id: str) -> None:
+def finish(ctx: click.Context, item_id: str) -> object:
     """Complete the etch in progress on ITEM. Example: tablelog pf2e finish chain-1"""
-    execute(ctx, FinishEtching(item=item_id))
+    return FinishEtching(item=item_id)
 
 
 @group.command("transfer")
@@ -155,18 +154,15 @@ def transfer(
     swap: str | None,
     days: int,
     outcome: str,
-) -> None:
+) -> object:
     """Move RUNE from one item to another, or swap it with --swap (10% of the price, 1 day).
 
     From a runestone it is free and the stone cracks. Onto an item that cannot take the rune it
     is an automatic critical failure, logged; the rune stays.
     Example: tablelog pf2e transfer frost --from stone-1 --to longsword-1 --by Valeros
     """
-    execute(
-        ctx,
-        TransferRune(
-            rune=rune, source=source, target=target, by=by, swap=swap, days=days, outcome=outcome
-        ),
+    return TransferRune(
+        rune=rune, source=source, target=target, by=by, swap=swap, days=days, outcome=outcome
     )
 
 
@@ -174,9 +170,9 @@ def transfer(
 @click.argument("item_id", metavar="ITEM")
 @click.option("--by", required=True, help="The character wearing it.")
 @appending
-def invest(ctx: click.Context, item_id: str, by: str) -> None:
+def invest(ctx: click.Context, item_id: str, by: str) -> object:
     """Invest armor with runes so they work. Example: tablelog pf2e invest clothes-1 --by Kyra"""
-    execute(ctx, InvestItem(item=item_id, by=by))
+    return InvestItem(item=item_id, by=by)
 
 
 @group.command("activate")
@@ -185,12 +181,12 @@ def invest(ctx: click.Context, item_id: str, by: str) -> None:
 @click.option("--by", required=True, help="The character holding the item.")
 @click.option("--note", default="", help="What happened (the effect is the GM's call).")
 @appending
-def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) -> None:
+def activate(ctx: click.Context, item_id: str, rune: str, by: str, note: str) -> object:
     """Log the activation of an active RUNE on ITEM, as for any magic item.
 
     Example: tablelog pf2e activate longsword-1 flaming --by Valeros --note "critical burn"
     """
-    execute(ctx, ActivateRune(item=item_id, rune=rune, by=by, note=note))
+    return ActivateRune(item=item_id, rune=rune, by=by, note=note)
 
 
 from tablelog.cli.extend import extend  # noqa: E402 - catalogues and --force join the group

@@ -13,6 +13,7 @@ from tablelog.cli.core import (
     domain_errors,
     echo,
     fmt_value,
+    reader,
     session_of,
     warn_torn,
 )
@@ -128,6 +129,7 @@ def log_(
     from tablelog.projections.core import undone_after
 
     session = session_of(ctx)
+    words = reader()
     undone = undone_after(session.markers())
     _check_seq(since, session.state().seq)
     named, actors = False, set()  # whether --entity names anything in the log at all; who logged
@@ -149,7 +151,7 @@ def log_(
             echo(dump(record_line(env, is_undone)))
         else:
             mark = " [undone]" if is_undone else ""
-            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {event.describe()}")
+            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {words.event(event)}")
     warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
@@ -244,16 +246,19 @@ def replay(ctx: click.Context, until: int | None) -> None:
 
 
 def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
+    words = reader()
     if as_json:
-        echo(_dump(entry.to_json()))
+        echo(_dump(entry.to_json(words)))
         return
     mark = " [undone]" if entry.undone else ""
-    echo(f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {entry.event.describe()}")
+    echo(
+        f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {words.event(entry.event)}"
+    )
     # An audit trail lists every field of its one record; a replay groups whole new records.
     for line in change_lines(entry.changes, group_records=not explain):
         echo(f"    {line}")
     if explain:
-        for line in entry.event.explain():
+        for line in words.explain(entry.event):
             echo(f"    · {line}")
 
 

@@ -11,8 +11,18 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import CliError, Env, command_words, domain_errors, echo, warn_torn
+from tablelog.cli.core import (
+    CliError,
+    Env,
+    command_words,
+    dispatch,
+    domain_errors,
+    echo,
+    parse,
+    warn_torn,
+)
 from tablelog.store.format import head_text
+from tablelog.text import msg
 
 __all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
 
@@ -147,26 +157,38 @@ def _buffered(env: Env, commit: bool) -> Iterator[None]:
 
 
 def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[str]) -> None:
+    where = msg("core.script.line", "{script} line {number}", script=name, number=number)
     if argv[0] == "run":
         raise CliError(
-            f"{name} line {number}: a script cannot run another script (put its lines in this one)",
+            msg(
+                "core.script.nested",
+                "a script cannot run another script (put its lines in this one)",
+            ),
             2,
+            where=where,
         )
     try:
-        root.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
+        dispatch(env, parse(root, argv, env))
     except CliError as exc:
-        message = exc.format_message()
-        rule, sep, rest = message.partition(": ")
-        where = f"{name} line {number}"
-        text = f"{rule}: {where}: {rest}" if sep and rule.isupper() else f"{where}: {message}"
-        raise CliError(text, exc.exit_code) from None
+        raise CliError(exc.text, exc.exit_code, exc.refusal, where) from None
     except click.UsageError as exc:
         raise CliError(
-            f"{name} line {number}: {exc.format_message()} (in: {shlex.join(argv)})", 2
+            msg(
+                "core.script.usage",
+                "{message} (in: {line})",
+                message=exc.format_message(),
+                line=shlex.join(argv),
+            ),
+            2,
+            where=where,
         ) from None
     except click.exceptions.Exit as exc:
         if exc.exit_code:
-            raise CliError(f"{name} line {number}: exit {exc.exit_code}", exc.exit_code) from None
+            raise CliError(
+                msg("core.script.exit", "exit {status}", status=exc.exit_code),
+                exc.exit_code,
+                where=where,
+            ) from None
 
 
 @click.command()

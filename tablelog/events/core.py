@@ -46,12 +46,6 @@ class Event:
     ENTITIES: ClassVar[tuple[str, ...]] = ()
     RULES: ClassVar[tuple[str, ...]] = ()
 
-    def describe(self) -> str:
-        """Return a one-line human description (used by log, replay and append output)."""
-        fields = attrs.fields(type(self))  # type: ignore[arg-type]
-        parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields if f.name != "breakdown"]
-        return " ".join(parts)
-
     def entities(self) -> tuple[str, ...]:
         """Return the character and item names this event involves."""
         names: list[str] = []
@@ -62,14 +56,6 @@ class Event:
             elif value:
                 names.extend(value)
         return tuple(names)
-
-    def explain(self) -> list[str]:
-        """Return audit lines: the rule IDs behind the event and its formula inputs."""
-        lines = [f"rule {', '.join(self.RULES)}"] if self.RULES else []
-        breakdown = getattr(self, "breakdown", None)
-        if breakdown:
-            lines.extend(f"{key} = {value}" for key, value in breakdown.items())
-        return lines
 
 
 def event(
@@ -124,9 +110,6 @@ class Noted(Event):
 
     text: str
 
-    def describe(self) -> str:
-        return repr(self.text)
-
 
 @event("core.NotedAbout", entities=("about",))
 @attrs.frozen
@@ -135,9 +118,6 @@ class NotedAbout(Event):
 
     text: str
     about: tuple[str, ...]
-
-    def describe(self) -> str:
-        return f"{self.text!r} (about {', '.join(self.about)})"
 
 
 @event("core.Retired", entities=("name",), rules=("CORE-RETIRED",))
@@ -149,9 +129,6 @@ class Retired(Event):
     name: str
     reason: str = ""
 
-    def describe(self) -> str:
-        return self.name + (f" ({self.reason})" if self.reason else "")
-
 
 @event("core.Undone")
 @attrs.frozen
@@ -161,9 +138,6 @@ class Undone(Event):
     target: int
     reason: str = ""
 
-    def describe(self) -> str:
-        return f"#{self.target}" + (f" ({self.reason})" if self.reason else "")
-
 
 @event("core.Redone")
 @attrs.frozen
@@ -171,9 +145,6 @@ class Redone(Event):
     """The undone event at ``target`` counts again, at its original place (SPEC: redo)."""
 
     target: int
-
-    def describe(self) -> str:
-        return f"#{self.target}"
 
 
 ROLES = ("gm", "player", "observer")  # SERVER.md §3
@@ -190,10 +161,6 @@ class SeatAdded(Event):
     characters: tuple[str, ...]
     token_sha256: str
 
-    def describe(self) -> str:
-        plays = f" playing {', '.join(self.characters)}" if self.characters else ""
-        return f"{self.name} ({self.role}){plays}"
-
 
 @event("core.SeatRevoked", rules=("CORE-SEAT",))
 @attrs.frozen
@@ -201,9 +168,6 @@ class SeatRevoked(Event):
     """A seat left the table: its token stops working at once (SERVER.md §3)."""
 
     name: str
-
-    def describe(self) -> str:
-        return self.name
 
 
 @event("core.KeyAdded", rules=("CORE-KEY",))
@@ -216,9 +180,6 @@ class KeyAdded(Event):
 
     actor: str
     public_key: str
-
-    def describe(self) -> str:
-        return f"{self.actor} {self.public_key[:16]}…"
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -60,7 +60,12 @@ class Tally:
         hidden: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.undone = undone
-        self.describe = describe or (lambda rec, event: f"{rec.type} {event.describe()}")
+        if describe is None:
+            from tablelog.lang import reader
+
+            words = reader()
+            describe = lambda rec, event: f"{rec.type} {words.event(event)}"  # noqa: E731
+        self.describe = describe
         self.hidden = hidden
         self.timeline: list[Line] = []
         self.notes: list[tuple[int, str, str, str, bool]] = []

@@ -29,16 +29,18 @@ class Entry:
     changes: list[tuple[str, Any, Any]]
     undone: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Any) -> dict[str, Any]:
+        """Return the entry as ``history --json`` prints it; ``event`` and ``explain`` in the
+        reader's words (``words``: a :class:`tablelog.lang.Words`)."""
         return {
             "seq": self.seq,
             "at": self.at,
             "actor": self.actor,
             "type": self.event.TYPE,
-            "event": self.event.describe(),
+            "event": words.event(self.event),
             "undone": self.undone,
             "changes": [{"field": p, "old": o, "new": n} for p, o, n in self.changes],
-            "explain": self.event.explain(),
+            "explain": words.explain(self.event),
         }
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from tablelog.text import Msg, english, msg
+
 if TYPE_CHECKING:  # imported where used: start-up of every command pays for what it imports
     from fractions import Fraction
 
 __all__ = [
     "RuleViolation",
-    "Secret",
+    "Unknown",
     "check_name",
     "check_text",
     "escape_text",
@@ -27,21 +29,14 @@ __all__ = [
 MAX_NAME_CHARS = 64
 
 
-class Secret(NamedTuple):
-    """A part of a refusal's message that tells what only some seats of a shared table may see
-    (SERVER.md §3): where a hidden card is, an enemy's HP. The CLI (one person, the GM) shows
-    the message whole; the server shows ``blurred`` in place of ``text`` to other seats.
+class Unknown(NamedTuple):
+    """What an UNKNOWN-NAME refusal could not find, for "did you mean" (each face suggests
+    from it): ``kind`` is ``"name"`` (a character or item), ``"character"``, ``"item"``,
+    ``"rune"``, ``"base item"``, ``"tech"``, ``"rule id"`` or another catalogue's word;
+    ``name`` the word given."""
 
-    Attributes:
-        text: The words as they stand in the message (``"it is in Kai's hand"``).
-        seen_by: The character or item whose seats (and the GM) may see it; None: the GM's
-            alone (the draw pile, an enemy's HP).
-        blurred: What the other seats read instead (``"it is not where you can see it"``).
-    """
-
-    text: str
-    seen_by: str | None
-    blurred: str
+    kind: str
+    name: str
 
 
 class RuleViolation(Exception):
@@ -50,24 +45,40 @@ class RuleViolation(Exception):
     Args:
         rule_id: The RULES.md ID of the clause that refuses it (e.g. ``"PF2E-ETCH-1"``), or
             ``"UNKNOWN-NAME"`` / ``"CORE-…"`` where no game rule applies.
-        message: What was refused, naming the values involved.
-        secrets: The parts of ``message`` that name hidden information (:class:`Secret`).
+        message: What was refused, naming the values involved: a :class:`~tablelog.text.Msg`
+            (template id and values; each face renders it in its reader's language).
+        unknown: For UNKNOWN-NAME, what was not found (:class:`Unknown`): the faces suggest
+            names like it.
+
+    Attributes:
+        msg: The message as data.
+        message: The message in English (the CLI's words), every secret shown.
     """
 
-    def __init__(self, rule_id: str, message: str, secrets: tuple[Secret, ...] = ()) -> None:
-        super().__init__(f"{rule_id}: {message}")
+    def __init__(self, rule_id: str, message: Msg | str, unknown: Unknown | None = None) -> None:
+        made = message if isinstance(message, Msg) else Msg("core.untemplated", message, {})
+        super().__init__(rule_id, made)
         self.rule_id = rule_id
-        self.message = message
-        self.secrets = secrets
+        self.msg = made
+        self.unknown = unknown
+        self._english: str | None = None
+
+    @property
+    def message(self) -> str:
+        if self._english is None:
+            self._english = english(self.msg)
+        return self._english
+
+    def __str__(self) -> str:
+        return f"{self.rule_id}: {self.message}"
 
 
 def require(
-    condition: object, rule_id: str, message: str, secrets: tuple[Secret, ...] = ()
+    condition: object, rule_id: str, message: Msg | str, unknown: Unknown | None = None
 ) -> None:
-    """Raise :class:`RuleViolation` ``rule_id`` with ``message`` (and its ``secrets``) unless
-    ``condition`` holds."""
+    """Raise :class:`RuleViolation` ``rule_id`` with ``message`` unless ``condition`` holds."""
     if not condition:
-        raise RuleViolation(rule_id, message, secrets)
+        raise RuleViolation(rule_id, message, unknown)
 
 
 # Characters that steer a terminal or hide what it shows: the C0 and C1 controls and DEL (ESC
@@ -118,7 +129,7 @@ def _escape(match: re.Match[str]) -> str:
     return _SHORT_ESCAPES.get(char, f"\\u{code:04x}")
 
 
-def require_utf8(text: str, rule_id: str, what: str) -> None:
+def require_utf8(text: str, rule_id: str, what: Msg | str) -> None:
     """Refuse text holding bytes that are not UTF-8 (a command line in another encoding).
 
     Raises:
@@ -127,11 +138,17 @@ def require_utf8(text: str, rule_id: str, what: str) -> None:
     if _NOT_UTF8_RE.search(text) is not None:
         shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         raise RuleViolation(
-            rule_id, f"{what} holds bytes that are not UTF-8 text: '{escape_text(shown)}'"
+            rule_id,
+            msg(
+                "core.text.not_utf8",
+                "{what} holds bytes that are not UTF-8 text: '{text}'",
+                what=what,
+                text=escape_text(shown),
+            ),
         )
 
 
-def check_text(text: str, what: str, lines: bool = False) -> None:
+def check_text(text: str, what: Msg | str, lines: bool = False) -> None:
     """Refuse free text that holds control characters where it enters (``--title``,
     ``undo --reason``, a note): they would steer other players' terminals when it is shown.
 
@@ -149,12 +166,17 @@ def check_text(text: str, what: str, lines: bool = False) -> None:
     if found is not None:
         raise RuleViolation(
             "CORE-TEXT",
-            f"{what} cannot hold control characters "
-            f"({escape_text(found.group())} in '{escape_text(text)}')",
+            msg(
+                "core.text.control",
+                "{what} cannot hold control characters ({char} in '{text}')",
+                what=what,
+                char=escape_text(found.group()),
+                text=escape_text(text),
+            ),
         )
 
 
-def check_name(name: str, what: str = "a name") -> None:
+def check_name(name: str, what: Msg | str | None = None) -> None:
     """Refuse a character, item or other table name that would not read back cleanly.
 
     A name is 1 to 64 characters, has no leading or trailing spaces, no control characters and no
@@ -167,36 +189,78 @@ def check_name(name: str, what: str = "a name") -> None:
     """
     import unicodedata
 
+    if what is None:
+        what = msg("core.what.name", "a name")
     require_utf8(name, "CORE-NAME", what)
-    require(name.strip(), "CORE-NAME", f"{what} cannot be empty")
-    require(name == name.strip(), "CORE-NAME", f"{what} cannot start or end with a space: {name!r}")
-    require(
-        len(name) <= MAX_NAME_CHARS,
-        "CORE-NAME",
-        f"{what} has {len(name)} characters; at most {MAX_NAME_CHARS}",
-    )
-    require(
-        not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name),
-        "CORE-NAME",
-        f"{what} cannot hold control characters: {name!r}",
-    )
-    require(
-        "," not in name,
-        "CORE-NAME",
-        f"{what} cannot hold a comma (commas separate names in options like --who A,B): {name!r}",
-    )
-    require(
-        name not in (".", ".."),
-        "CORE-NAME",
-        f"{what} cannot be {name!r}, which is no URL path segment (RFC 3986 §5.2.4): the "
-        "table's pages could not name it",
-    )
+    if not name.strip():
+        raise RuleViolation(
+            "CORE-NAME", msg("core.name.empty", "{what} cannot be empty", what=what)
+        )
+    if not (name == name.strip()):
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.space",
+                "{what} cannot start or end with a space: {name!r}",
+                what=what,
+                name=name,
+            ),
+        )
+    if len(name) > MAX_NAME_CHARS:
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.long",
+                "{what} has {n} characters; at most {most}",
+                what=what,
+                n=len(name),
+                most=MAX_NAME_CHARS,
+            ),
+        )
+    if not (not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name)):
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.control",
+                "{what} cannot hold control characters: {name!r}",
+                what=what,
+                name=name,
+            ),
+        )
+    if not ("," not in name):
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.comma",
+                "{what} cannot hold a comma (commas separate names in options like --who A,B): "
+                "{name!r}",
+                what=what,
+                name=name,
+            ),
+        )
+    if not (name not in (".", "..")):
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.dots",
+                "{what} cannot be {name!r}, which is no URL path segment (RFC 3986 §5.2.4): the "
+                "table's pages could not name it",
+                what=what,
+                name=name,
+            ),
+        )
     composed = unicodedata.normalize("NFC", name)
-    require(
-        name == composed,
-        "CORE-NAME",
-        f"{what} {name!r} is not in composed form; write it as {composed!r}",
-    )
+    if name != composed:
+        raise RuleViolation(
+            "CORE-NAME",
+            msg(
+                "core.name.composed",
+                "{what} {name!r} is not in composed form; write it as {composed!r}",
+                what=what,
+                name=name,
+                composed=composed,
+            ),
+        )
 
 
 _SCALE = 1 << 64

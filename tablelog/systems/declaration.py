@@ -132,6 +132,16 @@ class System:
             entries of ``tablelog/rules/data/rules.toml`` for this system).
         records: The TypedDicts of its entity records (``characters`` and ``items`` values):
             each record the evolvers build is one of them (docs/ARCHITECTURE.md, Typed state).
+        texts: The module of its events' texts (:mod:`tablelog.texts`), imported when a face
+            first describes one of its events.
+        vocabulary: Kind of word -> ``fn(state or None) -> words``: the catalogue an unknown
+            word of that kind (:class:`~tablelog.rules.core.Unknown`) may have meant
+            (``"rune"``, ``"tech"`` …); the table's names are the core's.
+        suggest: ``fn(violation, state) -> (suggestions, hint) or None``: what a refusal of
+            its rules points to beyond "did you mean" (magicpunk: the holder's cards).
+        adds: Command class -> the field holding the name it adds to the table (a character,
+            an item, a unit): the decide step refuses a name that differs from a taken one
+            only by case unless the command's ``force`` is set (CORE-NAME).
     """
 
     name: str
@@ -151,6 +161,10 @@ class System:
     status: Callable[[], StatusView] | None = None
     rule_ids: frozenset[str] | None = None
     records: tuple[type, ...] = ()
+    texts: str = ""
+    vocabulary: Mapping[str, Callable[[Any], Any]] = attrs.Factory(dict)
+    suggest: Callable[[Any, State], Any] | None = None
+    adds: Mapping[type, str] = attrs.Factory(dict)
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tablelog.commands.fate.casting import Cast, Chant
 from tablelog.commands.fate.release import Release
+from tablelog.commands.fate.setup import AddMaster, AddServant
 from tablelog.projections import fate as projection
 from tablelog.projections.fate.entities import Master, Servant
 from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
@@ -23,6 +24,8 @@ SYSTEM = System(
     records=(Master, Servant),
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
+    texts="tablelog.texts.fate",
+    adds={AddMaster: "name", AddServant: "name"},
     headlines=(
         Headline("NPs released", "events", ("fate.PhantasmReleased",)),
         Headline("code casts", "events", ("fate.CodeCast",)),

@@ -7,11 +7,13 @@ item are seen by their owner's seats and the GM; to others each shows as ``"?"``
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
 from tablelog.commands.magicpunk.growth import Procure
+from tablelog.commands.magicpunk.table import AddCharacter, AddItem
 from tablelog.projections import magicpunk as projection
 from tablelog.projections.magicpunk.entities import RECORDS
 from tablelog.rules.magicpunk.cards import parse_deck
@@ -98,4 +100,30 @@ SYSTEM = System(
         drawn={"magicpunk.CardsDrawn": ("cards",), "magicpunk.CardsCirculated": ("drawn",)},
     ),
     records=RECORDS,
+    texts="tablelog.texts.magicpunk",
+    adds={AddCharacter: "name", AddItem: "item"},
+    suggest=lambda violation, state: _held_cards(violation, state),
 )
+
+
+def _held_cards(violation: Any, state: Any) -> Any:
+    """MP-CARDS: the cards the holder the refusal names has (seen by its seats and the GM)."""
+    from tablelog.text import Listed, Secret, msg
+
+    holder = violation.msg.params.get("holder") if violation.rule_id == "MP-CARDS" else None
+    record = state.entity(holder) if isinstance(holder, str) else None
+    cards = None if record is None else record.get("hand", record.get("cards"))
+    if cards is None:
+        return None
+    told = (
+        msg(
+            "magicpunk.hint.holds",
+            "; {holder} holds {cards}",
+            holder=holder,
+            cards=Listed(tuple(cards), "space"),
+        )
+        if cards
+        else msg("magicpunk.hint.holds_none", "; {holder} holds no cards", holder=holder)
+    )
+    hint = msg("core.secret", "{told}", told=Secret(told, holder, ""))
+    return tuple(Secret(card, holder, None) for card in cards), hint

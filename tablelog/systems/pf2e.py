@@ -33,4 +33,19 @@ SYSTEM = System(
         Headline("gp spent", "gained", (), "spent_gp"),
     ),
     records=(Character, Item),
+    texts="tablelog.texts.pf2e",
+    adds={commands.AddCharacter: "name", commands.AddItem: "item"},
+    vocabulary={"rune": lambda state: _rune_words(), "base item": lambda state: _base_words()},
 )
+
+
+def _rune_words() -> list[str]:
+    from tablelog.rules.pf2e import catalogue
+
+    return [name for r in catalogue.runes().values() for name in (r.id, *r.aliases)]
+
+
+def _base_words() -> list[str]:
+    from tablelog.rules.pf2e import catalogue
+
+    return list(catalogue.base_items())

@@ -6,7 +6,10 @@ the state and in the record that added the unit (SERVER.md §3).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablelog.commands.saga.cast import CastTech
+from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
@@ -41,4 +44,16 @@ SYSTEM = System(
         },
     ),
     records=(Unit,),
+    texts="tablelog.texts.saga",
+    adds={AddUnit: "name"},
+    vocabulary={"tech": lambda state: _tech_words(state)},
 )
+
+
+def _tech_words(state: Any) -> list[str]:
+    """The session's own techs, then the catalogue's ids and Japanese names."""
+    from tablelog.rules.saga import catalogue
+
+    session_techs = list(state.extra.get("techs", {})) if state is not None else []
+    ids = catalogue.tech_ids()
+    return [*session_techs, *ids, *(catalogue.tech(i).name_ja for i in ids)]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.cli.similar import closest
+from tablelog.refusals import closest
 from tests.cli.test_names import ADD
 from tests.support.cli import ok, refused
 

@@ -8,7 +8,7 @@ from functools import partial
 
 import click
 
-from tablelog.cli.core import appending, execute, parsed
+from tablelog.cli.core import appending, parsed
 from tablelog.cli.fate.groups import battle_group, group
 from tablelog.commands.fate import (
     Cast,
@@ -37,30 +37,30 @@ def _grade(rule_id: str, what: str) -> Callable[[str], int]:
 
 @battle_group.command("start")
 @appending
-def battle_start(ctx: click.Context) -> None:
+def battle_start(ctx: click.Context) -> object:
     """Start a battle: round 1, turn 1, tile pools refill. Example: tablelog fate battle start"""
-    execute(ctx, StartBattle())
+    return StartBattle()
 
 
 @battle_group.command("end")
 @appending
-def battle_end(ctx: click.Context) -> None:
+def battle_end(ctx: click.Context) -> object:
     """End the battle: effects, chants, fields and armies end. Example: tablelog fate battle end"""
-    execute(ctx, EndBattle())
+    return EndBattle()
 
 
 @group.command("turn")
 @appending
-def turn(ctx: click.Context) -> None:
+def turn(ctx: click.Context) -> object:
     """Start the next turn (effects tick, fields pay upkeep). Example: tablelog fate turn"""
-    execute(ctx, StartTurn())
+    return StartTurn()
 
 
 @group.command("round")
 @appending
-def round_(ctx: click.Context) -> None:
+def round_(ctx: click.Context) -> object:
     """Start the next round at turn 1 (fields, armies pay upkeep). Example: tablelog fate round"""
-    execute(ctx, StartRound())
+    return StartRound()
 
 
 @group.command("cast")
@@ -90,22 +90,22 @@ def cast(
     targets: tuple[str, ...],
     crest: bool,
     injury: bool,
-) -> None:
+) -> object:
     """NAME casts KIND (attack defense heal buff curse).
 
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
     """
     parsed(check_kind, kind, "KIND")
     number = parsed(_grade("FATE-CAST-2", f"{kind} grade"), grade, "--grade")
-    execute(ctx, Cast(name, kind, number, tiles, targets, crest, injury))
+    return Cast(name, kind, number, tiles, targets, crest, injury)
 
 
 @group.command("chant")
 @click.argument("name")
 @appending
-def chant(ctx: click.Context, name: str) -> None:
+def chant(ctx: click.Context, name: str) -> object:
     """NAME chants: the next cast's tiles double. Example: tablelog fate chant Tokiomi"""
-    execute(ctx, Chant(name))
+    return Chant(name)
 
 
 @group.command("release")
@@ -129,12 +129,12 @@ def release(
     use_plus: bool,
     spread: bool,
     units: int | None,
-) -> None:
+) -> object:
     """Release a Noble Phantasm (or a master's unique ability).
 
     Example: tablelog fate release Saber excalibur --target Rider --target Lancer
     """
-    execute(ctx, Release(owner, np_id, targets, use_plus, spread, units))
+    return Release(owner, np_id, targets, use_plus, spread, units)
 
 
 @group.command("use")
@@ -152,13 +152,13 @@ def release(
 @appending
 def use(
     ctx: click.Context, owner: str, np_id: str, ability: str, times: int, targets: tuple[str, ...]
-) -> None:
+) -> object:
     """Use an NP's ability on its own: shoot (a judgment made critical:attack, field up) or
     charge (NP tiles at a target, once per release).
 
     Example: tablelog fate use Archer gob shoot --times 2
     """
-    execute(ctx, UseAbility(owner, np_id, ability, times, targets))
+    return UseAbility(owner, np_id, ability, times, targets)
 
 
 @group.command("damage")
@@ -172,33 +172,35 @@ def use(
     help="The attack's rank (E..A, EX, or 1..5), for an NP that ignores attacks.",
 )
 @appending
-def damage(ctx: click.Context, name: str, hp: int, mp: int, injury: int, rank: str | None) -> None:
+def damage(
+    ctx: click.Context, name: str, hp: int, mp: int, injury: int, rank: str | None
+) -> object:
     """Damage from outside the tool, as one hit through NAME's defenses.
 
     Example: tablelog fate damage Kiritsugu --hp 6
     """
     number = None if rank is None else parsed(_grade("FATE-NP-15", "rank"), rank, "--rank")
-    execute(ctx, TakeDamage(name, hp, mp, injury, number))
+    return TakeDamage(name, hp, mp, injury, number)
 
 
 @group.command("morning")
 @appending
-def morning(ctx: click.Context) -> None:
+def morning(ctx: click.Context) -> object:
     """Morning: each master's crest heals its grade in HP. Example: tablelog fate morning"""
-    execute(ctx, Morning())
+    return Morning()
 
 
 @group.command("rest")
 @appending
-def rest(ctx: click.Context) -> None:
+def rest(ctx: click.Context) -> object:
     """Rest outside battle: tile pools refill. Example: tablelog fate rest"""
-    execute(ctx, Rest())
+    return Rest()
 
 
 @group.command("dismiss")
 @click.argument("owner")
 @click.argument("np_id", metavar="ID")
 @appending
-def dismiss(ctx: click.Context, owner: str, np_id: str) -> None:
+def dismiss(ctx: click.Context, owner: str, np_id: str) -> object:
     """End OWNER's bounded field or army ID. Example: tablelog fate dismiss Archer ubw"""
-    execute(ctx, Dismiss(owner, np_id))
+    return Dismiss(owner, np_id)

@@ -6,7 +6,7 @@ from functools import partial
 
 import click
 
-from tablelog.cli.core import appending, execute, parsed
+from tablelog.cli.core import appending, parsed
 from tablelog.cli.fate.groups import (
     WholeNumber,
     ability_group,
@@ -117,7 +117,7 @@ def master_add(
     row: str,
     stored: tuple[str, ...],
     character_grade: int,
-) -> None:
+) -> object:
     """Add a master with a CC build.
 
     Example: tablelog fate master add Kiritsugu --quality B --quantity C --crest D
@@ -142,23 +142,20 @@ def master_add(
         )
         for kind, grade in pairs(stored, "--stored")
     )
-    execute(
-        ctx,
-        AddMaster(
-            name,
-            quality,
-            quantity,
-            crest,
-            attributes,
-            hp,
-            mp,
-            cc_budget,
-            none_kind,
-            parsed(_ANTI_MAGIC, anti_magic, "--anti-magic"),
-            row,
-            spells,
-            character_grade,
-        ),
+    return AddMaster(
+        name,
+        quality,
+        quantity,
+        crest,
+        attributes,
+        hp,
+        mp,
+        cc_budget,
+        none_kind,
+        parsed(_ANTI_MAGIC, anti_magic, "--anti-magic"),
+        row,
+        spells,
+        character_grade,
     )
 
 
@@ -166,9 +163,9 @@ def master_add(
 @click.argument("name")
 @click.argument("grade", type=WholeNumber(0))
 @appending
-def master_grade(ctx: click.Context, name: str, grade: int) -> None:
+def master_grade(ctx: click.Context, name: str, grade: int) -> object:
     """Set a master's character grade (0 or more). Example: tablelog fate master grade Rin 12"""
-    execute(ctx, SetCharacterGrade(name, grade))
+    return SetCharacterGrade(name, grade)
 
 
 @servant_group.command("add")
@@ -200,21 +197,21 @@ def servant_add(
     np_budget: int,
     anti_magic: str,
     row: str,
-) -> None:
+) -> object:
     """Add a servant. Example: tablelog fate servant add Saber --hp 60 --mp 80 --np-budget 15"""
     if madness is not None:
         parsed(parse_madness, madness, "--madness")
     anti = parsed(_ANTI_MAGIC, anti_magic, "--anti-magic")
-    execute(ctx, AddServant(name, hp, mp, np_budget, madness, anti, row))
+    return AddServant(name, hp, mp, np_budget, madness, anti, row)
 
 
 @servant_group.command("rage")
 @click.argument("name")
 @click.option("--end", is_flag=True, help="Stop raging.")
 @appending
-def servant_rage(ctx: click.Context, name: str, end: bool) -> None:
+def servant_rage(ctx: click.Context, name: str, end: bool) -> object:
     """Start (or --end) madness enhancement. Example: tablelog fate servant rage Berserker"""
-    execute(ctx, ToggleMadness(name, not end))
+    return ToggleMadness(name, not end)
 
 
 @phantasm_group.command("add")
@@ -248,7 +245,7 @@ def phantasm_add(
     form: str,
     release: str,
     mods: tuple[str, ...],
-) -> None:
+) -> object:
     """Give SERVANT a Noble Phantasm.
 
     Example: tablelog fate phantasm add Saber excalibur --grade A++ --type anti-fortress
@@ -259,7 +256,7 @@ def phantasm_add(
     parsed(partial(check_np_words, "anti-unit", "attack"), release, "--release")
     modifiers = pairs(mods, "--mod")
     parsed(typed_mods, dict(modifiers), "--mod")
-    execute(ctx, AddPhantasm(servant, np_id, grade, np_type, form, release, modifiers))
+    return AddPhantasm(servant, np_id, grade, np_type, form, release, modifiers)
 
 
 @ability_group.command("add")
@@ -278,20 +275,20 @@ def ability_add(
     ua_type: str,
     starting: bool,
     mods: tuple[str, ...],
-) -> None:
+) -> object:
     """Give MASTER a unique ability. Example: tablelog fate ability add Rin gem --grade C
     --type anti-unit --starting"""
     parsed(parse_np_grade, grade, "--grade")
     parsed(check_np_words, ua_type, "--type")  # a type, but not a UA's (anti-world): FATE-UA-1
     modifiers = pairs(mods, "--mod")
     parsed(typed_mods, dict(modifiers), "--mod")
-    execute(ctx, AddUniqueAbility(master, ua_id, grade, ua_type, starting, modifiers))
+    return AddUniqueAbility(master, ua_id, grade, ua_type, starting, modifiers)
 
 
 @group.command("row")
 @click.argument("name")
 @click.argument("row", type=ROW)
 @appending
-def row(ctx: click.Context, name: str, row: str) -> None:
+def row(ctx: click.Context, name: str, row: str) -> object:
     """Move NAME to the front or back row. Example: tablelog fate row Kiritsugu back"""
-    execute(ctx, MoveRow(name, row))
+    return MoveRow(name, row)

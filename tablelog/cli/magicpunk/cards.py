@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.cli.core import appending, execute, parsed
+from tablelog.cli.core import appending, parsed
 from tablelog.cli.magicpunk.options import COUNT, NumericArgs, card_words, names
 from tablelog.commands.magicpunk import Charge, Circulate, Dawn, Draw, Play, Rest
 from tablelog.rules.magicpunk.cards import parse_card_list
@@ -23,7 +23,7 @@ __all__ = ["COMMANDS"]
     help="The cards actually drawn at the table (must be in the draw pile).",
 )
 @appending
-def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | None) -> None:
+def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | None) -> object:
     """NAME draws COUNT cards (default 1) from the draw pile.
 
     Without --cards the tool draws at random from the session seed; undoing and drawing again
@@ -32,19 +32,19 @@ def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | Non
     Example: tablelog magicpunk draw Aria 4 --cards AS,7H,JK1,3C
     """
     cards = parsed(parse_card_list, cards_text, "--cards") if cards_text is not None else None
-    execute(ctx, Draw(who=name, count=count, cards=cards))
+    return Draw(who=name, count=count, cards=cards)
 
 
 @click.command("play")
 @click.argument("name")
 @click.argument("cards", nargs=-1, required=True)
 @appending
-def play(ctx: click.Context, name: str, cards: tuple[str, ...]) -> None:
+def play(ctx: click.Context, name: str, cards: tuple[str, ...]) -> object:
     """NAME plays CARDS from hand to the discard pile.
 
     Example: tablelog magicpunk play Bram KD
     """
-    execute(ctx, Play(who=name, cards=parsed(parse_card_list, card_words(cards), "CARDS")))
+    return Play(who=name, cards=parsed(parse_card_list, card_words(cards), "CARDS"))
 
 
 @click.command("charge")
@@ -52,13 +52,13 @@ def play(ctx: click.Context, name: str, cards: tuple[str, ...]) -> None:
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--from", "by", required=True, metavar="NAME", help="Whose hand the cards leave.")
 @appending
-def charge(ctx: click.Context, item: str, cards: tuple[str, ...], by: str) -> None:
+def charge(ctx: click.Context, item: str, cards: tuple[str, ...], by: str) -> object:
     """Move CARDS from a hand into ITEM (e.g. an A-battery).
 
     Example: tablelog magicpunk charge a-battery AS --from Aria
     """
     codes = parsed(parse_card_list, card_words(cards), "CARDS")
-    execute(ctx, Charge(item=item, by=by, cards=codes))
+    return Charge(item=item, by=by, cards=codes)
 
 
 @click.command("circulate")
@@ -75,7 +75,7 @@ def circulate(
     all_cards: bool,
     random_count: int | None,
     cards_text: str | None,
-) -> None:
+) -> object:
     """GM-forced circulation (MP-CIRC-3): HOLDER (character or item) discards and redraws.
 
     Example: tablelog magicpunk circulate Aria --random 2
@@ -83,7 +83,7 @@ def circulate(
     if all_cards and (random_count is not None or cards_text is not None):
         raise click.UsageError("choose one of --all, --random N, --cards")
     cards = parsed(parse_card_list, cards_text, "--cards") if cards_text is not None else None
-    execute(ctx, Circulate(holder=holder, random=random_count, cards=cards))
+    return Circulate(holder=holder, random=random_count, cards=cards)
 
 
 @click.command("rest")
@@ -97,22 +97,22 @@ def circulate(
     help="8h sleeps unless --no-sleep; 1h only with --sleep; 10m never.",
 )
 @appending
-def rest(ctx: click.Context, package: str, who: str | None, sleep: bool | None) -> None:
+def rest(ctx: click.Context, package: str, who: str | None, sleep: bool | None) -> object:
     """Take a rest package (MP-REST-1): the clock advances; sleep and dawn circulate cards.
 
     Example: tablelog magicpunk rest 8h --who Aria,Bram
     """
-    execute(ctx, Rest(package=package, who=names(who), sleep=sleep))
+    return Rest(package=package, who=names(who), sleep=sleep)
 
 
 @click.command("dawn")
 @appending
-def dawn(ctx: click.Context) -> None:
+def dawn(ctx: click.Context) -> object:
     """Advance the clock to the next 06:00; every item circulates its cards (MP-CIRC-2).
 
     Example: tablelog magicpunk dawn
     """
-    execute(ctx, Dawn())
+    return Dawn()
 
 
 COMMANDS = (draw, play, charge, circulate, rest, dawn)

@@ -6,7 +6,7 @@ from functools import partial
 
 import click
 
-from tablelog.cli.core import appending, execute, parsed
+from tablelog.cli.core import appending, parsed
 from tablelog.cli.magicpunk.options import (
     COUNT,
     MONEY,
@@ -42,12 +42,12 @@ leisure_group = click.Group("leisure", help="Leisure rolls for cohabitants (MP-C
 @click.argument("amount", type=MONEY)
 @click.option("--spell-only", is_flag=True, help="Money usable only to learn spells.")
 @appending
-def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> None:
+def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> object:
     """NAME gains AMOUNT Mj in a scenario (B of the rebuild refund).
 
     Example: tablelog magicpunk reward Aria 1500
     """
-    execute(ctx, GainMoney(name=name, amount=amount, spell_only=spell_only))
+    return GainMoney(name=name, amount=amount, spell_only=spell_only)
 
 
 @spell_group.command("learn")
@@ -60,12 +60,12 @@ def reward(ctx: click.Context, name: str, amount: int, spell_only: bool) -> None
 @appending
 def spell_learn(
     ctx: click.Context, name: str, spell: str, gate: str, tier: int, price: int, free: bool
-) -> None:
+) -> object:
     """NAME learns SPELL; each gate from tier 1 upwards (MP-REBUILD-11).
 
     Example: tablelog magicpunk spell learn Aria spark --gate fire --tier 1 --price 500
     """
-    execute(ctx, LearnSpell(name=name, spell=spell, gate=gate, tier=tier, price=price, free=free))
+    return LearnSpell(name=name, spell=spell, gate=gate, tier=tier, price=price, free=free)
 
 
 @click.command("rebuild")
@@ -114,7 +114,7 @@ def rebuild(
     items: bool,
     spells: bool,
     immature: tuple[str, ...],
-) -> None:
+) -> object:
     """Rebuild NAME (MP-REBUILD-1..12); conversions are the GM's explicit permission.
 
     Example: tablelog magicpunk rebuild Bram --body 12 --sense 12 --intellect 10 --magic 6
@@ -125,20 +125,17 @@ def rebuild(
         for k, v in dict(body=body, sense=sense, intellect=intellect, magic=magic).items()
         if v is not None
     }
-    execute(
-        ctx,
-        Rebuild(
-            name=name,
-            abilities=given or None,
-            skills=skill_ranks(skills) or None,
-            to_skills=to_skills,
-            to_money=to_money,
-            to_abilities=to_abilities,
-            skills_to_money=skills_to_money,
-            items=items,
-            spells=spells,
-            minimums=key_values(immature, "--immature", as_int=True),
-        ),
+    return Rebuild(
+        name=name,
+        abilities=given or None,
+        skills=skill_ranks(skills) or None,
+        to_skills=to_skills,
+        to_money=to_money,
+        to_abilities=to_abilities,
+        skills_to_money=skills_to_money,
+        items=items,
+        spells=spells,
+        minimums=key_values(immature, "--immature", as_int=True),
     )
 
 
@@ -164,7 +161,7 @@ def procure(
     gm: int,
     extra_time: bool,
     item: str,
-) -> None:
+) -> object:
     """Assess procuring an item: rarity, whether an Intellect check is needed, its challenge.
 
     Example: tablelog magicpunk procure Aria --material alloy --quality fine --design signed
@@ -175,19 +172,16 @@ def procure(
         ("--design", DESIGNS, design),
     ):  # a row the table lacks is a usage error (exit 2), as every unknown word
         parsed(partial(row_value, table, what=option[2:]), text, option)
-    execute(
-        ctx,
-        Procure(
-            who=name,
-            material=material,
-            quality=quality,
-            design=design,
-            gear_price=gear_price,
-            vehicle_price=vehicle_price,
-            gm=gm,
-            extra_time=extra_time,
-            item=item,
-        ),
+    return Procure(
+        who=name,
+        material=material,
+        quality=quality,
+        design=design,
+        gear_price=gear_price,
+        vehicle_price=vehicle_price,
+        gm=gm,
+        extra_time=extra_time,
+        item=item,
     )
 
 
@@ -196,7 +190,7 @@ def procure(
 @click.option("--dice", "dice_text", metavar="D,D…", help="The d20 results rolled at the table.")
 @click.option("--by", metavar="NAME", help="Who rolls.")
 @appending
-def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | None) -> None:
+def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | None) -> object:
     """Roll a check: nMPm or nMPmCx (n d20, success on a die <= m and >= x); as the dice bots
     read it, n may be left out (MP15: one die). With --json, the roll's dice, kept dice,
     success, jackpot, bad beat and achieved value are the event's ``data``.
@@ -204,7 +198,7 @@ def roll(ctx: click.Context, notation: str, dice_text: str | None, by: str | Non
     Example: tablelog magicpunk roll 3MP10C4 --by Aria
     """
     parsed(parse_notation, notation, "NOTATION")  # malformed: a usage error (exit 2)
-    execute(ctx, RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by))
+    return RollCheck(notation=notation, dice=numbers(dice_text, "--dice"), by=by)
 
 
 @click.command("cohabit")
@@ -223,33 +217,30 @@ def cohabit(
     residence_points: int,
     region_points: int,
     split: str | None,
-) -> None:
+) -> object:
     """Two or more PCs share a residence (MP-COHAB-1).
 
     Example: tablelog magicpunk cohabit Aria Bram --region markt --residence apartment
     --residence-points 5
     """
-    execute(
-        ctx,
-        ShareResidence(
-            names=tuple(n for arg in names_ for n in names(arg, "NAME…") or ()),
-            region=region,
-            residence=residence,
-            residence_points=residence_points,
-            region_points=region_points,
-            split=numbers(split, "--split", MONEY),
-        ),
+    return ShareResidence(
+        names=tuple(n for arg in names_ for n in names(arg, "NAME…") or ()),
+        region=region,
+        residence=residence,
+        residence_points=residence_points,
+        region_points=region_points,
+        split=numbers(split, "--split", MONEY),
     )
 
 
 @leisure_group.command("start")
 @appending
-def leisure_start(ctx: click.Context) -> None:
+def leisure_start(ctx: click.Context) -> object:
     """Start a leisure: each shared event may occur once.
 
     Example: tablelog magicpunk leisure start
     """
-    execute(ctx, StartLeisure())
+    return StartLeisure()
 
 
 @leisure_group.command("roll", cls=NumericArgs)
@@ -265,12 +256,12 @@ def leisure_start(ctx: click.Context) -> None:
     help="Which shared-event table: in town, or in the wilds.",
 )
 @appending
-def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int, table: str) -> None:
+def leisure_roll(ctx: click.Context, name: str, roll_value: int, safety: int, table: str) -> object:
     """NAME's leisure roll; a shared event already taken moves (MP-COHAB-2).
 
     Example: tablelog magicpunk leisure roll Bram 7 --safety 2
     """
-    execute(ctx, TakeLeisureEvent(name=name, roll=roll_value, safety=safety, table=table))
+    return TakeLeisureEvent(name=name, roll=roll_value, safety=safety, table=table)
 
 
 COMMANDS = (reward, spell_group, rebuild, procure, roll, cohabit, leisure_group)

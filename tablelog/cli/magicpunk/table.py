@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.cli.core import appending, execute
+from tablelog.cli.core import appending
 from tablelog.cli.magicpunk.options import HP, MONEY, STAT, NumericArgs, skill_ranks
 from tablelog.commands.magicpunk import (
     Act,
@@ -53,24 +53,21 @@ def character_add(
     hp: int,
     skills: tuple[str, ...],
     money: int,
-) -> None:
+) -> object:
     """Add a character with abilities, max HP, skills and money at creation.
 
     Example: tablelog magicpunk character add Bram --body 14 --sense 10 --intellect 8 --magic 8
     --hp 34 --money 2500 --skill swordplay=expert
     """
-    execute(
-        ctx,
-        AddCharacter(
-            name=name,
-            body=body,
-            sense=sense,
-            intellect=intellect,
-            magic=magic,
-            hp=hp,
-            skills=skill_ranks(skills),
-            money=money,
-        ),
+    return AddCharacter(
+        name=name,
+        body=body,
+        sense=sense,
+        intellect=intellect,
+        magic=magic,
+        hp=hp,
+        skills=skill_ranks(skills),
+        money=money,
     )
 
 
@@ -82,24 +79,24 @@ def character_add(
 @appending
 def item_add(
     ctx: click.Context, item_id: str, owner: str, price: int, gear_slots: int | None
-) -> None:
+) -> object:
     """Add an item held by OWNER (it can hold cards, e.g. an A-battery).
 
     Example: tablelog magicpunk item add a-battery --owner Aria
     """
-    execute(ctx, AddItem(item=item_id, owner=owner, price=price, gear_slots=gear_slots))
+    return AddItem(item=item_id, owner=owner, price=price, gear_slots=gear_slots)
 
 
 @item_group.command("ready")
 @click.argument("item_id")
 @click.option("--free-slots", type=STAT, default=0, help="Magic slots free for it.")
 @appending
-def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> None:
+def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> object:
     """Ready an item; without enough magic slots it has no Ma-GEAR effect (MP-GEAR-1).
 
     Example: tablelog magicpunk item ready arc-pistol --free-slots 1
     """
-    execute(ctx, ReadyItem(item=item_id, slots_free=free_slots))
+    return ReadyItem(item=item_id, slots_free=free_slots)
 
 
 @click.command("damage", cls=NumericArgs)
@@ -110,56 +107,56 @@ def item_ready(ctx: click.Context, item_id: str, free_slots: int) -> None:
 @appending
 def damage(
     ctx: click.Context, name: str, amount: int, pull_punches: bool, cover_by: str | None
-) -> None:
+) -> object:
     """NAME takes AMOUNT damage; HP may go below 0 unless punches are pulled.
 
     Example: tablelog magicpunk damage Bram 40 --pull-punches
     """
-    execute(ctx, Damage(target=name, amount=amount, pull_punches=pull_punches, cover_by=cover_by))
+    return Damage(target=name, amount=amount, pull_punches=pull_punches, cover_by=cover_by)
 
 
 @click.command("heal", cls=NumericArgs)
 @click.argument("name")
 @click.argument("amount", type=HP)
 @appending
-def heal(ctx: click.Context, name: str, amount: int) -> None:
+def heal(ctx: click.Context, name: str, amount: int) -> object:
     """NAME heals AMOUNT HP (never above max HP).
 
     Example: tablelog magicpunk heal Bram 12
     """
-    execute(ctx, Heal(target=name, amount=amount))
+    return Heal(target=name, amount=amount)
 
 
 @click.command("act")
 @click.argument("name")
 @appending
-def act(ctx: click.Context, name: str) -> None:
+def act(ctx: click.Context, name: str) -> object:
     """NAME starts its turn this round (becomes acted).
 
     Example: tablelog magicpunk act Aria
     """
-    execute(ctx, Act(name=name))
+    return Act(name=name)
 
 
 @click.command("round")
 @appending
-def round_(ctx: click.Context) -> None:
+def round_(ctx: click.Context) -> object:
     """Start the next round: everyone not-acted, except coverers who had already acted.
 
     Example: tablelog magicpunk round
     """
-    execute(ctx, NewRound())
+    return NewRound()
 
 
 @briefing_group.command("start")
 @click.argument("package", type=click.Choice(list(BRIEFING_PACKAGES)))
 @appending
-def briefing_start(ctx: click.Context, package: str) -> None:
+def briefing_start(ctx: click.Context, package: str) -> object:
     """Start a briefing: 10s (one preparation each), 1m (6 each), ample (any number).
 
     Example: tablelog magicpunk briefing start 1m
     """
-    execute(ctx, StartBriefing(package=package))
+    return StartBriefing(package=package)
 
 
 @briefing_group.command("prepare")
@@ -167,22 +164,22 @@ def briefing_start(ctx: click.Context, package: str) -> None:
 @click.option("--enemy", is_flag=True, help="An aware enemy prepares (same limits, own count).")
 @click.option("--note", default="", help="What the preparation is.")
 @appending
-def briefing_prepare(ctx: click.Context, name: str, enemy: bool, note: str) -> None:
+def briefing_prepare(ctx: click.Context, name: str, enemy: bool, note: str) -> object:
     """NAME takes one preparation; one over the package's limit is refused.
 
     Example: tablelog magicpunk briefing prepare Aria --note "charge the A-battery"
     """
-    execute(ctx, Prepare(who=name, enemy=enemy, note=note))
+    return Prepare(who=name, enemy=enemy, note=note)
 
 
 @briefing_group.command("end")
 @appending
-def briefing_end(ctx: click.Context) -> None:
+def briefing_end(ctx: click.Context) -> object:
     """End the briefing.
 
     Example: tablelog magicpunk briefing end
     """
-    execute(ctx, EndBriefing())
+    return EndBriefing()
 
 
 COMMANDS = (character_group, item_group, damage, heal, act, round_, briefing_group)

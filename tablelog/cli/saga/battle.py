@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import appending, execute, parsed
+from tablelog.cli.core import appending, parsed
 from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
     AddUnit,
@@ -85,14 +85,14 @@ def unit() -> None:
 )
 @click.option("--sheet", type=click.Path(dir_okay=False), help="JSON or TOML unit sheet.")
 @appending
-def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -> None:
+def unit_add(ctx: click.Context, name: str, sheet: str | None, **options: Any) -> object:
     """Add a unit from options and/or a sheet file (options win).
 
     Example: tablelog saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=12
     --weapon 1h-sword=30 --resist 20
     """
     data = read_sheet(sheet) if sheet else {}
-    execute(ctx, AddUnit(name=name, sheet=build_sheet(data, options)))
+    return AddUnit(name=name, sheet=build_sheet(data, options))
 
 
 @click.group("tech")
@@ -128,7 +128,7 @@ def tech() -> None:
 @appending
 def tech_add(
     ctx: click.Context, tech_id: str, dependent: str | None, target_ability: str | None, **o: Any
-) -> None:
+) -> object:
     """Define a tech for this session (an enemy-only tech, say).
 
     Example: tablelog saga tech add claw --power 30 --attack-count 1 --random-width 5
@@ -136,25 +136,22 @@ def tech_add(
     """
     if dependent and target_ability is None:
         target_ability = "con" if dependent == "int" else "vit"
-    execute(
-        ctx,
-        DefineTech(
-            TechDefined(
-                id=tech_id,
-                power=o["power"],
-                attack_count=o["attack_count"],
-                random_width=o["random_width"],
-                weapon_type=o["weapon_type"],
-                attributes=tuple(o["attribute"]),
-                element=o["element"],
-                self_ability=dependent,
-                target_ability=target_ability,
-                weapon_sub=o["weapon_sub"],
-                target=o["target_kind"],
-                lp_cost=o["lp_cost"],
-                flags=tuple(o["flag"]),
-            )
-        ),
+    return DefineTech(
+        TechDefined(
+            id=tech_id,
+            power=o["power"],
+            attack_count=o["attack_count"],
+            random_width=o["random_width"],
+            weapon_type=o["weapon_type"],
+            attributes=tuple(o["attribute"]),
+            element=o["element"],
+            self_ability=dependent,
+            target_ability=target_ability,
+            weapon_sub=o["weapon_sub"],
+            target=o["target_kind"],
+            lp_cost=o["lp_cost"],
+            flags=tuple(o["flag"]),
+        )
     )
 
 
@@ -167,11 +164,11 @@ def battle() -> None:
 @click.option("--terrain", type=click.Choice(cat.ELEMENTS), help="The battle's element (地相).")
 @click.option("--seasons", is_flag=True, help="The five-sided hall: seasons turn each turn.")
 @appending
-def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> None:
+def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> object:
     """Start a battle at turn 1. Example: tablelog saga battle start --seasons"""
     if terrain and seasons:
         raise click.UsageError("--terrain and --seasons exclude each other")
-    execute(ctx, StartBattle(terrain=terrain, seasons=seasons))
+    return StartBattle(terrain=terrain, seasons=seasons)
 
 
 @click.command("cast")
@@ -195,7 +192,7 @@ def cast(
     roll: str | None,
     rank: int,
     situation: tuple[str, ...],
-) -> None:
+) -> object:
     """ACTOR uses TECH on its targets; every hit is logged with its breakdown.
 
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
@@ -207,16 +204,13 @@ def cast(
         raise click.BadParameter(
             f"{exc.rule_id}: {exc.message}", param_hint="--situation"
         ) from None
-    execute(
-        ctx,
-        CastTech(
-            actor=actor,
-            tech=tech_id,
-            targets=targets,
-            rank=rank,
-            roll=_fraction(roll, "--roll"),
-            situation=table,
-        ),
+    return CastTech(
+        actor=actor,
+        tech=tech_id,
+        targets=targets,
+        rank=rank,
+        roll=_fraction(roll, "--roll"),
+        situation=table,
     )
 
 
@@ -225,21 +219,21 @@ def cast(
 @click.option("--roll", help="Report the poison random factor (0.95..1.05).")
 @click.option("--waiting", is_flag=True, help="Defending, stunned, ambushed or reserve released.")
 @appending
-def poison(ctx: click.Context, name: str, roll: str | None, waiting: bool) -> None:
+def poison(ctx: click.Context, name: str, roll: str | None, waiting: bool) -> object:
     """NAME takes poison damage at its timeline position. Example: tablelog saga poison Wolf"""
     value = _fraction(roll, "--roll")
     if value is not None:  # outside 0.95..1.05 is a number out of range: a usage error
         parsed(lambda v: poison_random(roll=v), value, "--roll")
-    execute(ctx, PoisonUnit(name=name, roll=value, waiting=waiting))
+    return PoisonUnit(name=name, roll=value, waiting=waiting)
 
 
 @click.command("release")
 @click.argument("name")
 @click.option("--overdrive", is_flag=True, help="In an overdrive: no release damage.")
 @appending
-def release(ctx: click.Context, name: str, overdrive: bool) -> None:
+def release(ctx: click.Context, name: str, overdrive: bool) -> object:
     """NAME uses 解き放つ and takes release damage. Example: tablelog saga release Fyodor"""
-    execute(ctx, ReleaseUnit(name=name, overdrive=overdrive))
+    return ReleaseUnit(name=name, overdrive=overdrive)
 
 
 @click.command("buff")
@@ -255,23 +249,23 @@ def release(ctx: click.Context, name: str, overdrive: bool) -> None:
 @appending
 def buff(
     ctx: click.Context, target: str, by: str, tech_id: str | None, **values: int | None
-) -> None:
+) -> object:
     """Give TARGET buffs/debuffs. Example: tablelog saga buff Gustave --attack 10 --by Amy"""
-    execute(ctx, ApplyBuff(target=target, by=by, tech=tech_id, **values))
+    return ApplyBuff(target=target, by=by, tech=tech_id, **values)
 
 
 @click.command("turn")
 @appending
-def turn(ctx: click.Context) -> None:
+def turn(ctx: click.Context) -> object:
     """End the battle turn (tech-power decays, seasons turn). Example: tablelog saga turn"""
-    execute(ctx, EndTurn())
+    return EndTurn()
 
 
 @click.command("wipe")
 @appending
-def wipe(ctx: click.Context) -> None:
+def wipe(ctx: click.Context) -> object:
     """The party is wiped out: LP loss and recovery, retry. Example: tablelog saga wipe"""
-    execute(ctx, WipeParty())
+    return WipeParty()
 
 
 COMMANDS = [unit, tech, battle, cast, poison, release, buff, turn, wipe]

@@ -23,8 +23,10 @@ from tablelog.cli.core import (
     Env,
     command_line_only,
     command_words,
+    dispatch,
     domain_errors,
     echo,
+    parse,
     show_escaped,
 )
 
@@ -176,10 +178,8 @@ class Shell:
     def _execute(self, argv: list[str]) -> None:
         self.env.in_run = True  # as for a script line: the shell's log and actor stay
         try:
-            status = self.root.main(
-                args=argv, prog_name="tablelog", standalone_mode=False, obj=self.env
-            )
-            self.worst = max(self.worst, status if isinstance(status, int) else 0)
+            status = dispatch(self.env, parse(self.root, argv, self.env))
+            self.worst = max(self.worst, status)
         except click.UsageError as exc:
             self._refuse(
                 f"{exc.format_message()}{self._command_hint(argv)} (in: "
@@ -208,7 +208,7 @@ class Shell:
 
     def _command_hint(self, argv: list[str]) -> str:
         """Suggest commands close to an unknown first word (``chnat`` -> chant)."""
-        from tablelog.cli.similar import closest
+        from tablelog.refusals import closest
 
         command, rest = self.resolve(argv)
         if command is not self.root or not argv:

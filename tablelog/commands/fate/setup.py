@@ -69,6 +69,7 @@ class AddMaster:
     row: str = "front"
     stored: tuple[tuple[str, int], ...] = ()
     character_grade: int = 0
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen
@@ -82,6 +83,7 @@ class AddServant:
     madness: str | None = None
     anti_magic: int = 0
     row: str = "front"
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen

@@ -14,7 +14,12 @@ from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn,
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.entities import characters, deck_of, items
 from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
-from tablelog.projections.magicpunk.zones import card_hint, check_held, holder_cards
+from tablelog.projections.magicpunk.zones import (
+    card_location,
+    check_held,
+    holder_cards,
+    not_in_pile,
+)
 from tablelog.rules.core import draw_index
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
@@ -98,12 +103,10 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
             f"named: {' '.join(c.cards)}",
         )
         for card in c.cards:
-            where, secrets = card_hint(state, card)
             require(
-                where in ("it is in the draw pile", "it is in the discard pile"),
+                card_location(state, card) in ("pile", "discard"),
                 CARDS_RULE,
-                f"{card} is not in the draw pile ({where})",
-                secrets,
+                not_in_pile(state, card),
             )
         plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
     else:

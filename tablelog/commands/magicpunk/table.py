@@ -53,6 +53,7 @@ class AddCharacter:
     hp: int
     skills: dict[str, str] = attrs.Factory(dict)
     money: int = 0
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen
@@ -63,6 +64,7 @@ class AddItem:
     owner: str
     price: int = 0
     gear_slots: int | None = None
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen

@@ -32,6 +32,7 @@ class AddCharacter:
     level: int = 1
     crafting: str = "expert"
     magical_crafting: bool | None = None
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen
@@ -50,6 +51,7 @@ class AddItem:
     item: str
     base: str
     owner: str | None = None
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen

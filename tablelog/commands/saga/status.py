@@ -21,6 +21,7 @@ from tablelog.projections.saga.units import vitals_told
 from tablelog.rules.core import draw_fraction, require
 from tablelog.rules.saga import vitals
 from tablelog.rules.saga.effects import buff_effect_after, buff_lands
+from tablelog.text import msg
 
 __all__ = ["ApplyBuff", "PoisonUnit", "ReleaseUnit"]
 
@@ -138,12 +139,17 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
         "SAGA-POISON-1",
         f"{c.name} already took poison damage in turn {turn}",
     )
-    told = f"{c.name} has an HP floor of {unit['hp_floor']}"
+    told = msg(
+        "saga.hp.floor_of", "{name} has an HP floor of {floor}", name=c.name, floor=unit["hp_floor"]
+    )
     require(
         unit["hp_floor"] == 0,
         "SAGA-HP-2",
-        f"{told}: immune to poison",
-        vitals_told(unit, c.name, told),
+        msg(
+            "saga.poison.floor_immune",
+            "{told}: immune to poison",
+            told=vitals_told(unit, c.name, told),
+        ),
     )
     base = vitals.poison_base(
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]

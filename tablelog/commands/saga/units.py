@@ -25,6 +25,7 @@ class AddUnit:
 
     name: str
     sheet: UnitSheet
+    force: bool = False  # add it though a taken name differs only by case (CORE-NAME)
 
 
 @attrs.frozen

@@ -7,18 +7,21 @@ private ``_pile``. A card is in exactly one zone at any time.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from tablelog.projections.core import State
 from tablelog.projections.magicpunk.entities import Deck, characters, deck_of, items
-from tablelog.rules.core import RuleViolation, Secret, require
+from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
 from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.text import Msg, Secret, msg
 
 __all__ = [
     "new_deck",
     "holder_cards",
     "card_location",
     "card_hint",
+    "not_in_pile",
     "check_held",
     "check_pile",
     "take_from_holder",
@@ -64,40 +67,49 @@ def holder_cards(state: State, holder: str) -> list[str]:
 
 
 def card_location(state: State, card: str) -> str:
-    """Return where ``card`` is, as the end of a sentence ``7H is …``.
-
-    One of ``in the draw pile``, ``in the discard pile``, ``in Aria's hand``, ``in the item
-    a-battery`` or ``not in this session's deck``.
-    """
+    """Return where ``card`` is: ``"pile"`` (the draw pile), ``"discard"`` (the discard pile),
+    ``"hand"`` (a character's), ``"item"`` or ``"none"`` (not in this session's deck)."""
     return _place(state, card)[0]
 
 
-def card_hint(state: State, card: str) -> tuple[str, tuple[Secret, ...]]:
-    """Return ``it is …`` (:func:`card_location`) and, when that place is hidden from some
-    seats (a hand, an item, the draw pile: SERVER.md §3), the :class:`Secret` it tells."""
-    where, seen_by, hidden = _place(state, card)
-    text = f"it is {where}"
-    return text, ((Secret(text, seen_by, HIDDEN_PLACE),) if hidden else ())
+def card_hint(state: State, card: str) -> Any:
+    """Return ``it is …`` (``in the draw pile``, ``in Aria's hand``, ``in the item a-battery``,
+    ``not in this session's deck``) as a sentence; a :class:`~tablelog.text.Secret` when that
+    place is hidden from some seats (a hand, an item, the draw pile: SERVER.md §3), seen by the
+    holder's seats (the draw pile: the GM's alone), blurred to :data:`HIDDEN_PLACE`."""
+    kind, holder = _place(state, card)
+    told = msg("magicpunk.cards.it_is", "it is {where}", where=_PLACES[kind](holder))
+    if kind in ("pile", "hand", "item"):
+        return Secret(told, holder, HIDDEN_PLACE)
+    return told
 
 
-HIDDEN_PLACE = "it is not where you can see it"
+HIDDEN_PLACE = msg("magicpunk.cards.hidden_place", "it is not where you can see it")
 """What a seat reads for a hidden card's place it may not see (a refusal at the server)."""
 
+_PLACES = {
+    "pile": lambda holder: msg("magicpunk.cards.in_pile", "in the draw pile"),
+    "discard": lambda holder: msg("magicpunk.cards.in_discard", "in the discard pile"),
+    "hand": lambda holder: msg("magicpunk.cards.in_hand", "in {name}'s hand", name=holder),
+    "item": lambda holder: msg("magicpunk.cards.in_item", "in the item {name}", name=holder),
+    "none": lambda holder: msg("magicpunk.cards.in_no_deck", "not in this session's deck"),
+}
 
-def _place(state: State, card: str) -> tuple[str, str | None, bool]:
-    """Where ``card`` is, whose seats see that place (None: the GM's alone), whether hidden."""
+
+def _place(state: State, card: str) -> tuple[str, str | None]:
+    """Where ``card`` is (:func:`card_location`'s kinds) and its holder (a hand's or item's)."""
     deck = deck_of(state)
     if card in deck["_pile"]:
-        return "in the draw pile", None, True
+        return "pile", None
     if card in deck["discard"]:
-        return "in the discard pile", None, False
+        return "discard", None
     for name, ch in characters(state).items():
         if card in ch["hand"]:
-            return f"in {name}'s hand", name, True
+            return "hand", name
     for name, item in items(state).items():
         if card in item["cards"]:
-            return f"in the item {name}", name, True
-    return "not in this session's deck", None, False
+            return "item", name
+    return "none", None
 
 
 def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
@@ -110,8 +122,16 @@ def check_held(state: State, holder: str, cards: Iterable[str]) -> None:
     held = holder_cards(state, holder)
     for card in cards:
         if card not in held:
-            where, secrets = card_hint(state, card)
-            raise RuleViolation(CARDS_RULE, f"{card} is not held by {holder} ({where})", secrets)
+            raise RuleViolation(
+                CARDS_RULE,
+                msg(
+                    "magicpunk.cards.not_held",
+                    "{card} is not held by {holder} ({where})",
+                    card=card,
+                    holder=holder,
+                    where=card_hint(state, card),
+                ),
+            )
 
 
 def check_pile(
@@ -140,9 +160,18 @@ def check_pile(
             )
             pile, discard = discard, []
         if card not in pile:
-            where, secrets = card_hint(state, card)
-            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile ({where})", secrets)
+            raise RuleViolation(CARDS_RULE, not_in_pile(state, card))
         pile.remove(card)
+
+
+def not_in_pile(state: State, card: str) -> Msg:
+    """Return MP-CARDS's ``CARD is not in the draw pile (it is …)``."""
+    return msg(
+        "magicpunk.cards.not_in_pile",
+        "{card} is not in the draw pile ({where})",
+        card=card,
+        where=card_hint(state, card),
+    )
 
 
 def take_from_holder(state: State, holder: str, cards: Iterable[str]) -> None:

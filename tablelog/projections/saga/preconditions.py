@@ -28,6 +28,7 @@ from tablelog.events.saga import (
 from tablelog.projections.core import RuleViolation, State, precondition, require
 from tablelog.projections.saga.entities import Unit, effect_kind, unit_of
 from tablelog.projections.saga.units import vitals_told
+from tablelog.text import msg
 
 __all__: list[str] = []
 
@@ -65,12 +66,23 @@ def _can_apply(state: State, e: EffectApplied) -> None:
 
 
 def _hp_stays_above_floor(unit: Unit, name: str, lost: int, what: str) -> None:
-    told = f"{name} has {unit['hp']} HP and an HP floor of {unit['hp_floor']}"
+    told = msg(
+        "saga.hp.floor_told",
+        "{name} has {hp} HP and an HP floor of {floor}",
+        name=name,
+        hp=unit["hp"],
+        floor=unit["hp_floor"],
+    )
     require(
         unit["hp"] - lost >= unit["hp_floor"],
         "SAGA-HP-1",
-        f"{what} takes {lost} HP; {told}",
-        vitals_told(unit, name, told),
+        msg(
+            "saga.hp.below_floor",
+            "{what} takes {lost} HP; {told}",
+            what=what,
+            lost=lost,
+            told=vitals_told(unit, name, told),
+        ),
     )
 
 
@@ -80,7 +92,8 @@ def _can_hit(state: State, e: AttackDamageDealt) -> None:
     target = unit_of(state, e.target)
     require(0 <= e.damage <= 9999, "SAGA-ATK-2", f"attack damage {e.damage} is outside 0..9999")
     if e.hp_lost is not None:
-        _hp_stays_above_floor(target, e.target, e.hp_lost, f"{e.actor}'s {e.tech}")
+        what = msg("saga.hit.whose", "{actor}'s {tech}", actor=e.actor, tech=e.tech)
+        _hp_stays_above_floor(target, e.target, e.hp_lost, what)
 
 
 @precondition(AttackAvoided)
@@ -99,12 +112,22 @@ def _can_heal(state: State, e: HPHealed) -> None:
     unit = unit_of(state, e.unit)
     require(not unit["incapacitated"], "SAGA-HP-5", f"{e.unit} is incapacitated")
     if e.healed is not None:
-        told = f"{e.unit} has {unit['hp']}/{unit['hp_max']} HP"
+        told = msg(
+            "saga.hp.of_max",
+            "{name} has {hp}/{hp_max} HP",
+            name=e.unit,
+            hp=unit["hp"],
+            hp_max=unit["hp_max"],
+        )
         require(
             unit["hp"] + e.healed <= unit["hp_max"],
             "SAGA-HP-5",
-            f"the heal gives {e.healed} HP; {told}",
-            vitals_told(unit, e.unit, told),
+            msg(
+                "saga.heal.over_max",
+                "the heal gives {healed} HP; {told}",
+                healed=e.healed,
+                told=vitals_told(unit, e.unit, told),
+            ),
         )
 
 
@@ -119,24 +142,33 @@ def _can_poison(state: State, e: PoisonDamageTaken) -> None:
     )
     require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
     if e.hp_lost is not None:
-        told = f"{e.unit} has {unit['hp']} HP"
+        told = msg("saga.hp.has", "{name} has {hp} HP", name=e.unit, hp=unit["hp"])
         require(
             e.hp_lost <= unit["hp"],
             "SAGA-HP-2",
-            f"the poison takes {e.hp_lost} HP; {told}",
-            vitals_told(unit, e.unit, told),
+            msg(
+                "saga.poison.over_hp",
+                "the poison takes {lost} HP; {told}",
+                lost=e.hp_lost,
+                told=vitals_told(unit, e.unit, told),
+            ),
         )
 
 
 @precondition(ReleaseDamageTaken)
 def _can_release(state: State, e: ReleaseDamageTaken) -> None:
     unit = unit_of(state, e.unit)
-    told = f"HP {unit['hp']}"
+    told = msg("saga.hp.short", "HP {hp}", hp=unit["hp"])
     require(
         0 <= e.damage < max(unit["hp"], 1),
         "SAGA-REL-1",
-        f"release damage {e.damage} would leave {e.unit} below 1 HP ({told})",
-        vitals_told(unit, e.unit, told),
+        msg(
+            "saga.release.below_one",
+            "release damage {damage} would leave {name} below 1 HP ({told})",
+            damage=e.damage,
+            name=e.unit,
+            told=vitals_told(unit, e.unit, told),
+        ),
     )
 
 
@@ -147,20 +179,29 @@ def _can_pay(state: State, e: BloodPaid) -> None:
     if lp is None or lp <= 0:
         raise RuleViolation("SAGA-LP-2", f"{e.unit} has no LP to pay")
     if e.lp_lost is not None:
-        told = f"{e.unit} has {lp} LP"
+        told = msg("saga.lp.has", "{name} has {lp} LP", name=e.unit, lp=lp)
         require(
             e.lp_lost <= lp,
             "SAGA-LP-2",
-            f"{e.tech} takes {e.lp_lost} LP; {told}",
-            vitals_told(unit, e.unit, told),
+            msg(
+                "saga.blood.over_lp",
+                "{tech} takes {lost} LP; {told}",
+                tech=e.tech,
+                lost=e.lp_lost,
+                told=vitals_told(unit, e.unit, told),
+            ),
         )
 
 
 @precondition(UnitIncapacitated)
 def _can_fall(state: State, e: UnitIncapacitated) -> None:
     unit = unit_of(state, e.unit)
-    told = f"{e.unit} has {unit['hp']} HP"
-    require(unit["hp"] == 0, "SAGA-LP-1", f"{told}, not 0", vitals_told(unit, e.unit, told))
+    told = msg("saga.hp.has", "{name} has {hp} HP", name=e.unit, hp=unit["hp"])
+    require(
+        unit["hp"] == 0,
+        "SAGA-LP-1",
+        msg("saga.fall.not_zero", "{told}, not 0", told=vitals_told(unit, e.unit, told)),
+    )
     require(not unit["incapacitated"], "SAGA-LP-1", f"{e.unit} is already incapacitated")
     if e.lp_lost:
         require(unit["lp"] is not None, "SAGA-LP-1", f"{e.unit} has no LP")

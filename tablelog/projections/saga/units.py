@@ -17,8 +17,8 @@ from tablelog.events.saga import BattleStarted, EffectApplied, TechDefined, Turn
 from tablelog.projections.core import State, evolver
 from tablelog.projections.saga import legacy
 from tablelog.projections.saga.entities import Effects, Side, Unit, effect_kind, units
-from tablelog.rules.core import Secret
 from tablelog.rules.saga.figures import num_text
+from tablelog.text import Msg, Secret, msg
 
 __all__ = ["clock_for", "fresh_battle_values", "no_effects", "vitals_told"]
 
@@ -28,12 +28,13 @@ def clock_for(levels: dict[str, int], season: str | None, turn: int) -> dict[str
     return {"turn": turn, "season": season, "levels": dict(levels)}
 
 
-def vitals_told(unit: Unit, name: str, text: str) -> tuple[Secret, ...]:
-    """Return the :class:`Secret` a refusal tells in ``text`` (an enemy's HP, LP or HP floor:
-    the GM's alone, SERVER.md §3), or nothing for a unit that is not an enemy."""
+def vitals_told(unit: Unit, name: str, told: Msg) -> Any:
+    """Return ``told`` (what a refusal says of an enemy's HP, LP or HP floor) as a
+    :class:`~tablelog.text.Secret` the GM's alone (SERVER.md §3), blurred to ``NAME's HP and
+    LP are hidden``; ``told`` itself for a unit that is not an enemy."""
     if unit["side"] != "enemy":
-        return ()
-    return (Secret(text, None, f"{name}'s HP and LP are hidden"),)
+        return told
+    return Secret(told, None, msg("saga.vitals.hidden", "{name}'s HP and LP are hidden", name=name))
 
 
 def no_effects() -> Effects:

@@ -1,0 +1,172 @@
+"""The registry of event texts, and the texts of the core events (notes, retire, undo, seats).
+
+:func:`description` and :func:`explanation` are what every face reads; a system's module
+registers its event classes' texts with :func:`describes` and :func:`explains`. An event class
+with no describer is described by its fields (``name=value …``), as a fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+from tablelog.events.core import (
+    Event,
+    KeyAdded,
+    Noted,
+    NotedAbout,
+    Redone,
+    Retired,
+    SeatAdded,
+    SeatRevoked,
+    Undone,
+)
+from tablelog.text import Listed, Msg, Term, msg
+
+__all__ = [
+    "describes",
+    "explains",
+    "description",
+    "explanation",
+    "audit",
+    "rules_line",
+    "breakdown_lines",
+]
+
+E = TypeVar("E", bound=Event)
+_DESCRIBERS: dict[type, Callable[[Any], Msg]] = {}
+_EXPLAINERS: dict[type, Callable[[Any], list[Msg]]] = {}
+
+
+def describes(cls: type[E]) -> Callable[[Callable[[E], Msg]], Callable[[E], Msg]]:
+    """Register the function that returns the one-line description of a ``cls`` event."""
+
+    def register(fn: Callable[[E], Msg]) -> Callable[[E], Msg]:
+        _DESCRIBERS[cls] = fn
+        return fn
+
+    return register
+
+
+def explains(cls: type[E]) -> Callable[[Callable[[E], list[Msg]]], Callable[[E], list[Msg]]]:
+    """Register the function that returns the audit lines of a ``cls`` event (default:
+    :func:`audit`, its rule IDs and its breakdown)."""
+
+    def register(fn: Callable[[E], list[Msg]]) -> Callable[[E], list[Msg]]:
+        _EXPLAINERS[cls] = fn
+        return fn
+
+    return register
+
+
+def description(event: Event) -> Msg:
+    """Return the one-line description of ``event`` (``log``, ``replay``, a command's answer)."""
+    fn = _DESCRIBERS.get(type(event))
+    if fn is not None:
+        return fn(event)
+    legacy = getattr(event, "describe", None)
+    if legacy is not None:  # not yet moved here (the conversion of a system's events)
+        return Msg("core.untemplated", legacy(), {})
+    fields = [f.name for f in attrs.fields(type(event)) if f.name != "breakdown"]  # type: ignore[misc]
+    parts = [
+        msg("core.event.field", "{field}={value!r}", field=f, value=getattr(event, f))
+        for f in fields
+    ]
+    return msg("core.event.fields", "{fields}", fields=Listed(tuple(parts), "space"))
+
+
+def explanation(event: Event) -> list[Msg]:
+    """Return the audit lines of ``event`` (``history``): its rule IDs, then its formula inputs."""
+    fn = _EXPLAINERS.get(type(event))
+    if fn is not None:
+        return fn(event)
+    legacy = getattr(type(event), "explain", None)
+    if legacy is not None:
+        return [Msg("core.untemplated", line, {}) for line in legacy(event)]
+    return audit(event)
+
+
+def rules_line(rule_ids: tuple[str, ...] | list[str]) -> list[Msg]:
+    """Return ``["rule A, B"]`` (no line for no rule)."""
+    if not rule_ids:
+        return []
+    return [msg("core.audit.rules", "rule {rules}", rules=Listed(tuple(rule_ids), "comma"))]
+
+
+def breakdown_lines(system: str, breakdown: dict[str, Any] | None) -> list[Msg]:
+    """Return one ``KEY = VALUE`` line per formula input (the key a term of the system's
+    ``<system>.breakdown`` glossary table)."""
+    return [
+        msg(
+            "core.audit.breakdown",
+            "{key} = {value}",
+            key=Term(f"{system}.breakdown", str(key)),
+            value=value,
+        )
+        for key, value in (breakdown or {}).items()
+    ]
+
+
+def audit(event: Event) -> list[Msg]:
+    """Return the default audit lines: ``rule …`` and the event's ``breakdown``."""
+    system = event.TYPE.partition(".")[0]
+    return rules_line(event.RULES) + breakdown_lines(system, getattr(event, "breakdown", None))
+
+
+def _because(reason: str) -> Msg | str:
+    return msg("core.reason", " ({reason})", reason=reason) if reason else ""
+
+
+@describes(Noted)
+def _noted(e: Noted) -> Msg:
+    return msg("core.noted", "{text!r}", text=e.text)
+
+
+@describes(NotedAbout)
+def _noted_about(e: NotedAbout) -> Msg:
+    return msg(
+        "core.noted_about", "{text!r} (about {about})", text=e.text, about=Listed(e.about, "comma")
+    )
+
+
+@describes(Retired)
+def _retired(e: Retired) -> Msg:
+    return msg("core.retired", "{name}{reason}", name=e.name, reason=_because(e.reason))
+
+
+@describes(Undone)
+def _undone(e: Undone) -> Msg:
+    return msg("core.undone", "#{target}{reason}", target=e.target, reason=_because(e.reason))
+
+
+@describes(Redone)
+def _redone(e: Redone) -> Msg:
+    return msg("core.redone", "#{target}", target=e.target)
+
+
+@describes(SeatAdded)
+def _seat_added(e: SeatAdded) -> Msg:
+    plays = (
+        msg("core.seat.plays", " playing {characters}", characters=Listed(e.characters, "comma"))
+        if e.characters
+        else ""
+    )
+    return msg(
+        "core.seat.added",
+        "{name} ({role}){plays}",
+        name=e.name,
+        role=Term("core.role", e.role),
+        plays=plays,
+    )
+
+
+@describes(SeatRevoked)
+def _seat_revoked(e: SeatRevoked) -> Msg:
+    return msg("core.seat.revoked", "{name}", name=e.name)
+
+
+@describes(KeyAdded)
+def _key_added(e: KeyAdded) -> Msg:
+    return msg("core.key.added", "{actor} {key}…", actor=e.actor, key=e.public_key[:16])

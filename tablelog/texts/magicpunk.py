@@ -1,0 +1,3 @@
+"""The texts of the magicpunk events: their one-line descriptions and audit lines, as data."""
+
+from __future__ import annotations
