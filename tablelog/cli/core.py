@@ -191,7 +191,10 @@ def parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
     try:
         return parse(value)
     except RuleViolation as exc:
-        raise click.BadParameter(f"{exc.rule_id}: {exc.message}", param_hint=option) from None
+        words = reader()(
+            msg("core.usage.rule", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)
+        )
+        raise click.BadParameter(words, param_hint=option) from None
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -17,7 +17,7 @@ from tablelog.events.core import Event
 from tablelog.text import Msg, english, render_with
 from tablelog.texts import core as texts
 
-__all__ = ["Words", "ENGLISH", "reader", "set_reader", "params_of"]
+__all__ = ["Words", "ENGLISH", "reader", "set_reader", "say", "params_of"]
 
 _LOADED_TEXTS: set[str] = set()
 
@@ -100,3 +100,9 @@ def reader() -> Words:
 def set_reader(words: Words) -> None:
     """Make ``words`` the reader of this process's command line (``tablelog --lang``)."""
     _READER[0] = words
+
+
+def say(message: Msg | str) -> str:
+    """Return ``message`` in the current reader's words (a usage error's text, made where
+    click needs a string)."""
+    return reader()(message)
