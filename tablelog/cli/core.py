@@ -15,6 +15,8 @@ from typing import Any
 import attrs
 import click
 
+from tablelog import lang
+from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.text import Msg, english, msg
@@ -62,6 +64,8 @@ class Env:
         dry_run: A ``run --dry-run``: the log a script creates is taken back at the end.
         as_json: A ``run --json``: every appending line prints its JSON objects.
         words: The reader's language (:class:`tablelog.lang.Words`).
+        parse_only: An appending line is parsed into its :class:`Parsed` and handed back, not
+            run (a caller that runs the records itself: the benchmarks' campaigns).
     """
 
     log_path: str
@@ -71,6 +75,7 @@ class Env:
     as_json: bool = False
     _session: Any = None
     words: Any = None
+    parse_only: bool = False
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -168,7 +173,7 @@ class CliError(click.ClickException):
         return self.text
 
     def format_message(self) -> str:
-        return reader()(self.sentence())
+        return str(reader()(self.sentence()))
 
     def show(self, file: Any = None) -> None:
         echo(f"error: {self.format_message()}", err=True)
@@ -229,10 +234,8 @@ def _open_state() -> Any:
         return None
 
 
-def reader() -> Any:
+def reader() -> Words:
     """Return the reader's :class:`~tablelog.lang.Words` of this process (the CLI has one)."""
-    from tablelog import lang
-
     return lang.reader()
 
 
@@ -361,6 +364,8 @@ def dispatch(env: Env | None, value: Any) -> int:
     (:func:`perform`); anything else was done by the callback. Returns the exit status."""
     if isinstance(value, Parsed):
         assert env is not None  # the root callback made it before any command ran
+        if env.parse_only:
+            return value  # type: ignore[return-value]  # the caller runs it
         perform(env, value)
         return 0
     return value if isinstance(value, int) else 0

@@ -57,6 +57,12 @@ class LazyGroup(click.Group):
             raise click.UsageError(too_many_words(), ctx)
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command line: parse it (the command's callback returns the command record
+        of an appending command), then execute and render it (:func:`dispatch`)."""
+        value = super().invoke(ctx)  # the root callback makes the Env first
+        return dispatch(ctx.find_object(Env), value)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
 
@@ -130,15 +136,8 @@ def main() -> None:
         from tablelog.cli.shell.values import complete_from_log
 
         complete_from_log(cli)
-        cli.main(prog_name="tablelog")  # click answers the completion request and exits
-    import sys
-
     try:
-        with cli.make_context("tablelog", sys.argv[1:]) as ctx:
-            value = cli.invoke(ctx)
-            code = dispatch(ctx.obj, value)
-    except click.exceptions.Exit as exc:  # --help, --version, a command's ctx.exit(N)
-        code = exc.exit_code
+        code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.UsageError as exc:  # one line, not click's usage block
         echo(f"error: {usage_message(exc)}", err=True)
         code = exc.exit_code
@@ -244,7 +243,7 @@ def init(
     if sign:
         from tablelog.cli.keys import add
 
-        dispatch(env, ctx.invoke(add))
+        dispatch(env, ctx.invoke(add))  # a callback's record: the root runs only its own
 
 
 @cli.command()

@@ -21,6 +21,7 @@ import attrs
 
 from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
+from tablelog.text import Msg, msg
 
 __all__ = [
     "State",
@@ -155,7 +156,11 @@ def _noted_about(state: State, e: NotedAbout) -> None:
 
 @precondition(SeatAdded)
 def _can_add_seat(state: State, e: SeatAdded) -> None:
-    require(e.name not in seats(state), "CORE-SEAT", f"{e.name!r} is a seat of this table already")
+    require(
+        e.name not in seats(state),
+        "CORE-SEAT",
+        msg("core.seat.taken", "{name!r} is a seat of this table already", name=e.name),
+    )
 
 
 @evolver(SeatAdded)
@@ -170,7 +175,11 @@ def _seat_added(state: State, e: SeatAdded) -> None:
 
 @precondition(SeatRevoked)
 def _can_revoke_seat(state: State, e: SeatRevoked) -> None:
-    require(e.name in seats(state), "CORE-SEAT", f"no seat named {e.name!r}")
+    require(
+        e.name in seats(state),
+        "CORE-SEAT",
+        msg("core.seat.unknown", "no seat named {name!r}", name=e.name),
+    )
 
 
 @evolver(SeatRevoked)
@@ -208,8 +217,13 @@ def evolve(state: State, event: Event) -> None:
         RuleViolation: CORE-EVENT when no evolver is registered for the event's class.
     """
     fn = _EVOLVERS.get(type(event))
-    require(fn is not None, "CORE-EVENT", f"no evolver for {event.TYPE}")
+    require(fn is not None, "CORE-EVENT", no_evolver(event.TYPE))
     fn(state, event)  # type: ignore[misc]
+
+
+def no_evolver(type_tag: str) -> Msg:
+    """CORE-EVENT's ``no evolver for TYPE``."""
+    return msg("core.event.no_evolver", "no evolver for {type}", type=type_tag)
 
 
 def undone_after(markers: Iterable[tuple[int, str, int]]) -> set[int]:

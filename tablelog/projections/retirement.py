@@ -12,6 +12,8 @@ from typing import Any
 
 from tablelog.events.core import Retired
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.rules.core import Unknown
+from tablelog.text import Msg, Term, msg
 
 __all__ = ["retired", "retired_text"]
 
@@ -21,7 +23,8 @@ def _can_retire(state: State, e: Retired) -> None:
     require(
         state.entity(e.name) is not None,
         "UNKNOWN-NAME",
-        f"no character or item named {e.name!r} to retire",
+        msg("core.retire.unknown", "no character or item named {name!r} to retire", name=e.name),
+        Unknown("name", e.name),
     )
 
 
@@ -59,10 +62,14 @@ def retired(state: State) -> dict[str, dict[str, Any]]:
     return found
 
 
-def retired_text(name: str, entry: dict[str, Any]) -> str:
+def retired_text(name: str, entry: dict[str, Any]) -> Msg:
     """Return CORE-RETIRED's message for the retired ``name``."""
-    why = f" ({entry['reason']})" if entry.get("reason") else ""
-    return (
-        f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
-        f"retire to bring it back: tablelog log --entity {name})"
+    why = msg("core.reason", " ({reason})", reason=entry["reason"]) if entry.get("reason") else ""
+    return msg(
+        "core.retired.named",
+        "{name} is a retired {kind}{why}: no command may name it (undo its retire to bring it "
+        "back: tablelog log --entity {name})",
+        name=name,
+        kind=Term("core.kind", entry["kind"]),
+        why=why,
     )

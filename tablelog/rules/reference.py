@@ -12,8 +12,9 @@ from importlib import resources
 
 import attrs
 
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Unknown
 from tablelog.systems import REGISTRY
+from tablelog.text import msg
 
 __all__ = ["RuleEntry", "SYSTEM_ORDER", "entries", "lookup"]
 
@@ -72,5 +73,13 @@ def lookup(rule_id: str) -> list[RuleEntry]:
         return [found]
     family = [e for e in entries().values() if e.id.startswith(f"{key}-")]
     if not family:
-        raise RuleViolation("UNKNOWN-NAME", f"no rule ID {rule_id!r} (tablelog rules lists them)")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg(
+                "core.rules.unknown",
+                "no rule ID {rule_id!r} (tablelog rules lists them)",
+                rule_id=rule_id,
+            ),
+            Unknown("rule id", rule_id),
+        )
     return family

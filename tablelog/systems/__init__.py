@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders
+from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders, not_a_command
 from tablelog.rules.core import RuleViolation
+from tablelog.text import msg
 
 if TYPE_CHECKING:
     from tablelog.events.core import Event
@@ -142,10 +143,15 @@ def decide(state: State, command: object) -> list[Event]:
         if owned:
             raise RuleViolation(
                 "CORE-SYSTEM",
-                f"a {other} command on a {state.system} log: "
-                f"this session's events are {state.system} events",
+                msg(
+                    "core.system.other",
+                    "a {other} command on a {system} log: this session's events are {system} "
+                    "events",
+                    other=other,
+                    system=state.system,
+                ),
             )
-    raise RuleViolation("CORE-COMMAND", f"{kind.__name__} is not a {state.system} command")
+    raise RuleViolation("CORE-COMMAND", not_a_command(kind, state.system))
 
 
 def acting_field(command_type: type) -> str | None:

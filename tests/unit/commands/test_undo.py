@@ -178,19 +178,29 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
     with the card's place blurred; bo (Kai) reads Kai's play with its place blurred, and
     nothing of Aria's draw; the GM reads all."""
     from tablelog.events.magicpunk.cards import CardsDrawn, CardsPlayed
+    from tablelog.lang import Words
     from tablelog.projections.magicpunk.zones import HIDDEN_PLACE
-    from tablelog.rules.core import Secret
     from tablelog.server.redact import Viewer
+    from tablelog.text import Secret, msg
 
     drawn = RuleViolation(
         "MP-CARDS",
-        "5D is not in the draw pile (it is in Kai's hand)",
-        (Secret("it is in Kai's hand", "Kai", HIDDEN_PLACE),),
+        msg(
+            "t.not_in_pile",
+            "{card} is not in the draw pile ({where})",
+            card="5D",
+            where=Secret("it is in Kai's hand", "Kai", HIDDEN_PLACE),
+        ),
     )
     played = RuleViolation(
         "MP-CARDS",
-        "9S is not held by Kai (it is in the draw pile)",
-        (Secret("it is in the draw pile", None, HIDDEN_PLACE),),
+        msg(
+            "t.not_held",
+            "{card} is not held by {holder} ({where})",
+            card="9S",
+            holder="Kai",
+            where=Secret("it is in the draw pile", None, HIDDEN_PLACE),
+        ),
     )
     failed = [
         (6, CardsDrawn("Aria", ("5D",), 3), drawn),
@@ -202,10 +212,13 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
         )
     state = State("magicpunk")
     said = {
-        seat: Viewer.of(role, chars, state).refusal(refused.value.message, refused.value.secrets)
-        for seat, role, chars in (("ann", "player", ["Aria"]), ("bo", "player", ["Kai"]))
+        seat: Words("en", Viewer.of(role, chars, state).sees)(refused.value.msg)
+        for seat, role, chars in (
+            ("ann", "player", ["Aria"]),
+            ("bo", "player", ["Kai"]),
+            ("gm", "gm", []),
+        )
     }
-    said["gm"] = Viewer.of("gm", [], state).refusal(refused.value.message, refused.value.secrets)
     head = "#5 cannot be undone: later events depend on it: "
     assert {
         "ann": f"{head}#6 magicpunk.CardsDrawn (MP-CARDS: 5D is not in the draw pile (it is "
