@@ -40,11 +40,13 @@ demo: $(BIN)/tablelog
 test: lint
 	$(BIN)/python -m pytest
 
-## lint: the format check, ruff's rules (pyproject.toml) and mypy --strict on the package
+## lint: the format check, ruff's rules (pyproject.toml), mypy --strict on the package, and the
+## import contracts (pyproject.toml [tool.importlinter]: the layers, no cycles)
 lint: $(BIN)/tablelog
 	$(BIN)/ruff format --check tablelog tests bench
 	$(BIN)/ruff check tablelog tests bench
 	$(BIN)/mypy --strict tablelog
+	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
 ## It byte-compiles first, as an ordinary install does: timings must not include compiling

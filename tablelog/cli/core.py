@@ -19,6 +19,7 @@ from tablelog import lang
 from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
+from tablelog.systems.declaration import parsed
 from tablelog.text import Msg, english, msg
 
 __all__ = [
@@ -177,29 +178,6 @@ class CliError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         echo(f"error: {self.format_message()}", err=True)
-
-
-def parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
-    """Return ``parse(value)``; a value the parser refuses is a usage error, not a refusal.
-
-    A word or a number the game has no such thing as (an unknown rule name, card code, rank or
-    notation) is the same kind of mistake in every system: exit 2 (issue 15 item 23).
-
-    Args:
-        parse: A rule module's parser of the option's text (it raises :class:`RuleViolation`).
-        value: The text given.
-        option: The option or argument named in the error (``--rules``, ``NOTATION``).
-
-    Raises:
-        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message`` (exit 2).
-    """
-    try:
-        return parse(value)
-    except RuleViolation as exc:
-        words = reader()(
-            msg("core.usage.rule", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)
-        )
-        raise click.BadParameter(words, param_hint=option) from None
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:

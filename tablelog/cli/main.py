@@ -34,7 +34,7 @@ LAZY_COMMANDS = {
     "replay": "tablelog.cli.queries",
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
-    "serve": "tablelog.cli.serve",
+    "serve": "tablelog.server.command",  # the server is a face of its own, above the CLI
     "copy": "tablelog.cli.stores",
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",

@@ -62,7 +62,7 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     if name is not None:
         found = data["characters"].get(name, data["items"].get(name))
         if found is None and name in data.get("retired", {}):
-            from tablelog.projections.retirement import retired_text
+            from tablelog.projections.core import retired_text
 
             raise RuleViolation("CORE-RETIRED", retired_text(name, data["retired"][name]))
         if found is None:

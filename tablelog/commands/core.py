@@ -21,8 +21,8 @@ from tablelog.events.core import (
     SeatAdded,
     SeatRevoked,
 )
-from tablelog.projections.core import State, roster, seats
-from tablelog.projections.retirement import retired, retired_text
+from tablelog.projections.core import State, retired_text, roster, seats
+from tablelog.projections.retirement import retired
 from tablelog.rules.core import RuleViolation, Unknown, check_name, check_text, require
 from tablelog.text import Listed, Msg, Term, msg
 

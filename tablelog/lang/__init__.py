@@ -9,7 +9,6 @@ here.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,24 +17,6 @@ from tablelog.text import Msg, english, render_with
 from tablelog.texts import core as texts
 
 __all__ = ["Words", "ENGLISH", "reader", "set_reader", "say", "params_of"]
-
-_LOADED_TEXTS: set[str] = set()
-
-
-def _load_texts(event: Event) -> None:
-    """Import the texts module of ``event``'s system (its declaration's ``texts``), once."""
-    system = event.TYPE.partition(".")[0]
-    if system in _LOADED_TEXTS or system == "core":
-        return
-    _LOADED_TEXTS.add(system)
-    from tablelog import systems
-
-    try:
-        module = systems.get(system).texts
-    except systems.SystemUnavailable:
-        return
-    if module:
-        importlib.import_module(module)
 
 
 class Words:
@@ -59,12 +40,10 @@ class Words:
 
     def event(self, event: Event) -> str:
         """Return the one-line description of ``event``."""
-        _load_texts(event)
         return self(texts.description(event))
 
     def explain(self, event: Event) -> list[str]:
         """Return the audit lines of ``event``."""
-        _load_texts(event)
         return [self(line) for line in texts.explanation(event)]
 
     def seeing(self, sees: Callable[[str | None], bool] | None) -> Words:

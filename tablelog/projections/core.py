@@ -21,7 +21,7 @@ import attrs
 
 from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
-from tablelog.text import Msg, msg
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "State",
@@ -136,8 +136,6 @@ def check(state: State, event: Event) -> None:
     if gone:
         for name in event.entities():
             if name in gone:
-                from tablelog.projections.retirement import retired_text
-
                 raise RuleViolation("CORE-RETIRED", retired_text(name, gone[name]))
     fn = _PRECONDITIONS.get(type(event))
     if fn is not None:
@@ -219,6 +217,20 @@ def evolve(state: State, event: Event) -> None:
     fn = _EVOLVERS.get(type(event))
     require(fn is not None, "CORE-EVENT", no_evolver(event.TYPE))
     fn(state, event)  # type: ignore[misc]
+
+
+def retired_text(name: str, entry: dict[str, Any]) -> Msg:
+    """Return CORE-RETIRED's message for the retired ``name`` (its ``state.extra["retired"]``
+    entry: :mod:`tablelog.projections.retirement`)."""
+    why = msg("core.reason", " ({reason})", reason=entry["reason"]) if entry.get("reason") else ""
+    return msg(
+        "core.retired.named",
+        "{name} is a retired {kind}{why}: no command may name it (undo its retire to bring it "
+        "back: tablelog log --entity {name})",
+        name=name,
+        kind=Term("core.kind", entry["kind"]),
+        why=why,
+    )
 
 
 def no_evolver(type_tag: str) -> Msg:
@@ -363,6 +375,3 @@ def _same_shape_records(before: Any, after: Any) -> bool:
         and len(before) == len(after)
         and all(isinstance(x, dict) for x in before + after)
     )
-
-
-from tablelog.projections import retirement  # noqa: E402, F401 - registers core.Retired's evolver

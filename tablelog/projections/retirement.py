@@ -13,9 +13,9 @@ from typing import Any
 from tablelog.events.core import Retired
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.rules.core import Unknown
-from tablelog.text import Msg, Term, msg
+from tablelog.text import msg
 
-__all__ = ["retired", "retired_text"]
+__all__ = ["retired"]
 
 
 @precondition(Retired)
@@ -60,16 +60,3 @@ def retired(state: State) -> dict[str, dict[str, Any]]:
     is ``"character"`` or ``"item"``; ``record`` as it was when retired)."""
     found: dict[str, dict[str, Any]] = state.extra.get("retired", {})
     return found
-
-
-def retired_text(name: str, entry: dict[str, Any]) -> Msg:
-    """Return CORE-RETIRED's message for the retired ``name``."""
-    why = msg("core.reason", " ({reason})", reason=entry["reason"]) if entry.get("reason") else ""
-    return msg(
-        "core.retired.named",
-        "{name} is a retired {kind}{why}: no command may name it (undo its retire to bring it "
-        "back: tablelog log --entity {name})",
-        name=name,
-        kind=Term("core.kind", entry["kind"]),
-        why=why,
-    )

@@ -13,14 +13,9 @@ from importlib import resources
 import attrs
 
 from tablelog.rules.core import RuleViolation, Unknown
-from tablelog.systems import REGISTRY
 from tablelog.text import msg
 
-__all__ = ["RuleEntry", "SYSTEM_ORDER", "entries", "lookup"]
-
-SYSTEM_ORDER = ("core", *REGISTRY)
-"""The order ``tablelog rules`` lists the systems in: the core's rules, then each registered
-system's (``rules.toml`` keeps its entries in this order)."""
+__all__ = ["RuleEntry", "systems", "entries", "lookup"]
 
 
 @attrs.frozen
@@ -46,6 +41,12 @@ class RuleEntry:
     def to_json(self) -> dict[str, str]:
         """Return the entry as ``rules --json`` prints it."""
         return attrs.asdict(self)
+
+
+def systems() -> tuple[str, ...]:
+    """Return the systems ``tablelog rules`` lists, in the order ``rules.toml`` keeps them
+    (``core`` first, then each system's block)."""
+    return tuple(dict.fromkeys(entry.system for entry in entries().values()))
 
 
 @functools.cache

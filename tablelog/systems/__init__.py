@@ -52,7 +52,15 @@ def names() -> list[str]:
 
 def register(system: System) -> None:
     """Make ``system`` known without a registry line (a test's system, a plug-in)."""
+    _load_texts(system)
     _LOADED[system.name] = system
+
+
+def _load_texts(system: System) -> None:
+    """Import the module of the system's event texts (its declaration's ``texts``): the faces
+    describe its events from then on."""
+    if system.texts:
+        importlib.import_module(system.texts)
 
 
 def get(name: str) -> System:
@@ -70,6 +78,7 @@ def get(name: str) -> System:
         declared: System = importlib.import_module(REGISTRY[name]).SYSTEM
     except ModuleNotFoundError as exc:
         raise SystemUnavailable(f"system {name!r} is not available ({exc.name})") from None
+    _load_texts(declared)
     _LOADED[name] = declared
     return declared
 
