@@ -137,7 +137,7 @@ def test_entries_are_complete_and_belong_to_their_system() -> None:
     for entry in reference.entries().values():
         assert entry.title and entry.seed and entry.text, entry.id
         assert entry.id.startswith(PREFIX[entry.system]), entry.id
-    assert sorted(PREFIX) == sorted(["core", *systems.names()])  # every system has rules
+    assert sorted(PREFIX) == sorted(["core", *systems.REGISTRY])  # every system has rules
     assert len(set(PREFIX.values())) == len(PREFIX)  # one prefix per system, none shared
     assert {"FATE-", "MP-", "PF2E-", "SAGA-"} <= {p[0] for p in PREFIX.values()}
     order = [e.system for e in reference.entries().values()]
