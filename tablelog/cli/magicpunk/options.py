@@ -68,12 +68,7 @@ class NumericArgs(click.Command):
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = {
-            name
-            for p in self.get_params(ctx)
-            for name in (*p.opts, *p.secondary_opts)
-            if name.startswith("-")
-        }
+        known = self._known(ctx)
         for token in args:
             if token == "--":
                 break
@@ -81,6 +76,20 @@ class NumericArgs(click.Command):
             if token.startswith("-") and not _NUMBER.fullmatch(token) and name not in known:
                 raise click.NoSuchOption(name, possibilities=sorted(known), ctx=ctx)
         return super().parse_args(ctx, args)
+
+
+    def _known(self, ctx: click.Context) -> set[str]:
+        """The option names of the command (its help option's included), made once."""
+        made: set[str] | None = getattr(self, "_known_names", None)
+        if made is None or ctx.help_option_names != getattr(self, "_known_for", None):
+            made = {
+                name
+                for p in self.get_params(ctx)
+                for name in (*p.opts, *p.secondary_opts)
+                if name.startswith("-")
+            }
+            self._known_names, self._known_for = made, list(ctx.help_option_names)
+        return made
 
 
 def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
