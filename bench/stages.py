@@ -68,8 +68,9 @@ def rounds(store: str, n: int, seat: Seat) -> dict[str, float]:
             viewer = Viewer.of(seat.role, seat.characters, table.current())  # type: ignore[attr-defined]
             views._answer(table, outcome, viewer, None, preview=False)  # type: ignore[arg-type]
             t5 = time.thread_time()
-            for stage, took in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
-                spent[stage] += took
+            took = (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)
+            for stage, seconds in zip(STAGES, took, strict=True):
+                spent[stage] += seconds
         for stage in STAGES:
             found[stage].append(1e6 * spent[stage] / n)
     tables.close()
@@ -86,10 +87,11 @@ def main() -> None:
                 for who in (Seat("gm", "gm"), Seat("ann", "player", ("pc0",))):
                     key = f"{kind} {who.role}"
                     out[key] = rounds(store, n, who)
-                    print(f"{key:12s} " + "  ".join(f"{s} {out[key][s]:7.0f}" for s in STAGES), flush=True)
+                    row = "  ".join(f"{s} {out[key][s]:7.0f}" for s in STAGES)
+                    print(f"{key:12s} {row}", flush=True)
     finally:
         pg.stop()
-    for key, row in out.items():
+    for row in out.values():
         row["total"] = sum(row.values())
     print(json.dumps(out, indent=1))
 

@@ -25,7 +25,8 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """A copy of the package and its pyproject.toml (the contracts)."""
-    shutil.copytree(ROOT / "tablelog", tmp_path / "tablelog", ignore=shutil.ignore_patterns("*.pyc"))
+    skip = shutil.ignore_patterns("*.pyc", "__pycache__")
+    shutil.copytree(ROOT / "tablelog", tmp_path / "tablelog", ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -36,7 +37,11 @@ def tree(tmp_path: Path) -> Path:
         ("rules/core.py", "from tablelog.cli import core as _face", "Layers"),
         ("projections/core.py", "import tablelog.session as _loop", "Layers"),
         ("store/format.py", "import tablelog.projections.core as _state", "The store imports only"),
-        ("commands/pf2e/runes.py", "import tablelog.commands.saga.cast as _other", "No rule system"),
+        (
+            "commands/pf2e/runes.py",
+            "import tablelog.commands.saga.cast as _other",
+            "No rule system",
+        ),
     ],
 )
 def test_an_upward_import_breaks_the_lint(tree: Path, module: str, line: str, broken: str) -> None:

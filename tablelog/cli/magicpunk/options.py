@@ -77,7 +77,6 @@ class NumericArgs(click.Command):
                 raise click.NoSuchOption(name, possibilities=sorted(known), ctx=ctx)
         return super().parse_args(ctx, args)
 
-
     def _known(self, ctx: click.Context) -> set[str]:
         """The option names of the command (its help option's included), made once."""
         made: set[str] | None = getattr(self, "_known_names", None)
