@@ -17,7 +17,7 @@ from typing import Any
 
 from tablelog.events.core import Event
 from tablelog.rules import glossary
-from tablelog.text import Msg, Term, english, plain_params, render_with
+from tablelog.text import Msg, Shown, Term, english, plain_params, render_with
 from tablelog.texts import core as texts
 
 __all__ = [
@@ -98,6 +98,8 @@ class Words:
     def _value(self, value: Any, shown: Callable[[Any], str]) -> str | None:
         if isinstance(value, Term):
             return glossary.word(value.kind, value.key, self.lang)
+        if isinstance(value, Shown):
+            return texts.shown(value, self.lang, shown)
         return None
 
     def term(self, kind: str, key: str) -> str:

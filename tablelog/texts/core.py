@@ -23,7 +23,7 @@ from tablelog.events.core import (
     SeatRevoked,
     Undone,
 )
-from tablelog.text import Listed, Msg, Term, msg
+from tablelog.text import Listed, Msg, Shown, Term, msg
 
 __all__ = [
     "describes",
@@ -31,12 +31,15 @@ __all__ = [
     "description",
     "explanation",
     "audit",
+    "shows",
+    "shown",
     "rules_line",
     "breakdown_lines",
 ]
 
 E = TypeVar("E", bound=Event)
 _DESCRIBERS: dict[type, Callable[[Any], Msg]] = {}
+_FORMATTERS: dict[str, Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]] = {}
 _EXPLAINERS: dict[type, Callable[[Any], list[Msg]]] = {}
 
 
@@ -59,6 +62,31 @@ def explains(cls: type[E]) -> Callable[[Callable[[E], list[Msg]]], Callable[[E],
         return fn
 
     return register
+
+
+def shows(
+    kind: str,
+) -> Callable[
+    [Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]],
+    Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None],
+]:
+    """Register the formatter of :class:`~tablelog.text.Shown` values of ``kind``:
+    ``fn(value, lang, say) -> text or None`` (None: the value's English), ``say`` rendering a
+    sentence in ``lang``."""
+
+    def register(
+        fn: Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None],
+    ) -> Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]:
+        _FORMATTERS[kind] = fn
+        return fn
+
+    return register
+
+
+def shown(value: Shown, lang: str, say: Callable[[Any], str]) -> str | None:
+    """Return ``value`` as its kind's formatter shows it in ``lang``, or None (its English)."""
+    fn = _FORMATTERS.get(value.kind)
+    return None if fn is None else fn(value.value, lang, say)
 
 
 def description(event: Event) -> Msg:
