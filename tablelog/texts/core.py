@@ -94,9 +94,6 @@ def description(event: Event) -> Msg:
     fn = _DESCRIBERS.get(type(event))
     if fn is not None:
         return fn(event)
-    legacy = getattr(event, "describe", None)
-    if legacy is not None:  # not yet moved here (the conversion of a system's events)
-        return Msg("core.untemplated", legacy(), {})
     fields = [f.name for f in attrs.fields(type(event)) if f.name != "breakdown"]  # type: ignore[arg-type]
     parts = [
         msg("core.event.field", "{field}={value!r}", field=f, value=getattr(event, f))
@@ -110,9 +107,6 @@ def explanation(event: Event) -> list[Msg]:
     fn = _EXPLAINERS.get(type(event))
     if fn is not None:
         return fn(event)
-    legacy = getattr(type(event), "explain", None)
-    if legacy is not None:
-        return [Msg("core.untemplated", line, {}) for line in legacy(event)]
     return audit(event)
 
 
