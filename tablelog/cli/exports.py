@@ -8,7 +8,7 @@ import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import click
 
@@ -91,35 +91,54 @@ def _input(path: str) -> Iterator[BinaryIO]:
 
 
 @click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["jsonl", "csv"]),
+    type=click.Choice(["jsonl", "csv", "ccfolia", "udonarium", "ccfolia-log"]),
     default="jsonl",
     show_default=True,
-    help="jsonl: every record, for import; csv: changed values.",
+    help="jsonl: every record, for import; csv: changed values; ccfolia: each character as "
+    "ccfolia's clipboard JSON (one per line); udonarium: one character as Udonarium's zip; "
+    "ccfolia-log: the session as a ccfolia room log (HTML).",
 )
 @click.option(
     "--all",
     "show_all",
     is_flag=True,
-    help="csv: also undone actions, marked (jsonl always holds every record).",
+    help="csv, ccfolia-log: also undone actions, marked (jsonl always holds every record).",
 )
 @click.option(
     "-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout)."
 )
 @click.pass_context
 @domain_errors
-def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> None:
+def export(
+    ctx: click.Context, names: tuple[str, ...], fmt: str, show_all: bool, output: str | None
+) -> None:
     """Export the session: jsonl (a header line, then each record as `log --json --all` prints
-    it) or csv (seq, at, actor, type, entity, field, old, new, rules: one row per changed value).
+    it), csv (seq, at, actor, type, entity, field, old, new, rules: one row per changed value),
+    or for ccfolia and Udonarium (docs/INTEROP.md): characters (NAME…: the ones to export,
+    default every one) or the room log.
 
     Example: tablelog export --format csv -o session.csv
     """
     session = session_of(ctx)
     session.header  # noqa: B018 - a log that cannot be used: exit 3 before any output
+    if names and fmt not in ("ccfolia", "udonarium"):
+        raise CliError(msg("core.export.names", "NAME is for --format ccfolia and udonarium"), 2)
+    if fmt == "udonarium":
+        _write_zip(session, names, output)
+        return
     with _output(output, session.path) as out:
-        if fmt == "jsonl":
+        if fmt in ("ccfolia", "ccfolia-log"):
+            from tablelog.cli import interop
+
+            if fmt == "ccfolia":
+                interop.export_characters(session, names, out)
+            else:
+                interop.export_room_log(session, show_all, out)
+        elif fmt == "jsonl":
             from tablelog.exports.jsonl import export_jsonl
 
             export_jsonl(session, out)
@@ -128,6 +147,20 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
 
             export_csv(session, out, show_all)
     warn_torn(session)
+
+
+def _write_zip(session: Any, names: tuple[str, ...], output: str | None) -> None:
+    """Write one character's Udonarium zip to ``output`` (default: the name Udonarium gives)."""
+    from tablelog.cli import interop
+
+    name, made = interop.export_udonarium(session, names)
+    path = output or interop.udonarium_file(name)
+    if path == "-":
+        sys.stdout.buffer.write(made)
+        return
+    with _output(path, session.path) as out:
+        out.buffer.write(made)
+    echo(str(path))
 
 
 @click.command("import")

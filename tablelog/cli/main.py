@@ -41,6 +41,7 @@ LAZY_COMMANDS = {
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",
     "import": "tablelog.cli.exports",
+    "import-ccfolia": "tablelog.cli.interop",
     "report": "tablelog.cli.exports",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",

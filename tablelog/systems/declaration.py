@@ -146,6 +146,8 @@ class System:
         adds: Command class -> the field holding the name it adds to the table (a character,
             an item, a unit): the decide step refuses a name that differs from a taken one
             only by case unless the command's ``force`` is set (CORE-NAME).
+        sheet: Returns its :class:`~tablelog.texts.sheet.Sheet` (how its records read: the
+            page, the ccfolia and Udonarium exports), or None.
     """
 
     name: str
@@ -169,6 +171,7 @@ class System:
     vocabulary: Mapping[str, Callable[[Any], Any]] = attrs.Factory(dict)
     suggest: Callable[[Any, State], Any] | None = None
     adds: Mapping[type, str] = attrs.Factory(dict)
+    sheet: Callable[[], Any] | None = None
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ SYSTEM = System(
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
     texts="tablelog.texts.fate",
+    sheet=lazy("tablelog.texts.fate", "SHEET"),
     adds={AddMaster: "name", AddServant: "name"},
     headlines=(
         Headline("NPs released", "events", ("fate.PhantasmReleased",)),

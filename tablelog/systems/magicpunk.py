@@ -107,6 +107,7 @@ SYSTEM = System(
     ),
     records=RECORDS,
     texts="tablelog.texts.magicpunk",
+    sheet=lazy("tablelog.texts.magicpunk", "SHEET"),
     adds={AddCharacter: "name", AddItem: "item"},
     suggest=lambda violation, state: _held_cards(violation, state),
 )

@@ -34,6 +34,7 @@ SYSTEM = System(
     ),
     records=(Character, Item),
     texts="tablelog.texts.pf2e",
+    sheet=lazy("tablelog.texts.pf2e", "SHEET"),
     adds={commands.AddCharacter: "name", commands.AddItem: "item"},
     vocabulary={"rune": lambda state: _rune_words(), "base item": lambda state: _base_words()},
 )

@@ -45,6 +45,7 @@ SYSTEM = System(
     ),
     records=(Unit,),
     texts="tablelog.texts.saga",
+    sheet=lazy("tablelog.texts.saga", "SHEET"),
     adds={AddUnit: "name"},
     vocabulary={"tech": lambda state: _tech_words(state)},
 )

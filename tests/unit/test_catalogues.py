@@ -151,3 +151,21 @@ def test_every_template_renders_in_every_language_without_english(
         if re.search(r"[A-Za-z]{3}", FIELD.sub("", ids[0])) and said == english(made):
             problems.append(f"{message.context}: still English: {said!r}")
     assert [] == problems[:40], f"{lang}: {len(problems)} problems"
+
+
+def test_every_template_renders_in_english_with_sample_values(template: Catalog) -> None:
+    """Each of the code's templates is a format string its own values fill (a literal brace is
+    doubled): rendered with a sample for each field, it raises nothing."""
+    words = Words("en")
+    problems = []
+    for message in template:
+        if not message.context or not OWN.match(message.context):
+            continue
+        ids = _ids(message)
+        sample = {name: f"<{name}>" for text in ids for name in _fields(text)}
+        plural = (ids[1], "n") if len(ids) > 1 else (None, None)
+        try:
+            words(Msg(message.context, ids[0], {**sample, "n": 2}, *plural))
+        except (KeyError, IndexError, ValueError) as exc:
+            problems.append(f"{message.context}: {exc!r}")
+    assert [] == problems
