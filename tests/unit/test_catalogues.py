@@ -46,6 +46,15 @@ def _fields(text: str) -> set[str]:
     return set(FIELD.findall(text))
 
 
+NUMERIC = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*):[^{}]*[dnf,%][^{}]*\}")
+
+
+def _sample(texts: tuple[str, ...]) -> dict[str, object]:
+    """A value per field: a number where the field's format spec wants one (``{n:,}``)."""
+    numbers = {name for text in texts for name in NUMERIC.findall(text)}
+    return {name: 2 if name in numbers else f"<{name}>" for text in texts for name in _fields(text)}
+
+
 def _ids(message: object) -> tuple[str, ...]:
     found = message.id  # type: ignore[attr-defined]
     return tuple(found) if isinstance(found, tuple | list) else (found,)
@@ -138,7 +147,7 @@ def test_every_template_renders_in_every_language_without_english(
         if not message.context or not OWN.match(message.context):
             continue
         ids = _ids(message)
-        sample = {name: f"<{name}>" for text in ids for name in _fields(text)}
+        sample = _sample(ids)
         if len(ids) > 1:
             made = Msg(message.context, ids[0], {**sample, "n": 2}, ids[1], "n")
         else:
@@ -162,7 +171,7 @@ def test_every_template_renders_in_english_with_sample_values(template: Catalog)
         if not message.context or not OWN.match(message.context):
             continue
         ids = _ids(message)
-        sample = {name: f"<{name}>" for text in ids for name in _fields(text)}
+        sample = _sample(ids)
         plural = (ids[1], "n") if len(ids) > 1 else (None, None)
         try:
             words(Msg(message.context, ids[0], {**sample, "n": 2}, *plural))
