@@ -164,7 +164,7 @@ def cli(ctx: click.Context, log_path: str, actor: str, tz: str | None) -> None:
         check_name(actor, msg("core.actor.what", "the actor"))
     except RuleViolation as exc:
         raise click.BadParameter(
-            say(msg("core.actor.refused", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)),
+            say(msg("core.rule_message", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)),
             param_hint="--actor",
         ) from None
     ctx.obj = Env(log_path=log_path, actor=actor, zone=_zone(tz))
