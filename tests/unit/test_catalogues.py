@@ -119,7 +119,9 @@ def test_every_entry_is_translated_not_fuzzy_with_the_same_placeholders(
         wanted = set().union(*(_fields(text) for text in _ids(message)))
         for text in _strings(done):
             if _fields(text) != wanted:
-                problems.append(f"placeholders {sorted(_fields(text))} != {sorted(wanted)}: {where}")
+                problems.append(
+                    f"placeholders {sorted(_fields(text))} != {sorted(wanted)}: {where}"
+                )
     assert [] == problems[:40], f"{lang}: {len(problems)} problems"
 
 

@@ -59,9 +59,8 @@ def param_values(param: click.Parameter, state: Any, given: list[str]) -> Candid
 def _catalogue_values(name: str, state: Any) -> Candidates | None:
     """Catalogue values by parameter name (runes, base items, techs, rule IDs, rarity rows)."""
     if name in ("rune", "swap"):
-        from tablelog.rules.pf2e import catalogue
-
         from tablelog.lang import reader
+        from tablelog.rules.pf2e import catalogue
         from tablelog.text import Term
 
         english = reader().lang == "en"
