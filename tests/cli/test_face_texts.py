@@ -152,9 +152,9 @@ def test_log_history_and_replay_show_times_in_the_zone_given(tmp_path: Path) -> 
     history = run("--log", str(log), "--tz", "Asia/Tokyo", "history", "魔殻").stdout
     assert history.startswith(f"#3 {local[2]} gm pf2e.ItemAdded 魔殻: longsword, held by 天雷\n")
     replay = run("--log", str(log), "replay", env={"TZ": "Asia/Tokyo"}).stdout.splitlines()
-    assert (
-        replay[0]
-        == f"#1 {local[0]} gm pf2e.CharacterAdded 天雷 (level 8, expert in Crafting, crafts magic items)"
+    assert replay[0] == (
+        f"#1 {local[0]} gm pf2e.CharacterAdded 天雷 (level 8, expert in Crafting, crafts magic "
+        "items)"
     )
     assert ok(log, "log").splitlines()[0].split()[1] == at[0]
     utc = run("--log", str(log), "--tz", "UTC", "log").stdout
@@ -337,7 +337,7 @@ def test_rules_id_reads_the_catalogue(tmp_path: Path, catalogue_ja: dict[str, st
     )
     english = ok(tmp_path / "none.tlog", "rules", "PF2E-XFER-6")
     said = run("--lang", "ja", "rules", "PF2E-XFER-6").stdout.splitlines()
-    assert f"PF2E-XFER-6 (pf2e): ルーンの移し替え" == said[0]
+    assert "PF2E-XFER-6 (pf2e): ルーンの移し替え" == said[0]
     text = "移し替え" * 30  # 240 columns: lines of 49 characters (2 + 98 columns), then 22
     assert ["  " + text[:49], "  " + text[49:98], "  " + text[98:]] == said[1:4]
     assert said[4].startswith("  seed: ")
