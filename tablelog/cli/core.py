@@ -719,9 +719,9 @@ def too_many_words() -> str:
     return lang.say(
         msg(
             "core.line.too_many_words",
-            "more than {n:,} words on one command line (a text with spaces goes in quotes: it "
+            "more than {n} words on one command line (a text with spaces goes in quotes: it "
             "is one word)",
-            n=MAX_WORDS,
+            n=f"{MAX_WORDS:,}",
         )
     )
 

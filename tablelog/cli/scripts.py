@@ -83,9 +83,9 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: b
             raise CliError(
                 msg(
                     "core.script.too_long",
-                    "{script} is longer than {n:,} characters: split it into several scripts",
+                    "{script} is longer than {n} characters: split it into several scripts",
                     script=script.name,
-                    n=MAX_SCRIPT_CHARS,
+                    n=f"{MAX_SCRIPT_CHARS:,}",
                 ),
                 2,
             )
@@ -436,7 +436,7 @@ def _echo_signatures(report: Any) -> None:
                     "{actor} {seqs}{more}",
                     actor=actor,
                     seqs=Listed(tuple(f"#{seq}" for seq in seqs), "comma"),
-                    more=msg("core.verify.unsigned_more", " … ({n:,} records)", n=n)
+                    more=msg("core.verify.unsigned_more", " … ({n} records)", n=f"{n:,}")
                     if n > len(seqs)
                     else "",
                 )
@@ -447,8 +447,8 @@ def _echo_signatures(report: Any) -> None:
         more = (
             msg(
                 "core.verify.unsigned_others",
-                "; {n:,} records by other actors",
-                n=report.unsigned_others,
+                "; {n} records by other actors",
+                n=f"{report.unsigned_others:,}",
             )
             if report.unsigned_others
             else ""

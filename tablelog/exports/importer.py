@@ -93,9 +93,9 @@ def bounded(source: BinaryIO) -> Iterator[str]:
                 number,
                 msg(
                     "core.import.not_utf8",
-                    "not UTF-8 text (byte {byte} of the line is 0x{value:02x})",
+                    "not UTF-8 text (byte {byte} of the line is 0x{value})",
                     byte=exc.start + 1,
-                    value=line[exc.start],
+                    value=f"{line[exc.start]:02x}",
                 ),
             ) from None
 

@@ -26,7 +26,7 @@ def _saga(name: str, c: Record) -> list[Msg | str]:
         parts.append(msg("saga.status.lp", "LP {value}", value=of(c["lp"], c.get("lp_max"))))
     effects = c.get("effects") or {}
     parts += [
-        msg("saga.status.effect", "{effect} {value:+d}", effect=_effect(k), value=v)
+        msg("saga.status.effect", "{effect} {value}", effect=_effect(k), value=f"{v:+d}")
         for k, v in effects.items()
         if v
     ]
@@ -38,7 +38,12 @@ def _saga_clock(data: Record) -> Msg:
     if not clock.get("turn"):
         return msg("saga.status.no_battle", "no battle")
     levels = [
-        msg("saga.status.level", "{element} {value:+d}", element=term("saga.element", k), value=v)
+        msg(
+            "saga.status.level",
+            "{element} {value}",
+            element=term("saga.element", k),
+            value=f"{v:+d}",
+        )
         for k, v in (clock.get("levels") or {}).items()
         if v
     ]
