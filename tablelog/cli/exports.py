@@ -13,7 +13,8 @@ from typing import Any, BinaryIO, TextIO
 import click
 
 from tablelog.actions import no_event
-from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of, warn_torn
+from tablelog.cli.core import MAX_SEQ, CliError, Env, domain_errors, echo, session_of, warn_torn
+from tablelog.lang import say
 from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
@@ -31,7 +32,15 @@ def _not_the_log(path: str, log: str) -> None:
     except (OSError, ValueError):  # nothing there yet, or a log that is no file (PostgreSQL)
         return
     if same:
-        raise CliError(f"-o {path} is the log being read ({log}); write to another file", 2)
+        raise CliError(
+            msg(
+                "core.output.is_the_log",
+                "-o {path} is the log being read ({log}); write to another file",
+                path=path,
+                log=log,
+            ),
+            2,
+        )
 
 
 def _a_file_to_write(path: str) -> None:
@@ -39,9 +48,24 @@ def _a_file_to_write(path: str) -> None:
     that does not exist (a usage error, exit 2; a write that fails later is exit 3)."""
     folder = os.path.dirname(path) or "."
     if not path or os.path.isdir(path):
-        raise CliError(f"-o {path!r} is not a file to write (give a file name)", 2)
+        raise CliError(
+            msg(
+                "core.output.not_a_file",
+                "-o {path!r} is not a file to write (give a file name)",
+                path=path,
+            ),
+            2,
+        )
     if not os.path.isdir(folder):
-        raise CliError(f"-o {path}: there is no folder {folder}", 2)
+        raise CliError(
+            msg(
+                "core.output.no_folder",
+                "-o {path}: there is no folder {folder}",
+                path=path,
+                folder=folder,
+            ),
+            2,
+        )
 
 
 @contextlib.contextmanager
@@ -63,7 +87,15 @@ def _output(path: str | None, log: str) -> Iterator[TextIO]:
             yield out
         os.replace(temp, path)
     except OSError as exc:  # any refusal (EROFS, EACCES, ENOSPC …): one line, exit 3
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}", 3) from None
+        raise CliError(
+            msg(
+                "core.output.cannot_write",
+                "cannot write {path}: {reason}",
+                path=path,
+                reason=str(exc.strerror or exc),
+            ),
+            3,
+        ) from None
     finally:
         remove_quietly(temp)  # never raises over the error above (nothing to remove on EROFS)
 
@@ -192,12 +224,21 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
                 "core.import.refused",
                 "{source} {reason}; nothing created",
                 source=source,
-                reason=str(exc),
+                reason=exc.message,
             ),
         ) from None
     echo(
-        f"imported {target}: {done.system} session {done.session_id}, {done.records} "
-        "records, hash chain intact, replays"
+        say(
+            msg(
+                "core.import.done",
+                "imported {log}: {system} session {session}, {records} records, hash chain "
+                "intact, replays",
+                log=target,
+                system=done.system,
+                session=done.session_id,
+                records=done.records,
+            )
+        )
     )
 
 
@@ -235,7 +276,13 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         from tablelog.rules.core import RuleViolation
 
         raise RuleViolation("CORE-SEQ", no_event(until, session.state().seq))
-    made = build(session, until)
+    from tablelog.lang import ENGLISH, reader
+
+    env = ctx.find_object(Env)
+    if fmt == "json":  # the report's data: the same in every language and time zone
+        made = build(session, until, words=ENGLISH)
+    else:
+        made = build(session, until, words=reader(), zone=env.zone if env is not None else None)
     if fmt == "json":
         from tablelog.exports.jsonl import dump
 
