@@ -74,6 +74,7 @@ def test_the_template_is_current_with_the_code(tmp_path: Path, template: Catalog
     subprocess.run(
         [
             str(Path(sys.executable).with_name("pybabel")),
+            "-q",
             "extract",
             "-F",
             str(ROOT / "babel.cfg"),
@@ -83,7 +84,6 @@ def test_the_template_is_current_with_the_code(tmp_path: Path, template: Catalog
             "msgn:1c,2,3",
             "--no-location",
             "--omit-header",
-            "-q",
             "-o",
             str(out),
             "tablelog",
