@@ -69,7 +69,7 @@ def unit() -> None:
 @click.option("--hp", type=_bounded("hp"), help="Current HP (default: max HP).")
 @click.option("--lp", type=_bounded("lp"), help="LP (allies; max LP = this).")
 @click.option("--enemy", is_flag=True, help="An enemy unit.")
-@click.option("--hp-floor-rate", help="Enemy HP floor in % of max HP (e.g. 50).")
+@click.option("--hp-floor-rate", help="Enemy HP floor as a percentage of max HP (e.g. 50).")
 @click.option("--intrinsic-hp", type=_bounded("intrinsic_hp"), help="Enemy intrinsic HP (poison).")
 @click.option("--battle-rank", type=_bounded("battle_rank"), help="Enemy battle rank 1-250.")
 @click.option("--race", help="Race, for race slayer techs (e.g. beast).")
