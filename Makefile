@@ -7,7 +7,7 @@ LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test bench bench-server bench-store lint clean compile catalogues FORCE
+.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -55,9 +55,14 @@ demo: $(BIN)/tablelog
 	$(BIN)/tablelog --log $(DEMO_LOG) state
 	@echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $(DEMO_LOG) shell, or: source $(BIN)/activate"
 
-## test: the checks (make lint), then the whole test suite
+## test: the checks (make lint), then the test suite but its slow tests, on every core
+## (pytest-xdist); test-slow: the slow ones (marked slow: crashes, fuzzing, whole-page measures);
+## CI and the README run both: make test test-slow
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto -m "not slow"
+
+test-slow: $(BIN)/tablelog
+	$(BIN)/python -m pytest -n auto -m slow
 
 ## lint: the format check, ruff's rules (pyproject.toml), mypy --strict on the package, and the
 ## import contracts (pyproject.toml [tool.importlinter]: the layers, no cycles)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.cli import ok
 
 
@@ -108,6 +110,7 @@ def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> Non
     assert [name] == complete(f"tablelog --log {log} pf2e etch ", 5, "zsh")
 
 
+@pytest.mark.slow
 def test_a_catalogue_is_offered_only_in_its_own_systems_commands(tmp_path: Path) -> None:
     """`fate master add … --quality ` is a circuit grade: it offers nothing from magicpunk's
     procurement qualities (a parameter name two systems share); `magicpunk procure` still

@@ -735,6 +735,7 @@ def test_empty_snapshot_spacing_is_the_default(log: Path, monkeypatch: pytest.Mo
     assert '"seq": 1' in ok(log, "state", "--json")
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_same_command_line(tmp_path: Path) -> None:
     """``python -m tablelog`` is the ``tablelog`` script: same output, same exit statuses."""
     import subprocess

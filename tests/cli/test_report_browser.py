@@ -9,6 +9,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.support.cli import ok
 from tests.support.needs import missing
 
@@ -39,6 +41,7 @@ def artefacts() -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_report_renders_in_chromium(tmp_path):
     """Chromium loads the fate report offline: the DOM it built holds the two HP/MP/LP charts'
     series, and its screenshot (a PNG artefact) is written."""

@@ -26,6 +26,7 @@ CHECKS = [
 STREAMS = {"GET /api/tables/{table_id}/events"}  # endless by design: tested in test_api
 
 
+@pytest.mark.slow
 def test_no_input_gets_a_server_error_or_leaves_the_document(server: str) -> None:
     """Every route but the event stream, with generated paths, queries and bodies, on a real
     table (half the generated table ids are replaced by it) as its GM."""

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tablelog import systems
 from tests.support.browser import ARTIFACTS, open_seat, shot
 from tests.support.server import ADD, TOKEN, api
@@ -118,6 +120,7 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     shot(page, "9-server-page")
 
 
+@pytest.mark.slow
 def test_first_render_of_a_table_of_10_characters_and_5000_events(
     browser: Any, server: str, folder: Path, tmp_path: Path
 ) -> None:
