@@ -17,7 +17,11 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
   20 tables × 4 clients closed loop;
 - live fan-out: 100 event-stream subscribers on one table, the delay from a command's 201 to
   each subscriber's receipt of its record, p50/p99 (goal p99 ≤ 100 ms);
-- the server's resident memory holding 200 tables of 10,000 events each, on each store.
+- the server's resident memory holding 200 tables of 10,000 events each, on each store;
+- capacity at a table's pace (issue 26): 200 tables × 5 seats, each seat one command every 10 s
+  at Poisson arrivals (100 commands/s) for ``BENCH_PACE_SECONDS`` (default 60), on each store and
+  on the floor: p99 ≤ 50 ms with no error, then twice the tables while that holds (the largest
+  passing count is the capacity); ``BENCH_PACE=0`` leaves it out.
 PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
 ``BENCH_SERVER_SECONDS`` sets each load's length (default 6). ``BENCH_SERVER_ONLY=one`` runs only
 the one-client rows (one table, 1 client, on each store) and the side-by-side rounds, prints them
@@ -135,6 +139,106 @@ def load(
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
     }  # type: ignore[dict-item]
+
+
+PACE_SECONDS = float(os.environ.get("BENCH_PACE_SECONDS", "60"))
+SEATS, SEAT_INTERVAL_S = 5, 10.0  # a table's pace: each of 5 seats one command every 10 s
+
+
+def paced(url: str, tables: list[str], seconds: float = PACE_SECONDS) -> dict[str, object]:
+    """Capacity at a table's pace (issue 26): every table has SEATS seats, each sending a
+    command at Poisson arrivals (exponential gaps, mean SEAT_INTERVAL_S) for ``seconds``, an
+    open loop (a late answer does not delay the next arrival of another seat); each seat on its
+    own kept-alive ``http.client`` connection. Returns rate, p50/p99 and the statuses (0: a
+    transport error)."""
+    import http.client
+    import random
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(url)
+    headers = {**AUTH, "Content-Type": "application/json"}
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    count = len(tables) * SEATS
+    ready, go, stop = threading.Barrier(count + 1), threading.Event(), [0.0]
+
+    def seat(tid: str, n: int, rng: random.Random) -> None:
+        conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=30)
+        path, mine, codes = f"{parts.path}/tables/{tid}/commands", [], []
+        try:
+            conn.request("GET", f"{parts.path}/tables/{tid}", headers=AUTH)
+            conn.getresponse().read()
+            ready.wait()
+            go.wait()
+            at, i = time.monotonic() + rng.expovariate(1 / SEAT_INTERVAL_S), 0
+            while at < stop[0] and i < 10_000:
+                time.sleep(max(0.0, at - time.monotonic()))
+                line = f"magicpunk {'damage' if i % 2 else 'heal'} pc{n % 4} 1"
+                started, code = time.perf_counter(), 0
+                for _attempt in range(2):  # the server closes a connection idle past its
+                    try:  # keep-alive: a browser connects again, and so does a seat
+                        conn.request("POST", path, json.dumps({"command": line}), headers)
+                        answer = conn.getresponse()
+                        answer.read()
+                        code = answer.status
+                        break
+                    except (OSError, http.client.HTTPException):
+                        conn.close()
+                codes.append(code)
+                if code in (201, 422):
+                    mine.append(time.perf_counter() - started)
+                at += rng.expovariate(1 / SEAT_INTERVAL_S)
+                i += 1
+        finally:
+            conn.close()
+            with lock:
+                latencies.extend(mine)
+                for code in codes:
+                    statuses[code] = statuses.get(code, 0) + 1
+
+    rng = random.Random(26)
+    threads = [
+        threading.Thread(target=seat, args=(tid, n, random.Random(rng.random())), daemon=True)
+        for tid in tables
+        for n in range(SEATS)
+    ]
+    for t in threads:
+        t.start()
+    ready.wait()
+    stop[0] = time.monotonic() + seconds
+    go.set()
+    for t in threads:
+        t.join()
+    latencies.sort()
+    if not latencies:
+        raise SystemExit(f"no command answered: statuses {statuses}")
+    errors = sum(v for k, v in statuses.items() if k not in (201, 422))
+    return {
+        "tables": len(tables),
+        "commands_per_s": len(latencies) / seconds,
+        "p50_ms": 1000 * latencies[len(latencies) // 2],
+        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+        "errors": errors,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+    }
+
+
+def capacity(url: str, make_table: object, start: int = 200, most: int = 1600) -> dict:
+    """:func:`paced` with ``start`` tables, then twice as many while p99 ≤ 50 ms with no error
+    (up to ``most``): the first row is the goal's (200 tables × 5 seats, 100 commands/s), the
+    largest passing table count the capacity."""
+    rows, made, n = [], [], start
+    while n <= most:
+        made += [make_table(url) for _ in range(n - len(made))]  # type: ignore[operator]
+        row = paced(url, made[:n])
+        print(f"  paced, {n} tables × {SEATS} seats: {row}", flush=True)
+        rows.append(row)
+        if row["p99_ms"] > 50 or row["errors"]:
+            break
+        n *= 2
+    passing = [r["tables"] for r in rows if r["p99_ms"] <= 50 and not r["errors"]]
+    return {"rows": rows, "largest_tables": max(passing, default=0)}
 
 
 def fanout(url: str, subscribers: int = 100, commands: int = 20) -> dict[str, float]:
@@ -257,6 +361,8 @@ def store_loads(store: str) -> dict[str, object]:
         )
         out["fanout_100_subscribers"] = fanout(url)
         print(f"  fan-out: {out['fanout_100_subscribers']}", flush=True)
+        if os.environ.get("BENCH_PACE", "1") != "0":
+            out["paced"] = capacity(url, table)
     return out
 
 
@@ -340,11 +446,23 @@ def peers(pg: object, rounds: int = 3) -> dict[str, object]:
             row["ratio_floor"] = (
                 row["http_floor_1_stdlib_client_per_s"] / row["eventsourcing_1_per_s"]
             )
+            row["ratio_to_floor"] = (  # issue 26: >= 0.7
+                row["http_pg_1_stdlib_client_per_s"] / row["http_floor_1_stdlib_client_per_s"]
+            )
             print(f"  side by side: {row}", flush=True)
             rows.append(row)
         floor_twenty = load(floor, [f"t{i}" for i in range(20)], 4)
         print(f"  the floor, 20 × 4: {floor_twenty}", flush=True)
-    out: dict[str, object] = {"side_by_side": rows, "floor_twenty_tables_4_clients": floor_twenty}
+        floor_paced = (
+            capacity(floor, lambda _url: f"t{time.monotonic_ns()}")
+            if os.environ.get("BENCH_PACE", "1") != "0"
+            else None
+        )
+    out: dict[str, object] = {
+        "side_by_side": rows,
+        "floor_twenty_tables_4_clients": floor_twenty,
+        "floor_paced": floor_paced,
+    }
     for key in rows[0]:
         out[key] = statistics.median(r[key] for r in rows)
     return out
@@ -413,6 +531,35 @@ def report(out: dict) -> None:
             out["ratio_pg_1_client_vs_eventsourcing"] >= 0.5,
         )
     ]
+    goals.append(
+        ("pg 1 client ÷ the floor", out["ratio_to_floor"], ">= 0.7", out["ratio_to_floor"] >= 0.7)
+    )
+    floor_twenty_p99 = out["floor_twenty_tables_4_clients"]["p99_ms"]
+    for kind in ("file", "pg"):
+        p99 = out[kind]["twenty_tables_4_clients"]["p99_ms"]
+        goals.append(
+            (
+                f"{kind} 20×4 p99 ÷ the floor's",
+                p99 / floor_twenty_p99,
+                "<= 1.2",
+                p99 <= 1.2 * floor_twenty_p99,
+            )
+        )
+        if "paced" in out[kind]:
+            first = out[kind]["paced"]["rows"][0]
+            goals.append(
+                (
+                    f"{kind} 200×5 paced p99 ms",
+                    first["p99_ms"],
+                    "<= 50",
+                    first["p99_ms"] <= 50 and not first["errors"],
+                )
+            )
+            largest = out[kind]["paced"]["largest_tables"]
+            goals.append((f"{kind} paced: most tables within", largest, ">= 200", largest >= 200))
+    if out.get("floor_paced"):
+        largest = out["floor_paced"]["largest_tables"]
+        goals.append(("(the floor) paced: most tables", largest, "", True))
     for kind in ("file", "pg"):
         for load_name, label in (
             ("twenty_tables_4_clients", "20×4"),
