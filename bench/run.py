@@ -17,7 +17,8 @@ Figures (see docs/RELIABILITY.md for the goals):
 - one appending CLI command on a 10,000-event log beside ``python -c "import attrs, cattrs,
   msgpack, click"``; ``state`` on a 100,000-event log (with and without a snapshot);
 - ``status`` on each real system's 1,000-event campaign with its snapshot: CPU per process
-  beside the import of the CLI's own dependencies (attrs, cattrs, msgpack, msgspec, click);
+  beside the import of the CLI's own dependencies (attrs, cattrs, msgpack, msgspec, click), and
+  the same in Japanese beside English;
 - ``run`` of a 10,000-line script, lines/s, with one fsync per command and with ``--atomic``;
 - peak RSS of replaying 10,000 and 1,000,000 events.
 """
@@ -173,10 +174,11 @@ def bench_cli(log10k: Path, log100k: Path, out: dict) -> None:
     out["state_100k_cold_s"] = statistics.median(cold)
 
 
-def child_cpu(*argv: str) -> float:
-    """CPU seconds (user + system) of one child process running ``argv``."""
+def child_cpu(*argv: str, lang: str = "en") -> float:
+    """CPU seconds (user + system) of one child process running ``argv``, reading ``lang``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    env = {**os.environ, "TABLELOG_LANG": lang}
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -185,19 +187,22 @@ def bench_status(out: dict) -> None:
     """``tablelog status`` on each real system's 1,000-event campaign (its snapshot made by a first
     run) beside the import of the CLI's own dependencies: CPU per process (issue 26)."""
     deps = ("-c", "import attrs, cattrs, msgpack, msgspec, click")
-    ratios = []
+    ratios, langs = [], []
     for system in campaigns.SYSTEMS:
         log = campaigns.campaign(system, 1000)
         status = ("-m", "tablelog", "--log", str(log), "status")
         child_cpu(PY, *status)
-        runs, floors = [], []
+        runs, floors, japanese = [], [], []
         for _ in range(7):
             runs.append(child_cpu(PY, *status))
             floors.append(child_cpu(PY, *deps))
+            japanese.append(child_cpu(PY, *status, lang="ja"))
         out[f"status_cpu_s_{system}"] = statistics.median(runs)
         ratios.append(statistics.median(runs) / statistics.median(floors))
+        langs.append(statistics.median(japanese) / statistics.median(runs))
         out["deps_import_cpu_s"] = statistics.median(floors)
     out["status_cpu_ratio"] = max(ratios)
+    out["status_ja_ratio"] = max(langs)  # issue 27: a command in ja within 1.1 × in en
 
 
 def bench_run(out: dict, lines: int = 10000) -> None:
@@ -263,6 +268,7 @@ GOALS = [
     ("deps_import_cpu_s", "s CPU (median)", ""),
     *((f"status_cpu_s_{system}", "s CPU (median)", "") for system in campaigns.SYSTEMS),
     ("status_cpu_ratio", "× deps import (worst)", "<= 1.3"),
+    ("status_ja_ratio", "× en (worst system)", "<= 1.1"),
     ("state_100k_s", "s (median, snapshot)", ""),
     ("state_100k_cold_s", "s (no snapshot)", ""),
     ("run_lines_per_s", "lines/s", ""),
@@ -280,6 +286,7 @@ def met(key: str, out: dict) -> str:
         "snapshot_state_fraction": lambda v: v <= 0.05,
         "cli_append_ratio": lambda v: v <= 1.5,
         "status_cpu_ratio": lambda v: v <= 1.3,
+        "status_ja_ratio": lambda v: v <= 1.1,
         "rss_1m_mb": lambda v: v <= 1.2 * out["rss_10k_mb"],
     }
     return "" if key not in checks else ("met" if checks[key](out[key]) else "MISSED")
