@@ -43,6 +43,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -83,7 +84,7 @@ def table(url: str, names: int = 4) -> str:
 
 def load(
     url: str, tables: list[str], clients_per_table: int, pace_s: float = 0.0
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Every client sends commands to its table for SECONDS (from when every client is made
     and connected): each as soon as the last is answered, or with ``pace_s`` one every
     ``pace_s`` seconds (the clients' starts spread over the first ``pace_s``); return rate
@@ -123,10 +124,25 @@ def load(
         for k, tid in enumerate(tables)
         for n in range(clients_per_table)
     ]
+    return run_clients(threads, ready, go, stop, SECONDS, latencies, statuses)
+
+
+def run_clients(
+    threads: list[threading.Thread],
+    ready: threading.Barrier,
+    go: threading.Event,
+    stop: list[float],
+    seconds: float,
+    latencies: list[float],
+    statuses: dict[int, int],
+) -> dict[str, Any]:
+    """Start the clients' ``threads``; once each is ``ready``, let them ``go`` until
+    ``stop[0]``, ``seconds`` on; return the rate, p50/p99 of their answered commands'
+    ``latencies`` and their ``statuses``."""
     for t in threads:
         t.start()
     ready.wait()
-    stop[0] = time.monotonic() + SECONDS
+    stop[0] = time.monotonic() + seconds
     go.set()
     for t in threads:
         t.join()
@@ -134,11 +150,11 @@ def load(
     if not latencies:
         raise SystemExit(f"no command answered: statuses {statuses}")
     return {
-        "commands_per_s": len(latencies) / SECONDS,
+        "commands_per_s": len(latencies) / seconds,
         "p50_ms": 1000 * latencies[len(latencies) // 2],
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
-    }  # type: ignore[dict-item]
+    }
 
 
 PACE_SECONDS = float(os.environ.get("BENCH_PACE_SECONDS", "60"))
@@ -203,25 +219,9 @@ def paced(url: str, tables: list[str], seconds: float = PACE_SECONDS) -> dict[st
         for tid in tables
         for n in range(SEATS)
     ]
-    for t in threads:
-        t.start()
-    ready.wait()
-    stop[0] = time.monotonic() + seconds
-    go.set()
-    for t in threads:
-        t.join()
-    latencies.sort()
-    if not latencies:
-        raise SystemExit(f"no command answered: statuses {statuses}")
+    out = run_clients(threads, ready, go, stop, seconds, latencies, statuses)
     errors = sum(v for k, v in statuses.items() if k not in (201, 422))
-    return {
-        "tables": len(tables),
-        "commands_per_s": len(latencies) / seconds,
-        "p50_ms": 1000 * latencies[len(latencies) // 2],
-        "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
-        "errors": errors,
-        "statuses": {str(k): v for k, v in sorted(statuses.items())},
-    }
+    return {"tables": len(tables), **out, "errors": errors}
 
 
 def capacity(url: str, make_table: object, start: int = 200, most: int = 1600) -> dict:
