@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -20,7 +20,7 @@ from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.systems.declaration import parsed
-from tablelog.text import Msg, english, msg
+from tablelog.text import Msg, Shown, english, msg
 
 __all__ = [
     "Env",
@@ -37,6 +37,8 @@ __all__ = [
     "echo_json",
     "change_lines",
     "fmt_value",
+    "field_text",
+    "shown_fields",
     "domain_errors",
     "echo",
     "command_words",
@@ -333,7 +335,7 @@ def perform(env: Env, parsed: Parsed) -> Any:
                 )
             )
         )
-    echo_outcome(outcome)
+    echo_outcome(outcome, session.header.system)
     return outcome
 
 
@@ -387,14 +389,15 @@ def show_escaped(exc: click.ClickException) -> None:
         echo(line, err=True)
 
 
-def echo_outcome(outcome: Any) -> None:
-    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
+def echo_outcome(outcome: Any, system: str | None = None) -> None:
+    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed (as
+    the log's ``system`` shows them, :func:`change_lines`)."""
     words = reader()
     if not outcome.written and outcome.applied and not outcome.repeated:
         echo(words(msg("core.dry_run.nothing", "dry run: nothing appended")))
     for applied in outcome.applied:
         echo(f"#{applied.seq} {applied.event.TYPE} {words.event(applied.event)}")
-        for line in change_lines(applied.changes):
+        for line in change_lines(applied.changes, system=system):
             echo(f"    {line}")
 
 
@@ -420,13 +423,17 @@ def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
         echo(dump(line))
 
 
-def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True) -> list[str]:
+def change_lines(
+    changes: list[tuple[str, Any, Any]], group_records: bool = True, system: str | None = None
+) -> list[str]:
     """Format changes as ``path: old -> new``, compactly.
 
     A list that only gained or lost elements shows them (``formulas: +flaming``); with
-    ``group_records``, a character or item created or removed shows on one line.
+    ``group_records``, a character or item created or removed shows on one line. A field the
+    log's ``system`` declares ``shown`` shows its values as the reader's language writes them
+    (a pf2e item's name).
     """
-    grouped = _record_groups(changes) if group_records else {}
+    grouped = _record_groups(changes, system) if group_records else {}
     lines, shown = [], set()
     for path, old, new in changes:
         head = path.rpartition(".")[0]
@@ -435,11 +442,48 @@ def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True
                 shown.add(head)
                 lines.append(grouped[head])
             continue
+        old, new = _shown(system, path, old), _shown(system, path, new)
         lines.append(f"{path}: {_change_text(old, new)}")
     return lines
 
 
-def _record_groups(changes: list[tuple[str, Any, Any]]) -> dict[str, str]:
+def shown_fields(system: str | None) -> Mapping[str, Callable[[Any, Any], Any]]:
+    """Return the fields ``system`` shows its own way in text views (its declaration's
+    ``shown``; none for no system or one this installation does not have)."""
+    if system is None:
+        return {}
+    from tablelog import systems
+
+    try:
+        return systems.get(system).shown
+    except systems.SystemUnavailable:
+        return {}
+
+
+def field_text(system: str | None, field: str, value: Any, record: Any = None) -> str:
+    """Return a character's or item's field value as a text view shows it: as the reader's
+    language writes it for a field the system declares ``shown`` (``record``: the whole
+    record, where the view has it), else :func:`fmt_value`."""
+    present = shown_fields(system).get(field)
+    words = reader()
+    if present is None or value is None or words.lang == "en":  # English: the value as it is
+        return fmt_value(value)
+    made = present(value, record)
+    return words.value(made) if isinstance(made, Shown | Msg) else fmt_value(made)
+
+
+def _shown(system: str | None, path: str, value: Any) -> Any:
+    """A change's value at ``path`` (``items.NAME.FIELD``, or ``FIELD`` in one record's
+    history) as its system shows it."""
+    parts = path.split(".")
+    field = parts[-1]
+    in_record = len(parts) == 1 or (parts[0] in ("characters", "items") and len(parts) > 2)
+    if value is None or not in_record or field not in shown_fields(system):
+        return value
+    return field_text(system, field, value)
+
+
+def _record_groups(changes: list[tuple[str, Any, Any]], system: str | None) -> dict[str, str]:
     """Map ``section.name`` to one line for records created or removed whole (4+ fields)."""
     created: dict[str, list[str]] = {}
     removed: dict[str, int] = {}
@@ -448,7 +492,7 @@ def _record_groups(changes: list[tuple[str, Any, Any]]) -> dict[str, str]:
         if head.count(".") != 1 or "[" in head:
             continue
         if old is None:
-            created.setdefault(head, []).append(f"{field}={fmt_value(new)}")
+            created.setdefault(head, []).append(f"{field}={fmt_value(_shown(system, path, new))}")
         elif new is None:
             removed[head] = removed.get(head, 0) + 1
     lines = {h: f"{h}: new ({', '.join(f)})" for h, f in created.items() if len(f) >= 4}

@@ -204,8 +204,10 @@ def _status_line(name: str, c: dict[str, Any]) -> list[str]:
             f"{len(c.get('formulas') or [])} formulas",
             f"spent {c.get('spent_gp')} gp",
         ]
+    from tablelog.cli.core import field_text
+
     parts = [
-        c.get("name", ""),
+        field_text("pf2e", "name", c.get("name"), c) if c.get("name") else "",
         f"held by {c.get('owner') or 'nobody'}",
         f"level {c.get('level')}",
         f"{c.get('price_gp')} gp",

@@ -13,6 +13,7 @@ from tablelog.cli.core import (
     change_lines,
     domain_errors,
     echo,
+    field_text,
     fmt_value,
     reader,
     session_of,
@@ -71,7 +72,8 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     if as_json:
         echo(_dump(data))
     else:
-        for line in _render_entity(name, data) if name else _render_state(data):
+        lines = _render_entity(name, data, folded.system) if name else _render_state(data)
+        for line in lines:
             echo(line)
 
 
@@ -81,9 +83,13 @@ def _check_seq(seq: int | None, last: int) -> None:
         raise RuleViolation("CORE-SEQ", no_event(seq, last))
 
 
-def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
+def _render_entity(
+    name: str, data: dict[str, Any], system: str | None, indent: str = ""
+) -> list[str]:
     lines = [f"{indent}{name}"]
-    lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
+    lines += [
+        f"{indent}  {key}: {field_text(system, key, value, data)}" for key, value in data.items()
+    ]
     return lines
 
 
@@ -95,7 +101,7 @@ def _render_state(data: dict[str, Any]) -> list[str]:
         if data.get(section):
             lines.append(f"{section}:")
             for key, value in data[section].items():
-                lines += _render_entity(key, value, "  ")
+                lines += _render_entity(key, value, data["system"], "  ")
     if data.get("deck"):
         lines.append(f"deck: {fmt_value(data['deck'])}")
     for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
@@ -219,7 +225,7 @@ def history(
 
         entries = only_fields(entries, fields, name)
     for entry in entries:
-        _echo_entry(entry, as_json, explain=True)
+        _echo_entry(entry, as_json, explain=True, system=session.header.system)
     warn_torn(session)
 
 
@@ -250,11 +256,11 @@ def replay(ctx: click.Context, until: int | None) -> None:
         session.state,
     )
     for entry in entries:
-        _echo_entry(entry, False, explain=False)
+        _echo_entry(entry, False, explain=False, system=session.header.system)
     warn_torn(session)
 
 
-def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
+def _echo_entry(entry: Any, as_json: bool, explain: bool, system: str | None = None) -> None:
     words = reader()
     if as_json:
         echo(_dump(entry.to_json(words)))
@@ -264,7 +270,7 @@ def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
         f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {words.event(entry.event)}"
     )
     # An audit trail lists every field of its one record; a replay groups whole new records.
-    for line in change_lines(entry.changes, group_records=not explain):
+    for line in change_lines(entry.changes, group_records=not explain, system=system):
         echo(f"    {line}")
     if explain:
         for line in words.explain(entry.event):

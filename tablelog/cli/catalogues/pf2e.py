@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from tablelog.cli.catalogues import echo_rows
+from tablelog.lang import reader
 from tablelog.rules.pf2e import catalogue as cat
 
 __all__ = ["attach", "rune_json", "base_json"]
@@ -75,6 +76,9 @@ def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
         for r in cat.runes().values()
         if (taken is None or r.usage in taken) and (max_level is None or r.level <= max_level)
     ]
+    words = reader()
+    if not as_json and words.lang != "en":  # the name a Japanese or Korean table writes
+        rows = [{**row, "name": words.term("pf2e.rune", row["id"])} for row in rows]
     echo_rows(
         rows,
         {
