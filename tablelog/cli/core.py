@@ -20,7 +20,7 @@ from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.systems.declaration import parsed
-from tablelog.text import Msg, Shown, english, msg
+from tablelog.text import Listed, Msg, Shown, Term, english, msg
 
 __all__ = [
     "Env",
@@ -33,6 +33,9 @@ __all__ = [
     "reader",
     "session_of",
     "warn_torn",
+    "at_text",
+    "field_word",
+    "field_path",
     "echo_outcome",
     "echo_json",
     "change_lines",
@@ -69,6 +72,8 @@ class Env:
         words: The reader's language (:class:`tablelog.lang.Words`).
         parse_only: An appending line is parsed into its :class:`Parsed` and handed back, not
             run (a caller that runs the records itself: the benchmarks' campaigns).
+        zone: The reader's time zone (``--tz``, else ``$TZ``: :mod:`tablelog.lang.times`), or
+            None: UTC, times as recorded.
     """
 
     log_path: str
@@ -79,6 +84,7 @@ class Env:
     _session: Any = None
     words: Any = None
     parse_only: bool = False
+    zone: Any = None
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -136,7 +142,12 @@ def command_line_only(ctx: click.Context) -> None:
     env = ctx.find_object(Env)
     if env is not None and env.in_run:
         raise CliError(
-            f"{ctx.info_name} runs from the command line, not from a script or the shell", 2
+            msg(
+                "core.line_only.refused",
+                "{command} runs from the command line, not from a script or the shell",
+                command=ctx.info_name,
+            ),
+            2,
         )
 
 
@@ -179,7 +190,12 @@ class CliError(click.ClickException):
         return str(reader()(self.sentence()))
 
     def show(self, file: Any = None) -> None:
-        echo(f"error: {self.format_message()}", err=True)
+        echo(error_line(self.format_message()), err=True)
+
+
+def error_line(message: Msg | str) -> str:
+    """Return ``error: MESSAGE`` in the reader's words (how every face's error line reads)."""
+    return reader()(msg("core.error.line", "error: {message}", message=message))
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -230,17 +246,42 @@ def warn_torn(session: Any) -> None:
     writer is still writing is not shown; every command that reads a log calls it after
     folding (the scan finds the tear)."""
     if session.torn_at is not None:
-        echo(
-            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
-            "ignored; run: tablelog verify --repair",
-            err=True,
-        )
+        echo(reader()(torn_warning(session.torn_at)), err=True)
     if session.in_flight is not None:
         echo(
-            f"warning: the record at byte {session.in_flight} is still being written by "
-            "another writer (it held the lock past the timeout); shown without it",
+            reader()(
+                msg(
+                    "core.warning.in_flight",
+                    "warning: the record at byte {offset} is still being written by "
+                    "another writer (it held the lock past the timeout); shown without it",
+                    offset=session.in_flight,
+                )
+            ),
             err=True,
         )
+
+
+def torn_warning(offset: int) -> Msg:
+    """The warning of a torn last record at byte ``offset`` (ignored by the fold)."""
+    return msg(
+        "core.warning.torn",
+        "warning: torn last record at byte {offset} (a crash mid-append) is ignored; run: "
+        "tablelog verify --repair",
+        offset=offset,
+    )
+
+
+def at_text(at: str | None) -> str | None:
+    """Return a recorded time as the reader reads it: in their time zone (``--tz``, ``$TZ``),
+    ISO 8601 with the offset; as recorded (UTC, ``…Z``) without one."""
+    ctx = click.get_current_context(silent=True)
+    env = ctx.find_object(Env) if ctx is not None else None
+    zone = env.zone if env is not None else None
+    if zone is None:
+        return at
+    from tablelog.lang.times import local
+
+    return local(at, zone)
 
 
 def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -248,7 +289,15 @@ def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -
     from tablelog.store.format import is_request_id
 
     if value is not None and not is_request_id(value):
-        raise click.BadParameter(f"{value!r} is not 1-64 characters of A-Z a-z 0-9 . _ : -")
+        raise click.BadParameter(
+            lang.say(
+                msg(
+                    "core.request_id.bad",
+                    "{value!r} is not 1-64 characters of A-Z a-z 0-9 . _ : -",
+                    value=value,
+                )
+            )
+        )
     return value
 
 
@@ -390,14 +439,16 @@ def show_escaped(exc: click.ClickException) -> None:
 
 
 def echo_outcome(outcome: Any, system: str | None = None) -> None:
-    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed (as
-    the log's ``system`` shows them, :func:`change_lines`)."""
+    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed (their
+    fields in the reader's words: ``system``'s glossary; the values a ``system`` declares
+    ``shown`` as the reader's language writes them, :func:`change_lines`)."""
     words = reader()
     if not outcome.written and outcome.applied and not outcome.repeated:
         echo(words(msg("core.dry_run.nothing", "dry run: nothing appended")))
     for applied in outcome.applied:
         echo(f"#{applied.seq} {applied.event.TYPE} {words.event(applied.event)}")
-        for line in change_lines(applied.changes, system=system):
+        names = applied.event.entities()
+        for line in change_lines(applied.changes, system=system, names=names):
             echo(f"    {line}")
 
 
@@ -424,16 +475,29 @@ def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
 
 
 def change_lines(
-    changes: list[tuple[str, Any, Any]], group_records: bool = True, system: str | None = None
+    changes: list[tuple[str, Any, Any]],
+    group_records: bool = True,
+    system: str | None = None,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
 ) -> list[str]:
-    """Format changes as ``path: old -> new``, compactly.
+    """Format changes as ``path: old -> new``, compactly, the paths in the reader's words
+    (:func:`field_path`).
 
     A list that only gained or lost elements shows them (``formulas: +flaming``); with
     ``group_records``, a character or item created or removed shows on one line. A field the
     log's ``system`` declares ``shown`` shows its values as the reader's language writes them
     (a pf2e item's name).
+
+    Args:
+        changes: ``(path, old, new)``.
+        group_records: Show a record created or removed whole on one line.
+        system: The log's system (whose glossary names its fields), None: core's.
+        names: The characters and items the event names (a name may hold a dot).
+        within: The paths are inside one record (``history``: ``hp``, ``effects.attack``).
     """
-    grouped = _record_groups(changes, system) if group_records else {}
+    words = reader()
+    grouped = _record_groups(changes, words, system, names) if group_records else {}
     lines, shown = [], set()
     for path, old, new in changes:
         head = path.rpartition(".")[0]
@@ -442,9 +506,74 @@ def change_lines(
                 shown.add(head)
                 lines.append(grouped[head])
             continue
-        old, new = _shown(system, path, old), _shown(system, path, new)
-        lines.append(f"{path}: {_change_text(old, new)}")
+        old, new = (_shown(system, path, v, names, within) for v in (old, new))
+        lines.append(f"{field_path(path, system, words, names, within)}: {_change_text(old, new)}")
     return lines
+
+
+def field_word(system: str | None, key: str, words: Words | None = None) -> str:
+    """Return a state field's name as the reader reads it: the JSON key itself in English
+    (``spent_gp``), the system's glossary label (``Term("<system>.field", key)``) in another
+    language."""
+    words = words or reader()
+    if words.lang == "en":
+        return key
+    head, bracket, index = key.partition("[")
+    shown = words.term(f"{system or 'core'}.field", head)
+    return f"{shown}{bracket}{index}"
+
+
+def field_path(
+    path: str,
+    system: str | None,
+    words: Words | None = None,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
+) -> str:
+    """Return a change's path (``characters.Valeros.spent_gp``) in the reader's words: in
+    English the path itself; in another language the entity kind (``Term("core.kind",
+    "characters")``), the name as it is, and each field through :func:`field_word`.
+
+    Args:
+        path: The path as ``--json`` names it.
+        system: The log's system.
+        words: The reader (default: the process's).
+        names: Names the path may hold (the longest that fits is the entity, dots and all).
+        within: ``path`` is inside one record (no kind and name).
+    """
+    words = words or reader()
+    if words.lang == "en":
+        return path
+    if within:
+        return _fields_text(path, system, words)
+    section, _, rest = path.partition(".")
+    if section not in ("characters", "items") or not rest:
+        return _fields_text(path, system, words)
+    name, field = _entity_split(rest, names)
+    kind = Term("core.kind", section)
+    if not field:
+        return words(msg("core.path.record", "{kind}.{name}", kind=kind, name=name))
+    return words(
+        msg(
+            "core.path.field",
+            "{kind}.{name}.{field}",
+            kind=kind,
+            name=name,
+            field=_fields_text(field, system, words),
+        )
+    )
+
+
+def _entity_split(rest: str, names: tuple[str, ...] | list[str]) -> tuple[str, str]:
+    for name in sorted(names, key=len, reverse=True):
+        if rest == name or rest.startswith(f"{name}."):
+            return name, rest[len(name) + 1 :]
+    name, _, field = rest.partition(".")
+    return name, field
+
+
+def _fields_text(path: str, system: str | None, words: Words) -> str:
+    return ".".join(field_word(system, part, words) for part in path.split("."))
 
 
 def shown_fields(system: str | None) -> Mapping[str, Callable[[Any, Any], Any]]:
@@ -472,18 +601,35 @@ def field_text(system: str | None, field: str, value: Any, record: Any = None) -
     return words.value(made) if isinstance(made, Shown | Msg) else fmt_value(made)
 
 
-def _shown(system: str | None, path: str, value: Any) -> Any:
-    """A change's value at ``path`` (``items.NAME.FIELD``, or ``FIELD`` in one record's
-    history) as its system shows it."""
-    parts = path.split(".")
-    field = parts[-1]
-    in_record = len(parts) == 1 or (parts[0] in ("characters", "items") and len(parts) > 2)
-    if value is None or not in_record or field not in shown_fields(system):
+def _shown(
+    system: str | None,
+    path: str,
+    value: Any,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
+) -> Any:
+    """A change's value at ``path`` (``items.NAME.FIELD``, or ``FIELD`` within one record's
+    history) as its system shows it: a record's own field only, never a nested one."""
+    if value is None or not shown_fields(system):
+        return value
+    if within:
+        field = path
+    else:
+        section, _, rest = path.partition(".")
+        if section not in ("characters", "items") or not rest:
+            return value
+        field = _entity_split(rest, names)[1]
+    if field not in shown_fields(system):
         return value
     return field_text(system, field, value)
 
 
-def _record_groups(changes: list[tuple[str, Any, Any]], system: str | None) -> dict[str, str]:
+def _record_groups(
+    changes: list[tuple[str, Any, Any]],
+    words: Words,
+    system: str | None,
+    names: tuple[str, ...] | list[str],
+) -> dict[str, str]:
     """Map ``section.name`` to one line for records created or removed whole (4+ fields)."""
     created: dict[str, list[str]] = {}
     removed: dict[str, int] = {}
@@ -492,11 +638,36 @@ def _record_groups(changes: list[tuple[str, Any, Any]], system: str | None) -> d
         if head.count(".") != 1 or "[" in head:
             continue
         if old is None:
-            created.setdefault(head, []).append(f"{field}={fmt_value(_shown(system, path, new))}")
+            created.setdefault(head, []).append(
+                f"{field_word(system, field, words)}={fmt_value(_shown(system, path, new, names))}"
+            )
         elif new is None:
             removed[head] = removed.get(head, 0) + 1
-    lines = {h: f"{h}: new ({', '.join(f)})" for h, f in created.items() if len(f) >= 4}
-    lines.update({h: f"{h}: removed" for h, n in removed.items() if n >= 4})
+    lines = {
+        h: words(
+            msg(
+                "core.change.created",
+                "{record}: new ({fields})",
+                record=field_path(h, system, words, names),
+                fields=Listed(tuple(f), "comma"),
+            )
+        )
+        for h, f in created.items()
+        if len(f) >= 4
+    }
+    lines.update(
+        {
+            h: words(
+                msg(
+                    "core.change.removed",
+                    "{record}: removed",
+                    record=field_path(h, system, words, names),
+                )
+            )
+            for h, n in removed.items()
+            if n >= 4
+        }
+    )
     return lines
 
 
@@ -563,7 +734,13 @@ def command_words(line: str) -> list[str]:
         if match is None:  # an unclosed quote, or a backslash at the end (outside or in "…")
             rest = line[pos:] if line[pos] == "\\" else line[pos + 1 :]
             odd = (len(rest) - len(rest.rstrip("\\"))) % 2 and line[pos] != "'"
-            raise ValueError("No escaped character" if odd else "No closing quotation")
+            raise ValueError(
+                lang.say(
+                    msg("core.line.no_escaped", "No escaped character")
+                    if odd
+                    else msg("core.line.no_closing", "No closing quotation")
+                )
+            )
         pos = match.end()
         kind = match.lastgroup or ""
         if kind in ("space", "comment"):
@@ -593,9 +770,13 @@ _DQ_ESCAPE = re.compile(r"""\\([\\"])""")
 
 def too_many_words() -> str:
     """Return the refusal of a line with more than :data:`MAX_WORDS` words."""
-    return (
-        f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
-        "quotes: it is one word)"
+    return lang.say(
+        msg(
+            "core.line.too_many_words",
+            "more than {n} words on one command line (a text with spaces goes in quotes: it "
+            "is one word)",
+            n=f"{MAX_WORDS:,}",
+        )
     )
 
 
@@ -603,4 +784,11 @@ def usage_message(exc: click.UsageError) -> str:
     """Return a usage error as one line naming the help to read: ``No such option '--bogus'.
     (see: tablelog magicpunk draw --help)`` (the CLI's words, and the API's)."""
     where = exc.ctx.command_path if exc.ctx is not None else "tablelog"
-    return f"{exc.format_message()} (see: {where} --help)"
+    return lang.say(
+        msg(
+            "core.usage.see_help",
+            "{message} (see: {command} --help)",
+            message=exc.format_message(),
+            command=where,
+        )
+    )

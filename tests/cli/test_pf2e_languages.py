@@ -82,12 +82,17 @@ def log(tmp_path: Path) -> Path:
     return path
 
 
+NAME_FIELD = {"en": "name", "ja": "名前", "ko": "이름"}
+"""The ``name`` field's label in each language (glossary/pf2e.toml, ``[field.name]``)."""
+
+
 def _names(lang: str, log: Path) -> dict[str, str]:
     """The ``name:`` line of each item as ``state ITEM`` shows it in ``lang``."""
     found = {}
+    head = f"  {NAME_FIELD[lang]}: "
     for item in ("longsword-1", "mace-1", "chain-1"):
         lines = said(lang, log, "state", item).splitlines()
-        found[item] = next(line for line in lines if line.startswith("  name: "))[8:]
+        found[item] = next(line for line in lines if line.startswith(head))[len(head) :]
     return found
 
 
