@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending
+from tablelog.cli.names import GlossaryChoice
 from tablelog.commands.pf2e import (
     ActivateRune,
     AddCharacter,
@@ -46,7 +47,7 @@ for _sub in (character_group, formula_group, item_group):
 )
 @click.option(
     "--crafting",
-    type=click.Choice(RANKS),
+    type=GlossaryChoice("pf2e.rank", RANKS),
     default="expert",
     show_default=True,
     help="Crafting proficiency rank (extra transfer days save Income Earned for it).",

@@ -57,11 +57,12 @@ def _rune_words() -> list[str]:
 
 
 def _base_words() -> list[str]:
-    """Every base item id and glossary word (English, Japanese, Korean)."""
+    """Every base item id, English name and glossary word (English, Japanese, Korean)."""
     from tablelog.rules import glossary
     from tablelog.rules.pf2e import catalogue
 
-    return list(dict.fromkeys([*catalogue.base_items(), *glossary.words_of("pf2e.base_item")]))
+    words = [*glossary.words_of("pf2e.base_item"), *glossary.words_of("pf2e.base_item_name")]
+    return list(dict.fromkeys([*catalogue.base_items(), *words]))
 
 
 def _name(value: Any, record: Mapping[str, Any] | None) -> Any:

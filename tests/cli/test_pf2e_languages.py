@@ -193,6 +193,9 @@ def test_did_you_mean_suggests_across_the_languages(log: Path) -> None:
     result = run("ko", log, "pf2e", "item", "add", "sword-3", "--base", "롱소")
     assert 1 == result.exit_code
     assert "롱소드" in result.stderr
+    result = run("en", log, "pf2e", "item", "add", "mail-2", "--base", "chain mai")
+    assert 1 == result.exit_code
+    assert "chain mail" in result.stderr  # the base item's English name, not only its id
 
 
 def test_the_rune_list_names_runes_in_the_readers_words(log: Path) -> None:
@@ -201,3 +204,42 @@ def test_the_rune_list_names_runes_in_the_readers_words(log: Path) -> None:
     assert "マイナー・リーンフォーシング" in listed
     rows = json.loads(said("ja", log, "pf2e", "rune", "list", "--usage", "shield", "--json"))
     assert "minor reinforcing" == rows[0]["name"]
+
+
+def test_transfer_swap_and_activate_take_names_in_any_language(log: Path) -> None:
+    """A transfer's RUNE and --swap, and activate's RUNE, in Japanese and Korean: the log
+    records the ids."""
+    said("en", log, "pf2e", "formula", "add", "Valeros", "frost")
+    stone = ("stone-1", "--base", "ルーンストーン", "--owner", "Valeros")
+    said("en", log, "pf2e", "item", "add", *stone)
+    said("en", log, "pf2e", "etch", "stone-1", "서리", "--by", "Valeros")
+    said("en", log, "pf2e", "etch", "longsword-1", "フレイミング", "--by", "Valeros")
+    moves = ("--from", "stone-1", "--to", "mace-1", "--by", "Valeros")
+    said("ko", log, "pf2e", "transfer", "フロスト", *moves)
+    swaps = ("--from", "longsword-1", "--to", "mace-1", "--by", "Valeros", "--swap", "フロスト")
+    said("ja", log, "pf2e", "transfer", "화염", *swaps)
+    said("ja", log, "pf2e", "activate", "longsword-1", "서리", "--by", "Valeros")
+    recorded = [json.loads(line) for line in said("en", log, "log", "--json").splitlines()]
+    moved = [r["data"] for r in recorded if r["type"] == "pf2e.RuneTransferred"]
+    assert [("frost", None), ("flaming", "frost")] == [(m["rune"], m["swap"]) for m in moved]
+    assert "frost" == recorded[-1]["data"]["rune"]
+    items = json.loads(said("en", log, "state", "--json"))["items"]
+    assert "+1 frost longsword" == items["longsword-1"]["name"]
+    assert "+1 striking flaming mace" == items["mace-1"]["name"]
+
+
+def test_ranks_usages_and_categories_are_taken_in_any_language(log: Path) -> None:
+    """--crafting マスター / 통달 is master; rune list --usage and base list --category take the
+    glossary's words."""
+    said("en", log, "pf2e", "character", "add", "Kyra", "--crafting", "マスター")
+    said("en", log, "pf2e", "character", "add", "Ezren", "--crafting", "전설")
+    folded = json.loads(said("en", log, "state", "--json"))["characters"]
+    assert ("master", "legendary") == (folded["Kyra"]["crafting"], folded["Ezren"]["crafting"])
+    shields = json.loads(said("en", log, "pf2e", "rune", "list", "--usage", "盾", "--json"))
+    assert shields == json.loads(
+        said("en", log, "pf2e", "rune", "list", "--usage", "shield", "--json")
+    )
+    bases = json.loads(said("en", log, "pf2e", "base", "list", "--category", "방패", "--json"))
+    assert bases and {"shield"} == {b["category"] for b in bases}
+    result = run("en", log, "pf2e", "character", "add", "Seoni", "--crafting", "名人")
+    assert 2 == result.exit_code

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from tablelog.cli.catalogues import echo_rows
+from tablelog.cli.names import GlossaryChoice
 from tablelog.lang import reader
 from tablelog.rules.pf2e import catalogue as cat
 
@@ -58,7 +59,7 @@ def rune_group() -> None:
 @rune_group.command("list")
 @click.option(
     "--usage",
-    type=click.Choice(_USAGES),
+    type=GlossaryChoice("pf2e.usage", _USAGES),
     help="Only runes an item of this usage takes (melee-weapon: weapon runes too).",
 )
 @click.option("--max-level", type=click.IntRange(0, 30), help="Only runes of this level or lower.")
@@ -100,7 +101,9 @@ def base_group() -> None:
 
 
 @base_group.command("list")
-@click.option("--category", type=click.Choice(_CATEGORIES), help="Only this category.")
+@click.option(
+    "--category", type=GlossaryChoice("pf2e.category", _CATEGORIES), help="Only this category."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def base_list(category: str | None, as_json: bool) -> None:
     """List the base items an item can be made of.
