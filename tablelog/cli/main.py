@@ -200,9 +200,10 @@ def _zone(given: str | None) -> object:
 def _speak(given: str | None) -> None:
     """Make the reader's language the one ``--lang`` gives, else the environment's
     (:func:`tablelog.lang.choose`); the help and click's own words follow it."""
-    if given is None and reader().lang != "en":
-        return  # main() chose it from the environment already
-    words = Words(choose(given, os.environ))
+    lang = choose(given, os.environ)
+    if reader().lang == lang:
+        return  # main() chose it from the environment already (or an earlier call, in-process)
+    words = Words(lang)
     set_reader(words)
     speak(words)
     translate(cli, words)
