@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -20,7 +20,7 @@ from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.systems.declaration import parsed
-from tablelog.text import Listed, Msg, Term, english, msg
+from tablelog.text import Listed, Msg, Shown, Term, english, msg
 
 __all__ = [
     "Env",
@@ -40,6 +40,8 @@ __all__ = [
     "echo_json",
     "change_lines",
     "fmt_value",
+    "field_text",
+    "shown_fields",
     "domain_errors",
     "echo",
     "command_words",
@@ -441,7 +443,8 @@ def show_escaped(exc: click.ClickException) -> None:
 
 def echo_outcome(outcome: Any, system: str | None = None) -> None:
     """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed (their
-    fields in the reader's words: ``system``'s glossary)."""
+    fields in the reader's words: ``system``'s glossary; the values a ``system`` declares
+    ``shown`` as the reader's language writes them, :func:`change_lines`)."""
     words = reader()
     if not outcome.written and outcome.applied and not outcome.repeated:
         echo(words(msg("core.dry_run.nothing", "dry run: nothing appended")))
@@ -485,7 +488,9 @@ def change_lines(
     (:func:`field_path`).
 
     A list that only gained or lost elements shows them (``formulas: +flaming``); with
-    ``group_records``, a character or item created or removed shows on one line.
+    ``group_records``, a character or item created or removed shows on one line. A field the
+    log's ``system`` declares ``shown`` shows its values as the reader's language writes them
+    (a pf2e item's name).
 
     Args:
         changes: ``(path, old, new)``.
@@ -504,6 +509,7 @@ def change_lines(
                 shown.add(head)
                 lines.append(grouped[head])
             continue
+        old, new = (_shown(system, path, v, names, within) for v in (old, new))
         lines.append(f"{field_path(path, system, words, names, within)}: {_change_text(old, new)}")
     return lines
 
@@ -573,6 +579,54 @@ def _fields_text(path: str, system: str | None, words: Words) -> str:
     return ".".join(field_word(system, part, words) for part in path.split("."))
 
 
+def shown_fields(system: str | None) -> Mapping[str, Callable[[Any, Any], Any]]:
+    """Return the fields ``system`` shows its own way in text views (its declaration's
+    ``shown``; none for no system or one this installation does not have)."""
+    if system is None:
+        return {}
+    from tablelog import systems
+
+    try:
+        return systems.get(system).shown
+    except systems.SystemUnavailable:
+        return {}
+
+
+def field_text(system: str | None, field: str, value: Any, record: Any = None) -> str:
+    """Return a character's or item's field value as a text view shows it: as the reader's
+    language writes it for a field the system declares ``shown`` (``record``: the whole
+    record, where the view has it), else :func:`fmt_value`."""
+    present = shown_fields(system).get(field)
+    words = reader()
+    if present is None or value is None or words.lang == "en":  # English: the value as it is
+        return fmt_value(value)
+    made = present(value, record)
+    return words.value(made) if isinstance(made, Shown | Msg) else fmt_value(made)
+
+
+def _shown(
+    system: str | None,
+    path: str,
+    value: Any,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
+) -> Any:
+    """A change's value at ``path`` (``items.NAME.FIELD``, or ``FIELD`` within one record's
+    history) as its system shows it: a record's own field only, never a nested one."""
+    if value is None or not shown_fields(system):
+        return value
+    if within:
+        field = path
+    else:
+        section, _, rest = path.partition(".")
+        if section not in ("characters", "items") or not rest:
+            return value
+        field = _entity_split(rest, names)[1]
+    if field not in shown_fields(system):
+        return value
+    return field_text(system, field, value)
+
+
 def _record_groups(
     changes: list[tuple[str, Any, Any]],
     words: Words,
@@ -588,7 +642,7 @@ def _record_groups(
             continue
         if old is None:
             created.setdefault(head, []).append(
-                f"{field_word(system, field, words)}={fmt_value(new)}"
+                f"{field_word(system, field, words)}={fmt_value(_shown(system, path, new, names))}"
             )
         elif new is None:
             removed[head] = removed.get(head, 0) + 1

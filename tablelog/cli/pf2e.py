@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending
+from tablelog.cli.names import GlossaryChoice
 from tablelog.commands.pf2e import (
     ActivateRune,
     AddCharacter,
@@ -46,7 +47,7 @@ for _sub in (character_group, formula_group, item_group):
 )
 @click.option(
     "--crafting",
-    type=click.Choice(RANKS),
+    type=GlossaryChoice("pf2e.rank", RANKS),
     default="expert",
     show_default=True,
     help="Crafting proficiency rank (extra transfer days save Income Earned for it).",
@@ -207,8 +208,10 @@ def _status_line(name: str, c: dict[str, Any]) -> list[Msg | str]:
             msg("pf2e.status.formulas", "{n} formulas", n=len(c.get("formulas") or [])),
             msg("pf2e.status.spent", "spent {gp} gp", gp=c.get("spent_gp")),
         ]
+    from tablelog.cli.core import field_text
+
     parts: list[Msg | str] = [
-        c.get("name", ""),
+        field_text("pf2e", "name", c.get("name"), c) if c.get("name") else "",
         msg(
             "pf2e.status.held_by",
             "held by {owner}",

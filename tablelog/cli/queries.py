@@ -14,6 +14,7 @@ from tablelog.cli.core import (
     change_lines,
     domain_errors,
     echo,
+    field_text,
     field_word,
     fmt_value,
     reader,
@@ -88,7 +89,7 @@ def _render_entity(name: str, data: dict[str, Any], system: str, indent: str = "
     words = reader()
     lines = [f"{indent}{name}"]
     lines += [
-        f"{indent}  {field_word(system, key, words)}: {fmt_value(value)}"
+        f"{indent}  {field_word(system, key, words)}: {field_text(system, key, value, data)}"
         for key, value in data.items()
     ]
     return lines

@@ -104,6 +104,14 @@ class Words:
             return texts.shown(value, self.lang, shown)
         return None
 
+    def value(self, value: Any) -> str:
+        """Return one value of a sentence (a :class:`~tablelog.text.Shown`, a
+        :class:`~tablelog.text.Term`, a nested sentence, a plain value) as this reader reads it:
+        what a text view shows in a field (``state``'s name of a pf2e item)."""
+        if isinstance(value, Msg | str):
+            return self(value)
+        return self(Msg("", "{value}", {"value": value}))  # no template: nothing to translate
+
     def term(self, kind: str, key: str) -> str:
         """Return the glossary's word for ``key`` of ``kind`` in this language."""
         return glossary.word(kind, key, self.lang)

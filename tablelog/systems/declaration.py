@@ -148,6 +148,11 @@ class System:
         adds: Command class -> the field holding the name it adds to the table (a character,
             an item, a unit): the decide step refuses a name that differs from a taken one
             only by case unless the command's ``force`` is set (CORE-NAME).
+        shown: A character's or item's field -> ``fn(value, record or None) -> value``: the
+            value as the text views show it (``state``, ``status``, a change's old and new
+            value; ``record`` is the whole record where the view has it): a
+            :class:`~tablelog.text.Shown` each language writes its own way (pf2e: an item's
+            generated name). JSON shows the value as it is.
         sheet: Returns its :class:`~tablelog.texts.sheet.Sheet` (how its records read: the
             page, the ccfolia and Udonarium exports), or None.
     """
@@ -173,6 +178,7 @@ class System:
     vocabulary: Mapping[str, Callable[[Any], Any]] = attrs.Factory(dict)
     suggest: Callable[[Any, State], Any] | None = None
     adds: Mapping[type, str] = attrs.Factory(dict)
+    shown: Mapping[str, Callable[[Any, Mapping[str, Any] | None], Any]] = attrs.Factory(dict)
     sheet: Callable[[], Any] | None = None
 
     @property

@@ -1,5 +1,9 @@
 """The texts of the pf2e events: their one-line descriptions and audit lines, as data.
 
+An item's generated name (PF2E-RUNE-3) is a :class:`~tablelog.text.Shown` value
+(:mod:`tablelog.rules.pf2e.names`): English shows the recorded name, Japanese and Korean the
+name each writes from its runes and base item (:func:`_item_name`).
+
 Money reads as gp (:func:`~tablelog.rules.core.gp_text`). A breakdown's values (and a failed
 transfer's ``reason``) are the words the event recorded, shown as they are; its keys are terms
 of the ``pf2e.breakdown`` glossary (:func:`~tablelog.texts.core.breakdown_lines`).
@@ -7,6 +11,7 @@ of the ``pf2e.breakdown`` glossary (:func:`~tablelog.texts.core.breakdown_lines`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.pf2e import (
@@ -24,12 +29,20 @@ from tablelog.events.pf2e import (
     RuneTransferred,
 )
 from tablelog.rules.core import gp_text
+from tablelog.rules.pf2e import names
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 from tablelog.text import Msg, Term, msg, msgn
-from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.texts.core import breakdown_lines, describes, explains, rules_line, shows
 from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
+
+
+@shows(names.KIND)
+def _item_name(value: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    """An item's name as Japanese (``＋1ロングソード``) and Korean (``+1 롱소드``) write it;
+    English: None (the recorded name). See :func:`tablelog.rules.pf2e.names.localized`."""
+    return names.localized(value, lang)
 
 
 def _rune(rune_id: str) -> Term:

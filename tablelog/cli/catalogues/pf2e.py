@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from tablelog.cli.catalogues import echo_rows
+from tablelog.cli.names import GlossaryChoice
+from tablelog.lang import reader
 from tablelog.rules.pf2e import catalogue as cat
 
 __all__ = ["attach", "rune_json", "base_json"]
@@ -57,7 +59,7 @@ def rune_group() -> None:
 @rune_group.command("list")
 @click.option(
     "--usage",
-    type=click.Choice(_USAGES),
+    type=GlossaryChoice("pf2e.usage", _USAGES),
     help="Only runes an item of this usage takes (melee-weapon: weapon runes too).",
 )
 @click.option("--max-level", type=click.IntRange(0, 30), help="Only runes of this level or lower.")
@@ -75,6 +77,9 @@ def rune_list(usage: str | None, max_level: int | None, as_json: bool) -> None:
         for r in cat.runes().values()
         if (taken is None or r.usage in taken) and (max_level is None or r.level <= max_level)
     ]
+    words = reader()
+    if not as_json and words.lang != "en":  # the name a Japanese or Korean table writes
+        rows = [{**row, "name": words.term("pf2e.rune", row["id"])} for row in rows]
     echo_rows(
         rows,
         {
@@ -96,7 +101,9 @@ def base_group() -> None:
 
 
 @base_group.command("list")
-@click.option("--category", type=click.Choice(_CATEGORIES), help="Only this category.")
+@click.option(
+    "--category", type=GlossaryChoice("pf2e.category", _CATEGORIES), help="Only this category."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def base_list(category: str | None, as_json: bool) -> None:
     """List the base items an item can be made of.

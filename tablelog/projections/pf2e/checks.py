@@ -14,6 +14,7 @@ from tablelog.projections.core import State
 from tablelog.projections.pf2e.entities import Character, Etching, Item, characters, items
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, Unknown, require
+from tablelog.rules.pf2e.names import record_name
 from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = [
@@ -316,7 +317,7 @@ def check_invest(state: State, item_id: str, by: str) -> None:
             "pf2e.invest.no_trait",
             "{item} ({name}) has no invested trait: only armor with runes is invested",
             item=item_id,
-            name=record["name"],
+            name=record_name(record),
         ),
     )
     check_holds(state, by, item_id, "PF2E-INVEST-1")

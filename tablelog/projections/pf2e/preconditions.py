@@ -42,6 +42,7 @@ from tablelog.projections.pf2e.checks import (
 )
 from tablelog.projections.pf2e.entities import Item
 from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.pf2e.names import record_name
 from tablelog.rules.pf2e.runesets import holds_no_rune_text, no_slot_text, without_one
 from tablelog.text import Listed, Msg, Term, msg
 
@@ -145,7 +146,7 @@ def _check_etched_item(record: Item, e: RuneEtched) -> None:
         _require_slot(record, e.item, e.rune)
     _require_runes(
         e.item,
-        held,
+        record,
         _before(e.sheet, [e.rune], [e.replaces]),
         e.sheet,
         "PF2E-ETCH-1",
@@ -173,7 +174,7 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
     )
     _require_runes(
         e.source,
-        item(state, e.source)["runes"],
+        item(state, e.source),
         _before(e.source_sheet, [e.swap], [e.rune]),
         e.source_sheet,
         "PF2E-XFER-1",
@@ -181,7 +182,7 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
     )
     _require_runes(
         e.target,
-        target["runes"],
+        target,
         _before(e.target_sheet, [e.rune], [e.swap]),
         e.target_sheet,
         "PF2E-XFER-1",
@@ -256,9 +257,11 @@ def _before(
 
 
 def _require_runes(
-    item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet, rule: str, what: Msg
+    item_id: str, record: Item, before: Sequence[str], sheet: ItemSheet, rule: str, what: Msg
 ) -> None:
-    """Refuse when the item no longer holds the runes the event was decided on."""
+    """Refuse when the item no longer holds the runes the event was decided on (the name the
+    sheet recorded shown as each language writes it, :mod:`tablelog.rules.pf2e.names`)."""
+    held = record["runes"]
     if Counter(held) != Counter(before):
         raise RuleViolation(
             rule,
@@ -268,7 +271,9 @@ def _require_runes(
                 what=what,
                 item=item_id,
                 before=_runes_text(before),
-                name=sheet.name,
+                name=record_name(
+                    {"base": record["base"], "name": sheet.name, "runes": sheet.runes}
+                ),
                 held=_runes_text(held),
             ),
         )

@@ -14,6 +14,7 @@ from importlib import resources
 
 import attrs
 
+from tablelog.rules import glossary
 from tablelog.rules.core import RuleViolation, Unknown
 from tablelog.text import msg
 
@@ -177,14 +178,23 @@ def resolve_rune(name: str) -> str | None:
     """Return the catalogue id for a rune id or legacy alias, or None if unknown.
 
     ``"disrupting"`` -> ``"vitalizing"`` (the remaster renamed it); ids are matched after
-    lower-casing and turning spaces into hyphens, so ``"Greater Striking"`` works too.
+    lower-casing and turning spaces into hyphens, so ``"Greater Striking"`` works too. A rune's
+    name in any of the glossary's languages names it too (``フレイミング``, ``화염``,
+    ``ディスラプティング``: :func:`tablelog.rules.glossary.key_of`).
 
-    Source: data/README.md (aliases column); PF2E-RUNE-5 names the disrupting rune.
+    Source: data/README.md (aliases column); PF2E-RUNE-5 names the disrupting rune;
+    glossary/pf2e.toml (issue 27: names in any of the three languages).
     """
     key = name.strip().lower().replace(" ", "-")
     if key in runes():
         return key
-    return _aliases().get(key)
+    found = _aliases().get(key)
+    if found is not None:
+        return found
+    word = glossary.key_of("pf2e.rune", name)
+    if word is None:
+        return None
+    return word if word in runes() else _aliases().get(word)
 
 
 def rune(name: str, rule_id: str = "UNKNOWN-NAME") -> Rune:
@@ -207,12 +217,20 @@ def rune(name: str, rule_id: str = "UNKNOWN-NAME") -> Rune:
 
 
 def base_item(name: str, rule_id: str = "UNKNOWN-NAME") -> BaseItem:
-    """Return the base item called ``name``.
+    """Return the base item called ``name``: its id, or its name in any of the glossary's
+    languages (``ロングソード``, ``롱소드``, ``chain mail``).
 
     Raises:
-        RuleViolation: ``rule_id`` if the base item catalogue has no such id.
+        RuleViolation: ``rule_id`` if the base item catalogue has no such id or name.
     """
     found = base_items().get(name.strip().lower())
+    if found is None:
+        key = glossary.key_of("pf2e.base_item", name) or glossary.key_of(
+            "pf2e.base_item_name", name
+        )
+        found = base_items().get(key) if key is not None else None
+        if found is None and key is not None:  # a name: the base item of that name
+            found = next((b for b in base_items().values() if b.name == key), None)
     if found is None:
         raise RuleViolation(
             rule_id,
