@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES
 from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer", "unseen_draws"]
@@ -116,11 +117,12 @@ class Viewer:
             return line
         line = self._enemy_event(line)
         hidden = self.hidden.owner_events.get(kind) if isinstance(kind, str) else None
-        if kind == "core.SeatAdded" or hidden is not None:
+        if kind in SEAT_TYPES or hidden is not None:
             line = copy.deepcopy(line)
             data = line["data"]
-            if kind == "core.SeatAdded":
-                data.pop("token_sha256", None)
+            if kind in SEAT_TYPES:  # a credential's hash is the GM's alone
+                for field in SEAT_SECRETS:
+                    data.pop(field, None)
             elif hidden is not None and not self.owns(data.get(hidden[0])):
                 for field in hidden[2]:
                     if isinstance(data.get(field), list):

@@ -118,7 +118,7 @@ class Table:
         Raises:
             Refusal: 503 when the log cannot be used, or is signed (see docs/SERVER.md).
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             now = time.monotonic()
             state = self.session.state()
             if not within_s or now - self._looked > within_s or self.known > state.seq:
@@ -137,29 +137,43 @@ class Table:
             )
         return state
 
+    def _usable(self) -> contextlib.AbstractContextManager[None]:
+        """Turn a log that cannot be used into a 503 naming the table, never the server's
+        files or database (``/srv/tables/ID.tlog`` reads as ``table ID``)."""
+        folder = self.path.partition("#")[0] if "#" in self.path else os.path.dirname(self.path)
+        return _usable({self.path: f"table {self.table_id}", folder: "the store"})
+
     def current(self) -> State:
         """Return the state in memory, as the last :meth:`state` or command left it (no look
         at the store: within a request that has just caught up)."""
-        with self.lock, _usable():
+        with self.lock, self._usable():
             return self.session.state()
 
-    def seat_of(self, token: str, fresh: bool = True) -> Seat | None:
-        """Return the seat whose token this is (compared by hash), or None.
+    def seat_of(self, token: str, fresh: bool = True, kind: str = "token") -> Seat | None:
+        """Return the seat whose secret this is (compared by hash), or None.
 
         Args:
-            token: The request's token.
+            token: The request's secret.
             fresh: Catch up with the store first; False: on the state in memory (an event
                 stream's check before each delivery, right after its own catch-up).
+            kind: ``"token"`` (a bearer token), ``"session"`` (a browser session's cookie)
+                or ``"link"`` (a seat's page link, not yet used).
         """
         digest = token_hash(token)
         for name, seat in seats(self.state() if fresh else self.current()).items():
-            if secrets.compare_digest(seat["token_sha256"], digest):
+            if kind == "token":
+                held = [seat["token_sha256"]]
+            elif kind == "session":
+                held = list(seat.get("sessions", ()))
+            else:
+                held = [seat.get("link_sha256") or ""]
+            if any(secrets.compare_digest(h, digest) for h in held):
                 return Seat(name, seat["role"], tuple(seat["characters"]))
         return None
 
     def execute(self, command: object, actor: str) -> Outcome:
         """Decide and append a command record (not a command line) as ``actor``."""
-        with self.lock, _usable():
+        with self.lock, self._usable():
             self.state()
             self.session.actor = actor
             outcome = self.session.execute(command)
@@ -190,7 +204,7 @@ class Table:
             RuleViolation: the command is refused (nothing appended).
             Refusal: 503 the log cannot be used.
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             marker = isinstance(command, Undo | Redo)
             self.state(0.0 if dry_run or marker else self.look_s)
             self.session.actor = seat.name
@@ -227,7 +241,7 @@ class Table:
         history or a report, which must not hold the table's lock), closed after."""
         session = Session(self.spec, snapshots=False)
         try:
-            with _usable():
+            with self._usable():
                 yield session
         finally:
             session.log.close()
@@ -239,7 +253,7 @@ class Table:
         Raises:
             Refusal: 503 when the log cannot be used.
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             return self._tail.after(self.session.log, seq, self.session.state().seq, limit)
 
     async def wait(self, seq: int, timeout_s: float) -> None:
@@ -304,6 +318,8 @@ class Tables:
         # memory, looking once a second or when the watcher (of a table with event streams)
         # reported another process's append (Table's look_s)
         self.look_s = COMMAND_LOOK_S if self.kind == "postgresql" else 0.0
+        # what the store's messages call its files or database, and what a client reads
+        self._names = {self.catalog.folder: "the store"} if self.catalog.folder else {}
 
     def get(self, table_id: str) -> Table:
         """Return the table ``table_id``.
@@ -316,7 +332,7 @@ class Tables:
             if table is not None:
                 self._open.move_to_end(table_id)
                 return table
-        with _usable():
+        with _usable(self._names):
             if not self.catalog.exists(table_id):
                 raise Refusal(404, "not_found", f"no table {table_id!r}")
             table = Table(table_id, self.catalog.spec(table_id), self.look_s)
@@ -343,7 +359,7 @@ class Tables:
         Raises:
             Refusal: 503 when the store cannot be used.
         """
-        with _usable():
+        with _usable(self._names):
             return self.catalog.ids()
 
     def create(self, system: str, title: str, seed: int | None, options: dict[str, Any]) -> Table:
@@ -361,12 +377,25 @@ class Tables:
             made = Session.create(self.catalog.url, system, title=title, seed=seed, options=options)
         except SystemUnavailable as exc:
             raise Refusal(400, "usage", str(exc)) from None
+        except ValueError as exc:  # a seed out of range, an option the system does not take
+            raise Refusal(400, "usage", str(exc)) from None
         except RuleViolation as exc:
             raise Refusal(422, "rule", exc.message, exc.rule_id) from None
         except LogError as exc:
-            raise Refusal(503, "log", str(exc)) from None
+            raise Refusal(503, "log", _scrubbed(str(exc), self._names)) from None
         made.log.close()
         return self.get(table_id_of(made.log))
+
+    def discard(self, table: Table) -> None:
+        """Remove a table this process has just created and does not keep (its GM seat could
+        not be added): a refused creation leaves no table behind."""
+        from tablelog.store.url import discard_log
+
+        with self._lock:
+            self._open.pop(table.table_id, None)
+        with table.lock, contextlib.suppress(LogError, OSError):
+            discard_log(table.session.log)
+            table.session.log.close()
 
     def watch(self, table: Table) -> None:
         """Have the store's watcher report other processes' appends to ``table``."""
@@ -386,11 +415,20 @@ class Tables:
 
 
 @contextlib.contextmanager
-def _usable() -> Iterator[None]:
-    """Turn a log that cannot be used into a 503 refusal for its table."""
+def _usable(names: dict[str, str] | None = None) -> Iterator[None]:
+    """Turn a log that cannot be used into a 503 refusal for its table; ``names`` maps what
+    the store's message may name (a file, the store's folder) to what a client reads."""
     from tablelog.systems import SystemUnavailable
 
     try:
         yield
     except (LogError, SystemUnavailable) as exc:
-        raise Refusal(503, "log", str(exc)) from None
+        raise Refusal(503, "log", _scrubbed(str(exc), names or {})) from None
+
+
+def _scrubbed(message: str, names: dict[str, str]) -> str:
+    """``message`` with every name of ``names`` replaced (the longest first)."""
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            message = message.replace(name, names[name])
+    return message

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import attrs
+
 from tablelog import actions, systems
-from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
+from tablelog.commands.core import AddNote, AddSeat, OpenSession, Redo, RevokeSeat, RotateSeat, Undo
+from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES, event_class
 from tablelog.lang import ENGLISH, Words, params_of, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
@@ -23,6 +26,10 @@ from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
 from tablelog.text import Listed, Term, msg
 
+_SEAT_FIELDS = {
+    kind: {f.name for f in attrs.fields(event_class(kind))}  # type: ignore[arg-type]
+    for kind in SEAT_TYPES
+}
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
 __all__ = [
@@ -79,8 +86,8 @@ def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]
     from tablelog.events.codec import CodecError, from_record
 
     data = line["data"]
-    if line["type"] == "core.SeatAdded":  # its description needs no token hash
-        data = {**data, "token_sha256": ""}
+    if line["type"] in SEAT_TYPES:  # its description needs no credential's hash
+        data = {**{k: "" for k in SEAT_SECRETS if k in _SEAT_FIELDS[line["type"]]}, **data}
     try:
         event = from_record(line["type"], line["v"], data)
         return ENGLISH.event(event), ENGLISH.explain(event)
@@ -402,9 +409,13 @@ def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str,
     return made
 
 
-def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
-    """Append ``core.SeatAdded`` (the token's hash only)."""
-    _seat_command(table, AddSeat(name, role, tuple(characters), token_hash(token)))
+def add_seat(
+    table: Table, name: str, role: str, characters: list[str], token: str, link: str
+) -> None:
+    """Append ``core.SeatAdded`` (the token's and the link's hashes)."""
+    _seat_command(
+        table, AddSeat(name, role, tuple(characters), token_hash(token), token_hash(link))
+    )
 
 
 def revoke_seat(table: Table, name: str) -> None:
@@ -412,6 +423,36 @@ def revoke_seat(table: Table, name: str) -> None:
     if name not in {n for n in _seat_names(table)}:
         raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
     _seat_command(table, RevokeSeat(name))
+
+
+def rotate_seat(table: Table, name: str, token: str, link: str) -> Seat:
+    """Append ``core.SeatRotated``: the seat's new token and link (its
+    old ones and its sessions stop working); return the seat. 404 when there is no such seat."""
+    from tablelog.projections.core import seats
+
+    if name not in {n for n in _seat_names(table)}:
+        raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
+    _seat_command(table, RotateSeat(name, token_hash(token), token_hash(link)))
+    seat = seats(table.current())[name]
+    return Seat(name, seat["role"], tuple(seat["characters"]))
+
+
+def open_session(table: Table, link: str, session: str) -> Seat:
+    """Exchange the seat's page link for a browser session (``core.SeatSessionOpened``, as the
+    seat); return the seat.
+
+    Raises:
+        Refusal: 401 when the link opens no seat of the table (used up, replaced, or never
+            one: the other process that exchanged it first wins).
+    """
+    seat = table.seat_of(link, kind="link")
+    if seat is None:
+        raise Refusal(401, "unauthorized", "this link is used up or was replaced")
+    try:
+        table.execute(OpenSession(token_hash(link), token_hash(session)), seat.name)
+    except RuleViolation:
+        raise Refusal(401, "unauthorized", "this link is used up or was replaced") from None
+    return seat
 
 
 def _seat_names(table: Table) -> list[str]:

@@ -1,6 +1,7 @@
 // The server's page (for the server token): the tables, a form to create one that shows the new
 // table's GM seat link (kept until the next table is created), and a form to add seats that shows
-// each seat's link. The token reaches the page once, as /?token=…, and stays in a cookie.
+// each seat's link (one-time links, as the server's answers give them). The server token reaches
+// the page once, as /?token=…, which the server exchanges for a session in a cookie.
 "use strict";
 (() => {
   const app = document.getElementById("app");
@@ -8,8 +9,6 @@
   const api = (path, body) => window.tl.api(`/api${path}`, body);
   const out = el("pre", { id: "out", role: "status", "aria-live": "polite" });
   const created = el("pre", { id: "created", role: "status", "aria-live": "polite" });
-  // A seat's link as the server's answers build it: the table's page with the token once.
-  const seatLink = (id, token) => `${location.origin}/t/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
 
   function login() {
     app.replaceChildren(el("section", {}, el("h2", {}, "Server token"),
@@ -38,7 +37,7 @@
       const c = await api("/tables", { system: f.get("system"), title: f.get("title") || "" });
       if (c.status === 201) await load(c.body.table_id);
       created.textContent = c.status === 201
-        ? `Created table ${c.body.table_id}. The GM's seat link (keep it; it is shown once): ${seatLink(c.body.table_id, c.body.gm_token)}`
+        ? `Created table ${c.body.table_id}. The GM's seat link (keep it; it is shown once): ${c.body.url}`
         : errorText(c.body);
     } },
       el("label", { for: "system" }, "System "),
