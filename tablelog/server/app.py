@@ -27,7 +27,6 @@ from tablelog.server.auth import (
     check_page_write,
     credential,
     is_server_session,
-    new_secret,
 )
 from tablelog.server.errors import MAX_BODY_BYTES, MAX_LOG_LIMIT
 from tablelog.server.links import Links
@@ -66,7 +65,9 @@ ERRORS = {
         (401, "no token, or a token not good for this table"),
         (403, "not this seat's to do"),
         (404, "no such table or name"),
+        (409, "a request id the table holds for another seat's or another command's request"),
         (413, "a body over 64 KiB"),
+        (415, "a write with the page's cookie that is not application/json"),
         (422, "refused by a rule"),
         (503, "the table's log cannot be used"),
     )
@@ -236,7 +237,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
         server_only(request, "creating a table")
         table = tables.create(data.system, data.title, data.seed, dict(data.options))
-        gm_token, link = new_secret(), new_secret()  # the table's own GM seat, not the server's
+        gm_token, link = table.mint(), table.mint()  # the table's own GM seat, not the server's
         try:
             views.add_seat(table, "gm", "gm", [], gm_token, link)
         except BaseException:  # a table without its GM seat is no table: none is left behind
@@ -260,7 +261,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
     def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
         table = gm_only(request, table_id)
-        token, link = new_secret(), new_secret()
+        token, link = table.mint(), table.mint()
         views.add_seat(table, data.name, data.role, data.characters, token, link)
         url = page_url(request, table_id, link)
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
@@ -276,7 +277,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         and its browser sessions stop working at once (the seat keeps its name, role,
         characters and actions)."""
         table = gm_only(request, table_id)
-        token, link = new_secret(), new_secret()
+        token, link = table.mint(), table.mint()
         seat = views.rotate_seat(table, _name(name), token, link)
         url = page_url(request, table_id, link)
         return SeatCreated(seat.name, seat.role, list(seat.characters), token, url)

@@ -41,7 +41,6 @@ __all__ = [
     "own_origins",
     "server_session",
     "is_server_session",
-    "new_secret",
     "SAFE_METHODS",
 ]
 
@@ -56,11 +55,6 @@ class Credential:
 
     kind: str
     secret: str
-
-
-def new_secret() -> str:
-    """Return a fresh secret (a token, a link or a session): 32 URL-safe characters."""
-    return secrets.token_urlsafe(24)
 
 
 def credential(request: Request[Any, Any, Any], cookie_name: str) -> Credential:

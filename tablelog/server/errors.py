@@ -46,6 +46,7 @@ CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    409: "conflict",
     413: "too_large",
     415: "usage",
     422: "usage",

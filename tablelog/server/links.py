@@ -14,7 +14,7 @@ from typing import Any
 from litestar import Request
 
 from tablelog.server import views
-from tablelog.server.auth import Credential, check_origin, new_secret, server_session
+from tablelog.server.auth import Credential, check_origin, server_session
 from tablelog.server.tables import Refusal, Seat, Tables
 
 __all__ = ["Links"]
@@ -46,9 +46,10 @@ class Links:
 
     def exchange(self, table_id: str, link: str) -> str | None:
         """Use the link up for a new session of its seat: its secret, or None."""
-        session = new_secret()
         try:
-            views.open_session(self.tables.get(table_id), link, session)
+            table = self.tables.get(table_id)
+            session = table.mint()
+            views.open_session(table, link, session)
         except Refusal:
             return None
         return session

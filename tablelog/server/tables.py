@@ -29,12 +29,16 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import Redo, Undo
+from tablelog.events.core import Redone, Undone
+from tablelog.lang import say
 from tablelog.projections.core import State, roster, seats
+from tablelog.rules.core import RuleViolation
 from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
 from tablelog.store.catalog import Catalog
 from tablelog.store.follow import Watcher
 from tablelog.store.log import LogError
+from tablelog.text import msg
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
@@ -50,6 +54,13 @@ COMMAND_LOOK_S = 1.0
 def token_hash(token: str) -> str:
     """Return the hex SHA-256 of a token (what the log keeps of a seat's token)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+SECRET_PREFIX = "t2."  # a table's secret: t2.NONCE.MAC (Table.mint)
+
+
+def _gate_mac(key: bytes, nonce: str) -> str:
+    return hashlib.blake2b(nonce.encode(), key=key, digest_size=16).hexdigest()
 
 
 @attrs.frozen
@@ -106,6 +117,37 @@ class Table:
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
         self._tail = Tail()
         self.streamed: dict[tuple[Any, ...], list[Any]] = {}  # stream lines made, by seat kind
+        self._gate: bytes | None = None  # the key of the table's secrets (Table.mint)
+
+    def _gate_key(self) -> bytes:
+        """The key the table's secrets are made under: keyed by the session's seed (the GM's
+        alone, never sent to another seat) and its id, read from the log's header only."""
+        if self._gate is None:
+            with self.lock, self._usable():
+                header = self.session.header
+            self._gate = hashlib.blake2b(
+                b"tablelog seat secrets\0" + header.session_id.encode(),
+                key=header.seed.to_bytes(8, "big"),
+                digest_size=32,
+            ).digest()
+        return self._gate
+
+    def mint(self) -> str:
+        """Return a new secret of this table (a seat's token, link or session): ``t2.`` a
+        random nonce and its MAC under the table's key, so that a secret the table never
+        made is refused before the table is folded (:meth:`made`)."""
+        nonce = secrets.token_urlsafe(18)
+        return f"{SECRET_PREFIX}{nonce}.{_gate_mac(self._gate_key(), nonce)}"
+
+    def made(self, secret: str) -> bool:
+        """Whether ``secret`` is one this table made (:meth:`mint`): read from the header
+        alone, so a wrong or forged token costs no fold and no look at the records."""
+        if not secret.startswith(SECRET_PREFIX):
+            return False
+        nonce, _, mac = secret[len(SECRET_PREFIX) :].partition(".")
+        if not nonce or len(mac) != 32:
+            return False
+        return secrets.compare_digest(mac, _gate_mac(self._gate_key(), nonce))
 
     def state(self, within_s: float = 0.0) -> State:
         """Return the current state, caught up with whatever others appended.
@@ -159,6 +201,8 @@ class Table:
             kind: ``"token"`` (a bearer token), ``"session"`` (a browser session's cookie)
                 or ``"link"`` (a seat's page link, not yet used).
         """
+        if not self.made(token):
+            return None  # never made here: no fold, no look at the store
         digest = token_hash(token)
         for name, seat in seats(self.state() if fresh else self.current()).items():
             if kind == "token":
@@ -210,6 +254,8 @@ class Table:
             self.session.actor = seat.name
             if not dry_run or seat.role == "gm":
                 outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
+                if outcome.repeated:
+                    self._same_request(command, seat, outcome, request_id or "")
                 if outcome.written:
                     self._keep_written()
                 self._appended()
@@ -220,6 +266,51 @@ class Table:
                 if [a.event for a in self._preview(command).applied] != events:
                     return first, True
         return first, False
+
+    def _same_request(self, command: object, seat: Seat, outcome: Outcome, request_id: str) -> None:
+        """Refuse a request id the table holds for another seat's command, or for another
+        command: a repeated request is the same seat's same command, whose first answer it
+        gets (hold the lock). The command is decided again on the state it was first decided
+        on: deciders are pure, so the same command decides the same events (an undo or redo:
+        the same kind of marker, on the target it names).
+
+        Raises:
+            Refusal: 409 conflict naming the request id.
+        """
+        from tablelog import systems
+
+        first = outcome.applied[0].seq
+        actor = self.records_after(first - 1, 1)[0].actor
+        recorded = [a.event for a in outcome.applied]
+        if actor != seat.name:
+            same = False
+        elif isinstance(command, Undo | Redo):
+            kind = Undone if isinstance(command, Undo) else Redone
+            targets = {getattr(e, "target", None) for e in recorded}
+            same = all(isinstance(e, kind) for e in recorded) and (
+                command.target is None or command.target in targets
+            )
+        else:
+            before = self.session.state(first - 1) if first > 1 else self.session.blank_state()
+            try:
+                same = systems.decide(before, command) == recorded
+            except RuleViolation:
+                same = False
+        if not same:
+            raise Refusal(
+                409,
+                "conflict",
+                say(
+                    msg(
+                        "server.request.conflict",
+                        "request id {id!r} is #{seq}'s, another seat's or another command's: "
+                        "a repeated request is the same seat's same command; send a new id",
+                        id=request_id,
+                        seq=first,
+                    )
+                ),
+                params={"request_id": request_id, "seq": first},
+            )
 
     def _preview(self, command: object) -> Outcome:
         """A dry run of ``command`` decided with a fresh seed (hold the lock)."""
