@@ -118,6 +118,8 @@ class Table:
         self._tail = Tail()
         self.streamed: dict[tuple[Any, ...], list[Any]] = {}  # stream lines made, by seat kind
         self._gate: bytes | None = None  # the key of the table's secrets (Table.mint)
+        self._enemies: set[str] = set()  # names its records added as enemies (Table.enemies)
+        self._enemies_seq = 0  # how far the records were read for them
 
     def _gate_key(self) -> bytes:
         """The key the table's secrets are made under: keyed by the session's seed (the GM's
@@ -131,6 +133,29 @@ class Table:
                 digest_size=32,
             ).digest()
         return self._gate
+
+    def enemies(self) -> frozenset[str]:
+        """Return every name a record of the log added as an enemy up to the state in memory,
+        undone and retired ones included (read once, then only the new records): what a seat
+        that is not the GM's never sees the hidden figures of, in any view of any seq."""
+        from tablelog import systems
+        from tablelog.server.redact import enemy_named
+
+        with self.lock, self._usable():
+            end = self.session.state().seq
+            hidden = systems.get(self.session.state().system).hidden
+            if not hidden.enemy_sheets:
+                return frozenset()
+            while self._enemies_seq < end:
+                found = self._tail.after(self.session.log, self._enemies_seq, end, 10_000)
+                if not found:
+                    break
+                for rec in found:
+                    name = enemy_named(hidden, rec.type, rec.data)
+                    if name is not None:
+                        self._enemies.add(name)
+                self._enemies_seq = found[-1].seq
+            return frozenset(self._enemies)
 
     def mint(self) -> str:
         """Return a new secret of this table (a seat's token, link or session): ``t2.`` a

@@ -49,7 +49,13 @@ __all__ = [
 
 
 def _viewer(table: Table, seat: Seat) -> Viewer:
-    return Viewer.of(seat.role, seat.characters, table.state())
+    return viewer_of(table, seat, table.state())
+
+
+def viewer_of(table: Table, seat: Seat, state: Any) -> Viewer:
+    """The seat's viewer on ``state``; every enemy the log ever added stays an enemy to it."""
+    enemies = frozenset() if seat.role == "gm" else table.enemies()
+    return Viewer.of(seat.role, seat.characters, state, enemies)
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
@@ -225,8 +231,8 @@ def command(
     try:
         outcome, stand_in = table.command(parsed.command, seat, request_id, dry_run)
     except RuleViolation as exc:  # it may tell where a hidden card is: not to every seat
-        raise refused(exc, Viewer.of(seat.role, seat.characters, table.current()), table) from None
-    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the command
+        raise refused(exc, viewer_of(table, seat, table.current()), table) from None
+    viewer = viewer_of(table, seat, table.current())  # caught up by the command
     answer = _answer(table, outcome, viewer, request_id, preview=dry_run)
     answer["stand_in_rolls"] = stand_in  # see Table.command
     return answer, 201 if outcome.written else 200
@@ -397,7 +403,7 @@ def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str,
     if made is not None:
         return made
     records = table.records_after(after, 1000)
-    viewer = Viewer.of(seat.role, seat.characters, table.current())
+    viewer = viewer_of(table, seat, table.current())
     with table.lock:
         undone = undone_after(table.session.markers()) if records else set()
     lines = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
