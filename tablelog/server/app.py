@@ -66,9 +66,10 @@ ERRORS = {
         (403, "not this seat's to do"),
         (404, "no such table or name"),
         (409, "a request id the table holds for another seat's or another command's request"),
-        (413, "a body over 64 KiB"),
+        (413, "a body over 64 KiB, or a seat's command line over 4,000 characters"),
         (415, "a write with the page's cookie that is not application/json"),
         (422, "refused by a rule"),
+        (429, "a seat sent more commands or characters than it may in a while"),
         (503, "the table's log cannot be used"),
     )
 }

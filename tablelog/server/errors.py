@@ -50,6 +50,7 @@ CODES = {
     413: "too_large",
     415: "usage",
     422: "usage",
+    429: "too_many",
 }
 
 

@@ -8,7 +8,8 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -30,6 +31,7 @@ _SEAT_FIELDS = {
     kind: {f.name for f in attrs.fields(event_class(kind))}  # type: ignore[arg-type]
     for kind in SEAT_TYPES
 }
+T = TypeVar("T")
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
 __all__ = [
@@ -123,10 +125,26 @@ def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
         raise Refusal(
             422, "rule", f"there is no event #{at} (the log ends at #{now.seq})", "CORE-SEQ"
         )
-    with table.lock:
-        folded = now if at is None else table.session.state(at)
-    data = read_models.state_json(folded, systems.get(folded.system).to_json)
-    return _viewer(table, seat).state(data)
+    if at is None:
+        data = read_models.state_json(now, systems.get(now.system).to_json)
+        return _viewer(table, seat).state(data)
+
+    def made() -> dict[str, Any]:
+        with table.lock:
+            folded = table.session.state(at)
+        data = read_models.state_json(folded, systems.get(folded.system).to_json)
+        return _viewer(table, seat).state(data)
+
+    return _whole(table, seat, ("state", at), made)
+
+
+def _whole(table: Table, seat: Seat, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """A whole-log read's answer for the seat, made once per seq the table is at and kind of
+    seat (:class:`~tablelog.server.limits.WholeReads`)."""
+    from tablelog.server.limits import reads_of
+
+    kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters)
+    return reads_of(table).get((table.current().seq, kind, *key), make)
 
 
 def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
@@ -139,8 +157,18 @@ def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
 
 
 def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> list[dict[str, Any]]:
-    """``GET …/log``: the records after ``after`` as ``log --json`` lines, redacted."""
+    """``GET …/log``: the records after ``after`` as ``log --json`` lines, redacted (made once
+    per seq and kind of seat)."""
     table.state()
+    return _whole(
+        table,
+        seat,
+        ("log", after, show_all, limit),
+        lambda: _log(table, seat, after, show_all, limit),
+    )
+
+
+def _log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> list[dict[str, Any]]:
     viewer = _viewer(table, seat)
     with table.lock:
         undone = undone_after(table.session.markers())
@@ -156,10 +184,16 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
 
 def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted: its changes,
-    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``)."""
+    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``);
+    made once per seq and kind of seat."""
+    table.state()
+    return _whole(table, seat, ("history", name), lambda: _history(table, seat, name))
+
+
+def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     from tablelog.events.codec import to_record
 
-    now = table.state()
+    now = table.current()
     with table.reader() as session:
         undone = undone_after(session.markers())
         entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
@@ -214,6 +248,10 @@ def command(
             ),
             params={"seat": seat.name, "role": seat.role},
         )
+    if seat.role != "gm":
+        from tablelog.server.limits import budget_of
+
+        budget_of(table).take(seat.name, line, dry_run)
     if request_id is not None:
         from tablelog.store.format import is_request_id
 
@@ -501,6 +539,9 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
     def hidden(name: str, field: str) -> bool:
         return viewer.entity(name, {field: 0})[field] is None
 
-    with table.reader() as session:
-        made = build(session, until, describe, None if viewer.sees_all else hidden)
-    return render.html_page(made) if fmt == "html" else render.markdown(made)
+    def made() -> str:
+        with table.reader() as session:
+            built = build(session, until, describe, None if viewer.sees_all else hidden)
+        return render.html_page(built) if fmt == "html" else render.markdown(built)
+
+    return _whole(table, seat, ("report", fmt, until), made)
