@@ -22,6 +22,8 @@ from tablelog.cli.core import (
     show_escaped,
     usage_message,
 )
+from tablelog.cli.help import speak, translate
+from tablelog.lang import LANGUAGES, Words, choose, reader, set_reader
 
 __all__ = ["cli", "main"]
 
@@ -67,6 +69,11 @@ class LazyGroup(click.Group):
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """Return the command ``name``, its help in the reader's language."""
+        found = self._command(ctx, name)
+        return None if found is None else translate(found, reader())
+
+    def _command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in systems.names():
             try:
                 return systems.get(name).group()
@@ -99,6 +106,15 @@ class LazyGroup(click.Group):
     show_default=True,
     help="Who is logging (default $TABLELOG_ACTOR).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, param, value: _speak(value),
+    help="The language of everything it says: en, ja or ko (default $TABLELOG_LANG, else the "
+    "locale: LC_ALL, LC_MESSAGES, LANG).",
+)
 @click.version_option(package_name="tablelog")
 @click.pass_context
 def cli(ctx: click.Context, log_path: str, actor: str) -> None:
@@ -126,10 +142,22 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
     ctx.obj = Env(log_path=log_path, actor=actor)
 
 
+def _speak(given: str | None) -> None:
+    """Make the reader's language the one ``--lang`` gives, else the environment's
+    (:func:`tablelog.lang.choose`); the help and click's own words follow it."""
+    if given is None and reader().lang != "en":
+        return  # main() chose it from the environment already
+    words = Words(choose(given, os.environ))
+    set_reader(words)
+    speak(words)
+    translate(cli, words)
+
+
 def main() -> None:
     """Console-script entry point."""
     import signal
 
+    _speak(None)
     if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if "_TABLELOG_COMPLETE" in os.environ:  # bash/zsh/fish completion: names from the log too

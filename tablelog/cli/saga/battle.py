@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending, parsed
+from tablelog.cli.saga.calc_inputs import not_a_number
 from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
     AddUnit,
@@ -23,10 +24,11 @@ from tablelog.commands.saga import (
 )
 from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.saga import TechDefined
-from tablelog.rules.core import RuleViolation
+from tablelog.lang import say
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.figures import parse_number
 from tablelog.rules.saga.vitals import poison_random
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -52,7 +54,7 @@ def _fraction(text: str | None, option: str) -> Fraction | None:
     try:
         return parse_number(text)
     except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
+        raise click.BadParameter(not_a_number(text), param_hint=option) from None
 
 
 @click.group("unit")
@@ -167,7 +169,9 @@ def battle() -> None:
 def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> object:
     """Start a battle at turn 1. Example: tablelog saga battle start --seasons"""
     if terrain and seasons:
-        raise click.UsageError("--terrain and --seasons exclude each other")
+        raise click.UsageError(
+            say(msg("saga.usage.terrain_or_seasons", "--terrain and --seasons exclude each other"))
+        )
     return StartBattle(terrain=terrain, seasons=seasons)
 
 
@@ -198,12 +202,8 @@ def cast(
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
     """
     table = tuple(pairs(situation, "--situation", number=False))
-    try:  # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
-        parse_situation(table)
-    except RuleViolation as exc:
-        raise click.BadParameter(
-            f"{exc.rule_id}: {exc.message}", param_hint="--situation"
-        ) from None
+    # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
+    parsed(parse_situation, table, "--situation")
     return CastTech(
         actor=actor,
         tech=tech_id,

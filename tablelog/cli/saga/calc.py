@@ -14,31 +14,68 @@ import click
 
 from tablelog.cli.core import echo
 from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
+from tablelog.lang import say
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
+from tablelog.rules.saga.text import processes, tech, term
+from tablelog.text import Msg, msg
 
-__all__ = ["calc", "parse_resistances"]
+__all__ = ["calc", "parse_resistances", "render_lines", "render_text"]
 
 _TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
 
 
-def render_text(result: dict[str, Any]) -> str:
-    """Return the calculator's text output: the breakdown, then the damage per process."""
-    count = result["processes"]
-    lines = [f"tech {result['tech']}: {count} attack process{'' if count == 1 else 'es'}"]
+def render_lines(result: dict[str, Any]) -> list[Msg | str]:
+    """Return the calculator's text output as sentences: the tech and its processes, each
+    factor of the breakdown (its name a ``saga.breakdown`` term, padded as rendered), the
+    displayed power, the split and the damage per process."""
+    lines: list[Msg | str] = [
+        msg(
+            "saga.calc.tech",
+            "tech {tech}: {processes}",
+            tech=tech(result["tech"]),
+            processes=processes(result["processes"]),
+        )
+    ]
     if result["damage"] is None:
-        return "\n".join([*lines, f"no attack damage: {result['no_damage']} (SAGA-ATK-1)"])
-    width = max(len(k) for k in result["breakdown"])
-    lines += [f"  {k:<{width}}  {v}" for k, v in result["breakdown"].items()]
-    lines.append(f"displayed power: {result['displayed_power']}")
-    if len(result["split"]) > 1:
-        lines.append("shown split: " + " + ".join(map(str, result["split"])))
+        reason = term("no_damage", result["no_damage"])
+        return [
+            *lines,
+            msg("saga.calc.no_damage", "no attack damage: {reason} (SAGA-ATK-1)", reason=reason),
+        ]
+    names = {k: say(_factor(k)) for k in result["breakdown"]}
+    width = max(len(name) for name in names.values())
+    lines += [f"  {names[k]:<{width}}  {v}" for k, v in result["breakdown"].items()]
     lines.append(
-        f"damage per process: {result['damage']} at roll {result['roll']} "
-        f"(min {result['min']}, max {result['max']})"
+        msg("saga.calc.displayed", "displayed power: {power}", power=result["displayed_power"])
     )
-    return "\n".join(lines)
+    if len(result["split"]) > 1:
+        parts = " + ".join(map(str, result["split"]))
+        lines.append(msg("saga.calc.split", "shown split: {parts}", parts=parts))
+    lines.append(
+        msg(
+            "saga.calc.damage",
+            "damage per process: {damage} at roll {roll} (min {min}, max {max})",
+            damage=result["damage"],
+            roll=result["roll"],
+            min=result["min"],
+            max=result["max"],
+        )
+    )
+    return lines
+
+
+def _factor(key: str) -> Msg:
+    """A breakdown row's name (a ``saga.breakdown`` term), rendered before the rows are padded
+    to the longest name as the reader reads it."""
+    return msg("saga.calc.factor", "{factor}", factor=term("breakdown", key))
+
+
+def render_text(result: dict[str, Any]) -> str:
+    """Return the calculator's text output in the reader's words: the breakdown, then the
+    damage per process."""
+    return "\n".join(say(line) for line in render_lines(result))
 
 
 _SIGNED = click.IntRange(-MAX_STAT, MAX_STAT)
@@ -131,11 +168,13 @@ def calc(tech_id: str | None, **options: object) -> None:
     --resist 20 --target-stat 30
     """
     if options["guard_rate"] is not None and options["protect"] is not None:
-        raise click.UsageError("--guard-rate and --protect exclude each other")
+        raise click.UsageError(
+            say(msg("saga.calc.guard_or_protect", "--guard-rate and --protect exclude each other"))
+        )
     try:
         result = compute(tech_id, options)
     except RuleViolation as exc:
-        echo(f"error: {exc.rule_id}: {exc.message}", err=True)
+        echo(f"error: {exc.rule_id}: {say(exc.msg)}", err=True)
         sys.exit(1)
     if options["json"]:
         click.echo(json.dumps(result, ensure_ascii=False, sort_keys=False))

@@ -17,7 +17,8 @@ from importlib import resources
 
 import attrs
 
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import Listed, msg
 
 __all__ = [
     "ABILITIES",
@@ -141,7 +142,14 @@ def resolve_tech(name: str) -> str | None:
     ids = _ids_by_name_ja().get(unicodedata.normalize("NFC", name.strip()), ())
     if len(ids) > 1:
         raise RuleViolation(
-            "UNKNOWN-NAME", f"{name} names {len(ids)} techs ({', '.join(ids)}): give the id"
+            "UNKNOWN-NAME",
+            msg(
+                "saga.tech.ambiguous",
+                "{name} names {n} techs ({ids}): give the id",
+                name=name,
+                n=len(ids),
+                ids=Listed(ids, "comma"),
+            ),
         )
     return ids[0] if ids else None
 
@@ -161,7 +169,11 @@ def tech_row(tech_id: str) -> dict[str, str]:
 def _row(tech_id: str) -> dict[str, str]:
     found = resolve_tech(tech_id)
     if found is None:
-        raise RuleViolation("UNKNOWN-NAME", f"unknown tech {tech_id!r} (not in the catalogue)")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg("saga.tech.unknown", "unknown tech {tech!r} (not in the catalogue)", tech=tech_id),
+            Unknown("tech", tech_id),
+        )
     return _tech_rows()[found]
 
 
@@ -182,7 +194,10 @@ def tech(tech_id: str, rank: int = 1) -> Tech:
     """
     row = _row(tech_id)
     if not 1 <= rank <= 5:
-        raise RuleViolation("SAGA-ATK-6", f"tech rank must be 1-5, got {rank}")
+        raise RuleViolation(
+            "SAGA-ATK-6",
+            msg("saga.tech.rank_range", "tech rank must be 1-5, got {rank}", rank=rank),
+        )
     return Tech(
         id=row["id"],
         power=int(row[f"power_r{rank}"]),
@@ -226,7 +241,10 @@ def battle_rank(rank: int) -> BattleRank:
     """
     found = _ranks().get(rank)
     if found is None:
-        raise RuleViolation("SAGA-ATK-5", f"battle rank must be 1-250, got {rank}")
+        raise RuleViolation(
+            "SAGA-ATK-5",
+            msg("saga.battle_rank.range", "battle rank must be 1-250, got {rank}", rank=rank),
+        )
     return found
 
 

@@ -177,31 +177,24 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
     the seats that may not see it (SERVER.md §3): ann (Aria) reads her draw whole and Kai's play
     with the card's place blurred; bo (Kai) reads Kai's play with its place blurred, and
     nothing of Aria's draw; the GM reads all."""
-    from tablelog.events.magicpunk.cards import CardsDrawn, CardsPlayed
+    import tablelog.projections.magicpunk as P
+    from tablelog.events.magicpunk import CardsDrawn, CardsPlayed, CharacterAdded
     from tablelog.lang import Words
-    from tablelog.projections.magicpunk.zones import HIDDEN_PLACE
+    from tablelog.projections.core import evolve
+    from tablelog.projections.magicpunk.zones import check_held, not_in_pile
     from tablelog.server.redact import Viewer
-    from tablelog.text import Secret, msg
 
-    drawn = RuleViolation(
-        "MP-CARDS",
-        msg(
-            "t.not_in_pile",
-            "{card} is not in the draw pile ({where})",
-            card="5D",
-            where=Secret("it is in Kai's hand", "Kai", HIDDEN_PLACE),
-        ),
-    )
-    played = RuleViolation(
-        "MP-CARDS",
-        msg(
-            "t.not_held",
-            "{card} is not held by {holder} ({where})",
-            card="9S",
-            holder="Kai",
-            where=Secret("it is in the draw pile", None, HIDDEN_PLACE),
-        ),
-    )
+    now = State("magicpunk")  # Kai holds 5D; 9S is in the draw pile
+    P.init_state(now, {})
+    for event in (
+        CharacterAdded("Kai", 10, 10, 10, 10, 30),
+        CardsDrawn("Kai", ("5D",), 0, named=True),
+    ):
+        evolve(now, event)
+    drawn = RuleViolation("MP-CARDS", not_in_pile(now, "5D"))
+    with pytest.raises(RuleViolation) as not_held:
+        check_held(now, "Kai", ("9S",))
+    played = not_held.value
     failed = [
         (6, CardsDrawn("Aria", ("5D",), 3), drawn),
         (7, CardsPlayed("Kai", ("9S",)), played),
@@ -210,9 +203,8 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
         actions.decide_undo(
             actions.Action(5, 5, "gm"), [], "", lambda _u, _f: (State("magicpunk"), failed)
         )
-    state = State("magicpunk")
     said = {
-        seat: Words("en", Viewer.of(role, chars, state).sees)(refused.value.msg)
+        seat: Words("en", Viewer.of(role, chars, State("magicpunk")).sees)(refused.value.msg)
         for seat, role, chars in (
             ("ann", "player", ["Aria"]),
             ("bo", "player", ["Kai"]),
