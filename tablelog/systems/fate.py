@@ -8,6 +8,7 @@ from tablelog.commands.fate.setup import AddMaster, AddServant
 from tablelog.projections import fate as projection
 from tablelog.projections.fate.entities import Master, Servant
 from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -25,9 +26,12 @@ SYSTEM = System(
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
     acts_for={Cast: "caster", Chant: "name", Release: "owner"},
     texts="tablelog.texts.fate",
+    sheet=lazy("tablelog.texts.fate", "SHEET"),
     adds={AddMaster: "name", AddServant: "name"},
     headlines=(
-        Headline("NPs released", "events", ("fate.PhantasmReleased",)),
-        Headline("code casts", "events", ("fate.CodeCast",)),
+        Headline(
+            msg("fate.headline.nps_released", "NPs released"), "events", ("fate.PhantasmReleased",)
+        ),
+        Headline(msg("fate.headline.code_casts", "code casts"), "events", ("fate.CodeCast",)),
     ),
 )
