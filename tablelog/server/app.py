@@ -21,7 +21,8 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
-from tablelog.server import errors, views
+from tablelog.lang import say
+from tablelog.server import errors, sheets, views
 from tablelog.server.auth import (
     Credential,
     check_page_write,
@@ -30,7 +31,9 @@ from tablelog.server.auth import (
 )
 from tablelog.server.errors import MAX_BODY_BYTES, MAX_LOG_LIMIT
 from tablelog.server.links import Links
+from tablelog.server.speech import Speaking, follow_reader
 from tablelog.server.tables import Refusal, Seat, Table, Tables
+from tablelog.text import Msg, msg
 from tablelog.web import COOKIE_PREFIX, web_routes
 
 __all__ = ["create_app", "MAX_BODY_BYTES"]
@@ -178,6 +181,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     from litestar.concurrency import set_asyncio_executor
 
+    follow_reader()  # click's own usage errors in each request's language
     count = threads or int(os.environ.get("TABLELOG_SERVER_THREADS", "16"))
     set_asyncio_executor(ThreadPoolExecutor(max_workers=count, thread_name_prefix="tablelog"))
 
@@ -211,17 +215,24 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         kind = "token" if found.kind == "bearer" else "session"
         seat = None if table is None else table.seat_of(found.secret, kind=kind)
         if table is None or seat is None:
-            raise Refusal(401, "unauthorized", "unknown token for this table")
+            told = msg("server.auth.unknown", "unknown token for this table")
+            raise Refusal(401, "unauthorized", say(told))
         return table, seat
 
-    def server_only(request: Request[Any, Any, Any], what: str) -> None:
+    def server_only(request: Request[Any, Any, Any], told: Msg) -> None:
         if not is_server(who(request)):
-            raise Refusal(401, "unauthorized", f"{what} needs the server token")
+            raise Refusal(401, "unauthorized", say(told))
 
     def gm_seat(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
         table, seat = seated(request, table_id)
         if seat.role != "gm":
-            raise Refusal(403, "forbidden", f"{seat.name} is a {seat.role}: this needs the gm role")
+            told = msg(
+                "server.forbidden.needs_gm",
+                "{seat} is a {role}: this needs the gm role",
+                seat=seat.name,
+                role=seat.role,
+            )
+            raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
         return table, seat
 
     def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:
@@ -236,7 +247,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @post("/api/tables", sync_to_thread=True, responses=ERRORS)
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
-        server_only(request, "creating a table")
+        server_only(request, msg("server.auth.create", "creating a table needs the server token"))
         table = tables.create(data.system, data.title, data.seed, dict(data.options))
         gm_token, link = table.mint(), table.mint()  # the table's own GM seat, not the server's
         try:
@@ -249,7 +260,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @get("/api/tables", sync_to_thread=True, responses=ERRORS)
     def list_tables(request: Request[Any, Any, Any]) -> TableList:
-        server_only(request, "listing tables")
+        server_only(request, msg("server.auth.list", "listing tables needs the server token"))
         rows = []
         for table_id in tables.ids():
             try:
@@ -292,13 +303,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
         table, seat = gm_seat(request, table_id)
         if not is_server(who(request)) and seat.name == _name(name):
-            raise Refusal(
-                422,
-                "rule",
-                f"seat {seat.name!r} cannot revoke itself (the table would lose its GM): "
-                "another GM seat or the server token may revoke it",
-                "CORE-SEAT",
+            told = msg(
+                "server.seat.self_revoke",
+                "seat {seat!r} cannot revoke itself (the table would lose its GM): another GM "
+                "seat or the server token may revoke it",
+                seat=seat.name,
             )
+            raise Refusal(422, "rule", say(told), "CORE-SEAT", params={"seat": seat.name})
         views.revoke_seat(table, _name(name))
 
     @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
@@ -347,12 +358,37 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table_id: str,
         format: str = "html",  # noqa: A002 - the contract
         until: int | None = None,
+        tz: str | None = None,
     ) -> Response[str]:
+        """The session report in the request's language (``lang`` or ``Accept-Language``),
+        its times in the time zone ``tz`` (an IANA name; none: UTC, as recorded)."""
         table, seat = seated(request, table_id)
         if format not in REPORT_TYPES:
-            raise Refusal(400, "usage", f"format {format!r} is not html or md")
-        text = views.report(table, seat, format, until)
+            told = msg("server.usage.format", "format {format!r} is not html or md", format=format)
+            raise Refusal(400, "usage", say(told), params={"format": format})
+        text = views.report(table, seat, format, until, tz)
         return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
+
+    @get("/api/tables/{table_id:str}/sheet", sync_to_thread=True, responses=ERRORS)
+    def sheet_of(request: Request[Any, Any, Any], table_id: str) -> dict[str, Any]:
+        """How the table's characters, units and items read: its system's sheet (gauges,
+        figures, tables, word and card lists, badge, internal fields), every label in the
+        request's language; ``techs``: the catalogue's techs by group (saga: weapon type)."""
+        table, seat = seated(request, table_id)
+        return sheets.sheet(table, seat)
+
+    @get("/api/tables/{table_id:str}/ccfolia/{name:path}", sync_to_thread=True, responses=ERRORS)
+    def ccfolia_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
+        """A character as ccfolia's clipboard JSON (``{"kind": "character", "data": …}``),
+        from its record as the seat sees it (a hand it may not see stays ``"?"``)."""
+        table, seat = seated(request, table_id)
+        return sheets.clipboard(table, seat, _name(name))
+
+    @get("/api/tables/{table_id:str}/ccfolia-log", sync_to_thread=True, responses=ERRORS)
+    def ccfolia_log_of(request: Request[Any, Any, Any], table_id: str) -> Response[str]:
+        """The session as a ccfolia room log (HTML), every line as the seat reads it."""
+        table, seat = seated(request, table_id)
+        return Response(sheets.room_log(table, seat), media_type="text/html")
 
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(
@@ -410,6 +446,9 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             log_of,
             history_of,
             report_of,
+            sheet_of,
+            ccfolia_of,
+            ccfolia_log_of,
             command,
             events,
             openapi,
@@ -419,6 +458,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
         on_shutdown=[tables.close],  # the watcher's thread and the store's connections
+        middleware=[Speaking],  # the request's language: the reader of all it runs
         debug=False,
     )
 

@@ -8,6 +8,7 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -16,7 +17,7 @@ import attrs
 from tablelog import actions, systems
 from tablelog.commands.core import AddNote, AddSeat, OpenSession, Redo, RevokeSeat, RotateSeat, Undo
 from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES, event_class
-from tablelog.lang import ENGLISH, Words, params_of, say
+from tablelog.lang import params_of, reader, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
 from tablelog.refusals import Refused
@@ -32,6 +33,7 @@ _SEAT_FIELDS = {
     for kind in SEAT_TYPES
 }
 T = TypeVar("T")
+_ZONE = re.compile(r"[A-Za-z][A-Za-z_]*(?:/[A-Za-z0-9][A-Za-z0-9_+-]*){0,2}")
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
 __all__ = [
@@ -96,13 +98,14 @@ def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]
     data = line["data"]
     if line["type"] in SEAT_TYPES:  # its description needs no credential's hash
         data = {**{k: "" for k in SEAT_SECRETS if k in _SEAT_FIELDS[line["type"]]}, **data}
+    words = reader()
     try:
         event = from_record(line["type"], line["v"], data)
-        return ENGLISH.event(event), ENGLISH.explain(event)
+        return words.event(event), words.explain(event)
     except (CodecError, ValueError, TypeError, KeyError):
         if whole is None:
             return "", []
-        return ENGLISH(hidden_details(whole)), []
+        return words(hidden_details(whole)), []
 
 
 def hidden_details(event: Any) -> Any:
@@ -114,6 +117,23 @@ def hidden_details(event: Any) -> Any:
     return msg("server.details_hidden", "{names} (details hidden)", names=Listed(names, "comma"))
 
 
+def _no_event(seq: int, end: int) -> Refusal:
+    told = msg(
+        "server.no_event", "there is no event #{seq} (the log ends at #{end})", seq=seq, end=end
+    )
+    return Refusal(422, "rule", say(told), "CORE-SEQ", params={"seq": seq, "end": end})
+
+
+def no_name(name: str) -> Refusal:
+    told = msg("server.no_name", "no character or item named {name!r}", name=name)
+    return Refusal(404, "not_found", say(told), "UNKNOWN-NAME", params={"name": name})
+
+
+def _no_seat(name: str) -> Refusal:
+    told = msg("server.no_seat", "no seat named {name!r}", name=name)
+    return Refusal(404, "not_found", say(told), "CORE-SEAT", params={"name": name})
+
+
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
     """``GET …/state?at=SEQ``: the JSON state (at SEQ), redacted.
 
@@ -122,9 +142,7 @@ def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
     """
     now = table.state()
     if at is not None and not 0 <= at <= now.seq:
-        raise Refusal(
-            422, "rule", f"there is no event #{at} (the log ends at #{now.seq})", "CORE-SEQ"
-        )
+        raise _no_event(at, now.seq)
     if at is None:
         data = read_models.state_json(now, systems.get(now.system).to_json)
         return _viewer(table, seat).state(data)
@@ -144,7 +162,7 @@ def _whole(table: Table, seat: Seat, key: tuple[Any, ...], make: Callable[[], T]
     from tablelog.server.limits import reads_of
 
     kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters)
-    return reads_of(table).get((table.current().seq, kind, *key), make)
+    return reads_of(table).get((table.current().seq, kind, reader().lang, *key), make)
 
 
 def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
@@ -152,7 +170,7 @@ def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
     data = state(table, seat, None)
     found = data["characters"].get(name, data["items"].get(name))
     if found is None:
-        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+        raise no_name(name)
     return found  # type: ignore[no-any-return]
 
 
@@ -198,17 +216,18 @@ def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
         undone = undone_after(session.markers())
         entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
     if not entries and now.entity(name) is None:
-        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+        raise no_name(name)
     viewer = _viewer(table, seat)
+    words = reader()
     if viewer.sees_all:
-        return [e.to_json(ENGLISH) for e in entries]
+        return [e.to_json(words) for e in entries]
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
         described, explain = _described(
             viewer.record({"type": kind, "v": version, "data": data}), entry.event
         )
-        whole = entry.to_json(ENGLISH)
+        whole = entry.to_json(words)
         shown_entries.append(
             {
                 **whole,
@@ -280,7 +299,7 @@ def refused(exc: RuleViolation, viewer: Viewer, table: Table) -> Refusal:
     """Return a rule's refusal as the seat may read it: 422 ``rule``, its message with every
     secret it may not read blurred, its params and suggestions likewise (SERVER.md §4)."""
     made = Refused.of(exc, table.current())
-    words = Words("en", viewer.sees)
+    words = reader().seeing(viewer.sees)
     return Refusal(
         422,
         "rule",
@@ -436,7 +455,7 @@ def stream_texts(table: Table, seat: Seat, after: int) -> list[tuple[int, str]]:
 
 def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any], str]]:
     end = table.state(within_s=STREAM_LOOK_S).seq
-    key = (after, end, seat.role, seat.characters)
+    key = (after, end, seat.role, seat.characters, reader().lang)
     made = table.streamed.get(key)
     if made is not None:
         return made
@@ -465,7 +484,7 @@ def add_seat(
 def revoke_seat(table: Table, name: str) -> None:
     """Append ``core.SeatRevoked``; 404 when there is no such seat."""
     if name not in {n for n in _seat_names(table)}:
-        raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
+        raise _no_seat(name)
     _seat_command(table, RevokeSeat(name))
 
 
@@ -475,7 +494,7 @@ def rotate_seat(table: Table, name: str, token: str, link: str) -> Seat:
     from tablelog.projections.core import seats
 
     if name not in {n for n in _seat_names(table)}:
-        raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
+        raise _no_seat(name)
     _seat_command(table, RotateSeat(name, token_hash(token), token_hash(link)))
     seat = seats(table.current())[name]
     return Seat(name, seat["role"], tuple(seat["characters"]))
@@ -509,10 +528,10 @@ def _seat_command(table: Table, command: object) -> None:
     try:
         table.execute(command, "gm")
     except RuleViolation as exc:
-        raise Refusal(422, "rule", exc.message, exc.rule_id) from None
+        raise Refusal(422, "rule", reader()(exc.msg), exc.rule_id) from None
 
 
-def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
+def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None = None) -> str:
     """``GET …/report?format=html|md``: the session report (SPEC), redacted for the seat: hidden
     cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out of the
     figures, charts, gains, damage and totals (an enemy's HP lost told its hidden HP).
@@ -525,23 +544,45 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
 
     now = table.state()
     if until is not None and not 0 <= until <= now.seq:
-        raise Refusal(
-            422, "rule", f"there is no event #{until} (the log ends at #{now.seq})", "CORE-SEQ"
-        )
+        raise _no_event(until, now.seq)
+    from tablelog.lang.times import UnknownZone, zone_named
+
     viewer = _viewer(table, seat)
+    words = reader()
+    zone = None
+    if tz:  # an IANA name only (never a path: zone_named also opens a zone file)
+        try:
+            if not _ZONE.fullmatch(tz):
+                raise UnknownZone(tz)
+            zone = zone_named(tz)
+        except UnknownZone:
+            told = msg("server.usage.tz", "tz={tz!r} is not a time zone (Asia/Tokyo)", tz=tz)
+            raise Refusal(400, "usage", say(told), params={"tz": tz}) from None
 
     def describe(rec: Any, event: Any) -> str:
         line = viewer.record(record_line(rec, False))
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
             return f"{rec.type} {_described(line, event)[0]}"
-        return f"{rec.type} {ENGLISH.event(event)}"
+        return f"{rec.type} {words.event(event)}"
 
     def hidden(name: str, field: str) -> bool:
         return viewer.entity(name, {field: 0})[field] is None
 
     def made() -> str:
         with table.reader() as session:
-            built = build(session, until, describe, None if viewer.sees_all else hidden)
+            built = build(
+                session,
+                until,
+                describe,
+                None if viewer.sees_all else hidden,
+                words=words,
+                zone=zone,
+            )
         return render.html_page(built) if fmt == "html" else render.markdown(built)
 
-    return _whole(table, seat, ("report", fmt, until), made)
+    return _whole(table, seat, ("report", fmt, until, tz if zone else None), made)
+
+
+# What the page's other views (tablelog/server/sheets.py) share with these.
+whole = _whole
+described = _described

@@ -3,6 +3,11 @@ shipped in the package (no CDN, no build step). The page reads the same ``/api``
 
 - ``GET /`` — for the server token: the tables, a form to create one, a form to add seats that
   shows each seat's link.
+- ``GET /i18n/{lang}`` — the page's own words in ``lang`` (``ja``, ``ko``, ``en``): the
+  catalogue's entries of context ``web.*`` as JSON (``{"lang", "messages": {"CONTEXT\u0004ENGLISH":
+  text or [plural forms]}}``), what the scripts' ``t()`` reads (tablelog/web/static/common.js).
+  The scripts write every sentence a person reads as ``t("web.<id>", "English text", {values})``;
+  ``make catalogues`` extracts them (Babel's JavaScript extractor, babel.cfg).
 - ``GET /t/{table_id}`` — the table as the seat sees it, live. ``?token=`` (a seat's one-time
   link) is exchanged once for a browser session: the cookie holds the session's secret, and
   the browser goes to the bare address, so the link leaves the address bar and is used up. A
@@ -17,6 +22,7 @@ draws the HP / MP / LP chart.
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 from typing import Any, Protocol
@@ -25,7 +31,10 @@ from litestar import MediaType, Request, Response, get, post
 from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
 
-__all__ = ["COOKIE_PREFIX", "Pages", "cookie_name", "web_routes", "STATIC"]
+from tablelog.lang import LANGUAGES, reader, say
+from tablelog.text import Msg, msg
+
+__all__ = ["COOKIE_PREFIX", "Pages", "cookie_name", "web_routes", "STATIC", "page_words"]
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 UPLOT = "/static/vendor/uplot-1.6.32/dist"
@@ -40,17 +49,43 @@ def cookie_name(table_id: str | None) -> str:
     return f"{COOKIE_PREFIX}{table_id}" if table_id else f"{COOKIE_PREFIX}server"
 
 
+# The theme is chosen before the first paint (no flash of the other one): the seat's choice
+# kept in localStorage, else the system's (prefers-color-scheme, in the stylesheet).
+_THEME = (
+    "<script>try{const t=localStorage.getItem('tl:theme');"
+    "if(t)document.documentElement.dataset.theme=t}catch(e){}</script>"
+)
+
+
 def _page(title: str, body: str, scripts: list[str], styles: list[str]) -> str:
     links = "".join(f'<link rel="stylesheet" href="{s}">' for s in styles)
     tags = "".join(f'<script src="{s}" defer></script>' for s in scripts)
     return (
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{reader().lang}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="referrer" content="no-referrer">'
-        f'<title>{html.escape(title)}</title><link rel="icon" href="data:,">{links}'
+        f'<meta name="color-scheme" content="light dark">'
+        f'<title>{html.escape(title)}</title>{_THEME}<link rel="icon" href="data:,">{links}'
         f'<link rel="stylesheet" href="/static/tablelog.css">{tags}</head>'
         f"<body>{body}</body></html>"
     )
+
+
+def _said(message: Msg, **strong: str) -> str:
+    """``message`` as HTML: its text escaped, each value named in ``strong`` (by the field it
+    fills) in ``<strong id=FIELD>`` (the names the page shows are data: escaped too)."""
+    marks = {key: f"\x00{key}\x00" for key in strong}
+    text = html.escape(say(Msg(message.id, message.text, {**message.params, **marks})))
+    for key, value in strong.items():
+        text = text.replace(
+            html.escape(marks[key]), f'<strong id="{key}">{html.escape(value)}</strong>'
+        )
+    return text
+
+
+def _no_script() -> str:
+    told = say(msg("web.noscript", "This page needs JavaScript."))
+    return f"<noscript>{html.escape(told)}</noscript>"
 
 
 def _html(title: str, body: str, status: int = 200) -> Response[Any]:
@@ -65,17 +100,27 @@ def _html(title: str, body: str, status: int = 200) -> Response[Any]:
 
 def _not_valid(table_id: str | None, target: str) -> Response[Any]:
     """The 401 page of a link that opens nothing: the cookie is left as it was."""
-    need, kept = (
-        ("the server token (the one `tablelog serve` printed)", "the server token")
+    told = (
+        msg(
+            "web.link.not_valid_server",
+            "This link is not valid (a wrong, used or old token): this page needs the server "
+            "token (the one `tablelog serve` printed). If this browser had the server token, "
+            "it still has it:",
+        )
         if table_id is None
-        else ("the seat's link: ask the GM for it (a link opens the table once)", "a seat here")
+        else msg(
+            "web.link.not_valid_seat",
+            "This link is not valid (a wrong, used or old token): this page needs the seat's "
+            "link: ask the GM for it (a link opens the table once). If this browser had a seat "
+            "here, it still has it:",
+        )
     )
     body = (
-        '<p role="alert">This link is not valid (a wrong, used or old token): this page needs '
-        f"{html.escape(need)}. If this browser had {kept}, it still has it: "
-        f'<a href="{html.escape(target)}">open it</a>.</p>'
+        f'<p role="alert">{html.escape(say(told))} '
+        f'<a href="{html.escape(target)}">{html.escape(say(msg("web.link.open_it", "open it")))}'
+        "</a>.</p>"
     )
-    return _html("tablelog — link not valid", body, 401)
+    return _html(say(msg("web.link.not_valid_title", "tablelog — link not valid")), body, 401)
 
 
 def _with_cookie(name: str, secret: str, target: str) -> Response[Any]:
@@ -126,27 +171,38 @@ def _ask(table_id: str, link: str, now: Any, then: Any) -> Response[Any]:
     target = html.escape(f"/t/{table_id}")
     action = html.escape(f"/t/{table_id}/link")
     if now is None:
-        said = (
-            f"<p>This link opens the table as <strong>{html.escape(then.name)}</strong> "
-            f"({html.escape(then.role)}).</p>"
+        opens = msg(
+            "web.link.opens",
+            "This link opens the table as {seat} ({role}).",
+            role=then.role,
         )
+        said = f"<p>{_said(opens, seat=then.name)}</p>".replace(' id="seat"', "")
         stay = ""
     else:
-        said = (
-            f'<p role="alert">This browser is <strong id="seat-now">{html.escape(now.name)}'
-            f"</strong> ({html.escape(now.role)}) at this table. The link you opened is "
-            f'<strong id="seat-link">{html.escape(then.name)}</strong>\'s '
-            f"({html.escape(then.role)}). Opening it makes this browser "
-            f"{html.escape(then.name)} here (the link works once).</p>"
+        other = msg(
+            "web.link.other_seat",
+            "This browser is {seat_now} ({role_now}) at this table. The link you opened is "
+            "{seat_link}'s ({role_link}). Opening it makes this browser {name} here (the link "
+            "works once).",
+            role_now=now.role,
+            role_link=then.role,
+            name=then.name,
         )
-        stay = f' <a id="stay" href="{target}">Stay {html.escape(now.name)}</a>'
+        said = (
+            f'<p role="alert">{_said(other, seat_now=now.name, seat_link=then.name)}</p>'.replace(
+                'id="seat_now"', 'id="seat-now"'
+            ).replace('id="seat_link"', 'id="seat-link"')
+        )
+        stay_text = say(msg("web.link.stay", "Stay {seat}", seat=now.name))
+        stay = f' <a id="stay" href="{target}">{html.escape(stay_text)}</a>'
+    open_as = say(msg("web.link.open_as", "Open as {seat}", seat=then.name))
     body = (
         f'{said}<form method="post" action="{action}">'
         f'<input type="hidden" name="token" value="{html.escape(link)}">'
-        f'<button id="open-as" type="submit">Open as {html.escape(then.name)}</button>'
+        f'<button id="open-as" type="submit">{html.escape(open_as)}</button>'
         f"</form>{stay}"
     )
-    return _html("tablelog — open the table", body)
+    return _html(say(msg("web.link.title", "tablelog — open the table")), body)
 
 
 def web_routes(pages: Pages) -> list[Any]:
@@ -168,11 +224,22 @@ def web_routes(pages: Pages) -> list[Any]:
 
         body = (
             '<header><h1>tablelog</h1></header><main id="app" class="index" '
-            f'data-systems="{html.escape(" ".join(REGISTRY))}">'
-            "<noscript>This page needs JavaScript.</noscript></main>"
+            f'data-systems="{html.escape(" ".join(REGISTRY))}">{_no_script()}</main>'
         )
         scripts = ["/static/common.js", "/static/index.js"]
-        return Response(_page("tablelog — tables", body, scripts, []), media_type=MediaType.HTML)
+        title = say(msg("web.index.title", "tablelog — tables"))
+        return Response(_page(title, body, scripts, []), media_type=MediaType.HTML)
+
+    @get("/i18n/{lang:str}", include_in_schema=False, sync_to_thread=False)
+    def words_of(lang: str) -> Response[Any]:
+        """The page's own words in ``lang`` (the catalogue's ``web.*`` entries)."""
+        chosen = lang.removesuffix(".json")
+        if chosen not in LANGUAGES:
+            chosen = "en"
+        return Response(
+            {"lang": chosen, "messages": page_words(chosen)},
+            headers={"Cache-Control": "public, max-age=300"},
+        )
 
     @get("/t/{table_id:str}", include_in_schema=False, sync_to_thread=True)
     def table_page(request: Request[Any, Any, Any], table_id: str) -> Response[Any]:
@@ -180,16 +247,16 @@ def web_routes(pages: Pages) -> list[Any]:
         if link:
             return _link(request, table_id, link)
         safe = html.escape(table_id)
-        body = (
-            f'<main id="app" data-table="{safe}">'
-            "<noscript>This page needs JavaScript.</noscript></main>"
-        )
+        body = f'<main id="app" data-table="{safe}">{_no_script()}</main>'
         scripts = [
             f"{UPLOT}/uPlot.iife.min.js",
             "/static/common.js",
             "/static/cards.js",
             "/static/chart.js",
             "/static/suggest.js",
+            "/static/actions.js",
+            "/static/log.js",
+            "/static/seats.js",
             "/static/table.js",
         ]
         return Response(
@@ -224,4 +291,25 @@ def web_routes(pages: Pages) -> list[Any]:
     static = create_static_files_router(
         path="/static", directories=[STATIC], include_in_schema=False
     )
-    return [index, table_page, use_link, static]
+    return [index, words_of, table_page, use_link, static]
+
+
+@functools.cache
+def page_words(lang: str) -> dict[str, Any]:
+    """The catalogue's ``web.*`` entries in ``lang``: ``"CONTEXT\u0004ENGLISH"`` -> the
+    translation (a plural entry: its forms, a list); {} for English (the templates' own)."""
+    from tablelog.lang.catalog import translations
+
+    catalogue = getattr(translations(lang), "_catalog", {})
+    found: dict[str, Any] = {}
+    for key, text in catalogue.items():
+        if isinstance(key, tuple):  # a plural form: (CONTEXT\x04SINGULAR, index)
+            whole, index = key
+            if isinstance(whole, str) and whole.startswith("web.") and text:
+                forms = found.setdefault(whole, [])
+                if isinstance(forms, list):
+                    forms.extend([""] * (index + 1 - len(forms)))
+                    forms[index] = text
+        elif isinstance(key, str) and key.startswith("web.") and text:
+            found[key] = text
+    return found
