@@ -27,7 +27,7 @@ from tablelog.texts.sheet import View, label
 
 __all__ = ["sheet", "clipboard", "room_log", "field_label"]
 
-_CAPITALS = frozenset({"gp", "cc", "np", "slv", "bt", "sp", "xp"})
+_CAPITALS = frozenset({"hp", "mp", "lp", "gp", "cc", "np", "slv", "bt", "sp", "xp", "pc", "gm"})
 
 
 def field_label(words: Words, system: str, field: str) -> str:
@@ -38,7 +38,7 @@ def field_label(words: Words, system: str, field: str) -> str:
     if said != field:
         return said
     parts = [p for p in field.split("_") if p]
-    shown = [p.upper() if len(p) <= 2 or p in _CAPITALS else p for p in parts]
+    shown = [p.upper() if p in _CAPITALS else p for p in parts]
     if shown and shown[0] == parts[0]:
         shown[0] = shown[0][:1].upper() + shown[0][1:]
     return " ".join(shown) or field

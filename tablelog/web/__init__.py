@@ -17,7 +17,10 @@ shipped in the package (no CDN, no build step). The page reads the same ``/api``
   the answer (401) says the link is not valid.
 
 Vendored: uPlot 1.6.32 (MIT, ``static/vendor/uplot-1.6.32``, the npm package whole and unmodified)
-draws the HP / MP / LP chart.
+draws the HP / MP / LP chart. axe-core 4.14.1 (MPL-2.0, ``static/vendor/axe-core-4.14.1``: the npm
+package's ``axe.min.js``, ``LICENSE``, ``LICENSE-3RD-PARTY.txt`` and ``package.json``, unmodified)
+is there for the browser tests only: they inject it (tests/support/browser.py); the page never
+loads it and the wheel leaves it out (pyproject.toml).
 """
 
 from __future__ import annotations

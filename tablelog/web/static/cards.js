@@ -22,11 +22,13 @@ window.tl.cards = (() => {
   // A list of cards; chosen: the set of indexes picked (own cards are buttons that pick).
   function cardList(list, own, chosen, onPick) {
     return el("ul", { class: "cards" }, (list || []).map((c, i) => {
-      if (c === "?") return el("li", { class: "card back", role: "img", "aria-label": t("web.card.hidden", "hidden card") }, "🂠");
+      // Each card an item of the list, its face (or back) an image inside (a role on the <li>
+      // itself would make it no list item: axe's "list").
+      if (c === "?") return el("li", {}, el("span", { class: "card back", role: "img", "aria-label": t("web.card.hidden", "hidden card") }, "🂠"));
       const f = face(c);
       const body = [el("span", { class: "rank" }, f.rank), f.suit ? el("span", { class: "suit", "aria-hidden": "true" }, f.suit) : null];
       const cls = `card face${f.red ? " red" : ""}${chosen && chosen.has(i) ? " chosen" : ""}`;
-      if (!own) return el("li", { class: cls, role: "img", "aria-label": f.name, "data-card": c }, body);
+      if (!own) return el("li", {}, el("span", { class: cls, role: "img", "aria-label": f.name, "data-card": c }, body));
       return el("li", {}, el("button", { type: "button", class: cls, "data-card": c, "aria-label": f.name,
         "aria-pressed": chosen && chosen.has(i) ? "true" : "false", onclick: () => onPick(i) }, body));
     }));
@@ -47,6 +49,10 @@ window.tl.cards = (() => {
       el("span", { class: "bar-num" }, el("strong", {}, hidden ? "?" : String(value)), hidden ? "" : `/${max ?? "–"}`));
   }
 
+  // A label and its value, kept together on a line (a <div> in a <dl>, as HTML allows).
+  const pair = (label, value) => el("div", { class: "fig" }, el("dt", {}, label), el("dd", {}, value));
+  // A table's entries that say something (an effect of 0, a power of 0: none).
+  const entriesOf = (table) => Object.entries(table).filter(([, v]) => v !== 0 && v !== null && v !== false && v !== "0");
   const figureValue = (v) => (Array.isArray(v) ? v.join(", ") : fmt(v));
   // A record's value of a table's key or a badge: its glossary word where there is one.
   const termOf = (terms, key) => (terms && terms[key]) || key;
@@ -76,7 +82,7 @@ window.tl.cards = (() => {
     const badge = view.badge && rec[view.badge.field] !== undefined && rec[view.badge.field] !== null
       ? el("span", { class: `badge ${view.badge.field}-${rec[view.badge.field]}` }, termOf(view.badge.terms, rec[view.badge.field])) : null;
     const figures = view.figures.filter((f) => rec[f.field] !== undefined && rec[f.field] !== null && !(Array.isArray(rec[f.field]) && !rec[f.field].length));
-    const tables = view.tables.filter((x) => rec[x.field] && typeof rec[x.field] === "object" && !Array.isArray(rec[x.field]) && Object.keys(rec[x.field]).length);
+    const tables = view.tables.filter((x) => rec[x.field] && typeof rec[x.field] === "object" && !Array.isArray(rec[x.field]) && entriesOf(rec[x.field]).length);
     const lists = view.words.filter((w) => Array.isArray(rec[w.field]) && rec[w.field].length);
     const more = Object.entries(rec).filter(([k, v]) => !shown.has(k) && (v === null || typeof v !== "object") && v !== null);
     const label = (k) => (ctx.labels && ctx.labels[k]) || k;
@@ -87,10 +93,10 @@ window.tl.cards = (() => {
         badge,
         ctx.copy ? el("button", { type: "button", class: "small ghost copy", onclick: () => ctx.copy(name) }, t("web.sheet.copy", "Copy for ccfolia")) : null),
       view.gauges.map((g) => gauge(g, rec, ctx.gm)),
-      figures.length ? el("dl", { class: "figures" }, figures.flatMap((f) => [el("dt", {}, f.label), el("dd", {}, figureValue(rec[f.field]))])) : null,
+      figures.length ? el("dl", { class: "figures" }, figures.map((f) => pair(f.label, figureValue(rec[f.field])))) : null,
       tables.map((x) => el("div", { class: "table-figures" }, el("span", { class: "k" }, x.label),
-        el("dl", { class: "figures small" }, Object.entries(rec[x.field]).flatMap(([k, v]) => [el("dt", {}, termOf(x.terms, k)),
-          el("dd", {}, v && typeof v === "object" ? Object.values(v).filter((y) => y !== null && typeof y !== "object").join(" ") : fmt(v))])))),
+        el("dl", { class: "figures small" }, entriesOf(rec[x.field]).map(([k, v]) => pair(termOf(x.terms, k),
+          v && typeof v === "object" ? Object.values(v).filter((y) => y !== null && typeof y !== "object").join(" ") : fmt(v)))))),
       lists.map((w) => el("p", { class: "words" }, el("span", { class: "k" }, w.label), rec[w.field].map((x) => el("span", { class: "chip" }, String(x))))),
       view.cards.filter((c) => Array.isArray(rec[c.field])).map((c) => el("div", { class: "hand", "data-field": c.field },
         el("span", { class: "k" }, t("web.sheet.cards_count", "{label} ({n})", { label: c.label, n: rec[c.field].length })),
@@ -98,7 +104,7 @@ window.tl.cards = (() => {
       Array.isArray(rec.effects) ? effectsList(rec.effects) : null,
       phantasms(rec.phantasms),
       more.length ? el("details", { class: "more" }, el("summary", {}, t("web.sheet.more", "More")),
-        el("dl", { class: "figures small" }, more.flatMap(([k, v]) => [el("dt", {}, label(k)), el("dd", {}, fmt(v))]))) : null,
+        el("dl", { class: "figures small" }, more.map(([k, v]) => pair(label(k), fmt(v))))) : null,
     );
   }
 

@@ -16,7 +16,7 @@ window.tl.chart = (() => {
   const FIGURES = ["hp", "mp", "lp"];
   const PALETTE = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#6e7781"];
   const APART = 3;  // maxima more than 3× apart: separate charts
-  const sides = () => ({ ally: t("web.chart.allies", "allies"), enemy: t("web.chart.enemies", "enemies") });
+  const sideNames = () => ({ ally: t("web.chart.allies", "allies"), enemy: t("web.chart.enemies", "enemies") });
   let plots = [], holder = null, resizeTimer = null;
 
   // histories: [{ name, side, trail }], a trail as GET …/history/NAME answers it: [{ seq, changes }].
@@ -45,7 +45,7 @@ window.tl.chart = (() => {
     }
     const many = out.length > 1;
     return out.map((c) => {
-      const who = [many && sides()[c[0].side], many && out.filter((o) => o[0].side === c[0].side).length > 1 && c.map((s) => s.label).join(", ")];
+      const who = [many && sideNames()[c[0].side], many && out.filter((o) => o[0].side === c[0].side).length > 1 && c.map((s) => s.label).join(", ")];
       return { title: [fig.toUpperCase(), ...who.filter(Boolean)].join(" — "), series: c };
     });
   }

@@ -21,13 +21,26 @@ window.tl.seats = (() => {
   }
   const seatNames = (lines) => fromLog(lines).map((s) => s.name);
 
+  // What the panel last said (a new link, a warning to confirm): kept when the seats are drawn
+  // again (a seat record arriving redraws them), until the next thing to say.
+  let said = null;  // { text, kind, confirm: FormData to add when confirmed, or null }
+  function sayIn(out, c) {
+    if (!said) { out.replaceChildren(); out.className = "result"; return; }
+    out.replaceChildren(said.confirm ? el("span", { role: "alert" }, said.text) : said.text);
+    if (said.confirm) {
+      const asked = said.confirm;
+      out.append(" ", el("button", { id: "seat-confirm", type: "button", class: "small", onclick: () => c.add(asked, true) }, t("web.seats.confirm", "Add it anyway")));
+    }
+    out.className = `result ${said.kind}`;
+  }
+
   // c: { base, api(path, body, method), log (lines), onChange() }
   async function render(box, c) {
     const r = await c.api("/seats");
     const listed = r.status === 200 && r.body && Array.isArray(r.body.seats);
     const seats = listed ? r.body.seats : fromLog(c.log);
     const out = el("p", { id: "seat-out", class: "result", role: "status", "aria-live": "polite" });
-    const show = (text, kind) => { out.textContent = text; out.className = `result ${kind || "ok"}`; };
+    const show = (text, kind) => { said = { text, kind: kind || "ok", confirm: null }; sayIn(out, c); };
     const linkOf = (s) => s.url ? el("span", { class: "link-text" }, el("code", {}, s.url), " ",
       el("button", { type: "button", class: "small ghost", onclick: () => copy(s.url, show) }, t("web.seats.copy_link", "Copy the link"))) : null;
     const rows = seats.map((s) => el("tr", { "data-seat": s.name },
@@ -54,7 +67,6 @@ window.tl.seats = (() => {
       el("label", { for: "new-seat-chars" }, t("web.seats.characters", "Characters")),
       el("input", { id: "new-seat-chars", name: "characters", placeholder: t("web.seats.characters_hint", "Aria, Kai"), autocomplete: "off" }),
       el("button", { type: "submit" }, t("web.seats.add", "Add a seat")));
-    let asked = null;
     async function add(data, confirm) {
       const chars = String(data.get("characters") || "").split(",").map((x) => x.trim()).filter(Boolean);
       const body = { name: data.get("name"), role: data.get("role"), characters: chars };
@@ -66,14 +78,18 @@ window.tl.seats = (() => {
         return;
       }
       if (made.status === 409 && made.body && made.body.error && made.body.error.code === "confirm") {
-        asked = data;
-        out.replaceChildren(el("span", { role: "alert" }, made.body.error.message), " ",
-          el("button", { id: "seat-confirm", type: "button", class: "small", onclick: () => add(asked, true) }, t("web.seats.confirm", "Add it anyway")));
-        out.className = "result warn";
+        said = { text: made.body.error.message, kind: "warn", confirm: data };
+        sayIn(out, c);
         return;
       }
       show(errorText(made.body), "error");
     }
+    c.add = add;
+    sayIn(out, c);
+    // What the GM was typing into the form stays (the seats are drawn again as records arrive).
+    const typed = ["new-seat-name", "new-seat-role", "new-seat-chars"].map((id) => [id, document.getElementById(id)]).filter(([, x]) => x);
+    const focused = document.activeElement && document.activeElement.id;
+    for (const [id, old] of typed) form.querySelector(`#${id}`).value = old.value;
     box.replaceChildren(
       el("div", { class: "scroll" }, el("table", { class: "seats" },
         el("thead", {}, el("tr", {}, [t("web.seats.col_name", "seat"), t("web.seats.col_role", "role"), t("web.seats.col_chars", "characters"),
@@ -81,6 +97,7 @@ window.tl.seats = (() => {
         el("tbody", {}, rows))),
       listed ? null : el("p", { class: "meta" }, t("web.seats.from_log", "The seats as the log names them (this server lists no links).")),
       form, out);
+    if (focused && typed.some(([id]) => id === focused)) document.getElementById(focused).focus();
   }
 
   async function copy(text, show) {

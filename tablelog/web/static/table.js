@@ -244,7 +244,9 @@
   }
 
   // -- commands --------------------------------------------------------------------------
-  // A change as the sheet words it: "Aria HP 26 → 21" (its record's name and its field's label).
+  // A change as the sheet words it: "Aria HP 26 → 21" (its record's name and its field's label;
+  // a list's values side by side, "–" for none).
+  const val = (v) => (Array.isArray(v) ? (v.length ? v.join(" ") : "–") : fmt(v));
   function changeText(c) {
     const path = String(c.field);
     const state = shownAt || live || {};
@@ -254,11 +256,11 @@
       const names = Object.keys(state[section] || {}).filter((n) => rest.startsWith(`${n}.`)).sort((a, b) => b.length - a.length);
       if (names.length) {
         const [head, ...tail] = rest.slice(names[0].length + 1).split(".");
-        return `${names[0]} ${[labels()[head] || head, ...tail].join(" ")} ${fmt(c.old)} → ${fmt(c.new)}`;
+        return `${names[0]} ${[labels()[head] || head, ...tail].join(" ")} ${val(c.old)} → ${val(c.new)}`;
       }
     }
     const last = path.split(".").pop();
-    return `${labels()[last] || path} ${fmt(c.old)} → ${fmt(c.new)}`;
+    return `${labels()[last] || path} ${val(c.old)} → ${val(c.new)}`;
   }
   function showResult(r, dry) {
     if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
@@ -287,7 +289,7 @@
       pending = !dry && (r.status === 0 || r.status >= 500) ? { line, id } : null;
       showResult(r, dry);
       return r;
-    } finally { setBusy(false); }
+    } finally { setBusy(false); previewQueued(); }
   }
   async function send(dry) {
     const line = $("command").value.trim();
@@ -296,9 +298,19 @@
     if (r && !dry && r.status >= 200 && r.status < 300) $("command").value = "";
   }
   // An action button's line: into the command line, previewed (a dry run); Do it appends it.
+  // A pick while another command is in flight is previewed once that one is answered (the
+  // latest pick only: the preview always matches the line in the box).
+  let queued = null;
   async function pick(line) {
     $("command").value = line;
+    if (inFlight) { queued = line; return; }
     await run(line, true);
+  }
+  function previewQueued() {
+    if (queued === null) return;
+    const next = queued;
+    queued = null;
+    if ($("command").value === next) setTimeout(() => run(next, true), 0);
   }
 
   // -- ccfolia ---------------------------------------------------------------------------
@@ -326,6 +338,14 @@
     if (!Array.isArray(r.body)) return { error: t("web.audit.not_history", "error: the server's answer is not a history") };
     return { trail: r.body };
   }
+  // A field no person needs (the sheet's internal ones): out of the audit trail too.
+  function internal(name, field) {
+    const kind = (live && live.items && live.items[name]) ? "items" : "characters";
+    const view = sheet && sheet[kind];
+    return Boolean(view && view.internal.includes(String(field).split(".")[0]));
+  }
+  // A field that starts at nothing (0, false, an empty list) on a record's first event: not news.
+  const blank = (c) => (c.old === null || c.old === undefined) && (c.new === 0 || c.new === false || c.new === "" || c.new === null || (Array.isArray(c.new) && !c.new.length));
   const auditHint = () => t("web.audit.hint", "Choose a character or an item to see how it got here.");
   let auditAsked = 0;  // the latest trail asked for: an earlier answer arriving late is dropped
   function closeAudit() {
@@ -345,7 +365,7 @@
     $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
       el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), " ", el("time", { datetime: e.at || "" }, window.tl.time(e.at)), " ",
         el("span", { class: "actor" }, e.actor), " ", e.event),
-      el("ul", { class: "changes" }, e.changes.map((c) => el("li", {}, changeText(c)))),
+      el("ul", { class: "changes" }, e.changes.filter((c) => !internal(name, c.field) && !blank(c)).map((c) => el("li", {}, changeText(c)))),
       e.explain.length ? el("ul", { class: "explain" }, e.explain.map((x) => el("li", {}, x))) : null)));
     $("audit").scrollIntoView({ block: "nearest" });
   }
