@@ -87,8 +87,10 @@ class Words:
             self._template = lambda m: _translated(catalogue, m)
             self._join = _joiner(self.lang)
 
-    def __call__(self, message: Msg | str) -> str:
-        """Return ``message`` as this reader reads it."""
+    def __call__(self, message: Msg | Term | str) -> str:
+        """Return ``message`` (a sentence, a game term or plain text) as this reader reads it."""
+        if isinstance(message, Term):
+            return glossary.word(message.kind, message.key, self.lang)
         if self.lang == "en" and self.sees is None:
             return english(message)
         if self._join is None:

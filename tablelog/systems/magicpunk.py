@@ -28,6 +28,7 @@ from tablelog.systems.declaration import (
     lazy_group,
     parsed,
 )
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -92,9 +93,19 @@ SYSTEM = System(
     ),
     acts_for={Draw: "who", Play: "who", Circulate: "holder", Charge: "by", Procure: "who"},
     headlines=(
-        Headline("cards drawn", "added", (), "hand"),
-        Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
-        Headline("cards charged into items", "added", (), "cards"),
+        Headline(msg("magicpunk.headline.cards_drawn", "cards drawn"), "added", (), "hand"),
+        Headline(
+            msg("magicpunk.headline.cards_played", "cards played"),
+            "removed",
+            ("magicpunk.CardsPlayed",),
+            "hand",
+        ),
+        Headline(
+            msg("magicpunk.headline.cards_charged", "cards charged into items"),
+            "added",
+            (),
+            "cards",
+        ),
     ),
     hidden=Hidden(
         owner_fields=("hand", "cards"),
@@ -107,6 +118,7 @@ SYSTEM = System(
     ),
     records=RECORDS,
     texts="tablelog.texts.magicpunk",
+    sheet=lazy("tablelog.texts.magicpunk", "SHEET"),
     adds={AddCharacter: "name", AddItem: "item"},
     suggest=lambda violation, state: _held_cards(violation, state),
 )

@@ -13,6 +13,7 @@ from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -30,7 +31,11 @@ SYSTEM = System(
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
     headlines=(
-        Headline("techs used", "actions", ("saga.AttackDamageDealt", "saga.AttackAvoided")),
+        Headline(
+            msg("saga.headline.techs_used", "techs used"),
+            "actions",
+            ("saga.AttackDamageDealt", "saga.AttackAvoided"),
+        ),
     ),
     hidden=Hidden(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
@@ -45,6 +50,7 @@ SYSTEM = System(
     ),
     records=(Unit,),
     texts="tablelog.texts.saga",
+    sheet=lazy("tablelog.texts.saga", "SHEET"),
     adds={AddUnit: "name"},
     vocabulary={"tech": lambda state: _tech_words(state)},
 )

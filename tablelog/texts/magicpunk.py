@@ -47,6 +47,7 @@ from tablelog.rules.magicpunk.rebuild import BASE_POOL, acquisitions
 from tablelog.rules.magicpunk.text import abilities, article, codes, listing, skills
 from tablelog.text import Listed, Msg, Shown, Term, msg, msgn
 from tablelog.texts.core import breakdown_lines, describes, explains, rules_line, shows
+from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
 
@@ -535,3 +536,57 @@ def _preparation_taken(e: PreparationTaken) -> Msg:
 @describes(BriefingEnded)
 def _briefing_ended(e: BriefingEnded) -> Msg:
     return msg("magicpunk.event.briefing_ended", "briefing over")
+
+
+def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
+    """A character's checks as BCDice's MagicPunk reads them: ``1MP{体}`` for each ability
+    (its value the param of that label), and a draw."""
+    from tablelog.rules import glossary
+
+    lines = []
+    for ability in ("body", "sense", "intellect", "magic"):
+        word = glossary.word("magicpunk.field", ability, lang)
+        lines.append(f"1MP{{{word}}} {word}")
+    lines.append(f"tablelog magicpunk draw {name} 1")
+    return lines
+
+
+SHEET = Sheet(
+    system="magicpunk",
+    characters=View(
+        gauges=(Gauge("hp", "hp_max"),),
+        figures=("body", "sense", "intellect", "magic", "money", "spell_money"),
+        tables=(("skills", "magicpunk.skill"), ("spells", "magicpunk.gate")),
+        words=("items",),
+        cards=("hand",),
+        internal=(
+            "money_at_creation",
+            "money_from_scenarios",
+            "money_converted",
+            "acted",
+            "stays_acted",
+            "lifestyle",
+        ),
+    ),
+    items=View(
+        figures=("owner", "price", "gear_slots", "readied", "gear_active"),
+        cards=("cards",),
+    ),
+    palette=_palette,
+    adds=(
+        Adds(
+            "magicpunk character add",
+            options=(
+                ("body", "--body", True),
+                ("sense", "--sense", True),
+                ("intellect", "--intellect", True),
+                ("magic", "--magic", True),
+                ("hp_max", "--hp", True),
+                ("money", "--money", False),
+            ),
+            tables=(("skills", "--skill", "magicpunk.skill"),),
+        ),
+    ),
+    dicebot={"ja": "MagicPunk", "ko": "MagicPunk:Korean", "en": "MagicPunk"},
+)
+"""How a magicpunk character and item read (the page, the ccfolia and Udonarium exports)."""

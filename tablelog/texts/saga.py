@@ -10,6 +10,8 @@ records (a buff that lands or not, a hit shown split or hidden) names exactly th
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablelog.events.saga import (
     AttackAvoided,
     AttackDamageDealt,
@@ -29,6 +31,7 @@ from tablelog.events.saga import (
 from tablelog.rules.saga.text import processes, slashed, tech, term
 from tablelog.text import Msg, msg
 from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
 
@@ -267,3 +270,55 @@ def _hp_healed(e: HPHealed) -> Msg:
         amount=e.amount,
         how=how,
     )
+
+
+def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
+    """A unit's techs as tablelog command lines (BCDice has no SaGa system): the catalogue's
+    techs of each weapon type the unit has an SLv in, at most six per type."""
+    from tablelog.rules.saga import catalogue
+
+    lines = []
+    for weapon in record.get("slv") or {}:
+        found = [t for t in catalogue.tech_ids() if catalogue.tech(t).weapon_type == weapon]
+        lines += [f"tablelog saga cast {name} {tech} --target ?" for tech in found[:6]]
+    return lines
+
+
+SHEET = Sheet(
+    system="saga",
+    characters=View(
+        badge=("side", "saga.side"),
+        gauges=(Gauge("hp", "hp_max"), Gauge("lp", "lp_max")),
+        figures=("incapacitated", "lp_damage_effect", "battle_rank", "race", "guard_rate"),
+        tables=(
+            ("stats", "saga.ability"),
+            ("slv", "saga.weapon_type"),
+            ("effects", "saga.effect"),
+            ("resistances", "saga.attribute"),
+            ("five", "saga.element"),
+        ),
+        words=("traits",),
+        internal=(
+            "hp_floor",
+            "hp_floor_rate",
+            "intrinsic_hp",
+            "formation_attack",
+            "formation_defense",
+            "weapons",
+        ),
+    ),
+    palette=_palette,
+    adds=(
+        Adds(
+            "saga unit add",
+            options=(("hp_max", "--max-hp", True), ("lp_max", "--lp", False)),
+            tables=(
+                ("stats", "--stat", "saga.ability"),
+                ("slv", "--slv", "saga.weapon_type"),
+                ("resistances", "--resist", "saga.attribute"),
+                ("five", "--five", "saga.element"),
+            ),
+        ),
+    ),
+)
+"""How a saga unit reads (the page, the ccfolia and Udonarium exports)."""
