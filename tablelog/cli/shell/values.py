@@ -93,12 +93,14 @@ def _catalogue_values(name: str, state: Any) -> Candidates | None:
 
         return [(e.id, e.title) for e in reference.entries().values()]
     if name in ("material", "quality", "design"):
+        from tablelog.rules import glossary
         from tablelog.rules.magicpunk import procurement as proc
 
-        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES, "design": proc.DESIGNS}[
-            name
+        names = glossary.entries(f"magicpunk.{name}")
+        return [
+            (row, " ".join(w for w in (names.get(row, {}).get(k) for k in ("ja", "ko")) if w))
+            for row in proc.TABLES[name]
         ]
-        return [(row, proc.NAMES_JA.get(row, "")) for row in table]
     return None
 
 
