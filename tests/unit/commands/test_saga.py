@@ -547,6 +547,29 @@ def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect
     assert 11 == wiped.characters["Ward"]["lp"]
 
 
+@pytest.mark.rule("SAGA-LP-2")
+@pytest.mark.rule("SAGA-LP-4")
+@pytest.mark.rule("SAGA-BUG-1")
+def test_a_blood_tech_that_takes_lp_to_zero_still_adds_its_cost():
+    """desu-uindo (LP 3) by a confused Ward at LP 3: LP 3 → max(3 − 3, 0) = 0, incapacitated,
+    and the LP-damage effect 0 → 0 + 3 = 3 all the same (the seed's formula: LPダメージ効果値_next
+    = LPダメージ効果値 + LPダメージ性能値 after every Blood tech; 「…加算されないというバグが
+    存在します」 is a bug the tool does not copy). A wipe then recovers it: LP 0 (incapacitated:
+    no −1) + 3 = 3."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    state.characters["Ward"]["lp"] = 3
+    confused = (("confused", "yes"),)
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
+    assert (
+        BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3, incapacitated=True)
+        == events[0]
+    )
+    ward = after.characters["Ward"]
+    assert (0, 3, True) == (ward["lp"], ward["lp_damage_effect"], ward["incapacitated"])
+    _, wiped = then(after, WipeParty())
+    assert 3 == wiped.characters["Ward"]["lp"]
+
+
 @pytest.mark.rule("SAGA-FIVE-2")
 def test_the_displayed_turn_stops_at_99_in_winter():
     """Seasons: turn 98 (autumn) → 99 (winter) → 99 again, still winter (「表示ターンの最大値は
