@@ -216,6 +216,25 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
     )
 
 
+@pytest.mark.rule("SAGA-TARGET-1")
+def test_no_tech_targets_an_incapacitated_unit():
+    """A downed Wolf (0 HP, incapacitated) is no target of any tech, alone or among others; a
+    downed ally neither."""
+    state = given(*BASE, UnitAdded("Rat", WOLF))
+    state.characters["Wolf"].update(hp=0, incapacitated=True)
+    for targets in (("Wolf",), ("Rat", "Wolf")):
+        tech = "kiri-harai" if len(targets) == 1 else "tenrai"
+        with pytest.raises(RuleViolation) as caught:
+            decide(state, CastTech("Gustave", tech, targets, roll=F(1)))
+        assert ("SAGA-TARGET-1", "Wolf is incapacitated: no tech targets it") == (
+            caught.value.rule_id,
+            caught.value.message,
+        )
+    state.characters["Gustave"].update(hp=0, incapacitated=True)
+    with pytest.raises(RuleViolation, match="SAGA-TARGET-1"):
+        decide(state, CastTech("Rat", "kiri-harai", ("Gustave",), roll=F(1)))
+
+
 @pytest.mark.rule("SAGA-LP-2")
 def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
