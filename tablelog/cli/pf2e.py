@@ -156,7 +156,7 @@ def transfer(
     days: int,
     outcome: str,
 ) -> object:
-    """Move RUNE from one item to another, or swap it with --swap (10% of the price, 1 day).
+    """Move RUNE from one item to another, or swap it with --swap (a tenth of the price, 1 day).
 
     From a runestone it is free and the stone cracks. Onto an item that cannot take the rune it
     is an automatic critical failure, logged; the rune stays.

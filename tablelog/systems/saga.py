@@ -57,9 +57,12 @@ SYSTEM = System(
 
 
 def _tech_words(state: Any) -> list[str]:
-    """The session's own techs, then the catalogue's ids and Japanese names."""
+    """The session's own techs, then the catalogue's ids and every name they go by: the
+    Japanese one and the glossary's words in any language (did you mean suggests across them)."""
+    from tablelog.rules import glossary
     from tablelog.rules.saga import catalogue
 
     session_techs = list(state.extra.get("techs", {})) if state is not None else []
     ids = catalogue.tech_ids()
-    return [*session_techs, *ids, *(catalogue.tech(i).name_ja for i in ids)]
+    names = [catalogue.tech(i).name_ja for i in ids]
+    return list(dict.fromkeys([*session_techs, *ids, *names, *glossary.words_of("saga.tech")]))

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending, parsed
+from tablelog.cli.names import GlossaryChoice
 from tablelog.cli.saga.calc_inputs import not_a_number
 from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
@@ -68,7 +69,7 @@ def unit() -> None:
 @click.option("--hp", type=_bounded("hp"), help="Current HP (default: max HP).")
 @click.option("--lp", type=_bounded("lp"), help="LP (allies; max LP = this).")
 @click.option("--enemy", is_flag=True, help="An enemy unit.")
-@click.option("--hp-floor-rate", help="Enemy HP floor in % of max HP (e.g. 50).")
+@click.option("--hp-floor-rate", help="Enemy HP floor as a percentage of max HP (e.g. 50).")
 @click.option("--intrinsic-hp", type=_bounded("intrinsic_hp"), help="Enemy intrinsic HP (poison).")
 @click.option("--battle-rank", type=_bounded("battle_rank"), help="Enemy battle rank 1-250.")
 @click.option("--race", help="Race, for race slayer techs (e.g. beast).")
@@ -112,17 +113,23 @@ def tech() -> None:
     help=f"Attack processes (0 counts as 1; at most {MAX_PROCESSES}).",
 )
 @click.option("--random-width", type=click.IntRange(0, 100), required=True, help="% (0 means 5)")
-@click.option("--weapon-type", type=click.Choice(cat.WEAPON_TYPES), required=True)
-@click.option("--attribute", type=click.Choice(cat.ATTRIBUTES), multiple=True)
-@click.option("--element", type=click.Choice(cat.ELEMENTS))
-@click.option("--dependent", type=click.Choice(cat.ABILITIES), help="The actor's stat (self).")
+@click.option(
+    "--weapon-type", type=GlossaryChoice("saga.weapon_type", cat.WEAPON_TYPES), required=True
+)
+@click.option("--attribute", type=GlossaryChoice("saga.attribute", cat.ATTRIBUTES), multiple=True)
+@click.option("--element", type=GlossaryChoice("saga.element", cat.ELEMENTS))
+@click.option(
+    "--dependent",
+    type=GlossaryChoice("saga.ability", cat.ABILITIES),
+    help="The actor's stat (self).",
+)
 @click.option(
     "--target-ability",
-    type=click.Choice(cat.ABILITIES),
+    type=GlossaryChoice("saga.ability", cat.ABILITIES),
     help="The target's resisting stat (default: con for int techs, else vit).",
 )
 @click.option("--lp-cost", type=click.IntRange(0, MAX_STAT), default=0, help="Blood tech LP cost.")
-@click.option("--target-kind", type=click.Choice(_TARGETS), default="single")
+@click.option("--target-kind", type=GlossaryChoice("saga.target", _TARGETS), default="single")
 @click.option("--weapon-sub", type=click.Choice(["dual-wield", "two-guns", "sword-gun"]))
 @click.option(
     "--flag", multiple=True, help="ignore-defense, treated-as-spell, unguardable, slayer-RACE…"
@@ -163,7 +170,11 @@ def battle() -> None:
 
 
 @battle.command("start")
-@click.option("--terrain", type=click.Choice(cat.ELEMENTS), help="The battle's element (地相).")
+@click.option(
+    "--terrain",
+    type=GlossaryChoice("saga.element", cat.ELEMENTS),
+    help="The battle's element (地相).",
+)
 @click.option("--seasons", is_flag=True, help="The five-sided hall: seasons turn each turn.")
 @appending
 def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> object:

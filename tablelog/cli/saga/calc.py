@@ -12,7 +12,9 @@ from typing import Any
 
 import click
 
+from tablelog.cli.columns import display_width
 from tablelog.cli.core import echo
+from tablelog.cli.names import GlossaryChoice
 from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
 from tablelog.lang import say
 from tablelog.rules.core import RuleViolation
@@ -23,12 +25,13 @@ from tablelog.text import Msg, msg
 
 __all__ = ["calc", "parse_resistances", "render_lines", "render_text"]
 
-_TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
+_TYPES = GlossaryChoice("saga.weapon_type", [t for t in cat.WEAPON_TYPES if t != "support-mech"])
 
 
 def render_lines(result: dict[str, Any]) -> list[Msg | str]:
     """Return the calculator's text output as sentences: the tech and its processes, each
-    factor of the breakdown (its name a ``saga.breakdown`` term, padded as rendered), the
+    factor of the breakdown (its name a ``saga.breakdown`` term, padded to the widest name as
+    the terminal shows it: a Japanese or Korean character takes two columns), the
     displayed power, the split and the damage per process."""
     lines: list[Msg | str] = [
         msg(
@@ -45,8 +48,11 @@ def render_lines(result: dict[str, Any]) -> list[Msg | str]:
             msg("saga.calc.no_damage", "no attack damage: {reason} (SAGA-ATK-1)", reason=reason),
         ]
     names = {k: say(_factor(k)) for k in result["breakdown"]}
-    width = max(len(name) for name in names.values())
-    lines += [f"  {names[k]:<{width}}  {v}" for k, v in result["breakdown"].items()]
+    width = max(display_width(name) for name in names.values())  # 基礎威力 takes 8 columns
+    lines += [
+        f"  {names[k]}{' ' * (width - display_width(names[k]))}  {v}"
+        for k, v in result["breakdown"].items()
+    ]
     lines.append(
         msg("saga.calc.displayed", "displayed power: {power}", power=result["displayed_power"])
     )
@@ -103,8 +109,8 @@ _SPECS: list[tuple[str, dict[str, Any]]] = [
         {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"},
     ),
     ("--weapon-type", {"type": _TYPES}),
-    ("--attribute", {"type": click.Choice(cat.ATTRIBUTES), "multiple": True}),
-    ("--element", {"type": click.Choice(cat.ELEMENTS)}),
+    ("--attribute", {"type": GlossaryChoice("saga.attribute", cat.ATTRIBUTES), "multiple": True}),
+    ("--element", {"type": GlossaryChoice("saga.element", cat.ELEMENTS)}),
     ("--ignore-defense", {"is_flag": True}),
     ("--as-spell", {"is_flag": True, "help": "treated as spell"}),
     (
@@ -143,7 +149,10 @@ _SPECS: list[tuple[str, dict[str, Any]]] = [
     ("--defense-trait", _INT),
     ("--instant-death-class", {"is_flag": True}),
     ("--combo-rate", {"type": _STAT, "help": "combo rate just before the tech"}),
-    ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
+    (
+        "--outcome",
+        {"type": GlossaryChoice("saga.no_damage", dmg.NO_DAMAGE_REASONS), "multiple": True},
+    ),
     ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
     ("--json", {"is_flag": True, "help": "print JSON"}),
 ]

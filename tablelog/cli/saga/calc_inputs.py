@@ -19,7 +19,7 @@ from tablelog.rules.saga import power as pw
 from tablelog.rules.saga import resist as rs
 from tablelog.rules.saga.corrections import random_factor, random_range
 from tablelog.rules.saga.figures import num_text, parse_number
-from tablelog.rules.saga.text import slashed, term
+from tablelog.rules.saga.text import key_of, slashed, term
 from tablelog.rules.saga.text import tech as tech_term
 from tablelog.text import Msg, msg
 
@@ -27,7 +27,8 @@ __all__ = ["compute", "parse_resistances"]
 
 
 def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
-    """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``) into a dict.
+    """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``, the attribute by its
+    id or any of its names: ``斬=20``) into a dict of ids.
 
     Raises:
         click.BadParameter: for an unknown attribute, a value that is not an integer or one
@@ -56,10 +57,11 @@ def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
                 ),
                 param_hint="--resist",
             )
+        named = key_of("attribute", attr, cat.ATTRIBUTES[:-1]) if attr else None
         if not attr:
             out.update(dict.fromkeys(cat.ATTRIBUTES[:-1], value))
-        elif attr in cat.ATTRIBUTES[:-1]:
-            out[attr] = value
+        elif named is not None:
+            out[named] = value
         else:
             raise click.BadParameter(
                 say(msg("saga.usage.unknown_attribute", "unknown attribute {name!r}", name=attr)),

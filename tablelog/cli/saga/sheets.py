@@ -32,7 +32,7 @@ from tablelog.lang import say
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import parse_number
-from tablelog.rules.saga.text import term, unknown_named
+from tablelog.rules.saga.text import NAMED, key_of, term, unknown_named, words_of
 from tablelog.rules.saga.vitals import check_floor_rate
 from tablelog.text import Listed, Msg, msg
 
@@ -247,8 +247,9 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
     if isinstance(data, str):
         ((head, number),) = pairs((data,), "--trait", bound=BOUNDS["traits"])
         kind, _, after = head.partition("/")
-        check_known("traits", kind, "--trait")
-        return Trait(kind=kind, value=number, on=after or None)
+        return Trait(
+            kind=check_known("traits", kind, "--trait"), value=number, on=_on(after or None)
+        )
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise click.BadParameter(
             say(
@@ -266,8 +267,16 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
     if on is not None and not isinstance(on, str):
         raise click.BadParameter(_not_text(f"{label}.on", on), param_hint="--sheet")
     value = whole(data.get("value"), f"{label}.value", BOUNDS["traits"])
-    check_known("traits", data["kind"], "--sheet")
-    return Trait(kind=data["kind"], value=value, on=on)
+    return Trait(kind=check_known("traits", data["kind"], "--sheet"), value=value, on=_on(on))
+
+
+def _on(on: str | None) -> str | None:
+    """A trait's ``on``: an attribute or a weapon type given by any of its names becomes its id
+    (``斬`` is ``slash``); anything else (``all``, ``spell`` …) stays as it is."""
+    if on is None:
+        return None
+    found = key_of("attribute", on, cat.ATTRIBUTES)
+    return found or key_of("weapon_type", on, cat.WEAPON_TYPES) or on
 
 
 def check_keys(data: dict[str, Any], known: tuple[str, ...], where: Msg | str) -> None:
@@ -295,8 +304,10 @@ def check_keys(data: dict[str, Any], known: tuple[str, ...], where: Msg | str) -
             raise click.BadParameter(say(words), param_hint="--sheet")
 
 
-def check_known(key: str, name: str, hint: str) -> None:
-    """Refuse a stat, weapon type, element or trait kind the game does not have.
+def check_known(key: str, name: str, hint: str) -> str:
+    """Return the id of a stat, weapon type, element or trait kind given by its id or by its
+    glossary word in any language (``筋`` and ``근력`` are ``str``); refuse one the game does
+    not have, with the closest name in any language.
 
     Args:
         key: The sheet key whose names are checked (``stats``, ``slv``, ``weapons``, ``five``,
@@ -304,15 +315,21 @@ def check_known(key: str, name: str, hint: str) -> None:
         name: The name given (``luck`` in ``--stat luck=3``).
         hint: The option or ``--sheet``, named in the error.
 
+    Returns:
+        The id (``str``).
+
     Raises:
         click.BadParameter: ``SAGA-ATK-5: unknown stat 'luck' (known: str, …)`` (exit 2).
     """
     rule, what, known = _NAMES[key]
-    if name not in known:
-        close = difflib.get_close_matches(name, known, n=1)
-        refusal = unknown_named(what, name, known, close[0] if close else None)
-        words = msg("core.usage.rule", "{rule}: {message}", rule=rule, message=refusal)
-        raise click.BadParameter(say(words), param_hint=hint)
+    kind = NAMED[what][0]
+    found = key_of(kind, name, known)
+    if found is not None:
+        return found
+    close = difflib.get_close_matches(name, words_of(kind, known), n=1)
+    refusal = unknown_named(what, name, known, key_of(kind, close[0], known) if close else None)
+    words = msg("core.usage.rule", "{rule}: {message}", rule=rule, message=refusal)
+    raise click.BadParameter(say(words), param_hint=hint)
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -334,34 +351,34 @@ def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
 
 def _numbers(data: dict[str, Any], key: str, o: dict[str, Any]) -> dict[str, int]:
     """Return a sheet table of numbers merged with its repeated option (options win)."""
-    found = {k: whole(v, f"{key}.{k}", BOUNDS[key]) for k, v in _table(data, key).items()}
-    for name in found:
-        check_known(key, name, "--sheet")
+    found = {
+        check_known(key, k, "--sheet"): whole(v, f"{key}.{k}", BOUNDS[key])
+        for k, v in _table(data, key).items()
+    }
     option = o.get(_OPTIONS[key][2:], ())
     given = pairs(tuple(option), _OPTIONS[key], bound=BOUNDS[key])
-    for name, _ in given:
-        check_known(key, name, _OPTIONS[key])
-    found.update(given)
+    found.update((check_known(key, name, _OPTIONS[key]), v) for name, v in given)
     return found
 
 
 def _weapons(data: dict[str, Any], o: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     weapons: dict[str, tuple[int, ...]] = {}
-    for kind, value in _table(data, "weapons").items():
-        check_known("weapons", kind, "--sheet")
+    for name, value in _table(data, "weapons").items():
+        kind = check_known("weapons", name, "--sheet")
         powers = value if isinstance(value, list) else [value]
-        weapons[kind] = tuple(whole(p, f"weapons.{kind}", BOUNDS["weapons"]) for p in powers)
+        weapons[kind] = tuple(whole(p, f"weapons.{name}", BOUNDS["weapons"]) for p in powers)
     given: dict[str, list[int]] = {}
-    for kind, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
-        check_known("weapons", kind, "--weapon")
-        given.setdefault(kind, []).append(power)
+    for name, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
+        given.setdefault(check_known("weapons", name, "--weapon"), []).append(power)
     weapons.update({kind: tuple(powers) for kind, powers in given.items()})
     return weapons
 
 
 def _resistances(data: dict[str, Any], o: dict[str, Any]) -> dict[str, int]:
     resist = {
-        k: whole(v, f"resistances.{k}", BOUNDS["resistances"])
+        key_of("attribute", k, cat.ATTRIBUTES) or k: whole(
+            v, f"resistances.{k}", BOUNDS["resistances"]
+        )
         for k, v in _table(data, "resistances").items()
     }
     given = parse_resistances(tuple(o.get("resist", ())))

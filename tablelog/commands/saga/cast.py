@@ -163,12 +163,14 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     return events
 
 
-def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, Any]) -> list[Event]:
+def _aftermath(
+    state: State, c: CastTech, tech: cat.Tech, hits: list[Event], table: dict[str, Any]
+) -> list[Event]:
     dealt = [e for e in hits if isinstance(e, AttackDamageDealt)]
     out: list[Event] = []
     if table.get("instant_death"):
         out += [
-            InstantDeathInflicted(target=t, tech=c.tech)
+            InstantDeathInflicted(target=t, tech=tech.id)  # the id, whatever name was typed
             for t in dict.fromkeys(e.target for e in dealt)
         ]
     if table.get("drain") and dealt:
@@ -226,6 +228,6 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
     table = parse_situation(c.situation)
     events = _blood(c.actor, actor, tech, table) + _release(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)
-    events += _aftermath(state, c, events, table)
+    events += _aftermath(state, c, tech, events, table)
     events, trial = settle(state, events)
     return events + incapacitations(trial, [*c.targets, c.actor])

@@ -11,6 +11,7 @@ from typing import Any
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.damage import NO_DAMAGE_REASONS
+from tablelog.rules.saga.text import key_of
 from tablelog.text import Listed, msg
 
 __all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "MAX_SITUATION_NUMBER", "parse_situation"]
@@ -84,6 +85,8 @@ def _value(key: str, text: str) -> Any:
                 ),
             )
         return number
+    if low not in CHOICE_KEYS[key] and key == "outcome":  # 回避, 회피 …: the reason's id
+        low = key_of("no_damage", text.strip(), NO_DAMAGE_REASONS) or low
     if low not in CHOICE_KEYS[key]:
         raise RuleViolation(
             "SAGA-ATK-11",

@@ -19,22 +19,47 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tablelog.rules import glossary
 from tablelog.text import Listed, Msg, Term, msg, msgn
 
 __all__ = [
     "NAMED",
+    "key_of",
     "known",
     "processes",
     "slashed",
     "tech",
     "term",
     "unknown_named",
+    "words_of",
 ]
 
 
 def term(kind: str, key: str) -> Term:
     """Return the game term ``key`` of the ``saga.<kind>`` glossary table."""
     return Term(f"saga.{kind}", key)
+
+
+def key_of(kind: str, given: str, keys: Iterable[str]) -> str | None:
+    """Return the id among ``keys`` that ``given`` names: the id itself, or its word in English,
+    Japanese or Korean in the ``saga.<kind>`` glossary table (``両手剣`` and ``양손검`` are
+    ``2h-sword``); None when it names none of them.
+
+    Source: tablelog/rules/data/glossary/saga.toml (issue 27: names in any of the three
+    languages are accepted wherever an id is).
+    """
+    known = tuple(keys)
+    if given in known:
+        return given
+    found = glossary.key_of(f"saga.{kind}", given)
+    return found if found in known else None
+
+
+def words_of(kind: str, keys: Iterable[str]) -> list[str]:
+    """Return ``keys`` followed by every glossary word they go by (for "did you mean")."""
+    known = tuple(keys)
+    words = glossary.words_of(f"saga.{kind}")
+    return list(dict.fromkeys([*known, *(w for w in words if key_of(kind, w, known))]))
 
 
 def tech(tech_id: str) -> Term:
