@@ -2,7 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
+# The demo's log: a fresh folder of its own per run (two `make demo` at once never share one),
+# or the path given as DEMO_LOG=…
+DEMO_LOG ?=
+DEMO_DIRS := $${TMPDIR:-/tmp}/tablelog-demo-$(shell id -u)-*
 LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
@@ -50,10 +53,14 @@ FORCE:
 
 ## demo: run the real Pathfinder 2e downtime session on a fresh log and print its final state
 demo: $(BIN)/tablelog
-	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
-	$(BIN)/tablelog --log $(DEMO_LOG) run examples/pf2e-downtime.txt
-	$(BIN)/tablelog --log $(DEMO_LOG) state
-	@echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $(DEMO_LOG) shell, or: source $(BIN)/activate"
+	@set -e; log='$(DEMO_LOG)'; \
+	if [ -z "$$log" ]; then \
+	  log="$$(mktemp -d "$${TMPDIR:-/tmp}/tablelog-demo-$$(id -u)-XXXXXX")/demo.tlog"; \
+	else rm -f "$$log" "$$log.lock" "$$log.snap"; fi; \
+	echo "$(BIN)/tablelog --log $$log run examples/pf2e-downtime.txt"; \
+	$(BIN)/tablelog --log "$$log" run examples/pf2e-downtime.txt; \
+	$(BIN)/tablelog --log "$$log" state; \
+	echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $$log shell, or: source $(BIN)/activate"
 
 ## test: the checks (make lint), then the test suite but its slow tests, on every core
 ## (pytest-xdist); test-slow: the slow ones (marked slow: crashes, fuzzing, whole-page measures);
@@ -91,7 +98,8 @@ bench-server: $(BIN)/tablelog
 ## clean: remove the virtual environment, build files, caches and the demo log
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .ruff_cache .mypy_cache
-	rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap
+	$(if $(DEMO_LOG),rm -f $(DEMO_LOG) $(DEMO_LOG).lock $(DEMO_LOG).snap)
+	rm -rf $(DEMO_DIRS)
 	find tablelog tests bench -name __pycache__ -type d -prune -exec rm -rf {} +
 
 ## bench-store: the PostgreSQL store's benchmarks (not part of test): appends/s beside pgbench and

@@ -22,7 +22,16 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import Redo, Undo
-from tablelog.events.core import MARKERS, Event, KeyAdded, Redone, SeatAdded, SeatRevoked, Undone
+from tablelog.events.core import (
+    MARKERS,
+    SEAT_TYPES,
+    Event,
+    KeyAdded,
+    Redone,
+    SeatAdded,
+    SeatRevoked,
+    Undone,
+)
 from tablelog.projections.core import State, undone_after
 from tablelog.rules.core import RuleViolation, check_text
 from tablelog.text import Listed, Msg, Secret, msg
@@ -185,6 +194,11 @@ def command_end(summaries: Iterable[Summary], seq: int) -> int:
     return seq
 
 
+CREDENTIALS = SEAT_TYPES - {SeatAdded.TYPE, SeatRevoked.TYPE}
+"""The records that change a seat's link, token or sessions (a browser opening the page): no
+action one takes back, so a bare undo or redo passes over them."""
+
+
 def latest_active(
     summaries: Iterable[Summary], markers: Iterable[Marker], actor: str | None = None
 ) -> Action:
@@ -203,6 +217,7 @@ def latest_active(
     for action in _groups(summaries):
         if (
             action.kind
+            or action.types <= CREDENTIALS
             or (actor is not None and action.actor != actor)
             or any(s in undone for s in action.seqs)
         ):
@@ -243,7 +258,8 @@ def latest_undone(summaries: Iterable[Summary], markers: Iterable[Marker], actor
         if first[2] != actor or kind == Redone.TYPE:
             continue
         if not kind:
-            newer = first[0]
+            if first[3] not in CREDENTIALS:
+                newer = first[0]
             continue
         still = next((row[4] for row in itertools.chain([first], rows) if row[4] in undone), None)
         if still is not None:
@@ -354,6 +370,23 @@ def refuse_seat(action: Action, verb: str) -> None:
     for kind in (SeatAdded.TYPE, SeatRevoked.TYPE):
         if kind in action.types:
             raise RuleViolation("CORE-SEAT", _SEAT_MARKERS[(kind, verb)](action.first))
+    if SEAT_TYPES & set(action.types):
+        told = (
+            msg(
+                "core.seat.no_undo_credentials",
+                "#{seq} changes a seat's link, token or browser sessions, which an undo never "
+                "takes back: the GM rotates the seat's link (POST /api/tables/ID/seats/NAME)",
+                seq=action.first,
+            )
+            if verb == "undo"
+            else msg(
+                "core.seat.no_redo_credentials",
+                "#{seq} changes a seat's link, token or browser sessions, which a redo never "
+                "restores: the GM rotates the seat's link (POST /api/tables/ID/seats/NAME)",
+                seq=action.first,
+            )
+        )
+        raise RuleViolation("CORE-SEAT", told)
 
 
 @attrs.frozen

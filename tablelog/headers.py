@@ -32,14 +32,30 @@ def new_header(system: str, title: str, seed: int | None, options: dict[str, Any
         seed: The session's random seed; None draws one (63 bits).
         options: The system's ``init`` options, as strings.
 
+    Everything the log's first open will check is checked here, before anything is created:
+    a header the store or the system would refuse on opening makes no log (a table the server
+    created with an unknown option once answered 503 for ever).
+
     Raises:
         systems.SystemUnavailable: unknown system.
         RuleViolation: CORE-TEXT for a title with control characters (whoever creates the log:
             the CLI or the table server); CORE-SIZE for a header over the limit; the system's
             refusal of an option (a malformed clock …).
+        ValueError: a seed that is no whole number from 0 to 2**63 - 1, or an option the
+            system does not take (:func:`systems.check_options`), naming it.
     """
     check_text(title, "the title")  # shown to every player by `state`
     systems.get(system)
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+        raise ValueError(f"seed {seed!r} is not a whole number from 0 to {2**63 - 1:,}")
+    options = dict(options)
+    declared = systems.get(system)
+    if declared.check_options is not None:
+        declared.check_options(options)
+    else:  # every option one the system takes, as a string (what a log's open checks)
+        from tablelog.systems.declaration import string_options
+
+        string_options(system, declared.option_names, options)
     header = Header(
         session_id=uuid.uuid4().hex,
         system=system,

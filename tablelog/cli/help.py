@@ -15,7 +15,7 @@ import click
 
 from tablelog.lang import Words
 
-__all__ = ["translate", "speak", "HELP_CONTEXT"]
+__all__ = ["translate", "speak", "HELP_CONTEXT", "CLICK_MODULES"]
 
 HELP_CONTEXT = "cli.help"
 """The catalogue context of every help text (tablelog/cli/extract.py extracts them)."""
@@ -68,7 +68,7 @@ def _in(catalogue: object, text: str | None) -> str | None:
     return found
 
 
-_CLICK_MODULES = (
+CLICK_MODULES = (
     "click.core",
     "click.decorators",
     "click.exceptions",
@@ -89,7 +89,7 @@ def speak(words: Words) -> None:
     from tablelog.lang.catalog import translations
 
     catalogue = translations(words.lang)
-    for name in _CLICK_MODULES:
+    for name in CLICK_MODULES:
         module = importlib.import_module(name)
         if hasattr(module, "_"):
             module._ = catalogue.gettext  # type: ignore[attr-defined]

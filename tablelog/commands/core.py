@@ -20,8 +20,10 @@ from tablelog.events.core import (
     Retired,
     SeatAdded,
     SeatRevoked,
+    SeatRotated,
+    SeatSessionOpened,
 )
-from tablelog.projections.core import State, retired_text, roster, seats
+from tablelog.projections.core import State, retired_text, roster, seat_names_used, seats
 from tablelog.projections.retirement import retired
 from tablelog.rules.core import RuleViolation, Unknown, check_name, check_text, require
 from tablelog.text import Listed, Msg, Term, msg
@@ -38,6 +40,8 @@ __all__ = [
     "Redo",
     "AddSeat",
     "RevokeSeat",
+    "RotateSeat",
+    "OpenSession",
     "AddKey",
     "RuleViolation",
     "require",
@@ -222,12 +226,14 @@ def decide_add_note(state: State, command: AddNote) -> list[Event]:
 
 @attrs.frozen
 class AddSeat:
-    """Add a seat: ``token_sha256`` is the hex SHA-256 of the token the server gave the seat."""
+    """Add a seat: ``token_sha256`` is the hex SHA-256 of the token the server gave the seat,
+    ``link_sha256`` that of its one-time page link ("": none)."""
 
     name: str
     role: str
     characters: tuple[str, ...]
     token_sha256: str
+    link_sha256: str = ""
 
 
 @attrs.frozen
@@ -237,22 +243,82 @@ class RevokeSeat:
     name: str
 
 
+@attrs.frozen
+class RotateSeat:
+    """Give the seat ``name`` a new token and page link: the old ones and its browser sessions
+    stop working; the seat keeps its name, role, characters and actions."""
+
+    name: str
+    token_sha256: str
+    link_sha256: str
+
+
+@attrs.frozen
+class OpenSession:
+    """Exchange the page link whose SHA-256 is ``link_sha256`` for a browser session whose
+    secret's SHA-256 is ``session_sha256`` (the link is used up)."""
+
+    link_sha256: str
+    session_sha256: str
+
+
+GM_NAME = "gm"
+"""The actor of the server token and the name of the table's own GM seat: no other seat's."""
+
+
+def _check_hash(digest: str, what: Msg) -> None:
+    require(
+        len(digest) == 64 and all(c in "0123456789abcdef" for c in digest),
+        "CORE-SEAT",
+        msg("core.seat.hash_of", "{what} is 64 lowercase hex digits", what=what),
+    )
+
+
 @decider(AddSeat)
 def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
-    """Decide a new seat.
+    """Decide a new seat (and its page link, when given).
+
+    A seat's name is its identity: the ``actor`` of the records it appends, whose actions it
+    may undo and redo. So no new seat takes a name a seat of the table has had, revoked ones
+    included, in any letter case; ``gm`` (the server token's actor) is the name of GM seats
+    only.
 
     Raises:
         RuleViolation: CORE-NAME for a bad name (of the seat or a character); CORE-SEAT when
-            the name is a seat already, the role is not gm, player or observer, a player plays
-            no character or a non-player plays some, or the hash is not 64 hex digits.
+            the name is or was a seat's, ``gm`` for a seat that is not a GM's, the role is not
+            gm, player or observer, a player plays no character or a non-player plays some,
+            or a hash is not 64 hex digits.
 
-    Source: SERVER.md §3.
+    Source: SERVER.md §3; CORE-SEAT (decision).
     """
     check_name(command.name, "a seat's name")
     require(
         command.name not in seats(state),
         "CORE-SEAT",
         msg("core.seat.taken", "{name!r} is a seat of this table already", name=command.name),
+    )
+    used = seat_names_used(state).get(command.name.casefold())
+    require(
+        used is None,
+        "CORE-SEAT",
+        msg(
+            "core.seat.used",
+            "{used!r} was a seat of this table: a seat's name is its identity (its actions are "
+            "its own), so no new seat takes it; choose another name, or rotate a seat's link "
+            "instead of revoking it",
+            used=used,
+        ),
+    )
+    require(
+        command.name.casefold() != GM_NAME or command.role == "gm",
+        "CORE-SEAT",
+        msg(
+            "core.seat.gm_reserved",
+            "{name!r} is the name of the server token and the table's GM: a {role} seat takes "
+            "another",
+            name=command.name,
+            role=Term("core.role", command.role),
+        ),
     )
     require(
         command.role in ROLES,
@@ -277,13 +343,18 @@ def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
             characters=Listed(command.characters, "comma"),
         ),
     )
-    digest = command.token_sha256
-    require(
-        len(digest) == 64 and all(c in "0123456789abcdef" for c in digest),
-        "CORE-SEAT",
-        msg("core.seat.hash", "a seat's token hash is 64 lowercase hex digits"),
-    )
-    return [SeatAdded(command.name, command.role, tuple(command.characters), digest)]
+    _check_hash(command.token_sha256, msg("core.what.token_hash", "a seat's token hash"))
+    if command.link_sha256:
+        _check_hash(command.link_sha256, msg("core.what.link_hash", "a seat's link hash"))
+    return [
+        SeatAdded(
+            command.name,
+            command.role,
+            tuple(command.characters),
+            command.token_sha256,
+            command.link_sha256,
+        )
+    ]
 
 
 @decider(RevokeSeat)
@@ -295,6 +366,43 @@ def decide_revoke_seat(state: State, command: RevokeSeat) -> list[Event]:
     """
     require(command.name in seats(state), "CORE-SEAT", no_seat(command.name))
     return [SeatRevoked(command.name)]
+
+
+@decider(RotateSeat)
+def decide_rotate_seat(state: State, command: RotateSeat) -> list[Event]:
+    """Decide a seat's new token and link (the GM rotates its link).
+
+    Raises:
+        RuleViolation: CORE-SEAT when there is no such seat, or a hash is not 64 hex digits.
+
+    Source: SERVER.md §4; CORE-SEAT.
+    """
+    require(command.name in seats(state), "CORE-SEAT", no_seat(command.name))
+    _check_hash(command.token_sha256, msg("core.what.token_hash", "a seat's token hash"))
+    _check_hash(command.link_sha256, msg("core.what.link_hash", "a seat's link hash"))
+    return [SeatRotated(command.name, command.token_sha256, command.link_sha256)]
+
+
+@decider(OpenSession)
+def decide_open_session(state: State, command: OpenSession) -> list[Event]:
+    """Decide a browser session for the seat whose page link this is (the link is used up).
+
+    Raises:
+        RuleViolation: CORE-SEAT when no seat has this link (used up, replaced or never one).
+
+    Source: SERVER.md §4; CORE-SEAT.
+    """
+    _check_hash(command.session_sha256, msg("core.what.session_hash", "a session's hash"))
+    for name, seat in seats(state).items():
+        if seat.get("link_sha256") == command.link_sha256:
+            return [SeatSessionOpened(name, command.link_sha256, command.session_sha256)]
+    raise RuleViolation(
+        "CORE-SEAT",
+        msg(
+            "core.seat.link_used",
+            "this link is used up or was replaced: ask the GM for a new one",
+        ),
+    )
 
 
 @attrs.frozen
@@ -359,7 +467,15 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
     return [KeyAdded(command.actor, key)]
 
 
-CORE_COMMANDS: tuple[type, ...] = (AddNote, Retire, AddSeat, RevokeSeat, AddKey)
+CORE_COMMANDS: tuple[type, ...] = (
+    AddNote,
+    Retire,
+    AddSeat,
+    RevokeSeat,
+    RotateSeat,
+    OpenSession,
+    AddKey,
+)
 """The commands every system's log takes (undo and redo are decided by the session)."""
 
 

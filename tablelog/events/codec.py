@@ -547,3 +547,10 @@ def _field_check(ref: str, tp: Any) -> list[str] | None:
         f"    if type(x) is not {args[0].__name__}:",
         "        return None",
     ]
+
+
+@upcaster("core.SeatAdded", 1)
+def _seat_added_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """A seat added before page links: no link (its token opened the page)."""
+    data.setdefault("link_sha256", "")
+    return data

@@ -24,6 +24,10 @@ __all__ = [
     "Redone",
     "SeatAdded",
     "SeatRevoked",
+    "SeatRotated",
+    "SeatSessionOpened",
+    "SEAT_TYPES",
+    "SEAT_SECRETS",
     "KeyAdded",
     "ROLES",
 ]
@@ -150,16 +154,18 @@ class Redone(Event):
 ROLES = ("gm", "player", "observer")  # SERVER.md §3
 
 
-@event("core.SeatAdded", rules=("CORE-SEAT",))
+@event("core.SeatAdded", version=2, rules=("CORE-SEAT",))
 @attrs.frozen
 class SeatAdded(Event):
-    """A seat joined the table: a name with a role, the characters it plays, and the SHA-256 of
-    its secret token (hex; the token itself is never stored). SERVER.md §3."""
+    """A seat joined the table: a name with a role, the characters it plays, the SHA-256 of its
+    secret token and that of its one-time page link (hex; the secrets themselves are never
+    stored; ``""``: no link, a version 1 record's). SERVER.md §3."""
 
     name: str
     role: str
     characters: tuple[str, ...]
     token_sha256: str
+    link_sha256: str = ""
 
 
 @event("core.SeatRevoked", rules=("CORE-SEAT",))
@@ -168,6 +174,43 @@ class SeatRevoked(Event):
     """A seat left the table: its token stops working at once (SERVER.md §3)."""
 
     name: str
+
+
+@event("core.SeatRotated", rules=("CORE-SEAT",))
+@attrs.frozen
+class SeatRotated(Event):
+    """A seat's token and link were replaced (the GM rotated its link): the SHA-256 of each new
+    one; its old token, its old link and every browser session of it stop working. The seat
+    keeps its name, role and characters, and its actions stay its own."""
+
+    name: str
+    token_sha256: str
+    link_sha256: str
+
+
+@event("core.SeatSessionOpened", rules=("CORE-SEAT",))
+@attrs.frozen
+class SeatSessionOpened(Event):
+    """A seat's link was exchanged for a browser session: the link (``link_sha256``) is used up;
+    the browser's cookie holds the session secret, whose SHA-256 this is. SERVER.md §4."""
+
+    name: str
+    link_sha256: str
+    session_sha256: str
+
+
+SEAT_TYPES = frozenset(
+    {
+        SeatAdded.TYPE,
+        SeatRevoked.TYPE,
+        SeatRotated.TYPE,
+        SeatSessionOpened.TYPE,
+    }
+)
+"""The records of a table's seats: never undone or redone (CORE-SEAT)."""
+
+SEAT_SECRETS = ("token_sha256", "link_sha256", "session_sha256")
+"""The fields of seat records that hold a credential's hash: the GM's alone to read."""
 
 
 @event("core.KeyAdded", rules=("CORE-KEY",))

@@ -19,7 +19,16 @@ from typing import Any, TypeVar
 
 import attrs
 
-from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
+from tablelog.events.core import (
+    Event,
+    KeyAdded,
+    Noted,
+    NotedAbout,
+    SeatAdded,
+    SeatRevoked,
+    SeatRotated,
+    SeatSessionOpened,
+)
 from tablelog.rules.core import RuleViolation, require
 from tablelog.text import Msg, Term, msg
 
@@ -40,7 +49,9 @@ __all__ = [
     "require",
     "RuleViolation",
     "seats",
+    "seat_names_used",
     "roster",
+    "MAX_SESSIONS",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -168,6 +179,8 @@ def _seat_added(state: State, e: SeatAdded) -> None:
         "role": e.role,
         "characters": list(e.characters),
         "token_sha256": e.token_sha256,
+        "link_sha256": e.link_sha256 or None,
+        "sessions": [],
     }
 
 
@@ -183,6 +196,51 @@ def _can_revoke_seat(state: State, e: SeatRevoked) -> None:
 @evolver(SeatRevoked)
 def _seat_revoked(state: State, e: SeatRevoked) -> None:
     seats(state).pop(e.name, None)
+    state.extra.setdefault("seats_gone", {})[e.name.casefold()] = e.name
+
+
+@precondition(SeatRotated)
+def _can_rotate_seat(state: State, e: SeatRotated) -> None:
+    require(
+        e.name in seats(state),
+        "CORE-SEAT",
+        msg("core.seat.unknown", "no seat named {name!r}", name=e.name),
+    )
+
+
+@evolver(SeatRotated)
+def _seat_rotated(state: State, e: SeatRotated) -> None:
+    """The new token and link; the old ones and every browser session of the seat end."""
+    seat = seats(state).get(e.name)
+    if seat is not None:
+        seat.update(token_sha256=e.token_sha256, link_sha256=e.link_sha256, sessions=[])
+
+
+@precondition(SeatSessionOpened)
+def _can_open_session(state: State, e: SeatSessionOpened) -> None:
+    seat = seats(state).get(e.name)
+    require(
+        seat is not None and seat.get("link_sha256") == e.link_sha256,
+        "CORE-SEAT",
+        msg(
+            "core.seat.link_used",
+            "this link is used up or was replaced: ask the GM for a new one",
+        ),
+    )
+
+
+MAX_SESSIONS = 8
+"""The browser sessions a seat keeps at once (a ninth ends the oldest)."""
+
+
+@evolver(SeatSessionOpened)
+def _session_opened(state: State, e: SeatSessionOpened) -> None:
+    """The link is used up; the session joins the seat's (the latest :data:`MAX_SESSIONS`)."""
+    seat = seats(state).get(e.name)
+    if seat is not None:
+        seat["link_sha256"] = None
+        kept = [*seat.get("sessions", []), e.session_sha256]
+        seat["sessions"] = kept[-MAX_SESSIONS:]
 
 
 @evolver(KeyAdded)
@@ -198,9 +256,20 @@ def roster(state: State) -> dict[str, str]:
 
 
 def seats(state: State) -> dict[str, dict[str, Any]]:
-    """Return the table's seats: name -> ``{role, characters, token_sha256}`` (SERVER.md §3)."""
+    """Return the table's seats: name -> ``{role, characters, token_sha256, link_sha256,
+    sessions}`` (SERVER.md §3; ``link_sha256`` None once used, ``sessions`` the hashes of its
+    browser sessions; a seat added before links and sessions existed lacks both keys)."""
     found: dict[str, dict[str, Any]] = state.extra.get("seats", {})
     return found
+
+
+def seat_names_used(state: State) -> dict[str, str]:
+    """Return every name a seat of the table has had, revoked ones included: the name folded
+    to lower case -> the name. A seat's name is its identity (the ``actor`` of its records,
+    whose actions it may undo), so no new seat takes one of them (CORE-SEAT)."""
+    used: dict[str, str] = dict(state.extra.get("seats_gone", {}))
+    used.update((name.casefold(), name) for name in seats(state))
+    return used
 
 
 def evolvers() -> dict[type, Evolver]:

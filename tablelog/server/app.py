@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import os
-import secrets
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -22,10 +21,20 @@ from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent
 
-from tablelog.server import errors, views
+from tablelog.lang import say
+from tablelog.server import errors, sheets, views
+from tablelog.server.auth import (
+    Credential,
+    check_page_write,
+    credential,
+    is_server_session,
+)
 from tablelog.server.errors import MAX_BODY_BYTES, MAX_LOG_LIMIT
+from tablelog.server.links import Links
+from tablelog.server.speech import Speaking, follow_reader
 from tablelog.server.tables import Refusal, Seat, Table, Tables
-from tablelog.web import cookie_name, web_routes
+from tablelog.text import Msg, msg
+from tablelog.web import COOKIE_PREFIX, web_routes
 
 __all__ = ["create_app", "MAX_BODY_BYTES"]
 
@@ -59,8 +68,11 @@ ERRORS = {
         (401, "no token, or a token not good for this table"),
         (403, "not this seat's to do"),
         (404, "no such table or name"),
-        (413, "a body over 64 KiB"),
+        (409, "a request id the table holds for another seat's or another command's request"),
+        (413, "a body over 64 KiB, or a seat's command line over 4,000 characters"),
+        (415, "a write with the page's cookie that is not application/json"),
         (422, "refused by a rule"),
+        (429, "a seat sent more commands or characters than it may in a while"),
         (503, "the table's log cannot be used"),
     )
 }
@@ -86,6 +98,7 @@ class TableCreated:
     system: str
     title: str
     gm_token: str
+    url: str  # the GM seat's page link (its one-time link token)
 
 
 @attrs.frozen
@@ -168,42 +181,30 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     from litestar.concurrency import set_asyncio_executor
 
+    follow_reader()  # click's own usage errors in each request's language
     count = threads or int(os.environ.get("TABLELOG_SERVER_THREADS", "16"))
     set_asyncio_executor(ThreadPoolExecutor(max_workers=count, thread_name_prefix="tablelog"))
 
-    def bearer(request: Request[Any, Any, Any]) -> str:
-        """The request's token: ``Authorization: Bearer TOKEN``, else the web page's cookie
-        (set from a one-time ``?token=`` link: ``tl_<table id>``, or ``tl_server``)."""
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            return token.strip()
-        table_id = request.path_params.get("table_id")
-        cookie = request.cookies.get(cookie_name(table_id)) or request.cookies.get(
-            cookie_name(None)
+    def who(request: Request[Any, Any, Any]) -> Credential:
+        """The request's credential (401 without one, before anything is opened); a write
+        made with a cookie must be the page's own (JSON, the server's Origin)."""
+        found = credential(request, COOKIE_PREFIX)
+        check_page_write(request, found)
+        return found
+
+    def is_server(found: Credential) -> bool:
+        if found.kind == "server":
+            return is_server_session(server_token, found.secret)
+        return found.kind == "bearer" and hmac.compare_digest(
+            found.secret.encode(), server_token.encode()
         )
-        if cookie:
-            return cookie
-        raise Refusal(401, "unauthorized", "send Authorization: Bearer TOKEN")
-
-    def is_server(token: str) -> bool:
-        return hmac.compare_digest(token.encode(), server_token.encode())
-
-    def opens(table_id: str | None, token: str) -> bool:
-        """Whether ``token`` opens the page of ``table_id`` (None: the server's page)."""
-        if is_server(token):
-            return True
-        try:
-            return table_id is not None and tables.get(table_id).seat_of(token) is not None
-        except Refusal:
-            return False
 
     def seated(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
         """The table and who asks. No token, or a token not good for the table, is 401 before
         anything else: an unknown table is 404 to the server token only, so ids cannot be
         probed without it (SERVER.md §4)."""
-        token = bearer(request)
-        if is_server(token):
+        found = who(request)
+        if is_server(found):
             return tables.get(table_id), Seat("gm", "gm")
         try:
             table = tables.get(table_id)
@@ -211,19 +212,34 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             if refusal.status != 404:
                 raise
             table = None
-        found = None if table is None else table.seat_of(token)
-        if table is None or found is None:
-            raise Refusal(401, "unauthorized", "unknown token for this table")
-        return table, found
+        kind = "token" if found.kind == "bearer" else "session"
+        seat = None if table is None else table.seat_of(found.secret, kind=kind)
+        if table is None or seat is None:
+            told = msg("server.auth.unknown", "unknown token for this table")
+            raise Refusal(401, "unauthorized", say(told))
+        return table, seat
+
+    def server_only(request: Request[Any, Any, Any], told: Msg) -> None:
+        if not is_server(who(request)):
+            raise Refusal(401, "unauthorized", say(told))
 
     def gm_seat(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
-        table, who = seated(request, table_id)
-        if who.role != "gm":
-            raise Refusal(403, "forbidden", f"{who.name} is a {who.role}: this needs the gm role")
-        return table, who
+        table, seat = seated(request, table_id)
+        if seat.role != "gm":
+            told = msg(
+                "server.forbidden.needs_gm",
+                "{seat} is a {role}: this needs the gm role",
+                seat=seat.name,
+                role=seat.role,
+            )
+            raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
+        return table, seat
 
     def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:
         return gm_seat(request, table_id)[0]
+
+    def page_url(request: Request[Any, Any, Any], table_id: str, link: str) -> str:
+        return f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={link}"
 
     @get("/api/health", sync_to_thread=False, responses=ERRORS)
     def health() -> Health:
@@ -231,17 +247,20 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @post("/api/tables", sync_to_thread=True, responses=ERRORS)
     def create_table(request: Request[Any, Any, Any], data: NewTable) -> TableCreated:
-        if not is_server(bearer(request)):
-            raise Refusal(401, "unauthorized", "creating a table needs the server token")
+        server_only(request, msg("server.auth.create", "creating a table needs the server token"))
         table = tables.create(data.system, data.title, data.seed, dict(data.options))
-        gm_token = secrets.token_urlsafe(24)  # the table's own GM seat, not the server token
-        views.add_seat(table, "gm", "gm", [], gm_token)
-        return TableCreated(table.table_id, data.system, data.title, gm_token)
+        gm_token, link = table.mint(), table.mint()  # the table's own GM seat, not the server's
+        try:
+            views.add_seat(table, "gm", "gm", [], gm_token, link)
+        except BaseException:  # a table without its GM seat is no table: none is left behind
+            tables.discard(table)
+            raise
+        url = page_url(request, table.table_id, link)
+        return TableCreated(table.table_id, data.system, data.title, gm_token, url)
 
     @get("/api/tables", sync_to_thread=True, responses=ERRORS)
     def list_tables(request: Request[Any, Any, Any]) -> TableList:
-        if not is_server(bearer(request)):
-            raise Refusal(401, "unauthorized", "listing tables needs the server token")
+        server_only(request, msg("server.auth.list", "listing tables needs the server token"))
         rows = []
         for table_id in tables.ids():
             try:
@@ -254,10 +273,26 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
     @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
     def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
         table = gm_only(request, table_id)
-        token = secrets.token_urlsafe(24)
-        views.add_seat(table, data.name, data.role, data.characters, token)
-        url = f"{str(request.base_url).rstrip('/')}/t/{table_id}?token={token}"
+        token, link = table.mint(), table.mint()
+        views.add_seat(table, data.name, data.role, data.characters, token, link)
+        url = page_url(request, table_id, link)
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
+
+    @post(
+        "/api/tables/{table_id:str}/seats/{name:path}",
+        sync_to_thread=True,
+        status_code=201,
+        responses=ERRORS,
+    )
+    def rotate_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> SeatCreated:
+        """Rotate the seat's link: a new token and a new page link; its old token, its old link
+        and its browser sessions stop working at once (the seat keeps its name, role,
+        characters and actions)."""
+        table = gm_only(request, table_id)
+        token, link = table.mint(), table.mint()
+        seat = views.rotate_seat(table, _name(name), token, link)
+        url = page_url(request, table_id, link)
+        return SeatCreated(seat.name, seat.role, list(seat.characters), token, url)
 
     @delete(
         "/api/tables/{table_id:str}/seats/{name:path}",
@@ -266,40 +301,40 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         responses=ERRORS,
     )
     def revoke_seat(request: Request[Any, Any, Any], table_id: str, name: str) -> None:
-        table, who = gm_seat(request, table_id)
-        if not is_server(bearer(request)) and who.name == _name(name):
-            raise Refusal(
-                422,
-                "rule",
-                f"seat {who.name!r} cannot revoke itself (the table would lose its GM): "
-                "another GM seat or the server token may revoke it",
-                "CORE-SEAT",
+        table, seat = gm_seat(request, table_id)
+        if not is_server(who(request)) and seat.name == _name(name):
+            told = msg(
+                "server.seat.self_revoke",
+                "seat {seat!r} cannot revoke itself (the table would lose its GM): another GM "
+                "seat or the server token may revoke it",
+                seat=seat.name,
             )
+            raise Refusal(422, "rule", say(told), "CORE-SEAT", params={"seat": seat.name})
         views.revoke_seat(table, _name(name))
 
     @get("/api/tables/{table_id:str}", sync_to_thread=True, responses=ERRORS)
     def table_info(request: Request[Any, Any, Any], table_id: str) -> TableInfo:
-        table, who = seated(request, table_id)
+        table, seat = seated(request, table_id)
         state = table.state()
         return TableInfo(
             table_id,
             state.system,
             state.title,
             state.seq,
-            Me(who.name, who.role, list(who.characters)),
+            Me(seat.name, seat.role, list(seat.characters)),
         )
 
     @get("/api/tables/{table_id:str}/state", sync_to_thread=True, responses=ERRORS)
     def state_of(
         request: Request[Any, Any, Any], table_id: str, at: int | None = None
     ) -> dict[str, Any]:
-        table, who = seated(request, table_id)
-        return views.state(table, who, at)
+        table, seat = seated(request, table_id)
+        return views.state(table, seat, at)
 
     @get("/api/tables/{table_id:str}/state/{name:path}", sync_to_thread=True, responses=ERRORS)
     def entity_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
-        table, who = seated(request, table_id)
-        return views.entity(table, who, _name(name))
+        table, seat = seated(request, table_id)
+        return views.entity(table, seat, _name(name))
 
     @get("/api/tables/{table_id:str}/log", sync_to_thread=True, responses=ERRORS)
     def log_of(
@@ -309,13 +344,13 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         all: bool = False,
         limit: int = Parameter(default=1000, ge=1, le=MAX_LOG_LIMIT),
     ) -> Events:  # noqa: A002 - the contract
-        table, who = seated(request, table_id)
-        return Events(views.log(table, who, after, all, limit))
+        table, seat = seated(request, table_id)
+        return Events(views.log(table, seat, after, all, limit))
 
     @get("/api/tables/{table_id:str}/history/{name:path}", sync_to_thread=True, responses=ERRORS)
     def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
-        table, who = seated(request, table_id)
-        return views.history(table, who, _name(name))
+        table, seat = seated(request, table_id)
+        return views.history(table, seat, _name(name))
 
     @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
     def report_of(
@@ -323,19 +358,44 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table_id: str,
         format: str = "html",  # noqa: A002 - the contract
         until: int | None = None,
+        tz: str | None = None,
     ) -> Response[str]:
-        table, who = seated(request, table_id)
+        """The session report in the request's language (``lang`` or ``Accept-Language``),
+        its times in the time zone ``tz`` (an IANA name; none: UTC, as recorded)."""
+        table, seat = seated(request, table_id)
         if format not in REPORT_TYPES:
-            raise Refusal(400, "usage", f"format {format!r} is not html or md")
-        text = views.report(table, who, format, until)
+            told = msg("server.usage.format", "format {format!r} is not html or md", format=format)
+            raise Refusal(400, "usage", say(told), params={"format": format})
+        text = views.report(table, seat, format, until, tz)
         return Response(text, media_type=REPORT_TYPES[format])  # litestar adds the charset
+
+    @get("/api/tables/{table_id:str}/sheet", sync_to_thread=True, responses=ERRORS)
+    def sheet_of(request: Request[Any, Any, Any], table_id: str) -> dict[str, Any]:
+        """How the table's characters, units and items read: its system's sheet (gauges,
+        figures, tables, word and card lists, badge, internal fields), every label in the
+        request's language; ``techs``: the catalogue's techs by group (saga: weapon type)."""
+        table, seat = seated(request, table_id)
+        return sheets.sheet(table, seat)
+
+    @get("/api/tables/{table_id:str}/ccfolia/{name:path}", sync_to_thread=True, responses=ERRORS)
+    def ccfolia_of(request: Request[Any, Any, Any], table_id: str, name: str) -> dict[str, Any]:
+        """A character as ccfolia's clipboard JSON (``{"kind": "character", "data": …}``),
+        from its record as the seat sees it (a hand it may not see stays ``"?"``)."""
+        table, seat = seated(request, table_id)
+        return sheets.clipboard(table, seat, _name(name))
+
+    @get("/api/tables/{table_id:str}/ccfolia-log", sync_to_thread=True, responses=ERRORS)
+    def ccfolia_log_of(request: Request[Any, Any, Any], table_id: str) -> Response[str]:
+        """The session as a ccfolia room log (HTML), every line as the seat reads it."""
+        table, seat = seated(request, table_id)
+        return Response(sheets.room_log(table, seat), media_type="text/html")
 
     @post("/api/tables/{table_id:str}/commands", sync_to_thread=True, responses=ERRORS)
     def command(
         request: Request[Any, Any, Any], table_id: str, data: CommandBody
     ) -> Response[CommandResult]:
-        table, who = seated(request, table_id)
-        result, status = views.command(table, who, data.command, data.request_id, data.dry_run)
+        table, seat = seated(request, table_id)
+        result, status = views.command(table, seat, data.command, data.request_id, data.dry_run)
         return Response(CommandResult(**result), status_code=status)
 
     @get("/api/tables/{table_id:str}/events", responses=ERRORS)
@@ -344,20 +404,22 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table_id: str,
         after: int | None = Parameter(default=None, ge=0),
     ) -> ServerSentEvent:
-        table, who = await sync_to_thread(seated, request, table_id)
+        table, seat = await sync_to_thread(seated, request, table_id)
         await sync_to_thread(table.state)  # a table that cannot be served: 503 before streaming
         start = after
         last_id = request.headers.get("last-event-id")
         if last_id is not None and last_id.strip().isdigit():
             start = int(last_id.strip())
         tables.watch(table)  # other processes' appends wake the stream
-        token = bearer(request)
+        found = who(request)
+        kind = "token" if found.kind == "bearer" else "session"
 
         def still() -> bool:
-            """Whether the stream's token is still good (a revoked seat's stream ends)."""
-            return is_server(token) or table.seat_of(token, fresh=False) is not None
+            """Whether the stream's secret is still good (a revoked seat's stream ends, and a
+            rotated one's)."""
+            return is_server(found) or table.seat_of(found.secret, False, kind) is not None
 
-        return ServerSentEvent(_stream(table, who, start or 0, still))
+        return ServerSentEvent(_stream(table, seat, start or 0, still))
 
     @get("/openapi.json", sync_to_thread=False, include_in_schema=False)
     def openapi(request: Request[Any, Any, Any]) -> dict[str, Any]:
@@ -377,21 +439,26 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             list_tables,
             add_seat,
             revoke_seat,
+            rotate_seat,
             table_info,
             state_of,
             entity_of,
             log_of,
             history_of,
             report_of,
+            sheet_of,
+            ccfolia_of,
+            ccfolia_log_of,
             command,
             events,
             openapi,
-            *web_routes(opens),
+            *web_routes(Links(tables, server_token, is_server)),
         ],
         exception_handlers=errors.handlers(),
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),
         request_max_body_size=MAX_BODY_BYTES,
         on_shutdown=[tables.close],  # the watcher's thread and the store's connections
+        middleware=[Speaking],  # the request's language: the reader of all it runs
         debug=False,
     )
 

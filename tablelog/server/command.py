@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from typing import Any
@@ -54,6 +55,7 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
         lock_timeout_s()
     except LogError as exc:
         raise CliError(str(exc), 3) from None
+    protocol = _deadline_protocol()  # a bad $TABLELOG_SERVER_REQUEST_TIMEOUT_S: exit 2 now
     try:
         tables = Tables(store)
     except LogError as exc:
@@ -71,8 +73,103 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
         "under /api, Ctrl-C stops)"
     )
     _Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=5,
+            http=protocol,
+        )
     ).run()
+
+
+REQUEST_TIMEOUT_S = 10.0
+"""A request's headers and body arrive within this many seconds of the connection (or of the
+previous answer on a kept-alive one), else the connection is closed with 408
+(``$TABLELOG_SERVER_REQUEST_TIMEOUT_S``): a client that sends a byte a second holds no
+connection for ever."""
+
+
+def request_timeout_s() -> float:
+    """``$TABLELOG_SERVER_REQUEST_TIMEOUT_S`` (default 10 s), a number of seconds above 0."""
+    text = os.environ.get("TABLELOG_SERVER_REQUEST_TIMEOUT_S", "")
+    try:
+        value = float(text) if text else REQUEST_TIMEOUT_S
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 86_400:
+        raise CliError(
+            f"$TABLELOG_SERVER_REQUEST_TIMEOUT_S={text!r} is not a number of seconds above 0", 2
+        )
+    return value
+
+
+def _deadline_protocol() -> Any:
+    """uvicorn's httptools protocol with a deadline on each request (:data:`REQUEST_TIMEOUT_S`),
+    or ``"auto"`` when httptools is missing (then uvicorn's own h11, without one)."""
+    timeout = request_timeout_s()
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - the server extra installs httptools
+        return "auto"
+
+    class Deadline(HttpToolsProtocol):
+        """A connection whose next request must arrive whole within the timeout."""
+
+        _deadline: Any = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(timeout, self._expired)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expired(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.write(_TIMED_OUT)
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return Deadline
+
+
+_TIMED_OUT_BODY = json.dumps(
+    {
+        "error": {
+            "code": "timeout",
+            "rule": None,
+            "message": "the request did not arrive in time",
+            "params": {},
+            "suggestions": [],
+        }
+    }
+).encode()
+_TIMED_OUT = (
+    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    + f"content-length: {len(_TIMED_OUT_BODY)}\r\n\r\n".encode()
+    + _TIMED_OUT_BODY
+)
 
 
 def _server_class() -> type:

@@ -13,7 +13,9 @@ import attrs
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
+from tablelog.lang import say
 from tablelog.server.tables import Refusal
+from tablelog.text import Listed, msg
 
 __all__ = ["MAX_BODY_BYTES", "MAX_LOG_LIMIT", "handlers"]
 
@@ -22,22 +24,24 @@ MAX_LOG_LIMIT = 10_000  # GET …/log?limit=: at most this many records in one a
 
 # what each query parameter of the API takes, in the words of its 400 answer
 WANTS = {
-    "limit": f"a whole number from 1 to {MAX_LOG_LIMIT:,}",
-    "after": "a whole number from 0 (a seq)",
-    "at": "a whole number (a seq)",
-    "until": "a whole number (a seq)",
-    "all": "true or false",
+    "limit": msg(
+        "server.wants.limit", "a whole number from 1 to {most}", most=f"{MAX_LOG_LIMIT:,}"
+    ),
+    "after": msg("server.wants.after", "a whole number from 0 (a seq)"),
+    "at": msg("server.wants.seq", "a whole number (a seq)"),
+    "until": msg("server.wants.seq", "a whole number (a seq)"),
+    "all": msg("server.wants.bool", "true or false"),
 }
 
 # msgspec's type names, as a body's field is described to a client
 KINDS = {
-    "str": "a string",
-    "int": "a whole number",
-    "bool": "true or false",
-    "object": "a JSON object",
-    "array": "a list",
-    "null": "null",
-    "float": "a number",
+    "str": msg("server.kind.str", "a string"),
+    "int": msg("server.kind.int", "a whole number"),
+    "bool": msg("server.kind.bool", "true or false"),
+    "object": msg("server.kind.object", "a JSON object"),
+    "array": msg("server.kind.array", "a list"),
+    "null": msg("server.kind.null", "null"),
+    "float": msg("server.kind.float", "a number"),
 }
 
 CODES = {
@@ -46,9 +50,11 @@ CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    409: "conflict",
     413: "too_large",
     415: "usage",
     422: "usage",
+    429: "too_many",
 }
 
 
@@ -87,18 +93,26 @@ def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[
         return error(400, "usage", unreadable(request, exc))
     if status == 413:
         return error(413, "too_large", too_large(request))
-    message = exc.detail if isinstance(exc.detail, str) else "bad request"
+    message = exc.detail if isinstance(exc.detail, str) else say(_BAD)
     if message.startswith("JSON is malformed"):
-        message = f"the body is not JSON ({message.partition(': ')[2] or message})"
+        why = message.partition(": ")[2] or message
+        message = say(msg("server.usage.not_json", "the body is not JSON ({why})", why=why))
     return error(status, CODES.get(status, "usage"), message)
+
+
+_BAD = msg("server.usage.bad", "bad request")
 
 
 def internal(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Never a 500 with a traceback: an unforeseen failure is a 503 naming its kind; a body
     nested too deeply for the JSON decoder (``[[[…]]]`` within 64 KiB) is the client's: 400."""
     if isinstance(exc, RecursionError):
-        return error(400, "usage", "the body is nested too deeply to be a request")
-    return error(503, "log", f"the table could not answer ({type(exc).__name__})")
+        told = msg("server.usage.nested", "the body is nested too deeply to be a request")
+        return error(400, "usage", say(told))
+    told = msg(
+        "server.log.unforeseen", "the table could not answer ({kind})", kind=type(exc).__name__
+    )
+    return error(503, "log", say(told))
 
 
 def handlers() -> dict[Any, Any]:
@@ -109,8 +123,21 @@ def handlers() -> dict[Any, Any]:
 def too_large(request: Request[Any, Any, Any]) -> str:
     """``the body is N bytes; at most 65,536`` (N from Content-Length, when it was sent)."""
     length = request.headers.get("content-length", "")
-    size = f"{int(length):,} bytes" if length.isdigit() else "over the limit"
-    return f"the body is {size}; at most {MAX_BODY_BYTES:,} bytes"
+    most = f"{MAX_BODY_BYTES:,}"
+    if length.isdigit():
+        told = msg(
+            "server.usage.too_large",
+            "the body is {size} bytes; at most {most} bytes",
+            size=f"{int(length):,}",
+            most=most,
+        )
+    else:
+        told = msg(
+            "server.usage.too_large_unsized",
+            "the body is over the limit of {most} bytes",
+            most=most,
+        )
+    return say(told)
 
 
 def unreadable(request: Request[Any, Any, Any], exc: ValidationException) -> str:
@@ -125,34 +152,79 @@ def unreadable(request: Request[Any, Any, Any], exc: ValidationException) -> str
         key = str(problem.get("key", ""))
         if problem.get("source") == "query" or key in WANTS and key in request.query_params:
             value = request.query_params.get(key)
-            said.append(f"{key}={value!r} is not {WANTS.get(key, 'taken here')}")
+            wants = WANTS.get(key, msg("server.wants.none", "taken here"))
+            said.append(
+                msg(
+                    "server.usage.query",
+                    "{key}={value!r} is not {wants}",
+                    key=key,
+                    value=value,
+                    wants=wants,
+                )
+            )
         else:
             said.append(_body_problem(request, key, str(problem.get("message", ""))))
-    return "; ".join(said) or (exc.detail if isinstance(exc.detail, str) else "bad request")
+    if said:
+        return say(
+            msg("server.usage.problems", "{problems}", problems=Listed(tuple(said), "semicolon"))
+        )
+    return exc.detail if isinstance(exc.detail, str) else say(_BAD)
 
 
-def _body_problem(request: Request[Any, Any, Any], key: str, message: str) -> str:
+def _body_problem(request: Request[Any, Any, Any], key: str, message: str) -> Any:
     """One problem with a JSON body, in plain words naming the field."""
     fields = _fields(request)
-    send = f"send a JSON object with {fields}" if fields else "send a JSON object"
+    send = (
+        msg(
+            "server.body.send_with",
+            "send a JSON object with {fields}",
+            fields=Listed(fields, "and"),
+        )
+        if fields
+        else msg("server.body.send", "send a JSON object")
+    )
     missing = re.search(r"missing required field `([^`]+)`", message)
     if missing:
-        return f"the body has no {missing.group(1)}: {send}"
+        return msg(
+            "server.body.missing",
+            "the body has no {field}: {send}",
+            field=missing.group(1),
+            send=send,
+        )
     if key == "data" and message.strip("'") == "data":
-        return f"the request has no body: {send}"
+        return msg("server.body.none", "the request has no body: {send}", send=send)
     typed = re.match(r"Expected `([^`]+)`, got `([^`]+)`", message)
     if typed:
         want, got = (KINDS.get(t, t) for t in typed.groups())
-        what = "the body" if key == "data" else f"the body's {key}"
-        return f"{what} is {got}, not {want}: {send}"
-    return f"the body's {key}: {message}: {send}"
+        if key == "data":
+            return msg(
+                "server.body.is",
+                "the body is {got}, not {want}: {send}",
+                got=got,
+                want=want,
+                send=send,
+            )
+        return msg(
+            "server.body.field_is",
+            "the body's {field} is {got}, not {want}: {send}",
+            field=key,
+            got=got,
+            want=want,
+            send=send,
+        )
+    return msg(
+        "server.body.field",
+        "the body's {field}: {problem}: {send}",
+        field=key,
+        problem=message,
+        send=send,
+    )
 
 
-def _fields(request: Request[Any, Any, Any]) -> str:
-    """The required fields of the route's body (``name and role``), or ``""``."""
+def _fields(request: Request[Any, Any, Any]) -> tuple[str, ...]:
+    """The required fields of the route's body (``("name", "role")``), or ``()``."""
     field = request.route_handler.parsed_data_field
     model = None if field is None else field.annotation
     if not isinstance(model, type) or not attrs.has(model):
-        return ""
-    names = [f.name for f in attrs.fields(model) if f.default is attrs.NOTHING]
-    return " and ".join(names)
+        return ()
+    return tuple(f.name for f in attrs.fields(model) if f.default is attrs.NOTHING)

@@ -18,9 +18,10 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES
 from tablelog.systems.declaration import Hidden
 
-__all__ = ["Viewer", "unseen_draws"]
+__all__ = ["Viewer", "unseen_draws", "enemy_named"]
 
 HIDDEN = "?"
 
@@ -37,12 +38,26 @@ class Viewer:
     enemies: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, role: str, characters: tuple[str, ...] | list[str], state: Any) -> Viewer:
+    def of(
+        cls,
+        role: str,
+        characters: tuple[str, ...] | list[str],
+        state: Any,
+        enemies: frozenset[str] = frozenset(),
+    ) -> Viewer:
         """Return the viewer of a seat on ``state`` (a
-        :class:`~tablelog.projections.core.State`)."""
+        :class:`~tablelog.projections.core.State`).
+
+        Args:
+            role: The seat's role.
+            characters: The characters it plays.
+            state: The table's state (the owners of its items).
+            enemies: Every name a record of the table's log added as an enemy, retired and
+                undone ones included (:func:`enemies_of`): a retired enemy's HP stays hidden.
+        """
         owners = {name: rec.get("owner") for name, rec in state.items.items()}
-        enemies = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
-        return cls(role, frozenset(characters), state.system, owners, enemies)
+        now = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
+        return cls(role, frozenset(characters), state.system, owners, now | enemies)
 
     @property
     def hidden(self) -> Hidden:
@@ -116,11 +131,12 @@ class Viewer:
             return line
         line = self._enemy_event(line)
         hidden = self.hidden.owner_events.get(kind) if isinstance(kind, str) else None
-        if kind == "core.SeatAdded" or hidden is not None:
+        if kind in SEAT_TYPES or hidden is not None:
             line = copy.deepcopy(line)
             data = line["data"]
-            if kind == "core.SeatAdded":
-                data.pop("token_sha256", None)
+            if kind in SEAT_TYPES:  # a credential's hash is the GM's alone
+                for field in SEAT_SECRETS:
+                    data.pop(field, None)
             elif hidden is not None and not self.owns(data.get(hidden[0])):
                 for field in hidden[2]:
                     if isinstance(data.get(field), list):
@@ -165,6 +181,18 @@ class Viewer:
             if hide_enemy:
                 return {**change, "old": None, "new": None}
         return change
+
+
+def enemy_named(hidden: Hidden, kind: str, data: Any) -> str | None:
+    """Return the name a log record adds as an enemy (its ``data.sheet.side`` is ``"enemy"``,
+    in a record type of :attr:`Hidden.enemy_sheets`), or None: decided from the record, never
+    from the current state, which no longer holds a retired or undone enemy."""
+    if kind not in hidden.enemy_sheets or not isinstance(data, dict):
+        return None
+    sheet, name = data.get("sheet"), data.get("name")
+    if isinstance(sheet, dict) and sheet.get("side") == "enemy" and isinstance(name, str):
+        return name
+    return None
 
 
 def _splits(path: str) -> list[tuple[str, str]]:

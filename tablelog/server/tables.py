@@ -29,12 +29,16 @@ from typing import Any
 import attrs
 
 from tablelog.commands.core import Redo, Undo
+from tablelog.events.core import Redone, Undone
+from tablelog.lang import say
 from tablelog.projections.core import State, roster, seats
+from tablelog.rules.core import RuleViolation
 from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
 from tablelog.store.catalog import Catalog
 from tablelog.store.follow import Watcher
 from tablelog.store.log import LogError
+from tablelog.text import msg
 
 __all__ = ["Tables", "Table", "Seat", "Refusal", "token_hash"]
 
@@ -50,6 +54,13 @@ COMMAND_LOOK_S = 1.0
 def token_hash(token: str) -> str:
     """Return the hex SHA-256 of a token (what the log keeps of a seat's token)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+SECRET_PREFIX = "t2."  # a table's secret: t2.NONCE.MAC (Table.mint)
+
+
+def _gate_mac(key: bytes, nonce: str) -> str:
+    return hashlib.blake2b(nonce.encode(), key=key, digest_size=16).hexdigest()
 
 
 @attrs.frozen
@@ -106,6 +117,62 @@ class Table:
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
         self._tail = Tail()
         self.streamed: dict[tuple[Any, ...], list[Any]] = {}  # stream lines made, by seat kind
+        self._gate: bytes | None = None  # the key of the table's secrets (Table.mint)
+        self._enemies: set[str] = set()  # names its records added as enemies (Table.enemies)
+        self._enemies_seq = 0  # how far the records were read for them
+
+    def _gate_key(self) -> bytes:
+        """The key the table's secrets are made under: keyed by the session's seed (the GM's
+        alone, never sent to another seat) and its id, read from the log's header only."""
+        if self._gate is None:
+            with self.lock, self._usable():
+                header = self.session.header
+            self._gate = hashlib.blake2b(
+                b"tablelog seat secrets\0" + header.session_id.encode(),
+                key=header.seed.to_bytes(8, "big"),
+                digest_size=32,
+            ).digest()
+        return self._gate
+
+    def enemies(self) -> frozenset[str]:
+        """Return every name a record of the log added as an enemy up to the state in memory,
+        undone and retired ones included (read once, then only the new records): what a seat
+        that is not the GM's never sees the hidden figures of, in any view of any seq."""
+        from tablelog import systems
+        from tablelog.server.redact import enemy_named
+
+        with self.lock, self._usable():
+            end = self.session.state().seq
+            hidden = systems.get(self.session.state().system).hidden
+            if not hidden.enemy_sheets:
+                return frozenset()
+            while self._enemies_seq < end:
+                found = self._tail.after(self.session.log, self._enemies_seq, end, 10_000)
+                if not found:
+                    break
+                for rec in found:
+                    name = enemy_named(hidden, rec.type, rec.data)
+                    if name is not None:
+                        self._enemies.add(name)
+                self._enemies_seq = found[-1].seq
+            return frozenset(self._enemies)
+
+    def mint(self) -> str:
+        """Return a new secret of this table (a seat's token, link or session): ``t2.`` a
+        random nonce and its MAC under the table's key, so that a secret the table never
+        made is refused before the table is folded (:meth:`made`)."""
+        nonce = secrets.token_urlsafe(18)
+        return f"{SECRET_PREFIX}{nonce}.{_gate_mac(self._gate_key(), nonce)}"
+
+    def made(self, secret: str) -> bool:
+        """Whether ``secret`` is one this table made (:meth:`mint`): read from the header
+        alone, so a wrong or forged token costs no fold and no look at the records."""
+        if not secret.startswith(SECRET_PREFIX):
+            return False
+        nonce, _, mac = secret[len(SECRET_PREFIX) :].partition(".")
+        if not nonce or len(mac) != 32:
+            return False
+        return secrets.compare_digest(mac, _gate_mac(self._gate_key(), nonce))
 
     def state(self, within_s: float = 0.0) -> State:
         """Return the current state, caught up with whatever others appended.
@@ -118,7 +185,7 @@ class Table:
         Raises:
             Refusal: 503 when the log cannot be used, or is signed (see docs/SERVER.md).
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             now = time.monotonic()
             state = self.session.state()
             if not within_s or now - self._looked > within_s or self.known > state.seq:
@@ -137,29 +204,45 @@ class Table:
             )
         return state
 
+    def _usable(self) -> contextlib.AbstractContextManager[None]:
+        """Turn a log that cannot be used into a 503 naming the table, never the server's
+        files or database (``/srv/tables/ID.tlog`` reads as ``table ID``)."""
+        folder = self.path.partition("#")[0] if "#" in self.path else os.path.dirname(self.path)
+        return _usable({self.path: f"table {self.table_id}", folder: "the store"})
+
     def current(self) -> State:
         """Return the state in memory, as the last :meth:`state` or command left it (no look
         at the store: within a request that has just caught up)."""
-        with self.lock, _usable():
+        with self.lock, self._usable():
             return self.session.state()
 
-    def seat_of(self, token: str, fresh: bool = True) -> Seat | None:
-        """Return the seat whose token this is (compared by hash), or None.
+    def seat_of(self, token: str, fresh: bool = True, kind: str = "token") -> Seat | None:
+        """Return the seat whose secret this is (compared by hash), or None.
 
         Args:
-            token: The request's token.
+            token: The request's secret.
             fresh: Catch up with the store first; False: on the state in memory (an event
                 stream's check before each delivery, right after its own catch-up).
+            kind: ``"token"`` (a bearer token), ``"session"`` (a browser session's cookie)
+                or ``"link"`` (a seat's page link, not yet used).
         """
+        if not self.made(token):
+            return None  # never made here: no fold, no look at the store
         digest = token_hash(token)
         for name, seat in seats(self.state() if fresh else self.current()).items():
-            if secrets.compare_digest(seat["token_sha256"], digest):
+            if kind == "token":
+                held = [seat["token_sha256"]]
+            elif kind == "session":
+                held = list(seat.get("sessions", ()))
+            else:
+                held = [seat.get("link_sha256") or ""]
+            if any(secrets.compare_digest(h, digest) for h in held):
                 return Seat(name, seat["role"], tuple(seat["characters"]))
         return None
 
     def execute(self, command: object, actor: str) -> Outcome:
         """Decide and append a command record (not a command line) as ``actor``."""
-        with self.lock, _usable():
+        with self.lock, self._usable():
             self.state()
             self.session.actor = actor
             outcome = self.session.execute(command)
@@ -190,12 +273,14 @@ class Table:
             RuleViolation: the command is refused (nothing appended).
             Refusal: 503 the log cannot be used.
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             marker = isinstance(command, Undo | Redo)
             self.state(0.0 if dry_run or marker else self.look_s)
             self.session.actor = seat.name
             if not dry_run or seat.role == "gm":
                 outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
+                if outcome.repeated:
+                    self._same_request(command, seat, outcome, request_id or "")
                 if outcome.written:
                     self._keep_written()
                 self._appended()
@@ -206,6 +291,51 @@ class Table:
                 if [a.event for a in self._preview(command).applied] != events:
                     return first, True
         return first, False
+
+    def _same_request(self, command: object, seat: Seat, outcome: Outcome, request_id: str) -> None:
+        """Refuse a request id the table holds for another seat's command, or for another
+        command: a repeated request is the same seat's same command, whose first answer it
+        gets (hold the lock). The command is decided again on the state it was first decided
+        on: deciders are pure, so the same command decides the same events (an undo or redo:
+        the same kind of marker, on the target it names).
+
+        Raises:
+            Refusal: 409 conflict naming the request id.
+        """
+        from tablelog import systems
+
+        first = outcome.applied[0].seq
+        actor = self.records_after(first - 1, 1)[0].actor
+        recorded = [a.event for a in outcome.applied]
+        if actor != seat.name:
+            same = False
+        elif isinstance(command, Undo | Redo):
+            kind = Undone if isinstance(command, Undo) else Redone
+            targets = {getattr(e, "target", None) for e in recorded}
+            same = all(isinstance(e, kind) for e in recorded) and (
+                command.target is None or command.target in targets
+            )
+        else:
+            before = self.session.state(first - 1) if first > 1 else self.session.blank_state()
+            try:
+                same = systems.decide(before, command) == recorded
+            except RuleViolation:
+                same = False
+        if not same:
+            raise Refusal(
+                409,
+                "conflict",
+                say(
+                    msg(
+                        "server.request.conflict",
+                        "request id {id!r} is #{seq}'s, another seat's or another command's: "
+                        "a repeated request is the same seat's same command; send a new id",
+                        id=request_id,
+                        seq=first,
+                    )
+                ),
+                params={"request_id": request_id, "seq": first},
+            )
 
     def _preview(self, command: object) -> Outcome:
         """A dry run of ``command`` decided with a fresh seed (hold the lock)."""
@@ -227,7 +357,7 @@ class Table:
         history or a report, which must not hold the table's lock), closed after."""
         session = Session(self.spec, snapshots=False)
         try:
-            with _usable():
+            with self._usable():
                 yield session
         finally:
             session.log.close()
@@ -239,7 +369,7 @@ class Table:
         Raises:
             Refusal: 503 when the log cannot be used.
         """
-        with self.lock, _usable():
+        with self.lock, self._usable():
             return self._tail.after(self.session.log, seq, self.session.state().seq, limit)
 
     async def wait(self, seq: int, timeout_s: float) -> None:
@@ -304,6 +434,8 @@ class Tables:
         # memory, looking once a second or when the watcher (of a table with event streams)
         # reported another process's append (Table's look_s)
         self.look_s = COMMAND_LOOK_S if self.kind == "postgresql" else 0.0
+        # what the store's messages call its files or database, and what a client reads
+        self._names = {self.catalog.folder: "the store"} if self.catalog.folder else {}
 
     def get(self, table_id: str) -> Table:
         """Return the table ``table_id``.
@@ -316,7 +448,7 @@ class Tables:
             if table is not None:
                 self._open.move_to_end(table_id)
                 return table
-        with _usable():
+        with _usable(self._names):
             if not self.catalog.exists(table_id):
                 raise Refusal(404, "not_found", f"no table {table_id!r}")
             table = Table(table_id, self.catalog.spec(table_id), self.look_s)
@@ -343,7 +475,7 @@ class Tables:
         Raises:
             Refusal: 503 when the store cannot be used.
         """
-        with _usable():
+        with _usable(self._names):
             return self.catalog.ids()
 
     def create(self, system: str, title: str, seed: int | None, options: dict[str, Any]) -> Table:
@@ -361,12 +493,25 @@ class Tables:
             made = Session.create(self.catalog.url, system, title=title, seed=seed, options=options)
         except SystemUnavailable as exc:
             raise Refusal(400, "usage", str(exc)) from None
+        except ValueError as exc:  # a seed out of range, an option the system does not take
+            raise Refusal(400, "usage", str(exc)) from None
         except RuleViolation as exc:
             raise Refusal(422, "rule", exc.message, exc.rule_id) from None
         except LogError as exc:
-            raise Refusal(503, "log", str(exc)) from None
+            raise Refusal(503, "log", _scrubbed(str(exc), self._names)) from None
         made.log.close()
         return self.get(table_id_of(made.log))
+
+    def discard(self, table: Table) -> None:
+        """Remove a table this process has just created and does not keep (its GM seat could
+        not be added): a refused creation leaves no table behind."""
+        from tablelog.store.url import discard_log
+
+        with self._lock:
+            self._open.pop(table.table_id, None)
+        with table.lock, contextlib.suppress(LogError, OSError):
+            discard_log(table.session.log)
+            table.session.log.close()
 
     def watch(self, table: Table) -> None:
         """Have the store's watcher report other processes' appends to ``table``."""
@@ -386,11 +531,20 @@ class Tables:
 
 
 @contextlib.contextmanager
-def _usable() -> Iterator[None]:
-    """Turn a log that cannot be used into a 503 refusal for its table."""
+def _usable(names: dict[str, str] | None = None) -> Iterator[None]:
+    """Turn a log that cannot be used into a 503 refusal for its table; ``names`` maps what
+    the store's message may name (a file, the store's folder) to what a client reads."""
     from tablelog.systems import SystemUnavailable
 
     try:
         yield
     except (LogError, SystemUnavailable) as exc:
-        raise Refusal(503, "log", str(exc)) from None
+        raise Refusal(503, "log", _scrubbed(str(exc), names or {})) from None
+
+
+def _scrubbed(message: str, names: dict[str, str]) -> str:
+    """``message`` with every name of ``names`` replaced (the longest first)."""
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            message = message.replace(name, names[name])
+    return message

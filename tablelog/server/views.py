@@ -8,11 +8,16 @@ The same read models as the CLI (``state --json``, ``log --json``, ``history --j
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
 
 from tablelog import actions, systems
-from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
-from tablelog.lang import ENGLISH, Words, params_of, say
+from tablelog.commands.core import AddNote, AddSeat, OpenSession, Redo, RevokeSeat, RotateSeat, Undo
+from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES, event_class
+from tablelog.lang import params_of, reader, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
 from tablelog.refusals import Refused
@@ -23,6 +28,12 @@ from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
 from tablelog.text import Listed, Term, msg
 
+_SEAT_FIELDS = {
+    kind: {f.name for f in attrs.fields(event_class(kind))}  # type: ignore[arg-type]
+    for kind in SEAT_TYPES
+}
+T = TypeVar("T")
+_ZONE = re.compile(r"[A-Za-z][A-Za-z_]*(?:/[A-Za-z0-9][A-Za-z0-9_+-]*){0,2}")
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
 __all__ = [
@@ -42,7 +53,13 @@ __all__ = [
 
 
 def _viewer(table: Table, seat: Seat) -> Viewer:
-    return Viewer.of(seat.role, seat.characters, table.state())
+    return viewer_of(table, seat, table.state())
+
+
+def viewer_of(table: Table, seat: Seat, state: Any) -> Viewer:
+    """The seat's viewer on ``state``; every enemy the log ever added stays an enemy to it."""
+    enemies = frozenset() if seat.role == "gm" else table.enemies()
+    return Viewer.of(seat.role, seat.characters, state, enemies)
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
@@ -79,15 +96,16 @@ def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]
     from tablelog.events.codec import CodecError, from_record
 
     data = line["data"]
-    if line["type"] == "core.SeatAdded":  # its description needs no token hash
-        data = {**data, "token_sha256": ""}
+    if line["type"] in SEAT_TYPES:  # its description needs no credential's hash
+        data = {**{k: "" for k in SEAT_SECRETS if k in _SEAT_FIELDS[line["type"]]}, **data}
+    words = reader()
     try:
         event = from_record(line["type"], line["v"], data)
-        return ENGLISH.event(event), ENGLISH.explain(event)
+        return words.event(event), words.explain(event)
     except (CodecError, ValueError, TypeError, KeyError):
         if whole is None:
             return "", []
-        return ENGLISH(hidden_details(whole)), []
+        return words(hidden_details(whole)), []
 
 
 def hidden_details(event: Any) -> Any:
@@ -99,6 +117,23 @@ def hidden_details(event: Any) -> Any:
     return msg("server.details_hidden", "{names} (details hidden)", names=Listed(names, "comma"))
 
 
+def _no_event(seq: int, end: int) -> Refusal:
+    told = msg(
+        "server.no_event", "there is no event #{seq} (the log ends at #{end})", seq=seq, end=end
+    )
+    return Refusal(422, "rule", say(told), "CORE-SEQ", params={"seq": seq, "end": end})
+
+
+def no_name(name: str) -> Refusal:
+    told = msg("server.no_name", "no character or item named {name!r}", name=name)
+    return Refusal(404, "not_found", say(told), "UNKNOWN-NAME", params={"name": name})
+
+
+def _no_seat(name: str) -> Refusal:
+    told = msg("server.no_seat", "no seat named {name!r}", name=name)
+    return Refusal(404, "not_found", say(told), "CORE-SEAT", params={"name": name})
+
+
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
     """``GET …/state?at=SEQ``: the JSON state (at SEQ), redacted.
 
@@ -107,13 +142,27 @@ def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
     """
     now = table.state()
     if at is not None and not 0 <= at <= now.seq:
-        raise Refusal(
-            422, "rule", f"there is no event #{at} (the log ends at #{now.seq})", "CORE-SEQ"
-        )
-    with table.lock:
-        folded = now if at is None else table.session.state(at)
-    data = read_models.state_json(folded, systems.get(folded.system).to_json)
-    return _viewer(table, seat).state(data)
+        raise _no_event(at, now.seq)
+    if at is None:
+        data = read_models.state_json(now, systems.get(now.system).to_json)
+        return _viewer(table, seat).state(data)
+
+    def made() -> dict[str, Any]:
+        with table.lock:
+            folded = table.session.state(at)
+        data = read_models.state_json(folded, systems.get(folded.system).to_json)
+        return _viewer(table, seat).state(data)
+
+    return _whole(table, seat, ("state", at), made)
+
+
+def _whole(table: Table, seat: Seat, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """A whole-log read's answer for the seat, made once per seq the table is at and kind of
+    seat (:class:`~tablelog.server.limits.WholeReads`)."""
+    from tablelog.server.limits import reads_of
+
+    kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters)
+    return reads_of(table).get((table.current().seq, kind, reader().lang, *key), make)
 
 
 def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
@@ -121,13 +170,23 @@ def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:
     data = state(table, seat, None)
     found = data["characters"].get(name, data["items"].get(name))
     if found is None:
-        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+        raise no_name(name)
     return found  # type: ignore[no-any-return]
 
 
 def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> list[dict[str, Any]]:
-    """``GET …/log``: the records after ``after`` as ``log --json`` lines, redacted."""
+    """``GET …/log``: the records after ``after`` as ``log --json`` lines, redacted (made once
+    per seq and kind of seat)."""
     table.state()
+    return _whole(
+        table,
+        seat,
+        ("log", after, show_all, limit),
+        lambda: _log(table, seat, after, show_all, limit),
+    )
+
+
+def _log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> list[dict[str, Any]]:
     viewer = _viewer(table, seat)
     with table.lock:
         undone = undone_after(table.session.markers())
@@ -143,25 +202,32 @@ def log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> lis
 
 def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted: its changes,
-    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``)."""
+    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``);
+    made once per seq and kind of seat."""
+    table.state()
+    return _whole(table, seat, ("history", name), lambda: _history(table, seat, name))
+
+
+def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     from tablelog.events.codec import to_record
 
-    now = table.state()
+    now = table.current()
     with table.reader() as session:
         undone = undone_after(session.markers())
         entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
     if not entries and now.entity(name) is None:
-        raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
+        raise no_name(name)
     viewer = _viewer(table, seat)
+    words = reader()
     if viewer.sees_all:
-        return [e.to_json(ENGLISH) for e in entries]
+        return [e.to_json(words) for e in entries]
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
         described, explain = _described(
             viewer.record({"type": kind, "v": version, "data": data}), entry.event
         )
-        whole = entry.to_json(ENGLISH)
+        whole = entry.to_json(words)
         shown_entries.append(
             {
                 **whole,
@@ -201,6 +267,10 @@ def command(
             ),
             params={"seat": seat.name, "role": seat.role},
         )
+    if seat.role != "gm":
+        from tablelog.server.limits import budget_of
+
+        budget_of(table).take(seat.name, line, dry_run)
     if request_id is not None:
         from tablelog.store.format import is_request_id
 
@@ -218,8 +288,8 @@ def command(
     try:
         outcome, stand_in = table.command(parsed.command, seat, request_id, dry_run)
     except RuleViolation as exc:  # it may tell where a hidden card is: not to every seat
-        raise refused(exc, Viewer.of(seat.role, seat.characters, table.current()), table) from None
-    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the command
+        raise refused(exc, viewer_of(table, seat, table.current()), table) from None
+    viewer = viewer_of(table, seat, table.current())  # caught up by the command
     answer = _answer(table, outcome, viewer, request_id, preview=dry_run)
     answer["stand_in_rolls"] = stand_in  # see Table.command
     return answer, 201 if outcome.written else 200
@@ -229,7 +299,7 @@ def refused(exc: RuleViolation, viewer: Viewer, table: Table) -> Refusal:
     """Return a rule's refusal as the seat may read it: 422 ``rule``, its message with every
     secret it may not read blurred, its params and suggestions likewise (SERVER.md §4)."""
     made = Refused.of(exc, table.current())
-    words = Words("en", viewer.sees)
+    words = reader().seeing(viewer.sees)
     return Refusal(
         422,
         "rule",
@@ -385,12 +455,12 @@ def stream_texts(table: Table, seat: Seat, after: int) -> list[tuple[int, str]]:
 
 def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any], str]]:
     end = table.state(within_s=STREAM_LOOK_S).seq
-    key = (after, end, seat.role, seat.characters)
+    key = (after, end, seat.role, seat.characters, reader().lang)
     made = table.streamed.get(key)
     if made is not None:
         return made
     records = table.records_after(after, 1000)
-    viewer = Viewer.of(seat.role, seat.characters, table.current())
+    viewer = viewer_of(table, seat, table.current())
     with table.lock:
         undone = undone_after(table.session.markers()) if records else set()
     lines = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
@@ -402,16 +472,50 @@ def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str,
     return made
 
 
-def add_seat(table: Table, name: str, role: str, characters: list[str], token: str) -> None:
-    """Append ``core.SeatAdded`` (the token's hash only)."""
-    _seat_command(table, AddSeat(name, role, tuple(characters), token_hash(token)))
+def add_seat(
+    table: Table, name: str, role: str, characters: list[str], token: str, link: str
+) -> None:
+    """Append ``core.SeatAdded`` (the token's and the link's hashes)."""
+    _seat_command(
+        table, AddSeat(name, role, tuple(characters), token_hash(token), token_hash(link))
+    )
 
 
 def revoke_seat(table: Table, name: str) -> None:
     """Append ``core.SeatRevoked``; 404 when there is no such seat."""
     if name not in {n for n in _seat_names(table)}:
-        raise Refusal(404, "not_found", f"no seat named {name!r}", "CORE-SEAT")
+        raise _no_seat(name)
     _seat_command(table, RevokeSeat(name))
+
+
+def rotate_seat(table: Table, name: str, token: str, link: str) -> Seat:
+    """Append ``core.SeatRotated``: the seat's new token and link (its
+    old ones and its sessions stop working); return the seat. 404 when there is no such seat."""
+    from tablelog.projections.core import seats
+
+    if name not in {n for n in _seat_names(table)}:
+        raise _no_seat(name)
+    _seat_command(table, RotateSeat(name, token_hash(token), token_hash(link)))
+    seat = seats(table.current())[name]
+    return Seat(name, seat["role"], tuple(seat["characters"]))
+
+
+def open_session(table: Table, link: str, session: str) -> Seat:
+    """Exchange the seat's page link for a browser session (``core.SeatSessionOpened``, as the
+    seat); return the seat.
+
+    Raises:
+        Refusal: 401 when the link opens no seat of the table (used up, replaced, or never
+            one: the other process that exchanged it first wins).
+    """
+    seat = table.seat_of(link, kind="link")
+    if seat is None:
+        raise Refusal(401, "unauthorized", "this link is used up or was replaced")
+    try:
+        table.execute(OpenSession(token_hash(link), token_hash(session)), seat.name)
+    except RuleViolation:
+        raise Refusal(401, "unauthorized", "this link is used up or was replaced") from None
+    return seat
 
 
 def _seat_names(table: Table) -> list[str]:
@@ -424,10 +528,10 @@ def _seat_command(table: Table, command: object) -> None:
     try:
         table.execute(command, "gm")
     except RuleViolation as exc:
-        raise Refusal(422, "rule", exc.message, exc.rule_id) from None
+        raise Refusal(422, "rule", reader()(exc.msg), exc.rule_id) from None
 
 
-def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
+def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None = None) -> str:
     """``GET …/report?format=html|md``: the session report (SPEC), redacted for the seat: hidden
     cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out of the
     figures, charts, gains, damage and totals (an enemy's HP lost told its hidden HP).
@@ -440,20 +544,45 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
 
     now = table.state()
     if until is not None and not 0 <= until <= now.seq:
-        raise Refusal(
-            422, "rule", f"there is no event #{until} (the log ends at #{now.seq})", "CORE-SEQ"
-        )
+        raise _no_event(until, now.seq)
+    from tablelog.lang.times import UnknownZone, zone_named
+
     viewer = _viewer(table, seat)
+    words = reader()
+    zone = None
+    if tz:  # an IANA name only (never a path: zone_named also opens a zone file)
+        try:
+            if not _ZONE.fullmatch(tz):
+                raise UnknownZone(tz)
+            zone = zone_named(tz)
+        except UnknownZone:
+            told = msg("server.usage.tz", "tz={tz!r} is not a time zone (Asia/Tokyo)", tz=tz)
+            raise Refusal(400, "usage", say(told), params={"tz": tz}) from None
 
     def describe(rec: Any, event: Any) -> str:
         line = viewer.record(record_line(rec, False))
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
             return f"{rec.type} {_described(line, event)[0]}"
-        return f"{rec.type} {ENGLISH.event(event)}"
+        return f"{rec.type} {words.event(event)}"
 
     def hidden(name: str, field: str) -> bool:
         return viewer.entity(name, {field: 0})[field] is None
 
-    with table.reader() as session:
-        made = build(session, until, describe, None if viewer.sees_all else hidden)
-    return render.html_page(made) if fmt == "html" else render.markdown(made)
+    def made() -> str:
+        with table.reader() as session:
+            built = build(
+                session,
+                until,
+                describe,
+                None if viewer.sees_all else hidden,
+                words=words,
+                zone=zone,
+            )
+        return render.html_page(built) if fmt == "html" else render.markdown(built)
+
+    return _whole(table, seat, ("report", fmt, until, tz if zone else None), made)
+
+
+# What the page's other views (tablelog/server/sheets.py) share with these.
+whole = _whole
+described = _described

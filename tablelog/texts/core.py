@@ -21,6 +21,8 @@ from tablelog.events.core import (
     Retired,
     SeatAdded,
     SeatRevoked,
+    SeatRotated,
+    SeatSessionOpened,
     Undone,
 )
 from tablelog.text import Listed, Msg, Shown, Term, msg
@@ -187,6 +189,20 @@ def _seat_added(e: SeatAdded) -> Msg:
 @describes(SeatRevoked)
 def _seat_revoked(e: SeatRevoked) -> Msg:
     return msg("core.seat.revoked", "{name}", name=e.name)
+
+
+@describes(SeatRotated)
+def _seat_rotated(e: SeatRotated) -> Msg:
+    return msg(
+        "core.seat.rotated",
+        "{name} has a new token and page link: the old ones and its browser sessions stop working",
+        name=e.name,
+    )
+
+
+@describes(SeatSessionOpened)
+def _session_opened(e: SeatSessionOpened) -> Msg:
+    return msg("core.seat.session", "{name}'s link was opened in a browser", name=e.name)
 
 
 @describes(KeyAdded)

@@ -284,6 +284,23 @@ def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def _techs(lang: str) -> dict[str, list[tuple[str, str]]]:
+    """The catalogue's techs by weapon type (a unit uses those of the types it has an SLv in),
+    each with its name in ``lang`` (the glossary's, else the catalogue's Japanese name in
+    Japanese)."""
+    from tablelog.rules import glossary
+    from tablelog.rules.saga import catalogue
+
+    found: dict[str, list[tuple[str, str]]] = {}
+    for tech_id in catalogue.tech_ids():
+        tech = catalogue.tech(tech_id)
+        name = glossary.word("saga.tech", tech_id, lang)
+        if name == tech_id and lang == "ja" and tech.name_ja:
+            name = tech.name_ja
+        found.setdefault(tech.weapon_type, []).append((tech_id, name))
+    return found
+
+
 SHEET = Sheet(
     system="saga",
     characters=View(
@@ -308,6 +325,7 @@ SHEET = Sheet(
         ),
     ),
     palette=_palette,
+    techs=_techs,
     adds=(
         Adds(
             "saga unit add",

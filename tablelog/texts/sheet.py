@@ -18,7 +18,7 @@ import attrs
 
 from tablelog.text import Term
 
-__all__ = ["Gauge", "View", "Sheet", "Adds", "label", "entries"]
+__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries"]
 
 
 @attrs.frozen
@@ -88,6 +88,10 @@ class Adds:
 Palette = Callable[[str, dict[str, Any], str], list[str]]
 """``fn(name, record, lang) -> lines``: a character's chat palette (its own checks)."""
 
+Techs = Callable[[str], dict[str, list[tuple[str, str]]]]
+"""``fn(lang) -> {group: [(id, label)]}``: the techs a character may use, by the group a
+record's table names (saga: by weapon type, the keys of a unit's ``slv``)."""
+
 
 @attrs.frozen
 class Sheet:
@@ -102,6 +106,8 @@ class Sheet:
         dicebot: BCDice's id of the system by language (``{"ja": "MagicPunk", "ko":
             "MagicPunk:Korean"}``; ``"en"`` too where it has one), or {} (BCDice lacks it).
         adds: How a character from another tool is added (:class:`Adds`, one per kind).
+        techs: The catalogue's techs by group (:data:`Techs`: the page's cast buttons), or
+            None (the system's records list their own: fate's powers and NPs).
     """
 
     system: str
@@ -110,6 +116,7 @@ class Sheet:
     palette: Palette | None = None
     dicebot: dict[str, str] = attrs.Factory(dict)
     adds: tuple[Adds, ...] = ()
+    techs: Techs | None = None
 
     def view(self, section: str) -> View:
         """The view of ``"characters"`` or ``"items"``."""

@@ -261,6 +261,28 @@ def log(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.rule("SAGA-TARGET-1")
+def test_a_downed_enemy_is_no_target(log: Path):
+    """Instant death brings the Wolf down (incapacitated, 0 HP); then `saga cast Gustave
+    kiri-harai --target Wolf` is refused (SAGA-TARGET-1) and appends nothing: no damage events
+    against a downed unit."""
+    ok(
+        log,
+        "saga",
+        "cast",
+        "Gustave",
+        "kiri-harai",
+        "--target",
+        "Wolf",
+        "--situation",
+        "instant_death=yes",
+    )
+    wolf = json.loads(ok(log, "state", "Wolf", "--json"))
+    assert (0, True) == (wolf["hp"], wolf["incapacitated"])
+    err = refused(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")
+    assert "error: SAGA-TARGET-1: Wolf is incapacitated: no tech targets it" == err.strip()
+
+
 def test_unit_json_keys(log: Path):
     """A unit's JSON has the SPEC's fields."""
     data = json.loads(ok(log, "state", "Gustave", "--json"))

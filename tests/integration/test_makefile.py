@@ -113,3 +113,35 @@ def test_clean_removes_the_venv_and_the_demo_log(tmp_path: Path, maker: Path) ->
     assert f"rm -rf {tmp_path}/venv build *.egg-info .pytest_cache" in planned
     demo = f"{tmp_path}/demo.tlog"
     assert f"rm -f {demo} {demo}.lock {demo}.snap" in planned
+
+
+def test_two_demos_at_once_each_get_a_log_of_their_own(tmp_path: Path) -> None:
+    """Two `make demo` at once (the same user) both finish, each with its own fresh log in a
+    folder of its own under TMPDIR (one shared path per user once made the second fail)."""
+    bin_dir = Path(sys.executable).parent
+    tablelog = bin_dir / "tablelog"
+    if not tablelog.exists():
+        pytest.skip("needs tablelog installed beside this interpreter")
+    venv = bin_dir.parent
+    run = [
+        "make",
+        "--no-print-directory",
+        "-C",
+        str(ROOT),
+        f"VENV={venv}",
+        "-o",
+        f"{venv}/bin/tablelog",  # installed already: not made again
+        "demo",
+    ]
+    env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)}
+    both = [subprocess.Popen(run, stdout=subprocess.PIPE, text=True, env=env) for _ in range(2)]
+    said = [p.communicate(timeout=300)[0] for p in both]
+    assert [0, 0] == [p.returncode for p in both], said
+    logs = {
+        line.split(" --log ")[1].split()[0]
+        for out in said
+        for line in out.splitlines()
+        if line.startswith("tablelog is in")
+    }
+    assert 2 == len(logs) and all(Path(log).is_file() for log in logs)
+    assert all(Path(log).parent.parent == tmp_path for log in logs)

@@ -84,3 +84,33 @@ def open_seat(browser: Any, url: str, width: int = 1100) -> Any:
     page.goto(url)
     page.wait_for_function("window.tablelog && window.tablelog.ready")
     return page
+
+
+AXE = Path(__file__).resolve().parents[2] / "tablelog/web/static/vendor/axe-core-4.14.1/axe.min.js"
+"""axe-core, vendored whole for the tests only (the page never loads it): :func:`axe` injects it."""
+
+
+def axe(page: Any, serious: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+    """Run axe-core on ``page``; return its violations of impact ``serious`` or ``critical``
+    (each with its rule id, help and up to five elements)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+        }"""
+    )
+    return [v for v in found if v["impact"] in serious]
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """Whether the element is wholly inside the viewport as the page first shows (no scroll)."""
+    return bool(
+        page.evaluate(
+            """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+              return window.scrollY === 0 && r.top >= 0 && r.left >= 0 && r.height > 0 &&
+                r.bottom <= window.innerHeight && r.right <= window.innerWidth; }""",
+            selector,
+        )
+    )

@@ -186,7 +186,8 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
 
     Raises:
         RuleViolation: UNKNOWN-NAME (unit or tech), SAGA-LP-1 (actor incapacitated),
-            SAGA-ATK-2 (target count), SAGA-LP-2 (Blood cost ≥ LP), SAGA-ATK-11 (situation),
+            SAGA-TARGET-1 (a target incapacitated), SAGA-ATK-2 (target count),
+            SAGA-LP-2 (Blood cost ≥ LP), SAGA-ATK-11 (situation),
             SAGA-ATK-16 (roll outside the width), SAGA-ATK-5/8 (missing stats).
     """
     actor = unit_of(state, c.actor)
@@ -198,6 +199,16 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
         "SAGA-LP-1",
         msg("saga.cast.incapacitated", "{actor} is incapacitated and cannot act", actor=c.actor),
     )
+    for name in c.targets:
+        require(
+            not unit_of(state, name)["incapacitated"],
+            "SAGA-TARGET-1",
+            msg(
+                "saga.cast.target_down",
+                "{target} is incapacitated: no tech targets it",
+                target=name,
+            ),
+        )
     require(
         c.targets,
         "SAGA-ATK-2",

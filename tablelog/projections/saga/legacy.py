@@ -65,15 +65,16 @@ def healed(unit: Unit, amount: int) -> int:
 
 def blood_outcome(unit: Unit, cost: int) -> tuple[int, int, bool]:
     """Return ``(LP lost, LP-damage effect gain, incapacitated)`` of a v1 Blood payment
-    (SAGA-LP-2, SAGA-LP-4); a unit without tracked LP pays nothing."""
+    (SAGA-LP-2, SAGA-LP-4); a unit without tracked LP pays nothing.
+
+    A v1 record was played when a Blood tech that took LP to 0 added nothing to the LP-damage
+    effect value (the seed's bug, which SAGA-LP-4 followed until issue 30): such a record keeps
+    that outcome, so an old campaign folds to the state it was played to."""
     if unit["lp"] is None:
         return 0, 0, False
     paid = vitals.lp_after_blood(unit["lp"], unit["lp_damage_effect"], cost, confused=True).value
-    return (
-        unit["lp"] - paid["lp"],
-        paid["lp_damage_effect"] - unit["lp_damage_effect"],
-        paid["incapacitated"],
-    )
+    gain = 0 if paid["incapacitated"] else paid["lp_damage_effect"] - unit["lp_damage_effect"]
+    return unit["lp"] - paid["lp"], gain, paid["incapacitated"]
 
 
 def wiped_lp(unit: Unit) -> int | None:

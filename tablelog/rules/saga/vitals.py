@@ -179,7 +179,8 @@ def lp_after_blood(
 
     Outside an overdrive LP = max(LP − cost, 0) and LP 0 incapacitates; in an overdrive no LP
     is paid. The effect value grows by the cost after every use of a Blood tech (in an
-    overdrive too) unless the tech took LP to 0. The value is
+    overdrive too), one that took LP to 0 included: the seed's formula adds it after every use,
+    and calls the game's exception a bug (SAGA-BUG-1). The value is
     ``{"lp", "lp_damage_effect", "incapacitated"}``.
 
     Args:
@@ -193,7 +194,8 @@ def lp_after_blood(
 
     Source: saga-eb-damage.ja.txt, LPダメージの追加効果による現在LP減少 (「LPダメージ性能値が
     現在LP以上のブラッド技は行動入力時に選択できません」), LPダメージ効果値 (updated
-    「ブラッド技の使用後」); SAGA-LP-2, SAGA-LP-4.
+    「ブラッド技の使用後」; 「…LPダメージ効果値に加算されないというバグが存在します」 is a bug);
+    SAGA-LP-2, SAGA-LP-4, SAGA-BUG-1.
     """
     if cost >= lp and not confused:
         raise RuleViolation(
@@ -207,7 +209,7 @@ def lp_after_blood(
             ),
         )
     after = lp if overdrive else max(lp - cost, 0)
-    effect = lp_effect if after == 0 else lp_effect + cost
+    effect = lp_effect + cost
     return Figure(
         {"lp": after, "lp_damage_effect": effect, "incapacitated": after == 0},
         {

@@ -4,14 +4,19 @@
 // highest value is more than 3× apart are drawn apart (a 1200-HP enemy does not flatten 320 and
 // 210). The legend shows the latest values, and the hovered event's on hover. A character whose
 // history could not be read is named under the charts with the reason; the others are drawn.
-// The charts follow the window's width (redrawn at most every 150 ms while it is resized).
+// The charts follow the window's width (redrawn at most every 150 ms while it is resized). Names
+// are DOM text (the legend, the title); uPlot draws its axes on a canvas in the page's font
+// stack, CJK fonts included, so Japanese and Korean render everywhere.
 "use strict";
 window.tl.chart = (() => {
-  const { el } = window.tl;
+  const { el, t } = window.tl;
+  const FONT = '12px system-ui, -apple-system, "Segoe UI", "Hiragino Sans", "Hiragino Kaku Gothic ProN", "Noto Sans CJK JP", "Noto Sans CJK KR", "Yu Gothic", Meiryo, "Malgun Gothic", "Apple SD Gothic Neo", sans-serif';
+  const ink = () => getComputedStyle(document.documentElement).getPropertyValue("--fg").trim() || "#1b1f24";
+  const grid = () => getComputedStyle(document.documentElement).getPropertyValue("--line").trim() || "#d0d7de";
   const FIGURES = ["hp", "mp", "lp"];
   const PALETTE = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7b83", "#6e7781"];
   const APART = 3;  // maxima more than 3× apart: separate charts
-  const SIDES = { ally: "allies", enemy: "enemies" };
+  const sideNames = () => ({ ally: t("web.chart.allies", "allies"), enemy: t("web.chart.enemies", "enemies") });
   let plots = [], holder = null, resizeTimer = null;
 
   // histories: [{ name, side, trail }], a trail as GET …/history/NAME answers it: [{ seq, changes }].
@@ -40,7 +45,7 @@ window.tl.chart = (() => {
     }
     const many = out.length > 1;
     return out.map((c) => {
-      const who = [many && SIDES[c[0].side], many && out.filter((o) => o[0].side === c[0].side).length > 1 && c.map((s) => s.label).join(", ")];
+      const who = [many && sideNames()[c[0].side], many && out.filter((o) => o[0].side === c[0].side).length > 1 && c.map((s) => s.label).join(", ")];
       return { title: [fig.toUpperCase(), ...who.filter(Boolean)].join(" — "), series: c };
     });
   }
@@ -58,14 +63,15 @@ window.tl.chart = (() => {
   // The legend's value: the hovered event's, else (no cursor) the latest.
   const legendValue = (u, v, si, idx) => {
     const col = u.data[si];
-    return idx === null || idx === undefined ? (si === 0 ? `${col[col.length - 1]} (latest)` : col[col.length - 1] ?? "–") : (v ?? "–");
+    return idx === null || idx === undefined ? (si === 0 ? t("web.chart.latest", "{seq} (latest)", { seq: col[col.length - 1] }) : col[col.length - 1] ?? "–") : (v ?? "–");
   };
 
   function plot(box, fig, group, lastSeq, width) {
     const div = el("div", { class: "chart", "data-figure": fig });
     box.append(div);
     const opts = { title: group.title, width, height: 170, scales: { x: { time: false } },
-      axes: [{ label: "event #" }, {}],
+      axes: [{ label: t("web.chart.x", "event #"), font: FONT, labelFont: FONT, stroke: ink(), grid: { stroke: grid() }, ticks: { stroke: grid() } },
+        { font: FONT, labelFont: FONT, stroke: ink(), grid: { stroke: grid() }, ticks: { stroke: grid() } }],
       series: [{ label: "#", value: legendValue }, ...group.series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length],
         width: 2, spanGaps: true, value: legendValue, paths: uPlot.paths.stepped({ align: 1 }) }))] };
     return new uPlot(opts, columns(group.series, lastSeq), div);
@@ -81,7 +87,7 @@ window.tl.chart = (() => {
     box.replaceChildren();
     const width = widthOf(box);
     for (const fig of FIGURES) for (const g of groups(seriesOf(histories, fig), fig)) plots.push(plot(box, fig, g, lastSeq, width));
-    if (!plots.length && !failed.length) box.append(el("p", {}, "No HP, MP or LP recorded yet."));
+    if (!plots.length && !failed.length) box.append(el("p", {}, t("web.chart.none", "No HP, MP or LP recorded yet.")));
     for (const f of failed) box.append(el("p", { class: "chart-error" }, `${f.name}: ${f.text}`));
     return plots;
   }

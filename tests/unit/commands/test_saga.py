@@ -216,6 +216,25 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
     )
 
 
+@pytest.mark.rule("SAGA-TARGET-1")
+def test_no_tech_targets_an_incapacitated_unit():
+    """A downed Wolf (0 HP, incapacitated) is no target of any tech, alone or among others; a
+    downed ally neither."""
+    state = given(*BASE, UnitAdded("Rat", WOLF))
+    state.characters["Wolf"].update(hp=0, incapacitated=True)
+    for targets in (("Wolf",), ("Rat", "Wolf")):
+        tech = "kiri-harai" if len(targets) == 1 else "tenrai"
+        with pytest.raises(RuleViolation) as caught:
+            decide(state, CastTech("Gustave", tech, targets, roll=F(1)))
+        assert ("SAGA-TARGET-1", "Wolf is incapacitated: no tech targets it") == (
+            caught.value.rule_id,
+            caught.value.message,
+        )
+    state.characters["Gustave"].update(hp=0, incapacitated=True)
+    with pytest.raises(RuleViolation, match="SAGA-TARGET-1"):
+        decide(state, CastTech("Rat", "kiri-harai", ("Gustave",), roll=F(1)))
+
+
 @pytest.mark.rule("SAGA-LP-2")
 def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
     """Blood tech 'desu-uindo' (LP 3) at LP 12 → 9; at LP 3 it is refused."""
@@ -545,6 +564,29 @@ def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect
     after.characters["Ward"]["lp"] = 9
     _, wiped = then(after, WipeParty())
     assert 11 == wiped.characters["Ward"]["lp"]
+
+
+@pytest.mark.rule("SAGA-LP-2")
+@pytest.mark.rule("SAGA-LP-4")
+@pytest.mark.rule("SAGA-BUG-1")
+def test_a_blood_tech_that_takes_lp_to_zero_still_adds_its_cost():
+    """desu-uindo (LP 3) by a confused Ward at LP 3: LP 3 → max(3 − 3, 0) = 0, incapacitated,
+    and the LP-damage effect 0 → 0 + 3 = 3 all the same (the seed's formula: LPダメージ効果値_next
+    = LPダメージ効果値 + LPダメージ性能値 after every Blood tech; 「…加算されないというバグが
+    存在します」 is a bug the tool does not copy). A wipe then recovers it: LP 0 (incapacitated:
+    no −1) + 3 = 3."""
+    state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
+    state.characters["Ward"]["lp"] = 3
+    confused = (("confused", "yes"),)
+    events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
+    assert (
+        BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3, incapacitated=True)
+        == events[0]
+    )
+    ward = after.characters["Ward"]
+    assert (0, 3, True) == (ward["lp"], ward["lp_damage_effect"], ward["incapacitated"])
+    _, wiped = then(after, WipeParty())
+    assert 3 == wiped.characters["Ward"]["lp"]
 
 
 @pytest.mark.rule("SAGA-FIVE-2")

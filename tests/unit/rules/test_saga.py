@@ -633,14 +633,17 @@ def test_lp_after_incapacitation():
 
 @pytest.mark.rule("SAGA-LP-2")
 @pytest.mark.rule("SAGA-LP-4")
+@pytest.mark.rule("SAGA-BUG-1")
 def test_lp_after_blood():
-    """Blood cost 2 at LP 12 → 10, effect 0 → 2; cost ≥ LP is refused; to 0 adds nothing."""
+    """Blood cost 2 at LP 12 → 10, effect 0 → 2; cost ≥ LP is refused; a confused unit's
+    cost 3 at LP 2 takes LP to 0 and still adds its cost: effect 3 → 6 (the seed's formula,
+    LPダメージ効果値_next = LPダメージ効果値 + LPダメージ性能値; the exception is a bug)."""
     assert {"lp": 10, "lp_damage_effect": 2, "incapacitated": False} == vitals.lp_after_blood(
         12, 0, 2
     ).value
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
         vitals.lp_after_blood(2, 0, 2)
-    assert {"lp": 0, "lp_damage_effect": 3, "incapacitated": True} == vitals.lp_after_blood(
+    assert {"lp": 0, "lp_damage_effect": 6, "incapacitated": True} == vitals.lp_after_blood(
         2, 3, 3, confused=True
     ).value
 

@@ -1,0 +1,98 @@
+"""Bounds per seat (issue 32, item 8) against a real `tablelog serve` process over HTTP: a
+player's command line is bounded, its commands and characters are rate-limited (the GM's are
+not), and whole-log reads are made once per seq and kind of seat, not per request."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tablelog.server.limits import (
+    CHARS_BURST,
+    CHARS_PER_S,
+    COMMANDS_BURST,
+    COMMANDS_PER_S,
+    MAX_LINE_CHARS,
+)
+from tests.support.server import ADD, api
+
+
+@pytest.fixture
+def table(server: str) -> dict[str, Any]:
+    """A magicpunk table with Aria (ann's) and Kai (bo's)."""
+    gm = api(server)
+    tid = gm.post("/tables", json={"system": "magicpunk", "seed": 3}).json()["table_id"]
+    for line in (ADD.format("Aria"), ADD.format("Kai")):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    out: dict[str, Any] = {"id": tid}
+    for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
+        body = {"name": name, "role": "player", "characters": chars}
+        out[name] = gm.post(f"/tables/{tid}/seats", json=body).json()["token"]
+    return out
+
+
+def note(server: str, token: str | None, tid: str, text: str) -> Any:
+    """A note at table ``tid`` as ``token``'s seat (None: the GM, the server token)."""
+    client = api(server) if token is None else api(server, token)
+    return client.post(f"/tables/{tid}/commands", json={"command": f"note {text}"})
+
+
+def test_a_players_command_line_is_bounded(server: str, table: dict[str, Any]) -> None:
+    """ann's note of 60,000 characters (within the 64 KiB body) is 413 and appends nothing;
+    the GM's is taken."""
+    tid = table["id"]
+    seq = api(server).get(f"/tables/{tid}").json()["seq"]
+    refused = note(server, table["ann"], tid, "x" * 60_000)
+    assert (413, "too_large") == (refused.status_code, refused.json()["error"]["code"])
+    assert MAX_LINE_CHARS == refused.json()["error"]["params"]["most"]
+    assert seq == api(server).get(f"/tables/{tid}").json()["seq"]
+    assert 201 == note(server, None, tid, "x" * 60_000).status_code
+
+
+def test_a_player_seat_is_rate_limited_and_the_gm_is_not(
+    server: str, table: dict[str, Any]
+) -> None:
+    """ann sends notes as fast as she can: after her burst she gets 429 naming the seconds to
+    wait, and 50 long notes never all land; bo's seat and the GM are not slowed by her."""
+    tid = table["id"]
+    started = time.monotonic()
+    answers = [note(server, table["ann"], tid, f"n{i}").status_code for i in range(60)]
+    refilled = COMMANDS_PER_S * (time.monotonic() - started)
+    assert 429 in answers and answers.count(201) <= COMMANDS_BURST + refilled + 1
+    limited = note(server, table["ann"], tid, "again")
+    assert 429 == limited.status_code
+    assert limited.json()["error"]["params"]["retry_after_s"] > 0
+    assert 201 == note(server, table["bo"], tid, "bo-next").status_code
+    assert all(201 == note(server, None, tid, f"g{i}").status_code for i in range(40))
+    long = "y" * (MAX_LINE_CHARS - 10)
+    started = time.monotonic()
+    landed = [note(server, table["bo"], tid, long).status_code for _ in range(50)]
+    refilled = CHARS_PER_S * (time.monotonic() - started)
+    assert landed.count(201) <= (CHARS_BURST + refilled) // len(long) + 1 and 429 in landed
+
+
+def test_whole_log_reads_are_made_once_per_seq(
+    server: str, table: dict[str, Any], folder: Path
+) -> None:
+    """ann reads the report, Aria's history and the log; the table's file is then damaged
+    behind the server's back (its seq unchanged): the same reads answer as before, from what
+    was made for that seq, rather than reading the whole log again per request (which fails
+    on the damage); the GM's first report of it is made anew and meets it."""
+    tid = table["id"]
+    ann = api(server, table["ann"])
+    routes = [
+        (f"/tables/{tid}/report", {"format": "md"}),
+        (f"/tables/{tid}/history/Aria", {}),
+    ]
+    first = [ann.get(path, params=params) for path, params in routes]
+    assert [200, 200] == [a.status_code for a in first]
+    path = folder / f"{tid}.tlog"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    again = [ann.get(path_, params=params) for path_, params in routes]
+    assert [a.text for a in first] == [a.text for a in again]
+    assert 503 == api(server).get(f"/tables/{tid}/report", params={"format": "md"}).status_code

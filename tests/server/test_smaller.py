@@ -1,0 +1,109 @@
+"""The smaller faults of issue 32 (item 11) against a real `tablelog serve` process over HTTP: a
+token the table never made is refused before the table is folded; a repeated request id is the
+same seat's same command; a client that sends its request a byte at a time is cut off."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.server import ADD, api, serving
+
+
+@pytest.fixture
+def table(server: str) -> dict[str, Any]:
+    """A magicpunk table with Aria (ann's) and Kai (bo's)."""
+    gm = api(server)
+    made = gm.post("/tables", json={"system": "magicpunk", "seed": 3}).json()
+    tid = made["table_id"]
+    for line in (ADD.format("Aria"), ADD.format("Kai")):
+        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    out: dict[str, Any] = {"id": tid, "gm": made["gm_token"]}
+    for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
+        body = {"name": name, "role": "player", "characters": chars}
+        out[name] = gm.post(f"/tables/{tid}/seats", json=body).json()["token"]
+    return out
+
+
+def test_a_token_the_table_never_made_is_refused_before_it_is_folded(
+    server: str, table: dict[str, Any], folder: Path
+) -> None:
+    """A record in the middle of the table's log is damaged, so folding it fails (503). A
+    server that has not folded it yet answers a wrong token, a token of another table and a
+    forged one of the right shape 401 all the same, from the log's header alone (it once
+    folded the table first: 503 to anyone), and the table's own GM token the fold's 503."""
+    other = api(server).post("/tables", json={"system": "fate"}).json()["gm_token"]
+    path = folder / f"{table['id']}.tlog"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with serving(f"file:{folder}", folder / "fresh.out") as fresh:
+        for wrong in ("wrong", other, "t2.AAAAAAAAAAAAAAAAAAAAAAAA." + "0" * 32):
+            answer = api(fresh, wrong).get(f"/tables/{table['id']}/state")
+            assert 401 == answer.status_code, (wrong, answer.text)
+        assert 503 == api(fresh, table["gm"]).get(f"/tables/{table['id']}/state").status_code
+
+
+def test_a_repeated_request_id_is_the_same_seats_same_command(
+    server: str, table: dict[str, Any]
+) -> None:
+    """ann's note with request id r1 is appended once and answered again (200, its seqs); the
+    same id with another command, or from bo's seat, is 409 conflict and appends nothing; a
+    draw the tool rolled is the same command when sent again (decided again: the same cards)."""
+    url = f"/tables/{table['id']}/commands"
+    ann, bo = api(server, table["ann"]), api(server, table["bo"])
+    first = ann.post(url, json={"command": "note one", "request_id": "r1"})
+    assert 201 == first.status_code
+    again = ann.post(url, json={"command": "note one", "request_id": "r1"})
+    assert (200, first.json()["seqs"]) == (again.status_code, again.json()["seqs"])
+    seq = api(server).get(f"/tables/{table['id']}").json()["seq"]
+    for client, line in ((ann, "note two"), (bo, "note one"), (ann, "magicpunk draw Aria 1")):
+        refused = client.post(url, json={"command": line, "request_id": "r1"})
+        assert (409, "conflict") == (refused.status_code, refused.json()["error"]["code"])
+        assert "r1" == refused.json()["error"]["params"]["request_id"]
+    assert seq == api(server).get(f"/tables/{table['id']}").json()["seq"]
+    drawn = ann.post(url, json={"command": "magicpunk draw Aria 2", "request_id": "d1"})
+    redrawn = ann.post(url, json={"command": "magicpunk draw Aria 2", "request_id": "d1"})
+    assert (201, 200) == (drawn.status_code, redrawn.status_code)
+    assert drawn.json()["events"][0]["data"] == redrawn.json()["events"][0]["data"]
+    undo = ann.post(url, json={"command": "note three", "request_id": "u1"})
+    assert 201 == undo.status_code
+    assert 409 == ann.post(url, json={"command": "undo", "request_id": "u1"}).status_code
+
+
+def test_a_client_that_sends_its_request_slowly_is_cut_off(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a 1 s request timeout, a connection that sends nothing, and one that sends its
+    headers a byte at a time, are answered 408 and closed within about the timeout, while the
+    server keeps answering others."""
+    monkeypatch.setitem(os.environ, "TABLELOG_SERVER_REQUEST_TIMEOUT_S", "1")
+    with serving(f"file:{folder}", folder / "slow.out") as url:
+        port = int(url.rsplit(":", 1)[1])
+        for trickle in (b"", b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+                started = time.monotonic()
+                got = b""
+                for byte in trickle:
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        break
+                    time.sleep(0.1)
+                    if time.monotonic() - started > 5:
+                        break
+                conn.settimeout(5)
+                try:
+                    while chunk := conn.recv(4096):
+                        got += chunk
+                except OSError:
+                    pass
+                took = time.monotonic() - started
+            assert got.startswith(b"HTTP/1.1 408"), got
+            assert took < 4, took
+            assert 200 == api(url, None).get("/health").status_code
