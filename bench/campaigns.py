@@ -49,7 +49,7 @@ ROOT = HERE.parent
 CACHE = HERE / ".cache"
 sys.path.insert(0, str(ROOT))
 
-from tablelog.cli.core import Env  # noqa: E402
+from tablelog.cli.core import Env, Parsed, dispatch, parse  # noqa: E402
 from tablelog.cli.main import cli  # noqa: E402
 from tablelog.cli.scripts import script_lines  # noqa: E402
 from tablelog.commands.core import Redo, Undo, decide  # noqa: E402
@@ -90,10 +90,12 @@ def captured(system: str) -> tuple[Header, list[object], State]:
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / f"{system}.tlog")
         env = Env(log_path=path, actor="gm", in_run=True)
-        env.authorize = lambda command, words: commands.append(command)  # each line's record
         for _, argv in script_lines(script(system).read_text(encoding="utf-8")):
             with contextlib.redirect_stdout(io.StringIO()):
-                cli.main(args=argv, prog_name="tablelog", standalone_mode=False, obj=env)
+                value = parse(cli, argv, env)
+                if isinstance(value, Parsed):  # each appending line's command record
+                    commands.append(value.command)
+                dispatch(env, value)
         session = Session(path)
         return session.header, _kept(commands), session.state()
 
