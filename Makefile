@@ -3,15 +3,34 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEMO_LOG ?= /tmp/tablelog-demo-$(shell id -u).tlog
+LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test bench bench-server bench-store lint clean FORCE
+.PHONY: demo test bench bench-server bench-store lint clean compile catalogues FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	$(MAKE) --no-print-directory compile
 	touch $(BIN)/tablelog
+
+## compile: the message catalogues the package ships (tablelog/lang/locale/*/LC_MESSAGES/*.mo),
+## compiled from their .po sources by Babel (never by hand; the wheel's build compiles them too)
+compile:
+	$(BIN)/pybabel compile -D tablelog -d $(LOCALE) --statistics 2>&1 | grep -v '^compiling' || true
+	@test -f $(LOCALE)/ja/LC_MESSAGES/tablelog.mo && test -f $(LOCALE)/ko/LC_MESSAGES/tablelog.mo
+
+## catalogues: extract every sentence (the code's msg() templates, the commands' help, the rule
+## reference, click's own messages: babel.cfg) into tablelog.pot and update the ja and ko
+## catalogues from it (new entries empty, removed ones dropped); then translate and `make compile`
+catalogues: $(BIN)/tablelog
+	$(BIN)/pybabel extract -F babel.cfg -k msg:1c,2 -k msgn:1c,2,3 --no-location --sort-output \
+	  --no-wrap --omit-header -o $(LOCALE)/tablelog.pot tablelog \
+	  "$$($(BIN)/python -c 'import click, os; print(os.path.dirname(click.__file__))')"
+	$(BIN)/pybabel update -D tablelog -i $(LOCALE)/tablelog.pot -d $(LOCALE) --no-wrap \
+	  --no-fuzzy-matching --ignore-obsolete
+	$(MAKE) --no-print-directory compile
 
 ## The interpreter .venv was made by. A .venv made by an unsupported Python (or one whose
 ## Python no longer runs) is removed and made again with $(PYTHON), never reused; the file
@@ -40,11 +59,13 @@ demo: $(BIN)/tablelog
 test: lint
 	$(BIN)/python -m pytest
 
-## lint: the format check, ruff's rules (pyproject.toml) and mypy --strict on the package
+## lint: the format check, ruff's rules (pyproject.toml), mypy --strict on the package, and the
+## import contracts (pyproject.toml [tool.importlinter]: the layers, no cycles)
 lint: $(BIN)/tablelog
 	$(BIN)/ruff format --check tablelog tests bench
 	$(BIN)/ruff check tablelog tests bench
 	$(BIN)/mypy --strict tablelog
+	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
 ## It byte-compiles first, as an ordinary install does: timings must not include compiling

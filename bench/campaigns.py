@@ -49,7 +49,7 @@ ROOT = HERE.parent
 CACHE = HERE / ".cache"
 sys.path.insert(0, str(ROOT))
 
-from tablelog.cli.core import Env, Parsed, dispatch, parse  # noqa: E402
+from tablelog.cli.core import Env, Parsed, parse  # noqa: E402
 from tablelog.cli.main import cli  # noqa: E402
 from tablelog.cli.scripts import script_lines  # noqa: E402
 from tablelog.commands.core import Redo, Undo, decide  # noqa: E402
@@ -89,13 +89,13 @@ def captured(system: str) -> tuple[Header, list[object], State]:
     commands: list[object] = []
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / f"{system}.tlog")
-        env = Env(log_path=path, actor="gm", in_run=True)
+        env = Env(log_path=path, actor="gm", in_run=True, parse_only=True)
         for _, argv in script_lines(script(system).read_text(encoding="utf-8")):
             with contextlib.redirect_stdout(io.StringIO()):
-                value = parse(cli, argv, env)
-                if isinstance(value, Parsed):  # each appending line's command record
-                    commands.append(value.command)
-                dispatch(env, value)
+                parsed = parse(cli, argv, env)
+            if isinstance(parsed, Parsed):  # each appending line's record, run here
+                commands.append(parsed.command)
+                env.session().execute(parsed.command)
         session = Session(path)
         return session.header, _kept(commands), session.state()
 

@@ -95,11 +95,25 @@ def check_encodable(events: list[Event], actor: str) -> None:
         try:
             size = len(pack_record(widest)) - RECORD_PREFIX.size
         except (OverflowError, ValueError, TypeError) as exc:
-            raise RuleViolation("CORE-SIZE", f"{type_tag} cannot be stored: {exc}") from None
+            raise RuleViolation(
+                "CORE-SIZE",
+                msg(
+                    "core.size.unstorable",
+                    "{type} cannot be stored: {reason}",
+                    type=type_tag,
+                    reason=str(exc),
+                ),
+            ) from None
         if size > MAX_RECORD_BYTES:
             raise RuleViolation(
                 "CORE-SIZE",
-                f"{type_tag} would take {size} bytes; a record holds at most {MAX_RECORD_BYTES}",
+                msg(
+                    "core.size.record",
+                    "{type} would take {size} bytes; a record holds at most {most}",
+                    type=type_tag,
+                    size=size,
+                    most=MAX_RECORD_BYTES,
+                ),
             )
 
 
@@ -140,9 +154,11 @@ def _decide_marker(
     if buffered:
         raise RuleViolation(
             "CORE-UNDO" if isinstance(command, Undo) else "CORE-REDO",
-            "undo and redo are not available inside run --atomic or "
-            "--dry-run (the lines before are not in the log yet); run the "
-            "script without them, then undo",
+            msg(
+                "core.undo.buffered",
+                "undo and redo are not available inside run --atomic or --dry-run (the lines "
+                "before are not in the log yet); run the script without them, then undo",
+            ),
         )
     markers, new_state = actions.decide_marker(state, command, past)
     check_encodable(markers, actor)  # an undo's reason is free text: bounded too

@@ -18,6 +18,7 @@ from tablelog.rules.core import RuleViolation, check_text
 from tablelog.store.format import MAX_HEADER_BYTES, Header, pack_header
 from tablelog.store.log import LogError
 from tablelog.store.stamp import now_utc
+from tablelog.text import msg
 
 __all__ = ["new_header", "initial_state", "check_header"]
 
@@ -52,7 +53,12 @@ def new_header(system: str, title: str, seed: int | None, options: dict[str, Any
     if size > MAX_HEADER_BYTES:
         raise RuleViolation(
             "CORE-SIZE",
-            f"the title and options take {size} bytes; a header holds at most {MAX_HEADER_BYTES}",
+            msg(
+                "core.size.header",
+                "the title and options take {size} bytes; a header holds at most {most}",
+                size=size,
+                most=MAX_HEADER_BYTES,
+            ),
         )
     return header
 

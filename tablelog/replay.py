@@ -26,7 +26,7 @@ from tablelog.actions import Markers
 from tablelog.events.codec import CodecError, decoder, packed_decoder
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
-from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
+from tablelog.projections.core import State, evolvers, fold_collecting, no_evolver, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log, holds_record
 from tablelog.store.format import FoldEnvelope, Header, Position, chain_hash, decode_payload
@@ -489,7 +489,7 @@ def _none(data: Any) -> None:
 
 
 def _no_evolver(state: State, event: Event) -> None:
-    raise RuleViolation("CORE-EVENT", f"no evolver for {event.TYPE}")
+    raise RuleViolation("CORE-EVENT", no_evolver(event.TYPE))
 
 
 def _unpacked(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:

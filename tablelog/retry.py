@@ -15,6 +15,7 @@ from typing import TypeVar
 from tablelog.commands.core import Redo, Undo
 from tablelog.rules.core import RuleViolation
 from tablelog.store.log import LogError
+from tablelog.text import msg
 from tablelog.writer import Writer
 
 __all__ = ["TRIES", "optimistically"]
@@ -48,8 +49,12 @@ def optimistically(attempt: Callable[[], T | None], command: object, writer: Wri
             verb = "undo" if isinstance(command, Undo) else "redo"
             raise RuleViolation(
                 f"CORE-{verb.upper()}",
-                f"the log moved on while deciding "
-                f"which action to {verb}; name the action: {verb} SEQ",
+                msg(
+                    f"core.{verb}.raced",
+                    "the log moved on while deciding which action to {verb}; name the action: "
+                    "{verb} SEQ",
+                    verb=verb,
+                ),
             )
     path = writer.log.path
     if writer.lock is not None or writer.pending is not None:

@@ -14,6 +14,10 @@ from tests.support.pg import PgServer, start_server, unavailable
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-cache-")
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-config-")
 
+# What tablelog says is English unless a test asks for another language (a developer's own
+# LANG=ja_JP.UTF-8 must not change what the tests read): tablelog.lang.choose.
+os.environ["TABLELOG_LANG"] = "en"
+
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None, max_examples=50)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -15,8 +15,11 @@ from typing import Any
 import attrs
 import click
 
+from tablelog import lang
+from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
+from tablelog.systems.declaration import parsed
 from tablelog.text import Msg, english, msg
 
 __all__ = [
@@ -62,6 +65,8 @@ class Env:
         dry_run: A ``run --dry-run``: the log a script creates is taken back at the end.
         as_json: A ``run --json``: every appending line prints its JSON objects.
         words: The reader's language (:class:`tablelog.lang.Words`).
+        parse_only: An appending line is parsed into its :class:`Parsed` and handed back, not
+            run (a caller that runs the records itself: the benchmarks' campaigns).
     """
 
     log_path: str
@@ -71,6 +76,7 @@ class Env:
     as_json: bool = False
     _session: Any = None
     words: Any = None
+    parse_only: bool = False
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -168,33 +174,10 @@ class CliError(click.ClickException):
         return self.text
 
     def format_message(self) -> str:
-        return reader()(self.sentence())
+        return str(reader()(self.sentence()))
 
     def show(self, file: Any = None) -> None:
         echo(f"error: {self.format_message()}", err=True)
-
-
-def parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
-    """Return ``parse(value)``; a value the parser refuses is a usage error, not a refusal.
-
-    A word or a number the game has no such thing as (an unknown rule name, card code, rank or
-    notation) is the same kind of mistake in every system: exit 2 (issue 15 item 23).
-
-    Args:
-        parse: A rule module's parser of the option's text (it raises :class:`RuleViolation`).
-        value: The text given.
-        option: The option or argument named in the error (``--rules``, ``NOTATION``).
-
-    Raises:
-        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message`` (exit 2).
-    """
-    try:
-        return parse(value)
-    except RuleViolation as exc:
-        words = reader()(
-            msg("core.usage.rule", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)
-        )
-        raise click.BadParameter(words, param_hint=option) from None
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -229,10 +212,8 @@ def _open_state() -> Any:
         return None
 
 
-def reader() -> Any:
+def reader() -> Words:
     """Return the reader's :class:`~tablelog.lang.Words` of this process (the CLI has one)."""
-    from tablelog import lang
-
     return lang.reader()
 
 
@@ -361,6 +342,8 @@ def dispatch(env: Env | None, value: Any) -> int:
     (:func:`perform`); anything else was done by the callback. Returns the exit status."""
     if isinstance(value, Parsed):
         assert env is not None  # the root callback made it before any command ran
+        if env.parse_only:
+            return value  # type: ignore[return-value]  # the caller runs it
         perform(env, value)
         return 0
     return value if isinstance(value, int) else 0

@@ -12,7 +12,9 @@ from typing import BinaryIO, TextIO
 
 import click
 
+from tablelog.actions import no_event
 from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of, warn_torn
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -151,7 +153,15 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
     except ImportRefused as exc:
         from tablelog.rules.core import RuleViolation
 
-        raise RuleViolation("CORE-IMPORT", f"{source} {exc}; nothing created") from None
+        raise RuleViolation(
+            "CORE-IMPORT",
+            msg(
+                "core.import.refused",
+                "{source} {reason}; nothing created",
+                source=source,
+                reason=str(exc),
+            ),
+        ) from None
     echo(
         f"imported {target}: {done.system} session {done.session_id}, {done.records} "
         "records, hash chain intact, replays"
@@ -191,9 +201,7 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
     if until is not None and until > session.state().seq:
         from tablelog.rules.core import RuleViolation
 
-        raise RuleViolation(
-            "CORE-SEQ", f"there is no event #{until} (the log ends at #{session.state().seq})"
-        )
+        raise RuleViolation("CORE-SEQ", no_event(until, session.state().seq))
     made = build(session, until)
     if fmt == "json":
         from tablelog.exports.jsonl import dump

@@ -22,6 +22,8 @@ from tablelog.cli.core import (
     show_escaped,
     usage_message,
 )
+from tablelog.cli.help import speak, translate
+from tablelog.lang import LANGUAGES, Words, choose, reader, set_reader
 
 __all__ = ["cli", "main"]
 
@@ -34,7 +36,7 @@ LAZY_COMMANDS = {
     "replay": "tablelog.cli.queries",
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
-    "serve": "tablelog.cli.serve",
+    "serve": "tablelog.server.command",  # the server is a face of its own, above the CLI
     "copy": "tablelog.cli.stores",
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",
@@ -57,10 +59,21 @@ class LazyGroup(click.Group):
             raise click.UsageError(too_many_words(), ctx)
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command line: parse it (the command's callback returns the command record
+        of an appending command), then execute and render it (:func:`dispatch`)."""
+        value = super().invoke(ctx)  # the root callback makes the Env first
+        return dispatch(ctx.find_object(Env), value)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """Return the command ``name``, its help in the reader's language."""
+        found = self._command(ctx, name)
+        return None if found is None else translate(found, reader())
+
+    def _command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in systems.names():
             try:
                 return systems.get(name).group()
@@ -93,6 +106,15 @@ class LazyGroup(click.Group):
     show_default=True,
     help="Who is logging (default $TABLELOG_ACTOR).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, param, value: _speak(value),
+    help="The language of everything it says: en, ja or ko (default $TABLELOG_LANG, else the "
+    "locale: LC_ALL, LC_MESSAGES, LANG).",
+)
 @click.version_option(package_name="tablelog")
 @click.pass_context
 def cli(ctx: click.Context, log_path: str, actor: str) -> None:
@@ -120,25 +142,30 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
     ctx.obj = Env(log_path=log_path, actor=actor)
 
 
+def _speak(given: str | None) -> None:
+    """Make the reader's language the one ``--lang`` gives, else the environment's
+    (:func:`tablelog.lang.choose`); the help and click's own words follow it."""
+    if given is None and reader().lang != "en":
+        return  # main() chose it from the environment already
+    words = Words(choose(given, os.environ))
+    set_reader(words)
+    speak(words)
+    translate(cli, words)
+
+
 def main() -> None:
     """Console-script entry point."""
     import signal
 
+    _speak(None)
     if hasattr(signal, "SIGPIPE"):  # a reader that stops early (`| head`) ends us, as it ends cat
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if "_TABLELOG_COMPLETE" in os.environ:  # bash/zsh/fish completion: names from the log too
         from tablelog.cli.shell.values import complete_from_log
 
         complete_from_log(cli)
-        cli.main(prog_name="tablelog")  # click answers the completion request and exits
-    import sys
-
     try:
-        with cli.make_context("tablelog", sys.argv[1:]) as ctx:
-            value = cli.invoke(ctx)
-            code = dispatch(ctx.obj, value)
-    except click.exceptions.Exit as exc:  # --help, --version, a command's ctx.exit(N)
-        code = exc.exit_code
+        code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.UsageError as exc:  # one line, not click's usage block
         echo(f"error: {usage_message(exc)}", err=True)
         code = exc.exit_code
@@ -244,7 +271,7 @@ def init(
     if sign:
         from tablelog.cli.keys import add
 
-        dispatch(env, ctx.invoke(add))
+        dispatch(env, ctx.invoke(add))  # a callback's record: the root runs only its own
 
 
 @cli.command()

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from tablelog.actions import no_event
 from tablelog.cli.core import (
     MAX_SEQ,
     change_lines,
@@ -17,8 +18,15 @@ from tablelog.cli.core import (
     session_of,
     warn_torn,
 )
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import Msg, msg
 
-__all__ = ["COMMANDS"]
+__all__ = ["COMMANDS", "no_name"]
+
+
+def no_name(name: str) -> Msg:
+    """UNKNOWN-NAME's ``no character or item named 'NAME'``."""
+    return msg("core.name.unknown", "no character or item named {name!r}", name=name)
 
 
 def _dump(data: Any) -> str:
@@ -44,7 +52,6 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     """
     from tablelog import systems
     from tablelog.projections.history import state_json
-    from tablelog.rules.core import RuleViolation
 
     session = session_of(ctx)
     folded = session.state(at_seq)
@@ -55,11 +62,11 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     if name is not None:
         found = data["characters"].get(name, data["items"].get(name))
         if found is None and name in data.get("retired", {}):
-            from tablelog.projections.retirement import retired_text
+            from tablelog.projections.core import retired_text
 
             raise RuleViolation("CORE-RETIRED", retired_text(name, data["retired"][name]))
         if found is None:
-            raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+            raise RuleViolation("UNKNOWN-NAME", no_name(name), Unknown("name", name))
         data = found
     if as_json:
         echo(_dump(data))
@@ -69,10 +76,9 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
 
 
 def _check_seq(seq: int | None, last: int) -> None:
-    from tablelog.rules.core import RuleViolation
 
     if seq is not None and seq > last:
-        raise RuleViolation("CORE-SEQ", f"there is no event #{seq} (the log ends at #{last})")
+        raise RuleViolation("CORE-SEQ", no_event(seq, last))
 
 
 def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
@@ -158,7 +164,11 @@ def log_(
     if entity and not named:
         from tablelog.rules.core import RuleViolation
 
-        raise RuleViolation("UNKNOWN-NAME", f"no event names a character or item {entity!r}")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg("core.log.no_entity", "no event names a character or item {name!r}", name=entity),
+            Unknown("name", entity),
+        )
 
 
 @click.command()
@@ -189,7 +199,6 @@ def history(
     """
     from tablelog.projections import history as read_models
     from tablelog.projections.core import undone_after
-    from tablelog.rules.core import RuleViolation
 
     session = session_of(ctx)
     session.state()  # a log that does not replay is exit 3 here too, not a rule's refusal
@@ -204,7 +213,7 @@ def history(
     else:
         entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
     if not entries and session.state().entity(name) is None:
-        raise RuleViolation("UNKNOWN-NAME", f"no character or item named {name!r}")
+        raise RuleViolation("UNKNOWN-NAME", no_name(name), Unknown("name", name))
     if fields:
         from tablelog.cli.reading import only_fields
 

@@ -10,9 +10,12 @@ from typing import Any, TypeVar
 import attrs
 
 from tablelog.rules.core import RuleViolation
+from tablelog.text import Listed, msg
 
 __all__ = ["only_fields", "log_window", "check_actor"]
 
+NONE = msg("core.list.none", "none")
+"""What a list with nothing in it reads as."""
 T = TypeVar("T")
 
 
@@ -36,7 +39,13 @@ def only_fields(entries: list[Any], fields: tuple[str, ...], name: str) -> list[
             )
             raise RuleViolation(
                 "UNKNOWN-NAME",
-                f"{name} has no field {field!r} (its fields: {', '.join(known) or 'none'})",
+                msg(
+                    "core.history.no_field",
+                    "{name} has no field {field!r} (its fields: {fields})",
+                    name=name,
+                    field=field,
+                    fields=Listed(tuple(known), "comma") if known else NONE,
+                ),
             )
     kept = []
     for entry in entries:
@@ -68,6 +77,10 @@ def check_actor(actor: str, actors: set[str]) -> None:
     if actor not in actors:
         raise RuleViolation(
             "UNKNOWN-NAME",
-            f"no event was logged by actor {actor!r} "
-            f"(the log's actors: {', '.join(sorted(actors)) or 'none'})",
+            msg(
+                "core.log.no_actor",
+                "no event was logged by actor {actor!r} (the log's actors: {actors})",
+                actor=actor,
+                actors=Listed(tuple(sorted(actors)), "comma") if actors else NONE,
+            ),
         )

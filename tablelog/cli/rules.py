@@ -22,7 +22,7 @@ _WIDTH = 100
 @click.command("rules")
 @click.argument("rule_id", metavar="[RULE-ID]", required=False)
 @click.option(
-    "--system", type=click.Choice(list(reference.SYSTEM_ORDER)), help="List one system's rule IDs."
+    "--system", type=click.Choice(list(reference.systems())), help="List one system's rule IDs."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of entries.")
 @domain_errors

@@ -15,7 +15,6 @@ from tablelog.cli.core import (
     CliError,
     Env,
     command_words,
-    dispatch,
     domain_errors,
     echo,
     parse,
@@ -168,7 +167,7 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
             where=where,
         )
     try:
-        dispatch(env, parse(root, argv, env))
+        parse(root, argv, env)
     except CliError as exc:
         raise CliError(exc.text, exc.exit_code, exc.refusal, where) from None
     except click.UsageError as exc:

@@ -21,9 +21,10 @@ from tablelog.events.core import (
     SeatAdded,
     SeatRevoked,
 )
-from tablelog.projections.core import State, roster, seats
-from tablelog.projections.retirement import retired, retired_text
-from tablelog.rules.core import RuleViolation, check_name, check_text, require
+from tablelog.projections.core import State, retired_text, roster, seats
+from tablelog.projections.retirement import retired
+from tablelog.rules.core import RuleViolation, Unknown, check_name, check_text, require
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = [
     "decider",
@@ -75,9 +76,7 @@ def decide(state: State, command: object) -> list[Event]:
     """
     fn = _DECIDERS.get(type(command))
     if fn is None:
-        raise RuleViolation(
-            "CORE-COMMAND", f"{type(command).__name__} is not a {state.system} command"
-        )
+        raise RuleViolation("CORE-COMMAND", not_a_command(type(command), state.system))
     return decide_with(fn, state, command)
 
 
@@ -143,21 +142,38 @@ def decide_retire(state: State, command: Retire) -> list[Event]:
         raise RuleViolation("CORE-RETIRED", retired_text(command.name, gone))
     record = state.entity(command.name)
     require(
-        record is not None, "UNKNOWN-NAME", f"no character or item named {command.name!r} to retire"
+        record is not None,
+        "UNKNOWN-NAME",
+        msg(
+            "core.retire.unknown",
+            "no character or item named {name!r} to retire",
+            name=command.name,
+        ),
+        Unknown("name", command.name),
     )
     assert record is not None
     owned = [item for item, found in state.items.items() if found.get("owner") == command.name]
     require(
         not owned,
         "CORE-RETIRED",
-        f"{command.name} owns {', '.join(owned)}: retire or hand over what they own first",
+        msg(
+            "core.retire.owns",
+            "{name} owns {items}: retire or hand over what they own first",
+            name=command.name,
+            items=Listed(tuple(owned), "comma"),
+        ),
     )
     cards = record.get("hand", record.get("cards")) or []
     require(
         not cards,
         "CORE-RETIRED",
-        f"{command.name} holds {' '.join(cards)}: play, charge "
-        "or circulate them first (the deck keeps every card)",
+        msg(
+            "core.retire.holds",
+            "{name} holds {cards}: play, charge or circulate them first (the deck keeps every "
+            "card)",
+            name=command.name,
+            cards=Listed(tuple(cards), "space"),
+        ),
     )
     return [Retired(command.name, command.reason)]
 
@@ -186,15 +202,20 @@ def decide_add_note(state: State, command: AddNote) -> list[Event]:
         RuleViolation: CORE-NOTE for an empty note; CORE-TEXT for a control character;
             UNKNOWN-NAME for an unknown ``about``.
     """
-    require(command.text.strip(), "CORE-NOTE", "a note needs some text")
-    check_text(command.text, "a note", lines=True)
+    require(command.text.strip(), "CORE-NOTE", msg("core.note.empty", "a note needs some text"))
+    check_text(command.text, msg("core.what.note", "a note"), lines=True)
     if not command.about:
         return [Noted(text=command.text)]
     for name in command.about:
         require(
             state.entity(name) is not None,
             "UNKNOWN-NAME",
-            f"no character or item named {name!r} to tie the note to",
+            msg(
+                "core.note.unknown",
+                "no character or item named {name!r} to tie the note to",
+                name=name,
+            ),
+            Unknown("name", name),
         )
     return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
 
@@ -231,26 +252,36 @@ def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
     require(
         command.name not in seats(state),
         "CORE-SEAT",
-        f"{command.name!r} is a seat of this table already",
+        msg("core.seat.taken", "{name!r} is a seat of this table already", name=command.name),
     )
     require(
         command.role in ROLES,
         "CORE-SEAT",
-        f"a seat's role is one of {', '.join(ROLES)}, not {command.role!r}",
+        msg(
+            "core.seat.role",
+            "a seat's role is one of {roles}, not {role!r}",
+            roles=Listed(ROLES, "comma"),
+            role=command.role,
+        ),
     )
     for name in command.characters:
         check_name(name, "a character's name")
     require(
         command.role == "player" or not command.characters,
         "CORE-SEAT",
-        f"only a player seat plays characters ({command.role} {command.name!r} was given "
-        f"{', '.join(command.characters)})",
+        msg(
+            "core.seat.characters",
+            "only a player seat plays characters ({role} {name!r} was given {characters})",
+            role=Term("core.role", command.role),
+            name=command.name,
+            characters=Listed(command.characters, "comma"),
+        ),
     )
     digest = command.token_sha256
     require(
         len(digest) == 64 and all(c in "0123456789abcdef" for c in digest),
         "CORE-SEAT",
-        "a seat's token hash is 64 lowercase hex digits",
+        msg("core.seat.hash", "a seat's token hash is 64 lowercase hex digits"),
     )
     return [SeatAdded(command.name, command.role, tuple(command.characters), digest)]
 
@@ -262,7 +293,7 @@ def decide_revoke_seat(state: State, command: RevokeSeat) -> list[Event]:
     Raises:
         RuleViolation: CORE-SEAT when there is no such seat.
     """
-    require(command.name in seats(state), "CORE-SEAT", f"no seat named {command.name!r}")
+    require(command.name in seats(state), "CORE-SEAT", no_seat(command.name))
     return [SeatRevoked(command.name)]
 
 
@@ -293,7 +324,12 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
     require(
         len(key) == 64 and all(c in "0123456789abcdef" for c in key),
         "CORE-KEY",
-        f"{key!r} is not a public key (64 lowercase hex digits, as `tablelog key new` prints it)",
+        msg(
+            "core.key.malformed",
+            "{key!r} is not a public key (64 lowercase hex digits, as `tablelog key new` prints "
+            "it)",
+            key=key,
+        ),
     )
     keys = roster(state)
     owner = next(iter(keys), None)
@@ -301,17 +337,42 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
         require(
             command.actor == command.by,
             "CORE-KEY",
-            f"the first key of a roster is its owner's own: add {command.by!r}'s key "
-            f"first (tablelog key add), not {command.actor!r}'s",
+            msg(
+                "core.key.first",
+                "the first key of a roster is its owner's own: add {by!r}'s key first "
+                "(tablelog key add), not {actor!r}'s",
+                by=command.by,
+                actor=command.actor,
+            ),
         )
     else:
         require(
             command.by == owner,
             "CORE-KEY",
-            f"only the roster's owner {owner!r} adds keys, not {command.by!r}",
+            msg(
+                "core.key.owner_only",
+                "only the roster's owner {owner!r} adds keys, not {by!r}",
+                owner=owner,
+                by=command.by,
+            ),
         )
     return [KeyAdded(command.actor, key)]
 
 
 CORE_COMMANDS: tuple[type, ...] = (AddNote, Retire, AddSeat, RevokeSeat, AddKey)
 """The commands every system's log takes (undo and redo are decided by the session)."""
+
+
+def not_a_command(kind: type, system: str) -> Msg:
+    """CORE-COMMAND's message: ``KIND is not a SYSTEM command``."""
+    return msg(
+        "core.command.other",
+        "{kind} is not a {system} command",
+        kind=kind.__name__,
+        system=system,
+    )
+
+
+def no_seat(name: str) -> Msg:
+    """CORE-SEAT's ``no seat named 'NAME'``."""
+    return msg("core.seat.unknown", "no seat named {name!r}", name=name)

@@ -21,6 +21,7 @@ import attrs
 
 from tablelog.events.core import Event, KeyAdded, Noted, NotedAbout, SeatAdded, SeatRevoked
 from tablelog.rules.core import RuleViolation, require
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "State",
@@ -135,8 +136,6 @@ def check(state: State, event: Event) -> None:
     if gone:
         for name in event.entities():
             if name in gone:
-                from tablelog.projections.retirement import retired_text
-
                 raise RuleViolation("CORE-RETIRED", retired_text(name, gone[name]))
     fn = _PRECONDITIONS.get(type(event))
     if fn is not None:
@@ -155,7 +154,11 @@ def _noted_about(state: State, e: NotedAbout) -> None:
 
 @precondition(SeatAdded)
 def _can_add_seat(state: State, e: SeatAdded) -> None:
-    require(e.name not in seats(state), "CORE-SEAT", f"{e.name!r} is a seat of this table already")
+    require(
+        e.name not in seats(state),
+        "CORE-SEAT",
+        msg("core.seat.taken", "{name!r} is a seat of this table already", name=e.name),
+    )
 
 
 @evolver(SeatAdded)
@@ -170,7 +173,11 @@ def _seat_added(state: State, e: SeatAdded) -> None:
 
 @precondition(SeatRevoked)
 def _can_revoke_seat(state: State, e: SeatRevoked) -> None:
-    require(e.name in seats(state), "CORE-SEAT", f"no seat named {e.name!r}")
+    require(
+        e.name in seats(state),
+        "CORE-SEAT",
+        msg("core.seat.unknown", "no seat named {name!r}", name=e.name),
+    )
 
 
 @evolver(SeatRevoked)
@@ -208,8 +215,27 @@ def evolve(state: State, event: Event) -> None:
         RuleViolation: CORE-EVENT when no evolver is registered for the event's class.
     """
     fn = _EVOLVERS.get(type(event))
-    require(fn is not None, "CORE-EVENT", f"no evolver for {event.TYPE}")
+    require(fn is not None, "CORE-EVENT", no_evolver(event.TYPE))
     fn(state, event)  # type: ignore[misc]
+
+
+def retired_text(name: str, entry: dict[str, Any]) -> Msg:
+    """Return CORE-RETIRED's message for the retired ``name`` (its ``state.extra["retired"]``
+    entry: :mod:`tablelog.projections.retirement`)."""
+    why = msg("core.reason", " ({reason})", reason=entry["reason"]) if entry.get("reason") else ""
+    return msg(
+        "core.retired.named",
+        "{name} is a retired {kind}{why}: no command may name it (undo its retire to bring it "
+        "back: tablelog log --entity {name})",
+        name=name,
+        kind=Term("core.kind", entry["kind"]),
+        why=why,
+    )
+
+
+def no_evolver(type_tag: str) -> Msg:
+    """CORE-EVENT's ``no evolver for TYPE``."""
+    return msg("core.event.no_evolver", "no evolver for {type}", type=type_tag)
 
 
 def undone_after(markers: Iterable[tuple[int, str, int]]) -> set[int]:
@@ -349,6 +375,3 @@ def _same_shape_records(before: Any, after: Any) -> bool:
         and len(before) == len(after)
         and all(isinstance(x, dict) for x in before + after)
     )
-
-
-from tablelog.projections import retirement  # noqa: E402, F401 - registers core.Retired's evolver

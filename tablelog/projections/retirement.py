@@ -12,8 +12,10 @@ from typing import Any
 
 from tablelog.events.core import Retired
 from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.rules.core import Unknown
+from tablelog.text import msg
 
-__all__ = ["retired", "retired_text"]
+__all__ = ["retired"]
 
 
 @precondition(Retired)
@@ -21,7 +23,8 @@ def _can_retire(state: State, e: Retired) -> None:
     require(
         state.entity(e.name) is not None,
         "UNKNOWN-NAME",
-        f"no character or item named {e.name!r} to retire",
+        msg("core.retire.unknown", "no character or item named {name!r} to retire", name=e.name),
+        Unknown("name", e.name),
     )
 
 
@@ -57,12 +60,3 @@ def retired(state: State) -> dict[str, dict[str, Any]]:
     is ``"character"`` or ``"item"``; ``record`` as it was when retired)."""
     found: dict[str, dict[str, Any]] = state.extra.get("retired", {})
     return found
-
-
-def retired_text(name: str, entry: dict[str, Any]) -> str:
-    """Return CORE-RETIRED's message for the retired ``name``."""
-    why = f" ({entry['reason']})" if entry.get("reason") else ""
-    return (
-        f"{name} is a retired {entry['kind']}{why}: no command may name it (undo its "
-        f"retire to bring it back: tablelog log --entity {name})"
-    )

@@ -12,14 +12,10 @@ from importlib import resources
 
 import attrs
 
-from tablelog.rules.core import RuleViolation
-from tablelog.systems import REGISTRY
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import msg
 
-__all__ = ["RuleEntry", "SYSTEM_ORDER", "entries", "lookup"]
-
-SYSTEM_ORDER = ("core", *REGISTRY)
-"""The order ``tablelog rules`` lists the systems in: the core's rules, then each registered
-system's (``rules.toml`` keeps its entries in this order)."""
+__all__ = ["RuleEntry", "systems", "entries", "lookup"]
 
 
 @attrs.frozen
@@ -47,6 +43,12 @@ class RuleEntry:
         return attrs.asdict(self)
 
 
+def systems() -> tuple[str, ...]:
+    """Return the systems ``tablelog rules`` lists, in the order ``rules.toml`` keeps them
+    (``core`` first, then each system's block)."""
+    return tuple(dict.fromkeys(entry.system for entry in entries().values()))
+
+
 @functools.cache
 def entries() -> dict[str, RuleEntry]:
     """Return every entry by rule ID, in the file's order (core, then each system)."""
@@ -72,5 +74,13 @@ def lookup(rule_id: str) -> list[RuleEntry]:
         return [found]
     family = [e for e in entries().values() if e.id.startswith(f"{key}-")]
     if not family:
-        raise RuleViolation("UNKNOWN-NAME", f"no rule ID {rule_id!r} (tablelog rules lists them)")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg(
+                "core.rules.unknown",
+                "no rule ID {rule_id!r} (tablelog rules lists them)",
+                rule_id=rule_id,
+            ),
+            Unknown("rule id", rule_id),
+        )
     return family

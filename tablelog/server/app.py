@@ -2,7 +2,8 @@
 
 Every ``/api`` route but health takes ``Authorization: Bearer TOKEN``: the server token acts as the
 GM of every table; a seat's token is good for its table only. Errors are JSON
-``{"error": {"code", "rule", "message"}}`` with the contract's status; never a 500.
+``{"error": {"code", "rule", "message", "params", "suggestions"}}`` with the contract's status;
+never a 500.
 """
 
 from __future__ import annotations
@@ -38,11 +39,15 @@ class Error:
     code: str
     rule: str | None
     message: str
+    params: dict[str, Any] = attrs.Factory(dict)
+    suggestions: list[Any] = attrs.Factory(list)
 
 
 @attrs.frozen
 class ErrorBody:
-    """Every error answer: ``{"error": {"code", "rule", "message"}}`` (SERVER.md §4)."""
+    """Every error answer: ``{"error": {"code", "rule", "message", "params", "suggestions"}}``
+    (SERVER.md §4): ``params`` the values the message names, ``suggestions`` "did you mean"
+    candidates (or the cards a holder the seat may see holds)."""
 
     error: Error
 

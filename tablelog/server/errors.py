@@ -1,4 +1,5 @@
-"""The API's error answers (SERVER.md §4): JSON ``{"error": {"code", "rule", "message"}}`` with
+"""The API's error answers (SERVER.md §4): JSON ``{"error": {"code", "rule", "message",
+"params", "suggestions"}}`` with
 the contract's status, never a 500; a request the API cannot read (a query parameter, a body) is
 a 400 usage error in plain words naming the value or the missing field.
 """
@@ -51,18 +52,31 @@ CODES = {
 }
 
 
-def error(status: int, code: str, message: str, rule: str | None = None) -> Response[Any]:
-    """An error answer; its message shows no control character raw (names from the log are
-    data: escape_text writes them as ``\\u001b`` and the like)."""
+def error(
+    status: int,
+    code: str,
+    message: str,
+    rule: str | None = None,
+    params: dict[str, Any] | None = None,
+    suggestions: list[Any] | None = None,
+) -> Response[Any]:
+    """An error answer, ``{"error": {code, rule, message, params, suggestions}}``; its message
+    shows no control character raw (names from the log are data: escape_text writes them as
+    ``\\u001b`` and the like)."""
     from tablelog.rules.core import escape_text
 
-    return Response(
-        {"error": {"code": code, "rule": rule, "message": escape_text(message)}}, status_code=status
-    )
+    body = {
+        "code": code,
+        "rule": rule,
+        "message": escape_text(message),
+        "params": params or {},
+        "suggestions": suggestions or [],
+    }
+    return Response({"error": body}, status_code=status)
 
 
 def refused(_: Request[Any, Any, Any], exc: Refusal) -> Response[Any]:
-    return error(exc.status, exc.code, exc.message, exc.rule)
+    return error(exc.status, exc.code, exc.message, exc.rule, exc.params, exc.suggestions)
 
 
 def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:

@@ -2,10 +2,10 @@
 
 A :class:`Viewer` is a seat's role and characters on one table's state. It redacts the JSON state
 (``state --json``), one character's or item's record, a log line (``log --json``), changes
-(``history --json`` items, the ``changes`` of a command's answer) and a refusal's message
-(:meth:`Viewer.refusal`). The GM sees everything; a player sees the public state plus the
-hidden fields of the seat's own characters and of the items they own; an observer sees the
-public state. What is hidden is declared by each system (its declaration's ``hidden``:
+(``history --json`` items, the ``changes`` of a command's answer), and says which secrets of a
+sentence it may read (:meth:`Viewer.sees`). The GM sees everything; a player sees the public
+state plus the hidden fields of the seat's own characters and of the items they own; an observer
+sees the public state. What is hidden is declared by each system (its declaration's ``hidden``:
 :class:`tablelog.systems.declaration.Hidden`).
 """
 
@@ -18,7 +18,6 @@ from typing import Any
 import attrs
 
 from tablelog import systems
-from tablelog.rules.core import Secret
 from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer", "unseen_draws"]
@@ -91,13 +90,10 @@ class Viewer:
                 if field in record:
                     record[field] = None
 
-    def refusal(self, message: str, secrets: tuple[Secret, ...]) -> str:
-        """Return a refusal's message as this seat may read it: each :class:`Secret` it tells
-        (where a hidden card is, an enemy's HP) blurred unless the seat may see it."""
-        for secret in secrets:
-            if not (self.sees_all or self.owns(secret.seen_by)):
-                message = message.replace(secret.text, secret.blurred)
-        return message
+    def sees(self, seen_by: str | None) -> bool:
+        """Whether this seat may read a :class:`~tablelog.text.Secret` seen by ``seen_by``'s
+        seats (None: the GM's alone): where a hidden card is, an enemy's HP."""
+        return self.sees_all or self.owns(seen_by)
 
     def record(self, line: dict[str, Any]) -> dict[str, Any]:
         """Return one ``log --json`` line (``seq, type, v, at, actor, data, undone``) as this

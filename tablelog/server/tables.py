@@ -8,8 +8,9 @@ tables (``file:DIR`` or ``postgresql://…``, through a :class:`~tablelog.store.
 with one :class:`~tablelog.store.follow.Watcher` waking the event streams of this process when
 any process appends (PostgreSQL ``LISTEN/NOTIFY``, a file's size).
 
-Commands are the CLI's own: one line of a ``run`` script goes through the same click parser,
-deciders and session loop (:meth:`Table.run_line`, :mod:`tablelog.server.lines`).
+Commands are the CLI's own: a line is parsed by the same click tree into a command record
+(:mod:`tablelog.server.grammar`), authorised for the seat, and decided and appended by the same
+session loop (:meth:`Table.command`).
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
 
+from tablelog.commands.core import Redo, Undo
 from tablelog.projections.core import State, roster, seats
 from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
@@ -61,12 +63,22 @@ class Seat:
 
 
 class Refusal(Exception):
-    """A request refused with an HTTP status, an error code, a rule ID or None, a message."""
+    """A request refused: an HTTP status, an error code, a rule ID or None, a message, the
+    values it names (``params``) and what it suggests (SERVER.md §4's error shape)."""
 
-    def __init__(self, status: int, code: str, message: str, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+        suggestions: list[Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.rule = status, code, message, rule
-        self.secrets: tuple[Any, ...] = ()  # what the message tells that some seats may not see
+        self.params = params or {}
+        self.suggestions = suggestions or []
 
 
 class Table:
@@ -154,15 +166,14 @@ class Table:
             self._appended()
             return outcome
 
-    def run_line(
+    def command(
         self,
-        line: str,
+        command: object,
         seat: Seat,
-        authorize: Callable[[object, str], None],
         request_id: str | None = None,
         dry_run: bool = False,
     ) -> tuple[Outcome, bool]:
-        """Run one command line as ``seat``: the CLI's parser, deciders and session loop.
+        """Decide and append one command record as ``seat``: the session loop, as the CLI's.
 
         A dry run of a seat other than the GM's is decided with a fresh random seed, never the
         table's (what decides future rolls goes to no seat but the GM's, SERVER.md §3), and
@@ -176,59 +187,33 @@ class Table:
             whose events depend on the seed).
 
         Raises:
-            Refusal: 400 usage (not a command line, unknown words or options, a command not
-                taken here), 403 (``authorize`` refused it), 422 a rule's refusal, 503 the log
-                cannot be used.
+            RuleViolation: the command is refused (nothing appended).
+            Refusal: 503 the log cannot be used.
         """
-        from tablelog.server.lines import words
-
-        argv = words(line)
-        if dry_run:
-            argv.append("--dry-run")
-        if request_id is not None:
-            argv += ["--request-id", request_id]
-        with self.lock:
-            self.state(0.0 if dry_run or argv[0] in ("undo", "redo") else self.look_s)
+        with self.lock, _usable():
+            marker = isinstance(command, Undo | Redo)
+            self.state(0.0 if dry_run or marker else self.look_s)
+            self.session.actor = seat.name
             if not dry_run or seat.role == "gm":
-                outcome = self._decided(line, argv, seat, authorize, None)
+                outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
                 if outcome.written:
                     self._keep_written()
                 self._appended()
                 return outcome, False
-            first = self._decided(line, argv, seat, authorize, secrets.randbits(63))
+            first = self._preview(command)
             events = [a.event for a in first.applied]
             for _ in range(STAND_IN_PROBES - 1):
-                again = self._decided(line, argv, seat, authorize, secrets.randbits(63))
-                if [a.event for a in again.applied] != events:
+                if [a.event for a in self._preview(command).applied] != events:
                     return first, True
         return first, False
 
-    def _decided(
-        self,
-        line: str,
-        argv: list[str],
-        seat: Seat,
-        authorize: Callable[[object, str], None],
-        seed: int | None,
-    ) -> Outcome:
-        """Run ``argv`` (the words of ``line``) as ``seat`` through the CLI (hold the lock), a
-        dry run decided with ``seed`` instead of the table's when it is not None; 400 when
-        it appends nothing."""
-        from tablelog.cli.core import Env
-        from tablelog.server.lines import click_line
-
-        env = Env(log_path=self.spec, actor=seat.name, in_run=True, quiet=True)  # as in `run`
-        env.authorize = authorize
-        self.session.actor = seat.name
-        env._session = self.session
-        self.session.preview_seed = seed
+    def _preview(self, command: object) -> Outcome:
+        """A dry run of ``command`` decided with a fresh seed (hold the lock)."""
+        self.session.preview_seed = secrets.randbits(63)
         try:
-            click_line(argv, env)
+            return self.session.execute(command, dry_run=True)
         finally:
             self.session.preview_seed = None
-        if env.outcome is None:
-            raise Refusal(400, "usage", f"{line!r} appends nothing")
-        return env.outcome  # type: ignore[no-any-return]
 
     def _keep_written(self) -> None:
         """Keep the records the command just appended in the tail (no read back)."""

@@ -12,12 +12,16 @@ from typing import Any
 
 from tablelog import actions, systems
 from tablelog.commands.core import AddNote, AddSeat, Redo, RevokeSeat, Undo
+from tablelog.lang import ENGLISH, Words, params_of, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
+from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation
+from tablelog.server.grammar import Usage, parse_line
 from tablelog.server.redact import Viewer, unseen_draws
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
 from tablelog.session import Outcome
+from tablelog.text import Listed, Term, msg
 
 STREAM_LOOK_S = 0.5  # a stream looks at the store at least this often (else the watcher wakes it)
 
@@ -79,11 +83,20 @@ def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]
         data = {**data, "token_sha256": ""}
     try:
         event = from_record(line["type"], line["v"], data)
-        return event.describe(), event.explain()
+        return ENGLISH.event(event), ENGLISH.explain(event)
     except (CodecError, ValueError, TypeError, KeyError):
         if whole is None:
             return "", []
-        return f"{', '.join(whole.entities())} (details hidden)".lstrip(), []
+        return ENGLISH(hidden_details(whole)), []
+
+
+def hidden_details(event: Any) -> Any:
+    """``NAMES (details hidden)``: an event whose redacted record makes no event (hidden values
+    it cannot hold), by the names it involves."""
+    names = event.entities()
+    if not names:
+        return msg("server.details_hidden.nameless", "(details hidden)")
+    return msg("server.details_hidden", "{names} (details hidden)", names=Listed(names, "comma"))
 
 
 def state(table: Table, seat: Seat, at: int | None) -> dict[str, Any]:
@@ -141,14 +154,14 @@ def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
         raise Refusal(404, "not_found", f"no character or item named {name!r}", "UNKNOWN-NAME")
     viewer = _viewer(table, seat)
     if viewer.sees_all:
-        return [e.to_json() for e in entries]
+        return [e.to_json(ENGLISH) for e in entries]
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
         described, explain = _described(
             viewer.record({"type": kind, "v": version, "data": data}), entry.event
         )
-        whole = entry.to_json()
+        whole = entry.to_json(ENGLISH)
         shown_entries.append(
             {
                 **whole,
@@ -163,7 +176,8 @@ def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
 def command(
     table: Table, seat: Seat, line: str, request_id: str | None, dry_run: bool
 ) -> tuple[dict[str, Any], int]:
-    """``POST …/commands``: run one command line as the seat.
+    """``POST …/commands``: parse one command line, authorise it for the seat, decide and
+    append it (the server's *parse → authorise → execute → render JSON*).
 
     Returns:
         The answer (``seqs, events, changes, request_id, stand_in_rolls``: true for a dry run
@@ -171,25 +185,59 @@ def command(
         and its status: 201 appended, 200 a dry run or a repeated request id.
 
     Raises:
-        Refusal: 400 usage, 403 forbidden, 422 rule, 503 log.
+        Refusal: 400 usage, 403 forbidden, 422 rule (its params and suggestions as the seat
+            may read them), 503 log.
     """
     if seat.role == "observer":
-        raise Refusal(403, "forbidden", f"{seat.name} is an observer: observers append nothing")
+        raise Refusal(
+            403,
+            "forbidden",
+            say(
+                msg(
+                    "server.forbidden.observer",
+                    "{seat} is an observer: observers append nothing",
+                    seat=seat.name,
+                )
+            ),
+            params={"seat": seat.name, "role": seat.role},
+        )
     if request_id is not None:
         from tablelog.store.format import is_request_id
 
         if not is_request_id(request_id):
-            raise Refusal(400, "usage", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")
+            raise Refusal(
+                400,
+                "usage",
+                say(msg("server.usage.request_id", "a request_id is 1-64 of A-Z a-z 0-9 . _ : -")),
+            )
     try:
-        outcome, stand_in = table.run_line(line, seat, authorizer(table, seat), request_id, dry_run)
-    except Refusal as refusal:  # it may tell where a hidden card is: not to every seat
-        viewer = Viewer.of(seat.role, seat.characters, table.current())
-        refusal.message = viewer.refusal(refusal.message, refusal.secrets)
-        raise
-    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the line
+        parsed = parse_line(line)
+    except Usage as exc:
+        raise Refusal(400, "usage", exc.message, params=exc.params) from None
+    authorizer(table, seat)(parsed.command, parsed.words)
+    try:
+        outcome, stand_in = table.command(parsed.command, seat, request_id, dry_run)
+    except RuleViolation as exc:  # it may tell where a hidden card is: not to every seat
+        raise refused(exc, Viewer.of(seat.role, seat.characters, table.current()), table) from None
+    viewer = Viewer.of(seat.role, seat.characters, table.current())  # caught up by the command
     answer = _answer(table, outcome, viewer, request_id, preview=dry_run)
-    answer["stand_in_rolls"] = stand_in  # see Table.run_line
+    answer["stand_in_rolls"] = stand_in  # see Table.command
     return answer, 201 if outcome.written else 200
+
+
+def refused(exc: RuleViolation, viewer: Viewer, table: Table) -> Refusal:
+    """Return a rule's refusal as the seat may read it: 422 ``rule``, its message with every
+    secret it may not read blurred, its params and suggestions likewise (SERVER.md §4)."""
+    made = Refused.of(exc, table.current())
+    words = Words("en", viewer.sees)
+    return Refusal(
+        422,
+        "rule",
+        words(made.sentence())[len(exc.rule_id) + 2 :],
+        exc.rule_id,
+        params_of(exc.msg, viewer.sees),
+        made.shown_suggestions(viewer.sees),
+    )
 
 
 def _answer(
@@ -253,8 +301,16 @@ def authorizer(table: Table, seat: Seat) -> Any:
             raise Refusal(
                 403,
                 "forbidden",
-                f"{words or type(command).__name__} is the GM's to do "
-                f"(needs the gm role; {seat.name} is a {seat.role})",
+                say(
+                    msg(
+                        "server.forbidden.gm_only",
+                        "{command} is the GM's to do (needs the gm role; {seat} is a {role})",
+                        command=words or type(command).__name__,
+                        seat=seat.name,
+                        role=Term("core.role", seat.role),
+                    )
+                ),
+                params={"command": words, "needs": "gm", "seat": seat.name, "role": seat.role},
             )
         acting = getattr(command, field)
         names = [acting] if isinstance(acting, str) else list(acting or ())
@@ -263,8 +319,18 @@ def authorizer(table: Table, seat: Seat) -> Any:
                 raise Refusal(
                     403,
                     "forbidden",
-                    f"{name} is not {seat.name}'s character "
-                    f"({seat.name} plays {', '.join(seat.characters) or 'none'})",
+                    say(
+                        msg(
+                            "server.forbidden.not_yours",
+                            "{name} is not {seat}'s character ({seat} plays {plays})",
+                            name=name,
+                            seat=seat.name,
+                            plays=Listed(seat.characters, "comma")
+                            if seat.characters
+                            else msg("server.plays.none", "none"),
+                        )
+                    ),
+                    params={"character": name, "seat": seat.name, "plays": list(seat.characters)},
                 )
 
     return authorize
@@ -280,12 +346,25 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
     except RuleViolation:
         return  # the decider refuses it with its own rule
     if action.actor != seat.name:
-        verb = "undo" if isinstance(command, Undo) else "redo"
+        told = (
+            msg(
+                "server.forbidden.undo_others",
+                "#{seq} is {actor}'s action: a player may undo only the seat's own (needs the "
+                "gm role)",
+                seq=command.target,
+                actor=action.actor,
+            )
+            if isinstance(command, Undo)
+            else msg(
+                "server.forbidden.redo_others",
+                "#{seq} is {actor}'s action: a player may redo only the seat's own (needs the "
+                "gm role)",
+                seq=command.target,
+                actor=action.actor,
+            )
+        )
         raise Refusal(
-            403,
-            "forbidden",
-            f"#{command.target} is {action.actor}'s action: a "
-            f"player may {verb} only the seat's own (needs the gm role)",
+            403, "forbidden", say(told), params={"seq": command.target, "actor": action.actor}
         )
 
 
@@ -370,7 +449,7 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None) -> str:
         line = viewer.record(record_line(rec, False))
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
             return f"{rec.type} {_described(line, event)[0]}"
-        return f"{rec.type} {event.describe()}"
+        return f"{rec.type} {ENGLISH.event(event)}"
 
     def hidden(name: str, field: str) -> bool:
         return viewer.entity(name, {field: 0})[field] is None

@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders
+from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders, not_a_command
 from tablelog.rules.core import RuleViolation
+from tablelog.text import msg
 
 if TYPE_CHECKING:
     from tablelog.events.core import Event
@@ -51,7 +52,15 @@ def names() -> list[str]:
 
 def register(system: System) -> None:
     """Make ``system`` known without a registry line (a test's system, a plug-in)."""
+    _load_texts(system)
     _LOADED[system.name] = system
+
+
+def _load_texts(system: System) -> None:
+    """Import the module of the system's event texts (its declaration's ``texts``): the faces
+    describe its events from then on."""
+    if system.texts:
+        importlib.import_module(system.texts)
 
 
 def get(name: str) -> System:
@@ -69,6 +78,7 @@ def get(name: str) -> System:
         declared: System = importlib.import_module(REGISTRY[name]).SYSTEM
     except ModuleNotFoundError as exc:
         raise SystemUnavailable(f"system {name!r} is not available ({exc.name})") from None
+    _load_texts(declared)
     _LOADED[name] = declared
     return declared
 
@@ -142,10 +152,15 @@ def decide(state: State, command: object) -> list[Event]:
         if owned:
             raise RuleViolation(
                 "CORE-SYSTEM",
-                f"a {other} command on a {state.system} log: "
-                f"this session's events are {state.system} events",
+                msg(
+                    "core.system.other",
+                    "a {other} command on a {system} log: this session's events are {system} "
+                    "events",
+                    other=other,
+                    system=state.system,
+                ),
             )
-    raise RuleViolation("CORE-COMMAND", f"{kind.__name__} is not a {state.system} command")
+    raise RuleViolation("CORE-COMMAND", not_a_command(kind, state.system))
 
 
 def acting_field(command_type: type) -> str | None:

@@ -19,7 +19,10 @@ import click
 
 from tablelog.commands.core import deciders
 from tablelog.events.core import Event, registered_types
+from tablelog.lang import say
 from tablelog.projections.core import State, evolvers, preconditions
+from tablelog.rules.core import RuleViolation
+from tablelog.text import msg
 
 __all__ = [
     "System",
@@ -31,6 +34,7 @@ __all__ = [
     "lazy",
     "lazy_group",
     "string_options",
+    "parsed",
 ]
 
 Handler = Callable[[Any, Any], Any]
@@ -170,6 +174,27 @@ class System:
     def option_names(self) -> tuple[str, ...]:
         """The names of the ``init`` options (``clock``, ``deck`` …)."""
         return tuple(str(option.name) for option in self.options)
+
+
+def parsed(parse: Callable[[Any], Any], value: Any, option: str) -> Any:
+    """Return ``parse(value)``; a value the parser refuses is a usage error, not a refusal.
+
+    A word or a number the game has no such thing as (an unknown rule name, card code, rank or
+    notation) is the same kind of mistake in every system: exit 2 (issue 15 item 23).
+
+    Args:
+        parse: A rule module's parser of the option's text (it raises :class:`RuleViolation`).
+        value: The text given.
+        option: The option or argument named in the error (``--rules``, ``NOTATION``).
+
+    Raises:
+        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message`` (exit 2).
+    """
+    try:
+        return parse(value)
+    except RuleViolation as exc:
+        words = say(msg("core.usage.rule", "{rule}: {message}", rule=exc.rule_id, message=exc.msg))
+        raise click.BadParameter(words, param_hint=option) from None
 
 
 def handlers(*packages: str) -> Handlers:

@@ -19,7 +19,15 @@ from tablelog.projections.magicpunk.entities import RECORDS
 from tablelog.rules.magicpunk.cards import parse_deck
 from tablelog.rules.magicpunk.clock import parse_clock
 from tablelog.rules.magicpunk.optional import parse_adopted
-from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
+from tablelog.systems.declaration import (
+    Headline,
+    Hidden,
+    System,
+    handlers,
+    lazy,
+    lazy_group,
+    parsed,
+)
 
 __all__ = ["SYSTEM"]
 
@@ -34,8 +42,6 @@ def _checked(
     """
 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        from tablelog.cli.core import parsed  # the CLI's one conversion; systems load first
-
         if value is not None:
             parsed(parse, value, f"--{param.name}")
         return value

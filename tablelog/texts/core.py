@@ -69,7 +69,7 @@ def description(event: Event) -> Msg:
     legacy = getattr(event, "describe", None)
     if legacy is not None:  # not yet moved here (the conversion of a system's events)
         return Msg("core.untemplated", legacy(), {})
-    fields = [f.name for f in attrs.fields(type(event)) if f.name != "breakdown"]  # type: ignore[misc]
+    fields = [f.name for f in attrs.fields(type(event)) if f.name != "breakdown"]  # type: ignore[arg-type]
     parts = [
         msg("core.event.field", "{field}={value!r}", field=f, value=getattr(event, f))
         for f in fields

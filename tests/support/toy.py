@@ -141,7 +141,7 @@ def decide_spend_both(state: State, c: SpendBoth) -> list[Event]:
 
 def _group() -> click.Group:
     """The ``tablelog toy`` group."""
-    from tablelog.cli.core import appending, execute
+    from tablelog.cli.core import appending
 
     group = click.Group("toy", help="Toy counters (tests only).")
 
@@ -149,33 +149,33 @@ def _group() -> click.Group:
     @click.argument("name")
     @click.argument("points", type=int)
     @appending
-    def add(ctx: click.Context, name: str, points: int) -> None:
+    def add(ctx: click.Context, name: str, points: int) -> object:
         """Add a counter. Example: tablelog toy add a 5"""
-        execute(ctx, AddCounter(name, points))
+        return AddCounter(name, points)
 
     @group.command("spend")
     @click.argument("name")
     @click.argument("points", type=int)
     @appending
-    def spend(ctx: click.Context, name: str, points: int) -> None:
+    def spend(ctx: click.Context, name: str, points: int) -> object:
         """Spend points. Example: tablelog toy spend a 2"""
-        execute(ctx, SpendPoints(name, points))
+        return SpendPoints(name, points)
 
     @group.command("roll")
     @click.argument("name")
     @appending
-    def roll(ctx: click.Context, name: str) -> None:
+    def roll(ctx: click.Context, name: str) -> object:
         """Roll a die. Example: tablelog toy roll a"""
-        execute(ctx, RollDie(name))
+        return RollDie(name)
 
     @group.command("spend-both")
     @click.argument("first")
     @click.argument("second")
     @click.argument("points", type=int)
     @appending
-    def spend_both(ctx: click.Context, first: str, second: str, points: int) -> None:
+    def spend_both(ctx: click.Context, first: str, second: str, points: int) -> object:
         """Spend points from two counters at once. Example: tablelog toy spend-both a b 1"""
-        execute(ctx, SpendBoth(first, second, points))
+        return SpendBoth(first, second, points)
 
     return group
 

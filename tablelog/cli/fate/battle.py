@@ -25,12 +25,13 @@ from tablelog.commands.fate import (
     UseAbility,
 )
 from tablelog.commands.fate.abilities import ABILITIES
-from tablelog.rules.fate import EX_POWER, check_kind, grade_number
+from tablelog.rules.fate import EX_POWER, check_kind, grade_number, kind_term
+from tablelog.text import Msg, msg
 
 __all__: list[str] = []
 
 
-def _grade(rule_id: str, what: str) -> Callable[[str], int]:
+def _grade(rule_id: str, what: Msg) -> Callable[[str], int]:
     """Return a parser of a grade typed as a number or a letter (EX 7), refusing with rule_id."""
     return partial(grade_number, rule_id=rule_id, what=what, ex=EX_POWER)
 
@@ -96,7 +97,8 @@ def cast(
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
     """
     parsed(check_kind, kind, "KIND")
-    number = parsed(_grade("FATE-CAST-2", f"{kind} grade"), grade, "--grade")
+    what = msg("fate.what.kind_grade", "{kind} grade", kind=kind_term(kind))
+    number = parsed(_grade("FATE-CAST-2", what), grade, "--grade")
     return Cast(name, kind, number, tiles, targets, crest, injury)
 
 
@@ -179,7 +181,8 @@ def damage(
 
     Example: tablelog fate damage Kiritsugu --hp 6
     """
-    number = None if rank is None else parsed(_grade("FATE-NP-15", "rank"), rank, "--rank")
+    what = msg("fate.what.rank", "rank")
+    number = None if rank is None else parsed(_grade("FATE-NP-15", what), rank, "--rank")
     return TakeDamage(name, hp, mp, injury, number)
 
 

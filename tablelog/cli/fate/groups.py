@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from tablelog.lang import say
+from tablelog.text import msg
+
 __all__ = [
     "group",
     "master_group",
@@ -37,7 +40,10 @@ def pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
     for value in values:
         key, sep, rest = value.partition("=")
         if not sep or not key:
-            raise click.BadParameter(f"{value} is not KEY=VALUE", param_hint=option)
+            raise click.BadParameter(
+                say(msg("fate.usage.not_pair", "{value} is not KEY=VALUE", value=value)),
+                param_hint=option,
+            )
         out.append((key.strip(), rest.strip()))
     return tuple(out)
 
@@ -63,10 +69,41 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic only in
                 number = int(text) if len(text) <= 20 else self.maximum + 1  # not converted
             except ValueError:
                 self.fail(
-                    f"must be a whole number of {self.minimum} or more, got {value}", param, ctx
+                    say(
+                        msg(
+                            "fate.usage.not_whole",
+                            "must be a whole number of {minimum} or more, got {value}",
+                            minimum=self.minimum,
+                            value=value,
+                        )
+                    ),
+                    param,
+                    ctx,
                 )
         if number < self.minimum:
-            self.fail(f"must be {self.minimum} or more, got {number}", param, ctx)
+            self.fail(
+                say(
+                    msg(
+                        "fate.usage.below_min",
+                        "must be {minimum} or more, got {number}",
+                        minimum=self.minimum,
+                        number=number,
+                    )
+                ),
+                param,
+                ctx,
+            )
         if number > self.maximum:
-            self.fail(f"must be at most {self.maximum}, got {str(value)[:24]}", param, ctx)
+            self.fail(
+                say(
+                    msg(
+                        "fate.usage.over_max",
+                        "must be at most {maximum}, got {value}",
+                        maximum=self.maximum,
+                        value=str(value)[:24],
+                    )
+                ),
+                param,
+                ctx,
+            )
         return number

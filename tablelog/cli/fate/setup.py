@@ -26,20 +26,25 @@ from tablelog.commands.fate import (
     ToggleMadness,
 )
 from tablelog.rules.fate import (
+    STORED_KIND,
     check_kind,
     check_np_words,
     grade_number,
+    kind_term,
     normalize_attribute,
     parse_grade,
     parse_madness,
     typed_mods,
 )
 from tablelog.rules.fate.phantasm import parse_np_grade
+from tablelog.text import msg
 
 __all__: list[str] = []
 
 ROW = click.Choice(["front", "back"])
-_ANTI_MAGIC = partial(grade_number, rule_id="FATE-CAST-4", what="anti-magic")
+_ANTI_MAGIC = partial(
+    grade_number, rule_id="FATE-CAST-4", what=msg("fate.what.anti_magic", "anti-magic")
+)
 """Anti-magic as a number or a letter; text that is neither is a usage error (issue 15 item 23).
 
 Every word or number the game has no such thing as (a grade ``Q``, an attribute, a kind, a type,
@@ -130,12 +135,18 @@ def master_add(
     spells = tuple(
         (
             parsed(
-                partial(check_kind, rule_id="FATE-CC-10", what="stored spell kind"),
+                partial(check_kind, rule_id="FATE-CC-10", what=STORED_KIND),
                 kind,
                 "--stored",
             ),
             parsed(
-                partial(grade_number, rule_id="FATE-CC-10", what=f"stored {kind} spell grade"),
+                partial(
+                    grade_number,
+                    rule_id="FATE-CC-10",
+                    what=msg(
+                        "fate.what.stored_grade", "stored {kind} spell grade", kind=kind_term(kind)
+                    ),
+                ),
                 grade,
                 "--stored",
             ),

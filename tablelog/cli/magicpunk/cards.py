@@ -7,8 +7,10 @@ import click
 from tablelog.cli.core import appending, parsed
 from tablelog.cli.magicpunk.options import COUNT, NumericArgs, card_words, names
 from tablelog.commands.magicpunk import Charge, Circulate, Dawn, Draw, Play, Rest
+from tablelog.lang import say
 from tablelog.rules.magicpunk.cards import parse_card_list
 from tablelog.rules.magicpunk.clock import REST_PACKAGES
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -81,7 +83,9 @@ def circulate(
     Example: tablelog magicpunk circulate Aria --random 2
     """
     if all_cards and (random_count is not None or cards_text is not None):
-        raise click.UsageError("choose one of --all, --random N, --cards")
+        raise click.UsageError(
+            say(msg("magicpunk.circulate.choose_one", "choose one of --all, --random N, --cards"))
+        )
     cards = parsed(parse_card_list, cards_text, "--cards") if cards_text is not None else None
     return Circulate(holder=holder, random=random_count, cards=cards)
 

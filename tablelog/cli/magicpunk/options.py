@@ -8,6 +8,9 @@ from typing import Any
 
 import click
 
+from tablelog.lang import say
+from tablelog.text import Listed, msg
+
 __all__ = [
     "Amount",
     "MONEY",
@@ -34,9 +37,31 @@ class Amount(click.IntRange):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         number: int = click.INT.convert(value, param, ctx)
         if self.min is not None and number < self.min:
-            self.fail(f"must be {self.min} or more, got {number}", param, ctx)
+            self.fail(
+                say(
+                    msg(
+                        "magicpunk.option.below",
+                        "must be {least} or more, got {number}",
+                        least=self.min,
+                        number=number,
+                    )
+                ),
+                param,
+                ctx,
+            )
         if self.max is not None and number > self.max:
-            self.fail(f"must be at most {self.max}, got {number}", param, ctx)
+            self.fail(
+                say(
+                    msg(
+                        "magicpunk.option.above",
+                        "must be at most {most}, got {number}",
+                        most=self.max,
+                        number=number,
+                    )
+                ),
+                param,
+                ctx,
+            )
         return number
 
 
@@ -68,12 +93,7 @@ class NumericArgs(click.Command):
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        known = {
-            name
-            for p in self.get_params(ctx)
-            for name in (*p.opts, *p.secondary_opts)
-            if name.startswith("-")
-        }
+        known = self._known(ctx)
         for token in args:
             if token == "--":
                 break
@@ -81,6 +101,19 @@ class NumericArgs(click.Command):
             if token.startswith("-") and not _NUMBER.fullmatch(token) and name not in known:
                 raise click.NoSuchOption(name, possibilities=sorted(known), ctx=ctx)
         return super().parse_args(ctx, args)
+
+    def _known(self, ctx: click.Context) -> set[str]:
+        """The option names of the command (its help option's included), made once."""
+        made: set[str] | None = getattr(self, "_known_names", None)
+        if made is None or ctx.help_option_names != getattr(self, "_known_for", None):
+            made = {
+                name
+                for p in self.get_params(ctx)
+                for name in (*p.opts, *p.secondary_opts)
+                if name.startswith("-")
+            }
+            self._known_names, self._known_for = made, list(ctx.help_option_names)
+        return made
 
 
 def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
@@ -94,13 +127,26 @@ def names(text: str | None, option: str = "--who") -> tuple[str, ...] | None:
         return None
     parts = tuple(part.strip() for part in text.split(","))
     if not any(parts):
-        raise click.BadParameter("name at least one character", param_hint=option)
+        raise click.BadParameter(
+            say(msg("magicpunk.option.no_name", "name at least one character")),
+            param_hint=option,
+        )
     if not all(parts):
-        raise click.BadParameter(f"{text!r} has a blank name", param_hint=option)
+        raise click.BadParameter(
+            say(msg("magicpunk.option.blank_name", "{text!r} has a blank name", text=text)),
+            param_hint=option,
+        )
     twice = [n for n in dict.fromkeys(parts) if parts.count(n) > 1]
     if twice:
         raise click.BadParameter(
-            f"{', '.join(twice)} named twice: name each once", param_hint=option
+            say(
+                msg(
+                    "magicpunk.option.names_twice",
+                    "{names} named twice: name each once",
+                    names=Listed(tuple(twice), "comma"),
+                )
+            ),
+            param_hint=option,
         )
     return parts
 
@@ -115,21 +161,48 @@ def key_values(pairs: Iterable[str], option: str, as_int: bool = False) -> dict[
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint=option)
+            raise click.BadParameter(
+                say(msg("magicpunk.option.not_pair", "{pair!r} is not NAME=VALUE", pair=pair)),
+                param_hint=option,
+            )
         if (key.strip().lower() if as_int else key.strip()) in found:
             raise click.BadParameter(
-                f"{key.strip()} is given twice: give each once", param_hint=option
+                say(
+                    msg(
+                        "magicpunk.option.key_twice",
+                        "{key} is given twice: give each once",
+                        key=key.strip(),
+                    )
+                ),
+                param_hint=option,
             )
         if as_int:
             try:
                 number = int(value)
             except ValueError:
                 raise click.BadParameter(
-                    f"{pair!r}: {value!r} is not a number", param_hint=option
+                    say(
+                        msg(
+                            "magicpunk.option.pair_not_number",
+                            "{pair!r}: {value!r} is not a number",
+                            pair=pair,
+                            value=value,
+                        )
+                    ),
+                    param_hint=option,
                 ) from None
             if not STAT.min <= number <= STAT.max:  # type: ignore[operator]
                 raise click.BadParameter(
-                    f"{pair!r}: must be {STAT.min} to {STAT.max}", param_hint=option
+                    say(
+                        msg(
+                            "magicpunk.option.pair_range",
+                            "{pair!r}: must be {least} to {most}",
+                            pair=pair,
+                            least=STAT.min,
+                            most=STAT.max,
+                        )
+                    ),
+                    param_hint=option,
                 )
             found[key.strip().lower()] = number
         else:
@@ -165,11 +238,24 @@ def numbers(text: str | None, option: str, bound: Amount = STAT) -> tuple[int, .
     try:
         found = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError:
-        raise click.BadParameter(f"{text!r} is not a list of numbers", param_hint=option) from None
+        raise click.BadParameter(
+            say(
+                msg("magicpunk.option.not_numbers", "{text!r} is not a list of numbers", text=text)
+            ),
+            param_hint=option,
+        ) from None
     out = [n for n in found if not bound.min <= n <= bound.max]  # type: ignore[operator]
     if out:
         raise click.BadParameter(
-            f"{', '.join(map(str, out))}: each must be {bound.min} to {bound.max}",
+            say(
+                msg(
+                    "magicpunk.option.numbers_range",
+                    "{numbers}: each must be {least} to {most}",
+                    numbers=Listed(tuple(out), "comma"),
+                    least=bound.min,
+                    most=bound.max,
+                )
+            ),
             param_hint=option,
         )
     return found

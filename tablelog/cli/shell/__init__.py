@@ -23,7 +23,6 @@ from tablelog.cli.core import (
     Env,
     command_line_only,
     command_words,
-    dispatch,
     domain_errors,
     echo,
     parse,
@@ -178,8 +177,8 @@ class Shell:
     def _execute(self, argv: list[str]) -> None:
         self.env.in_run = True  # as for a script line: the shell's log and actor stay
         try:
-            status = dispatch(self.env, parse(self.root, argv, self.env))
-            self.worst = max(self.worst, status)
+            status = parse(self.root, argv, self.env)
+            self.worst = max(self.worst, status if isinstance(status, int) else 0)
         except click.UsageError as exc:
             self._refuse(
                 f"{exc.format_message()}{self._command_hint(argv)} (in: "

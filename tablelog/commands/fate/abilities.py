@@ -17,9 +17,10 @@ from tablelog.events.core import Event
 from tablelog.events.fate import AbilityUsed
 from tablelog.projections.core import State
 from tablelog.projections.fate.entities import Character, Phantasm, up_np
-from tablelog.projections.fate.turns import require_no_np_turn
+from tablelog.projections.fate.turns import ability_judgment, require_no_np_turn
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import NPMods, TargetPlan, count, listing, parse_mods, shots_mp
+from tablelog.text import Term, msg
 
 __all__ = ["UseAbility", "ABILITIES"]
 
@@ -46,14 +47,25 @@ def decide_use_ability(state: State, c: UseAbility) -> list[Event]:
     if np is None:
         raise RuleViolation(
             "UNKNOWN-NAME",
-            f"{c.owner} has no NP called {c.np_id} (has {listing(owner['phantasms'])})",
+            msg(
+                "fate.np.not_held_has",
+                "{owner} has no NP called {np_id} (has {held})",
+                owner=c.owner,
+                np_id=c.np_id,
+                held=listing(owner["phantasms"]),
+            ),
         )
     require(
         c.ability in ABILITIES,
         "FATE-NP-13",
-        f"unknown ability {c.ability}: {listing(ABILITIES, 'or')}",
+        msg(
+            "fate.ability.unknown",
+            "unknown ability {ability}: {abilities}",
+            ability=c.ability,
+            abilities=listing((Term("fate.ability", a) for a in ABILITIES), "or"),
+        ),
     )
-    require_no_np_turn(state, c.owner, owner, f"{c.np_id}'s {c.ability}")
+    require_no_np_turn(state, c.owner, owner, ability_judgment(c.np_id, c.ability))
     mods = parse_mods(np["mods"])
     pending = Pending(state, action=True)
     if c.ability == "shoot":
@@ -67,7 +79,14 @@ def _pay(owner: Character, c: UseAbility, mp: int) -> None:
     require(
         owner["mp"] >= mp,
         "FATE-NP-13",
-        f"{c.owner} has {owner['mp']} MP; {c.np_id}'s {c.ability} costs {mp}",
+        msg(
+            "fate.ability.short_mp",
+            "{owner} has {has} MP; {use} costs {mp}",
+            owner=c.owner,
+            has=owner["mp"],
+            use=ability_judgment(c.np_id, c.ability),
+            mp=mp,
+        ),
     )
 
 
@@ -78,14 +97,29 @@ def _shoot(pending: Pending, c: UseAbility, owner: Character, mods: NPMods) -> N
         <치명:공격> 판정으로 바꿉니다); the stored NPs are at hand while the field is up ([창고]).
     """
     require(
-        mods.shot_mp is not None, "FATE-NP-13", f"{c.np_id} has no shoot ability (modifier shot-mp)"
+        mods.shot_mp is not None,
+        "FATE-NP-13",
+        msg(
+            "fate.shoot.none",
+            "{np_id} has no shoot ability (modifier shot-mp)",
+            np_id=c.np_id,
+        ),
     )
     require(
         up_np(owner["field"]) == c.np_id,
         "FATE-NP-13",
-        f"{c.np_id}'s shoot needs {c.np_id} up ({c.owner} holds no such field)",
+        msg(
+            "fate.shoot.needs_field",
+            "{np_id}'s shoot needs {np_id} up ({owner} holds no such field)",
+            np_id=c.np_id,
+            owner=c.owner,
+        ),
     )
-    require(not c.targets, "FATE-NP-13", "a shot names no --target: the table plays the judgment")
+    require(
+        not c.targets,
+        "FATE-NP-13",
+        msg("fate.shoot.no_target", "a shot names no --target: the table plays the judgment"),
+    )
     mp, text = shots_mp(mods, c.times)
     _pay(owner, c, mp)
     breakdown = {"mp": text, "judgment": f"{count(c.times, 'judgment')} made critical:attack"}
@@ -103,14 +137,26 @@ def _charge(pending: Pending, c: UseAbility, owner: Character, np: Phantasm, mod
     require(
         mods.charge_mp is not None,
         "FATE-NP-13",
-        f"{c.np_id} has no charge ability (modifier charge-mp)",
+        msg(
+            "fate.charge.none",
+            "{np_id} has no charge ability (modifier charge-mp)",
+            np_id=c.np_id,
+        ),
     )
     require(
         owner["_released"].get(c.np_id),
         "FATE-NP-13",
-        f"{c.np_id}'s charge needs a release of {c.np_id} it was not used for",
+        msg(
+            "fate.charge.needs_release",
+            "{np_id}'s charge needs a release of {np_id} it was not used for",
+            np_id=c.np_id,
+        ),
     )
-    require(len(c.targets) == 1 and c.times == 1, "FATE-NP-13", "a charge is one --target, once")
+    require(
+        len(c.targets) == 1 and c.times == 1,
+        "FATE-NP-13",
+        msg("fate.charge.one_target", "a charge is one --target, once"),
+    )
     target = who(pending.state, c.targets[0])
     mp = int(mods.charge_mp or 0)
     _pay(owner, c, mp)

@@ -26,6 +26,7 @@ from tablelog.projections.core import State
 from tablelog.projections.fate.entities import characters
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import crest_heal_hp, listing, parse_grade
+from tablelog.text import msg
 
 __all__ = ["StartBattle", "StartTurn", "StartRound", "EndBattle", "Morning", "Rest", "Dismiss"]
 
@@ -69,13 +70,19 @@ class Dismiss:
 
 
 def _in_battle(state: State, rule_id: str) -> None:
-    require(state.clock.get("battle"), rule_id, "no battle is on (start one: fate battle start)")
+    require(
+        state.clock.get("battle"),
+        rule_id,
+        msg("fate.battle.off_start", "no battle is on (start one: fate battle start)"),
+    )
 
 
 @decider(StartBattle)
 def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
     """Start a battle unless one is on."""
-    require(not state.clock.get("battle"), "FATE-CC-6", "a battle is already on")
+    require(
+        not state.clock.get("battle"), "FATE-CC-6", msg("fate.battle.on", "a battle is already on")
+    )
     return [BattleStarted()]
 
 
@@ -111,7 +118,11 @@ def decide_end_battle(state: State, c: EndBattle) -> list[Event]:
 @decider(Morning)
 def decide_morning(state: State, c: Morning) -> list[Event]:
     """Heal each master by the crest grade, capped at max HP (FATE-CC-9)."""
-    require(not state.clock.get("battle"), "FATE-CC-9", "morning comes outside battle")
+    require(
+        not state.clock.get("battle"),
+        "FATE-CC-9",
+        msg("fate.morning.in_battle", "morning comes outside battle"),
+    )
     events: list[Event] = []
     for name, record in characters(state).items():
         if record["role"] != "master":
@@ -135,7 +146,11 @@ def decide_morning(state: State, c: Morning) -> list[Event]:
 @decider(Rest)
 def decide_rest(state: State, c: Rest) -> list[Event]:
     """Refill every master's tile pool outside battle (FATE-CC-6)."""
-    require(not state.clock.get("battle"), "FATE-CC-6", "no rest during a battle")
+    require(
+        not state.clock.get("battle"),
+        "FATE-CC-6",
+        msg("fate.rest.in_battle", "no rest during a battle"),
+    )
     return [
         TilesRefilled(name, record["tiles_max"])
         for name, record in characters(state).items()
@@ -154,6 +169,13 @@ def decide_dismiss(state: State, c: Dismiss) -> list[Event]:
     up = [x["np"] for x in (record["field"], record["army"]) if x is not None]
     raise RuleViolation(
         "UNKNOWN-NAME",
-        f"{c.owner} has no field or army called {c.np_id} up"
-        + (f" ({listing(up)} is up)" if up else " (none is up)"),
+        msg(
+            "fate.dismiss.none",
+            "{owner} has no field or army called {np_id} up{up}",
+            owner=c.owner,
+            np_id=c.np_id,
+            up=msg("fate.dismiss.up", " ({names} is up)", names=listing(up))
+            if up
+            else msg("fate.dismiss.none_up", " (none is up)"),
+        ),
     )

@@ -17,7 +17,7 @@ from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.entities import Master, characters
 from tablelog.projections.fate.records import next_effect_id
-from tablelog.projections.fate.turns import require_no_np_turn
+from tablelog.projections.fate.turns import A_CODE_CAST, require_no_np_turn
 from tablelog.rules.core import require
 from tablelog.rules.fate import (
     CREST_CAST_HP,
@@ -32,12 +32,15 @@ from tablelog.rules.fate import (
     check_buff_tiles,
     check_cast,
     count,
+    crest_stores_none,
     curse_tiles_after_anti_magic,
     deal_tiles,
     defense_block,
     heal_hp,
+    kind_term,
     parse_grade,
 )
+from tablelog.text import msg, msgn
 
 __all__ = ["Cast", "Chant", "TakeDamage"]
 
@@ -79,7 +82,7 @@ def _powers(caster: Master, crest: bool) -> dict[str, int]:
     if not crest:
         return dict(caster["powers"])
     grade = parse_grade(caster["crest"]).value
-    require(grade >= 1, "FATE-CC-10", f"crest {caster['crest']} stores no spells")
+    require(grade >= 1, "FATE-CC-10", crest_stores_none(caster["crest"]))
     if caster["stored"]:
         return dict(caster["stored"])
     return dict.fromkeys(KINDS, grade)
@@ -87,7 +90,15 @@ def _powers(caster: Master, crest: bool) -> dict[str, int]:
 
 def _targets(c: Cast, state: State) -> list[str]:
     targets = list(c.targets) or ([] if c.kind in ("attack", "curse") else [c.caster])
-    require(targets, "FATE-CAST-2", f"{article(c.kind)} cast needs a --target")
+    require(
+        targets,
+        "FATE-CAST-2",
+        msg(
+            "fate.cast.needs_target",
+            "{a_kind} cast needs a --target",
+            a_kind=article(kind_term(c.kind)),
+        ),
+    )
     for name in targets:
         who(state, name)
     return targets
@@ -99,18 +110,28 @@ def _check_cost_and_injury(state: State, c: Cast, caster: Master) -> int:
     require(
         mp <= caster["mp"],
         "FATE-CAST-3",
-        f"{count(c.tiles, 'tile')} {'costs' if c.tiles == 1 else 'cost'} {mp} MP;"
-        f" {c.caster} has {caster['mp']}",
+        msgn(
+            "fate.cast.over_mp",
+            "{n} tile costs {mp} MP; {caster} has {has}",
+            "{n} tiles cost {mp} MP; {caster} has {has}",
+            c.tiles,
+            mp=mp,
+            caster=c.caster,
+            has=caster["mp"],
+        ),
     )
     require(
         not (c.injury and c.kind == "defense"),
         "FATE-CAST-9",
-        "--injury is for attack, curse, buff and heal, not defense",
+        msg("fate.injury.not_defense", "--injury is for attack, curse, buff and heal, not defense"),
     )
     require(
         not (c.injury and c.kind == "heal" and state.clock.get("battle")),
         "FATE-CAST-9",
-        "injury heals only outside battle (in a scene or on a rest)",
+        msg(
+            "fate.injury.heal_in_battle",
+            "injury heals only outside battle (in a scene or on a rest)",
+        ),
     )
     return mp
 
@@ -119,7 +140,7 @@ def _check_cost_and_injury(state: State, c: Cast, caster: Master) -> int:
 def decide_cast(state: State, c: Cast) -> list[Event]:
     """Check the cast (FATE-CAST-2/3), pay for it, and apply its kind to each target."""
     caster = who(state, c.caster, "master", "FATE-CAST-2")
-    require_no_np_turn(state, c.caster, caster, "a code cast")
+    require_no_np_turn(state, c.caster, caster, A_CODE_CAST)
     check_cast(c.kind, c.grade, c.tiles, caster["tiles"], _powers(caster, c.crest), c.crest)
     targets = _targets(c, state)
     mp = _check_cost_and_injury(state, c, caster)
@@ -248,7 +269,7 @@ def _heal(pending: Pending, c: Cast, name: str, tiles: int, chanted: bool) -> No
                 grades,
                 f"{c.caster} heal",
                 {
-                    "per tile": count(c.grade, "injury grade"),
+                    "per tile": str(count(c.grade, "injury grade")),
                     "tiles": str(tiles),
                     "cured": f"min({target['injury']}, {c.grade * tiles}) = {grades}",
                 },
@@ -278,7 +299,9 @@ def decide_chant(state: State, c: Chant) -> list[Event]:
     """Chant once; a caster in the back row cannot (FATE-CHANT-3)."""
     caster = who(state, c.name, "master", "FATE-CHANT-1")
     require(
-        caster["row"] == "front", "FATE-CHANT-3", f"{c.name} is in the back row and cannot chant"
+        caster["row"] == "front",
+        "FATE-CHANT-3",
+        msg("fate.chant.back_row", "{name} is in the back row and cannot chant", name=c.name),
     )
     return [Chanted(c.name)]
 
@@ -290,8 +313,14 @@ def decide_take_damage(state: State, c: TakeDamage) -> list[Event]:
     require(
         min(c.hp, c.mp, c.injury) >= 0 and (c.hp or c.mp or c.injury),
         "FATE-CAST-5",
-        f"damage needs --hp, --mp or --injury above 0 and none below"
-        f" (got {c.hp} HP, {c.mp} MP, {count(c.injury, 'injury grade')})",
+        msg(
+            "fate.damage.needs_some",
+            "damage needs --hp, --mp or --injury above 0 and none below"
+            " (got {hp} HP, {mp} MP, {injury})",
+            hp=c.hp,
+            mp=c.mp,
+            injury=count(c.injury, "injury grade"),
+        ),
     )
     rules = with_rules("FATE-CAST-5", c.injury > 0 and "FATE-CAST-9")
     pending = Pending(state)

@@ -10,11 +10,12 @@ import attrs
 from tablelog.events.core import Event
 from tablelog.projections.core import State, check, evolve
 from tablelog.projections.fate.entities import Character, Master, Servant, find
-from tablelog.projections.fate.records import next_action_id
+from tablelog.projections.fate.records import next_action_id, no_character
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.fate import article
+from tablelog.text import Msg, Term, msg
 
-__all__ = ["Pending", "who"]
+__all__ = ["Pending", "who", "costs_over"]
 
 
 class Pending:
@@ -66,7 +67,28 @@ def who(
     """
     record = find(state, name)
     if record is None:
-        raise RuleViolation("UNKNOWN-NAME", f"no character named {name}")
+        raise no_character(name)
     if role is not None and record["role"] != role:
-        raise RuleViolation(rule_id, f"{name} is {article(record['role'])}, not {article(role)}")
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "fate.role.wrong",
+                "{name} is {a_role}, not {a_wanted}",
+                name=name,
+                a_role=article(Term("fate.role", record["role"])),
+                a_wanted=article(Term("fate.role", role)),
+            ),
+        )
     return record
+
+
+def costs_over(np_id: str, mp: int, owner: str, has: int) -> Msg:
+    """Return ``excalibur costs 35 MP, Saber has 20`` (FATE-NP-5)."""
+    return msg(
+        "fate.np.costs_over",
+        "{np_id} costs {mp} MP, {owner} has {has}",
+        np_id=np_id,
+        mp=mp,
+        owner=owner,
+        has=has,
+    )

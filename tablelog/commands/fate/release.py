@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from tablelog.commands.core import decider
-from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.common import Pending, costs_over, who
 from tablelog.commands.fate.strike import release_attack
 from tablelog.commands.fate.summons import release_army, release_field
 from tablelog.events.core import Event
@@ -18,7 +18,11 @@ from tablelog.events.fate.base import with_rules
 from tablelog.projections.core import State
 from tablelog.projections.fate.entities import Character, Phantasm, madness
 from tablelog.projections.fate.records import next_effect_id
-from tablelog.projections.fate.turns import require_no_np_turn, require_no_other_judgment
+from tablelog.projections.fate.turns import (
+    AN_ALWAYS_ACTIVE_NP,
+    require_no_np_turn,
+    require_no_other_judgment,
+)
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate import (
     EX_COUNTER_HP,
@@ -32,6 +36,7 @@ from tablelog.rules.fate import (
     parse_grade,
     parse_mods,
 )
+from tablelog.text import msg
 
 __all__ = ["Release"]
 
@@ -62,13 +67,19 @@ def _check_may_release(state: State, c: Release, owner: Character, np: Phantasm)
         check_ua_usable(grade, owner["character_grade"], np["starting"])
     if np["release"] == "always":
         if state.clock.get("battle") and np["form"] == "attack":
-            require_no_np_turn(state, c.owner, owner, "an always-active NP")
+            require_no_np_turn(state, c.owner, owner, AN_ALWAYS_ACTIVE_NP)
             allowed, used = _uses_allowed(owner), owner["_always_uses"].get(c.np_id, 0)
             require(
                 used < allowed,
                 "FATE-NP-8",
-                f"{c.owner} has used {c.np_id} {count(used, 'time')} this round;"
-                f" {count(allowed, 'use')} allowed",
+                msg(
+                    "fate.release.uses_spent",
+                    "{owner} has used {np_id} {times} this round; {uses} allowed",
+                    owner=c.owner,
+                    np_id=c.np_id,
+                    times=count(used, "time"),
+                    uses=count(allowed, "use"),
+                ),
             )
         return
     enhanced = madness(owner)
@@ -80,7 +91,13 @@ def _check_may_release(state: State, c: Release, owner: Character, np: Phantasm)
     require(
         not state.clock.get("battle") or owner["_np_turn"] != now,
         "FATE-NP-6",
-        f"{c.owner} already released an NP in round {now[0]}, turn {now[1]}",
+        msg(
+            "fate.release.once_a_turn",
+            "{owner} already released an NP in round {round}, turn {turn}",
+            owner=c.owner,
+            round=now[0],
+            turn=now[1],
+        ),
     )
     require_no_other_judgment(state, c.owner, owner)
 
@@ -93,8 +110,13 @@ def decide_release(state: State, c: Release) -> list[Event]:
     if np is None:
         raise RuleViolation(
             "UNKNOWN-NAME",
-            f"{c.owner} has no NP called {c.np_id}"
-            + (f" (has {listing(owner['phantasms'])})" if owner["phantasms"] else " (has none)"),
+            msg(
+                "fate.np.not_held_has",
+                "{owner} has no NP called {np_id} (has {held})",
+                owner=c.owner,
+                np_id=c.np_id,
+                held=listing(owner["phantasms"]),
+            ),
         )
     _check_flags(c, np)
     _check_may_release(state, c, owner, np)
@@ -125,32 +147,49 @@ def _check_flags(c: Release, np: Phantasm) -> None:
     require(
         not mods.ignores_attacks,
         "FATE-NP-15",
-        f"{c.np_id} is always active: it ignores attacks of rank {np['grade']} or lower and"
-        " raises no defense tiles; there is nothing to release",
+        msg(
+            "fate.release.ignores_attacks",
+            "{np_id} is always active: it ignores attacks of rank {grade} or lower and raises"
+            " no defense tiles; there is nothing to release",
+            np_id=c.np_id,
+            grade=np["grade"],
+        ),
     )
     require(
         not (c.plus_used and np["form"] == "defense"),
         "FATE-NP-13",
-        f"--use-plus does nothing for {c.np_id}: a defensive NP's + adds nothing when used",
+        msg(
+            "fate.plus.defense",
+            "--use-plus does nothing for {np_id}: a defensive NP's + adds nothing when used",
+            np_id=c.np_id,
+        ),
     )
     require(
         not (c.plus_used and effective_plusses(parse_grade(np["grade"])) == 0),
         "FATE-NP-13",
-        f"{c.np_id} ({np['grade']}) has no + to use",
+        msg(
+            "fate.plus.none_on",
+            "{np_id} ({grade}) has no + to use",
+            np_id=c.np_id,
+            grade=np["grade"],
+        ),
     )
     true_name_defense = np["form"] == "defense" and np["release"] == "true-name"
     require(
         not c.spread or true_name_defense,
         "FATE-NP-9",
-        "--spread is for a true-name defensive NP (one tile a turn over 5 turns)",
+        msg(
+            "fate.spread.true_name_defense",
+            "--spread is for a true-name defensive NP (one tile a turn over 5 turns)",
+        ),
     )
     familiars = mods.familiar_mp is not None
     require(
         (c.units is not None) == familiars,
         "FATE-NP-11",
-        f"{c.np_id} summons familiars: give --units N"
+        msg("fate.units.needed", "{np_id} summons familiars: give --units N", np_id=c.np_id)
         if familiars
-        else "--units is for an NP that summons familiars",
+        else msg("fate.units.familiars_only", "--units is for an NP that summons familiars"),
     )
 
 
@@ -167,7 +206,7 @@ def _checked_rules(owner: Character, np: Phantasm) -> tuple[str, ...]:
 
 
 def _pay(owner: Character, c: Release, mp: int) -> None:
-    require(owner["mp"] >= mp, "FATE-NP-5", f"{c.np_id} costs {mp} MP, {c.owner} has {owner['mp']}")
+    require(owner["mp"] >= mp, "FATE-NP-5", costs_over(c.np_id, mp, c.owner, owner["mp"]))
 
 
 def _release_defense(
@@ -178,13 +217,21 @@ def _release_defense(
     require(
         pending.state.clock.get("battle"),
         "FATE-NP-9",
-        "a defensive NP is released only in battle (fate battle start)",
+        msg(
+            "fate.defense.in_battle",
+            "a defensive NP is released only in battle (fate battle start)",
+        ),
     )
     used = c.np_id in owner["_battle_uses"]
     require(
         not (always and used),
         "FATE-NP-9",
-        f"{c.owner}'s always-active {c.np_id} already gave its tiles this battle",
+        msg(
+            "fate.release.tiles_given",
+            "{owner}'s always-active {np_id} already gave its tiles this battle",
+            owner=c.owner,
+            np_id=c.np_id,
+        ),
     )
     _pay(owner, c, np["mp_cost"])
     block, tiles = np["block_per_tile"], np["tiles"]

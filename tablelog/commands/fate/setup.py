@@ -20,6 +20,7 @@ from tablelog.events.fate import (
 from tablelog.projections.core import State
 from tablelog.rules.core import check_name, require
 from tablelog.rules.fate import (
+    KINDS,
     MAX_PHANTASMS,
     NPProfile,
     cc_cost_breakdown,
@@ -27,6 +28,7 @@ from tablelog.rules.fate import (
     check_stored_spells,
     check_unique_ability,
     kind_powers,
+    kind_term,
     listing,
     mod_texts,
     normalize_attribute,
@@ -36,6 +38,7 @@ from tablelog.rules.fate import (
     tile_pool,
 )
 from tablelog.rules.fate.phantasm import parse_madness, parse_np_grade
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "AddMaster",
@@ -137,12 +140,26 @@ class SetCharacterGrade:
 
 def _check_new(state: State, name: str, rule_id: str, hp: int, mp: int) -> None:
     check_name(name)
-    require(name not in state.characters, "CORE-NAME", f"{name} is already at the table")
+    require(
+        name not in state.characters,
+        "CORE-NAME",
+        msg("fate.name.taken", "{name} is already at the table", name=name),
+    )
     require(
         hp >= 1 and mp >= 0,
         rule_id,
-        f"{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}",
+        msg(
+            "fate.character.hp_mp",
+            "{name} needs HP of 1 or more and MP of 0 or more, not HP {hp}, MP {mp}",
+            name=name,
+            hp=hp,
+            mp=mp,
+        ),
     )
+
+
+def _anti_magic_below_zero(anti_magic: int) -> Msg:
+    return msg("fate.anti_magic.below_zero", "anti-magic {grade} is below 0", grade=anti_magic)
 
 
 @decider(AddMaster)
@@ -160,10 +177,14 @@ def decide_add_master(state: State, c: AddMaster) -> list[Event]:
     require(
         not twice,
         "FATE-CC-10",
-        f"the crest stores one spell per kind; {listing(twice)} given twice",
+        msg(
+            "fate.crest.kind_twice",
+            "the crest stores one spell per kind; {kinds} given twice",
+            kinds=listing(kind_term(k) if k in KINDS else k for k in twice),
+        ),
     )
     check_stored_spells(crest, stored)
-    require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
+    require(c.anti_magic >= 0, "FATE-CAST-4", _anti_magic_below_zero(c.anti_magic))
     breakdown = {key: str(value) for key, value in costs.items()}
     return [
         MasterAdded(
@@ -193,8 +214,12 @@ def decide_add_servant(state: State, c: AddServant) -> list[Event]:
     """Record a servant; a madness grade must be a grade letter."""
     _check_new(state, c.name, "FATE-NP-1", c.hp, c.mp)
     madness = str(parse_madness(c.madness)) if c.madness else None
-    require(c.np_budget >= 0, "FATE-NP-1", f"NP budget {c.np_budget} is below 0")
-    require(c.anti_magic >= 0, "FATE-CAST-4", f"anti-magic {c.anti_magic} is below 0")
+    require(
+        c.np_budget >= 0,
+        "FATE-NP-1",
+        msg("fate.np_budget.below_zero", "NP budget {budget} is below 0", budget=c.np_budget),
+    )
+    require(c.anti_magic >= 0, "FATE-CAST-4", _anti_magic_below_zero(c.anti_magic))
     return [ServantAdded(c.name, c.hp, c.mp, c.np_budget, madness, c.anti_magic, c.row)]
 
 
@@ -202,7 +227,11 @@ def _mods(pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
     """Return the modifiers as canonical text, refusing a key given twice (FATE-NP-13)."""
     keys = [key for key, _ in pairs]
     twice = sorted({key for key in keys if keys.count(key) > 1})
-    require(not twice, "FATE-NP-13", f"modifier {listing(twice)} given twice")
+    require(
+        not twice,
+        "FATE-NP-13",
+        msg("fate.mod.twice", "modifier {keys} given twice", keys=listing(twice)),
+    )
     return mod_texts(dict(pairs))
 
 
@@ -224,7 +253,7 @@ def _np_numbers(profile: NPProfile) -> dict[str, Any]:
 def decide_add_phantasm(state: State, c: AddPhantasm) -> list[Event]:
     """Check grade, type, budget and the 3-NP limit; record the NP."""
     who(state, c.servant, "servant", "FATE-NP-1")
-    check_name(c.np_id, "a Noble Phantasm id")
+    check_name(c.np_id, msg("fate.what.np_id", "a Noble Phantasm id"))
     grade = parse_np_grade(c.grade)
     mods = _mods(c.mods)
     profile = np_profile(grade, c.np_type, c.form, c.release, mods)
@@ -276,8 +305,21 @@ def decide_add_unique_ability(state: State, c: AddUniqueAbility) -> list[Event]:
 def decide_move_row(state: State, c: MoveRow) -> list[Event]:
     """Move a character between the rows."""
     record = who(state, c.name)
-    require(c.row in ("front", "back"), "FATE-NP-7", f"row {c.row}: a row is front or back")
-    require(record["row"] != c.row, "FATE-NP-7", f"{c.name} is already in the {c.row} row")
+    require(
+        c.row in ("front", "back"),
+        "FATE-NP-7",
+        msg("fate.row.unknown", "row {row}: a row is front or back", row=c.row),
+    )
+    require(
+        record["row"] != c.row,
+        "FATE-NP-7",
+        msg(
+            "fate.row.already",
+            "{name} is already in the {row} row",
+            name=c.name,
+            row=Term("fate.row", c.row),
+        ),
+    )
     return [RowChanged(c.name, c.row)]
 
 
@@ -285,11 +327,17 @@ def decide_move_row(state: State, c: MoveRow) -> list[Event]:
 def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
     """Start or stop madness enhancement (only a servant that has it)."""
     record = who(state, c.name, "servant", "FATE-NP-4")
-    require(record["madness"], "FATE-NP-4", f"{c.name} has no madness enhancement")
+    require(
+        record["madness"],
+        "FATE-NP-4",
+        msg("fate.madness.none", "{name} has no madness enhancement", name=c.name),
+    )
     require(
         record["raging"] != c.raging,
         "FATE-NP-4",
-        f"{c.name} is {'already' if c.raging else 'not'} raging",
+        msg("fate.madness.already_raging", "{name} is already raging", name=c.name)
+        if c.raging
+        else msg("fate.madness.not_raging", "{name} is not raging", name=c.name),
     )
     return [MadnessToggled(c.name, c.raging)]
 
@@ -298,5 +346,9 @@ def decide_toggle_madness(state: State, c: ToggleMadness) -> list[Event]:
 def decide_set_character_grade(state: State, c: SetCharacterGrade) -> list[Event]:
     """Set a master's character grade (0 or more, as ``--character-grade`` at setup)."""
     who(state, c.name, "master", "FATE-UA-2")
-    require(c.grade >= 0, "FATE-UA-2", f"character grade {c.grade} is below 0")
+    require(
+        c.grade >= 0,
+        "FATE-UA-2",
+        msg("fate.master.grade_below_zero", "character grade {grade} is below 0", grade=c.grade),
+    )
     return [CharacterGradeSet(c.name, c.grade)]

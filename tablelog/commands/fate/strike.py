@@ -6,7 +6,7 @@ FATE-NP-8, FATE-NP-12, FATE-NP-13.
 
 from __future__ import annotations
 
-from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.common import Pending, costs_over, who
 from tablelog.commands.fate.hits import DEFENSE_KINDS, Attack, Tile, land_hits
 from tablelog.events.fate import FieldEnded, PhantasmReleased
 from tablelog.events.fate.base import with_rules
@@ -160,7 +160,7 @@ def release_attack(
     require(
         record["mp"] >= np["mp_cost"],
         "FATE-NP-5",
-        f"{np_id} costs {np['mp_cost']} MP, {owner} has {record['mp']}",
+        costs_over(np_id, np["mp_cost"], owner, record["mp"]),
     )
     breakdown = {"mp_cost": np["mp_formula"]}
     if plus is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tablelog.commands.fate.common import Pending, who
+from tablelog.commands.fate.common import Pending, costs_over, who
 from tablelog.events.fate import (
     ArmyDismissed,
     ArmySummoned,
@@ -41,6 +41,7 @@ from tablelog.rules.fate import (
 )
 from tablelog.rules.fate.grades import Grade
 from tablelog.rules.fate.upkeep import FieldClash
+from tablelog.text import Msg, msg
 
 __all__ = ["release_field", "release_army", "field_upkeep", "army_upkeep", "field_drain"]
 
@@ -86,24 +87,31 @@ def release_field(
     require(
         state.clock.get("battle"),
         "FATE-NP-10",
-        "a bounded field is raised only in battle (fate battle start)",
+        msg("fate.field.in_battle", "a bounded field is raised only in battle (fate battle start)"),
     )
     record = characters(state)[owner]
     require(
         record["field"] is None,
         "FATE-NP-10",
-        f"{owner} already holds a field up ({up_np(record['field'])})",
+        msg(
+            "fate.field.already_up_named",
+            "{owner} already holds a field up ({np_id})",
+            owner=owner,
+            np_id=up_np(record["field"]),
+        ),
     )
     grade, marble = parse_grade(np["grade"]), parse_mods(np["mods"]).reality_marble
     clashes = _clashes(pending, owner, grade, marble)
     factor = _mp_factor(clashes)
     mp = np["mp_cost"] * factor
-    require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
+    require(record["mp"] >= mp, "FATE-NP-5", costs_over(np_id, mp, owner, record["mp"]))
     for name in allies:
         who(state, name)
-    text = listing(
-        (f"{old['np']} {_ENDED[clash.outcome]}" for _, old, clash in clashes),
-        empty="no other field up",
+    text = str(
+        listing(
+            (f"{old['np']} {_ENDED[clash.outcome]}" for _, old, clash in clashes),
+            empty=msg("fate.field.no_other_up", "no other field up"),
+        )
     )
     breakdown = {"mp_cost": f"{np['mp_formula']}; x {factor} = {mp}", "clash": text}
     pending.add(
@@ -157,7 +165,7 @@ def release_army(
     require(
         state.clock.get("battle"),
         "FATE-NP-11",
-        "an army is summoned only in battle (fate battle start)",
+        msg("fate.army.in_battle", "an army is summoned only in battle (fate battle start)"),
     )
     record = characters(state)[owner]
     grade, mods = parse_grade(np["grade"]), parse_mods(np["mods"])
@@ -167,11 +175,11 @@ def release_army(
     require(
         record["army"] is None,
         "FATE-NP-11",
-        f"{owner} already has an army out ({up_np(record['army'])})",
+        _army_out(owner, up_np(record["army"])),
     )
     army = army_units(grade, plus_used)
     mp = army_summon_mp(np["mp_cost"], grade, mods.reality_marble)
-    require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
+    require(record["mp"] >= mp, "FATE-NP-5", costs_over(np_id, mp, owner, record["mp"]))
     upkeep = army_upkeep_per_round(army, plus_used, mods.upkeep_per_unit)
     doubled = " x 2 (reality marble)" if mp != np["mp_cost"] else ""
     pending.add(
@@ -219,10 +227,10 @@ def _summon_familiars(
     require(
         army is None or (army["familiars"] and army["np"] == np_id),
         "FATE-NP-11",
-        f"{owner} already has an army out ({up_np(army)})",
+        _army_out(owner, up_np(army)),
     )
     mp, text = familiar_mp(mods, units)
-    require(record["mp"] >= mp, "FATE-NP-5", f"{np_id} costs {mp} MP, {owner} has {record['mp']}")
+    require(record["mp"] >= mp, "FATE-NP-5", costs_over(np_id, mp, owner, record["mp"]))
     pending.add(
         PhantasmReleased(
             owner,
@@ -245,6 +253,15 @@ def _summon_familiars(
             pending.state.clock["round"],
             familiars=True,
         )
+    )
+
+
+def _army_out(owner: str, np_id: str | None) -> Msg:
+    return msg(
+        "fate.army.already_out_named",
+        "{owner} already has an army out ({np_id})",
+        owner=owner,
+        np_id=np_id,
     )
 
 

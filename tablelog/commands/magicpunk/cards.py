@@ -20,15 +20,17 @@ from tablelog.projections.magicpunk.zones import (
     holder_cards,
     not_in_pile,
 )
-from tablelog.rules.core import draw_index
+from tablelog.rules.core import Unknown, draw_index
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.cards import (
     CARDS_RULE,
+    check_once,
     plan_named_draw,
     plan_random_draw,
 )
-from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import cards as count_cards
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import Listed, msg, msgn
 
 __all__ = ["Draw", "Play", "Charge", "Circulate", "circulation", "check_known"]
 
@@ -78,10 +80,15 @@ def check_known(state: State, cards: tuple[str, ...]) -> None:
     require(
         not unknown,
         CARDS_RULE,
-        f"{listing(unknown)} {'is' if len(unknown) == 1 else 'are'} not in this session's deck",
+        msgn(
+            "magicpunk.cards.not_in_deck",
+            "{cards} is not in this session's deck",
+            "{cards} are not in this session's deck",
+            len(unknown),
+            cards=listing(unknown),
+        ),
     )
-    twice = [c for c in dict.fromkeys(cards) if cards.count(c) > 1]
-    require(not twice, CARDS_RULE, f"{listing(twice)} named twice: name each card once")
+    check_once(cards)
 
 
 def _check_held(state: State, holder: str, cards: tuple[str, ...]) -> None:
@@ -99,8 +106,14 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
         require(
             c.count is None or c.count == len(c.cards),
             CARDS_RULE,
-            f"COUNT is {c.count} but {count_text(len(c.cards), 'card is', 'cards are')} "
-            f"named: {' '.join(c.cards)}",
+            msgn(
+                "magicpunk.cards.count_mismatch",
+                "COUNT is {count} but {n} card is named: {cards}",
+                "COUNT is {count} but {n} cards are named: {cards}",
+                len(c.cards),
+                count=c.count,
+                cards=Listed(c.cards, "space"),
+            ),
         )
         for card in c.cards:
             require(
@@ -111,7 +124,11 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
         plan = plan_named_draw(c.cards, deck["_pile"], deck["discard"])
     else:
         count = 1 if c.count is None else c.count
-        require(count >= 1, CARDS_RULE, f"draw at least 1 card, not {count}")
+        require(
+            count >= 1,
+            CARDS_RULE,
+            msg("magicpunk.cards.draw_none", "draw at least 1 card, not {count}", count=count),
+        )
         plan = plan_random_draw(
             state.seed, deck["_pile"], deck["discard"], count, deck["draws_made"]
         )
@@ -130,7 +147,7 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
 def decide_play(state: State, c: Play) -> list[Event]:
     """Decide playing cards: each must be in the player's hand."""
     character(state, c.who)
-    require(c.cards, CARDS_RULE, "name at least one card to play")
+    require(c.cards, CARDS_RULE, msg("magicpunk.cards.play_none", "name at least one card to play"))
     _check_held(state, c.who, c.cards)
     return [CardsPlayed(who=c.who, cards=c.cards)]
 
@@ -139,8 +156,15 @@ def decide_play(state: State, c: Play) -> list[Event]:
 def decide_charge(state: State, c: Charge) -> list[Event]:
     """Decide charging an item: each card must be in the charger's hand."""
     character(state, c.by)
-    require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
-    require(c.cards, CARDS_RULE, "name at least one card to charge")
+    require(
+        c.item in state.items,
+        "UNKNOWN-NAME",
+        msg("magicpunk.unknown.item", "no item named {name!r}", name=c.item),
+        Unknown("name", c.item),
+    )
+    require(
+        c.cards, CARDS_RULE, msg("magicpunk.cards.charge_none", "name at least one card to charge")
+    )
     _check_held(state, c.by, c.cards)
     return [CardsCharged(item=c.item, by=c.by, cards=c.cards)]
 
@@ -198,7 +222,7 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
     require(
         c.random is None or c.cards is None,
         "MP-CIRC-3",
-        "choose --all, --random N or --cards, not several",
+        msg("magicpunk.circulate.several", "choose --all, --random N or --cards, not several"),
     )
     if c.cards is not None:
         _check_held(state, c.holder, c.cards)
@@ -207,11 +231,20 @@ def decide_circulate(state: State, c: Circulate) -> list[Event]:
         require(
             1 <= c.random <= len(held),
             "MP-CIRC-3",
-            f"{c.holder} holds {count_text(len(held), 'card')}: cannot circulate "
-            f"{c.random} at random",
+            msg(
+                "magicpunk.circulate.too_many",
+                "{holder} holds {cards}: cannot circulate {random} at random",
+                holder=c.holder,
+                cards=count_cards(len(held)),
+                random=c.random,
+            ),
         )
         chosen = _random_subset(state, held, c.random)
     else:
         chosen = tuple(held)
-    require(chosen, "MP-CIRC-3", f"{c.holder} holds no cards to circulate")
+    require(
+        chosen,
+        "MP-CIRC-3",
+        msg("magicpunk.circulate.none", "{holder} holds no cards to circulate", holder=c.holder),
+    )
     return [circulation(state, c.holder, chosen, "MP-CIRC-3", clock_now(state))]

@@ -21,6 +21,7 @@ from tablelog.projections.magicpunk.growth import leisure_group, spells_known
 from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.core import check_name
 from tablelog.rules.magicpunk import checks, lifestyle, procurement, rebuild
+from tablelog.text import msg
 
 __all__ = [
     "GainMoney",
@@ -109,7 +110,15 @@ class TakeLeisureEvent:
 def decide_gain_money(state: State, c: GainMoney) -> list[Event]:
     """Decide scenario money (B of MP-REBUILD-8) or spell-only money."""
     character(state, c.name)
-    require(c.amount > 0, "MP-MONEY", f"money gained is more than 0 Mj, got {c.amount}")
+    require(
+        c.amount > 0,
+        "MP-MONEY",
+        msg(
+            "magicpunk.money.gained_zero",
+            "money gained is more than 0 Mj, got {amount}",
+            amount=c.amount,
+        ),
+    )
     return [MoneyGained(name=c.name, amount=c.amount, spell_only=c.spell_only)]
 
 
@@ -117,11 +126,21 @@ def decide_gain_money(state: State, c: GainMoney) -> list[Event]:
 def decide_learn_spell(state: State, c: LearnSpell) -> list[Event]:
     """Decide learning a spell: gate order from tier 1, spell-only money first (MP-REBUILD-11)."""
     ch = character(state, c.name)
-    check_name(c.spell, "a spell name")
-    check_name(c.gate, "a gate name")
-    require(c.spell not in ch["spells"], "MP-REBUILD-11", f"{c.name} already knows {c.spell}")
+    check_name(c.spell, msg("magicpunk.what.spell", "a spell name"))
+    check_name(c.gate, msg("magicpunk.what.gate", "a gate name"))
+    require(
+        c.spell not in ch["spells"],
+        "MP-REBUILD-11",
+        msg("magicpunk.spell.known", "{name} already knows {spell}", name=c.name, spell=c.spell),
+    )
     rebuild.check_spell_order(spells_known(ch), c.gate, c.tier)
-    require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
+    require(
+        c.price >= 0,
+        "MP-MONEY",
+        msg(
+            "magicpunk.money.price_negative", "a price is 0 Mj or more, got {price}", price=c.price
+        ),
+    )
     from_spell, from_money = (
         (0, 0) if c.free else rebuild.pay_spell(c.price, ch["spell_money"], ch["money"])
     )
@@ -193,14 +212,19 @@ def decide_share_residence(state: State, c: ShareResidence) -> list[Event]:
     check_rule_adopted(state, "cohabitation")
     for name in c.names:
         character(state, name)
-    check_name(c.region, "a region")
-    check_name(c.residence, "a residence")
+    check_name(c.region, msg("magicpunk.what.region", "a region"))
+    check_name(c.residence, msg("magicpunk.what.residence", "a residence"))
     lifestyle.check_residence(c.names, c.residence)
     require(
         c.residence_points >= 0 and c.region_points >= 0,
         "MP-COHAB-1",
-        f"living points are 0 or more, got {c.residence_points} for the residence and "
-        f"{c.region_points} for the region",
+        msg(
+            "magicpunk.cohab.negative_points",
+            "living points are 0 or more, got {residence} for the residence and {region} for "
+            "the region",
+            residence=c.residence_points,
+            region=c.region_points,
+        ),
     )
     split = (
         c.split if c.split is not None else lifestyle.even_split(c.residence_points, len(c.names))
@@ -228,11 +252,21 @@ def decide_start_leisure(state: State, c: StartLeisure) -> list[Event]:
 def decide_take_leisure_event(state: State, c: TakeLeisureEvent) -> list[Event]:
     """Decide a leisure roll; a shared event already taken moves by safety (MP-COHAB-2)."""
     ch = character(state, c.name)
-    require(c.roll >= 1, "MP-COHAB-2", f"a leisure roll is 1 or more, got {c.roll}")
+    require(
+        c.roll >= 1,
+        "MP-COHAB-2",
+        msg(
+            "magicpunk.leisure.roll_below_1", "a leisure roll is 1 or more, got {roll}", roll=c.roll
+        ),
+    )
     require(
         c.table in lifestyle.SHARED_TABLES,
         "MP-COHAB-2",
-        f"unknown leisure table {c.table!r} (town or wilds)",
+        msg(
+            "magicpunk.leisure.unknown_table",
+            "unknown leisure table {table!r} (town or wilds)",
+            table=c.table,
+        ),
     )
     life = ch["lifestyle"]
     if life is None or not life["cohabitants"]:

@@ -12,6 +12,7 @@ from tablelog.projections.magicpunk.entities import Character
 from tablelog.projections.magicpunk.growth import abilities_of
 from tablelog.projections.magicpunk.table import character, check_rule_adopted
 from tablelog.rules.magicpunk import rebuild as rb
+from tablelog.text import Listed, msg
 
 __all__ = ["Rebuild"]
 
@@ -50,13 +51,23 @@ def _new_abilities(ch: Character, c: Rebuild, pool: int) -> dict[str, int]:
         require(
             pool == sum(before.values()),
             "MP-REBUILD-1",
-            f"the conversions make a pool of {pool} points: give --body --sense "
-            "--intellect --magic",
+            msg(
+                "magicpunk.rebuild.give_abilities",
+                "the conversions make a pool of {pool} points: give --body --sense --intellect "
+                "--magic",
+                pool=pool,
+            ),
         )
         return before
     missing = [f"--{a}" for a in rb.ABILITIES if a not in c.abilities]
     require(
-        not missing, "MP-REBUILD-1", f"give all four abilities or none: {' '.join(missing)} missing"
+        not missing,
+        "MP-REBUILD-1",
+        msg(
+            "magicpunk.rebuild.abilities_missing",
+            "give all four abilities or none: {missing} missing",
+            missing=Listed(tuple(missing), "space"),
+        ),
     )
     rb.check_abilities(c.abilities, pool, c.minimums)
     return {a: c.abilities[a] for a in rb.ABILITIES}
@@ -67,7 +78,11 @@ def _new_skills(ch: Character, c: Rebuild, acq: int) -> dict[str, str]:
         require(
             acq == rb.acquisitions(ch["skills"]),
             "MP-REBUILD-7",
-            f"the conversions leave {acq} acquisitions: give the skills to re-learn",
+            msg(
+                "magicpunk.rebuild.give_skills",
+                "the conversions leave {acq} acquisitions: give the skills to re-learn",
+                acq=acq,
+            ),
         )
         return dict(ch["skills"])
     skills = {name: rb.skill_rank(rank) for name, rank in c.skills.items()}
@@ -121,7 +136,10 @@ def decide_rebuild(state: State, c: Rebuild) -> list[Event]:
     require(
         c.abilities is not None or c.skills is not None or c.items or c.spells,
         "MP-REBUILD-1",
-        "nothing to rebuild: give abilities, skills, --items or --spells",
+        msg(
+            "magicpunk.rebuild.nothing",
+            "nothing to rebuild: give abilities, skills, --items or --spells",
+        ),
     )
     pool = pool0 - c.to_skills - c.to_money + c.to_abilities
     acq = acq0 - c.to_abilities - c.skills_to_money + c.to_skills

@@ -18,6 +18,7 @@ from tablelog.projections.magicpunk.table import (
 )
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import msg
 
 __all__ = ["Rest", "Dawn"]
 
@@ -75,14 +76,25 @@ def _check_resting(who: tuple[str, ...] | None) -> None:
     require(
         who,
         "MP-REST-1",
-        "nobody named to rest: name who rests, or leave --who out for every character",
+        msg(
+            "magicpunk.rest.nobody",
+            "nobody named to rest: name who rests, or leave --who out for every character",
+        ),
     )
-    require(all(name.strip() for name in who), "MP-REST-1", "a blank name among who rests")
+    require(
+        all(name.strip() for name in who),
+        "MP-REST-1",
+        msg("magicpunk.rest.blank", "a blank name among who rests"),
+    )
     twice = [n for n in dict.fromkeys(who) if who.count(n) > 1]
     require(
         not twice,
         "MP-REST-1",
-        f"{listing(twice)} named twice among who rests: name each character once",
+        msg(
+            "magicpunk.rest.twice",
+            "{names} named twice among who rests: name each character once",
+            names=listing(twice),
+        ),
     )
 
 

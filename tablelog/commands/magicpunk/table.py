@@ -22,10 +22,11 @@ from tablelog.events.magicpunk import (
 from tablelog.projections.core import State, require
 from tablelog.projections.magicpunk.entities import items, table_of
 from tablelog.projections.magicpunk.table import character, check_free_name, check_rule_adopted
-from tablelog.rules.core import check_name
+from tablelog.rules.core import Unknown, check_name
 from tablelog.rules.magicpunk import combat, procurement
 from tablelog.rules.magicpunk.rebuild import ABILITIES, skill_rank
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "AddCharacter",
@@ -136,10 +137,32 @@ def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
     """Decide a new character; abilities, HP and money must be >= 0 (HP >= 1)."""
     _free_name(state, c.name)
     values = {a: getattr(c, a) for a in ABILITIES}
-    wrong = [f"{a} {v}" for a, v in values.items() if v < 0]
-    wrong += [f"money {c.money} Mj"] if c.money < 0 else []
-    require(not wrong, "MP-CHARACTER", f"abilities and money are 0 or more, got {listing(wrong)}")
-    require(c.hp >= 1, "MP-CHARACTER", f"max HP is 1 or more, got {c.hp}")
+    wrong: list[Msg] = [
+        msg(
+            "magicpunk.ability_value",
+            "{ability} {value}",
+            ability=Term("magicpunk.ability", a),
+            value=v,
+        )
+        for a, v in values.items()
+        if v < 0
+    ]
+    if c.money < 0:
+        wrong.append(msg("magicpunk.character.money", "money {money} Mj", money=c.money))
+    require(
+        not wrong,
+        "MP-CHARACTER",
+        msg(
+            "magicpunk.character.negative",
+            "abilities and money are 0 or more, got {wrong}",
+            wrong=listing(wrong),
+        ),
+    )
+    require(
+        c.hp >= 1,
+        "MP-CHARACTER",
+        msg("magicpunk.character.hp_below_1", "max HP is 1 or more, got {hp}", hp=c.hp),
+    )
     skills = {name: skill_rank(rank) for name, rank in c.skills.items()}
     return [CharacterAdded(name=c.name, hp_max=c.hp, skills=skills, money=c.money, **values)]
 
@@ -149,16 +172,33 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
     """Decide a new item held by ``owner``; a price is paid from the owner's money."""
     _free_name(state, c.item)
     owner = character(state, c.owner)
-    require(c.price >= 0, "MP-MONEY", f"a price is 0 Mj or more, got {c.price}")
+    require(
+        c.price >= 0,
+        "MP-MONEY",
+        msg(
+            "magicpunk.money.price_negative", "a price is 0 Mj or more, got {price}", price=c.price
+        ),
+    )
     require(
         c.price <= owner["money"],
         "MP-MONEY",
-        f"{c.owner} has {owner['money']} Mj, {c.item} costs {c.price} Mj",
+        msg(
+            "magicpunk.money.item_too_dear",
+            "{owner} has {money} Mj, {item} costs {price} Mj",
+            owner=c.owner,
+            money=owner["money"],
+            item=c.item,
+            price=c.price,
+        ),
     )
     require(
         c.gear_slots is None or c.gear_slots >= 0,
         "MP-GEAR-1",
-        f"magic-slot occupancy is 0 or more, got {c.gear_slots}",
+        msg(
+            "magicpunk.gear.negative_occupancy",
+            "magic-slot occupancy is 0 or more, got {slots}",
+            slots=c.gear_slots,
+        ),
     )
     return [ItemAdded(item=c.item, owner=c.owner, price=c.price, gear_slots=c.gear_slots)]
 
@@ -167,7 +207,12 @@ def decide_add_item(state: State, c: AddItem) -> list[Event]:
 def decide_ready_item(state: State, c: ReadyItem) -> list[Event]:
     """Decide readying an item: allowed without its magic slots, then without its Ma-GEAR effect
     (MP-GEAR-1); a table that does not use that rule readies it only with the slots."""
-    require(c.item in state.items, "UNKNOWN-NAME", f"no item named {c.item!r}")
+    require(
+        c.item in state.items,
+        "UNKNOWN-NAME",
+        msg("magicpunk.unknown.item", "no item named {name!r}", name=c.item),
+        Unknown("name", c.item),
+    )
     needed = items(state)[c.item]["gear_slots"] or 0
     active = procurement.gear_active(needed, c.slots_free)
     if not active:
@@ -200,7 +245,11 @@ def decide_damage(state: State, c: Damage) -> list[Event]:
             )
         ]
     coverer = character(state, c.cover_by)
-    require(c.cover_by != c.target, "MP-COVER-1", f"{c.target} cannot cover itself")
+    require(
+        c.cover_by != c.target,
+        "MP-COVER-1",
+        msg("magicpunk.cover.itself", "{target} cannot cover itself", target=c.target),
+    )
     _, stays = combat.cover_outcome(coverer["acted"])
     return [
         CoverTaken(
@@ -231,7 +280,7 @@ def decide_act(state: State, c: Act) -> list[Event]:
     require(
         not character(state, c.name)["acted"],
         "MP-COVER-1",
-        f"{c.name} has already acted this round",
+        msg("magicpunk.turn.acted", "{name} has already acted this round", name=c.name),
     )
     return [TurnTaken(name=c.name)]
 
@@ -247,7 +296,11 @@ def decide_start_briefing(state: State, c: StartBriefing) -> list[Event]:
     """Decide the start of a briefing package; the event records its limit (MP-BRIEF-1)."""
     check_rule_adopted(state, "briefing")
     limit = combat.briefing_limit(c.package)
-    require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
+    require(
+        table_of(state).get("briefing") is None,
+        "MP-BRIEF-1",
+        msg("magicpunk.briefing.under_way", "a briefing is under way"),
+    )
     return [BriefingStarted(package=c.package, limit_each=limit)]
 
 
@@ -257,7 +310,11 @@ def decide_prepare(state: State, c: Prepare) -> list[Event]:
     check_rule_adopted(state, "briefing")
     table = table_of(state)
     briefing = table.get("briefing")
-    require(briefing is not None, "MP-BRIEF-1", "no briefing is under way")
+    require(
+        briefing is not None,
+        "MP-BRIEF-1",
+        msg("magicpunk.briefing.none", "no briefing is under way"),
+    )
     assert briefing is not None
     side = "enemy" if c.enemy else "pc"
     if not c.enemy:
@@ -274,5 +331,9 @@ def decide_prepare(state: State, c: Prepare) -> list[Event]:
 def decide_end_briefing(state: State, c: EndBriefing) -> list[Event]:
     """Decide the end of the briefing."""
     check_rule_adopted(state, "briefing")
-    require(table_of(state).get("briefing") is not None, "MP-BRIEF-1", "no briefing is under way")
+    require(
+        table_of(state).get("briefing") is not None,
+        "MP-BRIEF-1",
+        msg("magicpunk.briefing.none", "no briefing is under way"),
+    )
     return [BriefingEnded()]

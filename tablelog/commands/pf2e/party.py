@@ -33,6 +33,7 @@ from tablelog.projections.pf2e.checks import (
 from tablelog.projections.pf2e.sheets import sheet_of
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, require
+from tablelog.text import Term, msg
 
 __all__: list[str] = []
 
@@ -45,18 +46,24 @@ def decide_add_character(state: State, c: AddCharacter) -> list[Event]:
     yes from expert on, and is refused for a trained crafter (PF2E-ETCH-1, issue 15 item 20).
     """
     check_new_name(state, c.name)
-    require(1 <= c.level <= 20, "PF2E-ETCH-1", f"level must be 1..20, not {c.level}")
     require(
-        c.crafting in rules.RANKS,
-        "PF2E-XFER-8",
-        f"unknown Crafting rank {c.crafting!r} ({', '.join(rules.RANKS)})",
+        1 <= c.level <= 20,
+        "PF2E-ETCH-1",
+        msg("pf2e.character.level_range", "level must be 1..20, not {level}", level=c.level),
     )
+    require(c.crafting in rules.RANKS, "PF2E-XFER-8", rules.unknown_rank_text(c.crafting))
     expert = rules.rank_at_least(c.crafting, rules.MAGICAL_CRAFTING_RANK)
     require(
         expert or not c.magical_crafting,
         "PF2E-ETCH-1",
-        f"{c.name} is {c.crafting} in Crafting: crafting magic items (Magical Crafting) needs "
-        f"{rules.MAGICAL_CRAFTING_RANK}; add --no-magical-crafting or a higher --crafting",
+        msg(
+            "pf2e.character.magical_crafting_rank",
+            "{name} is {rank} in Crafting: crafting magic items (Magical Crafting) needs "
+            "{needed}; add --no-magical-crafting or a higher --crafting",
+            name=c.name,
+            rank=Term("pf2e.rank", c.crafting),
+            needed=Term("pf2e.rank", rules.MAGICAL_CRAFTING_RANK),
+        ),
     )
     magical = expert if c.magical_crafting is None else c.magical_crafting
     return [
@@ -72,7 +79,12 @@ def decide_learn_formula(state: State, c: LearnFormula) -> list[Event]:
     require(
         rune.id not in who["formulas"],
         "PF2E-FORMULA-1",
-        f"{c.character} already has the formula for {rune.id}",
+        msg(
+            "pf2e.formula.known",
+            "{character} already has the formula for {rune}",
+            character=c.character,
+            rune=Term("pf2e.rune", rune.id),
+        ),
     )
     return [
         FormulaLearned(
@@ -108,13 +120,21 @@ def decide_give_item(state: State, c: GiveItem) -> list[Event]:
     """Hand an item over; refused while an etch is in progress (held throughout, PF2E-ETCH-1)."""
     record = item(state, c.item)
     character(state, c.to)
-    require(record["owner"] != c.to, "PF2E-ETCH-1", f"{c.to} already holds {c.item}")
+    require(
+        record["owner"] != c.to,
+        "PF2E-ETCH-1",
+        msg("pf2e.give.already_holds", "{to} already holds {item}", to=c.to, item=c.item),
+    )
     if record["etching"] is not None:
         raise RuleViolation(
             "PF2E-ETCH-1",
-            f"{c.item} has an etch in progress "
-            f"({etching_text(record['etching'])}): the crafter must hold it "
-            f"throughout; finish it first: pf2e finish {c.item}",
+            msg(
+                "pf2e.give.etch_in_progress",
+                "{item} has an etch in progress ({etching}): the crafter must hold it "
+                "throughout; finish it first: pf2e finish {item}",
+                item=c.item,
+                etching=etching_text(record["etching"]),
+            ),
         )
     return [ItemGiven(item=c.item, giver=record["owner"], to=c.to)]
 

@@ -27,6 +27,7 @@ from tablelog.projections.pf2e.checks import (
 from tablelog.projections.pf2e.sheets import sheet_of
 from tablelog.rules import pf2e as rules
 from tablelog.rules.core import RuleViolation, gp_text, require
+from tablelog.text import Listed, msg
 
 __all__: list[str] = []
 
@@ -95,7 +96,10 @@ def decide_finish_etching(state: State, c: FinishEtching) -> list[Event]:
     """Complete the etch in progress on an item; the rune takes effect now."""
     etching = item(state, c.item)["etching"]
     if etching is None:
-        raise RuleViolation("PF2E-ETCH-2", f"{c.item} has no etch in progress")
+        raise RuleViolation(
+            "PF2E-ETCH-2",
+            msg("pf2e.finish.nothing", "{item} has no etch in progress", item=c.item),
+        )
     rune, plan = check_etch(state, c.item, etching["rune"], etching["by"])
     return [_etched(state, c.item, rune, etching["by"], plan)]
 
@@ -106,7 +110,12 @@ def decide_transfer_rune(state: State, c: TransferRune) -> list[Event]:
     require(
         c.outcome in rules.DEGREES,
         "PF2E-XFER-6",
-        f"unknown outcome {c.outcome!r} ({', '.join(rules.DEGREES)})",
+        msg(
+            "pf2e.transfer.unknown_outcome",
+            "unknown outcome {outcome!r} ({degrees})",
+            outcome=c.outcome,
+            degrees=Listed(rules.DEGREES, "comma"),
+        ),
     )
     try:
         moved, swapped, plan = check_transfer(state, c.rune, c.source, c.target, c.by, c.swap)
@@ -184,7 +193,7 @@ def _failed(
     stone = source["category"] == "runestone"
     cost = 0 if stone else max(prices) // 10
     loss = cost // 10 if outcome == "critical-failure" else 0
-    require(c.days >= 1, "PF2E-XFER-8", f"a transfer takes at least 1 day, not {c.days}")
+    require(c.days >= 1, "PF2E-XFER-8", rules.transfer_days_text(c.days))
     return RuneTransferFailed(
         rune=moved.id,
         source=c.source,

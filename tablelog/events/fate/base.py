@@ -25,15 +25,6 @@ class FateEvent(Event):
         stored = getattr(self, "rules", ())
         return tuple(stored) if stored else self.RULES
 
-    def explain(self) -> list[str]:
-        """Return the audit lines: ``rule …`` with this event's rule IDs, then its breakdown."""
-        ids = self.rule_ids()
-        lines = [f"rule {', '.join(ids)}"] if ids else []
-        breakdown = getattr(self, "breakdown", None)
-        if breakdown:
-            lines.extend(f"{key} = {value}" for key, value in breakdown.items())
-        return lines
-
 
 def with_rules(*groups: object) -> tuple[str, ...]:
     """Return the rule IDs given (strings, or falsy to skip), in order, without repeats."""

@@ -27,9 +27,6 @@ __all__ = [
 class BattleStarted(FateEvent):
     """A battle began: round 1, turn 1; every master's tile pool refills."""
 
-    def describe(self) -> str:
-        return "battle starts (round 1, turn 1)"
-
 
 @event("fate.TurnStarted", rules=("FATE-CAST-5", "FATE-CAST-7", "FATE-CAST-8", "FATE-NP-9"))
 @attrs.frozen
@@ -38,9 +35,6 @@ class TurnStarted(FateEvent):
     turns, buff 3, curse 5), and defensive NP tiles given one a turn are ready again."""
 
     turn: int
-
-    def describe(self) -> str:
-        return f"turn {self.turn}"
 
 
 @event(
@@ -54,17 +48,11 @@ class RoundStarted(FateEvent):
 
     round: int
 
-    def describe(self) -> str:
-        return f"round {self.round}, turn 1"
-
 
 @event("fate.BattleEnded")
 @attrs.frozen
 class BattleEnded(FateEvent):
     """The battle ended: timed effects, pending chants, fields and armies end (decision)."""
-
-    def describe(self) -> str:
-        return "battle ends"
 
 
 @event("fate.UpkeepPaid", entities=("owner",), rules=("FATE-NP-10", "FATE-NP-11", "FATE-NP-12"))
@@ -82,9 +70,6 @@ class UpkeepPaid(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     rules: tuple[str, ...] = ()
 
-    def describe(self) -> str:
-        return f"{self.owner} pays {self.mp} MP upkeep for {self.np_id}"
-
 
 @event("fate.CrestHealed", entities=("name",), rules=("FATE-CC-9",))
 @attrs.frozen
@@ -95,9 +80,6 @@ class CrestHealed(FateEvent):
     hp: int
     breakdown: dict[str, str] = attrs.Factory(dict)
 
-    def describe(self) -> str:
-        return f"{self.name} heals {self.hp} HP (magic crest)"
-
 
 @event("fate.TilesRefilled", entities=("name",), rules=("FATE-CC-6",))
 @attrs.frozen
@@ -106,6 +88,3 @@ class TilesRefilled(FateEvent):
 
     name: str
     tiles: int
-
-    def describe(self) -> str:
-        return f"{self.name} tiles -> {self.tiles} (rest)"

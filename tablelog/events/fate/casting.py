@@ -10,7 +10,6 @@ import attrs
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
 from tablelog.rules.fate.casting import MP_PER_TILE
-from tablelog.rules.fate.text import count, listing
 
 __all__ = [
     "Chanted",
@@ -29,9 +28,6 @@ class Chanted(FateEvent):
     """A master chanted: the next cast's tiles double once more."""
 
     name: str
-
-    def describe(self) -> str:
-        return f"{self.name} chants"
 
 
 @event(
@@ -73,14 +69,6 @@ class CodeCast(FateEvent):
             self.injury and "FATE-CAST-9",
         )
 
-    def describe(self) -> str:
-        chant = f" -> {self.tiles} ({count(self.chants, 'chant')})" if self.chants else ""
-        crest = f", {self.hp} HP (crest)" if self.crest else ""
-        return (
-            f"{self.caster} {self.kind} grade {self.grade}: {count(self.pool_tiles, 'tile')}{chant}"
-            f" on {listing(self.targets)}; {self.mp} MP{crest}"
-        )
-
 
 @event(
     "fate.EffectRaised",
@@ -118,13 +106,6 @@ class EffectRaised(FateEvent):
     rules: tuple[str, ...] = ()
     counter: dict[str, int] | None = None
 
-    def describe(self) -> str:
-        turns = "the battle" if self.turns is None else count(self.turns, "turn")
-        return (
-            f"{self.target}: {self.kind} grade {self.grade} x {count(self.tiles, 'tile')}"
-            f" for {turns} (from {self.source})"
-        )
-
 
 @event(
     "fate.DamageTaken",
@@ -156,10 +137,6 @@ class DamageTaken(FateEvent):
     rules: tuple[str, ...] = ()
     wound: str = ""
 
-    def describe(self) -> str:
-        injury = f", {self.injury} injury" if self.injury else ""
-        return f"{self.name} takes {self.hp} HP, {self.mp} MP{injury} ({self.source})"
-
 
 @event("fate.Healed", version=2, entities=("name",), rules=("FATE-CAST-6",))
 @attrs.frozen
@@ -171,9 +148,6 @@ class Healed(FateEvent):
     source: str
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
-
-    def describe(self) -> str:
-        return f"{self.name} heals {self.hp} HP ({self.source})"
 
 
 @event("fate.InjuryHealed", version=2, entities=("name",), rules=("FATE-CAST-9",))
@@ -187,9 +161,6 @@ class InjuryHealed(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
 
-    def describe(self) -> str:
-        return f"{self.name} loses {count(self.grades, 'injury grade')} ({self.source})"
-
 
 @event("fate.ManaAbsorbed", entities=("name",), rules=("FATE-NP-13",))
 @attrs.frozen
@@ -201,6 +172,3 @@ class ManaAbsorbed(FateEvent):
     source: str
     breakdown: dict[str, str] = attrs.Factory(dict)
     cause: int = 0
-
-    def describe(self) -> str:
-        return f"{self.name} absorbs {self.mp} MP ({self.source})"

@@ -9,7 +9,6 @@ import attrs
 
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
-from tablelog.rules.fate.text import count, listing
 
 __all__ = [
     "MasterAdded",
@@ -80,15 +79,6 @@ class MasterAdded(FateEvent):
             bool(self.stored) and "FATE-CC-10",
         )
 
-    def describe(self) -> str:
-        attrs_text = listing(self.attributes) + (f" ({self.none_kind})" if self.none_kind else "")
-        cost = self.breakdown.get("total")
-        spent = f"{cost} of {self.cc_budget} CC" if cost is not None else f"{self.cc_budget} CC"
-        return (
-            f"{self.name}: quality {self.quality}, quantity {self.quantity}, crest {self.crest},"
-            f" {attrs_text}; HP {self.hp}, MP {self.mp}, {self.row} row ({spent})"
-        )
-
 
 @event("fate.ServantAdded", entities=("name",), rules=("FATE-NP-1", "FATE-NP-4"))
 @attrs.frozen
@@ -106,13 +96,6 @@ class ServantAdded(FateEvent):
     def rule_ids(self) -> tuple[str, ...]:
         """NP points (FATE-NP-1); madness enhancement when the servant has it (FATE-NP-4)."""
         return with_rules("FATE-NP-1", bool(self.madness) and "FATE-NP-4")
-
-    def describe(self) -> str:
-        madness = f", madness {self.madness}" if self.madness else ""
-        return (
-            f"{self.name}: HP {self.hp}, MP {self.mp}, {count(self.np_budget, 'NP point')}"
-            f"{madness}, anti-magic {self.anti_magic}"
-        )
 
 
 @event(
@@ -188,14 +171,6 @@ class PhantasmAdded(FateEvent):
             self.starting and "FATE-UA-3",
         )
 
-    def describe(self) -> str:
-        what = "unique ability" if self.unique else "NP"
-        mods = "".join(f" {k}={v}" for k, v in self.mods.items())
-        return (
-            f"{self.owner} {what} {self.np_id}: {self.grade} {self.np_type} {self.form}"
-            f" ({self.release}){mods}"
-        )
-
 
 @event("fate.RowChanged", entities=("name",), rules=("FATE-CHANT-3", "FATE-NP-7"))
 @attrs.frozen
@@ -204,9 +179,6 @@ class RowChanged(FateEvent):
 
     name: str
     row: str
-
-    def describe(self) -> str:
-        return f"{self.name} -> {self.row} row"
 
 
 @event("fate.MadnessToggled", entities=("name",), rules=("FATE-NP-4",))
@@ -217,9 +189,6 @@ class MadnessToggled(FateEvent):
     name: str
     raging: bool
 
-    def describe(self) -> str:
-        return f"{self.name} {'rages' if self.raging else 'calms down'}"
-
 
 @event("fate.CharacterGradeSet", entities=("name",), rules=("FATE-UA-2",))
 @attrs.frozen
@@ -228,6 +197,3 @@ class CharacterGradeSet(FateEvent):
 
     name: str
     grade: int
-
-    def describe(self) -> str:
-        return f"{self.name} is now character grade {self.grade}"

@@ -9,7 +9,6 @@ import attrs
 
 from tablelog.events.core import event
 from tablelog.events.fate.base import FateEvent, with_rules
-from tablelog.rules.fate.text import count, listing
 from tablelog.rules.fate.upkeep import EX_ARMY_POINTS
 
 __all__ = [
@@ -61,10 +60,6 @@ class PhantasmReleased(FateEvent):
     rules: tuple[str, ...] = ()
     uses_allowed: int | None = None
 
-    def describe(self) -> str:
-        at = f" at {listing(self.targets)}" if self.targets else ""
-        return f"{self.owner} releases {self.np_id}{at}; {self.mp} MP"
-
 
 @event("fate.FieldRaised", version=3, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-12"))
 @attrs.frozen
@@ -90,10 +85,6 @@ class FieldRaised(FateEvent):
         """Bounded fields (FATE-NP-10); an EX field's extra HP (FATE-NP-12)."""
         return with_rules("FATE-NP-10", (self.hp_bonus > 0 or self.grade == "EX") and "FATE-NP-12")
 
-    def describe(self) -> str:
-        kind = "reality marble" if self.reality_marble else "bounded field"
-        return f"{self.owner} raises {kind} {self.np_id} ({self.grade}) in round {self.round}"
-
 
 @event("fate.FieldEnded", version=2, entities=("owner",), rules=("FATE-NP-10", "FATE-NP-7"))
 @attrs.frozen
@@ -109,9 +100,6 @@ class FieldEnded(FateEvent):
     reason: str
     cause: int = 0
     rules: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        return f"{self.owner}'s field {self.np_id} ends ({self.reason})"
 
 
 @event("fate.ArmySummoned", version=3, entities=("owner",), rules=("FATE-NP-11", "FATE-NP-12"))
@@ -138,13 +126,6 @@ class ArmySummoned(FateEvent):
         """Armies (FATE-NP-11); an EX army's 7 stat points and extra free units (FATE-NP-12)."""
         return with_rules("FATE-NP-11", self.stat_points == EX_ARMY_POINTS and "FATE-NP-12")
 
-    def describe(self) -> str:
-        return (
-            f"{self.owner} summons {self.np_id}: {count(self.units, 'unit')} of"
-            f" {count(self.stat_points, 'point')} ({self.free_units} free),"
-            f" {self.upkeep_per_round} MP per round"
-        )
-
 
 @event("fate.ArmyDismissed", entities=("owner",), rules=("FATE-NP-11",))
 @attrs.frozen
@@ -154,9 +135,6 @@ class ArmyDismissed(FateEvent):
     owner: str
     np_id: str
     reason: str
-
-    def describe(self) -> str:
-        return f"{self.owner}'s army {self.np_id} leaves ({self.reason})"
 
 
 @event("fate.AbilityUsed", entities=("owner", "targets"), rules=("FATE-NP-13", "FATE-NP-14"))
@@ -178,8 +156,3 @@ class AbilityUsed(FateEvent):
     breakdown: dict[str, str] = attrs.Factory(dict)
     action: int = 0
     rules: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        at = f" at {listing(self.targets)}" if self.targets else ""
-        times = f" x {self.times}" if self.times != 1 else ""
-        return f"{self.owner} uses {self.np_id}'s {self.ability}{times}{at}; {self.mp} MP"

@@ -12,10 +12,6 @@ import attrs
 from tablelog.events.core import Event, event
 
 
-def _cards(cards: tuple[str, ...]) -> str:
-    return " ".join(cards) or "(none)"
-
-
 @event("magicpunk.CardsDrawn", entities=("who",))
 @attrs.frozen
 class CardsDrawn(Event):
@@ -31,10 +27,6 @@ class CardsDrawn(Event):
     named: bool = False
     reshuffle_at: int | None = None
 
-    def describe(self) -> str:
-        shuffle = " (discard pile reshuffled)" if self.reshuffle_at is not None else ""
-        return f"{self.who} draws {_cards(self.cards)}{shuffle}"
-
 
 @event("magicpunk.CardsPlayed", entities=("who",))
 @attrs.frozen
@@ -43,9 +35,6 @@ class CardsPlayed(Event):
 
     who: str
     cards: tuple[str, ...]
-
-    def describe(self) -> str:
-        return f"{self.who} plays {_cards(self.cards)}"
 
 
 @event("magicpunk.CardsCharged", entities=("item", "by"))
@@ -56,9 +45,6 @@ class CardsCharged(Event):
     item: str
     by: str
     cards: tuple[str, ...]
-
-    def describe(self) -> str:
-        return f"{self.by} charges {self.item} with {_cards(self.cards)}"
 
 
 @event(
@@ -87,18 +73,3 @@ class CardsCirculated(Event):
     reshuffle_at: int | None = None
     at_minute: int | None = None
     drawn_to: str | None = None
-
-    def describe(self) -> str:
-        when = f" at {self.at}" if self.at else ""
-        into = f" into {self.drawn_to}'s hand" if self.drawn_to not in (None, self.holder) else ""
-        return (
-            f"{self.holder} circulates{when} ({self.rule}): {_cards(self.discarded)} -> "
-            f"{_cards(self.drawn)}{into}"
-        )
-
-    def explain(self) -> list[str]:
-        return [
-            f"rule {self.rule}",
-            f"discarded = {_cards(self.discarded)}",
-            f"drawn = {_cards(self.drawn)}",
-        ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import attrs
 
 from tablelog.events.core import Event, event
-from tablelog.rules.core import gp_text
 
 __all__ = [
     "ItemSheet",
@@ -66,10 +65,6 @@ class CharacterAdded(Event):
     crafting: str = "expert"
     magical_crafting: bool = True
 
-    def describe(self) -> str:
-        craft = "crafts magic items" if self.magical_crafting else "no magical crafting"
-        return f"{self.name} (level {self.level}, {self.crafting} in Crafting, {craft})"
-
 
 @event("pf2e.FormulaLearned", entities=("character",), rules=("PF2E-FORMULA-1",))
 @attrs.frozen
@@ -81,13 +76,6 @@ class FormulaLearned(Event):
     level: int
     price_cp: int
     bought: bool = False
-
-    def describe(self) -> str:
-        how = "bought" if self.bought else "not charged"
-        return (
-            f"{self.character} knows {self.rune} (formula level {self.level}, "
-            f"{gp_text(self.price_cp)}, {how})"
-        )
 
 
 @event("pf2e.ItemAdded", version=2, entities=("item", "owner"))
@@ -105,9 +93,6 @@ class ItemAdded(Event):
     category: str | None = None
     sheet: ItemSheet | None = None
 
-    def describe(self) -> str:
-        return f"{self.item}: {self.base}" + (f", held by {self.owner}" if self.owner else "")
-
 
 @event("pf2e.ItemGiven", entities=("item", "giver", "to"))
 @attrs.frozen
@@ -118,9 +103,6 @@ class ItemGiven(Event):
     giver: str | None
     to: str
 
-    def describe(self) -> str:
-        return f"{self.item}: {self.giver or 'nobody'} -> {self.to}"
-
 
 @event("pf2e.ItemInvested", entities=("item", "by"), rules=("PF2E-INVEST-1",))
 @attrs.frozen
@@ -129,9 +111,6 @@ class ItemInvested(Event):
 
     item: str
     by: str
-
-    def describe(self) -> str:
-        return f"{self.by} invested {self.item}"
 
 
 @event("pf2e.RuneActivated", entities=("item", "by"), rules=("PF2E-ACT-1",))
@@ -143,7 +122,3 @@ class RuneActivated(Event):
     rune: str
     by: str
     note: str = ""
-
-    def describe(self) -> str:
-        extra = f": {self.note}" if self.note else ""
-        return f"{self.by} activated {self.rune} on {self.item}{extra}"

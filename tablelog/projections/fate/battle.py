@@ -19,6 +19,7 @@ from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate.entities import Effect, characters, find
 from tablelog.projections.fate.records import adjust, character
 from tablelog.rules.fate import count
+from tablelog.text import msg
 
 __all__ = ["tick_effects"]
 
@@ -45,7 +46,9 @@ def tick_effects(state: State) -> None:
 
 @precondition(BattleStarted)
 def _no_battle_on(state: State, e: BattleStarted) -> None:
-    require(not state.clock.get("battle"), "FATE-CC-6", "a battle is already on")
+    require(
+        not state.clock.get("battle"), "FATE-CC-6", msg("fate.battle.on", "a battle is already on")
+    )
 
 
 @evolver(BattleStarted)
@@ -61,11 +64,16 @@ def _battle_started(state: State, e: BattleStarted) -> None:
 
 @precondition(TurnStarted)
 def _turn_follows(state: State, e: TurnStarted) -> None:
-    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
+    require(state.clock.get("battle"), "FATE-CAST-5", msg("fate.battle.not_on", "no battle is on"))
     require(
         e.turn == state.clock["turn"] + 1,
         "FATE-CAST-5",
-        f"turn {e.turn} does not follow turn {state.clock['turn']}",
+        msg(
+            "fate.turn.out_of_order",
+            "turn {turn} does not follow turn {last}",
+            turn=e.turn,
+            last=state.clock["turn"],
+        ),
     )
 
 
@@ -77,11 +85,16 @@ def _turn_started(state: State, e: TurnStarted) -> None:
 
 @precondition(RoundStarted)
 def _round_follows(state: State, e: RoundStarted) -> None:
-    require(state.clock.get("battle"), "FATE-NP-10", "no battle is on")
+    require(state.clock.get("battle"), "FATE-NP-10", msg("fate.battle.not_on", "no battle is on"))
     require(
         e.round == state.clock["round"] + 1,
         "FATE-NP-10",
-        f"round {e.round} does not follow round {state.clock['round']}",
+        msg(
+            "fate.round.out_of_order",
+            "round {round} does not follow round {last}",
+            round=e.round,
+            last=state.clock["round"],
+        ),
     )
 
 
@@ -95,7 +108,7 @@ def _round_started(state: State, e: RoundStarted) -> None:
 
 @precondition(BattleEnded)
 def _battle_on(state: State, e: BattleEnded) -> None:
-    require(state.clock.get("battle"), "FATE-CAST-5", "no battle is on")
+    require(state.clock.get("battle"), "FATE-CAST-5", msg("fate.battle.not_on", "no battle is on"))
 
 
 @evolver(BattleEnded)
@@ -116,7 +129,13 @@ def _upkeep_payable(state: State, e: UpkeepPaid) -> None:
     require(
         owner["mp"] >= e.mp,
         "FATE-NP-10",
-        f"{e.owner} has {owner['mp']} MP; the upkeep is {e.mp} MP",
+        msg(
+            "fate.upkeep.short",
+            "{owner} has {has} MP; the upkeep is {mp} MP",
+            owner=e.owner,
+            has=owner["mp"],
+            mp=e.mp,
+        ),
     )
 
 
@@ -141,7 +160,13 @@ def _tiles_fit(state: State, e: TilesRefilled) -> None:
     require(
         0 <= e.tiles <= who["tiles_max"],
         "FATE-CC-6",
-        f"{e.name} holds at most {count(who['tiles_max'], 'tile')}, not {e.tiles}",
+        msg(
+            "fate.tiles.over_max",
+            "{name} holds at most {most}, not {tiles}",
+            name=e.name,
+            most=count(who["tiles_max"], "tile"),
+            tiles=e.tiles,
+        ),
     )
 
 

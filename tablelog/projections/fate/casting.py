@@ -16,9 +16,11 @@ from tablelog.events.fate import (
     InjuryHealed,
     ManaAbsorbed,
 )
-from tablelog.projections.core import State, evolver, precondition, require
+from tablelog.projections.core import RuleViolation, State, evolver, precondition, require
 from tablelog.projections.fate.entities import Character, Effect, find
 from tablelog.projections.fate.records import (
+    CAST,
+    RELEASE,
     adjust,
     character,
     fate_extra,
@@ -27,8 +29,9 @@ from tablelog.projections.fate.records import (
     require_action_free,
     require_cause,
 )
-from tablelog.projections.fate.turns import mark_judgment, require_no_np_turn
-from tablelog.rules.fate import check_buff_held, count
+from tablelog.projections.fate.turns import A_CODE_CAST, mark_judgment, require_no_np_turn
+from tablelog.rules.fate import check_buff_held, count, kind_term
+from tablelog.text import msg
 
 __all__: list[str] = []
 
@@ -44,7 +47,11 @@ _EFFECT_RULE = {
 @precondition(Chanted)
 def _may_chant(state: State, e: Chanted) -> None:
     who = character(state, e.name, "FATE-CHANT-1")
-    require(who["row"] == "front", "FATE-CHANT-3", f"{e.name} is in the back row and cannot chant")
+    require(
+        who["row"] == "front",
+        "FATE-CHANT-3",
+        msg("fate.chant.back_row", "{name} is in the back row and cannot chant", name=e.name),
+    )
 
 
 @evolver(Chanted)
@@ -60,23 +67,49 @@ def _may_cast(state: State, e: CodeCast) -> None:
     require(
         who["tiles"] >= e.pool_tiles,
         "FATE-CAST-2",
-        f"{e.caster} has {count(who['tiles'], 'tile')}; the cast takes {e.pool_tiles}",
+        msg(
+            "fate.cast.short_tiles",
+            "{caster} has {has}; the cast takes {tiles}",
+            caster=e.caster,
+            has=count(who["tiles"], "tile"),
+            tiles=e.pool_tiles,
+        ),
     )
     require(
-        who["mp"] >= e.mp, "FATE-CAST-3", f"{e.caster} has {who['mp']} MP; the cast costs {e.mp}"
+        who["mp"] >= e.mp,
+        "FATE-CAST-3",
+        msg(
+            "fate.cast.short_mp",
+            "{caster} has {has} MP; the cast costs {mp}",
+            caster=e.caster,
+            has=who["mp"],
+            mp=e.mp,
+        ),
     )
     require(
         who["hp"] > e.hp or e.hp == 0,
         "FATE-CC-10",
-        f"{e.caster} has {who['hp']} HP; the crest spell costs {e.hp}",
+        msg(
+            "fate.cast.short_hp",
+            "{caster} has {has} HP; the crest spell costs {hp}",
+            caster=e.caster,
+            has=who["hp"],
+            hp=e.hp,
+        ),
     )
     require(
         who["chants"] == e.chants,
         "FATE-CHANT-1",
-        f"{e.caster} has {count(who['chants'], 'chant')} pending; the cast used {e.chants}",
+        msg(
+            "fate.cast.chants_differ",
+            "{caster} has {has} pending; the cast used {chants}",
+            caster=e.caster,
+            has=count(who["chants"], "chant"),
+            chants=e.chants,
+        ),
     )
-    require_action_free(state, e.action, "cast", "FATE-CAST-1")
-    require_no_np_turn(state, e.caster, who, "a code cast")
+    require_action_free(state, e.action, CAST, "FATE-CAST-1")
+    require_no_np_turn(state, e.caster, who, A_CODE_CAST)
 
 
 @evolver(CodeCast)
@@ -89,7 +122,7 @@ def _code_cast(state: State, e: CodeCast) -> None:
     who["mp"] = max(0, who["mp"] - e.mp)
     who["hp"] = max(0, who["hp"] - e.hp)
     who["chants"] = 0
-    mark_judgment(state, who, "a code cast")
+    mark_judgment(state, who, A_CODE_CAST)
 
 
 @precondition(EffectRaised)
@@ -97,13 +130,20 @@ def _effect_holds(state: State, e: EffectRaised) -> None:
     """The target is there, the cast or release is in effect, the id is new, and an un-chanted
     buff finds no un-chanted buff on its target (FATE-CAST-7)."""
     who = character(state, e.target)
-    label = "release" if e.kind == "np-defense" else "cast"
+    label = RELEASE if e.kind == "np-defense" else CAST
     rule_id = _EFFECT_RULE.get(e.kind, "FATE-CAST-5")
-    require_cause(state, e.cause, rule_id, f"{e.kind} on {e.target}", label, e.kind)
+    kind = kind_term(e.kind)
+    what = msg("fate.cause.effect", "{kind} on {target}", kind=kind, target=e.target)
+    require_cause(state, e.cause, rule_id, what, label, kind)
     require(
         e.effect_id >= next_effect_id(state),
         rule_id,
-        f"effect #{e.effect_id} is out of order (next is #{next_effect_id(state)})",
+        msg(
+            "fate.effect.out_of_order",
+            "effect #{effect} is out of order (next is #{next})",
+            effect=e.effect_id,
+            next=next_effect_id(state),
+        ),
     )
     if e.kind == "buff":
         check_buff_held(e.target, who["effects"], e.chanted)
@@ -143,29 +183,46 @@ def _damage_holds(state: State, e: DamageTaken) -> None:
     """The target is there, the cast or release is in effect, every defense tile the hits used
     is there (and a per-turn one has tiles left this turn), the chants it broke are pending."""
     who = character(state, e.name)
-    label, rule_id = ("release", "FATE-NP-6") if "np" in e.breakdown else ("cast", "FATE-CAST-4")
-    require_cause(state, e.cause, rule_id, f"damage to {e.name}", label, "damage")
+    label, rule_id = (RELEASE, "FATE-NP-6") if "np" in e.breakdown else (CAST, "FATE-CAST-4")
+    what = msg("fate.cause.damage", "damage to {name}", name=e.name)
+    require_cause(state, e.cause, rule_id, what, label, msg("fate.noun.damage", "damage"))
     used = who["_turn_use"]
     for effect_id, tiles in e.spent.items():
         effect = _effect(who, effect_id)
-        require(
-            effect is not None and effect["tiles"] >= tiles,
-            "FATE-CAST-5",
-            f"{e.name} has no effect #{effect_id} with {count(tiles, 'tile')} left",
-        )
-        assert effect is not None
+        if effect is None or effect["tiles"] < tiles:
+            raise RuleViolation(
+                "FATE-CAST-5",
+                msg(
+                    "fate.damage.no_effect",
+                    "{name} has no effect #{effect} with {tiles} left",
+                    name=e.name,
+                    effect=effect_id,
+                    tiles=count(tiles, "tile"),
+                ),
+            )
         if effect["per_turn"] is not None:
             require(
                 used.get(effect_id, 0) + tiles <= effect["per_turn"],
                 "FATE-NP-9",
-                f"{e.name}'s effect #{effect_id} gives {count(effect['per_turn'], 'tile')} a turn",
+                msg(
+                    "fate.damage.per_turn",
+                    "{name}'s effect #{effect} gives {tiles} a turn",
+                    name=e.name,
+                    effect=effect_id,
+                    tiles=count(effect["per_turn"], "tile"),
+                ),
             )
     if e.chants_cancelled:
         require(
             who["chants"] == e.chants_cancelled,
             "FATE-CHANT-2",
-            f"{e.name} has {count(who['chants'], 'chant')} pending;"
-            f" the damage cancels {e.chants_cancelled}",
+            msg(
+                "fate.damage.chants_differ",
+                "{name} has {has} pending; the damage cancels {chants}",
+                name=e.name,
+                has=count(who["chants"], "chant"),
+                chants=e.chants_cancelled,
+            ),
         )
 
 
@@ -196,7 +253,14 @@ def _damage_taken(state: State, e: DamageTaken) -> None:
 @precondition(Healed)
 def _heal_holds(state: State, e: Healed) -> None:
     character(state, e.name)
-    require_cause(state, e.cause, "FATE-CAST-6", f"healing of {e.name}", "cast", "healing")
+    require_cause(
+        state,
+        e.cause,
+        "FATE-CAST-6",
+        msg("fate.cause.healing", "healing of {name}", name=e.name),
+        CAST,
+        msg("fate.noun.healing", "healing"),
+    )
 
 
 @evolver(Healed)
@@ -208,9 +272,18 @@ def _healed(state: State, e: Healed) -> None:
 def _injury_heal_holds(state: State, e: InjuryHealed) -> None:
     character(state, e.name)
     require_cause(
-        state, e.cause, "FATE-CAST-9", f"injury healing of {e.name}", "cast", "injury healing"
+        state,
+        e.cause,
+        "FATE-CAST-9",
+        msg("fate.cause.injury_healing", "injury healing of {name}", name=e.name),
+        CAST,
+        msg("fate.noun.injury_healing", "injury healing"),
     )
-    require(not state.clock.get("battle"), "FATE-CAST-9", "injuries heal only outside battle")
+    require(
+        not state.clock.get("battle"),
+        "FATE-CAST-9",
+        msg("fate.injury.in_battle", "injuries heal only outside battle"),
+    )
 
 
 @evolver(InjuryHealed)

@@ -18,14 +18,19 @@ from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
 from tablelog.projections.fate.entities import PhantasmNumbers, characters, find, madness
 from tablelog.projections.fate.records import character, master_record, servant_record
-from tablelog.rules.fate import count
+from tablelog.rules.fate import article, count
+from tablelog.text import Term, msg
 
 __all__ = ["mod_value"]
 
 
 @precondition(MasterAdded)
 def _master_name_free(state: State, e: MasterAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
+    require(
+        e.name not in state.characters,
+        "CORE-NAME",
+        msg("fate.name.taken", "{name} is already at the table", name=e.name),
+    )
 
 
 @evolver(MasterAdded)
@@ -35,7 +40,11 @@ def _master_added(state: State, e: MasterAdded) -> None:
 
 @precondition(ServantAdded)
 def _servant_name_free(state: State, e: ServantAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"{e.name} is already at the table")
+    require(
+        e.name not in state.characters,
+        "CORE-NAME",
+        msg("fate.name.taken", "{name} is already at the table", name=e.name),
+    )
 
 
 @evolver(ServantAdded)
@@ -68,36 +77,71 @@ def _phantasm_room(state: State, e: PhantasmAdded) -> None:
     require(
         e.np_id not in owner["phantasms"],
         "FATE-NP-1",
-        f"{e.owner} already has an NP or ability called {e.np_id}",
+        msg(
+            "fate.phantasm.taken",
+            "{owner} already has an NP or ability called {np_id}",
+            owner=e.owner,
+            np_id=e.np_id,
+        ),
     )
+    role = Term("fate.role", owner["role"])
     if e.unique:
         require(
             owner["role"] == "master",
             "FATE-UA-1",
-            f"{e.owner} is a {owner['role']}; a unique ability is a master's",
+            msg(
+                "fate.ua.masters",
+                "{owner} is {a_role}; a unique ability is a master's",
+                owner=e.owner,
+                a_role=article(role),
+            ),
         )
         require(
             not owner["phantasms"],
             "FATE-UA-1",
-            f"{e.owner} already holds unique ability {next(iter(owner['phantasms']), '')}",
+            msg(
+                "fate.ua.one",
+                "{owner} already holds unique ability {held}",
+                owner=e.owner,
+                held=next(iter(owner["phantasms"]), ""),
+            ),
         )
         return
     require(
         owner["role"] == "servant",
         "FATE-NP-1",
-        f"{e.owner} is a {owner['role']}; an NP is a servant's",
+        msg(
+            "fate.phantasm.servants",
+            "{owner} is {a_role}; an NP is a servant's",
+            owner=e.owner,
+            a_role=article(role),
+        ),
     )
     assert owner["role"] == "servant"
     held = legacy.MAX_HELD if e.max_held is None else e.max_held
     require(
-        len(owner["phantasms"]) < held, "FATE-NP-1", f"{e.owner} already holds {count(held, 'NP')}"
+        len(owner["phantasms"]) < held,
+        "FATE-NP-1",
+        msg(
+            "fate.phantasm.full",
+            "{owner} already holds {held}",
+            owner=e.owner,
+            held=count(held, "NP"),
+        ),
     )
     points = _numbers(e)[0]["points"]
     require(
         owner["np_points"] + points <= owner["np_budget"],
         "FATE-NP-1",
-        f"{e.np_id} costs {count(points, 'NP point')}; {e.owner} has spent {owner['np_points']}"
-        f" of {owner['np_budget']}",
+        msg(
+            "fate.phantasm.over_budget",
+            "{np_id} costs {points}; {owner} has spent {spent} of {budget}",
+            np_id=e.np_id,
+            points=count(points, "NP point"),
+            owner=e.owner,
+            spent=owner["np_points"],
+            budget=owner["np_budget"],
+        ),
     )
 
 
@@ -144,7 +188,11 @@ def mod_value(text: str) -> int | bool | str:
 
 @precondition(RowChanged)
 def _row_known(state: State, e: RowChanged) -> None:
-    require(e.row in ("front", "back"), "FATE-NP-7", f"row {e.row}: a row is front or back")
+    require(
+        e.row in ("front", "back"),
+        "FATE-NP-7",
+        msg("fate.row.unknown", "row {row}: a row is front or back", row=e.row),
+    )
     character(state, e.name)
 
 
@@ -161,7 +209,7 @@ def _has_madness(state: State, e: MadnessToggled) -> None:
     require(
         bool(madness(who)),
         "FATE-NP-4",
-        f"{e.name} has no madness enhancement",
+        msg("fate.madness.none", "{name} has no madness enhancement", name=e.name),
     )
 
 
@@ -175,7 +223,11 @@ def _madness_toggled(state: State, e: MadnessToggled) -> None:
 @precondition(CharacterGradeSet)
 def _is_master(state: State, e: CharacterGradeSet) -> None:
     who = character(state, e.name, "FATE-UA-2")
-    require(who["role"] == "master", "FATE-UA-2", f"{e.name} is not a master")
+    require(
+        who["role"] == "master",
+        "FATE-UA-2",
+        msg("fate.master.not", "{name} is not a master", name=e.name),
+    )
 
 
 @evolver(CharacterGradeSet)

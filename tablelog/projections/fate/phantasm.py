@@ -19,17 +19,22 @@ from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.fate import legacy
 from tablelog.projections.fate.entities import Character, find, madness, up_np
 from tablelog.projections.fate.records import (
+    ABILITY_USE,
+    RELEASE,
     character,
     register_action,
     require_action_free,
     require_cause,
 )
 from tablelog.projections.fate.turns import (
+    AN_ALWAYS_ACTIVE_NP,
+    ability_judgment,
     mark_judgment,
     require_no_np_turn,
     require_no_other_judgment,
 )
 from tablelog.rules.fate import count
+from tablelog.text import Term, msg
 
 __all__: list[str] = []
 
@@ -37,12 +42,25 @@ __all__: list[str] = []
 @precondition(PhantasmReleased)
 def _may_release(state: State, e: PhantasmReleased) -> None:
     owner = character(state, e.owner, "FATE-NP-5")
-    require(e.np_id in owner["phantasms"], "FATE-NP-5", f"{e.owner} has no NP called {e.np_id}")
     require(
-        owner["mp"] >= e.mp, "FATE-NP-5", f"{e.owner} has {owner['mp']} MP, {e.np_id} costs {e.mp}"
+        e.np_id in owner["phantasms"],
+        "FATE-NP-5",
+        msg("fate.np.not_held", "{owner} has no NP called {np_id}", owner=e.owner, np_id=e.np_id),
+    )
+    require(
+        owner["mp"] >= e.mp,
+        "FATE-NP-5",
+        msg(
+            "fate.release.short_mp",
+            "{owner} has {has} MP, {np_id} costs {mp}",
+            owner=e.owner,
+            has=owner["mp"],
+            np_id=e.np_id,
+            mp=e.mp,
+        ),
     )
     _check_release_count(state, owner, e)
-    require_action_free(state, e.action, "release", "FATE-NP-5")
+    require_action_free(state, e.action, RELEASE, "FATE-NP-5")
 
 
 def _check_release_count(state: State, owner: Character, e: PhantasmReleased) -> None:
@@ -57,17 +75,28 @@ def _check_release_count(state: State, owner: Character, e: PhantasmReleased) ->
         require(
             owner["_np_turn"] != now,
             "FATE-NP-6",
-            f"{e.owner} already released an NP in round {now[0]}, turn {now[1]}",
+            msg(
+                "fate.release.once_a_turn",
+                "{owner} already released an NP in round {round}, turn {turn}",
+                owner=e.owner,
+                round=now[0],
+                turn=now[1],
+            ),
         )
         require_no_other_judgment(state, e.owner, owner)
     elif form == "defense":
         require(
             e.np_id not in owner["_battle_uses"],
             "FATE-NP-9",
-            f"{e.owner}'s always-active {e.np_id} already gave its tiles this battle",
+            msg(
+                "fate.release.tiles_given",
+                "{owner}'s always-active {np_id} already gave its tiles this battle",
+                owner=e.owner,
+                np_id=e.np_id,
+            ),
         )
     else:
-        require_no_np_turn(state, e.owner, owner, "an always-active NP")
+        require_no_np_turn(state, e.owner, owner, AN_ALWAYS_ACTIVE_NP)
         allowed = e.uses_allowed
         if allowed is None:
             allowed = legacy.uses_allowed(madness(owner))
@@ -75,8 +104,14 @@ def _check_release_count(state: State, owner: Character, e: PhantasmReleased) ->
         require(
             used < allowed,
             "FATE-NP-8",
-            f"{e.owner} has used {e.np_id} {count(used, 'time')} this round;"
-            f" {count(allowed, 'use')} allowed",
+            msg(
+                "fate.release.uses_spent",
+                "{owner} has used {np_id} {times} this round; {uses} allowed",
+                owner=e.owner,
+                np_id=e.np_id,
+                times=count(used, "time"),
+                uses=count(allowed, "use"),
+            ),
         )
 
 
@@ -96,7 +131,7 @@ def _released(state: State, e: PhantasmReleased) -> None:
     elif e.always:
         uses = owner["_always_uses"]
         uses[e.np_id] = uses.get(e.np_id, 0) + 1
-        mark_judgment(state, owner, "an always-active NP")
+        mark_judgment(state, owner, AN_ALWAYS_ACTIVE_NP)
     else:
         owner["_np_turn"] = [state.clock["round"], state.clock["turn"]]
 
@@ -110,8 +145,19 @@ def _mark_release(owner: Character, np_id: str, always: bool) -> None:
 @precondition(FieldRaised)
 def _field_free(state: State, e: FieldRaised) -> None:
     owner = character(state, e.owner, "FATE-NP-10")
-    require(owner["field"] is None, "FATE-NP-10", f"{e.owner} already holds a field up")
-    require_cause(state, e.cause, "FATE-NP-10", f"{e.owner}'s field {e.np_id}", "release", "field")
+    require(
+        owner["field"] is None,
+        "FATE-NP-10",
+        msg("fate.field.already_up", "{owner} already holds a field up", owner=e.owner),
+    )
+    require_cause(
+        state,
+        e.cause,
+        "FATE-NP-10",
+        msg("fate.cause.field", "{owner}'s field {np_id}", owner=e.owner, np_id=e.np_id),
+        RELEASE,
+        Term("fate.np_type", "field"),
+    )
 
 
 @evolver(FieldRaised)
@@ -141,14 +187,24 @@ def _field_up(state: State, e: FieldEnded) -> None:
         state,
         e.cause,
         "FATE-NP-10",
-        f"the end of {e.owner}'s field {e.np_id}",
-        "release",
-        "end of the field",
+        msg(
+            "fate.cause.field_end",
+            "the end of {owner}'s field {np_id}",
+            owner=e.owner,
+            np_id=e.np_id,
+        ),
+        RELEASE,
+        msg("fate.noun.field_end", "end of the field"),
     )
     require(
         up_np(owner["field"]) == e.np_id,
         "FATE-NP-10",
-        f"{e.owner} holds no field called {e.np_id} up",
+        msg(
+            "fate.field.not_up",
+            "{owner} holds no field called {np_id} up",
+            owner=e.owner,
+            np_id=e.np_id,
+        ),
     )
 
 
@@ -165,9 +221,16 @@ def _army_free(state: State, e: ArmySummoned) -> None:
     require(
         owner["army"] is None or (e.familiars and _familiars_of(owner, e.np_id)),
         "FATE-NP-11",
-        f"{e.owner} already has an army out",
+        msg("fate.army.already_out", "{owner} already has an army out", owner=e.owner),
     )
-    require_cause(state, e.cause, "FATE-NP-11", f"{e.owner}'s army {e.np_id}", "release", "army")
+    require_cause(
+        state,
+        e.cause,
+        "FATE-NP-11",
+        msg("fate.cause.army", "{owner}'s army {np_id}", owner=e.owner, np_id=e.np_id),
+        RELEASE,
+        Term("fate.np_type", "army"),
+    )
 
 
 def _familiars_of(owner: Character, np_id: str) -> bool:
@@ -203,7 +266,12 @@ def _army_out(state: State, e: ArmyDismissed) -> None:
     require(
         up_np(owner["army"]) == e.np_id,
         "FATE-NP-11",
-        f"{e.owner} has no army called {e.np_id} out",
+        msg(
+            "fate.army.not_out",
+            "{owner} has no army called {np_id} out",
+            owner=e.owner,
+            np_id=e.np_id,
+        ),
     )
 
 
@@ -219,25 +287,46 @@ def _may_use(state: State, e: AbilityUsed) -> None:
     """The owner holds the NP and can pay, and makes no other judgment in the turn of an NP; a
     charge needs a release it was not used for, a shot the NP's field up (FATE-NP-13, -14)."""
     owner = character(state, e.owner, "FATE-NP-13")
-    require(e.np_id in owner["phantasms"], "FATE-NP-13", f"{e.owner} has no NP called {e.np_id}")
+    require(
+        e.np_id in owner["phantasms"],
+        "FATE-NP-13",
+        msg("fate.np.not_held", "{owner} has no NP called {np_id}", owner=e.owner, np_id=e.np_id),
+    )
+    used = ability_judgment(e.np_id, e.ability)
     require(
         owner["mp"] >= e.mp,
         "FATE-NP-13",
-        f"{e.owner} has {owner['mp']} MP; {e.np_id}'s {e.ability} costs {e.mp}",
+        msg(
+            "fate.ability.short_mp",
+            "{owner} has {has} MP; {use} costs {mp}",
+            owner=e.owner,
+            has=owner["mp"],
+            use=used,
+            mp=e.mp,
+        ),
     )
-    require_action_free(state, e.action, "ability use", "FATE-NP-13")
-    require_no_np_turn(state, e.owner, owner, f"{e.np_id}'s {e.ability}")
+    require_action_free(state, e.action, ABILITY_USE, "FATE-NP-13")
+    require_no_np_turn(state, e.owner, owner, used)
     if e.ability == "charge":
         require(
             owner["_released"].get(e.np_id),
             "FATE-NP-13",
-            f"{e.np_id}'s charge needs a release of {e.np_id} it was not used for",
+            msg(
+                "fate.charge.needs_release",
+                "{np_id}'s charge needs a release of {np_id} it was not used for",
+                np_id=e.np_id,
+            ),
         )
     if e.ability == "shoot":
         require(
             up_np(owner["field"]) == e.np_id,
             "FATE-NP-13",
-            f"{e.np_id}'s shoot needs {e.np_id} up ({e.owner} holds no such field)",
+            msg(
+                "fate.shoot.needs_field",
+                "{np_id}'s shoot needs {np_id} up ({owner} holds no such field)",
+                np_id=e.np_id,
+                owner=e.owner,
+            ),
         )
 
 
@@ -248,6 +337,6 @@ def _ability_used(state: State, e: AbilityUsed) -> None:
     if owner is None:
         return
     owner["mp"] = max(0, owner["mp"] - e.mp)
-    mark_judgment(state, owner, f"{e.np_id}'s {e.ability}")
+    mark_judgment(state, owner, ability_judgment(e.np_id, e.ability))
     if e.ability == "charge":
         owner["_released"][e.np_id] = False

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal, cast
 
 from tablelog.events.fate import MasterAdded, ServantAdded
-from tablelog.projections.core import State, require
+from tablelog.projections.core import State
 from tablelog.projections.fate import legacy
 from tablelog.projections.fate.entities import (
     Character,
@@ -18,6 +18,8 @@ from tablelog.projections.fate.entities import (
     Servant,
     find,
 )
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import Msg, msg
 
 __all__ = [
     "master_record",
@@ -30,7 +32,16 @@ __all__ = [
     "require_action_free",
     "require_cause",
     "adjust",
+    "CAST",
+    "RELEASE",
+    "ABILITY_USE",
+    "no_character",
 ]
+
+CAST = msg("fate.label.cast", "cast")
+RELEASE = msg("fate.label.release", "release")
+ABILITY_USE = msg("fate.label.ability_use", "ability use")
+"""What a cast, a release or an ability use is called in a refusal that names it by its seq."""
 
 
 def _common(hp: int, mp: int, row: str, anti_magic: int, tiles: int) -> CharacterBase:
@@ -103,9 +114,18 @@ def character(state: State, name: str, rule_id: str = "UNKNOWN-NAME") -> Charact
         RuleViolation: ``rule_id`` (UNKNOWN-NAME by default) when there is none.
     """
     who = find(state, name)
-    require(who is not None, rule_id, f"no character named {name}")
-    assert who is not None
+    if who is None:
+        raise no_character(name, rule_id)
     return who
+
+
+def no_character(name: str, rule_id: str = "UNKNOWN-NAME") -> RuleViolation:
+    """Return the refusal ``no character named NAME`` (UNKNOWN-NAME: "did you mean" a name of
+    the table)."""
+    unknown = Unknown("name", name) if rule_id == "UNKNOWN-NAME" else None
+    return RuleViolation(
+        rule_id, msg("fate.name.unknown", "no character named {name}", name=name), unknown
+    )
 
 
 def fate_extra(state: State) -> Extra:
@@ -145,25 +165,34 @@ def register_action(state: State, action: int) -> None:
         fate_extra(state)["actions"].add(action)
 
 
-def require_action_free(state: State, action: int, label: str, rule_id: str) -> None:
+def require_action_free(state: State, action: int, label: Msg, rule_id: str) -> None:
     """Refuse a cast or release whose id is already in effect (a precondition).
 
     Args:
         state: The state.
         action: The id (0: untracked).
-        label: ``"cast"`` or ``"release"``, for messages.
+        label: :data:`CAST`, :data:`RELEASE` or :data:`ABILITY_USE`, for messages.
         rule_id: The rule ID to refuse with.
 
     Raises:
         RuleViolation: ``rule_id`` if the id is already in effect.
     """
     actions = fate_extra(state)["actions"]
-    require(
-        not action or action not in actions, rule_id, f"the {label} #{action} is already in effect"
-    )
+    if action and action in actions:
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "fate.action.in_effect",
+                "the {label} #{action} is already in effect",
+                label=label,
+                action=action,
+            ),
+        )
 
 
-def require_cause(state: State, cause: int, rule_id: str, what: str, label: str, noun: str) -> None:
+def require_cause(
+    state: State, cause: int, rule_id: str, what: Msg, label: Msg, noun: object
+) -> None:
     """Refuse an outcome whose cast or release (``cause``) is not in effect (e.g. undone).
 
     Args:
@@ -171,9 +200,9 @@ def require_cause(state: State, cause: int, rule_id: str, what: str, label: str,
         cause: The seq of the cast or release the outcome comes from (0: none; negative: an id
             from a v1 log, which names no seq).
         rule_id: The rule ID to refuse with.
-        what: The outcome, e.g. ``"damage to Lancer"``.
-        label: ``"cast"`` or ``"release"``.
-        noun: The outcome in one word or two, e.g. ``"damage"``.
+        what: The outcome, e.g. ``damage to Lancer``.
+        label: :data:`CAST` or :data:`RELEASE`.
+        noun: The outcome in one word or two, e.g. ``damage`` (a sentence or a term).
 
     Raises:
         RuleViolation: ``rule_id``, in log terms: ``damage to Lancer comes from the release #11,
@@ -182,16 +211,25 @@ def require_cause(state: State, cause: int, rule_id: str, what: str, label: str,
     if not cause or cause in fate_extra(state)["actions"]:
         return
     if cause > 0:
-        message = (
-            f"{what} comes from the {label} #{cause}, which is undone;"
-            f" undo the {noun} first, or redo #{cause}"
+        message = msg(
+            "fate.cause.undone",
+            "{what} comes from the {label} #{cause}, which is undone;"
+            " undo the {noun} first, or redo #{cause}",
+            what=what,
+            label=label,
+            cause=cause,
+            noun=noun,
         )
     else:
-        message = (
-            f"{what} comes from an earlier {label}, which is undone;"
-            f" undo the {noun} first, or redo that {label}"
+        message = msg(
+            "fate.cause.undone_earlier",
+            "{what} comes from an earlier {label}, which is undone;"
+            " undo the {noun} first, or redo that {label}",
+            what=what,
+            label=label,
+            noun=noun,
         )
-    require(False, rule_id, message)
+    raise RuleViolation(rule_id, message)
 
 
 def adjust(

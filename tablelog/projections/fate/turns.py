@@ -14,10 +14,33 @@ Source: fate-codecast-phantasm.ko.txt, 노블 판타즘 3.① (보구를 사용�
 
 from __future__ import annotations
 
-from tablelog.projections.core import State, require
+from tablelog.projections.core import State
 from tablelog.projections.fate.entities import Character
+from tablelog.rules.core import RuleViolation
+from tablelog.text import Msg, Term, english, msg
 
-__all__ = ["turn_now", "require_no_np_turn", "require_no_other_judgment", "mark_judgment"]
+__all__ = [
+    "turn_now",
+    "require_no_np_turn",
+    "require_no_other_judgment",
+    "mark_judgment",
+    "A_CODE_CAST",
+    "AN_ALWAYS_ACTIVE_NP",
+    "ability_judgment",
+]
+
+A_CODE_CAST = msg("fate.judgment.code_cast", "a code cast")
+AN_ALWAYS_ACTIVE_NP = msg("fate.judgment.always_np", "an always-active NP")
+
+
+def ability_judgment(np_id: str, ability: str) -> Msg:
+    """Return ``gob's shoot``: the use of an NP's ability, as a judgment."""
+    return msg(
+        "fate.judgment.ability",
+        "{np_id}'s {ability}",
+        np_id=np_id,
+        ability=Term("fate.ability", ability),
+    )
 
 
 def turn_now(state: State) -> list[int] | None:
@@ -27,19 +50,27 @@ def turn_now(state: State) -> list[int] | None:
     return [state.clock["round"], state.clock["turn"]]
 
 
-def require_no_np_turn(state: State, name: str, who: Character, what: str) -> None:
-    """Refuse ``what`` (a code cast, an always-active NP …) by ``name`` in the turn of its NP.
+def require_no_np_turn(state: State, name: str, who: Character, what: Msg) -> None:
+    """Refuse ``what`` (:data:`A_CODE_CAST`, :data:`AN_ALWAYS_ACTIVE_NP` …) by ``name`` in the
+    turn of its NP.
 
     Raises:
         RuleViolation: FATE-NP-14 naming the round and turn.
     """
     now = turn_now(state)
-    require(
-        now is None or who["_np_turn"] != now,
-        "FATE-NP-14",
-        f"{name} released an NP in round {now and now[0]}, turn {now and now[1]}: that turn"
-        f" allows only the NP, not {what}",
-    )
+    if now is not None and who["_np_turn"] == now:
+        raise RuleViolation(
+            "FATE-NP-14",
+            msg(
+                "fate.np_turn.only_np",
+                "{name} released an NP in round {round}, turn {turn}: that turn allows only the"
+                " NP, not {what}",
+                name=name,
+                round=now[0],
+                turn=now[1],
+                what=what,
+            ),
+        )
 
 
 def require_no_other_judgment(state: State, name: str, who: Character) -> None:
@@ -49,16 +80,24 @@ def require_no_other_judgment(state: State, name: str, who: Character) -> None:
         RuleViolation: FATE-NP-14 naming the judgment, the round and the turn.
     """
     now, acted = turn_now(state), who["_acted"]
-    require(
-        now is None or acted is None or acted[:2] != now,
-        "FATE-NP-14",
-        f"{name} already used {acted and acted[2]} in round {now and now[0]}, turn"
-        f" {now and now[1]}: the turn of an NP allows only the NP",
-    )
+    if now is not None and acted is not None and acted[:2] == now:
+        raise RuleViolation(
+            "FATE-NP-14",
+            msg(
+                "fate.np_turn.already_acted",
+                "{name} already used {what} in round {round}, turn {turn}: the turn of an NP"
+                " allows only the NP",
+                name=name,
+                what=acted[2],
+                round=now[0],
+                turn=now[1],
+            ),
+        )
 
 
-def mark_judgment(state: State, who: Character, what: str) -> None:
-    """Record that ``who`` made a judgment other than a true-name release this turn (in place)."""
+def mark_judgment(state: State, who: Character, what: Msg) -> None:
+    """Record that ``who`` made a judgment other than a true-name release this turn (in place):
+    the state keeps ``what`` in English words, as it always has (``_acted``)."""
     now = turn_now(state)
     if now is not None:
-        who["_acted"] = [*now, what]
+        who["_acted"] = [*now, english(what)]

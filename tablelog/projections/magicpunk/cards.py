@@ -18,7 +18,9 @@ from tablelog.projections.magicpunk.zones import (
     take_from_holder,
     take_from_pile,
 )
+from tablelog.rules.core import Unknown
 from tablelog.rules.magicpunk import clock
+from tablelog.text import msg
 
 
 @precondition(CardsDrawn)
@@ -49,7 +51,12 @@ def _played(state: State, e: CardsPlayed) -> None:
 @precondition(CardsCharged)
 def _check_charged(state: State, e: CardsCharged) -> None:
     character(state, e.by)
-    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
+    require(
+        e.item in state.items,
+        "UNKNOWN-NAME",
+        msg("magicpunk.unknown.item", "no item named {name!r}", name=e.item),
+        Unknown("name", e.item),
+    )
     check_held(state, e.by, e.cards)
 
 
@@ -65,8 +72,13 @@ def _check_circulated(state: State, e: CardsCirculated) -> None:
         require(
             clock_now(state) >= e.at_minute,
             e.rule,
-            f"{e.holder} circulates at {e.at}, "
-            f"but the clock is at {clock.at_text(clock_now(state))}",
+            msg(
+                "magicpunk.clock.circulates_later",
+                "{holder} circulates at {at}, but the clock is at {now}",
+                holder=e.holder,
+                at=e.at,
+                now=clock.at_msg(clock_now(state)),
+            ),
         )
     check_held(state, e.holder, e.discarded)
     check_pile(state, e.drawn, e.reshuffle_at, e.discarded)

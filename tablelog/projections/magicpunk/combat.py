@@ -20,9 +20,12 @@ from tablelog.projections.core import RuleViolation, State, evolver, preconditio
 from tablelog.projections.magicpunk.entities import Briefing, Character, characters, table_of
 from tablelog.projections.magicpunk.table import character
 from tablelog.rules.magicpunk import combat
+from tablelog.text import msg
 
 HP_RULE = "MP-HP"
 """Refusal ID of a heal that no longer fits under max HP (docs/magicpunk.md; no seed clause)."""
+NO_BRIEFING = msg("magicpunk.briefing.none", "no briefing is under way")
+BRIEFING_UNDER_WAY = msg("magicpunk.briefing.under_way", "a briefing is under way")
 
 
 def _check_bound(ch: Character, name: str, e: DamageTaken | Healed, rule: str) -> None:
@@ -30,27 +33,56 @@ def _check_bound(ch: Character, name: str, e: DamageTaken | Healed, rule: str) -
     if e.hp_before is None or e.hp_after is None:  # legacy v1 record: nothing recorded
         return
     heal = isinstance(e, Healed)
-    change, hp, what = e.hp_after - e.hp_before, ch["hp"], "heal" if heal else "pulled punch"
+    change, hp = e.hp_after - e.hp_before, ch["hp"]
+    what = (
+        msg("magicpunk.hp.the_heal", "heal")
+        if heal
+        else msg("magicpunk.hp.the_pulled_punch", "pulled punch")
+    )
     if change != (e.amount if heal else -e.amount):
         require(
             hp == e.hp_before,
             rule,
-            f"{name} has {hp} HP: the {what} of {e.amount} stopped "
-            f"at {e.hp_after} HP when {name} had {e.hp_before}",
+            msg(
+                "magicpunk.hp.bound_moved",
+                "{name} has {hp} HP: the {what} of {amount} stopped at {after} HP when {name} "
+                "had {before}",
+                name=name,
+                hp=hp,
+                what=what,
+                amount=e.amount,
+                after=e.hp_after,
+                before=e.hp_before,
+            ),
         )
     elif heal:
         require(
             hp + change <= ch["hp_max"],
             rule,
-            f"{name} has {hp} of {ch['hp_max']} HP: the "
-            f"heal of {e.amount} decided at {e.hp_before} HP would take it above its max",
+            msg(
+                "magicpunk.hp.heal_above_max",
+                "{name} has {hp} of {hp_max} HP: the heal of {amount} decided at {before} HP "
+                "would take it above its max",
+                name=name,
+                hp=hp,
+                hp_max=ch["hp_max"],
+                amount=e.amount,
+                before=e.hp_before,
+            ),
         )
     else:
         require(
             hp + change >= 0,
             rule,
-            f"{name} has {hp} HP: the pulled punch of {e.amount} "
-            f"decided at {e.hp_before} HP would take it below 0",
+            msg(
+                "magicpunk.hp.pull_below_0",
+                "{name} has {hp} HP: the pulled punch of {amount} decided at {before} HP would "
+                "take it below 0",
+                name=name,
+                hp=hp,
+                amount=e.amount,
+                before=e.hp_before,
+            ),
         )
 
 
@@ -62,8 +94,13 @@ def _check_damage_taken(state: State, e: DamageTaken) -> None:
         require(
             ch["acted"],
             "MP-COVER-1",
-            f"{e.target} takes the hit for {e.covering} only "
-            "after declaring cover (which leaves it acted)",
+            msg(
+                "magicpunk.cover.not_declared",
+                "{target} takes the hit for {covering} only after declaring cover (which "
+                "leaves it acted)",
+                target=e.target,
+                covering=e.covering,
+            ),
         )
     if e.pull_punches:
         _check_bound(ch, e.target, e, "MP-PULL-1")
@@ -103,13 +140,13 @@ def _healed(state: State, e: Healed) -> None:
 def _check_briefing(state: State) -> Briefing:
     briefing = table_of(state).get("briefing")
     if briefing is None:
-        raise RuleViolation("MP-BRIEF-1", "no briefing is under way")
+        raise RuleViolation("MP-BRIEF-1", NO_BRIEFING)
     return briefing
 
 
 @precondition(BriefingStarted)
 def _check_briefing_started(state: State, e: BriefingStarted) -> None:
-    require(table_of(state).get("briefing") is None, "MP-BRIEF-1", "a briefing is under way")
+    require(table_of(state).get("briefing") is None, "MP-BRIEF-1", BRIEFING_UNDER_WAY)
 
 
 @evolver(BriefingStarted)

@@ -18,7 +18,9 @@ from tablelog.projections.magicpunk.entities import Character, characters, items
 from tablelog.projections.magicpunk.table import character
 from tablelog.projections.magicpunk.zones import put_discard
 from tablelog.rules.magicpunk import lifestyle, rebuild
-from tablelog.rules.magicpunk.text import listing
+from tablelog.rules.magicpunk.text import abilities as abilities_text
+from tablelog.rules.magicpunk.text import skills as skills_text
+from tablelog.text import Msg, msg
 
 __all__ = ["abilities_of", "sheet_text", "spells_known", "leisure_group"]
 
@@ -34,11 +36,15 @@ def abilities_of(ch: Character) -> dict[str, int]:
     }
 
 
-def sheet_text(ch: Character) -> str:
-    """Return a character's abilities, skills and money as one line of English."""
-    abilities = " ".join(f"{a} {v}" for a, v in abilities_of(ch).items())
-    skills = listing((f"{k} {v}" for k, v in ch["skills"].items()), empty="no skills")
-    return f"{abilities}; {skills}; {ch['money']} Mj"
+def sheet_text(ch: Character) -> Msg:
+    """Return a character's abilities, skills and money as one line."""
+    return msg(
+        "magicpunk.sheet",
+        "{abilities}; {skills}; {money} Mj",
+        abilities=abilities_text(abilities_of(ch)),
+        skills=skills_text(ch["skills"]),
+        money=ch["money"],
+    )
 
 
 def spells_known(ch: Character) -> dict[str, tuple[str, int]]:
@@ -58,7 +64,15 @@ def leisure_group(state: State, name: str) -> str:
 @precondition(MoneyGained)
 def _check_money_gained(state: State, e: MoneyGained) -> None:
     character(state, e.name)
-    require(e.amount >= 0, "MP-REBUILD-8", f"money gained is 0 Mj or more, got {e.amount}")
+    require(
+        e.amount >= 0,
+        "MP-REBUILD-8",
+        msg(
+            "magicpunk.money.gained_negative",
+            "money gained is 0 Mj or more, got {amount}",
+            amount=e.amount,
+        ),
+    )
 
 
 @evolver(MoneyGained)
@@ -76,13 +90,25 @@ def _money_gained(state: State, e: MoneyGained) -> None:
 @precondition(SpellLearned)
 def _check_spell_learned(state: State, e: SpellLearned) -> None:
     ch = character(state, e.name)
-    require(e.spell not in ch["spells"], "MP-REBUILD-11", f"{e.name} already knows {e.spell}")
+    require(
+        e.spell not in ch["spells"],
+        "MP-REBUILD-11",
+        msg("magicpunk.spell.known", "{name} already knows {spell}", name=e.name, spell=e.spell),
+    )
     rebuild.check_spell_order(spells_known(ch), e.gate, e.tier)
     require(
         e.from_spell_money <= ch["spell_money"] and e.from_money <= ch["money"],
         "MP-MONEY",
-        f"{e.name} has {ch['spell_money']} spell-only Mj and {ch['money']} Mj, the spell "
-        f"takes {e.from_spell_money} spell-only Mj and {e.from_money} Mj",
+        msg(
+            "magicpunk.money.spell_too_dear",
+            "{name} has {spell_money} spell-only Mj and {money} Mj, the spell takes "
+            "{from_spell_money} spell-only Mj and {from_money} Mj",
+            name=e.name,
+            spell_money=ch["spell_money"],
+            money=ch["money"],
+            from_spell_money=e.from_spell_money,
+            from_money=e.from_money,
+        ),
     )
 
 
@@ -111,16 +137,35 @@ def _check_rebuilt(state: State, e: Rebuilt) -> None:
         and ch["skills"] == e.skills_before
         and ch["money"] == e.money_before,
         "MP-REBUILD-1",
-        f"{e.name} changed since the rebuild was decided: now {sheet_text(ch)}",
+        msg(
+            "magicpunk.rebuild.changed",
+            "{name} changed since the rebuild was decided: now {sheet}",
+            name=e.name,
+            sheet=sheet_text(ch),
+        ),
     )
     for item in e.items_removed:
         require(
             item in state.items and items(state)[item]["owner"] == e.name,
             "MP-REBUILD-8",
-            f"{e.name} does not hold the item {item}",
+            msg(
+                "magicpunk.rebuild.item_not_held",
+                "{name} does not hold the item {item}",
+                name=e.name,
+                item=item,
+            ),
         )
     for spell in e.spells_unlearned:
-        require(spell in ch["spells"], "MP-REBUILD-10", f"{e.name} does not know {spell}")
+        require(
+            spell in ch["spells"],
+            "MP-REBUILD-10",
+            msg(
+                "magicpunk.rebuild.spell_unknown",
+                "{name} does not know {spell}",
+                name=e.name,
+                spell=spell,
+            ),
+        )
 
 
 @evolver(Rebuilt)
@@ -203,7 +248,11 @@ def _check_leisure_event_taken(state: State, e: LeisureEventTaken) -> None:
     require(
         e.shared_event is None or e.shared_event not in taken,
         "MP-COHAB-2",
-        f"shared leisure event {e.shared_event} has already happened in this leisure",
+        msg(
+            "magicpunk.leisure.taken",
+            "shared leisure event {event} has already happened in this leisure",
+            event=e.shared_event,
+        ),
     )
 
 

@@ -17,8 +17,10 @@ from tablelog.events.magicpunk import (
 )
 from tablelog.projections.core import State, evolver, precondition, require
 from tablelog.projections.magicpunk.entities import Character, characters, items, table_of
+from tablelog.rules.core import Unknown
 from tablelog.rules.magicpunk import clock
 from tablelog.rules.magicpunk.optional import check_adopted
+from tablelog.text import Msg, msg
 
 __all__ = [
     "adopts",
@@ -55,8 +57,10 @@ def set_clock(state: State, total: int) -> None:
     state.clock["day"], state.clock["minutes"] = clock.from_absolute(total)
 
 
-def _acted(acted: bool) -> str:
-    return "had acted" if acted else "had not acted"
+def _acted(acted: bool) -> Msg:
+    if acted:
+        return msg("magicpunk.cover.had_acted", "had acted")
+    return msg("magicpunk.cover.had_not_acted", "had not acted")
 
 
 def character(state: State, name: str) -> Character:
@@ -65,7 +69,12 @@ def character(state: State, name: str) -> Character:
     Raises:
         RuleViolation: UNKNOWN-NAME if there is none.
     """
-    require(name in state.characters, "UNKNOWN-NAME", f"no character named {name!r}")
+    require(
+        name in state.characters,
+        "UNKNOWN-NAME",
+        msg("magicpunk.unknown.character", "no character named {name!r}", name=name),
+        Unknown("name", name),
+    )
     return characters(state)[name]
 
 
@@ -74,7 +83,7 @@ def check_free_name(state: State, name: str) -> None:
     require(
         name not in state.characters and name not in state.items,
         "CORE-NAME",
-        f"a character or item named {name!r} already exists",
+        msg("magicpunk.name.taken", "a character or item named {name!r} already exists", name=name),
     )
 
 
@@ -114,7 +123,14 @@ def _check_item_added(state: State, e: ItemAdded) -> None:
     require(
         e.price <= owner["money"],
         "MP-MONEY",
-        f"{e.owner} has {owner['money']} Mj, {e.item} costs {e.price} Mj",
+        msg(
+            "magicpunk.money.item_too_dear",
+            "{owner} has {money} Mj, {item} costs {price} Mj",
+            owner=e.owner,
+            money=owner["money"],
+            item=e.item,
+            price=e.price,
+        ),
     )
 
 
@@ -136,7 +152,12 @@ def _item_added(state: State, e: ItemAdded) -> None:
 
 @precondition(ItemReadied)
 def _check_item_readied(state: State, e: ItemReadied) -> None:
-    require(e.item in state.items, "UNKNOWN-NAME", f"no item named {e.item!r}")
+    require(
+        e.item in state.items,
+        "UNKNOWN-NAME",
+        msg("magicpunk.unknown.item", "no item named {name!r}", name=e.item),
+        Unknown("name", e.item),
+    )
 
 
 @evolver(ItemReadied)
@@ -151,8 +172,12 @@ def _check_rest_taken(state: State, e: RestTaken) -> None:
     require(
         clock_now(state) == e.start,
         "MP-REST-1",
-        f"the rest starts at "
-        f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}",
+        msg(
+            "magicpunk.clock.rest_moved",
+            "the rest starts at {start}, but the clock is at {now}",
+            start=clock.at_msg(e.start),
+            now=clock.at_msg(clock_now(state)),
+        ),
     )
 
 
@@ -166,8 +191,12 @@ def _check_dawn_reached(state: State, e: DawnReached) -> None:
     require(
         clock_now(state) == e.start,
         "MP-CIRC-2",
-        f"dawn is counted from "
-        f"{clock.at_text(e.start)}, but the clock is at {clock.at_text(clock_now(state))}",
+        msg(
+            "magicpunk.clock.dawn_moved",
+            "dawn is counted from {start}, but the clock is at {now}",
+            start=clock.at_msg(e.start),
+            now=clock.at_msg(clock_now(state)),
+        ),
     )
 
 
@@ -183,8 +212,13 @@ def _check_cover_taken(state: State, e: CoverTaken) -> None:
     require(
         ch["acted"] == e.was_acted,
         "MP-COVER-1",
-        f"the cover was decided when {e.coverer} {_acted(e.was_acted)} this round, but "
-        f"{e.coverer} {_acted(ch['acted'])}",
+        msg(
+            "magicpunk.cover.acted_changed",
+            "the cover was decided when {coverer} {was} this round, but {coverer} {now}",
+            coverer=e.coverer,
+            was=_acted(e.was_acted),
+            now=_acted(ch["acted"]),
+        ),
     )
 
 
@@ -201,7 +235,7 @@ def _check_turn_taken(state: State, e: TurnTaken) -> None:
     require(
         not character(state, e.name)["acted"],
         "MP-COVER-1",
-        f"{e.name} has already acted this round",
+        msg("magicpunk.turn.acted", "{name} has already acted this round", name=e.name),
     )
 
 

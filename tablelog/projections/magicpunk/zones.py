@@ -11,9 +11,9 @@ from typing import Any
 
 from tablelog.projections.core import State
 from tablelog.projections.magicpunk.entities import Deck, characters, deck_of, items
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, Unknown, require
 from tablelog.rules.magicpunk.cards import CARDS_RULE
-from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import cards as count_cards
 from tablelog.text import Msg, Secret, msg
 
 __all__ = [
@@ -62,7 +62,11 @@ def holder_cards(state: State, holder: str) -> list[str]:
     """
     held = _held(state, holder)
     if held is None:
-        raise RuleViolation("UNKNOWN-NAME", f"no character or item named {holder!r}")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg("magicpunk.unknown.holder", "no character or item named {name!r}", name=holder),
+            Unknown("name", holder),
+        )
     return held
 
 
@@ -155,8 +159,12 @@ def check_pile(
             require(
                 not pile,
                 CARDS_RULE,
-                f"the discard pile is reshuffled only when the draw pile is empty, and it "
-                f"holds {count_text(len(pile), 'card')}",
+                msg(
+                    "magicpunk.cards.reshuffle_too_soon",
+                    "the discard pile is reshuffled only when the draw pile is empty, and it "
+                    "holds {cards}",
+                    cards=count_cards(len(pile)),
+                ),
             )
             pile, discard = discard, []
         if card not in pile:

@@ -13,12 +13,14 @@ from collections import Counter
 from tablelog.projections.core import State
 from tablelog.projections.pf2e.entities import Character, Etching, Item, characters, items
 from tablelog.rules import pf2e as rules
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, Unknown, require
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = [
     "character",
     "item",
     "etching_text",
+    "nobody",
     "holder",
     "check_new_name",
     "check_crafter",
@@ -42,8 +44,17 @@ def character(state: State, name: str) -> Character:
     """
     found = characters(state).get(name)
     if found is None:
-        other = " (it is an item)" if name in state.items else ""
-        raise RuleViolation("UNKNOWN-NAME", f"no character named {name!r}{other}")
+        other = msg("pf2e.name.is_item", " (it is an item)") if name in state.items else ""
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg(
+                "pf2e.character.unknown",
+                "no character named {name!r}{other}",
+                name=name,
+                other=other,
+            ),
+            unknown=Unknown("name", name),
+        )
     return found
 
 
@@ -55,14 +66,29 @@ def item(state: State, name: str) -> Item:
     """
     found = items(state).get(name)
     if found is None:
-        other = " (it is a character)" if name in state.characters else ""
-        raise RuleViolation("UNKNOWN-NAME", f"no item named {name!r}{other}")
+        other = (
+            msg("pf2e.name.is_character", " (it is a character)")
+            if name in state.characters
+            else ""
+        )
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg("pf2e.item.unknown", "no item named {name!r}{other}", name=name, other=other),
+            unknown=Unknown("name", name),
+        )
     return found
 
 
-def etching_text(etching: Etching) -> str:
+def etching_text(etching: Etching) -> Msg:
     """Return an etch in progress as the table says it: ``flaming by Valeros``."""
-    return f"{etching['rune']} by {etching['by']}"
+    return msg(
+        "pf2e.etching", "{rune} by {by}", rune=Term("pf2e.rune", etching["rune"]), by=etching["by"]
+    )
+
+
+def nobody(name: str | None) -> Msg | str:
+    """Return a holder's name, or ``nobody`` for none."""
+    return name if name else msg("pf2e.nobody", "nobody")
 
 
 def holder(state: State, name: str) -> rules.Holder:
@@ -75,11 +101,17 @@ def holder(state: State, name: str) -> rules.Holder:
 
 def check_new_name(state: State, name: str) -> None:
     """Refuse a character or item name already in use (both share one namespace)."""
-    require(name.strip(), "CORE-NAME", "a name cannot be empty")
+    require(
+        name.strip(),
+        "CORE-NAME",
+        msg("core.name.empty", "{what} cannot be empty", what=msg("core.what.name", "a name")),
+    )
     require(
         state.entity(name) is None,
         "CORE-NAME",
-        f"{name!r} is already a character or item of this session",
+        msg(
+            "pf2e.name.taken", "{name!r} is already a character or item of this session", name=name
+        ),
     )
 
 
@@ -89,7 +121,12 @@ def check_crafter(state: State, by: str) -> Character:
     require(
         who["magical_crafting"],
         "PF2E-ETCH-1",
-        f"{by} cannot craft magic items: no Magical Crafting ({who['crafting']} in Crafting)",
+        msg(
+            "pf2e.crafter.no_magical_crafting",
+            "{by} cannot craft magic items: no Magical Crafting ({rank} in Crafting)",
+            by=by,
+            rank=Term("pf2e.rank", who["crafting"]),
+        ),
     )
     return who
 
@@ -100,8 +137,14 @@ def check_holds(state: State, by: str, item_id: str, rule: str) -> None:
     require(
         owner == by,
         rule,
-        f"{by} does not hold {item_id} (held by {owner or 'nobody'}); "
-        f"hand it over first: pf2e give {item_id} --to {by}",
+        msg(
+            "pf2e.holds.not_held",
+            "{by} does not hold {item} (held by {owner}); hand it over first: pf2e give {item} "
+            "--to {by}",
+            by=by,
+            item=item_id,
+            owner=nobody(owner),
+        ),
     )
 
 
@@ -111,8 +154,12 @@ def check_no_etching(state: State, item_id: str) -> None:
     if etching is not None:
         raise RuleViolation(
             "PF2E-ETCH-2",
-            f"{item_id} has an etch in progress "
-            f"({etching_text(etching)}); finish it first: pf2e finish {item_id}",
+            msg(
+                "pf2e.etch.in_progress",
+                "{item} has an etch in progress ({etching}); finish it first: pf2e finish {item}",
+                item=item_id,
+                etching=etching_text(etching),
+            ),
         )
 
 
@@ -126,8 +173,14 @@ def check_crafter_free(state: State, by: str, skip: str | None = None) -> None:
         if name != skip and etching is not None and etching["by"] == by:
             raise RuleViolation(
                 "PF2E-ETCH-2",
-                f"{by} is already etching {etching['rune']} on "
-                f"{name}; one rune at a time: pf2e finish {name}",
+                msg(
+                    "pf2e.etch.crafter_busy",
+                    "{by} is already etching {rune} on {item}; one rune at a time: pf2e finish "
+                    "{item}",
+                    by=by,
+                    rune=Term("pf2e.rune", etching["rune"]),
+                    item=name,
+                ),
             )
 
 
@@ -157,17 +210,37 @@ def check_etcher(
     require(
         rune_id in who["formulas"],
         "PF2E-ETCH-1",
-        f"{by} has no formula for {rune_id}; add it: pf2e formula add {by} {rune_id}",
+        msg(
+            "pf2e.etch.no_formula",
+            "{by} has no formula for {rune}; add it: pf2e formula add {by} {rune_id}",
+            by=by,
+            rune=Term("pf2e.rune", rune_id),
+            rune_id=rune_id,
+        ),
     )
     require(
         level is None or who["level"] >= level,
         "PF2E-ETCH-1",
-        f"{by} is level {who['level']}, below {rune_id}'s level {level}",
+        msg(
+            "pf2e.etch.level_too_low",
+            "{by} is level {level}, below {rune}'s level {rune_level}",
+            by=by,
+            level=who["level"],
+            rune=Term("pf2e.rune", rune_id),
+            rune_level=level,
+        ),
     )
     require(
         crafting is None or rules.rank_at_least(who["crafting"], crafting),
         "PF2E-ETCH-1",
-        f"{by} is {who['crafting']} in Crafting; etching {rune_id} needs {crafting}",
+        msg(
+            "pf2e.etch.rank_too_low",
+            "{by} is {rank} in Crafting; etching {rune} needs {needed}",
+            by=by,
+            rank=Term("pf2e.rank", who["crafting"]),
+            rune=Term("pf2e.rune", rune_id),
+            needed=Term("pf2e.rank", str(crafting)),
+        ),
     )
 
 
@@ -239,10 +312,19 @@ def check_invest(state: State, item_id: str, by: str) -> None:
     require(
         record["invested_trait"],
         "PF2E-INVEST-1",
-        f"{item_id} ({record['name']}) has no invested trait: only armor with runes is invested",
+        msg(
+            "pf2e.invest.no_trait",
+            "{item} ({name}) has no invested trait: only armor with runes is invested",
+            item=item_id,
+            name=record["name"],
+        ),
     )
     check_holds(state, by, item_id, "PF2E-INVEST-1")
-    require(not record["invested"], "PF2E-INVEST-1", f"{by} has already invested {item_id}")
+    require(
+        not record["invested"],
+        "PF2E-INVEST-1",
+        msg("pf2e.invest.already", "{by} has already invested {item}", by=by, item=item_id),
+    )
 
 
 def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
@@ -261,14 +343,31 @@ def check_activation(state: State, item_id: str, rune_id: str, by: str) -> None:
     require(
         rune_id in active,
         "PF2E-ACT-1",
-        f"{item_id} has no active {rune_id} rune "
-        f"(active: {', '.join(active) or 'none'}; dormant: {', '.join(dormant) or 'none'})",
+        msg(
+            "pf2e.activate.not_active",
+            "{item} has no active {rune} rune (active: {active}; dormant: {dormant})",
+            item=item_id,
+            rune=Term("pf2e.rune", rune_id),
+            active=_runes_or_none(active),
+            dormant=_runes_or_none(dormant),
+        ),
     )
     require(
         record["invested"] or not record["invested_trait"],
         "PF2E-INVEST-1",
-        f"{item_id} must be invested before its runes work: pf2e invest {item_id} --by {by}",
+        msg(
+            "pf2e.activate.not_invested",
+            "{item} must be invested before its runes work: pf2e invest {item} --by {by}",
+            item=item_id,
+            by=by,
+        ),
     )
+
+
+def _runes_or_none(ids: list[str]) -> Listed | Msg:
+    if ids:
+        return Listed(tuple(Term("pf2e.rune", i) for i in ids), "comma")
+    return msg("pf2e.runes.none_word", "none")
 
 
 def _active(runes: list[str], dormant: list[str]) -> list[str]:

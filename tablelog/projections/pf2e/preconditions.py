@@ -38,10 +38,12 @@ from tablelog.projections.pf2e.checks import (
     check_no_etching,
     etching_text,
     item,
+    nobody,
 )
 from tablelog.projections.pf2e.entities import Item
 from tablelog.rules.core import RuleViolation, require
-from tablelog.rules.pf2e.runesets import no_slot_text, without_one
+from tablelog.rules.pf2e.runesets import holds_no_rune_text, no_slot_text, without_one
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__: list[str] = []
 
@@ -57,7 +59,12 @@ def _formula_learned(state: State, e: FormulaLearned) -> None:
     require(
         e.rune not in who["formulas"],
         "PF2E-FORMULA-1",
-        f"{e.character} already has the formula for {e.rune}",
+        msg(
+            "pf2e.formula.known",
+            "{character} already has the formula for {rune}",
+            character=e.character,
+            rune=Term("pf2e.rune", e.rune),
+        ),
     )
 
 
@@ -75,12 +82,22 @@ def _item_given(state: State, e: ItemGiven) -> None:
     require(
         record["owner"] == e.giver,
         "PF2E-ETCH-1",
-        f"{e.item} is held by {record['owner'] or 'nobody'}, not {e.giver or 'nobody'}",
+        msg(
+            "pf2e.give.held_by_other",
+            "{item} is held by {owner}, not {giver}",
+            item=e.item,
+            owner=nobody(record["owner"]),
+            giver=nobody(e.giver),
+        ),
     )
     require(
         record["etching"] is None,
         "PF2E-ETCH-1",
-        f"{e.item} has an etch in progress: the crafter must hold it throughout",
+        msg(
+            "pf2e.give.etching",
+            "{item} has an etch in progress: the crafter must hold it throughout",
+            item=e.item,
+        ),
     )
 
 
@@ -95,7 +112,13 @@ def _rune_etched(state: State, e: RuneEtched) -> None:
     etching = item(state, e.item)["etching"]
     if etching is not None and etching != {"rune": e.rune, "by": e.by}:
         raise RuleViolation(
-            "PF2E-ETCH-2", f"{e.item} has another etch in progress ({etching_text(etching)})"
+            "PF2E-ETCH-2",
+            msg(
+                "pf2e.etch.another_in_progress",
+                "{item} has another etch in progress ({etching})",
+                item=e.item,
+                etching=etching_text(etching),
+            ),
         )
     check_etcher(state, e.item, e.rune, e.level, e.by, e.crafting)
     if e.sheet is not None:
@@ -110,7 +133,13 @@ def _check_etched_item(record: Item, e: RuneEtched) -> None:
     if e.replaces is not None and e.replaces not in held:
         raise RuleViolation(
             "PF2E-PROP-1" if is_property else "PF2E-FUND-1",
-            f"{e.item} no longer holds {e.replaces}, which {e.rune} upgrades",
+            msg(
+                "pf2e.etch.replaced_gone",
+                "{item} no longer holds {replaces}, which {rune} upgrades",
+                item=e.item,
+                replaces=Term("pf2e.rune", e.replaces),
+                rune=Term("pf2e.rune", e.rune),
+            ),
         )
     if is_property and e.replaces is None:
         _require_slot(record, e.item, e.rune)
@@ -120,7 +149,7 @@ def _check_etched_item(record: Item, e: RuneEtched) -> None:
         _before(e.sheet, [e.rune], [e.replaces]),
         e.sheet,
         "PF2E-ETCH-1",
-        f"{e.rune} was etched",
+        msg("pf2e.dep.etched", "{rune} was etched", rune=Term("pf2e.rune", e.rune)),
     )
 
 
@@ -135,7 +164,13 @@ def _rune_transferred(state: State, e: RuneTransferred) -> None:
     target = item(state, e.target)
     if e.swap is None and (e.rune in e.target_sheet.property or e.rune in e.target_sheet.dormant):
         _require_slot(target, e.target, e.rune)
-    what = f"{e.rune} was moved from {e.source} to {e.target}"
+    what = msg(
+        "pf2e.dep.moved",
+        "{rune} was moved from {source} to {target}",
+        rune=Term("pf2e.rune", e.rune),
+        source=e.source,
+        target=e.target,
+    )
     _require_runes(
         e.source,
         item(state, e.source)["runes"],
@@ -164,11 +199,20 @@ def _transfer_failed(state: State, e: RuneTransferFailed) -> None:
 @precondition(RunestoneCracked)
 def _runestone_cracked(state: State, e: RunestoneCracked) -> None:
     record = item(state, e.item)
-    require(record["category"] == "runestone", "PF2E-STONE-1", f"{e.item} is not a runestone")
+    require(
+        record["category"] == "runestone",
+        "PF2E-STONE-1",
+        msg("pf2e.stone.not_a_runestone", "{item} is not a runestone", item=e.item),
+    )
     require(
         not record["runes"],
         "PF2E-STONE-1",
-        f"{e.item} still holds {', '.join(record['runes'])}: only an empty runestone cracks",
+        msg(
+            "pf2e.stone.not_empty",
+            "{item} still holds {runes}: only an empty runestone cracks",
+            item=e.item,
+            runes=_runes_listed(record["runes"]),
+        ),
     )
 
 
@@ -184,12 +228,7 @@ def _rune_activated(state: State, e: RuneActivated) -> None:
 
 def _require_held(state: State, item_id: str, rune: str, rule: str) -> None:
     held = item(state, item_id)["runes"]
-    require(
-        rune in held,
-        rule,
-        f"{item_id} holds no {rune} rune "
-        f"({'it holds ' + ', '.join(held) if held else 'it holds no runes'})",
-    )
+    require(rune in held, rule, holds_no_rune_text(item_id, rune, held))
 
 
 def _require_slot(record: Item, item_id: str, rune: str) -> None:
@@ -217,16 +256,27 @@ def _before(
 
 
 def _require_runes(
-    item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet, rule: str, what: str
+    item_id: str, held: Sequence[str], before: Sequence[str], sheet: ItemSheet, rule: str, what: Msg
 ) -> None:
     """Refuse when the item no longer holds the runes the event was decided on."""
     if Counter(held) != Counter(before):
         raise RuleViolation(
             rule,
-            f"{what} when {item_id} held {_runes_text(before)}, making it "
-            f"{sheet.name}; it holds {_runes_text(held)} now",
+            msg(
+                "pf2e.dep.runes_changed",
+                "{what} when {item} held {before}, making it {name}; it holds {held} now",
+                what=what,
+                item=item_id,
+                before=_runes_text(before),
+                name=sheet.name,
+                held=_runes_text(held),
+            ),
         )
 
 
-def _runes_text(ids: Sequence[str]) -> str:
-    return ", ".join(ids) if ids else "no runes"
+def _runes_listed(ids: Sequence[str]) -> Listed:
+    return Listed(tuple(Term("pf2e.rune", i) for i in ids), "comma")
+
+
+def _runes_text(ids: Sequence[str]) -> Listed | Msg:
+    return _runes_listed(ids) if ids else msg("pf2e.runes.none", "no runes")

@@ -28,7 +28,7 @@ from tablelog.events.saga import (
 from tablelog.projections.core import RuleViolation, State, precondition, require
 from tablelog.projections.saga.entities import Unit, effect_kind, unit_of
 from tablelog.projections.saga.units import vitals_told
-from tablelog.text import msg
+from tablelog.text import Msg, msg
 
 __all__: list[str] = []
 
@@ -65,7 +65,7 @@ def _can_apply(state: State, e: EffectApplied) -> None:
         )
 
 
-def _hp_stays_above_floor(unit: Unit, name: str, lost: int, what: str) -> None:
+def _hp_stays_above_floor(unit: Unit, name: str, lost: int, what: Msg) -> None:
     told = msg(
         "saga.hp.floor_told",
         "{name} has {hp} HP and an HP floor of {floor}",

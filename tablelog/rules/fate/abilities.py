@@ -17,6 +17,7 @@ from tablelog.rules.fate.grades import Grade
 from tablelog.rules.fate.mods import NPMods
 from tablelog.rules.fate.phantasm import PLUS_MP, effective_plusses, type_targets
 from tablelog.rules.fate.text import count
+from tablelog.text import msg
 
 __all__ = [
     "PlusUse",
@@ -70,12 +71,19 @@ def attack_plus_use(grade: Grade, mods: NPMods) -> PlusUse:
         대상이 '대군 보구' 만큼으로 증가, 마력 소모는 증가하지 않습니다); FATE-NP-13.
     """
     plusses = effective_plusses(grade)
-    require(plusses > 0, "FATE-NP-13", f"an NP of grade {grade} has no + to use")
+    require(
+        plusses > 0,
+        "FATE-NP-13",
+        msg("fate.plus.none", "an NP of grade {grade} has no + to use", grade=str(grade)),
+    )
     require(
         mods.plus_abilities,
         "FATE-NP-13",
-        "--use-plus does nothing for this NP: an attack NP uses its + only through a +"
-        " ability (widen, plus-hp or plus-mp)",
+        msg(
+            "fate.plus.no_ability",
+            "--use-plus does nothing for this NP: an attack NP uses its + only through a +"
+            " ability (widen, plus-hp or plus-mp)",
+        ),
     )
     mp = 0 if mods.plus_mp is None or mods.piercing else (mods.plus_mp - PLUS_MP) * plusses
     targets = type_targets(mods.widen) if mods.widen else None
@@ -132,7 +140,11 @@ def familiar_mp(mods: NPMods, units: int) -> tuple[int, str]:
     Source: 노블 판타즘 5-2.⑨ ([소환] 5점의 마력을 소모해 사역마를 소환 … 숫자 제한 없이 …
         유지마력을 소모하지 않지만; [지원] 소환에 필요한 마력이 2점 감소); FATE-NP-11, FATE-NP-13.
     """
-    require(units >= 1, "FATE-NP-11", f"--units {units}: summon at least 1 familiar")
+    require(
+        units >= 1,
+        "FATE-NP-11",
+        msg("fate.familiar.none", "--units {units}: summon at least 1 familiar", units=units),
+    )
     base = mods.familiar_mp or 0
     each = max(0, base - mods.familiar_discount)
     return each * units, (
@@ -152,7 +164,12 @@ def shots_mp(mods: NPMods, times: int) -> tuple[int, str]:
     require(
         1 <= times <= mods.shots,
         "FATE-NP-13",
-        f"{count(times, 'shot')} asked; this NP fires 1 to {mods.shots} in one judgment",
+        msg(
+            "fate.shot.too_many",
+            "{shots} asked; this NP fires 1 to {most} in one judgment",
+            shots=count(times, "shot"),
+            most=mods.shots,
+        ),
     )
     per = mods.shot_mp or 0
     return per * times, f"{per} x {count(times, 'shot')} = {per * times}"

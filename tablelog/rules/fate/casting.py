@@ -14,6 +14,7 @@ import attrs
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import KINDS
 from tablelog.rules.fate.text import count, listing
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "TIMING",
@@ -33,6 +34,8 @@ __all__ = [
     "curse_tiles_after_anti_magic",
     "check_buff_tiles",
     "check_buff_held",
+    "kind_term",
+    "kinds_listing",
 ]
 
 TIMING = {"attack": "with", "defense": "before", "heal": "after", "buff": "after", "curse": "after"}
@@ -45,21 +48,42 @@ MP_PER_TILE = 2
 """MP paid for each tile taken from the pool, whatever the grade (FATE-CAST-3)."""
 
 
-def check_kind(kind: str, rule_id: str = "FATE-CAST-1", what: str = "kind") -> str:
+def check_kind(kind: str, rule_id: str = "FATE-CAST-1", what: Msg | str | None = None) -> str:
     """Return ``kind`` if it is one of the five kinds of magic.
 
     Args:
         kind: The kind as typed (``attack``).
         rule_id: The rule to refuse with (a crest's stored spell: FATE-CC-10).
-        what: What the kind is of, for the message (``stored spell kind``).
+        what: What the kind is of, for the message (``stored spell kind``; default ``kind``).
 
     Raises:
         RuleViolation: ``rule_id`` for any other word.
 
     Source: 코드 캐스트 2. (공격, 방어, 회복, 버프, 저주); FATE-CAST-1.
     """
-    require(kind in KINDS, rule_id, f"unknown {what} {kind}: a kind is {listing(KINDS, 'or')}")
+    if kind not in KINDS:
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "fate.kind.unknown",
+                "unknown {what} {kind}: a kind is {kinds}",
+                what=msg("fate.what.kind", "kind") if what is None else what,
+                kind=kind,
+                kinds=kinds_listing(KINDS, "or"),
+            ),
+        )
     return kind
+
+
+def kind_term(kind: str) -> Term:
+    """Return a kind of magic (``attack``, ``np-defense`` …) as a game term."""
+    return Term("fate.kind", kind)
+
+
+def kinds_listing(kinds: Iterable[str], last: str = "and", empty: Msg | None = None) -> Msg:
+    """Return kinds of magic listed as game terms (``attack, heal or curse``)."""
+    terms = [kind_term(k) for k in kinds]
+    return listing(terms, last) if empty is None else listing(terms, last, empty)
 
 
 def check_cast(
@@ -90,27 +114,63 @@ def check_cast(
         2. (보유하고 있는 마술의 판정은 …); FATE-CAST-1, FATE-CAST-2, FATE-CC-7, FATE-CC-10.
     """
     check_kind(kind)
-    allowed = listing([k for k in KINDS if k in powers], empty="nothing")
-    limit = f"the {kind} spell stored in the crest" if crest else f"the caster's {kind} power"
+    term = kind_term(kind)
+    allowed = kinds_listing([k for k in KINDS if k in powers], empty=msg("fate.nothing", "nothing"))
+    limit = (
+        msg("fate.cast.limit_crest", "the {kind} spell stored in the crest", kind=term)
+        if crest
+        else msg("fate.cast.limit_power", "the caster's {kind} power", kind=term)
+    )
     enabling = "FATE-CC-10" if crest else "FATE-CC-7"
     require(
         kind in powers,
         enabling,
-        f"cannot cast {kind} from the crest: it stores {allowed}"
+        msg(
+            "fate.cast.not_stored",
+            "cannot cast {kind} from the crest: it stores {allowed}",
+            kind=term,
+            allowed=allowed,
+        )
         if crest
-        else f"cannot cast {kind}: the caster may cast {allowed}",
+        else msg(
+            "fate.cast.not_enabled",
+            "cannot cast {kind}: the caster may cast {allowed}",
+            kind=term,
+            allowed=allowed,
+        ),
     )
-    require(powers[kind] >= 1, enabling, f"cannot cast {kind}: {limit} is 0")
+    require(
+        powers[kind] >= 1,
+        enabling,
+        msg("fate.cast.power_zero", "cannot cast {kind}: {limit} is 0", kind=term, limit=limit),
+    )
     require(
         1 <= grade <= powers[kind],
         "FATE-CAST-2",
-        f"{kind} grade {grade} is outside 1..{powers[kind]} ({limit})",
+        msg(
+            "fate.cast.grade_range",
+            "{kind} grade {grade} is outside {low}..{high} ({limit})",
+            kind=term,
+            grade=grade,
+            low=1,
+            high=powers[kind],
+            limit=limit,
+        ),
     )
-    require(tiles >= 1, "FATE-CAST-2", f"a cast takes at least 1 tile, not {tiles}")
+    require(
+        tiles >= 1,
+        "FATE-CAST-2",
+        msg("fate.cast.no_tile", "a cast takes at least 1 tile, not {tiles}", tiles=tiles),
+    )
     require(
         tiles <= tiles_left,
         "FATE-CAST-2",
-        f"{count(tiles, 'tile')} asked, {count(tiles_left, 'tile')} left in the pool",
+        msg(
+            "fate.cast.tiles_left",
+            "{asked} asked, {left} left in the pool",
+            asked=count(tiles, "tile"),
+            left=count(tiles_left, "tile"),
+        ),
     )
 
 
@@ -146,11 +206,24 @@ def deal_tiles(tiles: int, targets: list[str]) -> dict[str, int]:
     Source: decision (docs/fate.md), FATE-CAST-2.
     """
     twice = [name for i, name in enumerate(targets) if name in targets[:i]]
-    require(not twice, "FATE-CAST-2", f"{listing(dict.fromkeys(twice))} named twice as a target")
+    require(
+        not twice,
+        "FATE-CAST-2",
+        msg(
+            "fate.target.twice",
+            "{names} named twice as a target",
+            names=listing(dict.fromkeys(twice)),
+        ),
+    )
     require(
         len(targets) <= tiles,
         "FATE-CAST-2",
-        f"{count(len(targets), 'target')} but only {count(tiles, 'tile')}",
+        msg(
+            "fate.cast.more_targets",
+            "{targets} but only {tiles}",
+            targets=count(len(targets), "target"),
+            tiles=count(tiles, "tile"),
+        ),
     )
     return {
         name: tiles // len(targets) + (1 if i < tiles % len(targets) else 0)
@@ -269,7 +342,12 @@ def check_buff_tiles(per_target: Mapping[str, int], chanted: bool) -> None:
         require(
             tiles <= 1,
             "FATE-CAST-7",
-            f"{count(tiles, 'buff tile')} on {name}: one per target unless chanted (FATE-CHANT-4)",
+            msg(
+                "fate.buff.one_per_target",
+                "{tiles} on {name}: one per target unless chanted (FATE-CHANT-4)",
+                tiles=count(tiles, "buff tile"),
+                name=name,
+            ),
         )
 
 
@@ -296,10 +374,20 @@ def check_buff_held(name: str, effects: Iterable[Mapping[str, Any]], chanted: bo
     for effect in effects:
         if effect["kind"] == "buff" and not effect.get("chanted", False):
             left = effect["turns_left"]
-            until = "until the battle ends" if left is None else count(left, "turn") + " left"
+            until = (
+                msg("fate.buff.until_battle_ends", "until the battle ends")
+                if left is None
+                else msg("fate.buff.turns_left", "{turns} left", turns=count(left, "turn"))
+            )
             raise RuleViolation(
                 "FATE-CAST-7",
-                f"{name} already holds a buff tile (effect #{effect['id']} from"
-                f" {effect['source']}, {until}): one un-chanted buff tile per target;"
-                " chant to raise several (FATE-CHANT-4)",
+                msg(
+                    "fate.buff.held",
+                    "{name} already holds a buff tile (effect #{effect} from {source}, {until}):"
+                    " one un-chanted buff tile per target; chant to raise several (FATE-CHANT-4)",
+                    name=name,
+                    effect=effect["id"],
+                    source=effect["source"],
+                    until=until,
+                ),
             )

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from tablelog.rules.core import require
-from tablelog.rules.fate.casting import check_kind
+from tablelog.rules.fate.casting import check_kind, kind_term, kinds_listing
 from tablelog.rules.fate.grades import KINDS, Grade
 from tablelog.rules.fate.text import count, listing, shown
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "ELEMENTS",
@@ -27,6 +28,9 @@ __all__ = [
     "check_stored_spells",
     "CREST_CAST_HP",
     "EX_POWER",
+    "attribute_term",
+    "STORED_KIND",
+    "crest_stores_none",
 ]
 
 ELEMENTS: dict[str, tuple[tuple[str, int], tuple[str, int]]] = {
@@ -67,10 +71,19 @@ def normalize_attribute(name: str) -> str:
     require(
         key in ELEMENTS or key in SPECIAL,
         "FATE-CC-7",
-        f"unknown attribute {name} (earth, water, fire, wind, ether, hollow or none;"
-        " or 지 수 화 풍 공 허 무)",
+        msg(
+            "fate.attribute.unknown",
+            "unknown attribute {name} (earth, water, fire, wind, ether, hollow or none;"
+            " or 지 수 화 풍 공 허 무)",
+            name=name,
+        ),
     )
     return key
+
+
+def attribute_term(name: str) -> Term:
+    """Return an attribute (``fire``, ``hollow`` …) as a game term."""
+    return Term("fate.attribute", name)
 
 
 def circuit_cost(stat: str, grade: Grade) -> int:
@@ -88,13 +101,34 @@ def circuit_cost(stat: str, grade: Grade) -> int:
 
     Source: 코드 캐스트 1.1 (* 기본적으로 E 등급은 1점 …); FATE-CC-2, FATE-CC-3.
     """
-    require(grade.letter != "F", "FATE-CC-2", f"circuit {stat} {grade} is below E")
-    require(grade.plusses <= 1, "FATE-CC-3", f"circuit {stat} {grade}: only a single + is allowed")
+    term = Term("fate.stat", stat)
+    require(
+        grade.letter != "F",
+        "FATE-CC-2",
+        msg(
+            "fate.circuit.below_e", "circuit {stat} {grade} is below E", stat=term, grade=str(grade)
+        ),
+    )
+    require(
+        grade.plusses <= 1,
+        "FATE-CC-3",
+        msg(
+            "fate.circuit.one_plus",
+            "circuit {stat} {grade}: only a single + is allowed",
+            stat=term,
+            grade=str(grade),
+        ),
+    )
     if grade.plusses:
         require(
             grade.letter in _PLUS_COST,
             "FATE-CC-3",
-            f"circuit {stat} {grade}: only C, B and A take a +",
+            msg(
+                "fate.circuit.plus_letters",
+                "circuit {stat} {grade}: only C, B and A take a +",
+                stat=term,
+                grade=str(grade),
+            ),
         )
         return grade.value + _PLUS_COST[grade.letter]
     return 10 if grade.is_ex else grade.value
@@ -112,13 +146,29 @@ def crest_cost(grade: Grade) -> int:
     Source: 코드 캐스트 1.1 (마술 각인은 F 등급에서 A 등급까지; C, B, A 등급은 +등급이 붙을 수
         있으며, 각각 1점, 2점, 3점의 추가 점수); FATE-CC-2, FATE-CC-3.
     """
-    require(not grade.is_ex, "FATE-CC-2", f"magic crest {grade} is above A")
-    require(grade.plusses <= 1, "FATE-CC-3", f"magic crest {grade}: only a single + is allowed")
+    require(
+        not grade.is_ex,
+        "FATE-CC-2",
+        msg("fate.crest.above_a", "magic crest {grade} is above A", grade=str(grade)),
+    )
+    require(
+        grade.plusses <= 1,
+        "FATE-CC-3",
+        msg(
+            "fate.crest.one_plus",
+            "magic crest {grade}: only a single + is allowed",
+            grade=str(grade),
+        ),
+    )
     if grade.plusses:
         require(
             grade.letter in _PLUS_COST,
             "FATE-CC-3",
-            f"magic crest {grade}: only C, B and A take a +",
+            msg(
+                "fate.crest.plus_letters",
+                "magic crest {grade}: only C, B and A take a +",
+                grade=str(grade),
+            ),
         )
         return grade.value + _PLUS_COST[grade.letter]
     return grade.value
@@ -140,16 +190,32 @@ def attribute_cost(attributes: Iterable[str]) -> int:
     Source: 코드 캐스트 1.1 (마술 속성 … 1 + 2 + 3 + 4점; 허/무 10점); FATE-CC-4, FATE-CC-8.
     """
     names = list(attributes)
-    require(names, "FATE-CC-2", "a master starts with one attribute; none given")
+    require(
+        names,
+        "FATE-CC-2",
+        msg("fate.attribute.none_given", "a master starts with one attribute; none given"),
+    )
     twice = [name for i, name in enumerate(names) if name in names[:i]]
-    require(not twice, "FATE-CC-2", f"{listing(dict.fromkeys(twice))} given twice as an attribute")
+    require(
+        not twice,
+        "FATE-CC-2",
+        msg(
+            "fate.attribute.twice",
+            "{names} given twice as an attribute",
+            names=listing(attribute_term(n) for n in dict.fromkeys(twice)),
+        ),
+    )
     special = [a for a in names if a in SPECIAL]
     if special:
         require(
             len(names) == 1,
             "FATE-CC-8",
-            f"{special[0]} stands alone: it cannot be combined with"
-            f" {listing(n for n in names if n != special[0])}",
+            msg(
+                "fate.attribute.stands_alone",
+                "{special} stands alone: it cannot be combined with {others}",
+                special=attribute_term(special[0]),
+                others=listing(attribute_term(n) for n in names if n != special[0]),
+            ),
         )
         return 10
     n = len(names)
@@ -179,7 +245,13 @@ def cc_cost_breakdown(
     require(
         total <= budget,
         "FATE-CC-1",
-        f"the build costs {count(total, 'CC point')} ({shown(costs)}); the budget is {budget}",
+        msg(
+            "fate.cc.over_budget",
+            "the build costs {cost} ({costs}); the budget is {budget}",
+            cost=count(total, "CC point"),
+            costs=shown(costs, kind="fate.stat"),
+            budget=budget,
+        ),
     )
     return {**costs, "total": total, "budget": budget}
 
@@ -221,11 +293,25 @@ def kind_powers(power: int, attributes: Iterable[str], none_kind: str | None) ->
         require(
             none_kind in KINDS,
             "FATE-CC-8",
-            f"attribute none needs --none-kind, one of {listing(KINDS, 'or')}"
-            + (f", not {none_kind}" if none_kind else ""),
+            msg(
+                "fate.attribute.none_needs_kind",
+                "attribute none needs --none-kind, one of {kinds}{given}",
+                kinds=kinds_listing(KINDS, "or"),
+                given=msg("fate.attribute.not_kind", ", not {kind}", kind=none_kind)
+                if none_kind
+                else "",
+            ),
         )
         return {str(none_kind): power + 3}
-    require(none_kind is None, "FATE-CC-8", f"--none-kind {none_kind} needs the attribute none")
+    require(
+        none_kind is None,
+        "FATE-CC-8",
+        msg(
+            "fate.attribute.kind_needs_none",
+            "--none-kind {kind} needs the attribute none",
+            kind=none_kind,
+        ),
+    )
     if "hollow" in names:
         return dict.fromkeys(KINDS, power)
     shifts: dict[str, int] = {}
@@ -257,16 +343,39 @@ def check_stored_spells(crest: Grade, stored: Mapping[str, int]) -> None:
     Source: 코드 캐스트 1.1 4) ([마술각인의 등급×2] …); FATE-CC-10 (decision on the two figures).
     """
     for kind, grade in stored.items():
-        check_kind(kind, "FATE-CC-10", "stored spell kind")
-        require(crest.value >= 1, "FATE-CC-10", f"crest {crest} stores no spells")
+        check_kind(kind, "FATE-CC-10", STORED_KIND)
+        require(crest.value >= 1, "FATE-CC-10", crest_stores_none(str(crest)))
         require(
             1 <= grade <= crest.value,
             "FATE-CC-10",
-            f"stored {kind} grade {grade} is outside 1..{crest.value} (crest {crest})",
+            msg(
+                "fate.crest.stored_grade_range",
+                "stored {kind} grade {grade} is outside {low}..{high} (crest {crest})",
+                kind=kind_term(kind),
+                grade=grade,
+                low=1,
+                high=crest.value,
+                crest=str(crest),
+            ),
         )
     total = sum(stored.values())
     require(
         total <= 2 * crest.value,
         "FATE-CC-10",
-        f"stored spells total {count(total, 'grade')}; crest {crest} holds {2 * crest.value}",
+        msg(
+            "fate.crest.stored_total",
+            "stored spells total {total}; crest {crest} holds {most}",
+            total=count(total, "grade"),
+            crest=str(crest),
+            most=2 * crest.value,
+        ),
     )
+
+
+STORED_KIND = msg("fate.what.stored_kind", "stored spell kind")
+"""What a crest's stored spell kind is, in a refusal of it (FATE-CC-10)."""
+
+
+def crest_stores_none(crest: object) -> Msg:
+    """Return ``crest F stores no spells`` (FATE-CC-10)."""
+    return msg("fate.crest.stores_none", "crest {crest} stores no spells", crest=crest)

@@ -15,6 +15,7 @@ import re
 import attrs
 
 from tablelog.rules.core import RuleViolation
+from tablelog.text import Msg, msg
 
 __all__ = ["Grade", "parse_grade", "grade_number", "LETTER_VALUES", "KINDS"]
 
@@ -87,8 +88,12 @@ def parse_grade(text: str) -> Grade:
     if match is None:
         raise RuleViolation(
             "FATE-CC-2",
-            f"{text} is not a grade: give E, D, C, B, A or EX (or the number 1 to 5),"
-            " with up to three +",
+            msg(
+                "fate.grade.not_a_grade",
+                "{text} is not a grade: give E, D, C, B, A or EX (or the number 1 to 5),"
+                " with up to three +",
+                text=text,
+            ),
         )
     letter = _LETTER_OF.get(match.group(1), match.group(1))
     return Grade(letter, len(match.group(2)))
@@ -98,7 +103,7 @@ MAX_GRADE_NUMBER = 1000
 """The largest grade number taken (the seed's grades are 1 to 5, EX 7): any larger is a typo."""
 
 
-def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None) -> int:
+def grade_number(text: str | int, rule_id: str, what: Msg | str, ex: int | None = None) -> int:
     """Return the number of a grade given as a number (``3``) or a letter (``C`` = 3).
 
     Where a rule counts grades as numbers (a cast's grade, anti-magic, a stored spell), the
@@ -107,7 +112,7 @@ def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None
     Args:
         text: The grade as typed, or already a number.
         rule_id: The rule ID to refuse with.
-        what: What the grade is of, for the message (``"anti-magic"``).
+        what: What the grade is of, for the message (``msg(…, "anti-magic")``).
         ex: The number EX stands for here (a cast: 7, FATE-CC-5), or None if EX has none.
 
     Returns:
@@ -122,24 +127,52 @@ def grade_number(text: str | int, rule_id: str, what: str, ex: int | None = None
     raw = str(text).strip()
     if isinstance(text, int) or _NUMBER.match(raw):
         if len(raw.lstrip("+-0")) > len(str(MAX_GRADE_NUMBER)):  # not even converted
-            raise RuleViolation(rule_id, f"{what} {raw[:24]} is over {MAX_GRADE_NUMBER}")
+            raise RuleViolation(rule_id, _over(what, raw[:24]))
         number = int(raw)
         if number < 0:
-            raise RuleViolation(rule_id, f"{what} {number} is below 0")
+            raise RuleViolation(
+                rule_id,
+                msg(
+                    "fate.grade.below_zero", "{what} {number} is below 0", what=what, number=number
+                ),
+            )
         if number > MAX_GRADE_NUMBER:
-            raise RuleViolation(rule_id, f"{what} {number} is over {MAX_GRADE_NUMBER}")
+            raise RuleViolation(rule_id, _over(what, number))
         return number
     match = _GRADE.match(raw.upper())
-    ex_text = f" or EX ({ex})" if ex is not None else ""
     if match is not None and match.group(1) == "EX" and ex is None:
-        raise RuleViolation(rule_id, f"{what} EX has no number in the rules: give a number")
-    if match is None:
         raise RuleViolation(
             rule_id,
-            f"{what} {raw} is not a grade: give a number or a letter E, D, C, B, A{ex_text}",
+            msg(
+                "fate.grade.ex_no_number",
+                "{what} EX has no number in the rules: give a number",
+                what=what,
+            ),
+        )
+    if match is None:
+        ex_text = msg("fate.grade.or_ex", " or EX ({ex})", ex=ex) if ex is not None else ""
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "fate.grade.not_a_number",
+                "{what} {raw} is not a grade: give a number or a letter E, D, C, B, A{ex_text}",
+                what=what,
+                raw=raw,
+                ex_text=ex_text,
+            ),
         )
     if match.group(1) == "EX":
         assert ex is not None
         return ex
     head = match.group(1)
     return int(head) if head.isdigit() else LETTER_VALUES[head]
+
+
+def _over(what: Msg | str, shown: object) -> Msg:
+    return msg(
+        "fate.grade.over_max",
+        "{what} {number} is over {most}",
+        what=what,
+        number=shown,
+        most=MAX_GRADE_NUMBER,
+    )

@@ -56,6 +56,7 @@ import attrs
 
 from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.text import listing
+from tablelog.text import Listed, Term, msg
 
 __all__ = [
     "NPMods",
@@ -161,11 +162,11 @@ MOD_KEYS = tuple(MODS)
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 _FITS = {
-    "attack": "an attack NP",
-    "field": "a bounded field",
-    "army": "an army",
-    "marble": "a bounded field or an army",
-    "always-defense": "an always-active defensive NP",
+    "attack": msg("fate.mod.fits_attack", "an attack NP"),
+    "field": msg("fate.mod.fits_field", "a bounded field"),
+    "army": msg("fate.mod.fits_army", "an army"),
+    "marble": msg("fate.mod.fits_marble", "a bounded field or an army"),
+    "always-defense": msg("fate.mod.fits_always_defense", "an always-active defensive NP"),
 }
 
 
@@ -189,18 +190,38 @@ def _as_int(key: str, value: ModValue, minimum: int) -> int:
             number = int(text)
         except ValueError:
             raise RuleViolation(
-                "FATE-NP-13", f"modifier {key}={value} needs a whole number (e.g. {key}=-2)"
+                "FATE-NP-13",
+                msg(
+                    "fate.mod.not_a_number",
+                    "modifier {key}={value} needs a whole number (e.g. {key}=-2)",
+                    key=key,
+                    value=value,
+                ),
             ) from None
     require(
         -MOD_LIMIT <= number <= MOD_LIMIT,
         "FATE-NP-13",
-        f"modifier {key}={text[:20]}: a number from -{MOD_LIMIT} to {MOD_LIMIT}",
+        msg(
+            "fate.mod.out_of_range",
+            "modifier {key}={value}: a number from -{most} to {most}",
+            key=key,
+            value=text[:20],
+            most=MOD_LIMIT,
+        ),
     )
     require(
         number >= minimum,
         "FATE-NP-13",
-        f"modifier {key}={number} is below {minimum}"
-        + (": an NP hits at least one target" if key == "targets" else ""),
+        msg(
+            "fate.mod.below_minimum",
+            "modifier {key}={value} is below {minimum}{why}",
+            key=key,
+            value=number,
+            minimum=minimum,
+            why=msg("fate.mod.one_target", ": an NP hits at least one target")
+            if key == "targets"
+            else "",
+        ),
     )
     return number
 
@@ -209,13 +230,32 @@ def _as_flag(key: str, value: ModValue) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    require(text in _TRUE | _FALSE, "FATE-NP-13", f"modifier {key}={value} needs true or false")
+    require(
+        text in _TRUE | _FALSE,
+        "FATE-NP-13",
+        msg(
+            "fate.mod.not_a_flag",
+            "modifier {key}={value} needs true or false",
+            key=key,
+            value=value,
+        ),
+    )
     return text in _TRUE
 
 
 def _as_choice(key: str, value: ModValue, choices: tuple[str, ...]) -> str:
     text = str(value).strip().lower()
-    require(text in choices, "FATE-NP-13", f"modifier {key}={value}: use {listing(choices, 'or')}")
+    require(
+        text in choices,
+        "FATE-NP-13",
+        msg(
+            "fate.mod.not_a_choice",
+            "modifier {key}={value}: use {choices}",
+            key=key,
+            value=value,
+            choices=listing(choices, "or"),
+        ),
+    )
     return text
 
 
@@ -233,7 +273,13 @@ def typed_mods(mods: Mapping[str, ModValue]) -> dict[str, ModValue]:
         spec = MODS.get(key)
         if spec is None:
             raise RuleViolation(
-                "FATE-NP-13", f"unknown modifier {key} (known: {', '.join(MOD_KEYS)})"
+                "FATE-NP-13",
+                msg(
+                    "fate.mod.unknown",
+                    "unknown modifier {key} (known: {keys})",
+                    key=key,
+                    keys=Listed(MOD_KEYS, "comma"),
+                ),
             )
         if spec.kind == "int":
             out[key] = _as_int(key, value, spec.minimum)
@@ -291,10 +337,22 @@ def check_mods_fit(mods: Mapping[str, ModValue], np_type: str, form: str, releas
     }
     for key in mods:
         fits = MODS[key].fits if key in MODS else "any"
-        require(
-            kinds[fits],
+        if kinds[fits]:
+            continue
+        what = {"key": key, "fits": _FITS.get(fits), "np_type": Term("fate.np_type", np_type)}
+        raise RuleViolation(
             "FATE-NP-13",
-            f"modifier {key} is for {_FITS.get(fits)}, not"
-            f" {'an always-active' if release == 'always' else 'a true-name'} {np_type}"
-            f" {form} NP",
+            msg(
+                "fate.mod.misfit_always",
+                "modifier {key} is for {fits}, not an always-active {np_type} {form} NP",
+                **what,
+                form=Term("fate.form", form),
+            )
+            if release == "always"
+            else msg(
+                "fate.mod.misfit_true_name",
+                "modifier {key} is for {fits}, not a true-name {np_type} {form} NP",
+                **what,
+                form=Term("fate.form", form),
+            ),
         )

@@ -13,6 +13,7 @@ from tablelog.rules.core import RuleViolation, require
 from tablelog.rules.fate.grades import Grade, parse_grade
 from tablelog.rules.fate.mods import NPMods, parse_mods
 from tablelog.rules.fate.text import article, count, listing
+from tablelog.text import Term, msg
 
 __all__ = [
     "NP_TYPES",
@@ -34,6 +35,7 @@ __all__ = [
     "PLUS_MP",
     "type_targets",
     "IGNORE_CAP",
+    "type_term",
 ]
 
 ATTACK_TYPES = ("anti-unit", "anti-army", "anti-fortress", "anti-country", "anti-world")
@@ -73,7 +75,11 @@ def np_setting_points(grade: Grade) -> int:
     require(
         grade.plusses < len(costs),
         "FATE-NP-2",
-        f"NP grade {grade} does not exist (E, D, C, C+, B, B+, B++, A, A+, A++, A+++ or EX)",
+        msg(
+            "fate.np.no_such_grade",
+            "NP grade {grade} does not exist (E, D, C, C+, B, B+, B++, A, A+, A++, A+++ or EX)",
+            grade=str(grade),
+        ),
     )
     return costs[grade.plusses]
 
@@ -87,14 +93,34 @@ def check_np_words(np_type: str, form: str = "attack", release: str = "true-name
     Source: 노블 판타즘 1.② (the types), 1.① (true-name and always-active); FATE-NP-3.
     """
     require(
-        np_type in NP_TYPES, "FATE-NP-3", f"unknown NP type {np_type} ({listing(NP_TYPES, 'or')})"
+        np_type in NP_TYPES,
+        "FATE-NP-3",
+        msg(
+            "fate.np.unknown_type",
+            "unknown NP type {np_type} ({types})",
+            np_type=np_type,
+            types=listing((type_term(t) for t in NP_TYPES), "or"),
+        ),
     )
-    require(form in ("attack", "defense"), "FATE-NP-3", f"unknown form {form} (attack or defense)")
+    require(
+        form in ("attack", "defense"),
+        "FATE-NP-3",
+        msg("fate.np.unknown_form", "unknown form {form} (attack or defense)", form=form),
+    )
     require(
         release in ("true-name", "always"),
         "FATE-NP-3",
-        f"unknown release kind {release} (true-name or always)",
+        msg(
+            "fate.np.unknown_release",
+            "unknown release kind {release} (true-name or always)",
+            release=release,
+        ),
     )
+
+
+def type_term(np_type: str) -> Term:
+    """Return an NP type (``anti-army``, ``field`` …) as a game term."""
+    return Term("fate.np_type", np_type)
 
 
 def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
@@ -108,20 +134,31 @@ def check_np_type(np_type: str, grade: Grade, form: str, release: str) -> None:
     """
     check_np_words(np_type, form, release)
     minimum = parse_grade(_MINIMUM[np_type])
+    term = type_term(np_type)
     require(
         grade.at_least(minimum),
         "FATE-NP-3",
-        f"{article(np_type)} NP must be grade {minimum} or higher, not {grade}",
+        msg(
+            "fate.np.below_minimum",
+            "{a_type} NP must be grade {minimum} or higher, not {grade}",
+            a_type=article(term),
+            minimum=str(minimum),
+            grade=str(grade),
+        ),
     )
     require(
         release == "true-name" or np_type == "anti-unit",
         "FATE-NP-3",
-        f"an always-active NP is anti-unit, not {np_type}",
+        msg(
+            "fate.np.always_anti_unit",
+            "an always-active NP is anti-unit, not {np_type}",
+            np_type=term,
+        ),
     )
     require(
         form == "attack" or np_type in ATTACK_TYPES,
         "FATE-NP-3",
-        f"{article(np_type)} NP has no defense form",
+        msg("fate.np.no_defense_form", "{a_type} NP has no defense form", a_type=article(term)),
     )
 
 
@@ -242,14 +279,14 @@ def _attack_damage(np_type: str, release: str, grade: Grade, mods: NPMods) -> tu
         hp, text = (15, "EX 10 + 5") if grade.is_ex else (2 * grade.value, f"2 x {grade.value}")
     if mods.piercing:
         hp_plus, mp_plus = 5 * plusses, 0
-        text += f" + piercing 5 x {count(plusses, 'plus', 'plusses')}"
+        text += f" + piercing 5 x {count(plusses, 'plus')}"
     else:
         hp_plus, mp_plus = 0, PLUS_MP * plusses
     type_mp = _TYPE_MP_PER_TILE.get(np_type, 0)
     hp = max(0, hp + hp_plus + mods.hp_per_tile)
     mp = max(0, mp_plus + type_mp + mods.mp_per_tile)
     text += f" {mods.hp_per_tile:+d} (mod)" if mods.hp_per_tile else ""
-    text += f" HP; MP 3 x {count(plusses, 'plus', 'plusses')}" if not mods.piercing else " HP; MP 0"
+    text += f" HP; MP 3 x {count(plusses, 'plus')}" if not mods.piercing else " HP; MP 0"
     text += f" + {np_type} {type_mp}" if type_mp else ""
     text += f" {mods.mp_per_tile:+d} (mod)" if mods.mp_per_tile else ""
     return hp, mp, text
@@ -294,8 +331,12 @@ def np_profile(
     require(
         mp_cost >= 0,
         "FATE-NP-13",
-        f"mp-cost={parsed.mp_cost} would make a release cost "
-        f"{mp_cost} MP: a release never gives MP",
+        msg(
+            "fate.np.cost_below_zero",
+            "mp-cost={mod} would make a release cost {mp} MP: a release never gives MP",
+            mod=parsed.mp_cost,
+            mp=mp_cost,
+        ),
     )
     formula = {
         "points": f"{grade} = {points}",
@@ -339,7 +380,11 @@ def check_ignores_attacks(grade: Grade) -> None:
     require(
         not grade.is_ex and grade.value <= IGNORE_CAP.value,
         "FATE-NP-15",
-        f"an always-active NP that ignores attacks is at most grade B, not {grade}",
+        msg(
+            "fate.np.ignores_above_b",
+            "an always-active NP that ignores attacks is at most grade B, not {grade}",
+            grade=str(grade),
+        ),
     )
 
 
@@ -348,7 +393,9 @@ def parse_madness(text: str) -> Grade:
     try:
         return parse_grade(text)
     except RuleViolation as exc:
-        raise RuleViolation("FATE-NP-4", f"madness {exc.message}") from None
+        raise RuleViolation(
+            "FATE-NP-4", msg("fate.madness.not_a_grade", "madness {message}", message=exc.msg)
+        ) from None
 
 
 def parse_np_grade(text: str) -> Grade:
@@ -356,6 +403,6 @@ def parse_np_grade(text: str) -> Grade:
     try:
         grade = parse_grade(text)
     except RuleViolation as exc:
-        raise RuleViolation("FATE-NP-2", exc.message) from None
+        raise RuleViolation("FATE-NP-2", exc.msg) from None
     np_setting_points(grade)
     return grade

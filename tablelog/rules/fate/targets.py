@@ -10,7 +10,9 @@ from collections.abc import Sequence
 import attrs
 
 from tablelog.rules.core import require
+from tablelog.rules.fate.phantasm import type_term
 from tablelog.rules.fate.text import article, count, listing
+from tablelog.text import msg
 
 __all__ = ["TargetPlan", "plan_targets", "back_row_hp", "ANTI_WORLD_BACK_MP"]
 
@@ -59,15 +61,34 @@ def plan_targets(
     Source: 노블 판타즘 2.④; FATE-NP-7 (anti-unit: any row — decision).
     """
     names = [name for name, _ in targets]
-    require(names, "FATE-NP-7", f"{article(np_type)} release needs a --target")
+    a_type = article(type_term(np_type))
+    require(
+        names,
+        "FATE-NP-7",
+        msg("fate.release.needs_target", "{a_type} release needs a --target", a_type=a_type),
+    )
     twice = [name for i, name in enumerate(names) if name in names[:i]]
-    require(not twice, "FATE-NP-7", f"{listing(dict.fromkeys(twice))} named twice as a target")
+    require(
+        not twice,
+        "FATE-NP-7",
+        msg(
+            "fate.target.twice",
+            "{names} named twice as a target",
+            names=listing(dict.fromkeys(twice)),
+        ),
+    )
     front = [name for name, row in targets if row == "front" or np_type == "anti-unit"]
     require(
         limit is None or len(front) <= limit,
         "FATE-NP-7",
-        f"{article(np_type)} NP hits at most {count(limit or 0, 'front-row target')},"
-        f" {len(front)} named ({listing(front)})",
+        msg(
+            "fate.release.too_many_targets",
+            "{a_type} NP hits at most {most}, {n} named ({names})",
+            a_type=a_type,
+            most=count(limit or 0, "front-row target"),
+            n=len(front),
+            names=listing(front),
+        ),
     )
     plans: list[TargetPlan] = []
     last_front: str | None = None
@@ -79,14 +100,23 @@ def plan_targets(
             require(
                 last_front is not None,
                 "FATE-NP-7",
-                f"back-row {name} must follow the front-row target it stands behind",
+                msg(
+                    "fate.release.back_row_first",
+                    "back-row {name} must follow the front-row target it stands behind",
+                    name=name,
+                ),
             )
             plans.append(TargetPlan(name, row, "half-of-front", last_front))
         else:
             require(
                 np_type == "anti-world",
                 "FATE-NP-7",
-                f"{article(np_type)} NP hits only the front row; {name} is in the back row",
+                msg(
+                    "fate.release.front_row_only",
+                    "{a_type} NP hits only the front row; {name} is in the back row",
+                    a_type=a_type,
+                    name=name,
+                ),
             )
             plans.append(TargetPlan(name, row, "half"))
     return plans

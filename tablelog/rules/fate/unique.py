@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from tablelog.rules.core import require
 from tablelog.rules.fate.grades import Grade, parse_grade
-from tablelog.rules.fate.phantasm import np_setting_points
+from tablelog.rules.fate.phantasm import NP_TYPES, np_setting_points, type_term
 from tablelog.rules.fate.text import count, listing
+from tablelog.text import msg
 
 __all__ = [
     "UA_TYPES",
@@ -38,15 +39,28 @@ def check_unique_ability(grade: Grade, ua_type: str, release: str, starting: boo
     require(
         ua_type in UA_TYPES,
         "FATE-UA-1",
-        f"a unique ability is {listing(UA_TYPES, 'or')}, not {ua_type}",
+        msg(
+            "fate.ua.type",
+            "a unique ability is {types}, not {ua_type}",
+            types=listing((type_term(t) for t in UA_TYPES), "or"),
+            ua_type=type_term(ua_type) if ua_type in NP_TYPES else ua_type,
+        ),
     )
-    require(release == "true-name", "FATE-UA-1", "a unique ability cannot be always-active")
-    require(not grade.is_ex, "FATE-UA-1", "a unique ability cannot be EX")
+    require(
+        release == "true-name",
+        "FATE-UA-1",
+        msg("fate.ua.always", "a unique ability cannot be always-active"),
+    )
+    require(not grade.is_ex, "FATE-UA-1", msg("fate.ua.ex", "a unique ability cannot be EX"))
     if starting:
         require(
             grade == parse_grade(STARTING_UA_GRADE),
             "FATE-UA-3",
-            f"a starting unique ability is fixed at C, not {grade}",
+            msg(
+                "fate.ua.starting_grade",
+                "a starting unique ability is fixed at C, not {grade}",
+                grade=str(grade),
+            ),
         )
 
 
@@ -73,8 +87,16 @@ def check_ua_usable(grade: Grade, character_grade: int, starting: bool) -> None:
     require(
         points <= earned,
         "FATE-UA-2",
-        f"grade {grade} costs {count(points, 'point')}; character grade {character_grade} earns "
-        f"{earned} (it needs character grade {2 * points})",
+        msg(
+            "fate.ua.points",
+            "grade {grade} costs {points}; character grade {character_grade} earns {earned} (it"
+            " needs character grade {needs})",
+            grade=str(grade),
+            points=count(points, "point"),
+            character_grade=character_grade,
+            earned=earned,
+            needs=2 * points,
+        ),
     )
 
 
@@ -91,12 +113,20 @@ def check_true_name_allowed(madness: Grade | None, raging: bool) -> None:
     require(
         not madness.at_least(_MADNESS_LIMIT),
         "FATE-NP-4",
-        f"madness {madness} (B or higher) forbids true-name NPs",
+        msg(
+            "fate.madness.forbids",
+            "madness {madness} (B or higher) forbids true-name NPs",
+            madness=str(madness),
+        ),
     )
     require(
         not raging,
         "FATE-NP-4",
-        f"a raging servant (madness {madness}) cannot release a true-name NP",
+        msg(
+            "fate.madness.raging",
+            "a raging servant (madness {madness}) cannot release a true-name NP",
+            madness=str(madness),
+        ),
     )
 
 

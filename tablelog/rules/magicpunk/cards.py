@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from tablelog.rules.core import RuleViolation, draw_index, require
-from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.rules.magicpunk.text import cards as count_cards
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import msg, msgn
 
 __all__ = [
     "CARDS_RULE",
@@ -24,6 +25,7 @@ __all__ = [
     "DrawPlan",
     "is_card_code",
     "parse_card_list",
+    "check_once",
     "parse_deck",
     "plan_random_draw",
     "plan_named_draw",
@@ -61,13 +63,39 @@ def parse_card_list(text: str | Sequence[str]) -> tuple[str, ...]:
     """
     parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     codes = tuple(p.strip().upper() for p in parts if p.strip())
-    require(codes, CARDS_RULE, "no card named (cards are written AS 10H QD 2C JK1)")
+    require(
+        codes,
+        CARDS_RULE,
+        msg("magicpunk.cards.none_named", "no card named (cards are written AS 10H QD 2C JK1)"),
+    )
     bad = [c for c in codes if not is_card_code(c)]
-    verb = "is not a card" if len(bad) == 1 else "are not cards"
-    require(not bad, CARDS_RULE, f"{listing(bad)} {verb} (cards are written AS 10H QD 2C JK1)")
-    twice = [c for c in dict.fromkeys(codes) if codes.count(c) > 1]
-    require(not twice, CARDS_RULE, f"{listing(twice)} named twice: name each card once")
+    require(
+        not bad,
+        CARDS_RULE,
+        msgn(
+            "magicpunk.cards.not_cards",
+            "{cards} is not a card (cards are written AS 10H QD 2C JK1)",
+            "{cards} are not cards (cards are written AS 10H QD 2C JK1)",
+            len(bad),
+            cards=listing(bad),
+        ),
+    )
+    check_once(codes)
     return codes
+
+
+def check_once(codes: Sequence[str]) -> None:
+    """Refuse a card named twice (MP-CARDS)."""
+    twice = [c for c in dict.fromkeys(codes) if codes.count(c) > 1]
+    require(
+        not twice,
+        CARDS_RULE,
+        msg(
+            "magicpunk.cards.twice",
+            "{cards} named twice: name each card once",
+            cards=listing(twice),
+        ),
+    )
 
 
 def parse_deck(text: str | None) -> tuple[str, ...]:
@@ -125,8 +153,13 @@ def plan_random_draw(
     require(
         count <= len(pile) + len(discard),
         CARDS_RULE,
-        f"cannot draw {count_text(count, 'card')}: {len(pile)} in the draw pile and "
-        f"{len(discard)} in the discard pile",
+        msg(
+            "magicpunk.cards.cannot_draw",
+            "cannot draw {cards}: {pile} in the draw pile and {discard} in the discard pile",
+            cards=count_cards(count),
+            pile=len(pile),
+            discard=len(discard),
+        ),
     )
     work, rest = list(pile), list(discard)
     drawn: list[str] = []
@@ -157,12 +190,26 @@ def plan_named_draw(cards: Iterable[str], pile: Sequence[str], discard: Sequence
             reshuffle_at, work, rest = i, rest, []
         if card not in work:
             why = (
-                f"it is in the discard pile, which is reshuffled in only once the draw pile "
-                f"({count_text(len(work), 'card')}) is empty"
+                msg(
+                    "magicpunk.cards.in_discard_until_empty",
+                    "it is in the discard pile, which is reshuffled in only once the draw pile "
+                    "({cards}) is empty",
+                    cards=count_cards(len(work)),
+                )
                 if card in rest
-                else f"{count_text(len(work), 'card')} left there"
+                else msg(
+                    "magicpunk.cards.left_there", "{cards} left there", cards=count_cards(len(work))
+                )
             )
-            raise RuleViolation(CARDS_RULE, f"{card} is not in the draw pile ({why})")
+            raise RuleViolation(
+                CARDS_RULE,
+                msg(
+                    "magicpunk.cards.not_in_pile",
+                    "{card} is not in the draw pile ({where})",
+                    card=card,
+                    where=why,
+                ),
+            )
         work.remove(card)
         drawn.append(card)
     return DrawPlan(tuple(drawn), reshuffle_at)

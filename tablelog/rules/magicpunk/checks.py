@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import attrs
 
 from tablelog.rules.core import draw_index, require
-from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.text import Listed, msg, msgn
 
 __all__ = [
     "CHECK_RULE",
@@ -83,7 +83,15 @@ def parse_notation(text: str) -> Notation:
     Source: the Magic Punk check notation of the online dice bots (BCDice ``MagicPunk``).
     """
     match = _NOTATION.match(text)
-    require(match, CHECK_RULE, f"{text!r} is not nMPm or nMPmCx (e.g. 3MP10, MP12, 2MP12C4)")
+    require(
+        match,
+        CHECK_RULE,
+        msg(
+            "magicpunk.check.notation",
+            "{text!r} is not nMPm or nMPmCx (e.g. 3MP10, MP12, 2MP12C4)",
+            text=text,
+        ),
+    )
     assert match is not None
     n, m, x = match.groups()
     n, x = n or "1", x or None
@@ -91,12 +99,23 @@ def parse_notation(text: str) -> Notation:
         require(
             len(number.lstrip("0")) <= len(str(MAX_NUMBER)),
             CHECK_RULE,
-            f"{text!r}: a target or challenge is at most {MAX_NUMBER}",
+            msg(
+                "magicpunk.check.number_too_big",
+                "{text!r}: a target or challenge is at most {most}",
+                text=text,
+                most=MAX_NUMBER,
+            ),
         )
     require(
         len(n.lstrip("0")) <= 2 and int(n) <= MAX_DICE,
         CHECK_RULE,
-        f"{text!r}: at most {MAX_DICE} dice, got {n}",
+        msg(
+            "magicpunk.check.too_many_dice",
+            "{text!r}: at most {most} dice, got {got}",
+            text=text,
+            most=MAX_DICE,
+            got=n,
+        ),
     )
     return Notation(int(n), int(m), int(x) if x is not None and int(x) > 0 else None)
 
@@ -140,11 +159,25 @@ def evaluate(notation: Notation, dice: Sequence[int]) -> CheckResult:
     require(
         len(dice) == dice_to_roll(notation),
         CHECK_RULE,
-        f"{notation.text()} needs {count_text(dice_to_roll(notation), 'die', 'dice')}, "
-        f"got {len(dice)}",
+        msgn(
+            "magicpunk.check.dice_count",
+            "{notation} needs {n} die, got {got}",
+            "{notation} needs {n} dice, got {got}",
+            dice_to_roll(notation),
+            notation=notation.text(),
+            got=len(dice),
+        ),
     )
     bad = [d for d in dice if not 1 <= d <= 20]
-    require(not bad, CHECK_RULE, f"a d20 shows 1 to 20, got {', '.join(map(str, bad))}")
+    require(
+        not bad,
+        CHECK_RULE,
+        msg(
+            "magicpunk.check.d20_range",
+            "a d20 shows 1 to 20, got {dice}",
+            dice=Listed(tuple(bad), "comma"),
+        ),
+    )
     if notation.dice == 0:
         worse = min((_single(d, notation) for d in dice), key=_rank)
         return attrs.evolve(worse, dice=dice)

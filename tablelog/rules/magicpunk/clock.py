@@ -11,6 +11,7 @@ import re
 import attrs
 
 from tablelog.rules.core import require
+from tablelog.text import Msg, Term, msg
 
 __all__ = [
     "CLOCK_RULE",
@@ -21,6 +22,7 @@ __all__ = [
     "RestMoment",
     "absolute",
     "at_text",
+    "at_msg",
     "clock_text",
     "from_absolute",
     "next_dawn",
@@ -57,13 +59,26 @@ def parse_clock(text: str | None) -> tuple[int, int]:
     if text is None or not str(text).strip():
         return DEFAULT_CLOCK
     match = _CLOCK.match(str(text))
-    require(match, CLOCK_RULE, f"clock {text!r} is not 'DAY HH:MM' (e.g. '1 22:00')")
+    require(
+        match,
+        CLOCK_RULE,
+        msg(
+            "magicpunk.clock.malformed",
+            "clock {text!r} is not 'DAY HH:MM' (e.g. '1 22:00')",
+            text=text,
+        ),
+    )
     assert match is not None
     day, hours, minutes = (int(g) for g in match.groups())
     require(
         1 <= day <= MAX_DAY and hours < 24 and minutes < 60,
         CLOCK_RULE,
-        f"clock {text!r}: the day is 1 to {MAX_DAY} and the time 00:00 to 23:59",
+        msg(
+            "magicpunk.clock.out_of_range",
+            "clock {text!r}: the day is 1 to {most} and the time 00:00 to 23:59",
+            text=text,
+            most=MAX_DAY,
+        ),
     )
     return day, hours * 60 + minutes
 
@@ -89,6 +104,18 @@ def at_text(total: int) -> str:
     return clock_text(*from_absolute(total))
 
 
+def at_msg(total: int) -> Msg:
+    """Return absolute minutes as a clock time, as data: ``1810`` -> ``day 2 06:10``."""
+    day, minutes = from_absolute(total)
+    return msg(
+        "magicpunk.clock.time",
+        "day {day} {hours:02d}:{minutes:02d}",
+        day=day,
+        hours=minutes // 60,
+        minutes=minutes % 60,
+    )
+
+
 def next_dawn(start: int) -> int:
     """Return the absolute minute of the first 06:00 strictly after ``start``."""
     day_start = start - start % DAY_MINUTES
@@ -110,14 +137,26 @@ def rest_sleeps(package: str, sleep: bool | None) -> bool:
     unless --no-sleep, 1h only with --sleep, 10m never).
     """
     require(
-        package in REST_PACKAGES, "MP-REST-1", f"unknown rest package {package!r} (10m, 1h or 8h)"
+        package in REST_PACKAGES,
+        "MP-REST-1",
+        msg(
+            "magicpunk.rest.unknown_package",
+            "unknown rest package {package!r} (10m, 1h or 8h)",
+            package=package,
+        ),
     )
     minutes = REST_PACKAGES[package]
     require(
         not (sleep and minutes < SLEEP_CIRCULATION_MINUTES),
         "MP-REST-1",
-        f"a {package} rest ({minutes} minutes) cannot include sleep: sleep circulation "
-        f"needs {SLEEP_CIRCULATION_MINUTES} minutes",
+        msg(
+            "magicpunk.rest.no_sleep",
+            "a {package} rest ({minutes} minutes) cannot include sleep: sleep circulation "
+            "needs {needs} minutes",
+            package=Term("magicpunk.rest", package),
+            minutes=minutes,
+            needs=SLEEP_CIRCULATION_MINUTES,
+        ),
     )
     if sleep is None:
         return package == "8h"

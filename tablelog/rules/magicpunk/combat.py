@@ -6,7 +6,7 @@ HP are plain integers; a character's HP may go below 0 (the core rule's negative
 from __future__ import annotations
 
 from tablelog.rules.core import require
-from tablelog.rules.magicpunk.text import count as count_text
+from tablelog.text import Msg, Term, msg, msgn
 
 __all__ = [
     "BRIEFING_PACKAGES",
@@ -18,10 +18,10 @@ __all__ = [
     "check_preparation",
 ]
 
-BRIEFING_PACKAGES: dict[str, str] = {
-    "10s": "about 10 seconds: each PC takes one preparation",
-    "1m": "about 1 minute: up to 6 preparations each, in total",
-    "ample": "ample time: any number of preparations",
+BRIEFING_PACKAGES: dict[str, Msg] = {
+    "10s": msg("magicpunk.briefing.10s", "about 10 seconds: each PC takes one preparation"),
+    "1m": msg("magicpunk.briefing.1m", "about 1 minute: up to 6 preparations each, in total"),
+    "ample": msg("magicpunk.briefing.ample", "ample time: any number of preparations"),
 }
 BRIEFING_LIMITS: dict[str, int | None] = {"10s": 1, "1m": 6, "ample": None}
 """Preparations each PC (or aware enemy) may take, per briefing package (None: any number)."""
@@ -44,7 +44,11 @@ def hp_after_damage(hp: int, amount: int, pull_punches: bool) -> int:
 
     Source: magicpunk-optional-rules.ja.txt, 手加減; MP-PULL-1.
     """
-    require(amount >= 0, "MP-PULL-1", f"damage is 0 or more, got {amount}")
+    require(
+        amount >= 0,
+        "MP-PULL-1",
+        msg("magicpunk.hp.damage_negative", "damage is 0 or more, got {amount}", amount=amount),
+    )
     after = hp - amount
     return max(after, min(hp, 0)) if pull_punches else after
 
@@ -55,7 +59,11 @@ def hp_after_heal(hp: int, hp_max: int, amount: int) -> int:
     Raises:
         RuleViolation: MP-PULL-1 if ``amount`` is negative.
     """
-    require(amount >= 0, "MP-PULL-1", f"healing is 0 or more, got {amount}")
+    require(
+        amount >= 0,
+        "MP-PULL-1",
+        msg("magicpunk.hp.heal_negative", "healing is 0 or more, got {amount}", amount=amount),
+    )
     return max(hp, min(hp_max, hp + amount))
 
 
@@ -84,7 +92,11 @@ def briefing_limit(package: str) -> int:
     require(
         package in BRIEFING_PACKAGES,
         "MP-BRIEF-1",
-        f"unknown briefing package {package!r} (10s, 1m or ample)",
+        msg(
+            "magicpunk.briefing.unknown_package",
+            "unknown briefing package {package!r} (10s, 1m or ample)",
+            package=package,
+        ),
     )
     return BRIEFING_LIMITS[package] or 0
 
@@ -106,6 +118,14 @@ def check_preparation(package: str, limit_each: int, taken_by_actor: int) -> Non
     require(
         not limit_each or taken_by_actor < limit_each,
         "MP-BRIEF-1",
-        f"{package} briefing: each takes at most {count_text(limit_each, 'preparation')}, "
-        f"and this one has already taken {taken_by_actor}",
+        msgn(
+            "magicpunk.briefing.over_limit",
+            "{package} briefing: each takes at most {n} preparation, and this one has already "
+            "taken {taken}",
+            "{package} briefing: each takes at most {n} preparations, and this one has already "
+            "taken {taken}",
+            limit_each,
+            package=Term("magicpunk.briefing", package),
+            taken=taken_by_actor,
+        ),
     )

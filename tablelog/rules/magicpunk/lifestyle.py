@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 
 from tablelog.rules.core import require
-from tablelog.rules.magicpunk.text import count as count_text
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import Listed, Term, msg, msgn
 
 __all__ = [
     "UNSHARABLE_RESIDENCES",
@@ -62,10 +62,20 @@ def check_household(names: Sequence[str]) -> None:
     require(
         len(names) >= 2,
         "MP-COHAB-1",
-        f"cohabitation needs 2 or more PCs, got only {listing(names)}",
+        msg(
+            "magicpunk.cohab.too_few",
+            "cohabitation needs 2 or more PCs, got only {names}",
+            names=listing(names),
+        ),
     )
     twice = [n for n, times in Counter(names).items() if times > 1]  # linear: names may be many
-    require(not twice, "MP-COHAB-1", f"{listing(twice)} named twice: name each PC once")
+    require(
+        not twice,
+        "MP-COHAB-1",
+        msg(
+            "magicpunk.cohab.twice", "{names} named twice: name each PC once", names=listing(twice)
+        ),
+    )
 
 
 def check_residence(names: Sequence[str], residence: str) -> None:
@@ -81,7 +91,15 @@ def check_residence(names: Sequence[str], residence: str) -> None:
     require(
         residence not in UNSHARABLE_RESIDENCES,
         "MP-COHAB-1",
-        f"{residence!r} cannot be shared ({', '.join(sorted(UNSHARABLE_RESIDENCES))})",
+        msg(
+            "magicpunk.cohab.unsharable",
+            "{residence!r} cannot be shared ({residences})",
+            residence=residence,
+            residences=Listed(
+                tuple(Term("magicpunk.residence", r) for r in sorted(UNSHARABLE_RESIDENCES)),
+                "comma",
+            ),
+        ),
     )
 
 
@@ -101,19 +119,35 @@ def check_split(points: int, split: Sequence[int], count: int) -> None:
         RuleViolation: MP-COHAB-1 if the split has the wrong length, a negative share, or does
             not add up to ``points``.
     """
-    shown = ", ".join(map(str, split))
+    shown = Listed(tuple(split), "comma")
     require(
         len(split) == count,
         "MP-COHAB-1",
-        f"the split {shown} names {count_text(len(split), 'share')}, the residence has "
-        f"{count_text(count, 'PC')}",
+        msg(
+            "magicpunk.cohab.split_length",
+            "the split {split} names {shares}, the residence has {pcs}",
+            split=shown,
+            shares=msgn("magicpunk.count.shares", "{n} share", "{n} shares", len(split)),
+            pcs=msgn("magicpunk.count.pcs", "{n} PC", "{n} PCs", count),
+        ),
     )
-    require(all(s >= 0 for s in split), "MP-COHAB-1", f"the split {shown} has a negative share")
+    require(
+        all(s >= 0 for s in split),
+        "MP-COHAB-1",
+        msg(
+            "magicpunk.cohab.split_negative", "the split {split} has a negative share", split=shown
+        ),
+    )
     require(
         sum(split) == points,
         "MP-COHAB-1",
-        f"the split {shown} adds up to {sum(split)}, the residence costs "
-        f"{count_text(points, 'point')}",
+        msg(
+            "magicpunk.cohab.split_sum",
+            "the split {split} adds up to {total}, the residence costs {points}",
+            split=shown,
+            total=sum(split),
+            points=msgn("magicpunk.count.points", "{n} point", "{n} points", points),
+        ),
     )
 
 
@@ -154,5 +188,9 @@ def shared_leisure_roll(
             if free(candidate):
                 return candidate
     lower = [r for r in range(roll - 1, 0, -1) if free(r)]
-    require(lower, "MP-COHAB-2", f"roll {roll}: no other event is possible")
+    require(
+        lower,
+        "MP-COHAB-2",
+        msg("magicpunk.leisure.no_event", "roll {roll}: no other event is possible", roll=roll),
+    )
     return lower[0]

@@ -9,24 +9,25 @@ from __future__ import annotations
 
 from tablelog.rules.core import require
 from tablelog.rules.magicpunk.text import listing
+from tablelog.text import Listed, Msg, msg
 
 __all__ = ["ADOPT_RULE", "OPTIONAL_RULES", "parse_adopted", "check_adopted"]
 
 ADOPT_RULE = "MP-ADOPT"
 """Refusal ID of a command of a rule the table did not adopt, or an unknown rule name."""
 
-OPTIONAL_RULES: dict[str, tuple[str, str]] = {
-    "sleep-circulation": ("circulation on sleep", "MP-CIRC-1"),
-    "dawn-circulation": ("circulation at dawn", "MP-CIRC-2"),
-    "gm-circulation": ("GM circulation", "MP-CIRC-3"),
-    "rests": ("rest packages", "MP-REST-1"),
-    "briefing": ("briefing packages", "MP-BRIEF-1"),
-    "cover": ("cover", "MP-COVER-1"),
-    "pulling-punches": ("pulling punches", "MP-PULL-1"),
-    "ma-gear": ("Ma-GEAR without its magic slots", "MP-GEAR-1"),
-    "procurement": ("procurement checks", "MP-PROC-1..2"),
-    "cohabitation": ("cohabitation", "MP-COHAB-1..2"),
-    "rebuild": ("rebuild", "MP-REBUILD-1..12"),
+OPTIONAL_RULES: dict[str, tuple[Msg, str]] = {
+    "sleep-circulation": (msg("magicpunk.optional.sleep", "circulation on sleep"), "MP-CIRC-1"),
+    "dawn-circulation": (msg("magicpunk.optional.dawn", "circulation at dawn"), "MP-CIRC-2"),
+    "gm-circulation": (msg("magicpunk.optional.gm", "GM circulation"), "MP-CIRC-3"),
+    "rests": (msg("magicpunk.optional.rests", "rest packages"), "MP-REST-1"),
+    "briefing": (msg("magicpunk.optional.briefing", "briefing packages"), "MP-BRIEF-1"),
+    "cover": (msg("magicpunk.optional.cover", "cover"), "MP-COVER-1"),
+    "pulling-punches": (msg("magicpunk.optional.pulling", "pulling punches"), "MP-PULL-1"),
+    "ma-gear": (msg("magicpunk.optional.ma_gear", "Ma-GEAR without its magic slots"), "MP-GEAR-1"),
+    "procurement": (msg("magicpunk.optional.procurement", "procurement checks"), "MP-PROC-1..2"),
+    "cohabitation": (msg("magicpunk.optional.cohabitation", "cohabitation"), "MP-COHAB-1..2"),
+    "rebuild": (msg("magicpunk.optional.rebuild", "rebuild"), "MP-REBUILD-1..12"),
 }
 """Rule name (as ``init --rules`` takes it) -> (what it is, its RULES.md clauses)."""
 
@@ -49,19 +50,35 @@ def parse_adopted(text: str | None) -> tuple[str, ...]:
     require(
         all(entries),
         ADOPT_RULE,
-        f"--rules {text!r} has a blank entry (names: "
-        f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)",
+        msg(
+            "magicpunk.adopt.blank",
+            "--rules {text!r} has a blank entry (names: {names}; all; none; no-NAME)",
+            text=text,
+            names=Listed(tuple(OPTIONAL_RULES), "comma"),
+        ),
     )
     names = [e.removeprefix("no-") for e in entries if e not in ("all", "none")]
     unknown = [n for n in names if n not in OPTIONAL_RULES]
     require(
         not unknown,
         ADOPT_RULE,
-        f"{listing(unknown)}: not an optional rule (one of "
-        f"{', '.join(OPTIONAL_RULES)}; all; none; no-NAME)",
+        msg(
+            "magicpunk.adopt.unknown",
+            "{rules}: not an optional rule (one of {names}; all; none; no-NAME)",
+            rules=listing(unknown),
+            names=Listed(tuple(OPTIONAL_RULES), "comma"),
+        ),
     )
     twice = [e for e in dict.fromkeys(names) if names.count(e) > 1]
-    require(not twice, ADOPT_RULE, f"{listing(twice)} named twice in --rules: name each once")
+    require(
+        not twice,
+        ADOPT_RULE,
+        msg(
+            "magicpunk.adopt.twice",
+            "{rules} named twice in --rules: name each once",
+            rules=listing(twice),
+        ),
+    )
     positive = [e for e in entries if not e.startswith("no-")]
     start = set(OPTIONAL_RULES) if "all" in positive or not positive else set(positive)
     adopted = start - {"none"} - {e.removeprefix("no-") for e in entries if e.startswith("no-")}
@@ -83,6 +100,12 @@ def check_adopted(adopted: tuple[str, ...] | list[str] | None, name: str) -> Non
     require(
         adopted is None or name in adopted,
         ADOPT_RULE,
-        f"this table does not use the optional rule {name} ({what}, {clauses}): "
-        "init --rules left it out",
+        msg(
+            "magicpunk.adopt.not_adopted",
+            "this table does not use the optional rule {name} ({what}, {clauses}): "
+            "init --rules left it out",
+            name=name,
+            what=what,
+            clauses=clauses,
+        ),
     )

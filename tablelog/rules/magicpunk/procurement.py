@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from tablelog.rules.core import require
+from tablelog.text import Listed, Term, msg
 
 __all__ = [
     "MATERIALS",
@@ -100,8 +101,20 @@ def resolve_row(table: dict[str, int], key: str) -> str:
     return by_ja.get(key.strip(), key)
 
 
+_ROWS = {
+    "material": msg("magicpunk.proc.material", "material"),
+    "quality": msg("magicpunk.proc.quality", "quality"),
+    "design": msg("magicpunk.proc.design", "design"),
+}
+"""What a row of each table is, for the message (the table's word: ``material``, …)."""
+
+
 def row_value(table: dict[str, int], key: str, what: str) -> int:
     """Return the rarity a row of ``table`` adds (``key``: its id or Japanese name).
+
+    Args:
+        what: Which table: ``material``, ``quality`` or ``design`` (its rows are the terms
+            ``magicpunk.<what>``).
 
     Raises:
         RuleViolation: MP-PROC-2 naming ``what`` and the rows for a key the table lacks.
@@ -109,7 +122,17 @@ def row_value(table: dict[str, int], key: str, what: str) -> int:
     Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
     """
     key = resolve_row(table, key)
-    require(key in table, "MP-PROC-2", f"unknown {what} {key!r} (one of {', '.join(table)})")
+    require(
+        key in table,
+        "MP-PROC-2",
+        msg(
+            "magicpunk.proc.unknown_row",
+            "unknown {what} {key!r} (one of {rows})",
+            what=_ROWS.get(what, what),
+            key=key,
+            rows=Listed(tuple(Term(f"magicpunk.{what}", row) for row in table), "comma"),
+        ),
+    )
     return table[key]
 
 
@@ -143,8 +166,12 @@ def rarity(
     require(
         gear_price >= 0 and vehicle_price >= 0,
         "MP-PROC-2",
-        f"prices are 0 Mj or more, got Ma-GEAR parts {gear_price} Mj and vehicle "
-        f"{vehicle_price} Mj",
+        msg(
+            "magicpunk.proc.negative_price",
+            "prices are 0 Mj or more, got Ma-GEAR parts {gear} Mj and vehicle {vehicle} Mj",
+            gear=gear_price,
+            vehicle=vehicle_price,
+        ),
     )
     rows = {
         "material": row_value(MATERIALS, material, "material"),
@@ -182,6 +209,11 @@ def gear_active(slots_needed: int, slots_free: int) -> bool:
     require(
         slots_needed >= 0 and slots_free >= 0,
         "MP-GEAR-1",
-        f"magic slots are 0 or more, got {slots_needed} needed and {slots_free} free",
+        msg(
+            "magicpunk.gear.negative_slots",
+            "magic slots are 0 or more, got {needed} needed and {free} free",
+            needed=slots_needed,
+            free=slots_free,
+        ),
     )
     return slots_free >= slots_needed

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tablelog.rules.core import require
-from tablelog.rules.magicpunk.text import listing
+from tablelog.rules.magicpunk.text import abilities as abilities_text
+from tablelog.rules.magicpunk.text import skills as skills_text
+from tablelog.text import Listed, Term, msg
 
 __all__ = [
     "ABILITIES",
@@ -51,7 +53,11 @@ def skill_rank(text: str) -> str:
     require(
         rank in SKILL_RANKS,
         "MP-REBUILD-5",
-        f"unknown skill rank {text!r} (novice, expert, master or 1-3)",
+        msg(
+            "magicpunk.rebuild.unknown_rank",
+            "unknown skill rank {text!r} (novice, expert, master or 1-3)",
+            text=text,
+        ),
     )
     return rank
 
@@ -82,25 +88,43 @@ def check_conversions(
     Source: リビルド, 能力値 ② and スキル ②; MP-REBUILD-2, MP-REBUILD-6.
     """
     excess_points, excess_acq = max(0, points - BASE_POOL), max(0, acq - BASE_ACQUISITIONS)
-    require(min(to_skills, to_money) >= 0, "MP-REBUILD-2", "a conversion is 0 or more points")
+    require(
+        min(to_skills, to_money) >= 0,
+        "MP-REBUILD-2",
+        msg("magicpunk.rebuild.negative_points", "a conversion is 0 or more points"),
+    )
     require(
         to_skills + to_money <= excess_points,
         "MP-REBUILD-2",
-        f"only ability points above {BASE_POOL} convert: the pool is {points} "
-        f"({excess_points} above {BASE_POOL}), asked {to_skills} to skills and {to_money} "
-        "to money",
+        msg(
+            "magicpunk.rebuild.points_excess",
+            "only ability points above {base} convert: the pool is {points} ({excess} above "
+            "{base}), asked {to_skills} to skills and {to_money} to money",
+            base=BASE_POOL,
+            points=points,
+            excess=excess_points,
+            to_skills=to_skills,
+            to_money=to_money,
+        ),
     )
     require(
         min(to_abilities, skills_to_money) >= 0,
         "MP-REBUILD-6",
-        "a conversion is 0 or more acquisitions",
+        msg("magicpunk.rebuild.negative_acquisitions", "a conversion is 0 or more acquisitions"),
     )
     require(
         to_abilities + skills_to_money <= excess_acq,
         "MP-REBUILD-6",
-        f"only acquisitions above {BASE_ACQUISITIONS} convert: {acq} acquisitions "
-        f"({excess_acq} above {BASE_ACQUISITIONS}), asked {to_abilities} to abilities and "
-        f"{skills_to_money} to money",
+        msg(
+            "magicpunk.rebuild.acquisitions_excess",
+            "only acquisitions above {base} convert: {acq} acquisitions ({excess} above "
+            "{base}), asked {to_abilities} to abilities and {to_money} to money",
+            base=BASE_ACQUISITIONS,
+            acq=acq,
+            excess=excess_acq,
+            to_abilities=to_abilities,
+            to_money=skills_to_money,
+        ),
     )
 
 
@@ -131,20 +155,45 @@ def check_abilities(
     """
     mins = {**MIN_ABILITY, **(minimums or {})}
     total = sum(new[a] for a in ABILITIES)
-    shown = " ".join(f"{a} {new[a]}" for a in ABILITIES)
+    shown = abilities_text({a: new[a] for a in ABILITIES})
     require(
         total == pool,
         "MP-REBUILD-1",
-        f"abilities must sum to the pool of {pool} points, got {total} ({shown})",
+        msg(
+            "magicpunk.rebuild.sum",
+            "abilities must sum to the pool of {pool} points, got {total} ({abilities})",
+            pool=pool,
+            total=total,
+            abilities=shown,
+        ),
     )
     for a in ABILITIES:
-        require(mins[a] <= new[a], "MP-REBUILD-3", f"{a} {new[a]} is below its minimum {mins[a]}")
+        require(
+            mins[a] <= new[a],
+            "MP-REBUILD-3",
+            msg(
+                "magicpunk.rebuild.below_minimum",
+                "{ability} {value} is below its minimum {minimum}",
+                ability=Term("magicpunk.ability", a),
+                value=new[a],
+                minimum=mins[a],
+            ),
+        )
         cap = MAX_BASE + min(MAX_EXTRA, max(0, pool - BASE_POOL))
         require(
             new[a] <= cap,
             "MP-REBUILD-3" if cap == MAX_BASE else "MP-REBUILD-4",
-            f"{a} {new[a]} is above {cap} ({MAX_BASE}, +{MAX_EXTRA} at most from "
-            f"points above {BASE_POOL})",
+            msg(
+                "magicpunk.rebuild.above_cap",
+                "{ability} {value} is above {cap} ({most}, +{extra} at most from points above "
+                "{base})",
+                ability=Term("magicpunk.ability", a),
+                value=new[a],
+                cap=cap,
+                most=MAX_BASE,
+                extra=MAX_EXTRA,
+                base=BASE_POOL,
+            ),
         )
     ranges = {a: _base_range(new[a], mins[a]) for a in ABILITIES}
     base = min(pool, BASE_POOL)
@@ -154,8 +203,17 @@ def check_abilities(
     require(
         fits,
         rule,
-        f"{shown}: cannot place {base} points within min..{MAX_BASE} "
-        f"with at most {MAX_EXTRA} more per ability from the {pool - base} above {BASE_POOL}",
+        msg(
+            "magicpunk.rebuild.cannot_place",
+            "{abilities}: cannot place {placed} points within min..{most} with at most {extra} "
+            "more per ability from the {above} above {base}",
+            abilities=shown,
+            placed=base,
+            most=MAX_BASE,
+            extra=MAX_EXTRA,
+            above=pool - base,
+            base=BASE_POOL,
+        ),
     )
 
 
@@ -168,11 +226,16 @@ def check_skills(new: Mapping[str, str], acq: int) -> None:
     Source: リビルド, スキル ③; MP-REBUILD-7.
     """
     used = acquisitions(new)
-    shown = listing((f"{k} {v}" for k, v in new.items()), empty="no skills")
     require(
         used == acq,
         "MP-REBUILD-7",
-        f"re-learn skills with exactly {acq} acquisitions, got {used} ({shown})",
+        msg(
+            "magicpunk.rebuild.skills_acquisitions",
+            "re-learn skills with exactly {acq} acquisitions, got {used} ({skills})",
+            acq=acq,
+            used=used,
+            skills=skills_text(new),
+        ),
     )
 
 
@@ -202,13 +265,32 @@ def check_spell_order(known: Mapping[str, tuple[str, int]], gate: str, tier: int
 
     Source: リビルド, 呪文 ②; MP-REBUILD-11.
     """
-    require(tier >= 1, "MP-REBUILD-11", f"a tier is 1 or more, got {tier}")
+    require(
+        tier >= 1,
+        "MP-REBUILD-11",
+        msg("magicpunk.spell.tier_below_1", "a tier is 1 or more, got {tier}", tier=tier),
+    )
     tiers = sorted({t for g, t in known.values() if g == gate})
-    known_text = f"known tiers: {', '.join(map(str, tiers))}" if tiers else "no tier known yet"
+    known_text = (
+        msg(
+            "magicpunk.spell.known_tiers",
+            "known tiers: {tiers}",
+            tiers=Listed(tuple(tiers), "comma"),
+        )
+        if tiers
+        else msg("magicpunk.spell.no_tier", "no tier known yet")
+    )
     require(
         tier == 1 or tier - 1 in tiers,
         "MP-REBUILD-11",
-        f"gate {gate}: learn tier {tier - 1} before tier {tier} ({known_text})",
+        msg(
+            "magicpunk.spell.tier_order",
+            "gate {gate}: learn tier {before} before tier {tier} ({known})",
+            gate=gate,
+            before=tier - 1,
+            tier=tier,
+            known=known_text,
+        ),
     )
 
 
@@ -220,12 +302,22 @@ def pay_spell(price: int, spell_money: int, money: int) -> tuple[int, int]:
 
     Source: リビルド, 呪文 ②; MP-REBUILD-11 (spell-only money is used first).
     """
-    require(price >= 0, "MP-REBUILD-11", f"a price is 0 Mj or more, got {price}")
+    require(
+        price >= 0,
+        "MP-REBUILD-11",
+        msg("magicpunk.money.price_negative", "a price is 0 Mj or more, got {price}", price=price),
+    )
     from_spell = min(price, spell_money)
     rest = price - from_spell
     require(
         rest <= money,
         "MP-REBUILD-11",
-        f"the spell costs {price} Mj; {spell_money} spell-only Mj and {money} Mj are not enough",
+        msg(
+            "magicpunk.spell.not_enough",
+            "the spell costs {price} Mj; {spell_money} spell-only Mj and {money} Mj are not enough",
+            price=price,
+            spell_money=spell_money,
+            money=money,
+        ),
     )
     return from_spell, rest

@@ -26,7 +26,9 @@ from tablelog.rules.pf2e.crafting import (
     formula_price_cp,
     income_per_day_cp,
     rank_at_least,
+    transfer_days_text,
     transfer_terms,
+    unknown_rank_text,
 )
 from tablelog.rules.pf2e.items import (
     REINFORCING,
@@ -72,6 +74,8 @@ __all__ = [
     "income_per_day_cp",
     "rank_at_least",
     "transfer_terms",
+    "transfer_days_text",
+    "unknown_rank_text",
     "REINFORCING",
     "ItemFacts",
     "base_rarity",

@@ -14,7 +14,8 @@ from importlib import resources
 
 import attrs
 
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import msg
 
 __all__ = [
     "Rune",
@@ -195,7 +196,13 @@ def rune(name: str, rule_id: str = "UNKNOWN-NAME") -> Rune:
     """
     found = resolve_rune(name)
     if found is None:
-        raise RuleViolation(rule_id, f"unknown rune {name!r} (not in the rune catalogue)")
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "pf2e.rune.unknown", "unknown rune {name!r} (not in the rune catalogue)", name=name
+            ),
+            unknown=Unknown("rune", name),
+        )
     return runes()[found]
 
 
@@ -207,5 +214,13 @@ def base_item(name: str, rule_id: str = "UNKNOWN-NAME") -> BaseItem:
     """
     found = base_items().get(name.strip().lower())
     if found is None:
-        raise RuleViolation(rule_id, f"unknown base item {name!r} (not in the base item catalogue)")
+        raise RuleViolation(
+            rule_id,
+            msg(
+                "pf2e.base_item.unknown",
+                "unknown base item {name!r} (not in the base item catalogue)",
+                name=name,
+            ),
+            unknown=Unknown("base item", name),
+        )
     return found

@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from tablelog.rules.core import RuleViolation, require
+from tablelog.text import Listed, Msg, msg
 
 __all__ = [
     "DC_BY_LEVEL",
@@ -22,6 +23,8 @@ __all__ = [
     "dc_for_level",
     "formula_price_cp",
     "income_per_day_cp",
+    "unknown_rank_text",
+    "transfer_days_text",
     "TransferTerms",
     "transfer_terms",
 ]
@@ -166,6 +169,21 @@ def formula_price_cp(level: int) -> int:
     return FORMULA_PRICE_CP[max(0, min(level, 20))]
 
 
+def unknown_rank_text(rank: str) -> Msg:
+    """Return the refusal of a Crafting rank that is none of :data:`RANKS` (naming them)."""
+    return msg(
+        "pf2e.rank.unknown",
+        "unknown Crafting rank {rank!r} ({ranks})",
+        rank=rank,
+        ranks=Listed(RANKS, "comma"),
+    )
+
+
+def transfer_days_text(days: int) -> Msg:
+    """Return the refusal of a transfer of fewer than 1 day."""
+    return msg("pf2e.transfer.min_days", "a transfer takes at least 1 day, not {days}", days=days)
+
+
 def income_per_day_cp(level: int, rank: str, critical: bool = False) -> int:
     """Return what one extra day of Craft saves, in cp: Income Earned for level and rank.
 
@@ -177,7 +195,7 @@ def income_per_day_cp(level: int, rank: str, critical: bool = False) -> int:
     Raises:
         RuleViolation: PF2E-XFER-8 for an unknown rank.
     """
-    require(rank in RANKS, "PF2E-XFER-8", f"unknown Crafting rank {rank!r} ({', '.join(RANKS)})")
+    require(rank in RANKS, "PF2E-XFER-8", unknown_rank_text(rank))
     row = min(level + (1 if critical else 0), len(INCOME_CP) - 1)
     return INCOME_CP[max(row, 0)][RANKS.index(rank)]
 
@@ -230,7 +248,7 @@ def transfer_terms(
     Source: pf2e-runes.ja.txt, ルーンの転送; PF2E-XFER-6, PF2E-XFER-7, PF2E-XFER-8.
     """
     if days < 1:
-        raise RuleViolation("PF2E-XFER-8", f"a transfer takes at least 1 day, not {days}")
+        raise RuleViolation("PF2E-XFER-8", transfer_days_text(days))
     level = max(levels)
     base = 0 if from_runestone else max(prices_cp) // 10
     per_day = income_per_day_cp(crafter_level, rank, critical)

@@ -14,6 +14,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.rules.pf2e.catalogue import BaseItem, Rune, runes
 from tablelog.rules.pf2e.items import potency
 from tablelog.rules.pf2e.usage import check_fits
+from tablelog.text import Listed, Msg, Term, msg, msgn
 
 __all__ = [
     "EtchPlan",
@@ -22,6 +23,8 @@ __all__ = [
     "plan_transfer",
     "RuneDoesNotFit",
     "no_slot_text",
+    "holds_no_rune_text",
+    "stone_holds_one_text",
     "without_one",
 ]
 
@@ -34,7 +37,14 @@ class RuneDoesNotFit(RuleViolation):
     """
 
     def __init__(self, cause: RuleViolation) -> None:
-        super().__init__("PF2E-XFER-4", f"automatic critical failure: {cause.message}")
+        super().__init__(
+            "PF2E-XFER-4",
+            msg(
+                "pf2e.transfer.automatic_critical_failure",
+                "automatic critical failure: {cause}",
+                cause=cause.msg,
+            ),
+        )
         self.cause = cause
 
 
@@ -96,9 +106,7 @@ def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the i
     Source: pf2e-runes.ja.txt, 基本ルーン, 性質ルーン, 彫刻の方法; PF2E-FUND-1, PF2E-PROP-1.
     """
     if base.category == "runestone" and ids:
-        raise RuleViolation(
-            "PF2E-STONE-1", f"runestone {label} already holds {ids[0]}; a runestone holds one rune"
-        )
+        raise RuleViolation("PF2E-STONE-1", stone_holds_one_text(label, ids[0]))
     check_fits(new, base, _held(ids))
     old = _upgradable(ids, new)
     if old is not None:
@@ -111,8 +119,16 @@ def plan_etch(base: BaseItem, ids: Sequence[str], new: Rune, label: str = "the i
     if kept is not None and new.is_fundamental:
         raise RuleViolation(
             "PF2E-FUND-1",
-            f"{label} already has {kept.id} (tier {kept.tier}); "
-            f"{new.id} (tier {new.tier}) would not be an upgrade",
+            msg(
+                "pf2e.etch.not_an_upgrade",
+                "{item} already has {kept} (tier {kept_tier}); {new} (tier {new_tier}) would "
+                "not be an upgrade",
+                item=label,
+                kept=_rune(kept.id),
+                kept_tier=kept.tier,
+                new=_rune(new.id),
+                new_tier=new.tier,
+            ),
         )
     if not new.is_fundamental and base.category != "runestone":
         _require_slot(ids, new, label)
@@ -132,22 +148,67 @@ def _require_slot(ids: Sequence[str], new: Rune, label: str) -> None:
         raise RuleViolation("PF2E-RUNE-2", no_slot_text(label, slots, props, new.id))
 
 
-def no_slot_text(label: str, slots: int, props: Sequence[str], new: str) -> str:
+def _rune(rune_id: str) -> Term:
+    return Term("pf2e.rune", rune_id)
+
+
+def _runes(ids: Sequence[str]) -> Listed:
+    return Listed(tuple(_rune(i) for i in ids), "comma")
+
+
+def stone_holds_one_text(label: str, held: str) -> Msg:
+    """Return the refusal of a second rune onto runestone ``label``, which holds ``held``."""
+    return msg(
+        "pf2e.stone.holds_one",
+        "runestone {item} already holds {rune}; a runestone holds one rune",
+        item=label,
+        rune=_rune(held),
+    )
+
+
+def no_slot_text(label: str, slots: int, props: Sequence[str], new: str) -> Msg:
     """Return why ``new`` finds no property slot, naming the potency and the runes held.
 
-    >>> no_slot_text("bow-1", 1, ["frost"], "flaming")
+    >>> from tablelog.text import english
+    >>> english(no_slot_text("bow-1", 1, ["frost"], "flaming"))
     'bow-1 has potency +1 and its one property slot holds frost: no slot for flaming'
     """
-    dormant = f" ({', '.join(props[slots:])} dormant)" if props[slots:] else ""
+    dormant: Msg | str = (
+        msg("pf2e.slot.dormant", " ({runes} dormant)", runes=_runes(props[slots:]))
+        if props[slots:]
+        else ""
+    )
     if not slots:
-        return (
-            f"{label} has no potency rune, so no property slot for {new}{dormant}; etch a "
-            "potency rune first"
+        return msg(
+            "pf2e.slot.no_potency",
+            "{item} has no potency rune, so no property slot for {new}{dormant}; etch a "
+            "potency rune first",
+            item=label,
+            new=_rune(new),
+            dormant=dormant,
         )
-    room = "its one property slot holds" if slots == 1 else f"its {slots} property slots hold"
-    return (
-        f"{label} has potency +{slots} and {room} {', '.join(props[:slots])}{dormant}: "
-        f"no slot for {new}"
+    return msgn(
+        "pf2e.slot.full",
+        "{item} has potency +{n} and its one property slot holds {runes}{dormant}: no slot "
+        "for {new}",
+        "{item} has potency +{n} and its {n} property slots hold {runes}{dormant}: no slot "
+        "for {new}",
+        slots,
+        item=label,
+        runes=_runes(props[:slots]),
+        dormant=dormant,
+        new=_rune(new),
+    )
+
+
+def holds_no_rune_text(label: str, rune: str, ids: Sequence[str]) -> Msg:
+    """Return the refusal of moving ``rune`` off item ``label``, which holds ``ids``."""
+    return msg(
+        "pf2e.transfer.holds_no_rune",
+        "{item} holds no {rune} rune ({holds})",
+        item=label,
+        rune=_rune(rune),
+        holds=_holds_text(ids),
     )
 
 
@@ -203,11 +264,14 @@ def plan_transfer(
     if swap is None and not moved.is_fundamental and target.base.category != "runestone":
         props = [r.id for r in _held(rest_target) if not r.is_fundamental]
         if len(props) >= potency(target_after):
-            swap_hint = "; name the rune that comes back with --swap" if props else ""
-            raise RuleViolation(
-                "PF2E-RUNE-2",
-                no_slot_text(target.label, potency(target_after), props, moved.id) + swap_hint,
-            )
+            reason = no_slot_text(target.label, potency(target_after), props, moved.id)
+            if props:
+                reason = msg(
+                    "pf2e.slot.full_swap_hint",
+                    "{reason}; name the rune that comes back with --swap",
+                    reason=reason,
+                )
+            raise RuleViolation("PF2E-RUNE-2", reason)
     source_after = rest_source + ((swap.id,) if swap is not None else ())
     moved_runes = (moved,) if swap is None else (moved, swap)
     return TransferPlan(
@@ -222,41 +286,60 @@ def _check_parties(source: Holder, target: Holder, moved: Rune, swap: Rune | Non
     if source.label == target.label:
         raise RuleViolation(
             "PF2E-XFER-1",
-            f"cannot move {moved.id} from {source.label} to itself: name two different items",
+            msg(
+                "pf2e.transfer.to_itself",
+                "cannot move {rune} from {item} to itself: name two different items",
+                rune=_rune(moved.id),
+                item=source.label,
+            ),
         )
     if moved.id not in source.runes:
-        raise RuleViolation(
-            "PF2E-XFER-1", f"{source.label} holds no {moved.id} rune ({_holds_text(source.runes)})"
-        )
+        raise RuleViolation("PF2E-XFER-1", holds_no_rune_text(source.label, moved.id, source.runes))
     if swap is None:
         if target.base.category == "runestone" and target.runes:
-            raise RuleViolation(
-                "PF2E-STONE-1",
-                f"runestone {target.label} already holds "
-                f"{target.runes[0]}; a runestone holds one rune",
-            )
+            raise RuleViolation("PF2E-STONE-1", stone_holds_one_text(target.label, target.runes[0]))
         return
     if swap.id not in target.runes:
         raise RuleViolation(
             "PF2E-XFER-3",
-            f"{target.label} holds no {swap.id} rune to swap ({_holds_text(target.runes)})",
+            msg(
+                "pf2e.transfer.holds_no_swap_rune",
+                "{item} holds no {rune} rune to swap ({holds})",
+                item=target.label,
+                rune=_rune(swap.id),
+                holds=_holds_text(target.runes),
+            ),
         )
     if swap.form != moved.form:
         raise RuleViolation(
             "PF2E-XFER-2",
-            f"cannot swap {moved.id} ({moved.form}) with "
-            f"{swap.id} ({swap.form}): a swap needs runes of the same form",
+            msg(
+                "pf2e.swap.forms_differ",
+                "cannot swap {moved} ({moved_form}) with {swap} ({swap_form}): a swap needs "
+                "runes of the same form",
+                moved=_rune(moved.id),
+                moved_form=Term("pf2e.form", moved.form),
+                swap=_rune(swap.id),
+                swap_form=Term("pf2e.form", swap.form),
+            ),
         )
     if "runestone" in (source.base.category, target.base.category):
         raise RuleViolation(
             "PF2E-STONE-1",
-            f"cannot swap {moved.id} and {swap.id}: a "
-            "runestone cracks when its rune leaves, so it cannot take one back",
+            msg(
+                "pf2e.swap.runestone",
+                "cannot swap {moved} and {swap}: a runestone cracks when its rune leaves, so "
+                "it cannot take one back",
+                moved=_rune(moved.id),
+                swap=_rune(swap.id),
+            ),
         )
 
 
-def _holds_text(ids: Sequence[str]) -> str:
-    return f"it holds {', '.join(ids)}" if ids else "it holds no runes"
+def _holds_text(ids: Sequence[str]) -> Msg:
+    if ids:
+        return msg("pf2e.holds.runes", "it holds {runes}", runes=_runes(ids))
+    return msg("pf2e.holds.none", "it holds no runes")
 
 
 def _check_arrival(
@@ -290,20 +373,46 @@ def _check_arrival(
     if swap is None:
         raise RuleViolation(
             "PF2E-FUND-1",
-            f"{where.label} already has {kept.id} and cannot hold "
-            f"a second {kept.family} rune ({incoming.id}); swap them instead "
-            f"(--swap {kept.id})",
+            msg(
+                "pf2e.transfer.second_fundamental",
+                "{item} already has {kept} and cannot hold a second {family} rune ({incoming}); "
+                "swap them instead (--swap {kept_id})",
+                item=where.label,
+                kept=_rune(kept.id),
+                family=Term("pf2e.family", kept.family),
+                incoming=_rune(incoming.id),
+                kept_id=kept.id,
+            ),
         )
     giver = source if where is target else target
     alt = _same_family(target.runes, moved)
     hint = (
-        f"swap it for {target.label}'s {alt.id} instead (--swap {alt.id})"
+        msg(
+            "pf2e.swap.hint_swap_for",
+            "swap it for {item}'s {rune} instead (--swap {rune_id})",
+            item=target.label,
+            rune=_rune(alt.id),
+            rune_id=alt.id,
+        )
         if alt
-        else f"move {moved.id} without --swap"
+        else msg("pf2e.swap.hint_move", "move {rune} without --swap", rune=_rune(moved.id))
     )
     raise RuleViolation(
         "PF2E-XFER-2",
-        f"cannot swap {moved.id} (on {source.label}) for {swap.id} (on {target.label}): "
-        f"{where.label} keeps its own {kept.id}, so it cannot also take {incoming.id} from "
-        f"{giver.label} (an item holds one {kept.family} rune, PF2E-FUND-1); {hint}",
+        msg(
+            "pf2e.swap.second_fundamental",
+            "cannot swap {moved} (on {source}) for {swap} (on {target}): {where} keeps its own "
+            "{kept}, so it cannot also take {incoming} from {giver} (an item holds one {family} "
+            "rune, PF2E-FUND-1); {hint}",
+            moved=_rune(moved.id),
+            source=source.label,
+            swap=_rune(swap.id),
+            target=target.label,
+            where=where.label,
+            kept=_rune(kept.id),
+            incoming=_rune(incoming.id),
+            giver=giver.label,
+            family=Term("pf2e.family", kept.family),
+            hint=hint,
+        ),
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.pf2e.catalogue import BaseItem, Rune, base_items, runes
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = ["check_fits", "fits", "is_thrown", "USAGE_TESTS", "usages_taken"]
 
@@ -114,28 +115,53 @@ def check_fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> None:
     if base.category == "shield" and rune.item != "shield":
         raise RuleViolation(
             "PF2E-RUNE-2",
-            f"{base.name} is a shield: it takes only reinforcing "
-            f"runes, not {rune.id} ({rune.form} {rune.item} rune)",
+            msg(
+                "pf2e.fit.shield_only_reinforcing",
+                "{base} is a shield: it takes only reinforcing runes, not {rune} ({form} "
+                "{category} rune)",
+                base=_base_name(base),
+                rune=Term("pf2e.rune", rune.id),
+                form=Term("pf2e.form", rune.form),
+                category=Term("pf2e.category", rune.item),
+            ),
         )
     if rune.item != base.category:
         raise RuleViolation(
             "PF2E-RUNE-6",
-            f"{rune.id} is {_article(rune.item)} {rune.item} "
-            f"rune; {base.name} is {_article(base.category)} {base.category}",
+            msg(
+                "pf2e.fit.wrong_category",
+                "{rune} is {rune_category} rune; {base} is {base_category}",
+                rune=Term("pf2e.rune", rune.id),
+                rune_category=_a_category(rune.item),
+                base=_base_name(base),
+                base_category=_a_category(base.category),
+            ),
         )
     held = list(held)
     clash = next((r for r in held if r.family == _EXCLUDED.get(rune.usage)), None)
     if clash is not None:
         raise RuleViolation(
             "PF2E-RUNE-6",
-            f"{rune.id} cannot go on a weapon that holds a "
-            f"{clash.id} rune: holy and unholy runes exclude each other",
+            msg(
+                "pf2e.fit.holy_unholy",
+                "{rune} cannot go on a weapon that holds a {clash} rune: holy and unholy runes "
+                "exclude each other",
+                rune=Term("pf2e.rune", rune.id),
+                clash=Term("pf2e.rune", clash.id),
+            ),
         )
     families = frozenset(r.family for r in held)
     if not USAGE_TESTS[rune.usage](base, families):
         raise RuleViolation(
             "PF2E-RUNE-6",
-            f"{rune.id} needs usage {rune.usage}; {base.name} ({_describe(base)}) does not qualify",
+            msg(
+                "pf2e.fit.usage",
+                "{rune} needs usage {usage}; {base} ({kind}) does not qualify",
+                rune=Term("pf2e.rune", rune.id),
+                usage=Term("pf2e.usage", rune.usage),
+                base=_base_name(base),
+                kind=_describe(base),
+            ),
         )
 
 
@@ -148,12 +174,58 @@ def fits(rune: Rune, base: BaseItem, held: Iterable[Rune] = ()) -> bool:
     return True
 
 
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+def _base_name(base: BaseItem) -> Term:
+    return Term("pf2e.base_item_name", base.name)
 
 
-def _describe(base: BaseItem) -> str:
+_A_CATEGORY = {
+    "weapon": msg("pf2e.category.a_weapon", "a weapon"),
+    "armor": msg("pf2e.category.an_armor", "an armor"),
+    "shield": msg("pf2e.category.a_shield", "a shield"),
+    "runestone": msg("pf2e.category.a_runestone", "a runestone"),
+}
+"""An item category with its English article (``a weapon``, ``an armor``)."""
+
+
+def _a_category(word: str) -> Msg:
+    known = _A_CATEGORY.get(word)
+    if known is not None:
+        return known
+    article = "an" if word[:1] in "aeiou" else "a"
+    return msg(
+        "pf2e.category.with_article",
+        "{article} {category}",
+        article=article,
+        category=Term("pf2e.category", word),
+    )
+
+
+def _describe(base: BaseItem) -> Msg:
     if base.category == "weapon":
-        return f"{base.subtype} weapon, damage {'/'.join(base.damage_types) or '-'}"
-    traits = " ".join(base.traits) or "no traits"
-    return f"{base.armor_category} armor, {traits}"
+        return msg(
+            "pf2e.fit.weapon_kind",
+            "{subtype} weapon, damage {damage}",
+            subtype=Term("pf2e.subtype", base.subtype),
+            damage=_damage(base.damage_types),
+        )
+    traits: Msg | Listed = (
+        Listed(tuple(Term("pf2e.trait", t) for t in base.traits), "space")
+        if base.traits
+        else msg("pf2e.fit.no_traits", "no traits")
+    )
+    return msg(
+        "pf2e.fit.armor_kind",
+        "{armor_category} armor, {traits}",
+        armor_category=Term("pf2e.armor_category", base.armor_category),
+        traits=traits,
+    )
+
+
+def _damage(letters: tuple[str, ...]) -> Msg | Term:
+    """Return damage type letters as ``B/P/S`` (``-`` for none)."""
+    if not letters:
+        return msg("pf2e.fit.no_damage", "-")
+    first = Term("pf2e.damage_type", letters[0])
+    if len(letters) == 1:
+        return first
+    return msg("pf2e.fit.damage_types", "{first}/{rest}", first=first, rest=_damage(letters[1:]))

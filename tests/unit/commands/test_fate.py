@@ -38,6 +38,7 @@ from tablelog.events.fate import (
     PhantasmReleased,
     UpkeepPaid,
 )
+from tablelog.lang import ENGLISH
 from tablelog.projections import fate as projection
 from tablelog.projections.core import State, check, diff, entity_view, evolve, fold_collecting
 from tablelog.rules.core import RuleViolation
@@ -826,7 +827,7 @@ def test_cast_damage_names_the_cast_rules_not_the_np_rules():
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
     _, events = then(state, Cast("Tokiomi", "attack", 4, 2, ("Kiritsugu",)))
     assert [("FATE-CAST-4", "FATE-CAST-5")] == rules_of(events, DamageTaken)
-    assert "rule FATE-CAST-4, FATE-CAST-5" == events[-1].explain()[0]
+    assert "rule FATE-CAST-4, FATE-CAST-5" == ENGLISH.explain(events[-1])[0]
     _, bare = then(given(*TABLE, StartBattle()), Cast("Tokiomi", "attack", 4, 1, ("Lancer",)))
     assert [("FATE-CAST-4",)] == rules_of(bare, DamageTaken)
 
@@ -1067,12 +1068,14 @@ def test_descriptions_count_in_english():
     from tablelog.events.fate import CodeCast, InjuryHealed, ServantAdded
 
     cast = CodeCast("Tokiomi", "attack", 2, 1, 1, ("Lancer", "Saber"), 2)
-    assert "Tokiomi attack grade 2: 1 tile on Lancer and Saber; 2 MP" == cast.describe()
+    assert "Tokiomi attack grade 2: 1 tile on Lancer and Saber; 2 MP" == ENGLISH.event(cast)
     effect = EffectRaised("Saber", 1, "np-defense", 3, 1, 1, "Saber")
-    assert "Saber: np-defense grade 3 x 1 tile for 1 turn (from Saber)" == effect.describe()
-    assert "Ann loses 1 injury grade (Bea heal)" == InjuryHealed("Ann", 1, "Bea heal").describe()
+    assert "Saber: np-defense grade 3 x 1 tile for 1 turn (from Saber)" == ENGLISH.event(effect)
+    assert "Ann loses 1 injury grade (Bea heal)" == ENGLISH.event(
+        InjuryHealed("Ann", 1, "Bea heal")
+    )
     servant = ServantAdded("Sab", 50, 40, np_budget=1)
-    assert "Sab: HP 50, MP 40, 1 NP point, anti-magic 0" == servant.describe()
+    assert "Sab: HP 50, MP 40, 1 NP point, anti-magic 0" == ENGLISH.event(servant)
 
 
 # --- state layout: short diffs -------------------------------------------------------------------
@@ -1372,7 +1375,7 @@ SEED_ABILITIES = [
 def test_seed_np_abilities_come_out_of_their_declared_modifiers(name, table, command, lines):
     """Each seed NP ability stated with numbers, declared with --mod, gives the seed's numbers."""
     _, events = then(given(*table), command)
-    assert lines == [e.describe() for e in events]
+    assert lines == [ENGLISH.event(e) for e in events]
 
 
 PLAIN_EXCALIBUR = AddPhantasm("Saber", "excalibur", "A++", "anti-fortress")

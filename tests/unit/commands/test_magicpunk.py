@@ -11,6 +11,7 @@ import tablelog.commands.magicpunk as C
 import tablelog.events.magicpunk as E
 import tablelog.projections.magicpunk as P
 from tablelog.commands.core import decide
+from tablelog.lang import ENGLISH
 from tablelog.projections.core import State, check, evolve
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.magicpunk.cards import STANDARD_DECK
@@ -783,7 +784,7 @@ def test_refusals_read_as_english(command, rule, message):
 def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
     """history's `rule …` line names the RULES.md clauses that applied, or is absent."""
     assert ([rule_line] if rule_line else []) == [
-        line for line in event.explain() if line.startswith("rule ")
+        line for line in ENGLISH.explain(event) if line.startswith("rule ")
     ]
 
 
@@ -806,7 +807,7 @@ def test_rebuild_history_names_the_parts_rebuilt(command, rule_line):
     """A rebuild of skills only names MP-REBUILD-5 and -7, not the ability or item clauses."""
     event = decide(given(ARIA, BRAM), command)[0]
     assert ([rule_line] if rule_line else []) == [
-        line for line in event.explain() if line.startswith("rule ")
+        line for line in ENGLISH.explain(event) if line.startswith("rule ")
     ]
 
 
@@ -910,7 +911,7 @@ def test_a_capped_heal_says_what_it_healed():
     """`heal Kai 100` at 23/32 HP heals 9: "heals 9 HP (100 asked, capped at max)"."""
     state = given(KAI, E.DamageTaken(target="Kai", amount=9, hp_before=32, hp_after=23))
     [event] = when(state, C.Heal("Kai", 100))
-    assert "Kai heals 9 HP (100 asked, capped at max)" == event.describe()
+    assert "Kai heals 9 HP (100 asked, capped at max)" == ENGLISH.event(event)
     assert 32 == state.characters["Kai"]["hp"]
 
 
@@ -928,7 +929,7 @@ def test_pulled_punches_say_what_they_did(hp, amount, line):
     """MP-PULL-1: the line gives the HP lost, and says so when pulled punches change nothing."""
     state = given(KAI, E.DamageTaken(target="Kai", amount=32 - hp, hp_before=32, hp_after=hp))
     [event] = when(state, C.Damage("Kai", amount, pull_punches=True))
-    assert line == event.describe()
+    assert line == ENGLISH.event(event)
 
 
 @pytest.mark.rule("MP-COHAB-2")
@@ -952,5 +953,6 @@ def test_the_wilds_mana_disaster_happens_once_whatever_its_roll():
     [bram] = when(state, C.TakeLeisureEvent("Bram", 6, safety=1, table="wilds"))
     assert ((2, 2), (5, 5)) == ((aria.result, aria.shared_event), (bram.result, bram.shared_event))
     assert (
-        "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)" == bram.describe()
+        "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)"
+        == ENGLISH.event(bram)
     )

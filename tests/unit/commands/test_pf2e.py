@@ -30,6 +30,7 @@ from tablelog.events.pf2e import (
     RuneTransferFailed,
     RuneTransferred,
 )
+from tablelog.lang import ENGLISH
 from tablelog.projections import pf2e as projection
 from tablelog.projections.core import State, check, evolve
 from tablelog.rules import pf2e as rules
@@ -530,12 +531,12 @@ def test_a_second_flaming_on_a_greater_flaming_weapon_is_etched_and_says_it_has_
         7935,
         "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1",
     ) == (
-        events[0].describe(),
+        ENGLISH.event(events[0]),
         sword["name"],
         sword["property"],
         sword["dormant"],
         sword["price_gp"],
-        events[0].explain()[0],
+        ENGLISH.explain(events[0])[0],
     )
 
 
@@ -555,7 +556,7 @@ def test_a_second_flaming_moves_onto_a_greater_flaming_weapon_and_says_it_has_no
         ["flaming"],
         False,
     ) == (
-        events[0].describe(),
+        ENGLISH.event(events[0]),
         after.items["sword"]["runes"],
         after.items["sword"]["dormant"],
         "stone" in after.items,
@@ -1047,7 +1048,7 @@ def test_every_event_names_only_rules_md_ids():
 )
 def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
     """history's `rule …` line lists the rules that applied to this event, and only those."""
-    lines = [line for line in event.explain() if line.startswith("rule ")]
+    lines = [line for line in ENGLISH.explain(event) if line.startswith("rule ")]
     assert ([rule_line] if rule_line else []) == lines
 
 
@@ -1067,4 +1068,4 @@ def test_failed_transfer_reads_as_english():
     assert (
         "frost: bow -> sword: failure (DC 24, nothing lost; the Crafting check rolled at "
         "the table); the rune stays"
-    ) == event.describe()
+    ) == ENGLISH.event(event)

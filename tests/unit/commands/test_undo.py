@@ -177,21 +177,24 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
     the seats that may not see it (SERVER.md §3): ann (Aria) reads her draw whole and Kai's play
     with the card's place blurred; bo (Kai) reads Kai's play with its place blurred, and
     nothing of Aria's draw; the GM reads all."""
-    from tablelog.events.magicpunk.cards import CardsDrawn, CardsPlayed
-    from tablelog.projections.magicpunk.zones import HIDDEN_PLACE
-    from tablelog.rules.core import Secret
+    import tablelog.projections.magicpunk as P
+    from tablelog.events.magicpunk import CardsDrawn, CardsPlayed, CharacterAdded
+    from tablelog.lang import Words
+    from tablelog.projections.core import evolve
+    from tablelog.projections.magicpunk.zones import check_held, not_in_pile
     from tablelog.server.redact import Viewer
 
-    drawn = RuleViolation(
-        "MP-CARDS",
-        "5D is not in the draw pile (it is in Kai's hand)",
-        (Secret("it is in Kai's hand", "Kai", HIDDEN_PLACE),),
-    )
-    played = RuleViolation(
-        "MP-CARDS",
-        "9S is not held by Kai (it is in the draw pile)",
-        (Secret("it is in the draw pile", None, HIDDEN_PLACE),),
-    )
+    now = State("magicpunk")  # Kai holds 5D; 9S is in the draw pile
+    P.init_state(now, {})
+    for event in (
+        CharacterAdded("Kai", 10, 10, 10, 10, 30),
+        CardsDrawn("Kai", ("5D",), 0, named=True),
+    ):
+        evolve(now, event)
+    drawn = RuleViolation("MP-CARDS", not_in_pile(now, "5D"))
+    with pytest.raises(RuleViolation) as not_held:
+        check_held(now, "Kai", ("9S",))
+    played = not_held.value
     failed = [
         (6, CardsDrawn("Aria", ("5D",), 3), drawn),
         (7, CardsPlayed("Kai", ("9S",)), played),
@@ -200,12 +203,14 @@ def test_an_undo_refusal_tells_each_seat_what_it_may_see_of_each_reason() -> Non
         actions.decide_undo(
             actions.Action(5, 5, "gm"), [], "", lambda _u, _f: (State("magicpunk"), failed)
         )
-    state = State("magicpunk")
     said = {
-        seat: Viewer.of(role, chars, state).refusal(refused.value.message, refused.value.secrets)
-        for seat, role, chars in (("ann", "player", ["Aria"]), ("bo", "player", ["Kai"]))
+        seat: Words("en", Viewer.of(role, chars, State("magicpunk")).sees)(refused.value.msg)
+        for seat, role, chars in (
+            ("ann", "player", ["Aria"]),
+            ("bo", "player", ["Kai"]),
+            ("gm", "gm", []),
+        )
     }
-    said["gm"] = Viewer.of("gm", [], state).refusal(refused.value.message, refused.value.secrets)
     head = "#5 cannot be undone: later events depend on it: "
     assert {
         "ann": f"{head}#6 magicpunk.CardsDrawn (MP-CARDS: 5D is not in the draw pile (it is "

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from tablelog.rules import pf2e
 from tablelog.rules.core import RuleViolation
+from tablelog.text import english
 
 rule = pytest.mark.rule
 
@@ -182,7 +183,7 @@ def test_etching_a_property_rune_needs_a_free_slot():
 )
 def test_no_slot_message_is_plain_english(slots, props, expected):
     """The no-slot refusal names the potency, the runes in the slots and the dormant ones."""
-    assert expected == pf2e.runesets.no_slot_text("sword", slots, props, "frost")
+    assert expected == english(pf2e.runesets.no_slot_text("sword", slots, props, "frost"))
 
 
 @rule("PF2E-RUNE-2")
