@@ -23,7 +23,7 @@ import attrs
 
 from tablelog import systems
 from tablelog.actions import Markers
-from tablelog.events.codec import CodecError, decoder, packed_decoder
+from tablelog.events.codec import CodecError, UnreadableData, decoder
 from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
 from tablelog.projections.core import State, evolvers, fold_collecting, no_evolver, undone_after
@@ -97,6 +97,8 @@ def code_version(system: str) -> str:
         join(_ROOT, "projections", "core.py"),
         join(_ROOT, "events", "core.py"),
         join(_ROOT, "events", "codec.py"),
+        join(_ROOT, "events", "mirror.py"),
+        join(_ROOT, "events", "misfit.py"),
         join(_ROOT, "rules", "core.py"),
         os.path.abspath(__file__),
     ]
@@ -354,7 +356,7 @@ class Replayer:
         last_cp = pos.seq
         taken: list[Checkpoint] = []
         error: LogError | None = None
-        entries: dict[str, tuple[int, Any, Any, Any]] = {}  # per type: see _entry
+        entries: dict[str, tuple[int, Any, Any]] = {}  # per type: see _entry
         seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
         records: Any = self.log.records(pos, self.chain, True)
         if until is not None:
@@ -368,11 +370,12 @@ class Replayer:
                 if entry is None or entry[0] != env.v:
                     _check_system(kind, self.header.system, path, seq, offset)
                     entry = entries[kind] = _entry(table, path, kind, env.v, seq, offset)
-                event = entry[1](env.data)
-                if event is None:  # data the packed decoder does not take: the codec decides
-                    event = _decode(entry[2], env, seq, offset, path)
                 try:
-                    entry[3](state, event)
+                    event = entry[1](env.data)  # still packed: one typed decode (codec)
+                except CodecError as exc:
+                    event = _misfit(entry[1], exc, env, seq, offset, path)
+                try:
+                    entry[2](state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure: a LogError
                     error = self._refused(exc, seq, optimistic)
             else:  # not built (undone, or after an event that did not apply): still readable
@@ -474,18 +477,12 @@ def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
 
 def _entry(
     table: dict[type, Any], path: str, kind: str, version: int, seq: int, offset: int
-) -> tuple[int, Any, Any, Any]:
-    """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)`` records: the
-    fast build returns the event, or None for data it does not take (then the decoder builds
-    it, or names what is wrong)."""
+) -> tuple[int, Any, Any]:
+    """Return ``(version, decoder, evolver)`` for ``(kind, version)`` records."""
     decode = _decoder(path, kind, version, seq, offset)
     cls = event_class(kind)
     typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return version, packed_decoder(kind, version) or _none, decode, typed
-
-
-def _none(data: Any) -> None:
-    return None
+    return version, decode, typed
 
 
 def _no_evolver(state: State, event: Event) -> None:
@@ -510,12 +507,29 @@ def _unpacked(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
 
 
 def _decode(decode: Any, env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
-    """Return the event of a folded record's data (unpacked here), or raise its LogError."""
-    data = _unpacked(env, seq, offset, path)
+    """Return the event of a folded record's data, or raise its LogError."""
     try:
-        return decode(data)
+        return decode(env.data)
     except CodecError as exc:
+        return _misfit(decode, exc, env, seq, offset, path)
+
+
+def _misfit(
+    decode: Any, exc: CodecError, env: FoldEnvelope, seq: int, offset: int, path: str
+) -> Any:
+    """Raise the LogError of a record whose data the codec refused with ``exc``: packed data
+    that is not msgpack is the corrupt record the general reader names (its message is
+    msgpack's, as it always was); data that msgpack reads is decoded from that map.
+
+    Raises:
+        LogError: always, unless msgpack reads what the codec could not and it fits.
+    """
+    if not isinstance(exc, UnreadableData):
         raise record_error(path, seq, offset, exc) from None
+    try:
+        return decode(_unpacked(env, seq, offset, path))
+    except CodecError as again:
+        raise record_error(path, seq, offset, again) from None
 
 
 def _failure(exc: Exception, seq: int, path: str) -> LogError:
