@@ -28,10 +28,18 @@ from tablelog.events.core import MARKERS, Event, event_class
 from tablelog.headers import initial_state
 from tablelog.projections.core import State, evolvers, fold_collecting, no_evolver, undone_after
 from tablelog.rules.core import RuleViolation
-from tablelog.store.base import Log, holds_record
-from tablelog.store.format import FoldEnvelope, Header, Position, chain_hash, decode_payload
-from tablelog.store.log import LogError, record_error
-from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
+from tablelog.store.base import Log
+from tablelog.store.envelope import FoldEnvelope
+from tablelog.store.errors import LogError, record_error
+from tablelog.store.format import Header, Position, decode_payload
+from tablelog.store.reader import after
+from tablelog.store.snapshot import (
+    Checkpoint,
+    decode_state,
+    encode_state,
+    read_checkpoints,
+    write_checkpoints,
+)
 
 __all__ = [
     "Replayer",
@@ -145,7 +153,6 @@ class Replayer:
         self._cps: list[Checkpoint] | None = None
         self._trusted: set[int] = set()
         self._saved_seq = -1
-        self._crc_at = (0, 0)  # (offset, CRC-32 of the log bytes before it), extended as read
 
     # -- checkpoints ---------------------------------------------------------------------
 
@@ -154,7 +161,7 @@ class Replayer:
         if self._cps is None:
             self._cps = []
             if self.snapshots:
-                self._cps = self.log.read_snapshot(self.header.session_id, self._code)
+                self._cps = read_checkpoints(self.log, self.header.session_id, self._code)
                 self._saved_seq = self._cps[-1].end.seq if self._cps else -1
         return self._cps
 
@@ -183,24 +190,11 @@ class Replayer:
         return None
 
     def _anchored(self, cp: Checkpoint) -> bool:
-        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash,
-        after the bytes the checkpoint saw."""
+        """Check that the log still holds the checkpoint's record (its seq and chain hash)
+        with every record before it unchanged (the store's digest of them)."""
         if cp.end.seq == 0:
-            return cp.end == self.log.start
-        return holds_record(self.log, cp.end) and self.prefix_crc(cp.end.offset) == cp.prefix_crc
-
-    def prefix_crc(self, offset: int) -> int:
-        """Return the CRC-32 of the log's bytes before ``offset`` (-1 if they cannot be read).
-
-        Reads only what it has not read before: one pass over the log per process, however many
-        checkpoints are taken or checked.
-        """
-        start, crc = self._crc_at if self._crc_at[0] <= offset else (0, 0)
-        crc = self.log.prefix_crc(offset, start, crc)
-        if crc == -1:
-            return -1
-        self._crc_at = (offset, crc)
-        return crc
+            return self.log.holds(cp.end)
+        return self.log.holds(cp.end) and self.log.prefix_digest(cp.end) == cp.prefix_crc
 
     def restore(self, cp: Checkpoint | None) -> State:
         """Return a fresh state from a checkpoint (or the initial state for None)."""
@@ -219,7 +213,7 @@ class Replayer:
             return None
         # Only a checkpoint that may be saved needs the log prefix's CRC (it is checked when the
         # snapshot file is read back); one kept in memory is trusted by this process.
-        crc = self.prefix_crc(end.offset) if self.snapshots else -1
+        crc = self.log.prefix_digest(end) if self.snapshots else -1
         cp = Checkpoint(end, undone, markers.copy(), data, crc)
         self._trusted.add(id(cp))
         return cp
@@ -258,7 +252,7 @@ class Replayer:
     def save(self) -> None:
         """Write the snapshot file; a failure is ignored (the cache is optional)."""
         try:
-            self.log.write_snapshot(self.header.session_id, self._code, self.checkpoints())
+            write_checkpoints(self.log, self.header.session_id, self._code, self.checkpoints())
             self._saved_seq = self.checkpoints()[-1].end.seq if self._cps else -1
         except (OSError, LogError):
             pass
@@ -357,11 +351,12 @@ class Replayer:
         taken: list[Checkpoint] = []
         error: LogError | None = None
         entries: dict[str, tuple[int, Any, Any]] = {}  # per type: see _entry
-        seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
+        seq, record = pos.seq, None  # the last record read: where the fold ends
         records: Any = self.log.records(pos, self.chain, True)
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
-        for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
+        for record in records:
+            seq, env, offset, _, _ = record
             kind = env.type  # a FoldEnvelope: its data still packed
             if kind in MARKERS:
                 markers.add(seq, kind, _target(kind, env, seq, offset, path))
@@ -385,13 +380,11 @@ class Replayer:
                 and error is None
                 and seq - last_cp >= (seq - pos.seq) // MAX_CHECKPOINTS
             ):
-                taken = self._taken(
-                    taken, state, Position(seq, end, chain_hash(payload), offset), skip, markers
-                )
+                taken = self._taken(taken, state, after(record), skip, markers)
                 last_cp = seq
         if error is not None:
             return pos, taken, error
-        last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
+        last = after(record) if record is not None else pos
         if seq // every * every > last_cp:  # the spacing passed a checkpoint by: one at the end
             taken = self._taken(taken, state, last, skip, markers)
         state.seq = last.seq  # set here, not per event: no evolver reads it

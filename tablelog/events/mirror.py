@@ -33,6 +33,8 @@ FRACTION = re.compile(r"(-?[0-9]{1,30})/([0-9]{1,30})")
 """A stored Fraction: at most 30 digits a part (``"1e999999999"`` would take minutes)."""
 
 _SETTERS_UNSAFE = ("__attrs_pre_init__", "__attrs_post_init__")
+_FACTORY: Any = type(attrs.Factory(list))  # attrs.Factory's class (its stub: a function)
+_TYPED: dict[type, Typed] = {}
 
 
 def fraction_of(value: Any) -> Fraction:
@@ -91,7 +93,6 @@ class Typed:
         return {name: plain(getattr(value, name)) for name in self.names}
 
 
-@functools.cache
 def typed(cls: type) -> Typed:
     """Return the typed decode of the attrs class ``cls`` (made on first use, then kept).
 
@@ -99,10 +100,13 @@ def typed(cls: type) -> Typed:
         TypeError: a field that is not in ``__init__`` (its data could not be read back), or a
             default that needs the instance (``Factory(takes_self=True)``).
     """
+    found = _TYPED.get(cls)
+    if found is not None:
+        return found
     attrs.resolve_types(cls)
     fields = attrs.fields(cls)
     for f in fields:
-        if not f.init or (isinstance(f.default, attrs.Factory) and f.default.takes_self):
+        if not f.init or (isinstance(f.default, _FACTORY) and f.default.takes_self):
             raise TypeError(f"{cls.__qualname__}.{f.name}: an event field must be an init field")
     mirror = msgspec.defstruct(
         f"{cls.__name__}Mirror",
@@ -114,7 +118,9 @@ def typed(cls: type) -> Typed:
     decoder = msgspec.msgpack.Decoder(mirror, dec_hook=_hook)
     from_map = functools.partial(msgspec.convert, type=mirror, dec_hook=_hook)
     names = tuple(f.name for f in fields)
-    return Typed(cls, names, mirror, decoder.decode, from_map, _builder(cls, fields))
+    made = Typed(cls, names, mirror, decoder.decode, from_map, _builder(cls, fields))
+    _TYPED[cls] = made
+    return made
 
 
 def _mirror_field(i: int, field: Any) -> tuple[Any, ...]:
@@ -122,7 +128,7 @@ def _mirror_field(i: int, field: Any) -> tuple[Any, ...]:
     kind = _mirror_type(field.type)
     if field.default is attrs.NOTHING:
         return (f"f{i}", kind)
-    if isinstance(field.default, attrs.Factory):
+    if isinstance(field.default, _FACTORY):
         return (f"f{i}", kind, msgspec.field(default_factory=field.default.factory))
     return (f"f{i}", kind, field.default)
 

@@ -119,7 +119,9 @@ def test_fractions_and_nested_classes_round_trip(
     e = Rated(name, rate, floor, sheet)
     kind, version, data = to_record(e)
     assert data["rate"] == f"{rate.numerator}/{rate.denominator}"
-    assert data["sheet"] == (None if sheet is None else {**attrs.asdict(sheet), "runes": list(sheet.runes)})
+    assert data["sheet"] == (
+        None if sheet is None else {**attrs.asdict(sheet), "runes": list(sheet.runes)}
+    )
     assert e == both(kind, version, msgpack.unpackb(msgpack.packb(data)))
 
 
