@@ -33,7 +33,15 @@ from tablelog.store.format import (
     optional_fault,
 )
 
-__all__ = ["FoldEnvelope", "Check", "checker", "time_horizon", "future_fault", "clock_now"]
+__all__ = [
+    "FoldEnvelope",
+    "Check",
+    "checker",
+    "refuse_a_time_ahead",
+    "time_horizon",
+    "future_fault",
+    "clock_now",
+]
 
 MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
@@ -225,6 +233,23 @@ def _fault(
     if prev is not None and env.get("prev") != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"
+
+
+def refuse_a_time_ahead(path: str, envelopes: list[dict[str, Any]], after: int) -> None:
+    """Refuse to append records dated more than a day after this machine's clock (one
+    command's records share one time) after record ``after`` of the log ``path``.
+
+    Raises:
+        LogError: the records' time is past :func:`time_horizon`, saying what to do.
+    """
+    at = envelopes[0]["at"] if envelopes else ""
+    if at > time_horizon() and TIME_FORMAT.fullmatch(at):
+        raise LogError(
+            f"{path}: cannot append after record #{after}: the next record would be dated "
+            f"{at}, more than a day after this machine's clock ({clock_now()}): a wrong clock "
+            f"or a hostile edit dated #{after} so; keep the records before it with: tablelog "
+            f"--log {path} verify --salvage OUT (or, if this machine's clock is wrong, set it)"
+        )
 
 
 def time_horizon() -> str:

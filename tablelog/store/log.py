@@ -9,7 +9,7 @@ each lives in the module of its job, and is only re-exported here.
 | an envelope's checks | :mod:`tablelog.store.envelope` |
 | the one reader, whole batches | :mod:`tablelog.store.reader` |
 | framing, both ways | :mod:`tablelog.store.framing` |
-| the file store | :mod:`tablelog.store.logfile` |
+| the file store | :mod:`tablelog.store.logfile`, :mod:`~.filebytes`, :mod:`~.fileappend` |
 | mending, salvage | :mod:`tablelog.store.repair` |
 """
 

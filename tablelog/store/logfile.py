@@ -14,28 +14,23 @@ where its record lies in the file (its span), which is where a read goes on.
 from __future__ import annotations
 
 import os
-import struct
-import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import msgpack
-
-from tablelog.store.envelope import checker, clock_now, time_horizon
-from tablelog.store.errors import LogError, LogMovedOn, record_error, torn_error
-from tablelog.store.files import (
-    NotRegularFile,
-    append_all,
-    create_file,
-    fsync_dir,
-    open_regular,
-    remove_quietly,
-    write_all,
+from tablelog.store.base import is_record
+from tablelog.store.envelope import checker
+from tablelog.store.errors import LogError, record_error
+from tablelog.store.fileappend import appended
+from tablelog.store.filebytes import (
+    READ_BACK_ERRORS,
+    crc_before,
+    envelope_in,
+    payload_in,
+    read_head,
+    write_new,
 )
+from tablelog.store.files import fsync_dir, open_regular
 from tablelog.store.format import (
-    MAX_RECORD_BYTES,
-    RECORD_PREFIX,
-    TIME_FORMAT,
     FormatError,
     Header,
     Position,
@@ -44,7 +39,7 @@ from tablelog.store.format import (
     pack_header,
     parse_header,
 )
-from tablelog.store.framing import file_frames, frame
+from tablelog.store.framing import file_frames
 from tablelog.store.lock import LogLock
 from tablelog.store.reader import Record, StoredRecord, after, read, stored
 from tablelog.store.waiting import settled, take_lock
@@ -85,25 +80,7 @@ class LogFile:
         Raises:
             LogError: the path exists, or the file cannot be created or written in full.
         """
-        data = pack_header(header)
-        try:
-            fd = create_file(path)
-        except FileExistsError:
-            raise LogError(f"{path} already exists; refusing to overwrite it") from None
-        except OSError as exc:
-            raise LogError(f"cannot create {path}: {exc.strerror}") from None
-        try:
-            try:
-                write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            fsync_dir(path)
-        except OSError as exc:
-            remove_quietly(path)  # ours (O_EXCL): a 0-byte or short file would block a retry
-            raise LogError(
-                f"cannot write {path}: {exc.strerror or exc}; no log was created"
-            ) from None
+        write_new(path, pack_header(header))
         log = cls(path)
         log.open()
         return log
@@ -114,15 +91,7 @@ class LogFile:
         Raises:
             LogError: missing file, not a tablelog file, unsupported version, corrupt header.
         """
-        try:  # non-blocking open: a FIFO at the path must not hang the command
-            with open_regular(self.path) as f:
-                head = f.read(64 * 1024 + 32)
-        except NotRegularFile:
-            raise LogError(f"{self.path}: not a regular file") from None
-        except FileNotFoundError:
-            raise LogError(f"no log at {self.path} (create one with: tablelog init)") from None
-        except OSError as exc:
-            raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
+        head = read_head(self.path)
         try:
             header, size = parse_header(head)
         except FormatError as exc:
@@ -250,33 +219,15 @@ class LogFile:
                 return after(record)
         return None
 
-    def _payload_at(self, pos: Position) -> bytes | None:
-        """Return the payload framed in ``pos``'s span, or None when no record of that length
-        lies there."""
-        if pos.span is None:
-            return None
-        last, end = pos.span
-        if end - last - 8 > MAX_RECORD_BYTES or end - last < 8:
-            return None
-        try:
-            with open_regular(self.path) as f:
-                f.seek(last)
-                data = f.read(end - last)
-        except OSError:
-            return None
-        return data[8:] if len(data) == end - last else None
-
     def holds(self, pos: Position) -> bool:
         """Return whether the log still holds record ``pos.seq`` with the chain hash
         ``pos.prev``, where ``pos``'s span says (a checkpoint's anchor)."""
-        from tablelog.store.base import is_record
-
         if pos.seq == 0:
             return pos == self._opened() and pos.span == self._opened().span
         start = self._opened().span
         if pos.span is None or start is None or pos.span[0] < start[1]:
             return False
-        return is_record(self._payload_at(pos), pos)
+        return is_record(payload_in(self.path, pos.span), pos)
 
     def prefix_digest(self, pos: Position) -> int:
         """Return the CRC-32 of the file's bytes before the end of ``pos``'s record (-1 when
@@ -286,17 +237,9 @@ class LogFile:
             return -1
         offset = pos.span[1]
         start, crc = self._crc_at if self._crc_at[0] <= offset else (0, 0)
-        try:
-            with open_regular(self.path) as f:
-                f.seek(start)
-                while start < offset:
-                    chunk = f.read(min(1 << 20, offset - start))
-                    if not chunk:
-                        return -1
-                    crc, start = zlib.crc32(chunk, crc), start + len(chunk)
-        except OSError:
-            return -1
-        self._crc_at = (offset, crc)
+        crc = crc_before(self.path, offset, start, crc)
+        if crc != -1:
+            self._crc_at = (offset, crc)
         return crc
 
     def envelope_at(self, pos: Position) -> dict[str, Any]:
@@ -307,24 +250,8 @@ class LogFile:
         """
         last = self._placed(pos).span[0]  # type: ignore[index]
         try:
-            with open_regular(self.path) as f:
-                f.seek(last)
-                length, crc = RECORD_PREFIX.unpack(f.read(RECORD_PREFIX.size))
-                payload = f.read(min(length, MAX_RECORD_BYTES))
-            env = msgpack.unpackb(payload, strict_map_key=False)
-            if zlib.crc32(payload) != crc:
-                raise ValueError("checksum")
-            if type(env) is not dict or type(env["at"]) is not str or type(env["actor"]) is not str:
-                raise ValueError("not an envelope")
-            return env
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            TypeError,
-            struct.error,
-            msgpack.UnpackException,
-        ) as exc:
+            return envelope_in(self.path, last)
+        except READ_BACK_ERRORS as exc:
             message = f"cannot be read back ({exc})"
             raise record_error(self.path, pos.seq, last, message) from None
 
@@ -367,54 +294,9 @@ class LogFile:
                 cut back to its size before the append).
         """
         if locked:
-            return self._append_locked(envelopes, self._placed(expected))
+            return appended(self, envelopes, self._placed(expected))
         with self.lock():
-            return self._append_locked(envelopes, self._placed(expected))
-
-    def _append_locked(self, envelopes: list[dict[str, Any]], expected: Position) -> Position:
-        held = self._held
-        if held is None or held.fd is None:
-            raise LogError(f"{self.path}: an append without the writer lock")
-        fd = held.fd  # the locked file itself, in append mode: we write to what we locked
-        if not held.still_at_path(fd):  # replaced under the lock: catch up on the new file
-            raise LogMovedOn()
-        size, ends = os.fstat(fd).st_size, expected.span[1]  # type: ignore[index]
-        if size != ends:
-            if size < ends:
-                raise LogError(f"{self.path} shrank under us (now {size} bytes)")
-            self._raise_moved_or_torn(expected)
-        self._refuse_a_time_ahead(envelopes, expected)
-        sign = self.signer if self.version and self.version >= 2 else None
-        try:
-            data, end = frame(envelopes, expected, sign)
-        except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
-            raise LogError(
-                f"cannot store the events in {self.path}: {exc}; the log is unchanged"
-            ) from None
-        append_all(fd, data, size, self.path)
-        self.end = end
-        return end
-
-    def _refuse_a_time_ahead(self, envelopes: list[dict[str, Any]], expected: Position) -> None:
-        """Refuse records dated more than a day after this machine's clock (one command's
-        records share one time)."""
-        at = envelopes[0]["at"] if envelopes else ""
-        if at > time_horizon() and TIME_FORMAT.fullmatch(at):
-            raise LogError(
-                f"{self.path}: cannot append after record #{expected.seq}: the next "
-                f"record would be dated {at}, more than a day after this machine's "
-                f"clock ({clock_now()}): a wrong clock or a hostile edit dated "
-                f"#{expected.seq} so; keep the records before it with: tablelog --log "
-                f"{self.path} verify --salvage OUT (or, if this machine's clock is wrong, "
-                "set it)"
-            )
-
-    def _raise_moved_or_torn(self, expected: Position) -> None:
-        for _ in self.records(expected):
-            raise LogMovedOn()
-        if self.torn_at is not None:
-            raise torn_error(self)
-        raise LogMovedOn()
+            return appended(self, envelopes, self._placed(expected))
 
     # -- the snapshot cache, subscription, removal ---------------------------------------
 

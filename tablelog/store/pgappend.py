@@ -1,26 +1,32 @@
-"""A command's append to a PostgreSQL table in one round trip, through psycopg's own pipeline
-and prepared statements (docs/STORES.md, "One round trip per command").
+"""A command's append to a PostgreSQL table in one round trip, through psycopg's own prepared
+statements and pipeline (docs/STORES.md, "One round trip per command").
 
-The append is the hot path of every appending command. It sends, in one pipeline and with one
-wait for the answers: ``BEGIN``, the insert of the command's records (:data:`APPEND_ONE` for a
-command of one record, most are; :data:`APPEND` with one array per column for several), which
-takes the table's writer lock shared first, ``COMMIT`` (durable: the default
-``synchronous_commit``), and then the notification (:data:`NOTIFY`) in its own transaction,
-which does not wait for a disk flush: a ``NOTIFY`` inside the append's transaction would hold
-PostgreSQL's notify lock across that flush and serialise every writer's commit. The notification
-is sent only while a connection listens (:data:`QUIET_S`). The statements are prepared once per
-connection (psycopg's ``prepare=True``); every parameter goes in PostgreSQL's binary format.
+The append is the hot path of every appending command: the insert of the command's records
+(:data:`APPEND_ONE` for a command of one record, most are; :data:`APPEND` with one array per
+column for several), which takes the table's writer lock shared first, prepared once per
+connection (psycopg's ``prepare=True``), every parameter in PostgreSQL's binary format, in its own
+transaction (durable: the default ``synchronous_commit``). When a connection may be listening,
+the notification (:data:`NOTIFY`) follows in the same round trip, in its own transaction, which
+does not wait for a disk flush (a ``NOTIFY`` inside the append's transaction would hold
+PostgreSQL's notify lock across that flush and serialise every writer's commit): one pipeline of
+``BEGIN``, the insert, ``COMMIT`` and the notification, and one wait for the answers. A
+notification no connection listened for makes the next :data:`QUIET_S` seconds of this
+connection's appends the insert alone.
 """
 
 from __future__ import annotations
 
 import functools
 import time
+import zlib
 from typing import Any
 
-from tablelog.store.pgsql import LISTENERS_LOCK
+from tablelog.store.errors import LogError, LogMovedOn
+from tablelog.store.format import COMMAND_KEY, REQUEST_KEY
+from tablelog.store.pgsql import CHANNEL, LISTENERS_LOCK, db_errors, lock_key
+from tablelog.store.reader import Record
 
-__all__ = ["APPEND", "APPEND_ONE", "NOTIFY", "QUIET_S", "append_and_notify"]
+__all__ = ["APPEND", "APPEND_ONE", "NOTIFY", "QUIET_S", "append", "append_and_notify"]
 
 # One statement per command (atomic on its own): the table's writer lock is taken shared before
 # the first row is inserted; the records' times are text, cast by the server, as a log file
@@ -56,6 +62,60 @@ NOTIFY = (
 QUIET_S = 1.0  # a listener that came meanwhile has its own look at the table every LOOK_S
 
 
+def append(db: Any, table_id: str, records: list[Record]) -> None:
+    """Append one command's ``records`` (framed: :func:`tablelog.store.framing.records_of`) to
+    table ``table_id`` on ``db`` (its :class:`~tablelog.store.pgtable.TableConnection`), if
+    its first seq is still free; committed, then notified, before it returns.
+
+    Raises:
+        LogMovedOn: another writer appended at this seq (or this request id) first.
+        LogError: the database refused, or the connection was lost (while committing: the
+            command may or may not be in the table, and the message says so).
+    """
+    import psycopg
+
+    note = f"{table_id} {records[-1][0]}"
+    try:
+        with db_errors(db.path):
+            try:
+                inserted = append_and_notify(db.get(), _rows(table_id, records), CHANNEL, note)
+            except psycopg.errors.UniqueViolation:
+                raise LogMovedOn() from None
+    except LogError as exc:
+        db.close()  # its state is unknown: the next use connects again
+        raise type(exc)(
+            f"{exc}; the connection was lost while committing: the command may or may not be "
+            "in the table (look with tablelog log; a retry with the same --request-id appends "
+            "it at most once)"
+        ) from None
+    if inserted == 0:  # the first seq was taken: another writer appended first
+        raise LogMovedOn()
+    if inserted != len(records):
+        raise LogError(f"{db.path}: the database appended {inserted} of {len(records)} records")
+
+
+def _rows(table_id: str, records: list[Record]) -> dict[str, Any]:
+    """Return the parameters of :data:`APPEND` for a batch: one value per column for a
+    command of one record (:data:`APPEND_ONE`), else one list per column."""
+    columns: dict[str, list[Any]] = {}
+    for seq, env, _, _, payload in records:
+        for key, value in (
+            ("seq", seq),
+            ("crc", zlib.crc32(payload)),
+            ("payload", payload),
+            ("type", env["type"]),
+            ("actor", env["actor"]),
+            ("at", env["at"]),
+            ("cmd", env.get(COMMAND_KEY)),
+            ("req", env.get(REQUEST_KEY)),
+        ):
+            columns.setdefault(key, []).append(value)
+    one = len(records) == 1
+    rows: dict[str, Any] = {k: v[0] if one else v for k, v in columns.items()}
+    rows.update(table=table_id, lock=lock_key(table_id), first=records[0][0])
+    return rows
+
+
 def append_and_notify(conn: Any, rows: dict[str, Any], channel: str, note: str) -> int:
     """Insert one command's records (``rows``: one value per column for a command of one
     record, else one list per column; see :data:`APPEND`), committed, and then ``NOTIFY
@@ -64,7 +124,7 @@ def append_and_notify(conn: Any, rows: dict[str, Any], channel: str, note: str) 
 
     A notification that fails is ignored: the records are committed, and readers also look
     every second. After a notification no one listened for, the next :data:`QUIET_S` seconds of
-    appends on ``conn`` send none.
+    appends on ``conn`` send none: each is its insert alone (a plain prepared statement).
 
     Returns:
         The records inserted: 0 when the command's first seq was taken (it lost a race).
@@ -79,20 +139,24 @@ def append_and_notify(conn: Any, rows: dict[str, Any], channel: str, note: str) 
 
     _int8(conn)
     statement = APPEND_ONE if type(rows["seq"]) is int else APPEND
-    notify = getattr(conn, "tablelog_quiet_until", 0.0) <= time.monotonic()
+    if getattr(conn, "tablelog_quiet_until", 0.0) > time.monotonic():  # no one to notify
+        try:
+            return max(0, int(conn.execute(statement, rows, prepare=True).rowcount))
+        except psycopg.Error:
+            conn.close()  # as after a failed pipeline: the next use connects again
+            raise
     begin, insert, commit, heard = (conn.cursor() for _ in range(4))
     try:
         with conn.pipeline():
             begin.execute("BEGIN")
             insert.execute(statement, rows, prepare=True)
             commit.execute("COMMIT")
-            if notify:
-                heard.execute(NOTIFY, (channel, note), prepare=True)
+            heard.execute(NOTIFY, (channel, note), prepare=True)
     except psycopg.Error:
         conn.close()  # after a failed pipeline psycopg's prepared statements are not the server's
         if not _committed(commit):  # the append's error (a notification's is ignored)
             raise
-    if notify and _unheard(heard):
+    if _unheard(heard):
         conn.tablelog_quiet_until = time.monotonic() + QUIET_S
     return max(0, int(insert.rowcount))
 

@@ -17,16 +17,12 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterator
-from types import TracebackType
 from typing import Any
 
 from tablelog.store.base import is_record
 from tablelog.store.envelope import checker
-from tablelog.store.errors import LogError, LogMovedOn, record_error
+from tablelog.store.errors import LogError, record_error
 from tablelog.store.format import (
-    COMMAND_KEY,
-    MAX_RECORD_BYTES,
-    REQUEST_KEY,
     FormatError,
     Header,
     Position,
@@ -39,22 +35,23 @@ from tablelog.store.format import (
 from tablelog.store.framing import records_of
 from tablelog.store.names import new_table_id, redact
 from tablelog.store.pgsql import (
-    CHANNEL,
     SQL,
-    StoreUnavailable,
-    connect,
     db_errors,
     ensure_schema,
     lock_key,
-    lock_timeout_setting,
-    one_line,
-    upgraded,
+)
+from tablelog.store.pgtable import (
+    AdvisoryLock,
+    TableConnection,
+    digest_to,
+    frames,
+    header_row,
+    insert_table,
+    length_to,
 )
 from tablelog.store.reader import Record, StoredRecord, read, stored
 
 __all__ = ["PostgresLog", "insert_table"]
-
-_FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, long ones fast
 
 
 class PostgresLog:
@@ -77,48 +74,23 @@ class PostgresLog:
         self.torn_at: int | None = None  # never set: a command commits whole or not at all
         self.in_flight: int | None = None  # never set: an uncommitted command is not seen
         self.signer: Callable[[bytes], bytes] | None = None  # records are not signed here
-        self._conn: Any = None
+        self._db = TableConnection(url, self.path)
         self._header = b""
         self._tail: tuple[int, bytes] | None = None  # the last record its reader read
 
-    # -- connection ------------------------------------------------------------------------
-
     def connection(self) -> Any:
-        """Return this table's connection (autocommit), connecting on first use.
-
-        Raises:
-            LogError: a bad URL, the server cannot be reached, or it refuses us (a wrong
-                password, a missing database), in one line.
-        """
-        if self._conn is not None and not self._conn.closed:
-            return self._conn
-        import psycopg
-
-        store = redact(self.url)
-        try:
-            self._conn = connect(self.url)
-        except psycopg.ProgrammingError as exc:
-            raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
-        except psycopg.Error as exc:
-            raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
-        return self._conn
+        """Return this table's connection (autocommit), connecting on first use (LogError)."""
+        return self._db.get()
 
     def close(self) -> None:
         """Close the connection (the next use connects again)."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
+        self._db.close()
 
     def __del__(self) -> None:
         try:
             self.close()
         except Exception:  # noqa: BLE001 - a closing interpreter; nothing to report to
             pass
-
-    def _query(self, sql: str, params: tuple[Any, ...], binary: bool = False) -> Any:
-        """Run one statement on the table's connection; return its cursor (LogError)."""
-        with db_errors(self.path):
-            return self.connection().execute(sql, params, binary=binary)
 
     # -- creating and opening --------------------------------------------------------------
 
@@ -152,22 +124,7 @@ class PostgresLog:
             LogError: no such table (or no tablelog schema yet), a schema of another version,
                 a damaged header, or the database cannot be used.
         """
-        import psycopg
-
-        conn = self.connection()
-        with db_errors(self.path):
-            try:
-                row = conn.execute(SQL.OPEN, (lock_timeout_setting(), self.table_id)).fetchone()
-            except psycopg.errors.UndefinedTable:  # no tablelog schema in this database yet
-                row = None
-            if row is not None:
-                upgraded(conn, row[1])
-        if row is None or row[2] is None:
-            raise LogError(
-                f"no table {self.table_id!r} in {redact(self.url)} (create one "
-                f"with: tablelog --log {redact(self.url)}#{self.table_id} init)"
-            )
-        head = bytes(row[2])
+        head = header_row(self._db, self.table_id)
         try:
             header, size = parse_header(head)
         except FormatError as exc:
@@ -215,29 +172,17 @@ class PostgresLog:
         return stored(self.records(after, chain))
 
     def _frames(self, start: Position) -> Iterator[tuple[int, bytes]]:
-        """Yield ``(offset in the file form, payload)`` of each row after ``start``, its
-        payload within the length bound and matching its CRC-32 (as a file's frames)."""
-        seq, offset, limit = start.seq, start.span[1], _FIRST_PAGE  # type: ignore[index]
-        while True:
-            rows = self._query(SQL.ROWS, (self.table_id, seq, limit), True).fetchall()
-            for found, crc, data in rows:
-                payload, seq = bytes(data), seq + 1
-                if len(payload) > MAX_RECORD_BYTES:
-                    message = f"record length {len(payload)} is over the limit"
-                    raise record_error(self.path, seq, offset, message, "corrupt record")
-                if zlib.crc32(payload) != crc:
-                    message = "record checksum mismatch"
-                    raise record_error(self.path, seq, offset, message, "corrupt record")
-                self._tail = (seq, payload)
-                yield offset, payload
-                offset, seq = offset + 8 + len(payload), int(found)
-            if len(rows) < limit:
-                return
-            limit = min(limit * 4, _LAST_PAGE)
+        """The frames of the rows after ``start`` (:func:`tablelog.store.pgtable.frames`)."""
+        assert start.span is not None
+
+        def seen(seq: int, payload: bytes) -> None:
+            self._tail = (seq, payload)
+
+        return frames(self._db, self.table_id, (start.seq, start.span[1]), seen)
 
     def _row(self, seq: int) -> tuple[int, bytes] | None:
         """Return ``(crc, payload)`` of record ``seq``, or None."""
-        row = self._query(SQL.RECORD, (self.table_id, seq), True).fetchone()
+        row = self._db.query(SQL.RECORD, (self.table_id, seq), True).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
     def _spanned(self, pos: Position) -> Position:
@@ -266,7 +211,7 @@ class PostgresLog:
         row = self._row(seq)
         if row is None:
             return None
-        end = len(self._header) + int(self._query(SQL.LENGTH, (self.table_id, seq)).fetchone()[0])
+        end = len(self._header) + length_to(self._db, self.table_id, seq)
         return Position(seq, chain_hash(row[1]), (end - 8 - len(row[1]), end))
 
     def holds(self, pos: Position) -> bool:
@@ -278,23 +223,10 @@ class PostgresLog:
         return row is not None and zlib.crc32(row[1]) == row[0] and is_record(row[1], pos)
 
     def prefix_digest(self, pos: Position) -> int:
-        """Return the digest of the table up to record ``pos.seq`` for a checkpoint's check
-        that nothing before it changed: the header's CRC-32, continued over the MD5 of the
-        records' payload MD5s in seq order, computed by the server where the rows are. -1
-        when the table does not hold every record up to ``pos.seq``, or they do not end where
-        ``pos``'s span says.
-
-        Raises:
-            LogError: the database cannot be used.
-        """
-        value = zlib.crc32(self.header_bytes())
-        if pos.seq == 0:
-            return value
-        digest, count, length = self._query(SQL.DIGEST, (self.table_id, pos.seq)).fetchone()
-        ends = len(self._header) + int(length)
-        if digest is None or count != pos.seq or (pos.span is not None and pos.span[1] != ends):
-            return -1
-        return zlib.crc32(bytes.fromhex(digest), value)
+        """Return the digest of the table up to record ``pos.seq``, for a checkpoint's check
+        that nothing before it changed (:func:`tablelog.store.pgtable.digest_to`; LogError)."""
+        head = self.header_bytes()
+        return zlib.crc32(head) if pos.seq == 0 else digest_to(self._db, self.table_id, head, pos)
 
     def envelope_at(self, pos: Position) -> dict[str, Any]:
         """Return the envelope of record ``pos.seq`` (≥ 1): from the record this table's
@@ -321,7 +253,7 @@ class PostgresLog:
 
     def ends_at(self, pos: Position) -> bool:
         """Return whether the table's last record is still ``pos.seq`` (one indexed query)."""
-        last = self._query(SQL.LAST, (self.table_id,)).fetchone()[0]
+        last = self._db.query(SQL.LAST, (self.table_id,)).fetchone()[0]
         return int(last or 0) == pos.seq
 
     # -- appending -------------------------------------------------------------------------
@@ -338,9 +270,7 @@ class PostgresLog:
             LogError: the database refused, or the connection was lost (while committing: the
                 command may or may not be in the table, and the message says so).
         """
-        import psycopg
-
-        from tablelog.store.pgappend import append_and_notify
+        from tablelog.store.pgappend import append
 
         try:
             records, end = records_of(envelopes, self._spanned(expected))
@@ -348,31 +278,11 @@ class PostgresLog:
             raise LogError(
                 f"cannot store the events in {self.path}: {exc}; the table is unchanged"
             ) from None
-        rows = _rows(self.table_id, records)
-        try:
-            with db_errors(self.path):
-                try:  # one round trip: the append commits, then the notification is sent
-                    note = f"{self.table_id} {end.seq}"
-                    inserted = append_and_notify(self.connection(), rows, CHANNEL, note)
-                except psycopg.errors.UniqueViolation:
-                    raise LogMovedOn() from None
-        except LogError as exc:
-            self.close()  # its state is unknown: the next use connects again
-            raise type(exc)(
-                f"{exc}; the connection was lost while committing: the command "
-                "may or may not be in the table (look with tablelog log; a "
-                "retry with the same --request-id appends it at most once)"
-            ) from None
-        if inserted == 0:  # the first seq was taken: another writer appended first
-            raise LogMovedOn()
-        if inserted != len(envelopes):
-            raise LogError(
-                f"{self.path}: the database appended {inserted} of {len(envelopes)} records"
-            )
+        append(self._db, self.table_id, records)
         self.end = end
         return end
 
-    def lock(self) -> _AdvisoryLock:
+    def lock(self) -> AdvisoryLock:
         """Take the table's exclusive writer lock: a PostgreSQL advisory lock held by this
         connection (appends take it shared), waiting up to ``$TABLELOG_LOCK_TIMEOUT``.
 
@@ -381,8 +291,8 @@ class PostgresLog:
         """
         self._opened()  # sets this connection's lock_timeout
         key = lock_key(self.table_id)
-        self._query(SQL.LOCK, (key,))
-        return _AdvisoryLock(self, key)
+        self._db.query(SQL.LOCK, (key,))
+        return AdvisoryLock(self._db, key)
 
     # -- snapshots, subscription, removal --------------------------------------------------
 
@@ -390,14 +300,14 @@ class PostgresLog:
         """Return the body of the table's snapshot row when its digest checks, else None."""
         from tablelog.store.snapshot import unsealed
 
-        row = self._query(SQL.SNAPSHOT, (self.table_id,), True).fetchone()
+        row = self._db.query(SQL.SNAPSHOT, (self.table_id,), True).fetchone()
         return None if row is None else unsealed(bytes(row[0]))
 
     def save_snapshot(self, body: bytes) -> None:
         """Replace the table's snapshot row (LogError when the database refuses)."""
         from tablelog.store.snapshot import seal_unkeyed
 
-        self._query(SQL.SAVE_SNAPSHOT, (self.table_id, seal_unkeyed(body)))
+        self._db.query(SQL.SAVE_SNAPSHOT, (self.table_id, seal_unkeyed(body)))
 
     def waiter(self) -> Any:
         """Return a waiter that LISTENs for this table's appends (tablelog.store.follow)."""
@@ -410,64 +320,3 @@ class PostgresLog:
         and does not keep)."""
         with db_errors(self.path), self.connection().transaction():
             self.connection().execute(SQL.DROP, (self.table_id,) * 3)
-
-
-def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
-    """Insert a table's row (its header bytes and the columns read from them); return False
-    when the table exists.
-
-    Raises:
-        LogError: ``header`` is not a header; psycopg.Error: the database refused.
-    """
-    try:
-        fields, _ = parse_header(header)
-    except FormatError as exc:
-        raise LogError(f"not a tablelog header: {exc}") from None
-    values = (table_id, header, header_version(header), fields.system, fields.title)
-    row = conn.execute(SQL.CREATE, (*values, fields.session_id, fields.created)).fetchone()
-    return row is not None
-
-
-def _rows(table_id: str, records: list[Record]) -> dict[str, Any]:
-    """Return the parameters of :mod:`tablelog.store.pgappend`'s insert for a batch: one value
-    per column for a command of one record, else one list per column."""
-    columns: dict[str, list[Any]] = {}
-    for seq, env, _, _, payload in records:
-        for key, value in (
-            ("seq", seq),
-            ("crc", zlib.crc32(payload)),
-            ("payload", payload),
-            ("type", env["type"]),
-            ("actor", env["actor"]),
-            ("at", env["at"]),
-            ("cmd", env.get(COMMAND_KEY)),
-            ("req", env.get(REQUEST_KEY)),
-        ):
-            columns.setdefault(key, []).append(value)
-    one = len(records) == 1
-    rows: dict[str, Any] = {k: v[0] if one else v for k, v in columns.items()}
-    rows.update(table=table_id, lock=lock_key(table_id), first=records[0][0])
-    return rows
-
-
-class _AdvisoryLock:
-    """A held session-level advisory lock (release it, or leave the ``with`` block)."""
-
-    def __init__(self, log: PostgresLog, key: int) -> None:
-        self.log = log
-        self.key: int | None = key
-
-    def release(self) -> None:
-        key, self.key = self.key, None
-        conn = self.log._conn
-        if key is not None and conn is not None and not conn.closed:
-            with db_errors(self.log.path):
-                conn.execute(SQL.UNLOCK, (key,))
-
-    def __enter__(self) -> _AdvisoryLock:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.release()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.store import logfile as store_file
+from tablelog.store import fileappend as store_file
 from tablelog.store.format import Position
 from tablelog.store.log import LogFile, LogMovedOn, create_file
 from tests.support import toy
