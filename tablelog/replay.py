@@ -23,15 +23,23 @@ import attrs
 
 from tablelog import systems
 from tablelog.actions import Markers
-from tablelog.events.codec import CodecError, UnreadableData, decoder
-from tablelog.events.core import MARKERS, Event, event_class
+from tablelog.events.codec import CodecError
+from tablelog.events.core import MARKERS, Event
+from tablelog.folding import (
+    check_system,
+    decoder_of,
+    entry_of,
+    failure,
+    marker_target,
+    misfit,
+    still_readable,
+)
 from tablelog.headers import initial_state
-from tablelog.projections.core import State, evolvers, fold_collecting, no_evolver, undone_after
+from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log
-from tablelog.store.envelope import FoldEnvelope
 from tablelog.store.errors import LogError, record_error
-from tablelog.store.format import Header, Position, decode_payload
+from tablelog.store.format import Header, Position
 from tablelog.store.reader import after
 from tablelog.store.snapshot import (
     Checkpoint,
@@ -108,6 +116,7 @@ def code_version(system: str) -> str:
         join(_ROOT, "events", "mirror.py"),
         join(_ROOT, "events", "misfit.py"),
         join(_ROOT, "rules", "core.py"),
+        join(_ROOT, "folding.py"),
         os.path.abspath(__file__),
     ]
     for name in declared.code:
@@ -359,22 +368,22 @@ class Replayer:
             seq, env, offset, _, _ = record
             kind = env.type  # a FoldEnvelope: its data still packed
             if kind in MARKERS:
-                markers.add(seq, kind, _target(kind, env, seq, offset, path))
+                markers.add(seq, kind, marker_target(kind, env, seq, offset, path))
             elif error is None and seq not in skip:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env.v:
-                    _check_system(kind, self.header.system, path, seq, offset)
-                    entry = entries[kind] = _entry(table, path, kind, env.v, seq, offset)
+                    check_system(kind, self.header.system, path, seq, offset)
+                    entry = entries[kind] = entry_of(table, path, kind, env.v, seq, offset)
                 try:
                     event = entry[1](env.data)  # still packed: one typed decode (codec)
                 except CodecError as exc:
-                    event = _misfit(entry[1], exc, env, seq, offset, path)
+                    event = misfit(entry[1], exc, env, seq, offset, path)
                 try:
                     entry[2](state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure: a LogError
                     error = self._refused(exc, seq, optimistic)
             else:  # not built (undone, or after an event that did not apply): still readable
-                _unpacked(env, seq, offset, path)
+                still_readable(env, seq, offset, path)
             if (
                 not seq % every
                 and error is None
@@ -407,19 +416,19 @@ class Replayer:
     def _refused(self, exc: Exception, seq: int, optimistic: bool) -> LogError:
         """Return the LogError for event ``seq`` that does not apply; raise it unless
         ``optimistic``."""
-        failure = _failure(exc, seq, self.log.path)
+        refused = failure(exc, seq, self.log.path)
         if not optimistic:
-            raise failure from None
-        return failure
+            raise refused from None
+        return refused
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
         """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
         path = self.log.path
         for seq, env, offset, _, _ in self.log.records(pos, self.chain):
             kind = env["type"]
-            _check_system(kind, self.header.system, path, seq, offset)
+            check_system(kind, self.header.system, path, seq, offset)
             try:
-                event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
+                event = decoder_of(path, kind, env["v"], seq, offset)(env["data"])
             except CodecError as exc:
                 raise record_error(path, seq, offset, exc) from None
             yield seq, None if kind in MARKERS else event
@@ -437,101 +446,6 @@ class Replayer:
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         return state, fold_collecting(state, self.pairs(pos), undone)
-
-
-def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:
-    """Refuse an event of another system than the log's (whatever systems are loaded).
-
-    Raises:
-        LogError: the type tag names a known system (:func:`systems.names`) other than
-            ``system``.
-    """
-    own = kind.partition(".")[0]
-    if own != system and own in systems.names():
-        raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
-
-
-def _target(kind: str, env: FoldEnvelope, seq: int, offset: int, path: str) -> int:
-    """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
-    target: int = _decode(_decoder(path, kind, env.v, seq, offset), env, seq, offset, path).target
-    if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise record_error(
-            path, seq, offset, f"{kind} targets #{target}, which is not an earlier event"
-        )
-    return target
-
-
-def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
-    try:
-        return decoder(kind, version)
-    except CodecError as exc:
-        raise record_error(path, seq, offset, exc) from None
-
-
-def _entry(
-    table: dict[type, Any], path: str, kind: str, version: int, seq: int, offset: int
-) -> tuple[int, Any, Any]:
-    """Return ``(version, decoder, evolver)`` for ``(kind, version)`` records."""
-    decode = _decoder(path, kind, version, seq, offset)
-    cls = event_class(kind)
-    typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return version, decode, typed
-
-
-def _no_evolver(state: State, event: Event) -> None:
-    raise RuleViolation("CORE-EVENT", no_evolver(event.TYPE))
-
-
-def _unpacked(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
-    """Return a folded record's data unpacked (a dict the reader checked in full as it is).
-
-    Raises:
-        LogError: bytes msgpack cannot decode (bad UTF-8, nesting too deep …): the corrupt
-            record, as the general reader names it.
-    """
-    data: Any = env.data
-    if type(data) is dict:
-        return data
-    try:
-        return decode_payload(data)
-    except Exception as exc:  # msgpack raises several types; all mean the same
-        message = f"malformed record payload ({type(exc).__name__})"
-        raise record_error(path, seq, offset, message, "corrupt record") from None
-
-
-def _decode(decode: Any, env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
-    """Return the event of a folded record's data, or raise its LogError."""
-    try:
-        return decode(env.data)
-    except CodecError as exc:
-        return _misfit(decode, exc, env, seq, offset, path)
-
-
-def _misfit(
-    decode: Any, exc: CodecError, env: FoldEnvelope, seq: int, offset: int, path: str
-) -> Any:
-    """Raise the LogError of a record whose data the codec refused with ``exc``: packed data
-    that is not msgpack is the corrupt record the general reader names (its message is
-    msgpack's, as it always was); data that msgpack reads is decoded from that map.
-
-    Raises:
-        LogError: always, unless msgpack reads what the codec could not and it fits.
-    """
-    if not isinstance(exc, UnreadableData):
-        raise record_error(path, seq, offset, exc) from None
-    try:
-        return decode(_unpacked(env, seq, offset, path))
-    except CodecError as again:
-        raise record_error(path, seq, offset, again) from None
-
-
-def _failure(exc: Exception, seq: int, path: str) -> LogError:
-    """Return the LogError for an event that does not apply during a fold."""
-    if isinstance(exc, RuleViolation):
-        return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)
-    return LogError(
-        f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})", None, seq
-    )
 
 
 def _thin(cps: list[Checkpoint], limit: int) -> list[Checkpoint]:
