@@ -41,7 +41,7 @@ SCHEMA_VERSION = 2
 CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
 # Every LISTENing connection holds this advisory lock shared (the two-int key space, apart from
 # the tables' bigint keys) for as long as it is connected: a writer that can take it alone has
-# no one to notify (tablelog.store.pgwire.NOTIFY).
+# no one to notify (tablelog.store.pgappend.NOTIFY).
 LISTENERS_LOCK = (0x74626C67, 1)  # ("tblg", 1)
 _SCHEMA_LOCK = 0x74626C6F67  # advisory lock key ("tblog") held while the schema is created
 
