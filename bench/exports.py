@@ -1,7 +1,8 @@
 """Exports, import and the session report, measured (issue 19): ``python bench/exports.py``.
 
 Prints (and writes bench/exports.json):
-- export (jsonl, csv) and import throughput, events/s, on a 1,000,000-event log
+- export (jsonl, csv, the ccfolia room log: issue 28) and import throughput, events/s, on a
+  1,000,000-event log
   (``BENCH_EVENTS``), each in a fresh process, timed inside it (start-up excluded);
 - their peak RSS (VmHWM) at 10,000 and at 1,000,000 events: streaming keeps it flat;
 - beside them, a plain replay (``state``) of the same log in the same kind of process: the
@@ -42,6 +43,7 @@ from tablelog.session import Session
 from tablelog.exports.jsonl import export_jsonl
 from tablelog.exports.importer import import_jsonl
 from tablelog.exports.changes import export_csv
+from tablelog.cli.interop import export_room_log
 what, log, out = sys.argv[1:4]
 for path in (out,):
     if os.path.exists(path):
@@ -55,7 +57,12 @@ elif what == "import":
 else:
     with open(out, "w", encoding="utf-8", newline="") as f:
         session = Session(log, snapshots=False)
-        n = export_jsonl(session, f) if what == "jsonl" else export_csv(session, f)
+        if what == "jsonl":
+            export_jsonl(session, f)
+        elif what == "ccfolia-log":
+            export_room_log(session, False, f)
+        else:
+            export_csv(session, f)
         n = session.state().seq
 elapsed = time.perf_counter() - t
 hwm = [l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")][0]
@@ -141,6 +148,7 @@ def main() -> None:
             ("replay", WORK / "unused"),
             ("jsonl", jsonl),
             ("csv", csv_out),
+            ("ccfolia-log", WORK / f"exports-{n}.html"),
             ("import", copy),
         ):
             events, seconds, mb = child(what, jsonl if what == "import" else log, target)
@@ -149,8 +157,9 @@ def main() -> None:
             out[f"{what}_eps_{tag}"] = n / seconds
             out[f"{what}_rss_mb_{tag}"] = mb
         assert log.read_bytes() == copy.read_bytes(), "import is not byte for byte"
-    for what in ("jsonl", "csv", "import"):
+    for what in ("jsonl", "csv", "ccfolia-log", "import"):
         out[f"{what}_to_replay_big"] = out[f"{what}_eps_big"] / out["replay_eps_big"]
+    out["ccfolia-log_to_jsonl_10k"] = out["ccfolia-log_eps_10k"] / out["jsonl_eps_10k"]
     session = WORK / "report-10k.tlog"
     report_session(session, SMALL)
     out.update(bench_report(session))

@@ -17,6 +17,9 @@ Figures (see docs/RELIABILITY.md for the goals):
 - one appending CLI command on a 10,000-event log beside ``python -c "import attrs, msgspec,
   msgpack, click"`` (until issue 31: cattrs in msgspec's place); ``state`` on a 100,000-event
   log (with and without a snapshot);
+- ``status`` on each real system's 1,000-event campaign with its snapshot: CPU per process
+  beside the import of the CLI's own dependencies (attrs, msgpack, msgspec, click; until issue
+  31 cattrs too);
 - ``run`` of a 10,000-line script, lines/s, with one fsync per command and with ``--atomic``;
 - peak RSS of replaying 10,000 and 1,000,000 events.
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -171,6 +175,33 @@ def bench_cli(log10k: Path, log100k: Path, out: dict) -> None:
     out["state_100k_cold_s"] = statistics.median(cold)
 
 
+def child_cpu(*argv: str) -> float:
+    """CPU seconds (user + system) of one child process running ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def bench_status(out: dict) -> None:
+    """``tablelog status`` on each real system's 1,000-event campaign (its snapshot made by a first
+    run) beside the import of the CLI's own dependencies: CPU per process (issue 26)."""
+    deps = ("-c", "import attrs, msgpack, msgspec, click")
+    ratios = []
+    for system in campaigns.SYSTEMS:
+        log = campaigns.campaign(system, 1000)
+        status = ("-m", "tablelog", "--log", str(log), "status")
+        child_cpu(PY, *status)
+        runs, floors = [], []
+        for _ in range(7):
+            runs.append(child_cpu(PY, *status))
+            floors.append(child_cpu(PY, *deps))
+        out[f"status_cpu_s_{system}"] = statistics.median(runs)
+        ratios.append(statistics.median(runs) / statistics.median(floors))
+        out["deps_import_cpu_s"] = statistics.median(floors)
+    out["status_cpu_ratio"] = max(ratios)
+
+
 def bench_run(out: dict, lines: int = 10000) -> None:
     script = WORK / "script.txt"
     body = ["init --system toy --seed 7"] + [f"toy add pc{i} 1000000000" for i in range(8)]
@@ -231,6 +262,9 @@ GOALS = [
     ("cli_append_s", "s (median)", ""),
     ("import_floor_s", "s (median)", ""),
     ("cli_append_ratio", "× import floor", "<= 1.5"),
+    ("deps_import_cpu_s", "s CPU (median)", ""),
+    *((f"status_cpu_s_{system}", "s CPU (median)", "") for system in campaigns.SYSTEMS),
+    ("status_cpu_ratio", "× deps import (worst)", "<= 1.3"),
     ("state_100k_s", "s (median, snapshot)", ""),
     ("state_100k_cold_s", "s (no snapshot)", ""),
     ("run_lines_per_s", "lines/s", ""),
@@ -247,6 +281,7 @@ def met(key: str, out: dict) -> str:
         "eventsourcing_ratio": lambda v: v >= 10,
         "snapshot_state_fraction": lambda v: v <= 0.05,
         "cli_append_ratio": lambda v: v <= 1.5,
+        "status_cpu_ratio": lambda v: v <= 1.3,
         "rss_1m_mb": lambda v: v <= 1.2 * out["rss_10k_mb"],
     }
     return "" if key not in checks else ("met" if checks[key](out[key]) else "MISSED")
@@ -271,6 +306,7 @@ def main() -> None:
         ("snapshot", lambda: bench_snapshot(big, out)),
         ("eventsourcing", lambda: bench_eventsourcing(big, out)),
         ("cli", lambda: bench_cli(log10k, log100k, out)),
+        ("status", lambda: bench_status(out)),
         ("run", lambda: bench_run(out)),
         ("rss", lambda: bench_rss(log10k, big, out)),
     ]

@@ -45,15 +45,22 @@ def optimistically(attempt: Callable[[], T | None], command: object, writer: Wri
         outcome = attempt()
         if outcome is not None:
             return outcome
-        if bare:
-            verb = "undo" if isinstance(command, Undo) else "redo"
+        if bare and isinstance(command, Undo):
             raise RuleViolation(
-                f"CORE-{verb.upper()}",
+                "CORE-UNDO",
                 msg(
-                    f"core.{verb}.raced",
-                    "the log moved on while deciding which action to {verb}; name the action: "
-                    "{verb} SEQ",
-                    verb=verb,
+                    "core.undo.raced",
+                    "the log moved on while deciding which action to undo; name the action: "
+                    "undo SEQ",
+                ),
+            )
+        if bare:
+            raise RuleViolation(
+                "CORE-REDO",
+                msg(
+                    "core.redo.raced",
+                    "the log moved on while deciding which action to redo; name the action: "
+                    "redo SEQ",
                 ),
             )
     path = writer.log.path

@@ -29,6 +29,7 @@ __all__ = [
     "Term",
     "Listed",
     "Secret",
+    "Shown",
     "listed",
     "english",
     "render_with",
@@ -123,6 +124,20 @@ def listed(items: Iterable[Any], style: str = "comma") -> Listed:
     return Listed(tuple(items), style)
 
 
+class Shown(NamedTuple):
+    """A value each language shows its own way, by a formatter registered for ``kind``
+    (:func:`tablelog.texts.core.shows`): a dice roll as the table's dice bot prints it in the
+    reader's language. ``english`` is what English (and any language without a formatter)
+    shows; ``value`` is what the formatters read."""
+
+    kind: str
+    value: tuple[Any, ...]
+    english: Any
+
+    def __str__(self) -> str:
+        return english(self.english) if isinstance(self.english, Msg) else str(self.english)
+
+
 class Secret(NamedTuple):
     """A value of a sentence that only some seats of a shared table may read (SERVER.md §3):
     where a hidden card is, an enemy's HP. The CLI (one person, the GM) shows ``value``; the
@@ -183,6 +198,9 @@ def render_with(
             return shown(v.value if visible else v.blurred)
         if isinstance(v, Listed):
             return join([shown(item) for item in v.items], v.style)
+        if isinstance(v, Shown):
+            made = value(v, shown) if value is not None else None
+            return made if made is not None else shown(v.english)
         if value is not None:
             made = value(v, shown)
             if made is not None:
@@ -210,7 +228,7 @@ class _Field:
         return format(self.shown(self.value), spec)
 
     def __repr__(self) -> str:  # ``{name!r}``: a value as Python writes it (a string quoted)
-        if isinstance(self.value, Msg | Term | Listed | Secret):
+        if isinstance(self.value, Msg | Term | Listed | Secret | Shown):
             return repr(self.shown(self.value))
         return repr(self.value)
 
@@ -240,6 +258,8 @@ def plain_params(message: Msg, sees: Callable[[str | None], bool] | None = None)
             return plain(v.value if sees is None or sees(v.seen_by) else v.blurred)
         if isinstance(v, Msg):
             return render_with(v, _english_template, sees=sees)
+        if isinstance(v, Shown):
+            return plain(v.english)
         if isinstance(v, Term):
             return v.key
         if isinstance(v, Listed):
@@ -267,3 +287,5 @@ def _nested(v: Any) -> Iterable[Msg]:
     elif isinstance(v, Listed):
         for item in v.items:
             yield from _nested(item)
+    elif isinstance(v, Shown):
+        yield from _nested(v.english)

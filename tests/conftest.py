@@ -17,6 +17,9 @@ os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tablelog-test-config-")
 # What tablelog says is English unless a test asks for another language (a developer's own
 # LANG=ja_JP.UTF-8 must not change what the tests read): tablelog.lang.choose.
 os.environ["TABLELOG_LANG"] = "en"
+# Times show as recorded (UTC) unless a test gives a zone (a developer's own TZ must not change
+# what the tests read either): tablelog.lang.times.
+os.environ.pop("TZ", None)
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("dev", deadline=None, max_examples=50)

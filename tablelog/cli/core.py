@@ -20,7 +20,7 @@ from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.systems.declaration import parsed
-from tablelog.text import Msg, english, msg
+from tablelog.text import Listed, Msg, Term, english, msg
 
 __all__ = [
     "Env",
@@ -33,6 +33,9 @@ __all__ = [
     "reader",
     "session_of",
     "warn_torn",
+    "at_text",
+    "field_word",
+    "field_path",
     "echo_outcome",
     "echo_json",
     "change_lines",
@@ -67,6 +70,8 @@ class Env:
         words: The reader's language (:class:`tablelog.lang.Words`).
         parse_only: An appending line is parsed into its :class:`Parsed` and handed back, not
             run (a caller that runs the records itself: the benchmarks' campaigns).
+        zone: The reader's time zone (``--tz``, else ``$TZ``: :mod:`tablelog.lang.times`), or
+            None: UTC, times as recorded.
     """
 
     log_path: str
@@ -77,6 +82,7 @@ class Env:
     _session: Any = None
     words: Any = None
     parse_only: bool = False
+    zone: Any = None
 
     def session(self) -> Any:
         """Return the open :class:`~tablelog.session.Session` (opened on first use)."""
@@ -134,7 +140,12 @@ def command_line_only(ctx: click.Context) -> None:
     env = ctx.find_object(Env)
     if env is not None and env.in_run:
         raise CliError(
-            f"{ctx.info_name} runs from the command line, not from a script or the shell", 2
+            msg(
+                "core.line_only.refused",
+                "{command} runs from the command line, not from a script or the shell",
+                command=ctx.info_name,
+            ),
+            2,
         )
 
 
@@ -177,7 +188,12 @@ class CliError(click.ClickException):
         return str(reader()(self.sentence()))
 
     def show(self, file: Any = None) -> None:
-        echo(f"error: {self.format_message()}", err=True)
+        echo(error_line(self.format_message()), err=True)
+
+
+def error_line(message: Msg | str) -> str:
+    """Return ``error: MESSAGE`` in the reader's words (how every face's error line reads)."""
+    return reader()(msg("core.error.line", "error: {message}", message=message))
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -228,17 +244,42 @@ def warn_torn(session: Any) -> None:
     writer is still writing is not shown; every command that reads a log calls it after
     folding (the scan finds the tear)."""
     if session.torn_at is not None:
-        echo(
-            f"warning: torn last record at byte {session.torn_at} (a crash mid-append) is "
-            "ignored; run: tablelog verify --repair",
-            err=True,
-        )
+        echo(reader()(torn_warning(session.torn_at)), err=True)
     if session.in_flight is not None:
         echo(
-            f"warning: the record at byte {session.in_flight} is still being written by "
-            "another writer (it held the lock past the timeout); shown without it",
+            reader()(
+                msg(
+                    "core.warning.in_flight",
+                    "warning: the record at byte {offset} is still being written by "
+                    "another writer (it held the lock past the timeout); shown without it",
+                    offset=session.in_flight,
+                )
+            ),
             err=True,
         )
+
+
+def torn_warning(offset: int) -> Msg:
+    """The warning of a torn last record at byte ``offset`` (ignored by the fold)."""
+    return msg(
+        "core.warning.torn",
+        "warning: torn last record at byte {offset} (a crash mid-append) is ignored; run: "
+        "tablelog verify --repair",
+        offset=offset,
+    )
+
+
+def at_text(at: str | None) -> str | None:
+    """Return a recorded time as the reader reads it: in their time zone (``--tz``, ``$TZ``),
+    ISO 8601 with the offset; as recorded (UTC, ``…Z``) without one."""
+    ctx = click.get_current_context(silent=True)
+    env = ctx.find_object(Env) if ctx is not None else None
+    zone = env.zone if env is not None else None
+    if zone is None:
+        return at
+    from tablelog.lang.times import local
+
+    return local(at, zone)
 
 
 def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -246,7 +287,15 @@ def _request_id(ctx: click.Context, param: click.Parameter, value: str | None) -
     from tablelog.store.format import is_request_id
 
     if value is not None and not is_request_id(value):
-        raise click.BadParameter(f"{value!r} is not 1-64 characters of A-Z a-z 0-9 . _ : -")
+        raise click.BadParameter(
+            lang.say(
+                msg(
+                    "core.request_id.bad",
+                    "{value!r} is not 1-64 characters of A-Z a-z 0-9 . _ : -",
+                    value=value,
+                )
+            )
+        )
     return value
 
 
@@ -333,7 +382,7 @@ def perform(env: Env, parsed: Parsed) -> Any:
                 )
             )
         )
-    echo_outcome(outcome)
+    echo_outcome(outcome, session.header.system)
     return outcome
 
 
@@ -387,14 +436,16 @@ def show_escaped(exc: click.ClickException) -> None:
         echo(line, err=True)
 
 
-def echo_outcome(outcome: Any) -> None:
-    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed."""
+def echo_outcome(outcome: Any, system: str | None = None) -> None:
+    """Print one line per event (``#12 pf2e.RuneEtched …``) and the values it changed (their
+    fields in the reader's words: ``system``'s glossary)."""
     words = reader()
     if not outcome.written and outcome.applied and not outcome.repeated:
         echo(words(msg("core.dry_run.nothing", "dry run: nothing appended")))
     for applied in outcome.applied:
         echo(f"#{applied.seq} {applied.event.TYPE} {words.event(applied.event)}")
-        for line in change_lines(applied.changes):
+        names = applied.event.entities()
+        for line in change_lines(applied.changes, system=system, names=names):
             echo(f"    {line}")
 
 
@@ -420,13 +471,28 @@ def echo_json(outcome: Any, actor: str, dry_run: bool = False) -> None:
         echo(dump(line))
 
 
-def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True) -> list[str]:
-    """Format changes as ``path: old -> new``, compactly.
+def change_lines(
+    changes: list[tuple[str, Any, Any]],
+    group_records: bool = True,
+    system: str | None = None,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
+) -> list[str]:
+    """Format changes as ``path: old -> new``, compactly, the paths in the reader's words
+    (:func:`field_path`).
 
     A list that only gained or lost elements shows them (``formulas: +flaming``); with
     ``group_records``, a character or item created or removed shows on one line.
+
+    Args:
+        changes: ``(path, old, new)``.
+        group_records: Show a record created or removed whole on one line.
+        system: The log's system (whose glossary names its fields), None: core's.
+        names: The characters and items the event names (a name may hold a dot).
+        within: The paths are inside one record (``history``: ``hp``, ``effects.attack``).
     """
-    grouped = _record_groups(changes) if group_records else {}
+    words = reader()
+    grouped = _record_groups(changes, words, system, names) if group_records else {}
     lines, shown = [], set()
     for path, old, new in changes:
         head = path.rpartition(".")[0]
@@ -435,11 +501,81 @@ def change_lines(changes: list[tuple[str, Any, Any]], group_records: bool = True
                 shown.add(head)
                 lines.append(grouped[head])
             continue
-        lines.append(f"{path}: {_change_text(old, new)}")
+        lines.append(f"{field_path(path, system, words, names, within)}: {_change_text(old, new)}")
     return lines
 
 
-def _record_groups(changes: list[tuple[str, Any, Any]]) -> dict[str, str]:
+def field_word(system: str | None, key: str, words: Words | None = None) -> str:
+    """Return a state field's name as the reader reads it: the JSON key itself in English
+    (``spent_gp``), the system's glossary label (``Term("<system>.field", key)``) in another
+    language."""
+    words = words or reader()
+    if words.lang == "en":
+        return key
+    head, bracket, index = key.partition("[")
+    shown = words.term(f"{system or 'core'}.field", head)
+    return f"{shown}{bracket}{index}"
+
+
+def field_path(
+    path: str,
+    system: str | None,
+    words: Words | None = None,
+    names: tuple[str, ...] | list[str] = (),
+    within: bool = False,
+) -> str:
+    """Return a change's path (``characters.Valeros.spent_gp``) in the reader's words: in
+    English the path itself; in another language the entity kind (``Term("core.kind",
+    "characters")``), the name as it is, and each field through :func:`field_word`.
+
+    Args:
+        path: The path as ``--json`` names it.
+        system: The log's system.
+        words: The reader (default: the process's).
+        names: Names the path may hold (the longest that fits is the entity, dots and all).
+        within: ``path`` is inside one record (no kind and name).
+    """
+    words = words or reader()
+    if words.lang == "en":
+        return path
+    if within:
+        return _fields_text(path, system, words)
+    section, _, rest = path.partition(".")
+    if section not in ("characters", "items") or not rest:
+        return _fields_text(path, system, words)
+    name, field = _entity_split(rest, names)
+    kind = Term("core.kind", section)
+    if not field:
+        return words(msg("core.path.record", "{kind}.{name}", kind=kind, name=name))
+    return words(
+        msg(
+            "core.path.field",
+            "{kind}.{name}.{field}",
+            kind=kind,
+            name=name,
+            field=_fields_text(field, system, words),
+        )
+    )
+
+
+def _entity_split(rest: str, names: tuple[str, ...] | list[str]) -> tuple[str, str]:
+    for name in sorted(names, key=len, reverse=True):
+        if rest == name or rest.startswith(f"{name}."):
+            return name, rest[len(name) + 1 :]
+    name, _, field = rest.partition(".")
+    return name, field
+
+
+def _fields_text(path: str, system: str | None, words: Words) -> str:
+    return ".".join(field_word(system, part, words) for part in path.split("."))
+
+
+def _record_groups(
+    changes: list[tuple[str, Any, Any]],
+    words: Words,
+    system: str | None,
+    names: tuple[str, ...] | list[str],
+) -> dict[str, str]:
     """Map ``section.name`` to one line for records created or removed whole (4+ fields)."""
     created: dict[str, list[str]] = {}
     removed: dict[str, int] = {}
@@ -448,11 +584,36 @@ def _record_groups(changes: list[tuple[str, Any, Any]]) -> dict[str, str]:
         if head.count(".") != 1 or "[" in head:
             continue
         if old is None:
-            created.setdefault(head, []).append(f"{field}={fmt_value(new)}")
+            created.setdefault(head, []).append(
+                f"{field_word(system, field, words)}={fmt_value(new)}"
+            )
         elif new is None:
             removed[head] = removed.get(head, 0) + 1
-    lines = {h: f"{h}: new ({', '.join(f)})" for h, f in created.items() if len(f) >= 4}
-    lines.update({h: f"{h}: removed" for h, n in removed.items() if n >= 4})
+    lines = {
+        h: words(
+            msg(
+                "core.change.created",
+                "{record}: new ({fields})",
+                record=field_path(h, system, words, names),
+                fields=Listed(tuple(f), "comma"),
+            )
+        )
+        for h, f in created.items()
+        if len(f) >= 4
+    }
+    lines.update(
+        {
+            h: words(
+                msg(
+                    "core.change.removed",
+                    "{record}: removed",
+                    record=field_path(h, system, words, names),
+                )
+            )
+            for h, n in removed.items()
+            if n >= 4
+        }
+    )
     return lines
 
 
@@ -519,7 +680,13 @@ def command_words(line: str) -> list[str]:
         if match is None:  # an unclosed quote, or a backslash at the end (outside or in "…")
             rest = line[pos:] if line[pos] == "\\" else line[pos + 1 :]
             odd = (len(rest) - len(rest.rstrip("\\"))) % 2 and line[pos] != "'"
-            raise ValueError("No escaped character" if odd else "No closing quotation")
+            raise ValueError(
+                lang.say(
+                    msg("core.line.no_escaped", "No escaped character")
+                    if odd
+                    else msg("core.line.no_closing", "No closing quotation")
+                )
+            )
         pos = match.end()
         kind = match.lastgroup or ""
         if kind in ("space", "comment"):
@@ -549,9 +716,13 @@ _DQ_ESCAPE = re.compile(r"""\\([\\"])""")
 
 def too_many_words() -> str:
     """Return the refusal of a line with more than :data:`MAX_WORDS` words."""
-    return (
-        f"more than {MAX_WORDS:,} words on one command line (a text with spaces goes in "
-        "quotes: it is one word)"
+    return lang.say(
+        msg(
+            "core.line.too_many_words",
+            "more than {n} words on one command line (a text with spaces goes in quotes: it "
+            "is one word)",
+            n=f"{MAX_WORDS:,}",
+        )
     )
 
 
@@ -559,4 +730,11 @@ def usage_message(exc: click.UsageError) -> str:
     """Return a usage error as one line naming the help to read: ``No such option '--bogus'.
     (see: tablelog magicpunk draw --help)`` (the CLI's words, and the API's)."""
     where = exc.ctx.command_path if exc.ctx is not None else "tablelog"
-    return f"{exc.format_message()} (see: {where} --help)"
+    return lang.say(
+        msg(
+            "core.usage.see_help",
+            "{message} (see: {command} --help)",
+            message=exc.format_message(),
+            command=where,
+        )
+    )

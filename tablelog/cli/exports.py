@@ -8,12 +8,13 @@ import os
 import secrets
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import click
 
 from tablelog.actions import no_event
-from tablelog.cli.core import MAX_SEQ, CliError, domain_errors, echo, session_of, warn_torn
+from tablelog.cli.core import MAX_SEQ, CliError, Env, domain_errors, echo, session_of, warn_torn
+from tablelog.lang import say
 from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
@@ -31,7 +32,15 @@ def _not_the_log(path: str, log: str) -> None:
     except (OSError, ValueError):  # nothing there yet, or a log that is no file (PostgreSQL)
         return
     if same:
-        raise CliError(f"-o {path} is the log being read ({log}); write to another file", 2)
+        raise CliError(
+            msg(
+                "core.output.is_the_log",
+                "-o {path} is the log being read ({log}); write to another file",
+                path=path,
+                log=log,
+            ),
+            2,
+        )
 
 
 def _a_file_to_write(path: str) -> None:
@@ -39,9 +48,24 @@ def _a_file_to_write(path: str) -> None:
     that does not exist (a usage error, exit 2; a write that fails later is exit 3)."""
     folder = os.path.dirname(path) or "."
     if not path or os.path.isdir(path):
-        raise CliError(f"-o {path!r} is not a file to write (give a file name)", 2)
+        raise CliError(
+            msg(
+                "core.output.not_a_file",
+                "-o {path!r} is not a file to write (give a file name)",
+                path=path,
+            ),
+            2,
+        )
     if not os.path.isdir(folder):
-        raise CliError(f"-o {path}: there is no folder {folder}", 2)
+        raise CliError(
+            msg(
+                "core.output.no_folder",
+                "-o {path}: there is no folder {folder}",
+                path=path,
+                folder=folder,
+            ),
+            2,
+        )
 
 
 @contextlib.contextmanager
@@ -63,7 +87,15 @@ def _output(path: str | None, log: str) -> Iterator[TextIO]:
             yield out
         os.replace(temp, path)
     except OSError as exc:  # any refusal (EROFS, EACCES, ENOSPC …): one line, exit 3
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}", 3) from None
+        raise CliError(
+            msg(
+                "core.output.cannot_write",
+                "cannot write {path}: {reason}",
+                path=path,
+                reason=str(exc.strerror or exc),
+            ),
+            3,
+        ) from None
     finally:
         remove_quietly(temp)  # never raises over the error above (nothing to remove on EROFS)
 
@@ -91,35 +123,54 @@ def _input(path: str) -> Iterator[BinaryIO]:
 
 
 @click.command()
+@click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["jsonl", "csv"]),
+    type=click.Choice(["jsonl", "csv", "ccfolia", "udonarium", "ccfolia-log"]),
     default="jsonl",
     show_default=True,
-    help="jsonl: every record, for import; csv: changed values.",
+    help="jsonl: every record, for import; csv: changed values; ccfolia: each character as "
+    "ccfolia's clipboard JSON (one per line); udonarium: one character as Udonarium's zip; "
+    "ccfolia-log: the session as a ccfolia room log (HTML).",
 )
 @click.option(
     "--all",
     "show_all",
     is_flag=True,
-    help="csv: also undone actions, marked (jsonl always holds every record).",
+    help="csv, ccfolia-log: also undone actions, marked (jsonl always holds every record).",
 )
 @click.option(
     "-o", "--output", metavar="FILE", default=None, help="Write to FILE (default stdout)."
 )
 @click.pass_context
 @domain_errors
-def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> None:
+def export(
+    ctx: click.Context, names: tuple[str, ...], fmt: str, show_all: bool, output: str | None
+) -> None:
     """Export the session: jsonl (a header line, then each record as `log --json --all` prints
-    it) or csv (seq, at, actor, type, entity, field, old, new, rules: one row per changed value).
+    it), csv (seq, at, actor, type, entity, field, old, new, rules: one row per changed value),
+    or for ccfolia and Udonarium (docs/INTEROP.md): characters (NAME…: the ones to export,
+    default every one) or the room log.
 
     Example: tablelog export --format csv -o session.csv
     """
     session = session_of(ctx)
     session.header  # noqa: B018 - a log that cannot be used: exit 3 before any output
+    if names and fmt not in ("ccfolia", "udonarium"):
+        raise CliError(msg("core.export.names", "NAME is for --format ccfolia and udonarium"), 2)
+    if fmt == "udonarium":
+        _write_zip(session, names, output)
+        return
     with _output(output, session.path) as out:
-        if fmt == "jsonl":
+        if fmt in ("ccfolia", "ccfolia-log"):
+            from tablelog.cli import interop
+
+            if fmt == "ccfolia":
+                interop.export_characters(session, names, out)
+            else:
+                interop.export_room_log(session, show_all, out)
+        elif fmt == "jsonl":
             from tablelog.exports.jsonl import export_jsonl
 
             export_jsonl(session, out)
@@ -128,6 +179,20 @@ def export(ctx: click.Context, fmt: str, show_all: bool, output: str | None) -> 
 
             export_csv(session, out, show_all)
     warn_torn(session)
+
+
+def _write_zip(session: Any, names: tuple[str, ...], output: str | None) -> None:
+    """Write one character's Udonarium zip to ``output`` (default: the name Udonarium gives)."""
+    from tablelog.cli import interop
+
+    name, made = interop.export_udonarium(session, names)
+    path = output or interop.udonarium_file(name)
+    if path == "-":
+        sys.stdout.buffer.write(made)
+        return
+    with _output(path, session.path) as out:
+        out.buffer.write(made)
+    echo(str(path))
 
 
 @click.command("import")
@@ -159,12 +224,21 @@ def import_(ctx: click.Context, source: str, new_log: str | None) -> None:
                 "core.import.refused",
                 "{source} {reason}; nothing created",
                 source=source,
-                reason=str(exc),
+                reason=exc.message,
             ),
         ) from None
     echo(
-        f"imported {target}: {done.system} session {done.session_id}, {done.records} "
-        "records, hash chain intact, replays"
+        say(
+            msg(
+                "core.import.done",
+                "imported {log}: {system} session {session}, {records} records, hash chain "
+                "intact, replays",
+                log=target,
+                system=done.system,
+                session=done.session_id,
+                records=done.records,
+            )
+        )
     )
 
 
@@ -202,7 +276,13 @@ def report(ctx: click.Context, fmt: str, until: int | None, output: str | None) 
         from tablelog.rules.core import RuleViolation
 
         raise RuleViolation("CORE-SEQ", no_event(until, session.state().seq))
-    made = build(session, until)
+    from tablelog.lang import ENGLISH, reader
+
+    env = ctx.find_object(Env)
+    if fmt == "json":  # the report's data: the same in every language and time zone
+        made = build(session, until, words=ENGLISH)
+    else:
+        made = build(session, until, words=reader(), zone=env.zone if env is not None else None)
     if fmt == "json":
         from tablelog.exports.jsonl import dump
 

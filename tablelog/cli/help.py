@@ -1,7 +1,7 @@
 """``--help`` and click's own words in the reader's language (``tablelog --lang``).
 
 The help of a command is its English text (a docstring, an option's ``help=``), extracted into
-the catalogue by :func:`tablelog.lang.extract.help_texts` with the context ``cli.help``;
+the catalogue by :func:`tablelog.cli.extract.help_texts` with the context ``cli.help``;
 :func:`translate` puts the reader's words in place in a command and every command below it,
 once per command, when the command is first resolved (``LazyGroup.get_command``), so help, the
 shell's lists and completion's descriptions read them. Click's own messages (``Usage:``,
@@ -14,9 +14,11 @@ from __future__ import annotations
 import click
 
 from tablelog.lang import Words
-from tablelog.lang.extract import HELP_CONTEXT
 
-__all__ = ["translate", "speak"]
+__all__ = ["translate", "speak", "HELP_CONTEXT"]
+
+HELP_CONTEXT = "cli.help"
+"""The catalogue context of every help text (tablelog/cli/extract.py extracts them)."""
 
 _FIELDS = ("help", "short_help", "epilog")
 _ENGLISH = "_tablelog_english_help"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import click
 
 from tablelog.cli.core import Env, appending, domain_errors, echo
+from tablelog.lang import say
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -32,10 +34,12 @@ def new(ctx: click.Context) -> None:
     env: Env = ctx.obj
     made = private_key(env.actor) is None
     found = private_key(env.actor, create=True)
-    echo(
-        f"{'new key' if made else 'key'} of {env.actor}: {public_hex(found)} "
-        f"(private part: {key_path(env.actor)})"
-    )
+    facts = {"actor": env.actor, "key": public_hex(found), "path": key_path(env.actor)}
+    if made:
+        said = msg("core.key.new", "new key of {actor}: {key} (private part: {path})", **facts)
+    else:
+        said = msg("core.key.known", "key of {actor}: {key} (private part: {path})", **facts)
+    echo(say(said))
 
 
 @key.command("add")
@@ -57,7 +61,12 @@ def add(ctx: click.Context, name: str | None, public_key: str | None) -> object:
     if public_key is None:
         if name not in (None, env.actor):
             raise click.UsageError(
-                "give the public key to add for another actor: key add NAME PUBLIC_KEY"
+                say(
+                    msg(
+                        "core.key.add_other",
+                        "give the public key to add for another actor: key add NAME PUBLIC_KEY",
+                    )
+                )
             )
         name, public_key = env.actor, public_hex(private_key(env.actor, create=True))
     session_of(ctx).log.signer = signer(env.actor)

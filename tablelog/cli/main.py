@@ -19,11 +19,13 @@ from tablelog.cli.core import (
     dispatch,
     domain_errors,
     echo,
+    error_line,
     show_escaped,
     usage_message,
 )
 from tablelog.cli.help import speak, translate
-from tablelog.lang import LANGUAGES, Words, choose, reader, set_reader
+from tablelog.lang import LANGUAGES, Words, choose, reader, say, set_reader
+from tablelog.text import Listed, msg
 
 __all__ = ["cli", "main"]
 
@@ -41,6 +43,7 @@ LAZY_COMMANDS = {
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",
     "import": "tablelog.cli.exports",
+    "import-ccfolia": "tablelog.cli.interop",
     "report": "tablelog.cli.exports",
     "rules": "tablelog.cli.rules",
     "status": "tablelog.cli.status",
@@ -115,9 +118,16 @@ class LazyGroup(click.Group):
     help="The language of everything it says: en, ja or ko (default $TABLELOG_LANG, else the "
     "locale: LC_ALL, LC_MESSAGES, LANG).",
 )
+@click.option(
+    "--tz",
+    metavar="ZONE",
+    default=None,
+    help="The time zone times are shown in (log, history, replay, report): an IANA name such "
+    "as Asia/Tokyo (default $TZ, else UTC). JSON keeps UTC.",
+)
 @click.version_option(package_name="tablelog")
 @click.pass_context
-def cli(ctx: click.Context, log_path: str, actor: str) -> None:
+def cli(ctx: click.Context, log_path: str, actor: str, tz: str | None) -> None:
     """tablelog: an event-sourced session tracker for tabletop RPG play.
 
     Every action is appended to a msgpack log; the state is folded from it. Example:
@@ -128,26 +138,72 @@ def cli(ctx: click.Context, log_path: str, actor: str) -> None:
         for name in ("log_path", "actor"):
             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
                 raise click.UsageError(
-                    "--log and --actor go on the `run` command, not on a script line"
+                    say(
+                        msg(
+                            "core.run.root_options",
+                            "--log and --actor go on the `run` command, not on a script line",
+                        )
+                    )
                 )
+        if ctx.get_parameter_source("tz") is click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError(
+                say(
+                    msg(
+                        "core.run.tz_option",
+                        "--tz goes on the `run` command, not on a script line",
+                    )
+                )
+            )
         return  # a line of `tablelog run`: keep the run's log and actor
     if not actor.strip():
-        raise click.BadParameter("the actor needs a name", param_hint="--actor")
+        raise click.BadParameter(
+            say(msg("core.actor.empty", "the actor needs a name")), param_hint="--actor"
+        )
     from tablelog.rules.core import RuleViolation, check_name
 
     try:  # an actor is a name like any other: no control characters, ≤ 64, NFC (CORE-NAME)
-        check_name(actor, "the actor")
+        check_name(actor, msg("core.actor.what", "the actor"))
     except RuleViolation as exc:
-        raise click.BadParameter(f"{exc.rule_id}: {exc.message}", param_hint="--actor") from None
-    ctx.obj = Env(log_path=log_path, actor=actor)
+        raise click.BadParameter(
+            say(msg("core.rule_message", "{rule}: {message}", rule=exc.rule_id, message=exc.msg)),
+            param_hint="--actor",
+        ) from None
+    ctx.obj = Env(log_path=log_path, actor=actor, zone=_zone(tz))
+
+
+def _zone(given: str | None) -> object:
+    """Return the reader's time zone: ``--tz``, else ``$TZ``, else None (UTC).
+
+    Raises:
+        click.BadParameter: ``--tz`` names no zone (a usage error, exit 2).
+    """
+    if given is None and not os.environ.get("TZ"):
+        return None  # the commonest case: nothing to import
+    from tablelog.lang.times import UnknownZone, zone_of
+
+    try:
+        return zone_of(given, os.environ)
+    except UnknownZone as exc:
+        raise click.BadParameter(
+            say(
+                msg(
+                    "core.tz.unknown",
+                    "unknown time zone {zone!r} (an IANA name such as Asia/Tokyo, "
+                    "America/New_York or UTC)",
+                    zone=exc.name,
+                )
+            ),
+            param_hint="--tz",
+        ) from None
 
 
 def _speak(given: str | None) -> None:
     """Make the reader's language the one ``--lang`` gives, else the environment's
     (:func:`tablelog.lang.choose`); the help and click's own words follow it."""
-    if given is None and reader().lang != "en":
-        return  # main() chose it from the environment already
-    words = Words(choose(given, os.environ))
+    lang = choose(given, os.environ)
+    if reader().lang == lang:
+        return  # main() chose it from the environment already (or an earlier call, in-process)
+    words = Words(lang)
     set_reader(words)
     speak(words)
     translate(cli, words)
@@ -167,13 +223,15 @@ def main() -> None:
     try:
         code = cli.main(prog_name="tablelog", standalone_mode=False)
     except click.UsageError as exc:  # one line, not click's usage block
-        echo(f"error: {usage_message(exc)}", err=True)
+        echo(error_line(usage_message(exc)), err=True)
         code = exc.exit_code
     except click.ClickException as exc:
         show_escaped(exc)
         code = exc.exit_code
     except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: the shell's 128 + SIGINT
-        click.echo("\ninterrupted: nothing more is appended", err=True)
+        click.echo(
+            "\n" + say(msg("core.interrupted", "interrupted: nothing more is appended")), err=True
+        )
         code = 130
     raise SystemExit(code if isinstance(code, int) else 0)
 
@@ -198,7 +256,17 @@ def _parse_options(system: str, given: dict[str, Any]) -> dict[str, Any]:
     takes = systems.get(system).option_names
     for key in options:
         if key not in takes:
-            raise click.BadParameter(f"{system} sessions take no --{key}", param_hint=f"--{key}")
+            raise click.BadParameter(
+                say(
+                    msg(
+                        "core.init.no_option",
+                        "{system} sessions take no --{option}",
+                        system=system,
+                        option=key,
+                    )
+                ),
+                param_hint=f"--{key}",
+            )
     return options
 
 
@@ -212,7 +280,18 @@ class SystemName(click.ParamType):  # type: ignore[type-arg]  # generic only in 
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if value not in systems.names():
-            self.fail(f"{value!r} is not one of {', '.join(systems.names())}", param, ctx)
+            self.fail(
+                say(
+                    msg(
+                        "core.init.no_system",
+                        "{system!r} is not one of {systems}",
+                        system=value,
+                        systems=Listed(tuple(systems.names()), "comma"),
+                    )
+                ),
+                param,
+                ctx,
+            )
         return str(value)
 
 
@@ -261,13 +340,25 @@ def init(
     )
     env.forget_session()
     env.log_path = session.log.spec  # a new table's id: the later lines of a `run` use it
-    verb = "created (until the dry run ends)" if env.dry_run else "created"
-    echo(
-        f"{verb} {session.path}: {system} session {session.header.session_id} "
-        f"(seed {session.header.seed})"
-    )
+    facts = {
+        "log": session.path,
+        "system": system,
+        "session": session.header.session_id,
+        "seed": session.header.seed,
+    }
+    if env.dry_run:
+        made = msg(
+            "core.init.created_dry",
+            "created (until the dry run ends) {log}: {system} session {session} (seed {seed})",
+            **facts,
+        )
+    else:
+        made = msg(
+            "core.init.created", "created {log}: {system} session {session} (seed {seed})", **facts
+        )
+    echo(say(made))
     if new_id:
-        echo(f"table id: {table_id_of(session.log)}")
+        echo(say(msg("core.init.table_id", "table id: {table}", table=table_id_of(session.log))))
     if sign:
         from tablelog.cli.keys import add
 

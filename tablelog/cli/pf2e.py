@@ -20,6 +20,7 @@ from tablelog.commands.pf2e import (
 )
 from tablelog.rules.pf2e import DEGREES, RANKS
 from tablelog.systems.declaration import StatusView
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = ["group", "MAX_DAYS", "STATUS"]
 
@@ -155,7 +156,7 @@ def transfer(
     days: int,
     outcome: str,
 ) -> object:
-    """Move RUNE from one item to another, or swap it with --swap (10% of the price, 1 day).
+    """Move RUNE from one item to another, or swap it with --swap (a tenth of the price, 1 day).
 
     From a runestone it is free and the stone cracks. Onto an item that cannot take the rune it
     is an automatic critical failure, logged; the rune stays.
@@ -197,23 +198,44 @@ extend("pf2e", group)
 # -- status (``tablelog status``) ----------------------------------------------------------
 
 
-def _status_line(name: str, c: dict[str, Any]) -> list[str]:
+def _status_line(name: str, c: dict[str, Any]) -> list[Msg | str]:
+    from tablelog.cli.status import figure, term
+
     if "base" not in c:  # a character
         return [
-            f"level {c.get('level')}",
-            f"{len(c.get('formulas') or [])} formulas",
-            f"spent {c.get('spent_gp')} gp",
+            figure("pf2e", "level", c.get("level")),
+            msg("pf2e.status.formulas", "{n} formulas", n=len(c.get("formulas") or [])),
+            msg("pf2e.status.spent", "spent {gp} gp", gp=c.get("spent_gp")),
         ]
-    parts = [
+    parts: list[Msg | str] = [
         c.get("name", ""),
-        f"held by {c.get('owner') or 'nobody'}",
-        f"level {c.get('level')}",
-        f"{c.get('price_gp')} gp",
+        msg(
+            "pf2e.status.held_by",
+            "held by {owner}",
+            owner=c.get("owner") or msg("pf2e.status.nobody", "nobody"),
+        ),
+        figure("pf2e", "level", c.get("level")),
+        msg("pf2e.status.price", "{gp} gp", gp=c.get("price_gp")),
     ]
-    parts += [f"dormant {' '.join(c['dormant'])}"] if c.get("dormant") else []
+    if c.get("dormant"):
+        parts.append(
+            msg(
+                "pf2e.status.dormant",
+                "dormant {runes}",
+                runes=Listed(tuple(Term("pf2e.rune", r) for r in c["dormant"]), "space"),
+            )
+        )
     etching = c.get("etching")
-    parts += [f"etching {etching.get('rune')} by {etching.get('by')}"] if etching else []
-    return parts + (["invested"] if c.get("invested") else [])
+    if etching:
+        parts.append(
+            msg(
+                "pf2e.status.etching",
+                "etching {rune} by {by}",
+                rune=term("pf2e.rune", etching.get("rune")),
+                by=etching.get("by"),
+            )
+        )
+    return parts + ([msg("pf2e.status.invested", "invested")] if c.get("invested") else [])
 
 
 STATUS = StatusView(line=_status_line)

@@ -10,9 +10,11 @@ import click
 from tablelog.actions import no_event
 from tablelog.cli.core import (
     MAX_SEQ,
+    at_text,
     change_lines,
     domain_errors,
     echo,
+    field_word,
     fmt_value,
     reader,
     session_of,
@@ -71,7 +73,8 @@ def state(ctx: click.Context, name: str | None, at_seq: int | None, as_json: boo
     if as_json:
         echo(_dump(data))
     else:
-        for line in _render_entity(name, data) if name else _render_state(data):
+        system = folded.system
+        for line in _render_entity(name, data, system) if name else _render_state(data):
             echo(line)
 
 
@@ -81,28 +84,56 @@ def _check_seq(seq: int | None, last: int) -> None:
         raise RuleViolation("CORE-SEQ", no_event(seq, last))
 
 
-def _render_entity(name: str, data: dict[str, Any], indent: str = "") -> list[str]:
+def _render_entity(name: str, data: dict[str, Any], system: str, indent: str = "") -> list[str]:
+    words = reader()
     lines = [f"{indent}{name}"]
-    lines += [f"{indent}  {key}: {fmt_value(value)}" for key, value in data.items()]
+    lines += [
+        f"{indent}  {field_word(system, key, words)}: {fmt_value(value)}"
+        for key, value in data.items()
+    ]
     return lines
 
 
+def session_line(data: dict[str, Any]) -> str:
+    """Return the first line of ``state`` and ``status``: ``pf2e session 'Downtime', at #12``."""
+    title = data.get("title")
+    return reader()(
+        msg(
+            "core.state.session",
+            "{system} session {title!r}, at #{seq}",
+            system=data["system"],
+            title=title or msg("core.state.untitled", "(untitled)"),
+            seq=data["seq"],
+        )
+    )
+
+
 def _render_state(data: dict[str, Any]) -> list[str]:
-    lines = [f"{data['system']} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
+    words = reader()
+    system = data["system"]
+
+    def kind(section: str) -> str:
+        return section if words.lang == "en" else words.term("core.kind", section)
+
+    lines = [session_line(data)]
     if data.get("clock"):
-        lines.append(f"clock: {fmt_value(data['clock'])}")
+        lines.append(f"{field_word(system, 'clock', words)}: {fmt_value(data['clock'])}")
     for section in ("characters", "items"):
         if data.get(section):
-            lines.append(f"{section}:")
+            lines.append(f"{kind(section)}:")
             for key, value in data[section].items():
-                lines += _render_entity(key, value, "  ")
+                lines += _render_entity(key, value, system, "  ")
     if data.get("deck"):
-        lines.append(f"deck: {fmt_value(data['deck'])}")
+        lines.append(f"{field_word(system, 'deck', words)}: {fmt_value(data['deck'])}")
     for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
+        label = field_word(system, key, words)
         if key not in _SHOWN and isinstance(value, dict):
-            lines += [f"{key}:", *(f"  {k}: {fmt_value(v)}" for k, v in value.items())]
+            lines += [
+                f"{label}:",
+                *(f"  {field_word(system, k, words)}: {fmt_value(v)}" for k, v in value.items()),
+            ]
         elif key not in _SHOWN:
-            lines.append(f"{key}: {fmt_value(value)}")
+            lines.append(f"{label}: {fmt_value(value)}")
     return lines
 
 
@@ -156,8 +187,9 @@ def log_(
         if as_json:  # every envelope key as stored (prev in hex): what `export` writes
             echo(dump(record_line(env, is_undone)))
         else:
-            mark = " [undone]" if is_undone else ""
-            echo(f"#{seq}{mark} {env['at']} {env['actor']} {env['type']} {words.event(event)}")
+            mark = f" {words(UNDONE)}" if is_undone else ""
+            at = at_text(env["at"])
+            echo(f"#{seq}{mark} {at} {env['actor']} {env['type']} {words.event(event)}")
     warn_torn(session)
     if by_actor is not None:
         check_actor(by_actor, actors)
@@ -218,8 +250,9 @@ def history(
         from tablelog.cli.reading import only_fields
 
         entries = only_fields(entries, fields, name)
+    system = session.header.system
     for entry in entries:
-        _echo_entry(entry, as_json, explain=True)
+        _echo_entry(entry, as_json, explain=True, system=system)
     warn_torn(session)
 
 
@@ -249,22 +282,33 @@ def replay(ctx: click.Context, until: int | None) -> None:
         undone_after(session.markers(until)),
         session.state,
     )
+    system = session.header.system
     for entry in entries:
-        _echo_entry(entry, False, explain=False)
+        _echo_entry(entry, False, explain=False, system=system)
     warn_torn(session)
 
 
-def _echo_entry(entry: Any, as_json: bool, explain: bool) -> None:
+UNDONE = msg("core.log.undone", "[undone]")
+"""The mark of an undone event in ``log``, ``history`` and ``replay``."""
+
+
+def _echo_entry(entry: Any, as_json: bool, explain: bool, system: str | None = None) -> None:
     words = reader()
     if as_json:
         echo(_dump(entry.to_json(words)))
         return
-    mark = " [undone]" if entry.undone else ""
-    echo(
-        f"#{entry.seq}{mark} {entry.at} {entry.actor} {entry.event.TYPE} {words.event(entry.event)}"
-    )
+    mark = f" {words(UNDONE)}" if entry.undone else ""
+    at = at_text(entry.at)
+    echo(f"#{entry.seq}{mark} {at} {entry.actor} {entry.event.TYPE} {words.event(entry.event)}")
     # An audit trail lists every field of its one record; a replay groups whole new records.
-    for line in change_lines(entry.changes, group_records=not explain):
+    lines = change_lines(
+        entry.changes,
+        group_records=not explain,
+        system=system,
+        names=entry.event.entities(),
+        within=explain,
+    )
+    for line in lines:
         echo(f"    {line}")
     if explain:
         for line in words.explain(entry.event):

@@ -17,10 +17,12 @@ from tablelog.cli.core import (
     domain_errors,
     echo,
     parse,
+    reader,
     warn_torn,
 )
+from tablelog.lang import say
 from tablelog.store.format import head_text
-from tablelog.text import msg
+from tablelog.text import Listed, msg, msgn
 
 __all__ = ["COMMANDS", "script_lines", "MAX_SCRIPT_CHARS"]
 
@@ -39,7 +41,16 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
         try:
             argv = command_words(line)
         except ValueError as exc:
-            raise CliError(f"{name} line {number}: {exc}", 2) from None
+            raise CliError(
+                msg(
+                    "core.script.bad_line",
+                    "{script} line {number}: {problem}",
+                    script=name,
+                    number=number,
+                    problem=str(exc),
+                ),
+                2,
+            ) from None
         if argv and argv[0] == "tablelog":
             argv = argv[1:]
         if argv:
@@ -69,13 +80,25 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: b
         text = script.read(MAX_SCRIPT_CHARS + 1)  # bounded: an endless file (/dev/zero) too
         if len(text) > MAX_SCRIPT_CHARS:
             raise CliError(
-                f"{script.name} is longer than {MAX_SCRIPT_CHARS:,} characters: "
-                "split it into several scripts",
+                msg(
+                    "core.script.too_long",
+                    "{script} is longer than {n} characters: split it into several scripts",
+                    script=script.name,
+                    n=f"{MAX_SCRIPT_CHARS:,}",
+                ),
                 2,
             )
         lines = list(script_lines(text, script.name))
     except UnicodeDecodeError as exc:
-        raise CliError(f"{script.name} is not a UTF-8 text file (byte {exc.start})", 2) from None
+        raise CliError(
+            msg(
+                "core.script.not_utf8",
+                "{script} is not a UTF-8 text file (byte {byte})",
+                script=script.name,
+                byte=exc.start,
+            ),
+            2,
+        ) from None
     env.in_run = True
     env.dry_run = dry_run
     env.as_json = as_json
@@ -98,9 +121,23 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: b
         if created and (atomic or dry_run):
             _take_back(env)
         if dry_run:
-            echo(f"dry run stopped at line {number}; nothing appended", err=True)
+            echo(
+                say(
+                    msg(
+                        "core.run.dry_stopped",
+                        "dry run stopped at line {number}; nothing appended",
+                        number=number,
+                    )
+                ),
+                err=True,
+            )
         elif atomic:
-            click.echo("nothing appended: the whole script is refused", err=True)
+            click.echo(
+                say(
+                    msg("core.run.atomic_refused", "nothing appended: the whole script is refused")
+                ),
+                err=True,
+            )
         raise
     finally:
         env.in_run = env.dry_run = env.as_json = False
@@ -109,7 +146,14 @@ def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: b
         if created:
             _take_back(env)
         click.echo(
-            f"dry run: {len(lines)} line{'' if len(lines) == 1 else 's'} ran; nothing appended",
+            say(
+                msgn(
+                    "core.run.dry_done",
+                    "dry run: {n} line ran; nothing appended",
+                    "dry run: {n} lines ran; nothing appended",
+                    len(lines),
+                )
+            ),
             err=as_json,
         )
     else:
@@ -129,7 +173,7 @@ def _echo_head(env: Env, err: bool = False) -> None:
         session.state()
     except (LogError, SystemUnavailable):
         return
-    echo(f"head: {head_text(session.log.end)}", err=err)
+    echo(say(msg("core.head", "head: {head}", head=head_text(session.log.end))), err=err)
 
 
 def _take_back(env: Env) -> None:
@@ -230,7 +274,14 @@ def verify(
 
     env: Env = ctx.obj
     if repair and salvage is not None:
-        raise click.UsageError("choose one of --repair (cut a torn tail) and --salvage OUT")
+        raise click.UsageError(
+            say(
+                msg(
+                    "core.verify.repair_or_salvage",
+                    "choose one of --repair (cut a torn tail) and --salvage OUT",
+                )
+            )
+        )
     session = domain_errors(Session)(env.log_path, env.actor, snapshots=False, chain=True)
     domain_errors(session.replayer)()  # missing or foreign file, unknown system: exit 3
     name = session.path  # a PostgreSQL URL without its password
@@ -244,13 +295,25 @@ def verify(
             repaired = cut_torn_tail(session.log)
             if session.log.kind == "postgresql":
                 echo(
-                    "nothing to repair: a PostgreSQL table never ends in a torn record (each "
-                    "command is one transaction)"
+                    say(
+                        msg(
+                            "core.verify.nothing_to_repair",
+                            "nothing to repair: a PostgreSQL table never ends in a torn record "
+                            "(each command is one transaction)",
+                        )
+                    )
                 )
             elif repaired is not None:
                 echo(
-                    f"repaired: torn last record at byte {repaired[0]} truncated; "
-                    f"backup at {repaired[1]}"
+                    say(
+                        msg(
+                            "core.verify.repaired",
+                            "repaired: torn last record at byte {offset} truncated; backup at "
+                            "{backup}",
+                            offset=repaired[0],
+                            backup=repaired[1],
+                        )
+                    )
                 )
         folded = session.state()
         head, torn, in_flight = session.end, session.torn_at, session.in_flight  # what it read
@@ -261,22 +324,53 @@ def verify(
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
         raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
     except LogError as exc:
-        hint = "; not repaired: only a torn tail is ever cut" if repair else ""
-        hint += (
-            f"; keep the valid prefix with: tablelog --log {name} verify --salvage OUT"
-            if "corrupt record" in str(exc)
-            else ""
-        )
-        raise CliError(f"{exc}{hint}", 1) from None
+        raise CliError(
+            msg(
+                "core.verify.log_error",
+                "{problem}{not_repaired}{salvage}",
+                problem=str(exc),
+                not_repaired=msg(
+                    "core.verify.not_repaired", "; not repaired: only a torn tail is ever cut"
+                )
+                if repair
+                else "",
+                salvage=msg(
+                    "core.verify.salvage_hint",
+                    "; keep the valid prefix with: tablelog --log {log} verify --salvage OUT",
+                    log=name,
+                )
+                if "corrupt record" in str(exc)
+                else "",
+            ),
+            1,
+        ) from None
     if torn is not None:
         raise CliError(
-            f"{name}: torn last record at byte {torn} (run: tablelog verify --repair)", 1
+            msg(
+                "core.verify.torn",
+                "{log}: torn last record at byte {offset} (run: tablelog verify --repair)",
+                log=name,
+                offset=torn,
+            ),
+            1,
         )
     if unheld:
         seq, event, why = unheld[0]
-        more = f" (and {len(unheld) - 1} more)" if len(unheld) > 1 else ""
         raise CliError(
-            f"{name}: event #{seq} {event.TYPE} does not hold where it stands: {why}{more}", 1
+            msg(
+                "core.verify.unheld",
+                "{log}: event #{seq} {type} does not hold where it stands: {why}{more}",
+                log=name,
+                seq=seq,
+                type=event.TYPE,
+                why=msg(
+                    "core.rule_message", "{rule}: {message}", rule=why.rule_id, message=why.msg
+                ),
+                more=msg("core.verify.more", " (and {n} more)", n=len(unheld) - 1)
+                if len(unheld) > 1
+                else "",
+            ),
+            1,
         )
     assert head is not None
     # A posted head past the last whole record may be the record in flight: that is no cut.
@@ -284,12 +378,27 @@ def verify(
         _check_head(session, head.seq, expect_head)
     if in_flight is not None:  # a live writer mid-append: nothing to say of that record yet
         raise CliError(
-            f"{name}: the record at byte {in_flight} is still being written by another "
-            f"writer (it held the lock past the timeout); verify again when it is done",
+            msg(
+                "core.verify.in_flight",
+                "{log}: the record at byte {offset} is still being written by another writer "
+                "(it held the lock past the timeout); verify again when it is done",
+                log=name,
+                offset=in_flight,
+            ),
             3,
         )
-    echo(f"ok: {name}: {folded.seq} records, hash chain intact, replays ({folded.system})")
-    echo(f"head: {head_text(head)}")
+    echo(
+        say(
+            msg(
+                "core.verify.ok",
+                "ok: {log}: {records} records, hash chain intact, replays ({system})",
+                log=name,
+                records=folded.seq,
+                system=folded.system,
+            )
+        )
+    )
+    echo(say(msg("core.head", "head: {head}", head=head_text(head))))
     if signatures is not None:
         _echo_signatures(signatures)
 
@@ -301,28 +410,60 @@ def _check_names(name: str, folded: Any) -> None:
 
     found = name_fault(folded)
     if found is not None:
-        raise CliError(f"{name}: {found[1]}", 1)
+        raise CliError(msg("core.verify.name", "{log}: {problem}", log=name, problem=found[1]), 1)
 
 
 def _echo_signatures(report: Any) -> None:
     """Print what the log's signatures prove (a log with a roster of keys)."""
+    words = reader()
     echo(
-        f"signed: {report.signed} records by {report.keys} keys in the roster "
-        f"(owner {report.owner}, key {report.owner_key}), each signature checked"
+        words(
+            msg(
+                "core.verify.signed",
+                "signed: {records} records by {keys} keys in the roster (owner {owner}, key "
+                "{key}), each signature checked",
+                records=report.signed,
+                keys=report.keys,
+                owner=report.owner,
+                key=report.owner_key,
+            )
+        )
     )
     if report.unsigned:
-        listed = "; ".join(
-            f"{actor} "
-            + ", ".join(f"#{seq}" for seq in seqs)
-            + (f" … ({n:,} records)" if n > len(seqs) else "")
-            for actor, (n, *seqs) in report.unsigned.items()
+        listed = Listed(
+            tuple(
+                msg(
+                    "core.verify.unsigned_actor",
+                    "{actor} {seqs}{more}",
+                    actor=actor,
+                    seqs=Listed(tuple(f"#{seq}" for seq in seqs), "comma"),
+                    more=msg("core.verify.unsigned_more", " … ({n} records)", n=f"{n:,}")
+                    if n > len(seqs)
+                    else "",
+                )
+                for actor, (n, *seqs) in report.unsigned.items()
+            ),
+            "semicolon",
         )
         more = (
-            f"; {report.unsigned_others:,} records by other actors"
+            msg(
+                "core.verify.unsigned_others",
+                "; {n} records by other actors",
+                n=f"{report.unsigned_others:,}",
+            )
             if report.unsigned_others
             else ""
         )
-        echo(f"not signed (no key in the roster): {listed}{more}")
+        echo(
+            words(
+                msg(
+                    "core.verify.unsigned",
+                    "not signed (no key in the roster): {actors}{more}",
+                    actors=listed,
+                    more=more,
+                )
+            )
+        )
 
 
 def _parse_head(value: str | None) -> tuple[int, bytes] | None:
@@ -343,8 +484,14 @@ def _parse_head(value: str | None) -> tuple[int, bytes] | None:
         and all(c in "0123456789abcdef" for c in digest.lower())
     ):
         raise click.BadParameter(
-            f"{value!r} is not SEQ:HASH (a head as verify prints it, "
-            "e.g. 12:6b1d0c…, 32 hex digits)"
+            say(
+                msg(
+                    "core.verify.bad_head",
+                    "{value!r} is not SEQ:HASH (a head as verify prints it, e.g. 12:6b1d0c…, 32 "
+                    "hex digits)",
+                    value=value,
+                )
+            )
         )
     return int(seq), bytes.fromhex(digest)
 
@@ -362,15 +509,27 @@ def _check_head(session: Any, last: int, expected: tuple[int, bytes]) -> None:
     found = held.prev if held is not None else None
     if found is None:
         raise CliError(
-            f"{session.path}: the log ends at #{last}, before the posted head "
-            f"#{seq}: records were cut off",
+            msg(
+                "core.verify.cut",
+                "{log}: the log ends at #{last}, before the posted head #{seq}: records were "
+                "cut off",
+                log=session.path,
+                last=last,
+                seq=seq,
+            ),
             1,
         )
     if found != digest:
         raise CliError(
-            f"{session.path}: record #{seq} is not the one posted (hash "
-            f"{found.hex()}, posted {digest.hex()}): the log was rewritten at or "
-            f"before #{seq}",
+            msg(
+                "core.verify.rewritten",
+                "{log}: record #{seq} is not the one posted (hash {found}, posted {posted}): "
+                "the log was rewritten at or before #{seq}",
+                log=session.path,
+                seq=seq,
+                found=found.hex(),
+                posted=digest.hex(),
+            ),
             1,
         )
 
@@ -387,12 +546,27 @@ def _salvage(session: Any, out: str) -> None:
 
     kept, size, bad = domain_errors(salvage)(session.log, out, before)
     where = (
-        f"first bad record at byte {bad} (whole commands only: records of its command "
-        "before it are left out too)"
+        msg(
+            "core.salvage.bad_at",
+            "first bad record at byte {offset} (whole commands only: records of its command "
+            "before it are left out too)",
+            offset=bad,
+        )
         if bad is not None
-        else "no bad record found"
+        else msg("core.salvage.no_bad", "no bad record found")
     )
-    echo(f"salvaged: {kept} records ({size} bytes) into {out}; {where}")
+    echo(
+        say(
+            msg(
+                "core.salvage.done",
+                "salvaged: {records} records ({size} bytes) into {out}; {where}",
+                records=kept,
+                size=size,
+                out=out,
+                where=where,
+            )
+        )
+    )
     if bad is None and session.in_flight is not None:
         warn_torn(session)  # the record another writer is still writing is not in the copy
 

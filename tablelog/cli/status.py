@@ -11,9 +11,10 @@ from typing import Any
 
 import click
 
-from tablelog.cli.core import domain_errors, echo, session_of, warn_torn
+from tablelog.cli.core import domain_errors, echo, reader, session_of, warn_torn
+from tablelog.text import Msg, Term, msg
 
-__all__ = ["COMMANDS", "status_lines", "of", "hhmm"]
+__all__ = ["COMMANDS", "status_lines", "of", "hhmm", "figure", "term", "hp"]
 
 Record = dict[str, Any]
 
@@ -28,11 +29,30 @@ def hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+def term(kind: str, key: Any) -> Any:
+    """Return ``key`` as the game term ``Term(kind, key)`` (a value that is no string, a
+    missing one, shows as it is)."""
+    return Term(kind, key) if isinstance(key, str) else key
+
+
+def figure(system: str, field: str, value: Any) -> Msg:
+    """Return ``FIELD VALUE`` (``tiles 4/6``): a state field's name (its JSON key in English,
+    the system's glossary label in another language) and its value."""
+    return msg(
+        "core.status.figure", "{field} {value}", field=Term(f"{system}.field", field), value=value
+    )
+
+
+def hp(c: Record) -> Msg:
+    """Return ``HP 20/40``: a record's hit points of its most."""
+    return msg("core.status.hp", "HP {value}", value=of(c.get("hp"), c.get("hp_max")))
+
+
 # -- all systems ---------------------------------------------------------------------------
 
 
-def _generic(name: str, c: Record) -> list[str]:
-    return [f"HP {of(c['hp'], c.get('hp_max'))}"] if "hp" in c else []
+def _generic(name: str, c: Record) -> list[Msg | str]:
+    return [hp(c)] if "hp" in c else []
 
 
 def status_lines(data: Record) -> list[str]:
@@ -46,19 +66,28 @@ def status_lines(data: Record) -> list[str]:
     """
     from tablelog import systems
     from tablelog.cli.columns import table_lines
+    from tablelog.cli.queries import session_line
 
+    words = reader()
     system = data["system"]
-    lines = [f"{system} session {data.get('title') or '(untitled)'!r}, at #{data['seq']}"]
+    lines = [session_line(data)]
     view = systems.get(system).status
     shown = view() if view is not None else None
-    lines += [shown.clock(data)] if shown is not None and shown.clock is not None else []
+    lines += [words(shown.clock(data))] if shown is not None and shown.clock is not None else []
     line_of = shown.line if shown is not None else _generic
     rows = [
-        [name, "  ".join(str(p) for p in line_of(name, record) if p)]
+        [name, "  ".join(said for said in (_said(words, p) for p in line_of(name, record)) if said)]
         for section in ("characters", "items")
         for name, record in (data.get(section) or {}).items()
     ]
     return lines + ([line.rstrip() for line in table_lines(["", ""], rows)[1:]] if rows else [])
+
+
+def _said(words: Any, part: Any) -> str:
+    """A part of a status line as the reader reads it ("" for a part it leaves out)."""
+    if not part:
+        return ""
+    return str(words(part if isinstance(part, Msg | str) else str(part)))
 
 
 @click.command("status")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from tablelog.cli.core import CliError, domain_errors, echo
+from tablelog.lang import say
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -29,14 +31,28 @@ def copy(source: str, target: str) -> None:
     copied = copy_log(log, target)
     if copied.torn_at is not None:
         echo(
-            f"warning: torn last record at byte {copied.torn_at} of {log.path} (a crash "
-            "mid-append) is not copied",
+            say(
+                msg(
+                    "core.copy.torn",
+                    "warning: torn last record at byte {offset} of {log} (a crash mid-append) "
+                    "is not copied",
+                    offset=copied.torn_at,
+                    log=log.path,
+                )
+            ),
             err=True,
         )
     if copied.in_flight is not None:
         echo(
-            f"warning: the record at byte {copied.in_flight} of {log.path} is still being "
-            "written by another writer (it held the lock past the timeout) and is not copied",
+            say(
+                msg(
+                    "core.copy.in_flight",
+                    "warning: the record at byte {offset} of {log} is still being written by "
+                    "another writer (it held the lock past the timeout) and is not copied",
+                    offset=copied.in_flight,
+                    log=log.path,
+                )
+            ),
             err=True,
         )
     session = Session(copied.spec, snapshots=False)
@@ -45,15 +61,28 @@ def copy(source: str, target: str) -> None:
     except LogError as exc:
         discard_log(session.log)
         raise CliError(
-            f"{exc}; the copy does not replay and was removed (tablelog verify "
-            "names the problem in the source)",
+            msg(
+                "core.copy.no_replay",
+                "{problem}; the copy does not replay and was removed (tablelog verify names "
+                "the problem in the source)",
+                problem=str(exc),
+            ),
             1,
         ) from None
     finally:
         session.log.close()
     echo(
-        f"copied {copied.records} records from {log.path} to {copied.path}: hash chain "
-        f"intact, replays ({folded.system})"
+        say(
+            msg(
+                "core.copy.done",
+                "copied {records} records from {source} to {target}: hash chain intact, "
+                "replays ({system})",
+                records=copied.records,
+                source=log.path,
+                target=copied.path,
+                system=folded.system,
+            )
+        )
     )
 
 

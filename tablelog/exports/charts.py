@@ -29,24 +29,58 @@ def _label(name: str) -> str:
     return f" {text}" if text.startswith("_") else text  # matplotlib hides labels with "_"
 
 
-def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) -> str:
+FONTS = [
+    "Hiragino Sans",
+    "Hiragino Kaku Gothic ProN",
+    "Noto Sans CJK JP",
+    "Noto Sans CJK KR",
+    "Yu Gothic",
+    "Meiryo",
+    "Malgun Gothic",
+    "Apple SD Gothic Neo",
+    "DejaVu Sans",
+]
+"""The charts' fonts, named in each text's ``font-family`` (then ``sans-serif``): the browser
+draws the text (``svg.fonttype`` none) in the first it has, so Japanese and Korean names show;
+matplotlib measures it with the first it finds (DejaVu Sans, its own, at the least)."""
+
+
+def gauge_svg(
+    gauge: str, series: dict[str, list[tuple[int, Any]]], title: str, x_label: str = "event #"
+) -> str:
     """Return one chart as an ``<svg>`` element (no XML prolog: ready to inline in HTML).
 
     Args:
         gauge: The figure charted (``hp``): used in the series ids.
         series: Character name -> ``[(seq, value)]`` in seq order (a step each change).
         title: The chart's title.
+        x_label: The x axis's label (the reader's words for "event #").
 
     Returns:
-        SVG text; text stays text (``svg.fonttype`` none) and ids are stable across runs.
+        SVG text; text stays text (``svg.fonttype`` none: the browser renders it, in a CJK font
+        where it has one, :data:`FONTS`) and ids are stable across runs.
     """
+    import warnings
+
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    with matplotlib.rc_context(
-        {"svg.fonttype": "none", "svg.hashsalt": f"tablelog-{gauge}", "font.size": 9}
+    with (
+        matplotlib.rc_context(
+            {
+                "svg.fonttype": "none",
+                "svg.hashsalt": f"tablelog-{gauge}",
+                "font.size": 9,
+                "font.family": ["sans-serif"],
+                "font.sans-serif": FONTS,
+            }
+        ),
+        warnings.catch_warnings(),
     ):
+        # Without a CJK font installed matplotlib measures such a name with DejaVu Sans and
+        # says so; the browser draws it with the reader's fonts all the same.
+        warnings.filterwarnings("ignore", r"Glyph \d+ .*missing from", UserWarning)
         fig = Figure(figsize=(_WIDTH_IN, _HEIGHT_IN), layout="constrained")
         ax = fig.add_subplot()
         for i, (name, points) in enumerate(series.items()):
@@ -55,7 +89,7 @@ def gauge_svg(gauge: str, series: dict[str, list[tuple[int, Any]]], title: str) 
             (line,) = ax.step(xs, ys, where="post", label=_label(name), linewidth=1.6)
             line.set_gid(series_id(gauge, i))
         ax.set_title(title)
-        ax.set_xlabel("event #")
+        ax.set_xlabel(x_label)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(True, linewidth=0.4, alpha=0.5)
         ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))

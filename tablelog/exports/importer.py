@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 import attrs
 
 from tablelog.exports.jsonl import PREV_KEY, UNDONE_KEY, envelope_of, pack
+from tablelog.lang import say
 from tablelog.projections.core import undone_after
 from tablelog.store.format import (
     BATCH_KEY,
@@ -29,6 +30,7 @@ from tablelog.store.format import (
     parse_header,
 )
 from tablelog.store.log import LogError, LogFile, create_file, fsync_dir, remove_quietly
+from tablelog.text import Msg, english, msg
 
 __all__ = ["ImportRefused", "Imported", "bounded", "import_jsonl", "MAX_LINE_BYTES"]
 
@@ -36,10 +38,17 @@ MAX_LINE_BYTES = 8 * MAX_RECORD_BYTES  # a record's JSON line: at most 7 bytes a
 
 
 class ImportRefused(Exception):
-    """An export that does not rebuild a sound log: ``line`` (1 = the header) says where."""
+    """An export that does not rebuild a sound log: ``line`` (1 = the header) says where.
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    Attributes:
+        line: The export's line.
+        reason: What is wrong with it (a sentence as data, or a store's words).
+        message: ``line N: reason`` as data (``str(exc)`` is its English).
+    """
+
+    def __init__(self, line: int, reason: Msg | str) -> None:
+        self.message = msg("core.import.at_line", "line {line}: {reason}", line=line, reason=reason)
+        super().__init__(english(self.message))
         self.line = line
         self.reason = reason
 
@@ -70,14 +79,24 @@ def bounded(source: BinaryIO) -> Iterator[str]:
         number += 1
         if len(line) > MAX_LINE_BYTES:
             raise ImportRefused(
-                number, f"longer than {MAX_LINE_BYTES} bytes: no record is that long"
+                number,
+                msg(
+                    "core.import.too_long",
+                    "longer than {n} bytes: no record is that long",
+                    n=MAX_LINE_BYTES,
+                ),
             )
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ImportRefused(
                 number,
-                f"not UTF-8 text (byte {exc.start + 1} of the line is 0x{line[exc.start]:02x})",
+                msg(
+                    "core.import.not_utf8",
+                    "not UTF-8 text (byte {byte} of the line is 0x{value})",
+                    byte=exc.start + 1,
+                    value=f"{line[exc.start]:02x}",
+                ),
             ) from None
 
 
@@ -94,13 +113,13 @@ def import_jsonl(lines: Iterable[str], target: str) -> Imported:
         LogError: ``target`` exists or cannot be written.
     """
     if os.path.lexists(target):
-        raise LogError(f"{target} already exists; refusing to overwrite it")
+        raise LogError(_exists(target))
     folder = os.path.dirname(os.path.abspath(target))
     temp = os.path.join(folder, f".{os.path.basename(target)}.import-{secrets.token_hex(4)}")
     try:
         fd = create_file(temp)  # never through a link planted at its name
     except OSError as exc:
-        raise LogError(f"cannot create {target}: {exc.strerror}") from None
+        raise LogError(_cannot_create(target, exc.strerror)) from None
     try:
         try:
             with os.fdopen(fd, "wb", buffering=1 << 20) as f:
@@ -109,19 +128,47 @@ def import_jsonl(lines: Iterable[str], target: str) -> Imported:
                 os.fsync(f.fileno())
         except OSError as exc:  # a full disk, an I/O error: one line, exit 3
             raise LogError(
-                f"cannot write {target}: {exc.strerror or exc}; nothing created"
+                say(
+                    msg(
+                        "core.import.cannot_write",
+                        "cannot write {log}: {reason}; nothing created",
+                        log=target,
+                        reason=str(exc.strerror or exc),
+                    )
+                )
             ) from None
         _verify(temp, flagged)
         try:
             os.link(temp, target)  # never replaces a file that appeared meanwhile
         except FileExistsError:
-            raise LogError(f"{target} already exists; refusing to overwrite it") from None
+            raise LogError(_exists(target)) from None
         except OSError as exc:
-            raise LogError(f"cannot create {target}: {exc.strerror or exc}") from None
+            raise LogError(_cannot_create(target, exc.strerror or exc)) from None
         fsync_dir(target)
     finally:
         remove_quietly(temp)  # never raises over the error that brought us here
     return Imported(flagged[0], header.system, header.session_id)
+
+
+def _exists(target: str) -> str:
+    return say(
+        msg(
+            "core.import.exists",
+            "{log} already exists; refusing to overwrite it",
+            log=target,
+        )
+    )
+
+
+def _cannot_create(target: str, reason: object) -> str:
+    return say(
+        msg(
+            "core.import.cannot_create",
+            "cannot create {log}: {reason}",
+            log=target,
+            reason=str(reason),
+        )
+    )
 
 
 def _rebuild(lines: Iterator[str], f: Any) -> tuple[Header, tuple[int, set[int]]]:
@@ -133,7 +180,7 @@ def _rebuild(lines: Iterator[str], f: Any) -> tuple[Header, tuple[int, set[int]]
     """
     first = next(lines, None)
     if first is None:
-        raise ImportRefused(1, "empty file: not a tablelog export")
+        raise ImportRefused(1, msg("core.import.empty", "empty file: not a tablelog export"))
     header, head_bytes, records, last_chain = _header(first)
     f.write(head_bytes)
     chain, seq, env, flagged = chain_hash(head_bytes), 0, None, set()
@@ -143,12 +190,21 @@ def _rebuild(lines: Iterator[str], f: Any) -> tuple[Header, tuple[int, set[int]]
         if env["seq"] != seq:
             raise ImportRefused(
                 number,
-                f"record #{env['seq']} where #{seq} belongs (a line was removed, added or moved)",
+                msg(
+                    "core.import.misplaced",
+                    "record #{found} where #{seq} belongs (a line was removed, added or moved)",
+                    found=env["seq"],
+                    seq=seq,
+                ),
             )
         if env[PREV_KEY] != chain:
             raise ImportRefused(
                 number - 1,
-                f"edited: it does not hash to the chain hash (prev) that line {number} holds",
+                msg(
+                    "core.import.edited",
+                    "edited: it does not hash to the chain hash (prev) that line {line} holds",
+                    line=number,
+                ),
             )
         payload = _payload(number, env)
         f.write(RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload)
@@ -181,9 +237,18 @@ def _header(text: str) -> tuple[Header, bytes, int, bytes]:
         FormatError,
         struct.error,
     ) as exc:
-        raise ImportRefused(1, f"not a tablelog export header ({exc})") from None
+        raise ImportRefused(
+            1,
+            msg(
+                "core.import.bad_header",
+                "not a tablelog export header ({problem})",
+                problem=str(exc),
+            ),
+        ) from None
     if type(records) is not int or records < 0 or len(last) != 16:
-        raise ImportRefused(1, "not a tablelog export header (records or chain)")
+        raise ImportRefused(
+            1, msg("core.import.bad_counts", "not a tablelog export header (records or chain)")
+        )
     return header, head_bytes, records, last
 
 
@@ -195,12 +260,17 @@ def _envelope(number: int, text: str) -> dict[str, Any]:
             envelope.
     """
     if not text.strip():
-        raise ImportRefused(number, "an empty line where a record belongs")
+        raise ImportRefused(
+            number, msg("core.import.empty_line", "an empty line where a record belongs")
+        )
     try:
         line = json.loads(text)
         env = envelope_of(line)
     except ValueError as exc:  # json's errors are ValueErrors too
-        raise ImportRefused(number, f"not a record line ({exc})") from None
+        raise ImportRefused(
+            number,
+            msg("core.import.not_a_record", "not a record line ({problem})", problem=str(exc)),
+        ) from None
     reason = check_envelope(env)
     if reason:
         raise ImportRefused(number, reason)
@@ -218,9 +288,24 @@ def _payload(number: int, env: dict[str, Any]) -> bytes:
     try:
         payload = pack(stored)
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ImportRefused(number, f"a value that cannot be stored ({exc})") from None
+        raise ImportRefused(
+            number,
+            msg(
+                "core.import.unstorable",
+                "a value that cannot be stored ({problem})",
+                problem=str(exc),
+            ),
+        ) from None
     if len(payload) > MAX_RECORD_BYTES:
-        raise ImportRefused(number, f"a record of {len(payload)} bytes; at most {MAX_RECORD_BYTES}")
+        raise ImportRefused(
+            number,
+            msg(
+                "core.import.too_big",
+                "a record of {size} bytes; at most {most}",
+                size=len(payload),
+                most=MAX_RECORD_BYTES,
+            ),
+        )
     return payload
 
 
@@ -236,20 +321,39 @@ def _check_end(
     if seq < records:
         raise ImportRefused(
             seq + 2,
-            f"missing: the export ends after record #{seq} but its "
-            f"header says {records} records (a truncated export)",
+            msg(
+                "core.import.truncated",
+                "missing: the export ends after record #{seq} but its header says {records} "
+                "records (a truncated export)",
+                seq=seq,
+                records=records,
+            ),
         )
     if seq > records:
         raise ImportRefused(
-            records + 2, f"record #{records + 1} is past the {records} records the header says"
+            records + 2,
+            msg(
+                "core.import.extra",
+                "record #{seq} is past the {records} records the header says",
+                seq=records + 1,
+                records=records,
+            ),
         )
     if chain != last:
         raise ImportRefused(
-            seq + 1, "edited: it does not hash to the chain hash that the header holds"
+            seq + 1,
+            msg(
+                "core.import.edited_last",
+                "edited: it does not hash to the chain hash that the header holds",
+            ),
         )
     if env is not None and BATCH_KEY in env:
         raise ImportRefused(
-            seq + 1, "the last record says more of its command follow (a command cut short)"
+            seq + 1,
+            msg(
+                "core.import.cut_short",
+                "the last record says more of its command follow (a command cut short)",
+            ),
         )
 
 
@@ -281,12 +385,24 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
     if unheld:
         seq, event, why = unheld[0]
         raise ImportRefused(
-            seq + 1, f"event #{seq} {event.TYPE} does not hold where it stands: {why}"
+            seq + 1,
+            msg(
+                "core.import.unheld",
+                "event #{seq} {type} does not hold where it stands: {why}",
+                seq=seq,
+                type=event.TYPE,
+                why=msg(
+                    "core.rule_message", "{rule}: {message}", rule=why.rule_id, message=why.msg
+                ),
+            ),
         )
     named = name_fault(state)
     if named is not None:
         seq = next((r.seq for r, e in session.events() if named[0] in e.entities()), 0)
-        raise ImportRefused(seq + 1, f"record #{seq}: {named[1]}")
+        raise ImportRefused(
+            seq + 1,
+            msg("core.import.bad_name", "record #{seq}: {problem}", seq=seq, problem=named[1]),
+        )
     log = session.log
     assert isinstance(log, LogFile)  # an import always writes a log file
     try:
@@ -300,6 +416,12 @@ def _verify(path: str, flagged: tuple[int, set[int]]) -> None:
         now = "undone" if seq in undone else "active"
         raise ImportRefused(
             seq + 1,
-            f"marked undone {str(seq in flagged[1]).lower()}, but the "
-            f"log's undo and redo markers leave record #{seq} {now}",
+            msg(
+                "core.import.undone_mark",
+                "marked undone {marked}, but the log's undo and redo markers leave record "
+                "#{seq} {now}",
+                marked=str(seq in flagged[1]).lower(),
+                seq=seq,
+                now=now,
+            ),
         )

@@ -21,9 +21,11 @@ from typing import Any, TextIO
 import attrs
 import msgpack
 
+from tablelog.lang import say
 from tablelog.projections.core import undone_after
 from tablelog.rules.core import escape_text
 from tablelog.store.log import record_error
+from tablelog.text import msg
 
 __all__ = [
     "PREV_KEY",
@@ -74,17 +76,17 @@ def envelope_of(line: Any) -> dict[str, Any]:
         ValueError: not an object, no boolean ``undone``, or a ``prev`` that is not 32 hex digits.
     """
     if type(line) is not dict:
-        raise ValueError("not a JSON object")
+        raise ValueError(say(msg("core.jsonl.not_an_object", "not a JSON object")))
     env = dict(line)
     if type(env.pop(UNDONE_KEY, None)) is not bool:
-        raise ValueError(f"no true/false {UNDONE_KEY!r}")
+        raise ValueError(say(msg("core.jsonl.no_undone", "no true/false {key!r}", key=UNDONE_KEY)))
     prev = env.get(PREV_KEY)
     if type(prev) is not str or len(prev) != 32:
-        raise ValueError(f"{PREV_KEY!r} is not 32 hex digits")
+        raise ValueError(_not_hex(PREV_KEY, 32))
     try:
         env[PREV_KEY] = bytes.fromhex(prev)
     except ValueError:
-        raise ValueError(f"{PREV_KEY!r} is not 32 hex digits") from None
+        raise ValueError(_not_hex(PREV_KEY, 32)) from None
     if SIG_KEY in env:
         sig = env[SIG_KEY]
         try:
@@ -92,8 +94,12 @@ def envelope_of(line: Any) -> dict[str, Any]:
                 raise ValueError
             env[SIG_KEY] = bytes.fromhex(sig)
         except ValueError:
-            raise ValueError(f"{SIG_KEY!r} is not 128 hex digits") from None
+            raise ValueError(_not_hex(SIG_KEY, 128)) from None
     return env
+
+
+def _not_hex(key: str, digits: int) -> str:
+    return say(msg("core.jsonl.not_hex", "{key!r} is not {n} hex digits", key=key, n=digits))
 
 
 def pack(env: dict[str, Any]) -> bytes:
@@ -158,8 +164,13 @@ def export_jsonl(session: Any, out: TextIO) -> int:
                     session.path,
                     seq,
                     offset,
-                    "cannot be exported as a line that rebuilds its bytes (a value JSON "
-                    "cannot hold)",
+                    say(
+                        msg(
+                            "core.jsonl.unexportable",
+                            "cannot be exported as a line that rebuilds its bytes (a value "
+                            "JSON cannot hold)",
+                        )
+                    ),
                 )
             chunk.append(text)
             if len(chunk) >= _FLUSH_LINES:

@@ -18,6 +18,7 @@ from tablelog import systems
 from tablelog.exports.changes import session_changes
 from tablelog.exports.tally import Line, Tally
 from tablelog.projections.core import undone_after
+from tablelog.text import Msg, Term, english, msg
 
 __all__ = ["Report", "Figures", "build"]
 
@@ -45,9 +46,12 @@ class Report:
     """Everything the report shows; ``seq`` is the last record it covers.
 
     ``totals``: ``(label, value)`` (the system's headlines, then each gauge's falls and rises
-    over every character); ``moves``: ``(entity, figure, gained, lost)``; ``damage``:
-    ``(character, dealt, taken)``; ``events``: ``(type, events, actions)``; ``notes``:
-    ``(seq, at, actor, text, undone)``; ``series``: gauge -> character -> ``[(seq, value)]``.
+    over every character; a label is a sentence as data); ``moves``: ``(entity, figure, gained,
+    lost)``; ``damage``: ``(character, dealt, taken)``; ``events``: ``(type, events, actions)``;
+    ``notes``: ``(seq, at, actor, text, undone)``; ``series``: gauge -> character -> ``[(seq,
+    value)]``. Times are as recorded (UTC). ``words`` and ``zone`` are the reader's language and
+    time zone (None: UTC) the report is written in (:mod:`tablelog.exports.render`); they are
+    not part of its JSON, which is the same in every language.
     """
 
     title: str
@@ -59,19 +63,28 @@ class Report:
     actors: list[tuple[str, int]]
     figures: list[Figures]
     timeline: list[Line]
-    totals: list[tuple[str, Any]]
+    totals: list[tuple[Msg, Any]]
     moves: list[tuple[str, str, Any, Any]]
     damage: list[tuple[str, Any, Any]]
     unattributed: Any
     events: list[tuple[str, int, int]]
     notes: list[tuple[int, str, str, str, bool]]
     series: dict[str, dict[str, list[tuple[int, Any]]]]
+    words: Any = attrs.field(default=None, eq=False, repr=False)
+    zone: Any = attrs.field(default=None, eq=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data (``report --format json``)."""
-        data = attrs.asdict(self, recurse=True)
+        """Return the report as JSON-ready data (``report --format json``): the same in every
+        language (labels in English, times in UTC)."""
+        data = attrs.asdict(
+            self, recurse=True, filter=lambda a, _: a.name not in ("words", "zone", "totals")
+        )
+        data["totals"] = [(english(label), value) for label, value in self.totals]
         data["figures"] = [{**attrs.asdict(f), "rows": f.rows()} for f in self.figures]
-        return data
+        return {key: data[key] for key in _JSON_KEYS}
+
+
+_JSON_KEYS = [a.name for a in attrs.fields(Report) if a.name not in ("words", "zone")]
 
 
 def build(
@@ -79,6 +92,8 @@ def build(
     until: int | None = None,
     describe: Callable[[Any, Any], str] | None = None,
     hidden: Callable[[str, str], bool] | None = None,
+    words: Any = None,
+    zone: Any = None,
 ) -> Report:
     """Build the report of a session, at its end or right after seq ``until``.
 
@@ -89,14 +104,21 @@ def build(
         describe: ``(record, event) -> text`` of a timeline line (a server redacts with it).
         hidden: ``(entity, field) -> bool``, true for a field the reader may not see: its
             changes count in no figure, series, gain, damage or total (a server's seat).
+        words: The reader's :class:`~tablelog.lang.Words` (default: the process's reader):
+            the timeline's texts, and the words the rendered report is written in.
+        zone: The reader's time zone (a ``tzinfo``; None: UTC, times as recorded).
 
     Raises:
         LogError: the log (or the prefix) cannot be read or does not fold.
     """
     if until is not None:
         until = session.command_end(until)
+    if words is None:
+        from tablelog.lang import reader
+
+        words = reader()
     final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
-    tally = Tally(undone_after(session.markers(until)), describe, hidden)
+    tally = Tally(undone_after(session.markers(until)), describe, hidden, words)
     for entry in session_changes(session, until=until, observe=tally.record):
         tally.applied(entry)
     tally.finish()
@@ -111,7 +133,7 @@ def build(
         actors=tally.actors.most_common(),
         figures=_figures(tally, final),
         timeline=tally.timeline,
-        totals=_totals(tally, header.system),
+        totals=_totals(tally, header.system, words),
         moves=_moves(tally),
         damage=[
             (n, tally.dealt[n], tally.taken[n])
@@ -122,6 +144,8 @@ def build(
         events=[(t, n, tally.actions[t]) for t, n in sorted(tally.events.items())],
         notes=tally.notes,
         series=_series(tally),
+        words=words,
+        zone=zone,
     )
 
 
@@ -138,16 +162,28 @@ def _figures(tally: Tally, final: Any) -> list[Figures]:
     ]
 
 
-def _totals(tally: Tally, system: str) -> list[tuple[str, Any]]:
+def gauge_label(gauge: str, system: str, words: Any) -> Any:
+    """Return a gauge's name as the reader reads it: in English ``HP`` (a short one in
+    capitals), ``tiles``; in another language the system's glossary label of the field
+    (``Term("<system>.field", gauge)``)."""
+    if words is None or words.lang == "en":
+        return gauge.upper() if len(gauge) <= 2 else gauge
+    return Term(f"{system}.field", gauge)
+
+
+def _totals(tally: Tally, system: str, words: Any) -> list[tuple[Msg, Any]]:
     """Return the system's headlines, then every gauge's sums over the characters."""
     rows = [(h.label, tally.headline(h)) for h in systems.get(system).headlines]
+    characters = {n for n, k in tally.kinds.items() if k == "character"}
     for gauge in tally.gauges():
-        label = gauge.upper() if len(gauge) <= 2 else gauge
-        characters = {n for n, k in tally.kinds.items() if k == "character"}
-        for way, verb in (("down", "spent or lost"), ("up", "recovered")):
+        label = gauge_label(gauge, system, words)
+        for way, said in (
+            ("down", msg("core.report.gauge_down", "{gauge} spent or lost", gauge=label)),
+            ("up", msg("core.report.gauge_up", "{gauge} recovered", gauge=label)),
+        ):
             rows.append(
                 (
-                    f"{label} {verb}",
+                    said,
                     sum(
                         v
                         for (n, f, w), v in tally.moves.items()

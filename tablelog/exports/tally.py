@@ -49,7 +49,8 @@ def _number(value: Any) -> bool:
 class Tally:
     """Sums kept while a session is read: :meth:`record` sees every record, :meth:`applied`
     each event that counts with the changes it made (in log order, each after its record).
-    ``describe(record, event)`` gives a timeline line's text (default: type and description);
+    ``describe(record, event)`` gives a timeline line's text (default: type and description in
+    ``words``, the reader's);
     ``hidden(entity, field)`` is true for a field the reader may not see (a served seat: an
     enemy's HP), whose changes then count nowhere: no figure, series, gain, damage or total."""
 
@@ -58,13 +59,16 @@ class Tally:
         undone: set[int],
         describe: Callable[[Any, Event], str] | None = None,
         hidden: Callable[[str, str], bool] | None = None,
+        words: Any = None,
     ) -> None:
         self.undone = undone
         if describe is None:
-            from tablelog.lang import reader
+            if words is None:
+                from tablelog.lang import reader
 
-            words = reader()
-            describe = lambda rec, event: f"{rec.type} {words.event(event)}"  # noqa: E731
+                words = reader()
+            said = words
+            describe = lambda rec, event: f"{rec.type} {said.event(event)}"  # noqa: E731
         self.describe = describe
         self.hidden = hidden
         self.timeline: list[Line] = []

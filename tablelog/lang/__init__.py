@@ -17,7 +17,7 @@ from typing import Any
 
 from tablelog.events.core import Event
 from tablelog.rules import glossary
-from tablelog.text import Msg, Term, english, plain_params, render_with
+from tablelog.text import Msg, Shown, Term, english, plain_params, render_with
 from tablelog.texts import core as texts
 
 __all__ = [
@@ -87,8 +87,10 @@ class Words:
             self._template = lambda m: _translated(catalogue, m)
             self._join = _joiner(self.lang)
 
-    def __call__(self, message: Msg | str) -> str:
-        """Return ``message`` as this reader reads it."""
+    def __call__(self, message: Msg | Term | str) -> str:
+        """Return ``message`` (a sentence, a game term or plain text) as this reader reads it."""
+        if isinstance(message, Term):
+            return glossary.word(message.kind, message.key, self.lang)
         if self.lang == "en" and self.sees is None:
             return english(message)
         if self._join is None:
@@ -98,6 +100,8 @@ class Words:
     def _value(self, value: Any, shown: Callable[[Any], str]) -> str | None:
         if isinstance(value, Term):
             return glossary.word(value.kind, value.key, self.lang)
+        if isinstance(value, Shown):
+            return texts.shown(value, self.lang, shown)
         return None
 
     def term(self, kind: str, key: str) -> str:

@@ -55,11 +55,10 @@ class RuleViolation(Exception):
         message: The message in English (the CLI's words), every secret shown.
     """
 
-    def __init__(self, rule_id: str, message: Msg | str, unknown: Unknown | None = None) -> None:
-        made = message if isinstance(message, Msg) else Msg("core.untemplated", message, {})
-        super().__init__(rule_id, made)
+    def __init__(self, rule_id: str, message: Msg, unknown: Unknown | None = None) -> None:
+        super().__init__(rule_id, message)
         self.rule_id = rule_id
-        self.msg = made
+        self.msg = message
         self.unknown = unknown
         self._english: str | None = None
 
@@ -73,9 +72,7 @@ class RuleViolation(Exception):
         return f"{self.rule_id}: {self.message}"
 
 
-def require(
-    condition: object, rule_id: str, message: Msg | str, unknown: Unknown | None = None
-) -> None:
+def require(condition: object, rule_id: str, message: Msg, unknown: Unknown | None = None) -> None:
     """Raise :class:`RuleViolation` ``rule_id`` with ``message`` unless ``condition`` holds."""
     if not condition:
         raise RuleViolation(rule_id, message, unknown)

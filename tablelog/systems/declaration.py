@@ -22,7 +22,7 @@ from tablelog.events.core import Event, registered_types
 from tablelog.lang import say
 from tablelog.projections.core import State, evolvers, preconditions
 from tablelog.rules.core import RuleViolation
-from tablelog.text import msg
+from tablelog.text import Msg, msg
 
 __all__ = [
     "System",
@@ -78,7 +78,7 @@ class Headline:
     event.
     """
 
-    label: str
+    label: Msg
     measure: str
     types: tuple[str, ...] = ()
     field: str = ""
@@ -89,12 +89,14 @@ class StatusView:
     """How ``tablelog status`` shows a system (from the JSON state, SPEC).
 
     Attributes:
-        line: ``fn(name, record) -> parts``: the figures of one character or item.
-        clock: ``fn(state_json) -> str``: the clock line (None: no clock line).
+        line: ``fn(name, record) -> parts``: the figures of one character or item, each a
+            sentence as data (:class:`~tablelog.text.Msg`) or a plain string (a name); a part
+            that reads as nothing is left out.
+        clock: ``fn(state_json) -> Msg``: the clock line (None: no clock line).
     """
 
-    line: Callable[[str, dict[str, Any]], list[str]]
-    clock: Callable[[dict[str, Any]], str] | None = None
+    line: Callable[[str, dict[str, Any]], list[Msg | str]]
+    clock: Callable[[dict[str, Any]], Msg | str] | None = None
 
 
 @attrs.frozen
@@ -146,6 +148,8 @@ class System:
         adds: Command class -> the field holding the name it adds to the table (a character,
             an item, a unit): the decide step refuses a name that differs from a taken one
             only by case unless the command's ``force`` is set (CORE-NAME).
+        sheet: Returns its :class:`~tablelog.texts.sheet.Sheet` (how its records read: the
+            page, the ccfolia and Udonarium exports), or None.
     """
 
     name: str
@@ -169,6 +173,7 @@ class System:
     vocabulary: Mapping[str, Callable[[Any], Any]] = attrs.Factory(dict)
     suggest: Callable[[Any, State], Any] | None = None
     adds: Mapping[type, str] = attrs.Factory(dict)
+    sheet: Callable[[], Any] | None = None
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -2,6 +2,9 @@
 
 ``init`` takes ``--clock``, ``--deck`` and ``--rules``. The cards in a hand or charged into an
 item are seen by their owner's seats and the GM; to others each shows as ``"?"`` (SERVER.md §3).
+The rarity table's rows and the skill ranks are ids typed in any language (the glossary,
+tablelog/rules/data/glossary/magicpunk.toml): its words are the ``vocabulary`` "did you mean"
+suggests from.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tablelog.systems.declaration import (
     lazy_group,
     parsed,
 )
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -92,9 +96,19 @@ SYSTEM = System(
     ),
     acts_for={Draw: "who", Play: "who", Circulate: "holder", Charge: "by", Procure: "who"},
     headlines=(
-        Headline("cards drawn", "added", (), "hand"),
-        Headline("cards played", "removed", ("magicpunk.CardsPlayed",), "hand"),
-        Headline("cards charged into items", "added", (), "cards"),
+        Headline(msg("magicpunk.headline.cards_drawn", "cards drawn"), "added", (), "hand"),
+        Headline(
+            msg("magicpunk.headline.cards_played", "cards played"),
+            "removed",
+            ("magicpunk.CardsPlayed",),
+            "hand",
+        ),
+        Headline(
+            msg("magicpunk.headline.cards_charged", "cards charged into items"),
+            "added",
+            (),
+            "cards",
+        ),
     ),
     hidden=Hidden(
         owner_fields=("hand", "cards"),
@@ -107,9 +121,31 @@ SYSTEM = System(
     ),
     records=RECORDS,
     texts="tablelog.texts.magicpunk",
+    sheet=lazy("tablelog.texts.magicpunk", "SHEET"),
     adds={AddCharacter: "name", AddItem: "item"},
+    vocabulary={
+        "material": lambda state: _row_words("material"),
+        "quality": lambda state: _row_words("quality"),
+        "design": lambda state: _row_words("design"),
+        "skill rank": lambda state: _rank_words(),
+    },
     suggest=lambda violation, state: _held_cards(violation, state),
 )
+
+
+def _row_words(what: str) -> list[str]:
+    """The rows of a rarity table (MP-PROC-2) by id and by name in every language (the seed's
+    Japanese, the glossary's Korean): what "did you mean" suggests for an unknown one."""
+    from tablelog.rules.magicpunk.procurement import row_words
+
+    return row_words(what)
+
+
+def _rank_words() -> list[str]:
+    """The skill ranks (MP-REBUILD-5) by id and by name in every language."""
+    from tablelog.rules.magicpunk.rebuild import rank_words
+
+    return rank_words()
 
 
 def _held_cards(violation: Any, state: Any) -> Any:

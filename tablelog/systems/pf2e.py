@@ -6,6 +6,7 @@ from tablelog.commands import pf2e as commands
 from tablelog.projections import pf2e as projection
 from tablelog.projections.pf2e.entities import Character, Item
 from tablelog.systems.declaration import Headline, System, handlers, lazy, lazy_group
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -28,12 +29,15 @@ SYSTEM = System(
         commands.LearnFormula: "character",
     },
     headlines=(
-        Headline("runes etched", "events", ("pf2e.RuneEtched",)),
-        Headline("runes moved", "events", ("pf2e.RuneTransferred",)),
-        Headline("gp spent", "gained", (), "spent_gp"),
+        Headline(msg("pf2e.headline.runes_etched", "runes etched"), "events", ("pf2e.RuneEtched",)),
+        Headline(
+            msg("pf2e.headline.runes_moved", "runes moved"), "events", ("pf2e.RuneTransferred",)
+        ),
+        Headline(msg("pf2e.headline.gp_spent", "gp spent"), "gained", (), "spent_gp"),
     ),
     records=(Character, Item),
     texts="tablelog.texts.pf2e",
+    sheet=lazy("tablelog.texts.pf2e", "SHEET"),
     adds={commands.AddCharacter: "name", commands.AddItem: "item"},
     vocabulary={"rune": lambda state: _rune_words(), "base item": lambda state: _base_words()},
 )

@@ -13,6 +13,7 @@ from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
 from tablelog.systems.declaration import Headline, Hidden, System, handlers, lazy, lazy_group
+from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
@@ -30,7 +31,11 @@ SYSTEM = System(
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
     headlines=(
-        Headline("techs used", "actions", ("saga.AttackDamageDealt", "saga.AttackAvoided")),
+        Headline(
+            msg("saga.headline.techs_used", "techs used"),
+            "actions",
+            ("saga.AttackDamageDealt", "saga.AttackAvoided"),
+        ),
     ),
     hidden=Hidden(
         enemy_fields=("hp", "hp_max", "lp", "lp_max", "hp_floor"),
@@ -45,15 +50,19 @@ SYSTEM = System(
     ),
     records=(Unit,),
     texts="tablelog.texts.saga",
+    sheet=lazy("tablelog.texts.saga", "SHEET"),
     adds={AddUnit: "name"},
     vocabulary={"tech": lambda state: _tech_words(state)},
 )
 
 
 def _tech_words(state: Any) -> list[str]:
-    """The session's own techs, then the catalogue's ids and Japanese names."""
+    """The session's own techs, then the catalogue's ids and every name they go by: the
+    Japanese one and the glossary's words in any language (did you mean suggests across them)."""
+    from tablelog.rules import glossary
     from tablelog.rules.saga import catalogue
 
     session_techs = list(state.extra.get("techs", {})) if state is not None else []
     ids = catalogue.tech_ids()
-    return [*session_techs, *ids, *(catalogue.tech(i).name_ja for i in ids)]
+    names = [catalogue.tech(i).name_ja for i in ids]
+    return list(dict.fromkeys([*session_techs, *ids, *names, *glossary.words_of("saga.tech")]))

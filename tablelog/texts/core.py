@@ -23,7 +23,7 @@ from tablelog.events.core import (
     SeatRevoked,
     Undone,
 )
-from tablelog.text import Listed, Msg, Term, msg
+from tablelog.text import Listed, Msg, Shown, Term, msg
 
 __all__ = [
     "describes",
@@ -31,12 +31,15 @@ __all__ = [
     "description",
     "explanation",
     "audit",
+    "shows",
+    "shown",
     "rules_line",
     "breakdown_lines",
 ]
 
 E = TypeVar("E", bound=Event)
 _DESCRIBERS: dict[type, Callable[[Any], Msg]] = {}
+_FORMATTERS: dict[str, Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]] = {}
 _EXPLAINERS: dict[type, Callable[[Any], list[Msg]]] = {}
 
 
@@ -61,14 +64,36 @@ def explains(cls: type[E]) -> Callable[[Callable[[E], list[Msg]]], Callable[[E],
     return register
 
 
+def shows(
+    kind: str,
+) -> Callable[
+    [Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]],
+    Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None],
+]:
+    """Register the formatter of :class:`~tablelog.text.Shown` values of ``kind``:
+    ``fn(value, lang, say) -> text or None`` (None: the value's English), ``say`` rendering a
+    sentence in ``lang``."""
+
+    def register(
+        fn: Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None],
+    ) -> Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]:
+        _FORMATTERS[kind] = fn
+        return fn
+
+    return register
+
+
+def shown(value: Shown, lang: str, say: Callable[[Any], str]) -> str | None:
+    """Return ``value`` as its kind's formatter shows it in ``lang``, or None (its English)."""
+    fn = _FORMATTERS.get(value.kind)
+    return None if fn is None else fn(value.value, lang, say)
+
+
 def description(event: Event) -> Msg:
     """Return the one-line description of ``event`` (``log``, ``replay``, a command's answer)."""
     fn = _DESCRIBERS.get(type(event))
     if fn is not None:
         return fn(event)
-    legacy = getattr(event, "describe", None)
-    if legacy is not None:  # not yet moved here (the conversion of a system's events)
-        return Msg("core.untemplated", legacy(), {})
     fields = [f.name for f in attrs.fields(type(event)) if f.name != "breakdown"]  # type: ignore[arg-type]
     parts = [
         msg("core.event.field", "{field}={value!r}", field=f, value=getattr(event, f))
@@ -82,9 +107,6 @@ def explanation(event: Event) -> list[Msg]:
     fn = _EXPLAINERS.get(type(event))
     if fn is not None:
         return fn(event)
-    legacy = getattr(type(event), "explain", None)
-    if legacy is not None:
-        return [Msg("core.untemplated", line, {}) for line in legacy(event)]
     return audit(event)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablelog.events.fate import (
     AbilityUsed,
     ArmyDismissed,
@@ -34,6 +36,7 @@ from tablelog.events.fate.base import FateEvent
 from tablelog.rules.fate.text import count, listing
 from tablelog.text import Listed, Msg, Term, msg
 from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
 
@@ -399,3 +402,67 @@ def _ability_used(e: AbilityUsed) -> Msg:
         at=_at(e.targets),
         mp=e.mp,
     )
+
+
+def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
+    """A fate character's own actions as tablelog command lines (BCDice has no fate system
+    of this game): a master's chant and a cast of each kind at grade 1, a servant's releases."""
+    if record.get("role") == "servant":
+        return [f"tablelog fate release {name} {np}" for np in record.get("phantasms") or {}]
+    kinds = record.get("powers") or {}
+    return [f"tablelog fate chant {name}"] + [
+        f"tablelog fate cast {name} {kind} --grade 1 --tiles 1" for kind in kinds
+    ]
+
+
+SHEET = Sheet(
+    system="fate",
+    characters=View(
+        badge=("role", "fate.role"),
+        gauges=(Gauge("hp", "hp_max"), Gauge("mp", "mp_max"), Gauge("tiles", "tiles_max")),
+        figures=(
+            "quality",
+            "quantity",
+            "crest",
+            "power",
+            "chants",
+            "row",
+            "injury",
+            "anti_magic",
+            "character_grade",
+            "cc_budget",
+        ),
+        tables=(("powers", "fate.kind"), ("stored", "fate.kind")),
+        words=("attributes",),
+        internal=("hollow", "none_kind", "field", "army"),
+    ),
+    palette=_palette,
+    adds=(
+        Adds(
+            "fate master add",
+            options=(
+                ("quality", "--quality", True),
+                ("quantity", "--quantity", True),
+                ("crest", "--crest", True),
+                ("hp_max", "--hp", True),
+                ("mp_max", "--mp", True),
+                ("cc_budget", "--cc-budget", True),
+                ("anti_magic", "--anti-magic", False),
+                ("row", "--row", False),
+            ),
+            lists=(("attributes", "--attribute", "fate.attribute", True),),
+            when=("role", "master"),
+        ),
+        Adds(
+            "fate servant add",
+            options=(
+                ("hp_max", "--hp", True),
+                ("mp_max", "--mp", True),
+                ("anti_magic", "--anti-magic", False),
+                ("row", "--row", False),
+            ),
+            when=("role", "servant"),
+        ),
+    ),
+)
+"""How a fate master or servant reads (the page, the ccfolia and Udonarium exports)."""

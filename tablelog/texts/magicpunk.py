@@ -9,6 +9,7 @@ no rule ID; a circulation names the one MP-CIRC clause that caused it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.magicpunk import (
@@ -38,12 +39,15 @@ from tablelog.events.magicpunk import (
     SpellLearned,
     TurnTaken,
 )
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.magicpunk.checks import parse_notation
 from tablelog.rules.magicpunk.clock import at_msg, at_text
 from tablelog.rules.magicpunk.combat import BRIEFING_PACKAGES
 from tablelog.rules.magicpunk.rebuild import BASE_POOL, acquisitions
 from tablelog.rules.magicpunk.text import abilities, article, codes, listing, skills
-from tablelog.text import Listed, Msg, Term, msg, msgn
-from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.text import Listed, Msg, Shown, Term, msg, msgn
+from tablelog.texts.core import breakdown_lines, describes, explains, rules_line, shows
+from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
 
@@ -248,14 +252,48 @@ def _check_rolled(e: CheckRolled) -> Msg:
         )
     else:
         outcome = Term("magicpunk.outcome", "failure")
-    return msg(
-        "magicpunk.event.check_rolled",
-        "{who}{notation} rolled {dice}: {outcome}",
-        who=msg("magicpunk.event.roller", "{by}: ", by=e.by) if e.by else "",
+    english = msg(
+        "magicpunk.event.check_line",
+        "{notation} rolled {dice}: {outcome}",
         notation=e.notation,
         dice=Listed(e.dice, "comma"),
         outcome=outcome,
     )
+    facts = (e.notation, e.dice, e.success, e.jackpot, e.bad_beat, e.achieved)
+    return msg(
+        "magicpunk.event.check_rolled",
+        "{who}{roll}",
+        who=msg("magicpunk.event.roller", "{by}: ", by=e.by) if e.by else "",
+        roll=Shown("magicpunk.check", facts, english),
+    )
+
+
+@shows("magicpunk.check")
+def _bcdice_line(facts: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    """A check as BCDice prints it in Japanese and Korean (its ``MagicPunk`` and
+    ``MagicPunk:Korean`` systems): ``(3MP15C5) > [10,4,18] > 成功(10)``; English: None (the
+    event's own line).
+
+    Source: BCDice (bcdice/BCDice) lib/bcdice/game_system/MagicPunk.rb and its test data
+    test/data/MagicPunk.toml, MagicPunk_Korean.toml (the lines it prints).
+    """
+    if lang == "en":
+        return None
+    notation, dice, success, jackpot, bad_beat, achieved = facts
+    try:
+        check = parse_notation(notation)
+    except RuleViolation:
+        return None
+    if bad_beat:
+        result = say(msg("magicpunk.bcdice.bad_beat", "Failure(BB)"))
+    elif jackpot:
+        result = say(msg("magicpunk.bcdice.jackpot", "Success(JP)"))
+    elif success:
+        result = say(msg("magicpunk.bcdice.success", "Success({value})", value=achieved))
+    else:
+        result = say(msg("magicpunk.bcdice.failure", "Failure"))
+    head = f"({check.dice}MP{check.target}C{check.challenge or 0})"
+    return f"{head} > [{','.join(str(d) for d in dice)}] > {result}"
 
 
 @describes(ResidenceShared)
@@ -498,3 +536,57 @@ def _preparation_taken(e: PreparationTaken) -> Msg:
 @describes(BriefingEnded)
 def _briefing_ended(e: BriefingEnded) -> Msg:
     return msg("magicpunk.event.briefing_ended", "briefing over")
+
+
+def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
+    """A character's checks as BCDice's MagicPunk reads them: ``1MP{体}`` for each ability
+    (its value the param of that label), and a draw."""
+    from tablelog.rules import glossary
+
+    lines = []
+    for ability in ("body", "sense", "intellect", "magic"):
+        word = glossary.word("magicpunk.field", ability, lang)
+        lines.append(f"1MP{{{word}}} {word}")
+    lines.append(f"tablelog magicpunk draw {name} 1")
+    return lines
+
+
+SHEET = Sheet(
+    system="magicpunk",
+    characters=View(
+        gauges=(Gauge("hp", "hp_max"),),
+        figures=("body", "sense", "intellect", "magic", "money", "spell_money"),
+        tables=(("skills", "magicpunk.skill"), ("spells", "magicpunk.gate")),
+        words=("items",),
+        cards=("hand",),
+        internal=(
+            "money_at_creation",
+            "money_from_scenarios",
+            "money_converted",
+            "acted",
+            "stays_acted",
+            "lifestyle",
+        ),
+    ),
+    items=View(
+        figures=("owner", "price", "gear_slots", "readied", "gear_active"),
+        cards=("cards",),
+    ),
+    palette=_palette,
+    adds=(
+        Adds(
+            "magicpunk character add",
+            options=(
+                ("body", "--body", True),
+                ("sense", "--sense", True),
+                ("intellect", "--intellect", True),
+                ("magic", "--magic", True),
+                ("hp_max", "--hp", True),
+                ("money", "--money", False),
+            ),
+            tables=(("skills", "--skill", "magicpunk.skill"),),
+        ),
+    ),
+    dicebot={"ja": "MagicPunk", "ko": "MagicPunk:Korean", "en": "MagicPunk"},
+)
+"""How a magicpunk character and item read (the page, the ccfolia and Udonarium exports)."""

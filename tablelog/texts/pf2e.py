@@ -7,6 +7,8 @@ of the ``pf2e.breakdown`` glossary (:func:`~tablelog.texts.core.breakdown_lines`
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablelog.events.pf2e import (
     HIGHEST,
     CharacterAdded,
@@ -25,6 +27,7 @@ from tablelog.rules.core import gp_text
 from tablelog.rules.pf2e.catalogue import POTENCY_FAMILIES, runes
 from tablelog.text import Msg, Term, msg, msgn
 from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
 
@@ -259,3 +262,39 @@ def _transfer_failed_audit(e: RuneTransferFailed) -> list[Msg]:
 @describes(RunestoneCracked)
 def _runestone_cracked(e: RunestoneCracked) -> Msg:
     return msg("pf2e.stone.cracked", "{item} cracked and is gone", item=e.item)
+
+
+def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:
+    """A crafter's formulas as tablelog command lines (BCDice's checks are the core game's,
+    which this tool does not track): an etch of each known rune onto ITEM."""
+    return [f"tablelog pf2e etch ITEM {rune} --by {name}" for rune in record.get("formulas") or []]
+
+
+SHEET = Sheet(
+    system="pf2e",
+    characters=View(
+        figures=("level", "crafting", "magical_crafting", "spent_gp"),
+        words=("formulas",),
+    ),
+    items=View(
+        gauges=(Gauge("hp", "hp_max"),),
+        figures=(
+            "name",
+            "owner",
+            "level",
+            "price_gp",
+            "potency",
+            "striking",
+            "resilient",
+            "reinforcing",
+            "invested",
+            "hardness",
+            "bt",
+        ),
+        words=("property", "dormant"),
+        internal=("runes", "invested_trait", "rarity", "category"),
+    ),
+    palette=_palette,
+    adds=(Adds("pf2e character add", options=(("level", "--level", False),)),),
+)
+"""How a pf2e character and item read (the page, the ccfolia and Udonarium exports)."""

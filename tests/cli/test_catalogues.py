@@ -239,7 +239,12 @@ def test_magicpunk_lists_rarity_rows() -> None:
     """Materials 0..3 (mana-silver 魔煌銀 3), qualities -1..5, designs 0..2."""
     materials = {m["id"]: m for m in run_json("magicpunk", "material", "list")}
     assert 13 == len(materials)
-    assert {"id": "mana-silver", "name_ja": "魔煌銀", "rarity": 3} == materials["mana-silver"]
+    assert {
+        "id": "mana-silver",
+        "name_ja": "魔煌銀",
+        "name_ko": "마황은",
+        "rarity": 3,
+    } == materials["mana-silver"]
     qualities = run_json("magicpunk", "quality", "list")
     assert [-1, 0, 1, 3, 5] == [q["rarity"] for q in qualities]
     designs = {d["id"]: d["rarity"] for d in run_json("magicpunk", "design", "list")}

@@ -597,7 +597,8 @@ USAGE = [
     pytest.param(
         "fate phantasm add Lancer spear --grade C --type anti-sky",
         "Error: Invalid value for --type: FATE-NP-3: unknown NP type anti-sky (anti-unit, "
-        "anti-army, anti-fortress, anti-country, anti-world, army or field)",
+        "anti-army, anti-fortress, anti-country, anti-world, army or field); did you mean "
+        "anti-army or anti-country?",
         marks=rule("FATE-NP-3"),
         id="unknown type",
     ),
@@ -643,3 +644,131 @@ def test_a_grade_above_the_casters_power_stays_a_refusal(log: Path) -> None:
     """What the table does not allow (grade 5 for a caster of attack power 4) is a rule: exit 1."""
     err = refused(log, "fate cast Tokiomi attack --grade 5 --tiles 1 --target Kiritsugu")
     assert "error: FATE-CAST-2: attack grade 5 is outside 1..4 (the caster's attack power)\n" == err
+
+
+# --- issue 27: the game's words in Japanese and Korean are ids too --------------------------------
+
+
+def _events(log: Path) -> list[tuple[str, dict]]:
+    """The (type, data) of each event: what the log records, the same in any language."""
+    lines = ok(log, "log --json").splitlines()
+    return [(r["type"], r["data"]) for r in map(json.loads, filter(str.strip, lines))]
+
+
+@rule("FATE-NP-3")
+@pytest.mark.parametrize(
+    ("np_type", "form", "release"),
+    [
+        pytest.param("対軍", "攻撃型", "真名解放型", id="Japanese"),
+        pytest.param("対軍宝具", "攻撃型", "真名解放型", id="Japanese with its noun"),
+        pytest.param("대군", "공격형", "진명 개방형", id="Korean"),
+        pytest.param("대군 보구", "공격형", "진명 개방형", id="Korean with its noun"),
+    ],
+)
+def test_an_np_type_form_and_release_are_accepted_in_japanese_and_korean(
+    log: Path, np_type: str, form: str, release: str
+) -> None:
+    """The glossary's words for anti-army, attack and true-name are those ids: the NP and the
+    log's events are the English command's."""
+    english = log.parent / "english.tlog"
+    for line in TABLE:
+        ok(english, line)
+    for path, words in (
+        (english, ("anti-army", "attack", "true-name")),
+        (log, (np_type, form, release)),
+    ):
+        ok(path, "fate servant add Rider --hp 60 --mp 80 --np-budget 15")
+        ok(
+            path,
+            "fate phantasm add Rider wheel --grade A+"
+            " --type '{}' --form '{}' --release '{}'".format(*words),
+        )
+    np = state(log)["characters"]["Rider"]["phantasms"]["wheel"]
+    assert (np["type"], np["form"], np["release"]) == ("anti-army", "attack", "true-name")
+    assert _events(log) == _events(english)
+
+
+@rule("FATE-UA-1")
+def test_a_unique_ability_type_is_accepted_in_japanese_and_korean(log: Path) -> None:
+    """対人 (Japanese) and 대인 (Korean) are anti-unit for a master's unique ability too; the
+    defensive form and the always-active release in Japanese and Korean are NP words as well."""
+    ok(log, "fate ability add Tokiomi gem --grade C --type 対人 --starting")
+    ok(log, "fate ability add Kiritsugu origin --grade C --type 대인 --starting")
+    assert state(log)["characters"]["Tokiomi"]["phantasms"]["gem"]["type"] == "anti-unit"
+    assert state(log)["characters"]["Kiritsugu"]["phantasms"]["origin"]["type"] == "anti-unit"
+    ok(
+        log,
+        "fate phantasm add Lancer shield --grade B --type 対人 --form 防御型"
+        " --release '상시 해방형'",
+    )
+    np = state(log)["characters"]["Lancer"]["phantasms"]["shield"]
+    assert (np["form"], np["release"]) == ("defense", "always")
+
+
+@rule("FATE-CAST-1")
+def test_a_kind_of_magic_an_attribute_and_a_row_are_accepted_in_japanese_and_korean(
+    log: Path,
+) -> None:
+    """攻撃 and 공격 are attack, 治癒 and 치유 heal (a stored spell too), 火 is fire, 後列 and
+    후열 the back row: the events hold the English ids."""
+    ok(log, "fate cast Tokiomi 攻撃 --grade 2 --tiles 1 --target Lancer")
+    ok(log, "fate cast Tokiomi 공격 --grade 2 --tiles 1 --target Lancer")
+    casts = [data for kind, data in _events(log) if kind == "fate.CodeCast"]
+    assert [c["kind"] for c in casts] == ["attack", "attack"]
+    ok(
+        log,
+        "fate master add Kayneth --quality A --quantity C --crest C --attribute 水"
+        " --attribute 風 --hp 40 --mp 40 --cc-budget 30 --stored 治癒=1 --row 後列",
+    )
+    kayneth = state(log)["characters"]["Kayneth"]
+    assert (kayneth["attributes"], kayneth["stored"], kayneth["row"]) == (
+        ["water", "wind"],
+        {"heal": 1},
+        "back",
+    )
+    ok(log, "fate row Kayneth 전열")
+    ok(log, "fate row Kayneth 후열")
+    assert state(log)["characters"]["Kayneth"]["row"] == "back"
+    ok(log, "fate cast Kayneth 치유 --grade 1 --tiles 1 --crest")
+    assert [d["kind"] for k, d in _events(log) if k == "fate.CodeCast"][-1] == "heal"
+
+
+@rule("FATE-NP-13")
+def test_an_np_ability_is_accepted_in_japanese_and_korean(log: Path) -> None:
+    """射撃 (Japanese) and 사격 (Korean) are Archer's shoot."""
+    ok(log, "fate servant add Archer --hp 50 --mp 90 --np-budget 15")
+    ok(
+        log,
+        "fate phantasm add Archer ubw --grade A++ --type 結界型 --mod reality-marble=true"
+        " --mod shot-mp=5 --mod shots=1",
+    )
+    ok(log, "fate release Archer ubw")
+    ok(log, "fate turn")
+    assert "fate.AbilityUsed Archer uses ubw's shoot; 5 MP" in ok(log, "fate use Archer ubw 射撃")
+    ok(log, "fate turn")
+    assert "fate.AbilityUsed Archer uses ubw's shoot; 5 MP" in ok(log, "fate use Archer ubw 사격")
+
+
+@rule("FATE-NP-3")
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        pytest.param("対人宝貝", "対人", id="Japanese"),
+        pytest.param("대인보고", "대인", id="Korean"),
+        pytest.param("anti-amy", "anti-army", id="English"),
+    ],
+)
+def test_an_unknown_np_type_suggests_the_words_like_it_in_every_language(
+    log: Path, typed: str, meant: str
+) -> None:
+    """A mistyped type is a usage error (exit 2) whose "did you mean" names the glossary's word
+    in the language it was typed in; the log unchanged."""
+    err = last(refused(log, f"fate phantasm add Lancer spear --grade C --type {typed}", 2))
+    assert err.startswith(f"Error: Invalid value for --type: FATE-NP-3: unknown NP type {typed} (")
+    assert "; did you mean " in err and meant in err.split("; did you mean ")[1]
+
+
+def test_a_kind_of_magic_typed_wrong_in_korean_suggests_the_korean_word(log: Path) -> None:
+    """ "저주술" is no kind; "did you mean" offers 저주 (curse)."""
+    err = last(refused(log, "fate cast Tokiomi 저주술 --grade 1 --tiles 1 --target Lancer", 2))
+    assert "FATE-CAST-1: unknown kind 저주술" in err and "did you mean 저주" in err

@@ -260,11 +260,15 @@ def test_its_declared_fields_name_what_exists(name: str) -> None:
 
 def test_every_packaged_data_file_is_declared_by_the_system_that_reads_it() -> None:
     """Each catalogue in tablelog/rules/data is one system's ``data_files`` (its snapshot key),
-    and each declared file exists; rules.toml is the rule reference, no system's."""
+    and each declared file exists; rules.toml is the rule reference, no system's; glossary/ holds
+    the words of a system (or the core) in each language, which no fold reads (a name is
+    resolved when a command is decided), each named after its system."""
     data = ROOT / "tablelog" / "rules" / "data"
     declared = [f for name in EVERY for f in systems.get(name).data_files]
     assert len(declared) == len(set(declared))
-    assert sorted(p.name for p in data.iterdir() if p.name != "rules.toml") == sorted(declared)
+    files = [p.name for p in data.iterdir() if p.name not in ("rules.toml", "glossary")]
+    assert sorted(files) == sorted(declared)
+    assert {p.stem for p in (data / "glossary").glob("*.toml")} <= {*EVERY, "core"}
 
 
 def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names() -> None:

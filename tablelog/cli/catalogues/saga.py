@@ -11,6 +11,7 @@ import click
 
 from tablelog.cli.catalogues import echo_rows
 from tablelog.cli.core import domain_errors
+from tablelog.cli.names import GlossaryChoice
 from tablelog.rules.saga import catalogue as cat
 
 __all__ = ["attach", "tech_json"]
@@ -41,7 +42,11 @@ def tech_json(tech_id: str) -> dict[str, Any]:
 
 
 @click.command("list")
-@click.option("--weapon-type", type=click.Choice(cat.WEAPON_TYPES), help="Only this weapon type.")
+@click.option(
+    "--weapon-type",
+    type=GlossaryChoice("saga.weapon_type", cat.WEAPON_TYPES),
+    help="Only this weapon type.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 def tech_list(weapon_type: str | None, as_json: bool) -> None:
     """List the catalogue's techs and spells with their Japanese names (either names one).

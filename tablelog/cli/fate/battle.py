@@ -9,7 +9,7 @@ from functools import partial
 import click
 
 from tablelog.cli.core import appending, parsed
-from tablelog.cli.fate.groups import battle_group, group
+from tablelog.cli.fate.groups import Worded, battle_group, group, worded
 from tablelog.commands.fate import (
     Cast,
     Chant,
@@ -25,7 +25,7 @@ from tablelog.commands.fate import (
     UseAbility,
 )
 from tablelog.commands.fate.abilities import ABILITIES
-from tablelog.rules.fate import EX_POWER, check_kind, grade_number, kind_term
+from tablelog.rules.fate import EX_POWER, check_kind, grade_number, kind_term, typed_key
 from tablelog.text import Msg, msg
 
 __all__: list[str] = []
@@ -96,7 +96,7 @@ def cast(
 
     Example: tablelog fate cast Tokiomi attack --grade 4 --tiles 2 --target Kiritsugu
     """
-    parsed(check_kind, kind, "KIND")
+    kind = worded(check_kind, typed_key("kind", kind), "KIND")
     what = msg("fate.what.kind_grade", "{kind} grade", kind=kind_term(kind))
     number = parsed(_grade("FATE-CAST-2", what), grade, "--grade")
     return Cast(name, kind, number, tiles, targets, crest, injury)
@@ -142,7 +142,7 @@ def release(
 @group.command("use")
 @click.argument("owner")
 @click.argument("np_id", metavar="ID")
-@click.argument("ability", type=click.Choice(ABILITIES))
+@click.argument("ability", type=Worded(ABILITIES, "ability"))
 @click.option(
     "--times",
     type=click.IntRange(1, 100),

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from tablelog.lang import say
+from tablelog.refusals import Refused
+from tablelog.rules.core import RuleViolation
+from tablelog.rules.fate import typed_key
 from tablelog.text import msg
 
 __all__ = [
@@ -16,6 +22,8 @@ __all__ = [
     "battle_group",
     "pairs",
     "WholeNumber",
+    "Worded",
+    "worded",
 ]
 
 group = click.Group(
@@ -107,3 +115,35 @@ class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic only in
                 ctx,
             )
         return number
+
+
+def worded(parse: Callable[[str], Any], value: str, option: str) -> Any:
+    """Return ``parse(value)``; a word the parser refuses is a usage error (exit 2) naming the
+    option and the rule, with "did you mean" the game's words like it in every language (the
+    fate declaration's ``vocabulary``) when the refusal names an unknown word.
+
+    Raises:
+        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message; did you mean X?``.
+    """
+    try:
+        return parse(value)
+    except RuleViolation as exc:
+        words = say(msg("core.usage.rule", "{rule}: {message}", rule=exc.rule_id, message=exc.msg))
+        hint = Refused.of(exc, None).hint
+        raise click.BadParameter(
+            words + (say(hint) if hint is not None else ""), param_hint=option
+        ) from None
+
+
+class Worded(click.Choice):  # type: ignore[type-arg]  # generic only in recent click
+    """A choice of the game's words (``front``, ``shoot`` …) that also takes the glossary's
+    Japanese or Korean word for one (``前列``, ``전열``, ``射撃``): the key is what it returns."""
+
+    def __init__(self, choices: tuple[str, ...] | list[str], kind: str) -> None:
+        super().__init__(list(choices))
+        self.kind = kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            value = typed_key(self.kind, value)
+        return super().convert(value, param, ctx)

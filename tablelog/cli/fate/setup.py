@@ -9,12 +9,14 @@ import click
 from tablelog.cli.core import appending, parsed
 from tablelog.cli.fate.groups import (
     WholeNumber,
+    Worded,
     ability_group,
     group,
     master_group,
     pairs,
     phantasm_group,
     servant_group,
+    worded,
 )
 from tablelog.commands.fate import (
     AddMaster,
@@ -34,6 +36,7 @@ from tablelog.rules.fate import (
     normalize_attribute,
     parse_grade,
     parse_madness,
+    typed_key,
     typed_mods,
 )
 from tablelog.rules.fate.phantasm import parse_np_grade
@@ -41,7 +44,8 @@ from tablelog.text import msg
 
 __all__: list[str] = []
 
-ROW = click.Choice(["front", "back"])
+ROW = Worded(["front", "back"], "row")
+"""front or back, or the glossary's word for one (前列, 후열 …)."""
 _ANTI_MAGIC = partial(
     grade_number, rule_id="FATE-CAST-4", what=msg("fate.what.anti_magic", "anti-magic")
 )
@@ -130,15 +134,22 @@ def master_add(
     """
     for option, text in (("--quality", quality), ("--quantity", quantity), ("--crest", crest)):
         parsed(parse_grade, text, option)
-    for attribute in attributes:
-        parsed(normalize_attribute, attribute, "--attribute")
-    spells = tuple(
+    attributes = tuple(worded(normalize_attribute, a, "--attribute") for a in attributes)
+    none_kind = typed_key("kind", none_kind) if none_kind is not None else None
+    kinds = [
         (
-            parsed(
+            worded(
                 partial(check_kind, rule_id="FATE-CC-10", what=STORED_KIND),
-                kind,
+                typed_key("kind", kind),
                 "--stored",
             ),
+            grade,
+        )
+        for kind, grade in pairs(stored, "--stored")
+    ]
+    spells = tuple(
+        (
+            kind,
             parsed(
                 partial(
                     grade_number,
@@ -151,7 +162,7 @@ def master_add(
                 "--stored",
             ),
         )
-        for kind, grade in pairs(stored, "--stored")
+        for kind, grade in kinds
     )
     return AddMaster(
         name,
@@ -262,9 +273,12 @@ def phantasm_add(
     Example: tablelog fate phantasm add Saber excalibur --grade A++ --type anti-fortress
     """
     parsed(parse_np_grade, grade, "--grade")
-    parsed(check_np_words, np_type, "--type")
-    parsed(partial(check_np_words, "anti-unit"), form, "--form")
-    parsed(partial(check_np_words, "anti-unit", "attack"), release, "--release")
+    np_type = typed_key("np_type", np_type)
+    form = typed_key("form", form)
+    release = typed_key("release", release)
+    worded(check_np_words, np_type, "--type")
+    worded(partial(check_np_words, "anti-unit"), form, "--form")
+    worded(partial(check_np_words, "anti-unit", "attack"), release, "--release")
     modifiers = pairs(mods, "--mod")
     parsed(typed_mods, dict(modifiers), "--mod")
     return AddPhantasm(servant, np_id, grade, np_type, form, release, modifiers)
@@ -290,7 +304,8 @@ def ability_add(
     """Give MASTER a unique ability. Example: tablelog fate ability add Rin gem --grade C
     --type anti-unit --starting"""
     parsed(parse_np_grade, grade, "--grade")
-    parsed(check_np_words, ua_type, "--type")  # a type, but not a UA's (anti-world): FATE-UA-1
+    ua_type = typed_key("np_type", ua_type)
+    worded(check_np_words, ua_type, "--type")  # a type, but not a UA's (anti-world): FATE-UA-1
     modifiers = pairs(mods, "--mod")
     parsed(typed_mods, dict(modifiers), "--mod")
     return AddUniqueAbility(master, ua_id, grade, ua_type, starting, modifiers)

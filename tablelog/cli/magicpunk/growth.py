@@ -17,6 +17,7 @@ from tablelog.cli.magicpunk.options import (
     names,
     numbers,
     skill_ranks,
+    suggesting,
 )
 from tablelog.commands.magicpunk import (
     GainMoney,
@@ -28,8 +29,11 @@ from tablelog.commands.magicpunk import (
     StartLeisure,
     TakeLeisureEvent,
 )
+from tablelog.lang import say
 from tablelog.rules.magicpunk.checks import parse_notation
 from tablelog.rules.magicpunk.procurement import DESIGNS, MATERIALS, QUALITIES, row_value
+from tablelog.rules.magicpunk.rebuild import ability_key
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -135,8 +139,29 @@ def rebuild(
         skills_to_money=skills_to_money,
         items=items,
         spells=spells,
-        minimums=key_values(immature, "--immature", as_int=True),
+        minimums=_minimums(immature),
     )
+
+
+def _minimums(pairs: tuple[str, ...]) -> dict[str, int]:
+    """Parse ``--immature ABILITY=MIN``: the ability by its id or its name in any language
+    (``body=2``, ``身体=2``, ``신체=2``); one ability named twice is a usage error."""
+    found: dict[str, int] = {}
+    for key, value in key_values(pairs, "--immature", as_int=True).items():
+        ability = ability_key(key)
+        if ability in found:
+            raise click.BadParameter(
+                say(
+                    msg(
+                        "magicpunk.option.key_twice",
+                        "{key} is given twice: give each once",
+                        key=ability,
+                    )
+                ),
+                param_hint="--immature",
+            )
+        found[ability] = value
+    return found
 
 
 @click.command("procure")
@@ -170,8 +195,9 @@ def procure(
         ("--material", MATERIALS, material),
         ("--quality", QUALITIES, quality),
         ("--design", DESIGNS, design),
-    ):  # a row the table lacks is a usage error (exit 2), as every unknown word
-        parsed(partial(row_value, table, what=option[2:]), text, option)
+    ):  # a row the table lacks is a usage error (exit 2), as every unknown word, with the
+        # closest rows in any language (did you mean)
+        suggesting(partial(row_value, table, what=option[2:]), text, option)
     return Procure(
         who=name,
         material=material,

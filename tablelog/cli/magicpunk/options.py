@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -22,6 +22,7 @@ __all__ = [
     "names",
     "key_values",
     "skill_ranks",
+    "suggesting",
     "card_words",
     "numbers",
 ]
@@ -217,13 +218,30 @@ def skill_ranks(pairs: Iterable[str]) -> dict[str, str]:
         click.BadParameter: a malformed pair, a skill given twice, or a rank other than novice,
             expert, master or 1-3 (MP-REBUILD-5; exit 2, issue 15 item 23).
     """
-    from tablelog.cli.core import parsed
     from tablelog.rules.magicpunk.rebuild import skill_rank
 
     found = key_values(pairs, "--skill")
     for rank in found.values():
-        parsed(skill_rank, rank, "--skill")
+        suggesting(skill_rank, rank, "--skill")
     return found
+
+
+def suggesting(parse: Callable[[str], Any], value: str, option: str) -> Any:
+    """Return ``parse(value)``; a value it refuses is a usage error (exit 2), as with
+    :func:`~tablelog.systems.declaration.parsed`, that also says "did you mean" when the word is
+    one the rule does not know (its ``unknown``): the closest ids and names, in any language, of
+    the system's ``vocabulary`` (``--material 魔煌`` -> ``did you mean 魔煌銀?``).
+
+    Raises:
+        click.BadParameter: ``Invalid value for OPTION: RULE-ID: message; did you mean …?``.
+    """
+    from tablelog.refusals import Refused
+    from tablelog.rules.core import RuleViolation
+
+    try:
+        return parse(value)
+    except RuleViolation as exc:
+        raise click.BadParameter(say(Refused.of(exc, None).sentence()), param_hint=option) from None
 
 
 def card_words(words: Iterable[str]) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.cli.status import hhmm, of
+from tablelog.cli.status import figure, hhmm, hp
 from tablelog.systems.declaration import StatusView
+from tablelog.text import Listed, Msg, msg
 
 __all__ = ["STATUS"]
 
@@ -17,36 +18,57 @@ def _cards(cards: list[str]) -> str:
     return f"{len(cards)} ({' '.join(cards)})" if cards else "0"
 
 
-def _magicpunk(name: str, c: Record) -> list[str]:
+def _magicpunk(name: str, c: Record) -> list[Msg | str]:
     if "owner" in c:  # an item
-        parts = [f"item of {c['owner']}", f"cards {_cards(c.get('cards') or [])}"]
-        return parts + (["readied"] if c.get("readied") else [])
+        parts: list[Msg | str] = [
+            msg("magicpunk.status.item_of", "item of {owner}", owner=c["owner"]),
+            figure("magicpunk", "cards", _cards(c.get("cards") or [])),
+        ]
+        return parts + ([msg("magicpunk.status.readied", "readied")] if c.get("readied") else [])
     parts = [
-        f"HP {of(c.get('hp'), c.get('hp_max'))}",
-        f"hand {_cards(c.get('hand') or [])}",
-        f"{c.get('money', 0)} Mj",
+        hp(c),
+        figure("magicpunk", "hand", _cards(c.get("hand") or [])),
+        msg("magicpunk.status.money", "{money} Mj", money=c.get("money", 0)),
     ]
-    return parts + (["acted"] if c.get("acted") else [])
+    return parts + ([msg("magicpunk.status.acted", "acted")] if c.get("acted") else [])
 
 
-def _magicpunk_clock(data: Record) -> str:
+def _magicpunk_clock(data: Record) -> Msg:
     clock, deck = data.get("clock") or {}, data.get("deck") or {}
     table = data.get("table") or {}
-    line = f"day {clock.get('day')} {hhmm(clock.get('minutes', 0))}"
-    line += f", round {table['round']}" if "round" in table else ""
     briefing = table.get("briefing")
-    if briefing:
-        line += f", briefing {briefing.get('package')} ({_briefed(briefing)})"
-    return line + (
-        f"; draw pile {deck.get('draw_count')}, discard {len(deck.get('discard') or [])}"
+    return msg(
+        "magicpunk.status.clock",
+        "day {day} {time}{round}{briefing}{piles}",
+        day=clock.get("day"),
+        time=hhmm(clock.get("minutes", 0)),
+        round=msg("magicpunk.status.round", ", round {round}", round=table["round"])
+        if "round" in table
+        else "",
+        briefing=msg(
+            "magicpunk.status.briefing",
+            ", briefing {package} ({taken})",
+            package=briefing.get("package"),
+            taken=_briefed(briefing),
+        )
+        if briefing
+        else "",
+        piles=msg(
+            "magicpunk.status.piles",
+            "; draw pile {draw}, discard {discard}",
+            draw=deck.get("draw_count"),
+            discard=len(deck.get("discard") or []),
+        )
         if deck
-        else ""
+        else "",
     )
 
 
-def _briefed(briefing: Record) -> str:
+def _briefed(briefing: Record) -> Msg | Listed:
     taken = briefing.get("by_actor") or {}
-    return ", ".join(f"{who.partition(':')[2] or who} {n}" for who, n in taken.items()) or "none"
+    if not taken:
+        return msg("core.list.none", "none")
+    return Listed(tuple(f"{who.partition(':')[2] or who} {n}" for who, n in taken.items()), "comma")
 
 
 STATUS = StatusView(line=_magicpunk, clock=_magicpunk_clock)

@@ -9,6 +9,8 @@ from typing import Any
 import click
 
 from tablelog.cli.core import appending, parsed
+from tablelog.cli.names import GlossaryChoice
+from tablelog.cli.saga.calc_inputs import not_a_number
 from tablelog.cli.saga.sheets import BOUNDS, build_sheet, pairs, read_sheet
 from tablelog.commands.saga import (
     AddUnit,
@@ -23,10 +25,11 @@ from tablelog.commands.saga import (
 )
 from tablelog.commands.saga.situation import parse_situation
 from tablelog.events.saga import TechDefined
-from tablelog.rules.core import RuleViolation
+from tablelog.lang import say
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.figures import parse_number
 from tablelog.rules.saga.vitals import poison_random
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -52,7 +55,7 @@ def _fraction(text: str | None, option: str) -> Fraction | None:
     try:
         return parse_number(text)
     except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
+        raise click.BadParameter(not_a_number(text), param_hint=option) from None
 
 
 @click.group("unit")
@@ -66,7 +69,7 @@ def unit() -> None:
 @click.option("--hp", type=_bounded("hp"), help="Current HP (default: max HP).")
 @click.option("--lp", type=_bounded("lp"), help="LP (allies; max LP = this).")
 @click.option("--enemy", is_flag=True, help="An enemy unit.")
-@click.option("--hp-floor-rate", help="Enemy HP floor in % of max HP (e.g. 50).")
+@click.option("--hp-floor-rate", help="Enemy HP floor as a percentage of max HP (e.g. 50).")
 @click.option("--intrinsic-hp", type=_bounded("intrinsic_hp"), help="Enemy intrinsic HP (poison).")
 @click.option("--battle-rank", type=_bounded("battle_rank"), help="Enemy battle rank 1-250.")
 @click.option("--race", help="Race, for race slayer techs (e.g. beast).")
@@ -110,17 +113,23 @@ def tech() -> None:
     help=f"Attack processes (0 counts as 1; at most {MAX_PROCESSES}).",
 )
 @click.option("--random-width", type=click.IntRange(0, 100), required=True, help="% (0 means 5)")
-@click.option("--weapon-type", type=click.Choice(cat.WEAPON_TYPES), required=True)
-@click.option("--attribute", type=click.Choice(cat.ATTRIBUTES), multiple=True)
-@click.option("--element", type=click.Choice(cat.ELEMENTS))
-@click.option("--dependent", type=click.Choice(cat.ABILITIES), help="The actor's stat (self).")
+@click.option(
+    "--weapon-type", type=GlossaryChoice("saga.weapon_type", cat.WEAPON_TYPES), required=True
+)
+@click.option("--attribute", type=GlossaryChoice("saga.attribute", cat.ATTRIBUTES), multiple=True)
+@click.option("--element", type=GlossaryChoice("saga.element", cat.ELEMENTS))
+@click.option(
+    "--dependent",
+    type=GlossaryChoice("saga.ability", cat.ABILITIES),
+    help="The actor's stat (self).",
+)
 @click.option(
     "--target-ability",
-    type=click.Choice(cat.ABILITIES),
+    type=GlossaryChoice("saga.ability", cat.ABILITIES),
     help="The target's resisting stat (default: con for int techs, else vit).",
 )
 @click.option("--lp-cost", type=click.IntRange(0, MAX_STAT), default=0, help="Blood tech LP cost.")
-@click.option("--target-kind", type=click.Choice(_TARGETS), default="single")
+@click.option("--target-kind", type=GlossaryChoice("saga.target", _TARGETS), default="single")
 @click.option("--weapon-sub", type=click.Choice(["dual-wield", "two-guns", "sword-gun"]))
 @click.option(
     "--flag", multiple=True, help="ignore-defense, treated-as-spell, unguardable, slayer-RACE…"
@@ -161,13 +170,19 @@ def battle() -> None:
 
 
 @battle.command("start")
-@click.option("--terrain", type=click.Choice(cat.ELEMENTS), help="The battle's element (地相).")
+@click.option(
+    "--terrain",
+    type=GlossaryChoice("saga.element", cat.ELEMENTS),
+    help="The battle's element (地相).",
+)
 @click.option("--seasons", is_flag=True, help="The five-sided hall: seasons turn each turn.")
 @appending
 def battle_start(ctx: click.Context, terrain: str | None, seasons: bool) -> object:
     """Start a battle at turn 1. Example: tablelog saga battle start --seasons"""
     if terrain and seasons:
-        raise click.UsageError("--terrain and --seasons exclude each other")
+        raise click.UsageError(
+            say(msg("saga.usage.terrain_or_seasons", "--terrain and --seasons exclude each other"))
+        )
     return StartBattle(terrain=terrain, seasons=seasons)
 
 
@@ -198,12 +213,8 @@ def cast(
     Example: tablelog saga cast Gustave kiri-harai --target Wolf --situation defending=yes
     """
     table = tuple(pairs(situation, "--situation", number=False))
-    try:  # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
-        parse_situation(table)
-    except RuleViolation as exc:
-        raise click.BadParameter(
-            f"{exc.rule_id}: {exc.message}", param_hint="--situation"
-        ) from None
+    # an unknown key or value is a usage error (exit 2), as every system's (issue 15)
+    parsed(parse_situation, table, "--situation")
     return CastTech(
         actor=actor,
         tech=tech_id,

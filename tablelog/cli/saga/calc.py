@@ -12,33 +12,76 @@ from typing import Any
 
 import click
 
+from tablelog.cli.columns import display_width
 from tablelog.cli.core import echo
+from tablelog.cli.names import GlossaryChoice
 from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
+from tablelog.lang import say
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
+from tablelog.rules.saga.text import processes, tech, term
+from tablelog.text import Msg, msg
 
-__all__ = ["calc", "parse_resistances"]
+__all__ = ["calc", "parse_resistances", "render_lines", "render_text"]
 
-_TYPES = click.Choice([t for t in cat.WEAPON_TYPES if t != "support-mech"])
+_TYPES = GlossaryChoice("saga.weapon_type", [t for t in cat.WEAPON_TYPES if t != "support-mech"])
+
+
+def render_lines(result: dict[str, Any]) -> list[Msg | str]:
+    """Return the calculator's text output as sentences: the tech and its processes, each
+    factor of the breakdown (its name a ``saga.breakdown`` term, padded to the widest name as
+    the terminal shows it: a Japanese or Korean character takes two columns), the
+    displayed power, the split and the damage per process."""
+    lines: list[Msg | str] = [
+        msg(
+            "saga.calc.tech",
+            "tech {tech}: {processes}",
+            tech=tech(result["tech"]),
+            processes=processes(result["processes"]),
+        )
+    ]
+    if result["damage"] is None:
+        reason = term("no_damage", result["no_damage"])
+        return [
+            *lines,
+            msg("saga.calc.no_damage", "no attack damage: {reason} (SAGA-ATK-1)", reason=reason),
+        ]
+    names = {k: say(_factor(k)) for k in result["breakdown"]}
+    width = max(display_width(name) for name in names.values())  # 基礎威力 takes 8 columns
+    lines += [
+        f"  {names[k]}{' ' * (width - display_width(names[k]))}  {v}"
+        for k, v in result["breakdown"].items()
+    ]
+    lines.append(
+        msg("saga.calc.displayed", "displayed power: {power}", power=result["displayed_power"])
+    )
+    if len(result["split"]) > 1:
+        parts = " + ".join(map(str, result["split"]))
+        lines.append(msg("saga.calc.split", "shown split: {parts}", parts=parts))
+    lines.append(
+        msg(
+            "saga.calc.damage",
+            "damage per process: {damage} at roll {roll} (min {min}, max {max})",
+            damage=result["damage"],
+            roll=result["roll"],
+            min=result["min"],
+            max=result["max"],
+        )
+    )
+    return lines
+
+
+def _factor(key: str) -> Msg:
+    """A breakdown row's name (a ``saga.breakdown`` term), rendered before the rows are padded
+    to the longest name as the reader reads it."""
+    return msg("saga.calc.factor", "{factor}", factor=term("breakdown", key))
 
 
 def render_text(result: dict[str, Any]) -> str:
-    """Return the calculator's text output: the breakdown, then the damage per process."""
-    count = result["processes"]
-    lines = [f"tech {result['tech']}: {count} attack process{'' if count == 1 else 'es'}"]
-    if result["damage"] is None:
-        return "\n".join([*lines, f"no attack damage: {result['no_damage']} (SAGA-ATK-1)"])
-    width = max(len(k) for k in result["breakdown"])
-    lines += [f"  {k:<{width}}  {v}" for k, v in result["breakdown"].items()]
-    lines.append(f"displayed power: {result['displayed_power']}")
-    if len(result["split"]) > 1:
-        lines.append("shown split: " + " + ".join(map(str, result["split"])))
-    lines.append(
-        f"damage per process: {result['damage']} at roll {result['roll']} "
-        f"(min {result['min']}, max {result['max']})"
-    )
-    return "\n".join(lines)
+    """Return the calculator's text output in the reader's words: the breakdown, then the
+    damage per process."""
+    return "\n".join(say(line) for line in render_lines(result))
 
 
 _SIGNED = click.IntRange(-MAX_STAT, MAX_STAT)
@@ -66,8 +109,8 @@ _SPECS: list[tuple[str, dict[str, Any]]] = [
         {"type": click.IntRange(0, 100), "help": "random width in % (0 means 5)"},
     ),
     ("--weapon-type", {"type": _TYPES}),
-    ("--attribute", {"type": click.Choice(cat.ATTRIBUTES), "multiple": True}),
-    ("--element", {"type": click.Choice(cat.ELEMENTS)}),
+    ("--attribute", {"type": GlossaryChoice("saga.attribute", cat.ATTRIBUTES), "multiple": True}),
+    ("--element", {"type": GlossaryChoice("saga.element", cat.ELEMENTS)}),
     ("--ignore-defense", {"is_flag": True}),
     ("--as-spell", {"is_flag": True, "help": "treated as spell"}),
     (
@@ -106,7 +149,10 @@ _SPECS: list[tuple[str, dict[str, Any]]] = [
     ("--defense-trait", _INT),
     ("--instant-death-class", {"is_flag": True}),
     ("--combo-rate", {"type": _STAT, "help": "combo rate just before the tech"}),
-    ("--outcome", {"type": click.Choice(dmg.NO_DAMAGE_REASONS), "multiple": True}),
+    (
+        "--outcome",
+        {"type": GlossaryChoice("saga.no_damage", dmg.NO_DAMAGE_REASONS), "multiple": True},
+    ),
     ("--roll", {"help": "the random correction, e.g. 0.97 (within the tech's width)"}),
     ("--json", {"is_flag": True, "help": "print JSON"}),
 ]
@@ -131,11 +177,13 @@ def calc(tech_id: str | None, **options: object) -> None:
     --resist 20 --target-stat 30
     """
     if options["guard_rate"] is not None and options["protect"] is not None:
-        raise click.UsageError("--guard-rate and --protect exclude each other")
+        raise click.UsageError(
+            say(msg("saga.calc.guard_or_protect", "--guard-rate and --protect exclude each other"))
+        )
     try:
         result = compute(tech_id, options)
     except RuleViolation as exc:
-        echo(f"error: {exc.rule_id}: {exc.message}", err=True)
+        echo(f"error: {exc.rule_id}: {say(exc.msg)}", err=True)
         sys.exit(1)
     if options["json"]:
         click.echo(json.dumps(result, ensure_ascii=False, sort_keys=False))

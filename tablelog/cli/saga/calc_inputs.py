@@ -11,6 +11,7 @@ from typing import Any
 import attrs
 import click
 
+from tablelog.lang import say
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
@@ -18,12 +19,16 @@ from tablelog.rules.saga import power as pw
 from tablelog.rules.saga import resist as rs
 from tablelog.rules.saga.corrections import random_factor, random_range
 from tablelog.rules.saga.figures import num_text, parse_number
+from tablelog.rules.saga.text import key_of, slashed, term
+from tablelog.rules.saga.text import tech as tech_term
+from tablelog.text import Msg, msg
 
 __all__ = ["compute", "parse_resistances"]
 
 
 def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
-    """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``) into a dict.
+    """Turn ``--resist`` values (``N`` for every attribute, or ``ATTR=N``, the attribute by its
+    id or any of its names: ``斬=20``) into a dict of ids.
 
     Raises:
         click.BadParameter: for an unknown attribute, a value that is not an integer or one
@@ -36,18 +41,32 @@ def parse_resistances(values: tuple[str, ...]) -> dict[str, int]:
             value = int(number)
         except ValueError:
             raise click.BadParameter(
-                f"{text!r}: expected N or ATTR=N", param_hint="--resist"
+                say(msg("saga.usage.resist_form", "{text!r}: expected N or ATTR=N", text=text)),
+                param_hint="--resist",
             ) from None
         if not -MAX_STAT <= value <= MAX_STAT:
             raise click.BadParameter(
-                f"{text!r}: a resistance is {-MAX_STAT} to {MAX_STAT}", param_hint="--resist"
+                say(
+                    msg(
+                        "saga.usage.resist_range",
+                        "{text!r}: a resistance is {low} to {high}",
+                        text=text,
+                        low=-MAX_STAT,
+                        high=MAX_STAT,
+                    )
+                ),
+                param_hint="--resist",
             )
+        named = key_of("attribute", attr, cat.ATTRIBUTES[:-1]) if attr else None
         if not attr:
             out.update(dict.fromkeys(cat.ATTRIBUTES[:-1], value))
-        elif attr in cat.ATTRIBUTES[:-1]:
-            out[attr] = value
+        elif named is not None:
+            out[named] = value
         else:
-            raise click.BadParameter(f"unknown attribute {attr!r}", param_hint="--resist")
+            raise click.BadParameter(
+                say(msg("saga.usage.unknown_attribute", "unknown attribute {name!r}", name=attr)),
+                param_hint="--resist",
+            )
     return out
 
 
@@ -57,13 +76,22 @@ def _roll(text: str | None) -> Fraction | None:
     try:
         return parse_number(text)
     except (ValueError, ZeroDivisionError):
-        raise click.BadParameter(f"{text!r} is not a number", param_hint="--roll") from None
+        raise click.BadParameter(not_a_number(text), param_hint="--roll") from None
 
 
 def _custom_tech(o: dict[str, Any]) -> cat.Tech:
     for name in ("power", "weapon_type"):
         if o[name] is None:
-            raise click.UsageError(f"without TECH, --{name.replace('_', '-')} is required")
+            option = f"--{name.replace('_', '-')}"
+            raise click.UsageError(
+                say(
+                    msg(
+                        "saga.calc.option_required",
+                        "without TECH, {option} is required",
+                        option=option,
+                    )
+                )
+            )
     return cat.Tech(
         id="custom",
         power=o["power"],
@@ -98,15 +126,31 @@ MAX_STAT = 10**4
 """The highest weapon power, SLv, stat or resistance the calculator takes (far beyond the game)."""
 
 
+def not_a_number(text: str) -> str:
+    """Return the usage error's words for an option value that is no number (``'x' is not a
+    number``), in the reader's language."""
+    return say(msg("saga.usage.not_a_number", "{text!r} is not a number", text=text))
+
+
 def _numbers(values: tuple[str, ...], option: str) -> list[Fraction]:
     nums = []
     for text in values:
         try:
             number = parse_number(text)
         except (ValueError, ZeroDivisionError):
-            raise click.BadParameter(f"{text!r} is not a number", param_hint=option) from None
+            raise click.BadParameter(not_a_number(text), param_hint=option) from None
         if not 0 <= number <= MAX_STAT:
-            raise click.BadParameter(f"{text} must be 0 to {MAX_STAT}", param_hint=option)
+            raise click.BadParameter(
+                say(
+                    msg(
+                        "saga.usage.number_range",
+                        "{text} must be 0 to {most}",
+                        text=text,
+                        most=MAX_STAT,
+                    )
+                ),
+                param_hint=option,
+            )
         nums.append(number)
     return nums
 
@@ -118,7 +162,9 @@ def _average(values: tuple[str, ...], floor: bool, option: str) -> Fraction | in
     if len(nums) == 1:
         return nums[0]
     if len(nums) > 2:
-        raise click.BadParameter("give at most two values", param_hint=option)
+        raise click.BadParameter(
+            say(msg("saga.usage.two_values", "give at most two values")), param_hint=option
+        )
     return pw.average_weapon_power(int(nums[0]), int(nums[1])) if floor else pw.average_slv(*nums)
 
 
@@ -139,21 +185,40 @@ def _check_needs(tech: cat.Tech, o: dict[str, Any], weapon_power: object, slv: o
         as_spell=tech.weapon_type == "spell" or tech.has("treated-as-spell"),
     )
     if group == "armed" and weapon_power is None:
-        raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --weapon-power is needed"
-        )
+        raise RuleViolation("SAGA-ATK-5", _type_needs(tech, "--weapon-power"))
     if group != "inherited" and slv is None:
-        raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} is a {tech.weapon_type} tech: --slv is needed"
-        )
+        raise RuleViolation("SAGA-ATK-5", _type_needs(tech, "--slv"))
     if tech.self_ability and o["self_stat"] is None:
         raise RuleViolation(
-            "SAGA-ATK-5", f"{tech.id} depends on {tech.self_ability}: --self-stat is needed"
+            "SAGA-ATK-5",
+            msg(
+                "saga.calc.self_stat_needed",
+                "{tech} depends on {ability}: --self-stat is needed",
+                tech=tech_term(tech.id),
+                ability=term("ability", tech.self_ability),
+            ),
         )
     if tech.target_ability and o["target_stat"] is None:
         raise RuleViolation(
-            "SAGA-ATK-8", f"{tech.id} is resisted by {tech.target_ability}: --target-stat is needed"
+            "SAGA-ATK-8",
+            msg(
+                "saga.calc.target_stat_needed",
+                "{tech} is resisted by {ability}: --target-stat is needed",
+                tech=tech_term(tech.id),
+                ability=term("ability", tech.target_ability),
+            ),
         )
+
+
+def _type_needs(tech: cat.Tech, option: str) -> Msg:
+    """SAGA-ATK-5's refusal of a calculation whose tech's weapon type needs ``option``."""
+    return msg(
+        "saga.calc.type_needs",
+        "{tech} is a {weapon_type} tech: {option} is needed",
+        tech=tech_term(tech.id),
+        weapon_type=term("weapon_type", tech.weapon_type),
+        option=option,
+    )
 
 
 def _units(tech: cat.Tech, o: dict[str, Any]) -> tuple[dmg.Attacker, dmg.Defender, dmg.Situation]:
@@ -214,7 +279,13 @@ def _check_resistance(tech: cat.Tech, d: dmg.Defender) -> None:
         missing = [x for x in tech.attributes if x != "none" and x not in d.resistances]
         if missing:
             raise RuleViolation(
-                "SAGA-ATK-8", f"{tech.id} attacks with {'/'.join(missing)}: --resist is needed"
+                "SAGA-ATK-8",
+                msg(
+                    "saga.calc.resist_needed",
+                    "{tech} attacks with {attributes}: --resist is needed",
+                    tech=tech_term(tech.id),
+                    attributes=slashed([term("attribute", a) for a in missing]),
+                ),
             )
 
 

@@ -28,10 +28,13 @@ import click
 from tablelog.cli.core import parsed
 from tablelog.cli.saga.calc_inputs import parse_resistances
 from tablelog.events.saga import Trait, UnitSheet
+from tablelog.lang import say
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga.effects import TRAIT_KINDS
 from tablelog.rules.saga.figures import parse_number
+from tablelog.rules.saga.text import NAMED, key_of, term, unknown_named, words_of
 from tablelog.rules.saga.vitals import check_floor_rate
+from tablelog.text import Listed, Msg, msg
 
 __all__ = [
     "BOUNDS",
@@ -115,7 +118,7 @@ def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def whole(value: Any, label: str, bound: tuple[int, int], hint: str = "--sheet") -> int:
+def whole(value: Any, label: Msg | str, bound: tuple[int, int], hint: str = "--sheet") -> int:
     """Return ``value`` if it is a whole number within ``bound``.
 
     Raises:
@@ -125,7 +128,16 @@ def whole(value: Any, label: str, bound: tuple[int, int], hint: str = "--sheet")
     low, high = bound
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise click.BadParameter(
-            f"{label} must be a whole number from {low} to {high}, got {_shown(value)}",
+            say(
+                msg(
+                    "saga.sheet.whole",
+                    "{label} must be a whole number from {low} to {high}, got {value}",
+                    label=label,
+                    low=low,
+                    high=high,
+                    value=_shown(value),
+                )
+            ),
             param_hint=hint,
         )
     return value
@@ -146,16 +158,33 @@ def read_sheet(path: str) -> dict[str, Any]:
             content = raw.read(MAX_SHEET_BYTES + 1)
         if len(content) > MAX_SHEET_BYTES:
             raise click.BadParameter(
-                f"{path}: a sheet is at most {MAX_SHEET_BYTES:,} bytes", param_hint="--sheet"
+                say(
+                    msg(
+                        "saga.sheet.too_big",
+                        "{path}: a sheet is at most {most:,} bytes",
+                        path=path,
+                        most=MAX_SHEET_BYTES,
+                    )
+                ),
+                param_hint="--sheet",
             )
         text = content.decode("utf-8")
         data = tomllib.loads(text) if file.suffix == ".toml" else json.loads(text)
     except (OSError, ValueError) as exc:
-        raise click.BadParameter(f"{path}: {exc}", param_hint="--sheet") from None
+        raise click.BadParameter(
+            say(msg("saga.sheet.unreadable", "{path}: {error}", path=path, error=str(exc))),
+            param_hint="--sheet",
+        ) from None
     except RecursionError:  # json nests as deep as the file does
-        raise click.BadParameter(f"{path}: nested too deeply", param_hint="--sheet") from None
+        raise click.BadParameter(
+            say(msg("saga.sheet.too_deep", "{path}: nested too deeply", path=path)),
+            param_hint="--sheet",
+        ) from None
     if not isinstance(data, dict):
-        raise click.BadParameter(f"{path}: a sheet is a table of keys", param_hint="--sheet")
+        raise click.BadParameter(
+            say(msg("saga.sheet.not_a_table", "{path}: a sheet is a table of keys", path=path)),
+            param_hint="--sheet",
+        )
     return data
 
 
@@ -171,7 +200,10 @@ def pairs(
     for text in values:
         key, sep, value = text.partition("=")
         if not sep or not key:
-            raise click.BadParameter(f"{text!r}: expected KEY=VALUE", param_hint=option)
+            raise click.BadParameter(
+                say(msg("saga.usage.key_value", "{text!r}: expected KEY=VALUE", text=text)),
+                param_hint=option,
+            )
         if not number:
             out.append((key.strip(), value.strip()))
             continue
@@ -179,11 +211,28 @@ def pairs(
             parsed = int(value)
         except ValueError:
             raise click.BadParameter(
-                f"{text!r}: {value!r} is not a whole number", param_hint=option
+                say(
+                    msg(
+                        "saga.usage.not_whole",
+                        "{text!r}: {value!r} is not a whole number",
+                        text=text,
+                        value=value,
+                    )
+                ),
+                param_hint=option,
             ) from None
         if not bound[0] <= parsed <= bound[1]:
             raise click.BadParameter(
-                f"{text!r}: must be {bound[0]} to {bound[1]}", param_hint=option
+                say(
+                    msg(
+                        "saga.usage.pair_range",
+                        "{text!r}: must be {low} to {high}",
+                        text=text,
+                        low=bound[0],
+                        high=bound[1],
+                    )
+                ),
+                param_hint=option,
             )
         out.append((key.strip(), parsed))
     return out
@@ -198,23 +247,39 @@ def trait_of(data: Any, label: str = "--trait") -> Trait:
     if isinstance(data, str):
         ((head, number),) = pairs((data,), "--trait", bound=BOUNDS["traits"])
         kind, _, after = head.partition("/")
-        check_known("traits", kind, "--trait")
-        return Trait(kind=kind, value=number, on=after or None)
+        return Trait(
+            kind=check_known("traits", kind, "--trait"), value=number, on=_on(after or None)
+        )
     if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         raise click.BadParameter(
-            f"{label} must be a table with kind, value and maybe on, got {_shown(data)}",
+            say(
+                msg(
+                    "saga.sheet.trait_table",
+                    "{label} must be a table with kind, value and maybe on, got {value}",
+                    label=label,
+                    value=_shown(data),
+                )
+            ),
             param_hint="--sheet",
         )
     check_keys(data, TRAIT_KEYS, label)
     on = data.get("on")
     if on is not None and not isinstance(on, str):
-        raise click.BadParameter(f"{label}.on must be text, got {_shown(on)}", param_hint="--sheet")
+        raise click.BadParameter(_not_text(f"{label}.on", on), param_hint="--sheet")
     value = whole(data.get("value"), f"{label}.value", BOUNDS["traits"])
-    check_known("traits", data["kind"], "--sheet")
-    return Trait(kind=data["kind"], value=value, on=on)
+    return Trait(kind=check_known("traits", data["kind"], "--sheet"), value=value, on=_on(on))
 
 
-def check_keys(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+def _on(on: str | None) -> str | None:
+    """A trait's ``on``: an attribute or a weapon type given by any of its names becomes its id
+    (``斬`` is ``slash``); anything else (``all``, ``spell`` …) stays as it is."""
+    if on is None:
+        return None
+    found = key_of("attribute", on, cat.ATTRIBUTES)
+    return found or key_of("weapon_type", on, cat.WEAPON_TYPES) or on
+
+
+def check_keys(data: dict[str, Any], known: tuple[str, ...], where: Msg | str) -> None:
     """Refuse a key of ``data`` that is not in ``known`` (a typo would silently be ignored).
 
     Raises:
@@ -223,15 +288,26 @@ def check_keys(data: dict[str, Any], known: tuple[str, ...], where: str) -> None
     for key in data:
         if key not in known:
             close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f"; did you mean {_shown(close[0])}?" if close else ""
-            raise click.BadParameter(
-                f"unknown key {_shown(key)} in {where}{hint} (known: {', '.join(known)})",
-                param_hint="--sheet",
+            hint = (
+                msg("saga.sheet.did_you_mean", "; did you mean {key}?", key=_shown(close[0]))
+                if close
+                else ""
             )
+            words = msg(
+                "saga.sheet.unknown_key",
+                "unknown key {key} in {where}{hint} (known: {known})",
+                key=_shown(key),
+                where=where,
+                hint=hint,
+                known=Listed(known, "comma"),
+            )
+            raise click.BadParameter(say(words), param_hint="--sheet")
 
 
-def check_known(key: str, name: str, hint: str) -> None:
-    """Refuse a stat, weapon type, element or trait kind the game does not have.
+def check_known(key: str, name: str, hint: str) -> str:
+    """Return the id of a stat, weapon type, element or trait kind given by its id or by its
+    glossary word in any language (``筋`` and ``근력`` are ``str``); refuse one the game does
+    not have, with the closest name in any language.
 
     Args:
         key: The sheet key whose names are checked (``stats``, ``slv``, ``weapons``, ``five``,
@@ -239,63 +315,78 @@ def check_known(key: str, name: str, hint: str) -> None:
         name: The name given (``luck`` in ``--stat luck=3``).
         hint: The option or ``--sheet``, named in the error.
 
+    Returns:
+        The id (``str``).
+
     Raises:
         click.BadParameter: ``SAGA-ATK-5: unknown stat 'luck' (known: str, …)`` (exit 2).
     """
     rule, what, known = _NAMES[key]
-    if name not in known:
-        close = difflib.get_close_matches(name, known, n=1)
-        hint_text = f"; did you mean {close[0]!r}?" if close else ""
-        raise click.BadParameter(
-            f"{rule}: unknown {what} {name!r}{hint_text} (known: {', '.join(known)})",
-            param_hint=hint,
-        )
+    kind = NAMED[what][0]
+    found = key_of(kind, name, known)
+    if found is not None:
+        return found
+    close = difflib.get_close_matches(name, words_of(kind, known), n=1)
+    refusal = unknown_named(what, name, known, key_of(kind, close[0], known) if close else None)
+    words = msg("core.usage.rule", "{rule}: {message}", rule=rule, message=refusal)
+    raise click.BadParameter(say(words), param_hint=hint)
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
     table = data.get(key, {})
     if not isinstance(table, dict):
         raise click.BadParameter(
-            f"{key} must be a table of names and numbers, got {_shown(table)}", param_hint="--sheet"
+            say(
+                msg(
+                    "saga.sheet.numbers_table",
+                    "{key} must be a table of names and numbers, got {value}",
+                    key=key,
+                    value=_shown(table),
+                )
+            ),
+            param_hint="--sheet",
         )
     return table
 
 
 def _numbers(data: dict[str, Any], key: str, o: dict[str, Any]) -> dict[str, int]:
     """Return a sheet table of numbers merged with its repeated option (options win)."""
-    found = {k: whole(v, f"{key}.{k}", BOUNDS[key]) for k, v in _table(data, key).items()}
-    for name in found:
-        check_known(key, name, "--sheet")
+    found = {
+        check_known(key, k, "--sheet"): whole(v, f"{key}.{k}", BOUNDS[key])
+        for k, v in _table(data, key).items()
+    }
     option = o.get(_OPTIONS[key][2:], ())
     given = pairs(tuple(option), _OPTIONS[key], bound=BOUNDS[key])
-    for name, _ in given:
-        check_known(key, name, _OPTIONS[key])
-    found.update(given)
+    found.update((check_known(key, name, _OPTIONS[key]), v) for name, v in given)
     return found
 
 
 def _weapons(data: dict[str, Any], o: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     weapons: dict[str, tuple[int, ...]] = {}
-    for kind, value in _table(data, "weapons").items():
-        check_known("weapons", kind, "--sheet")
+    for name, value in _table(data, "weapons").items():
+        kind = check_known("weapons", name, "--sheet")
         powers = value if isinstance(value, list) else [value]
-        weapons[kind] = tuple(whole(p, f"weapons.{kind}", BOUNDS["weapons"]) for p in powers)
+        weapons[kind] = tuple(whole(p, f"weapons.{name}", BOUNDS["weapons"]) for p in powers)
     given: dict[str, list[int]] = {}
-    for kind, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
-        check_known("weapons", kind, "--weapon")
-        given.setdefault(kind, []).append(power)
+    for name, power in pairs(o.get("weapon", ()), "--weapon", bound=BOUNDS["weapons"]):
+        given.setdefault(check_known("weapons", name, "--weapon"), []).append(power)
     weapons.update({kind: tuple(powers) for kind, powers in given.items()})
     return weapons
 
 
 def _resistances(data: dict[str, Any], o: dict[str, Any]) -> dict[str, int]:
     resist = {
-        k: whole(v, f"resistances.{k}", BOUNDS["resistances"])
+        key_of("attribute", k, cat.ATTRIBUTES) or k: whole(
+            v, f"resistances.{k}", BOUNDS["resistances"]
+        )
         for k, v in _table(data, "resistances").items()
     }
     given = parse_resistances(tuple(o.get("resist", ())))
     for attr, value in given.items():
-        whole(value, f"{attr} resistance", BOUNDS["resistances"], "--resist")
+        label = msg(
+            "saga.sheet.resistance", "{attribute} resistance", attribute=term("attribute", attr)
+        )
+        whole(value, label, BOUNDS["resistances"], "--resist")
     resist.update(given)
     return resist
 
@@ -304,7 +395,14 @@ def _traits(data: dict[str, Any], o: dict[str, Any]) -> tuple[Trait, ...]:
     listed = data.get("traits", [])
     if not isinstance(listed, list):
         raise click.BadParameter(
-            f"traits must be a list of tables, got {_shown(listed)}", param_hint="--sheet"
+            say(
+                msg(
+                    "saga.sheet.traits_list",
+                    "traits must be a list of tables, got {value}",
+                    value=_shown(listed),
+                )
+            ),
+            param_hint="--sheet",
         )
     from_sheet = [
         trait_of(t, f"traits[{i}]") if not isinstance(t, str) else trait_of(t)
@@ -326,7 +424,13 @@ def _rate(value: Any, hint: str) -> Fraction:
         rate = parse_number(str(value))
     except (ValueError, ZeroDivisionError):
         raise click.BadParameter(
-            f"the HP floor rate must be a percentage such as 50 or 12.5, got {_shown(value)}",
+            say(
+                msg(
+                    "saga.sheet.floor_rate",
+                    "the HP floor rate must be a percentage such as 50 or 12.5, got {value}",
+                    value=_shown(value),
+                )
+            ),
             param_hint=hint,
         ) from None
     return Fraction(parsed(check_floor_rate, rate, hint))
@@ -335,8 +439,15 @@ def _rate(value: Any, hint: str) -> Fraction:
 def _text(data: dict[str, Any], key: str) -> str | None:
     value = data.get(key)
     if value is not None and not isinstance(value, str):
-        raise click.BadParameter(f"{key} must be text, got {_shown(value)}", param_hint="--sheet")
+        raise click.BadParameter(_not_text(key, value), param_hint="--sheet")
     return value
+
+
+def _not_text(key: str, value: Any) -> str:
+    """The usage error's words for a sheet value that should be text (``race must be text``)."""
+    return say(
+        msg("saga.sheet.not_text", "{key} must be text, got {value}", key=key, value=_shown(value))
+    )
 
 
 def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
@@ -346,7 +457,7 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
         click.BadParameter / click.UsageError: an unknown sheet key, a missing max HP, a
             malformed or out-of-bound value (naming the sheet key or the option).
     """
-    check_keys(data, SHEET_KEYS, "the sheet")
+    check_keys(data, SHEET_KEYS, msg("saga.sheet.the_sheet", "the sheet"))
 
     def pick(key: str) -> int | None:
         if o.get(key) is not None:
@@ -357,11 +468,20 @@ def build_sheet(data: dict[str, Any], o: dict[str, Any]) -> UnitSheet:
 
     hp_max = pick("max_hp")
     if hp_max is None:
-        raise click.UsageError("--max-hp (or max_hp in the sheet) is required")
+        raise click.UsageError(
+            say(msg("saga.sheet.max_hp_required", "--max-hp (or max_hp in the sheet) is required"))
+        )
     side = _text(data, "side")
     if side not in (None, "ally", "enemy"):
         raise click.BadParameter(
-            f"side must be ally or enemy, got {_shown(side)}", param_hint="--sheet"
+            say(
+                msg(
+                    "saga.sheet.side",
+                    "side must be ally or enemy, got {value}",
+                    value=_shown(side),
+                )
+            ),
+            param_hint="--sheet",
         )
     hp = pick("hp")
     rate = (

@@ -4,29 +4,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.cli.status import of
+from tablelog.cli.core import reader
+from tablelog.cli.status import hp, of, term
 from tablelog.systems.declaration import StatusView
+from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = ["STATUS"]
 
 Record = dict[str, Any]
 
 
-def _saga(name: str, c: Record) -> list[str]:
-    parts = [c.get("side", ""), f"HP {of(c.get('hp'), c.get('hp_max'))}"]
-    parts += [f"LP {of(c['lp'], c.get('lp_max'))}"] if c.get("lp") is not None else []
+def _effect(key: str) -> Any:
+    """An effect's field name: ``tech-power`` in English (the key, its ``_`` as ``-``), the
+    glossary's label of the field otherwise."""
+    return key.replace("_", "-") if reader().lang == "en" else Term("saga.field", key)
+
+
+def _saga(name: str, c: Record) -> list[Msg | str]:
+    parts: list[Msg | str] = [term("saga.side", c.get("side", "")), hp(c)]
+    if c.get("lp") is not None:
+        parts.append(msg("saga.status.lp", "LP {value}", value=of(c["lp"], c.get("lp_max"))))
     effects = c.get("effects") or {}
-    parts += [f"{k.replace('_', '-')} {v:+d}" for k, v in effects.items() if v]
-    return parts + (["down"] if c.get("incapacitated") else [])
+    parts += [
+        msg("saga.status.effect", "{effect} {value}", effect=_effect(k), value=f"{v:+d}")
+        for k, v in effects.items()
+        if v
+    ]
+    return parts + ([msg("saga.status.down", "down")] if c.get("incapacitated") else [])
 
 
-def _saga_clock(data: Record) -> str:
+def _saga_clock(data: Record) -> Msg:
     clock = data.get("clock") or {}
     if not clock.get("turn"):
-        return "no battle"
-    levels = " ".join(f"{k} {v:+d}" for k, v in (clock.get("levels") or {}).items() if v)
-    season = f", {clock['season']}" if clock.get("season") else ""
-    return f"battle: turn {clock['turn']}{season}" + (f"; five elements {levels}" if levels else "")
+        return msg("saga.status.no_battle", "no battle")
+    levels = [
+        msg(
+            "saga.status.level",
+            "{element} {value}",
+            element=term("saga.element", k),
+            value=f"{v:+d}",
+        )
+        for k, v in (clock.get("levels") or {}).items()
+        if v
+    ]
+    return msg(
+        "saga.status.battle",
+        "battle: turn {turn}{season}{levels}",
+        turn=clock["turn"],
+        season=msg("saga.status.season", ", {season}", season=term("saga.season", clock["season"]))
+        if clock.get("season")
+        else "",
+        levels=msg(
+            "saga.status.levels", "; five elements {levels}", levels=Listed(tuple(levels), "space")
+        )
+        if levels
+        else "",
+    )
 
 
 STATUS = StatusView(line=_saga, clock=_saga_clock)

@@ -25,9 +25,12 @@ from tablelog.cli.core import (
     command_words,
     domain_errors,
     echo,
+    error_line,
     parse,
+    reader,
     show_escaped,
 )
+from tablelog.text import Listed, Msg, msg
 
 __all__ = ["COMMANDS", "Shell", "history_path"]
 
@@ -96,7 +99,17 @@ class Shell:
         self.refresh()
         state = self.state()
         where = os.path.basename(self.env.log_path)
-        return f"{state.system} {where} #{state.seq}> " if state else f"(no log) {where}> "
+        if state is None:
+            return reader()(msg("core.shell.prompt_no_log", "(no log) {log}> ", log=where))
+        return reader()(
+            msg(
+                "core.shell.prompt",
+                "{system} {log} #{seq}> ",
+                system=state.system,
+                log=where,
+                seq=state.seq,
+            )
+        )
 
     # -- lines -----------------------------------------------------------------------------
 
@@ -133,7 +146,8 @@ class Shell:
             (n, self.root.get_command(ctx, n)) for n in sorted(self._root_names - COMMAND_LINE_ONLY)
         ]
         found = [(n, c.get_short_help_str(50)) for n, c in [*own, *core] if c is not None]
-        return found + list(SHELL_WORDS.items())
+        words = reader()
+        return found + [(n, words(what)) for n, what in SHELL_WORDS.items()]
 
     def run_line(self, line: str) -> bool:
         """Run one line; return False when it asks to leave. :attr:`worst` keeps the highest
@@ -149,7 +163,13 @@ class Shell:
             if len(words) == 1:
                 return False
             return self._refuse(
-                f"{words[0]} takes no words (got {shlex.join(words[1:])}); the shell goes on", 2
+                msg(
+                    "core.shell.no_words",
+                    "{word} takes no words (got {words}); the shell goes on",
+                    word=words[0],
+                    words=shlex.join(words[1:]),
+                ),
+                2,
             )
         if words[0] == "help" and len(words) == 1:
             self._help()
@@ -157,8 +177,11 @@ class Shell:
             self._execute([*self.argv(words[1:]), "--help"])
         elif words[0].startswith("-"):
             self._refuse(
-                "the shell works on one log and actor: start another shell "
-                "(tablelog --log PATH --actor NAME shell)",
+                msg(
+                    "core.shell.root_options",
+                    "the shell works on one log and actor: start another shell (tablelog --log "
+                    "PATH --actor NAME shell)",
+                ),
                 2,
             )
         else:
@@ -167,10 +190,10 @@ class Shell:
             self._seen = self._fingerprint()
         return True
 
-    def _refuse(self, message: str, status: int) -> bool:
+    def _refuse(self, message: Msg | str, status: int) -> bool:
         """Print ``error: MESSAGE`` and keep ``status`` as the worst so far; return True (the
         shell goes on)."""
-        echo(f"error: {message}", err=True)
+        echo(error_line(message), err=True)
         self.worst = max(self.worst, status)
         return True
 
@@ -181,15 +204,20 @@ class Shell:
             self.worst = max(self.worst, status if isinstance(status, int) else 0)
         except click.UsageError as exc:
             self._refuse(
-                f"{exc.format_message()}{self._command_hint(argv)} (in: "
-                f"{shlex.join(argv)}; COMMAND --help explains a command)",
+                msg(
+                    "core.shell.usage",
+                    "{message}{hint} (in: {line}; COMMAND --help explains a command)",
+                    message=exc.format_message(),
+                    hint=self._command_hint(argv),
+                    line=shlex.join(argv),
+                ),
                 2,
             )
         except click.ClickException as exc:
             show_escaped(exc)
             self.worst = max(self.worst, exc.exit_code)
         except (click.Abort, KeyboardInterrupt):
-            click.echo("interrupted", err=True)
+            click.echo(reader()(msg("core.shell.interrupted", "interrupted")), err=True)
             self.env.forget_session()
         finally:
             self.env.in_run = True  # `run` resets it when it ends
@@ -205,7 +233,7 @@ class Shell:
                 exc.show()
                 self.worst = max(self.worst, exc.exit_code)
 
-    def _command_hint(self, argv: list[str]) -> str:
+    def _command_hint(self, argv: list[str]) -> Msg | str:
         """Suggest commands close to an unknown first word (``chnat`` -> chant)."""
         from tablelog.refusals import closest
 
@@ -213,13 +241,35 @@ class Shell:
         if command is not self.root or not argv:
             return ""
         found = closest(argv[0], [name for name, _ in self.first_words()])
-        return f" Did you mean {' or '.join(found)}?" if found else ""
+        if not found:
+            return ""
+        names: object = found[0]
+        for name in found[1:]:  # "a or b or c": each pair joined as the language joins two
+            names = Listed((names, name), "or")
+        return msg("core.shell.did_you_mean", " Did you mean {names}?", names=names)
 
     def _help(self) -> None:
-        click.echo("Commands (the log's system is implied; COMMAND --help explains one):")
+        from tablelog.cli.columns import display_width
+
+        words = reader()
+        click.echo(
+            words(
+                msg(
+                    "core.shell.help_heading",
+                    "Commands (the log's system is implied; COMMAND --help explains one):",
+                )
+            )
+        )
         for name, short in self.first_words():
-            click.echo(f"  {name:<12} {short}")
-        click.echo("Tab completes; Ctrl-C cancels the line; Ctrl-D or exit leaves.")
+            click.echo(f"  {name}{' ' * max(0, 12 - display_width(name))} {short}")
+        click.echo(
+            words(
+                msg(
+                    "core.shell.help_keys",
+                    "Tab completes; Ctrl-C cancels the line; Ctrl-D or exit leaves.",
+                )
+            )
+        )
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -246,7 +296,12 @@ class Shell:
                 return  # Ctrl-D: leave
             problem = getattr(prompt.history, "problem", None)
             if problem and not told:
-                echo(f"warning: the history is kept for this session only ({problem})", err=True)
+                said = msg(
+                    "core.shell.history_problem",
+                    "warning: the history is kept for this session only ({problem})",
+                    problem=problem,
+                )
+                echo(reader()(said), err=True)
                 told = True
             if not self.run_line(line):
                 return

@@ -13,10 +13,17 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from tablelog.cli.shell.values import Candidates, param_values
+from tablelog.lang import say
+from tablelog.text import msg
 
 __all__ = ["ShellCompleter", "split_line", "SHELL_WORDS"]
 
-SHELL_WORDS = {"help": "list the commands", "exit": "leave the shell", "quit": "leave the shell"}
+SHELL_WORDS = {
+    "help": msg("core.shell.word_help", "list the commands"),
+    "exit": msg("core.shell.word_exit", "leave the shell"),
+    "quit": msg("core.shell.word_exit", "leave the shell"),
+}
+"""The shell's own words and what each does (rendered in the reader's words where listed)."""
 
 
 def split_line(text: str) -> tuple[list[str], str]:
@@ -95,7 +102,7 @@ def _options(command: click.Command, rest: list[str]) -> Candidates:
         if isinstance(param, click.Option) and not param.hidden:
             repeat = param.multiple or not any(o in rest for o in param.opts)
             found += [(o, param.help or "") for o in param.opts if o.startswith("--") and repeat]
-    return found + [("--help", "show the command's help")]
+    return found + [("--help", say(msg("core.shell.option_help", "show the command's help")))]
 
 
 def _param_at(

@@ -10,7 +10,9 @@ from typing import Any
 
 import click
 
+from tablelog.lang import say
 from tablelog.systems import REGISTRY
+from tablelog.text import msg
 
 __all__ = ["Candidates", "param_values", "complete_from_log"]
 
@@ -45,7 +47,9 @@ def param_values(param: click.Parameter, state: Any, given: list[str]) -> Candid
         return [(str(c), "") for c in param.type.choices]
     name = param.name or ""
     if name in _ENTITIES and state is not None:
-        return [(n, "character") for n in state.characters] + [(n, "item") for n in state.items]
+        character = say(msg("core.shell.meta_character", "character"))
+        item = say(msg("core.shell.meta_item", "item"))
+        return [(n, character) for n in state.characters] + [(n, item) for n in state.items]
     found = _catalogue_values(name, state)
     if found is not None:
         return found
@@ -55,9 +59,25 @@ def param_values(param: click.Parameter, state: Any, given: list[str]) -> Candid
 def _catalogue_values(name: str, state: Any) -> Candidates | None:
     """Catalogue values by parameter name (runes, base items, techs, rule IDs, rarity rows)."""
     if name in ("rune", "swap"):
+        from tablelog.lang import reader
         from tablelog.rules.pf2e import catalogue
+        from tablelog.text import Term
 
-        return [(r.id, f"level {r.level}, {r.name}") for r in catalogue.runes().values()]
+        english = reader().lang == "en"
+        return [
+            (
+                r.id,
+                say(
+                    msg(
+                        "core.shell.meta_rune",
+                        "level {level}, {name}",
+                        level=r.level,
+                        name=r.name if english else Term("pf2e.rune", r.id),
+                    )
+                ),
+            )
+            for r in catalogue.runes().values()
+        ]
     if name == "base":
         from tablelog.rules.pf2e import catalogue as base_catalogue
 
@@ -66,32 +86,34 @@ def _catalogue_values(name: str, state: Any) -> Candidates | None:
         from tablelog.rules.saga import catalogue as techs
 
         session = list(state.extra.get("techs", {})) if state is not None else []
-        return [(t, "session tech") for t in session] + [
-            (i, techs.tech(i).name_ja) for i in techs.tech_ids()
-        ]
+        own = say(msg("core.shell.meta_session_tech", "session tech"))
+        return [(t, own) for t in session] + [(i, techs.tech(i).name_ja) for i in techs.tech_ids()]
     if name == "rule_id":
         from tablelog.rules import reference
 
         return [(e.id, e.title) for e in reference.entries().values()]
     if name in ("material", "quality", "design"):
+        from tablelog.rules import glossary
         from tablelog.rules.magicpunk import procurement as proc
 
-        table = {"material": proc.MATERIALS, "quality": proc.QUALITIES, "design": proc.DESIGNS}[
-            name
+        names = glossary.entries(f"magicpunk.{name}")
+        return [
+            (row, " ".join(w for w in (names.get(row, {}).get(k) for k in ("ja", "ko")) if w))
+            for row in proc.TABLES[name]
         ]
-        return [(row, proc.NAMES_JA.get(row, "")) for row in table]
     return None
 
 
 def _state_values(name: str, state: Any, given: list[str]) -> Candidates:
     """Values read from the session: cards, seqs, NP ids, fate cast kinds."""
     if name in ("cards", "cards_text"):
-        return [(c, "card") for c in _cards_near(state, given)]
+        card = say(msg("core.shell.meta_card", "card"))
+        return [(c, card) for c in _cards_near(state, given)]
     if name in ("seq", "at_seq", "until"):
         return [(str(s), "") for s in range(state.seq, max(0, state.seq - 30), -1)]
     if name == "np_id":
         return [
-            (np, f"{owner}'s")
+            (np, say(msg("core.shell.meta_owner", "{owner}'s", owner=owner)))
             for owner, c in state.characters.items()
             for np in (c.get("phantasms") or {})
         ]

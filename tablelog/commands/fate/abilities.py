@@ -18,7 +18,7 @@ from tablelog.events.fate import AbilityUsed
 from tablelog.projections.core import State
 from tablelog.projections.fate.entities import Character, Phantasm, up_np
 from tablelog.projections.fate.turns import ability_judgment, require_no_np_turn
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, Unknown, require
 from tablelog.rules.fate import NPMods, TargetPlan, count, listing, parse_mods, shots_mp
 from tablelog.text import Term, msg
 
@@ -64,6 +64,7 @@ def decide_use_ability(state: State, c: UseAbility) -> list[Event]:
             ability=c.ability,
             abilities=listing((Term("fate.ability", a) for a in ABILITIES), "or"),
         ),
+        Unknown("np ability", c.ability),
     )
     require_no_np_turn(state, c.owner, owner, ability_judgment(c.np_id, c.ability))
     mods = parse_mods(np["mods"])

@@ -23,6 +23,7 @@ from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import five
 from tablelog.rules.saga.effects import tech_power_effect_after_turn
 from tablelog.rules.saga.vitals import lp_after_wipe
+from tablelog.text import msg
 
 __all__ = ["EndTurn", "StartBattle", "WipeParty"]
 
@@ -63,11 +64,11 @@ def decide_start_battle(state: State, c: StartBattle) -> list[Event]:
         RuleViolation: SAGA-FIVE-1 for an unknown terrain or both terrain and seasons.
     """
     if c.seasons and c.terrain is not None:
-        raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
+        raise RuleViolation("SAGA-FIVE-1", five.TERRAIN_OR_SEASONS)
     require(
         c.terrain is None or c.terrain in cat.ELEMENTS,
         "SAGA-FIVE-1",
-        f"unknown terrain element {c.terrain!r}",
+        five.unknown_terrain(c.terrain),
     )
     levels, season = _turn_clock({"terrain": c.terrain, "seasons": c.seasons}, 1)
     return [BattleStarted(terrain=c.terrain, seasons=c.seasons, levels=levels, season=season)]
@@ -83,7 +84,7 @@ def decide_end_turn(state: State, c: EndTurn) -> list[Event]:
     """
     battle = state.extra.get("battle")
     if battle is None:
-        raise RuleViolation("SAGA-FIVE-2", "no battle has started")
+        raise RuleViolation("SAGA-FIVE-2", msg("saga.battle.none", "no battle has started"))
     turn = state.clock["turn"]
     after = five.next_displayed_turn(turn)
     levels, season = _turn_clock(battle, after)
@@ -108,7 +109,7 @@ def decide_wipe(state: State, c: WipeParty) -> list[Event]:
         RuleViolation: SAGA-LP-3 when there is no ally.
     """
     allies = {n: u for n, u in units(state).items() if u["side"] == "ally"}
-    require(allies, "SAGA-LP-3", "there is no ally to wipe")
+    require(allies, "SAGA-LP-3", msg("saga.wipe.no_ally", "there is no ally to wipe"))
     tracked = {
         n: (lp, most, u)
         for n, u in allies.items()

@@ -31,7 +31,10 @@ from tablelog.rules.core import RuleViolation, draw_fraction, draw_index, requir
 from tablelog.rules.saga import catalogue as cat
 from tablelog.rules.saga import damage as dmg
 from tablelog.rules.saga.corrections import random_factor
+from tablelog.rules.saga.text import tech as tech_term
+from tablelog.rules.saga.text import term
 from tablelog.rules.saga.vitals import lp_after_blood, release_damage
+from tablelog.text import msg
 
 __all__ = ["CastTech"]
 
@@ -60,7 +63,12 @@ def _blood(name: str, unit: Unit, tech: cat.Tech, table: dict[str, Any]) -> list
     if lp is None:
         raise RuleViolation(
             "SAGA-LP-2",
-            f"{tech.id} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
+            msg(
+                "saga.blood.untracked",
+                "{tech} is a Blood tech, but {name}'s LP is not tracked (add the unit with --lp)",
+                tech=tech_term(tech.id),
+                name=name,
+            ),
         )
     overdrive = table.get("overdrive", False)
     paid = lp_after_blood(
@@ -155,12 +163,14 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     return events
 
 
-def _aftermath(state: State, c: CastTech, hits: list[Event], table: dict[str, Any]) -> list[Event]:
+def _aftermath(
+    state: State, c: CastTech, tech: cat.Tech, hits: list[Event], table: dict[str, Any]
+) -> list[Event]:
     dealt = [e for e in hits if isinstance(e, AttackDamageDealt)]
     out: list[Event] = []
     if table.get("instant_death"):
         out += [
-            InstantDeathInflicted(target=t, tech=c.tech)
+            InstantDeathInflicted(target=t, tech=tech.id)  # the id, whatever name was typed
             for t in dict.fromkeys(e.target for e in dealt)
         ]
     if table.get("drain") and dealt:
@@ -183,16 +193,30 @@ def decide_cast(state: State, c: CastTech) -> list[Event]:
     tech = inputs.tech_of(state, c.tech, c.rank)
     for name in c.targets:
         unit_of(state, name)
-    require(not actor["incapacitated"], "SAGA-LP-1", f"{c.actor} is incapacitated and cannot act")
-    require(c.targets, "SAGA-ATK-2", f"{tech.id} needs at least one --target")
+    require(
+        not actor["incapacitated"],
+        "SAGA-LP-1",
+        msg("saga.cast.incapacitated", "{actor} is incapacitated and cannot act", actor=c.actor),
+    )
+    require(
+        c.targets,
+        "SAGA-ATK-2",
+        msg("saga.cast.no_target", "{tech} needs at least one --target", tech=tech_term(tech.id)),
+    )
     require(
         len(c.targets) == 1 or tech.target in (*_MULTI_TARGET, "random-multi"),
         "SAGA-ATK-2",
-        f"{tech.id} hits one target ({tech.target}): give one --target, not {len(c.targets)}",
+        msg(
+            "saga.cast.one_target",
+            "{tech} hits one target ({kind}): give one --target, not {n}",
+            tech=tech_term(tech.id),
+            kind=term("target", tech.target),
+            n=len(c.targets),
+        ),
     )
     table = parse_situation(c.situation)
     events = _blood(c.actor, actor, tech, table) + _release(c.actor, actor, tech, table)
     events += _hits(state, c, tech, table)
-    events += _aftermath(state, c, events, table)
+    events += _aftermath(state, c, tech, events, table)
     events, trial = settle(state, events)
     return events + incapacitations(trial, [*c.targets, c.actor])

@@ -19,6 +19,9 @@ from tablelog.rules.saga import resist as rs
 from tablelog.rules.saga.damage import Attacker, Defender, Situation
 from tablelog.rules.saga.effects import trait_values
 from tablelog.rules.saga.figures import Number
+from tablelog.rules.saga.text import tech as tech_term
+from tablelog.rules.saga.text import term
+from tablelog.text import Msg, msg, msgn
 
 __all__ = ["attacker_of", "defender_of", "effective_of", "situation_for", "tech_of"]
 
@@ -51,17 +54,33 @@ def _weapon(name: str, unit: Unit, kind: str, count: int) -> list[int]:
     require(
         len(found) >= count,
         "SAGA-ATK-5",
-        f"{name} needs {_weapons(count, kind)} for this tech, has {len(found)}",
+        msg(
+            "saga.weapons.needed",
+            "{name} needs {weapons} for this tech, has {has}",
+            name=name,
+            weapons=_weapons(count, kind),
+            has=len(found),
+        ),
     )
     return found[:count]
 
 
-def _weapons(count: int, kind: str) -> str:
-    return f"{count} {kind} weapon" + ("" if count == 1 else "s")
+def _weapons(count: int, kind: str) -> Msg:
+    return msgn(
+        "saga.weapons.count",
+        "{n} {kind} weapon",
+        "{n} {kind} weapons",
+        count,
+        kind=term("weapon_type", kind),
+    )
 
 
 def _skill(name: str, unit: Unit, kind: str) -> int:
-    require(kind in unit["slv"], "SAGA-ATK-5", f"{name} has no {kind} SLv")
+    require(
+        kind in unit["slv"],
+        "SAGA-ATK-5",
+        msg("saga.slv.none", "{name} has no {kind} SLv", name=name, kind=term("weapon_type", kind)),
+    )
     return unit["slv"][kind]
 
 
@@ -72,7 +91,12 @@ def _enemy_weapon_and_slv(name: str, unit: Unit) -> tuple[int, int]:
     slv = unit["slv"].get("enemy", rank.enemy_slv if rank else None)
     if wp is None or slv is None:
         raise RuleViolation(
-            "SAGA-ATK-5", f"enemy {name} needs a battle rank (or an enemy weapon power and SLv)"
+            "SAGA-ATK-5",
+            msg(
+                "saga.enemy.needs_rank",
+                "enemy {name} needs a battle rank (or an enemy weapon power and SLv)",
+                name=name,
+            ),
         )
     return wp, slv
 
@@ -113,7 +137,13 @@ def attacker_of(name: str, unit: Unit, tech: cat.Tech, effective: str | None) ->
         require(
             tech.self_ability in unit["stats"],
             "SAGA-ATK-5",
-            f"{name} has no {tech.self_ability} stat (needed by {tech.id})",
+            msg(
+                "saga.stat.needed_by",
+                "{name} has no {ability} stat (needed by {tech})",
+                name=name,
+                ability=term("ability", tech.self_ability),
+                tech=tech_term(tech.id),
+            ),
         )
         stat = unit["stats"][tech.self_ability]
     t = _traits(unit, tech, effective)
@@ -146,7 +176,13 @@ def defender_of(name: str, unit: Unit, tech: cat.Tech, effective: str | None) ->
         require(
             tech.target_ability in unit["stats"],
             "SAGA-ATK-8",
-            f"{name} has no {tech.target_ability} stat (resists {tech.id})",
+            msg(
+                "saga.stat.resists",
+                "{name} has no {ability} stat (resists {tech})",
+                name=name,
+                ability=term("ability", tech.target_ability),
+                tech=tech_term(tech.id),
+            ),
         )
         stat = unit["stats"][tech.target_ability]
     t = _traits(unit, tech, effective)
@@ -171,7 +207,10 @@ def situation_for(state: State, tech: cat.Tech, target: Unit, table: dict[str, A
         RuleViolation: SAGA-ATK-13 when guard and protect are both given.
     """
     if table.get("protect") is not None and table.get("guard") is False:
-        raise RuleViolation("SAGA-ATK-13", "a protect tech guards: guard cannot be false")
+        raise RuleViolation(
+            "SAGA-ATK-13",
+            msg("saga.situation.protect_guards", "a protect tech guards: guard cannot be false"),
+        )
     slayer = table.get("slayer")
     if slayer is None:
         slayer = target["race"] is not None and tech.has(f"slayer-{target['race']}")

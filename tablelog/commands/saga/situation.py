@@ -11,6 +11,8 @@ from typing import Any
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.damage import NO_DAMAGE_REASONS
+from tablelog.rules.saga.text import key_of
+from tablelog.text import Listed, msg
 
 __all__ = ["BOOL_KEYS", "CHOICE_KEYS", "INT_KEYS", "MAX_SITUATION_NUMBER", "parse_situation"]
 
@@ -56,7 +58,15 @@ def _value(key: str, text: str) -> Any:
     low = text.strip().lower()
     if key in BOOL_KEYS:
         if low not in _TRUE + _FALSE:
-            raise RuleViolation("SAGA-ATK-11", f"situation {key} must be yes or no, not {text!r}")
+            raise RuleViolation(
+                "SAGA-ATK-11",
+                msg(
+                    "saga.situation.yes_or_no",
+                    "situation {key} must be yes or no, not {text!r}",
+                    key=key,
+                    text=text,
+                ),
+            )
         return low in _TRUE
     if key in INT_KEYS:
         try:
@@ -66,13 +76,26 @@ def _value(key: str, text: str) -> Any:
         if not 0 <= number <= MAX_SITUATION_NUMBER:
             raise RuleViolation(
                 "SAGA-ATK-11",
-                f"situation {key} must be a whole number from 0 to {MAX_SITUATION_NUMBER}, "
-                f"not {text!r}",
+                msg(
+                    "saga.situation.number",
+                    "situation {key} must be a whole number from 0 to {most}, not {text!r}",
+                    key=key,
+                    most=MAX_SITUATION_NUMBER,
+                    text=text,
+                ),
             )
         return number
+    if low not in CHOICE_KEYS[key] and key == "outcome":  # 回避, 회피 …: the reason's id
+        low = key_of("no_damage", text.strip(), NO_DAMAGE_REASONS) or low
     if low not in CHOICE_KEYS[key]:
         raise RuleViolation(
-            "SAGA-ATK-11", f"situation {key} must be one of {', '.join(CHOICE_KEYS[key])}"
+            "SAGA-ATK-11",
+            msg(
+                "saga.situation.choice",
+                "situation {key} must be one of {choices}",
+                key=key,
+                choices=Listed(CHOICE_KEYS[key], "comma"),
+            ),
         )
     return low
 
@@ -89,7 +112,13 @@ def parse_situation(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
         key = raw.strip().replace("-", "_")
         if key not in known:
             raise RuleViolation(
-                "SAGA-ATK-11", f"unknown situation {raw!r} (known: {', '.join(known)})"
+                "SAGA-ATK-11",
+                msg(
+                    "saga.situation.unknown",
+                    "unknown situation {key!r} (known: {known})",
+                    key=raw,
+                    known=Listed(known, "comma"),
+                ),
             )
         out[key] = _value(key, text)
     return out

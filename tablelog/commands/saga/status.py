@@ -94,8 +94,16 @@ def decide_buff(state: State, c: ApplyBuff) -> list[Event]:
         "spell": c.spell,
     }
     given = {k: v for k, v in kinds.items() if v is not None}
-    require(given, "SAGA-EFF-2", "give at least one of --tech-power --attack --defense --spell")
-    require((c.tech_power or 0) >= 0, "SAGA-EFF-1", "a tech-power-up value is not negative")
+    require(
+        given,
+        "SAGA-EFF-2",
+        msg("saga.buff.none", "give at least one of --tech-power --attack --defense --spell"),
+    )
+    require(
+        (c.tech_power or 0) >= 0,
+        "SAGA-EFF-1",
+        msg("saga.buff.negative_tech_power", "a tech-power-up value is not negative"),
+    )
     landed, why = _lands(state, c)
     tech = None if c.tech is None else tech_of(state, c.tech).id  # a Japanese name: its id
     effects = unit_of(state, c.target)["effects"]
@@ -133,11 +141,20 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
     """
     unit = unit_of(state, c.name)
     turn = state.clock["turn"]
-    require(unit["hp"] > 0 and not unit["incapacitated"], "SAGA-POISON-1", f"{c.name} is down")
+    require(
+        unit["hp"] > 0 and not unit["incapacitated"],
+        "SAGA-POISON-1",
+        msg("saga.unit.down", "{unit} is down", unit=c.name),
+    )
     require(
         turn == 0 or unit["_poisoned_turn"] != turn,
         "SAGA-POISON-1",
-        f"{c.name} already took poison damage in turn {turn}",
+        msg(
+            "saga.poison.this_turn",
+            "{unit} already took poison damage in turn {turn}",
+            unit=c.name,
+            turn=turn,
+        ),
     )
     told = msg(
         "saga.hp.floor_of", "{name} has an HP floor of {floor}", name=c.name, floor=unit["hp_floor"]
@@ -178,6 +195,10 @@ def decide_release(state: State, c: ReleaseUnit) -> list[Event]:
         RuleViolation: UNKNOWN-NAME; SAGA-REL-1 when the unit is down.
     """
     unit = unit_of(state, c.name)
-    require(unit["hp"] > 0 and not unit["incapacitated"], "SAGA-REL-1", f"{c.name} is down")
+    require(
+        unit["hp"] > 0 and not unit["incapacitated"],
+        "SAGA-REL-1",
+        msg("saga.unit.down", "{unit} is down", unit=c.name),
+    )
     hit = vitals.release_damage(unit["hp_max"], unit["hp"], overdrive=c.overdrive)
     return [ReleaseDamageTaken(unit=c.name, damage=hit.value, breakdown=hit.breakdown)]

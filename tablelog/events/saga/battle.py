@@ -11,7 +11,6 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
-from tablelog.events.saga.audit import audit_lines
 
 __all__ = [
     "BattleStarted",
@@ -39,16 +38,6 @@ class BattleStarted(Event):
     levels: dict[str, int] | None = None
     season: str | None = None
 
-    def describe(self) -> str:
-        if self.seasons:
-            return "battle starts in the five-sided hall (seasons)"
-        where = f"on {self.terrain} terrain" if self.terrain else "with no terrain element"
-        return f"battle starts {where}"
-
-    def explain(self) -> list[str]:
-        """The battle's element levels (SAGA-FIVE-1); with seasons, the season too (FIVE-2)."""
-        return audit_lines(["SAGA-FIVE-1", "SAGA-FIVE-2"] if self.seasons else ["SAGA-FIVE-1"])
-
 
 @event("saga.TurnEnded", version=2, rules=("SAGA-EFF-1", "SAGA-FIVE-2", "SAGA-POISON-1"))
 @attrs.frozen
@@ -66,10 +55,6 @@ class TurnEnded(Event):
     levels: dict[str, int] | None = None
     season: str | None = None
     tech_power_lost: dict[str, int] | None = None
-
-    def describe(self) -> str:
-        after = self.turn + 1 if self.next_turn is None else self.next_turn
-        return f"turn {self.turn} ends -> turn {after}"
 
 
 @event(
@@ -99,25 +84,6 @@ class EffectApplied(Event):
     value_after: int | None = None
     reason: str = ""
 
-    def describe(self) -> str:
-        outcome = (
-            ""
-            if self.landed
-            else f" (did not land: {self.reason})"
-            if self.reason
-            else (" (did not land)")
-        )
-        source = f" with {self.tech}" if self.tech else ""
-        if self.kind == "tech_power":
-            return f"{self.by}{source}: tech-power-up {self.performance} on {self.target}"
-        return f"{self.by}{source}: {self.kind} {self.performance:+d} on {self.target}{outcome}"
-
-    def explain(self) -> list[str]:
-        """Tech-power-up: SAGA-EFF-1; a buff: whether it lands (EFF-3) and its clamp (EFF-2)."""
-        if self.kind == "tech_power":
-            return audit_lines(["SAGA-EFF-1"])
-        return audit_lines(["SAGA-EFF-2", "SAGA-EFF-3"] if self.landed else ["SAGA-EFF-3"])
-
 
 @event(
     "saga.PoisonDamageTaken",
@@ -141,10 +107,6 @@ class PoisonDamageTaken(Event):
     hp_lost: int | None = None
     draw_no: int | None = None
 
-    def describe(self) -> str:
-        waiting = " (waiting: halved)" if self.waiting else ""
-        return f"{self.unit} takes {self.damage} poison damage{waiting}"
-
 
 @event("saga.ReleaseDamageTaken", entities=("unit",), rules=("SAGA-REL-1", "SAGA-HP-3"))
 @attrs.frozen
@@ -154,9 +116,6 @@ class ReleaseDamageTaken(Event):
     unit: str
     damage: int
     breakdown: dict[str, str] = attrs.field(factory=dict)
-
-    def describe(self) -> str:
-        return f"{self.unit} releases and takes {self.damage} damage"
 
 
 @event("saga.BloodPaid", version=2, entities=("unit",), rules=("SAGA-LP-2", "SAGA-LP-4"))
@@ -177,11 +136,6 @@ class BloodPaid(Event):
     incapacitated: bool | None = None
     overdrive: bool = False
 
-    def describe(self) -> str:
-        if self.overdrive:
-            return f"{self.unit} uses {self.tech} in an overdrive: no LP paid"
-        return f"{self.unit} pays {self.lp_cost} LP for {self.tech}"
-
 
 @event("saga.UnitIncapacitated", entities=("unit",), rules=("SAGA-LP-1",))
 @attrs.frozen
@@ -190,14 +144,6 @@ class UnitIncapacitated(Event):
 
     unit: str
     lp_lost: int = 0
-
-    def describe(self) -> str:
-        lost = f", loses {self.lp_lost} LP" if self.lp_lost else ""
-        return f"{self.unit} is incapacitated{lost}"
-
-    def explain(self) -> list[str]:
-        """SAGA-LP-1 when an ally loses LP; an enemy (or untracked LP) names no rule."""
-        return audit_lines(["SAGA-LP-1"] if self.lp_lost else [])
 
 
 @event("saga.PartyWiped", version=2, rules=("SAGA-LP-3", "SAGA-LP-4"))
@@ -217,6 +163,3 @@ class PartyWiped(Event):
     out: tuple[str, ...] = ()
     levels: dict[str, int] | None = None
     season: str | None = None
-
-    def describe(self) -> str:
-        return "party wiped: retry"

@@ -11,7 +11,6 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
-from tablelog.events.saga.audit import audit_lines
 
 __all__ = ["AttackAvoided", "AttackDamageDealt", "HPHealed", "InstantDeathInflicted"]
 
@@ -57,25 +56,6 @@ class AttackDamageDealt(Event):
     hp_lost: int | None = None
     draw_no: int | None = None
 
-    def describe(self) -> str:
-        shown = (
-            " (hidden: instant death)"
-            if self.hidden
-            else (f" shown as {' + '.join(map(str, self.shown))}" if len(self.shown) > 1 else "")
-        )
-        return (
-            f"{self.actor} {self.tech} -> {self.target}: {self.damage} damage "
-            f"(process {self.process}/{self.processes}, random {float(self.random_factor):.4f})"
-            f"{shown}"
-        )
-
-    def explain(self) -> list[str]:
-        """The damage formula and the HP after it; a split display (SAGA-DISP-2) or hidden
-        damage (SAGA-DISP-3) adds its rule."""
-        ids = ["SAGA-ATK-2", "SAGA-ATK-3", "SAGA-ATK-4", "SAGA-ATK-11", "SAGA-ATK-16"]
-        ids += ["SAGA-DISP-3"] if self.hidden else ["SAGA-DISP-2"] if len(self.shown) > 1 else []
-        return audit_lines([*ids, "SAGA-HP-1"], self.breakdown)
-
 
 @event("saga.AttackAvoided", entities=("actor", "target"), rules=("SAGA-ATK-1",))
 @attrs.frozen
@@ -87,9 +67,6 @@ class AttackAvoided(Event):
     tech: str
     reason: str
 
-    def describe(self) -> str:
-        return f"{self.actor} {self.tech} -> {self.target}: no damage ({self.reason})"
-
 
 @event("saga.InstantDeathInflicted", entities=("target",), rules=("SAGA-HP-4",))
 @attrs.frozen
@@ -98,9 +75,6 @@ class InstantDeathInflicted(Event):
 
     target: str
     tech: str = ""
-
-    def describe(self) -> str:
-        return f"{self.target}: instant death"
 
 
 @event("saga.HPHealed", version=2, entities=("unit",), rules=("SAGA-HP-5",))
@@ -116,7 +90,3 @@ class HPHealed(Event):
     amount: int
     kind: str = "drain"
     healed: int | None = None
-
-    def describe(self) -> str:
-        how = "full heal" if self.kind == "full" else self.kind
-        return f"{self.unit} heals {self.amount} HP ({how})"

@@ -11,7 +11,6 @@ from fractions import Fraction
 import attrs
 
 from tablelog.events.core import Event, event
-from tablelog.events.saga.audit import audit_lines
 
 __all__ = ["TechDefined", "Trait", "UnitAdded", "UnitSheet"]
 
@@ -68,20 +67,6 @@ class UnitAdded(Event):
     sheet: UnitSheet
     hp_floor: int | None = None
 
-    def describe(self) -> str:
-        s = self.sheet
-        lp = f", LP {s.lp_max}" if s.lp_max is not None else ""
-        rank = f", battle rank {s.battle_rank}" if s.battle_rank is not None else ""
-        return f"{self.name} ({s.side}, HP {s.hp}/{s.hp_max}{lp}{rank})"
-
-    def explain(self) -> list[str]:
-        """A battle rank's stats (SAGA-ATK-5), an enemy's HP floor (SAGA-HP-1); else none."""
-        s = self.sheet
-        return audit_lines(
-            (["SAGA-ATK-5"] if s.battle_rank is not None else [])
-            + (["SAGA-HP-1"] if s.hp_floor_rate else [])
-        )
-
 
 @event("saga.TechDefined")
 @attrs.frozen
@@ -101,13 +86,3 @@ class TechDefined(Event):
     target: str = "single"
     lp_cost: int = 0
     flags: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        attrs_text = "/".join(self.attributes) or "no attribute"
-        lp = f", Blood {self.lp_cost} LP" if self.lp_cost else ""
-        count = max(self.attack_count, 1)
-        processes = f"{count} attack process" + ("" if count == 1 else "es")
-        return (
-            f"{self.id}: {self.weapon_type}, power {self.power}, {processes}, "
-            f"{attrs_text}, random width {self.random_width}%{lp}"
-        )

@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Literal, TypedDict, cast
 
 from tablelog.projections.core import State
-from tablelog.rules.core import RuleViolation
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import msg
 
 __all__ = [
     "EFFECT_KINDS",
@@ -112,5 +113,7 @@ def unit_of(state: State, name: str, rule: str = "UNKNOWN-NAME") -> Unit:
     """
     unit = units(state).get(name)
     if unit is None:
-        raise RuleViolation(rule, f"no unit named {name!r}")
+        raise RuleViolation(
+            rule, msg("saga.unit.none", "no unit named {name!r}", name=name), Unknown("name", name)
+        )
     return unit

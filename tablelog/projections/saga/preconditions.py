@@ -28,6 +28,7 @@ from tablelog.events.saga import (
 from tablelog.projections.core import RuleViolation, State, precondition, require
 from tablelog.projections.saga.entities import Unit, effect_kind, unit_of
 from tablelog.projections.saga.units import vitals_told
+from tablelog.rules.saga.text import tech, term
 from tablelog.text import Msg, msg
 
 __all__: list[str] = []
@@ -35,16 +36,29 @@ __all__: list[str] = []
 
 @precondition(UnitAdded)
 def _can_add(state: State, e: UnitAdded) -> None:
-    require(e.name not in state.characters, "CORE-NAME", f"a unit named {e.name!r} exists")
+    require(
+        e.name not in state.characters,
+        "CORE-NAME",
+        msg("saga.unit.exists", "a unit named {name!r} exists", name=e.name),
+    )
 
 
 @precondition(TurnEnded)
 def _can_end_turn(state: State, e: TurnEnded) -> None:
-    require(state.extra["battle"] is not None, "SAGA-FIVE-2", "no battle has started")
+    require(
+        state.extra["battle"] is not None,
+        "SAGA-FIVE-2",
+        msg("saga.battle.none", "no battle has started"),
+    )
     require(
         state.clock["turn"] == e.turn,
         "SAGA-FIVE-2",
-        f"the turn is {state.clock['turn']}, not {e.turn}",
+        msg(
+            "saga.turn.not_now",
+            "the turn is {now}, not {turn}",
+            now=state.clock["turn"],
+            turn=e.turn,
+        ),
     )
 
 
@@ -54,14 +68,22 @@ def _can_apply(state: State, e: EffectApplied) -> None:
     unit_of(state, e.by)
     kind = effect_kind(e.kind)
     if kind is None:
-        raise RuleViolation("SAGA-EFF-2", f"unknown effect {e.kind!r}")
+        raise RuleViolation(
+            "SAGA-EFF-2", msg("saga.effect.unknown", "unknown effect {kind!r}", kind=e.kind)
+        )
     if e.landed and kind != "tech_power" and e.value_before is not None:
         now = unit["effects"][kind]
         require(
             now == e.value_before,
             "SAGA-EFF-2",
-            f"{e.target}'s {e.kind} effect value is {now}; the buff was decided on "
-            f"{e.value_before}",
+            msg(
+                "saga.effect.decided_on",
+                "{target}'s {kind} effect value is {now}; the buff was decided on {before}",
+                target=e.target,
+                kind=term("effect", e.kind),
+                now=now,
+                before=e.value_before,
+            ),
         )
 
 
@@ -90,9 +112,13 @@ def _hp_stays_above_floor(unit: Unit, name: str, lost: int, what: Msg) -> None:
 def _can_hit(state: State, e: AttackDamageDealt) -> None:
     unit_of(state, e.actor)
     target = unit_of(state, e.target)
-    require(0 <= e.damage <= 9999, "SAGA-ATK-2", f"attack damage {e.damage} is outside 0..9999")
+    require(
+        0 <= e.damage <= 9999,
+        "SAGA-ATK-2",
+        msg("saga.hit.damage_range", "attack damage {damage} is outside 0..9999", damage=e.damage),
+    )
     if e.hp_lost is not None:
-        what = msg("saga.hit.whose", "{actor}'s {tech}", actor=e.actor, tech=e.tech)
+        what = msg("saga.hit.whose", "{actor}'s {tech}", actor=e.actor, tech=tech(e.tech))
         _hp_stays_above_floor(target, e.target, e.hp_lost, what)
 
 
@@ -110,7 +136,11 @@ def _can_kill(state: State, e: InstantDeathInflicted) -> None:
 @precondition(HPHealed)
 def _can_heal(state: State, e: HPHealed) -> None:
     unit = unit_of(state, e.unit)
-    require(not unit["incapacitated"], "SAGA-HP-5", f"{e.unit} is incapacitated")
+    require(
+        not unit["incapacitated"],
+        "SAGA-HP-5",
+        msg("saga.unit.incapacitated", "{unit} is incapacitated", unit=e.unit),
+    )
     if e.healed is not None:
         told = msg(
             "saga.hp.of_max",
@@ -138,9 +168,18 @@ def _can_poison(state: State, e: PoisonDamageTaken) -> None:
     require(
         unit["_poisoned_turn"] != turn or turn == 0,
         "SAGA-POISON-1",
-        f"{e.unit} already took poison damage in turn {turn}",
+        msg(
+            "saga.poison.this_turn",
+            "{unit} already took poison damage in turn {turn}",
+            unit=e.unit,
+            turn=turn,
+        ),
     )
-    require(unit["hp_floor"] == 0, "SAGA-HP-2", f"{e.unit} has an HP floor: immune to poison")
+    require(
+        unit["hp_floor"] == 0,
+        "SAGA-HP-2",
+        msg("saga.poison.has_floor", "{unit} has an HP floor: immune to poison", unit=e.unit),
+    )
     if e.hp_lost is not None:
         told = msg("saga.hp.has", "{name} has {hp} HP", name=e.unit, hp=unit["hp"])
         require(
@@ -177,7 +216,9 @@ def _can_pay(state: State, e: BloodPaid) -> None:
     unit = unit_of(state, e.unit)
     lp = unit["lp"]
     if lp is None or lp <= 0:
-        raise RuleViolation("SAGA-LP-2", f"{e.unit} has no LP to pay")
+        raise RuleViolation(
+            "SAGA-LP-2", msg("saga.blood.no_lp", "{unit} has no LP to pay", unit=e.unit)
+        )
     if e.lp_lost is not None:
         told = msg("saga.lp.has", "{name} has {lp} LP", name=e.unit, lp=lp)
         require(
@@ -186,7 +227,7 @@ def _can_pay(state: State, e: BloodPaid) -> None:
             msg(
                 "saga.blood.over_lp",
                 "{tech} takes {lost} LP; {told}",
-                tech=e.tech,
+                tech=tech(e.tech),
                 lost=e.lp_lost,
                 told=vitals_told(unit, e.unit, told),
             ),
@@ -202,9 +243,17 @@ def _can_fall(state: State, e: UnitIncapacitated) -> None:
         "SAGA-LP-1",
         msg("saga.fall.not_zero", "{told}, not 0", told=vitals_told(unit, e.unit, told)),
     )
-    require(not unit["incapacitated"], "SAGA-LP-1", f"{e.unit} is already incapacitated")
+    require(
+        not unit["incapacitated"],
+        "SAGA-LP-1",
+        msg("saga.fall.already", "{unit} is already incapacitated", unit=e.unit),
+    )
     if e.lp_lost:
-        require(unit["lp"] is not None, "SAGA-LP-1", f"{e.unit} has no LP")
+        require(
+            unit["lp"] is not None,
+            "SAGA-LP-1",
+            msg("saga.fall.no_lp", "{unit} has no LP", unit=e.unit),
+        )
 
 
 @precondition(PartyWiped)
@@ -215,6 +264,14 @@ def _can_wipe(state: State, e: PartyWiped) -> None:
         require(
             (unit["lp"], unit["lp_damage_effect"]) == (lp, effect),
             "SAGA-LP-3",
-            f"the wipe was decided with {name} at {lp} LP (LP-damage effect {effect}); "
-            f"{name} has {unit['lp']} LP (LP-damage effect {unit['lp_damage_effect']})",
+            msg(
+                "saga.wipe.decided_on",
+                "the wipe was decided with {name} at {lp} LP (LP-damage effect {effect}); "
+                "{name} has {now} LP (LP-damage effect {now_effect})",
+                name=name,
+                lp=lp,
+                effect=effect,
+                now=unit["lp"],
+                now_effect=unit["lp_damage_effect"],
+            ),
         )

@@ -17,3 +17,4 @@ from tablelog.rules.fate.targets import *  # noqa: F403
 from tablelog.rules.fate.text import *  # noqa: F403
 from tablelog.rules.fate.unique import *  # noqa: F403
 from tablelog.rules.fate.upkeep import *  # noqa: F403
+from tablelog.rules.fate.words import *  # noqa: F403

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, Unknown, require
 from tablelog.rules.fate.grades import KINDS
 from tablelog.rules.fate.text import count, listing
 from tablelog.text import Msg, Term, msg
@@ -71,6 +71,7 @@ def check_kind(kind: str, rule_id: str = "FATE-CAST-1", what: Msg | str | None =
                 kind=kind,
                 kinds=kinds_listing(KINDS, "or"),
             ),
+            Unknown("magic kind", kind),
         )
     return kind
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from tablelog.rules.core import require
+from tablelog.rules.core import Unknown, require
 from tablelog.rules.fate.casting import check_kind, kind_term, kinds_listing
 from tablelog.rules.fate.grades import KINDS, Grade
 from tablelog.rules.fate.text import count, listing, shown
+from tablelog.rules.fate.words import typed_key
 from tablelog.text import Msg, Term, msg
 
 __all__ = [
@@ -60,14 +61,15 @@ CREST_CAST_HP = 1
 
 
 def normalize_attribute(name: str) -> str:
-    """Return the English attribute name for ``name`` (Korean letters accepted).
+    """Return the English attribute name for ``name`` (its Japanese and Korean words accepted:
+    地 火, 지 화, 화 속성 …).
 
     Raises:
         RuleViolation: FATE-CC-7 if the name is no attribute.
 
     Source: 코드 캐스트 1.1 3)①; FATE-CC-7, FATE-CC-8.
     """
-    key = ATTRIBUTE_ALIASES.get(name, name.lower())
+    key = typed_key("attribute", ATTRIBUTE_ALIASES.get(name, name))
     require(
         key in ELEMENTS or key in SPECIAL,
         "FATE-CC-7",
@@ -77,6 +79,7 @@ def normalize_attribute(name: str) -> str:
             " or 지 수 화 풍 공 허 무)",
             name=name,
         ),
+        Unknown("magic attribute", name),
     )
     return key
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, Unknown, require
 from tablelog.rules.fate.grades import Grade, parse_grade
 from tablelog.rules.fate.mods import NPMods, parse_mods
 from tablelog.rules.fate.text import article, count, listing
@@ -101,11 +101,13 @@ def check_np_words(np_type: str, form: str = "attack", release: str = "true-name
             np_type=np_type,
             types=listing((type_term(t) for t in NP_TYPES), "or"),
         ),
+        Unknown("np type", np_type),
     )
     require(
         form in ("attack", "defense"),
         "FATE-NP-3",
         msg("fate.np.unknown_form", "unknown form {form} (attack or defense)", form=form),
+        Unknown("np form", form),
     )
     require(
         release in ("true-name", "always"),
@@ -115,6 +117,7 @@ def check_np_words(np_type: str, form: str = "attack", release: str = "true-name
             "unknown release kind {release} (true-name or always)",
             release=release,
         ),
+        Unknown("np release", release),
     )
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import attrs
 
-from tablelog.rules.core import require
+from tablelog.rules import glossary
+from tablelog.rules.core import Unknown, require
 from tablelog.text import Listed, Term, msg
 
 __all__ = [
@@ -15,12 +16,14 @@ __all__ = [
     "QUALITIES",
     "DESIGNS",
     "NAMES_JA",
+    "TABLES",
     "Rarity",
     "rarity",
     "procurement_time_dice",
     "gear_active",
     "resolve_row",
     "row_value",
+    "row_words",
 ]
 
 MATERIALS: dict[str, int] = {
@@ -88,17 +91,39 @@ class Rarity:
         return self.total if self.check_needed else 0
 
 
-def resolve_row(table: dict[str, int], key: str) -> str:
-    """Return the row id that ``key`` names in ``table``: the id itself or its Japanese name.
+TABLES: dict[str, dict[str, int]] = {"material": MATERIALS, "quality": QUALITIES, "design": DESIGNS}
+"""What each table of the rarity table is -> its rows (the glossary's ``magicpunk.<what>``)."""
 
-    ``resolve_row(MATERIALS, "魔殻")`` -> ``"magic-shell"``; an unknown key comes back as given.
 
-    Source: magicpunk-optional-rules.ja.txt, 希少度決定表.
+def resolve_row(table: dict[str, int], key: str, what: str | None = None) -> str:
+    """Return the row id that ``key`` names in ``table``: the id itself or its name in any
+    language (the seed's Japanese, the glossary's Korean and English; compared in NFKC and
+    without case, so ``ＳＴＥＥＬ`` is ``steel``).
+
+    ``resolve_row(MATERIALS, "魔殻")`` and ``resolve_row(MATERIALS, "마각")`` ->
+    ``"magic-shell"``; an unknown key comes back as given.
+
+    Args:
+        what: Which table (``material``, ``quality``, ``design``); None: the one ``table`` is.
+
+    Source: magicpunk-optional-rules.ja.txt, 希少度決定表; the glossary
+    (tablelog/rules/data/glossary/magicpunk.toml) for the Korean names.
     """
     if key in table:
         return key
+    kinds = [what] if what is not None else [w for w, rows in TABLES.items() if rows is table]
+    for kind in kinds:
+        found = glossary.key_of(f"magicpunk.{kind}", key)
+        if found is not None and found in table:
+            return found
     by_ja = {NAMES_JA[row]: row for row in table if row in NAMES_JA}
     return by_ja.get(key.strip(), key)
+
+
+def row_words(what: str) -> list[str]:
+    """Return every word a row of table ``what`` goes by (its ids, then its names in every
+    language): the words "did you mean" suggests from (the declaration's ``vocabulary``)."""
+    return list(dict.fromkeys([*TABLES[what], *glossary.words_of(f"magicpunk.{what}")]))
 
 
 _ROWS = {
@@ -110,18 +135,19 @@ _ROWS = {
 
 
 def row_value(table: dict[str, int], key: str, what: str) -> int:
-    """Return the rarity a row of ``table`` adds (``key``: its id or Japanese name).
+    """Return the rarity a row of ``table`` adds (``key``: its id or its name in any language).
 
     Args:
         what: Which table: ``material``, ``quality`` or ``design`` (its rows are the terms
             ``magicpunk.<what>``).
 
     Raises:
-        RuleViolation: MP-PROC-2 naming ``what`` and the rows for a key the table lacks.
+        RuleViolation: MP-PROC-2 naming ``what`` and the rows for a key the table lacks (its
+            ``unknown`` is the word given, of kind ``what``: "did you mean" suggests rows).
 
     Source: magicpunk-optional-rules.ja.txt, 希少度決定表; MP-PROC-2.
     """
-    key = resolve_row(table, key)
+    key = resolve_row(table, key, what if what in TABLES else None)
     require(
         key in table,
         "MP-PROC-2",
@@ -132,6 +158,7 @@ def row_value(table: dict[str, int], key: str, what: str) -> int:
             key=key,
             rows=Listed(tuple(Term(f"magicpunk.{what}", row) for row in table), "comma"),
         ),
+        Unknown(what, key),
     )
     return table[key]
 
@@ -147,8 +174,8 @@ def rarity(
     """Return the rarity of an item from the rarity table.
 
     Args:
-        material: Material part (a key of :data:`MATERIALS`, or its Japanese name; so are
-            quality and design).
+        material: Material part (a key of :data:`MATERIALS`, or its name in any language; so
+            are quality and design).
         quality: poor, standard, fine, masterwork or legendary.
         design: none, signed, beautiful or gorgeous.
         gear_price: Total price of the Ma-GEAR parts in Mj (0 if none).

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tablelog.rules.core import require
+from tablelog.rules import glossary
+from tablelog.rules.core import Unknown, require
 from tablelog.rules.magicpunk.text import abilities as abilities_text
 from tablelog.rules.magicpunk.text import skills as skills_text
 from tablelog.text import Listed, Term, msg
@@ -23,6 +24,8 @@ __all__ = [
     "MJ_PER_POINT",
     "SKILL_RANKS",
     "skill_rank",
+    "rank_words",
+    "ability_key",
     "acquisitions",
     "check_conversions",
     "check_abilities",
@@ -43,13 +46,16 @@ SKILL_RANKS: dict[str, int] = {"novice": 1, "expert": 2, "master": 3}
 
 
 def skill_rank(text: str) -> str:
-    """Return the rank name for ``novice``/``expert``/``master`` or 1/2/3.
+    """Return the rank name for ``novice``/``expert``/``master``, 1/2/3, or the rank's name in
+    Japanese or Korean (ノーヴィス, 엑스퍼트: the glossary's ``magicpunk.rank``).
 
     Raises:
-        RuleViolation: MP-REBUILD-5 for any other rank.
+        RuleViolation: MP-REBUILD-5 for any other rank (its ``unknown``, of kind
+            ``skill rank``, makes "did you mean" suggest ranks).
     """
     by_number = {str(v): k for k, v in SKILL_RANKS.items()}
-    rank = by_number.get(text.strip(), text.strip().lower())
+    rank = by_number.get(text.strip()) or glossary.key_of("magicpunk.rank", text)
+    rank = rank or text.strip().lower()
     require(
         rank in SKILL_RANKS,
         "MP-REBUILD-5",
@@ -58,8 +64,21 @@ def skill_rank(text: str) -> str:
             "unknown skill rank {text!r} (novice, expert, master or 1-3)",
             text=text,
         ),
+        Unknown("skill rank", text),
     )
     return rank
+
+
+def rank_words() -> list[str]:
+    """Return every word a skill rank goes by (ids, then names in every language)."""
+    return list(dict.fromkeys([*SKILL_RANKS, *glossary.words_of("magicpunk.rank")]))
+
+
+def ability_key(text: str) -> str:
+    """Return the ability ``text`` names: its id (``body``) or its name in any language (身体,
+    【身体】, 신체); any other text comes back as given (``--immature`` keys)."""
+    bare = text.strip().strip("【】")
+    return glossary.key_of("magicpunk.ability", bare) or text
 
 
 def acquisitions(skills: Mapping[str, str]) -> int:

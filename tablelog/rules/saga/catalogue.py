@@ -4,7 +4,8 @@ Read once from the packaged CSV files (``tablelog/rules/data/saga_*.csv``) with
 :mod:`importlib.resources`; nothing here touches any other file.
 
 Source: saga-eb-damage.ja.txt (データ ＞ 技・術の基本性能 / バトルランク / 技・術のダメージ分割);
-the catalogue columns are described in docs/saga.md.
+the catalogue columns are described in docs/saga.md. A tech is found by its id or by any of its
+names (the catalogue's Japanese one, the glossary's in any language: :func:`resolve_tech`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import unicodedata
 from fractions import Fraction
 from importlib import resources
 
 import attrs
 
-from tablelog.rules.core import RuleViolation
+from tablelog.rules import glossary
+from tablelog.rules.core import RuleViolation, Unknown
+from tablelog.text import Listed, msg
 
 __all__ = [
     "ABILITIES",
@@ -115,33 +119,55 @@ def tech_ids() -> list[str]:
 
 
 @functools.cache
-def _ids_by_name_ja() -> dict[str, tuple[str, ...]]:
+def _ids_by_word() -> dict[str, tuple[str, ...]]:
+    """Every word a catalogue tech goes by (its Japanese name, its glossary words in any
+    language), folded as the glossary folds them, -> the ids it names (several for the five
+    Japanese names two techs share, and for their Korean words)."""
     found: dict[str, list[str]] = {}
-    for row in _tech_rows().values():
-        found.setdefault(row["name_ja"], []).append(row["id"])
-    return {name: tuple(ids) for name, ids in found.items() if name}
+    rows = _tech_rows()
+    words: dict[str, list[object]] = {i: [row["name_ja"]] for i, row in rows.items()}
+    for key, entry in glossary.entries("saga.tech").items():
+        if key in words:
+            words[key] += [entry.get(lang) for lang in glossary.LANGUAGES]
+    for tech_id, names in words.items():
+        for name in names:
+            if isinstance(name, str) and name:
+                ids = found.setdefault(_folded(name), [])
+                if tech_id not in ids:
+                    ids.append(tech_id)
+    return {word: tuple(ids) for word, ids in found.items()}
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
 def resolve_tech(name: str) -> str | None:
-    """Return the catalogue id a tech id or Japanese name (``"強撃"`` -> ``"kyou-geki"``) names.
+    """Return the catalogue id a tech id or name names: its Japanese name (``"強撃"`` ->
+    ``"kyou-geki"``) or its glossary word in any language (``"강격"``).
 
     Returns:
-        The id, or None when neither an id nor a Japanese name of the catalogue matches.
+        The id, or None when neither an id nor a name of the catalogue matches.
 
     Raises:
-        RuleViolation: UNKNOWN-NAME when the Japanese name belongs to several techs (five do,
-            e.g. 流し斬り): the message names their ids.
+        RuleViolation: UNKNOWN-NAME when the name belongs to several techs (five Japanese names
+            do, e.g. 流し斬り, and so do their Korean words): the message names their ids.
 
-    Source: data/saga_techs.csv (``name_ja`` column).
+    Source: data/saga_techs.csv (``name_ja`` column); data/glossary/saga.toml (``[tech]``).
     """
     if name in _tech_rows():
         return name
-    import unicodedata
-
-    ids = _ids_by_name_ja().get(unicodedata.normalize("NFC", name.strip()), ())
+    ids = _ids_by_word().get(_folded(name), ())
     if len(ids) > 1:
         raise RuleViolation(
-            "UNKNOWN-NAME", f"{name} names {len(ids)} techs ({', '.join(ids)}): give the id"
+            "UNKNOWN-NAME",
+            msg(
+                "saga.tech.ambiguous",
+                "{name} names {n} techs ({ids}): give the id",
+                name=name,
+                n=len(ids),
+                ids=Listed(ids, "comma"),
+            ),
         )
     return ids[0] if ids else None
 
@@ -150,7 +176,7 @@ def tech_row(tech_id: str) -> dict[str, str]:
     """Return a catalogue tech's row as the CSV holds it (every column, as text).
 
     Args:
-        tech_id: A catalogue id or a Japanese name (see :func:`resolve_tech`).
+        tech_id: A catalogue id or a tech's name in any language (see :func:`resolve_tech`).
 
     Raises:
         RuleViolation: UNKNOWN-NAME for a tech the catalogue does not have.
@@ -161,7 +187,11 @@ def tech_row(tech_id: str) -> dict[str, str]:
 def _row(tech_id: str) -> dict[str, str]:
     found = resolve_tech(tech_id)
     if found is None:
-        raise RuleViolation("UNKNOWN-NAME", f"unknown tech {tech_id!r} (not in the catalogue)")
+        raise RuleViolation(
+            "UNKNOWN-NAME",
+            msg("saga.tech.unknown", "unknown tech {tech!r} (not in the catalogue)", tech=tech_id),
+            Unknown("tech", tech_id),
+        )
     return _tech_rows()[found]
 
 
@@ -169,7 +199,7 @@ def tech(tech_id: str, rank: int = 1) -> Tech:
     """Return a catalogue tech at a rank.
 
     Args:
-        tech_id: The catalogue id (e.g. ``"kiri-harai"``) or its Japanese name (``"斬り払い"``).
+        tech_id: The catalogue id (``"kiri-harai"``) or a name (``"斬り払い"``, ``"베어내기"``).
         rank: 1-5; picks ``power_r<rank>``.
 
     Returns:
@@ -182,7 +212,10 @@ def tech(tech_id: str, rank: int = 1) -> Tech:
     """
     row = _row(tech_id)
     if not 1 <= rank <= 5:
-        raise RuleViolation("SAGA-ATK-6", f"tech rank must be 1-5, got {rank}")
+        raise RuleViolation(
+            "SAGA-ATK-6",
+            msg("saga.tech.rank_range", "tech rank must be 1-5, got {rank}", rank=rank),
+        )
     return Tech(
         id=row["id"],
         power=int(row[f"power_r{rank}"]),
@@ -226,7 +259,10 @@ def battle_rank(rank: int) -> BattleRank:
     """
     found = _ranks().get(rank)
     if found is None:
-        raise RuleViolation("SAGA-ATK-5", f"battle rank must be 1-250, got {rank}")
+        raise RuleViolation(
+            "SAGA-ATK-5",
+            msg("saga.battle_rank.range", "battle rank must be 1-250, got {rank}", rank=rank),
+        )
     return found
 
 

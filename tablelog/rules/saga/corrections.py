@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.figures import Figure, Number, num_text
+from tablelog.text import msg
 
 __all__ = [
     "action_correction",
@@ -181,10 +182,19 @@ def random_factor(
     if roll is not None:
         if not lo <= Fraction(roll) <= hi:
             raise RuleViolation(
-                "SAGA-ATK-16", f"roll {num_text(roll)} lies outside {num_text(lo)}..{num_text(hi)}"
+                "SAGA-ATK-16",
+                msg(
+                    "saga.roll.outside",
+                    "roll {roll} lies outside {low}..{high}",
+                    roll=num_text(roll),
+                    low=num_text(lo),
+                    high=num_text(hi),
+                ),
             )
         return Fraction(roll)
     if draw is None:
-        raise RuleViolation("SAGA-ATK-16", "a random correction needs a draw or a roll")
+        raise RuleViolation(
+            "SAGA-ATK-16", msg("saga.roll.no_draw", "a random correction needs a draw or a roll")
+        )
     steps = int((hi - lo) * 10000) + 1
     return lo + Fraction(int(draw * steps), 10000)

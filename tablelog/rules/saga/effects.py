@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.catalogue import Tech
 from tablelog.rules.saga.figures import Figure
+from tablelog.text import msg
 
 __all__ = [
     "BUFF_KINDS",
@@ -112,7 +113,9 @@ def trait_values(
     for trait in traits:
         kind = str(trait["kind"])
         if kind not in TRAIT_KINDS:
-            raise RuleViolation("SAGA-EFF-4", f"unknown trait kind {kind!r}")
+            raise RuleViolation(
+                "SAGA-EFF-4", msg("saga.trait.unknown", "unknown trait kind {kind!r}", kind=kind)
+            )
         if trait_applies(trait, tech, effective):
             values[TRAIT_KINDS[kind]] += int(trait["value"])  # type: ignore[call-overload]
             used.append(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.catalogue import ELEMENTS
 from tablelog.rules.saga.figures import Figure
+from tablelog.text import Msg, msg
 
 __all__ = [
     "MAX_DISPLAYED_TURN",
@@ -16,7 +17,22 @@ __all__ = [
     "battle_levels",
     "next_displayed_turn",
     "season_for_turn",
+    "TERRAIN_OR_SEASONS",
+    "unknown_terrain",
 ]
+
+TERRAIN_OR_SEASONS = msg(
+    "saga.battle.terrain_or_seasons", "a battle has a terrain or seasons, not both"
+)
+"""SAGA-FIVE-1's refusal of a battle given both a terrain and seasons."""
+
+
+def unknown_terrain(terrain: str | None) -> Msg:
+    """Return SAGA-FIVE-1's refusal of a terrain that is no element."""
+    return msg(
+        "saga.battle.unknown_terrain", "unknown terrain element {terrain!r}", terrain=terrain
+    )
+
 
 #: The highest displayed turn (「表示ターンの最大値は99です」).
 MAX_DISPLAYED_TURN = 99
@@ -62,7 +78,10 @@ def season_for_turn(turn: int) -> str:
     Source: saga-eb-damage.ja.txt, 表示ターン下1桁と季節; SAGA-FIVE-2.
     """
     if turn < 1:
-        raise RuleViolation("SAGA-FIVE-2", f"displayed turns start at 1, got {turn}")
+        raise RuleViolation(
+            "SAGA-FIVE-2",
+            msg("saga.turn.starts_at_1", "displayed turns start at 1, got {turn}", turn=turn),
+        )
     return "winter" if turn >= MAX_DISPLAYED_TURN else _BY_DIGIT[turn % 10]
 
 
@@ -89,12 +108,12 @@ def battle_levels(terrain: str | None = None, *, seasons: bool = False, turn: in
     Source: saga-eb-damage.ja.txt, バトルの五行レベル; SAGA-FIVE-1.
     """
     if seasons and terrain is not None:
-        raise RuleViolation("SAGA-FIVE-1", "a battle has a terrain or seasons, not both")
+        raise RuleViolation("SAGA-FIVE-1", TERRAIN_OR_SEASONS)
     if seasons:
         season = season_for_turn(turn)
         return Figure(dict(zip(ELEMENTS, SEASONS[season], strict=True)), {"season": season})
     if terrain is None:
         return Figure(dict.fromkeys(ELEMENTS, 0), {"terrain": "none"})
     if terrain not in TERRAIN_LEVELS:
-        raise RuleViolation("SAGA-FIVE-1", f"unknown terrain element {terrain!r}")
+        raise RuleViolation("SAGA-FIVE-1", unknown_terrain(terrain))
     return Figure(dict(zip(ELEMENTS, TERRAIN_LEVELS[terrain], strict=True)), {"terrain": terrain})

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.figures import Figure, Number, num_text
+from tablelog.text import Msg, msg
 
 __all__ = [
     "ARMED_TYPES",
@@ -55,7 +56,10 @@ def bonus_group(weapon_type: str, *, enemy_actor: bool = False, as_spell: bool =
         return "skill"
     if weapon_type == "inherited":
         return "inherited"
-    raise RuleViolation("SAGA-ATK-5", f"unknown weapon type {weapon_type!r}")
+    raise RuleViolation(
+        "SAGA-ATK-5",
+        msg("saga.weapon_type.unknown", "unknown weapon type {name!r}", name=weapon_type),
+    )
 
 
 def average_weapon_power(first: int, second: int) -> int:
@@ -74,10 +78,17 @@ def average_slv(sword_slv: Number, gun_slv: Number) -> Fraction:
     return Fraction(sword_slv + gun_slv) / 2
 
 
-def _need(value: Number | None, what: str) -> Number:
+def _need(value: Number | None, what: Msg) -> Number:
     if value is None:
-        raise RuleViolation("SAGA-ATK-5", f"{what} is needed for this tech's base power")
+        raise RuleViolation(
+            "SAGA-ATK-5",
+            msg("saga.power.base_needs", "{what} is needed for this tech's base power", what=what),
+        )
     return value
+
+
+_WEAPON_POWER = msg("saga.what.the_weapon_power", "the weapon power")
+_THE_SLV = msg("saga.what.the_slv", "the SLv")
 
 
 def base_power(
@@ -102,10 +113,10 @@ def base_power(
     wp_bonus: Fraction = Fraction(0)
     wt_bonus: Fraction = Fraction(0)
     if group == "armed":
-        wp_bonus = _need(weapon_power, "the weapon power") * 3 * _C
-        wt_bonus = _need(slv, "the SLv") * 2 * _C
+        wp_bonus = _need(weapon_power, _WEAPON_POWER) * 3 * _C
+        wt_bonus = _need(slv, _THE_SLV) * 2 * _C
     elif group == "skill":
-        wt_bonus = (_need(slv, "the SLv") + 5) * 5 * _C
+        wt_bonus = (_need(slv, _THE_SLV) + 5) * 5 * _C
     ab_bonus = Fraction(ability) * _C if ability is not None else Fraction(0)
     value = 20 * (1 + wp_bonus + wt_bonus + ab_bonus)
     return Figure(
@@ -158,7 +169,10 @@ def slv_multiplier(slv: Number | None, *, inherited: bool = False) -> Figure:
     if inherited:
         return Figure(Fraction(1), {"slv_multiplier": "1"})
     if slv is None:
-        raise RuleViolation("SAGA-ATK-7", "the SLv is needed for this tech's SLv multiplier")
+        raise RuleViolation(
+            "SAGA-ATK-7",
+            msg("saga.power.slv_needed", "the SLv is needed for this tech's SLv multiplier"),
+        )
     value = 1 + Fraction(slv) / 30
     return Figure(value, {"slv_multiplier": num_text(value)})
 

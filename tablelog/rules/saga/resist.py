@@ -12,6 +12,8 @@ from fractions import Fraction
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.figures import Figure, Number, num_text
+from tablelog.rules.saga.text import term
+from tablelog.text import msg
 
 __all__ = [
     "base_attack_damage",
@@ -57,11 +59,21 @@ def effective_attribute(
         if attr == "none":
             continue
         if attr not in resistances:
-            raise RuleViolation("SAGA-ATK-8", f"the target's {attr} resistance is needed")
+            raise RuleViolation(
+                "SAGA-ATK-8",
+                msg(
+                    "saga.resist.needed",
+                    "the target's {attribute} resistance is needed",
+                    attribute=term("attribute", attr),
+                ),
+            )
         if best is None or resistances[attr] < best[1]:
             best = (attr, resistances[attr])
     if best is None:
-        raise RuleViolation("SAGA-ATK-8", "an attributeless tech has no effective attribute")
+        raise RuleViolation(
+            "SAGA-ATK-8",
+            msg("saga.resist.attributeless", "an attributeless tech has no effective attribute"),
+        )
     return best
 
 

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from tablelog.rules.core import RuleViolation
 from tablelog.rules.saga.figures import Figure, Number, num_text
+from tablelog.text import msg, msgn
 
 __all__ = [
     "POISON_RANDOM_RANGE",
@@ -42,7 +43,10 @@ def poison_base(max_hp: int, *, enemy: bool = False, intrinsic_hp: int | None = 
     if not enemy:
         value = Fraction(max_hp * 3, 10)
     elif not intrinsic_hp or intrinsic_hp <= 0:
-        raise RuleViolation("SAGA-POISON-2", "an enemy's poison damage needs its intrinsic HP")
+        raise RuleViolation(
+            "SAGA-POISON-2",
+            msg("saga.poison.no_intrinsic_hp", "an enemy's poison damage needs its intrinsic HP"),
+        )
     else:
         value = Fraction(max_hp * 100, intrinsic_hp) * Fraction(3, 10)
     return Figure(value, {"base_poison_damage": num_text(value)})
@@ -60,11 +64,19 @@ def poison_random(*, draw: Fraction | None = None, roll: Number | None = None) -
     if roll is not None:
         if not lo <= Fraction(roll) <= hi:
             raise RuleViolation(
-                "SAGA-POISON-2", f"poison roll {num_text(roll)} lies outside 0.95..1.05"
+                "SAGA-POISON-2",
+                msg(
+                    "saga.poison.roll_outside",
+                    "poison roll {roll} lies outside 0.95..1.05",
+                    roll=num_text(roll),
+                ),
             )
         return Fraction(roll)
     if draw is None:
-        raise RuleViolation("SAGA-POISON-2", "a poison random correction needs a draw or a roll")
+        raise RuleViolation(
+            "SAGA-POISON-2",
+            msg("saga.poison.no_draw", "a poison random correction needs a draw or a roll"),
+        )
     return lo + Fraction(int(draw * 1001), 10000)
 
 
@@ -113,7 +125,12 @@ def check_floor_rate(rate: Number) -> Number:
     """
     if not 0 <= rate <= 100:
         raise RuleViolation(
-            "SAGA-HP-1", f"the HP floor rate is a percentage from 0 to 100, got {num_text(rate)}"
+            "SAGA-HP-1",
+            msg(
+                "saga.hp.floor_rate_range",
+                "the HP floor rate is a percentage from 0 to 100, got {rate}",
+                rate=num_text(rate),
+            ),
         )
     return rate
 
@@ -179,9 +196,15 @@ def lp_after_blood(
     「ブラッド技の使用後」); SAGA-LP-2, SAGA-LP-4.
     """
     if cost >= lp and not confused:
-        remain = "remains" if lp == 1 else "remain"
         raise RuleViolation(
-            "SAGA-LP-2", f"the Blood tech costs {cost} LP and only {lp} LP {remain}"
+            "SAGA-LP-2",
+            msgn(
+                "saga.blood.cost_over_lp",
+                "the Blood tech costs {cost} LP and only {n} LP remains",
+                "the Blood tech costs {cost} LP and only {n} LP remain",
+                lp,
+                cost=cost,
+            ),
         )
     after = lp if overdrive else max(lp - cost, 0)
     effect = lp_effect if after == 0 else lp_effect + cost

@@ -37,6 +37,7 @@ from tablelog.events.saga import (
     UnitIncapacitated,
     UnitSheet,
 )
+from tablelog.lang import ENGLISH
 from tablelog.projections.core import State, check, evolve
 from tablelog.projections.saga import init_state
 from tablelog.rules.core import RuleViolation
@@ -480,7 +481,7 @@ def test_missing_weapons_are_counted_in_words():
 def test_history_names_exactly_the_rules_behind_each_event(event, rule_line):
     """history's `rule …` line names the RULES.md clauses that applied to this event only."""
     assert ([rule_line] if rule_line else []) == [
-        line for line in event.explain() if line.startswith("rule ")
+        line for line in ENGLISH.explain(event) if line.startswith("rule ")
     ]
 
 
@@ -537,7 +538,7 @@ def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect
     from LP 9, 9 − 1 + 3 = 11."""
     state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
-    assert "Ward uses desu-uindo in an overdrive: no LP paid" == events[0].describe()
+    assert "Ward uses desu-uindo in an overdrive: no LP paid" == ENGLISH.event(events[0])
     assert (12, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
     _, wiped = then(after, WipeParty())
     assert 12 == wiped.characters["Ward"]["lp"]
@@ -561,7 +562,7 @@ def test_the_displayed_turn_stops_at_99_in_winter():
         after.clock["levels"]["water"],
     )
     events, after = then(after, EndTurn())
-    assert "turn 99 ends -> turn 99" == events[0].describe()
+    assert "turn 99 ends -> turn 99" == ENGLISH.event(events[0])
     assert (99, "winter", 1) == (
         after.clock["turn"],
         after.clock["season"],
@@ -594,7 +595,7 @@ def test_a_debuff_with_a_tech_follows_the_latest_hit_of_that_tech_not_of_another
     assert (
         "Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
         "Wolf dealt 0 damage)"
-    ) == failed.describe()
+    ) == ENGLISH.event(failed)
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -620,7 +621,7 @@ def test_a_buffs_tech_is_recorded_by_its_id_and_an_unknown_one_is_refused():
     (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="斬り払い"))
     (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="解き放つ"))
     assert ("kiri-harai", "toki-hanatsu") == (buff.tech, debuff.tech)
-    assert "Gustave with kiri-harai: attack +10 on Amy" == buff.describe()
+    assert "Gustave with kiri-harai: attack +10 on Amy" == ENGLISH.event(buff)
     with pytest.raises(RuleViolation) as refusal:
         decide(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harei"))
     assert ("UNKNOWN-NAME", "unknown tech 'kiri-harei' (not in the catalogue)") == (

@@ -200,6 +200,36 @@ def test_korean_attribute_names_and_unknown_ones():
     refused("FATE-CC-7", normalize_attribute, "lightning")
 
 
+@pytest.mark.rule("FATE-CC-7")
+def test_japanese_attribute_names_and_the_noun_they_may_carry():
+    """火 and 虚数 (Japanese) are fire and hollow, 화 속성 (with its noun) fire; an unknown one
+    names what was typed and is an unknown word of its kind (for "did you mean")."""
+    assert ("fire", "hollow", "fire") == tuple(map(normalize_attribute, ("火", "虚数", "화 속성")))
+    with pytest.raises(RuleViolation) as exc:
+        normalize_attribute("雷")
+    assert exc.value.unknown is not None and exc.value.unknown.kind == "magic attribute"
+
+
+def test_typed_words_are_their_glossary_keys_in_any_language():
+    """An NP type, a kind of magic, a row typed in English, Japanese or Korean (with the noun it
+    qualifies, in full or half width) is its key; an unknown word stays as typed."""
+    from tablelog.rules.fate import known_words, typed_key
+
+    cases = [
+        ("np_type", "対城", "anti-fortress"),
+        ("np_type", "대성 보구", "anti-fortress"),
+        ("np_type", "Anti-Fortress", "anti-fortress"),
+        ("kind", "治癒魔術", "heal"),
+        ("kind", "저주", "curse"),
+        ("row", "後列", "back"),
+        ("np_type", "ａｎｔｉ－ｕｎｉｔ", "anti-unit"),
+        ("ability", "사격", "shoot"),
+        ("np_type", "anti-sky", "anti-sky"),
+    ]
+    assert [want for _, _, want in cases] == [typed_key(kind, word) for kind, word, _ in cases]
+    assert {"anti-unit", "対人", "대인"} <= set(known_words("np_type"))
+
+
 @pytest.mark.rule("FATE-CC-8")
 def test_hollow_enables_all_and_saves_one_mp_per_cast():
     """Hollow with power 3 casts every kind at 3, and 3 tiles cost 5 MP instead of 6."""

@@ -17,9 +17,10 @@ from typing import Any
 
 import click
 
+from tablelog.cli.help import HELP_CONTEXT
+
 __all__ = ["help_texts", "rule_texts", "walk", "HELP_CONTEXT"]
 
-HELP_CONTEXT = "cli.help"
 
 _Extracted = tuple[int, str, tuple[str, str], list[str]]
 

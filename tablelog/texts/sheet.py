@@ -1,0 +1,134 @@
+"""How a person reads a character, a unit or an item: its system's sheet, as data.
+
+Each system's texts module declares one :class:`Sheet` (``SHEET``) — which state fields are
+gauges with a maximum (HP, MP, LP, judgment tiles), which are figures (abilities, level, money),
+which are tables of figures (skills, stats), word lists (formulas, runes, attributes), card
+lists (a hand), which are internal bookkeeping no one reads, and the chat palette of a
+character's own checks. The faces build on it: the web page's character sheet, the ccfolia and
+Udonarium exports (tablelog/exports/ccfolia.py, udonarium.py), the field labels of ``state``.
+A field's label is its glossary word, ``Term("<system>.field", key)`` (the key in English).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from tablelog.text import Term
+
+__all__ = ["Gauge", "View", "Sheet", "Adds", "label", "entries"]
+
+
+@attrs.frozen
+class Gauge:
+    """A bar: the field ``value`` out of the field ``maximum``."""
+
+    value: str
+    maximum: str
+
+
+@attrs.frozen
+class View:
+    """The sheet of one kind of record (characters and units, or items).
+
+    Attributes:
+        gauges: Bars, in the order a sheet shows them.
+        figures: Single values shown large (numbers and short words), in order.
+        tables: ``(field, kind)``: fields holding ``{key: value}`` (skills, stats, powers), one
+            figure per entry, its key a term of the glossary table ``kind``.
+        words: Fields holding lists of ids or words (formulas, runes, attributes).
+        cards: Fields holding card codes (a hand, an item's cards).
+        badge: ``(field, kind)``: the field naming what the record is (fate's ``role``, saga's
+            ``side``) and the glossary table of its values, or None.
+        internal: Fields of the record no person needs (bookkeeping the rules keep).
+    """
+
+    gauges: tuple[Gauge, ...] = ()
+    figures: tuple[str, ...] = ()
+    tables: tuple[tuple[str, str], ...] = ()
+    words: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    badge: tuple[str, str] | None = None
+    internal: tuple[str, ...] = ()
+
+    def shown(self) -> tuple[str, ...]:
+        """Every field the view shows, in its order."""
+        bars = tuple(f for g in self.gauges for f in (g.value, g.maximum))
+        badge = (self.badge[0],) if self.badge else ()
+        tables = tuple(field for field, _ in self.tables)
+        return badge + bars + self.figures + tables + self.words + self.cards
+
+
+@attrs.frozen
+class Adds:
+    """How a character read from another tool becomes the system's ``… add`` command line
+    (``tablelog import-ccfolia``): the command's words, and which option each field gives.
+
+    Attributes:
+        words: The command (``"magicpunk character add"``).
+        options: ``(field, option, required)``: the option a field's value goes to; a gauge's
+            maximum is the field of its ``maximum`` (``hp_max``).
+        tables: ``(field, option, kind)``: a table's entries as ``option KEY=VALUE`` each, the
+            key read as a term of ``kind`` (``--skill swordplay=expert``).
+        lists: ``(field, option, kind, required)``: a word list's words as ``option WORD``
+            each, read as terms of ``kind`` (``--attribute fire --attribute earth``).
+        when: ``(field, value)``: this command is for records whose ``field`` is ``value`` (fate's
+            masters and servants), or None.
+    """
+
+    words: str
+    options: tuple[tuple[str, str, bool], ...] = ()
+    tables: tuple[tuple[str, str, str], ...] = ()
+    lists: tuple[tuple[str, str, str, bool], ...] = ()
+    when: tuple[str, str] | None = None
+
+
+Palette = Callable[[str, dict[str, Any], str], list[str]]
+"""``fn(name, record, lang) -> lines``: a character's chat palette (its own checks)."""
+
+
+@attrs.frozen
+class Sheet:
+    """A system's sheets: how its characters (and units) and its items read.
+
+    Attributes:
+        system: The system id (the glossary of its labels).
+        characters: The view of ``state.characters`` records.
+        items: The view of ``state.items`` records.
+        palette: The chat palette of a character (BCDice commands where BCDice has the system,
+            else ``tablelog`` command lines), or None.
+        dicebot: BCDice's id of the system by language (``{"ja": "MagicPunk", "ko":
+            "MagicPunk:Korean"}``; ``"en"`` too where it has one), or {} (BCDice lacks it).
+        adds: How a character from another tool is added (:class:`Adds`, one per kind).
+    """
+
+    system: str
+    characters: View = View()
+    items: View = View()
+    palette: Palette | None = None
+    dicebot: dict[str, str] = attrs.Factory(dict)
+    adds: tuple[Adds, ...] = ()
+
+    def view(self, section: str) -> View:
+        """The view of ``"characters"`` or ``"items"``."""
+        return self.items if section == "items" else self.characters
+
+
+def label(system: str, field: str) -> Term:
+    """The label of a state field: its glossary word (the key itself in English)."""
+    return Term(f"{system}.field", field)
+
+
+def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term, Any]]:
+    """Yield ``(label, value)`` of the figures and of the tables' entries a record has, in the
+    view's order (a table's entry labelled by its key's term)."""
+    for field in view.figures:
+        if record.get(field) is not None:
+            yield label(system, field), record[field]
+    for field, kind in view.tables:
+        table = record.get(field)
+        if isinstance(table, dict):
+            for key, value in table.items():
+                yield Term(kind, str(key)), value
