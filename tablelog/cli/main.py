@@ -114,7 +114,7 @@ class LazyGroup(click.Group):
     type=click.Choice(LANGUAGES),
     is_eager=True,
     expose_value=False,
-    callback=lambda ctx, param, value: _speak(value),
+    callback=lambda ctx, param, value: _speak(value, nested=ctx.obj is not None),
     help="The language of everything it says: en, ja or ko (default $TABLELOG_LANG, else the "
     "locale: LC_ALL, LC_MESSAGES, LANG).",
 )
@@ -197,9 +197,12 @@ def _zone(given: str | None) -> object:
         ) from None
 
 
-def _speak(given: str | None) -> None:
+def _speak(given: str | None, nested: bool = False) -> None:
     """Make the reader's language the one ``--lang`` gives, else the environment's
-    (:func:`tablelog.lang.choose`); the help and click's own words follow it."""
+    (:func:`tablelog.lang.choose`); the help and click's own words follow it. A line parsed
+    inside a call (``nested``: a ``run`` script's, the shell's) keeps the call's language."""
+    if nested and given is None:
+        return
     lang = choose(given, os.environ)
     if reader().lang == lang:
         return  # main() chose it from the environment already (or an earlier call, in-process)
