@@ -161,6 +161,7 @@ class _TableSink:
     its records commit together, or nothing does."""
 
     def __init__(self, url: str, table_id: str | None, header: bytes) -> None:
+        # PostgreSQL's modules only when a table is written there (a file's copy never loads them)
         from tablelog.store.pgsql import ensure_schema
         from tablelog.store.postgres import PostgresLog, insert_table
 

@@ -121,7 +121,7 @@ class PostgresWaiter:
     """
 
     def __init__(self, log: Any) -> None:
-        from tablelog.store.pgsql import connect, db_errors, listen
+        from tablelog.store.pgsql import connect, db_errors, listen  # loaded for PostgreSQL only
 
         self._prefix = f"{log.table_id} "
         self._looked = time.monotonic()

@@ -30,6 +30,7 @@ from tablelog.store.filebytes import (
     write_new,
 )
 from tablelog.store.files import fsync_dir, open_regular
+from tablelog.store.follow import FileWaiter
 from tablelog.store.format import (
     FormatError,
     Header,
@@ -42,6 +43,7 @@ from tablelog.store.format import (
 from tablelog.store.framing import file_frames
 from tablelog.store.lock import LogLock
 from tablelog.store.reader import Record, StoredRecord, after, read, stored
+from tablelog.store.snapcache import read_body, write_body
 from tablelog.store.waiting import settled, take_lock
 
 __all__ = ["LogFile"]
@@ -303,20 +305,14 @@ class LogFile:
     def load_snapshot(self) -> bytes | None:
         """Return the body of this user's snapshot of the log when it is provably theirs
         (:mod:`tablelog.store.snapcache`), else None."""
-        from tablelog.store.snapcache import read_body
-
         return read_body(self.path)
 
     def save_snapshot(self, body: bytes) -> None:
         """Replace this user's snapshot of the log (raises OSError: callers ignore it)."""
-        from tablelog.store.snapcache import write_body
-
         write_body(self.path, body)
 
     def waiter(self) -> Any:
         """Return a waiter for appends to this file (tablelog.store.follow: it polls)."""
-        from tablelog.store.follow import FileWaiter
-
         return FileWaiter(self)
 
     def close(self) -> None:

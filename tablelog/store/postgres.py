@@ -22,6 +22,7 @@ from typing import Any
 from tablelog.store.base import is_record
 from tablelog.store.envelope import checker
 from tablelog.store.errors import LogError, record_error
+from tablelog.store.follow import PostgresWaiter
 from tablelog.store.format import (
     FormatError,
     Header,
@@ -34,6 +35,7 @@ from tablelog.store.format import (
 )
 from tablelog.store.framing import records_of
 from tablelog.store.names import new_table_id, redact
+from tablelog.store.pgappend import append as append_rows
 from tablelog.store.pgsql import (
     SQL,
     db_errors,
@@ -50,6 +52,7 @@ from tablelog.store.pgtable import (
     length_to,
 )
 from tablelog.store.reader import Record, StoredRecord, read, stored
+from tablelog.store.snapshot import seal_unkeyed, unsealed
 
 __all__ = ["PostgresLog", "insert_table"]
 
@@ -270,15 +273,13 @@ class PostgresLog:
             LogError: the database refused, or the connection was lost (while committing: the
                 command may or may not be in the table, and the message says so).
         """
-        from tablelog.store.pgappend import append
-
         try:
             records, end = records_of(envelopes, self._spanned(expected))
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(
                 f"cannot store the events in {self.path}: {exc}; the table is unchanged"
             ) from None
-        append(self._db, self.table_id, records)
+        append_rows(self._db, self.table_id, records)
         self.end = end
         return end
 
@@ -298,21 +299,15 @@ class PostgresLog:
 
     def load_snapshot(self) -> bytes | None:
         """Return the body of the table's snapshot row when its digest checks, else None."""
-        from tablelog.store.snapshot import unsealed
-
         row = self._db.query(SQL.SNAPSHOT, (self.table_id,), True).fetchone()
         return None if row is None else unsealed(bytes(row[0]))
 
     def save_snapshot(self, body: bytes) -> None:
         """Replace the table's snapshot row (LogError when the database refuses)."""
-        from tablelog.store.snapshot import seal_unkeyed
-
         self._db.query(SQL.SAVE_SNAPSHOT, (self.table_id, seal_unkeyed(body)))
 
     def waiter(self) -> Any:
         """Return a waiter that LISTENs for this table's appends (tablelog.store.follow)."""
-        from tablelog.store.follow import PostgresWaiter
-
         return PostgresWaiter(self)
 
     def drop(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from tablelog.store.base import Log
+from tablelog.store.copy import copy_log
 from tablelog.store.errors import LogError, LogLocked, LogUnwritable
 from tablelog.store.files import create_file, fsync_dir, open_regular, remove_quietly, write_all
 from tablelog.store.format import BATCH_KEY, Position
@@ -135,8 +136,6 @@ def salvage(log: Log, out: str, before: int | None = None) -> tuple[int, int, in
         LogError: ``out`` exists or cannot be written, or the header itself is bad.
     """
     if log.kind != "file" or out.startswith(("file:", "postgres")):  # into a store
-        from tablelog.store.copy import copy_log
-
         keep, bad = sound_prefix(log, before)
         copy_log(log, out, keep.seq)
         return keep.seq, _ends(keep), bad
