@@ -333,8 +333,8 @@ def memory_pg(pg: object, url: str) -> float:
         url=url,
     )
     sql(
-        "INSERT INTO tablelog_records SELECT 't' || lpad(n::text, 3, '0'), seq, file_offset, "
-        "crc, payload, type, actor, at, cmd, req FROM tablelog_records, "
+        "INSERT INTO tablelog_records SELECT 't' || lpad(n::text, 3, '0'), seq, crc, "
+        "payload, type, actor, at, cmd, req FROM tablelog_records, "
         "generate_series(1, %s) n WHERE table_id = 't000'",
         (TABLES - 1,),
         url=url,

@@ -15,8 +15,9 @@ from tablelog.events.codec import CodecError, from_record
 from tablelog.events.core import MARKERS, Event
 from tablelog.replay import Replayer
 from tablelog.store.base import Log
+from tablelog.store.errors import record_error
 from tablelog.store.format import COMMAND_KEY, Position
-from tablelog.store.log import StoredRecord, record_error
+from tablelog.store.reader import StoredRecord
 
 __all__ = ["summaries", "markers", "events"]
 

@@ -23,15 +23,31 @@ import attrs
 
 from tablelog import systems
 from tablelog.actions import Markers
-from tablelog.events.codec import CodecError, decoder, packed_decoder
-from tablelog.events.core import MARKERS, Event, event_class
+from tablelog.events.codec import CodecError
+from tablelog.events.core import MARKERS, Event
+from tablelog.folding import (
+    check_system,
+    decoder_of,
+    entry_of,
+    failure,
+    marker_target,
+    misfit,
+    still_readable,
+)
 from tablelog.headers import initial_state
-from tablelog.projections.core import State, evolvers, fold_collecting, no_evolver, undone_after
+from tablelog.projections.core import State, evolvers, fold_collecting, undone_after
 from tablelog.rules.core import RuleViolation
-from tablelog.store.base import Log, holds_record
-from tablelog.store.format import FoldEnvelope, Header, Position, chain_hash, decode_payload
-from tablelog.store.log import LogError, record_error
-from tablelog.store.snapshot import Checkpoint, decode_state, encode_state
+from tablelog.store.base import Log
+from tablelog.store.errors import LogError, record_error
+from tablelog.store.format import Header, Position
+from tablelog.store.reader import after
+from tablelog.store.snapshot import (
+    Checkpoint,
+    decode_state,
+    encode_state,
+    read_checkpoints,
+    write_checkpoints,
+)
 
 __all__ = [
     "Replayer",
@@ -97,7 +113,10 @@ def code_version(system: str) -> str:
         join(_ROOT, "projections", "core.py"),
         join(_ROOT, "events", "core.py"),
         join(_ROOT, "events", "codec.py"),
+        join(_ROOT, "events", "mirror.py"),
+        join(_ROOT, "events", "misfit.py"),
         join(_ROOT, "rules", "core.py"),
+        join(_ROOT, "folding.py"),
         os.path.abspath(__file__),
     ]
     for name in declared.code:
@@ -143,7 +162,6 @@ class Replayer:
         self._cps: list[Checkpoint] | None = None
         self._trusted: set[int] = set()
         self._saved_seq = -1
-        self._crc_at = (0, 0)  # (offset, CRC-32 of the log bytes before it), extended as read
 
     # -- checkpoints ---------------------------------------------------------------------
 
@@ -152,7 +170,7 @@ class Replayer:
         if self._cps is None:
             self._cps = []
             if self.snapshots:
-                self._cps = self.log.read_snapshot(self.header.session_id, self._code)
+                self._cps = read_checkpoints(self.log, self.header.session_id, self._code)
                 self._saved_seq = self._cps[-1].end.seq if self._cps else -1
         return self._cps
 
@@ -181,24 +199,11 @@ class Replayer:
         return None
 
     def _anchored(self, cp: Checkpoint) -> bool:
-        """Check that the log's record ``cp.end.seq`` ends at ``cp.end.offset`` with its hash,
-        after the bytes the checkpoint saw."""
+        """Check that the log still holds the checkpoint's record (its seq and chain hash)
+        with every record before it unchanged (the store's digest of them)."""
         if cp.end.seq == 0:
-            return cp.end == self.log.start
-        return holds_record(self.log, cp.end) and self.prefix_crc(cp.end.offset) == cp.prefix_crc
-
-    def prefix_crc(self, offset: int) -> int:
-        """Return the CRC-32 of the log's bytes before ``offset`` (-1 if they cannot be read).
-
-        Reads only what it has not read before: one pass over the log per process, however many
-        checkpoints are taken or checked.
-        """
-        start, crc = self._crc_at if self._crc_at[0] <= offset else (0, 0)
-        crc = self.log.prefix_crc(offset, start, crc)
-        if crc == -1:
-            return -1
-        self._crc_at = (offset, crc)
-        return crc
+            return self.log.holds(cp.end)
+        return self.log.holds(cp.end) and self.log.prefix_digest(cp.end) == cp.prefix_crc
 
     def restore(self, cp: Checkpoint | None) -> State:
         """Return a fresh state from a checkpoint (or the initial state for None)."""
@@ -217,7 +222,7 @@ class Replayer:
             return None
         # Only a checkpoint that may be saved needs the log prefix's CRC (it is checked when the
         # snapshot file is read back); one kept in memory is trusted by this process.
-        crc = self.prefix_crc(end.offset) if self.snapshots else -1
+        crc = self.log.prefix_digest(end) if self.snapshots else -1
         cp = Checkpoint(end, undone, markers.copy(), data, crc)
         self._trusted.add(id(cp))
         return cp
@@ -256,7 +261,7 @@ class Replayer:
     def save(self) -> None:
         """Write the snapshot file; a failure is ignored (the cache is optional)."""
         try:
-            self.log.write_snapshot(self.header.session_id, self._code, self.checkpoints())
+            write_checkpoints(self.log, self.header.session_id, self._code, self.checkpoints())
             self._saved_seq = self.checkpoints()[-1].end.seq if self._cps else -1
         except (OSError, LogError):
             pass
@@ -354,41 +359,41 @@ class Replayer:
         last_cp = pos.seq
         taken: list[Checkpoint] = []
         error: LogError | None = None
-        entries: dict[str, tuple[int, Any, Any, Any]] = {}  # per type: see _entry
-        seq, end, offset, payload = pos.seq, pos.offset, pos.last, b""
+        entries: dict[str, tuple[int, Any, Any]] = {}  # per type: see _entry
+        seq, record = pos.seq, None  # the last record read: where the fold ends
         records: Any = self.log.records(pos, self.chain, True)
         if until is not None:
             records = itertools.takewhile(lambda r: r[0] <= until, records)
-        for seq, env, offset, end, payload in records:  # noqa: B007 - the last: the end
+        for record in records:
+            seq, env, offset, _, _ = record
             kind = env.type  # a FoldEnvelope: its data still packed
             if kind in MARKERS:
-                markers.add(seq, kind, _target(kind, env, seq, offset, path))
+                markers.add(seq, kind, marker_target(kind, env, seq, offset, path))
             elif error is None and seq not in skip:
                 entry = entries.get(kind)
                 if entry is None or entry[0] != env.v:
-                    _check_system(kind, self.header.system, path, seq, offset)
-                    entry = entries[kind] = _entry(table, path, kind, env.v, seq, offset)
-                event = entry[1](env.data)
-                if event is None:  # data the packed decoder does not take: the codec decides
-                    event = _decode(entry[2], env, seq, offset, path)
+                    check_system(kind, self.header.system, path, seq, offset)
+                    entry = entries[kind] = entry_of(table, path, kind, env.v, seq, offset)
                 try:
-                    entry[3](state, event)
+                    event = entry[1](env.data)  # still packed: one typed decode (codec)
+                except CodecError as exc:
+                    event = misfit(entry[1], exc, env, seq, offset, path)
+                try:
+                    entry[2](state, event)
                 except Exception as exc:  # noqa: BLE001 - every failure: a LogError
                     error = self._refused(exc, seq, optimistic)
             else:  # not built (undone, or after an event that did not apply): still readable
-                _unpacked(env, seq, offset, path)
+                still_readable(env, seq, offset, path)
             if (
                 not seq % every
                 and error is None
                 and seq - last_cp >= (seq - pos.seq) // MAX_CHECKPOINTS
             ):
-                taken = self._taken(
-                    taken, state, Position(seq, end, chain_hash(payload), offset), skip, markers
-                )
+                taken = self._taken(taken, state, after(record), skip, markers)
                 last_cp = seq
         if error is not None:
             return pos, taken, error
-        last = Position(seq, end, chain_hash(payload), offset) if seq != pos.seq else pos
+        last = after(record) if record is not None else pos
         if seq // every * every > last_cp:  # the spacing passed a checkpoint by: one at the end
             taken = self._taken(taken, state, last, skip, markers)
         state.seq = last.seq  # set here, not per event: no evolver reads it
@@ -411,19 +416,19 @@ class Replayer:
     def _refused(self, exc: Exception, seq: int, optimistic: bool) -> LogError:
         """Return the LogError for event ``seq`` that does not apply; raise it unless
         ``optimistic``."""
-        failure = _failure(exc, seq, self.log.path)
+        refused = failure(exc, seq, self.log.path)
         if not optimistic:
-            raise failure from None
-        return failure
+            raise refused from None
+        return refused
 
     def pairs(self, pos: Position) -> Iterator[tuple[int, Event | None]]:
         """Yield ``(seq, event)`` after ``pos``; markers give ``(seq, None)``."""
         path = self.log.path
         for seq, env, offset, _, _ in self.log.records(pos, self.chain):
             kind = env["type"]
-            _check_system(kind, self.header.system, path, seq, offset)
+            check_system(kind, self.header.system, path, seq, offset)
             try:
-                event = _decoder(path, kind, env["v"], seq, offset)(env["data"])
+                event = decoder_of(path, kind, env["v"], seq, offset)(env["data"])
             except CodecError as exc:
                 raise record_error(path, seq, offset, exc) from None
             yield seq, None if kind in MARKERS else event
@@ -441,90 +446,6 @@ class Replayer:
         pos = base.end if base is not None else self.log.start
         assert pos is not None
         return state, fold_collecting(state, self.pairs(pos), undone)
-
-
-def _check_system(kind: str, system: str, path: str, seq: int, offset: int) -> None:
-    """Refuse an event of another system than the log's (whatever systems are loaded).
-
-    Raises:
-        LogError: the type tag names a known system (:func:`systems.names`) other than
-            ``system``.
-    """
-    own = kind.partition(".")[0]
-    if own != system and own in systems.names():
-        raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
-
-
-def _target(kind: str, env: FoldEnvelope, seq: int, offset: int, path: str) -> int:
-    """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
-    target: int = _decode(_decoder(path, kind, env.v, seq, offset), env, seq, offset, path).target
-    if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise record_error(
-            path, seq, offset, f"{kind} targets #{target}, which is not an earlier event"
-        )
-    return target
-
-
-def _decoder(path: str, kind: str, version: int, seq: int, offset: int) -> Any:
-    try:
-        return decoder(kind, version)
-    except CodecError as exc:
-        raise record_error(path, seq, offset, exc) from None
-
-
-def _entry(
-    table: dict[type, Any], path: str, kind: str, version: int, seq: int, offset: int
-) -> tuple[int, Any, Any, Any]:
-    """Return ``(version, fast build, decoder, evolver)`` for ``(kind, version)`` records: the
-    fast build returns the event, or None for data it does not take (then the decoder builds
-    it, or names what is wrong)."""
-    decode = _decoder(path, kind, version, seq, offset)
-    cls = event_class(kind)
-    typed = table.get(cls, _no_evolver) if cls is not None else _no_evolver
-    return version, packed_decoder(kind, version) or _none, decode, typed
-
-
-def _none(data: Any) -> None:
-    return None
-
-
-def _no_evolver(state: State, event: Event) -> None:
-    raise RuleViolation("CORE-EVENT", no_evolver(event.TYPE))
-
-
-def _unpacked(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
-    """Return a folded record's data unpacked (a dict the reader checked in full as it is).
-
-    Raises:
-        LogError: bytes msgpack cannot decode (bad UTF-8, nesting too deep …): the corrupt
-            record, as the general reader names it.
-    """
-    data: Any = env.data
-    if type(data) is dict:
-        return data
-    try:
-        return decode_payload(data)
-    except Exception as exc:  # msgpack raises several types; all mean the same
-        message = f"malformed record payload ({type(exc).__name__})"
-        raise record_error(path, seq, offset, message, "corrupt record") from None
-
-
-def _decode(decode: Any, env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
-    """Return the event of a folded record's data (unpacked here), or raise its LogError."""
-    data = _unpacked(env, seq, offset, path)
-    try:
-        return decode(data)
-    except CodecError as exc:
-        raise record_error(path, seq, offset, exc) from None
-
-
-def _failure(exc: Exception, seq: int, path: str) -> LogError:
-    """Return the LogError for an event that does not apply during a fold."""
-    if isinstance(exc, RuleViolation):
-        return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)
-    return LogError(
-        f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})", None, seq
-    )
 
 
 def _thin(cps: list[Checkpoint], limit: int) -> list[Checkpoint]:

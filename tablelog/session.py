@@ -27,8 +27,9 @@ from tablelog.projections.core import State, roster, undone_after
 from tablelog.replay import Folded, Replayer
 from tablelog.rules.core import RuleViolation
 from tablelog.store.base import Log
+from tablelog.store.errors import LogError, LogMovedOn, torn_error
 from tablelog.store.format import Header, Position
-from tablelog.store.log import LogError, LogMovedOn, StoredRecord
+from tablelog.store.reader import StoredRecord
 from tablelog.store.requests import Requests
 from tablelog.store.stamp import now_utc
 from tablelog.store.url import create_log, open_log
@@ -196,7 +197,7 @@ class Session:
         end = self.writer.end
         if self._state is None or end is None or self.writer.pending is not None:
             return self.state()
-        if self.log.size() == end.offset:
+        if self.log.ends_at(end):
             # Nothing after the state, so nothing torn or in flight either: a tear seen before
             # was cut since (`verify --repair` by another process).
             self.log.torn_at = self.log.in_flight = None
@@ -277,7 +278,7 @@ class Session:
         """Load, decide, append and evolve once; None when another writer appended first."""
         state = self.state()
         if self.log.torn_at is not None:  # before deciding: a refusal says what appending would
-            raise self.log.torn_error()
+            raise torn_error(self.log)
         if request_id is not None and (first := self._repeated(request_id)) is not None:
             return Outcome(self.result(*first), False, repeated=True)
         buffered = self.writer.pending is not None

@@ -16,8 +16,8 @@ from typing import Any
 from tablelog.events.codec import to_record
 from tablelog.events.core import Event
 from tablelog.store.base import Lock, Log
+from tablelog.store.errors import LogError
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
-from tablelog.store.log import LogError
 from tablelog.store.stamp import stamp
 
 __all__ = ["Writer"]
@@ -77,7 +77,7 @@ class Writer:
             envelopes[0][REQUEST_KEY] = request_id
         if self.pending is not None:
             self.pending.extend(envelopes)
-            self.end = Position(self.end.seq + len(envelopes), self.end.offset, self.end.prev)
+            self.end = Position(self.end.seq + len(envelopes), self.end.prev)  # not written yet
             return
         start, self.written = self.end, None
         self.end = self.log.append(envelopes, start, locked=self.lock is not None)
@@ -90,7 +90,7 @@ class Writer:
         """
         assert self.end is not None
         if self._last_at is None:
-            self._last_at = self.log.last_at(self.end) if self.end.seq else ""
+            self._last_at = str(self.log.envelope_at(self.end)["at"]) if self.end.seq else ""
         try:
             self._last_at = stamp(self._last_at)
         except LogError:  # say what to do, as for a time more than a day ahead

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import shlex
 from collections.abc import Iterator
@@ -291,7 +290,9 @@ def verify(
         return
     try:
         if repair:
-            repaired = session.log.repair()
+            from tablelog.store.repair import repair as cut_torn_tail
+
+            repaired = cut_torn_tail(session.log)
             if session.log.kind == "postgresql":
                 echo(
                     say(
@@ -504,7 +505,8 @@ def _check_head(session: Any, last: int, expected: tuple[int, bytes]) -> None:
             (rewritten at or before SEQ).
     """
     seq, digest = expected
-    found = session.log.hash_of(seq) if seq <= last else None
+    held = session.log.position(seq) if seq <= last else None
+    found = held.prev if held is not None else None
     if found is None:
         raise CliError(
             msg(
@@ -540,12 +542,9 @@ def _salvage(session: Any, out: str) -> None:
         before = None
     except LogError as exc:
         before = exc.seq
-    salvage = session.log.salvage
-    if session.log.kind == "file" and out.startswith(("file:", "postgres")):  # into a store
-        from tablelog.store.copy import salvage_into
+    from tablelog.store.repair import salvage
 
-        salvage = functools.partial(salvage_into, session.log)
-    kept, size, bad = domain_errors(salvage)(out, before)
+    kept, size, bad = domain_errors(salvage)(session.log, out, before)
     where = (
         msg(
             "core.salvage.bad_at",

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.format import RECORD_PREFIX, Position, chain_hash, decode_payload
-from tablelog.store.log import StoredRecord, frame
+from tablelog.store.format import Position, decode_payload
+from tablelog.store.framing import records_of
+from tablelog.store.reader import StoredRecord, after
 
 __all__ = ["Tail", "Stored", "INDEX_EVERY", "TAIL"]
 
@@ -64,18 +65,16 @@ class Tail:
         ``envelopes`` as given to the store, which ended at ``end``): framed and decoded as a
         read of the store would return them. When framing them again does not end at ``end``
         (the store signed them), nothing is taken: they are read when asked for."""
-        data, framed_end = frame(envelopes, start)
-        if framed_end != end:
+        framed, framed_end = records_of(envelopes, start)
+        if framed_end != end or framed_end.span != end.span:
             return
-        records, at, seq = [], 0, start.seq
-        while at < len(data):
-            length = RECORD_PREFIX.unpack_from(data, at)[0]
-            payload = data[at + RECORD_PREFIX.size : at + RECORD_PREFIX.size + length]
-            offset, at, seq = start.offset + at, at + RECORD_PREFIX.size + length, seq + 1
+        records = []
+        for record in framed:
+            seq, _, offset, _, payload = record
             env = decode_payload(payload)
             records.append(Stored(StoredRecord.of(seq, env, offset), env))
             if seq % INDEX_EVERY == 0 and seq // INDEX_EVERY == len(self._index) + 1:
-                self._index.append(Position(seq, start.offset + at, chain_hash(payload), offset))
+                self._index.append(after(record))
         if self._tail and self._end == start:
             records = self._tail + records
         self._tail, self._end = records[-TAIL:], end
@@ -93,16 +92,17 @@ class Tail:
         them)."""
         saved = log.end, log.torn_at, log.in_flight
         found: list[Stored] = []
-        after = start
+        last = start
         try:
-            for n, env, offset, end, payload in log.records(start):
+            for record in log.records(start):
+                n, env, offset, _, _ = record
                 if n % INDEX_EVERY == 0 and n // INDEX_EVERY > len(self._index):
-                    self._index.append(Position(n, end, chain_hash(payload), offset))
+                    self._index.append(after(record))
                 if n > seq:
                     found.append(Stored(StoredRecord.of(n, env, offset), env))
-                    after = Position(n, end, chain_hash(payload), offset)
+                    last = after(record)
                     if len(found) >= limit:
                         break
         finally:
             log.end, log.torn_at, log.in_flight = saved
-        return found, after
+        return found, last

@@ -12,7 +12,7 @@ import os
 import threading
 from typing import Any
 
-from tablelog.store.log import LogError
+from tablelog.store.errors import LogError
 from tablelog.store.url import TABLE_ID, parse_spec, redact
 
 __all__ = ["Catalog"]

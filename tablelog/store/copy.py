@@ -16,14 +16,17 @@ import os
 import secrets
 import struct
 import zlib
+from contextlib import AbstractContextManager
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
-from tablelog.store.log import LogError, create_file, fsync_dir, remove_quietly
+from tablelog.store.errors import LogError
+from tablelog.store.files import create_file, fsync_dir, remove_quietly
+from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
+from tablelog.store.reader import after
 from tablelog.store.url import new_table_id, open_log, parse_spec, redact
 
-__all__ = ["Copied", "copy_log", "salvage_into"]
+__all__ = ["Copied", "copy_log"]
 
 _CHUNK = 1 << 20
 
@@ -57,9 +60,10 @@ def copy_log(source: Log, target: str, upto: int | None = None) -> Copied:
         end = source.start
         assert end is not None
         records = source.records(chain=True) if upto != 0 else iter(())
-        for seq, env, offset, stop, payload in records:  # stops at ``upto``: not a record more
-            sink.add(seq, offset, payload, env)
-            end = Position(seq, stop, chain_hash(payload), offset)
+        for record in records:  # stops at ``upto``: not a record more
+            seq, env, _, _, payload = record
+            sink.add(seq, payload, env)
+            end = after(record)
             if seq == upto:
                 break
         sink.commit()
@@ -77,31 +81,13 @@ def _check_copy(copy: Log, end: Position) -> None:
     try:
         for _ in copy.records(chain=True):
             pass
-        if copy.end != end or copy.torn_at is not None:
+        if copy.end != end or copy.end.span != end.span or copy.torn_at is not None:
             raise LogError(
                 f"{copy.path}: the copy does not read back the same (it ends at "
                 f"#{copy.end.seq if copy.end else 0}, the source at #{end.seq})"
             )
     finally:
         copy.close()
-
-
-def salvage_into(log: Log, out: str, before: int | None = None) -> tuple[int, int, int | None]:
-    """Copy the header and every whole command before the first bad record (or before record
-    ``before``) of ``log`` into the new log ``out`` (any ``--log`` value).
-
-    Returns:
-        ``(records kept, bytes of the kept file form, offset of the first bad record or
-        None)``.
-
-    Raises:
-        LogError: ``out`` exists or cannot be written, or the header itself is bad.
-    """
-    from tablelog.store.repair import sound_prefix
-
-    keep, bad = sound_prefix(log, before)
-    copy_log(log, out, keep.seq)
-    return keep.seq, keep.offset, bad
 
 
 def _sink(target: str, source: Log) -> Any:
@@ -134,7 +120,7 @@ class _FileSink:
         self._parts: list[bytes] = [header]
         self._size = len(header)
 
-    def add(self, seq: int, offset: int, payload: bytes, env: dict[str, Any]) -> None:
+    def add(self, seq: int, payload: bytes, env: dict[str, Any]) -> None:
         self._parts.append(struct.pack(">II", len(payload), zlib.crc32(payload)) + payload)
         self._size += 8 + len(payload)
         if self._size >= _CHUNK:
@@ -175,43 +161,37 @@ class _TableSink:
     its records commit together, or nothing does."""
 
     def __init__(self, url: str, table_id: str | None, header: bytes) -> None:
+        # PostgreSQL's modules only when a table is written there (a file's copy never loads them)
         from tablelog.store.pgsql import ensure_schema
         from tablelog.store.postgres import PostgresLog, insert_table
 
         self._log = PostgresLog(url, table_id or new_table_id())
         self.spec, self.path = self._log.spec, self._log.path
         conn = self._conn = self._log.connection()
-        with self._log._errors():
+        with self._errors():
             ensure_schema(conn)
             conn.autocommit = False
             if not insert_table(conn, self._log.table_id, header):
                 self.abort()
                 raise LogError(f"{self.path} already exists; refusing to overwrite it")
             self._copy_cm = conn.cursor().copy(
-                "COPY tablelog_records (table_id, seq, file_offset, crc, payload, type, actor, "
-                "at, cmd, req) FROM STDIN"
+                "COPY tablelog_records (table_id, seq, crc, payload, type, actor, at, cmd, req) "
+                "FROM STDIN"
             )
             self._copy = self._copy_cm.__enter__()
 
-    def add(self, seq: int, offset: int, payload: bytes, env: dict[str, Any]) -> None:
-        with self._log._errors():
-            self._copy.write_row(
-                (
-                    self._log.table_id,
-                    seq,
-                    offset,
-                    zlib.crc32(payload),
-                    payload,
-                    env["type"],
-                    env["actor"],
-                    env["at"],
-                    env.get(COMMAND_KEY),
-                    env.get(REQUEST_KEY),
-                )
-            )
+    def _errors(self) -> AbstractContextManager[None]:
+        from tablelog.store.pgsql import db_errors
+
+        return db_errors(self.path)
+
+    def add(self, seq: int, payload: bytes, env: dict[str, Any]) -> None:
+        row = (self._log.table_id, seq, zlib.crc32(payload), payload, env["type"], env["actor"])
+        with self._errors():
+            self._copy.write_row((*row, env["at"], env.get(COMMAND_KEY), env.get(REQUEST_KEY)))
 
     def commit(self) -> None:
-        with self._log._errors():
+        with self._errors():
             self._copy_cm.__exit__(None, None, None)
             self._conn.commit()
         self._log.close()

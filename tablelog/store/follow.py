@@ -11,6 +11,7 @@ stream is built on.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +19,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from tablelog.store.base import Log
-from tablelog.store.log import StoredRecord
+from tablelog.store.reader import StoredRecord
 
 __all__ = ["follow", "FileWaiter", "PostgresWaiter", "Watcher"]
 
@@ -79,7 +80,7 @@ def _wait(waiter: Any, timeout_s: float | None, stop: threading.Event | None) ->
 def _size(log: Log) -> int:
     """Return a log file's size, -1 when it cannot be read (removed, or not there yet)."""
     try:
-        return log.size()
+        return os.stat(log.path).st_size
     except OSError:
         return -1
 
@@ -120,7 +121,7 @@ class PostgresWaiter:
     """
 
     def __init__(self, log: Any) -> None:
-        from tablelog.store.pgsql import connect, db_errors, listen
+        from tablelog.store.pgsql import connect, db_errors, listen  # loaded for PostgreSQL only
 
         self._prefix = f"{log.table_id} "
         self._looked = time.monotonic()

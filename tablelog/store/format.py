@@ -19,7 +19,6 @@ from typing import Any
 
 import attrs
 import msgpack
-import msgspec
 
 __all__ = [
     "MAGIC",
@@ -36,8 +35,8 @@ __all__ = [
     "parse_header",
     "pack_record",
     "chain_hash",
+    "header_position",
     "head_text",
-    "unpack_payload",
     "check_envelope",
     "decode_payload",
     "optional_fault",
@@ -47,9 +46,6 @@ __all__ = [
     "TIME_FORMAT",
     "SIG_KEY",
     "signed_message",
-    "FoldEnvelope",
-    "decode_folded",
-    "is_packed_map",
 ]
 
 MAGIC = b"\x89TBLOG\r\n"
@@ -107,13 +103,23 @@ class Header:
 
 @attrs.frozen
 class Position:
-    """Where a log ends: last seq, byte offset of the end, the chain hash of the last record, and
-    the byte offset where that last record starts (the header's end when ``seq`` is 0)."""
+    """Where a log ends: the seq of its last record and that record's chain hash (the
+    header's when ``seq`` is 0) — its head, ``SEQ:HASH``. Every store is asked for records by
+    positions (after one, up to one, whether it still holds one), never by byte offsets.
+
+    Attributes:
+        seq: The last record's seq (0: the log before its first record).
+        prev: That record's chain hash (what the next record stores as ``prev``).
+        span: Where that record lies in the log's file form, ``(start, end)`` byte offsets
+            (the header's end twice for seq 0), or None when not known: what the store that
+            made the position keeps of where it found it (a log file reads on from ``end``),
+            and what messages name. It is no part of the position: two positions with the
+            same seq and hash are equal whatever their spans.
+    """
 
     seq: int
-    offset: int
     prev: bytes
-    last: int = 0
+    span: tuple[int, int] | None = attrs.field(default=None, eq=False)
 
 
 def head_text(pos: Position) -> str:
@@ -121,6 +127,12 @@ def head_text(pos: Position) -> str:
     the hex of its chain hash (of the header when the log holds no record). Whoever knows a
     head can tell, later, whether the log still holds exactly those records."""
     return f"{pos.seq}:{pos.prev.hex()}"
+
+
+def header_position(header: bytes) -> Position:
+    """Return the position before the first record of a log that begins with ``header`` (its
+    bytes exactly: magic to CRC)."""
+    return Position(0, chain_hash(header), (len(header), len(header)))
 
 
 def chain_hash(data: bytes) -> bytes:
@@ -138,39 +150,6 @@ def decode_payload(data: bytes | memoryview) -> Any:
         max_array_len=MAX_CONTAINER_LEN,
         max_map_len=MAX_CONTAINER_LEN,
     )
-
-
-class FoldEnvelope(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """A format-2 record's envelope as a fold reads it, ``data`` still packed (msgpack bytes,
-    for the event's typed decoder: tablelog.events.codec.packed_decoder).
-
-    :func:`decode_folded` takes the usual envelope only: the seven keys, ``cmd`` (UNSET in a
-    record without one) and the batch count (``more``, left out of a batch's last record: then
-    UNSET); ``seq``, ``cmd``, ``v`` and ``more`` integers, ``type`` a string. A record with a
-    request id or signature, or keys of other types, is not one: the reader checks it in full,
-    and builds this from it with ``data`` unpacked (a dict). The types of ``at``, ``actor`` and
-    ``prev`` are left to the reads that use them.
-    """
-
-    type: str
-    v: int
-    data: msgspec.Raw
-    seq: int
-    at: msgspec.Raw
-    actor: msgspec.Raw
-    prev: msgspec.Raw
-    cmd: int | msgspec.UnsetType = msgspec.UNSET
-    more: int | msgspec.UnsetType = msgspec.UNSET
-
-
-decode_folded = msgspec.msgpack.Decoder(FoldEnvelope).decode  # raises msgspec.MsgspecError
-
-_MAP_MARKERS = frozenset({*range(0x80, 0x90), 0xDE, 0xDF})  # fixmap, map 16, map 32
-
-
-def is_packed_map(data: msgspec.Raw) -> bool:
-    """Return whether packed msgpack ``data`` (not empty) is a map."""
-    return memoryview(data)[0] in _MAP_MARKERS
 
 
 def pack_header(header: Header, version: int = FORMAT_VERSION) -> bytes:
@@ -260,22 +239,6 @@ def pack_record(envelope: dict[str, Any]) -> bytes:
     """Return one framed record (length, CRC-32, payload) for an envelope map."""
     payload: bytes = msgpack.packb(envelope, use_bin_type=True)
     return RECORD_PREFIX.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def unpack_payload(payload: bytes, offset: int) -> dict[str, Any]:
-    """Decode and shape-check an envelope payload.
-
-    Raises:
-        FormatError: not a msgpack map with exactly the envelope keys of the right types.
-    """
-    try:
-        env = decode_payload(payload)
-    except Exception as exc:  # msgpack raises several types; all mean the same to the reader
-        raise FormatError(f"malformed record payload ({type(exc).__name__})", offset) from None
-    reason = check_envelope(env)
-    if reason:
-        raise FormatError(reason, offset, env.get("seq") if isinstance(env, dict) else None)
-    return env  # type: ignore[no-any-return]
 
 
 def check_envelope(env: Any) -> str:

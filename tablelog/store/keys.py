@@ -24,8 +24,9 @@ from typing import Any
 
 import attrs
 
+from tablelog.store.base import Log
+from tablelog.store.errors import LogError, record_error
 from tablelog.store.format import SIG_KEY, signed_message
-from tablelog.store.log import LogError, LogFile, record_error
 from tablelog.store.private import private_dir, read_private, write_private
 
 __all__ = [
@@ -129,7 +130,7 @@ class SignatureReport:
 
 
 def check_signatures(
-    log: LogFile,
+    log: Log,
     actor_fault: Callable[[str], str] | None = None,
 ) -> SignatureReport | None:
     """Check every signature of a log against its roster (None for a log without one; the
@@ -190,7 +191,7 @@ def check_signatures(
 
 
 def _check_actor(
-    log: LogFile,
+    log: Log,
     seq: int,
     offset: int,
     actor: str,
@@ -218,7 +219,7 @@ def _public(raw: bytes) -> Any:
     return Ed25519PublicKey.from_public_bytes(raw)
 
 
-def _check_one(log: LogFile, seq: int, offset: int, env: dict[str, Any], key: Any) -> None:
+def _check_one(log: Log, seq: int, offset: int, env: dict[str, Any], key: Any) -> None:
     """Check one record's signature by ``key`` (LogError naming it when missing or wrong)."""
     from cryptography.exceptions import InvalidSignature
 
@@ -292,5 +293,5 @@ def check_pin(name: str, session_id: str, report: SignatureReport | None) -> Non
     )
 
 
-def _bad(log: LogFile, seq: int, offset: int, why: str) -> LogError:
+def _bad(log: Log, seq: int, offset: int, why: str) -> LogError:
     return record_error(log.path, seq, offset, why)

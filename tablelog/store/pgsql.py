@@ -1,7 +1,15 @@
 """The PostgreSQL store's schema, statements, connections and error messages (docs/STORES.md).
 
 The schema is created on first use (under an advisory lock, so concurrent first users do not
-race) and carries its version in ``tablelog_schema``; a store of a newer version is refused.
+race) and carries its version in ``tablelog_schema``. A store of an older version is migrated
+when this tablelog first opens it (:data:`MIGRATIONS`, under the same lock, in one
+transaction), every table in it kept as it is; a store of a newer version is refused.
+
+| version | what it changed |
+|---|---|
+| 1 | the schema of issue 16: a record's row held its byte offset in the file form |
+| 2 | ``tablelog_records.file_offset`` dropped: a table is read by seq, and a record's offset
+  in the file form is counted from the payloads before it (issue 31) |
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from tablelog.store.log import LogError, LogLocked, lock_timeout_s
+from tablelog.store.errors import LogError, LogLocked
+from tablelog.store.waiting import lock_timeout_s
 
 __all__ = [
     "StoreUnavailable",
@@ -28,11 +37,11 @@ __all__ = [
     "SQL",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CHANNEL = "tablelog"  # NOTIFY channel: the payload is "TABLE_ID LAST_SEQ" after every append
 # Every LISTENing connection holds this advisory lock shared (the two-int key space, apart from
 # the tables' bigint keys) for as long as it is connected: a writer that can take it alone has
-# no one to notify (tablelog.store.pgwire.NOTIFY).
+# no one to notify (tablelog.store.pgappend.NOTIFY).
 LISTENERS_LOCK = (0x74626C67, 1)  # ("tblg", 1)
 _SCHEMA_LOCK = 0x74626C6F67  # advisory lock key ("tblog") held while the schema is created
 
@@ -41,7 +50,7 @@ CREATE TABLE IF NOT EXISTS tablelog_schema (
     one boolean PRIMARY KEY DEFAULT true CHECK (one),
     version integer NOT NULL
 );
-INSERT INTO tablelog_schema (version) VALUES (1) ON CONFLICT DO NOTHING;
+INSERT INTO tablelog_schema (version) VALUES (2) ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS tablelog_tables (
     table_id text PRIMARY KEY CHECK (table_id ~ '^[A-Za-z0-9_-]{1,64}$'),
     header bytea NOT NULL,
@@ -54,7 +63,6 @@ CREATE TABLE IF NOT EXISTS tablelog_tables (
 CREATE TABLE IF NOT EXISTS tablelog_records (
     table_id text NOT NULL,
     seq bigint NOT NULL CHECK (seq >= 1),
-    file_offset bigint NOT NULL,
     crc bigint NOT NULL,
     payload bytea NOT NULL,
     type text NOT NULL,
@@ -72,6 +80,11 @@ CREATE TABLE IF NOT EXISTS tablelog_snapshots (
 );
 """
 
+MIGRATIONS = {
+    1: "ALTER TABLE tablelog_records DROP COLUMN IF EXISTS file_offset",
+}
+"""The statement that brings a store of each older version to the next one."""
+
 
 class SQL:
     """The statements the store runs (psycopg ``%s`` placeholders)."""
@@ -86,23 +99,23 @@ class SQL:
         "session_id, created) VALUES (%s, %s, %s, %s, %s, %s, %s) "
         "ON CONFLICT DO NOTHING RETURNING table_id"
     )
-    # The append and its notification: tablelog.store.pgwire (prepared, one round trip).
-    FRAMES = (
-        "SELECT seq, int4send(length(payload)) || substring(int8send(crc) from 5) "
-        "|| payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
+    # The append and its notification: tablelog.store.pgappend (prepared, one round trip).
+    ROWS = (
+        "SELECT seq, crc, payload FROM tablelog_records WHERE table_id = %s AND seq > %s "
         "ORDER BY seq LIMIT %s"
     )
-    RECORD = (
-        "SELECT file_offset, crc, payload FROM tablelog_records WHERE table_id = %s AND seq = %s"
-    )
-    LAST = (
-        "SELECT seq, file_offset, crc, payload FROM tablelog_records WHERE table_id = %s "
-        "ORDER BY seq DESC LIMIT 1"
-    )
+    RECORD = "SELECT crc, payload FROM tablelog_records WHERE table_id = %s AND seq = %s"
+    LAST = "SELECT max(seq) FROM tablelog_records WHERE table_id = %s"
+    # The digest of a prefix, how many records it holds and their length in the file form.
     DIGEST = (
-        "SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), "
-        "max(file_offset + 8 + length(payload)) FROM tablelog_records "
-        "WHERE table_id = %s AND file_offset < %s"
+        "SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), count(*), "
+        "coalesce(sum(8 + length(payload)), 0) FROM tablelog_records "
+        "WHERE table_id = %s AND seq <= %s"
+    )
+    # The length in the file form of the records up to a seq (where the next one starts).
+    LENGTH = (
+        "SELECT coalesce(sum(8 + length(payload)), 0) FROM tablelog_records "
+        "WHERE table_id = %s AND seq <= %s"
     )
     LOCK = "SELECT pg_advisory_lock(%s)"
     UNLOCK = "SELECT pg_advisory_unlock(%s)"
@@ -158,11 +171,12 @@ def _connection_class() -> Any:
 
 
 def ensure_schema(conn: Any) -> None:
-    """Create the schema when it is missing; refuse a store of another version.
+    """Create the schema when it is missing, migrate one of an older version; refuse a store
+    of a version this tablelog does not know.
 
     Raises:
         LogError: the store's schema is of a version this tablelog does not know.
-        psycopg.Error: the database refused (e.g. no right to create tables).
+        psycopg.Error: the database refused (e.g. no right to create or alter tables).
     """
     import psycopg
 
@@ -173,7 +187,34 @@ def ensure_schema(conn: Any) -> None:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             conn.execute(SCHEMA)
         row = conn.execute(SQL.VERSION).fetchone()
-    check_version(row[0] if row else None)
+    upgraded(conn, row[0] if row else None)
+
+
+def upgraded(conn: Any, version: int | None) -> None:
+    """Migrate a store of an older schema ``version`` to this tablelog's (under the schema
+    lock, in one transaction, looking at the version again under it: concurrent first users
+    migrate once); refuse one this tablelog does not know.
+
+    Raises:
+        LogError: a version this tablelog does not know, or a migration the database refused.
+    """
+    import psycopg
+
+    if version in MIGRATIONS:
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                version = conn.execute(SQL.VERSION + " FOR UPDATE").fetchone()[0]
+                while version in MIGRATIONS:
+                    conn.execute(MIGRATIONS[version])
+                    version += 1
+                conn.execute("UPDATE tablelog_schema SET version = %s", (version,))
+        except psycopg.Error as exc:
+            raise LogError(
+                f"cannot migrate the store's tablelog schema to version {SCHEMA_VERSION}: "
+                f"{one_line(exc)}"
+            ) from None
+    check_version(version)
 
 
 def check_version(version: int | None) -> None:

@@ -1,60 +1,65 @@
-"""A table of a PostgreSQL store: the log of docs/FORMAT.md, one row per record.
+"""The PostgreSQL store: a table of it is the log of docs/FORMAT.md, one row per record.
 
-A row holds the record's exact payload bytes (the msgpack envelope) and its CRC-32, its byte
-offset in the log's file form, and the columns queries need (type, actor, time, command and
-request ids). The table's header bytes are kept whole in ``tablelog_tables``. So the reader of
-:class:`~tablelog.store.log.LogFile` reads a PostgreSQL table through the same frames and the
-same checks (framing, CRC-32, envelope, contiguous seq, whole batches, the hash chain under
-``verify``): :class:`PostgresLog` subclasses it for that reader and replaces every file
-operation. Appending is one transaction per command: the unique key on (table, seq) is the
-expected-position check (a conflict: another writer appended first, decide again), a unique
-partial index keeps request ids unique per table, and ``NOTIFY tablelog`` tells subscribers.
-Connections are made with psycopg 3, on first use. Schema: :mod:`tablelog.store.pgsql`.
+A row holds the record's exact payload bytes (the msgpack envelope) and their CRC-32, and the
+columns queries need (type, actor, time, command and request ids); the table's header bytes are
+kept whole in ``tablelog_tables``. A table is read by seq, a page of rows at a time, through the
+one reader of every store (:mod:`tablelog.store.reader`: each payload against its CRC-32, each
+envelope, contiguous seq, whole batches, the hash chain under ``verify``); a record's byte offset
+in the file form (what ``tablelog copy`` writes to a file) is counted from the payloads before
+it, and names it in messages as on a file. Appending is one transaction per command
+(:mod:`tablelog.store.pgappend`): the primary key on (table, seq) is the expected-position
+check (a conflict: another writer appended first, decide again), a unique partial index keeps
+request ids unique per table. Connections are made with psycopg 3, on first use. Schema:
+:mod:`tablelog.store.pgsql`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import zlib
-from types import TracebackType
+from collections.abc import Callable, Iterator
 from typing import Any
 
+from tablelog.store.base import is_record
+from tablelog.store.envelope import checker
+from tablelog.store.errors import LogError, record_error
+from tablelog.store.follow import PostgresWaiter
 from tablelog.store.format import (
-    COMMAND_KEY,
-    MAX_RECORD_BYTES,
-    RECORD_PREFIX,
-    REQUEST_KEY,
     FormatError,
     Header,
     Position,
     chain_hash,
     decode_payload,
+    header_position,
     header_version,
     parse_header,
 )
-from tablelog.store.log import LogError, LogFile, LogMovedOn, frame, record_error
+from tablelog.store.framing import records_of
+from tablelog.store.names import new_table_id, redact
+from tablelog.store.pgappend import append as append_rows
 from tablelog.store.pgsql import (
-    CHANNEL,
     SQL,
-    StoreUnavailable,
-    check_version,
-    connect,
     db_errors,
     ensure_schema,
     lock_key,
-    lock_timeout_setting,
-    one_line,
 )
-from tablelog.store.pgwire import append_and_notify, bytea_array, int8, int8_array, text_array
-from tablelog.store.url import new_table_id, redact
+from tablelog.store.pgtable import (
+    AdvisoryLock,
+    TableConnection,
+    digest_to,
+    frames,
+    header_row,
+    insert_table,
+    length_to,
+)
+from tablelog.store.reader import Record, StoredRecord, read, stored
+from tablelog.store.snapshot import seal_unkeyed, unsealed
 
-__all__ = ["PostgresLog"]
-
-_FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, long ones fast
+__all__ = ["PostgresLog", "insert_table"]
 
 
-class PostgresLog(LogFile):
-    """Table ``table_id`` of the PostgreSQL store at ``url`` (a libpq URL).
+class PostgresLog:
+    """Table ``table_id`` of the PostgreSQL store at ``url`` (a libpq URL): the store
+    interface, :class:`tablelog.store.base.Log`.
 
     ``path`` (what messages say) is the URL without its password, then ``#`` and the id.
     """
@@ -62,41 +67,27 @@ class PostgresLog(LogFile):
     kind = "postgresql"
 
     def __init__(self, url: str, table_id: str) -> None:
-        super().__init__(f"{redact(url)}#{table_id}")
-        self.url = url
-        self.table_id = table_id
+        self.url, self.table_id = url, table_id
+        self.path = f"{redact(url)}#{table_id}"
         self.spec = f"{url}#{table_id}"
-        self._conn: Any = None
-        self._header_bytes = b""
-        self._tail: tuple[int, bytes] | None = None  # the last record's frame its reader read
-
-    # -- connection ------------------------------------------------------------------------
+        self.header: Header | None = None
+        self.version: int | None = None
+        self.start: Position | None = None
+        self.end: Position | None = None
+        self.torn_at: int | None = None  # never set: a command commits whole or not at all
+        self.in_flight: int | None = None  # never set: an uncommitted command is not seen
+        self.signer: Callable[[bytes], bytes] | None = None  # records are not signed here
+        self._db = TableConnection(url, self.path)
+        self._header = b""
+        self._tail: tuple[int, bytes] | None = None  # the last record its reader read
 
     def connection(self) -> Any:
-        """Return this table's connection (autocommit), connecting on first use.
-
-        Raises:
-            LogError: a bad URL, the server cannot be reached, or it refuses us (a wrong
-                password, a missing database), in one line.
-        """
-        if self._conn is not None and not self._conn.closed:
-            return self._conn
-        import psycopg
-
-        store = redact(self.url)
-        try:
-            self._conn = connect(self.url)
-        except psycopg.ProgrammingError as exc:
-            raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
-        except psycopg.Error as exc:
-            raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
-        return self._conn
+        """Return this table's connection (autocommit), connecting on first use (LogError)."""
+        return self._db.get()
 
     def close(self) -> None:
         """Close the connection (the next use connects again)."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()
+        self._db.close()
 
     def __del__(self) -> None:
         try:
@@ -104,15 +95,12 @@ class PostgresLog(LogFile):
         except Exception:  # noqa: BLE001 - a closing interpreter; nothing to report to
             pass
 
-    def _errors(self) -> Any:
-        return db_errors(self.path)
-
     # -- creating and opening --------------------------------------------------------------
 
     @classmethod
-    def create(cls, url: str, table_id: str | None, header: bytes) -> PostgresLog:  # type: ignore[override]
+    def create(cls, url: str, table_id: str | None, header: bytes) -> PostgresLog:
         """Create table ``table_id`` (a new id when None) holding only ``header`` (its bytes);
-        create the schema on first use.
+        create the schema on first use (or migrate an older one).
 
         Raises:
             LogError: the table exists (refusing to overwrite it), or the database refused.
@@ -120,7 +108,7 @@ class PostgresLog(LogFile):
         for _ in range(8):
             log = cls(url, table_id or new_table_id())
             conn = log.connection()
-            with log._errors():
+            with db_errors(log.path):
                 ensure_schema(conn)
                 created = insert_table(conn, log.table_id, header)
             if created:
@@ -132,121 +120,86 @@ class PostgresLog(LogFile):
         raise LogError(f"cannot create a new table in {redact(url)}")
 
     def open(self) -> Header:
-        """Read and check the table's header (as a log file's).
+        """Read and check the table's header (as a log file's); migrate a store of an older
+        schema version first.
 
         Raises:
             LogError: no such table (or no tablelog schema yet), a schema of another version,
                 a damaged header, or the database cannot be used.
         """
-        import psycopg
-
-        conn = self.connection()
-        with self._errors():
-            try:
-                row = conn.execute(SQL.OPEN, (lock_timeout_setting(), self.table_id)).fetchone()
-            except psycopg.errors.UndefinedTable:  # no tablelog schema in this database yet
-                row = None
-        if row is None or row[2] is None:
-            if row is not None:
-                check_version(row[1])
-            raise LogError(
-                f"no table {self.table_id!r} in {redact(self.url)} (create one "
-                f"with: tablelog --log {redact(self.url)}#{self.table_id} init)"
-            )
-        check_version(row[1])
-        head = bytes(row[2])
+        head = header_row(self._db, self.table_id)
         try:
             header, size = parse_header(head)
         except FormatError as exc:
             raise LogError(f"{self.path}: {exc}", exc.offset) from None
-        self._header_bytes = head[:size]
+        self._header = head[:size]
         self.header, self.version = header, header_version(head)
-        self.start = Position(0, size, hashlib.blake2b(head[:size], digest_size=16).digest(), size)
+        self.start = header_position(self._header)
         return header
 
-    def header_bytes(self) -> bytes:
-        """Return the header's bytes, as a log file begins with them."""
-        if self.start is None:
-            self.open()
-        return self._header_bytes
-
-    def size(self) -> int:
-        """Return the length of the table's file form (the end of its last record)."""
+    def _opened(self) -> Position:
         if self.start is None:
             self.open()
         assert self.start is not None
-        with self._errors():
-            row = self.connection().execute(SQL.LAST, (self.table_id,)).fetchone()
-        return self.start.offset if row is None else int(row[1]) + 8 + len(row[3])
+        return self.start
+
+    def header_bytes(self) -> bytes:
+        """Return the header's bytes, as a log file begins with them."""
+        self._opened()
+        return self._header
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _reader(self, pos: Position) -> _Pages:
-        """Return the frames after ``pos``, read a page of rows at a time."""
-        return _Pages(self, pos.seq)
-
-    def _row(self, seq: int) -> tuple[int, int, bytes] | None:
-        """Return ``(file_offset, crc, payload)`` of record ``seq``, or None."""
-        with self._errors():
-            row = (
-                self.connection().execute(SQL.RECORD, (self.table_id, seq), binary=True).fetchone()
-            )
-        return None if row is None else (int(row[0]), int(row[1]), bytes(row[2]))
-
-    def payload_at(self, end: Position) -> bytes | None:
-        """Return the payload of record ``end.seq`` if it lies at ``end.last``..``end.offset``
-        with its CRC intact, else None."""
-        row = self._row(end.seq) if end.seq > 0 else None
-        if row is None:
-            return None
-        offset, crc, payload = row
-        if offset != end.last or offset + 8 + len(payload) != end.offset:
-            return None
-        return payload if zlib.crc32(payload) == crc else None
-
-    def last_at(self, end: Position) -> str:
-        """Return the ``at`` of record ``end.seq`` (``""`` for an empty table): from the frame
-        this table's reader read last when it is that record, whole and intact (a command that
-        lost a race has just read it: no second query), else read back.
+    def records(
+        self, after: Position | None = None, chain: bool = False, fold: bool = False
+    ) -> Iterator[Record]:
+        """Return an iterator of every record after ``after`` (default: the first), read a page
+        of rows at a time (each page one query: a long read sees what was committed meanwhile,
+        and never half a command), each checked as on a file.
 
         Raises:
-            LogError: that record cannot be read back whole and intact.
+            LogError: the database cannot be used, ``after`` is no record of the table, or a
+                corrupt record (when it is reached).
         """
-        tail = self._tail
-        if (
-            end.seq
-            and tail is not None
-            and tail[0] == end.seq
-            and len(tail[1]) == end.offset - end.last
-        ):
-            length, crc = RECORD_PREFIX.unpack_from(tail[1])
-            payload = tail[1][8:]
-            try:
-                env = decode_payload(payload) if zlib.crc32(payload) == crc else None
-            except Exception:  # noqa: BLE001 - any malformed payload: read it back below
-                env = None
-            if len(payload) == length and type(env) is dict and type(env.get("at")) is str:
-                return str(env["at"])
-        return super().last_at(end)
+        start = self._opened()
+        if after is not None:
+            start = self._spanned(after)
+        assert self.version is not None
+        self.torn_at = self.in_flight = None
+        self.end = start
+        check = checker(self.path, self.version, start, chain, fold)
+        return read(self._frames(start), start, check, self)
 
-    def envelope_at(self, end: Position) -> dict[str, Any]:
-        """Return the envelope of record ``end.seq`` (``end.seq`` ≥ 1).
+    def scan(self, after: Position | None = None, chain: bool = False) -> Iterator[StoredRecord]:
+        """Yield every record after ``after`` as a StoredRecord (see :meth:`records`)."""
+        return stored(self.records(after, chain))
+
+    def _frames(self, start: Position) -> Iterator[tuple[int, bytes]]:
+        """The frames of the rows after ``start`` (:func:`tablelog.store.pgtable.frames`)."""
+        assert start.span is not None
+
+        def seen(seq: int, payload: bytes) -> None:
+            self._tail = (seq, payload)
+
+        return frames(self._db, self.table_id, (start.seq, start.span[1]), seen)
+
+    def _row(self, seq: int) -> tuple[int, bytes] | None:
+        """Return ``(crc, payload)`` of record ``seq``, or None."""
+        row = self._db.query(SQL.RECORD, (self.table_id, seq), True).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def _spanned(self, pos: Position) -> Position:
+        """Return ``pos`` with its record's span in the file form (counted when not known).
 
         Raises:
-            LogError: that record is missing or damaged.
+            LogError: the table holds no record ``pos.seq`` with the hash ``pos.prev``.
         """
-        payload = self.payload_at(end)
-        try:
-            env = decode_payload(payload) if payload is not None else None
-        except Exception:  # noqa: BLE001 - any malformed payload: the error below
-            env = None
-        if (
-            type(env) is not dict
-            or type(env.get("at")) is not str
-            or type(env.get("actor")) is not str
-        ):
-            raise record_error(self.path, end.seq, end.last, "cannot be read back")
-        return env
+        if pos.span is not None:
+            return pos
+        found = self.position(pos.seq)
+        if found is None or found != pos:
+            raise LogError(f"{self.path}: holds no record #{pos.seq} with that chain hash")
+        return found
 
     def position(self, seq: int) -> Position | None:
         """Return the position right after record ``seq`` (0: before the first record), or
@@ -255,36 +208,56 @@ class PostgresLog(LogFile):
         Raises:
             LogError: the database cannot be used.
         """
-        if self.start is None:
-            self.open()
-        assert self.start is not None
+        start = self._opened()
         if seq == 0:
-            return self.start
+            return start
         row = self._row(seq)
         if row is None:
             return None
-        offset, _, payload = row
-        return Position(seq, offset + 8 + len(payload), chain_hash(payload), offset)
+        end = len(self._header) + length_to(self._db, self.table_id, seq)
+        return Position(seq, chain_hash(row[1]), (end - 8 - len(row[1]), end))
 
-    def prefix_crc(self, offset: int, start: int = 0, crc: int = 0) -> int:
-        """Return the digest of the table's file form before ``offset``, for a checkpoint's
-        check that nothing before it changed: the header's CRC-32, continued over the MD5 of
-        the records' payload MD5s in seq order, computed by the server where the rows are
-        (``start`` and ``crc`` are not needed: it is one query). -1 when ``offset`` is not the
-        end of a record.
+    def holds(self, pos: Position) -> bool:
+        """Return whether the table holds record ``pos.seq`` with chain hash ``pos.prev``, its
+        CRC-32 intact."""
+        if pos.seq == 0:
+            return pos == self._opened()
+        row = self._row(pos.seq)
+        return row is not None and zlib.crc32(row[1]) == row[0] and is_record(row[1], pos)
+
+    def prefix_digest(self, pos: Position) -> int:
+        """Return the digest of the table up to record ``pos.seq``, for a checkpoint's check
+        that nothing before it changed (:func:`tablelog.store.pgtable.digest_to`; LogError)."""
+        head = self.header_bytes()
+        return zlib.crc32(head) if pos.seq == 0 else digest_to(self._db, self.table_id, head, pos)
+
+    def envelope_at(self, pos: Position) -> dict[str, Any]:
+        """Return the envelope of record ``pos.seq`` (≥ 1): from the record this table's
+        reader read last when it is that one (a command that lost a race has just read it: no
+        second query), else read back.
 
         Raises:
-            LogError: the database cannot be used.
+            LogError: that record is missing or damaged.
         """
-        head = self.header_bytes()
-        value = zlib.crc32(head[:offset])
-        if offset <= len(head):
-            return value if offset == len(head) else -1
-        with self._errors():
-            digest, end = self.connection().execute(SQL.DIGEST, (self.table_id, offset)).fetchone()
-        if digest is None or end != offset:
-            return -1
-        return zlib.crc32(bytes.fromhex(digest), value)
+        tail = self._tail
+        if tail is not None and tail[0] == pos.seq and chain_hash(tail[1]) == pos.prev:
+            payload: bytes | None = tail[1]
+        else:
+            row = self._row(pos.seq)
+            payload = row[1] if row is not None and zlib.crc32(row[1]) == row[0] else None
+        try:
+            env = decode_payload(payload) if payload is not None else None
+        except Exception:  # noqa: BLE001 - any malformed payload: the error below
+            env = None
+        if not (type(env) is dict and type(env.get("at")) is str and type(env.get("actor")) is str):
+            where = pos.span[0] if pos.span is not None else 0
+            raise record_error(self.path, pos.seq, where, "cannot be read back")
+        return env
+
+    def ends_at(self, pos: Position) -> bool:
+        """Return whether the table's last record is still ``pos.seq`` (one indexed query)."""
+        last = self._db.query(SQL.LAST, (self.table_id,)).fetchone()[0]
+        return int(last or 0) == pos.seq
 
     # -- appending -------------------------------------------------------------------------
 
@@ -292,7 +265,7 @@ class PostgresLog(LogFile):
         self, envelopes: list[dict[str, Any]], expected: Position, locked: bool = False
     ) -> Position:
         """Append one command's records in one transaction, if the table still ends at
-        ``expected`` (its unique key on (table, seq) decides); committed before it returns.
+        ``expected`` (its primary key on (table, seq) decides); committed before it returns.
 
         Raises:
             LogMovedOn: another writer appended since ``expected`` (or appended this request
@@ -300,255 +273,45 @@ class PostgresLog(LogFile):
             LogError: the database refused, or the connection was lost (while committing: the
                 command may or may not be in the table, and the message says so).
         """
-        import psycopg
-
         try:
-            data, end = frame(envelopes, expected)
+            records, end = records_of(envelopes, self._spanned(expected))
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(
                 f"cannot store the events in {self.path}: {exc}; the table is unchanged"
             ) from None
-        params = _params(self.table_id, envelopes, data, expected)
-        conn = self.connection()
-        try:
-            with self._errors():
-                try:  # one round trip: the append commits, then the notification is sent
-                    inserted = append_and_notify(
-                        conn, params, CHANNEL, f"{self.table_id} {end.seq}", len(envelopes) == 1
-                    )
-                except psycopg.errors.UniqueViolation:
-                    raise LogMovedOn() from None
-        except LogError as exc:
-            raise type(exc)(
-                f"{exc}; the connection was lost while committing: the command "
-                "may or may not be in the table (look with tablelog log; a "
-                "retry with the same --request-id appends it at most once)"
-            ) from None
-        if inserted == 0:  # the first seq was taken: another writer appended first
-            raise LogMovedOn()
-        if inserted != len(envelopes):
-            raise LogError(
-                f"{self.path}: the database appended {inserted} of {len(envelopes)} records"
-            )
+        append_rows(self._db, self.table_id, records)
         self.end = end
         return end
 
-    def lock(self) -> _AdvisoryLock:  # type: ignore[override]  # a LogFile by its reader only
+    def lock(self) -> AdvisoryLock:
         """Take the table's exclusive writer lock: a PostgreSQL advisory lock held by this
         connection (appends take it shared), waiting up to ``$TABLELOG_LOCK_TIMEOUT``.
 
         Raises:
             LogLocked: held by another writer past the timeout; LogError: no database.
         """
-        if self.start is None:
-            self.open()  # sets this connection's lock_timeout
+        self._opened()  # sets this connection's lock_timeout
         key = lock_key(self.table_id)
-        with self._errors():
-            self.connection().execute(SQL.LOCK, (key,))
-        return _AdvisoryLock(self, key)
+        self._db.query(SQL.LOCK, (key,))
+        return AdvisoryLock(self._db, key)
 
-    # -- snapshots, repair, salvage, subscription, removal ---------------------------------
+    # -- snapshots, subscription, removal --------------------------------------------------
 
-    def read_snapshot(self, session_id: str, code: str) -> list[Any]:
-        """Return the checkpoints of the table's snapshot row, or ``[]`` (any problem)."""
-        from tablelog.store.snapshot import parse_snapshot
+    def load_snapshot(self) -> bytes | None:
+        """Return the body of the table's snapshot row when its digest checks, else None."""
+        row = self._db.query(SQL.SNAPSHOT, (self.table_id,), True).fetchone()
+        return None if row is None else unsealed(bytes(row[0]))
 
-        try:
-            with self._errors():
-                row = (
-                    self.connection()
-                    .execute(SQL.SNAPSHOT, (self.table_id,), binary=True)
-                    .fetchone()
-                )
-        except LogError:
-            return []
-        return parse_snapshot(bytes(row[0]), session_id, code) if row is not None else []
-
-    def write_snapshot(self, session_id: str, code: str, checkpoints: list[Any]) -> None:
+    def save_snapshot(self, body: bytes) -> None:
         """Replace the table's snapshot row (LogError when the database refuses)."""
-        from tablelog.store.snapshot import pack_snapshot
-
-        data = pack_snapshot(session_id, code, checkpoints)
-        with self._errors():
-            self.connection().execute(SQL.SAVE_SNAPSHOT, (self.table_id, data))
-
-    def repair(self) -> None:
-        """Nothing to cut: each command is one transaction, so a table never ends torn."""
-        return None
-
-    def salvage(self, out: str, before: int | None = None) -> tuple[int, int, int | None]:
-        """Copy the header and the whole commands before the first bad record (or before
-        record ``before``) into the new log ``out`` (any ``--log`` value: tablelog.store.copy).
-        """
-        from tablelog.store.copy import salvage_into
-
-        return salvage_into(self, out, before)
+        self._db.query(SQL.SAVE_SNAPSHOT, (self.table_id, seal_unkeyed(body)))
 
     def waiter(self) -> Any:
         """Return a waiter that LISTENs for this table's appends (tablelog.store.follow)."""
-        from tablelog.store.follow import PostgresWaiter
-
         return PostgresWaiter(self)
 
     def drop(self) -> None:
         """Delete the table, its records and its snapshot (a table this process just created
         and does not keep)."""
-        with self._errors(), self.connection().transaction():
+        with db_errors(self.path), self.connection().transaction():
             self.connection().execute(SQL.DROP, (self.table_id,) * 3)
-
-
-def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
-    """Insert a table's row (its header bytes and the columns read from them); return False
-    when the table exists.
-
-    Raises:
-        LogError: ``header`` is not a header; psycopg.Error: the database refused.
-    """
-    try:
-        fields, _ = parse_header(header)
-    except FormatError as exc:
-        raise LogError(f"not a tablelog header: {exc}") from None
-    row = conn.execute(
-        SQL.CREATE,
-        (
-            table_id,
-            header,
-            header_version(header),
-            fields.system,
-            fields.title,
-            fields.session_id,
-            fields.created,
-        ),
-    ).fetchone()
-    return row is not None
-
-
-def _params(
-    table_id: str, envelopes: list[dict[str, Any]], data: bytes, expected: Position
-) -> list[bytes | None]:
-    """Return the parameters of :data:`~tablelog.store.pgwire.APPEND` for a batch, in binary
-    format: each record's framing split back out of ``data`` (the bytes
-    :func:`~tablelog.store.log.frame` made), with its query columns, as one array per column;
-    for one record, those of :data:`~tablelog.store.pgwire.APPEND_ONE` (one value each)."""
-    lock = lock_key(table_id).to_bytes(8, "big", signed=True)
-    if len(envelopes) == 1:
-        env = envelopes[0]
-        req = env.get(REQUEST_KEY)
-        return [
-            table_id.encode(),
-            int8(expected.seq + 1),
-            int8(expected.offset),
-            int8(RECORD_PREFIX.unpack_from(data)[1]),
-            data[8:],
-            env["type"].encode(),
-            env["actor"].encode(),
-            env["at"].encode(),
-            int8(env.get(COMMAND_KEY)),
-            None if req is None else req.encode(),
-            lock,
-        ]
-    seqs, offsets, crcs, payloads = [], [], [], []
-    at, seq, offset = 0, expected.seq, expected.offset
-    for _ in envelopes:
-        length, crc = RECORD_PREFIX.unpack_from(data, at)
-        seq += 1
-        seqs.append(seq)
-        offsets.append(offset)
-        crcs.append(crc)
-        payloads.append(data[at + 8 : at + 8 + length])
-        at += 8 + length
-        offset += 8 + length
-    return [
-        table_id.encode(),
-        int8_array(seqs),
-        int8_array(offsets),
-        int8_array(crcs),
-        bytea_array(payloads),
-        text_array([e["type"] for e in envelopes]),
-        text_array([e["actor"] for e in envelopes]),
-        text_array([e["at"] for e in envelopes]),
-        int8_array([e.get(COMMAND_KEY) for e in envelopes]),
-        text_array([e.get(REQUEST_KEY) for e in envelopes]),
-        lock,
-    ]
-
-
-class _Pages:
-    """The frames (length, CRC, payload) of a table's records after a seq, as a file reads:
-    ``read(n)`` returns ``n`` bytes unless the table ends first. Each page is one query (rows in
-    seq order after the last one read), so a long read sees what was committed meanwhile, and
-    never half a command (a command commits whole)."""
-
-    def __init__(self, log: PostgresLog, seq: int) -> None:
-        self.log = log
-        self.seq = seq  # the last seq fetched
-        self._rows: list[tuple[int, bytes]] = []
-        self._limit = _FIRST_PAGE
-        self._done = False
-        self._buf = b""
-
-    def _fetch(self) -> None:
-        log = self.log
-        with log._errors():
-            rows = (
-                log.connection()
-                .execute(SQL.FRAMES, (log.table_id, self.seq, self._limit), binary=True)
-                .fetchall()
-            )
-        if len(rows) < self._limit:
-            self._done = True
-        self._limit = min(self._limit * 4, _LAST_PAGE)
-        if rows:
-            self.seq = int(rows[-1][0])
-        self._rows = [(int(r[0]), bytes(r[1])) for r in reversed(rows)]
-        if self._rows:
-            log._tail = self._rows[0]
-
-    def frame(self) -> bytes | None:
-        """Return the next record's frame, or None at the end."""
-        if not self._rows and not self._done:
-            self._fetch()
-        if not self._rows:
-            return None
-        return self._rows.pop()[1]
-
-    def read(self, n: int) -> bytes:
-        """Return the next ``n`` bytes of frames (fewer only at the end of the table)."""
-        parts, size = [self._buf], len(self._buf)
-        while size < n:
-            nxt = self.frame()
-            if nxt is None:
-                break
-            if len(nxt) > MAX_RECORD_BYTES + 8:  # as a file's reader would refuse it
-                parts.append(nxt[: MAX_RECORD_BYTES + 8])
-                break
-            parts.append(nxt)
-            size += len(nxt)
-        data = b"".join(parts)
-        self._buf = data[n:]
-        return data[:n]
-
-    def close(self) -> None:
-        self._rows, self._buf = [], b""
-
-
-class _AdvisoryLock:
-    """A held session-level advisory lock (release it, or leave the ``with`` block)."""
-
-    def __init__(self, log: PostgresLog, key: int) -> None:
-        self.log = log
-        self.key: int | None = key
-
-    def release(self) -> None:
-        key, self.key = self.key, None
-        if key is not None and self.log._conn is not None and not self.log._conn.closed:
-            with self.log._errors():
-                self.log._conn.execute(SQL.UNLOCK, (key,))
-
-    def __enter__(self) -> _AdvisoryLock:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.release()

@@ -13,7 +13,7 @@ import os
 import secrets
 import stat
 
-from tablelog.store.log import create_file, remove_quietly, write_all
+from tablelog.store.files import create_file, remove_quietly, write_all
 
 __all__ = ["private_dir", "is_private", "is_own", "read_private", "write_private", "temporary_name"]
 

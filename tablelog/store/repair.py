@@ -1,8 +1,10 @@
-"""Mending a log: cut a torn tail (after a backup), or salvage the valid prefix into a new file.
+"""Mending a table, on any store: cut a torn tail (after a backup), or salvage the valid
+prefix into a new table.
 
-Neither ever changes a complete record: ``repair`` cuts only a batch that a crash left incomplete
-at the very end, and refuses anything else; ``salvage`` writes a *new* file and leaves the damaged
-one as it is (docs/RELIABILITY.md).
+Neither ever changes a complete record: :func:`repair` cuts only a batch that a crash left
+incomplete at the very end of a log file (a PostgreSQL table never ends torn: each command is
+one transaction), and refuses anything else; :func:`salvage` writes a *new* table and leaves the
+damaged one as it is (docs/RELIABILITY.md).
 """
 
 from __future__ import annotations
@@ -10,18 +12,11 @@ from __future__ import annotations
 import os
 
 from tablelog.store.base import Log
-from tablelog.store.format import BATCH_KEY, Position, chain_hash
-from tablelog.store.log import (
-    LogError,
-    LogFile,
-    LogLocked,
-    LogUnwritable,
-    create_file,
-    fsync_dir,
-    open_regular,
-    remove_quietly,
-    write_all,
-)
+from tablelog.store.copy import copy_log
+from tablelog.store.errors import LogError, LogLocked, LogUnwritable
+from tablelog.store.files import create_file, fsync_dir, open_regular, remove_quietly, write_all
+from tablelog.store.format import BATCH_KEY, Position
+from tablelog.store.reader import after
 
 __all__ = ["repair", "salvage", "sound_prefix"]
 
@@ -29,9 +24,10 @@ _CHUNK = 1 << 20
 _MAX_BACKUPS = 1000
 
 
-def repair(log: LogFile) -> tuple[int, str] | None:
+def repair(log: Log) -> tuple[int, str] | None:
     """Truncate a torn last batch after copying the file to a backup (under the writer lock,
     taken only when a read without it found the log torn, or a record still being written).
+    Only a log file ever tears: on any other store this reads the table and cuts nothing.
 
     Returns:
         ``(offset truncated at, backup path)``, or None when there was nothing to repair.
@@ -55,19 +51,27 @@ def repair(log: LogFile) -> tuple[int, str] | None:
             pass
         if log.torn_at is None:
             return None
-        backup = _backup(log.path)
-        try:
-            with open(log.path, "r+b") as f:
-                f.truncate(log.torn_at)
-                f.flush()
-                os.fsync(f.fileno())
-            fsync_dir(log.path)
-        except OSError as exc:
-            raise LogUnwritable(
-                f"cannot cut {log.path} at byte {log.torn_at}: {exc.strerror}; "
-                f"its copy is at {backup}"
-            ) from None
-        return log.torn_at, backup
+        return _cut(log.path, log.torn_at)
+
+
+def _cut(path: str, torn_at: int) -> tuple[int, str]:
+    """Copy the log file at ``path`` to a backup, then cut it at byte ``torn_at``.
+
+    Raises:
+        LogUnwritable: the backup or the cut could not be written.
+    """
+    backup = _backup(path)
+    try:
+        with open(path, "r+b") as f:
+            f.truncate(torn_at)
+            f.flush()
+            os.fsync(f.fileno())
+        fsync_dir(path)
+    except OSError as exc:
+        raise LogUnwritable(
+            f"cannot cut {path} at byte {torn_at}: {exc.strerror}; its copy is at {backup}"
+        ) from None
+    return torn_at, backup
 
 
 def _backup(path: str) -> str:
@@ -118,25 +122,32 @@ def _new_file(base: str) -> tuple[int, str]:
     )
 
 
-def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int, int | None]:
-    """Copy the header and every whole command before the first bad record into a new file
-    ``out``: the first record that fails a check, or record ``before`` when given (one that
-    is sound but does not decode or apply, found by a fold).
+def salvage(log: Log, out: str, before: int | None = None) -> tuple[int, int, int | None]:
+    """Copy the header and every whole command before the first bad record into a new table
+    ``out`` (any ``--log`` value): the first record that fails a check, or record ``before``
+    when given (one that is sound but does not decode or apply, found by a fold). A log file
+    into a file path is copied byte for byte; any other pair through :mod:`tablelog.store.copy`.
 
     Returns:
-        ``(records kept, bytes written, offset of the first bad record or None)``.
+        ``(records kept, bytes of the kept file form, offset of the first bad record or
+        None)``.
 
     Raises:
         LogError: ``out`` exists or cannot be written, or the header itself is bad.
     """
+    if log.kind != "file" or out.startswith(("file:", "postgres")):  # into a store
+        keep, bad = sound_prefix(log, before)
+        copy_log(log, out, keep.seq)
+        return keep.seq, _ends(keep), bad
     keep, bad = sound_prefix(log, before)
+    size = _ends(keep)
     try:
         fd = create_file(out)
     except OSError as exc:
         raise LogError(f"cannot create {out}: {exc.strerror}") from None
     try:
         try:
-            _copy_prefix(log.path, fd, keep.offset)
+            _copy_prefix(log.path, fd, size)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -144,7 +155,13 @@ def salvage(log: LogFile, out: str, before: int | None = None) -> tuple[int, int
     except OSError as exc:
         remove_quietly(out)
         raise LogError(f"cannot write {out}: {exc.strerror or exc}; nothing salvaged") from None
-    return keep.seq, keep.offset, bad
+    return keep.seq, size, bad
+
+
+def _ends(pos: Position) -> int:
+    """Return where the record before ``pos`` ends in the file form."""
+    assert pos.span is not None
+    return pos.span[1]
 
 
 def sound_prefix(log: Log, before: int | None = None) -> tuple[Position, int | None]:
@@ -160,12 +177,13 @@ def sound_prefix(log: Log, before: int | None = None) -> tuple[Position, int | N
     keep = log.start
     assert keep is not None
     try:
-        for seq, env, offset, end, payload in log.records(chain=True):
+        for record in log.records(chain=True):
+            seq, env, offset, _, _ = record
             if before is not None and seq >= before:
                 bad = offset
                 break
             if BATCH_KEY not in env:  # the last record of its command
-                keep = Position(seq, end, chain_hash(payload), offset)
+                keep = after(record)
         else:
             bad = log.torn_at
     except LogError as exc:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tablelog.store.errors import LogError
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
-from tablelog.store.log import LogError
 
 __all__ = ["Requests"]
 

@@ -1,76 +1,61 @@
-"""Snapshots: a disposable, private cache of folded states (one file per log, per user).
+"""Snapshots: a disposable cache of folded states, kept by the store of the log.
 
-A snapshot file holds a few *checkpoints*, each the state folded up to some seq, keyed to the
-log's session id, the checkpoint's position (seq, byte offset, chain hash of its last record) and a
-digest of the projection code. It lives in this user's own cache directory
-(``$XDG_CACHE_HOME/tablelog``, else ``~/.cache/tablelog``; mode 0700, owned by the user, never a
-symbolic link), never beside a shared log, and carries a MAC (keyed BLAKE2b-256) under a key kept
-there (``snapshot.key``, 32 random bytes, mode 0600): a snapshot is used only when it is provably
-one this user's tablelog wrote. Anything that does not match, does not check, is too large or does
-not decode within bounds is ignored: the caller folds from the log instead. The file is written
-atomically (a new temporary file with a random name, fsync, rename, directory fsync). The layout is
-in docs/FORMAT.md.
+A snapshot holds a few *checkpoints*, each the state folded up to some seq, keyed to the log's
+session id, the checkpoint's position (the seq and chain hash of its last record, with where
+that record lies in the file form) and a digest of the projection code. Every store keeps a
+table's snapshot itself (:meth:`tablelog.store.base.Log.load_snapshot`): a log file's in this
+user's private cache, sealed under this user's key (:mod:`tablelog.store.snapcache`), never
+beside a shared log; a PostgreSQL table's in its ``tablelog_snapshots`` row under an unkeyed
+digest. :func:`read_checkpoints` and :func:`write_checkpoints` are the snapshot cache over any
+store. Anything that does not match, does not check, is too large or does not decode within
+bounds is ignored: the caller folds from the log instead. The layout is in docs/FORMAT.md.
 
-State values are plain data: ``None, bool, int, float, str, bytes``, lists, dicts, and, as msgpack
-extension types, tuples (1), ``Fraction`` (2), sets (3), frozensets (4) and integers beyond
-64 bits (5). Anything else (a class instance, a ``defaultdict``) cannot be snapshotted:
-:func:`encode_state` raises ``TypeError`` and the caller simply takes no snapshot. Never pickle.
+A checkpoint's state is encoded by :mod:`tablelog.store.statecodec` (plain data, tuples,
+fractions, sets and big integers as extension types, decoded within bounds; never pickle).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import os
-import re
-import secrets
-import stat
-import struct
-import sys
-import time
 from collections.abc import Iterable
 from typing import Any
 
 import attrs
 import msgpack
 
+from tablelog.store.errors import LogError
 from tablelog.store.format import Position
-from tablelog.store.log import create_file, fsync_dir, remove_quietly, write_all
-from tablelog.store.private import (
-    is_own,
-    private_dir,
-    read_private,
-    temporary_name,
-    write_private,
+from tablelog.store.snapcache import (
+    FIXED,
+    MAX_SNAPSHOT_BYTES,
+    SNAPSHOT_MAGIC,
+    SNAPSHOT_VERSION,
+    cache_dir,
+    read_body,
+    seal,
+    snapshot_path,
+    write_body,
 )
+from tablelog.store.statecodec import decode_state, encode_state
 
 __all__ = [
     "SNAPSHOT_MAGIC",
+    "MAX_SNAPSHOT_BYTES",
     "Checkpoint",
     "encode_state",
     "decode_state",
+    "read_checkpoints",
+    "write_checkpoints",
     "read_snapshot",
     "write_snapshot",
     "snapshot_path",
     "cache_dir",
     "seal",
-    "MAX_SNAPSHOT_BYTES",
+    "pack_body",
     "pack_snapshot",
     "parse_snapshot",
 ]
-
-SNAPSHOT_MAGIC = b"\x89TBSNAP\n"
-SNAPSHOT_VERSION = 3  # 3: a MAC under the user's key in place of the CRC-32; a private directory
-MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024
-MAX_EXT_DEPTH = 32  # tuples, sets, fractions inside each other: deeper is no state of ours
-MAX_BIGINT_DIGITS = 1000
-KEY_NAME = "snapshot.key"
-_KEY_BYTES = 32
-_STALE_TEMP_S = 3600  # a temporary older than this was left by a crash: removed
-_FIXED = struct.Struct(">8sHI32s")  # magic, version, body length, MAC of the body
-_TUPLE, _FRACTION, _SET, _FROZENSET, _BIGINT = 1, 2, 3, 4, 5
-_DIGITS = re.compile(rb"-?[0-9]{1,%d}" % MAX_BIGINT_DIGITS)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 @attrs.frozen
@@ -78,14 +63,14 @@ class Checkpoint:
     """A state folded up to ``end.seq``, encoded, with what it excludes and the markers seen.
 
     Attributes:
-        end: The log position right after the checkpoint's last record.
+        end: The log position right after the checkpoint's last record (with its span).
         undone: The seqs (all <= end.seq) that the state skipped as undone.
         markers: ``(seq, kind, target)`` of the latest undo/redo marker of each target up to
             ``end.seq``, in log order (earlier ones change nothing: tablelog.actions.Markers).
         state: The encoded state fields (see :func:`encode_state`).
-        prefix_crc: CRC-32 of the log's bytes from offset 0 to ``end.offset``: a checkpoint is
-            used only while the log's prefix still has it, so damage before a checkpoint is
-            never hidden by it.
+        prefix_crc: The store's digest of the log up to ``end``
+            (:meth:`tablelog.store.base.Log.prefix_digest`): a checkpoint is used only while
+            the log's prefix still has it, so damage before a checkpoint is never hidden by it.
     """
 
     end: Position
@@ -100,182 +85,31 @@ class Checkpoint:
         return {t for t in undone if t <= seq} == self.undone
 
 
-# -- the state codec ----------------------------------------------------------------------------
+# -- bodies, over any store --------------------------------------------------------------------
 
 
-def _default(value: Any) -> msgpack.ExtType:
-    kind = type(value)
-    if kind is tuple:
-        return msgpack.ExtType(_TUPLE, _pack(list(value)))
-    fractions = sys.modules.get("fractions")  # not imported: no value can be a Fraction
-    if fractions is not None and kind is fractions.Fraction:
-        return msgpack.ExtType(_FRACTION, _pack([value.numerator, value.denominator]))
-    if kind is set:
-        return msgpack.ExtType(_SET, _pack(list(value)))
-    if kind is frozenset:
-        return msgpack.ExtType(_FROZENSET, _pack(list(value)))
-    if kind is int:  # beyond 64 bits
-        return msgpack.ExtType(_BIGINT, str(value).encode())
-    raise TypeError(f"cannot snapshot a {kind.__name__}")
-
-
-def _pack(value: Any) -> bytes:
-    packed: bytes = msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
-    return packed
-
-
-class _Decoder:
-    """Decodes encoded state fields within bounds: extension values nested at most
-    :data:`MAX_EXT_DEPTH` deep, only the five known codes, fractions of two integers with a
-    positive denominator, big integers of at most :data:`MAX_BIGINT_DIGITS` digits.
-
-    Raises ValueError (or another exception of msgpack's) on anything else.
-    """
-
-    def __init__(self) -> None:
-        self.depth = 0
-
-    def unpack(self, data: bytes) -> Any:
-        return msgpack.unpackb(
-            data, ext_hook=self.ext, raw=False, strict_map_key=False, use_list=True
-        )
-
-    def ext(self, code: int, data: bytes) -> Any:
-        if code == _BIGINT:
-            if not _DIGITS.fullmatch(data):
-                raise ValueError("a big integer that is not decimal digits")
-            return int(data)
-        if code not in (_TUPLE, _FRACTION, _SET, _FROZENSET):
-            raise ValueError(f"unknown snapshot extension type {code}")
-        if self.depth >= MAX_EXT_DEPTH:
-            raise ValueError("snapshot values nested too deep")
-        self.depth += 1
-        try:
-            items = self.unpack(data)
-        finally:
-            self.depth -= 1
-        if type(items) is not list:
-            raise ValueError("an extension value that is not a list")
-        if code == _TUPLE:
-            return tuple(items)
-        if code == _FRACTION:
-            return _fraction(items)
-        return set(items) if code == _SET else frozenset(items)
-
-
-def _fraction(items: list[Any]) -> Any:
-    """Return ``Fraction(n, d)`` for ``[n, d]``: two integers, ``d`` positive."""
-    if len(items) != 2 or type(items[0]) is not int or type(items[1]) is not int or items[1] <= 0:
-        raise ValueError("a fraction that is not two integers over a positive denominator")
-    from fractions import Fraction  # imported only by states that hold fractions
-
-    return Fraction(items[0], items[1])
-
-
-def encode_state(fields: dict[str, Any]) -> bytes:
-    """Return the bytes of a state's fields (they decode to an equal value, of the same types).
-
-    Not decoded back here (that tripled a checkpoint's cost): plain data packed with exact
-    types decodes to itself, and what lies beyond the decoder's bounds (extension values nested
-    deeper than :data:`MAX_EXT_DEPTH`, a big integer of more than :data:`MAX_BIGINT_DIGITS`
-    digits: no state of ours) makes :func:`decode_state` raise, so the replay folds without
-    that checkpoint.
-
-    Raises:
-        TypeError: a value that has no exact plain-data form (the caller takes no snapshot).
-    """
-    return _pack(fields)
-
-
-def decode_state(data: bytes, template: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return the state fields encoded by :func:`encode_state` (a fresh, mutable copy): a map,
-    and when ``template`` (the fields of this session's initial state) is given, the same field
-    names,
-    the same identity (``system``, ``title``, ``session_id``, ``seed``), each field of its
-    template's type (any dict or None where the template has None), entity records as maps.
-
-    Raises:
-        ValueError: anything else, or data that does not decode within bounds.
-    """
+def read_checkpoints(log: Any, session_id: str, code: str) -> list[Checkpoint]:
+    """Return the checkpoints of ``log``'s snapshot (:class:`tablelog.store.base.Log`), or
+    ``[]`` when it is missing, foreign, stale (another session or projection code), damaged in
+    any way, or the store cannot be read."""
     try:
-        fields = _Decoder().unpack(data)
-    except Exception as exc:  # noqa: BLE001 - any failure: no snapshot (RecursionError too)
-        raise ValueError(f"snapshot state does not decode ({type(exc).__name__})") from None
-    if type(fields) is not dict:
-        raise ValueError("snapshot state is not a map")
-    if template is not None:
-        _check_fields(fields, template)
-    return fields
+        body = log.load_snapshot()
+    except (LogError, OSError):
+        return []
+    return [] if body is None else _checkpoints_of(body, session_id, code)
 
 
-def _check_fields(fields: dict[str, Any], template: dict[str, Any]) -> None:
-    """Raise ValueError unless ``fields`` has the shape and identity of ``template``."""
-    if set(fields) != set(template):
-        raise ValueError("snapshot state fields do not match")
-    for name, expected in template.items():
-        value = fields[name]
-        if name in ("system", "title", "session_id", "seed") and value != expected:
-            raise ValueError(f"snapshot state of another session ({name})")
-        if expected is None:
-            if value is not None and type(value) is not dict:
-                raise ValueError(f"snapshot state field {name} of the wrong type")
-        elif type(value) is not type(expected):
-            raise ValueError(f"snapshot state field {name} of the wrong type")
-    for name in ("characters", "items"):
-        if not all(type(k) is str and type(v) is dict for k, v in fields[name].items()):
-            raise ValueError(f"snapshot state {name} are not records")
-
-
-# -- where the cache lives, and its key ---------------------------------------------------------
-
-
-def cache_dir() -> str | None:
-    """Return this user's private tablelog cache directory, made if missing, or None when
-    there is none that is provably private (see :func:`tablelog.store.private.private_dir`)."""
-    return private_dir("XDG_CACHE_HOME", ".cache")
-
-
-def _key(folder: str) -> bytes | None:
-    """Return the user's snapshot key (made on first use), or None when it cannot be had."""
-    path = os.path.join(folder, KEY_NAME)
-    key = read_private(path, _KEY_BYTES)
-    if key is None and write_private(path, secrets.token_bytes(_KEY_BYTES)):
-        key = read_private(path, _KEY_BYTES)
-    return key if key is not None and len(key) == _KEY_BYTES else None
-
-
-def seal(body: bytes, key: bytes) -> bytes:
-    """Return the snapshot file's bytes for ``body``: the fixed part with its MAC, the body."""
-    mac = hashlib.blake2b(body, key=key, digest_size=32).digest()
-    return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), mac) + body
-
-
-def snapshot_path(log_path: str) -> str | None:
-    """Return where this user's snapshot of ``log_path`` lives (named by a hash of the log's
-    real path), or None when there is no private cache directory."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    where = os.path.realpath(log_path).encode("utf-8", "surrogateescape")
-    return os.path.join(folder, hashlib.blake2b(where, digest_size=16).hexdigest() + ".snap")
-
-
-# -- writing and reading ------------------------------------------------------------------------
-
-
-def write_snapshot(
-    log_path: str, session_id: str, code: str, checkpoints: list[Checkpoint]
-) -> None:
-    """Write the snapshot file atomically: a new temporary file, fsync, rename, directory fsync.
-    Removes temporaries that a crash left behind (older than an hour).
+def write_checkpoints(log: Any, session_id: str, code: str, checkpoints: list[Checkpoint]) -> None:
+    """Replace ``log``'s snapshot with ``checkpoints``.
 
     Raises:
-        OSError: the file could not be written (callers ignore it: a snapshot is a cache).
+        OSError, LogError: it could not be written (callers ignore it: a snapshot is a cache).
     """
-    path = snapshot_path(log_path)
-    key = _key(os.path.dirname(path)) if path is not None else None
-    if path is None or key is None:
-        raise OSError("no private cache directory for snapshots")
+    log.save_snapshot(pack_body(session_id, code, checkpoints))
+
+
+def pack_body(session_id: str, code: str, checkpoints: list[Checkpoint]) -> bytes:
+    """Return a snapshot's body: its session, its code digest and its checkpoints."""
     body: bytes = msgpack.packb(
         {
             "session": session_id,
@@ -284,60 +118,21 @@ def write_snapshot(
         },
         use_bin_type=True,
     )
-    if len(body) > MAX_SNAPSHOT_BYTES:
-        raise OSError(f"snapshot of {len(body)} bytes is over the limit")
-    _remove_stale_temporaries(path)
-    tmp = temporary_name(path)
-    try:
-        fd = create_file(tmp, 0o600)
-        try:
-            write_all(fd, seal(body, key))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        remove_quietly(tmp)
-        raise
-    fsync_dir(path)
-
-
-def _remove_stale_temporaries(path: str) -> None:
-    folder, prefix = os.path.split(path + ".tmp.")
-    cutoff = time.time() - _STALE_TEMP_S
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            try:
-                if (
-                    entry.name.startswith(prefix)
-                    and entry.stat(follow_symlinks=False).st_mtime < cutoff
-                ):
-                    remove_quietly(entry.path)
-            except OSError:
-                continue
+    return body
 
 
 def _checkpoint_map(cp: Checkpoint) -> dict[str, Any]:
+    last, offset = cp.end.span if cp.end.span is not None else (-1, -1)
     return {
         "seq": cp.end.seq,
-        "offset": cp.end.offset,
+        "offset": offset,
         "prev": cp.end.prev,
-        "last": cp.end.last,
+        "last": last,
         "undone": sorted(cp.undone),
         "markers": [list(m) for m in cp.markers],
         "state": cp.state,
         "crc": cp.prefix_crc,
     }
-
-
-def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
-    """Return the checkpoints of this user's snapshot of ``log_path``, or ``[]`` when it is
-    missing, not provably this user's (MAC), foreign, stale (another session or projection
-    code), too large or damaged in any way."""
-    path = snapshot_path(log_path)
-    key = _key(os.path.dirname(path)) if path is not None else None
-    body = _read_sealed(path, key) if path is not None and key is not None else None
-    return [] if body is None else _checkpoints_of(body, session_id, code)
 
 
 def _checkpoints_of(body: bytes, session_id: str, code: str) -> list[Checkpoint]:
@@ -356,66 +151,54 @@ def _checkpoints_of(body: bytes, session_id: str, code: str) -> list[Checkpoint]
         return []
 
 
+def read_snapshot(log_path: str, session_id: str, code: str) -> list[Checkpoint]:
+    """Return the checkpoints of this user's snapshot of the log file ``log_path``, or ``[]``
+    when it is missing, not provably this user's (MAC), foreign, stale, too large or damaged."""
+    body = read_body(log_path)
+    return [] if body is None else _checkpoints_of(body, session_id, code)
+
+
+def write_snapshot(
+    log_path: str, session_id: str, code: str, checkpoints: list[Checkpoint]
+) -> None:
+    """Replace this user's snapshot of the log file ``log_path`` (raises OSError)."""
+    write_body(log_path, pack_body(session_id, code, checkpoints))
+
+
 def pack_snapshot(session_id: str, code: str, checkpoints: list[Checkpoint]) -> bytes:
     """Return a snapshot's bytes for a store that keeps them itself (a PostgreSQL row): the
     layout of the file, with an unkeyed BLAKE2b-256 of the body where the file has its MAC (the
     database's own access rules decide who may write the row)."""
-    body: bytes = msgpack.packb(
-        {
-            "session": session_id,
-            "code": code,
-            "checkpoints": [_checkpoint_map(cp) for cp in checkpoints],
-        },
-        use_bin_type=True,
-    )
-    digest = hashlib.blake2b(body, digest_size=32).digest()
-    return _FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), digest) + body
+    return seal_unkeyed(pack_body(session_id, code, checkpoints))
 
 
 def parse_snapshot(data: bytes, session_id: str, code: str) -> list[Checkpoint]:
     """Return the checkpoints of :func:`pack_snapshot` bytes, or ``[]`` when they are foreign,
     stale (another session or projection code), too large or damaged in any way."""
-    if not _FIXED.size <= len(data) <= _FIXED.size + MAX_SNAPSHOT_BYTES:
-        return []
-    magic, version, size, digest = _FIXED.unpack_from(data)
-    body = data[_FIXED.size :]
+    body = unsealed(data)
+    return [] if body is None else _checkpoints_of(body, session_id, code)
+
+
+def seal_unkeyed(body: bytes) -> bytes:
+    """Return the bytes of a snapshot ``body`` under an unkeyed BLAKE2b-256 digest."""
+    digest = hashlib.blake2b(body, digest_size=32).digest()
+    return FIXED.pack(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, len(body), digest) + body
+
+
+def unsealed(data: bytes) -> bytes | None:
+    """Return the body of :func:`seal_unkeyed` bytes when they check, else None."""
+    if not FIXED.size <= len(data) <= FIXED.size + MAX_SNAPSHOT_BYTES:
+        return None
+    magic, version, size, digest = FIXED.unpack_from(data)
+    body = data[FIXED.size :]
     if (
         magic != SNAPSHOT_MAGIC
         or version != SNAPSHOT_VERSION
         or size != len(body)
         or not hmac.compare_digest(digest, hashlib.blake2b(body, digest_size=32).digest())
     ):
-        return []
-    return _checkpoints_of(body, session_id, code)
-
-
-def _read_sealed(path: str, key: bytes) -> bytes | None:
-    """Return the body of the snapshot file at ``path`` when its size and MAC check, else None."""
-    try:  # non-blocking open: a FIFO at the path must not hang the command
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
-    except OSError:
         return None
-    try:
-        with os.fdopen(fd, "rb") as f:
-            info = os.fstat(f.fileno())
-            if (
-                not stat.S_ISREG(info.st_mode)
-                or not is_own(info)
-                or not _FIXED.size <= info.st_size <= _FIXED.size + MAX_SNAPSHOT_BYTES
-            ):
-                return None
-            magic, version, size, mac = _FIXED.unpack(f.read(_FIXED.size))
-            if (
-                magic != SNAPSHOT_MAGIC
-                or version != SNAPSHOT_VERSION
-                or size != info.st_size - _FIXED.size
-            ):
-                return None
-            body = f.read(size)
-    except (OSError, struct.error):
-        return None
-    expected = hashlib.blake2b(body, key=key, digest_size=32).digest()
-    return body if len(body) == size and hmac.compare_digest(mac, expected) else None
+    return body
 
 
 def _checkpoint(m: Any) -> Checkpoint:
@@ -443,8 +226,9 @@ def _checkpoint(m: Any) -> Checkpoint:
         ):
             raise ValueError("checkpoint marker of the wrong shape")
         markers.append((marker[0], marker[1], marker[2]))
+    span = (last, offset) if last >= 0 else None
     return Checkpoint(
-        Position(seq, offset, prev, last), frozenset(m["undone"]), tuple(markers), m["state"], crc
+        Position(seq, prev, span), frozenset(m["undone"]), tuple(markers), m["state"], crc
     )
 
 

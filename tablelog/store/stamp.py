@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tablelog.store.log import LogError
+from tablelog.store.errors import LogError
 
 __all__ = ["now_utc", "after", "stamp"]
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
-import urllib.parse
 from typing import NamedTuple
 
 from tablelog.store.base import Log
+from tablelog.store.errors import LogError
 from tablelog.store.format import Header, pack_header
-from tablelog.store.log import LogError, LogFile, fsync_dir, lock_timeout_s
+from tablelog.store.logfile import LogFile
+from tablelog.store.names import TABLE_ID, new_table_id, redact
+from tablelog.store.waiting import lock_timeout_s
 
 __all__ = [
     "Spec",
@@ -36,7 +37,6 @@ __all__ = [
     "redact",
 ]
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _POSTGRES = ("postgresql", "postgres")
 
@@ -77,33 +77,6 @@ def parse_spec(value: str) -> Spec:
             return Spec("file", folder, None)
         return Spec("file", os.path.join(folder, f"{table_id}.tlog"), table_id)
     return Spec("postgresql", where, table_id if sep else None)
-
-
-def redact(url: str) -> str:
-    """Return ``url`` without a password (for messages): the one in ``user:password@`` and a
-    ``password=`` parameter of its query (libpq takes either), which becomes
-    ``password=***``; other text is returned as it is."""
-    try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError:
-        return url
-    query = "&".join(
-        "password=***" if item.split("=", 1)[0].strip().lower() == "password" else item
-        for item in parts.query.split("&")
-    )
-    if parts.password is None:
-        return url if query == parts.query else urllib.parse.urlunsplit(parts._replace(query=query))
-    parts = parts._replace(query=query)
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}@{host}" + (f":{parts.port}" if _port(parts) else "")
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
-
-
-def _port(parts: urllib.parse.SplitResult) -> int | None:
-    try:
-        return parts.port
-    except ValueError:
-        return None
 
 
 def names_table(value: str) -> bool:
@@ -166,15 +139,7 @@ def create_log(value: str, header: Header) -> Log:
 def discard_log(log: Log) -> None:
     """Remove a log that this process created and does not keep (a ``run --dry-run`` or a
     refused ``run --atomic`` that began with ``init``)."""
-    if isinstance(log, LogFile) and log.kind == "file":
-        for path in (log.path, log.path + ".lock"):
-            try:
-                os.remove(path)
-            except FileNotFoundError:
-                pass
-        fsync_dir(log.path)
-        return
-    log.drop()  # type: ignore[attr-defined]
+    log.drop()
 
 
 def table_id_of(log: Log) -> str:
@@ -184,8 +149,3 @@ def table_id_of(log: Log) -> str:
         return str(found)
     name = os.path.basename(log.path)
     return name[: -len(".tlog")] if name.endswith(".tlog") else name
-
-
-def new_table_id() -> str:
-    """Return a fresh random table id: 8 characters of ``[A-Za-z0-9]`` (48 bits)."""
-    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")

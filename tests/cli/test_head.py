@@ -34,7 +34,7 @@ def rewrite(log: Path, texts: list[str]) -> None:
     reader = LogFile(str(log))
     records = reader.scan_all()
     assert reader.start is not None
-    data = log.read_bytes()[: reader.start.offset]
+    data = log.read_bytes()[: reader.start.span[1]]  # type: ignore[index]
     position = reader.start
     for record, text in zip(records, texts, strict=False):
         framed, position = frame(

@@ -13,12 +13,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 
 import appender  # noqa: E402
 
-from tablelog.store import pgwire  # noqa: E402
+from tablelog.store import pgappend  # noqa: E402
 
-pgwire.APPEND += (
-    b" AND pg_sleep(0.005)::text = ''"  # the append's statement (its transaction) waits
-)
-pgwire.APPEND_ONE += b" AND pg_sleep(0.005)::text = ''"  # as must a one-record command's
+pgappend.APPEND += " AND pg_sleep(0.005)::text = ''"  # the append's statement waits
+pgappend.APPEND_ONE += " AND pg_sleep(0.005)::text = ''"  # as must a one-record command's
 
 if __name__ == "__main__":
     appender.main(sys.argv[1])

@@ -219,7 +219,7 @@ def test_a_writer_that_holds_the_lock_past_the_timeout_is_still_writing_not_torn
     writer, _ = _half_written(str(log), "stalled")
     before = log.read_bytes()
     started = time.monotonic()
-    session, stalled_at = Session(str(log)), writer.end.offset  # type: ignore[union-attr]
+    session, stalled_at = Session(str(log)), writer.end.span[1]  # type: ignore[union-attr,index]
     assert (session.state().seq, session.torn_at, session.in_flight) == (1, None, stalled_at)
     assert time.monotonic() - started >= 0.5  # it waited for the writer
     with slept(monkeypatch) as naps:

@@ -17,6 +17,7 @@ import pytest
 from tablelog.commands.core import AddNote
 from tablelog.session import LogError, Session
 from tablelog.store.log import LogFile
+from tablelog.store.repair import repair, salvage
 from tablelog.store.snapshot import snapshot_path
 from tests.support import toy
 from tests.support.cli import invoke, ok
@@ -88,7 +89,7 @@ def test_sigkill_during_appends_loses_no_reported_event(tmp_path: Path) -> None:
         out, _ = child.communicate(timeout=30)
         reported = [line.split(" ", 1) for line in (first + out).splitlines()]
         assert reported, f"trial {trial}: the child reported nothing"
-        if LogFile(str(log)).repair() is not None:
+        if repair(LogFile(str(log))) is not None:
             torn += 1
         assert ok(log, "verify").startswith(f"ok: {log}: ")
         texts = {r.seq: r.data["text"] for r in LogFile(str(log)).scan()}
@@ -194,8 +195,8 @@ def test_directory_is_fsynced_on_repair_and_salvage(tmp_path: Path, fsyncs: list
     session.execute(AddNote(text="two"))
     log.write_bytes(log.read_bytes()[:-2])
     fsyncs.clear()
-    assert LogFile(str(log)).repair() is not None
-    LogFile(str(log)).salvage(str(tmp_path / "copy.tlog"))
+    assert repair(LogFile(str(log))) is not None
+    salvage(LogFile(str(log)), str(tmp_path / "copy.tlog"))
     assert fsyncs == [str(tmp_path)] * 3  # the backup's name, the cut, the salvaged copy
 
 

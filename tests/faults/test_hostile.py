@@ -107,7 +107,7 @@ def craft(name: str, log: Path) -> tuple[int, str]:
     if name == "wrong seq":
         data, _ = frame(
             [envelope("core.Noted", {"text": "x"})],
-            Position(end.seq + 6, end.offset, end.prev, end.last),
+            Position(end.seq + 6, end.prev, end.span),
         )
         at = append_bytes(log, data)
         return at, f"corrupt record #6 at byte {at}: seq 12 where 6 was expected"
@@ -246,7 +246,7 @@ def test_every_single_byte_flip_is_found_by_verify(tmp_path: Path) -> None:
     reader = LogFile(str(log))
     reader.open()
     assert reader.start is not None
-    header_end = reader.start.offset
+    header_end = reader.start.span[1]  # type: ignore[index]
     rng = random.Random(1130)
     for _ in range(200):
         where, mask = rng.randrange(len(original)), rng.randrange(1, 256)
@@ -308,7 +308,7 @@ def rewritten(log: Path, edit: Callable[[list[dict]], None], header: bytes | Non
     ]
     edit(envelopes)
     head = header if header is not None else head
-    pos, chunks = Position(0, len(head), chain_hash(head), len(head)), []
+    pos, chunks = Position(0, chain_hash(head), (len(head), len(head))), []
     for env in envelopes:
         data, pos = frame([env], pos)
         chunks.append(data)

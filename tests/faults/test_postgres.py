@@ -4,6 +4,7 @@ wrongly (docs/STORES.md)."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from tests.support.pg import PgServer, unavailable, with_database
 toy.install()
 
 HERE = Path(__file__).resolve().parent
+FROZEN = HERE.parent / "data" / "frozen"
 TOYCLI = str(HERE / "toycli.py")
 ENV = {**os.environ, "TABLELOG_LOCK_TIMEOUT": "60"}
 NOTED = re.compile(r"^#(\d+) core\.Noted '(.*)'$")
@@ -201,17 +204,96 @@ def test_schema_is_created_on_first_use_with_its_version(pg: PgServer) -> None:
     refused with one line."""
     url = pg.new_database()
     out = ok(url, "init", "--system", "toy")
-    assert pg.sql("SELECT version FROM tablelog_schema", url=url) == [(1,)]
+    assert pg.sql("SELECT version FROM tablelog_schema", url=url) == [(2,)]
     table_id = out.splitlines()[-1].removeprefix("table id: ")
     assert Session(f"{url}#{table_id}").state().seq == 0
-    pg.sql("UPDATE tablelog_schema SET version = 2", url=url)
+    pg.sql("UPDATE tablelog_schema SET version = 3", url=url)
     result = invoke(f"{url}#{table_id}", "state")
     assert (result.exit_code, result.stderr) == (
         3,
         "error: the store's tablelog schema is "
-        "version 2, this tablelog knows version 1: use "
+        "version 3, this tablelog knows version 2: use "
         "a tablelog that knows it\n",
     )
+
+
+SCHEMA_1 = """
+CREATE TABLE tablelog_schema (one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    version integer NOT NULL);
+INSERT INTO tablelog_schema (version) VALUES (1);
+CREATE TABLE tablelog_tables (table_id text PRIMARY KEY, header bytea NOT NULL,
+    format smallint NOT NULL, system text NOT NULL, title text NOT NULL,
+    session_id text NOT NULL, created timestamptz NOT NULL);
+CREATE TABLE tablelog_records (table_id text NOT NULL, seq bigint NOT NULL CHECK (seq >= 1),
+    file_offset bigint NOT NULL, crc bigint NOT NULL, payload bytea NOT NULL, type text NOT NULL,
+    actor text NOT NULL, at timestamptz NOT NULL, cmd bigint, req text,
+    PRIMARY KEY (table_id, seq));
+CREATE UNIQUE INDEX tablelog_records_req ON tablelog_records (table_id, req)
+    WHERE req IS NOT NULL;
+CREATE TABLE tablelog_snapshots (table_id text PRIMARY KEY, body bytea NOT NULL);
+"""
+
+
+def store_of_version_1(pg: PgServer, frozen: Path) -> str:
+    """Return ``URL#ID`` of a table in a new database of schema version 1 (issue 16's) holding
+    the frozen log ``frozen``, row by row as that tablelog wrote them (file offsets too)."""
+    from tablelog.store.log import LogFile
+
+    url = pg.new_database()
+    pg.sql(SCHEMA_1, url=url)
+    log = LogFile(str(frozen))
+    header = log.open()
+    pg.sql(
+        "INSERT INTO tablelog_tables VALUES ('v1', %s, %s, %s, %s, %s, %s)",
+        (
+            log.header_bytes(),
+            log.version,
+            header.system,
+            header.title,
+            header.session_id,
+            header.created,
+        ),
+        url=url,
+    )
+    for seq, env, offset, _, payload in log.records():
+        pg.sql(
+            "INSERT INTO tablelog_records VALUES ('v1', %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                seq,
+                offset,
+                zlib.crc32(payload),
+                payload,
+                env["type"],
+                env["actor"],
+                env["at"],
+                env.get("cmd"),
+                env.get("req"),
+            ),
+            url=url,
+        )
+    return f"{url}#v1"
+
+
+def test_a_store_of_schema_version_1_is_migrated_and_every_table_kept(
+    pg: PgServer, tmp_path: Path
+) -> None:
+    """A database a tablelog of schema version 1 wrote (a frozen campaign's table in it, its
+    rows with their file offsets): the first command migrates it (version 2, the offsets
+    column gone), and the table reads, verifies, folds to its recorded state, copies back to
+    the very same bytes and takes appends."""
+    frozen = FROZEN / "format-2" / "pf2e-campaign.tlog"
+    spec = store_of_version_1(pg, frozen)
+    url = spec.rpartition("#")[0]
+    want = (FROZEN / "format-2" / "pf2e-campaign.state.json").read_text()
+    assert json.loads(ok(spec, "state", "--json")) == json.loads(want)
+    assert pg.sql("SELECT version FROM tablelog_schema", url=url) == [(2,)]
+    columns = "SELECT column_name FROM information_schema.columns WHERE table_name = %s"
+    assert ("file_offset",) not in pg.sql(columns, ("tablelog_records",), url=url)
+    assert ok(spec, "verify").startswith(f"ok: {open_log(spec).path}: ")
+    ok("x", "copy", spec, str(tmp_path / "back.tlog"))
+    assert (tmp_path / "back.tlog").read_bytes() == frozen.read_bytes()
+    last = Session(spec).state().seq
+    assert ok(spec, "note", "after the migration").startswith(f"#{last + 1} core.Noted")
 
 
 def test_serve_on_a_store_it_cannot_use_is_one_line_and_exit_3(pg: PgServer) -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.store import log as store_log
+from tablelog.store import fileappend as store_file
+from tablelog.store.format import Position
 from tablelog.store.log import LogFile, LogMovedOn, create_file
 from tests.support import toy
 from tests.support.cli import invoke, ok
@@ -147,14 +148,14 @@ def test_an_append_never_overwrites_bytes_it_did_not_write(
     """Bytes written by someone who ignores the lock between the append's size check and its
     write stay in the file: the append writes after them (append mode), it never seeks back."""
     log = fresh(tmp_path)
-    real_frame = store_log.frame
+    real_frame = store_file.frame
 
-    def intruding_frame(envelopes: list, pos: store_log.Position, sign: object = None) -> tuple:
+    def intruding_frame(envelopes: list, pos: Position, sign: object = None) -> tuple:
         with open(log, "ab") as f:
             f.write(b"INTRUDER")
         return real_frame(envelopes, pos, sign)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store_log, "frame", intruding_frame)
+    monkeypatch.setattr(store_file, "frame", intruding_frame)
     before = log.read_bytes()
     ok(log, "note", "second")
     after = log.read_bytes()

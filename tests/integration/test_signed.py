@@ -160,15 +160,14 @@ def rewritten(
     reader = LogFile(str(log))
     reader.open()
     assert reader.start is not None
-    data, position = log.read_bytes()[: reader.start.offset], reader.start
+    data, position = log.read_bytes()[: reader.start.span[1]], reader.start  # type: ignore[index]
     for seq, env, *_ in list(reader.records()):
         full = {**env, "data": edit.get(seq, env["data"]), "prev": position.prev}
         for key, value in (envelope or {}).get(seq, {}).items():
             full.pop(key) if value is None else full.update({key: value})
         record = pack_record(full)  # the old signature stays, the last key
-        position = Position(
-            seq, position.offset + len(record), chain_hash(record[8:]), position.offset
-        )
+        start = position.span[1]  # type: ignore[index]
+        position = Position(seq, chain_hash(record[8:]), (start, start + len(record)))
         data += record
     log.write_bytes(data)
 

@@ -22,7 +22,8 @@ from tablelog.session import Session
 from tablelog.store.follow import follow
 from tablelog.store.format import Position
 from tablelog.store.log import LogError, LogMovedOn
-from tablelog.store.snapshot import snapshot_path
+from tablelog.store.reader import after
+from tablelog.store.snapshot import read_checkpoints, snapshot_path
 from tablelog.store.url import open_log
 from tests.support import toy
 from tests.support.cli import invoke, ok
@@ -51,10 +52,11 @@ class Store:
         pos = log.position(seq)
         assert pos is not None
         if self.pg is None:
+            assert pos.span is not None
             with open(log.path, "r+b") as f:
-                f.seek(pos.offset - 1)
+                f.seek(pos.span[1] - 1)
                 last = f.read(1)
-                f.seek(pos.offset - 1)
+                f.seek(pos.span[1] - 1)
                 f.write(bytes([last[0] ^ 0x01]))
         else:
             self.pg.sql(
@@ -398,12 +400,12 @@ def test_snapshots_are_kept_in_the_store_and_never_change_a_result(
     header = log.open()
     from tablelog.replay import code_version
 
-    saved = log.read_snapshot(header.session_id, code_version("toy"))
+    saved = read_checkpoints(log, header.session_id, code_version("toy"))
     assert [cp.end.seq for cp in saved] == [2, 4, 6]
     want = Session(spec, snapshots=False).state()
     assert Session(spec).state() == want
     store.spoil_snapshot(spec)
-    assert log.read_snapshot(header.session_id, code_version("toy")) == []
+    assert read_checkpoints(log, header.session_id, code_version("toy")) == []
     assert Session(spec).state() == want
 
 
@@ -524,14 +526,18 @@ def test_a_bad_table_id_is_one_error_line(store: Store) -> None:
 
 
 def test_positions_name_the_same_records(store: Store) -> None:
-    """position(seq) is the end of record seq; an absent seq has none."""
+    """position(seq) is the seq and chain hash of record seq, where the file form has it; an
+    absent seq has none; the table ends at the last one, held; a forged hash is not held."""
     spec = table(store)
     ok(spec, "note", "two")
     log = open_log(spec)
     records = list(log.records())
-    assert log.position(2) == Position(2, records[-1][3], log.end.prev, records[-1][2])  # type: ignore[union-attr]
-    assert log.position(3) is None
-    assert log.size() == records[-1][3]
+    second, first = log.position(2), log.position(1)
+    assert second is not None and first is not None
+    assert (second, second.span) == (after(records[-1]), (records[-1][2], records[-1][3]))
+    assert (second.prev, log.position(3)) == (log.end.prev, None)  # type: ignore[union-attr]
+    assert log.ends_at(second) and not log.ends_at(first)
+    assert log.holds(second) and not log.holds(Position(2, b"\0" * 16, second.span))
 
 
 def test_a_store_without_a_table_id_is_refused_for_reading(store: Store) -> None:

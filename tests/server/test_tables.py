@@ -71,15 +71,15 @@ def test_a_command_on_postgresql_neither_looks_nor_reads_back(
     pg: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After the table's first look, a command's one query is its append: no look at the
-    table's end (``size``), no read of what it appended."""
+    table's end (``ends_at``), no read of what it appended (``records``)."""
     tables = Tables(pg.new_database())
     try:
         table = tables.create("magicpunk", "", 3, {})
         command(table, ADD.format("Aria"))
         table.look_s = 3600.0  # a slow machine's second between two commands: no look either
         looks: list[str] = []
-        monkeypatch.setattr(PostgresLog, "size", lambda log: looks.append("size"))
-        monkeypatch.setattr(PostgresLog, "_reader", lambda log, pos: looks.append("read"))
+        monkeypatch.setattr(PostgresLog, "ends_at", lambda log, pos: looks.append("look"))
+        monkeypatch.setattr(PostgresLog, "records", lambda log, *a, **k: looks.append("read"))
         answers = [command(table, f"magicpunk damage Aria {n}") for n in (1, 2, 3)]
         assert [] == looks
         assert [25, 23, 20] == [a["changes"][0]["new"] for a in answers]

@@ -1,5 +1,5 @@
-"""The PostgreSQL append's wire level (tablelog/store/pgwire.py): parameters in binary format,
-the append and its notification in one round trip, a failed notification, a lost connection."""
+"""The PostgreSQL append (tablelog/store/pgappend.py): one record or several stored alike, the
+append and its notification in one round trip, a failed notification, a lost connection."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from tablelog.commands.core import AddNote
 from tablelog.session import Session
-from tablelog.store import pgwire
+from tablelog.store import pgappend
 from tablelog.store.log import LogError
 from tablelog.store.pgsql import connect
 from tablelog.store.postgres import PostgresLog
@@ -20,35 +20,6 @@ from tests.support import toy
 from tests.support.pg import PgServer
 
 toy.install()
-
-
-def server_text(pg: PgServer, sql: bytes, param: bytes, oid: int) -> str:
-    """Return what the server makes of one binary parameter, as text."""
-    conn = connect(pg.url)
-    try:
-        result = conn.pgconn.exec_params(sql, [param], [oid], [1])
-        assert result.error_message == b"", result.error_message
-        value = result.get_value(0, 0)
-        return value.decode() if value is not None else "NULL"
-    finally:
-        conn.close()
-
-
-def test_binary_arrays_reach_the_server_as_their_values(pg: PgServer) -> None:
-    """int8, text and bytea arrays, NULLs included, read back by the server as given."""
-    assert (
-        server_text(pg, b"SELECT $1::bigint[]", pgwire.int8_array([1, -2, None, 2**63 - 1]), 1016)
-        == "{1,-2,NULL,9223372036854775807}"
-    )
-    assert (
-        server_text(pg, b"SELECT $1::text[]", pgwire.text_array(["Kyra", None, "día 2", ""]), 1009)
-        == '{Kyra,NULL,"día 2",""}'
-    )
-    assert (
-        server_text(pg, b"SELECT $1::bytea[]", pgwire.bytea_array([b"\x00\xff", b""]), 1001)
-        == '{"\\\\x00ff","\\\\x"}'
-    )
-    assert server_text(pg, b"SELECT cardinality($1::bigint[])", pgwire.int8_array([]), 1016) == "0"
 
 
 def backend_pid(session: Session) -> int:
@@ -64,7 +35,7 @@ def test_a_failed_notification_leaves_the_append_committed(
     command is appended all the same and reported as appended."""
     spec = pg.table()
     Session.create(spec, "toy", seed=1).log.close()
-    monkeypatch.setattr(pgwire, "NOTIFY", b"SELECT 1 / 0, $1::text, $2::text")
+    monkeypatch.setattr(pgappend, "NOTIFY", "SELECT 1 / 0, %b::text, %b::text")
     session = Session(spec)
     outcome = session.execute(AddNote(text="noted"))
     assert outcome.written and [a.seq for a in outcome.applied] == [1]
@@ -92,7 +63,7 @@ def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_i
     pg: PgServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After a lost race the command's time follows the table's new last record, which the
-    catch-up has just read: no query reads that record back (PostgresLog.last_at)."""
+    catch-up has just read: no query reads that record back (PostgresLog.envelope_at)."""
     spec = pg.table()
     Session.create(spec, "toy", seed=1).log.close()
     late, early = Session(spec), Session(spec)
@@ -109,8 +80,8 @@ def test_a_lost_race_stamps_after_the_record_it_caught_up_with_without_reading_i
 
 def test_one_record_and_several_store_the_same_columns(pg: PgServer) -> None:
     """A command of one record goes through the one-value insert (APPEND_ONE), one of several
-    through the arrays (APPEND): both store every column as the file form has it (seq, offset,
-    CRC-32 of the payload, type, actor, time, command id, request id)."""
+    through the arrays (APPEND): both store every column as the file form has it (seq, CRC-32
+    of the payload, type, actor, time, command id, request id), and read back as written."""
     spec = pg.table()
     Session.create(spec, "toy", seed=1).log.close()
     log = open_log(spec)
@@ -141,14 +112,14 @@ def test_one_record_and_several_store_the_same_columns(pg: PgServer) -> None:
     end = log.append(one, log.start)
     log.append(several, end)
     rows = pg.sql(
-        "SELECT seq, file_offset, crc, type, actor, to_char(at AT TIME ZONE 'UTC', "
+        "SELECT seq, crc, type, actor, to_char(at AT TIME ZONE 'UTC', "
         "'HH24:MI:SS'), cmd, req FROM tablelog_records WHERE table_id = %s ORDER BY seq",
         (spec.rpartition("#")[2],),
     )
     stored = list(open_log(spec).scan())
-    assert [r[0] for r in rows] == [1, 2, 3, 4]
-    assert [r[1] for r in rows] == [s.offset for s in stored]
-    assert [(r[3], r[4], r[5], r[6], r[7]) for r in rows] == [
+    assert [r[0] for r in rows] == [1, 2, 3, 4] == [s.seq for s in stored]
+    assert [s.data["text"] for s in stored] == ["one", "part 0", "part 1", "part 2"]
+    assert [(r[2], r[3], r[4], r[5], r[6]) for r in rows] == [
         ("core.Noted", "gm", "00:00:01", 1, "r-1"),
         *[("core.Noted", "Ann", "00:00:02", 2, None)] * 3,
     ]
@@ -175,7 +146,7 @@ def test_appends_notify_a_listener_and_no_one_else(
     meanwhile is notified again."""
     from tablelog.store.pgsql import CHANNEL, listen
 
-    monkeypatch.setattr(pgwire, "QUIET_S", 0.5)
+    monkeypatch.setattr(pgappend, "QUIET_S", 0.5)
     spec = pg.table()
     table_id = spec.rsplit("#", 1)[1]
     Session.create(spec, "toy", seed=1).log.close()

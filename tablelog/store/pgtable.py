@@ -1,0 +1,207 @@
+"""A PostgreSQL table's connection and rows, for the PostgreSQL store
+(:mod:`tablelog.store.postgres`): the connection a table keeps, its row in ``tablelog_tables``,
+its records read a page of rows at a time as the frames the one reader checks, and its writer
+lock (a session-level advisory lock).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator
+from types import TracebackType
+from typing import Any
+
+from tablelog.store.errors import LogError, record_error
+from tablelog.store.format import (
+    MAX_RECORD_BYTES,
+    FormatError,
+    Position,
+    header_version,
+    parse_header,
+)
+from tablelog.store.names import redact
+from tablelog.store.pgsql import (
+    SQL,
+    StoreUnavailable,
+    connect,
+    db_errors,
+    lock_timeout_setting,
+    one_line,
+    upgraded,
+)
+
+__all__ = [
+    "TableConnection",
+    "header_row",
+    "frames",
+    "length_to",
+    "digest_to",
+    "insert_table",
+    "AdvisoryLock",
+]
+
+_FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, long ones fast
+
+
+class TableConnection:
+    """The connection a table keeps for as long as it lives (autocommit), made on first use and
+    made again after it was closed or lost.
+
+    Args:
+        url: The store's libpq URL (may hold a password: never printed).
+        path: What messages call the table.
+    """
+
+    def __init__(self, url: str, path: str) -> None:
+        self.url, self.path = url, path
+        self.conn: Any = None
+
+    def get(self) -> Any:
+        """Return the connection, connecting when there is none.
+
+        Raises:
+            LogError: a bad URL, the server cannot be reached, or it refuses us (a wrong
+                password, a missing database), in one line.
+        """
+        if self.conn is not None and not self.conn.closed:
+            return self.conn
+        import psycopg
+
+        store = redact(self.url)
+        try:
+            self.conn = connect(self.url)
+        except psycopg.ProgrammingError as exc:
+            raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
+        return self.conn
+
+    def query(self, sql: str, params: tuple[Any, ...], binary: bool = False) -> Any:
+        """Run one statement; return its cursor.
+
+        Raises:
+            LogError: the database refused, or cannot be used (one line naming the table).
+        """
+        with db_errors(self.path):
+            return self.get().execute(sql, params, binary=binary)
+
+    def close(self) -> None:
+        """Close the connection (the next use connects again)."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            conn.close()
+
+
+def frames(
+    db: TableConnection,
+    table_id: str,
+    after: tuple[int, int],
+    seen: Callable[[int, bytes], None],
+) -> Iterator[tuple[int, bytes]]:
+    """Yield ``(offset in the file form, payload)`` of each record after ``after`` (its seq and
+    where it ends in the file form), a page of rows at a time (each page one query: a long read
+    sees what was committed meanwhile, and never half a command), each payload within the length
+    bound and matching its CRC-32, as a file's frames; ``seen(seq, payload)`` is told of each.
+
+    Raises:
+        LogError: the database cannot be used, or a payload that fails its check.
+    """
+    (seq, offset), limit = after, _FIRST_PAGE
+    while True:
+        rows = db.query(SQL.ROWS, (table_id, seq, limit), True).fetchall()
+        for found, crc, data in rows:
+            payload, seq = bytes(data), seq + 1
+            fault = "record checksum mismatch" if zlib.crc32(payload) != crc else ""
+            if len(payload) > MAX_RECORD_BYTES:
+                fault = f"record length {len(payload)} is over the limit"
+            if fault:
+                raise record_error(db.path, seq, offset, fault, "corrupt record")
+            seen(seq, payload)
+            yield offset, payload
+            offset, seq = offset + 8 + len(payload), int(found)
+        if len(rows) < limit:
+            return
+        limit = min(limit * 4, _LAST_PAGE)
+
+
+def header_row(db: TableConnection, table_id: str) -> bytes:
+    """Return table ``table_id``'s header bytes (its row in ``tablelog_tables``), setting the
+    connection's lock timeout; migrate a store of an older schema version first.
+
+    Raises:
+        LogError: no such table (or no tablelog schema yet), a schema of another version, or
+            the database cannot be used.
+    """
+    import psycopg
+
+    conn = db.get()
+    with db_errors(db.path):
+        try:
+            row = conn.execute(SQL.OPEN, (lock_timeout_setting(), table_id)).fetchone()
+        except psycopg.errors.UndefinedTable:  # no tablelog schema in this database yet
+            row = None
+        if row is not None:
+            upgraded(conn, row[1])
+    if row is None or row[2] is None:
+        store = redact(db.url)
+        raise LogError(
+            f"no table {table_id!r} in {store} (create one with: tablelog --log "
+            f"{store}#{table_id} init)"
+        )
+    return bytes(row[2])
+
+
+def length_to(db: TableConnection, table_id: str, seq: int) -> int:
+    """Return the length in the file form of the records up to ``seq`` (LogError)."""
+    return int(db.query(SQL.LENGTH, (table_id, seq)).fetchone()[0])
+
+
+def digest_to(db: TableConnection, table_id: str, header: bytes, pos: Position) -> int:
+    """Return the digest of a table up to record ``pos.seq`` (≥ 1), computed by the server where
+    the rows are: the header's CRC-32 continued over the MD5 of the records' payload MD5s in seq
+    order; -1 when the table does not hold every record up to ``pos.seq``, or they do not end
+    where ``pos``'s span says (LogError: the database cannot be used)."""
+    digest, count, length = db.query(SQL.DIGEST, (table_id, pos.seq)).fetchone()
+    ends = len(header) + int(length)
+    if digest is None or count != pos.seq or (pos.span is not None and pos.span[1] != ends):
+        return -1
+    return zlib.crc32(bytes.fromhex(digest), zlib.crc32(header))
+
+
+def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
+    """Insert a table's row (its header bytes and the columns read from them); return False
+    when the table exists.
+
+    Raises:
+        LogError: ``header`` is not a header; psycopg.Error: the database refused.
+    """
+    try:
+        fields, _ = parse_header(header)
+    except FormatError as exc:
+        raise LogError(f"not a tablelog header: {exc}") from None
+    values = (table_id, header, header_version(header), fields.system, fields.title)
+    row = conn.execute(SQL.CREATE, (*values, fields.session_id, fields.created)).fetchone()
+    return row is not None
+
+
+class AdvisoryLock:
+    """A held session-level advisory lock (release it, or leave the ``with`` block)."""
+
+    def __init__(self, db: TableConnection, key: int) -> None:
+        self.db = db
+        self.key: int | None = key
+
+    def release(self) -> None:
+        key, self.key = self.key, None
+        conn = self.db.conn
+        if key is not None and conn is not None and not conn.closed:
+            with db_errors(self.db.path):
+                conn.execute(SQL.UNLOCK, (key,))
+
+    def __enter__(self) -> AdvisoryLock:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()
