@@ -384,7 +384,12 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         table, seat = seated(request, table_id)
         return sheets.clipboard(table, seat, _name(name))
 
-    @get("/api/tables/{table_id:str}/ccfolia-log", sync_to_thread=True, responses=ERRORS)
+    @get(
+        "/api/tables/{table_id:str}/ccfolia-log",
+        sync_to_thread=True,
+        responses=ERRORS,
+        media_type="text/html",
+    )
     def ccfolia_log_of(request: Request[Any, Any, Any], table_id: str) -> Response[str]:
         """The session as a ccfolia room log (HTML), every line as the seat reads it."""
         table, seat = seated(request, table_id)

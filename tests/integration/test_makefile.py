@@ -121,7 +121,7 @@ def test_two_demos_at_once_each_get_a_log_of_their_own(tmp_path: Path) -> None:
     bin_dir = Path(sys.executable).parent
     tablelog = bin_dir / "tablelog"
     if not tablelog.exists():
-        pytest.skip("needs tablelog installed beside this interpreter")
+        missing("needs tablelog installed beside this interpreter (pip install -e .)")
     venv = bin_dir.parent
     run = [
         "make",

@@ -8,8 +8,8 @@ on one's own cards fills the command line); the actions at hand fill and preview
 the GM runs the seats; ccfolia's clipboard JSON of one's own character; a Japanese and a Korean
 seat; light and dark themes; axe-core finds no serious violation.
 
-Where the server of this branch lacks a command of the contract (core ``roll`` and ``say``, a
-player's own check: the part-A branch), the test says so and skips; nothing else skips.
+A command of the contract the server does not take from the seat (core ``roll`` and ``say``, a
+player's own check) fails the test by name; nothing skips.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from tests.web.test_faults import gm_page
 
 
 def taken(server: str, tid: str, token: str, line: str) -> None:
-    """Skip unless the server takes ``line`` from the seat ``token`` (a dry run): a command the
-    contract has that this branch's server does not (SERVER.md §3-4)."""
+    """Fail unless the server takes ``line`` from the seat ``token`` (a dry run): every seat's
+    command of the contract (SERVER.md §3-4)."""
     said = httpx.post(
         f"{server}/api/tables/{tid}/commands",
         json={"command": line, "dry_run": True},
@@ -36,7 +36,7 @@ def taken(server: str, tid: str, token: str, line: str) -> None:
         timeout=10,
     )
     if said.status_code in (400, 403):
-        pytest.skip(f"the server does not take {line!r} from this seat yet: {said.text[:160]}")
+        pytest.fail(f"the server does not take {line!r} from this seat: {said.text[:160]}")
 
 
 @pytest.fixture
