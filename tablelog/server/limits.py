@@ -11,6 +11,7 @@ second; appended characters from a bucket of :data:`CHARS_BURST` that refills
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import weakref
@@ -98,6 +99,7 @@ class Budget:
                 commands.tokens -= 1
                 appended.tokens -= chars
                 return
+        wait = math.ceil(wait * 10) / 10  # tenths of a second, rounded up: never "0.0 s"
         raise Refusal(
             429,
             "too_many",
@@ -109,7 +111,7 @@ class Budget:
                     wait=f"{wait:.1f}",
                 )
             ),
-            params={"seat": seat, "retry_after_s": round(wait, 1)},
+            params={"seat": seat, "retry_after_s": wait},
         )
 
 
