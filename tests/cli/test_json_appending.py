@@ -69,6 +69,8 @@ TABLES = {"fate": FATE, "magicpunk": MAGICPUNK, "pf2e": PF2E, "saga": SAGA}
 # command path -> (table, lines before it, the line)
 SAMPLES: dict[str, tuple[str, list[str], str]] = {
     "note": ("pf2e", [], "note 'Kyra keeps the shards' --about Kyra"),
+    "roll": ("magicpunk", [], "roll 1D100<=50 --reason 'spot the ambush'"),
+    "say": ("fate", [], "say 'the war goes on'"),
     "undo": ("pf2e", [], "undo"),
     "redo": ("pf2e", ["undo"], "redo"),
     "retire": (
