@@ -4,6 +4,7 @@ docs/COMMANDS.md name every command in their one-line tables."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,51 @@ def test_the_help_is_english_whatever_the_reader_speaks(monkeypatch: pytest.Monk
     text = helpdoc.help_text(["pf2e", "etch"])
     assert text.startswith("Usage: tablelog pf2e etch [OPTIONS] ITEM RUNE\n\n  Etch RUNE")
     assert "/elsewhere" not in helpdoc.help_text([])
+
+
+README = ROOT / "README.md"
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _prose(path: Path) -> str:
+    """Return the doc without its fenced blocks (a `#` in a transcript is no heading)."""
+    return FENCE.sub("", path.read_text("utf-8"))
+
+
+def _anchors(path: Path) -> set[str]:
+    """Return the anchors of the doc's headings, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", _prose(path), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_the_readme_is_a_short_front_door() -> None:
+    """The README fits in 250 lines; the rest lives in docs/ (issue 31 item 4)."""
+    lines = README.read_text("utf-8").splitlines()
+    assert len(lines) <= 250, len(lines)
+
+
+def test_the_readme_links_every_systems_doc_and_gives_cis_test_command() -> None:
+    """One line per system links its doc; the set-up block's test command is what .ci/run
+    runs."""
+    text = README.read_text("utf-8")
+    for name in systems.REGISTRY:
+        assert f"- `{name}` — " in text and f"[docs/{name}.md](docs/{name}.md)" in text, name
+    ci = (ROOT / ".ci" / "run").read_text("utf-8").strip().splitlines()[-1]
+    assert f"\n{ci}   # " in text.split("## Set-up: two commands", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.parametrize(
+    "doc", [README, *sorted((ROOT / "docs").glob("*.md"))], ids=lambda doc: doc.name
+)
+def test_every_relative_link_resolves(doc: Path) -> None:
+    """Each link to a file of the repository names one that exists, and its #anchor a heading
+    of that file (what moved out of the README is still reached from it)."""
+    for target in LINK.findall(_prose(doc)):
+        if "://" in target:
+            continue
+        path, _, anchor = target.partition("#")
+        file = (doc.parent / path).resolve() if path else doc
+        assert file.exists(), f"{doc.name}: {target}"
+        if anchor and file.suffix == ".md":
+            assert anchor in _anchors(file), f"{doc.name}: {target}"
