@@ -119,3 +119,31 @@ def test_every_relative_link_resolves(doc: Path) -> None:
         assert file.exists(), f"{doc.name}: {target}"
         if anchor and file.suffix == ".md":
             assert anchor in _anchors(file), f"{doc.name}: {target}"
+
+
+def test_every_path_architecture_names_exists() -> None:
+    """docs/ARCHITECTURE.md is true of the tree: each repository path it names (`tablelog/…`,
+    `tests/…`, `bench/…`; a `<system>` or `x` in it stands for any real system) exists, and
+    each dotted `tablelog.…` name imports (issue 31 item 3)."""
+    import importlib
+
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text("utf-8")
+    paths = set(re.findall(r"`((?:tablelog|tests|bench|examples)/[\w./<>-]*)`", text))
+    assert len(paths) > 20
+    for path in sorted(paths):
+        forms = {re.sub(r"<system>|(?<=[/_])x(?=[./])", name, path) for name in systems.REGISTRY}
+        assert any((ROOT / form).exists() for form in forms), path
+    for dotted in sorted(set(re.findall(r"`(tablelog(?:\.\w+)+)`", text))):
+        parts = dotted.split(".")
+        if "x" in parts:
+            continue
+        for i in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for attr in parts[i:]:
+                found = getattr(found, attr)
+            break
+        else:
+            raise AssertionError(dotted)
