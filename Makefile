@@ -76,7 +76,7 @@ test-slow: $(BIN)/tablelog
 lint: $(BIN)/tablelog
 	$(BIN)/ruff format --check tablelog tests bench tools
 	$(BIN)/ruff check tablelog tests bench tools
-	$(BIN)/mypy --strict tablelog
+	$(BIN)/mypy --strict tablelog tools
 	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
