@@ -119,6 +119,20 @@ class NewSeat:
     name: str
     role: str
     characters: list[str] = attrs.Factory(list)
+    confirm: bool = False  # a player seat for names that are no character of the table (yet)
+
+
+@attrs.frozen
+class SeatRow:
+    name: str
+    role: str
+    characters: list[str]
+    sessions: int  # browser sessions its link was exchanged for (SERVER.md §4)
+
+
+@attrs.frozen
+class SeatList:
+    seats: list[SeatRow]
 
 
 @attrs.frozen
@@ -272,11 +286,23 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
 
     @post("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
     def add_seat(request: Request[Any, Any, Any], table_id: str, data: NewSeat) -> SeatCreated:
+        """Add a seat; a player seat for a name that is no character of the table is 409
+        ``confirm`` (naming them) unless the body says ``"confirm": true`` (SERVER.md §4)."""
         table = gm_only(request, table_id)
+        if not data.confirm:
+            views.check_characters(table, data.role, data.characters)
         token, link = table.mint(), table.mint()
         views.add_seat(table, data.name, data.role, data.characters, token, link)
         url = page_url(request, table_id, link)
         return SeatCreated(data.name, data.role, list(data.characters), token, url)
+
+    @get("/api/tables/{table_id:str}/seats", sync_to_thread=True, responses=ERRORS)
+    def list_seats(request: Request[Any, Any, Any], table_id: str) -> SeatList:
+        """The table's seats (not revoked): name, role, characters and how many browser
+        sessions each opened; the GM's alone. A link is never shown again (only its hash is
+        kept): rotate it for a new one."""
+        table = gm_only(request, table_id)
+        return SeatList([SeatRow(**row) for row in views.seat_rows(table)])
 
     @post(
         "/api/tables/{table_id:str}/seats/{name:path}",
@@ -443,6 +469,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             create_table,
             list_tables,
             add_seat,
+            list_seats,
             revoke_seat,
             rotate_seat,
             table_info,

@@ -535,6 +535,40 @@ def add_seat(
     )
 
 
+def check_characters(table: Table, role: str, characters: list[str]) -> None:
+    """Refuse a player seat for names that are no character of the table (a typo, or one the
+    GM has yet to add): 409 ``confirm``, naming them; the GM confirms to add it anyway.
+
+    Raises:
+        Refusal: 409 confirm.
+    """
+    state = table.state()
+    missing = [name for name in characters if name not in state.characters]
+    if role != "player" or not missing:
+        return
+    told = msg(
+        "server.seat.confirm",
+        "{names} is no character of this table (yet): add the seat anyway?",
+        names=Listed(tuple(missing), "comma"),
+    )
+    raise Refusal(409, "confirm", say(told), params={"characters": missing})
+
+
+def seat_rows(table: Table) -> list[dict[str, Any]]:
+    """``GET …/seats``: each seat's name, role, characters and number of browser sessions."""
+    from tablelog.projections.core import seats
+
+    return [
+        {
+            "name": name,
+            "role": seat["role"],
+            "characters": list(seat["characters"]),
+            "sessions": len(seat.get("sessions", ())),
+        }
+        for name, seat in seats(table.state()).items()
+    ]
+
+
 def revoke_seat(table: Table, name: str) -> None:
     """Append ``core.SeatRevoked``; 404 when there is no such seat."""
     if name not in {n for n in _seat_names(table)}:

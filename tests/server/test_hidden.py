@@ -134,7 +134,8 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
     token = gm.post(
-        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+        f"/tables/{tid}/seats",
+        json={"name": "p", "role": "player", "characters": ["Gustave"], "confirm": True},
     ).json()["token"]
     hit = "saga cast Gustave kiri-harai --target Rat --roll 1"
     for who, line in (
@@ -190,7 +191,8 @@ def test_what_a_hit_took_off_an_enemy_is_hidden_from_a_player(server: str) -> No
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 2}).json()["table_id"]
     token = gm.post(
-        f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
+        f"/tables/{tid}/seats",
+        json={"name": "p", "role": "player", "characters": ["Gustave"], "confirm": True},
     ).json()["token"]
     for line in (
         "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "

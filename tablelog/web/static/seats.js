@@ -35,8 +35,11 @@ window.tl.seats = (() => {
   }
 
   // c: { base, api(path, body, method), log (lines), onChange() }
+  let drawn = 0;  // renders started: an answer older than the latest render's is dropped
   async function render(box, c) {
+    const mine = ++drawn;
     const r = await c.api("/seats");
+    if (mine !== drawn) return;  // a later render (a seat record arrived meanwhile) draws
     const listed = r.status === 200 && r.body && Array.isArray(r.body.seats);
     const seats = listed ? r.body.seats : fromLog(c.log);
     const out = el("p", { id: "seat-out", class: "result", role: "status", "aria-live": "polite" });
