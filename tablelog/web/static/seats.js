@@ -24,6 +24,7 @@ window.tl.seats = (() => {
   // What the panel last said (a new link, a warning to confirm): kept when the seats are drawn
   // again (a seat record arriving redraws them), until the next thing to say.
   let said = null;  // { text, kind, confirm: FormData to add when confirmed, or null }
+  let armed = null;  // the seat whose Revoke was clicked once (kept when the seats are drawn again)
   function sayIn(out, c) {
     if (!said) { out.replaceChildren(); out.className = "result"; return; }
     out.replaceChildren(said.confirm ? el("span", { role: "alert" }, said.text) : said.text);
@@ -55,14 +56,15 @@ window.tl.seats = (() => {
           if (made.status === 201) { show(t("web.seats.rotated", "{name}'s new link (the old one no longer works): {url}", { name: s.name, url: made.body.url })); }
           else show(errorText(made.body), "error");
         } }, t("web.seats.rotate", "New link")),
-        el("button", { type: "button", class: "small danger", onclick: (e) => {
+        el("button", { type: "button", class: "small danger", "data-armed": armed === s.name ? "yes" : null, onclick: (e) => {
           const b = e.currentTarget;
-          if (b.dataset.armed !== "yes") { b.dataset.armed = "yes"; b.textContent = t("web.seats.revoke_sure", "Revoke {name}: sure?", { name: s.name }); return; }
+          if (armed !== s.name) { armed = s.name; b.dataset.armed = "yes"; b.textContent = t("web.seats.revoke_sure", "Revoke {name}: sure?", { name: s.name }); return; }
+          armed = null;
           c.api(`/seats/${encodeURIComponent(s.name)}`, undefined, "DELETE").then((gone) => {
             if (gone.status === 204) { show(t("web.seats.revoked", "{name} was revoked: its link and token no longer work.", { name: s.name })); c.onChange(); }
             else show(errorText(gone.body), "error");
           });
-        } }, t("web.seats.revoke", "Revoke")))));
+        } }, armed === s.name ? t("web.seats.revoke_sure", "Revoke {name}: sure?", { name: s.name }) : t("web.seats.revoke", "Revoke")))));
     const form = el("form", { id: "seat-form", class: "inline", onsubmit: (e) => { e.preventDefault(); add(new FormData(e.target), false); } },
       el("label", { for: "new-seat-name" }, t("web.seats.name", "Name")), el("input", { id: "new-seat-name", name: "name", required: true, autocomplete: "off" }),
       el("label", { for: "new-seat-role" }, t("web.seats.role", "Role")),
