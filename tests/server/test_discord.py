@@ -31,16 +31,26 @@ class FakeDiscord(ThreadingHTTPServer):
 
     def __init__(self) -> None:
         self.posted: list[tuple[str, dict[str, Any]]] = []
+        self.put: list[tuple[str, str, Any]] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 size = int(self.headers.get("content-length", "0"))
                 outer.posted.append((self.path, json.loads(self.rfile.read(size))))
+                self._answer(b"{}")
+
+            def do_PUT(self) -> None:  # noqa: N802 - registering commands
+                size = int(self.headers.get("content-length", "0"))
+                body = json.loads(self.rfile.read(size))
+                outer.put.append((self.path, self.headers.get("authorization", ""), body))
+                self._answer(json.dumps(body).encode())
+
+            def _answer(self, body: bytes) -> None:
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.end_headers()
-                self.wfile.write(b"{}")
+                self.wfile.write(body)
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -311,3 +321,41 @@ def test_bindings_survive_a_restart(server: str, table: dict[str, str], folder: 
         answer = interact(url, slash("do", "1", line="magicpunk damage Kai 1"))
         assert "flags" not in answer["data"], answer
         assert before + 1 == seq_of(url, table)
+
+
+def test_a_users_language_and_the_tables(server: str, table: dict[str, str]) -> None:
+    """What only the user reads is in the user's Discord locale."""
+    asked = slash("status", "1", channel="3300") | {"locale": "ja"}
+    assert "このチャンネルは卓に結びついていません" in interact(server, asked)["data"]["content"]
+
+
+def test_the_application_commands_and_their_registration(discord: FakeDiscord) -> None:
+    """`tablelog discord commands` prints /tl with every subcommand, each name and description
+    localized in ja and ko within Discord's limits; --register PUTs them with the bot token."""
+    import re
+
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    printed = CliRunner().invoke(cli, ["discord", "commands"])
+    assert 0 == printed.exit_code, printed.output
+    [tl] = json.loads(printed.output)
+    subs = [o["name"] for o in tl["options"]]
+    assert ["bind", "seat", "join", "do", "roll", "draw", "status", "undo", "say"] == subs
+    named = re.compile(r"[-_\w]{1,32}")
+    for item in [o for sub in tl["options"] for o in (sub, *sub["options"])]:
+        for lang in ("ja", "ko"):
+            assert named.fullmatch(item["name_localizations"][lang]), item
+            assert item["name_localizations"][lang] != item["name"], item
+            assert 1 <= len(item["description_localizations"][lang]) <= 100, item
+        assert named.fullmatch(item["name"]) and item["name"] == item["name"].lower()
+    api_url = f"http://127.0.0.1:{discord.server_address[1]}/api/v10"
+    sent = CliRunner().invoke(
+        cli,
+        ["discord", "commands", "--register", "--application-id", "5150", "--bot-token", "b0t"],
+        env={"TABLELOG_DISCORD_API": api_url},
+    )
+    assert 0 == sent.exit_code, sent.output
+    assert [("/api/v10/applications/5150/commands", "Bot b0t", [tl])] == discord.put
+    assert "registered: tl\n" == sent.output
