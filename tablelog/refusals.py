@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
+from tablelog.projections.core import seats
 from tablelog.rules.core import RuleViolation
 from tablelog.text import Listed, Msg, Secret, msg
 
@@ -49,14 +50,16 @@ def candidates(kind: str, state: Any) -> list[str]:
         state: The state the command was decided on, or None (no log open).
 
     Returns:
-        The rule IDs for ``"rule id"``; a system's catalogue for a kind its declaration's
-        ``vocabulary`` names (its own or, with no log, every system's); else the table's
-        characters and items.
+        The rule IDs for ``"rule id"``; the table's seats for ``"seat"``; a system's catalogue
+        for a kind its declaration's ``vocabulary`` names (its own or, with no log, every
+        system's); else the table's characters and items.
     """
     if kind == "rule id":
         from tablelog.rules import reference
 
         return list(reference.entries())
+    if kind == "seat":
+        return [] if state is None else list(seats(state))
     names = [state.system] if state is not None else systems.names()
     for name in names:
         try:

@@ -388,6 +388,43 @@ def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> object:
     return AddNote(text=text, about=about)
 
 
+@cli.command("roll")
+@click.argument("notation")
+@click.option("--reason", default="", help="What the roll is for (kept in the log).")
+@appending
+def roll_command(ctx: click.Context, notation: str, reason: str) -> object:
+    """Roll dice in BCDice's common notation and log the roll (CORE-DICE): 2D6+1, 1D100<=50,
+    3D6>=10; an S in front (S2D6) makes it secret, read by the roller and the GM only.
+
+    Example: tablelog roll 1D100<=50 --reason "spot the ambush"
+    """
+    from tablelog.commands.core import RollDice
+
+    return RollDice(notation=notation, reason=reason)
+
+
+@cli.command("say")
+@click.argument("text")
+@click.option(
+    "--to",
+    "to",
+    multiple=True,
+    metavar="SEAT,…",
+    help="Whisper to these seats (comma-separated; repeatable): only they, the sender and the "
+    "GM read it.",
+)
+@appending
+def say_command(ctx: click.Context, text: str, to: tuple[str, ...]) -> object:
+    """Say something at the table (CORE-SAY); with --to, whisper it.
+
+    Example: tablelog say "psst, the wolf is near" --to bo
+    """
+    from tablelog.commands.core import Say
+
+    seats = tuple(name.strip() for given in to for name in given.split(",") if name.strip())
+    return Say(text=text, to=seats)
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--reason", default="", help="Why NAME leaves the table (kept in the log).")

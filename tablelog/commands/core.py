@@ -13,11 +13,13 @@ import attrs
 
 from tablelog.events.core import (
     ROLES,
+    DiceRolled,
     Event,
     KeyAdded,
     Noted,
     NotedAbout,
     Retired,
+    Said,
     SeatAdded,
     SeatRevoked,
     SeatRotated,
@@ -25,7 +27,15 @@ from tablelog.events.core import (
 )
 from tablelog.projections.core import State, retired_text, roster, seat_names_used, seats
 from tablelog.projections.retirement import retired
-from tablelog.rules.core import RuleViolation, Unknown, check_name, check_text, require
+from tablelog.rules import dice
+from tablelog.rules.core import (
+    RuleViolation,
+    Unknown,
+    check_name,
+    check_text,
+    draw_index,
+    require,
+)
 from tablelog.text import Listed, Msg, Term, msg
 
 __all__ = [
@@ -35,6 +45,8 @@ __all__ = [
     "decide_with",
     "CORE_COMMANDS",
     "AddNote",
+    "RollDice",
+    "Say",
     "Retire",
     "Undo",
     "Redo",
@@ -222,6 +234,84 @@ def decide_add_note(state: State, command: AddNote) -> list[Event]:
             Unknown("name", name),
         )
     return [NotedAbout(text=command.text, about=tuple(dict.fromkeys(command.about)))]
+
+
+@attrs.frozen
+class RollDice:
+    """Roll plain dice: ``notation`` in BCDice's common forms (``2D6+1``, ``1D100<=50``,
+    ``S2D6`` for a secret roll), ``reason`` what it is for (SPEC "Dice and talk")."""
+
+    notation: str
+    reason: str = ""
+
+
+@decider(RollDice)
+def decide_roll_dice(state: State, command: RollDice) -> list[Event]:
+    """Decide a roll of plain dice: tablelog rolls them from the session's seed, keyed by the
+    seq the roll will take (never rewound by an undo, so an undone roll tells nothing of the
+    next one), and records the dice, the total and the outcome of a comparison.
+
+    Raises:
+        RuleViolation: CORE-DICE for text that is not such a notation, or too many or too
+            large dice (:func:`tablelog.rules.dice.parse`); CORE-TEXT for a control character
+            in the reason.
+
+    Source: CORE-DICE (BCDice's common dice).
+    """
+    notation = dice.parse(command.notation)
+    check_text(command.reason, msg("core.what.roll_reason", "a roll's reason"))
+    rolled: list[int] = []
+    for i, term in enumerate(notation.terms):
+        for j in range(term.count if term.sides is not None else 0):
+            sides = term.sides or 1
+            rolled.append(draw_index(state.seed, sides, "core.roll", state.seq + 1, i, j) + 1)
+    result = dice.evaluate(notation, tuple(rolled))
+    return [
+        DiceRolled(
+            notation=notation.text(),
+            dice=tuple(rolled),
+            total=result.total,
+            success=result.success,
+            secret=notation.secret,
+            reason=command.reason,
+        )
+    ]
+
+
+@attrs.frozen
+class Say:
+    """Say ``text`` at the table; with ``to`` (seat names), whisper it to those seats (the
+    sender and the GM read it too)."""
+
+    text: str
+    to: tuple[str, ...] = ()
+
+
+@decider(Say)
+def decide_say(state: State, command: Say) -> list[Event]:
+    """Decide table talk or a whisper.
+
+    Raises:
+        RuleViolation: CORE-SAY for an empty text or a ``to`` that is no seat of the table
+            (the seats of names like it as "did you mean"); CORE-TEXT for a control character.
+
+    Source: CORE-SAY.
+    """
+    require(command.text.strip(), "CORE-SAY", msg("core.say.empty", "say needs some text"))
+    check_text(command.text, msg("core.what.said", "what is said"), lines=True)
+    known = seats(state)
+    for name in command.to:
+        require(
+            name in known,
+            "CORE-SAY",
+            msg(
+                "core.say.no_seat",
+                "no seat named {name!r} to whisper to",
+                name=name,
+            ),
+            Unknown("seat", name),
+        )
+    return [Said(command.text, tuple(dict.fromkeys(command.to)))]
 
 
 @attrs.frozen
@@ -469,6 +559,8 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
 
 CORE_COMMANDS: tuple[type, ...] = (
     AddNote,
+    RollDice,
+    Say,
     Retire,
     AddSeat,
     RevokeSeat,

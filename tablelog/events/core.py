@@ -8,7 +8,7 @@ classes for the codec.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
@@ -29,6 +29,9 @@ __all__ = [
     "SEAT_TYPES",
     "SEAT_SECRETS",
     "KeyAdded",
+    "DiceRolled",
+    "Said",
+    "READERS",
     "ROLES",
 ]
 
@@ -223,6 +226,51 @@ class KeyAdded(Event):
 
     actor: str
     public_key: str
+
+
+@event("core.DiceRolled", rules=("CORE-DICE",))
+@attrs.frozen
+class DiceRolled(Event):
+    """Plain dice were rolled (``roll 2D6+1``; SPEC "Dice and talk"): the notation as BCDice
+    echoes it (``2D6+1``, no ``S``), the dice in order (each 1 to its sides), their total and,
+    with a comparison (``1D100<=50``), whether it was met (None: no comparison). ``secret``: an
+    ``S`` roll, read by its roller (the record's actor) and the GM only (CORE-DICE)."""
+
+    notation: str
+    dice: tuple[int, ...]
+    total: int
+    success: bool | None = None
+    secret: bool = False
+    reason: str = ""
+
+
+@event("core.Said", rules=("CORE-SAY",))
+@attrs.frozen
+class Said(Event):
+    """Table talk (``say TEXT``); with ``to`` (seat names) a whisper, read by its sender (the
+    record's actor), those seats and the GM only (CORE-SAY)."""
+
+    text: str
+    to: tuple[str, ...] = ()
+
+
+def _secret_roll(data: dict[str, Any]) -> tuple[str, ...] | None:
+    return () if data.get("secret") else None
+
+
+def _whispered_to(data: dict[str, Any]) -> tuple[str, ...] | None:
+    to = data.get("to")
+    return tuple(str(seat) for seat in to) if to else None
+
+
+READERS: dict[str, Callable[[dict[str, Any]], tuple[str, ...] | None]] = {
+    DiceRolled.TYPE: _secret_roll,
+    Said.TYPE: _whispered_to,
+}
+"""The records only some seats read: type tag -> ``fn(data)`` giving the seats that read the
+record besides its actor and the GM (``()``: those two alone), or None when every seat reads it
+(a public roll, table talk). A seat that does not read a record receives nothing of it in any
+view, stream, export or report (SERVER.md §3)."""
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -90,7 +90,7 @@ _JSON_KEYS = [a.name for a in attrs.fields(Report) if a.name not in ("words", "z
 def build(
     session: Any,
     until: int | None = None,
-    describe: Callable[[Any, Any], str] | None = None,
+    describe: Callable[[Any, Any], str | None] | None = None,
     hidden: Callable[[str, str], bool] | None = None,
     words: Any = None,
     zone: Any = None,
@@ -101,7 +101,8 @@ def build(
         session: An open :class:`~tablelog.session.Session`.
         until: The last seq to cover (inside a command: rounded up to the command's end);
             undo/redo markers after it are not applied, as for ``state --at``.
-        describe: ``(record, event) -> text`` of a timeline line (a server redacts with it).
+        describe: ``(record, event) -> text`` of a timeline line (a server redacts with it), or
+            None for a record the reader does not read (it counts nowhere).
         hidden: ``(entity, field) -> bool``, true for a field the reader may not see: its
             changes count in no figure, series, gain, damage or total (a server's seat).
         words: The reader's :class:`~tablelog.lang.Words` (default: the process's reader):

@@ -57,7 +57,7 @@ class Tally:
     def __init__(
         self,
         undone: set[int],
-        describe: Callable[[Any, Event], str] | None = None,
+        describe: Callable[[Any, Event], str | None] | None = None,
         hidden: Callable[[str, str], bool] | None = None,
         words: Any = None,
     ) -> None:
@@ -95,18 +95,22 @@ class Tally:
     # -- every record ----------------------------------------------------------------------
 
     def record(self, rec: Any, event: Event) -> None:
-        """Take one record (in log order): timeline, notes, who logged, times."""
+        """Take one record (in log order): timeline, notes, who logged, times. A record the
+        reader does not read (``describe`` gives None: another's whisper or secret roll)
+        counts nowhere."""
         key = actions.summary(rec.seq, rec.cmd, rec.at, rec.actor, rec.type)[1]
         undone = rec.seq in self.undone
         if key != self._key or not self.timeline:
+            text = self.describe(rec, event)  # an action's first record: its line
+            if text is None:
+                self.last_seq = rec.seq
+                return
             self._close()
             self._key, self._types = key, set()
             names = event.entities()
             self._doer = names[0] if names else None
             self.actors[rec.actor] += 1
-            self.timeline.append(
-                Line(rec.seq, rec.seq, rec.at, rec.actor, self.describe(rec, event), 1, undone)
-            )
+            self.timeline.append(Line(rec.seq, rec.seq, rec.at, rec.actor, text, 1, undone))
         else:
             line = self.timeline[-1]
             line.last, line.events = rec.seq, line.events + 1

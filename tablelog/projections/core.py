@@ -20,10 +20,12 @@ from typing import Any, TypeVar
 import attrs
 
 from tablelog.events.core import (
+    DiceRolled,
     Event,
     KeyAdded,
     Noted,
     NotedAbout,
+    Said,
     SeatAdded,
     SeatRevoked,
     SeatRotated,
@@ -161,6 +163,16 @@ def _noted(state: State, e: Noted) -> None:
 @evolver(NotedAbout)
 def _noted_about(state: State, e: NotedAbout) -> None:
     """A note about a character changes nothing either; its history shows it."""
+
+
+@evolver(DiceRolled)
+def _dice_rolled(state: State, e: DiceRolled) -> None:
+    """A roll of plain dice changes nothing: the log keeps the dice (CORE-DICE)."""
+
+
+@evolver(Said)
+def _said(state: State, e: Said) -> None:
+    """Table talk and whispers change nothing: the log keeps them (CORE-SAY)."""
 
 
 @precondition(SeatAdded)

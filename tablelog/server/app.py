@@ -487,7 +487,7 @@ async def _stream(
     has just caught up with, so no record after the revoke reaches it)."""
     from litestar.response.sse import ServerSentEventMessage
 
-    def deliverable(after: int) -> list[tuple[int, str]] | None:
+    def deliverable(after: int) -> list[tuple[int, str | None]] | None:
         """The lines after ``after`` (JSON texts), or None once the seat is revoked (checked
         after the lines: on the state they caught up with). One thread hop per delivery."""
         lines = views.stream_texts(table, who, after)
@@ -503,7 +503,8 @@ async def _stream(
         if lines is None:
             return  # revoked: the token stops working at once (SERVER.md §4)
         for seq, text in lines:
-            yield ServerSentEventMessage(data=text, event="record", id=str(seq))
+            if text is not None:  # None: a record the seat does not read (a whisper to others)
+                yield ServerSentEventMessage(data=text, event="record", id=str(seq))
             seen = seq
         if lines:
             idle = 0.0

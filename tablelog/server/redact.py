@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
-from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES
+from tablelog.events.core import READERS, SEAT_SECRETS, SEAT_TYPES
 from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer", "unseen_draws", "enemy_named"]
@@ -29,13 +29,16 @@ HIDDEN = "?"
 @attrs.frozen
 class Viewer:
     """Who looks: ``role`` (gm, player, observer), the characters the seat plays, and the
-    table's system and current characters/items (to find owners and enemies)."""
+    table's system and current characters/items (to find owners and enemies); ``seat`` the
+    seat's name (the records it reads only as their actor or recipient: its own secret rolls
+    and the whispers it sends or receives)."""
 
     role: str
     characters: frozenset[str]
     system: str
     items_owner: dict[str, str | None] = attrs.Factory(dict)
     enemies: frozenset[str] = frozenset()
+    seat: str = ""
 
     @classmethod
     def of(
@@ -44,6 +47,7 @@ class Viewer:
         characters: tuple[str, ...] | list[str],
         state: Any,
         enemies: frozenset[str] = frozenset(),
+        seat: str = "",
     ) -> Viewer:
         """Return the viewer of a seat on ``state`` (a
         :class:`~tablelog.projections.core.State`).
@@ -54,10 +58,11 @@ class Viewer:
             state: The table's state (the owners of its items).
             enemies: Every name a record of the table's log added as an enemy, retired and
                 undone ones included (:func:`enemies_of`): a retired enemy's HP stays hidden.
+            seat: The seat's name.
         """
         owners = {name: rec.get("owner") for name, rec in state.items.items()}
         now = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
-        return cls(role, frozenset(characters), state.system, owners, now | enemies)
+        return cls(role, frozenset(characters), state.system, owners, now | enemies, seat)
 
     @property
     def hidden(self) -> Hidden:
@@ -110,11 +115,27 @@ class Viewer:
         seats (None: the GM's alone): where a hidden card is, an enemy's HP."""
         return self.sees_all or self.owns(seen_by)
 
-    def record(self, line: dict[str, Any]) -> dict[str, Any]:
+    def reads(self, line: dict[str, Any]) -> bool:
+        """Whether this seat reads the record ``line`` at all: every record but another's
+        secret roll and a whisper it neither sent nor received (:data:`READERS`); the GM reads
+        every one (CORE-DICE, CORE-SAY)."""
+        if self.sees_all:
+            return True
+        kind, data = line.get("type"), line.get("data")
+        readers = READERS.get(kind) if isinstance(kind, str) else None
+        if readers is None or not isinstance(data, dict):
+            return True
+        named = readers(data)
+        return named is None or line.get("actor") == self.seat or self.seat in named
+
+    def record(self, line: dict[str, Any]) -> dict[str, Any] | None:
         """Return one ``log --json`` line (``seq, type, v, at, actor, data, undone``) as this
-        seat may see it: hidden cards as ``"?"``, token hashes left out."""
+        seat may see it: hidden cards as ``"?"``, token hashes left out; None for a record it
+        does not read at all (:meth:`reads`: nothing of it is shown)."""
         if self.sees_all:
             return line
+        if not self.reads(line):
+            return None
         kind = line.get("type")
         sheet = self.hidden.enemy_sheets.get(kind) if isinstance(kind, str) else None
         if (

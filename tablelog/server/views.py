@@ -15,8 +15,18 @@ from typing import Any, TypeVar
 import attrs
 
 from tablelog import actions, systems
-from tablelog.commands.core import AddNote, AddSeat, OpenSession, Redo, RevokeSeat, RotateSeat, Undo
-from tablelog.events.core import SEAT_SECRETS, SEAT_TYPES, event_class
+from tablelog.commands.core import (
+    AddNote,
+    AddSeat,
+    OpenSession,
+    Redo,
+    RevokeSeat,
+    RollDice,
+    RotateSeat,
+    Say,
+    Undo,
+)
+from tablelog.events.core import READERS, SEAT_SECRETS, SEAT_TYPES, event_class
 from tablelog.lang import params_of, reader, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
@@ -59,7 +69,7 @@ def _viewer(table: Table, seat: Seat) -> Viewer:
 def viewer_of(table: Table, seat: Seat, state: Any) -> Viewer:
     """The seat's viewer on ``state``; every enemy the log ever added stays an enemy to it."""
     enemies = frozenset() if seat.role == "gm" else table.enemies()
-    return Viewer.of(seat.role, seat.characters, state, enemies)
+    return Viewer.of(seat.role, seat.characters, state, enemies, seat.name)
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
@@ -80,10 +90,14 @@ def record_line(rec: Any, undone: bool) -> dict[str, Any]:
     return line_of(env, undone)
 
 
-def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any]:
+def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any] | None:
     """Return a log line redacted for ``viewer``, with ``text``: the event's one-line
-    description as ``log`` prints it, made from the redacted data (so it hides what it hides)."""
-    line = dict(viewer.record(line))
+    description as ``log`` prints it, made from the redacted data (so it hides what it hides);
+    None for a record the seat does not read (another's whisper or secret roll)."""
+    seen = viewer.record(line)
+    if seen is None:
+        return None
+    line = dict(seen)
     line["text"] = _described(line)[0]
     return line
 
@@ -161,7 +175,7 @@ def _whole(table: Table, seat: Seat, key: tuple[Any, ...], make: Callable[[], T]
     seat (:class:`~tablelog.server.limits.WholeReads`)."""
     from tablelog.server.limits import reads_of
 
-    kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters)
+    kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters, seat.name)
     return reads_of(table).get((table.current().seq, kind, reader().lang, *key), make)
 
 
@@ -194,7 +208,10 @@ def _log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> li
     for rec in table.records_after(max(0, after)):  # at most 10,000: see the limit below
         if rec.seq in undone and not show_all:
             continue
-        lines.append(shown(viewer, record_line(rec, rec.seq in undone)))
+        line = shown(viewer, record_line(rec, rec.seq in undone))
+        if line is None:
+            continue
+        lines.append(line)
         if len(lines) >= max(1, min(limit, 10_000)):
             break
     return lines
@@ -224,9 +241,10 @@ def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
-        described, explain = _described(
-            viewer.record({"type": kind, "v": version, "data": data}), entry.event
-        )
+        seen = viewer.record({"type": kind, "v": version, "data": data})
+        if seen is None:
+            continue
+        described, explain = _described(seen, entry.event)
         whole = entry.to_json(words)
         shown_entries.append(
             {
@@ -331,7 +349,7 @@ def _answer(
             "type": kind,
             "v": version,
             "at": None,
-            "actor": table.session.actor,
+            "actor": viewer.seat or table.session.actor,
             "data": data,
             "undone": False,
         }
@@ -342,7 +360,7 @@ def _answer(
     seqs = [outcome.applied[0].seq, outcome.applied[-1].seq] if outcome.applied else []
     return {
         "seqs": seqs,
-        "events": [shown(viewer, line) for line in lines],
+        "events": [seen for seen in (shown(viewer, line) for line in lines) if seen is not None],
         "changes": viewer.changes(changes),
         "request_id": request_id,
     }
@@ -351,8 +369,9 @@ def _answer(
 def authorizer(table: Table, seat: Seat) -> Any:
     """Return the check run on a command record before it is decided (SERVER.md §3).
 
-    A player may issue a command that acts for one of the seat's characters, a note, and undo
-    or redo of the seat's own actions; everything else is the GM's.
+    A player may issue a command that acts for one of the seat's characters, a note, a roll of
+    plain dice, table talk and whispers, and undo or redo of the seat's own actions; everything
+    else is the GM's.
 
     Raises:
         Refusal: 403 naming the character or the role needed.
@@ -361,8 +380,8 @@ def authorizer(table: Table, seat: Seat) -> Any:
     def authorize(command: object, words: str) -> None:
         if seat.role == "gm":
             return
-        if isinstance(command, AddNote):
-            return
+        if isinstance(command, AddNote | RollDice | Say):
+            return  # a note, a roll of plain dice, talk: any seat that appends (CORE-DICE)
         if isinstance(command, Undo | Redo):
             _own_action(table, seat, command)
             return
@@ -438,38 +457,73 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
         )
 
 
-def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any]]]:
-    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream).
+def stream_lines(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any] | None]]:
+    """Return ``(seq, redacted log line)`` of every record after ``after`` (the event stream);
+    the line is None for a record the seat does not read (another's whisper or secret roll:
+    its seq is passed, nothing of it is sent).
 
     Streams of seats that see alike (one role, the same characters) that wait after the same
-    seq get the same lines, made once (``table.streamed``, kept for the table's latest seq).
+    seq get the same lines, made once (``table.streamed``, kept for the table's latest seq);
+    only the records some seats alone read are made again for each seat.
     """
     return [(seq, line) for seq, line, _ in _streamed(table, seat, after)]
 
 
-def stream_texts(table: Table, seat: Seat, after: int) -> list[tuple[int, str]]:
-    """Return ``(seq, JSON text)`` of the lines :func:`stream_lines` returns, each text also
-    made once for all the streams that see alike (a hundred subscribers: one encoding)."""
+def stream_texts(table: Table, seat: Seat, after: int) -> list[tuple[int, str | None]]:
+    """Return ``(seq, JSON text)`` of the lines :func:`stream_lines` returns (None: a record
+    the seat does not read), each text also made once for all the streams that see alike (a
+    hundred subscribers: one encoding)."""
     return [(seq, text) for seq, _, text in _streamed(table, seat, after)]
 
 
-def _streamed(table: Table, seat: Seat, after: int) -> list[tuple[int, dict[str, Any], str]]:
+Streamed = tuple[int, dict[str, Any] | None, str | None]
+
+
+def _streamed(table: Table, seat: Seat, after: int) -> list[Streamed]:
+    alike = _streamed_alike(table, seat, after)
+    if seat.role == "gm" or all(raw is None for *_, raw in alike):
+        return [(seq, line, text) for seq, line, text, _ in alike]
+    viewer = viewer_of(table, seat, table.current())
+    made: list[Streamed] = []
+    for seq, line, text, raw in alike:
+        if raw is not None:  # a record some seats alone read: is this seat one of them?
+            line = shown(viewer, raw)
+            text = None if line is None else json.dumps(line, ensure_ascii=False)
+        made.append((seq, line, text))
+    return made
+
+
+def _streamed_alike(
+    table: Table, seat: Seat, after: int
+) -> list[tuple[int, dict[str, Any] | None, str | None, dict[str, Any] | None]]:
+    """The stream's lines as every seat of ``seat``'s kind sees them (made once per kind and
+    seq), each with its unredacted line when only some seats read the record (else None)."""
     end = table.state(within_s=STREAM_LOOK_S).seq
     key = (after, end, seat.role, seat.characters, reader().lang)
     made = table.streamed.get(key)
     if made is not None:
         return made
     records = table.records_after(after, 1000)
-    viewer = viewer_of(table, seat, table.current())
+    alike = viewer_of(table, Seat("", seat.role, seat.characters), table.current())
     with table.lock:
         undone = undone_after(table.session.markers()) if records else set()
-    lines = [(rec.seq, shown(viewer, record_line(rec, rec.seq in undone))) for rec in records]
-    made = [(seq, line, json.dumps(line, ensure_ascii=False)) for seq, line in lines]
+    made = []
+    for rec in records:
+        raw = record_line(rec, rec.seq in undone)
+        line = shown(alike, raw)
+        text = None if line is None else json.dumps(line, ensure_ascii=False)
+        made.append((rec.seq, line, text, None if _read_by_all(raw) else raw))
     if records:
         if any(k[1] != end for k in table.streamed) or len(table.streamed) > 256:
             table.streamed = {}
         table.streamed[key] = made
     return made
+
+
+def _read_by_all(line: dict[str, Any]) -> bool:
+    """Whether every seat reads the record ``line`` (not a whisper, not a secret roll)."""
+    readers = READERS.get(line["type"])
+    return readers is None or readers(line["data"]) is None
 
 
 def add_seat(
@@ -559,8 +613,10 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None
             told = msg("server.usage.tz", "tz={tz!r} is not a time zone (Asia/Tokyo)", tz=tz)
             raise Refusal(400, "usage", say(told), params={"tz": tz}) from None
 
-    def describe(rec: Any, event: Any) -> str:
+    def describe(rec: Any, event: Any) -> str | None:
         line = viewer.record(record_line(rec, False))
+        if line is None:  # a record the seat does not read: nothing of it in its report
+            return None
         if line["data"] is not rec.data:  # redacted: describe what the seat may see
             return f"{rec.type} {_described(line, event)[0]}"
         return f"{rec.type} {words.event(event)}"

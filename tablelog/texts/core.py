@@ -13,18 +13,21 @@ from typing import Any, TypeVar
 import attrs
 
 from tablelog.events.core import (
+    DiceRolled,
     Event,
     KeyAdded,
     Noted,
     NotedAbout,
     Redone,
     Retired,
+    Said,
     SeatAdded,
     SeatRevoked,
     SeatRotated,
     SeatSessionOpened,
     Undone,
 )
+from tablelog.rules.dice import parse, result_line
 from tablelog.text import Listed, Msg, Shown, Term, msg
 
 __all__ = [
@@ -153,6 +156,40 @@ def _noted_about(e: NotedAbout) -> Msg:
     return msg(
         "core.noted_about", "{text!r} (about {about})", text=e.text, about=Listed(e.about, "comma")
     )
+
+
+@describes(DiceRolled)
+def _dice_rolled(e: DiceRolled) -> Msg:
+    facts = (e.notation, e.dice, e.success)
+    return msg(
+        "core.dice.rolled",
+        "{secret}{line}{reason}",
+        secret=msg("core.dice.secret", "(secret) ") if e.secret else "",
+        line=Shown("core.dice", facts, _dice_line(facts, ("Success", "Failure"))),
+        reason=_because(e.reason),
+    )
+
+
+def _dice_line(facts: tuple[Any, ...], words: tuple[str, str]) -> str:
+    notation, dice, _ = facts
+    return result_line(parse(notation), tuple(dice), words)
+
+
+@shows("core.dice")
+def _bcdice_line(facts: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    """A roll as BCDice prints it, its outcome in the reader's words: ``(1D100<=50) ＞ 36 ＞
+    成功`` (Japanese), ``… ＞ 성공`` (Korean), ``… ＞ Success`` (English, BCDice's own)."""
+    if facts[2] is None:
+        return None  # no outcome to translate: the English line is the line
+    words = (say(msg("core.dice.success", "Success")), say(msg("core.dice.failure", "Failure")))
+    return _dice_line(facts, words)
+
+
+@describes(Said)
+def _said(e: Said) -> Msg:
+    if not e.to:
+        return msg("core.said", "{text!r}", text=e.text)
+    return msg("core.said.to", "(to {to}) {text!r}", to=Listed(e.to, "comma"), text=e.text)
 
 
 @describes(Retired)
