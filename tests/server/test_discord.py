@@ -359,3 +359,28 @@ def test_the_application_commands_and_their_registration(discord: FakeDiscord) -
     assert 0 == sent.exit_code, sent.output
     assert [("/api/v10/applications/5150/commands", "Bot b0t", [tl])] == discord.put
     assert "registered: tl\n" == sent.output
+
+
+def test_a_roll_is_public_and_a_secret_roll_the_rollers_alone(
+    server: str, table: dict[str, str], discord: FakeDiscord
+) -> None:
+    """/tl roll posts the roll to the channel; a secret roll (S…) is answered to the roller
+    alone and the channel gets nothing of it."""
+    rolled = interact(server, slash("roll", "2", notation="2D6", reason="to climb"))
+    assert "flags" not in rolled["data"], rolled
+    assert "2D6" in rolled["data"]["content"], rolled
+    secret = interact(server, slash("roll", "2", notation="S1D100"))
+    assert EPHEMERAL == secret["data"]["flags"], secret
+    assert "1D100" in secret["data"]["content"], secret
+
+
+def test_talk_is_public_and_a_whisper_the_senders_alone(server: str, table: dict[str, str]) -> None:
+    """/tl say posts to the channel; a whisper goes to the sender alone (ephemeral), and an
+    observer reads nothing of it."""
+    said = interact(server, slash("say", "3", text="Hello, table"))
+    assert "flags" not in said["data"] and "Hello, table" in said["data"]["content"], said
+    whisper = interact(server, slash("say", "3", text="psst Aria", to="user2"))
+    assert EPHEMERAL == whisper["data"]["flags"], whisper
+    assert "psst Aria" in whisper["data"]["content"], whisper
+    status = interact(server, slash("do", "77", kind=4, focused="line", line="say "))
+    assert [] == status["data"]["choices"]

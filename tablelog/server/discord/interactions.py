@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from tablelog.lang import LANGUAGES, Words, reading, say
-from tablelog.projections.core import seats
+from tablelog.projections.core import seat_names_used, seats
 from tablelog.server import views
 from tablelog.server.discord.bindings import Bindings, Channel
 from tablelog.server.discord.completion import choices, quoted
@@ -29,6 +29,7 @@ __all__ = ["Reply", "Asked", "Interactions", "quoted", "language"]
 
 EPHEMERAL = 64  # the message flag: only the user who asked sees it
 MAX_CONTENT = 2000  # Discord's limit on a message's content
+PUBLIC = Seat("", "observer")  # the channel: what an observer reads (no seat is named "")
 
 
 def language(locale: str | None) -> str:
@@ -165,9 +166,11 @@ class Interactions:
         """The user's seat at the table; an unlinked user (or one whose seat was revoked) is an
         observer, who reads what observers read and appends nothing."""
         name = self.bindings.seat_name(table.table_id, asked.user_id)
-        found = seats(table.state()).get(name or "") if name else None
-        if name is None or found is None:
-            return Seat(f"@{asked.username}", "observer")
+        state = table.state()
+        found = seats(state).get(name or "") if name else None
+        if name is None or found is None:  # named as no seat is, so it reads no one's whisper
+            shown = f"@{asked.username}"
+            return Seat("" if shown.casefold() in seat_names_used(state) else shown, "observer")
         return Seat(name, found["role"], tuple(found["characters"]))
 
     def _bind(self, asked: Asked) -> Reply:
@@ -266,9 +269,7 @@ class Interactions:
         first, last = answer["seqs"]
         with reading(Words(channel.lang)):
             public = [
-                e
-                for e in views.log(table, Seat("discord", "observer"), first - 1, True, 1000)
-                if e["seq"] <= last
+                e for e in views.log(table, PUBLIC, first - 1, True, 1000) if e["seq"] <= last
             ]
         if not public:
             return Reply(lines_of(mine))
