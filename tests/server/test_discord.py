@@ -384,3 +384,37 @@ def test_talk_is_public_and_a_whisper_the_senders_alone(server: str, table: dict
     assert "psst Aria" in whisper["data"]["content"], whisper
     status = interact(server, slash("do", "77", kind=4, focused="line", line="say "))
     assert [] == status["data"]["choices"]
+
+
+def test_a_preview_is_the_users_alone(server: str, table: dict[str, str]) -> None:
+    """`/tl do … preview:true` is a dry run answered to the user alone; nothing is appended."""
+    before = seq_of(server, table)
+    answer = interact(server, slash("do", "2", line="magicpunk draw Aria 1", preview=True))
+    assert EPHEMERAL == answer["data"]["flags"] and "Aria" in answer["data"]["content"], answer
+    assert before == seq_of(server, table)
+
+
+def test_a_channel_in_japanese_and_runes_completed(server: str) -> None:
+    """A pf2e table bound with lang ja: its public lines are in Japanese; completing an etch's
+    rune offers the catalogue's runes."""
+    gm = api(server)
+    created = gm.post("/tables", json={"system": "pf2e", "title": "Runes", "seed": 1})
+    tid, token = created.json()["table_id"], created.json()["gm_token"]
+    commands(gm, tid, "pf2e character add Valeros --level 8")
+    bound = interact(server, slash("bind", "1", channel="4400", table=tid, token=token, lang="ja"))
+    assert "you are its seat gm" in bound["data"]["content"], bound
+    added = interact(
+        server,
+        slash(
+            "do", "1", channel="4400", line="pf2e item add sword-1 --base longsword --owner Valeros"
+        ),
+    )
+    assert "flags" not in added["data"], added
+    assert any(
+        "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in added["data"]["content"]
+    )
+    line = "pf2e etch sword-1 stri"
+    offered = interact(server, slash("do", "1", kind=4, focused="line", channel="4400", line=line))
+    values = [c["value"] for c in offered["data"]["choices"]]
+    assert "pf2e etch sword-1 striking" in values, values
+    assert all(v.startswith(line) for v in values)
