@@ -418,3 +418,35 @@ def test_a_channel_in_japanese_and_runes_completed(server: str) -> None:
     values = [c["value"] for c in offered["data"]["choices"]]
     assert "pf2e etch sword-1 striking" in values, values
     assert all(v.startswith(line) for v in values)
+
+
+def test_a_player_undoes_her_own_action(server: str, table: dict[str, str]) -> None:
+    """/tl undo takes back the player's latest action, posted to the channel."""
+    interact(server, slash("say", "2", text="oops"))
+    before = seq_of(server, table)
+    undone = interact(server, slash("undo", "2"))
+    assert "flags" not in undone["data"], undone
+    assert before + 1 == seq_of(server, table)
+
+
+def test_a_gm_of_another_table_does_not_take_a_bound_channel(
+    server: str, table: dict[str, str]
+) -> None:
+    """Binding a channel that is another table's needs that table's GM: a GM token of a new
+    table, from a user who is not the channel's GM, is refused and the channel stays."""
+    other = api(server).post("/tables", json={"system": "magicpunk", "seed": 2}).json()
+    taken = interact(server, slash("bind", "2", table=other["table_id"], token=other["gm_token"]))
+    assert taken["data"]["content"].startswith(f"forbidden: this channel is table {table['id']}")
+    assert "Aria" in interact(server, slash("status", "2"))["data"]["content"]
+
+
+def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
+    """`tablelog serve --discord-public-key` with no Ed25519 key is exit 2, before serving."""
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    store = f"file:{tmp_path}"
+    done = CliRunner().invoke(cli, ["serve", "--store", store, "--discord-public-key", "abc"])
+    assert 2 == done.exit_code
+    assert "not an Ed25519 public key" in done.output

@@ -195,6 +195,7 @@ class Interactions:
         seat = Seat("gm", "gm") if self.is_server(token) else table.seat_of(token)
         if seat is None or seat.role != "gm":
             raise not_gm
+        self._may_rebind(asked, table_id, self.is_server(token))
         lang = asked.text("lang") if asked.text("lang") in LANGUAGES else asked.guild_lang
         self.bindings.bind(asked.channel_id, table_id, lang)
         self.bindings.link(table_id, asked.user_id, seat.name)
@@ -206,6 +207,29 @@ class Interactions:
             seat=seat.name,
         )
         return Reply(say(told))
+
+    def _may_rebind(self, asked: Asked, table_id: str, server: bool) -> None:
+        """Refuse to bind a channel bound to another table, unless the user is a GM seat of
+        that table (or gave the server token): a GM of one table takes no other's channel.
+
+        Raises:
+            Refusal: 403 forbidden naming the table the channel is bound to.
+        """
+        bound = self.bindings.channel(asked.channel_id)
+        if bound is None or bound.table_id == table_id or server:
+            return
+        try:
+            was = self.seat_of(self.tables.get(bound.table_id), asked)
+        except Refusal:
+            return  # the table it was bound to is gone or unusable: the channel is free
+        if was.role != "gm":
+            told = msg(
+                "server.discord.bound_elsewhere",
+                "this channel is table {table}: only its GM (or the server token) binds it to "
+                "another table",
+                table=bound.table_id,
+            )
+            raise Refusal(403, "forbidden", say(told), params={"table": bound.table_id})
 
     def _seat(self, asked: Asked, table: Table, seat: Seat) -> Reply:
         """``/tl seat @user ROLE [CHARACTERS] [NAME]``: the GM links a user to a seat, made now
