@@ -450,3 +450,21 @@ def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
     done = CliRunner().invoke(cli, ["serve", "--store", store, "--discord-public-key", "abc"])
     assert 2 == done.exit_code
     assert "not an Ed25519 public key" in done.output
+
+
+def test_a_techs_completion_offers_the_catalogues_techs(server: str) -> None:
+    """Completing a saga cast's TECH offers the catalogue's techs, with their names."""
+    gm = api(server)
+    created = gm.post("/tables", json={"system": "saga", "seed": 1}).json()
+    commands(
+        gm,
+        created["table_id"],
+        "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10",
+    )
+    interact(
+        server,
+        slash("bind", "1", channel="5500", table=created["table_id"], token=created["gm_token"]),
+    )
+    line = "saga cast Gustave kiri-h"
+    offered = interact(server, slash("do", "1", kind=4, focused="line", channel="5500", line=line))
+    assert {"name": f"{line}arai — 斬り払い", "value": f"{line}arai"} in offered["data"]["choices"]
