@@ -18,6 +18,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from tablelog.server.discord.interactions import plain
 from tests.support.server import ADD, api, commands, free_port, serving
 
 KEY = Ed25519PrivateKey.generate()
@@ -436,7 +437,8 @@ def test_a_gm_of_another_table_does_not_take_a_bound_channel(
     table, from a user who is not the channel's GM, is refused and the channel stays."""
     other = api(server).post("/tables", json={"system": "magicpunk", "seed": 2}).json()
     taken = interact(server, slash("bind", "2", table=other["table_id"], token=other["gm_token"]))
-    assert taken["data"]["content"].startswith(f"forbidden: this channel is table {table['id']}")
+    told = f"forbidden: this channel is table {plain(table['id'])}"
+    assert taken["data"]["content"].startswith(told), taken
     assert "Aria" in interact(server, slash("status", "2"))["data"]["content"]
 
 
@@ -468,3 +470,13 @@ def test_a_techs_completion_offers_the_catalogues_techs(server: str) -> None:
     line = "saga cast Gustave kiri-h"
     offered = interact(server, slash("do", "1", kind=4, focused="line", channel="5500", line=line))
     assert {"name": f"{line}arai — 斬り払い", "value": f"{line}arai"} in offered["data"]["choices"]
+
+
+def test_names_from_the_log_are_shown_literally() -> None:
+    """A name's Markdown is escaped (no link, no bold, no mention); control characters are
+    written as escapes; a message is cut to Discord's 2,000 characters."""
+    from tablelog.server.discord.interactions import message
+
+    assert r"\[here\](https://x) \*\*b\*\* \<@1\>" == plain("[here](https://x) **b** <@1>")
+    assert "a\\u001b[2Jb" == message("a\x1b[2Jb", False)["content"]
+    assert 2000 == len(message("x" * 5000, True)["content"])

@@ -13,6 +13,7 @@ ID (or the error's code) and the message.
 from __future__ import annotations
 
 from collections.abc import Callable
+import re
 from typing import Any
 
 import attrs
@@ -30,6 +31,15 @@ __all__ = ["Reply", "Asked", "Interactions", "quoted", "language"]
 EPHEMERAL = 64  # the message flag: only the user who asked sees it
 MAX_CONTENT = 2000  # Discord's limit on a message's content
 PUBLIC = Seat("", "observer")  # the channel: what an observer reads (no seat is named "")
+
+
+_MARKDOWN = re.compile(r"([\\*_~`|>\[\]<])")  # Discord drops a backslash before any of them
+
+
+def plain(text: str) -> str:
+    """``text`` from a log as Discord shows it literally: its Markdown characters escaped (a
+    character named ``[here](https://…)`` is no link, ``**x**`` no bold, ``<@1>`` no mention)."""
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def language(locale: str | None) -> str:
@@ -53,7 +63,11 @@ class Reply:
 
 
 def message(content: str, ephemeral: bool) -> dict[str, Any]:
-    """A message's data: its content cut to Discord's limit; nobody pinged by names in it."""
+    """A message's data: its content with no control character raw (each line escaped as the
+    CLI's output is), cut to Discord's limit; nobody pinged by names in it."""
+    from tablelog.rules.core import escape_text
+
+    content = "\n".join(escape_text(line) for line in content.split("\n"))
     if len(content) > MAX_CONTENT:
         content = content[: MAX_CONTENT - 1] + "…"
     data: dict[str, Any] = {"content": content, "allowed_mentions": {"parse": []}}
@@ -202,9 +216,9 @@ class Interactions:
         told = msg(
             "server.discord.bound",
             "this channel is now table {table} ({title}); you are its seat {seat}",
-            table=table_id,
-            title=table.state().title,
-            seat=seat.name,
+            table=plain(table_id),
+            title=plain(table.state().title),
+            seat=plain(seat.name),
         )
         return Reply(say(told))
 
@@ -256,9 +270,9 @@ class Interactions:
             "server.discord.seated",
             "<@{user}> is seat {seat} ({role}; plays {plays}) at this table",
             user=user_id,
-            seat=name,
+            seat=plain(name),
             role=now["role"],
-            plays=", ".join(now["characters"]) or "-",
+            plays=plain(", ".join(now["characters"])) or "-",
         )
         return Reply(say(told))
 
@@ -278,7 +292,7 @@ class Interactions:
         told = msg(
             "server.discord.joined",
             "you are now seat {seat} ({role}) at this table",
-            seat=joined.name,
+            seat=plain(joined.name),
             role=joined.role,
         )
         return Reply(say(told))
@@ -303,7 +317,7 @@ class Interactions:
 
 def lines_of(events: list[dict[str, Any]]) -> str:
     """The events as the CLI prints them, one per line: ``#SEQ description``."""
-    return "\n".join(f"#{e['seq']} {e.get('text') or e['type']}" for e in events)
+    return "\n".join(f"#{e['seq']} {plain(e.get('text') or e['type'])}" for e in events)
 
 
 def refused(refusal: Refusal) -> str:
@@ -313,7 +327,7 @@ def refused(refusal: Refusal) -> str:
             "server.discord.refused",
             "{rule}: {message}",
             rule=refusal.rule or refusal.code,
-            message=refusal.message,
+            message=plain(refusal.message),
         )
     )
 
