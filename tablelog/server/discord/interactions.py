@@ -12,8 +12,8 @@ ID (or the error's code) and the message.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
