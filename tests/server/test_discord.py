@@ -18,7 +18,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tablelog.server.discord.interactions import plain
+from tablelog.server.discord.messages import plain
 from tests.support.server import ADD, api, commands, free_port, serving
 
 KEY = Ed25519PrivateKey.generate()
@@ -475,7 +475,7 @@ def test_a_techs_completion_offers_the_catalogues_techs(server: str) -> None:
 def test_names_from_the_log_are_shown_literally() -> None:
     """A name's Markdown is escaped (no link, no bold, no mention); control characters are
     written as escapes; a message is cut to Discord's 2,000 characters."""
-    from tablelog.server.discord.interactions import message
+    from tablelog.server.discord.messages import message
 
     assert r"\[here\](https://x) \*\*b\*\* \<@1\>" == plain("[here](https://x) **b** <@1>")
     assert "a\\u001b[2Jb" == message("a\x1b[2Jb", False)["content"]

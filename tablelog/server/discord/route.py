@@ -24,7 +24,8 @@ from litestar.concurrency import sync_to_thread
 
 from tablelog.lang import say
 from tablelog.server.discord.bindings import Bindings
-from tablelog.server.discord.interactions import Interactions, Reply, message
+from tablelog.server.discord.interactions import Interactions
+from tablelog.server.discord.messages import Reply, message
 from tablelog.server.discord.signature import check, public_key
 from tablelog.server.tables import Refusal, Tables
 from tablelog.text import msg
