@@ -10,7 +10,7 @@ LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues FORCE
+.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -74,9 +74,9 @@ test-slow: $(BIN)/tablelog
 ## lint: the format check, ruff's rules (pyproject.toml), mypy --strict on the package, and the
 ## import contracts (pyproject.toml [tool.importlinter]: the layers, no cycles)
 lint: $(BIN)/tablelog
-	$(BIN)/ruff format --check tablelog tests bench
-	$(BIN)/ruff check tablelog tests bench
-	$(BIN)/mypy --strict tablelog
+	$(BIN)/ruff format --check tablelog tests bench tools
+	$(BIN)/ruff check tablelog tests bench tools
+	$(BIN)/mypy --strict tablelog tools
 	$(BIN)/lint-imports --no-cache
 
 ## bench: the benchmarks (not part of test); prints a table, writes bench/results.json.
@@ -94,6 +94,12 @@ bench-server: $(BIN)/tablelog
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	$(BIN)/python -m compileall -q tablelog tests/support bench $(VENV)/lib > /dev/null
 	$(BIN)/python bench/server.py
+
+## docs: regenerate the command references in docs/ (docs/COMMANDS.md and each system's doc) from
+## the commands' own --help, in English at a fixed width (tools/helpdoc.py); a test
+## (tests/contract/test_docs.py) fails while one is stale
+docs: $(BIN)/tablelog
+	$(BIN)/python -m tools.helpdoc
 
 ## clean: remove the virtual environment, build files, caches and the demo log
 clean:

@@ -115,7 +115,7 @@ class System:
 
     Attributes:
         name: The system id (``--system``, the log header, the event type prefix).
-        title: Its name in prose: the README section that lists its commands.
+        title: Its name in prose ("Pathfinder 2e"); its doc is docs/<system>.md.
         description: One line (``init --help``, error messages).
         handlers: Its event types and its evolver, precondition and decider tables.
         init_state: ``fn(state, options)``: set up a new session's state from the ``init``

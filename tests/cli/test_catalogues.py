@@ -258,17 +258,18 @@ def test_columns_count_wide_characters_twice() -> None:
     assert ["a     b", "強撃  1", "abcd  2"] == lines
 
 
-def test_the_readmes_catalogue_examples_run(tmp_path: Path) -> None:
-    """Every example of the README's catalogue paragraph runs as written: the `tablelog …` ones
-    with no log, the shell lines (system implied) on the example session of their system
-    (`procure Aria --material 魔殻` lacked its required --quality); the saga one after the
-    session's first turn, while the Wolf still stands (SAGA-TARGET-1 refuses a tech at a unit
-    that is down, as the Wolf is at the session's end)."""
+def test_the_catalogue_examples_run(tmp_path: Path) -> None:
+    """Every example of docs/COMMANDS.md's catalogue paragraph (the shell) runs as written: the
+    `tablelog …` ones with no log, the shell lines (system implied) on the example session of
+    their system (`procure Aria --material 魔殻` lacked its required --quality); the saga one
+    after the session's first turn, while the Wolf still stands (SAGA-TARGET-1 refuses a tech
+    at a unit that is down, as the Wolf is at the session's end)."""
     import re
     import shlex
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    paragraph = readme[readme.index("The catalogues can be\nbrowsed") :]
+    doc = Path(__file__).resolve().parents[2] / "docs" / "COMMANDS.md"
+    text = doc.read_text(encoding="utf-8")
+    paragraph = text[text.index("The catalogues can be\nbrowsed") :]
     paragraph = paragraph[: paragraph.index("\n\n")]
     examples = re.findall(r"`([^`]+)`", paragraph.replace("\n", " "))
     sessions = {"saga": ("saga-wolf-road", "# Turn 2"), "magicpunk": ("magicpunk-rest-stop", None)}

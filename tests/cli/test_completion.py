@@ -1,5 +1,5 @@
 """Completion in bash, zsh and fish (click's `_TABLELOG_COMPLETE` protocol) offers the log's
-names and the catalogues, as the README says."""
+names and the catalogues, as docs/COMMANDS.md says (the shell)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def fish(words: str, token: str) -> list[str]:
 
 
 def test_fish_offers_names_and_techs(tmp_path: Path) -> None:
-    """fish (the README's third shell): `saga cast ` offers Gustave as a character, and
+    """fish (docs/COMMANDS.md's third shell): `saga cast ` offers Gustave as a character, and
     `… Gustave kiri-ha` the catalogue's kiri-harai with its Japanese name."""
     log = tmp_path / "wolf.tlog"
     ok(log, "init", "--system", "saga")

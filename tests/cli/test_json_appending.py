@@ -69,6 +69,8 @@ TABLES = {"fate": FATE, "magicpunk": MAGICPUNK, "pf2e": PF2E, "saga": SAGA}
 # command path -> (table, lines before it, the line)
 SAMPLES: dict[str, tuple[str, list[str], str]] = {
     "note": ("pf2e", [], "note 'Kyra keeps the shards' --about Kyra"),
+    "roll": ("magicpunk", [], "roll 1D100<=50 --reason 'spot the ambush'"),
+    "say": ("fate", [], "say 'the war goes on'"),
     "undo": ("pf2e", [], "undo"),
     "redo": ("pf2e", ["undo"], "redo"),
     "retire": (
@@ -297,7 +299,7 @@ def test_json_shows_the_events_and_changes(tmp_path: Path, path: str) -> None:
 
 
 def test_run_json_prints_each_lines_objects(tmp_path: Path) -> None:
-    """`run --json` (the README: every appending command takes it): each line's objects, the
+    """`run --json` (docs/COMMANDS.md: every appending command takes it): each line's objects, the
     same as the line's own `--json`; `--dry-run` too, not appended; the head goes to stderr."""
     log = tmp_path / "t.tlog"
     for setup in FATE:

@@ -138,7 +138,7 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
 ) -> None:
     """A long table (10 characters, 5,000 events appended by a script) renders, its log and
     chart included; the time to first render and the live update delay are reported in
-    tests/artifacts/web-measure.json (figures in the README are from there)."""
+    tests/artifacts/web-measure.json (figures in docs/SERVER.md, "The web page", are from there)."""
     from tablelog.commands.magicpunk.table import Damage, Heal
     from tablelog.session import Session
     from tests.support.cli import ok

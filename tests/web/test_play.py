@@ -98,7 +98,6 @@ def test_a_player_rolls_her_own_check_and_every_seat_sees_the_roll(
     shot(bo, "play-1-other-seat-sees-the-roll")
 
 
-@NOT_BUILT
 def test_plain_dice_from_the_page(browser: Any, server: str, table: dict[str, Any]) -> None:
     """bo rolls 2D6+1 from the dice field: `roll 2D6+1`, and a secret roll `roll S2D6` that ann
     never sees."""
@@ -120,7 +119,6 @@ def test_plain_dice_from_the_page(browser: Any, server: str, table: dict[str, An
     assert 1 == ann.locator("#log > li.roll").count()
 
 
-@NOT_BUILT
 def test_a_whisper_reaches_its_reader_and_the_gm_and_no_one_else(
     browser: Any, server: str, table: dict[str, Any]
 ) -> None:
@@ -146,7 +144,7 @@ def test_a_whisper_reaches_its_reader_and_the_gm_and_no_one_else(
     ann.click("#say-send")
     ann.wait_for_selector("#result.ok")
     for page in (bo, gm, ann):
-        page.wait_for_selector("#log > li.whisper", has_text="psst, the wolf is near")
+        page.locator("#log > li.whisper", has_text="psst, the wolf is near").first.wait_for()
     shot(bo, "play-2-whisper-received")
     api(server).post(f"/tables/{tid}/commands", json={"command": "note 'after the whisper'"})
     cy.wait_for_function("document.querySelector('#log').textContent.includes('after the whisper')")
