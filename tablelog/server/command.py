@@ -81,11 +81,11 @@ def serve(
         tables = Tables(store)
     except LogError as exc:
         raise CliError(f"--store: {exc}", 2) from None
+    discord = _discord(tables, discord_public_key, discord_data)  # a usage error: exit 2 now
     try:  # a wrong password or database: one line now, not a 503 on every request later
         tables.ids()
     except Refusal as refusal:
         raise CliError(refusal.message, 3) from None
-    discord = _discord(tables, discord_public_key, discord_data)
     token = os.environ.get("TABLELOG_SERVER_TOKEN") or secrets.token_urlsafe(24)
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")

@@ -443,7 +443,8 @@ def test_a_gm_of_another_table_does_not_take_a_bound_channel(
 
 
 def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
-    """`tablelog serve --discord-public-key` with no Ed25519 key is exit 2, before serving."""
+    """`tablelog serve --discord-public-key` with no Ed25519 key is exit 2, before serving; so
+    is a PostgreSQL store without `--discord-data` (no folder beside its tables)."""
     from click.testing import CliRunner
 
     from tablelog.cli.main import cli
@@ -452,6 +453,16 @@ def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
     done = CliRunner().invoke(cli, ["serve", "--store", store, "--discord-public-key", "abc"])
     assert 2 == done.exit_code
     assert "not an Ed25519 public key" in done.output
+    on_pg = [
+        "serve",
+        "--store",
+        "postgresql://nobody@127.0.0.1:1/x",
+        "--discord-public-key",
+        PUBLIC,
+    ]
+    done = CliRunner().invoke(cli, on_pg, env={"TABLELOG_DISCORD_DATA": None})
+    assert 2 == done.exit_code
+    assert "--discord-data DIR" in done.output
 
 
 def test_a_techs_completion_offers_the_catalogues_techs(server: str) -> None:
