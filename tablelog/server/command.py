@@ -126,7 +126,7 @@ def _discord(tables: Any, key: str | None, data: str | None) -> Any:
     folder = data or tables.catalog.folder
     if not folder:
         raise CliError("--discord-data DIR: where to keep Discord's bindings (on PostgreSQL)", 2)
-    return DiscordConfig(key.strip(), folder)
+    return DiscordConfig(key.strip(), folder, os.environ.get("TABLELOG_DISCORD_BOT_TOKEN") or None)
 
 
 REQUEST_TIMEOUT_S = 10.0

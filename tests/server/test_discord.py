@@ -38,7 +38,12 @@ class FakeDiscord(ThreadingHTTPServer):
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 size = int(self.headers.get("content-length", "0"))
-                outer.posted.append((self.path, json.loads(self.rfile.read(size))))
+                body = json.loads(self.rfile.read(size))
+                outer.posted.append((self.path, body))
+                if self.path.endswith("/users/@me/channels"):  # a DM channel, by its user
+                    assert "Bot b0t" == self.headers.get("authorization")
+                    self._answer(json.dumps({"id": f"dm{body['recipient_id']}"}).encode())
+                    return
                 self._answer(b"{}")
 
             def do_PUT(self) -> None:  # noqa: N802 - registering commands
@@ -60,9 +65,16 @@ class FakeDiscord(ThreadingHTTPServer):
 
     def followups(self, token: str, within_s: float = 5.0) -> list[dict[str, Any]]:
         """The messages posted to interaction ``token``'s webhook (waiting for the first)."""
+        return self._posted(f"/webhooks/5150/{token}", within_s)
+
+    def direct(self, user: str, within_s: float = 5.0) -> list[dict[str, Any]]:
+        """The direct messages posted to ``user`` (waiting for the first)."""
+        return self._posted(f"/channels/dm{user}/messages", within_s)
+
+    def _posted(self, tail: str, within_s: float) -> list[dict[str, Any]]:
         deadline = time.monotonic() + within_s
         while time.monotonic() < deadline:
-            found = [body for path, body in self.posted if path.endswith(f"/{token}")]
+            found = [body for path, body in self.posted if path.endswith(tail)]
             if found:
                 return found
             time.sleep(0.05)
@@ -86,7 +98,7 @@ def server(folder: Path, discord: FakeDiscord) -> Iterator[str]:
         f"file:{folder}",
         folder / "server-discord.out",
         ("--discord-public-key", PUBLIC),
-        {"TABLELOG_DISCORD_API": api_url},
+        {"TABLELOG_DISCORD_API": api_url, "TABLELOG_DISCORD_BOT_TOKEN": "b0t"},
     ) as url:
         yield url
 
@@ -366,23 +378,31 @@ def test_a_roll_is_public_and_a_secret_roll_the_rollers_alone(
     server: str, table: dict[str, str], discord: FakeDiscord
 ) -> None:
     """/tl roll posts the roll to the channel; a secret roll (S…) is answered to the roller
-    alone and the channel gets nothing of it."""
+    alone, the channel gets nothing of it, and the GM a direct message."""
     rolled = interact(server, slash("roll", "2", notation="2D6", reason="to climb"))
     assert "flags" not in rolled["data"], rolled
     assert "2D6" in rolled["data"]["content"], rolled
     secret = interact(server, slash("roll", "2", notation="S1D100"))
     assert EPHEMERAL == secret["data"]["flags"], secret
     assert "1D100" in secret["data"]["content"], secret
+    [to_gm] = [m for m in discord.direct("1") if "1D100" in m["content"]]
+    assert "flags" not in to_gm and "(secret)" in to_gm["content"], to_gm
+    assert not [m for m in discord.direct("3", 0.2) if "1D100" in m["content"]]
 
 
-def test_talk_is_public_and_a_whisper_the_senders_alone(server: str, table: dict[str, str]) -> None:
-    """/tl say posts to the channel; a whisper goes to the sender alone (ephemeral), and an
-    observer reads nothing of it."""
+def test_talk_is_public_and_a_whisper_the_senders_alone(
+    server: str, table: dict[str, str], discord: FakeDiscord
+) -> None:
+    """/tl say posts to the channel; a whisper is answered to the sender alone (ephemeral) and
+    sent to its recipient and the GM as direct messages; an observer reads nothing of it."""
     said = interact(server, slash("say", "3", text="Hello, table"))
     assert "flags" not in said["data"] and "Hello, table" in said["data"]["content"], said
     whisper = interact(server, slash("say", "3", text="psst Aria", to="user2"))
     assert EPHEMERAL == whisper["data"]["flags"], whisper
     assert "psst Aria" in whisper["data"]["content"], whisper
+    for reader in ("2", "1"):  # the recipient, the GM
+        assert [m for m in discord.direct(reader) if "psst Aria" in m["content"]], reader
+    assert not [m for m in discord.direct("3", 0.2) if "psst" in m["content"]]
     status = interact(server, slash("do", "77", kind=4, focused="line", line="say "))
     assert [] == status["data"]["choices"]
 

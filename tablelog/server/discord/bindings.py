@@ -59,6 +59,11 @@ class Bindings:
         found = self._read()["users"].get(table_id, {}).get(user_id)
         return found if isinstance(found, str) else None
 
+    def users(self, table_id: str) -> dict[str, str]:
+        """Return every user linked to a seat of the table: user id -> seat name."""
+        found = self._read()["users"].get(table_id, {})
+        return {u: n for u, n in found.items() if isinstance(n, str)}
+
     def bind(self, channel_id: str, table_id: str, lang: str) -> None:
         """Bind the channel to the table (a channel is one table; binding again replaces)."""
         with self._changing() as data:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.lang import Words, reading, say
+from tablelog.projections.core import seats
 from tablelog.server import views
 from tablelog.server.discord.bindings import Channel
 from tablelog.server.discord.completion import choices, quoted
@@ -29,7 +30,13 @@ PUBLIC = Seat("", "observer")  # the channel: what an observer reads (no seat is
 
 
 class Interactions(Seating):
-    """The server's answers to interactions (:class:`Seating`'s arguments)."""
+    """The server's answers to interactions (:class:`Seating`'s arguments; ``direct``: the
+    server has a bot token, so what the channel reads nothing of — a whisper, a secret roll —
+    also goes to the other linked users who read it, as a direct message)."""
+
+    def __init__(self, *args: Any, direct: bool = False) -> None:
+        super().__init__(*args)
+        self.direct = direct
 
     def answer(self, payload: dict[str, Any]) -> dict[str, Any] | Reply:
         """Answer an application command (a :class:`Reply`) or an autocomplete (its body)."""
@@ -71,10 +78,33 @@ class Interactions(Seating):
             public = [
                 e for e in views.log(table, PUBLIC, first - 1, True, 1000) if e["seq"] <= last
             ]
+        unread = set(range(first, last + 1)) - {p["seq"] for p in public}
+        direct = self._readers(asked, channel, table, first, unread) if unread else ()
         if not public:
-            return Reply(lines_of(mine))
+            return Reply(lines_of(mine), direct=direct)
         more = [m["data"] for m in mine] != [p["data"] for p in public]
-        return Reply(lines_of(public), False, (lines_of(mine),) if more else ())
+        return Reply(lines_of(public), False, (lines_of(mine),) if more else (), direct)
+
+    def _readers(
+        self, asked: Asked, channel: Channel, table: Table, first: int, unread: set[int]
+    ) -> tuple[tuple[str, str], ...]:
+        """``(user id, lines)`` for each other linked user whose seat reads records ``unread``
+        of the channel (a whisper's recipients, the GM), in the channel's language."""
+        if not self.direct:
+            return ()
+        out = []
+        state = table.current()
+        with reading(Words(channel.lang)):
+            for user, name in sorted(self.bindings.users(table.table_id).items()):
+                held = seats(state).get(name)
+                if user == asked.user_id or held is None:
+                    continue
+                reader = Seat(name, held["role"], tuple(held["characters"]))
+                lines = [e for e in views.log(table, reader, first - 1, True, 1000)]
+                read = [e for e in lines if e["seq"] in unread]
+                if read:
+                    out.append((user, lines_of(read)))
+        return tuple(out)
 
 
 def command_line(asked: Asked, system: str) -> str:

@@ -36,12 +36,14 @@ def language(locale: str | None) -> str:
 
 @attrs.frozen
 class Reply:
-    """An answer: its content, whether only the user sees it, and more messages for the user
-    alone (ephemeral follow-ups, sent after the answer)."""
+    """An answer: its content, whether only the user sees it, more messages for the user
+    alone (ephemeral follow-ups, sent after the answer), and direct messages to other users
+    (``(user id, content)``: what they alone read of it)."""
 
     content: str
     ephemeral: bool = True
     followups: tuple[str, ...] = ()
+    direct: tuple[tuple[str, str], ...] = ()
 
     def body(self) -> dict[str, Any]:
         """The interaction response: type 4 (CHANNEL_MESSAGE_WITH_SOURCE), no mention pings."""

@@ -43,6 +43,7 @@ class DiscordConfig:
 
     public_key: str
     data: str
+    bot_token: str | None = None  # direct messages (a whisper to its recipients): optional
 
 
 def discord_routes(
@@ -50,7 +51,9 @@ def discord_routes(
 ) -> list[Any]:
     """The route of Discord's interactions (none is served without a public key)."""
     key = public_key(config.public_key)
-    interactions = Interactions(tables, Bindings(config.data), is_server)
+    interactions = Interactions(
+        tables, Bindings(config.data), is_server, direct=bool(config.bot_token)
+    )
 
     @post("/discord/interactions", status_code=200, include_in_schema=False)
     async def interaction(request: Request[Any, Any, Any]) -> Response[Any]:
@@ -72,36 +75,58 @@ def discord_routes(
         if not isinstance(answered, Reply):
             return Response(answered)
         later = None
-        if answered.followups:
+        if answered.followups or answered.direct:
             hook = _hook(payload)
-            later = BackgroundTask(_follow_up, hook, list(answered.followups))
+            later = BackgroundTask(
+                _follow_up, hook, list(answered.followups), list(answered.direct), config.bot_token
+            )
         return Response(answered.body(), background=later)
 
     return [interaction]
 
 
+def _api() -> str:
+    return os.environ.get("TABLELOG_DISCORD_API", API).rstrip("/")
+
+
 def _hook(payload: dict[str, Any]) -> str:
-    api = os.environ.get("TABLELOG_DISCORD_API", API).rstrip("/")
-    return f"{api}/webhooks/{payload.get('application_id', '')}/{payload.get('token', '')}"
+    return f"{_api()}/webhooks/{payload.get('application_id', '')}/{payload.get('token', '')}"
 
 
-async def _follow_up(hook: str, contents: list[str]) -> None:
+async def _follow_up(
+    hook: str, contents: list[str], direct: list[tuple[str, str]], bot_token: str | None
+) -> None:
     """Send each ephemeral follow-up, in order (after the answer: Discord takes follow-ups of
-    an interaction it has had its answer to)."""
+    an interaction it has had its answer to), then each direct message (with the bot token:
+    the user's DM channel, opened with ``POST /users/@me/channels``, then the message)."""
     for content in contents:
         await sync_to_thread(_post, hook, message(content, True))
+    for user, content in direct:
+        auth = {"Authorization": f"Bot {bot_token}"}
+        dm = await sync_to_thread(
+            _post, f"{_api()}/users/@me/channels", {"recipient_id": user}, auth
+        )
+        if isinstance(dm, dict) and dm.get("id"):
+            url = f"{_api()}/channels/{dm['id']}/messages"
+            await sync_to_thread(_post, url, message(content, False), auth)
 
 
-def _post(url: str, data: dict[str, Any]) -> None:
-    """POST ``data`` as JSON; a failure is one line on the server's console, never more."""
+def _post(url: str, data: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
+    """POST ``data`` as JSON and return the answer's JSON (None on a failure, which is one line
+    on the server's console, never more)."""
     request = urllib.request.Request(
         url,
         json.dumps(data).encode(),
-        {"Content-Type": "application/json", "User-Agent": "DiscordBot (tablelog, 0.1)"},
+        {
+            "Content-Type": "application/json",
+            "User-Agent": "DiscordBot (tablelog, 0.1)",
+            **(headers or {}),
+        },
         method="POST",
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310 - Discord's API
-            answer.read()
+            return json.loads(answer.read() or b"null")
     except (OSError, ValueError) as exc:
-        print(f"discord: a follow-up was not sent ({type(exc).__name__})", file=sys.stderr)
+        print(f"discord: a message was not sent ({type(exc).__name__})", file=sys.stderr)
+        return None
