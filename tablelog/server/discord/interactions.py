@@ -99,8 +99,8 @@ class Interactions(Seating):
                 held = seats(state).get(name)
                 if user == asked.user_id or held is None:
                     continue
-                reader = Seat(name, held["role"], tuple(held["characters"]))
-                lines = [e for e in views.log(table, reader, first - 1, True, 1000)]
+                theirs = Seat(name, held["role"], tuple(held["characters"]))
+                lines = views.log(table, theirs, first - 1, True, 1000)
                 read = [e for e in lines if e["seq"] in unread]
                 if read:
                     out.append((user, lines_of(read)))
