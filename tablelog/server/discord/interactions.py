@@ -69,7 +69,8 @@ class Interactions(Seating):
     def _act(
         self, asked: Asked, channel: Channel, table: Table, seat: Seat, line: str, dry_run: bool
     ) -> Reply:
-        answer, _ = views.command(table, seat, line, f"discord:{asked.interaction_id}", dry_run)
+        request_id = f"discord:{asked.interaction_id}" if asked.interaction_id else None
+        answer, _ = views.command(table, seat, line, request_id, dry_run)
         mine = answer["events"]
         if dry_run or not answer["seqs"]:
             return Reply(lines_of(mine) or line)
