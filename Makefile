@@ -10,7 +10,7 @@ LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs FORCE
+.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs screenshots FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -100,6 +100,11 @@ bench-server: $(BIN)/tablelog
 ## (tests/contract/test_docs.py) fails while one is stale
 docs: $(BIN)/tablelog
 	$(BIN)/python -m tools.helpdoc
+
+## screenshots: docs/img's pages, each system's example served and seen by its GM on a desktop
+## and by a player on a phone, in headless Chromium (apt-get install chromium)
+screenshots: $(BIN)/tablelog
+	$(BIN)/python -m tools.screenshots docs/img
 
 ## clean: remove the virtual environment, build files, caches and the demo log
 clean:

@@ -22,7 +22,9 @@ import click
 from click.testing import CliRunner
 
 from tablelog import systems
+from tablelog.cli.help import speak, translate
 from tablelog.cli.main import cli
+from tablelog.lang import Words, reader, set_reader
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDTH = 88  # the terminal width the help is wrapped at, so the text is the same on any machine
@@ -61,12 +63,27 @@ def _walk(command: click.Command | None, path: list[str]) -> Iterator[list[str]]
 def help_text(path: list[str]) -> str:
     """Return `tablelog PATH --help` as printed in English at WIDTH columns."""
     env: dict[str, str | None] = dict.fromkeys(UNSET)
-    result = CliRunner().invoke(
-        cli, ["--lang", "en", *path, "--help"], prog_name="tablelog", env=env, terminal_width=WIDTH
-    )
+    before = reader()
+    try:
+        _speak_as(Words("en"))  # click's own words too: a process may have spoken another one
+        result = CliRunner().invoke(
+            cli,
+            ["--lang", "en", *path, "--help"],
+            prog_name="tablelog",
+            env=env,
+            terminal_width=WIDTH,
+        )
+    finally:
+        _speak_as(before)
     if result.exit_code != 0:
         raise RuntimeError(f"tablelog {' '.join(path)} --help: exit {result.exit_code}")
     return result.output.rstrip() + "\n"
+
+
+def _speak_as(words: Words) -> None:
+    set_reader(words)
+    speak(words)
+    translate(cli, words)
 
 
 def block(group: str) -> str:

@@ -87,6 +87,7 @@ def sheet(table: Table, seat: Seat) -> dict[str, Any]:
             "items": None,
             "techs": {},
             "dicebot": None,
+            "levels": {},
         }
     techs = made.techs(words.lang) if made.techs is not None else {}
     fields = [*glossary.entries(f"{system}.field"), *made.characters.shown(), *made.items.shown()]
@@ -99,6 +100,7 @@ def sheet(table: Table, seat: Seat) -> dict[str, Any]:
             group: [{"id": i, "label": t} for i, t in found] for group, found in techs.items()
         },
         "dicebot": made.dicebot.get(words.lang),
+        "levels": _terms(words, f"{system}.element"),  # the clock's levels (saga's five)
     }
 
 

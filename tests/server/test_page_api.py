@@ -120,9 +120,15 @@ def test_the_sheet_in_the_readers_words(server: str, table: dict[str, Any]) -> N
     assert JAPANESE.search(ja["labels"]["body"]), ja["labels"]["body"]
     gm = api(server)
     saga = gm.post("/tables", json={"system": "saga"}).json()["table_id"]
-    techs = gm.get(f"/tables/{saga}/sheet", headers={"Accept-Language": "ja"}).json()["techs"]
+    saga_sheet = gm.get(f"/tables/{saga}/sheet", headers={"Accept-Language": "ja"}).json()
+    techs = saga_sheet["techs"]
     assert {"id": "tenrai", "label": "天雷"} in techs["spell"]
     assert {"id": "kiri-harai", "label": "斬り払い"} in techs["1h-sword"]
+    # the clock's five levels in the seed's own words (the page's "木 5 · 火 0 …")
+    assert {"wood": "木", "fire": "火", "earth": "土", "metal": "金", "water": "水"} == {
+        k: saga_sheet["levels"][k] for k in ("wood", "fire", "earth", "metal", "water")
+    }
+    assert {} == en["levels"]
 
 
 def test_ccfolia_clipboard_and_room_log_as_the_seat_sees_them(

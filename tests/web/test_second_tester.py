@@ -93,4 +93,4 @@ def test_the_server_page_asks_for_the_server_token_and_shows_the_gms_link(
     assert created == page.inner_text("#created")
     link = created.split(": ")[-1].strip()
     gm = open_seat(browser, link)
-    assert "gm (gm)" == gm.inner_text("#me") and "Night one" == gm.inner_text("h1")
+    assert "gm (GM)" == gm.inner_text("#me") and "Night one" == gm.inner_text("h1")

@@ -120,8 +120,14 @@
     return el("span", { class: "switches" }, select, toggle);
   }
 
+  // A seat's role in the seat's language (the role itself, gm/player/observer, is the API's word).
+  function role(value) {
+    const named = { gm: t("web.role.gm", "GM"), player: t("web.role.player", "player"), observer: t("web.role.observer", "observer") };
+    return named[value] || String(value);
+  }
+
   window.tl = {
-    el, api, t, tn, time, zone, chosen, keep, speak, switches, AUTONYMS,
+    el, api, t, tn, time, zone, chosen, keep, speak, switches, role, AUTONYMS,
     get lang() { return lang; },
     // A value as the page shows it: "–" for none, yes/no, JSON for a list or a map.
     fmt: (v) => (v === null || v === undefined) ? "–" : (v === true ? t("web.value.yes", "yes") : v === false ? t("web.value.no", "no")

@@ -44,7 +44,7 @@ window.tl.seats = (() => {
     const linkOf = (s) => s.url ? el("span", { class: "link-text" }, el("code", {}, s.url), " ",
       el("button", { type: "button", class: "small ghost", onclick: () => copy(s.url, show) }, t("web.seats.copy_link", "Copy the link"))) : null;
     const rows = seats.map((s) => el("tr", { "data-seat": s.name },
-      el("th", { scope: "row" }, s.name), el("td", {}, s.role), el("td", {}, (s.characters || []).join(", ") || "–"),
+      el("th", { scope: "row" }, s.name), el("td", {}, window.tl.role(s.role)), el("td", {}, (s.characters || []).join(", ") || "–"),
       el("td", { class: "link-cell" }, linkOf(s)),
       el("td", { class: "seat-buttons" },
         el("button", { type: "button", class: "small", onclick: async () => {
@@ -63,7 +63,7 @@ window.tl.seats = (() => {
     const form = el("form", { id: "seat-form", class: "inline", onsubmit: (e) => { e.preventDefault(); add(new FormData(e.target), false); } },
       el("label", { for: "new-seat-name" }, t("web.seats.name", "Name")), el("input", { id: "new-seat-name", name: "name", required: true, autocomplete: "off" }),
       el("label", { for: "new-seat-role" }, t("web.seats.role", "Role")),
-      el("select", { id: "new-seat-role", name: "role" }, ["player", "observer", "gm"].map((x) => el("option", { value: x }, x))),
+      el("select", { id: "new-seat-role", name: "role" }, ["player", "observer", "gm"].map((x) => el("option", { value: x }, window.tl.role(x)))),
       el("label", { for: "new-seat-chars" }, t("web.seats.characters", "Characters")),
       el("input", { id: "new-seat-chars", name: "characters", placeholder: t("web.seats.characters_hint", "Aria, Kai"), autocomplete: "off" }),
       el("button", { type: "submit" }, t("web.seats.add", "Add a seat")));

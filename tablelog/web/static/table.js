@@ -39,7 +39,7 @@
           el("h1", { class: "clamp", title: info.title || null }, info.title || t("web.untitled", "(untitled)")),
           window.tl.switches(scope(), (value) => { relang(value); })),
         el("p", { class: "meta" }, t("web.table.meta", "{system} · table {table} · you are", { system: info.system, table: tid }), " ",
-          el("strong", { id: "me" }, `${me.name} (${me.role})`)),
+          el("strong", { id: "me" }, `${me.name} (${window.tl.role(me.role)})`)),
         el("nav", { class: "exports", "aria-label": t("web.exports.label", "Report and exports") },
           el("a", { id: "report-html", href: report("html"), target: "_blank", rel: "noopener" }, t("web.exports.report_html", "Report (HTML)")),
           el("a", { id: "report-md", href: report("md"), download: `${tid}-report.md` }, t("web.exports.report_md", "Report (Markdown)")),
@@ -101,7 +101,8 @@
     if (clock.battle !== undefined) bits.push(clock.battle ? t("web.clock.battle", "battle · round {round} · turn {turn}", { round: fmt(clock.round), turn: fmt(clock.turn) }) : t("web.clock.no_battle", "no battle"));
     if (clock.turn !== undefined && clock.battle === undefined) bits.push(t("web.clock.turn", "turn {turn}", { turn: clock.turn }));
     if (clock.season) bits.push(t("web.clock.season", "season {season}", { season: clock.season }));
-    if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${k} ${v}`).join(" · "));
+    const level = (k) => (sheet && sheet.levels && sheet.levels[k]) || k;  // saga's elements, in the seat's words
+    if (clock.levels) bits.push(Object.entries(clock.levels).map(([k, v]) => `${level(k)} ${v}`).join(" · "));
     // magicpunk: a round only once rounds are kept (someone acted, or a round was started)
     const acted = Object.values(state.characters || {}).some((c) => c.acted);
     if (state.table && state.table.round !== undefined && (state.table.round > 1 || acted)) bits.push(t("web.clock.round", "round {round}", { round: state.table.round }));
