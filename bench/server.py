@@ -23,6 +23,9 @@ Prints a table and writes ``bench/results-server.json`` (with ``uptime``'s load 
   on the floor: p99 ≤ 50 ms with no error, then twice the tables while that holds (the largest
   passing count is the capacity); ``BENCH_PACE=0`` leaves it out.
 PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/support/pg.py).
+- a Discord interaction (``/tl do`` of the same damage or heal, signed, on the file store) beside
+  the same line as a plain ``POST …/commands``, one ``http.client`` client, in turn: round trip
+  p50/p99 on loopback (``BENCH_SERVER_ONLY=discord`` runs only this, prints it, writes nothing).
 ``BENCH_SERVER_SECONDS`` sets each load's length (default 6). ``BENCH_SERVER_ONLY=one`` runs only
 the one-client rows (one table, 1 client, on each store) and the side-by-side rounds, prints them
 and writes nothing (a short run to compare a change with). Every request loop is bounded in time
@@ -489,6 +492,75 @@ def one_client() -> None:
     print(json.dumps(out, indent=1))
 
 
+def discord_interactions(store: str, count: int = 600) -> dict[str, Any]:
+    """Round trips of one ``http.client`` client, in turn: a signed interaction ``/tl do
+    line:LINE`` (its Ed25519 signature made before the clock starts) and the same command
+    line to ``POST …/commands``; p50/p99 of each (ms)."""
+    import http.client
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    key = Ed25519PrivateKey.generate()
+    public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    port = free_port()
+    proc = spawn(store, port, args=("--discord-public-key", public))
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def signed(sub: str, n: int, **options: Any) -> tuple[str, dict[str, str]]:
+        opts = [{"name": k, "type": 3, "value": v} for k, v in options.items()]
+        body = json.dumps(
+            {
+                "id": f"{n}",
+                "application_id": "1",
+                "type": 2,
+                "token": "t",
+                "channel_id": "1",
+                "member": {"user": {"id": "1", "username": "gm"}},
+                "data": {"name": "tl", "options": [{"name": sub, "type": 1, "options": opts}]},
+            }
+        )
+        stamp = str(int(time.time()))
+        signature = key.sign(stamp.encode() + body.encode()).hex()
+        headers = {
+            "Content-Type": "application/json",
+            "X-Signature-Ed25519": signature,
+            "X-Signature-Timestamp": stamp,
+        }
+        return body, headers
+
+    def timed(path: str, body: str, headers: dict[str, str]) -> float:
+        started = time.perf_counter()
+        conn.request("POST", path, body, headers)
+        answer = conn.getresponse()
+        answer.read()
+        took = time.perf_counter() - started
+        if answer.status not in (200, 201):
+            raise SystemExit(f"discord bench: {path} answered {answer.status}")
+        return took * 1000
+
+    try:
+        tid = table(f"http://127.0.0.1:{port}/api")
+        timed("/discord/interactions", *signed("bind", 0, table=tid, token=TOKEN))
+        api_path = f"/api/tables/{tid}/commands"
+        api_headers = {**AUTH, "Content-Type": "application/json"}
+        took: dict[str, list[float]] = {"interaction": [], "api_command": []}
+        for n in range(1, count + 1):
+            line = f"magicpunk {'damage' if n % 2 else 'heal'} pc0 1"
+            body, headers = signed("do", n, line=line)
+            took["interaction"].append(timed("/discord/interactions", body, headers))
+            took["api_command"].append(timed(api_path, json.dumps({"command": line}), api_headers))
+    finally:
+        conn.close()
+        proc.terminate()
+        proc.wait(timeout=30)
+    out: dict[str, Any] = {"count": count}
+    for name, values in took.items():
+        cuts = statistics.quantiles(values, n=100)
+        out[name] = {"p50_ms": round(cuts[49], 2), "p99_ms": round(cuts[98], 2)}
+    return out
+
+
 def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -506,6 +578,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             print("file store:", flush=True)
             out["file"] = store_loads(f"file:{Path(tmp) / 'tables'}")
+            out["discord_file"] = discord_interactions(f"file:{Path(tmp) / 'discord'}")
             print("PostgreSQL:", flush=True)
             out["pg"] = store_loads(pg.new_database())
             out.update(peers(pg))
@@ -581,5 +654,10 @@ def report(out: dict) -> None:
 if __name__ == "__main__":
     if os.environ.get("BENCH_SERVER_ONLY") == "one":
         one_client()
+    elif os.environ.get("BENCH_SERVER_ONLY") == "discord":
+        with tempfile.TemporaryDirectory() as tmp:
+            print(uptime())
+            print(json.dumps(discord_interactions(f"file:{Path(tmp) / 'tables'}"), indent=1))
+            print(uptime())
     else:
         main()

@@ -39,6 +39,7 @@ LAZY_COMMANDS = {
     "run": "tablelog.cli.scripts",
     "verify": "tablelog.cli.scripts",
     "serve": "tablelog.server.command",  # the server is a face of its own, above the CLI
+    "discord": "tablelog.server.discord.command",  # the server's Discord commands
     "copy": "tablelog.cli.stores",
     "key": "tablelog.cli.keys",
     "export": "tablelog.cli.exports",

@@ -181,7 +181,9 @@ class Events:
     events: list[dict[str, Any]]
 
 
-def create_app(tables: Tables, server_token: str, threads: int | None = None) -> Litestar:
+def create_app(
+    tables: Tables, server_token: str, threads: int | None = None, discord: Any = None
+) -> Litestar:
     """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all.
 
     Args:
@@ -190,6 +192,8 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
         threads: The threads that run requests (each waits on its table's store while it
             appends); ``$TABLELOG_SERVER_THREADS`` when None, default 16 (on a small machine
             more threads cost more in switching than they gain in appends at once).
+        discord: A :class:`~tablelog.server.discord.route.DiscordConfig`: serve Discord's
+            interactions at ``POST /discord/interactions`` (docs/DISCORD.md); None: not.
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -463,6 +467,11 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             }
         return schema
 
+    others: list[Any] = []
+    if discord is not None:
+        from tablelog.server.discord.route import discord_routes
+
+        others = discord_routes(tables, discord, lambda t: is_server(Credential("bearer", t)))
     return Litestar(
         route_handlers=[
             health,
@@ -485,6 +494,7 @@ def create_app(tables: Tables, server_token: str, threads: int | None = None) ->
             events,
             openapi,
             *web_routes(Links(tables, server_token, is_server)),
+            *others,
         ],
         exception_handlers=errors.handlers(),
         openapi_config=OpenAPIConfig(title="tablelog", version="1", path="/schema"),

@@ -31,8 +31,29 @@ __all__ = ["COMMANDS"]
     show_default=True,
     help="Port to listen on.",
 )
+@click.option(
+    "--discord-public-key",
+    metavar="HEX",
+    envvar="TABLELOG_DISCORD_PUBLIC_KEY",
+    help="Serve Discord's interactions at /discord/interactions, checked with this "
+    "application's public key (default $TABLELOG_DISCORD_PUBLIC_KEY; docs/DISCORD.md).",
+)
+@click.option(
+    "--discord-data",
+    metavar="DIR",
+    envvar="TABLELOG_DISCORD_DATA",
+    help="Where Discord's bindings of channels and users are kept (default: the file store's "
+    "folder; needed on PostgreSQL).",
+)
 @click.pass_context
-def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
+def serve(
+    ctx: click.Context,
+    store: str,
+    host: str,
+    port: int,
+    discord_public_key: str | None,
+    discord_data: str | None,
+) -> None:
     """Serve the tables over HTTP: the API of every seat and the web page.
 
     The store is file:DIR or a PostgreSQL URL; several processes may serve one PostgreSQL
@@ -60,6 +81,7 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
         tables = Tables(store)
     except LogError as exc:
         raise CliError(f"--store: {exc}", 2) from None
+    discord = _discord(tables, discord_public_key, discord_data)  # a usage error: exit 2 now
     try:  # a wrong password or database: one line now, not a 503 on every request later
         tables.ids()
     except Refusal as refusal:
@@ -67,7 +89,7 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
     token = os.environ.get("TABLELOG_SERVER_TOKEN") or secrets.token_urlsafe(24)
     if not os.environ.get("TABLELOG_SERVER_TOKEN"):
         click.echo(f"server token (shown once): {token}")
-    app = create_app(tables, token)
+    app = create_app(tables, token, discord=discord)
     click.echo(
         f"serving {escape_text(tables.catalog.where)} at http://{host}:{port}/ (API "
         "under /api, Ctrl-C stops)"
@@ -82,6 +104,29 @@ def serve(ctx: click.Context, store: str, host: str, port: int) -> None:
             http=protocol,
         )
     ).run()
+
+
+def _discord(tables: Any, key: str | None, data: str | None) -> Any:
+    """The Discord endpoint's configuration, or None without a public key.
+
+    Raises:
+        CliError: exit 2 for a key that is not an Ed25519 public key, or no data directory.
+    """
+    if not key:
+        return None
+    from tablelog.server.discord.route import DiscordConfig
+    from tablelog.server.discord.signature import public_key
+
+    try:
+        public_key(key)
+    except ValueError:
+        raise CliError(
+            "--discord-public-key: not an Ed25519 public key (64 hex digits)", 2
+        ) from None
+    folder = data or tables.catalog.folder
+    if not folder:
+        raise CliError("--discord-data DIR: where to keep Discord's bindings (on PostgreSQL)", 2)
+    return DiscordConfig(key.strip(), folder, os.environ.get("TABLELOG_DISCORD_BOT_TOKEN") or None)
 
 
 REQUEST_TIMEOUT_S = 10.0

@@ -33,8 +33,15 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tables")
 
 
-def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    """Start `tablelog serve --store STORE --port PORT` and wait until it answers."""
+def spawn(
+    store: str,
+    port: int,
+    out: Any = subprocess.DEVNULL,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start `tablelog serve --store STORE --port PORT [ARGS…]` (with ``env`` added to the
+    environment) and wait until it answers."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -45,8 +52,9 @@ def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Po
             store,
             "--port",
             str(port),
+            *args,
         ],
-        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN},
+        env={**os.environ, "TABLELOG_SERVER_TOKEN": TOKEN, **(env or {})},
         stdout=out,
         stderr=subprocess.STDOUT,
     )
@@ -63,12 +71,14 @@ def spawn(store: str, port: int, out: Any = subprocess.DEVNULL) -> subprocess.Po
 
 
 @contextlib.contextmanager
-def serving(store: str, log: Path) -> Iterator[str]:
+def serving(
+    store: str, log: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[str]:
     """A `tablelog serve` process on ``store`` (its output in ``log``); yields its base URL and
     checks, once it stopped, that it printed no traceback and no command's output."""
     port = free_port()
     with log.open("w") as out:
-        proc = spawn(store, port, out)
+        proc = spawn(store, port, out, args, env)
         try:
             yield f"http://127.0.0.1:{port}"
         finally:
