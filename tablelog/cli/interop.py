@@ -87,26 +87,54 @@ def import_ccfolia(ctx: click.Context, source: Any, run_them: bool) -> None:
     """Read ccfolia clipboard characters (one JSON object, a list of them, or one per line)
     and print the command lines that add them to the log's system; --run runs them.
 
-    A field the command needs that is missing or unreadable is refused, naming it: nothing is
-    guessed, nothing appended. Example: tablelog --log night.tlog import-ccfolia aria.json --run
+    Every value the paste carries goes into the line, or the paste is refused naming its label
+    and value (a field the command needs and lacks, too): nothing is guessed or dropped, nothing
+    appended. Example: tablelog --log night.tlog import-ccfolia aria.json --run
     """
-    from tablelog.exports.ccfolia import add_line
-
     env: Env = ctx.obj
-    system = session_of(ctx).header.system
-    lines = [add_line(system, character) for character in _characters(source.read(2**20))]
+    session = session_of(ctx)
+    root = ctx.find_root().command
+    lines = [_checked(session, root, env, c) for c in _characters(source.read(2**20))]
     for line in lines:
         echo(line)
     if run_them:
         from tablelog.cli.core import command_words
 
-        root = ctx.find_root().command
+        was = env.in_run
         env.in_run = True
         try:
             for line in lines:
                 parse(root, command_words(line), env)
         finally:
-            env.in_run = False
+            env.in_run = was
+
+
+def _checked(session: Any, root: click.Command, env: Env, data: dict[str, Any]) -> str:
+    """The add line of one pasted character, once the record it makes (decided on a blank
+    state, nothing appended) holds every value the paste carries.
+
+    Raises:
+        RuleViolation: CORE-IMPORT naming a field the line cannot carry (or needs and lacks).
+    """
+    from tablelog import decision, systems
+    from tablelog.cli.core import command_words
+    from tablelog.exports.ccfolia_import import add_line, check_carried
+    from tablelog.projections.history import state_json
+
+    system = session.header.system
+    line = add_line(system, data)
+    was = env.in_run, env.parse_only
+    env.in_run, env.parse_only = True, True
+    try:
+        parsed = parse(root, command_words(line), env)
+    finally:
+        env.in_run, env.parse_only = was
+    blank = session.blank_state()
+    made = blank.copy()
+    decision.trace(made, enumerate(systems.decide(blank, parsed.command), 1), checked=True)
+    record = state_json(made, systems.get(system).to_json)["characters"][data["name"]]
+    check_carried(system, data, record, parsed.words)
+    return line
 
 
 def _characters(text: str) -> list[dict[str, Any]]:

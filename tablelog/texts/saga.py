@@ -306,7 +306,14 @@ SHEET = Sheet(
     characters=View(
         badge=("side", "saga.side"),
         gauges=(Gauge("hp", "hp_max"), Gauge("lp", "lp_max")),
-        figures=("incapacitated", "lp_damage_effect", "battle_rank", "race", "guard_rate"),
+        figures=(
+            "incapacitated",
+            "lp_damage_effect",
+            "battle_rank",
+            "intrinsic_hp",
+            "race",
+            "guard_rate",
+        ),
         tables=(
             ("stats", "saga.ability"),
             ("slv", "saga.weapon_type"),
@@ -314,28 +321,31 @@ SHEET = Sheet(
             ("resistances", "saga.attribute"),
             ("five", "saga.element"),
         ),
-        words=("traits",),
-        internal=(
-            "hp_floor",
-            "hp_floor_rate",
-            "intrinsic_hp",
-            "formation_attack",
-            "formation_defense",
-            "weapons",
-        ),
+        words=("traits", "weapons"),
+        internal=("hp_floor", "hp_floor_rate", "formation_attack", "formation_defense"),
     ),
     palette=_palette,
     techs=_techs,
     adds=(
         Adds(
             "saga unit add",
-            options=(("hp_max", "--max-hp", True), ("lp_max", "--lp", False)),
+            options=(
+                ("hp_max", "--max-hp", True),
+                ("hp", "--hp", False),
+                ("lp_max", "--lp", False),
+                ("battle_rank", "--battle-rank", False),
+                ("intrinsic_hp", "--intrinsic-hp", False),
+                ("race", "--race", False),
+                ("guard_rate", "--guard-rate", False),
+            ),
             tables=(
                 ("stats", "--stat", "saga.ability"),
                 ("slv", "--slv", "saga.weapon_type"),
                 ("resistances", "--resist", "saga.attribute"),
                 ("five", "--five", "saga.element"),
             ),
+            lists=(("weapons", "--weapon", "saga.weapon_type", False),),
+            switches=(("side", "enemy", "--enemy"),),
         ),
     ),
 )

@@ -74,6 +74,12 @@ class Adds:
             key read as a term of ``kind`` (``--skill swordplay=expert``).
         lists: ``(field, option, kind, required)``: a word list's words as ``option WORD``
             each, read as terms of ``kind`` (``--attribute fire --attribute earth``).
+        switches: ``(field, value, option)``: the flag ``option`` when the field reads as
+            ``value`` (a yes or no reads as ``"true"`` or ``"false"``: ``--magical-crafting``;
+            saga's side ``"enemy"``: ``--enemy``).
+        free: ``(kind, value kind)``: a table whose keys are free words (magicpunk's skills,
+            named as the player writes them): a param of any other label is one of its entries
+            when its value is a term of ``value kind`` (a rank).
         when: ``(field, value)``: this command is for records whose ``field`` is ``value`` (fate's
             masters and servants), or None.
     """
@@ -82,6 +88,8 @@ class Adds:
     options: tuple[tuple[str, str, bool], ...] = ()
     tables: tuple[tuple[str, str, str], ...] = ()
     lists: tuple[tuple[str, str, str, bool], ...] = ()
+    switches: tuple[tuple[str, str, str], ...] = ()
+    free: tuple[tuple[str, str], ...] = ()
     when: tuple[str, str] | None = None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -144,38 +145,115 @@ def test_the_room_log_has_one_message_per_action_and_leaves_undone_ones_out(logs
     }
 
 
-def test_a_ccfolia_character_comes_back_as_its_add_command(logs, tmp_path):
-    """Aria exported for ccfolia and read back by import-ccfolia is her `character add` line;
-    with --run it adds her to another log with the same figures."""
-    pasted = tmp_path / "aria.json"
+ADDS = re.compile(r"(fate (master|servant)|magicpunk character|pf2e character|saga unit) add ")
+
+
+def _example_cast(system: str, log: Path) -> dict:
+    """A new log holding only the characters an example adds (as their add lines make them):
+    its state's characters."""
+    ok(log, "init", "--system", system)
+    for line in EXAMPLES[system].read_text(encoding="utf-8").splitlines():
+        if ADDS.match(line):
+            ok(log, *shlex.split(line))
+    return _state(log)["characters"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_each_example_character_comes_back_from_ccfolia_field_by_field(tmp_path, system, lang):
+    """Every character an example adds, exported for ccfolia (labels in LANG) and imported with
+    --run into a new log, has the very record it had: every field, every value."""
+    cast = _example_cast(system, tmp_path / "a.tlog")
+    pasted = tmp_path / "cast.json"
     pasted.write_text(
-        ok(logs["magicpunk"], "export", "--format", "ccfolia", "Aria"), encoding="utf-8"
+        ok(tmp_path / "a.tlog", "--lang", lang, "export", "--format", "ccfolia"), encoding="utf-8"
     )
+    target = tmp_path / "b.tlog"
+    ok(target, "init", "--system", system)
+    ok(target, "import-ccfolia", str(pasted), "--run")
+    back = _state(target)["characters"]
+    assert list(cast) == list(back)
+    for name, record in cast.items():
+        assert record == back[name], name
+
+
+def test_a_ccfolia_character_comes_back_as_its_add_command(tmp_path):
+    """Bram read back by import-ccfolia is his example's `character add` line, skills too."""
+    _example_cast("magicpunk", tmp_path / "a.tlog")
+    pasted = tmp_path / "bram.json"
+    pasted.write_text(ok(tmp_path / "a.tlog", "export", "--format", "ccfolia", "Bram"))
     target = tmp_path / "new.tlog"
     ok(target, "init", "--system", "magicpunk")
-    line = ok(target, "import-ccfolia", str(pasted)).strip()
     assert (
-        "magicpunk character add Aria --body 8 --sense 12 --intellect 10 --magic 10 --hp 26 "
-        "--money 3000"
-    ) == line
-    ok(target, "import-ccfolia", str(pasted), "--run")
-    aria = _state(target)["characters"]["Aria"]
-    assert (8, 12, 10, 10, 26) == tuple(
-        aria[k] for k in ("body", "sense", "intellect", "magic", "hp_max")
+        "magicpunk character add Bram --body 14 --sense 10 --intellect 8 --magic 8 --hp 34 "
+        "--money 2500 --skill swordplay=expert --skill first-aid=novice\n"
+    ) == ok(target, "import-ccfolia", str(pasted))
+
+
+def _pasted(tmp_path: Path, system: str, name: str, change) -> tuple[Path, Path]:
+    """An example character's clipboard JSON changed by ``change(data)``, and a new log."""
+    _example_cast(system, tmp_path / "a.tlog")
+    line = ok(tmp_path / "a.tlog", "export", "--format", "ccfolia", name)
+    pasted = json.loads(line)
+    change(pasted["data"])
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(pasted), encoding="utf-8")
+    target = tmp_path / "new.tlog"
+    ok(target, "init", "--system", system)
+    return path, target
+
+
+def _param(label: str, value: str):
+    return lambda data: data["params"].append({"label": label, "value": value})
+
+
+def _hurt(data: dict) -> None:
+    data["status"][0]["value"] -= 6
+
+
+def _memo(line: str):
+    return lambda data: data.update(memo=f"{data['memo']}\n{line}")
+
+
+def _palette(line: str):
+    return lambda data: data.update(commands=f"{data.get('commands', '')}\n{line}")
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "change", "said"),
+    [
+        ("magicpunk", "Bram", _param("luck", "5"), "Bram: luck '5' is nothing a magicpunk"),
+        ("magicpunk", "Bram", _hurt, "Bram: hp '28/34' cannot be carried: magicpunk character add"),
+        ("magicpunk", "Bram", _memo("hand: 2 (S3 H4)"), "Bram: hand '2 (S3 H4)' cannot be"),
+        ("magicpunk", "Bram", _memo("a cheerful rogue"), "Bram: memo 'a cheerful rogue' is"),
+        ("magicpunk", "Bram", _palette("2d6+{luck}"), "Bram: commands '2d6+{luck}' cannot"),
+        ("pf2e", "Valeros", _memo("formulas: striking"), "Valeros: formulas 'striking' cannot"),
+        ("pf2e", "Kyra", _param("spent_gp", "40"), "Kyra: spent_gp '40' cannot be carried"),
+        ("fate", "Kiritsugu", _hurt, "Kiritsugu: hp '34/40' cannot be carried: fate master add"),
+        ("fate", "Saber", _palette("tablelog fate release Saber excalibur"), "Saber: commands"),
+        ("saga", "Amy", lambda d: d["status"][1].update(value=5), "Amy: lp '5/9' cannot be"),
+        ("saga", "Amy", lambda d: d.update(initiative=12), "Amy: initiative '12' is nothing"),
+        ("saga", "Amy", lambda d: d.update(externalUrl="https://x"), "Amy: externalUrl"),
+    ],
+)
+def test_a_ccfolia_value_no_add_line_carries_is_refused_naming_it(
+    tmp_path, system, name, change, said
+):
+    """A pasted value the add line cannot give the character (an unknown param, a current
+    value below its maximum, a hand, a free memo line, a palette line of its own, an
+    initiative) is CORE-IMPORT naming its label and value; nothing is appended with --run."""
+    pasted, target = _pasted(tmp_path, system, name, change)
+    assert f"CORE-IMPORT: {said}" in refused(target, "import-ccfolia", str(pasted), "--run")
+    assert f"CORE-IMPORT: {said}" in refused(target, "import-ccfolia", str(pasted))
+
+
+def test_a_hurt_saga_unit_comes_back_hurt(tmp_path):
+    """Saga's add takes the current HP: Gustave pasted at 300 of 320 comes back at 300."""
+    pasted, target = _pasted(
+        tmp_path, "saga", "Gustave", lambda d: d["status"][0].update(value=300)
     )
-
-
-def test_a_ccfolia_character_missing_a_field_is_refused_naming_it(tmp_path):
-    """A character without the body a magicpunk character needs: CORE-IMPORT naming body and
-    the option; nothing appended."""
-    log = tmp_path / "m.tlog"
-    ok(log, "init", "--system", "magicpunk")
-    pasted = tmp_path / "c.json"
-    data = {"name": "Mina", "status": [{"label": "HP", "value": 12, "max": 15}], "params": []}
-    pasted.write_text(json.dumps({"kind": "character", "data": data}), encoding="utf-8")
-    said = refused(log, "import-ccfolia", str(pasted), "--run")
-    assert "CORE-IMPORT: Mina: no body in its status or params" in said
-    assert "(--body)" in said
+    ok(target, "import-ccfolia", str(pasted), "--run")
+    assert (300, 320) == tuple(_state(target)["characters"]["Gustave"][k] for k in ("hp", "hp_max"))
 
 
 @pytest.mark.parametrize(
