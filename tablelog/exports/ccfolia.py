@@ -134,8 +134,11 @@ def memo_lines(system: str, view: View, record: dict[str, Any], words: Words) ->
     lines = []
     if view.badge is not None and record.get(view.badge[0]) is not None:
         lines.append(words(Term(view.badge[1], str(record[view.badge[0]]))))
+    spelled = dict(view.spelled)
     for field in view.words:
         values = record.get(field)
+        if values and field in spelled:
+            values = [spelled[field](value) for value in values]
         if values:
             lines.append(f"{words(label(system, field))}: {shown_value(values, words)}")
     for field in view.cards:

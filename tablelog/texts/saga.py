@@ -301,6 +301,14 @@ def _techs(lang: str) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
+def _trait_word(trait: Any) -> str:
+    """A trait as ``--trait`` takes it: ``KIND[/ON]=N`` (``attack/slash=5``)."""
+    if not isinstance(trait, dict):
+        return str(trait)
+    on = f"/{trait['on']}" if trait.get("on") else ""
+    return f"{trait.get('kind')}{on}={trait.get('value')}"
+
+
 SHEET = Sheet(
     system="saga",
     characters=View(
@@ -313,6 +321,9 @@ SHEET = Sheet(
             "intrinsic_hp",
             "race",
             "guard_rate",
+            "formation_attack",
+            "formation_defense",
+            "hp_floor_rate",
         ),
         tables=(
             ("stats", "saga.ability"),
@@ -322,7 +333,8 @@ SHEET = Sheet(
             ("five", "saga.element"),
         ),
         words=("traits", "weapons"),
-        internal=("hp_floor", "hp_floor_rate", "formation_attack", "formation_defense"),
+        internal=("hp_floor",),
+        spelled=(("traits", _trait_word),),
     ),
     palette=_palette,
     techs=_techs,
@@ -337,6 +349,9 @@ SHEET = Sheet(
                 ("intrinsic_hp", "--intrinsic-hp", False),
                 ("race", "--race", False),
                 ("guard_rate", "--guard-rate", False),
+                ("formation_attack", "--formation-attack", False),
+                ("formation_defense", "--formation-defense", False),
+                ("hp_floor_rate", "--hp-floor-rate", False),
             ),
             tables=(
                 ("stats", "--stat", "saga.ability"),
@@ -344,7 +359,10 @@ SHEET = Sheet(
                 ("resistances", "--resist", "saga.attribute"),
                 ("five", "--five", "saga.element"),
             ),
-            lists=(("weapons", "--weapon", "saga.weapon_type", False),),
+            lists=(
+                ("weapons", "--weapon", "saga.weapon_type", False),
+                ("traits", "--trait", "saga.trait", False),
+            ),
             switches=(("side", "enemy", "--enemy"),),
         ),
     ),

@@ -43,6 +43,9 @@ class View:
         badge: ``(field, kind)``: the field naming what the record is (fate's ``role``, saga's
             ``side``) and the glossary table of its values, or None.
         internal: Fields of the record no person needs (bookkeeping the rules keep).
+        spelled: ``(field, fn)``: how one entry of a word list reads where it is not a plain
+            word (saga's trait ``{kind, value, on}`` as ``attack/slash=5``, as ``--trait``
+            takes it).
     """
 
     gauges: tuple[Gauge, ...] = ()
@@ -52,6 +55,7 @@ class View:
     cards: tuple[str, ...] = ()
     badge: tuple[str, str] | None = None
     internal: tuple[str, ...] = ()
+    spelled: tuple[tuple[str, Callable[[Any], str]], ...] = ()
 
     def shown(self) -> tuple[str, ...]:
         """Every field the view shows, in its order."""

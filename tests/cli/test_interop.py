@@ -148,22 +148,48 @@ def test_the_room_log_has_one_message_per_action_and_leaves_undone_ones_out(logs
 ADDS = re.compile(r"(fate (master|servant)|magicpunk character|pf2e character|saga unit) add ")
 
 
-def _example_cast(system: str, log: Path) -> dict:
-    """A new log holding only the characters an example adds (as their add lines make them):
-    its state's characters."""
+MORE = {
+    "fate": [
+        "fate master add Kayneth --quality A --quantity A --crest A --attribute wind "
+        "--attribute water --hp 40 --mp 50 --cc-budget 30 --stored attack=2 --stored heal=1 "
+        "--character-grade 2 --anti-magic C --row back",
+        "fate servant add Berserker --hp 90 --mp 50 --madness B --np-budget 12",
+    ],
+    "magicpunk": [
+        "magicpunk character add Cyd --body 9 --sense 9 --intellect 14 --magic 12 --hp 22 "
+        "--skill lore=master",
+    ],
+    "pf2e": [
+        "pf2e character add Seelah --level 3 --crafting trained",
+        "pf2e character add Ezren --level 5 --crafting expert --no-magical-crafting",
+    ],
+    "saga": [
+        "saga unit add Kat --max-hp 200 --hp 150 --lp 8 --trait attack/slash=5 "
+        "--weapon 1h-sword=30 --weapon 1h-sword=20 --formation-attack 10 "
+        "--formation-defense -5 --guard-rate 5 --five fire=3 --resist heat=40",
+        "saga unit add Ogre --enemy --max-hp 900 --hp-floor-rate 50 --battle-rank 10",
+    ],
+}
+"""Characters beyond the examples', with every option their add command takes."""
+
+
+def _example_cast(system: str, log: Path, more: bool = False) -> dict:
+    """A new log holding only the characters an example adds (as their add lines make them),
+    and with ``more`` those of :data:`MORE`: its state's characters."""
     ok(log, "init", "--system", system)
-    for line in EXAMPLES[system].read_text(encoding="utf-8").splitlines():
-        if ADDS.match(line):
-            ok(log, *shlex.split(line))
+    lines = EXAMPLES[system].read_text(encoding="utf-8").splitlines()
+    for line in [line for line in lines if ADDS.match(line)] + (MORE[system] if more else []):
+        ok(log, *shlex.split(line))
     return _state(log)["characters"]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 @pytest.mark.parametrize("system", sorted(EXAMPLES))
 def test_each_example_character_comes_back_from_ccfolia_field_by_field(tmp_path, system, lang):
-    """Every character an example adds, exported for ccfolia (labels in LANG) and imported with
-    --run into a new log, has the very record it had: every field, every value."""
-    cast = _example_cast(system, tmp_path / "a.tlog")
+    """Every character an example adds (and those of MORE), exported for ccfolia (labels in
+    LANG) and imported with --run into a new log, has the very record it had: every field,
+    every value."""
+    cast = _example_cast(system, tmp_path / "a.tlog", more=True)
     pasted = tmp_path / "cast.json"
     pasted.write_text(
         ok(tmp_path / "a.tlog", "--lang", lang, "export", "--format", "ccfolia"), encoding="utf-8"
