@@ -77,27 +77,128 @@ def test_an_unknown_name_is_refused_with_a_suggestion(logs):
     assert "no character named 'Arya'; did you mean Aria?" in said
 
 
-def test_a_udonarium_zip_holds_data_xml_with_gauges_figures_and_palette(logs, tmp_path):
-    """`export --format udonarium Aria` writes the zip Udonarium loads: data.xml parses, HP is a
-    numberResource (current 26, max 26), the figures are plain values, the palette's dicebot
-    is BCDice's MagicPunk."""
-    target = tmp_path / "aria.zip"
-    ok(logs["magicpunk"], "export", "--format", "udonarium", "Aria", "-o", str(target))
+def _tree(element: ET.Element) -> tuple:
+    """An element as ``(tag, attributes, text, children)``: whitespace between elements is no
+    text."""
+    text = element.text if element.text and element.text.strip() else ""
+    return (element.tag, dict(element.attrib), text, [_tree(child) for child in element])
+
+
+def _data(name: str, text: str = "", kind: str | None = None, **more: str) -> tuple:
+    attributes = {"type": kind, **more, "name": name} if kind else {"name": name}
+    return ("data", attributes, text, [])
+
+
+def _udonarium(log: Path, name: str, lang: str, target: Path) -> str:
+    ok(log, "--lang", lang, "export", "--format", "udonarium", name, "-o", str(target))
     with zipfile.ZipFile(target) as archive:
         assert ["data.xml"] == archive.namelist()
-        text = archive.read("data.xml").decode("utf-8")
+        return archive.read("data.xml").decode("utf-8")
+
+
+@pytest.mark.parametrize("name", ["Aria", "Bram"])
+def test_a_udonarium_zip_holds_every_value_of_the_character(logs, tmp_path, name):
+    """`export --format udonarium NAME` writes the zip Udonarium loads; its data.xml, parsed
+    back, is exactly: the name and size 1, an empty image, HP as a numberResource (current and
+    max from the state), every figure and skill with its value (money too), the memo (items
+    and hand with their cards) as a note, and every palette line, dicebot MagicPunk."""
+    record = _state(logs["magicpunk"])["characters"][name]
+    text = _udonarium(logs["magicpunk"], name, "en", tmp_path / "c.zip")
     assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<character ')
-    root = ET.fromstring(text.split("\n", 1)[1])
-    assert "Aria" == root.find(".//data[@name='common']/data[@name='name']").text
-    hp = root.find(".//data[@type='numberResource']")
-    assert ("hp", "26", "26") == (hp.get("name"), hp.get("currentValue"), hp.text)
-    figures = {d.get("name"): d.text for d in root.iterfind(".//data[@name='Figures']/data")}
-    assert {"body": "8", "sense": "12", "intellect": "10", "magic": "10"}.items() <= (
-        figures.items()
+    figures = [
+        _data(field, str(record[field]))
+        for field in ("body", "sense", "intellect", "magic", "money", "spell_money")
+    ] + [_data(skill, rank) for skill, rank in record["skills"].items()]
+    memo = ([f"items: {' '.join(record['items'])}"] if record["items"] else []) + [
+        f"hand: {len(record['hand'])} ({' '.join(record['hand'])})"
+    ]
+    hp = _data("hp", str(record["hp_max"]), "numberResource", currentValue=str(record["hp"]))
+    palette = [f"1MP{{{a}}} {a}" for a in ("body", "sense", "intellect", "magic")]
+    sheet = [
+        ("data", {"name": "image"}, "", [_data("imageIdentifier", "", "image")]),
+        ("data", {"name": "common"}, "", [_data("name", name), _data("size", "1")]),
+        (
+            "data",
+            {"name": "detail"},
+            "",
+            [
+                ("data", {"name": "Resources"}, "", [hp]),
+                ("data", {"name": "Figures"}, "", figures),
+                ("data", {"name": "Information"}, "", [_data("Memo", "\n".join(memo), "note")]),
+            ],
+        ),
+    ]
+    place = {"rotate": "0", "roll": "0", "location.name": "table", "location.x": "0"}
+    place |= {"location.y": "0", "posZ": "0"}
+    assert (
+        "character",
+        place,
+        "",
+        [
+            ("data", {"name": "character"}, "", sheet),
+            (
+                "chat-palette",
+                {"dicebot": "MagicPunk"},
+                "\n".join([*palette, f"tablelog magicpunk draw {name} 1"]),
+                [],
+            ),
+        ],
+    ) == _tree(ET.fromstring(text.split("\n", 1)[1]))
+
+
+@pytest.mark.parametrize(
+    ("lang", "bot", "hp", "money", "memo", "palette"),
+    [
+        ("ja", "MagicPunk", "HP", "所持金", "手札: {n}枚（{cards}）", "1MP{身体} 身体"),
+        ("ko", "MagicPunk:Korean", "HP", "소지금", "손패: {n}장({cards})", "1MP{신체} 신체"),
+    ],
+)
+def test_a_udonarium_zip_reads_in_the_exporting_language(
+    logs, tmp_path, lang, bot, hp, money, memo, palette
+):
+    """In Japanese and Korean the labels, the memo and the palette are the reader's and the
+    dicebot is BCDice's id for that language; the values are the same."""
+    bram = _state(logs["magicpunk"])["characters"]["Bram"]
+    root = ET.fromstring(_udonarium(logs["magicpunk"], "Bram", lang, tmp_path / "b.zip"))
+    gauge = root.find(".//data[@type='numberResource']")
+    assert (hp, str(bram["hp"]), str(bram["hp_max"])) == (
+        gauge.get("name"),
+        gauge.get("currentValue"),
+        gauge.text,
     )
-    palette = root.find("chat-palette")
-    assert "MagicPunk" == palette.get("dicebot")
-    assert palette.text.splitlines()[0] == "1MP{body} body"
+    assert str(bram["money"]) == root.find(f".//data[@name='{money}']").text
+    cards = " ".join(bram["hand"])
+    assert memo.format(n=len(bram["hand"]), cards=cards) == root.find(".//data[@type='note']").text
+    assert (bot, palette) == (
+        root.find("chat-palette").get("dicebot"),
+        root.find("chat-palette").text.splitlines()[0],
+    )
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_every_udonarium_character_holds_what_its_ccfolia_paste_holds(logs, tmp_path, system):
+    """For every character of every system, the Udonarium zip holds each bar (current and
+    max), each figure, the memo and the palette of its ccfolia paste, and no other value; the
+    dicebot is DiceBot where BCDice lacks the system."""
+    lines = ok(logs[system], "export", "--format", "ccfolia").splitlines()
+    for line in lines:
+        data = json.loads(line)["data"]
+        root = ET.fromstring(_udonarium(logs[system], data["name"], "en", tmp_path / "c.zip"))
+        bars = [
+            (d.get("name"), d.get("currentValue"), d.text)
+            for d in root.iterfind(".//data[@name='Resources']/data")
+        ]
+        assert [(b["label"], str(b["value"]), str(b["max"])) for b in data["status"]] == bars
+        figures = [
+            (d.get("name"), d.text or "") for d in root.iterfind(".//data[@name='Figures']/data")
+        ]
+        assert [(p["label"], p["value"]) for p in data["params"]] == figures
+        assert data["memo"] == (root.find(".//data[@type='note']").text or "")
+        palette = root.find("chat-palette")
+        assert data.get("commands", "") == (palette.text or "")
+        assert ("MagicPunk" if system == "magicpunk" else "DiceBot") == palette.get("dicebot")
+        details = root.find(".//data[@name='detail']")
+        assert {"Resources", "Figures", "Information"} >= {d.get("name") for d in details}
 
 
 def test_udonarium_saves_one_character(logs):
