@@ -4,6 +4,7 @@ read back as the log tools read it, and a ccfolia character back into a log."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shlex
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tablelog.events.core import MARKERS
 from tests.support.cli import ok, refused
 
 EXAMPLES = {
@@ -21,14 +23,20 @@ EXAMPLES = {
 }
 
 
+SECOND = "mika"
+"""The second speaker of every log (the GM, ``gm``, is the first)."""
+
+
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each system's example session on a log, with one undone note at its end."""
+    """Each system's example session on a log, then a note by a second speaker (mika) and one
+    undone note at its end."""
     folder = tmp_path_factory.mktemp("interop")
     made = {}
     for system, example in EXAMPLES.items():
         log = folder / f"{system}.tlog"
         ok(log, "run", str(example))
+        ok(log, "note", "the table <agrees>", actor=SECOND)
         ok(log, "note", "an undone <ruling> & more")
         ok(log, "undo")
         made[system] = log
@@ -224,23 +232,51 @@ def _messages(page: str) -> list[tuple[str, str, str, str]]:
     return found
 
 
+def _told(log: Path) -> list[tuple[str, str, str]]:
+    """Each action of a log as ``(tab, speaker, text)``, read from `log` (each record's line as
+    the table's language says it) and `log --json` (its command, actor and undone flag):
+    undone records and undo/redo markers left out, a command's lines joined by `<br>`."""
+    said = {}
+    for line in ok(log, "log").splitlines():
+        found = re.fullmatch(r"#(\d+) \S+ \S+ \S+ (.*)", line)
+        assert found, line
+        said[int(found.group(1))] = found.group(2)
+    told: dict[int, tuple[str, str, list[str]]] = {}
+    for record in map(json.loads, ok(log, "log", "--json").splitlines()):
+        if record["undone"] or record["type"] in MARKERS:
+            continue
+        tab = "other" if record["type"] in ("core.Noted", "core.NotedAbout") else "main"
+        told.setdefault(record["cmd"], (tab, record["actor"], []))[2].append(said[record["seq"]])
+    return [
+        (tab, who, "<br>".join(html.escape(t) for t in lines)) for tab, who, lines in told.values()
+    ]
+
+
 @pytest.mark.parametrize("system", sorted(EXAMPLES))
-def test_the_room_log_has_one_message_per_action_and_leaves_undone_ones_out(logs, system):
-    """Every action of the log is one message (tab main, or other for a GM note), its speaker
-    the seat that acted in one colour; the undone note is left out, and shown marked with
-    --all, escaped."""
-    page = ok(logs[system], "export", "--format", "ccfolia-log")
-    shown = _messages(page)
-    actions = {
-        line["cmd"]
-        for line in map(json.loads, ok(logs[system], "log", "--json").splitlines())
-        if not line["type"].startswith("core.Un") and not line["type"].startswith("core.Re")
-    }
-    assert len(actions) == len(shown)
-    assert {"gm"} == {speaker for _, _, speaker, _ in shown}
-    assert len({colour for colour, _, _, _ in shown}) == 1
+def test_the_room_log_has_each_action_as_its_own_message(logs, system):
+    """Every action of the log is one message, in order: tab main (other for a note), its
+    speaker the seat that acted, its text the action's lines as `log` says them; the undone
+    note is left out."""
+    shown = _messages(ok(logs[system], "export", "--format", "ccfolia-log"))
+    assert _told(logs[system]) == [(tab, who, text) for _, tab, who, text in shown]
     assert not any("undone" in text for _, _, _, text in shown)
-    every = _messages(ok(logs[system], "export", "--format", "ccfolia-log", "--all"))
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_two_speakers_have_two_colours_the_same_in_every_export(logs, system):
+    """gm and mika each speak in one colour of ccfolia's palette, not the same one, and the
+    same colour in every export (every system's log, every language)."""
+    colours: dict[str, set[str]] = {}
+    for lang in ("en", "ja"):
+        page = ok(logs[system], "--lang", lang, "export", "--format", "ccfolia-log")
+        for colour, _, speaker, _ in _messages(page):
+            colours.setdefault(speaker, set()).add(colour)
+    assert {"gm": {"#6d4c41"}, SECOND: {"#546e7a"}} == colours
+
+
+def test_the_room_log_marks_undone_actions_with_all(logs):
+    """With --all the undone note is there, marked and escaped, on the other tab."""
+    every = _messages(ok(logs["fate"], "export", "--format", "ccfolia-log", "--all"))
     assert ("other", "[undone] &#x27;an undone &lt;ruling&gt; &amp; more&#x27;") in {
         (tab, text) for _, tab, _, text in every
     }
