@@ -25,7 +25,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.text import Listed, Msg, msg
 from tablelog.texts.sheet import Adds, Sheet
 
-__all__ = ["Read", "reading", "add_line", "check_carried", "ROOM_ONLY"]
+__all__ = ["Read", "reading", "add_line", "check_carried", "unusable", "ROOM_ONLY"]
 
 ROOM_ONLY = frozenset({"color", "secret", "invisible", "hideStatus", "owner"})
 """The clipboard fields that are the room's, not the character's (how ccfolia shows it)."""
@@ -291,6 +291,17 @@ def _not_carried(name: str, read: Read, command: str) -> Msg:
         label=read.label,
         value=read.shown,
         command=command,
+    )
+
+
+def unusable(data: dict[str, Any], line: str, reason: str) -> Msg:
+    """The refusal of an add line whose values its options do not take (``--body eight``)."""
+    return msg(
+        "core.ccfolia.unusable",
+        "{name}: its values make the line {line!r}, which is refused: {reason}",
+        name=str(data.get("name")),
+        line=line,
+        reason=reason,
     )
 
 

@@ -419,6 +419,42 @@ def test_a_hurt_saga_unit_comes_back_hurt(tmp_path):
     assert (300, 320) == tuple(_state(target)["characters"]["Gustave"][k] for k in ("hp", "hp_max"))
 
 
+def test_a_paste_is_added_whole_or_not_at_all(tmp_path):
+    """Two characters pasted where the second's name is taken: the refusal comes before
+    anything is appended, the first one included (--run appends all of them or none)."""
+    _example_cast("magicpunk", tmp_path / "a.tlog")
+    pasted = tmp_path / "cast.json"
+    pasted.write_text(ok(tmp_path / "a.tlog", "export", "--format", "ccfolia"), encoding="utf-8")
+    target = tmp_path / "new.tlog"
+    ok(target, "init", "--system", "magicpunk")
+    ok(
+        target,
+        "magicpunk",
+        "character",
+        "add",
+        "Bram",
+        *"--body 1 --sense 1".split(),
+        *"--intellect 1 --magic 1 --hp 5".split(),
+    )
+    said = refused(target, "import-ccfolia", str(pasted), "--run")
+    assert "Bram" in said
+    assert ["Bram"] == list(_state(target)["characters"])
+
+
+def test_a_value_its_option_does_not_take_is_a_core_import_refusal(tmp_path):
+    """A body of "eight" makes a line whose --body is no number: CORE-IMPORT naming the line
+    and click's reason, exit 1, nothing appended."""
+    pasted, target = _pasted(
+        tmp_path, "magicpunk", "Aria", lambda d: d["params"][0].update(value="eight")
+    )
+    said = refused(target, "import-ccfolia", str(pasted), "--run")
+    assert (
+        "CORE-IMPORT: Aria: its values make the line 'magicpunk character add Aria --body eight"
+        in said
+    )
+    assert "Invalid value for '--body': 'eight' is not a valid integer." in said
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
