@@ -1,6 +1,7 @@
 """Where tables already play (docs/INTEROP.md): ``export --format ccfolia|udonarium|ccfolia-log``
-and ``import-ccfolia``. The work is in :mod:`tablelog.exports.ccfolia` and
-:mod:`tablelog.exports.udonarium`; these read the session and write what they make."""
+and ``import-ccfolia``. The work is in :mod:`tablelog.exports.ccfolia`,
+:mod:`tablelog.exports.udonarium` and :mod:`tablelog.exports.ccfolia_import`; these read the
+session and write what they make (an import decides its lines on a copy of the state first)."""
 
 from __future__ import annotations
 
