@@ -146,6 +146,9 @@ def _param(system: str, sheet: Sheet, param: Any, at: list[Any]) -> Read:
     field = _field(system, sheet, given)
     if field is not None:
         return Read(label, shown, ("field", field), _value(value), shown)
+    qualified = _qualified(system, sheet, label)
+    if qualified is not None:
+        return Read(label, shown, ("entry", *qualified), _value(value), shown)
     tables = sheet.characters.tables
     for index in range(at[0], len(tables)):
         table, kind = tables[index]
@@ -160,6 +163,15 @@ def _param(system: str, sheet: Sheet, param: Any, at: list[Any]) -> Read:
         if rank is not None and label.strip():
             return Read(label, shown, ("entry", table, label.strip()), rank, rank)
     return Read(label, shown, None)
+
+
+def _qualified(system: str, sheet: Sheet, label: str) -> tuple[str, str] | None:
+    """The ``(table, key)`` a ``TABLE: term`` label names (:func:`entry_label`), or None."""
+    head, sep, rest = unicodedata.normalize("NFKC", label).partition(":")
+    table = _field(system, sheet, head.strip()) if sep else None
+    kind = dict(sheet.characters.tables).get(table or "")
+    key = _term(kind, rest.strip()) if kind is not None else None
+    return None if table is None or key is None else (table, key)
 
 
 def _memo_line(system: str, sheet: Sheet, line: str) -> Read:

@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from tablelog.text import Term
+from tablelog.text import Msg, Term, msg
 
-__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries"]
+__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries", "entry_label"]
 
 
 @attrs.frozen
@@ -140,14 +140,25 @@ def label(system: str, field: str) -> Term:
     return Term(f"{system}.field", field)
 
 
-def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term, Any]]:
+def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term | Msg, Any]]:
     """Yield ``(label, value)`` of the figures and of the tables' entries a record has, in the
-    view's order (a table's entry labelled by its key's term)."""
+    view's order (a table's entry labelled by its key's term; by ``TABLE: term`` where an
+    earlier table has the same kind of term, as fate's stored spells after its powers, so each
+    label names one value)."""
     for field in view.figures:
         if record.get(field) is not None:
             yield label(system, field), record[field]
+    kinds: set[str] = set()
     for field, kind in view.tables:
+        shared = kind in kinds
+        kinds.add(kind)
         table = record.get(field)
         if isinstance(table, dict):
             for key, value in table.items():
-                yield Term(kind, str(key)), value
+                term = Term(kind, str(key))
+                yield (entry_label(system, field, term) if shared else term), value
+
+
+def entry_label(system: str, field: str, term: Term) -> Msg:
+    """The label of an entry of a table whose kind an earlier table has: ``stored: attack``."""
+    return msg("core.sheet.entry_of", "{table}: {entry}", table=label(system, field), entry=term)
