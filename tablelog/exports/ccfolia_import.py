@@ -135,10 +135,10 @@ def _bar(system: str, sheet: Sheet, bar: Any) -> Read:
 
 
 def _param(system: str, sheet: Sheet, param: Any, at: list[Any]) -> Read:
-    """A param: a figure, or an entry of a table. The export writes the tables in the sheet's
-    order, so an entry is read in the table the entries are at or a later one that has its
-    label, and a label already read there moves on (saga's SLv ``spell`` and its effect
-    ``spell``; fate's powers and stored spells, both kinds)."""
+    """A param: a figure, a ``TABLE: term`` entry (fate's ``stored: heal``), or an entry of a
+    table. The export writes the tables in the sheet's order, so an entry is read in the table
+    the entries are at or a later one that has its label, and a label already read there moves
+    on (saga's SLv ``spell`` before its effect ``spell``, two kinds with one word)."""
     if not isinstance(param, dict):
         return Read("params", str(param), None)
     given, value = param.get("label"), param.get("value")
