@@ -1,6 +1,7 @@
 """Where tables already play (docs/INTEROP.md): ``export --format ccfolia|udonarium|ccfolia-log``
-and ``import-ccfolia``. The work is in :mod:`tablelog.exports.ccfolia` and
-:mod:`tablelog.exports.udonarium`; these read the session and write what they make."""
+and ``import-ccfolia``. The work is in :mod:`tablelog.exports.ccfolia`,
+:mod:`tablelog.exports.udonarium` and :mod:`tablelog.exports.ccfolia_import`; these read the
+session and write what they make (an import decides its lines on a copy of the state first)."""
 
 from __future__ import annotations
 
@@ -87,26 +88,70 @@ def import_ccfolia(ctx: click.Context, source: Any, run_them: bool) -> None:
     """Read ccfolia clipboard characters (one JSON object, a list of them, or one per line)
     and print the command lines that add them to the log's system; --run runs them.
 
-    A field the command needs that is missing or unreadable is refused, naming it: nothing is
-    guessed, nothing appended. Example: tablelog --log night.tlog import-ccfolia aria.json --run
+    Every value the paste carries goes into the line, or the paste is refused naming its label
+    and value (a field the command needs and lacks, too): nothing is guessed or dropped, nothing
+    appended. Example: tablelog --log night.tlog import-ccfolia aria.json --run
     """
-    from tablelog.exports.ccfolia import add_line
-
     env: Env = ctx.obj
-    system = session_of(ctx).header.system
-    lines = [add_line(system, character) for character in _characters(source.read(2**20))]
+    session = session_of(ctx)
+    root = ctx.find_root().command
+    trial = session.state().copy()
+    lines = [_checked(trial, root, env, c) for c in _characters(source.read(2**20))]
     for line in lines:
         echo(line)
     if run_them:
-        from tablelog.cli.core import command_words
+        _run(session, root, env, lines)
 
-        root = ctx.find_root().command
-        env.in_run = True
-        try:
+
+def _run(session: Any, root: click.Command, env: Env, lines: list[str]) -> None:
+    """Run the add lines: all of them or, when one is refused, none (one atomic write, unless
+    this is a line of a `run`, whose own buffering holds)."""
+    import contextlib
+
+    from tablelog.cli.core import command_words
+
+    was = env.in_run
+    env.in_run = True
+    try:
+        with contextlib.nullcontext() if was else session.atomic():
             for line in lines:
                 parse(root, command_words(line), env)
-        finally:
-            env.in_run = False
+    finally:
+        env.in_run = was
+
+
+def _checked(trial: Any, root: click.Command, env: Env, data: dict[str, Any]) -> str:
+    """The add line of one pasted character, once the record it makes holds every value the
+    paste carries: decided on ``trial`` (the log's state, and the characters of the paste
+    before this one; evolved with it, nothing appended), so what --run would refuse is refused
+    before anything is appended.
+
+    Raises:
+        RuleViolation: CORE-IMPORT naming a field the line cannot carry (or needs and lacks),
+            or what the line's command refuses.
+    """
+    from tablelog import decision, systems
+    from tablelog.cli.core import command_words
+    from tablelog.exports.ccfolia_import import add_line, check_carried, unusable
+    from tablelog.projections.history import state_json
+    from tablelog.rules.core import RuleViolation
+
+    line = add_line(trial.system, data)
+    was = env.in_run, env.parse_only
+    env.in_run, env.parse_only = True, True
+    try:
+        parsed = parse(root, command_words(line), env)
+    except click.ClickException as exc:  # a value the option does not take (``--body eight``)
+        raise RuleViolation("CORE-IMPORT", unusable(data, line, exc.format_message())) from None
+    finally:
+        env.in_run, env.parse_only = was
+    decision.refuse_case_twin(trial, parsed.command)
+    events = systems.decide(trial, parsed.command)
+    decision.trace(trial, enumerate(events, trial.seq + 1), checked=True)
+    trial.seq += len(events)
+    record = state_json(trial, systems.get(trial.system).to_json)["characters"][data["name"]]
+    check_carried(trial.system, data, record, parsed.words)
+    return line
 
 
 def _characters(text: str) -> list[dict[str, Any]]:

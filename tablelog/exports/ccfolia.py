@@ -26,8 +26,6 @@ from typing import Any, TextIO
 
 from tablelog import systems
 from tablelog.lang import Words
-from tablelog.rules import glossary
-from tablelog.rules.core import RuleViolation
 from tablelog.text import Listed, Term, msg
 from tablelog.texts.sheet import Sheet, View, entries, label
 
@@ -45,7 +43,6 @@ __all__ = [
     "COLORS",
     "HEAD",
     "FOOT",
-    "add_line",
 ]
 
 COLORS = (
@@ -87,6 +84,12 @@ def shown_value(value: Any, words: Words) -> str:
         return words(msg("core.value.yes", "yes") if value else msg("core.value.no", "no"))
     if isinstance(value, list | tuple):
         return " ".join(str(v) for v in value)
+    if isinstance(value, dict):  # saga's weapons: {type: [power, …]} as ``type=power`` each
+        return " ".join(
+            f"{key}={one}"
+            for key, held in value.items()
+            for one in (held if isinstance(held, list) else [held])
+        )
     return "" if value is None else str(value)
 
 
@@ -131,8 +134,11 @@ def memo_lines(system: str, view: View, record: dict[str, Any], words: Words) ->
     lines = []
     if view.badge is not None and record.get(view.badge[0]) is not None:
         lines.append(words(Term(view.badge[1], str(record[view.badge[0]]))))
+    spelled = dict(view.spelled)
     for field in view.words:
         values = record.get(field)
+        if values and field in spelled:
+            values = [spelled[field](value) for value in values]
         if values:
             lines.append(f"{words(label(system, field))}: {shown_value(values, words)}")
     for field in view.cards:
@@ -245,137 +251,3 @@ def actions(
         lines.append(line)
     if current is not None and lines:
         yield current[1], current[2], lines
-
-
-def add_line(system: str, data: dict[str, Any]) -> str:
-    """Return the ``… add`` command line that adds a ccfolia clipboard character (``data``) to
-    a ``system`` log: its status and params read back through the glossary's words (in any of
-    the three languages) into the fields the system's sheet says the command takes.
-
-    Raises:
-        RuleViolation: CORE-IMPORT naming the character and the field when a field the command
-            needs is not there, or cannot be read (never a guessed value).
-    """
-    import shlex
-
-    sheet = sheet_of(system)
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise RuleViolation("CORE-IMPORT", msg("core.ccfolia.no_name", "a character has no name"))
-    if sheet is None or not sheet.adds:
-        raise RuleViolation(
-            "CORE-IMPORT",
-            msg(
-                "core.ccfolia.no_adds",
-                "{system} characters cannot be read from ccfolia",
-                system=system,
-            ),
-        )
-    fields, tables = _read_back(system, sheet, data)
-    adds = _adds_for(sheet, fields, name)
-    words = [*adds.words.split(), name]
-    for field, option, required in adds.options:
-        if field in fields:
-            words += [option, str(fields[field])]
-        elif required:
-            raise RuleViolation("CORE-IMPORT", _missing(name, field, option, adds.words))
-    for _table, option, kind in adds.tables:
-        for key, value in tables.get(kind, {}).items():
-            words += [option, f"{key}={value}"]
-    for field, option, kind, required in adds.lists:
-        found = [glossary.key_of(kind, w) or w for w in str(fields.get(field, "")).split()]
-        if not found and required:
-            raise RuleViolation("CORE-IMPORT", _missing(name, field, option, adds.words))
-        for word in found:
-            words += [option, word]
-    return shlex.join(words)
-
-
-def _missing(name: str, field: str, option: str, command: str) -> Any:
-    return msg(
-        "core.ccfolia.missing",
-        "{name}: no {field} in its status or params, which {command} needs ({option})",
-        name=name,
-        field=field,
-        command=command,
-        option=option,
-    )
-
-
-def _read_back(
-    system: str, sheet: Sheet, data: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
-    """The fields (by key) and the table entries (by term kind, then key) a clipboard
-    character's status, params and memo name, their labels read in any language."""
-    fields: dict[str, Any] = {}
-    tables: dict[str, dict[str, str]] = {}
-    kinds = [kind for _, kind in sheet.characters.tables]
-    for bar in data.get("status") or []:
-        if not isinstance(bar, dict):
-            continue
-        field = _field(system, bar.get("label"), sheet)
-        gauge = next((g for g in sheet.characters.gauges if g.value == field), None)
-        if gauge is not None:
-            fields[gauge.value], fields[gauge.maximum] = bar.get("value"), bar.get("max")
-    for param in data.get("params") or []:
-        if not isinstance(param, dict):
-            continue
-        given, value = param.get("label"), param.get("value")
-        field = _field(system, given, sheet)
-        if field is not None:
-            fields[field] = value
-            continue
-        for kind in kinds:
-            key = glossary.key_of(kind, str(given)) if given is not None else None
-            if key is not None:
-                tables.setdefault(kind, {})[key] = str(value)
-                break
-    _memo_back(system, sheet, str(data.get("memo") or ""), fields)
-    return fields, tables
-
-
-def _field(system: str, given: Any, sheet: Sheet | None = None) -> str | None:
-    """The field a label names: a field's key itself, or its word in any language."""
-    if not isinstance(given, str):
-        return None
-    fields = set(sheet.characters.shown()) if sheet is not None else set()
-    if given in fields:
-        return given
-    return glossary.key_of(f"{system}.field", given)
-
-
-def _term(kind: str, given: str, known: set[str]) -> str | None:
-    """The key a word names in a glossary table: the key itself (one of ``known``), or its word
-    in any language."""
-    return given if given in known else glossary.key_of(kind, given)
-
-
-def _memo_back(system: str, sheet: Sheet, memo: str, fields: dict[str, Any]) -> None:
-    """Read a memo's ``LABEL: words`` lines and its badge line (fate's role) back."""
-    badge = sheet.characters.badge
-    for line in memo.splitlines():
-        head, sep, rest = line.partition(":")
-        field = _field(system, head.strip(), sheet) if sep else None
-        roles = {a.when[1] for a in sheet.adds if a.when is not None}
-        role = _term(badge[1], line.strip(), roles) if badge is not None else None
-        if field is not None:
-            fields[field] = rest.strip()
-        elif badge is not None and role is not None:
-            fields[badge[0]] = role
-
-
-def _adds_for(sheet: Sheet, fields: dict[str, Any], name: str) -> Any:
-    for adds in sheet.adds:
-        if adds.when is None or fields.get(adds.when[0]) == adds.when[1]:
-            return adds
-    field = next(a.when[0] for a in sheet.adds if a.when is not None)
-    raise RuleViolation(
-        "CORE-IMPORT",
-        msg(
-            "core.ccfolia.which",
-            "{name}: no {field} in its params or memo says which command adds it ({choices})",
-            name=name,
-            field=field,
-            choices=Listed(tuple(a.when[1] for a in sheet.adds if a.when), "or"),
-        ),
-    )

@@ -585,6 +585,7 @@ SHEET = Sheet(
                 ("money", "--money", False),
             ),
             tables=(("skills", "--skill", "magicpunk.skill"),),
+            free=(("magicpunk.skill", "magicpunk.rank"),),
         ),
     ),
     dicebot={"ja": "MagicPunk", "ko": "MagicPunk:Korean", "en": "MagicPunk"},

@@ -308,6 +308,15 @@ SHEET = Sheet(
         internal=("runes", "invested_trait", "rarity", "category"),
     ),
     palette=_palette,
-    adds=(Adds("pf2e character add", options=(("level", "--level", False),)),),
+    adds=(
+        Adds(
+            "pf2e character add",
+            options=(("level", "--level", False), ("crafting", "--crafting", False)),
+            switches=(
+                ("magical_crafting", "true", "--magical-crafting"),
+                ("magical_crafting", "false", "--no-magical-crafting"),
+            ),
+        ),
+    ),
 )
 """How a pf2e character and item read (the page, the ccfolia and Udonarium exports)."""

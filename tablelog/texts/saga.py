@@ -301,12 +301,30 @@ def _techs(lang: str) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
+def _trait_word(trait: Any) -> str:
+    """A trait as ``--trait`` takes it: ``KIND[/ON]=N`` (``attack/slash=5``)."""
+    if not isinstance(trait, dict):
+        return str(trait)
+    on = f"/{trait['on']}" if trait.get("on") else ""
+    return f"{trait.get('kind')}{on}={trait.get('value')}"
+
+
 SHEET = Sheet(
     system="saga",
     characters=View(
         badge=("side", "saga.side"),
         gauges=(Gauge("hp", "hp_max"), Gauge("lp", "lp_max")),
-        figures=("incapacitated", "lp_damage_effect", "battle_rank", "race", "guard_rate"),
+        figures=(
+            "incapacitated",
+            "lp_damage_effect",
+            "battle_rank",
+            "intrinsic_hp",
+            "race",
+            "guard_rate",
+            "formation_attack",
+            "formation_defense",
+            "hp_floor_rate",
+        ),
         tables=(
             ("stats", "saga.ability"),
             ("slv", "saga.weapon_type"),
@@ -314,28 +332,38 @@ SHEET = Sheet(
             ("resistances", "saga.attribute"),
             ("five", "saga.element"),
         ),
-        words=("traits",),
-        internal=(
-            "hp_floor",
-            "hp_floor_rate",
-            "intrinsic_hp",
-            "formation_attack",
-            "formation_defense",
-            "weapons",
-        ),
+        words=("traits", "weapons"),
+        internal=("hp_floor",),
+        spelled=(("traits", _trait_word),),
     ),
     palette=_palette,
     techs=_techs,
     adds=(
         Adds(
             "saga unit add",
-            options=(("hp_max", "--max-hp", True), ("lp_max", "--lp", False)),
+            options=(
+                ("hp_max", "--max-hp", True),
+                ("hp", "--hp", False),
+                ("lp_max", "--lp", False),
+                ("battle_rank", "--battle-rank", False),
+                ("intrinsic_hp", "--intrinsic-hp", False),
+                ("race", "--race", False),
+                ("guard_rate", "--guard-rate", False),
+                ("formation_attack", "--formation-attack", False),
+                ("formation_defense", "--formation-defense", False),
+                ("hp_floor_rate", "--hp-floor-rate", False),
+            ),
             tables=(
                 ("stats", "--stat", "saga.ability"),
                 ("slv", "--slv", "saga.weapon_type"),
                 ("resistances", "--resist", "saga.attribute"),
                 ("five", "--five", "saga.element"),
             ),
+            lists=(
+                ("weapons", "--weapon", "saga.weapon_type", False),
+                ("traits", "--trait", "saga.trait", False),
+            ),
+            switches=(("side", "enemy", "--enemy"),),
         ),
     ),
 )

@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from tablelog.text import Term
+from tablelog.text import Msg, Term, msg
 
-__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries"]
+__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries", "entry_label"]
 
 
 @attrs.frozen
@@ -43,6 +43,9 @@ class View:
         badge: ``(field, kind)``: the field naming what the record is (fate's ``role``, saga's
             ``side``) and the glossary table of its values, or None.
         internal: Fields of the record no person needs (bookkeeping the rules keep).
+        spelled: ``(field, fn)``: how one entry of a word list reads where it is not a plain
+            word (saga's trait ``{kind, value, on}`` as ``attack/slash=5``, as ``--trait``
+            takes it).
     """
 
     gauges: tuple[Gauge, ...] = ()
@@ -52,6 +55,7 @@ class View:
     cards: tuple[str, ...] = ()
     badge: tuple[str, str] | None = None
     internal: tuple[str, ...] = ()
+    spelled: tuple[tuple[str, Callable[[Any], str]], ...] = ()
 
     def shown(self) -> tuple[str, ...]:
         """Every field the view shows, in its order."""
@@ -74,6 +78,12 @@ class Adds:
             key read as a term of ``kind`` (``--skill swordplay=expert``).
         lists: ``(field, option, kind, required)``: a word list's words as ``option WORD``
             each, read as terms of ``kind`` (``--attribute fire --attribute earth``).
+        switches: ``(field, value, option)``: the flag ``option`` when the field reads as
+            ``value`` (a yes or no reads as ``"true"`` or ``"false"``: ``--magical-crafting``;
+            saga's side ``"enemy"``: ``--enemy``).
+        free: ``(kind, value kind)``: a table whose keys are free words (magicpunk's skills,
+            named as the player writes them): a param of any other label is one of its entries
+            when its value is a term of ``value kind`` (a rank).
         when: ``(field, value)``: this command is for records whose ``field`` is ``value`` (fate's
             masters and servants), or None.
     """
@@ -82,6 +92,8 @@ class Adds:
     options: tuple[tuple[str, str, bool], ...] = ()
     tables: tuple[tuple[str, str, str], ...] = ()
     lists: tuple[tuple[str, str, str, bool], ...] = ()
+    switches: tuple[tuple[str, str, str], ...] = ()
+    free: tuple[tuple[str, str], ...] = ()
     when: tuple[str, str] | None = None
 
 
@@ -128,14 +140,25 @@ def label(system: str, field: str) -> Term:
     return Term(f"{system}.field", field)
 
 
-def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term, Any]]:
+def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term | Msg, Any]]:
     """Yield ``(label, value)`` of the figures and of the tables' entries a record has, in the
-    view's order (a table's entry labelled by its key's term)."""
+    view's order (a table's entry labelled by its key's term; by ``TABLE: term`` where an
+    earlier table has the same kind of term, as fate's stored spells after its powers, so each
+    label names one value)."""
     for field in view.figures:
         if record.get(field) is not None:
             yield label(system, field), record[field]
+    kinds: set[str] = set()
     for field, kind in view.tables:
+        shared = kind in kinds
+        kinds.add(kind)
         table = record.get(field)
         if isinstance(table, dict):
             for key, value in table.items():
-                yield Term(kind, str(key)), value
+                term = Term(kind, str(key))
+                yield (entry_label(system, field, term) if shared else term), value
+
+
+def entry_label(system: str, field: str, term: Term) -> Msg:
+    """The label of an entry of a table whose kind an earlier table has: ``stored: attack``."""
+    return msg("core.sheet.entry_of", "{table}: {entry}", table=label(system, field), entry=term)
