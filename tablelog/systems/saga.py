@@ -47,6 +47,10 @@ SYSTEM = System(
             "saga.BloodPaid": ("unit", ("lp_lost",)),
             "saga.UnitIncapacitated": ("unit", ("lp_lost",)),
         },
+        rolled={  # a players' report: the damage each ally rolled against a hidden enemy
+            "saga.AttackDamageDealt": ("target", "actor", "damage"),
+            "saga.PoisonDamageTaken": ("unit", "", "damage"),
+        },
     ),
     records=(Unit,),
     texts="tablelog.texts.saga",
