@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.commands.saga.cast import CastTech
+from tablelog.commands.saga.status import ApplyBuff, ReleaseUnit
 from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
@@ -29,7 +30,7 @@ SYSTEM = System(
     status=lazy("tablelog.cli.saga.status", "STATUS"),
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
-    acts_for={CastTech: "actor"},
+    acts_for={CastTech: "actor", ApplyBuff: "by", ReleaseUnit: "name"},
     headlines=(
         Headline(
             msg("saga.headline.techs_used", "techs used"),
