@@ -184,6 +184,20 @@ def _total_tables(report: Report) -> Iterator[Table]:
             ),
             rows,
         )
+    if report.rolled or report.rolled_unattributed:
+        rolled = [[n, _value(amount)] for n, amount in report.rolled]
+        if report.rolled_unattributed:
+            no_source = msg("core.report.no_source", "(no character named as the source)")
+            rolled.append([say(no_source), _value(report.rolled_unattributed)])
+        yield (
+            say(msg("core.report.rolled_table", "Damage rolled against hidden enemies")),
+            _columns(
+                report,
+                msg("core.report.col_character", "character"),
+                msg("core.report.col_rolled", "damage rolled"),
+            ),
+            rolled,
+        )
     yield (
         say(msg("core.report.events_table", "Events by type")),
         _columns(

@@ -48,6 +48,9 @@ class Report:
     ``totals``: ``(label, value)`` (the system's headlines, then each gauge's falls and rises
     over every character; a label is a sentence as data); ``moves``: ``(entity, figure, gained,
     lost)``; ``damage``: ``(character, dealt, taken)``; ``events``: ``(type, events, actions)``;
+    ``rolled``: ``(character, damage)`` each character rolled against targets whose HP the
+    reader may not see, and ``rolled_unattributed`` the damage rolled with no dealer (poison):
+    a players' report, where hidden enemies' HP lost counts nowhere;
     ``notes``: ``(seq, at, actor, text, undone)``; ``series``: gauge -> character -> ``[(seq,
     value)]``. Times are as recorded (UTC). ``words`` and ``zone`` are the reader's language and
     time zone (None: UTC) the report is written in (:mod:`tablelog.exports.render`); they are
@@ -70,6 +73,8 @@ class Report:
     events: list[tuple[str, int, int]]
     notes: list[tuple[int, str, str, str, bool]]
     series: dict[str, dict[str, list[tuple[int, Any]]]]
+    rolled: list[tuple[str, Any]] = attrs.Factory(list)
+    rolled_unattributed: Any = 0
     words: Any = attrs.field(default=None, eq=False, repr=False)
     zone: Any = attrs.field(default=None, eq=False, repr=False)
 
@@ -119,7 +124,8 @@ def build(
 
         words = reader()
     final = session.state(until)  # a log (or prefix) that does not fold: exit 3 first
-    tally = Tally(undone_after(session.markers(until)), describe, hidden, words)
+    rolled = systems.get(session.header.system).hidden.rolled
+    tally = Tally(undone_after(session.markers(until)), describe, hidden, words, rolled)
     for entry in session_changes(session, until=until, observe=tally.record):
         tally.applied(entry)
     tally.finish()
@@ -145,6 +151,8 @@ def build(
         events=[(t, n, tally.actions[t]) for t, n in sorted(tally.events.items())],
         notes=tally.notes,
         series=_series(tally),
+        rolled=list(tally.rolled.items()),
+        rolled_unattributed=tally.rolled_unattributed,
         words=words,
         zone=zone,
     )

@@ -5,13 +5,15 @@ Nothing here reads an event's fields: a *figure* is any number directly on a cha
 LP, tiles), and every total is a sum over the diffs of the visible state that ``replay`` and
 ``history`` show (:class:`tablelog.projections.history.Entry`), grouped by character, figure and
 event type tag. The only per-system knowledge is each system's ``headlines`` (its declaration,
-:class:`tablelog.systems.declaration.Headline`).
+:class:`tablelog.systems.declaration.Headline`) and, for a reader who may not see a target's HP,
+the event fields its ``hidden.rolled`` names: the damage rolled against a hidden enemy, public
+where the HP it took is not.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -52,7 +54,9 @@ class Tally:
     ``describe(record, event)`` gives a timeline line's text (default: type and description in
     ``words``, the reader's);
     ``hidden(entity, field)`` is true for a field the reader may not see (a served seat: an
-    enemy's HP), whose changes then count nowhere: no figure, series, gain, damage or total."""
+    enemy's HP), whose changes then count nowhere: no figure, series, gain, damage or total;
+    ``rolled`` (a system's ``hidden.rolled``) the events whose damage rolled against such a
+    target is counted instead, by dealer (:attr:`rolled`, :attr:`rolled_unattributed`)."""
 
     def __init__(
         self,
@@ -60,8 +64,10 @@ class Tally:
         describe: Callable[[Any, Event], str | None] | None = None,
         hidden: Callable[[str, str], bool] | None = None,
         words: Any = None,
+        rolled: Mapping[str, tuple[str, str, str]] | None = None,
     ) -> None:
         self.undone = undone
+        self.rolled_by_type = rolled or {}
         if describe is None:
             if words is None:
                 from tablelog.lang import reader
@@ -85,6 +91,8 @@ class Tally:
         self.dealt: Counter[str] = Counter()
         self.taken: Counter[str] = Counter()
         self.unattributed = 0
+        self.rolled: Counter[str] = Counter()  # dealer -> damage rolled against hidden HP
+        self.rolled_unattributed = 0
         self._key: object = None
         self._doer: str | None = None
         self._types: set[str] = set()
@@ -139,6 +147,7 @@ class Tally:
 
     def applied(self, entry: Any) -> None:
         """Take the changes of one event that counts (an entry of ``narrate``)."""
+        self._rolled(entry.event)
         touched: dict[tuple[str, str], None] = {}
         for path, old, new in entry.changes:
             section = path.partition(".")[0]
@@ -163,6 +172,22 @@ class Tally:
                 and self.kinds[name] == "character"
             ):
                 self.point(field, name, entry.seq, figures[field])
+
+    def _rolled(self, event: Event) -> None:
+        """Count the damage ``event`` rolled against a target whose HP the reader may not see
+        (the system's ``hidden.rolled``), for the character that dealt it."""
+        fields = self.rolled_by_type.get(event.TYPE)
+        if fields is None or self.hidden is None:
+            return
+        target_field, dealer_field, damage_field = fields
+        target, damage = getattr(event, target_field), getattr(event, damage_field)
+        if not (isinstance(target, str) and _number(damage) and self.hidden(target, DAMAGE_FIGURE)):
+            return
+        dealer = getattr(event, dealer_field) if dealer_field else None
+        if isinstance(dealer, str) and dealer != target:
+            self.rolled[dealer] += damage
+        else:
+            self.rolled_unattributed += damage
 
     def _figure(self, event: Event, name: str, field: str, old: Any, new: Any) -> None:
         """Keep a figure's value, its rises and falls, and the damage it shows."""

@@ -120,6 +120,12 @@ class Words:
         """Return the one-line description of ``event``."""
         return self(texts.description(event))
 
+    def redacted(self, kind: str, data: dict[str, Any]) -> str | None:
+        """Return the description of a redacted record (``data`` as a seat sees it) that its
+        system declares (:func:`~tablelog.texts.core.describes_redacted`), or None."""
+        said = texts.redacted_description(kind, data)
+        return None if said is None else self(said)
+
     def explain(self, event: Event) -> list[str]:
         """Return the audit lines of ``event``."""
         return [self(line) for line in texts.explanation(event)]

@@ -105,8 +105,10 @@ def shown(viewer: Viewer, line: dict[str, Any]) -> dict[str, Any] | None:
 def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]:
     """Return the description and explanation (``history --json``'s ``event`` and ``explain``)
     of a redacted log line's event, made from its redacted data. When that data makes no event
-    (hidden values it cannot hold): the names of ``whole`` (the event before redaction)
-    ``"NAMES (details hidden)"``, or ``""``; and ``[]``."""
+    (hidden values it cannot hold): what its system says of such a record
+    (:func:`~tablelog.texts.core.describes_redacted`: "Wolf appears (enemy)"), else the names
+    of ``whole`` (the event before redaction) ``"NAMES (details hidden)"``, or ``""``; and
+    ``[]``."""
     from tablelog.events.codec import CodecError, from_record
 
     data = line["data"]
@@ -117,6 +119,9 @@ def _described(line: dict[str, Any], whole: Any = None) -> tuple[str, list[str]]
         event = from_record(line["type"], line["v"], data)
         return words.event(event), words.explain(event)
     except (CodecError, ValueError, TypeError, KeyError):
+        told = words.redacted(line["type"], data) if isinstance(data, dict) else None
+        if told is not None:
+            return told, []
         if whole is None:
             return "", []
         return words(hidden_details(whole)), []

@@ -58,6 +58,11 @@ class Hidden:
             hit took off its hidden HP tells that HP: saga's ``hp_lost``).
         drawn: Event type -> the list fields that hold cards drawn from the draw pile: ``"?"``
             in a preview (a dry run) to every seat, the GM's too (the pile's order is no seat's).
+        rolled: Event type -> ``(target field, dealer field or "", damage field)``: the damage
+            such an event rolled, public even when its target's HP is hidden (the game shows
+            it): a report for a seat that may not see the target's HP counts it as the damage
+            the dealer rolled against hidden enemies, never as HP lost (saga's hits and
+            poison; a redacted record's texts are each system's ``describes_redacted``).
     """
 
     owner_fields: tuple[str, ...] = ()
@@ -66,6 +71,7 @@ class Hidden:
     enemy_sheets: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = attrs.Factory(dict)
     enemy_events: Mapping[str, tuple[str, tuple[str, ...]]] = attrs.Factory(dict)
     drawn: Mapping[str, tuple[str, ...]] = attrs.Factory(dict)
+    rolled: Mapping[str, tuple[str, str, str]] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tablelog.commands.fate.abilities import UseAbility
 from tablelog.commands.fate.casting import Cast, Chant
 from tablelog.commands.fate.release import Release
 from tablelog.commands.fate.setup import AddMaster, AddServant
@@ -25,7 +26,7 @@ SYSTEM = System(
     status=lazy("tablelog.cli.fate.status", "STATUS"),
     records=(Master, Servant),
     code=("tablelog.events.fate", "tablelog.projections.fate", "tablelog.rules.fate"),
-    acts_for={Cast: "caster", Chant: "name", Release: "owner"},
+    acts_for={Cast: "caster", Chant: "name", Release: "owner", UseAbility: "owner"},
     texts="tablelog.texts.fate",
     sheet=lazy("tablelog.texts.fate", "SHEET"),
     adds={AddMaster: "name", AddServant: "name"},

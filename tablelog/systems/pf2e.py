@@ -30,6 +30,7 @@ SYSTEM = System(
         commands.TransferRune: "by",
         commands.InvestItem: "by",
         commands.LearnFormula: "character",
+        commands.ActivateRune: "by",
     },
     headlines=(
         Headline(msg("pf2e.headline.runes_etched", "runes etched"), "events", ("pf2e.RuneEtched",)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.commands.saga.cast import CastTech
+from tablelog.commands.saga.status import ApplyBuff, ReleaseUnit
 from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
@@ -29,7 +30,7 @@ SYSTEM = System(
     status=lazy("tablelog.cli.saga.status", "STATUS"),
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
-    acts_for={CastTech: "actor"},
+    acts_for={CastTech: "actor", ApplyBuff: "by", ReleaseUnit: "name"},
     headlines=(
         Headline(
             msg("saga.headline.techs_used", "techs used"),
@@ -46,6 +47,10 @@ SYSTEM = System(
             "saga.HPHealed": ("unit", ("amount", "healed")),  # a full heal's amount: max HP
             "saga.BloodPaid": ("unit", ("lp_lost",)),
             "saga.UnitIncapacitated": ("unit", ("lp_lost",)),
+        },
+        rolled={  # a players' report: the damage each ally rolled against a hidden enemy
+            "saga.AttackDamageDealt": ("target", "actor", "damage"),
+            "saga.PoisonDamageTaken": ("unit", "", "damage"),
         },
     ),
     records=(Unit,),

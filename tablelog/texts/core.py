@@ -33,7 +33,9 @@ from tablelog.text import Listed, Msg, Shown, Term, msg
 __all__ = [
     "describes",
     "explains",
+    "describes_redacted",
     "description",
+    "redacted_description",
     "explanation",
     "audit",
     "shows",
@@ -46,6 +48,7 @@ E = TypeVar("E", bound=Event)
 _DESCRIBERS: dict[type, Callable[[Any], Msg]] = {}
 _FORMATTERS: dict[str, Callable[[tuple[Any, ...], str, Callable[[Any], str]], str | None]] = {}
 _EXPLAINERS: dict[type, Callable[[Any], list[Msg]]] = {}
+_REDACTED: dict[str, Callable[[dict[str, Any]], Msg]] = {}
 
 
 def describes(cls: type[E]) -> Callable[[Callable[[E], Msg]], Callable[[E], Msg]]:
@@ -67,6 +70,27 @@ def explains(cls: type[E]) -> Callable[[Callable[[E], list[Msg]]], Callable[[E],
         return fn
 
     return register
+
+
+def describes_redacted(
+    cls: type[E],
+) -> Callable[[Callable[[dict[str, Any]], Msg]], Callable[[dict[str, Any]], Msg]]:
+    """Register the description of a ``cls`` record redacted for a seat that may not see all
+    of it (a saga enemy's HP nulled: the record then makes no event): ``fn(data) -> Msg``
+    saying what the seat may know, from the redacted record's data (SERVER.md §3)."""
+
+    def register(fn: Callable[[dict[str, Any]], Msg]) -> Callable[[dict[str, Any]], Msg]:
+        _REDACTED[cls.TYPE] = fn
+        return fn
+
+    return register
+
+
+def redacted_description(kind: str, data: dict[str, Any]) -> Msg | None:
+    """Return the description of a redacted record of type ``kind`` (its ``data`` as the seat
+    sees it), or None when its system registered none for the type."""
+    fn = _REDACTED.get(kind)
+    return None if fn is None else fn(data)
 
 
 def shows(

@@ -30,7 +30,13 @@ from tablelog.events.saga import (
 )
 from tablelog.rules.saga.text import processes, slashed, tech, term
 from tablelog.text import Msg, msg
-from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.texts.core import (
+    breakdown_lines,
+    describes,
+    describes_redacted,
+    explains,
+    rules_line,
+)
 from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
@@ -54,6 +60,23 @@ def _unit_added(e: UnitAdded) -> Msg:
         hp_max=s.hp_max,
         lp=lp,
         rank=rank,
+    )
+
+
+@describes_redacted(UnitAdded)
+def _enemy_appears(data: dict[str, Any]) -> Msg:
+    """An enemy's arrival as players read it: its HP and LP are the GM's (SERVER.md §3)."""
+    found = data.get("sheet")
+    sheet: dict[str, Any] = found if isinstance(found, dict) else {}
+    rank = sheet.get("battle_rank")
+    return msg(
+        "saga.unit.appears",
+        "{name} appears ({side}{rank})",
+        name=data.get("name"),
+        side=term("side", str(sheet.get("side"))),
+        rank=msg("saga.unit.battle_rank", ", battle rank {rank}", rank=rank)
+        if isinstance(rank, int)
+        else "",
     )
 
 
@@ -198,6 +221,12 @@ def _unit_incapacitated(e: UnitIncapacitated) -> Msg:
     return msg("saga.fall.incapacitated", "{unit} is incapacitated{lost}", unit=e.unit, lost=lost)
 
 
+@describes_redacted(UnitIncapacitated)
+def _enemy_falls(data: dict[str, Any]) -> Msg:
+    """An enemy's fall as players read it (what it lost is the GM's)."""
+    return msg("saga.fall.falls", "{unit} falls", unit=data.get("unit"))
+
+
 @explains(UnitIncapacitated)
 def _unit_incapacitated_rules(e: UnitIncapacitated) -> list[Msg]:
     """SAGA-LP-1 when an ally loses LP; an enemy (or untracked LP) names no rule."""
@@ -270,6 +299,14 @@ def _hp_healed(e: HPHealed) -> Msg:
         amount=e.amount,
         how=how,
     )
+
+
+@describes_redacted(HPHealed)
+def _enemy_heals(data: dict[str, Any]) -> Msg:
+    """An enemy's heal as players read it: how much it was worth is the GM's."""
+    kind = data.get("kind")
+    how = _FULL_HEAL if kind == "full" else term("heal", str(kind))
+    return msg("saga.heal.hidden", "{unit} heals ({how})", unit=data.get("unit"), how=how)
 
 
 def _palette(name: str, record: dict[str, Any], lang: str) -> list[str]:

@@ -286,3 +286,39 @@ def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names()
         refusal.value.rule_id,
         refusal.value.message,
     )
+
+
+@pytest.mark.parametrize(("name", "frozen"), FROZEN_LOGS)
+def test_a_record_with_hidden_enemy_fields_reads_as_a_sentence_to_players(
+    name: str, frozen: Path
+) -> None:
+    """Every record of a type with hidden enemy fields (``Hidden.enemy_sheets``,
+    ``enemy_events``), its unit made an enemy and the record redacted for a player, still reads
+    as a sentence of what the player may know: either the redacted record makes an event, or
+    the system describes the redacted form (``describes_redacted``); never a blank line or
+    "(details hidden)" (issue 30: a hidden enemy's arrival and fall are public lines)."""
+    from tablelog.server.redact import Viewer
+    from tablelog.server.views import described
+
+    hidden = systems.get(name).hidden
+    for rec in LogFile(str(frozen)).scan():
+        data = json.loads(json.dumps(rec.data))
+        if rec.type in hidden.enemy_sheets:
+            data["sheet"]["side"], unit = "enemy", data["name"]
+        elif rec.type in hidden.enemy_events:
+            unit = data[hidden.enemy_events[rec.type][0]]
+        else:
+            continue
+        viewer = Viewer("player", frozenset(), name, enemies=frozenset({unit}))
+        line = viewer.record({"seq": rec.seq, "type": rec.type, "v": rec.v, "data": data})
+        assert line is not None
+        text = described(line)[0]
+        assert text and "details hidden" not in text and unit in text, (rec.type, text)
+
+
+@pytest.mark.parametrize("name", EVERY)
+def test_the_damage_a_system_rolls_on_hidden_targets_names_fields_that_exist(name: str) -> None:
+    """``Hidden.rolled`` names the target, dealer and damage fields of its own event types."""
+    own = {e.TYPE: e for e in systems.get(name).handlers.events}
+    for kind, (target, dealer, damage) in systems.get(name).hidden.rolled.items():
+        assert {target, damage, *([dealer] if dealer else [])} <= set(attrs.fields_dict(own[kind]))

@@ -174,7 +174,7 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
         e["type"]: e["event"] for e in api(server, token).get(f"/tables/{tid}/history/Rat").json()
     }
     assert "148" not in words(rat)  # its max HP; the hits of 74 stay public
-    assert "Rat (details hidden)" == rat["saga.UnitAdded"]
+    assert "Rat appears (enemy)" == rat["saga.UnitAdded"]
     assert "Rat (enemy, HP 148/148)" == next(
         e["event"]
         for e in gm.get(f"/tables/{tid}/history/Rat").json()

@@ -82,11 +82,12 @@ def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
     assert "1234" in gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
 
 
-def test_an_enemys_hp_lost_is_in_no_total_or_damage_row_for_players(server: str) -> None:
+def test_players_count_the_damage_each_ally_rolled_not_an_enemys_hp_lost(server: str) -> None:
     """saga: Gustave cuts the Wolf and poison bites it. The GM's report has the Wolf's HP lost
     (1200 minus its HP now, from the GM's state) as its damage taken, as Gustave's dealt plus
-    the poison's, and in "HP spent or lost"; an observer's has no damage row and an HP total of
-    0 (Amy and Gustave lost none): the Wolf's HP lost told its hidden HP."""
+    the poison's, and in "HP spent or lost"; an observer's has no HP-lost row and an HP total
+    of 0 (Amy and Gustave lost none: the Wolf's HP lost told its hidden HP), but the damage
+    Gustave and the poison rolled against the hidden Wolf, which the game shows (issue 30)."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "title": "Road", "seed": 42}).json()[
         "table_id"
@@ -112,9 +113,20 @@ def test_an_enemys_hp_lost_is_in_no_total_or_damage_row_for_players(server: str)
     token = gm.post(
         f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
     ).json()["token"]
+    rolled = {
+        e["data"]["actor"]: e["data"]["damage"]
+        for e in gm.get(f"/tables/{tid}/log").json()["events"]
+        if e["type"] == "saga.AttackDamageDealt"
+    }
+    assert {"Gustave": dealt} == rolled  # no overkill here: the whole hit was HP lost
     seen = api(server, token).get(f"/tables/{tid}/report", params={"format": "md"}).text
     assert "Damage (HP lost)" not in seen and "| Wolf |" not in seen
-    assert "| HP spent or lost | 0 |" in seen
+    assert "| HP spent or lost | 0 |" in seen and str(lost) not in seen
+    assert "Damage rolled against hidden enemies" in seen
+    assert f"| Gustave | {dealt} |" in seen
+    assert f"| (no character named as the source) | {poison} |" in seen
+    assert "Damage rolled against hidden enemies" not in full
     page = api(server, token).get(f"/tables/{tid}/report", params={"format": "html"}).text
     assert "Damage (HP lost)" not in page and "<td>Wolf</td>" not in page
     assert '<td>HP spent or lost</td><td class="n">0</td>' in page
+    assert f'<td>Gustave</td><td class="n">{dealt}</td>' in page
