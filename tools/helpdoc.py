@@ -65,7 +65,7 @@ def help_text(path: list[str]) -> str:
     env: dict[str, str | None] = dict.fromkeys(UNSET)
     before = reader()
     try:
-        _speak_as(Words("en"))  # click's own words too: a process may have spoken another one
+        _speak_as(Words("en"), path)  # click's words too: a process may have spoken another one
         result = CliRunner().invoke(
             cli,
             ["--lang", "en", *path, "--help"],
@@ -74,16 +74,25 @@ def help_text(path: list[str]) -> str:
             terminal_width=WIDTH,
         )
     finally:
-        _speak_as(before)
+        _speak_as(before, path)
     if result.exit_code != 0:
         raise RuntimeError(f"tablelog {' '.join(path)} --help: exit {result.exit_code}")
     return result.output.rstrip() + "\n"
 
 
-def _speak_as(words: Words) -> None:
+def _speak_as(words: Words, path: list[str]) -> None:
+    """Make ``words`` the process's reader, click's own messages and the help of the commands
+    on ``path`` included (a system's group, loaded lazily, is no child of the root's)."""
     set_reader(words)
     speak(words)
     translate(cli, words)
+    command: click.Command | None = cli
+    for name in path:
+        if not isinstance(command, click.Group):
+            break
+        command = command.get_command(click.Context(command), name)
+        if command is not None:
+            translate(command, words)
 
 
 def block(group: str) -> str:

@@ -232,7 +232,12 @@ def _table(server: str, system: str, more: tuple[str, ...]) -> tuple[str, str]:
         assert 201 == answer.status_code, (line, answer.text)
     seat = gm.post(
         f"/tables/{tid}/seats",
-        json={"name": "pat", "role": "player", "characters": [MINE["who"], MINE["s"]]},
+        json={
+            "name": "pat",
+            "role": "player",
+            "characters": [MINE["who"], MINE["s"]],
+            "confirm": True,
+        },
     )
     return tid, seat.json()["token"]
 
