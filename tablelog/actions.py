@@ -86,12 +86,14 @@ class Markers:
         markers: ``(seq, kind, target)`` in log order (a checkpoint's, or none).
     """
 
-    __slots__ = ("_latest",)
+    __slots__ = ("_latest", "last")
 
     def __init__(self, markers: Iterable[Marker] = ()) -> None:
         self._latest: dict[int, int] = {}  # target -> its latest marker's seq, negated: a redo
+        self.last = 0  # the seq of the latest marker met (0: none): CORE-RANDOM's key
         if type(markers) is Markers:  # a copy: one dict copy, not a loop
             self._latest = markers._latest.copy()
+            self.last = markers.last
             return
         for seq, kind, target in markers:
             self.add(seq, kind, target)
@@ -114,6 +116,7 @@ class Markers:
         """Meet marker ``seq`` (of type tag ``kind``), which targets ``target``."""
         self._latest.pop(target, None)
         self._latest[target] = -seq if kind == Redone.TYPE else seq
+        self.last = max(self.last, seq)
 
     def __iter__(self) -> Iterator[Marker]:
         for target, seq in self._latest.items():

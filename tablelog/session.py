@@ -185,6 +185,14 @@ class Session:
         self.replayer().remember(folded.taken, folded.undone)
         return self._keep(folded)
 
+    def deciding_state(self, until: int) -> State:
+        """Return the state a command right after event ``until`` was decided on: folded there,
+        keyed by the latest undo/redo marker up to it (CORE-RANDOM: see
+        :func:`tablelog.projections.core.random_seed`)."""
+        state = self.state(until) if until > 0 else self.blank_state()
+        last = max((seq for seq, _, _ in self.markers(until)), default=0)
+        return attrs.evolve(state, marked=last)
+
     def catch_up(self) -> State:
         """Return the current state, folding only the records others appended since this
         session last read or wrote the log (as after a lost race: a fold from a checkpoint
@@ -284,8 +292,9 @@ class Session:
         buffered = self.writer.pending is not None
         if not dry_run:
             self._refuse_a_key_not_held(state)
+        state = attrs.evolve(state, marked=self._markers.last)  # CORE-RANDOM; decide copies
         if dry_run and self.preview_seed is not None:
-            state = attrs.evolve(state, seed=self.preview_seed)  # decide works on a copy
+            state = attrs.evolve(state, seed=self.preview_seed)
         applied, new_state = decision.decide(state, command, self.actor, self._past(), buffered)
         if dry_run or not applied:
             return Outcome(applied, False)

@@ -316,7 +316,7 @@ class Table:
                 command.target is None or command.target in targets
             )
         else:
-            before = self.session.state(first - 1) if first > 1 else self.session.blank_state()
+            before = self.session.deciding_state(first - 1)
             try:
                 same = systems.decide(before, command) == recorded
             except RuleViolation:
