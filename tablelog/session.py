@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 
 from tablelog import actions, decision, past, retry, systems
+from tablelog.commands.core import Redo, Undo
 from tablelog.decision import Applied, Outcome
 from tablelog.events.core import MARKERS, Event
 from tablelog.headers import check_header, initial_state, new_header
@@ -321,6 +322,16 @@ class Session:
         """Return the ``(first, last)`` seqs of the command that carried ``request_id``."""
         assert self.writer.end is not None
         return self._requests.find(self.log, self.writer.end, request_id, self.chain)
+
+    def marked_action(self, command: object) -> actions.Action | None:
+        """Return the action the undo or redo ``command`` would take back or restore now, or
+        None (not an undo or redo, or one its decider refuses)."""
+        if not isinstance(command, Undo | Redo):
+            return None
+        try:
+            return actions.marked_action(self.state(), command, self._past())[0]
+        except RuleViolation:
+            return None
 
     def _past(self) -> actions.Past:
         """Return what the undo decider reads of this log (:class:`tablelog.actions.Past`)."""

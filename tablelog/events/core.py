@@ -29,6 +29,8 @@ __all__ = [
     "SEAT_TYPES",
     "SEAT_SECRETS",
     "KeyAdded",
+    "TableOptionSet",
+    "GIVEN_OPTIONS",
     "ROLES",
 ]
 
@@ -223,6 +225,21 @@ class KeyAdded(Event):
 
     actor: str
     public_key: str
+
+
+GIVEN_OPTIONS = ("given-cards", "given-dice", "given-factors")
+"""The table options that let a player seat give what tablelog would draw or roll: physical
+cards, dice, random factors (CORE-GIVEN; each system has the ones its commands report)."""
+
+
+@event("core.TableOptionSet", rules=("CORE-GIVEN",))
+@attrs.frozen
+class TableOptionSet(Event):
+    """The GM allowed (``allowed``) or forbade a table option: ``option`` is one of
+    :data:`GIVEN_OPTIONS` (``table allow given-cards``). Every option is off until allowed."""
+
+    option: str
+    allowed: bool
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

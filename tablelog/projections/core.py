@@ -28,6 +28,7 @@ from tablelog.events.core import (
     SeatRevoked,
     SeatRotated,
     SeatSessionOpened,
+    TableOptionSet,
 )
 from tablelog.rules.core import RuleViolation, rekeyed_seed, require
 from tablelog.text import Msg, Term, msg
@@ -53,6 +54,7 @@ __all__ = [
     "roster",
     "MAX_SESSIONS",
     "random_seed",
+    "table_allows",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -179,6 +181,17 @@ def _noted(state: State, e: Noted) -> None:
 @evolver(NotedAbout)
 def _noted_about(state: State, e: NotedAbout) -> None:
     """A note about a character changes nothing either; its history shows it."""
+
+
+@evolver(TableOptionSet)
+def _table_option_set(state: State, e: TableOptionSet) -> None:
+    """Table options are private to the table (``extra``), read by the server (CORE-GIVEN)."""
+    state.extra.setdefault("table_options", {})[e.option] = e.allowed
+
+
+def table_allows(state: State, option: str) -> bool:
+    """Return whether the GM allowed the table option ``option`` (off until allowed)."""
+    return bool(state.extra.get("table_options", {}).get(option, False))
 
 
 @precondition(SeatAdded)

@@ -22,7 +22,7 @@ from tablelog.text import Listed, msg
 
 __all__ = ["CORE_WORDS", "ApiGrammar", "Usage", "parse_line"]
 
-CORE_WORDS = ("note", "retire", "undo", "redo")
+CORE_WORDS = ("note", "retire", "undo", "redo", "table")
 """The core command words the API takes (each system's group is taken too, by its name)."""
 
 

@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -255,6 +255,7 @@ class Table:
         seat: Seat,
         request_id: str | None = None,
         dry_run: bool = False,
+        vet: Callable[[], None] | None = None,
     ) -> tuple[Outcome, bool]:
         """Decide and append one command record as ``seat``: the session loop, as the CLI's.
 
@@ -264,6 +265,10 @@ class Table:
         decide different events, its dice and random factors are stand-ins; when all agree,
         nothing in it depends on the seed (a roll whose stand-ins all agree by chance reads
         as seed-free: a 1D6 one time in 36).
+
+        ``vet``, when given, runs once the table has caught up, under its lock, before the
+        command is decided: the seat's checks that read the log as the decider will (a
+        player's undo of a roll, CORE-REROLL); it raises :class:`Refusal`.
 
         Returns:
             The outcome, and whether its rolls are stand-ins (True only for such a dry run
@@ -277,6 +282,8 @@ class Table:
             marker = isinstance(command, Undo | Redo)
             self.state(0.0 if dry_run or marker else self.look_s)
             self.session.actor = seat.name
+            if vet is not None:
+                vet()
             if not dry_run or seat.role == "gm":
                 outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
                 if outcome.repeated:

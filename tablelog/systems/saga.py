@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.commands.saga.cast import CastTech
+from tablelog.commands.saga.status import PoisonUnit
 from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
@@ -30,6 +31,13 @@ SYSTEM = System(
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor"},
+    given={CastTech: (("roll", "given-factors"),), PoisonUnit: (("roll", "given-factors"),)},
+    rolled={  # a factor tablelog drew (a reported one says so in the breakdown); poison is
+        # the GM's, whose undo is never refused
+        "saga.AttackDamageDealt": lambda data: (
+            (data.get("breakdown") or {}).get("random_source") != "reported roll"
+        ),
+    },
     headlines=(
         Headline(
             msg("saga.headline.techs_used", "techs used"),
