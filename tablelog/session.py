@@ -13,7 +13,7 @@ envelope's ``at`` (:mod:`tablelog.store.stamp`) and the seed drawn at ``init``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -69,6 +69,9 @@ class Session:
         # a dry run decides on the state with this seed instead of the log's, when set (the
         # server's previews for seats but the GM's: stand-in dice, SERVER.md §3)
         self.preview_seed: int | None = None
+        # and, when set, on the state this returns (a copy): stand-ins for what the seat may
+        # not see (an enemy's HP, CORE-UNSEEN)
+        self.preview_state: Callable[[State], State] | None = None
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -296,6 +299,8 @@ class Session:
         state = attrs.evolve(state, marked=self._markers.last)  # CORE-RANDOM; decide copies
         if dry_run and self.preview_seed is not None:
             state = attrs.evolve(state, seed=self.preview_seed)
+        if dry_run and self.preview_state is not None:
+            state = self.preview_state(state)
         applied, new_state = decision.decide(state, command, self.actor, self._past(), buffered)
         if dry_run or not applied:
             return Outcome(applied, False)

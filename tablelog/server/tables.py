@@ -345,12 +345,26 @@ class Table:
             )
 
     def _preview(self, command: object) -> Outcome:
-        """A dry run of ``command`` decided with a fresh seed (hold the lock)."""
+        """A dry run of ``command`` decided with a fresh seed, and stand-ins for the hidden
+        figures of the table's enemies (hold the lock; CORE-UNSEEN)."""
+        from tablelog import systems
+
         self.session.preview_seed = secrets.randbits(63)
+        stand_ins = systems.get(self.session.header.system).stand_ins
+        if stand_ins is not None:
+            hidden = self.enemies()
+
+            def blind(state: State) -> State:
+                copied = state.copy()
+                stand_ins(copied, hidden)
+                return copied
+
+            self.session.preview_state = blind
         try:
             return self.session.execute(command, dry_run=True)
         finally:
             self.session.preview_seed = None
+            self.session.preview_state = None
 
     def _keep_written(self) -> None:
         """Keep the records the command just appended in the tail (no read back)."""

@@ -165,6 +165,9 @@ class System:
         blind: Command class -> ``fn(command) -> command``: what a player's dry run of it is
             decided as, so that its answer never depends on what the seat may not see
             (CORE-UNSEEN; magicpunk: a draw of given cards as a draw of as many unseen ones).
+        stand_ins: ``fn(state, hidden)``: replace in place (on a copy) what seats but the GM's
+            may not see of the units named ``hidden`` (the enemies) by stand-ins, for a
+            player's dry run (CORE-UNSEEN; saga: stand-in HP and LP); None: nothing to replace.
     """
 
     name: str
@@ -193,6 +196,7 @@ class System:
     given: Mapping[type, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
     rolled: Mapping[str, Callable[[Mapping[str, Any]], bool]] = attrs.Factory(dict)
     blind: Mapping[type, Callable[[Any], Any]] = attrs.Factory(dict)
+    stand_ins: Callable[[State, frozenset[str]], None] | None = None
 
     @property
     def table_options(self) -> tuple[str, ...]:

@@ -18,6 +18,27 @@ from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
 
+STAND_IN_HP = 10**9
+"""The HP and LP (and their maxima) an enemy has in a player's dry run: more than any hit takes,
+so a preview never says whether a hit would fell it (CORE-UNSEEN)."""
+
+
+def _stand_ins(state: Any, hidden: frozenset[str]) -> None:
+    """Give each hidden enemy of ``state`` stand-in HP and LP and no HP floor (an incapacitated
+    one, which every seat sees fall, keeps 0 HP): a player's preview of a hit on it is the same
+    whatever its hidden HP and LP (CORE-UNSEEN)."""
+    for name in hidden:
+        unit = state.characters.get(name)
+        if unit is None:
+            continue
+        unit["hp_max"] = STAND_IN_HP
+        unit["hp"] = 0 if unit.get("incapacitated") else STAND_IN_HP
+        unit["hp_floor"] = 0
+        for field in ("lp", "lp_max"):
+            if unit.get(field) is not None:
+                unit[field] = STAND_IN_HP
+
+
 SYSTEM = System(
     name="saga",
     title="SaGa Emerald Beyond",
@@ -56,6 +77,7 @@ SYSTEM = System(
             "saga.UnitIncapacitated": ("unit", ("lp_lost",)),
         },
     ),
+    stand_ins=_stand_ins,
     records=(Unit,),
     texts="tablelog.texts.saga",
     sheet=lazy("tablelog.texts.saga", "SHEET"),

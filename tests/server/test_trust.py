@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -239,3 +240,32 @@ def test_a_player_rolls_her_own_check_only(server: str, table: dict[str, str]) -
     nobody = post(server, ann, tid, "magicpunk roll 3MP10")
     assert 403 == nobody.status_code
     assert "names none of ann's characters" in nobody.json()["error"]["message"]
+
+
+@pytest.mark.rule("CORE-UNSEEN")
+def test_a_players_preview_of_a_hit_does_not_tell_an_enemys_hp(
+    server: str, saga: dict[str, str]
+) -> None:
+    """p previews a hit on Rat (5000 HP, hidden) and on Ox (60 HP, hidden: the hit would fell
+    it): the two answers are the same but for the name and the dice (no fall in either, HP
+    null); the GM's preview on Ox, for contrast, shows the fall."""
+    tid, p = saga["id"], saga["p"]
+    commands(api(server), tid, "saga unit add Ox --enemy --max-hp 60 --stat vit=10 --resist 0")
+
+    def preview(token: str | None, target: str) -> Any:
+        line = f"saga cast Gustave kiri-harai --target {target}"
+        answer = post(server, token, tid, line, dry=True)
+        assert 200 == answer.status_code, answer.text
+        return answer.json()
+
+    def shape(body: Any, name: str) -> str:
+        rolled = ("damage", "shown", "random_factor", "breakdown")
+        events = [
+            [e["type"], {k: v for k, v in e["data"].items() if k not in rolled}]
+            for e in body["events"]
+        ]
+        return json.dumps([events, body["changes"]], sort_keys=True).replace(name, "ENEMY")
+
+    assert shape(preview(p, "Rat"), "Rat") == shape(preview(p, "Ox"), "Ox")
+    told = [e["type"] for e in preview(None, "Ox")["events"]]
+    assert "saga.UnitIncapacitated" in told, told
