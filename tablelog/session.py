@@ -346,6 +346,7 @@ class Session:
     def _evolved(self, applied: list[Applied], state: State) -> None:
         """Keep ``state``, the state after the command's events ``applied`` were appended."""
         state.seq = applied[-1].seq
+        state.marked = 0  # set again before the next decision (CORE-RANDOM)
         self._state = state
         for a in applied:
             if a.event.TYPE in MARKERS:

@@ -80,7 +80,7 @@ class State:
     session_id: str = ""
     seed: int = 0
     seq: int = 0
-    marked: int = 0
+    marked: int = attrs.field(default=0, eq=False)  # a decision's input, not the state's value
     clock: dict[str, Any] = attrs.Factory(dict)
     characters: dict[str, dict[str, Any]] = attrs.Factory(dict)
     items: dict[str, dict[str, Any]] = attrs.Factory(dict)
