@@ -9,7 +9,8 @@ undos and redos (allowed or refused: CORE-REROLL), the table option for given ca
 previews (dry runs of draws, plays and charges naming any card): no answer at any step holds a
 hidden card but the one ann typed, and a preview naming a card answers alike wherever the card is
 hidden (draw pile, Kai's hand, Kai's battery: CORE-UNSEEN). 60 histories, every one of the 12
-routes of :data:`ROUTES`."""
+routes of :data:`ROUTES`. The third: a saga player's preview of a hit answers alike whatever the
+enemy's hidden HP and LP (20 pairs of tables)."""
 
 from __future__ import annotations
 
@@ -293,3 +294,50 @@ def test_the_second_property_tried_every_route() -> None:
     if not TRIED:
         test_no_draw_undo_redo_or_preview_tells_a_player_a_hidden_card()
     assert set(ROUTES) == TRIED, set(ROUTES) - TRIED
+
+
+SAGA_SETUP = (
+    "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 --slv 1h-sword=10 "
+    "--weapon 1h-sword=30 --resist 20",
+    "table allow given-factors",
+)
+P = Seat("p", "player", ("Gustave",))
+
+
+def saga_preview(hp: int, lp: int | None, line: str) -> str:
+    """p's dry run of ``line`` at a table whose enemy Rat has ``hp`` (and ``lp``) hidden, as
+    JSON without what the stand-in dice decide (the damage and its breakdown)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Tables(f"file:{Path(tmp) / 'tables'}").create("saga", "t", SEED, {})
+        lives = f" --lp {lp}" if lp is not None else ""
+        for setup in (
+            *SAGA_SETUP,
+            f"saga unit add Rat --enemy --max-hp {hp}{lives} --stat vit=10 --resist 0",
+        ):
+            views.command(table, GM, setup, None, False)
+        said: Any = views.command(table, P, line, None, True)[0]  # a hit: no refusal
+    rolled = ("damage", "shown", "random_factor", "breakdown")
+    events = [
+        [e["type"], {k: v for k, v in e["data"].items() if k not in rolled}] for e in said["events"]
+    ]
+    return json.dumps([events, said["changes"]], sort_keys=True)
+
+
+@settings(max_examples=20)
+@given(
+    st.tuples(st.integers(1, 400), st.one_of(st.none(), st.integers(1, 12))),
+    st.tuples(st.integers(1, 400), st.one_of(st.none(), st.integers(1, 12))),
+    st.sampled_from(
+        [
+            "saga cast Gustave kiri-harai --target Rat",
+            "saga cast Gustave kiri-harai --target Rat --roll 1.05",
+            "saga cast Gustave kiri-harai --target Rat --roll 0.95",
+        ]
+    ),
+)
+def test_a_players_saga_preview_answers_alike_whatever_an_enemys_hidden_hp(
+    one: tuple[int, int | None], other: tuple[int, int | None], line: str
+) -> None:
+    """Two tables whose enemy Rat differs only in its hidden HP and LP (a hit fells it at one,
+    not at the other): p's preview of her hit on it answers the same (CORE-UNSEEN)."""
+    assert saga_preview(*one, line) == saga_preview(*other, line)
