@@ -57,6 +57,7 @@ SYSTEM = System(
         # the GM's, whose undo is never refused
         "saga.AttackDamageDealt": lambda data: (
             (data.get("breakdown") or {}).get("random_source") != "reported roll"
+            or "random_targets" in (data.get("breakdown") or {})
         ),
     },
     headlines=(

@@ -269,3 +269,28 @@ def test_a_players_preview_of_a_hit_does_not_tell_an_enemys_hp(
     assert shape(preview(p, "Rat"), "Rat") == shape(preview(p, "Ox"), "Ox")
     told = [e["type"] for e in preview(None, "Ox")["events"]]
     assert "saga.UnitIncapacitated" in told, told
+
+
+@pytest.mark.rule("CORE-REROLL")
+@pytest.mark.rule("SAGA-ATK-2")
+def test_a_given_factor_does_not_let_a_player_redraw_random_targets(
+    server: str, saga: dict[str, str]
+) -> None:
+    """With given factors allowed, p's cast with --roll at one target is hers to undo; her
+    random-multi cast at two targets, --roll or not, is not (tablelog drew each hit's target)."""
+    tid, p = saga["id"], saga["p"]
+    commands(
+        api(server),
+        tid,
+        "table allow given-factors",
+        "saga unit add Ox --enemy --max-hp 5000 --stat vit=10 --resist 0",
+        "saga tech add flurry --power 30 --attack-count 4 --random-width 5 --weapon-type "
+        "1h-sword --attribute none --target-kind random-multi",
+    )
+    one = post(server, p, tid, "saga cast Gustave kiri-harai --target Rat --roll 1")
+    assert 201 == one.status_code, one.text
+    assert 201 == post(server, p, tid, "undo").status_code
+    many = post(server, p, tid, "saga cast Gustave flurry --target Rat --target Ox --roll 1")
+    assert 201 == many.status_code, many.text
+    assert "drawn" == many.json()["events"][0]["data"]["breakdown"]["random_targets"]
+    assert (403, "CORE-REROLL") == refusal(post(server, p, tid, "undo"))
