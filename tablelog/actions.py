@@ -50,6 +50,7 @@ __all__ = [
     "summary",
     "Past",
     "decide_marker",
+    "marked_action",
     "refuse_seat",
 ]
 
@@ -86,12 +87,14 @@ class Markers:
         markers: ``(seq, kind, target)`` in log order (a checkpoint's, or none).
     """
 
-    __slots__ = ("_latest",)
+    __slots__ = ("_latest", "last")
 
     def __init__(self, markers: Iterable[Marker] = ()) -> None:
         self._latest: dict[int, int] = {}  # target -> its latest marker's seq, negated: a redo
+        self.last = 0  # the seq of the latest marker met (0: none): CORE-RANDOM's key
         if type(markers) is Markers:  # a copy: one dict copy, not a loop
             self._latest = markers._latest.copy()
+            self.last = markers.last
             return
         for seq, kind, target in markers:
             self.add(seq, kind, target)
@@ -114,6 +117,7 @@ class Markers:
         """Meet marker ``seq`` (of type tag ``kind``), which targets ``target``."""
         self._latest.pop(target, None)
         self._latest[target] = -seq if kind == Redone.TYPE else seq
+        self.last = max(self.last, seq)
 
     def __iter__(self) -> Iterator[Marker]:
         for target, seq in self._latest.items():
@@ -418,12 +422,28 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
         raise RuleViolation("CORE-SEQ", no_event(command.target, state.seq))
     if isinstance(command, Undo):
         check_text(command.reason, "the reason")  # CORE-TEXT: shown to every player by `log`
+    action, target = marked_action(state, command, past)
+    if isinstance(command, Undo):
+        return decide_undo(action, past.markers, command.reason, past.refold)
+    return decide_redo(action, past.markers, target, past.refold)
+
+
+def marked_action(state: State, command: Undo | Redo, past: Past) -> tuple[Action, int]:
+    """Return the action an undo or redo takes back or restores, and the seq it names (a bare
+    one's: the action's first undone event for a redo, its first event for an undo).
+
+    Raises:
+        RuleViolation: CORE-SEQ for a seq past the log's end; CORE-UNDO / CORE-REDO when there
+            is no such action (see :func:`latest_active`, :func:`latest_undone`).
+    """
+    if command.target is not None and not 0 < command.target <= state.seq:
+        raise RuleViolation("CORE-SEQ", no_event(command.target, state.seq))
     if isinstance(command, Undo):
         if command.target is None:
             action = _latest_active_near(past, state.seq)
         else:
             action = action_of(past.summaries(command.target), command.target)
-        return decide_undo(action, past.markers, command.reason, past.refold)
+        return action, action.first if command.target is None else command.target
     if command.target is None:
         target = latest_undone(past.summaries(None), past.markers, past.actor)
     else:
@@ -434,7 +454,7 @@ def decide_marker(state: State, command: Undo | Redo, past: Past) -> tuple[list[
         raise RuleViolation(
             "CORE-REDO" if exc.rule_id == "CORE-UNDO" else exc.rule_id, exc.msg
         ) from None
-    return decide_redo(action, past.markers, target, past.refold)
+    return action, target
 
 
 def _latest_active_near(past: Past, last: int) -> Action:

@@ -13,13 +13,14 @@ envelope's ``at`` (:mod:`tablelog.store.stamp`) and the seed drawn at ``init``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import attrs
 
 from tablelog import actions, decision, past, retry, systems
+from tablelog.commands.core import Redo, Undo
 from tablelog.decision import Applied, Outcome
 from tablelog.events.core import MARKERS, Event
 from tablelog.headers import check_header, initial_state, new_header
@@ -68,6 +69,9 @@ class Session:
         # a dry run decides on the state with this seed instead of the log's, when set (the
         # server's previews for seats but the GM's: stand-in dice, SERVER.md §3)
         self.preview_seed: int | None = None
+        # and, when set, on the state this returns (a copy): stand-ins for what the seat may
+        # not see (an enemy's HP, CORE-UNSEEN)
+        self.preview_state: Callable[[State], State] | None = None
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -185,6 +189,14 @@ class Session:
         self.replayer().remember(folded.taken, folded.undone)
         return self._keep(folded)
 
+    def deciding_state(self, until: int) -> State:
+        """Return the state a command right after event ``until`` was decided on: folded there,
+        keyed by the latest undo/redo marker up to it (CORE-RANDOM: see
+        :func:`tablelog.projections.core.random_seed`)."""
+        state = self.state(until) if until > 0 else self.blank_state()
+        last = max((seq for seq, _, _ in self.markers(until)), default=0)
+        return attrs.evolve(state, marked=last)
+
     def catch_up(self) -> State:
         """Return the current state, folding only the records others appended since this
         session last read or wrote the log (as after a lost race: a fold from a checkpoint
@@ -284,8 +296,11 @@ class Session:
         buffered = self.writer.pending is not None
         if not dry_run:
             self._refuse_a_key_not_held(state)
+        state = attrs.evolve(state, marked=self._markers.last)  # CORE-RANDOM; decide copies
         if dry_run and self.preview_seed is not None:
-            state = attrs.evolve(state, seed=self.preview_seed)  # decide works on a copy
+            state = attrs.evolve(state, seed=self.preview_seed)
+        if dry_run and self.preview_state is not None:
+            state = self.preview_state(state)
         applied, new_state = decision.decide(state, command, self.actor, self._past(), buffered)
         if dry_run or not applied:
             return Outcome(applied, False)
@@ -313,6 +328,16 @@ class Session:
         assert self.writer.end is not None
         return self._requests.find(self.log, self.writer.end, request_id, self.chain)
 
+    def marked_action(self, command: object) -> actions.Action | None:
+        """Return the action the undo or redo ``command`` would take back or restore now, or
+        None (not an undo or redo, or one its decider refuses)."""
+        if not isinstance(command, Undo | Redo):
+            return None
+        try:
+            return actions.marked_action(self.state(), command, self._past())[0]
+        except RuleViolation:
+            return None
+
     def _past(self) -> actions.Past:
         """Return what the undo decider reads of this log (:class:`tablelog.actions.Past`)."""
         refold = self.replayer().refold_collecting
@@ -321,6 +346,7 @@ class Session:
     def _evolved(self, applied: list[Applied], state: State) -> None:
         """Keep ``state``, the state after the command's events ``applied`` were appended."""
         state.seq = applied[-1].seq
+        state.marked = 0  # set again before the next decision (CORE-RANDOM)
         self._state = state
         for a in applied:
             if a.event.TYPE in MARKERS:

@@ -462,3 +462,39 @@ def redo(ctx: click.Context, seq: int | None) -> object:
     from tablelog.commands.core import Redo
 
     return Redo(target=seq)
+
+
+@cli.group("table")
+def table() -> None:
+    """Table options the GM sets: whether players give physical cards, dice or random factors
+    (CORE-GIVEN; each is off until allowed). Example: tablelog table allow given-dice"""
+
+
+_TABLE_OPTION = click.Choice(["given-cards", "given-dice", "given-factors"])
+
+
+@table.command("allow")
+@click.argument("option", type=_TABLE_OPTION)
+@appending
+def table_allow(ctx: click.Context, option: str) -> object:
+    """Let players give OPTION: given-cards (magicpunk draw --cards), given-dice (magicpunk roll
+    --dice) or given-factors (saga cast --roll). The GM may always give them.
+
+    Example: tablelog table allow given-cards
+    """
+    from tablelog.commands.core import SetTableOption
+
+    return SetTableOption(option=option, allowed=True)
+
+
+@table.command("forbid")
+@click.argument("option", type=_TABLE_OPTION)
+@appending
+def table_forbid(ctx: click.Context, option: str) -> object:
+    """Take OPTION back from the players (tablelog draws and rolls for them again).
+
+    Example: tablelog table forbid given-cards
+    """
+    from tablelog.commands.core import SetTableOption
+
+    return SetTableOption(option=option, allowed=False)

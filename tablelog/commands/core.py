@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import attrs
 
 from tablelog.events.core import (
+    GIVEN_OPTIONS,
     ROLES,
     DiceRolled,
     Event,
@@ -24,8 +25,16 @@ from tablelog.events.core import (
     SeatRevoked,
     SeatRotated,
     SeatSessionOpened,
+    TableOptionSet,
 )
-from tablelog.projections.core import State, retired_text, roster, seat_names_used, seats
+from tablelog.projections.core import (
+    State,
+    retired_text,
+    roster,
+    seat_names_used,
+    seats,
+    table_allows,
+)
 from tablelog.projections.retirement import retired
 from tablelog.rules import dice
 from tablelog.rules.core import (
@@ -55,6 +64,7 @@ __all__ = [
     "RotateSeat",
     "OpenSession",
     "AddKey",
+    "SetTableOption",
     "RuleViolation",
     "require",
 ]
@@ -557,6 +567,58 @@ def decide_add_key(state: State, command: AddKey) -> list[Event]:
     return [KeyAdded(command.actor, key)]
 
 
+@attrs.frozen
+class SetTableOption:
+    """Allow (``allowed``) or forbid the table option ``option`` (``table allow given-cards``);
+    ``offered``: the options the table's system has (its commands' given cards, dice or
+    factors), filled in by :func:`tablelog.systems.decide`."""
+
+    option: str
+    allowed: bool
+    offered: tuple[str, ...] = GIVEN_OPTIONS
+
+
+@decider(SetTableOption)
+def decide_set_table_option(state: State, command: SetTableOption) -> list[Event]:
+    """Decide allowing or forbidding a table option.
+
+    Raises:
+        RuleViolation: CORE-GIVEN when the option is none the table's system has, or is
+            already as asked.
+
+    Source: SERVER.md §3 ("Who chooses an outcome"); CORE-GIVEN (decision).
+    """
+    require(
+        command.option in command.offered,
+        "CORE-GIVEN",
+        msg(
+            "core.given.unknown",
+            "{system} has no table option {option!r} (it has {options})",
+            system=state.system,
+            option=command.option,
+            options=Listed(command.offered, "comma")
+            if command.offered
+            else msg("core.given.none", "none"),
+        ),
+    )
+    require(
+        table_allows(state, command.option) != command.allowed,
+        "CORE-GIVEN",
+        msg(
+            "core.given.already_allowed",
+            "the table allows {option} already",
+            option=command.option,
+        )
+        if command.allowed
+        else msg(
+            "core.given.already_forbidden",
+            "the table does not allow {option} already",
+            option=command.option,
+        ),
+    )
+    return [TableOptionSet(command.option, command.allowed)]
+
+
 CORE_COMMANDS: tuple[type, ...] = (
     AddNote,
     RollDice,
@@ -567,6 +629,7 @@ CORE_COMMANDS: tuple[type, ...] = (
     RotateSeat,
     OpenSession,
     AddKey,
+    SetTableOption,
 )
 """The commands every system's log takes (undo and redo are decided by the session)."""
 

@@ -32,6 +32,8 @@ __all__ = [
     "DiceRolled",
     "Said",
     "READERS",
+    "TableOptionSet",
+    "GIVEN_OPTIONS",
     "ROLES",
 ]
 
@@ -271,6 +273,19 @@ READERS: dict[str, Callable[[dict[str, Any]], tuple[str, ...] | None]] = {
 record besides its actor and the GM (``()``: those two alone), or None when every seat reads it
 (a public roll, table talk). A seat that does not read a record receives nothing of it in any
 view, stream, export or report (SERVER.md §3)."""
+GIVEN_OPTIONS = ("given-cards", "given-dice", "given-factors")
+"""The table options that let a player seat give what tablelog would draw or roll: physical
+cards, dice, random factors (CORE-GIVEN; each system has the ones its commands report)."""
+
+
+@event("core.TableOptionSet", rules=("CORE-GIVEN",))
+@attrs.frozen
+class TableOptionSet(Event):
+    """The GM allowed (``allowed``) or forbade a table option: ``option`` is one of
+    :data:`GIVEN_OPTIONS` (``table allow given-cards``). Every option is off until allowed."""
+
+    option: str
+    allowed: bool
 
 
 MARKERS = frozenset({Undone.TYPE, Redone.TYPE})  # a set: the fold asks about every record

@@ -30,8 +30,9 @@ from tablelog.events.core import (
     SeatRevoked,
     SeatRotated,
     SeatSessionOpened,
+    TableOptionSet,
 )
-from tablelog.rules.core import RuleViolation, require
+from tablelog.rules.core import RuleViolation, rekeyed_seed, require
 from tablelog.text import Msg, Term, msg
 
 __all__ = [
@@ -54,6 +55,8 @@ __all__ = [
     "seat_names_used",
     "roster",
     "MAX_SESSIONS",
+    "random_seed",
+    "table_allows",
 ]
 
 E = TypeVar("E", bound=Event)
@@ -68,7 +71,10 @@ class State:
     """The state of one session: what ``state --json`` shows, plus private system data.
 
     Entity records (``characters``, ``items``) are plain dicts of JSON-ready values; keys that
-    start with ``_`` are private. ``extra`` is private to the system.
+    start with ``_`` are private. ``extra`` is private to the system. ``marked`` is the seq of
+    the log's latest undo/redo marker (0: none), set by the session before it decides: what keys
+    the randomness besides the seed, so an undo never rewinds the next draw (CORE-RANDOM; see
+    :func:`random_seed`).
     """
 
     system: str
@@ -76,6 +82,7 @@ class State:
     session_id: str = ""
     seed: int = 0
     seq: int = 0
+    marked: int = attrs.field(default=0, eq=False)  # a decision's input, not the state's value
     clock: dict[str, Any] = attrs.Factory(dict)
     characters: dict[str, dict[str, Any]] = attrs.Factory(dict)
     items: dict[str, dict[str, Any]] = attrs.Factory(dict)
@@ -91,6 +98,7 @@ class State:
             session_id=self.session_id,
             seed=self.seed,
             seq=self.seq,
+            marked=self.marked,
             clock=plain_copy(self.clock),
             characters=plain_copy(self.characters),
             items=plain_copy(self.items),
@@ -102,6 +110,18 @@ class State:
         """Return the character or item called ``name``, or None."""
         found = self.characters.get(name)
         return found if found is not None else self.items.get(name)
+
+
+def random_seed(state: State) -> int:
+    """Return the seed a decider draws from: the session seed, keyed also by the latest
+    undo/redo marker (``state.marked``), so the draws after an undo are not the undone ones.
+
+    A log without markers draws from the session seed itself. Decided in the decider and
+    recorded in the event: a replay never draws, so it stays a pure function of the log.
+
+    Source: CORE-RANDOM (issue 32, item 1).
+    """
+    return rekeyed_seed(state.seed, "core.marked", state.marked) if state.marked else state.seed
 
 
 def evolver(event_type: type[E]) -> Callable[[Callable[[Any, E], None]], Callable[[Any, E], None]]:
@@ -173,6 +193,17 @@ def _dice_rolled(state: State, e: DiceRolled) -> None:
 @evolver(Said)
 def _said(state: State, e: Said) -> None:
     """Table talk and whispers change nothing: the log keeps them (CORE-SAY)."""
+
+
+@evolver(TableOptionSet)
+def _table_option_set(state: State, e: TableOptionSet) -> None:
+    """Table options are private to the table (``extra``), read by the server (CORE-GIVEN)."""
+    state.extra.setdefault("table_options", {})[e.option] = e.allowed
+
+
+def table_allows(state: State, option: str) -> bool:
+    """Return whether the GM allowed the table option ``option`` (off until allowed)."""
+    return bool(state.extra.get("table_options", {}).get(option, False))
 
 
 @precondition(SeatAdded)

@@ -21,6 +21,7 @@ __all__ = [
     "escape_text",
     "draw_fraction",
     "draw_index",
+    "rekeyed_seed",
     "gp_text",
     "require",
     "MAX_NAME_CHARS",
@@ -289,6 +290,12 @@ def draw_fraction(seed: int, *key: object) -> Fraction:
     from fractions import Fraction
 
     return Fraction(_digest(seed, key), _SCALE)
+
+
+def rekeyed_seed(seed: int, *key: object) -> int:
+    """Return a new 63-bit seed decided by ``seed`` and ``key`` (CORE-RANDOM: the session seed
+    keyed by the latest undo/redo marker)."""
+    return _digest(seed, key) >> 1
 
 
 def draw_index(seed: int, n: int, *key: object) -> int:

@@ -3,10 +3,10 @@
 A line (``"magicpunk draw Aria 2"``, ``"undo 12"``) is parsed once into a command record
 (:class:`~tablelog.cli.core.Parsed`) by :func:`~tablelog.cli.core.parse`, the one parser of
 every face, over a root group of its own (:class:`ApiGrammar`): the core commands that append
-(``note``, ``roll``, ``say``, ``retire``, ``undo``, ``redo``) and each system's group, with only
-the commands that append. It has no ``--log`` or ``--actor`` (a table and a seat are the
-request's), no ``--help``, and no option that reads a file on the server's machine. Nothing is
-printed: the commands' callbacks return their records.
+(``note``, ``roll``, ``say``, ``retire``, ``undo``, ``redo``, ``table``) and each system's group,
+with only the commands that append. It has no ``--log`` or ``--actor`` (a table and a seat are
+the request's), no ``--help``, and no option that reads a file on the server's machine. Nothing
+is printed: the commands' callbacks return their records.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tablelog.text import Listed, msg
 
 __all__ = ["CORE_WORDS", "ApiGrammar", "Usage", "parse_line"]
 
-CORE_WORDS = ("note", "roll", "say", "retire", "undo", "redo")
+CORE_WORDS = ("note", "roll", "say", "retire", "undo", "redo", "table")
 """The core command words the API takes (each system's group is taken too, by its name)."""
 
 

@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -255,6 +255,7 @@ class Table:
         seat: Seat,
         request_id: str | None = None,
         dry_run: bool = False,
+        vet: Callable[[], None] | None = None,
     ) -> tuple[Outcome, bool]:
         """Decide and append one command record as ``seat``: the session loop, as the CLI's.
 
@@ -264,6 +265,10 @@ class Table:
         decide different events, its dice and random factors are stand-ins; when all agree,
         nothing in it depends on the seed (a roll whose stand-ins all agree by chance reads
         as seed-free: a 1D6 one time in 36).
+
+        ``vet``, when given, runs once the table has caught up, under its lock, before the
+        command is decided: the seat's checks that read the log as the decider will (a
+        player's undo of a roll, CORE-REROLL); it raises :class:`Refusal`.
 
         Returns:
             The outcome, and whether its rolls are stand-ins (True only for such a dry run
@@ -277,6 +282,8 @@ class Table:
             marker = isinstance(command, Undo | Redo)
             self.state(0.0 if dry_run or marker else self.look_s)
             self.session.actor = seat.name
+            if vet is not None:
+                vet()
             if not dry_run or seat.role == "gm":
                 outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
                 if outcome.repeated:
@@ -316,7 +323,7 @@ class Table:
                 command.target is None or command.target in targets
             )
         else:
-            before = self.session.state(first - 1) if first > 1 else self.session.blank_state()
+            before = self.session.deciding_state(first - 1)
             try:
                 same = systems.decide(before, command) == recorded
             except RuleViolation:
@@ -338,12 +345,26 @@ class Table:
             )
 
     def _preview(self, command: object) -> Outcome:
-        """A dry run of ``command`` decided with a fresh seed (hold the lock)."""
+        """A dry run of ``command`` decided with a fresh seed, and stand-ins for the hidden
+        figures of the table's enemies (hold the lock; CORE-UNSEEN)."""
+        from tablelog import systems
+
         self.session.preview_seed = secrets.randbits(63)
+        stand_ins = systems.get(self.session.header.system).stand_ins
+        if stand_ins is not None:
+            hidden = self.enemies()
+
+            def blind(state: State) -> State:
+                copied = state.copy()
+                stand_ins(copied, hidden)
+                return copied
+
+            self.session.preview_state = blind
         try:
             return self.session.execute(command, dry_run=True)
         finally:
             self.session.preview_seed = None
+            self.session.preview_state = None
 
     def _keep_written(self) -> None:
         """Keep the records the command just appended in the tail (no read back)."""

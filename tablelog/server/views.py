@@ -32,6 +32,7 @@ from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
 from tablelog.refusals import Refused
 from tablelog.rules.core import RuleViolation
+from tablelog.server import trust
 from tablelog.server.grammar import Usage, parse_line
 from tablelog.server.redact import Viewer, unseen_draws
 from tablelog.server.tables import Refusal, Seat, Table, token_hash
@@ -308,8 +309,15 @@ def command(
     except Usage as exc:
         raise Refusal(400, "usage", exc.message, params=exc.params) from None
     authorizer(table, seat)(parsed.command, parsed.words)
+    decided = trust.blind_preview(table, seat, parsed.command, dry_run)
     try:
-        outcome, stand_in = table.command(parsed.command, seat, request_id, dry_run)
+        outcome, stand_in = table.command(
+            decided,
+            seat,
+            request_id,
+            dry_run,
+            vet=lambda: trust.refuse_reroll(table, seat, decided),
+        )
     except RuleViolation as exc:  # it may tell where a hidden card is: not to every seat
         raise refused(exc, viewer_of(table, seat, table.current()), table) from None
     viewer = viewer_of(table, seat, table.current())  # caught up by the command
@@ -408,6 +416,24 @@ def authorizer(table: Table, seat: Seat) -> Any:
             )
         acting = getattr(command, field)
         names = [acting] if isinstance(acting, str) else list(acting or ())
+        if not names:
+            raise Refusal(
+                403,
+                "forbidden",
+                say(
+                    msg(
+                        "server.forbidden.for_none",
+                        "{command} names none of {seat}'s characters: a player acts for its own "
+                        "({seat} plays {plays})",
+                        command=words or type(command).__name__,
+                        seat=seat.name,
+                        plays=Listed(seat.characters, "comma")
+                        if seat.characters
+                        else msg("server.plays.none", "none"),
+                    )
+                ),
+                params={"command": words, "seat": seat.name, "plays": list(seat.characters)},
+            )
         for name in names:
             if name not in seat.characters:
                 raise Refusal(
@@ -426,6 +452,7 @@ def authorizer(table: Table, seat: Seat) -> Any:
                     ),
                     params={"character": name, "seat": seat.name, "plays": list(seat.characters)},
                 )
+        trust.refuse_given(table, seat, command, words)
 
     return authorize
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from tablelog.commands.core import CORE_COMMANDS, decide_with, deciders, not_a_command
+import attrs
+
+from tablelog.commands.core import (
+    CORE_COMMANDS,
+    SetTableOption,
+    decide_with,
+    deciders,
+    not_a_command,
+)
 from tablelog.rules.core import RuleViolation
 from tablelog.text import msg
 
@@ -29,6 +37,7 @@ __all__ = [
     "decide",
     "initial_state",
     "acting_field",
+    "given_fields",
 ]
 
 REGISTRY: dict[str, str] = {
@@ -139,6 +148,8 @@ def decide(state: State, command: object) -> list[Event]:
             command; CORE-COMMAND for a command no system decides.
     """
     kind = type(command)
+    if isinstance(command, SetTableOption):  # the options of this table's system
+        command = attrs.evolve(command, offered=get(state.system).table_options)
     fn = get(state.system).handlers.deciders.get(kind)
     if fn is None and kind in CORE_COMMANDS:
         fn = deciders().get(kind)
@@ -174,3 +185,10 @@ def acting_field(command_type: type) -> str | None:
         if field is not None:
             return field
     return None
+
+
+def given_fields(system: str, command: object) -> list[tuple[str, str]]:
+    """Return the ``(field, table option)`` pairs of ``command`` that report a given outcome
+    (physical cards, dice, a random factor) and are filled in (CORE-GIVEN)."""
+    pairs = get(system).given.get(type(command), ())
+    return [(field, option) for field, option in pairs if getattr(command, field) is not None]

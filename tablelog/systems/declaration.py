@@ -161,6 +161,19 @@ class System:
             generated name). JSON shows the value as it is.
         sheet: Returns its :class:`~tablelog.texts.sheet.Sheet` (how its records read: the
             page, the ccfolia and Udonarium exports), or None.
+        given: Command class -> ``(field, table option)`` pairs: the fields that report what
+            was drawn or rolled at the table instead of tablelog (``--cards``, ``--dice``,
+            ``--roll``), each a player seat may fill only when the table allows its option
+            (CORE-GIVEN); the options listed are the ones ``table allow`` takes for it.
+        rolled: Event type tag -> ``fn(record data) -> bool``: whether such a record's outcome
+            was drawn or rolled by tablelog (not given): a player may not undo or redo its
+            own action holding one (CORE-REROLL).
+        blind: Command class -> ``fn(command) -> command``: what a player's dry run of it is
+            decided as, so that its answer never depends on what the seat may not see
+            (CORE-UNSEEN; magicpunk: a draw of given cards as a draw of as many unseen ones).
+        stand_ins: ``fn(state, hidden)``: replace in place (on a copy) what seats but the GM's
+            may not see of the units named ``hidden`` (the enemies) by stand-ins, for a
+            player's dry run (CORE-UNSEEN; saga: stand-in HP and LP); None: nothing to replace.
     """
 
     name: str
@@ -186,6 +199,18 @@ class System:
     adds: Mapping[type, str] = attrs.Factory(dict)
     shown: Mapping[str, Callable[[Any, Mapping[str, Any] | None], Any]] = attrs.Factory(dict)
     sheet: Callable[[], Any] | None = None
+    given: Mapping[type, tuple[tuple[str, str], ...]] = attrs.Factory(dict)
+    rolled: Mapping[str, Callable[[Mapping[str, Any]], bool]] = attrs.Factory(dict)
+    blind: Mapping[type, Callable[[Any], Any]] = attrs.Factory(dict)
+    stand_ins: Callable[[State, frozenset[str]], None] | None = None
+
+    @property
+    def table_options(self) -> tuple[str, ...]:
+        """The table options its commands offer (``given-cards`` …), in the core's order."""
+        from tablelog.events.core import GIVEN_OPTIONS
+
+        named = {option for pairs in self.given.values() for _, option in pairs}
+        return tuple(option for option in GIVEN_OPTIONS if option in named)
 
     @property
     def option_names(self) -> tuple[str, ...]:

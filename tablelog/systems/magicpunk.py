@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import click
 
 from tablelog.commands.magicpunk.cards import Charge, Circulate, Draw, Play
-from tablelog.commands.magicpunk.growth import Procure
+from tablelog.commands.magicpunk.growth import Procure, RollCheck
 from tablelog.commands.magicpunk.table import AddCharacter, AddItem
 from tablelog.projections import magicpunk as projection
 from tablelog.projections.magicpunk.entities import RECORDS
@@ -77,6 +78,15 @@ OPTIONS = (
     ),
 )
 
+
+def _blind_draw(command: Draw) -> Draw:
+    """A player's dry run of a draw of given cards, as tablelog's draw of as many: where the
+    named cards are (the pile, another hand) never shows in the preview (CORE-UNSEEN)."""
+    if command.cards is None or command.count not in (None, len(command.cards)):
+        return command  # a COUNT that is not the cards named is refused as it stands
+    return attrs.evolve(command, count=len(command.cards), cards=None)
+
+
 SYSTEM = System(
     name="magicpunk",
     title="Magic Punk",
@@ -94,7 +104,21 @@ SYSTEM = System(
         "tablelog.projections.magicpunk",
         "tablelog.rules.magicpunk",
     ),
-    acts_for={Draw: "who", Play: "who", Circulate: "holder", Charge: "by", Procure: "who"},
+    acts_for={
+        Draw: "who",
+        Play: "who",
+        Circulate: "holder",
+        Charge: "by",
+        Procure: "who",
+        RollCheck: "by",
+    },
+    given={Draw: (("cards", "given-cards"),), RollCheck: (("dice", "given-dice"),)},
+    blind={Draw: _blind_draw},
+    rolled={
+        "magicpunk.CardsDrawn": lambda data: not data.get("named", False),
+        "magicpunk.CardsCirculated": lambda data: bool(data.get("drawn")),
+        "magicpunk.CheckRolled": lambda data: not data.get("given", False),
+    },
     headlines=(
         Headline(msg("magicpunk.headline.cards_drawn", "cards drawn"), "added", (), "hand"),
         Headline(

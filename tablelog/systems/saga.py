@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.commands.saga.cast import CastTech
-from tablelog.commands.saga.status import ApplyBuff, ReleaseUnit
+from tablelog.commands.saga.status import ApplyBuff, PoisonUnit, ReleaseUnit
 from tablelog.commands.saga.units import AddUnit
 from tablelog.projections import saga as projection
 from tablelog.projections.saga.entities import Unit
@@ -17,6 +17,27 @@ from tablelog.systems.declaration import Headline, Hidden, System, handlers, laz
 from tablelog.text import msg
 
 __all__ = ["SYSTEM"]
+
+STAND_IN_HP = 10**9
+"""The HP and LP (and their maxima) an enemy has in a player's dry run: more than any hit takes,
+so a preview never says whether a hit would fell it (CORE-UNSEEN)."""
+
+
+def _stand_ins(state: Any, hidden: frozenset[str]) -> None:
+    """Give each hidden enemy of ``state`` stand-in HP and LP and no HP floor (an incapacitated
+    one, which every seat sees fall, keeps 0 HP): a player's preview of a hit on it is the same
+    whatever its hidden HP and LP (CORE-UNSEEN)."""
+    for name in hidden:
+        unit = state.characters.get(name)
+        if unit is None:
+            continue
+        unit["hp_max"] = STAND_IN_HP
+        unit["hp"] = 0 if unit.get("incapacitated") else STAND_IN_HP
+        unit["hp_floor"] = 0
+        for field in ("lp", "lp_max"):
+            if unit.get(field) is not None:
+                unit[field] = STAND_IN_HP
+
 
 SYSTEM = System(
     name="saga",
@@ -31,6 +52,14 @@ SYSTEM = System(
     data_files=("saga_battle_ranks.csv", "saga_damage_split.csv", "saga_techs.csv"),
     code=("tablelog.events.saga", "tablelog.projections.saga", "tablelog.rules.saga"),
     acts_for={CastTech: "actor", ApplyBuff: "by", ReleaseUnit: "name"},
+    given={CastTech: (("roll", "given-factors"),), PoisonUnit: (("roll", "given-factors"),)},
+    rolled={  # a factor tablelog drew (a reported one says so in the breakdown); poison is
+        # the GM's, whose undo is never refused
+        "saga.AttackDamageDealt": lambda data: (
+            (data.get("breakdown") or {}).get("random_source") != "reported roll"
+            or "random_targets" in (data.get("breakdown") or {})
+        ),
+    },
     headlines=(
         Headline(
             msg("saga.headline.techs_used", "techs used"),
@@ -53,6 +82,7 @@ SYSTEM = System(
             "saga.PoisonDamageTaken": ("unit", "", "damage"),
         },
     ),
+    stand_ins=_stand_ins,
     records=(Unit,),
     texts="tablelog.texts.saga",
     sheet=lazy("tablelog.texts.saga", "SHEET"),

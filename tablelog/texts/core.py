@@ -25,6 +25,7 @@ from tablelog.events.core import (
     SeatRevoked,
     SeatRotated,
     SeatSessionOpened,
+    TableOptionSet,
     Undone,
 )
 from tablelog.rules.dice import parse, result_line
@@ -244,6 +245,21 @@ def _seat_added(e: SeatAdded) -> Msg:
         name=e.name,
         role=Term("core.role", e.role),
         plays=plays,
+    )
+
+
+@describes(TableOptionSet)
+def _table_option_set(e: TableOptionSet) -> Msg:
+    if e.allowed:
+        return msg(
+            "core.given.allowed",
+            "players may give {option} (table allow {option})",
+            option=e.option,
+        )
+    return msg(
+        "core.given.forbidden",
+        "players no longer give {option}: tablelog draws and rolls for them",
+        option=e.option,
     )
 
 

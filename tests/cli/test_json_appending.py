@@ -79,6 +79,8 @@ SAMPLES: dict[str, tuple[str, list[str], str]] = {
         "retire Kyra --reason 'left for Absalom'",
     ),
     "key add": ("pf2e", [], "key add gm " + "ab" * 32),
+    "table allow": ("magicpunk", [], "table allow given-cards"),
+    "table forbid": ("magicpunk", ["table allow given-dice"], "table forbid given-dice"),
     "fate ability add": (
         "fate",
         ["fate master grade Tokiomi 12"],

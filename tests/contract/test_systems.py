@@ -322,3 +322,34 @@ def test_the_damage_a_system_rolls_on_hidden_targets_names_fields_that_exist(nam
     own = {e.TYPE: e for e in systems.get(name).handlers.events}
     for kind, (target, dealer, damage) in systems.get(name).hidden.rolled.items():
         assert {target, damage, *([dealer] if dealer else [])} <= set(attrs.fields_dict(own[kind]))
+
+
+NAMED_HELD = {("Play", "cards"), ("Charge", "cards"), ("Circulate", "cards")}
+"""Command fields named like a given outcome that name cards the actor holds, not cards drawn
+(``circulate --cards`` chooses which held cards leave; tablelog draws the replacements)."""
+NEVER_ROLLED = {("TakeLeisureEvent", "roll")}
+"""Rolls tablelog never makes, always reported at the table, by a command that is the GM's
+(``magicpunk leisure … --roll``): no table option can hand them to a player."""
+
+
+@pytest.mark.rule("CORE-GIVEN")
+@pytest.mark.parametrize("name", EVERY)
+def test_every_option_that_reports_a_drawn_or_rolled_outcome_is_given(name: str) -> None:
+    """Every command field that reports cards drawn, dice or a random factor (``cards``, ``dice``,
+    ``roll``) is in the system's ``given`` with a core table option, unless it names held cards;
+    ``given`` names only fields its commands have; the rolled predicates name its events."""
+    from tablelog.events.core import GIVEN_OPTIONS
+
+    declared = systems.get(name)
+    for command in declared.handlers.deciders:
+        fields = {f.name for f in attrs.fields(command)}
+        given = dict(declared.given.get(command, ()))
+        for field in fields & {"cards", "dice", "roll"}:
+            if (command.__name__, field) in NEVER_ROLLED:
+                assert command not in declared.acts_for, command.__name__
+            elif (command.__name__, field) not in NAMED_HELD:
+                assert field in given, (command.__name__, field)
+        assert set(given) <= fields, (command.__name__, given)
+        assert set(given.values()) <= set(GIVEN_OPTIONS), (command.__name__, given)
+    types = {cls.TYPE for cls in declared.handlers.evolvers}
+    assert set(declared.rolled) <= types, set(declared.rolled) - types

@@ -138,9 +138,10 @@ def test_an_observer_appends_nothing(server: str, table: dict[str, str]) -> None
 
 
 def test_a_player_undoes_only_her_own_actions(server: str, table: dict[str, str]) -> None:
-    """bo cannot undo ann's draw by seq (403); ann's bare undo takes back her draw."""
-    seq = command(server, table, "ann", "magicpunk draw Aria 1").json()["seqs"][0]
-    command(server, table, "bo", "magicpunk draw Kai 1")
+    """bo cannot undo ann's note by seq (403); ann's bare undo takes back her note (an action
+    that rolls nothing: her own draws are not hers to undo, CORE-REROLL)."""
+    seq = command(server, table, "ann", "note 'Aria keeps watch'").json()["seqs"][0]
+    command(server, table, "bo", "note 'Kai sleeps'")
     assert 403 == command(server, table, "bo", f"undo {seq}").status_code
     undone = command(server, table, "ann", "undo")
     assert 201 == undone.status_code
@@ -322,6 +323,7 @@ def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> Non
         "--weapon 1h-sword=30 --resist 20",
         "saga unit add Lt.Vex --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp "
         "150 --race beast",
+        "table allow given-factors",  # the player reports her roll (CORE-GIVEN)
     ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
     token = gm.post(

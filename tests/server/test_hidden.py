@@ -67,17 +67,12 @@ def test_history_words_hide_the_cards_of_others(server: str, kai_table: dict[str
 @pytest.mark.parametrize(
     ("line", "gm_says", "ann_says"),
     [
-        ("magicpunk draw Aria 1 --cards 8H", None, None),  # 8H was played: public, unchanged
-        ("magicpunk draw Aria 1 --cards 6H", None, None),  # discarded by circulation: public
+        ("magicpunk play Aria 8H", None, None),  # 8H was played: public, unchanged
+        ("magicpunk play Aria 6H", None, None),  # discarded by circulation: public
         (
             "magicpunk play Aria 10S",
             "10S is not held by Aria (it is in the item staff)",
             "10S is not held by Aria (it is not where you can see it)",
-        ),
-        (
-            "magicpunk draw Aria 1 --cards 10S",
-            "10S is not in the draw pile (it is in the item staff)",
-            "10S is not in the draw pile (it is not where you can see it)",
         ),
         (
             "magicpunk play Aria JK1",
@@ -107,6 +102,46 @@ def test_a_refusal_tells_a_seat_only_the_places_it_sees(
         as_gm.json()["error"]["rule"],
         as_ann.json()["error"]["rule"],
     )
+    assert as_gm.json()["error"]["message"].startswith(gm_says)
+    assert as_ann.json()["error"]["message"].startswith(ann_says)
+
+
+@pytest.mark.rule("CORE-GIVEN")
+@pytest.mark.parametrize(
+    ("card", "gm_says", "ann_says"),
+    [
+        ("8H", None, None),  # 8H was played: public, unchanged
+        ("6H", None, None),  # discarded by circulation: public
+        (
+            "10S",
+            "10S is not in the draw pile (it is in the item staff)",
+            "10S is not in the draw pile (it is not where you can see it)",
+        ),
+    ],
+)
+def test_a_draw_of_given_cards_tells_a_seat_only_the_places_it_sees(
+    server: str, kai_table: dict[str, str], card: str, gm_says: str | None, ann_says: str | None
+) -> None:
+    """At a table that allows given cards, a draw of a card that is not in the draw pile is
+    refused (MP-CARDS) naming its hidden place to the GM only; ann reads "it is not where you
+    can see it" (a dry run of hers is blind: test_trust.py)."""
+    tid = kai_table["id"]
+    gm = api(server, kai_table["gm"])
+    allowed = gm.post(f"/tables/{tid}/commands", json={"command": "table allow given-cards"})
+    assert 201 == allowed.status_code, allowed.text
+    line = f"magicpunk draw Aria 1 --cards {card}"
+    as_gm, as_ann = (
+        api(server, kai_table[who]).post(f"/tables/{tid}/commands", json={"command": line})
+        for who in ("gm", "ann")
+    )
+    assert (422, 422) == (as_gm.status_code, as_ann.status_code)
+    assert ("MP-CARDS", "MP-CARDS") == (
+        as_gm.json()["error"]["rule"],
+        as_ann.json()["error"]["rule"],
+    )
+    if gm_says is None:  # a public place: both read the same words
+        assert as_gm.json()["error"]["message"] == as_ann.json()["error"]["message"]
+        return
     assert as_gm.json()["error"]["message"].startswith(gm_says)
     assert as_ann.json()["error"]["message"].startswith(ann_says)
 
@@ -145,6 +180,7 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
             "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
         ),
         (gm, "saga unit add Rat --enemy --max-hp 148 --stat vit=10 --resist 0"),
+        (gm, "table allow given-factors"),  # p reports her roll (CORE-GIVEN)
         (api(server, token), hit),
         (gm, hit),
     ):
@@ -198,6 +234,7 @@ def test_what_a_hit_took_off_an_enemy_is_hidden_from_a_player(server: str) -> No
         "saga unit add Gustave --max-hp 320 --lp 12 --stat str=40 "
         "--slv 1h-sword=10 --weapon 1h-sword=30 --resist 20",
         "saga unit add Rat --enemy --max-hp 60 --stat vit=10 --resist 0",
+        "table allow given-factors",  # p reports her roll (CORE-GIVEN)
     ):
         assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
     p = api(server, token)

@@ -55,10 +55,13 @@ ACTS_FOR = [  # (system, command line acting for {who})
     ("fate", "fate cast {who} defense --grade 5 --tiles 2 --target {who}"),
     ("fate", "fate chant {who}"),
     ("fate", "fate release {who} excalibur"),
-    ("saga", "saga cast {who} kiri-harai --target Wolf --roll 1"),
+    ("magicpunk", "magicpunk roll 3MP10 --by {who}"),
+    ("saga", "saga cast {who} kiri-harai --target Wolf"),
 ]
 
 GM_ONLY = [
+    ("magicpunk", "table allow given-cards"),
+    ("saga", "table allow given-factors"),
     ("magicpunk", "magicpunk character add Zed --body 8 --sense 8 --intellect 8 --magic 8 --hp 9"),
     ("magicpunk", "magicpunk damage {who} 3"),
     ("magicpunk", "magicpunk heal {who} 3"),

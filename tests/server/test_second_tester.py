@@ -148,11 +148,13 @@ def test_a_body_over_64_kib_is_413_naming_its_size_and_the_limit(
 def test_an_undo_refusal_shows_the_owner_her_own_public_play(
     server: str, table: dict[str, str]
 ) -> None:
-    """ann draws 2 (#D) and plays one of them publicly (#P); undoing #D is refused (422
-    CORE-UNDO) naming #P and its card to ann (her play, in the log for all to see), only the
-    card's place now (the draw pile, the GM's) blurred; the GM reads the whole reason."""
+    """ann draws 2 given cards (#D: the table allows them, so the draw is hers to undo) and
+    plays one of them publicly (#P); undoing #D is refused (422 CORE-UNDO) naming #P and its
+    card to ann (her play, in the log for all to see), only the card's place now (the draw
+    pile, the GM's) blurred; the GM reads the whole reason."""
     gm = api(server, table["gm"])
-    drawn = command(server, table, "ann", "magicpunk draw Aria 2")
+    assert 201 == command(server, table, "gm", "table allow given-cards").status_code
+    drawn = command(server, table, "ann", "magicpunk draw Aria 2 --cards AS,KD")
     assert 201 == drawn.status_code, drawn.text
     card = gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"][0]
     played = command(server, table, "ann", f"magicpunk play Aria {card}")

@@ -135,7 +135,7 @@ ROWS: list[tuple[str, str, str, str, tuple[str, ...]]] = [
         "magicpunk procure {who} --material steel --quality standard",
         (),
     ),
-    ("magicpunk", "magicpunk roll", GM, "magicpunk roll 2MP10 --by {who}", ()),
+    ("magicpunk", "magicpunk roll", PLAYER, "magicpunk roll 2MP10 --by {who}", ()),
     (
         "magicpunk",
         "magicpunk cohabit",

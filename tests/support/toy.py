@@ -14,7 +14,7 @@ import click
 from tablelog import systems
 from tablelog.commands.core import decider
 from tablelog.events.core import Event, event
-from tablelog.projections.core import State, evolver, precondition
+from tablelog.projections.core import State, evolver, precondition, random_seed
 from tablelog.rules.core import RuleViolation, draw_index, require
 from tablelog.systems.declaration import System, handlers
 
@@ -128,7 +128,7 @@ def decide_spend(state: State, c: SpendPoints) -> list[Event]:
 @decider(RollDie)
 def decide_roll(state: State, c: RollDie) -> list[Event]:
     require(c.name in state.characters, "UNKNOWN-NAME", f"no counter named {c.name!r}")
-    return [DieRolled(c.name, 1 + draw_index(state.seed, 6, "roll", state.clock["rolls"]))]
+    return [DieRolled(c.name, 1 + draw_index(random_seed(state), 6, "roll", state.clock["rolls"]))]
 
 
 @decider(SpendBoth)

@@ -9,8 +9,9 @@ the GM runs the seats; ccfolia's clipboard JSON of one's own character; a Japane
 seat; light and dark themes; axe-core finds no serious violation.
 
 A command of the contract the server does not take from the seat (core ``roll`` and ``say``, a
-player's own check) fails the test by name; nothing skips. The three tests of what is not built
-yet (issue 30 items 1-2) are strict expected failures: they fail the run the day they pass.
+player's own check) fails the test by name; nothing skips. The two tests of what is not built
+yet (issue 30 items 1-2: core roll and say) are strict expected failures: they fail the run the
+day they pass.
 """
 
 from __future__ import annotations
@@ -25,11 +26,6 @@ import pytest
 from tests.support.browser import axe, on_screen, open_seat, shot
 from tests.support.server import ADD, TOKEN, api, sse_records
 from tests.web.test_faults import gm_page
-
-NOT_BUILT = pytest.mark.xfail(
-    strict=True,
-    reason="issue 30 items 1-2: core roll and say, and a player's own check, are not built yet",
-)
 
 
 def taken(server: str, tid: str, token: str, line: str) -> None:
@@ -76,7 +72,7 @@ def rows(page: Any) -> list[str]:
     return list(page.locator("#log > li.action").all_inner_texts())
 
 
-@NOT_BUILT
+@pytest.mark.rule("CORE-GIVEN")
 def test_a_player_rolls_her_own_check_and_every_seat_sees_the_roll(
     browser: Any, server: str, table: dict[str, Any]
 ) -> None:

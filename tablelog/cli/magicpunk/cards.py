@@ -29,7 +29,7 @@ def draw(ctx: click.Context, name: str, count: int | None, cards_text: str | Non
     """NAME draws COUNT cards (default 1) from the draw pile.
 
     Without --cards the tool draws at random from the session seed; undoing and drawing again
-    gives the same cards. A short pile is drawn out, then the discard pile is reshuffled in.
+    draws afresh. A short pile is drawn out, then the discard pile is reshuffled in.
 
     Example: tablelog magicpunk draw Aria 4 --cards AS,7H,JK1,3C
     """

@@ -11,7 +11,7 @@ import attrs
 from tablelog.commands.core import decider
 from tablelog.events.core import Event
 from tablelog.events.magicpunk import CardsCharged, CardsCirculated, CardsDrawn, CardsPlayed
-from tablelog.projections.core import State, require
+from tablelog.projections.core import State, random_seed, require
 from tablelog.projections.magicpunk.entities import characters, deck_of, items
 from tablelog.projections.magicpunk.table import character, check_rule_adopted, clock_now
 from tablelog.projections.magicpunk.zones import (
@@ -130,7 +130,7 @@ def decide_draw(state: State, c: Draw) -> list[Event]:
             msg("magicpunk.cards.draw_none", "draw at least 1 card, not {count}", count=count),
         )
         plan = plan_random_draw(
-            state.seed, deck["_pile"], deck["discard"], count, deck["draws_made"]
+            random_seed(state), deck["_pile"], deck["discard"], count, deck["draws_made"]
         )
     return [
         CardsDrawn(
@@ -184,7 +184,7 @@ def circulation(
     """
     deck = deck_of(state)
     plan = plan_random_draw(
-        state.seed,
+        random_seed(state),
         deck["_pile"],
         [*deck["discard"], *discarded],
         len(discarded),
@@ -208,7 +208,7 @@ def _random_subset(state: State, held: list[str], count: int) -> tuple[str, ...]
     pool, chosen = list(held), []
     made = deck_of(state)["draws_made"]
     for i in range(count):
-        card = pool[draw_index(state.seed, len(pool), "magicpunk.circulate", made, i)]
+        card = pool[draw_index(random_seed(state), len(pool), "magicpunk.circulate", made, i)]
         pool.remove(card)
         chosen.append(card)
     return tuple(chosen)

@@ -15,7 +15,7 @@ from tablelog.events.magicpunk import (
     ResidenceShared,
     SpellLearned,
 )
-from tablelog.projections.core import State, require
+from tablelog.projections.core import State, random_seed, require
 from tablelog.projections.magicpunk.entities import table_of
 from tablelog.projections.magicpunk.growth import leisure_group, spells_known
 from tablelog.projections.magicpunk.table import character, check_rule_adopted
@@ -187,7 +187,7 @@ def decide_roll_check(state: State, c: RollCheck) -> list[Event]:
     dice = (
         c.dice
         if c.dice is not None
-        else checks.roll_dice(state.seed, checks.dice_to_roll(notation), roll_no)
+        else checks.roll_dice(random_seed(state), checks.dice_to_roll(notation), roll_no)
     )
     result = checks.evaluate(notation, dice)
     return [

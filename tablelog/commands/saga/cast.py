@@ -25,7 +25,7 @@ from tablelog.events.saga import (
     InstantDeathInflicted,
     ReleaseDamageTaken,
 )
-from tablelog.projections.core import State
+from tablelog.projections.core import State, random_seed
 from tablelog.projections.saga.entities import Unit, unit_of
 from tablelog.rules.core import RuleViolation, draw_fraction, draw_index, require
 from tablelog.rules.saga import catalogue as cat
@@ -100,11 +100,17 @@ def _release(name: str, unit: Unit, tech: cat.Tech, table: dict[str, Any]) -> li
     return [ReleaseDamageTaken(unit=name, damage=hit.value, breakdown=hit.breakdown)]
 
 
+def _random_targets(c: CastTech, tech: cat.Tech) -> bool:
+    """Whether tablelog draws the target of each hit (SAGA-ATK-2: a random-multi tech at two or
+    more targets): an outcome it rolls even when the factor is reported (CORE-REROLL)."""
+    return tech.target == "random-multi" and len(c.targets) > 1
+
+
 def _plan(state: State, c: CastTech, tech: cat.Tech, draw_no: int) -> list[tuple[int, int]]:
     processes = range(1, dmg.process_count(tech.attack_count) + 1)
-    if tech.target == "random-multi" and len(c.targets) > 1:
+    if _random_targets(c, tech):
         key = ("saga.target", draw_no)
-        return [(p, draw_index(state.seed, len(c.targets), *key, p)) for p in processes]
+        return [(p, draw_index(random_seed(state), len(c.targets), *key, p)) for p in processes]
     return [(p, t) for p in processes for t in range(len(c.targets))]
 
 
@@ -138,7 +144,7 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
     split = cat.damage_split(tech.id)
     draw_no = state.extra.get("draws", 0)
     for process, ti in _plan(state, c, tech, draw_no):
-        draw = draw_fraction(state.seed, "saga.random", draw_no, process, ti)
+        draw = draw_fraction(random_seed(state), "saga.random", draw_no, process, ti)
         factor = random_factor(tech.random_width, draw=draw, roll=c.roll)
         hit = dmg.compute_hit(tech, *prepared[ti], factor)
         events.append(
@@ -156,6 +162,7 @@ def _hits(state: State, c: CastTech, tech: cat.Tech, table: dict[str, Any]) -> l
                 breakdown={
                     **hit.breakdown,
                     "random_source": "reported roll" if c.roll is not None else "drawn",
+                    **({"random_targets": "drawn"} if _random_targets(c, tech) else {}),
                 },
                 draw_no=draw_no,
             )

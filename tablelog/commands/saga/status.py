@@ -15,7 +15,7 @@ from tablelog.commands.saga.inputs import tech_of
 from tablelog.commands.saga.outcomes import incapacitations, settle
 from tablelog.events.core import Event
 from tablelog.events.saga import EffectApplied, PoisonDamageTaken, ReleaseDamageTaken
-from tablelog.projections.core import State
+from tablelog.projections.core import State, random_seed
 from tablelog.projections.saga.entities import EffectKind, unit_of
 from tablelog.projections.saga.units import vitals_told
 from tablelog.rules.core import draw_fraction, require
@@ -172,7 +172,7 @@ def decide_poison(state: State, c: PoisonUnit) -> list[Event]:
         unit["hp_max"], enemy=unit["side"] == "enemy", intrinsic_hp=unit["intrinsic_hp"]
     )
     draw_no = state.extra.get("draws", 0)
-    draw = draw_fraction(state.seed, "saga.poison", draw_no)
+    draw = draw_fraction(random_seed(state), "saga.poison", draw_no)
     factor = vitals.poison_random(draw=draw, roll=c.roll)
     hit = vitals.poison_damage(base.value, waiting=c.waiting, random=factor)
     poisoned = PoisonDamageTaken(

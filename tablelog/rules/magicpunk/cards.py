@@ -2,8 +2,9 @@
 
 Cards are playing cards written ``AS 10H QD 2C`` (rank A 2-10 J Q K, suit S H D C) and ``JK1
 JK2`` for the jokers. Draws the tool makes are decided by the keyed-hash randomness of
-:mod:`tablelog.rules.core`, keyed by the number of active draws before them, so that an undone
-draw made again gives the same cards.
+:mod:`tablelog.rules.core`, keyed by the number of active draws before them and by the log's
+latest undo (CORE-RANDOM: the seed the decider passes), so that an undone draw made again draws
+afresh and tells nothing of the pile.
 """
 
 from __future__ import annotations
