@@ -82,7 +82,8 @@ def help_text(path: list[str]) -> str:
 
 def _speak_as(words: Words, path: list[str]) -> None:
     """Make ``words`` the process's reader, click's own messages and the help of the commands
-    on ``path`` included (a system's group, loaded lazily, is no child of the root's)."""
+    on ``path`` and of those its help lists included (a system's group or a read command,
+    loaded lazily, is no child of the root's: translating the root leaves it as it was)."""
     set_reader(words)
     speak(words)
     translate(cli, words)
@@ -93,6 +94,11 @@ def _speak_as(words: Words, path: list[str]) -> None:
         command = command.get_command(click.Context(command), name)
         if command is not None:
             translate(command, words)
+    if isinstance(command, click.Group):  # the commands its help lists, each with its line
+        for name in command.list_commands(click.Context(command)):
+            listed = command.get_command(click.Context(command), name)
+            if listed is not None:
+                translate(listed, words)
 
 
 def block(group: str) -> str:

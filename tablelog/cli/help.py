@@ -59,6 +59,8 @@ def _translate_one(command: click.Command, lang: str, catalogue: object) -> None
         if isinstance(param, click.Option) and params.get(id(param)):
             param.help = _in(catalogue, params[id(param)])
     setattr(command, _ENGLISH, (lang, texts, params))
+    if hasattr(command, "_help_option"):  # click makes --help's option once, in the words then
+        command._help_option = None  # spoken ("Show this message and exit."): made again
 
 
 def _in(catalogue: object, text: str | None) -> str | None:

@@ -292,3 +292,18 @@ def test_the_catalogue_examples_run(tmp_path: Path) -> None:
         system = implied[words[0]]
         argv = words if words[0] == system else [system, *words]
         ok(logs[system], *argv, "--dry-run")
+
+
+def test_help_in_one_language_then_another_in_one_process(tmp_path: Path) -> None:
+    """The shell or a server speaks several languages in one process: `--help` in Korean, then
+    in English, says "Show this message and exit." (click makes its --help option once; it was
+    once left in the words first spoken)."""
+    from click.testing import CliRunner
+
+    from tablelog.cli.main import cli
+
+    log = str(tmp_path / "h.tlog")
+    korean = CliRunner().invoke(cli, ["--log", log, "--lang", "ko", "roll", "--help"]).output
+    english = CliRunner().invoke(cli, ["--log", log, "--lang", "en", "roll", "--help"]).output
+    assert "이 메시지를 표시하고 종료" in korean
+    assert "Show this message and exit." in english and "종료" not in english

@@ -4,6 +4,7 @@ docs/COMMANDS.md name every command in their one-line tables."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -22,7 +23,11 @@ def test_the_command_reference_is_current(doc: Path) -> None:
     """The doc's generated block is what `make docs` writes today; else the test says to run it."""
     text = doc.read_text("utf-8")
     assert helpdoc.BLOCK.search(text), f"{doc.name} has no <!-- [[[help …]]] --> block"
-    assert helpdoc.regenerate(text) == text, f"docs/{doc.name} is stale: run `{helpdoc.COMMAND}`"
+    made = helpdoc.regenerate(text)
+    changed = "".join(
+        list(difflib.unified_diff(text.splitlines(True), made.splitlines(True), n=1))[:40]
+    )
+    assert made == text, f"docs/{doc.name} is stale: run `{helpdoc.COMMAND}`\n{changed}"
 
 
 @pytest.mark.parametrize("name", sorted(systems.REGISTRY))

@@ -214,7 +214,7 @@ ROWS: list[tuple[str, str, str, str, tuple[str, ...]]] = [
         (),
     ),
     ("saga", "saga battle start", GM, "saga battle start --terrain wood", ()),
-    ("saga", "saga cast", PLAYER, "saga cast {who} kiri-harai --target Wolf --roll 1", ()),
+    ("saga", "saga cast", PLAYER, "saga cast {who} kiri-harai --target Wolf", ()),
     ("saga", "saga poison", GM, "saga poison Wolf --roll 1", ()),
     ("saga", "saga release", PLAYER, "saga release {who}", ()),
     ("saga", "saga buff", PLAYER, "saga buff {them} --attack 10 --by {who}", ()),

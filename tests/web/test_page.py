@@ -109,7 +109,8 @@ def test_the_page_works_on_a_phone_and_from_the_keyboard(
 
 
 def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: str) -> None:
-    """/ with the server token lists tables, creates one and adds a seat showing its link."""
+    """/ with the server token lists tables, creates one and adds a seat showing its link (a
+    seat for a character the new table does not have yet is confirmed first)."""
     page = browser.new_context().new_page()
     page.set_default_timeout(90_000)
     page.goto(f"{server}/?token={TOKEN}")
@@ -125,6 +126,9 @@ def test_the_server_page_creates_a_table_and_a_seat_link(browser: Any, server: s
     page.fill("#seat-name", "ann")
     page.fill("#seat-chars", "Valeros")
     page.click("#seat button")  # the seat form starts on the table just created
+    page.wait_for_selector("#seat-confirm")  # Valeros is no character of the new table yet
+    assert "Valeros is no character of this table (yet)" in page.locator("#out").inner_text()
+    page.click("#seat-confirm")
     page.wait_for_function("document.querySelector('#out').textContent.includes('link')")
     said = page.locator("#out").inner_text()
     assert "ann's link (hand it to them): " in said and "/t/" in said, said

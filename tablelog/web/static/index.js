@@ -48,14 +48,24 @@
       e.preventDefault();
       const f = new FormData(e.target);
       const chars = String(f.get("characters") || "").split(",").map((s) => s.trim()).filter(Boolean);
-      const s = await api(`/tables/${encodeURIComponent(f.get("table"))}/seats`, { name: f.get("name"), role: f.get("role"), characters: chars });
-      out.textContent = s.status === 201 ? t("web.index.seat_link", "{name}'s link (hand it to them): {url}", { name: s.body.name, url: s.body.url }) : errorText(s.body);
+      const body = { name: f.get("name"), role: f.get("role"), characters: chars };
+      const send = async (confirm) => {
+        const s = await api(`/tables/${encodeURIComponent(f.get("table"))}/seats`, confirm ? { ...body, confirm: true } : body);
+        if (s.status === 409 && s.body && s.body.error && s.body.error.code === "confirm") {
+          // a name that is no character of the table (yet): the GM confirms it, or fixes a typo
+          out.replaceChildren(el("span", { role: "alert" }, s.body.error.message), " ",
+            el("button", { id: "seat-confirm", type: "button", onclick: () => send(true) }, t("web.seats.confirm", "Add it anyway")));
+          return;
+        }
+        out.textContent = s.status === 201 ? t("web.index.seat_link", "{name}'s link (hand it to them): {url}", { name: s.body.name, url: s.body.url }) : errorText(s.body);
+      };
+      await send(false);
     } },
       el("label", { for: "seat-table" }, t("web.index.table", "Table ")),
       el("select", { id: "seat-table", name: "table" }, r.body.tables.map((x) => el("option", { value: x.table_id, selected: x.table_id === chosen }, tableLabel(x)))),
       el("label", { for: "seat-name" }, t("web.index.name", "Name ")), el("input", { id: "seat-name", name: "name", required: true }),
       el("label", { for: "seat-role" }, t("web.index.role", "Role ")),
-      el("select", { id: "seat-role", name: "role" }, ["player", "observer", "gm"].map((s) => el("option", { value: s }, s))),
+      el("select", { id: "seat-role", name: "role" }, ["player", "observer", "gm"].map((s) => el("option", { value: s }, window.tl.role(s)))),
       el("label", { for: "seat-chars" }, t("web.index.characters", "Characters ")), el("input", { id: "seat-chars", name: "characters", placeholder: t("web.seats.characters_hint", "Aria, Kai") }),
       el("button", { type: "submit" }, t("web.index.add_seat", "Add seat")));
     app.replaceChildren(
