@@ -180,7 +180,11 @@ def test_a_five_hit_cast_is_one_row_with_its_hits_inside(browser: Any, server: s
     page.wait_for_function(f"document.querySelectorAll('#log > li.action').length == {before + 1}")
     row = page.locator("#log > li.action").first
     hits = row.locator(".hits li")
-    assert hits.count() >= 4, row.inner_text()  # the cast's first event, its hits inside
+    # the cast's first event, its hits inside (the row may show before its last records arrive)
+    page.wait_for_function(
+        "document.querySelectorAll('#log > li.action')[0].querySelectorAll('.hits li').length >= 4"
+    )
+    assert hits.count() >= 4, row.inner_text()
     row.locator(".hits summary").click()
     assert hits.first.is_visible()
     shot(page, "play-3-five-hit-cast-one-row")
