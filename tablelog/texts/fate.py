@@ -437,6 +437,13 @@ SHEET = Sheet(
         internal=("hollow", "none_kind", "field", "army"),
     ),
     palette=_palette,
+    terms=(
+        ("row", "fate.row"),
+        ("attributes", "fate.attribute"),
+        ("type", "fate.np_type"),
+        ("form", "fate.form"),
+        ("release", "fate.release"),
+    ),
     adds=(
         Adds(
             "fate master add",

@@ -326,6 +326,12 @@ SHEET = Sheet(
     ),
     palette=_palette,
     techs=_techs,
+    terms=(
+        ("levels", "saga.element"),
+        ("season", "saga.season"),
+        ("weapons", "saga.weapon_type"),
+        ("traits", "saga.trait"),
+    ),
     adds=(
         Adds(
             "saga unit add",

@@ -108,6 +108,9 @@ class Sheet:
         adds: How a character from another tool is added (:class:`Adds`, one per kind).
         techs: The catalogue's techs by group (:data:`Techs`: the page's cast buttons), or
             None (the system's records list their own: fate's powers and NPs).
+        terms: ``(field, kind)``: the glossary table of the words a field holds (its value,
+            a list's items, a table's keys: saga's ``levels`` are ``saga.element``) where the
+            views do not say it (:mod:`tablelog.cli.values`: how ``state`` reads them).
     """
 
     system: str
@@ -117,6 +120,7 @@ class Sheet:
     dicebot: dict[str, str] = attrs.Factory(dict)
     adds: tuple[Adds, ...] = ()
     techs: Techs | None = None
+    terms: tuple[tuple[str, str], ...] = ()
 
     def view(self, section: str) -> View:
         """The view of ``"characters"`` or ``"items"``."""
