@@ -195,11 +195,11 @@ class CliError(click.ClickException):
 
 
 def error_line(message: Msg | str) -> str:
-    """Return ``error: MESSAGE``, the message in the reader's words (how every face's error line
-    reads). The ``error:`` marker is the contract's (SPEC.md: ``error: RULE-ID: message``): like
-    the rule ID after it, it is the same in every language, for scripts that read stderr."""
-    words = reader()
-    return "error: " + (message if isinstance(message, str) else words(message))
+    """Return ``error: MESSAGE`` in the reader's words (how every face's error line reads,
+    SPEC.md: ``error: RULE-ID: message``): the marker is a word a person reads (エラー:,
+    오류:), the rule ID after it is the same in every language, and so is the exit status, for
+    scripts that read stderr."""
+    return reader()(msg("core.error.line", "error: {message}", message=message))
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
