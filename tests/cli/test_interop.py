@@ -89,7 +89,7 @@ def test_a_udonarium_zip_holds_data_xml_with_gauges_figures_and_palette(logs, tm
     root = ET.fromstring(text.split("\n", 1)[1])
     assert "Aria" == root.find(".//data[@name='common']/data[@name='name']").text
     hp = root.find(".//data[@type='numberResource']")
-    assert ("hp", "26", "26") == (hp.get("name"), hp.get("currentValue"), hp.text)
+    assert ("HP", "26", "26") == (hp.get("name"), hp.get("currentValue"), hp.text)
     figures = {d.get("name"): d.text for d in root.iterfind(".//data[@name='Figures']/data")}
     assert {"body": "8", "sense": "12", "intellect": "10", "magic": "10"}.items() <= (
         figures.items()
