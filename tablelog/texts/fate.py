@@ -33,6 +33,7 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.events.fate.base import FateEvent
+from tablelog.rules import glossary
 from tablelog.rules.fate.text import count, listing
 from tablelog.text import Listed, Msg, Term, msg
 from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
@@ -177,8 +178,19 @@ def _effect_raised(e: EffectRaised) -> Msg:
         grade=e.grade,
         tiles=count(e.tiles, "tile"),
         turns=turns,
-        source=e.source,
+        source=_source(e.source),
     )
+
+
+def _source(text: str) -> Any:
+    """A recorded source (``Tokiomi attack``, ``Saber counter``, ``Saber excalibur drain``) in
+    the reader's words: its last word a kind of magic or a source the glossary names (the
+    caster's or NP's name before it as it is), else as recorded."""
+    head, _, last = text.rpartition(" ")
+    for kind in ("fate.kind", "fate.source"):
+        if head and last in glossary.entries(kind):
+            return msg("fate.source", "{who} {what}", who=_source(head), what=Term(kind, last))
+    return text
 
 
 @describes(DamageTaken)
@@ -191,14 +203,18 @@ def _damage_taken(e: DamageTaken) -> Msg:
         hp=e.hp,
         mp=e.mp,
         injury=injury,
-        source=e.source,
+        source=_source(e.source),
     )
 
 
 @describes(Healed)
 def _healed(e: Healed) -> Msg:
     return msg(
-        "fate.healed", "{name} heals {hp} HP ({source})", name=e.name, hp=e.hp, source=e.source
+        "fate.healed",
+        "{name} heals {hp} HP ({source})",
+        name=e.name,
+        hp=e.hp,
+        source=_source(e.source),
     )
 
 
@@ -209,7 +225,7 @@ def _injury_healed(e: InjuryHealed) -> Msg:
         "{name} loses {grades} ({source})",
         name=e.name,
         grades=count(e.grades, "injury grade"),
-        source=e.source,
+        source=_source(e.source),
     )
 
 
@@ -220,7 +236,7 @@ def _mana_absorbed(e: ManaAbsorbed) -> Msg:
         "{name} absorbs {mp} MP ({source})",
         name=e.name,
         mp=e.mp,
-        source=e.source,
+        source=_source(e.source),
     )
 
 
@@ -443,6 +459,7 @@ SHEET = Sheet(
         ("type", "fate.np_type"),
         ("form", "fate.form"),
         ("release", "fate.release"),
+        ("kind", "fate.kind"),
     ),
     adds=(
         Adds(

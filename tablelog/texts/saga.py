@@ -331,6 +331,7 @@ SHEET = Sheet(
         ("season", "saga.season"),
         ("weapons", "saga.weapon_type"),
         ("traits", "saga.trait"),
+        ("random_source", "saga.random_source"),
     ),
     adds=(
         Adds(
