@@ -525,6 +525,8 @@ def field_word(system: str | None, key: str, words: Words | None = None) -> str:
         return key
     head, bracket, index = key.partition("[")
     kind = f"{system or 'core'}.field"
+    if head not in glossary.entries(kind) and head.replace("-", "_") in glossary.entries(kind):
+        head = head.replace("-", "_")  # a key as typed: fate's mods (hp-per-tile)
     if head not in glossary.entries(kind) and head in glossary.entries("core.field"):
         kind = "core.field"  # a field every system has (magicpunk's clock and deck)
     shown = words.term(kind, head)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.fate import (
@@ -35,8 +36,8 @@ from tablelog.events.fate import (
 from tablelog.events.fate.base import FateEvent
 from tablelog.rules import glossary
 from tablelog.rules.fate.text import count, listing
-from tablelog.text import Listed, Msg, Term, msg
-from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.text import Listed, Msg, Shown, Term, msg
+from tablelog.texts.core import breakdown_lines, describes, explains, rules_line, shows
 from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
@@ -182,6 +183,19 @@ def _effect_raised(e: EffectRaised) -> Msg:
     )
 
 
+def _mod(key: str) -> Shown:
+    """An NP's modifier (``hp-per-tile``): as typed in English, its field's label otherwise."""
+    return Shown("fate.mod", (key,), key)
+
+
+@shows("fate.mod")
+def _mod_word(facts: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    field = str(facts[0]).replace("-", "_")
+    if lang == "en" or field not in glossary.entries("fate.field"):
+        return None
+    return glossary.word("fate.field", field, lang)
+
+
 def _source(text: str) -> Any:
     """A recorded source (``Tokiomi attack``, ``Saber counter``, ``Saber excalibur drain``) in
     the reader's words: its last word a kind of magic or a source the glossary names (the
@@ -291,7 +305,8 @@ def _servant_added(e: ServantAdded) -> Msg:
 @describes(PhantasmAdded)
 def _phantasm_added(e: PhantasmAdded) -> Msg:
     pairs = tuple(
-        msg("fate.mod.pair", "{key}={value}", key=key, value=value) for key, value in e.mods.items()
+        msg("fate.mod.pair", "{key}={value}", key=_mod(key), value=value)
+        for key, value in e.mods.items()
     )
     mods = msg("fate.phantasm.mods", " {mods}", mods=Listed(pairs, "space")) if pairs else ""
     fields = {

@@ -27,6 +27,7 @@ from tablelog.text import Listed, Msg, Shown, Term, msg
 __all__ = ["readable", "terms_of"]
 
 _NOT_WORDS = ("field", "breakdown")  # glossary tables of labels and audit lines, not values
+_UNITS = frozenset({"gp", "HP", "MP", "LP", "Mj"})  # a formula's units: the same in every language
 
 
 def readable(system: str | None, field: str, value: Any) -> Msg | Term | str:
@@ -102,10 +103,10 @@ def _formula(system: str, text: str) -> Msg | str:
 
     parts = re.split(r"([A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])", text)
     terms = _anywhere(system)
-    if not all(p in terms for p in parts[1::2]):  # prose the rules wrote: as recorded
+    if not all(p in terms or p in _UNITS for p in parts[1::2]):  # prose: as recorded
         return text
     return msg(
-        "core.value.formula",
+        "core.value.formula",  # a unit (gp, HP) as it is
         "{parts}",
         parts=Listed(tuple(terms.get(p, p) for p in parts), "joined"),
     )
