@@ -22,7 +22,7 @@ import functools
 from typing import Any
 
 from tablelog.rules import glossary
-from tablelog.text import Listed, Msg, Shown, Term, msg
+from tablelog.text import Listed, Msg, Secret, Shown, Term, msg
 
 __all__ = ["readable", "terms_of"]
 
@@ -43,7 +43,7 @@ def readable(system: str | None, field: str, value: Any) -> Msg | Term | str:
         return "-"
     if isinstance(value, Msg | Term):  # a value a language renders already
         return value
-    if isinstance(value, Listed | Shown):
+    if isinstance(value, Listed | Shown | Secret):  # a secret stays one: its reader's to read
         return msg("core.value.list", "{items}", items=value)
     if isinstance(value, bool):
         return msg("core.value.yes", "yes") if value else msg("core.value.no", "no")
