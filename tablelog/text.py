@@ -113,7 +113,7 @@ class Term(NamedTuple):
 class Listed(NamedTuple):
     """A sequence of values shown as one: ``style`` ``"and"`` (``a, b and c``), ``"or"``
     (``a, b or c``), ``"comma"`` (``a, b, c``), ``"semicolon"`` (``a; b; c``: clauses) or
-    ``"space"`` (``a b c``: codes)."""
+    ``"space"`` (``a b c``: codes) or ``"joined"`` (``abc``: a formula's words and signs)."""
 
     items: tuple[Any, ...]
     style: str = "comma"
@@ -161,6 +161,8 @@ _ENGLISH_JOINS = {"and": " and ", "or": " or "}
 def _join_english(parts: list[str], style: str) -> str:
     if style == "space":
         return " ".join(parts)
+    if style == "joined":
+        return "".join(parts)
     if style == "semicolon":
         return "; ".join(parts)
     last = _ENGLISH_JOINS.get(style)

@@ -18,6 +18,7 @@ import click
 from tablelog import lang
 from tablelog.lang import Words
 from tablelog.refusals import Refused
+from tablelog.rules import glossary
 from tablelog.rules.core import RuleViolation, escape_text
 from tablelog.systems.declaration import parsed
 from tablelog.text import Listed, Msg, Shown, Term, english, msg
@@ -194,11 +195,11 @@ class CliError(click.ClickException):
 
 
 def error_line(message: Msg | str) -> str:
-    """Return ``error: MESSAGE``, the message in the reader's words (how every face's error line
-    reads). The ``error:`` marker is the contract's (SPEC.md: ``error: RULE-ID: message``): like
-    the rule ID after it, it is the same in every language, for scripts that read stderr."""
-    words = reader()
-    return "error: " + (message if isinstance(message, str) else words(message))
+    """Return ``error: MESSAGE`` in the reader's words (how every face's error line reads,
+    SPEC.md: ``error: RULE-ID: message``): the marker is a word a person reads (エラー:,
+    오류:), the rule ID after it is the same in every language, and so is the exit status, for
+    scripts that read stderr."""
+    return reader()(msg("core.error.line", "error: {message}", message=message))
 
 
 def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -510,7 +511,8 @@ def change_lines(
                 lines.append(grouped[head])
             continue
         old, new = (_shown(system, path, v, names, within) for v in (old, new))
-        lines.append(f"{field_path(path, system, words, names, within)}: {_change_text(old, new)}")
+        said = _change_text(old, new, functools.partial(_said, system, path, words=words))
+        lines.append(f"{field_path(path, system, words, names, within)}: {said}")
     return lines
 
 
@@ -522,7 +524,12 @@ def field_word(system: str | None, key: str, words: Words | None = None) -> str:
     if words.lang == "en":
         return key
     head, bracket, index = key.partition("[")
-    shown = words.term(f"{system or 'core'}.field", head)
+    kind = f"{system or 'core'}.field"
+    if head not in glossary.entries(kind) and head.replace("-", "_") in glossary.entries(kind):
+        head = head.replace("-", "_")  # a key as typed: fate's mods (hp-per-tile)
+    if head not in glossary.entries(kind) and head in glossary.entries("core.field"):
+        kind = "core.field"  # a field every system has (magicpunk's clock and deck)
+    shown = words.term(kind, head)
     return f"{shown}{bracket}{index}"
 
 
@@ -598,8 +605,12 @@ def field_text(system: str | None, field: str, value: Any, record: Any = None) -
     record, where the view has it), else :func:`fmt_value`."""
     present = shown_fields(system).get(field)
     words = reader()
-    if present is None or value is None or words.lang == "en":  # English: the value as it is
+    if words.lang == "en":  # English: the value as it is
         return fmt_value(value)
+    if present is None or value is None:
+        from tablelog.cli.values import value_text
+
+        return value_text(system, field, value, words)
     made = present(value, record)
     return words.value(made) if isinstance(made, Shown | Msg) else fmt_value(made)
 
@@ -641,9 +652,8 @@ def _record_groups(
         if head.count(".") != 1 or "[" in head:
             continue
         if old is None:
-            created.setdefault(head, []).append(
-                f"{field_word(system, field, words)}={fmt_value(_shown(system, path, new, names))}"
-            )
+            shown = _said(system, path, _shown(system, path, new, names), words)
+            created.setdefault(head, []).append(f"{field_word(system, field, words)}={shown}")
         elif new is None:
             removed[head] = removed.get(head, 0) + 1
     lines = {
@@ -674,14 +684,25 @@ def _record_groups(
     return lines
 
 
-def _change_text(old: Any, new: Any) -> str:
+def _said(system: str | None, path: str, value: Any, words: Words) -> str:
+    """A change's value as the reader reads it: as JSON writes it in English, through the
+    glossary in another language (:mod:`tablelog.cli.values`), the field being the path's
+    last part (``characters.Amy.five`` -> ``five``)."""
+    if words.lang == "en":
+        return fmt_value(value)
+    from tablelog.cli.values import value_text
+
+    field = path.rpartition(".")[2].partition("[")[0]
+    return value_text(system, field, value, words)
+
+
+def _change_text(old: Any, new: Any, said: Callable[[Any], str] | None = None) -> str:
+    said = said or fmt_value
     if isinstance(old, list) and isinstance(new, list):
         gained, lost = _list_delta(old, new)
         if gained is not None and (gained or lost):
-            return " ".join(
-                [*(f"+{fmt_value(x)}" for x in gained), *(f"-{fmt_value(x)}" for x in lost)]
-            )
-    return f"{fmt_value(old)} -> {fmt_value(new)}"
+            return " ".join([*(f"+{said(x)}" for x in gained), *(f"-{said(x)}" for x in lost)])
+    return f"{said(old)} -> {said(new)}"
 
 
 def _list_delta(old: list[Any], new: list[Any]) -> tuple[list[Any] | None, list[Any]]:

@@ -16,7 +16,6 @@ from tablelog.cli.core import (
     echo,
     field_text,
     field_word,
-    fmt_value,
     reader,
     session_of,
     warn_torn,
@@ -118,24 +117,32 @@ def _render_state(data: dict[str, Any]) -> list[str]:
 
     lines = [session_line(data)]
     if data.get("clock"):
-        lines.append(f"{field_word(system, 'clock', words)}: {fmt_value(data['clock'])}")
+        lines.append(f"{field_word(system, 'clock', words)}: {_value(system, 'clock', data)}")
     for section in ("characters", "items"):
         if data.get(section):
             lines.append(f"{kind(section)}:")
             for key, value in data[section].items():
                 lines += _render_entity(key, value, system, "  ")
     if data.get("deck"):
-        lines.append(f"{field_word(system, 'deck', words)}: {fmt_value(data['deck'])}")
+        lines.append(f"{field_word(system, 'deck', words)}: {_value(system, 'deck', data)}")
     for key, value in data.items():  # a system's own keys (magicpunk's round and briefing)
         label = field_word(system, key, words)
         if key not in _SHOWN and isinstance(value, dict):
             lines += [
                 f"{label}:",
-                *(f"  {field_word(system, k, words)}: {fmt_value(v)}" for k, v in value.items()),
+                *(f"  {field_word(system, k, words)}: {_value(system, k, value)}" for k in value),
             ]
         elif key not in _SHOWN:
-            lines.append(f"{label}: {fmt_value(value)}")
+            lines.append(f"{label}: {_value(system, key, data)}")
     return lines
+
+
+def _value(system: str, key: str, record: dict[str, Any]) -> str:
+    """``record[key]`` as the reader reads it (JSON in English, the glossary's words in
+    another language: :mod:`tablelog.cli.values`)."""
+    from tablelog.cli.values import value_text
+
+    return value_text(system, key, record[key], reader())
 
 
 _SHOWN = {"system", "title", "seq", "clock", "characters", "items", "deck"}

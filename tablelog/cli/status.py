@@ -87,7 +87,7 @@ def _said(words: Any, part: Any) -> str:
     """A part of a status line as the reader reads it ("" for a part it leaves out)."""
     if not part:
         return ""
-    return str(words(part if isinstance(part, Msg | str) else str(part)))
+    return str(words(part if isinstance(part, Msg | Term | str) else str(part)))
 
 
 @click.command("status")

@@ -69,9 +69,11 @@ def _at(report: Report, at: str) -> str:
 
 
 def _field(report: Report, key: str) -> str:
-    """A figure's name: its JSON key in English, the system's glossary label otherwise."""
-    words = _words(report)
-    return key if words.lang == "en" else str(words.term(f"{report.system}.field", key))
+    """A figure's name: the system's glossary label (in English its ``en`` word, ``LP damage
+    effect``, else the key as words: ``Level``), as the page's sheet heads it."""
+    from tablelog.texts.sheet import field_label
+
+    return field_label(_words(report), report.system, key)
 
 
 def _title(report: Report) -> str:

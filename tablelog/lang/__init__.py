@@ -55,6 +55,8 @@ def _joiner(lang: str) -> Callable[[list[str], str], str]:
     joins = _JOINS[lang]
 
     def join(parts: list[str], style: str) -> str:
+        if style == "joined":
+            return "".join(parts)
         if style == "space" or style not in joins:
             return " ".join(parts)
         between, last = joins[style]

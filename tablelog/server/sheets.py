@@ -23,25 +23,9 @@ from tablelog.lang import Words, reader
 from tablelog.rules import glossary
 from tablelog.server import views
 from tablelog.server.tables import Seat, Table
-from tablelog.texts.sheet import View, label
+from tablelog.texts.sheet import View, field_label
 
 __all__ = ["sheet", "clipboard", "room_log", "field_label"]
-
-_CAPITALS = frozenset({"hp", "mp", "lp", "gp", "cc", "np", "slv", "bt", "sp", "xp", "pc", "gm"})
-
-
-def field_label(words: Words, system: str, field: str) -> str:
-    """A field's label: its glossary word, or, where the glossary has none (English reads a
-    field as its JSON key), the key as words (``spell_money`` -> ``Spell money``, ``hp`` ->
-    ``HP``)."""
-    said = words(label(system, field))
-    if said != field:
-        return said
-    parts = [p for p in field.split("_") if p]
-    shown = [p.upper() if p in _CAPITALS else p for p in parts]
-    if shown and shown[0] == parts[0]:
-        shown[0] = shown[0][:1].upper() + shown[0][1:]
-    return " ".join(shown) or field
 
 
 def _terms(words: Words, kind: str) -> dict[str, str]:

@@ -149,16 +149,28 @@ def rules_line(rule_ids: tuple[str, ...] | list[str]) -> list[Msg]:
 
 def breakdown_lines(system: str, breakdown: dict[str, Any] | None) -> list[Msg]:
     """Return one ``KEY = VALUE`` line per formula input (the key a term of the system's
-    ``<system>.breakdown`` glossary table)."""
+    ``<system>.breakdown`` glossary table; the value as recorded in English, through the
+    glossary in another language: :mod:`tablelog.texts.values`)."""
     return [
         msg(
             "core.audit.breakdown",
             "{key} = {value}",
             key=Term(f"{system}.breakdown", str(key)),
-            value=value,
+            value=Shown("core.value", (system, str(key), value), value),
         )
         for key, value in (breakdown or {}).items()
     ]
+
+
+@shows("core.value")
+def _value(facts: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    """A recorded value (a breakdown's input) in the glossary's words of ``lang``."""
+    if lang == "en":
+        return None
+    from tablelog.texts.values import readable
+
+    system, key, value = facts
+    return say(readable(system, key, value))
 
 
 def audit(event: Event) -> list[Msg]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tablelog.events.fate import (
@@ -33,9 +34,10 @@ from tablelog.events.fate import (
     UpkeepPaid,
 )
 from tablelog.events.fate.base import FateEvent
+from tablelog.rules import glossary
 from tablelog.rules.fate.text import count, listing
-from tablelog.text import Listed, Msg, Term, msg
-from tablelog.texts.core import breakdown_lines, describes, explains, rules_line
+from tablelog.text import Listed, Msg, Shown, Term, msg
+from tablelog.texts.core import breakdown_lines, describes, explains, rules_line, shows
 from tablelog.texts.sheet import Adds, Gauge, Sheet, View
 
 __all__: list[str] = []
@@ -177,8 +179,32 @@ def _effect_raised(e: EffectRaised) -> Msg:
         grade=e.grade,
         tiles=count(e.tiles, "tile"),
         turns=turns,
-        source=e.source,
+        source=_source(e.source),
     )
+
+
+def _mod(key: str) -> Shown:
+    """An NP's modifier (``hp-per-tile``): as typed in English, its field's label otherwise."""
+    return Shown("fate.mod", (key,), key)
+
+
+@shows("fate.mod")
+def _mod_word(facts: tuple[Any, ...], lang: str, say: Callable[[Any], str]) -> str | None:
+    field = str(facts[0]).replace("-", "_")
+    if lang == "en" or field not in glossary.entries("fate.field"):
+        return None
+    return glossary.word("fate.field", field, lang)
+
+
+def _source(text: str) -> Any:
+    """A recorded source (``Tokiomi attack``, ``Saber counter``, ``Saber excalibur drain``) in
+    the reader's words: its last word a kind of magic or a source the glossary names (the
+    caster's or NP's name before it as it is), else as recorded."""
+    head, _, last = text.rpartition(" ")
+    for kind in ("fate.kind", "fate.source"):
+        if head and last in glossary.entries(kind):
+            return msg("fate.source", "{who} {what}", who=_source(head), what=Term(kind, last))
+    return text
 
 
 @describes(DamageTaken)
@@ -191,14 +217,18 @@ def _damage_taken(e: DamageTaken) -> Msg:
         hp=e.hp,
         mp=e.mp,
         injury=injury,
-        source=e.source,
+        source=_source(e.source),
     )
 
 
 @describes(Healed)
 def _healed(e: Healed) -> Msg:
     return msg(
-        "fate.healed", "{name} heals {hp} HP ({source})", name=e.name, hp=e.hp, source=e.source
+        "fate.healed",
+        "{name} heals {hp} HP ({source})",
+        name=e.name,
+        hp=e.hp,
+        source=_source(e.source),
     )
 
 
@@ -209,7 +239,7 @@ def _injury_healed(e: InjuryHealed) -> Msg:
         "{name} loses {grades} ({source})",
         name=e.name,
         grades=count(e.grades, "injury grade"),
-        source=e.source,
+        source=_source(e.source),
     )
 
 
@@ -220,7 +250,7 @@ def _mana_absorbed(e: ManaAbsorbed) -> Msg:
         "{name} absorbs {mp} MP ({source})",
         name=e.name,
         mp=e.mp,
-        source=e.source,
+        source=_source(e.source),
     )
 
 
@@ -275,7 +305,8 @@ def _servant_added(e: ServantAdded) -> Msg:
 @describes(PhantasmAdded)
 def _phantasm_added(e: PhantasmAdded) -> Msg:
     pairs = tuple(
-        msg("fate.mod.pair", "{key}={value}", key=key, value=value) for key, value in e.mods.items()
+        msg("fate.mod.pair", "{key}={value}", key=_mod(key), value=value)
+        for key, value in e.mods.items()
     )
     mods = msg("fate.phantasm.mods", " {mods}", mods=Listed(pairs, "space")) if pairs else ""
     fields = {
@@ -440,6 +471,14 @@ SHEET = Sheet(
         internal=("hollow", "field", "army"),
     ),
     palette=_palette,
+    terms=(
+        ("row", "fate.row"),
+        ("attributes", "fate.attribute"),
+        ("type", "fate.np_type"),
+        ("form", "fate.form"),
+        ("release", "fate.release"),
+        ("kind", "fate.kind"),
+    ),
     adds=(
         Adds(
             "fate master add",

@@ -308,6 +308,16 @@ SHEET = Sheet(
         internal=("runes", "invested_trait", "rarity", "category"),
     ),
     palette=_palette,
+    terms=(
+        ("crafting", "pf2e.rank"),
+        ("formulas", "pf2e.rune"),
+        ("property", "pf2e.rune"),
+        ("dormant", "pf2e.rune"),
+        ("runes", "pf2e.rune"),
+        ("base_item", "pf2e.base_item"),
+        ("category", "pf2e.category"),
+        ("rarity", "pf2e.trait"),
+    ),
     adds=(
         Adds(
             "pf2e character add",

@@ -375,6 +375,13 @@ SHEET = Sheet(
     ),
     palette=_palette,
     techs=_techs,
+    terms=(
+        ("levels", "saga.element"),
+        ("season", "saga.season"),
+        ("weapons", "saga.weapon_type"),
+        ("traits", "saga.trait"),
+        ("random_source", "saga.random_source"),
+    ),
     adds=(
         Adds(
             "saga unit add",

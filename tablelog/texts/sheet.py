@@ -18,7 +18,17 @@ import attrs
 
 from tablelog.text import Msg, Term, msg
 
-__all__ = ["Gauge", "View", "Sheet", "Adds", "Techs", "label", "entries", "entry_label"]
+__all__ = [
+    "Gauge",
+    "View",
+    "Sheet",
+    "Adds",
+    "Techs",
+    "label",
+    "field_label",
+    "entries",
+    "entry_label",
+]
 
 
 @attrs.frozen
@@ -120,6 +130,9 @@ class Sheet:
         adds: How a character from another tool is added (:class:`Adds`, one per kind).
         techs: The catalogue's techs by group (:data:`Techs`: the page's cast buttons), or
             None (the system's records list their own: fate's powers and NPs).
+        terms: ``(field, kind)``: the glossary table of the words a field holds (its value,
+            a list's items, a table's keys: saga's ``levels`` are ``saga.element``) where the
+            views do not say it (:mod:`tablelog.cli.values`: how ``state`` reads them).
     """
 
     system: str
@@ -129,6 +142,7 @@ class Sheet:
     dicebot: dict[str, str] = attrs.Factory(dict)
     adds: tuple[Adds, ...] = ()
     techs: Techs | None = None
+    terms: tuple[tuple[str, str], ...] = ()
 
     def view(self, section: str) -> View:
         """The view of ``"characters"`` or ``"items"``."""
@@ -138,6 +152,29 @@ class Sheet:
 def label(system: str, field: str) -> Term:
     """The label of a state field: its glossary word (the key itself in English)."""
     return Term(f"{system}.field", field)
+
+
+_CAPITALS = frozenset({"hp", "mp", "lp", "gp", "cc", "np", "slv", "bt", "sp", "xp", "pc", "gm"})
+
+
+def field_label(words: Any, system: str, field: str) -> str:
+    """A field's label as a sheet or a report heads it: its glossary word (in English the
+    entry's ``en``: ``LP damage effect``), or, where the glossary has none, the key as words
+    (``level`` -> ``Level``, ``hp`` -> ``HP``).
+
+    Args:
+        words: The reader (a :class:`tablelog.lang.Words`).
+        system: The system whose glossary labels the field.
+        field: The field's JSON key.
+    """
+    said = str(words(label(system, field)))
+    if said != field:
+        return said
+    parts = [p for p in field.split("_") if p]
+    shown = [p.upper() if p in _CAPITALS else p for p in parts]
+    if shown and shown[0] == parts[0]:
+        shown[0] = shown[0][:1].upper() + shown[0][1:]
+    return " ".join(shown) or field
 
 
 def entries(system: str, view: View, record: dict[str, Any]) -> Iterator[tuple[Term | Msg, Any]]:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tablelog.cli.main import cli
 from tests.support.cli import ok, refused
@@ -27,6 +28,10 @@ def english_after() -> Iterator[None]:
     translate(cli, ENGLISH)
 
 
+ERROR = {"ja": "エラー", "ko": "오류"}
+"""The error line's marker in Japanese and Korean (the rule ID after it stays)."""
+
+
 @rule("CORE-RETIRED")
 @pytest.mark.usefixtures("english_after")
 @pytest.mark.parametrize(("lang", "word"), [("ja", "キャラクター"), ("ko", "캐릭터")])
@@ -42,4 +47,21 @@ def test_a_retired_character_is_named_a_character_in_the_readers_words(
     english = refused(log, "note", "ruling", "--about", "Kyra")
     said = refused(log, "--lang", lang, "note", "ruling", "--about", "Kyra")
     assert (True, True, False) == ("character" in english, word in said, "character" in said)
-    assert said.startswith("error: CORE-RETIRED: ")
+    assert said.startswith(f"{ERROR[lang]}: CORE-RETIRED: ")
+
+
+@pytest.mark.usefixtures("english_after")
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_every_error_line_starts_in_the_readers_words(tmp_path: Path, lang: str) -> None:
+    """A refusal, a usage error and saga's calculator's refusal start with the reader's
+    ``error`` (エラー:, 오류:), the rule ID after it as it is; English keeps ``error:``."""
+    log = tmp_path / "s.tlog"
+    ok(log, "init", "--system", "saga")
+    refusal = refused(log, "--lang", lang, "saga", "poison", "Nobody")
+    usage = CliRunner().invoke(cli, ["--lang", lang, "--log", str(log), "state", "--at", "x"])
+    calc = refused(log, "--lang", lang, "saga", "calc", "kyou-geki", "--slv", "0")
+    assert refusal.startswith(f"{ERROR[lang]}: UNKNOWN-NAME: "), refusal
+    assert 2 == usage.exit_code
+    assert usage.stderr.splitlines()[-1].startswith(f"{ERROR[lang]}: "), usage.stderr
+    assert calc.startswith(f"{ERROR[lang]}: SAGA-"), calc
+    assert refused(log, "saga", "poison", "Nobody").startswith("error: UNKNOWN-NAME: ")

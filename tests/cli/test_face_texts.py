@@ -299,16 +299,17 @@ def test_change_lines_state_and_status_name_fields_in_japanese(tmp_path: Path) -
     said = run(
         "--lang", "ja", "--log", str(log), "pf2e", "character", "add", "Valeros", "--level", "5"
     )
-    assert (  # a list in Japanese is joined with 、
-        "    キャラクター.Valeros: 新規（レベル=5、製作=expert、魔法製作=true、製法=[]、消費gp=0）"
+    assert (  # a list in Japanese is joined with 、, a value is the glossary's word
+        "    キャラクター.Valeros: 新規（レベル=5、製作=エキスパート、"
+        "魔法製作=はい、製法=なし、消費gp=0）"
     ) == said.stdout.splitlines()[-1]
     ok(log, "pf2e", "formula", "add", "Valeros", "flaming")
     ja = ["--lang", "ja", "--log", str(log)]
     replay = run(*ja, "replay").stdout.splitlines()
-    assert "    キャラクター.Valeros.製法: +flaming" in replay
+    assert "    キャラクター.Valeros.製法: +フレイミング" in replay
     assert "    キャラクター.Valeros.消費gp: 0 -> 35" not in replay  # learning is free
     history = run(*ja, "history", "Valeros").stdout.splitlines()
-    assert "    製法: +flaming" in history and "    レベル: - -> 5" in history
+    assert "    製法: +フレイミング" in history and "    レベル: - -> 5" in history
     state = run(*ja, "state").stdout.splitlines()
     assert ["キャラクター:", "  Valeros", "    レベル: 5"] == state[1:4]
     assert ["Valeros", "  レベル: 5"] == run(*ja, "state", "Valeros").stdout.splitlines()[:2]

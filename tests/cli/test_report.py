@@ -272,7 +272,7 @@ def test_markdown_holds_the_figures_in_tables(sessions):
     assert md.startswith("# Fourth war, night one\n")
     assert "- **system**: fate\n" in md
     assert "### Kiritsugu (character)\n" in md
-    assert "| hp | 40 | 20 | −20 |" in md
+    assert "| HP | 40 | 20 | −20 |" in md
     assert "| NPs released | 1 |" in md
     assert "<svg" not in md
 

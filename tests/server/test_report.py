@@ -61,8 +61,8 @@ def test_enemy_hp_is_left_out_for_players(server: str) -> None:
     def wolf(text: str) -> str:
         return text.split("### Wolf (character)", 1)[1].split("###", 1)[0]
 
-    assert "| hp | 1200 | 1200 |" in wolf(full)
-    assert "| hp |" not in wolf(seen) and "| hp_max |" not in wolf(seen)
+    assert "| HP | 1200 | 1200 |" in wolf(full)
+    assert "| HP |" not in wolf(seen) and "| Max HP |" not in wolf(seen)
     page = api(server, token).get(f"/tables/{tid}/report").text
     assert 1 == page.count('id="series-hp-')  # Amy's only
 

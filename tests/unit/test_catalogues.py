@@ -178,3 +178,16 @@ def test_every_template_renders_in_english_with_sample_values(template: Catalog)
         except (KeyError, IndexError, ValueError) as exc:
             problems.append(f"{message.context}: {exc!r}")
     assert [] == problems
+
+
+WEB_CALL = re.compile(r"""\btn?\(\s*"(web\.[A-Za-z0-9_.]+)\"""")
+
+
+def test_every_page_text_is_in_the_template(template: Catalog) -> None:
+    """Each ``t("web.…", …)`` and ``tn(…)`` call of the page's scripts is in the template:
+    Babel's JavaScript reader skips a call inside a template literal (`${t(…)}`) or one with a
+    template literal among its values, and the page would read that sentence in English."""
+    scripts = (ROOT / "tablelog" / "web" / "static").glob("*.js")
+    called = {found for path in scripts for found in WEB_CALL.findall(path.read_text("utf-8"))}
+    extracted = {m.context for m in template if m.context}
+    assert [] == sorted(called - extracted)

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from tablelog.cli.columns import display_width
-from tablelog.cli.core import echo
+from tablelog.cli.core import echo, error_line
 from tablelog.cli.names import GlossaryChoice
 from tablelog.cli.saga.calc_inputs import MAX_STAT, compute, parse_resistances
 from tablelog.lang import say
@@ -183,7 +183,7 @@ def calc(tech_id: str | None, **options: object) -> None:
     try:
         result = compute(tech_id, options)
     except RuleViolation as exc:
-        echo(f"error: {exc.rule_id}: {say(exc.msg)}", err=True)
+        echo(error_line(f"{exc.rule_id}: {say(exc.msg)}"), err=True)
         sys.exit(1)
     if options["json"]:
         click.echo(json.dumps(result, ensure_ascii=False, sort_keys=False))

@@ -132,6 +132,6 @@
     // A value as the page shows it: "–" for none, yes/no, JSON for a list or a map.
     fmt: (v) => (v === null || v === undefined) ? "–" : (v === true ? t("web.value.yes", "yes") : v === false ? t("web.value.no", "no")
       : (typeof v === "object" ? JSON.stringify(v) : String(v))),
-    errorText: (b) => b && b.error ? t("web.error", "error: {rule}{message}", { rule: b.error.rule ? `${b.error.rule}: ` : "", message: b.error.message }) : t("web.error.bare", "error"),
+    errorText: (b) => b && b.error ? t("web.error", "error: {rule}{message}", { rule: b.error.rule ? b.error.rule + ": " : "", message: b.error.message }) : t("web.error.bare", "error"),
   };
 })();

@@ -324,7 +324,7 @@
       await navigator.clipboard.writeText(text);
       $("result").textContent = t("web.ccfolia.copied", "{name} is on the clipboard: paste it into ccfolia.", { name });
     } catch (e) {
-      $("result").textContent = `${t("web.ccfolia.copy_this", "Copy this into ccfolia:")}\n${text}`;
+      $("result").textContent = t("web.ccfolia.copy_this", "Copy this into ccfolia:") + "\n" + text;
     }
     $("result").className = "result ok";
   }
