@@ -114,13 +114,13 @@ def test_a_udonarium_zip_holds_every_value_of_the_character(logs, tmp_path, name
     text = _udonarium(logs["magicpunk"], name, "en", tmp_path / "c.zip")
     assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<character ')
     figures = [
-        _data(field, str(record[field]))
+        _data({"spell_money": "Spell money"}.get(field, field), str(record[field]))
         for field in ("body", "sense", "intellect", "magic", "money", "spell_money")
     ] + [_data(skill, rank) for skill, rank in record["skills"].items()]
     memo = ([f"items: {' '.join(record['items'])}"] if record["items"] else []) + [
         f"hand: {len(record['hand'])} ({' '.join(record['hand'])})"
     ]
-    hp = _data("hp", str(record["hp_max"]), "numberResource", currentValue=str(record["hp"]))
+    hp = _data("HP", str(record["hp_max"]), "numberResource", currentValue=str(record["hp"]))
     palette = [f"1MP{{{a}}} {a}" for a in ("body", "sense", "intellect", "magic")]
     sheet = [
         ("data", {"name": "image"}, "", [_data("imageIdentifier", "", "image")]),
@@ -386,15 +386,15 @@ def _palette(line: str):
     ("system", "name", "change", "said"),
     [
         ("magicpunk", "Bram", _param("luck", "5"), "Bram: luck '5' is nothing a magicpunk"),
-        ("magicpunk", "Bram", _hurt, "Bram: hp '28/34' cannot be carried: magicpunk character add"),
+        ("magicpunk", "Bram", _hurt, "Bram: HP '28/34' cannot be carried: magicpunk character add"),
         ("magicpunk", "Bram", _memo("hand: 2 (S3 H4)"), "Bram: hand '2 (S3 H4)' cannot be"),
         ("magicpunk", "Bram", _memo("a cheerful rogue"), "Bram: memo 'a cheerful rogue' is"),
         ("magicpunk", "Bram", _palette("2d6+{luck}"), "Bram: commands '2d6+{luck}' cannot"),
         ("pf2e", "Valeros", _memo("formulas: striking"), "Valeros: formulas 'striking' cannot"),
         ("pf2e", "Kyra", _param("spent_gp", "40"), "Kyra: spent_gp '40' cannot be carried"),
-        ("fate", "Kiritsugu", _hurt, "Kiritsugu: hp '34/40' cannot be carried: fate master add"),
+        ("fate", "Kiritsugu", _hurt, "Kiritsugu: HP '34/40' cannot be carried: fate master add"),
         ("fate", "Saber", _palette("tablelog fate release Saber excalibur"), "Saber: commands"),
-        ("saga", "Amy", lambda d: d["status"][1].update(value=5), "Amy: lp '5/9' cannot be"),
+        ("saga", "Amy", lambda d: d["status"][1].update(value=5), "Amy: LP '5/9' cannot be"),
         ("saga", "Amy", lambda d: d.update(initiative=12), "Amy: initiative '12' is nothing"),
         ("saga", "Amy", lambda d: d.update(externalUrl="https://x"), "Amy: externalUrl"),
     ],

@@ -53,7 +53,7 @@ HELP_CODE = re.compile(
 )
 ABBREVIATIONS = frozenset(
     "HP MP LP SLv Lv gp Mj CC NP BT DC ID UUID JSON TOML CSV URL md html jsonl csv A-Z a-z "
-    "Ma-GEAR BCDice ccfolia Udonarium msgpack PostgreSQL tablelog gm".split()
+    "Ma-GEAR BCDice ccfolia Udonarium Discord msgpack PostgreSQL tablelog gm".split()
 )
 DATA = {  # the words each example's GM made up: names of skills, races, techs, NPs, stones
     "fate": {"excalibur", "invisible-air", "gordius-wheel"},
