@@ -390,21 +390,25 @@ def note(ctx: click.Context, text: str, about: tuple[str, ...]) -> object:
 
 @cli.command("roll")
 @click.argument("notation")
+@click.argument("comment", nargs=-1)
 @click.option("--reason", default="", help="What the roll is for (kept in the log).")
 @appending
-def roll_command(ctx: click.Context, notation: str, reason: str) -> object:
+def roll_command(
+    ctx: click.Context, notation: str, comment: tuple[str, ...], reason: str
+) -> object:
     """Roll dice in BCDice's common notation and log the roll (CORE-DICE): 2D6+1, 1D100<=50,
-    3D6>=10; an S in front (S2D6) makes it secret, read by the roller and the GM only.
+    3D6>=10; an S in front (S2D6) makes it secret, read by the roller and the GM only. Words
+    after the notation are its reason, as a dice bot reads a chat line.
 
-    Example: tablelog roll 1D100<=50 --reason "spot the ambush"
+    Example: tablelog roll 1D100<=50 spot the ambush
     """
     from tablelog.commands.core import RollDice
 
-    return RollDice(notation=notation, reason=reason)
+    return RollDice(notation=notation, reason=reason or " ".join(comment))
 
 
 @cli.command("say")
-@click.argument("text")
+@click.argument("text", nargs=-1, required=True)
 @click.option(
     "--to",
     "to",
@@ -414,15 +418,16 @@ def roll_command(ctx: click.Context, notation: str, reason: str) -> object:
     "GM read it.",
 )
 @appending
-def say_command(ctx: click.Context, text: str, to: tuple[str, ...]) -> object:
-    """Say something at the table (CORE-SAY); with --to, whisper it.
+def say_command(ctx: click.Context, text: tuple[str, ...], to: tuple[str, ...]) -> object:
+    """Say something at the table (CORE-SAY); with --to, whisper it to seats of a served table
+    (tablelog serve). The words need no quotes.
 
-    Example: tablelog say "psst, the wolf is near" --to bo
+    Example: tablelog say the bridge is out; at a served table: say psst --to bo
     """
     from tablelog.commands.core import Say
 
-    seats = tuple(name.strip() for given in to for name in given.split(",") if name.strip())
-    return Say(text=text, to=seats)
+    seats = tuple(name.strip() for given in to for name in given.split(","))
+    return Say(text=" ".join(text), to=tuple(dict.fromkeys(seats)))
 
 
 @cli.command()

@@ -310,6 +310,14 @@ def decide_say(state: State, command: Say) -> list[Event]:
     require(command.text.strip(), "CORE-SAY", msg("core.say.empty", "say needs some text"))
     check_text(command.text, msg("core.what.said", "what is said"), lines=True)
     known = seats(state)
+    require(
+        bool(known) or not command.to,
+        "CORE-SAY",
+        msg(
+            "core.say.no_seats",
+            "this log has no seats: a whisper goes to seats of a served table (tablelog serve)",
+        ),
+    )
     for name in command.to:
         require(
             name in known,

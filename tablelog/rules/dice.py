@@ -22,12 +22,26 @@ import attrs
 from tablelog.rules.core import RuleViolation
 from tablelog.text import Msg, msg
 
-__all__ = ["Term", "Notation", "parse", "evaluate", "result_line", "MAX_DICE", "MAX_SIDES"]
+__all__ = [
+    "Term",
+    "Notation",
+    "parse",
+    "evaluate",
+    "result_line",
+    "MAX_DICE",
+    "MAX_SIDES",
+    "MAX_NUMBER",
+    "MAX_TOTAL",
+]
 
 MAX_DICE = 100
 """The most dice one notation rolls (all terms together)."""
 MAX_SIDES = 1000
 """The most sides a die may have."""
+MAX_NUMBER = 1_000_000
+"""The largest whole number a notation adds, multiplies, divides by or compares with."""
+MAX_TOTAL = 1_000_000_000_000
+"""The largest total a notation may reach (with every die at its most)."""
 SEPARATOR = " ＞ "
 """BCDice's separator between the steps of a result: U+FF1E FULLWIDTH GREATER-THAN SIGN."""
 
@@ -78,7 +92,9 @@ def parse(text: str) -> Notation:
 
     Raises:
         RuleViolation: CORE-DICE for text that is not such a notation, more than
-            :data:`MAX_DICE` dice, or dice of more than :data:`MAX_SIDES` sides.
+            :data:`MAX_DICE` dice or terms, dice of more than :data:`MAX_SIDES` sides, a number
+            over :data:`MAX_NUMBER`, a total that may pass :data:`MAX_TOTAL`, or a division
+            by 0.
 
     Source: BCDice's common dice (``DiceBot``), as its test data shows them.
     """
@@ -128,6 +144,35 @@ def _check_bounds(text: str, made: Notation) -> None:
                 most=MAX_DICE,
             ),
         )
+    numbers = [t.count for t in made.terms if not t.is_dice]
+    if made.compare is not None:
+        numbers.append(abs(made.compare[1]))
+    if any(n > MAX_NUMBER for n in numbers) or len(made.terms) > MAX_DICE:
+        raise RuleViolation(
+            "CORE-DICE",
+            msg(
+                "core.dice.number",
+                "{text!r} holds a number over {most:,} or more than {terms} terms",
+                text=text,
+                most=MAX_NUMBER,
+                terms=MAX_DICE,
+            ),
+        )
+    if _largest(made) > MAX_TOTAL:
+        raise RuleViolation(
+            "CORE-DICE",
+            msg(
+                "core.dice.total",
+                "{text!r} may total more than {most:,}",
+                text=text,
+                most=MAX_TOTAL,
+            ),
+        )
+    if any(t.op == "/" and not t.is_dice and t.count == 0 for t in made.terms):
+        raise RuleViolation(
+            "CORE-DICE",
+            msg("core.dice.by_zero", "{text!r} divides by 0", text=text),
+        )
     if any(t.sides is not None and not 1 <= t.sides <= MAX_SIDES for t in made.terms):
         raise RuleViolation(
             "CORE-DICE",
@@ -138,6 +183,19 @@ def _check_bounds(text: str, made: Notation) -> None:
                 most=MAX_SIDES,
             ),
         )
+
+
+def _largest(made: Notation) -> int:
+    """An upper bound of the total's size: every die at its most, every term added or
+    multiplied in (a quotient is never larger than its dividend)."""
+    sums: list[int] = []
+    for term in made.terms:
+        value = term.count * (term.sides or 1)
+        if term.op == "*" and sums:
+            sums[-1] *= value
+        elif term.op != "/" or not sums:
+            sums.append(value)
+    return sum(sums)
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from tablelog import systems
-from tablelog.events.core import READERS, SEAT_SECRETS, SEAT_TYPES
+from tablelog.events.core import MARKERS, READERS, SEAT_SECRETS, SEAT_TYPES
 from tablelog.systems.declaration import Hidden
 
 __all__ = ["Viewer", "unseen_draws", "enemy_named"]
@@ -39,6 +39,7 @@ class Viewer:
     items_owner: dict[str, str | None] = attrs.Factory(dict)
     enemies: frozenset[str] = frozenset()
     seat: str = ""
+    unread: frozenset[int] = frozenset()
 
     @classmethod
     def of(
@@ -48,6 +49,7 @@ class Viewer:
         state: Any,
         enemies: frozenset[str] = frozenset(),
         seat: str = "",
+        unread: frozenset[int] = frozenset(),
     ) -> Viewer:
         """Return the viewer of a seat on ``state`` (a
         :class:`~tablelog.projections.core.State`).
@@ -59,10 +61,12 @@ class Viewer:
             enemies: Every name a record of the table's log added as an enemy, retired and
                 undone ones included (:func:`enemies_of`): a retired enemy's HP stays hidden.
             seat: The seat's name.
+            unread: The seqs of the records the seat does not read (another's whisper or
+                secret roll): their undo and redo markers are withheld too.
         """
         owners = {name: rec.get("owner") for name, rec in state.items.items()}
         now = frozenset(n for n, rec in state.characters.items() if rec.get("side") == "enemy")
-        return cls(role, frozenset(characters), state.system, owners, now | enemies, seat)
+        return cls(role, frozenset(characters), state.system, owners, now | enemies, seat, unread)
 
     @property
     def hidden(self) -> Hidden:
@@ -117,11 +121,14 @@ class Viewer:
 
     def reads(self, line: dict[str, Any]) -> bool:
         """Whether this seat reads the record ``line`` at all: every record but another's
-        secret roll and a whisper it neither sent nor received (:data:`READERS`); the GM reads
-        every one (CORE-DICE, CORE-SAY)."""
+        secret roll and a whisper it neither sent nor received (:data:`READERS`), and the undo
+        and redo markers of those (:attr:`unread`: who undid one would tell whose it was); the
+        GM reads every one (CORE-DICE, CORE-SAY)."""
         if self.sees_all:
             return True
         kind, data = line.get("type"), line.get("data")
+        if kind in MARKERS and isinstance(data, dict):  # an undo or redo of one it reads not
+            return data.get("target") not in self.unread
         readers = READERS.get(kind) if isinstance(kind, str) else None
         if readers is None or not isinstance(data, dict):
             return True

@@ -120,6 +120,8 @@ class Table:
         self._gate: bytes | None = None  # the key of the table's secrets (Table.mint)
         self._enemies: set[str] = set()  # names its records added as enemies (Table.enemies)
         self._enemies_seq = 0  # how far the records were read for them
+        self._restricted: dict[int, tuple[str, tuple[str, ...]]] = {}  # seq -> actor, readers
+        self._restricted_seq = 0  # how far the records were read for them
 
     def _gate_key(self) -> bytes:
         """The key the table's secrets are made under: keyed by the session's seed (the GM's
@@ -156,6 +158,26 @@ class Table:
                         self._enemies.add(name)
                 self._enemies_seq = found[-1].seq
             return frozenset(self._enemies)
+
+    def restricted(self) -> dict[int, tuple[str, tuple[str, ...]]]:
+        """Return the records only some seats read (a whisper, a secret roll: ``READERS``) up
+        to the state in memory: seq -> (its actor, the other seats that read it). Read once,
+        then only the new records; the GM reads them all (CORE-SAY)."""
+        from tablelog.events.core import READERS
+
+        with self.lock, self._usable():
+            end = self.session.state().seq
+            while self._restricted_seq < end:
+                found = self._tail.after(self.session.log, self._restricted_seq, end, 10_000)
+                if not found:
+                    break
+                for rec in found:
+                    readers = READERS.get(rec.type)
+                    named = readers(rec.data) if readers is not None else None
+                    if named is not None:
+                        self._restricted[rec.seq] = (rec.actor, named)
+                self._restricted_seq = found[-1].seq
+            return dict(self._restricted)
 
     def mint(self) -> str:
         """Return a new secret of this table (a seat's token, link or session): ``t2.`` a

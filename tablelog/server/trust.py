@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from tablelog import systems
 from tablelog.commands.core import Redo, Undo
+from tablelog.events.core import DiceRolled
 from tablelog.lang import say
 from tablelog.projections.core import table_allows
 from tablelog.server.tables import Refusal, Seat, Table
@@ -60,6 +61,11 @@ def refuse_given(table: Table, seat: Seat, command: object, words: str) -> None:
         )
 
 
+CORE_ROLLED = {DiceRolled.TYPE: lambda data: True}
+"""The core records whose outcome tablelog always rolls: plain dice (``roll``, CORE-DICE) have
+no given form, so a player's own roll is never undone to roll again (CORE-REROLL)."""
+
+
 def refuse_reroll(table: Table, seat: Seat, command: object) -> None:
     """Refuse a player's undo or redo of its own action whose outcome tablelog rolled (hold
     the table's lock, caught up: the action is the one the decider will take).
@@ -74,7 +80,7 @@ def refuse_reroll(table: Table, seat: Seat, command: object) -> None:
     action = table.session.marked_action(command)
     if action is None:
         return  # the decider refuses it with its own rule
-    rolled = systems.get(table.session.header.system).rolled
+    rolled = {**CORE_ROLLED, **systems.get(table.session.header.system).rolled}
     records = table.records_after(action.first - 1, action.last - action.first + 1)
     kinds = [rec.type for rec in records if rec.type in rolled and rolled[rec.type](rec.data)]
     if not kinds:

@@ -26,7 +26,7 @@ from tablelog.commands.core import (
     Say,
     Undo,
 )
-from tablelog.events.core import READERS, SEAT_SECRETS, SEAT_TYPES, event_class
+from tablelog.events.core import MARKERS, READERS, SEAT_SECRETS, SEAT_TYPES, event_class
 from tablelog.lang import params_of, reader, say
 from tablelog.projections import history as read_models
 from tablelog.projections.core import undone_after
@@ -68,9 +68,16 @@ def _viewer(table: Table, seat: Seat) -> Viewer:
 
 
 def viewer_of(table: Table, seat: Seat, state: Any) -> Viewer:
-    """The seat's viewer on ``state``; every enemy the log ever added stays an enemy to it."""
-    enemies = frozenset() if seat.role == "gm" else table.enemies()
-    return Viewer.of(seat.role, seat.characters, state, enemies, seat.name)
+    """The seat's viewer on ``state``; every enemy the log ever added stays an enemy to it, and
+    the records only other seats read stay unread, their undo and redo markers too."""
+    if seat.role == "gm":
+        return Viewer.of(seat.role, seat.characters, state, frozenset(), seat.name)
+    unread = frozenset(
+        seq
+        for seq, (actor, readers) in table.restricted().items()
+        if actor != seat.name and seat.name not in readers
+    )
+    return Viewer.of(seat.role, seat.characters, state, table.enemies(), seat.name, unread)
 
 
 def record_line(rec: Any, undone: bool) -> dict[str, Any]:
@@ -537,6 +544,7 @@ def _streamed_alike(
         return made
     records = table.records_after(after, 1000)
     alike = viewer_of(table, Seat("", seat.role, seat.characters), table.current())
+    restricted = table.restricted() if seat.role != "gm" else {}
     with table.lock:
         undone = undone_after(table.session.markers()) if records else set()
     made = []
@@ -544,7 +552,7 @@ def _streamed_alike(
         raw = record_line(rec, rec.seq in undone)
         line = shown(alike, raw)
         text = None if line is None else json.dumps(line, ensure_ascii=False)
-        made.append((rec.seq, line, text, None if _read_by_all(raw) else raw))
+        made.append((rec.seq, line, text, None if _read_by_all(raw, restricted) else raw))
     if records:
         if any(k[1] != end for k in table.streamed) or len(table.streamed) > 256:
             table.streamed = {}
@@ -552,8 +560,11 @@ def _streamed_alike(
     return made
 
 
-def _read_by_all(line: dict[str, Any]) -> bool:
-    """Whether every seat reads the record ``line`` (not a whisper, not a secret roll)."""
+def _read_by_all(line: dict[str, Any], restricted: dict[int, Any]) -> bool:
+    """Whether every seat reads the record ``line``: not a whisper, not a secret roll, not
+    the undo or redo marker of one (``restricted``: their seqs)."""
+    if line["type"] in MARKERS:
+        return line["data"].get("target") not in restricted
     readers = READERS.get(line["type"])
     return readers is None or readers(line["data"]) is None
 

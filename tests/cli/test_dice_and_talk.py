@@ -100,13 +100,17 @@ def test_a_secret_roll_is_marked_and_recorded_as_secret(log: Path) -> None:
         ("2X", "'2X' is not a dice notation"),
         ("101D6", "'101D6' rolls 101 dice; a roll has 1 to 100"),
         ("1D1001", "'1D1001' has a die of no side or of more than 1000 sides"),
+        ("2D6+999999999999999999999", "'2D6+999999999999999999999' holds a number over 1,000,000"),
+        ("1D6/0", "'1D6/0' divides by 0"),
+        ("1D6*1000000*1000000", "'1D6*1000000*1000000' may total more than 1,000,000,000,000"),
+        ("1D6" + "*2" * 200, "holds a number over 1,000,000 or more than 100 terms"),
     ],
 )
 def test_what_is_not_a_roll_is_refused_and_appends_nothing(
     log: Path, given: str, says: str
 ) -> None:
     err = refused(log, "roll", given)
-    assert f"CORE-DICE: {says}" in err
+    assert "CORE-DICE: " in err and says in err
 
 
 @pytest.mark.rule("CORE-DICE")
@@ -172,3 +176,30 @@ def test_roll_and_say_are_in_the_commands_help(log: Path) -> None:
     listed = invoke(log, "--help").stdout
     assert re.search(r"^\s+roll\s", listed, re.M) and re.search(r"^\s+say\s", listed, re.M)
     assert "귓속말" in invoke(log, "--lang", "ko", "say", "--help").stdout
+
+
+@pytest.mark.rule("CORE-DICE")
+def test_words_after_the_notation_are_the_rolls_reason(log: Path) -> None:
+    """`roll 1D100<=50 spot the ambush`, as a dice bot reads a chat line: the reason is
+    "spot the ambush"; --reason, when given, is the reason."""
+    ok(log, "roll", "1D100<=50", "spot", "the", "ambush")
+    ok(log, "roll", "2D6", "ignored", "--reason", "initiative")
+    assert ["spot the ambush", "initiative"] == [
+        r["data"]["reason"] for r in records(log, "core.DiceRolled")
+    ]
+
+
+@pytest.mark.rule("CORE-SAY")
+def test_talk_needs_no_quotes_and_a_whisper_needs_seats(log: Path) -> None:
+    """`say the bridge is out` is one text; on a log without seats (the command line's) a
+    whisper is refused saying why; an empty --to names no seat and is refused, never sent to
+    the whole table."""
+    ok(log, "say", "the", "bridge", "is", "out")
+    assert ["the bridge is out"] == [r["data"]["text"] for r in records(log, "core.Said")]
+    err = refused(log, "say", "psst", "--to", "bo")
+    assert "CORE-SAY: this log has no seats: a whisper goes to seats of a served table" in err
+    add_seat(log, "bo")
+    for empty in ("", ",", "bo,"):
+        assert "CORE-SAY: no seat named '' to whisper to" in refused(
+            log, "say", "hi", "--to", empty
+        )

@@ -166,3 +166,45 @@ def test_talk_every_seat_reads_and_a_whisper_to_no_seat_is_refused(
     preview = send(server, table["ann"], tid, "say psst --to bo", dry_run=True)
     assert 200 == preview.status_code
     assert ["(to bo) 'psst'"] == [e["text"] for e in preview.json()["events"]]
+
+
+@pytest.mark.rule("CORE-SAY")
+def test_the_undo_of_a_whisper_is_withheld_like_the_whisper(
+    server: str, table: dict[str, Any]
+) -> None:
+    """ann whispers to bo and undoes it; bo takes back his secret roll: cy's and the observer's
+    log (undone lines and markers too), report and room log hold no marker of either (it would
+    tell who made the hidden record); ann, bo and the GM read the markers of what they read."""
+    tid = table["id"]
+    whisper = send(server, table["ann"], tid, "say psst --to bo").json()["seqs"][0]
+    assert 201 == send(server, table["ann"], tid, f"undo {whisper}").status_code
+    for seat in ("cy", "obs"):
+        client = api(server, table[seat])
+        lines = client.get(f"/tables/{tid}/log", params={"all": "true"}).json()["events"]
+        assert [] == [
+            line
+            for line in lines
+            if line["type"] == "core.Undone" and line["data"]["target"] == whisper
+        ], seat
+        assert (
+            f"#{whisper}" not in client.get(f"/tables/{tid}/report", params={"format": "md"}).text
+        )
+    for seat in ("ann", "bo", None):
+        client = api(server, table[seat]) if seat else api(server)
+        lines = client.get(f"/tables/{tid}/log", params={"all": "true"}).json()["events"]
+        assert [whisper] == [
+            line["data"]["target"] for line in lines if line["type"] == "core.Undone"
+        ], seat
+
+
+@pytest.mark.rule("CORE-REROLL")
+def test_a_player_does_not_undo_her_roll_to_roll_again(server: str, table: dict[str, Any]) -> None:
+    """ann's `roll 2D6+1`, then her `undo` of it: 403 CORE-REROLL, nothing appended; the GM
+    may undo it."""
+    tid = table["id"]
+    seq = send(server, table["ann"], tid, "roll 2D6+1").json()["seqs"][0]
+    before = api(server).get(f"/tables/{tid}").json()["seq"]
+    refused = send(server, table["ann"], tid, f"undo {seq}")
+    assert (403, "CORE-REROLL") == (refused.status_code, refused.json()["error"]["rule"])
+    assert before == api(server).get(f"/tables/{tid}").json()["seq"]
+    assert 201 == send(server, None, tid, f"undo {seq}").status_code
