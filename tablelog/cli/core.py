@@ -16,6 +16,7 @@ import attrs
 import click
 
 from tablelog import lang
+from tablelog.cli.values import fmt_value
 from tablelog.lang import Words
 from tablelog.refusals import Refused
 from tablelog.rules import glossary
@@ -722,19 +723,6 @@ def _list_delta(old: list[Any], new: list[Any]) -> tuple[list[Any] | None, list[
     if kept_old != kept_new or len(new) > 100:
         return None, []
     return gained, lost
-
-
-def fmt_value(value: Any) -> str:
-    """Format a state value for text output (JSON-like, compact)."""
-    if value is None:
-        return "-"
-    if isinstance(value, str):
-        return value
-    if type(value) is int:  # as JSON writes it, without importing json for the commonest value
-        return str(value)
-    import json
-
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def command_words(line: str) -> list[str]:

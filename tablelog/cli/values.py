@@ -8,7 +8,20 @@ from typing import Any
 
 from tablelog.lang import Words
 
-__all__ = ["value_text"]
+__all__ = ["value_text", "fmt_value"]
+
+
+def fmt_value(value: Any) -> str:
+    """Format a state value for text output (JSON-like, compact)."""
+    if value is None:
+        return "-"
+    if isinstance(value, str):
+        return value
+    if type(value) is int:  # as JSON writes it, without importing json for the commonest value
+        return str(value)
+    import json
+
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def value_text(system: str | None, field: str, value: Any, words: Words) -> str:
@@ -20,8 +33,6 @@ def value_text(system: str | None, field: str, value: Any, words: Words) -> str:
         value: The value as the state JSON holds it.
         words: The reader.
     """
-    from tablelog.cli.core import fmt_value
-
     if words.lang == "en":
         return fmt_value(value)
     from tablelog.texts.values import readable

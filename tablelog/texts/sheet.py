@@ -28,6 +28,7 @@ __all__ = [
     "field_label",
     "entries",
     "entry_label",
+    "sheet_of",
 ]
 
 
@@ -143,6 +144,17 @@ class Sheet:
     adds: tuple[Adds, ...] = ()
     techs: Techs | None = None
     terms: tuple[tuple[str, str], ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        _SHEETS[self.system] = self  # the system's texts module made it: the one to read
+
+
+_SHEETS: dict[str, Sheet] = {}
+
+
+def sheet_of(system: str) -> Sheet | None:
+    """Return the sheet the system's texts module declared (loaded with the system), or None."""
+    return _SHEETS.get(system)
 
     def view(self, section: str) -> View:
         """The view of ``"characters"`` or ``"items"``."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from tablelog.rules import glossary
 from tablelog.text import Listed, Msg, Secret, Shown, Term, msg
+from tablelog.texts.sheet import Sheet, sheet_of
 
 __all__ = ["readable", "terms_of"]
 
@@ -116,19 +117,23 @@ def _declared(system: str | None, field: str) -> str | None:
     return terms_of(system).get(field) if system else None
 
 
-@functools.cache
 def terms_of(system: str) -> dict[str, str]:
     """Return the glossary table of each field's words by the system's sheet: its ``terms``,
-    its views' ``tables`` and ``badge`` (``{"side": "saga.side", "levels": "saga.element"}``)."""
-    from tablelog import systems
+    its views' ``tables`` and ``badge`` (``{"side": "saga.side", "levels": "saga.element"}``);
+    {} before the system's texts are loaded."""
+    found = _TERMS.get(system)
+    if found is None:
+        sheet = sheet_of(system)
+        if sheet is None:
+            return {}
+        found = _TERMS[system] = _terms(sheet)
+    return found
 
-    try:
-        declared = systems.get(system).sheet
-    except systems.SystemUnavailable:
-        return {}
-    sheet = declared() if declared is not None else None
-    if sheet is None:
-        return {}
+
+_TERMS: dict[str, dict[str, str]] = {}
+
+
+def _terms(sheet: Sheet) -> dict[str, str]:
     found: dict[str, str] = {}
     for view in (sheet.characters, sheet.items):
         found.update(dict(view.tables))
