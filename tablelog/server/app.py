@@ -243,14 +243,7 @@ def create_app(
 
     def gm_seat(request: Request[Any, Any, Any], table_id: str) -> tuple[Table, Seat]:
         table, seat = seated(request, table_id)
-        if seat.role != "gm":
-            told = msg(
-                "server.forbidden.needs_gm",
-                "{seat} is a {role}: this needs the gm role",
-                seat=seat.name,
-                role=seat.role,
-            )
-            raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
+        views.require_gm(seat)
         return table, seat
 
     def gm_only(request: Request[Any, Any, Any], table_id: str) -> Table:

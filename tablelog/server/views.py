@@ -578,6 +578,23 @@ def add_seat(
     )
 
 
+def require_gm(seat: Seat) -> None:
+    """Refuse a seat that is not a GM's what only a GM does (seats, bindings).
+
+    Raises:
+        Refusal: 403 forbidden naming the seat and the role it needs.
+    """
+    if seat.role == "gm":
+        return
+    told = msg(
+        "server.forbidden.needs_gm",
+        "{seat} is a {role}: this needs the gm role",
+        seat=seat.name,
+        role=Term("core.role", seat.role),
+    )
+    raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
+
+
 def check_characters(table: Table, role: str, characters: list[str]) -> None:
     """Refuse a player seat for names that are no character of the table (a typo, or one the
     GM has yet to add): 409 ``confirm``, naming them; the GM confirms to add it anyway.

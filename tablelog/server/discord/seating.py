@@ -116,14 +116,7 @@ class Seating:
         """``/tl seat @user ROLE [CHARACTERS] [NAME]``: the GM links a user to a seat, made now
         (its token and link are not shown: the GM rotates the seat for a page link) or, when
         the table has a seat of that name, the one it has."""
-        if seat.role != "gm":
-            told = msg(
-                "server.forbidden.needs_gm",
-                "{seat} is a {role}: this needs the gm role",
-                seat=seat.name,
-                role=seat.role,
-            )
-            raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
+        views.require_gm(seat)
         user_id = asked.text("user")
         user = asked.users.get(user_id) or {}
         name = asked.text("name") or str(user.get("username") or user_id)
