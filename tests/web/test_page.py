@@ -141,7 +141,9 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
     browser: Any, server: str, folder: Path, tmp_path: Path
 ) -> None:
     """A long table (10 characters, 5,000 events appended by a script) renders, its log and
-    chart included; the time to first render and the live update delay are reported in
+    chart included; the time to first render, the bytes it transferred (the page, its scripts,
+    styles and API answers: the Resource Timing API's transferSize) and the live update delay are
+    reported in
     tests/artifacts/web-measure.json (figures in docs/SERVER.md, "The web page", are from there)."""
     from tablelog.commands.magicpunk.table import Damage, Heal
     from tablelog.session import Session
@@ -164,6 +166,10 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
     page.goto(link)
     page.wait_for_function("window.tablelog && window.tablelog.ready", timeout=120_000)
     first_render_s = time.perf_counter() - started
+    transferred = page.evaluate(
+        "() => performance.getEntriesByType('navigation').concat("
+        "performance.getEntriesByType('resource')).reduce((n, e) => n + e.transferSize, 0)"
+    )
     assert 10 == page.locator("article.entity").count()
     assert page.locator("#log > li.action").count() == 200  # the latest; more on request
     page.click("#log li.earlier button")
@@ -172,6 +178,7 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
     measured = ARTIFACTS / "web-measure.json"
     figures = json.loads(measured.read_text()) if measured.exists() else {}
     figures["first_render_5000_events_s"] = first_render_s
+    figures["first_render_transferred_bytes"] = transferred  # the page, its scripts, the API
     measured.write_text(json.dumps(figures))
 
 
