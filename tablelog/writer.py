@@ -87,15 +87,15 @@ class Writer:
         """Return this command's ``at``: now, but after the log's last record (read again
         after every lost race), so times never go back even when a player's clock runs ahead
         of this machine's; but for a last record dated a day or more ahead of this clock (a
-        wrong clock's; unless this clock is behind the log's creation) or at the last time of
-        all, which is not followed: seq orders the log (``tablelog.store.stamp.stamp``). Every
-        record of one command shares it.
+        wrong clock's, this one's or the record's) or at the last time of all, which is not
+        followed: seq orders the log (``tablelog.store.stamp.stamp``). Every record of one
+        command shares it.
         """
         assert self.end is not None
         if self._last_at is None:
             self._last_at = str(self.log.envelope_at(self.end)["at"]) if self.end.seq else ""
         try:
-            self._last_at = stamp(self._last_at, self.log.header.created if self.log.header else "")
+            self._last_at = stamp(self._last_at)
         except LogError:  # say what to do: the record is damaged, not just misdated
             path = self.log.path
             raise LogError(

@@ -253,9 +253,8 @@ def _fault(env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | N
 
 def refuse_a_time_ahead(path: str, envelopes: list[dict[str, Any]], after: int) -> None:
     """Refuse to append records dated more than a day after this machine's clock (one
-    command's records share one time) after record ``after`` of the log ``path``: a writer
-    dates a record so only when it follows the log's last record from a clock behind the log's
-    creation (:func:`tablelog.store.stamp.stamp`): that clock is wrong, and it is told so.
+    command's records share one time) after record ``after`` of the log ``path``: no writer
+    dates a record so (:func:`tablelog.store.stamp.stamp` does not follow a far-off time).
 
     Raises:
         LogError: the records' time is past :func:`time_horizon`.

@@ -5,9 +5,9 @@ Every record of one command shares one ``at`` (docs/FORMAT.md): the current UTC 
 with microseconds and a ``Z``, or one microsecond after the log's last record when this machine's
 clock is behind it (a player's clock ahead of the server's, a clock set back), so times in a log
 never go back. A last record dated a day or more after this clock (:data:`MAX_AHEAD_S`: one
-machine's clock years ahead), when this clock is not behind the log's creation, or at the last
-time of all (which no time follows), is not followed: seq orders the log, and the command is
-dated by this clock (``verify`` flags the far-off record).
+machine's clock years ahead, or this one set back years), or at the last time of all (which no
+time follows), is not followed: seq orders the log, and the command is dated by this clock
+(``verify`` flags the far-off record).
 """
 
 from __future__ import annotations
@@ -56,12 +56,14 @@ def after(at: str) -> str:
     return moment.strftime(_FORMAT)
 
 
-def stamp(last: str, created: str = "") -> str:
+def stamp(last: str) -> str:
     """Return a new command's ``at``: now, but after ``last`` (the log's last record's ``at``,
-    ``""`` for an empty log), unless ``last`` is far off: a day or more after this clock while
-    this clock is not behind the log's creation (``created``, the header's: a clock before it
-    is surely wrong, and follows), or the last time of all. A far-off time is not followed:
-    the command is dated now, before it; seq orders the log (``verify`` flags the far-off time).
+    ``""`` for an empty log), unless ``last`` is far off: a day or more after this clock, or
+    the last time of all. A far-off time is not followed (it would date every later record by
+    one wrong clock, and could pass this machine's horizon): the command is dated now, before
+    it; seq orders the log, and ``verify`` flags the step back. Which clock was wrong, this one
+    (set back years) or the last record's (years ahead), cannot be told here: either way the
+    log stays usable and nothing is refused.
 
     Raises:
         LogError: ``last`` is no time at all (see :func:`after`).
@@ -70,7 +72,7 @@ def stamp(last: str, created: str = "") -> str:
     if at > last:
         return at
     moment = _moment(last)
-    if moment is not None and (last == LAST_TIME or (at >= created and last >= _horizon_of(at))):
+    if moment is not None and (last == LAST_TIME or last >= _horizon_of(at)):
         return at
     return after(last)
 
