@@ -23,7 +23,7 @@ toy.install()
 NAMES = tuple(f"pc{i}" for i in range(8))
 START = datetime.datetime(2026, 11, 30)
 # One record every 10 ms: times never go back (verify), and a 1,000,000-event log ends 2.8 hours
-# after START, never after this machine's clock (a record more than a day ahead is refused).
+# after START, never after this machine's clock (a record more than a day ahead is flagged).
 STEP = datetime.timedelta(milliseconds=10)
 
 

@@ -84,22 +84,25 @@ class Writer:
         self.written = (start, envelopes)
 
     def _stamp(self) -> str:
-        """Return this command's ``at``: now, but always after the log's last record (read
-        again after every lost race), so times never go back even when a player's clock runs
-        ahead of this machine's. Every record of one command shares it.
+        """Return this command's ``at``: now, but after the log's last record (read again
+        after every lost race), so times never go back even when a player's clock runs ahead
+        of this machine's; but for a last record dated a day or more ahead of this clock (a
+        wrong clock's, this one's or the record's) or at the last time of all, which is not
+        followed: seq orders the log (``tablelog.store.stamp.stamp``). Every record of one
+        command shares it.
         """
         assert self.end is not None
         if self._last_at is None:
             self._last_at = str(self.log.envelope_at(self.end)["at"]) if self.end.seq else ""
         try:
             self._last_at = stamp(self._last_at)
-        except LogError:  # say what to do, as for a time more than a day ahead
+        except LogError:  # say what to do: the record is damaged, not just misdated
             path = self.log.path
             raise LogError(
                 f"{path}: cannot append after record #{self.end.seq}: its time "
-                f"{self._last_at!r} is one no command can follow (a wrong clock or a hostile "
-                f"edit wrote it); keep the records before it with: tablelog --log {path} "
-                "verify --salvage OUT"
+                f"{self._last_at!r} is one no command can follow (it is no time: a hostile "
+                f"edit or damage wrote it); keep the records before it with: tablelog --log "
+                f"{path} verify --salvage OUT"
             ) from None
         return self._last_at
 

@@ -317,6 +317,7 @@ def verify(
                 )
         folded = session.state()
         head, torn, in_flight = session.end, session.torn_at, session.in_flight  # what it read
+        far_off = dict(session.log.far_off)  # a wrong clock's times: flagged, never a fault
         _check_names(name, folded)
         unheld = session.unheld()
         signatures = check_signatures(session.log, actor_fault)
@@ -387,6 +388,7 @@ def verify(
             ),
             3,
         )
+    _warn_far_off(name, far_off)
     echo(
         say(
             msg(
@@ -401,6 +403,43 @@ def verify(
     echo(say(msg("core.head", "head: {head}", head=head_text(head))))
     if signatures is not None:
         _echo_signatures(signatures)
+
+
+def _warn_far_off(name: str, far_off: dict[int, tuple[int, str, str]]) -> None:
+    """Warn on stderr of the first records dated far off (a day or more after this machine's
+    clock, or before the record before them): a wrong clock's, not damage (seq orders the log;
+    issue 32 item 12), so ``verify`` still exits 0."""
+    from tablelog.store.envelope import clock_now
+
+    shown = sorted(far_off.items())[:FAR_OFF_SHOWN]
+    for k, (seq, (offset, at, before)) in enumerate(shown):
+        more = len(far_off) - len(shown) if k == len(shown) - 1 else 0
+        what = dict(log=name, seq=seq, offset=offset, at=at)
+        line = (
+            msg(
+                "core.verify.far_before",
+                "warning: {log}: record #{seq} at byte {offset} is dated {at}, more than a day "
+                "before the record before it ({before}): a wrong clock dated one of them; seq "
+                "orders the log, nothing is lost{more}",
+                before=before,
+                more=msg("core.verify.more", " (and {n} more)", n=more) if more else "",
+                **what,
+            )
+            if before
+            else msg(
+                "core.verify.far_ahead",
+                "warning: {log}: record #{seq} at byte {offset} is dated {at}, more than a day "
+                "after this machine's clock ({clock}): a wrong clock dated it (or this "
+                "machine's clock is wrong); seq orders the log, nothing is lost{more}",
+                clock=clock_now(),
+                more=msg("core.verify.more", " (and {n} more)", n=more) if more else "",
+                **what,
+            )
+        )
+        echo(say(line), err=True)
+
+
+FAR_OFF_SHOWN = 5  # far-off records verify names (then "and N more")
 
 
 def _check_names(name: str, folded: Any) -> None:

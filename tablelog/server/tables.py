@@ -113,6 +113,7 @@ class Table:
         self.session = Session(spec, "gm")
         self.path = self.session.path  # what messages call it (never a password)
         self.known = 0  # the last seq this process knows the table has (woken streams read)
+        self._hinted = False  # the store's watcher hinted at records past ``known``: look
         self._looked = 0.0  # time.monotonic() of the last look at the store
         self._waiters: set[tuple[Any, Any]] = set()  # (event loop, asyncio.Event) of streams
         self._tail = Tail()
@@ -201,8 +202,9 @@ class Table:
 
         Args:
             within_s: Look at the store only when the last look is older than this, or the
-                store's watcher reported records past the state (an event stream's read:
-                the watcher wakes it, and looks every second).
+                store's watcher hinted at records past the state (an event stream's read:
+                the watcher wakes it, and looks every second). A hint is never taken for
+                the table's end: the look reads the store's (:meth:`hinted`).
 
         Raises:
             Refusal: 503 when the log cannot be used, or is signed (see docs/SERVER.md).
@@ -210,7 +212,8 @@ class Table:
         with self.lock, self._usable():
             now = time.monotonic()
             state = self.session.state()
-            if not within_s or now - self._looked > within_s or self.known > state.seq:
+            if not within_s or now - self._looked > within_s or self._hinted:
+                self._hinted = False  # before the look: a hint that comes during it is kept
                 state = self.session.catch_up()
                 self._looked = now
             self.known = max(self.known, state.seq)
@@ -437,20 +440,36 @@ class Table:
         """Whether an event stream of this process waits on the table."""
         return bool(self._waiters)
 
-    def changed(self, seq: int | None) -> None:
-        """Wake the streams waiting on the table: it has records up to ``seq`` (None: it may
-        have new records, the streams look)."""
-        if seq is not None:
-            if seq <= self.known:
-                return
-            self.known = seq
+    def changed(self, seq: int) -> None:
+        """Wake the streams waiting on the table: this process appended records up to
+        ``seq`` (the store's own answer, so it is the table's end)."""
+        if seq <= self.known:
+            return
+        self.known = seq
+        self._wake()
+
+    def hinted(self, seq: int | None) -> None:
+        """Take the store watcher's word that the table may have records up to ``seq`` (None:
+        may have new records) as a hint only: a notification is anyone's to send (any client
+        of the database may ``NOTIFY tablelog``), so it never moves :attr:`known`. A ``seq``
+        this process already has costs nothing; any other makes the next read look at the
+        store's end once (:meth:`state`) and wakes the streams to read what is there."""
+        if seq is not None and seq <= self.known:
+            return
+        self._hinted = True
+        self._wake()
+
+    def _wake(self) -> None:
         for loop, event in list(self._waiters):
             loop.call_soon_threadsafe(event.set)
 
     def _appended(self) -> None:
         """Wake every stream waiting on the table (called after each append here)."""
         end = self.session.end
-        self.changed(end.seq if end is not None else None)
+        if end is None:
+            self._wake()
+        else:
+            self.changed(end.seq)
 
 
 class Tables:
@@ -563,7 +582,7 @@ class Tables:
     def _changed(self, table_id: str, seq: int | None) -> None:
         table = self._open.get(table_id)
         if table is not None:
-            table.changed(seq)
+            table.hinted(seq)
 
     def close(self) -> None:
         """Stop the watcher and close every connection."""

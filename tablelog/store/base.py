@@ -53,6 +53,8 @@ class Log(Protocol):
             PostgreSQL), or None; where a last command starts that another writer was still
             writing, holding the lock past the timeout (not read, not torn), or None. Torn and
             in-flight commands are named by their byte offset: there is no position of them.
+        far_off: The records reads with ``chain`` (``verify``) met dated far off, by seq
+            (:data:`tablelog.store.envelope.FarOff`: a wrong clock's, flagged, not faults).
         signer: Signs each record appended to a format-2 log when set (``sign(bytes)``).
     """
 
@@ -65,6 +67,7 @@ class Log(Protocol):
     end: Position | None
     torn_at: int | None
     in_flight: int | None
+    far_off: dict[int, tuple[int, str, str]]
     signer: Callable[[bytes], bytes] | None
 
     def open(self) -> Header:

@@ -1,7 +1,9 @@
 """The reader's checks of one record's envelope, on every store (docs/FORMAT.md, "What a reader
 checks, in order"): its keys and their types, its seq, the optional keys of the log's format,
-and under ``verify`` the hash chain and times that never go back nor pass this machine's clock
-by more than a day.
+and under ``verify`` the hash chain and times that never go back but from a far-off one. A
+record dated a day or more after this machine's clock, or a day or more before the record before
+it (whose time its writer did not follow: :func:`tablelog.store.stamp.stamp`), is *far off*: a
+wrong clock, not a fault (seq orders the log), noted for ``verify`` to flag (``far_off``).
 
 A fold reads a record as a :class:`FoldEnvelope`: msgspec decodes the usual format-2 envelope
 in one C pass into typed fields, leaving ``data`` packed for the event's typed decode
@@ -32,6 +34,7 @@ from tablelog.store.format import (
     Position,
     optional_fault,
 )
+from tablelog.store.stamp import MAX_AHEAD_S, horizon, stepped_back
 
 __all__ = [
     "FoldEnvelope",
@@ -39,16 +42,22 @@ __all__ = [
     "checker",
     "refuse_a_time_ahead",
     "time_horizon",
-    "future_fault",
     "clock_now",
+    "FarOff",
+    "MAX_AHEAD_S",
 ]
 
-MAX_AHEAD_S = 24 * 3600  # how far after this machine's clock a record may be dated
+MAX_FAR_OFF = 10_000  # far-off records a read notes at most (a log of them all stays bounded)
 _EMPTY_HASH = hashlib.blake2b(digest_size=16)  # copied for each record's chain hash
 _MAP_MARKERS = frozenset({*range(0x80, 0x90), 0xDE, 0xDF})  # fixmap, map 16, map 32
 
 Check = Callable[[bytes, int, int], tuple[Any, int]]
 """``check(payload, offset, seq) -> (envelope, batch count)``: raises the record's LogError."""
+
+FarOff = dict[int, tuple[int, str, str]]
+"""The far-off records the reads with ``chain`` of a log met: seq → ``(byte offset, at,
+before)``, ``before`` the previous record's time for a record dated a day or more before it,
+``""`` for one dated a day or more after this machine's clock (and as late as the one before)."""
 
 
 class FoldEnvelope(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -80,7 +89,9 @@ _decode_folded = msgspec.msgpack.Decoder(_Packed).decode
 _NONE = msgspec.Raw(b"")  # a fold never reads at, actor, prev
 
 
-def checker(path: str, version: int, start: Position, chain: bool, fold: bool) -> Check:
+def checker(
+    path: str, version: int, start: Position, chain: bool, fold: bool, far_off: FarOff | None = None
+) -> Check:
     """Return the checks of the records of a log read from ``start``.
 
     Args:
@@ -89,11 +100,12 @@ def checker(path: str, version: int, start: Position, chain: bool, fold: bool) -
         start: Where the read starts (its ``prev``: the hash the next record chains to).
         chain: Check the hash chain and the times too (``verify``).
         fold: Check only what a fold reads (then a record is a :class:`FoldEnvelope`).
+        far_off: With ``chain``, where to note each far-off record read (:data:`FarOff`).
 
     Returns:
         ``check(payload, offset, seq)``, which raises LogError naming the record.
     """
-    full = _full_check(path, version, start, chain, fold and not chain)
+    full = _full_check(path, version, start, chain, fold and not chain, far_off)
     if not fold:
         return full
     cheap = not chain and version >= 2
@@ -120,13 +132,17 @@ def checker(path: str, version: int, start: Position, chain: bool, fold: bool) -
     return check
 
 
-def _full_check(path: str, version: int, start: Position, chain: bool, loose: bool) -> Check:
+def _full_check(
+    path: str, version: int, start: Position, chain: bool, loose: bool, far_off: FarOff | None
+) -> Check:
     """Return the full check: the payload unpacked within bounds, every envelope key of its
     type (with ``loose``, not those of ``at``, ``actor``, ``prev``), with ``chain`` the chain
-    and the times."""
+    and the times (the far-off ones noted in ``far_off``)."""
     keys = (COMMAND_KEY, REQUEST_KEY, SIG_KEY) if version >= 2 else ("", "", "")
     prev, at_before = start.prev, ""
-    horizon = time_horizon() if chain else ""  # no record is dated later than this
+    far = time_horizon() if chain else ""  # a record dated at or after this is far off
+    noted: FarOff = far_off if far_off is not None else {}
+    room = MAX_FAR_OFF if far_off is not None else 0  # how many far-off records to note
 
     def corrupt(message: str, offset: int, seq: int) -> LogError:
         return record_error(path, seq, offset, message, "corrupt record")
@@ -139,15 +155,17 @@ def _full_check(path: str, version: int, start: Position, chain: bool, loose: bo
             ok = _typed(env, seq, loose)
         except (KeyError, TypeError):
             raise corrupt("record is not a tablelog envelope", offset, seq) from None
-        if chain:  # verify: the chain, and times in the format, never going back, nor ahead
+        if chain:  # verify: the chain, and times in the format, going back only from far off
             at = env["at"]
             ok = ok and env["prev"] == prev and TIME_FORMAT.fullmatch(at) is not None
-            ok = ok and at_before <= at <= horizon
+            ok = ok and (at_before <= at or stepped_back(at_before, at))
         if not ok:
-            fault = _fault(env, seq, prev if chain else None, at_before if chain else None, horizon)
+            fault = _fault(env, seq, prev if chain else None, at_before if chain else None)
             raise corrupt(fault, offset, seq)
         if chain:
-            at_before = env["at"]
+            if (at < at_before or at_before != at >= far) and len(noted) < room:
+                noted[seq] = (offset, at, at_before if at < at_before else "")
+            at_before = at
             digest = _EMPTY_HASH.copy()
             digest.update(payload)
             prev = digest.digest()
@@ -215,21 +233,19 @@ def _optional(
     return more  # type: ignore[no-any-return]
 
 
-def _fault(
-    env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | None, horizon: str = ""
-) -> str:
+def _fault(env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | None) -> str:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
-    hash expected, ``at_before``: the time before, ``horizon``: the latest time allowed; None
-    and ``""`` when the chain is not checked)."""
+    hash expected, ``at_before``: the time before; None when the chain is not checked)."""
     at = env.get("at")
     if env["seq"] != seq or type(env["seq"]) is not int:
         return f"seq {env['seq']!r} where {seq} was expected"
     if type(at) is str and at_before is not None and not TIME_FORMAT.fullmatch(at):
         return f"time {at!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ"
     if type(at) is str and at_before is not None and at < at_before:
-        return f"time {at} is before the previous record's {at_before}"
-    if type(at) is str and horizon and at > horizon:
-        return future_fault(at)
+        return (
+            f"time {at} is before the previous record's {at_before} (by less than a day: "
+            "no writer dates a record so)"
+        )
     if prev is not None and env.get("prev") != prev:
         return "hash chain broken (an earlier record was edited)"
     return "record envelope has fields of the wrong type"
@@ -237,34 +253,26 @@ def _fault(
 
 def refuse_a_time_ahead(path: str, envelopes: list[dict[str, Any]], after: int) -> None:
     """Refuse to append records dated more than a day after this machine's clock (one
-    command's records share one time) after record ``after`` of the log ``path``.
+    command's records share one time) after record ``after`` of the log ``path``: no writer
+    dates a record so (:func:`tablelog.store.stamp.stamp` does not follow a far-off time).
 
     Raises:
-        LogError: the records' time is past :func:`time_horizon`, saying what to do.
+        LogError: the records' time is past :func:`time_horizon`.
     """
     at = envelopes[0]["at"] if envelopes else ""
     if at > time_horizon() and TIME_FORMAT.fullmatch(at):
         raise LogError(
             f"{path}: cannot append after record #{after}: the next record would be dated "
-            f"{at}, more than a day after this machine's clock ({clock_now()}): a wrong clock "
-            f"or a hostile edit dated #{after} so; keep the records before it with: tablelog "
-            f"--log {path} verify --salvage OUT (or, if this machine's clock is wrong, set it)"
+            f"{at}, more than a day after this machine's clock ({clock_now()}); the log is "
+            "unchanged (if this machine's clock is wrong, set it)"
         )
 
 
 def time_horizon() -> str:
-    """Return the latest time a record may have: this machine's clock plus a day (clocks at
-    one table disagree by minutes, not by a day)."""
-    moment = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=MAX_AHEAD_S)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def future_fault(at: str) -> str:
-    """Say why a record's time past the horizon is refused (``verify`` adds its salvage hint)."""
-    return (
-        f"time {at} is more than a day after this machine's clock ({clock_now()}): a wrong "
-        "clock or a hostile edit wrote it (or this machine's clock is wrong: then set it)"
-    )
+    """Return the latest time a record may have when written: this machine's clock plus a day
+    (clocks at one table disagree by minutes, not by a day); a record read dated at or after it
+    is far off."""
+    return horizon(dt.datetime.now(dt.UTC))
 
 
 def clock_now() -> str:

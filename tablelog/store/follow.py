@@ -21,7 +21,7 @@ from typing import Any
 from tablelog.store.base import Log
 from tablelog.store.reader import StoredRecord
 
-__all__ = ["follow", "FileWaiter", "PostgresWaiter", "Watcher"]
+__all__ = ["follow", "seq_hint", "FileWaiter", "PostgresWaiter", "Watcher"]
 
 POLL_S = 0.05  # seconds between two looks at a log file's size
 LOOK_S = 1.0  # seconds between two reads of a PostgreSQL table without a notification
@@ -75,6 +75,16 @@ def _wait(waiter: Any, timeout_s: float | None, stop: threading.Event | None) ->
         if waiter.wait(left):
             return True
     return False
+
+
+def seq_hint(text: str) -> int | None:
+    """Return the seq a notification's payload names after its table id (``"12"``), or None
+    for anything else (empty, signed, not ASCII digits, or past a 64-bit seq): a payload is
+    anyone's to send, so it must never raise (Python's ``int`` refuses some digits that
+    ``str.isdigit`` accepts, such as ``"²"``, and strings of over 4,300 digits)."""
+    if not (0 < len(text) <= 19 and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 def _size(log: Log) -> int:
@@ -156,7 +166,10 @@ class Watcher:
     last seq when known, else None).
 
     A PostgreSQL store is followed with one ``LISTEN tablelog`` connection for all its tables
-    (a notification names the table and its last seq), and every watched table is reported at
+    (a notification names the table and its last seq: a hint only, as any client of the
+    database may send one; a payload naming no watched table costs a look-up, a malformed
+    seq is reported as None, and ``changed`` must read the table's end, never trust ``seq``
+    for it), and every watched table is reported at
     least every ``LOOK_S`` seconds (with ``seq`` None: a writer that died between its commit
     and its NOTIFY must not hide its records, nor a notification missed while the connection
     was made again); a ``file:DIR`` store by polling the size of each
@@ -234,7 +247,7 @@ class Watcher:
             for note in conn.notifies(timeout=POLL_S):
                 table_id, _, seq = note.payload.partition(" ")
                 if table_id in self._watched:
-                    self.changed(table_id, int(seq) if seq.isdigit() else None)
+                    self.changed(table_id, seq_hint(seq))
             if time.monotonic() - looked >= LOOK_S:
                 looked = time.monotonic()
                 self._report(list(self._watched))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tablelog.store.base import is_record
-from tablelog.store.envelope import checker
+from tablelog.store.envelope import FarOff, checker
 from tablelog.store.errors import LogError, record_error
 from tablelog.store.fileappend import appended
 from tablelog.store.filebytes import (
@@ -70,6 +70,7 @@ class LogFile:
         self.end: Position | None = None
         self.torn_at: int | None = None
         self.in_flight: int | None = None
+        self.far_off: FarOff = {}  # what reads with ``chain`` found dated far off
         self.signer: Callable[[bytes], bytes] | None = None
         self._held: LogLock | None = None  # the latest lock taken (appends write through it)
         self._crc_at = (0, 0)  # (offset, CRC-32 of the bytes before it), extended as read
@@ -154,7 +155,7 @@ class LogFile:
         self, start: Position, chain: bool, fold: bool, settle: bool = True
     ) -> Iterator[Record]:
         assert self.version is not None and start.span is not None
-        check = checker(self.path, self.version, start, chain, fold)
+        check = checker(self.path, self.version, start, chain, fold, self.far_off)
         with self._reader(start.span[1]) as f:
             yield from read(file_frames(f, start.span[1], start.seq, self), start, check, self)
         torn = self.torn_at

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tablelog.store.base import is_record
-from tablelog.store.envelope import checker
+from tablelog.store.envelope import FarOff, checker
 from tablelog.store.errors import LogError, record_error
 from tablelog.store.follow import PostgresWaiter
 from tablelog.store.format import (
@@ -76,6 +76,7 @@ class PostgresLog:
         self.end: Position | None = None
         self.torn_at: int | None = None  # never set: a command commits whole or not at all
         self.in_flight: int | None = None  # never set: an uncommitted command is not seen
+        self.far_off: FarOff = {}  # what reads with ``chain`` found dated far off
         self.signer: Callable[[bytes], bytes] | None = None  # records are not signed here
         self._db = TableConnection(url, self.path)
         self._header = b""
@@ -167,7 +168,7 @@ class PostgresLog:
         assert self.version is not None
         self.torn_at = self.in_flight = None
         self.end = start
-        check = checker(self.path, self.version, start, chain, fold)
+        check = checker(self.path, self.version, start, chain, fold, self.far_off)
         return read(self._frames(start), start, check, self)
 
     def scan(self, after: Position | None = None, chain: bool = False) -> Iterator[StoredRecord]:

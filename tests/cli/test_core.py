@@ -639,16 +639,30 @@ def test_events_too_large_to_store_are_refused(log: Path) -> None:
 def test_times_increase_even_when_the_clock_goes_back(
     log: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A clock set back in time still gives each command a later `at` than the last record."""
+    """A clock set back hours still gives each command a later `at` than the last record; one
+    set back years (a dead clock battery) dates its commands by itself, before the record before
+    them (seq orders the log): the append works and `verify` warns, exit 0 (issue 32 item 12)."""
+    import datetime as dt
+
     import tablelog.store.stamp as stamp_module
 
     ok(log, "note", "now")
-    monkeypatch.setattr(stamp_module, "now_utc", lambda: "2000-01-01T00:00:00.000000Z")
+    hours = (dt.datetime.now(dt.UTC) - dt.timedelta(hours=5)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    monkeypatch.setattr(stamp_module, "now_utc", lambda: hours)
     ok(log, "note", "then")
     ok(log, "note", "again")
     ats = [json.loads(line)["at"] for line in ok(log, "log", "--json").splitlines()]
     assert ats[0] < ats[1] < ats[2]
     assert ats[2] == stamp_module.after(ats[1])
+    monkeypatch.setattr(stamp_module, "now_utc", lambda: "2000-01-01T00:00:00.000000Z")
+    ok(log, "note", "in 2000")
+    ats = [json.loads(line)["at"] for line in ok(log, "log", "--json").splitlines()]
+    assert "2000-01-01T00:00:00.000000Z" == ats[-1]
+    result = invoke(log, "verify")
+    assert 0 == result.exit_code
+    assert "is dated 2000-01-01T00:00:00.000000Z, more than a day before the record" in (
+        result.stderr
+    )
 
 
 def test_a_snapshot_never_hides_damage_before_it(log: Path, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ unbounded memory; every single-byte flip found by verify; repair never cuts mid-
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import random
@@ -376,15 +377,33 @@ def test_bad_time_of_the_last_record(tmp_path: Path) -> None:
 
 
 def test_time_going_back_is_found_by_verify(tmp_path: Path) -> None:
-    """``at`` never goes back from one record to the next (FORMAT.md)."""
+    """``at`` goes back from one record to the next only from a far-off time (FORMAT.md): an
+    hour back, which no writer stamps, is a corrupt record (exit 1)."""
     log = sound_log(tmp_path)
-    rewritten(log, lambda envs: envs[2].update(at="2001-01-01T00:00:00.000000Z"))
+    hour = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+    back = hour.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    rewritten(log, lambda envs: envs[2].update(at=back))
     bad = LogFile(str(log)).scan_all()[2]
     assert_clear_error(
         invoke(log, "verify"),
         1,
-        f"record #3 at byte {bad.offset}: time "
-        "2001-01-01T00:00:00.000000Z is before the previous record's",
+        f"record #3 at byte {bad.offset}: time {back} is before the previous record's",
+    )
+
+
+def test_a_time_years_back_is_a_wrong_clock_flagged_by_verify(tmp_path: Path) -> None:
+    """A record dated 2001 after one dated today (a clock years behind, or the one before
+    years ahead): seq orders the log, so `verify` warns naming it and its time, exit 0."""
+    log = sound_log(tmp_path)
+    rewritten(log, lambda envs: envs[2].update(at="2001-01-01T00:00:00.000000Z"))
+    records = LogFile(str(log)).scan_all()
+    result = invoke(log, "verify")
+    assert (0, True) == (result.exit_code, result.stdout.startswith(f"ok: {log}: 5 records"))
+    assert result.stderr == (
+        f"warning: {log}: record #3 at byte {records[2].offset} is dated "
+        "2001-01-01T00:00:00.000000Z, more than a day before the record before it "
+        f"({records[1].at}): a wrong clock dated one of them; seq orders the log, nothing is "
+        "lost\n"
     )
 
 

@@ -358,6 +358,42 @@ def test_a_damaged_record_is_found_by_every_read(store: Store) -> None:
     assert invoke(spec, "state").exit_code == 3
 
 
+def test_a_machine_whose_clock_runs_years_ahead_bricks_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bo's machine, its clock in 2031, appends a note (acknowledged: dated by his clock, within
+    his own horizon); every other machine then appends after it, dated by its own clock, and
+    undoes it; `verify` exits 0 warning of #2 (dated 2031) and of #3 (dated before it), and
+    every record is kept (issue 32 item 12: the log was called corrupt, appends refused)."""
+    import tablelog.store.envelope as envelope_module
+    import tablelog.store.stamp as stamp_module
+
+    spec = table(store)
+    with monkeypatch.context() as fast:
+        fast.setattr(stamp_module, "now_utc", lambda: "2031-06-01T12:00:00.000000Z")
+        fast.setattr(envelope_module, "time_horizon", lambda: "2031-06-02T12:00:00.000000Z")
+        assert ok(spec, "note", "from 2031", actor="bo").startswith("#2 core.Noted")
+    assert ok(spec, "note", "today").startswith("#3 core.Noted")
+    assert ok(spec, "undo", actor="bo").startswith("#4 core.Undone #2")
+    records = list(open_log(spec).scan())
+    assert [1, 2, 3, 4] == [r.seq for r in records]
+    assert records[2].at < records[1].at and records[2].at < records[3].at
+    result = invoke(spec, "verify")
+    name = open_log(spec).path
+    assert (0, True) == (result.exit_code, result.stdout.startswith(f"ok: {name}: 4 records"))
+    ahead = (
+        f"warning: {name}: record #2 at byte {records[1].offset} is dated "
+        "2031-06-01T12:00:00.000000Z, more than a day after this machine's clock ("
+    )
+    before = (
+        f"warning: {name}: record #3 at byte {records[2].offset} is dated {records[2].at}, "
+        "more than a day before the record before it (2031-06-01T12:00:00.000000Z): a wrong "
+        "clock dated one of them; seq orders the log, nothing is lost"
+    )
+    lines = result.stderr.splitlines()
+    assert (2, True, before) == (len(lines), lines[0].startswith(ahead), lines[1])
+
+
 def test_salvage_keeps_the_commands_before_the_damage(store: Store, tmp_path: Path) -> None:
     """verify --salvage OUT copies the whole commands before the damaged record to OUT."""
     spec = table(store)
