@@ -407,6 +407,16 @@ def decide_add_seat(state: State, command: AddSeat) -> list[Event]:
     )
     used = seat_names_used(state).get(command.name.casefold())
     require(
+        used is None or used not in seats(state),
+        "CORE-SEAT",
+        msg(
+            "core.seat.case_twin",
+            "{used!r} is a seat of this table: a new seat's name differs from a seat's in more "
+            "than letter case",
+            used=used,
+        ),
+    )
+    require(
         used is None,
         "CORE-SEAT",
         msg(

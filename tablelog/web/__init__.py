@@ -279,7 +279,7 @@ def web_routes(pages: Pages) -> list[Any]:
             return _ask(table_id, link, now, then)
         return _exchanged(pages, table_id, link)
 
-    @post("/t/{table_id:str}/link", include_in_schema=False, sync_to_thread=False)
+    @post("/t/{table_id:str}/link", include_in_schema=False)  # async: no thread to choose
     async def use_link(request: Request[Any, Any, Any], table_id: str) -> Response[Any]:
         """The click on *Open as …*: the link (a form's ``token``) from the server's own page."""
         from litestar.concurrency import sync_to_thread

@@ -53,6 +53,18 @@ def test_a_new_seat_never_takes_a_revoked_seats_name(server: str, tid: str, agai
 
 
 @pytest.mark.rule("CORE-SEAT")
+def test_a_new_seat_is_no_case_twin_of_a_seat(server: str, tid: str) -> None:
+    """dee is a seat; DEE is refused saying dee *is* a seat (not that it was one)."""
+    assert 201 == seat(server, tid, "dee", chars=("Kai",)).status_code
+    refused = seat(server, tid, "DEE", chars=("Kai",))
+    assert (422, "CORE-SEAT") == (refused.status_code, refused.json()["error"]["rule"])
+    assert (
+        "'dee' is a seat of this table: a new seat's name differs from a seat's in more than "
+        "letter case"
+    ) == refused.json()["error"]["message"]
+
+
+@pytest.mark.rule("CORE-SEAT")
 @pytest.mark.parametrize(("name", "role"), [("gm", "player"), ("GM", "observer")])
 def test_gm_is_no_other_seats_name(server: str, folder: Path, name: str, role: str) -> None:
     """A table begun with the CLI (no GM seat yet): a player or observer seat named gm (any

@@ -86,6 +86,7 @@ def serving(
             proc.wait(timeout=10)
     printed = log.read_text()
     assert "Traceback" not in printed
+    assert "LitestarWarning" not in printed  # e.g. sync_to_thread given to an async handler
     # what a command line prints is its answer's, never the server's console (lines.py)
     assert [] == [line for line in printed.splitlines() if re.match(r"#\d+ ", line)]
 
