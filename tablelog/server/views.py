@@ -296,6 +296,7 @@ def command(
                     seat=seat.name,
                 )
             ),
+            "CORE-ROLE",
             params={"seat": seat.name, "role": seat.role},
         )
     if seat.role != "gm":
@@ -419,6 +420,7 @@ def authorizer(table: Table, seat: Seat) -> Any:
                         role=Term("core.role", seat.role),
                     )
                 ),
+                "CORE-ROLE",
                 params={"command": words, "needs": "gm", "seat": seat.name, "role": seat.role},
             )
         acting = getattr(command, field)
@@ -457,6 +459,7 @@ def authorizer(table: Table, seat: Seat) -> Any:
                             else msg("server.plays.none", "none"),
                         )
                     ),
+                    "CORE-ROLE",
                     params={"character": name, "seat": seat.name, "plays": list(seat.characters)},
                 )
         trust.refuse_given(table, seat, command, words)
@@ -492,7 +495,11 @@ def _own_action(table: Table, seat: Seat, command: Undo | Redo) -> None:
             )
         )
         raise Refusal(
-            403, "forbidden", say(told), params={"seq": command.target, "actor": action.actor}
+            403,
+            "forbidden",
+            say(told),
+            "CORE-ROLE",
+            params={"seq": command.target, "actor": action.actor},
         )
 
 
@@ -592,7 +599,9 @@ def require_gm(seat: Seat) -> None:
         seat=seat.name,
         role=Term("core.role", seat.role),
     )
-    raise Refusal(403, "forbidden", say(told), params={"seat": seat.name, "needs": "gm"})
+    raise Refusal(
+        403, "forbidden", say(told), "CORE-ROLE", params={"seat": seat.name, "needs": "gm"}
+    )
 
 
 def check_characters(table: Table, role: str, characters: list[str]) -> None:

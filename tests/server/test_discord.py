@@ -290,7 +290,7 @@ def test_an_unlinked_user_reads_as_an_observer_and_appends_nothing(
     before = seq_of(server, table)
     refused = interact(server, slash("do", "77", line="magicpunk damage Kai 1"))
     assert EPHEMERAL == refused["data"]["flags"]
-    assert refused["data"]["content"].startswith("forbidden: "), refused
+    assert refused["data"]["content"].startswith("CORE-ROLE: "), refused
     assert "observer" in refused["data"]["content"]
     assert before == seq_of(server, table)
 
@@ -300,7 +300,7 @@ def test_acting_for_anothers_character_is_forbidden(server: str, table: dict[str
     before = seq_of(server, table)
     answer = interact(server, slash("draw", "2", character="Kai", count=1))
     assert EPHEMERAL == answer["data"]["flags"]
-    assert answer["data"]["content"].startswith("forbidden: Kai is not user2's character")
+    assert answer["data"]["content"].startswith("CORE-ROLE: Kai is not user2's character")
     assert before == seq_of(server, table)
 
 

@@ -67,7 +67,7 @@ def test_a_forbidden_command_names_the_character_and_the_seat(
         table["table_id"],
         "pf2e etch longsword-1 frost --by Valeros",
     )
-    assert (403, "forbidden", None) == (status, body["error"]["code"], body["error"]["rule"])
+    assert (403, "forbidden", "CORE-ROLE") == (status, body["error"]["code"], body["error"]["rule"])
     assert {"character": "Valeros", "seat": "ann", "plays": ["Ezren"]} == body["error"]["params"]
     assert "Valeros is not ann's character (ann plays Ezren)" == body["error"]["message"]
     assert [] == body["error"]["suggestions"]

@@ -166,7 +166,7 @@ def test_a_player_gives_cards_and_dice_only_when_the_gm_allows(
     ) == said.json()["error"]["message"]
     assert before == seq_of(server, tid)
     assert 200 == post(server, None, tid, line, dry=True).status_code
-    assert (403, None) == refusal(post(server, ann, tid, f"table allow {option}"))
+    assert (403, "CORE-ROLE") == refusal(post(server, ann, tid, f"table allow {option}"))
     assert 201 == post(server, None, tid, f"table allow {option}").status_code
     done = post(server, ann, tid, line)
     assert 201 == done.status_code, done.text
