@@ -3,8 +3,9 @@ contract, and `make frozen` records their frozen log.
 
 The test copies the package and what its contract suite reads into a temporary tree, adds a
 throwaway system ``zeta`` there (tools/new_system.py, then tools/frozen.py) and runs the contract
-suite, the frozen-log pins and the rule reference's checks on that copy, in a subprocess: this
-repository's registry never holds it.
+suite, the frozen-log pins, the rule reference's checks and the JSON sample of its command (read
+from its campaign script) on that copy, in a subprocess: this repository's registry never holds
+it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ SUITE = (
     "tests/contract/test_docs.py",
     "tests/integration/test_frozen.py",
     "tests/unit/rules/test_reference.py",
+    "tests/cli/test_json_appending.py::test_every_appending_command_has_a_sample",
+    "tests/cli/test_json_appending.py::test_json_shows_the_events_and_changes[zeta add]",
 )
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", "work", "artifacts", "*.snap")
 
@@ -53,7 +56,8 @@ def _run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_a_generated_system_keeps_the_contract_in_a_copy_of_the_tree(tmp_path: Path) -> None:
     """`tools/new_system.py zeta` then `tools/frozen.py zeta` in a copy of the tree give a
-    system the contract suite passes: its events, help, doc, rules, frozen log and pins."""
+    system the contract suite passes: its events, help, doc, rules, frozen log and pins, and the
+    JSON sample its campaign gives its command."""
     tree = _copy(tmp_path / "tree")
     made = _run(tree, "-m", "tools.new_system", "zeta")
     assert 0 == made.returncode, made.stderr
@@ -62,6 +66,7 @@ def test_a_generated_system_keeps_the_contract_in_a_copy_of_the_tree(tmp_path: P
     assert 0 == frozen.returncode, frozen.stderr
     suite = _run(tree, "-m", "pytest", "-p", "no:cacheprovider", "-q", *SUITE)
     assert 0 == suite.returncode, suite.stdout[-4000:]
+    assert "error" not in suite.stdout.splitlines()[-1], suite.stdout[-4000:]
     again = _run(tree, "-m", "tools.frozen", "zeta")
     assert (2, True) == (again.returncode, "is frozen already" in again.stderr)
     assert "zeta" not in systems.REGISTRY
