@@ -234,7 +234,6 @@ SYSTEM = System(
         "tablelog.projections.$name",
         "tablelog.rules.$name",
     ),
-    acts_for={commands.AddCharacter: "name"},
     records=(Character,),
     texts="tablelog.texts.$name",
     adds={commands.AddCharacter: "name"},
