@@ -10,7 +10,7 @@ LOCALE := tablelog/lang/locale
 # What tablelog supports (pyproject.toml: requires-python); exit status 0 when it holds.
 SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
-.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs screenshots FORCE
+.PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs screenshots new-system frozen FORCE
 
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -100,6 +100,20 @@ bench-server: $(BIN)/tablelog
 ## (tests/contract/test_docs.py) fails while one is stale
 docs: $(BIN)/tablelog
 	$(BIN)/python -m tools.helpdoc
+
+## new-system: a fifth system's working stubs in every layer, its registry line, doc, rules.toml
+## block, README line, import contracts and campaign script (tools/new_system.py): make
+## new-system NAME=zeta; then make frozen SYSTEM=zeta and docs/ARCHITECTURE.md's checklist
+new-system: $(BIN)/tablelog
+	@test -n "$(NAME)" || { echo "usage: make new-system NAME=<system>"; exit 2; }
+	$(BIN)/python -m tools.new_system $(NAME)
+
+## frozen: record a system's frozen log: its campaign script (tests/data/campaigns/SYSTEM.txt)
+## played on a new log in tests/data/frozen/format-N/, its state --json and its SHA256SUMS line
+## (tools/frozen.py; it never replaces a frozen log): make frozen SYSTEM=zeta
+frozen: $(BIN)/tablelog
+	@test -n "$(SYSTEM)" || { echo "usage: make frozen SYSTEM=<system>"; exit 2; }
+	$(BIN)/python -m tools.frozen $(SYSTEM)
 
 ## screenshots: docs/img's pages, each system's example served and seen by its GM on a desktop
 ## and by a player on a phone, in headless Chromium (apt-get install chromium)

@@ -1,9 +1,11 @@
 """`--json` on every appending command of every system (issue 20, item 6).
 
 Each appending command of the click tree (the ones `appending` gives `--dry-run`) has a sample
-line below, run on a small table of its system: with `--json --dry-run` it prints what it would
+line, run on a small table of its system: with `--json --dry-run` it prints what it would
 append, with `--json` the same events, appended, each one as `log --json` and `history --json`
-show it.
+show it. A system's command without a line in SAMPLES takes its sample from the system's
+campaign script (tests/data/campaigns/<system>.txt): the first line that uses it, on a table of
+the lines before it; a new system adds no line here (issue 31 item 3).
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from pathlib import Path
 import click
 import pytest
 
+from tablelog import systems
 from tablelog.cli.main import cli
 from tests.support.cli import ok
+
+CAMPAIGNS = Path(__file__).resolve().parents[1] / "data" / "campaigns"
 
 FATE = [
     "init --system fate --seed 1",
@@ -66,7 +71,7 @@ SAGA = [
 ]
 TABLES = {"fate": FATE, "magicpunk": MAGICPUNK, "pf2e": PF2E, "saga": SAGA}
 
-# command path -> (table, lines before it, the line)
+# command path -> (table, lines before it, the line); a system's other commands: _campaign_sample
 SAMPLES: dict[str, tuple[str, list[str], str]] = {
     "note": ("pf2e", [], "note 'Kyra keeps the shards' --about Kyra"),
     "roll": ("magicpunk", [], "roll 1D100<=50 --reason 'spot the ambush'"),
@@ -270,22 +275,57 @@ def _appending_commands() -> list[str]:
     return [path for path in found if path.split()[0] != "toy"]
 
 
+def _campaign_sample(path: str) -> tuple[str, list[str], str] | None:
+    """Return the sample of a system's command from its campaign script: no table of this
+    module, the script's lines before the first that uses the command, and that line; None
+    when the script never uses it."""
+    script = CAMPAIGNS / f"{path.split()[0]}.txt"
+    if not script.exists():
+        return None
+    words = path.split()
+    lines = [
+        line
+        for line in script.read_text("utf-8").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    for i, line in enumerate(lines):
+        if shlex.split(line, comments=True)[: len(words)] == words:
+            return ("", lines[:i], line)
+    return None
+
+
+def _samples() -> dict[str, tuple[str, list[str], str]]:
+    """SAMPLES and, for each other command of a registered system, its campaign's sample."""
+    found = dict(SAMPLES)
+    for path in _appending_commands():
+        if path not in found and path.split()[0] in systems.REGISTRY:
+            sample = _campaign_sample(path)
+            if sample is not None:
+                found[path] = sample
+    return found
+
+
+EVERY_SAMPLE = _samples()
+
+
 def test_every_appending_command_has_a_sample() -> None:
-    """Every appending command of every system is in SAMPLES (a new one needs its line)."""
-    assert sorted(SAMPLES) == sorted(_appending_commands())
+    """Every appending command of every system has a sample: a line in SAMPLES or a line of its
+    system's campaign script (tests/data/campaigns/<system>.txt) that uses it."""
+    assert [] == sorted(set(_appending_commands()) - set(EVERY_SAMPLE))
+    assert [] == sorted(set(SAMPLES) - set(_appending_commands()))
 
 
 def _lines(log: Path, text: str) -> list[dict]:
     return [json.loads(line) for line in ok(log, *shlex.split(text)).splitlines()]
 
 
-@pytest.mark.parametrize("path", sorted(SAMPLES))
+@pytest.mark.parametrize("path", sorted(EVERY_SAMPLE))
 def test_json_shows_the_events_and_changes(tmp_path: Path, path: str) -> None:
     """`--json --dry-run` and `--json` print one object per event with history --json's keys,
     the event's data and whether it is appended; the appended ones are the log's records."""
-    table, before, line = SAMPLES[path]
+    table, before, line = EVERY_SAMPLE[path]
     log = tmp_path / "t.tlog"
-    for setup in [*TABLES[table], *before]:
+    for setup in [*TABLES.get(table, []), *before]:
         ok(log, *shlex.split(setup))
     dry = _lines(log, f"{line} --json --dry-run")
     done = _lines(log, f"{line} --json")

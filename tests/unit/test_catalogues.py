@@ -16,6 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from tablelog import systems
 from tablelog.lang import Words
 from tablelog.lang.catalog import LOCALES
 from tablelog.text import Msg
@@ -23,7 +24,8 @@ from tablelog.text import Msg
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "tablelog" / "lang" / "locale"
 FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:![rsa])?(?::[^{}]*)?\}")
-OWN = re.compile(r"^(core|fate|magicpunk|pf2e|saga|server|web)\.")  # the code's template ids
+# The code's template ids: the core's, the faces' and each registered system's.
+OWN = re.compile(rf"^({'|'.join(['core', *systems.REGISTRY, 'server', 'web'])})\.")
 
 
 def _read(path: Path) -> Catalog:
