@@ -199,6 +199,14 @@ def test_verify_of_a_signed_log_names_the_sign_extra(tmp_path: Path) -> None:
     assert 0 == read.returncode
 
 
+def test_discord_on_a_server_without_the_sign_extra_names_it(tmp_path: Path) -> None:
+    """The server extra without the sign extra: serving Discord's endpoint (its requests are
+    signed) names the sign extra, exit 3."""
+    args = ["serve", "--store", "file:tables", "--discord-public-key", "ab" * 32]
+    done = without("cryptography", *args, cwd=tmp_path, TABLELOG_SERVER_TOKEN="t" * 24)
+    assert (3, needs(SIGN, "cryptography", "sign")) == (done.returncode, done.stderr)
+
+
 def test_every_extra_is_declared_and_left_out_of_the_plain_install() -> None:
     """Each extra named by the CLI is one of pyproject.toml's, requiring its module's package,
     which the plain dependencies do not; `all` brings each and `test` brings `all`."""
