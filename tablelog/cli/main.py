@@ -342,8 +342,8 @@ def init(
     from tablelog.store.url import names_table, table_id_of
 
     env: Env = ctx.obj
-    if sign:  # without the sign extra the import fails here (the root names the extra), before
-        import cryptography  # noqa: F401  - the log is made: nothing half done
+    if sign:  # without the sign extra this fails (LazyGroup.invoke names it) before any log is made
+        import cryptography  # noqa: F401
 
     new_id = not names_table(env.log_path)
     session = Session.create(
