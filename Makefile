@@ -12,11 +12,21 @@ SUPPORTED := import sys; sys.exit(sys.version_info < (3, 11))
 
 .PHONY: demo test test-slow bench bench-server bench-store lint clean compile catalogues docs screenshots new-system frozen FORCE
 
+# What the demo runs: tablelog alone, as `pip install tablelog` gives it (every file-store
+# command; the editable install compiles the catalogues). The server, PostgreSQL, signatures and
+# the report's charts are extras (pyproject.toml); the demo needs none.
 $(BIN)/tablelog: pyproject.toml $(VENV)/python-version
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(BIN)/tablelog
+
+# What the checks run: tablelog with every extra, the test tools and the pinned linters.
+TESTED := $(VENV)/tests-installed
+$(TESTED): pyproject.toml $(VENV)/python-version
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	$(MAKE) --no-print-directory compile
-	touch $(BIN)/tablelog
+	touch $@
 
 ## compile: the message catalogues the package ships (tablelog/lang/locale/*/LC_MESSAGES/*.mo),
 ## compiled from their .po sources by Babel (never by hand; the wheel's build compiles them too)
@@ -27,7 +37,7 @@ compile:
 ## catalogues: extract every sentence (the code's msg() templates, the commands' help, the rule
 ## reference, click's own messages: babel.cfg) into tablelog.pot and update the ja and ko
 ## catalogues from it (new entries empty, removed ones dropped); then translate and `make compile`
-catalogues: $(BIN)/tablelog
+catalogues: $(TESTED)
 	$(BIN)/pybabel extract -F babel.cfg -k msg:1c,2 -k msgn:1c,2,3 --no-location --sort-output \
 	  --no-wrap --omit-header -o $(LOCALE)/tablelog.pot tablelog \
 	  "$$($(BIN)/python -c 'import click, os; print(os.path.dirname(click.__file__))')"
@@ -68,12 +78,12 @@ demo: $(BIN)/tablelog
 test: lint
 	$(BIN)/python -m pytest -n auto -m "not slow"
 
-test-slow: $(BIN)/tablelog
+test-slow: $(TESTED)
 	$(BIN)/python -m pytest -n auto -m slow
 
 ## lint: the format check, ruff's rules (pyproject.toml), mypy --strict on the package, and the
 ## import contracts (pyproject.toml [tool.importlinter]: the layers, no cycles)
-lint: $(BIN)/tablelog
+lint: $(TESTED)
 	$(BIN)/ruff format --check tablelog tests bench tools
 	$(BIN)/ruff check tablelog tests bench tools
 	$(BIN)/mypy --strict tablelog tools
@@ -98,7 +108,7 @@ bench-server: $(BIN)/tablelog
 ## docs: regenerate the command references in docs/ (docs/COMMANDS.md and each system's doc) from
 ## the commands' own --help, in English at a fixed width (tools/helpdoc.py); a test
 ## (tests/contract/test_docs.py) fails while one is stale
-docs: $(BIN)/tablelog
+docs: $(TESTED)
 	$(BIN)/python -m tools.helpdoc
 
 ## new-system: a fifth system's working stubs in every layer, its registry line, doc, rules.toml
@@ -117,7 +127,7 @@ frozen: $(BIN)/tablelog
 
 ## screenshots: docs/img's pages, each system's example served and seen by its GM on a desktop
 ## and by a player on a phone, in headless Chromium (apt-get install chromium)
-screenshots: $(BIN)/tablelog
+screenshots: $(TESTED)
 	$(BIN)/python -m tools.screenshots docs/img
 
 ## clean: remove the virtual environment, build files, caches and the demo log

@@ -14,6 +14,7 @@ import click
 from tablelog import systems
 from tablelog.cli.core import (
     MAX_SEQ,
+    CliError,
     Env,
     appending,
     dispatch,
@@ -66,8 +67,16 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command line: parse it (the command's callback returns the command record
         of an appending command), then execute and render it (:func:`dispatch`)."""
-        value = super().invoke(ctx)  # the root callback makes the Env first
-        return dispatch(ctx.find_object(Env), value)
+        try:
+            value = super().invoke(ctx)  # the root callback makes the Env first
+            return dispatch(ctx.find_object(Env), value)
+        except ModuleNotFoundError as exc:  # an optional part not installed: say which extra
+            from tablelog.cli.extras import missing_extra
+
+            missing = missing_extra(exc)
+            if missing is None:
+                raise
+            raise CliError(missing, 3) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS, *systems.names()})
@@ -333,6 +342,9 @@ def init(
     from tablelog.store.url import names_table, table_id_of
 
     env: Env = ctx.obj
+    if sign:  # without the sign extra this fails (LazyGroup.invoke names it) before any log is made
+        import cryptography  # noqa: F401
+
     new_id = not names_table(env.log_path)
     session = Session.create(
         env.log_path,

@@ -76,6 +76,15 @@ ERRORS = {
         (503, "the table's log cannot be used"),
     )
 }
+REPORT_ERRORS = {
+    **ERRORS,
+    501: ResponseSpec(
+        ErrorBody,
+        generate_examples=False,
+        description="not_installed: format=html of a report with charts on a server without the "
+        "charts extra (pip install 'tablelog[charts]')",
+    ),
+}
 
 
 @attrs.frozen
@@ -375,7 +384,7 @@ def create_app(
         table, seat = seated(request, table_id)
         return views.history(table, seat, _name(name))
 
-    @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=ERRORS)
+    @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=REPORT_ERRORS)
     def report_of(
         request: Request[Any, Any, Any],
         table_id: str,

@@ -62,14 +62,12 @@ def serve(
     postgresql://localhost/club --port 8801
     """
     command_line_only(ctx)
-    try:
-        import uvicorn
+    # Without the server extra: one line naming it (tablelog.cli.extras), exit 3.
+    import uvicorn
 
-        from tablelog.server.app import create_app
-        from tablelog.server.tables import Refusal, Tables
-    except ModuleNotFoundError as exc:
-        raise CliError(f"the server needs {exc.name}: pip install 'tablelog[server]'", 3) from None
     from tablelog.rules.core import escape_text
+    from tablelog.server.app import create_app
+    from tablelog.server.tables import Refusal, Tables
     from tablelog.store.log import LogError, lock_timeout_s
 
     try:

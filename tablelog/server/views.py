@@ -737,7 +737,17 @@ def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None
                 words=words,
                 zone=zone,
             )
-        return render.html_page(built) if fmt == "html" else render.markdown(built)
+        if fmt != "html":
+            return render.markdown(built)
+        try:
+            return render.html_page(built)
+        except ModuleNotFoundError as exc:  # the charts extra: named, as the CLI names it
+            from tablelog.cli.extras import missing_extra
+
+            missing = missing_extra(exc)
+            if missing is None:
+                raise
+            raise Refusal(501, "not_installed", say(missing)) from None
 
     return _whole(table, seat, ("report", fmt, until, tz if zone else None), made)
 

@@ -72,6 +72,10 @@ def private_key(actor: str, create: bool = False) -> Any:
         return None
     seed = read_private(path, _SEED_BYTES)
     if seed is None and create:
+        # Without the sign extra the import fails here (the CLI names the extra), before a key
+        # file that nothing could use is made.
+        import cryptography  # noqa: F401
+
         if not write_private(path, os.urandom(_SEED_BYTES)):
             raise LogError(f"cannot write the key {path}")
         seed = read_private(path, _SEED_BYTES)

@@ -145,3 +145,23 @@ def test_two_demos_at_once_each_get_a_log_of_their_own(tmp_path: Path) -> None:
     }
     assert 2 == len(logs) and all(Path(log).is_file() for log in logs)
     assert all(Path(log).parent.parent == tmp_path for log in logs)
+
+
+def planned_installs(tmp_path: Path, target: str) -> list[str]:
+    """The `pip install` lines `make -n TARGET` plans for a fresh virtual environment."""
+    planned = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-C", str(ROOT), f"VENV={tmp_path}/venv", target],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [
+        line.split(" install --quiet ")[1] for line in planned.splitlines() if " install " in line
+    ]
+
+
+def test_the_demo_installs_tablelog_alone(tmp_path: Path) -> None:
+    """`make demo` installs tablelog without an extra (its session is a file store's); `make test`
+    installs every extra with the test and lint tools."""
+    assert ["--upgrade pip", "-e ."] == planned_installs(tmp_path, "demo")
+    assert ["--upgrade pip", "-e '.[test,lint]'"] == planned_installs(tmp_path, "test")
