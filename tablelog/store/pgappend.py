@@ -30,16 +30,19 @@ __all__ = ["APPEND", "APPEND_ONE", "NOTIFY", "QUIET_S", "append", "append_and_no
 
 # One statement per command (atomic on its own): the table's writer lock is taken shared before
 # the first row is inserted; the records' times are text, cast by the server, as a log file
-# keeps them. A command whose first seq is already taken inserts nothing (no row written and
-# rolled back, no error): it lost a race; one that races another's uncommitted insert still
-# meets the unique key.
+# keeps them. A command whose first seq is already taken, or whose record before it is not in
+# the table (a table restored from an older backup: it lost its tail), inserts nothing (no row
+# written and rolled back, no error, never a gap): it lost a race, and its writer catches up;
+# one that races another's uncommitted insert still meets the unique key.
 APPEND = (
     "INSERT INTO tablelog_records (table_id, seq, crc, payload, type, actor, at, cmd, req) "
     "SELECT %(table)b, r.* FROM unnest(%(seq)b::bigint[], %(crc)b::bigint[], "
     "%(payload)b::bytea[], %(type)b::text[], %(actor)b::text[], "
     "%(at)b::text[]::timestamptz[], %(cmd)b::bigint[], %(req)b::text[]) AS r "
     "WHERE pg_advisory_xact_lock_shared(%(lock)b)::text = '' AND NOT EXISTS "
-    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(first)b)"
+    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(first)b) "
+    "AND (%(first)b::bigint = 1 OR EXISTS (SELECT FROM tablelog_records "
+    "WHERE table_id = %(table)b AND seq = %(first)b::bigint - 1))"
 )
 # A command of one record: the same insert with one value per column (no arrays to build or
 # parse: a fifth less CPU per append in the client).
@@ -48,7 +51,9 @@ APPEND_ONE = (
     "SELECT %(table)b, %(seq)b, %(crc)b, %(payload)b, %(type)b, %(actor)b, "
     "%(at)b::timestamptz, %(cmd)b, %(req)b "
     "WHERE pg_advisory_xact_lock_shared(%(lock)b)::text = '' AND NOT EXISTS "
-    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(seq)b)"
+    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(seq)b) "
+    "AND (%(seq)b::bigint = 1 OR EXISTS (SELECT FROM tablelog_records "
+    "WHERE table_id = %(table)b AND seq = %(seq)b::bigint - 1))"
 )
 # A notification is no data (a reader also looks every second): its transaction commits
 # without waiting for a disk flush. It is sent only when a connection listens: every listener
@@ -88,7 +93,7 @@ def append(db: Any, table_id: str, records: list[Record]) -> None:
             "in the table (look with tablelog log; a retry with the same --request-id appends "
             "it at most once)"
         ) from None
-    if inserted == 0:  # the first seq was taken: another writer appended first
+    if inserted == 0:  # the first seq was taken, or the one before it is gone: catch up
         raise LogMovedOn()
     if inserted != len(records):
         raise LogError(f"{db.path}: the database appended {inserted} of {len(records)} records")

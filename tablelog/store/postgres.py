@@ -256,9 +256,12 @@ class PostgresLog:
         return env
 
     def ends_at(self, pos: Position) -> bool:
-        """Return whether the table's last record is still ``pos.seq`` (one indexed query)."""
-        last = self._db.query(SQL.LAST, (self.table_id,)).fetchone()[0]
-        return int(last or 0) == pos.seq
+        """Return whether the table's last record is still ``pos``: its seq and its chain hash
+        (one indexed query; a table restored from an older backup, or rewritten, does not)."""
+        row = self._db.query(SQL.LAST, (self.table_id,), True).fetchone()
+        if row is None:
+            return pos.seq == 0
+        return int(row[0]) == pos.seq and chain_hash(bytes(row[1])) == pos.prev
 
     # -- appending -------------------------------------------------------------------------
 
