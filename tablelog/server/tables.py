@@ -289,10 +289,7 @@ class Table:
         with self.lock, self._usable():
             self.state()
             self.session.actor = actor
-            try:
-                outcome = self.session.execute(command)
-            finally:
-                self._check_reloaded()
+            outcome = self._execute(command, False, None)
             self._appended()
             return outcome
 
@@ -332,10 +329,9 @@ class Table:
             if vet is not None:
                 vet()
             if not dry_run or seat.role == "gm":
-                try:
-                    outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
-                finally:  # a lost race found the store's tail lost: drop what is kept of it
-                    self._check_reloaded()
+                outcome = self._execute(command, dry_run, request_id)
+                if outcome.repeated and self._confirm_repeated():
+                    outcome = self._execute(command, dry_run, request_id)
                 if outcome.repeated:
                     self._same_request(command, seat, outcome, request_id or "")
                 if outcome.written:
@@ -348,6 +344,23 @@ class Table:
                 if [a.event for a in self._preview(command).applied] != events:
                     return first, True
         return first, False
+
+    def _execute(self, command: object, dry_run: bool, request_id: str | None) -> Outcome:
+        """The session's decision and append (hold the lock); a lost race that found the
+        store's tail lost drops what the table kept of it."""
+        try:
+            return self.session.execute(command, dry_run=dry_run, request_id=request_id)
+        finally:
+            self._check_reloaded()
+
+    def _confirm_repeated(self) -> bool:
+        """Look at the store's end before answering a request id "already done" from memory
+        (a command may have decided on the state without a look, ``look_s``): return whether
+        the store lost or changed its tail, so that the request is decided again on what it
+        holds (a request id in no record is a new request). Hold the lock."""
+        reloads = self.reloads
+        self.state()
+        return self.reloads != reloads
 
     def _same_request(self, command: object, seat: Seat, outcome: Outcome, request_id: str) -> None:
         """Refuse a request id the table holds for another seat's command, or for another

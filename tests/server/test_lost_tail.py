@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tablelog.commands.core import AddNote
+from tablelog.session import Session
 from tablelog.store.url import open_log
 from tests.support.server import TOKEN, free_port, spawn
 
@@ -85,3 +87,52 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
     records = list(open_log(f"{store}#{tid}").scan(chain=True))
     assert list(range(1, end + 3)) == [r.seq for r in records]
     assert "lost-1" == records[-1].req
+
+
+@pytest.mark.parametrize("first", ["read", "command"])
+@pytest.mark.parametrize("kind", ["file", "postgresql"])
+def test_a_store_whose_tail_differs_at_the_same_end_is_served_as_it_is(
+    kind: str, first: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Two notes appended over HTTP, lost as above, and two others appended in their place by
+    another writer, so that the store ends at the seq the server's memory does, with other
+    records: the server serves the other records, appends after them (never on the lost
+    ones' hash: the chain stays whole), and the lost request id appends again (201)."""
+    pg = request.getfixturevalue("pg") if kind == "postgresql" else None
+    store = pg.new_database() if pg is not None else f"file:{tmp_path / 'tables'}"
+    port = free_port()
+    proc = spawn(store, port)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}/api", headers=auth, timeout=30) as gm:
+            tid = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
+            end = gm.post(f"/tables/{tid}/commands", json={"command": "note kept"}).json()["seqs"][
+                -1
+            ]
+            older = tmp_path / "older.tlog"
+            if kind == "file":
+                shutil.copyfile(tmp_path / "tables" / f"{tid}.tlog", older)
+            for n in (1, 2):
+                body = {"command": f"note 'lost {n}'", "request_id": f"lost-{n}"}
+                assert 201 == gm.post(f"/tables/{tid}/commands", json=body).status_code
+            assert end + 2 == gm.get(f"/tables/{tid}").json()["seq"]
+            lose_tail(kind, store, tid, end, older, pg)
+            other = Session(f"{store}#{tid}")
+            for n in (1, 2):
+                other.execute(AddNote(text=f"swap {n}"))
+            other.log.close()
+            if first == "read":
+                assert end + 2 == gm.get(f"/tables/{tid}").json()["seq"]
+                swapped = (list(range(1, end + 3)), ["kept", "swap 1", "swap 2"])
+                assert swapped == seqs_and_notes(gm, tid)
+            body = {"command": "note 'lost 1'", "request_id": "lost-1"}
+            again = gm.post(f"/tables/{tid}/commands", json=body)
+            assert 201 == again.status_code, again.text
+            assert (201, [end + 3] * 2) == (again.status_code, again.json()["seqs"]), again.text
+            notes = ["kept", "swap 1", "swap 2", "lost 1"]
+            assert (list(range(1, end + 4)), notes) == seqs_and_notes(gm, tid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    records = list(open_log(f"{store}#{tid}").scan(chain=True))
+    assert list(range(1, end + 4)) == [r.seq for r in records]
