@@ -5,8 +5,10 @@ command's request id for a new one, and never answers 503 for it."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,22 @@ def lose_tail(kind: str, store: str, tid: str, kept: int, older: Path, pg: Any) 
         pg.sql("DELETE FROM tablelog_records WHERE table_id = %s AND seq > %s", (tid, kept), store)
 
 
+def sse_ids(lines: Iterator[str], count: int | None = None) -> list[tuple[int, str]]:
+    """Read ``(id, note text or type)`` of an event stream's records from its ``lines`` until
+    ``count`` of them, or its end."""
+    got: list[tuple[int, str]] = []
+    event_id = None
+    for line in lines:
+        if line.startswith("id:"):
+            event_id = int(line[3:].strip())
+        elif line.startswith("data:") and event_id is not None:
+            record = json.loads(line[5:])
+            got.append((event_id, record["data"].get("text", record["type"])))
+            if len(got) == count:
+                break
+    return got
+
+
 def seqs_and_notes(gm: httpx.Client, tid: str) -> tuple[list[int], list[str]]:
     """The seqs the log route shows, and the text of its notes."""
     answer = gm.get(f"/tables/{tid}/log")
@@ -46,8 +64,9 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
     the PostgreSQL rows deleted): whether a read or a command comes first, state and log show
     only the records the store holds, a new command appends right after its end (201), the
     lost command's retried request id appends it again (201, its seqs), nothing answers 503,
-    and the store's records are contiguous with their hash chain whole (issue 32 item 9: the
-    server served the lost records, answered 503, and 200 "already done" with no seqs)."""
+    a stream that sent the lost records ends, and the store's records are contiguous with
+    their hash chain whole (issue 32 item 9: the server served the lost records, answered 503,
+    and 200 "already done" with no seqs)."""
     pg = request.getfixturevalue("pg") if kind == "postgresql" else None
     store = pg.new_database() if pg is not None else f"file:{tmp_path / 'tables'}"
     port = free_port()
@@ -67,12 +86,16 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
                 lost = gm.post(f"/tables/{tid}/commands", json=body)
                 assert (201, [end + n] * 2) == (lost.status_code, lost.json()["seqs"]), lost.text
             assert end + 2 == gm.get(f"/tables/{tid}").json()["seq"]
-            lose_tail(kind, store, tid, end, older, pg)
-            if first == "read":
-                assert end == gm.get(f"/tables/{tid}").json()["seq"]
-                assert (list(range(1, end + 1)), ["kept"]) == seqs_and_notes(gm, tid)
-            new = gm.post(f"/tables/{tid}/commands", json={"command": "note new"})
-            assert (201, [end + 1] * 2) == (new.status_code, new.json()["seqs"]), new.text
+            with gm.stream("GET", f"/tables/{tid}/events", params={"after": end}) as stream:
+                lines = stream.iter_lines()
+                assert [(end + 1, "lost 1"), (end + 2, "lost 2")] == sse_ids(lines, 2)
+                lose_tail(kind, store, tid, end, older, pg)
+                if first == "read":
+                    assert end == gm.get(f"/tables/{tid}").json()["seq"]
+                    assert (list(range(1, end + 1)), ["kept"]) == seqs_and_notes(gm, tid)
+                new = gm.post(f"/tables/{tid}/commands", json={"command": "note new"})
+                assert (201, [end + 1] * 2) == (new.status_code, new.json()["seqs"]), new.text
+                assert [] == sse_ids(lines)  # it sent lost records: it ends
             assert end + 1 == gm.get(f"/tables/{tid}").json()["seq"]
             assert (list(range(1, end + 2)), ["kept", "new"]) == seqs_and_notes(gm, tid)
             body = {"command": "note 'lost 1'", "request_id": "lost-1"}
