@@ -66,6 +66,7 @@ class Session:
         self._markers = actions.Markers()
         self._requests = Requests()  # which command carried each request id
         self._behind: tuple[State, Position | None] | None = None  # a lost race's state, its end
+        self.reloads = 0  # how many times the log was found to have lost or changed its tail
         # a dry run decides on the state with this seed instead of the log's, when set (the
         # server's previews for seats but the GM's: stand-in dice, SERVER.md §3)
         self.preview_seed: int | None = None
@@ -202,6 +203,8 @@ class Session:
         session last read or wrote the log (as after a lost race: a fold from a checkpoint
         only when one of them is an undo or redo). What the server calls before every
         decision and read, so a command there costs a decision and an append, not a fold.
+        A log that no longer holds the record the state ended with (it lost or changed its
+        tail) is read again as it is (:meth:`_forget`).
 
         Raises:
             LogError: the log is unreadable or does not replay.
@@ -231,8 +234,24 @@ class Session:
         behind, self._behind = self._behind, None
         if behind is None or behind[1] is None or behind[1] is not self.writer.end:
             return None
+        if not self.log.holds(behind[1]):
+            self._forget()
+            return None
         folded = self.replayer().catch_up(behind[0], behind[1], self._markers)
         return None if folded is None else self._keep(folded)
+
+    def _forget(self) -> None:
+        """Forget all the session knew of the log: it no longer holds the record its state
+        ended with (restored from an older backup, replaced by an older copy or rewritten).
+        The next fold reads the log as it is, from a checkpoint it still holds; the request
+        ids are read again (one in no record is new); ``reloads`` counts it for the caches
+        of those who keep some (the server's tables)."""
+        self._state = self._behind = None
+        self._replayer = None  # its checkpoints may lie past the log's end now
+        self._markers = actions.Markers()
+        self._requests = Requests()
+        self.writer.moved_on()
+        self.reloads += 1
 
     def _keep(self, folded: Folded) -> State:
         """Keep the state a fold of the whole log returned, its markers and where it ended."""

@@ -513,7 +513,9 @@ async def _stream(
     """Yield every record after ``after`` in seq order, each once, then new ones as they come;
     a keep-alive comment at least every 15 s. The stream ends when ``seated()`` turns False
     (the seat was revoked, here or by another process: checked on the state each delivery
-    has just caught up with, so no record after the revoke reaches it)."""
+    has just caught up with, so no record after the revoke reaches it), and when the store
+    was found to have lost or changed its tail (``table.reloads``: what it sent may be no
+    record now)."""
     from litestar.response.sse import ServerSentEventMessage
 
     def deliverable(after: int) -> list[tuple[int, str | None]] | None:
@@ -524,13 +526,14 @@ async def _stream(
 
     seen = after
     idle = 0.0
+    reloads = table.reloads
     while not STOPPING.is_set():
         try:
             lines = await sync_to_thread(deliverable, seen)
         except Refusal:
             return  # the table became unusable: the stream ends (a reconnect gets the 503)
-        if lines is None:
-            return  # revoked: the token stops working at once (SERVER.md §4)
+        if lines is None or table.reloads != reloads:
+            return  # revoked: the token stops working at once (SERVER.md §4); or reloaded
         for seq, text in lines:
             if text is not None:  # None: a record the seat does not read (a whisper to others)
                 yield ServerSentEventMessage(data=text, event="record", id=str(seq))

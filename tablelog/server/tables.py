@@ -123,6 +123,24 @@ class Table:
         self._enemies_seq = 0  # how far the records were read for them
         self._restricted: dict[int, tuple[str, tuple[str, ...]]] = {}  # seq -> actor, readers
         self._restricted_seq = 0  # how far the records were read for them
+        self.reloads = 0  # the session's reloads this table's memory was made after
+
+    def _check_reloaded(self) -> None:
+        """Drop what the table keeps of the records when its session found that the store
+        lost or changed its tail (a restore from an older backup, a file replaced by an
+        older copy: :meth:`~tablelog.session.Session.catch_up`): the records read, the
+        stream lines made, the enemies and restricted records read, the whole-log reads
+        (keyed by :attr:`reloads`); what it answers next is read from what the store holds,
+        and the streams are woken to read it (hold the lock)."""
+        if self.session.reloads == self.reloads:
+            return
+        self.reloads = self.session.reloads
+        self._tail = Tail()
+        self.streamed = {}
+        self._enemies, self._enemies_seq = set(), 0
+        self._restricted, self._restricted_seq = {}, 0
+        self.known = self.session.state().seq
+        self._wake()
 
     def _gate_key(self) -> bytes:
         """The key the table's secrets are made under: keyed by the session's seed (the GM's
@@ -216,6 +234,7 @@ class Table:
                 self._hinted = False  # before the look: a hint that comes during it is kept
                 state = self.session.catch_up()
                 self._looked = now
+                self._check_reloaded()
             self.known = max(self.known, state.seq)
         keys = roster(state)
         if keys:
@@ -270,7 +289,7 @@ class Table:
         with self.lock, self._usable():
             self.state()
             self.session.actor = actor
-            outcome = self.session.execute(command)
+            outcome = self._execute(command, False, None)
             self._appended()
             return outcome
 
@@ -310,7 +329,9 @@ class Table:
             if vet is not None:
                 vet()
             if not dry_run or seat.role == "gm":
-                outcome = self.session.execute(command, dry_run=dry_run, request_id=request_id)
+                outcome = self._execute(command, dry_run, request_id)
+                if outcome.repeated and self._confirm_repeated():
+                    outcome = self._execute(command, dry_run, request_id)
                 if outcome.repeated:
                     self._same_request(command, seat, outcome, request_id or "")
                 if outcome.written:
@@ -323,6 +344,23 @@ class Table:
                 if [a.event for a in self._preview(command).applied] != events:
                     return first, True
         return first, False
+
+    def _execute(self, command: object, dry_run: bool, request_id: str | None) -> Outcome:
+        """The session's decision and append (hold the lock); a lost race that found the
+        store's tail lost drops what the table kept of it."""
+        try:
+            return self.session.execute(command, dry_run=dry_run, request_id=request_id)
+        finally:
+            self._check_reloaded()
+
+    def _confirm_repeated(self) -> bool:
+        """Look at the store's end before answering a request id "already done" from memory
+        (a command may have decided on the state without a look, ``look_s``): return whether
+        the store lost or changed its tail, so that the request is decided again on what it
+        holds (a request id in no record is a new request). Hold the lock."""
+        reloads = self.reloads
+        self.state()
+        return self.reloads != reloads
 
     def _same_request(self, command: object, seat: Seat, outcome: Outcome, request_id: str) -> None:
         """Refuse a request id the table holds for another seat's command, or for another

@@ -189,7 +189,8 @@ def _whole(table: Table, seat: Seat, key: tuple[Any, ...], make: Callable[[], T]
     from tablelog.server.limits import reads_of
 
     kind = ("gm",) if seat.role == "gm" else (seat.role, seat.characters, seat.name)
-    return reads_of(table).get((table.current().seq, kind, reader().lang, *key), make)
+    at = (table.current().seq, table.reloads)  # a store that lost its tail: made again
+    return reads_of(table).get((*at, kind, reader().lang, *key), make)
 
 
 def entity(table: Table, seat: Seat, name: str) -> dict[str, Any]:

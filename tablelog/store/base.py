@@ -101,8 +101,9 @@ class Log(Protocol):
         """Return the envelope of record ``pos.seq`` (≥ 1): its ``at`` and ``actor`` checked."""
 
     def ends_at(self, pos: Position) -> bool:
-        """Return whether nothing was appended after ``pos`` (one look: a file's size, one
-        indexed query)."""
+        """Return whether the table still ends with record ``pos``, its seq and its chain
+        hash: nothing appended after it, nothing lost or changed before (one look: a file's
+        size and that record's bytes, one indexed query)."""
 
     def lock(self) -> Lock:
         """Take the table's exclusive writer lock (waiting up to $TABLELOG_LOCK_TIMEOUT)."""

@@ -259,8 +259,10 @@ class LogFile:
             raise record_error(self.path, pos.seq, last, message) from None
 
     def ends_at(self, pos: Position) -> bool:
-        """Return whether nothing was appended after ``pos`` (the file ends right after it)."""
-        return pos.span is not None and self.size() == pos.span[1]
+        """Return whether the log still ends with record ``pos``: the file ends right after
+        its span, and the bytes there are that record (its chain hash: a file replaced by
+        an older copy, or rewritten, does not; one ``fstat`` and one read of that record)."""
+        return pos.span is not None and self.size() == pos.span[1] and self.holds(pos)
 
     # -- appending -----------------------------------------------------------------------
 

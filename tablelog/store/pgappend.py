@@ -30,16 +30,20 @@ __all__ = ["APPEND", "APPEND_ONE", "NOTIFY", "QUIET_S", "append", "append_and_no
 
 # One statement per command (atomic on its own): the table's writer lock is taken shared before
 # the first row is inserted; the records' times are text, cast by the server, as a log file
-# keeps them. A command whose first seq is already taken inserts nothing (no row written and
-# rolled back, no error): it lost a race; one that races another's uncommitted insert still
-# meets the unique key.
+# keeps them. A command whose first seq is already taken, or whose record before it is not in
+# the table as it was decided on (that seq with that CRC-32: a table restored from an older
+# backup lost or changed its tail), inserts nothing (no row written and rolled back, no error,
+# never a gap or a broken chain): it lost a race, and its writer catches up; one that races
+# another's uncommitted insert still meets the unique key.
 APPEND = (
     "INSERT INTO tablelog_records (table_id, seq, crc, payload, type, actor, at, cmd, req) "
     "SELECT %(table)b, r.* FROM unnest(%(seq)b::bigint[], %(crc)b::bigint[], "
     "%(payload)b::bytea[], %(type)b::text[], %(actor)b::text[], "
     "%(at)b::text[]::timestamptz[], %(cmd)b::bigint[], %(req)b::text[]) AS r "
     "WHERE pg_advisory_xact_lock_shared(%(lock)b)::text = '' AND NOT EXISTS "
-    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(first)b)"
+    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(first)b) "
+    "AND (%(first)b::bigint = 1 OR EXISTS (SELECT FROM tablelog_records "
+    "WHERE table_id = %(table)b AND seq = %(first)b::bigint - 1 AND crc = %(before)b::bigint))"
 )
 # A command of one record: the same insert with one value per column (no arrays to build or
 # parse: a fifth less CPU per append in the client).
@@ -48,7 +52,9 @@ APPEND_ONE = (
     "SELECT %(table)b, %(seq)b, %(crc)b, %(payload)b, %(type)b, %(actor)b, "
     "%(at)b::timestamptz, %(cmd)b, %(req)b "
     "WHERE pg_advisory_xact_lock_shared(%(lock)b)::text = '' AND NOT EXISTS "
-    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(seq)b)"
+    "(SELECT FROM tablelog_records WHERE table_id = %(table)b AND seq = %(seq)b) "
+    "AND (%(seq)b::bigint = 1 OR EXISTS (SELECT FROM tablelog_records "
+    "WHERE table_id = %(table)b AND seq = %(seq)b::bigint - 1 AND crc = %(before)b::bigint))"
 )
 # A notification is no data (a reader also looks every second): its transaction commits
 # without waiting for a disk flush. It is sent only when a connection listens: every listener
@@ -62,10 +68,11 @@ NOTIFY = (
 QUIET_S = 1.0  # a listener that came meanwhile has its own look at the table every LOOK_S
 
 
-def append(db: Any, table_id: str, records: list[Record]) -> None:
+def append(db: Any, table_id: str, records: list[Record], before: int = 0) -> None:
     """Append one command's ``records`` (framed: :func:`tablelog.store.framing.records_of`) to
     table ``table_id`` on ``db`` (its :class:`~tablelog.store.pgtable.TableConnection`), if
-    its first seq is still free; committed, then notified, before it returns.
+    its first seq is still free and the record before it is still the one whose payload's
+    CRC-32 is ``before`` (any for a first record); committed, then notified, before it returns.
 
     Raises:
         LogMovedOn: another writer appended at this seq (or this request id) first.
@@ -78,7 +85,8 @@ def append(db: Any, table_id: str, records: list[Record]) -> None:
     try:
         with db_errors(db.path):
             try:
-                inserted = append_and_notify(db.get(), _rows(table_id, records), CHANNEL, note)
+                rows = _rows(table_id, records, before)
+                inserted = append_and_notify(db.get(), rows, CHANNEL, note)
             except psycopg.errors.UniqueViolation:
                 raise LogMovedOn() from None
     except LogError as exc:
@@ -88,13 +96,13 @@ def append(db: Any, table_id: str, records: list[Record]) -> None:
             "in the table (look with tablelog log; a retry with the same --request-id appends "
             "it at most once)"
         ) from None
-    if inserted == 0:  # the first seq was taken: another writer appended first
+    if inserted == 0:  # the first seq was taken, or the one before it is gone: catch up
         raise LogMovedOn()
     if inserted != len(records):
         raise LogError(f"{db.path}: the database appended {inserted} of {len(records)} records")
 
 
-def _rows(table_id: str, records: list[Record]) -> dict[str, Any]:
+def _rows(table_id: str, records: list[Record], before: int) -> dict[str, Any]:
     """Return the parameters of :data:`APPEND` for a batch: one value per column for a
     command of one record (:data:`APPEND_ONE`), else one list per column."""
     columns: dict[str, list[Any]] = {}
@@ -112,7 +120,7 @@ def _rows(table_id: str, records: list[Record]) -> dict[str, Any]:
             columns.setdefault(key, []).append(value)
     one = len(records) == 1
     rows: dict[str, Any] = {k: v[0] if one else v for k, v in columns.items()}
-    rows.update(table=table_id, lock=lock_key(table_id), first=records[0][0])
+    rows.update(table=table_id, lock=lock_key(table_id), first=records[0][0], before=before)
     return rows
 
 

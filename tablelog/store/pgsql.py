@@ -105,7 +105,8 @@ class SQL:
         "ORDER BY seq LIMIT %s"
     )
     RECORD = "SELECT crc, payload FROM tablelog_records WHERE table_id = %s AND seq = %s"
-    LAST = "SELECT max(seq) FROM tablelog_records WHERE table_id = %s"
+    # The last record: its seq and payload (whose chain hash is the table's head).
+    LAST = "SELECT seq, payload FROM tablelog_records WHERE table_id = %s ORDER BY seq DESC LIMIT 1"
     # The digest of a prefix, how many records it holds and their length in the file form.
     DIGEST = (
         "SELECT md5(string_agg(md5(payload), '' ORDER BY seq)), count(*), "

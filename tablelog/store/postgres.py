@@ -21,7 +21,7 @@ from typing import Any
 
 from tablelog.store.base import is_record
 from tablelog.store.envelope import FarOff, checker
-from tablelog.store.errors import LogError, record_error
+from tablelog.store.errors import LogError, LogMovedOn, record_error
 from tablelog.store.follow import PostgresWaiter
 from tablelog.store.format import (
     FormatError,
@@ -80,7 +80,7 @@ class PostgresLog:
         self.signer: Callable[[bytes], bytes] | None = None  # records are not signed here
         self._db = TableConnection(url, self.path)
         self._header = b""
-        self._tail: tuple[int, bytes] | None = None  # the last record its reader read
+        self._tail: tuple[int, bytes] | None = None  # the last record read or appended
 
     def connection(self) -> Any:
         """Return this table's connection (autocommit), connecting on first use (LogError)."""
@@ -256,9 +256,12 @@ class PostgresLog:
         return env
 
     def ends_at(self, pos: Position) -> bool:
-        """Return whether the table's last record is still ``pos.seq`` (one indexed query)."""
-        last = self._db.query(SQL.LAST, (self.table_id,)).fetchone()[0]
-        return int(last or 0) == pos.seq
+        """Return whether the table's last record is still ``pos``: its seq and its chain hash
+        (one indexed query; a table restored from an older backup, or rewritten, does not)."""
+        row = self._db.query(SQL.LAST, (self.table_id,), True).fetchone()
+        if row is None:
+            return pos.seq == 0
+        return int(row[0]) == pos.seq and chain_hash(bytes(row[1])) == pos.prev
 
     # -- appending -------------------------------------------------------------------------
 
@@ -280,9 +283,27 @@ class PostgresLog:
             raise LogError(
                 f"cannot store the events in {self.path}: {exc}; the table is unchanged"
             ) from None
-        append_rows(self._db, self.table_id, records)
-        self.end = end
+        append_rows(self._db, self.table_id, records, self._crc_of(expected))
+        self.end, self._tail = end, (records[-1][0], records[-1][4])
         return end
+
+    def _crc_of(self, pos: Position) -> int:
+        """Return the CRC-32 of record ``pos.seq``'s payload (0 for the header): what the
+        append checks is still the record before it. Known without a query when it is the
+        record last read or appended here; else read, its hash checked.
+
+        Raises:
+            LogMovedOn: the table no longer holds that record (it lost or changed its tail).
+        """
+        if pos.seq == 0:
+            return 0
+        tail = self._tail
+        if tail is None or tail[0] != pos.seq or chain_hash(tail[1]) != pos.prev:
+            row = self._row(pos.seq)
+            if row is None or chain_hash(row[1]) != pos.prev:
+                raise LogMovedOn()
+            tail = (pos.seq, row[1])
+        return zlib.crc32(tail[1])
 
     def lock(self) -> AdvisoryLock:
         """Take the table's exclusive writer lock: a PostgreSQL advisory lock held by this
