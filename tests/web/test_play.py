@@ -9,9 +9,7 @@ the GM runs the seats; ccfolia's clipboard JSON of one's own character; a Japane
 seat; light and dark themes; axe-core finds no serious violation.
 
 A command of the contract the server does not take from the seat (core ``roll`` and ``say``, a
-player's own check) fails the test by name; nothing skips. The two tests of what is not built
-yet (issue 30 items 1-2: core roll and say) are strict expected failures: they fail the run the
-day they pass.
+player's own check) fails the test by name; nothing skips, and nothing is an expected failure.
 """
 
 from __future__ import annotations

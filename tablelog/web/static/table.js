@@ -263,12 +263,19 @@
     const last = path.split(".").pop();
     return `${labels()[last] || path} ${val(c.old)} → ${val(c.new)}`;
   }
+  // A change worth a line: not a field the sheet keeps internal (a counter such as draws made),
+  // and not one whose old and new read alike (a hidden enemy's HP, "– → –", told nothing).
+  function telling(c) {
+    const last = String(c.field).split(".").pop().split("[")[0];
+    const internal = new Set([...(((sheet || {}).characters || {}).internal || []), ...(((sheet || {}).items || {}).internal || [])]);
+    return !internal.has(last) && val(c.old) !== val(c.new);
+  }
   function showResult(r, dry) {
     if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
     const lines = [dry ? t("web.result.preview", "Preview — nothing appended:") : (r.status === 200 ? t("web.result.again", "Already appended (same request id):") : t("web.result.done", "Done:"))];
     if (dry && r.body.stand_in_rolls) lines.push(t("web.result.stand_in", "The dice in this preview are stand-ins: Do it rolls them anew."));
     for (const e of r.body.events) lines.push(`#${e.seq} ${e.text || t("web.log.details_hidden", "(details hidden)")}`);
-    for (const c of r.body.changes) lines.push(`    ${changeText(c)}`);
+    for (const c of r.body.changes) if (telling(c)) lines.push(`    ${changeText(c)}`);
     $("result").textContent = lines.join("\n");
     $("result").className = "result ok";
   }
