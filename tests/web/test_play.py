@@ -190,6 +190,8 @@ def test_a_five_hit_cast_is_one_row_with_its_hits_inside(browser: Any, server: s
     page.wait_for_function(f"document.querySelectorAll('#log > li.action').length == {before + 2}")
     assert page.locator("#log > li.action").nth(1).get_attribute("class") == "action undone"
     assert page.locator("#log > li.marker").count() == 1
+    undo_row = page.locator("#log > li.marker").first.inner_text()
+    assert "undo #" in undo_row and "tenrai" in undo_row, undo_row  # names what it took back
 
 
 def test_on_a_phone_the_command_bar_is_on_screen_without_scrolling(

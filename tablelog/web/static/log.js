@@ -41,13 +41,24 @@ window.tl.log = (() => {
     const to = whisperTo(line);
     if (to) return el("span", { class: "text whisper" }, el("span", { class: "tag" }, t("web.log.whisper", "whisper to {to}", { to: to.join(", ") })), " ", sentence(line));
     if (ROLLS.has(line.type)) return el("span", { class: "text roll" }, el("span", { class: "die", "aria-hidden": "true" }, "🎲"), " ", el("code", {}, sentence(line)));
-    if (MARKERS.has(line.type)) return el("span", { class: "text marker" }, sentence(line));
+    if (MARKERS.has(line.type)) return el("span", { class: "text marker" }, marker(line));
     return el("span", { class: "text" }, sentence(line));
+  }
+  // An undo or redo as what it took back or restored: "undo #21: Aria takes 5 damage" (the
+  // target's own sentence, when the page holds its record), else its own text.
+  let bySeq = new Map();
+  function marker(line) {
+    const target = bySeq.get(line.data && line.data.target);
+    if (!target || !target.text) return sentence(line);
+    return line.type === "core.Undone"
+      ? t("web.log.undid", "undo #{seq}: {what}", { seq: target.seq, what: target.text })
+      : t("web.log.redid", "redo #{seq}: {what}", { seq: target.seq, what: target.text });
   }
 
   // opts: { lines, upTo (a seq, or null for live), limit, mayTakeBack(line), takeBack(action),
   // disabled, onMore() }. Returns the rows shown (for the tests: window.tablelog.rows).
   function render(box, opts) {
+    bySeq = new Map(opts.lines.map((l) => [l.seq, l]));
     const shown = opts.lines.filter((l) => !QUIET.has(l.type) && (opts.upTo === null || l.seq <= opts.upTo));
     const all = actions(shown).reverse();
     const rows = all.slice(0, opts.limit || STEP).map((a) => {

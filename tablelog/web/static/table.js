@@ -273,7 +273,7 @@
   function showResult(r, dry) {
     if (r.status === 0 || r.status >= 400) { $("result").textContent = errorText(r.body); $("result").className = "result error"; return; }
     const lines = [dry ? t("web.result.preview", "Preview — nothing appended:") : (r.status === 200 ? t("web.result.again", "Already appended (same request id):") : t("web.result.done", "Done:"))];
-    if (dry && r.body.stand_in_rolls) lines.push(t("web.result.stand_in", "The dice in this preview are stand-ins: Do it rolls them anew."));
+    if (dry && r.body.stand_in_rolls) lines.push(t("web.result.stand_ins", "What this preview rolls or draws is a stand-in: Do it rolls and draws anew."));
     for (const e of r.body.events) lines.push(`#${e.seq} ${e.text || t("web.log.details_hidden", "(details hidden)")}`);
     for (const c of r.body.changes) if (telling(c)) lines.push(`    ${changeText(c)}`);
     $("result").textContent = lines.join("\n");
