@@ -194,6 +194,19 @@ def test_a_five_hit_cast_is_one_row_with_its_hits_inside(browser: Any, server: s
     assert "undo #" in undo_row and "tenrai" in undo_row, undo_row  # names what it took back
 
 
+@pytest.mark.rule("SAGA-TARGET-1")
+def test_the_target_picker_leaves_out_a_downed_unit(browser: Any, server: str) -> None:
+    """Gustave fells a Rat of 10 HP; Amy's target picker offers the Wolf and her allies, not
+    the Rat (an attack on a downed unit is refused: SAGA-TARGET-1)."""
+    rat = "saga unit add Rat --enemy --max-hp 10 --battle-rank 1 --intrinsic-hp 1 --race beast"
+    page = gm_page(
+        browser, server, "saga", [*SAGA, rat, "saga cast Gustave kiri-harai --target Rat --roll 1"]
+    )
+    page.select_option("#act-who", "Amy")
+    offered = page.eval_on_selector_all("#act-target-Amy option", "os => os.map(o => o.value)")
+    assert "Wolf" in offered and "Rat" not in offered, offered
+
+
 def test_on_a_phone_the_command_bar_is_on_screen_without_scrolling(
     browser: Any, server: str, table: dict[str, Any]
 ) -> None:

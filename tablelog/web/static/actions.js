@@ -51,7 +51,8 @@ window.tl.actions = (() => {
       const listed = groups.flatMap((g) => (c.sheet.techs || {})[g] || []);
       const own = [...new Set([...(rec.techs || []), ...Object.keys(c.state.techs || {})])].map((id) => ({ id, label: id }));
       const techs = [...own, ...listed];
-      const targets = foesFirst(c.chars, n);
+      // a downed unit is no target (SAGA-TARGET-1 refuses it): the picker leaves it out
+      const targets = foesFirst(c.chars, n).filter((o) => !(c.chars[o] || {}).incapacitated);
       const rows = [];
       if (techs.length && targets.length) {
         rows.push([...choice(`tech-${n}`, t("web.act.tech", "tech"), techs.map((x) => [x.id, x.label === x.id ? x.id : `${x.label} (${x.id})`])),
