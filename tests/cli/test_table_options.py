@@ -5,11 +5,13 @@ seats and takes `--cards`, `--dice` and `--roll` whatever the options say."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
 
 from tests.support.cli import ok, refused
+from tests.support.server import ADD
 
 
 @pytest.fixture
@@ -17,23 +19,7 @@ def log(tmp_path: Path) -> Path:
     """A magicpunk log with Aria, seed 7."""
     path = tmp_path / "t.tlog"
     ok(path, "init", "--system", "magicpunk", "--seed", "7")
-    ok(
-        path,
-        "magicpunk",
-        "character",
-        "add",
-        "Aria",
-        "--body",
-        "8",
-        "--sense",
-        "12",
-        "--intellect",
-        "10",
-        "--magic",
-        "10",
-        "--hp",
-        "26",
-    )
+    ok(path, *shlex.split(ADD.format("Aria")))
     return path
 
 
