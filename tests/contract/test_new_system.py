@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tablelog import systems
+from tests.support.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("tablelog", "tools", "tests", "docs", "bench", "examples", ".ci")
@@ -79,7 +80,7 @@ def test_the_generated_code_passes_the_format_and_lint_checks(tmp_path: Path) ->
     beside = Path(sys.executable).parent / "ruff"
     ruff = str(beside) if beside.exists() else shutil.which("ruff")
     if ruff is None:
-        pytest.skip("needs ruff (pip install -e '.[lint]')")
+        missing("needs ruff (pip install -e '.[lint]')")
     tree = _copy(tmp_path / "tree")
     made = _run(tree, "-m", "tools.new_system", "abcdefghijkl")
     assert 0 == made.returncode, made.stderr
