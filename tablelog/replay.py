@@ -326,7 +326,7 @@ class Replayer:
         except (ValueError, TypeError):
             self._cps = [c for c in self.checkpoints() if c is not base]
             base, state = None, self.initial()
-            skip = frozenset() if not skip else skip
+            skip = skip or frozenset()
         markers = Markers(base.markers if base is not None else ())
         pos = base.end if base is not None else self.log.start
         assert pos is not None
@@ -339,7 +339,7 @@ class Replayer:
                 gc.enable()
         return Folded(state, markers, end, taken, skip, error)
 
-    def _stream(
+    def _stream(  # noqa: C901 - the reader's one loop (issue 31): split, it costs a call per record
         self,
         state: State,
         pos: Position,

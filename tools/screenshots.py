@@ -48,7 +48,7 @@ def table_of(server: str, system: str, script: str) -> str:
     made = gm.post(
         "/tables", json={"system": system, "title": title, "seed": seed, "options": options}
     )
-    assert 201 == made.status_code, made.text
+    assert made.status_code == 201, made.text
     tid = str(made.json()["table_id"])
     for line in lines:
         done = gm.post(f"/tables/{tid}/commands", json={"command": line})
@@ -88,7 +88,7 @@ def main(out: Path, chromium: Any = None) -> list[Path]:
                 ("player", (390, 844), lang),
             ):
                 answer = seats[kind]
-                assert 201 == answer.status_code, answer.text
+                assert answer.status_code == 201, answer.text
                 context = chromium.new_context(
                     viewport={"width": width, "height": height},
                     device_scale_factor=1,

@@ -57,6 +57,38 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
             yield number, argv
 
 
+def _script(script: Any) -> list[tuple[int, list[str]]]:
+    """Return a script's command lines as ``(line number, argv)``, read at most
+    ``MAX_SCRIPT_CHARS`` (an endless file, /dev/zero, too).
+
+    Raises:
+        CliError: exit 2, a script too long or not UTF-8 text.
+    """
+    try:
+        text = script.read(MAX_SCRIPT_CHARS + 1)
+        if len(text) > MAX_SCRIPT_CHARS:
+            raise CliError(
+                msg(
+                    "core.script.too_long",
+                    "{script} is longer than {n} characters: split it into several scripts",
+                    script=script.name,
+                    n=f"{MAX_SCRIPT_CHARS:,}",
+                ),
+                2,
+            )
+        return list(script_lines(text, script.name))
+    except UnicodeDecodeError as exc:
+        raise CliError(
+            msg(
+                "core.script.not_utf8",
+                "{script} is not a UTF-8 text file (byte {byte})",
+                script=script.name,
+                byte=exc.start,
+            ),
+            2,
+        ) from None
+
+
 @click.command()
 @click.argument("script", type=click.File("r", encoding="utf-8"))
 @click.option("--atomic", is_flag=True, help="Append all lines or none.")
@@ -69,36 +101,14 @@ def script_lines(text: str, name: str = "script") -> Iterator[tuple[int, list[st
     "them); the run's last line goes to stderr.",
 )
 @click.pass_context
-def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: bool) -> None:
+def run(ctx: click.Context, script: Any, atomic: bool, dry_run: bool, as_json: bool) -> None:  # noqa: C901 - plain, atomic and dry runs, each with its own ending on a refusal
     """Run a file of tablelog commands, one per line (without the leading `tablelog`).
 
     Stops at the first refused line and names its number; lines before it stay appended unless
     --atomic. Example: tablelog --log smithy.tlog run examples/pf2e-downtime.txt
     """
     env: Env = ctx.obj
-    try:
-        text = script.read(MAX_SCRIPT_CHARS + 1)  # bounded: an endless file (/dev/zero) too
-        if len(text) > MAX_SCRIPT_CHARS:
-            raise CliError(
-                msg(
-                    "core.script.too_long",
-                    "{script} is longer than {n} characters: split it into several scripts",
-                    script=script.name,
-                    n=f"{MAX_SCRIPT_CHARS:,}",
-                ),
-                2,
-            )
-        lines = list(script_lines(text, script.name))
-    except UnicodeDecodeError as exc:
-        raise CliError(
-            msg(
-                "core.script.not_utf8",
-                "{script} is not a UTF-8 text file (byte {byte})",
-                script=script.name,
-                byte=exc.start,
-            ),
-            2,
-        ) from None
+    lines = _script(script)
     env.in_run = True
     env.dry_run = dry_run
     env.as_json = as_json
@@ -255,7 +265,7 @@ def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[
     "that hash (else it was cut or rewritten).",
 )
 @click.pass_context
-def verify(
+def verify(  # noqa: C901 - repair, salvage and every fault verify reports, in SPEC's order
     ctx: click.Context, repair: bool, salvage: str | None, expect_head: tuple[int, bytes] | None
 ) -> None:
     """Check the header, every record's framing and checksum, the hash chain, and the replay.

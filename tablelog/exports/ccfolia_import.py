@@ -230,7 +230,7 @@ def add_line(system: str, data: dict[str, Any]) -> str:
     return shlex.join([*adds.words.split(), name, *_options(adds, fields, tables, name)])
 
 
-def _options(
+def _options(  # noqa: C901 - one branch per ccfolia field the import carries or refuses
     adds: Adds, fields: dict[str, Any], tables: dict[str, dict[str, str]], name: str
 ) -> list[str]:
     words: list[str] = []

@@ -215,7 +215,7 @@ def check_name(name: str, what: Msg | str | None = None) -> None:
                 most=MAX_NAME_CHARS,
             ),
         )
-    if not (not any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name)):
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
         raise RuleViolation(
             "CORE-NAME",
             msg(

@@ -190,7 +190,7 @@ class Events:
     events: list[dict[str, Any]]
 
 
-def create_app(
+def create_app(  # noqa: C901 - every route is a closure over the app, each counted here
     tables: Tables, server_token: str, threads: int | None = None, discord: Any = None
 ) -> Litestar:
     """Return the ASGI app serving ``tables`` with ``server_token`` as the GM of all.
@@ -380,9 +380,11 @@ def create_app(
         return Events(views.log(table, seat, after, all, limit))
 
     @get("/api/tables/{table_id:str}/history/{name:path}", sync_to_thread=True, responses=ERRORS)
-    def history_of(request: Request[Any, Any, Any], table_id: str, name: str) -> list[Any]:
+    def history_of(
+        request: Request[Any, Any, Any], table_id: str, name: str, all: bool = False
+    ) -> list[Any]:  # noqa: A002 - as the log's
         table, seat = seated(request, table_id)
-        return views.history(table, seat, _name(name))
+        return views.history(table, seat, _name(name), all)
 
     @get("/api/tables/{table_id:str}/report", sync_to_thread=True, responses=REPORT_ERRORS)
     def report_of(

@@ -148,7 +148,7 @@ def request_timeout_s() -> float:
     return value
 
 
-def _deadline_protocol() -> Any:
+def _deadline_protocol() -> Any:  # noqa: C901 - each way a command can end before its deadline
     """uvicorn's httptools protocol with a deadline on each request (:data:`REQUEST_TIMEOUT_S`),
     or ``"auto"`` when httptools is missing (then uvicorn's own h11, without one)."""
     timeout = request_timeout_s()

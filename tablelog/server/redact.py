@@ -135,7 +135,7 @@ class Viewer:
         named = readers(data)
         return named is None or line.get("actor") == self.seat or self.seat in named
 
-    def record(self, line: dict[str, Any]) -> dict[str, Any] | None:
+    def record(self, line: dict[str, Any]) -> dict[str, Any] | None:  # noqa: C901 - one branch per kind of hidden record (SERVER.md §4)
         """Return one ``log --json`` line (``seq, type, v, at, actor, data, undone``) as this
         seat may see it: hidden cards as ``"?"``, token hashes left out; None for a record it
         does not read at all (:meth:`reads`: nothing of it is shown)."""

@@ -231,21 +231,32 @@ def _log(table: Table, seat: Seat, after: int, show_all: bool, limit: int) -> li
     return lines
 
 
-def history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
-    """``GET …/history/{name}``: what ``history NAME --json`` prints, redacted: its changes,
-    and its ``event`` and ``explain`` made from the redacted event (hidden cards as ``"?"``);
-    made once per seq and kind of seat."""
+def history(table: Table, seat: Seat, name: str, show_all: bool = False) -> list[dict[str, Any]]:
+    """``GET …/history/{name}``: what ``history NAME --json`` prints (``?all=true``: what
+    ``history NAME --all --json`` prints: undone events too, marked, and the undos and redos
+    with what they took back or restored), redacted: its changes, and its ``event`` and
+    ``explain`` made from the redacted event (hidden cards as ``"?"``); made once per seq and
+    kind of seat."""
     table.state()
-    return _whole(table, seat, ("history", name), lambda: _history(table, seat, name))
+    return _whole(
+        table, seat, ("history", name, show_all), lambda: _history(table, seat, name, show_all)
+    )
 
 
-def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
+def _history(table: Table, seat: Seat, name: str, show_all: bool) -> list[dict[str, Any]]:
     from tablelog.events.codec import to_record
 
     now = table.current()
     with table.reader() as session:
         undone = undone_after(session.markers())
-        entries = list(read_models.history(session.blank_state(), session.events(), undone, name))
+        if show_all:
+            narrated = read_models.narrate(
+                session.blank_state(), session.events(), undone, session.state
+            )
+            entries = list(read_models.touching(narrated, name))
+        else:
+            blank = session.blank_state()
+            entries = list(read_models.history(blank, session.events(), undone, name))
     if not entries and now.entity(name) is None:
         raise no_name(name)
     viewer = _viewer(table, seat)
@@ -255,7 +266,7 @@ def _history(table: Table, seat: Seat, name: str) -> list[dict[str, Any]]:
     shown_entries = []
     for entry in entries:  # the event's words, from its redacted record (as the log shows it)
         kind, version, data = to_record(entry.event)
-        seen = viewer.record({"type": kind, "v": version, "data": data})
+        seen = viewer.record({"type": kind, "v": version, "actor": entry.actor, "data": data})
         if seen is None:
             continue
         described, explain = _described(seen, entry.event)
@@ -689,7 +700,7 @@ def _seat_command(table: Table, command: object) -> None:
         raise Refusal(422, "rule", reader()(exc.msg), exc.rule_id) from None
 
 
-def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None = None) -> str:
+def report(table: Table, seat: Seat, fmt: str, until: int | None, tz: str | None = None) -> str:  # noqa: C901 - the report's formats and its redactions per seat
     """``GET …/report?format=html|md``: the session report (SPEC), redacted for the seat: hidden
     cards in the timeline as ``"?"``, hidden figures (saga enemies' HP and LP) left out of the
     figures, charts, gains, damage and totals (an enemy's HP lost told its hidden HP).

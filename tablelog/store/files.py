@@ -10,6 +10,7 @@ nothing is a full disk).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -105,10 +106,8 @@ def append_all(fd: int, data: bytes, size: int, path: str) -> None:
 
 def remove_quietly(path: str) -> None:
     """Delete ``path`` if it exists (a file this process created and must take back)."""
-    try:
+    with contextlib.suppress(OSError):
         os.remove(path)
-    except OSError:
-        pass
 
 
 def fsync_dir(path: str) -> None:

@@ -133,7 +133,7 @@ class SignatureReport:
     unsigned_others: int = 0
 
 
-def check_signatures(
+def check_signatures(  # noqa: C901 - one branch per fault a signature can have
     log: Log,
     actor_fault: Callable[[str], str] | None = None,
 ) -> SignatureReport | None:

@@ -13,6 +13,7 @@ where its record lies in the file (its span), which is where a read goes on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -325,8 +326,6 @@ class LogFile:
         """Remove the log (and an old lock file beside it): one this process just created and
         does not keep."""
         for path in (self.path, self.path + ".lock"):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.remove(path)
-            except FileNotFoundError:
-                pass
         fsync_dir(self.path)

@@ -15,6 +15,7 @@ request ids unique per table. Connections are made with psycopg 3, on first use.
 
 from __future__ import annotations
 
+import contextlib
 import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -91,10 +92,8 @@ class PostgresLog:
         self._db.close()
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # a closing interpreter: nothing to report to
             self.close()
-        except Exception:  # noqa: BLE001 - a closing interpreter; nothing to report to
-            pass
 
     # -- creating and opening --------------------------------------------------------------
 

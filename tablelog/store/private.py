@@ -9,6 +9,7 @@ they are this user's and private too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -39,10 +40,8 @@ def private_dir(variable: str, default: str, create: bool = True) -> str | None:
     try:
         if create:
             os.makedirs(base, 0o700, exist_ok=True)
-            try:
+            with contextlib.suppress(FileExistsError):
                 os.mkdir(path, 0o700)
-            except FileExistsError:
-                pass
         info = os.lstat(path)
     except OSError:
         return None

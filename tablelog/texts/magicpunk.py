@@ -232,8 +232,28 @@ def _dice(n: int) -> Msg:
 
 @explains(ProcurementAssessed)
 def _procurement_assessed_audit(e: ProcurementAssessed) -> list[Msg]:
-    """The rarity table (MP-PROC-2); the procurement check (MP-PROC-1) only if needed."""
-    return _audit(["MP-PROC-1", "MP-PROC-2"] if e.check_needed else ["MP-PROC-2"], e.breakdown)
+    """The rarity table (MP-PROC-2); the procurement check (MP-PROC-1) only if needed; each
+    row of the table with what it adds, a chosen row by its name (``material = 魔殻 (2)``)."""
+    ids = ["MP-PROC-1", "MP-PROC-2"] if e.check_needed else ["MP-PROC-2"]
+    named = {key: value for key, value in e.breakdown.items() if key in e.rows}
+    lines = [
+        line
+        for key, value in e.breakdown.items()
+        for line in (
+            [
+                msg(
+                    "magicpunk.audit.rarity_row",
+                    "{key} = {row} ({value})",
+                    key=Term("magicpunk.breakdown", key),
+                    row=Term(f"magicpunk.{key}", e.rows[key]),
+                    value=value,
+                )
+            ]
+            if key in named
+            else breakdown_lines("magicpunk", {key: value})
+        )
+    ]
+    return rules_line(ids) + lines
 
 
 @describes(CheckRolled)

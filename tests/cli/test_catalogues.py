@@ -19,7 +19,7 @@ rule = pytest.mark.rule
 def run_json(*args: str) -> list[dict]:
     """Run a catalogue command with --json (no log needed) and return its list."""
     result = CliRunner().invoke(cli, [*args, "--json"])
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
 
@@ -27,17 +27,17 @@ def test_rune_list_filters_by_usage_and_level() -> None:
     """--usage shield lists the six reinforcing runes; --max-level 3 keeps +1 potency (level 2)
     and leaves striking (level 4) out."""
     shields = run_json("pf2e", "rune", "list", "--usage", "shield")
-    assert [
+    assert [r["id"] for r in shields] == [
         "minor-reinforcing",
         "lesser-reinforcing",
         "moderate-reinforcing",
         "greater-reinforcing",
         "major-reinforcing",
         "supreme-reinforcing",
-    ] == [r["id"] for r in shields]
-    assert {"level": 4, "price_gp": 75} == {k: shields[0][k] for k in ("level", "price_gp")}
+    ]
+    assert {k: shields[0][k] for k in ("level", "price_gp")} == {"level": 4, "price_gp": 75}
     low = {r["id"]: r for r in run_json("pf2e", "rune", "list", "--max-level", "3")}
-    assert 35 == low["weapon-potency-1"]["price_gp"]
+    assert low["weapon-potency-1"]["price_gp"] == 35
     assert "striking" not in low
     assert all(r["level"] <= 3 for r in low.values())
 
@@ -53,7 +53,7 @@ def test_rune_list_by_usage_lists_what_such_an_item_takes() -> None:
     listed = {
         r["id"]: r["usage"] for r in run_json("pf2e", "rune", "list", "--usage", "melee-weapon")
     }
-    assert ("weapon", "melee-weapon") == (listed["striking"], listed["animated"])
+    assert (listed["striking"], listed["animated"]) == ("weapon", "melee-weapon")
     assert "returning" not in listed and "armor-potency-1" not in listed
     melee = [
         b for b in cat.base_items().values() if b.category == "weapon" and b.subtype == "melee"
@@ -70,7 +70,7 @@ def test_rune_list_shows_legacy_aliases() -> None:
     from tablelog.rules.pf2e import catalogue
 
     runes = {r["id"]: r for r in run_json("pf2e", "rune", "list")}
-    assert ["disrupting"] == runes["vitalizing"]["aliases"]
+    assert runes["vitalizing"]["aliases"] == ["disrupting"]
     assert list(catalogue.runes()) == list(runes)
 
 
@@ -97,8 +97,11 @@ def test_an_unknown_usage_is_a_usage_error(tmp_path: Path) -> None:
 def test_base_list_by_category() -> None:
     """--category shield lists the four shields with their prices in gp."""
     shields = run_json("pf2e", "base", "list", "--category", "shield")
-    assert {"buckler": 1, "wooden-shield": 1, "steel-shield": 2, "tower-shield": 10} == {
-        b["id"]: b["price_gp"] for b in shields
+    assert {b["id"]: b["price_gp"] for b in shields} == {
+        "buckler": 1,
+        "wooden-shield": 1,
+        "steel-shield": 2,
+        "tower-shield": 10,
     }
 
 
@@ -106,19 +109,19 @@ def test_tech_list_by_weapon_type_shows_japanese_names() -> None:
     """Every spell listed is a spell; tenrai shows 天雷, its five ranks of power, 5 hits."""
     spells = {t["id"]: t for t in run_json("saga", "tech", "list", "--weapon-type", "spell")}
     assert {"spell"} == {t["weapon_type"] for t in spells.values()}
-    assert "天雷" == spells["tenrai"]["name_ja"]
-    assert [78, 80, 83, 86, 89] == spells["tenrai"]["power"]
-    assert 5 == spells["tenrai"]["attack_count"]
+    assert spells["tenrai"]["name_ja"] == "天雷"
+    assert spells["tenrai"]["power"] == [78, 80, 83, 86, 89]
+    assert spells["tenrai"]["attack_count"] == 5
 
 
 def test_tech_show_by_id_or_japanese_name() -> None:
     """`saga tech show 強撃` is `saga tech show kyou-geki`: power 32..36, slash and blunt."""
     by_name = CliRunner().invoke(cli, ["saga", "tech", "show", "強撃", "--json"])
     by_id = CliRunner().invoke(cli, ["saga", "tech", "show", "kyou-geki", "--json"])
-    assert 0 == by_name.exit_code, by_name.output
+    assert by_name.exit_code == 0, by_name.output
     assert by_id.stdout == by_name.stdout
     shown = json.loads(by_name.stdout)
-    assert ([32, 33, 34, 35, 36], ["slash", "blunt"]) == (shown["power"], shown["attributes"])
+    assert (shown["power"], shown["attributes"]) == ([32, 33, 34, 35, 36], ["slash", "blunt"])
     text = CliRunner().invoke(cli, ["saga", "tech", "show", "強撃"]).stdout
     assert text.startswith("kyou-geki 強撃\n")
 
@@ -126,10 +129,10 @@ def test_tech_show_by_id_or_japanese_name() -> None:
 def test_a_japanese_name_of_two_techs_names_both(tmp_path: Path) -> None:
     """流し斬り is two catalogue techs: exit 1, UNKNOWN-NAME naming both ids."""
     err = refused(tmp_path / "none.tlog", "saga", "tech", "show", "流し斬り")
-    assert (
+    assert err == (
         "error: UNKNOWN-NAME: 流し斬り names 2 techs (nagashi-kiri-1, nagashi-kiri-2): "
         "give the id\n"
-    ) == err
+    )
 
 
 @rule("SAGA-ATK-5")
@@ -238,24 +241,24 @@ def test_procure_takes_japanese_row_names(tmp_path: Path) -> None:
 def test_magicpunk_lists_rarity_rows() -> None:
     """Materials 0..3 (mana-silver 魔煌銀 3), qualities -1..5, designs 0..2."""
     materials = {m["id"]: m for m in run_json("magicpunk", "material", "list")}
-    assert 13 == len(materials)
-    assert {
+    assert len(materials) == 13
+    assert materials["mana-silver"] == {
         "id": "mana-silver",
         "name_ja": "魔煌銀",
         "name_ko": "마황은",
         "rarity": 3,
-    } == materials["mana-silver"]
+    }
     qualities = run_json("magicpunk", "quality", "list")
-    assert [-1, 0, 1, 3, 5] == [q["rarity"] for q in qualities]
+    assert [q["rarity"] for q in qualities] == [-1, 0, 1, 3, 5]
     designs = {d["id"]: d["rarity"] for d in run_json("magicpunk", "design", "list")}
-    assert {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2} == designs
+    assert designs == {"none": 0, "signed": 1, "beautiful": 1, "gorgeous": 2}
 
 
 def test_columns_count_wide_characters_twice() -> None:
     """強撃 takes four columns, so the next column starts at the same place as after `abcd`."""
-    assert 4 == display_width("強撃")
+    assert display_width("強撃") == 4
     lines = table_lines(["a", "b"], [["強撃", 1], ["abcd", 2]])
-    assert ["a     b", "強撃  1", "abcd  2"] == lines
+    assert lines == ["a     b", "強撃  1", "abcd  2"]
 
 
 def test_the_catalogue_examples_run(tmp_path: Path) -> None:
@@ -283,11 +286,11 @@ def test_the_catalogue_examples_run(tmp_path: Path) -> None:
             script.write_text(text[: text.index(stop)], encoding="utf-8")
         ok(logs[system], "run", str(script))
     implied = {"procure": "magicpunk", "saga": "saga"}
-    assert 6 == len(examples)
+    assert len(examples) == 6
     for text in examples:
         words = shlex.split(text)
         if words[0] == "tablelog":
-            assert 0 == CliRunner().invoke(cli, words[1:]).exit_code, text
+            assert CliRunner().invoke(cli, words[1:]).exit_code == 0, text
             continue
         system = implied[words[0]]
         argv = words if words[0] == system else [system, *words]

@@ -39,11 +39,13 @@ def test_bash_completes_names_and_runes_from_the_log(tmp_path: Path) -> None:
     ok(log, "init", "--system", "pf2e")
     ok(log, "pf2e", "character", "add", "Valeros")
     ok(log, "pf2e", "item", "add", "longsword-1", "--base", "longsword", "--owner", "Valeros")
-    assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} pf2e etch ", 5)
-    assert ["flaming", "flickering", "flurrying"] == complete(
-        f"tablelog --log {log} pf2e etch longsword-1 fl", 6
-    )
-    assert ["Valeros", "longsword-1"] == complete(f"tablelog --log {log} note x --about ", 6)
+    assert complete(f"tablelog --log {log} pf2e etch ", 5) == ["Valeros", "longsword-1"]
+    assert complete(f"tablelog --log {log} pf2e etch longsword-1 fl", 6) == [
+        "flaming",
+        "flickering",
+        "flurrying",
+    ]
+    assert complete(f"tablelog --log {log} note x --about ", 6) == ["Valeros", "longsword-1"]
 
 
 def test_zsh_reads_the_log_from_the_environment(tmp_path: Path) -> None:
@@ -51,7 +53,7 @@ def test_zsh_reads_the_log_from_the_environment(tmp_path: Path) -> None:
     log = tmp_path / "wolf.tlog"
     ok(log, "init", "--system", "saga")
     ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320")
-    assert ["Gustave"] == complete("tablelog saga cast G", 3, "zsh", TABLELOG_LOG=str(log))
+    assert complete("tablelog saga cast G", 3, "zsh", TABLELOG_LOG=str(log)) == ["Gustave"]
 
 
 def fish(words: str, token: str) -> list[str]:
@@ -75,17 +77,17 @@ def test_fish_offers_names_and_techs(tmp_path: Path) -> None:
     log = tmp_path / "wolf.tlog"
     ok(log, "init", "--system", "saga")
     ok(log, "saga", "unit", "add", "Gustave", "--max-hp", "320")
-    assert ["Gustave\tcharacter"] == fish(f"tablelog --log {log} saga cast ", "")
-    assert ["kiri-harai\t斬り払い"] == fish(
-        f"tablelog --log {log} saga cast Gustave kiri-ha", "kiri-ha"
-    )
+    assert fish(f"tablelog --log {log} saga cast ", "") == ["Gustave\tcharacter"]
+    assert fish(f"tablelog --log {log} saga cast Gustave kiri-ha", "kiri-ha") == [
+        "kiri-harai\t斬り払い"
+    ]
 
 
 def test_without_a_log_commands_still_complete(tmp_path: Path) -> None:
     """No log: names are simply not offered, and command names still are."""
     missing = tmp_path / "none.tlog"
-    assert [] == complete(f"tablelog --log {missing} pf2e etch ", 5)
-    assert ["state", "status"] == complete(f"tablelog --log {missing} stat", 3)
+    assert complete(f"tablelog --log {missing} pf2e etch ", 5) == []
+    assert complete(f"tablelog --log {missing} stat", 3) == ["state", "status"]
 
 
 def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> None:
@@ -98,7 +100,7 @@ def test_bash_completes_a_hostile_name_as_one_quoted_word(tmp_path: Path) -> Non
     ok(log, "init", "--system", "pf2e")
     ok(log, "pf2e", "character", "add", name)
     offered = complete(f"tablelog --log {log} pf2e etch ", 5)
-    assert ["'x$(touch${IFS}pwned)'"] == offered
+    assert offered == ["'x$(touch${IFS}pwned)'"]
     line = subprocess.run(
         ["bash", "-c", f"printf %s {offered[0]}"],
         cwd=tmp_path,
@@ -118,6 +120,6 @@ def test_a_catalogue_is_offered_only_in_its_own_systems_commands(tmp_path: Path)
     log = tmp_path / "war.tlog"
     ok(log, "init", "--system", "fate")
     words = f"tablelog --log {log} fate master add Kiritsugu --quality "
-    assert [] == complete(words, len(words.split()))
+    assert complete(words, len(words.split())) == []
     magicpunk = complete(f"tablelog --log {log} magicpunk procure x --quality ", 7)
-    assert ["poor", "standard", "fine", "masterwork", "legendary"] == magicpunk
+    assert magicpunk == ["poor", "standard", "fine", "masterwork", "legendary"]

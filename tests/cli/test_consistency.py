@@ -30,11 +30,11 @@ def test_a_name_with_a_comma_is_refused(log: Path) -> None:
     """A name cannot hold a comma, since comma-separated options (--who A,B) list names."""
     before = log.read_bytes()
     result = invoke(log, "toy", "add", "Ann,Bo", "3")
-    assert (
+    assert (result.exit_code, result.stderr) == (
         1,
         "error: CORE-NAME: a name cannot hold a comma (commas separate names in options "
         "like --who A,B): 'Ann,Bo'\n",
-    ) == (result.exit_code, result.stderr)
+    )
     assert before == log.read_bytes()
 
 
@@ -52,7 +52,7 @@ def test_the_actor_gets_the_checks_of_any_name(log: Path, actor: str, why: str) 
     """--actor is a name like any other: a usage error (2) naming CORE-NAME, log unchanged."""
     before = log.read_bytes()
     result = invoke(log, "note", "hello", actor=actor)
-    assert 2 == result.exit_code and "CORE-NAME: the actor" in result.stderr
+    assert result.exit_code == 2 and "CORE-NAME: the actor" in result.stderr
     assert why in result.stderr
     assert before == log.read_bytes()
 
@@ -62,7 +62,7 @@ def test_run_dry_run_names_the_line_it_stopped_at(log: Path, tmp_path: Path) -> 
     script = tmp_path / "s.txt"
     script.write_text("toy add a 3\ntoy spend a 9\nnote never\n")
     result = invoke(log, "run", str(script), "--dry-run")
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         "dry run stopped at line 2; nothing appended",
         f"error: TOY-SPEND-1: {script} line 2: a has 3, needs 9",
@@ -93,5 +93,5 @@ def test_sigint_ends_a_command_with_130(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
         writer.close()
-    assert 130 == proc.returncode
+    assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted" in err

@@ -657,9 +657,9 @@ def test_times_increase_even_when_the_clock_goes_back(
     monkeypatch.setattr(stamp_module, "now_utc", lambda: "2000-01-01T00:00:00.000000Z")
     ok(log, "note", "in 2000")
     ats = [json.loads(line)["at"] for line in ok(log, "log", "--json").splitlines()]
-    assert "2000-01-01T00:00:00.000000Z" == ats[-1]
+    assert ats[-1] == "2000-01-01T00:00:00.000000Z"
     result = invoke(log, "verify")
-    assert 0 == result.exit_code
+    assert result.exit_code == 0
     assert "is dated 2000-01-01T00:00:00.000000Z, more than a day before the record" in (
         result.stderr
     )

@@ -46,7 +46,7 @@ def test_a_retired_character_is_named_a_character_in_the_readers_words(
     ok(log, "retire", "Kyra", "--reason", "stays in Otari")
     english = refused(log, "note", "ruling", "--about", "Kyra")
     said = refused(log, "--lang", lang, "note", "ruling", "--about", "Kyra")
-    assert (True, True, False) == ("character" in english, word in said, "character" in said)
+    assert ("character" in english, word in said, "character" in said) == (True, True, False)
     assert said.startswith(f"{ERROR[lang]}: CORE-RETIRED: ")
 
 
@@ -61,7 +61,7 @@ def test_every_error_line_starts_in_the_readers_words(tmp_path: Path, lang: str)
     usage = CliRunner().invoke(cli, ["--lang", lang, "--log", str(log), "state", "--at", "x"])
     calc = refused(log, "--lang", lang, "saga", "calc", "kyou-geki", "--slv", "0")
     assert refusal.startswith(f"{ERROR[lang]}: UNKNOWN-NAME: "), refusal
-    assert 2 == usage.exit_code
+    assert usage.exit_code == 2
     assert usage.stderr.splitlines()[-1].startswith(f"{ERROR[lang]}: "), usage.stderr
     assert calc.startswith(f"{ERROR[lang]}: SAGA-"), calc
     assert refused(log, "saga", "poison", "Nobody").startswith("error: UNKNOWN-NAME: ")

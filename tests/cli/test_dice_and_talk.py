@@ -85,11 +85,11 @@ def test_a_secret_roll_is_marked_and_recorded_as_secret(log: Path) -> None:
     printed = ok(log, "roll", "S3D6")
     assert "(secret) (3D6) ＞ " in printed
     (rolled,) = records(log, "core.DiceRolled")
-    assert ("3D6", True, 3) == (
+    assert (
         rolled["data"]["notation"],
         rolled["data"]["secret"],
         len(rolled["data"]["dice"]),
-    )
+    ) == ("3D6", True, 3)
     assert sum(rolled["data"]["dice"]) == rolled["data"]["total"]
 
 
@@ -131,10 +131,11 @@ def test_an_undone_roll_tells_nothing_of_the_next(log: Path) -> None:
 def test_the_line_is_a_pure_function_of_the_notation_and_the_dice() -> None:
     """BCDice's test data's examples (bcdice/BCDice test/data/None.toml): 2D6+1 with 2 and 6
     is `(2D6+1) ＞ 8[2,6]+1 ＞ 9`; a lone die with a comparison shows its value and outcome."""
-    assert "(2D6+1) ＞ 8[2,6]+1 ＞ 9" == dice.result_line(
-        dice.parse("2D6+1"), (2, 6), ("成功", "失敗")
+    assert (
+        dice.result_line(dice.parse("2D6+1"), (2, 6), ("成功", "失敗"))
+        == "(2D6+1) ＞ 8[2,6]+1 ＞ 9"
     )
-    assert "(1D6>=3) ＞ 3 ＞ 成功" == dice.result_line(dice.parse("1d6>=3"), (3,), ("成功", "失敗"))
+    assert dice.result_line(dice.parse("1d6>=3"), (3,), ("成功", "失敗")) == "(1D6>=3) ＞ 3 ＞ 成功"
 
 
 @pytest.mark.rule("CORE-SAY")
@@ -143,7 +144,7 @@ def test_table_talk_is_an_event_of_the_log_and_undone_as_any(log: Path) -> None:
     printed = ok(log, "say", "the bridge is out")
     assert "'the bridge is out'" in printed
     (said,) = records(log, "core.Said")
-    assert {"text": "the bridge is out", "to": []} == said["data"]
+    assert said["data"] == {"text": "the bridge is out", "to": []}
     ok(log, "undo")
     assert "the bridge is out" not in ok(log, "log")
     assert records(log, "core.Said")[0]["undone"] is True
@@ -157,7 +158,7 @@ def test_a_whisper_names_seats_of_the_table(log: Path) -> None:
     add_seat(log, "cy")
     printed = ok(log, "say", "psst", "--to", "bo, cy", "--to", "bo")
     assert "(to bo, cy) 'psst'" in printed
-    assert ["bo", "cy"] == records(log, "core.Said")[0]["data"]["to"]
+    assert records(log, "core.Said")[0]["data"]["to"] == ["bo", "cy"]
     err = refused(log, "say", "psst", "--to", "boo")
     assert "CORE-SAY: no seat named 'boo' to whisper to; did you mean bo?" in err
 
@@ -184,8 +185,9 @@ def test_words_after_the_notation_are_the_rolls_reason(log: Path) -> None:
     "spot the ambush"; --reason, when given, is the reason."""
     ok(log, "roll", "1D100<=50", "spot", "the", "ambush")
     ok(log, "roll", "2D6", "ignored", "--reason", "initiative")
-    assert ["spot the ambush", "initiative"] == [
-        r["data"]["reason"] for r in records(log, "core.DiceRolled")
+    assert [r["data"]["reason"] for r in records(log, "core.DiceRolled")] == [
+        "spot the ambush",
+        "initiative",
     ]
 
 
@@ -195,7 +197,7 @@ def test_talk_needs_no_quotes_and_a_whisper_needs_seats(log: Path) -> None:
     whisper is refused saying why; an empty --to names no seat and is refused, never sent to
     the whole table."""
     ok(log, "say", "the", "bridge", "is", "out")
-    assert ["the bridge is out"] == [r["data"]["text"] for r in records(log, "core.Said")]
+    assert [r["data"]["text"] for r in records(log, "core.Said")] == ["the bridge is out"]
     err = refused(log, "say", "psst", "--to", "bo")
     assert "CORE-SAY: this log has no seats: a whisper goes to seats of a served table" in err
     add_seat(log, "bo")

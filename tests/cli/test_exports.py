@@ -50,22 +50,22 @@ def test_export_lines_are_log_json_all_after_a_header(logs):
     log = logs["pf2e-downtime"]
     lines = export(log).splitlines()
     head = json.loads(lines[0])["header"]
-    assert ("pf2e", "Downtime in Otari", 2) == (head["system"], head["title"], head["format"])
+    assert (head["system"], head["title"], head["format"]) == ("pf2e", "Downtime in Otari", 2)
     assert lines[1:] == ok(log, "log", "--json", "--all").splitlines()
     records = [json.loads(line) for line in lines[1:]]
     assert head["records"] == len(records) == records[-1]["seq"]
-    assert [False, True] == [records[-1]["undone"], records[-2]["undone"]]  # the undo, the note
+    assert [records[-1]["undone"], records[-2]["undone"]] == [False, True]  # the undo, the note
     assert records[0]["cmd"] == 1 and len(records[0]["prev"]) == 32
 
 
 def test_export_to_a_file_and_import_with_log_after_the_command(logs, tmp_path):
     """`export -o FILE` writes the file; `import FILE --log NEW` (SPEC's order) creates NEW."""
     target = tmp_path / "out.jsonl"
-    assert "" == export(logs["fate-fourth-war"], "-o", str(target))
+    assert export(logs["fate-fourth-war"], "-o", str(target)) == ""
     result = invoke(
         tmp_path / "unused.tlog", "import", str(target), "--log", str(tmp_path / "new.tlog")
     )
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     assert logs["fate-fourth-war"].read_bytes() == (tmp_path / "new.tlog").read_bytes()
     assert not (tmp_path / "unused.tlog").exists()
 
@@ -146,7 +146,7 @@ def test_import_never_overwrites(logs, tmp_path):
 def test_export_of_a_missing_log_is_exit_3(tmp_path):
     """No log: exit 3 and nothing written."""
     result = invoke(tmp_path / "none.tlog", "export", "-o", str(tmp_path / "x.jsonl"))
-    assert 3 == result.exit_code
+    assert result.exit_code == 3
     assert not (tmp_path / "x.jsonl").exists()
 
 
@@ -172,7 +172,7 @@ def test_csv_rows_are_each_entitys_history(logs, name):
     """Read back with the csv module, the rows of each character and item are exactly its
     `history --json` changes (seq, field, old, new, rules), in order."""
     table = rows(export(logs[name], "--format", "csv"))
-    assert ["seq", "at", "actor", "type", "entity", "field", "old", "new", "rules"] == table[0]
+    assert table[0] == ["seq", "at", "actor", "type", "entity", "field", "old", "new", "rules"]
     state = json.loads(ok(logs[name], "state", "--json"))
     for entity in [*state["characters"], *state["items"]]:
         expected = [
@@ -201,10 +201,10 @@ def test_csv_quotes_lists_and_keeps_crlf(logs, tmp_path):
     text = data.decode("utf-8")
     table = rows(text)
     drawn = [r for r in table if r[3] == "magicpunk.CardsDrawn" and r[5] == "hand"]
-    assert ["Aria", "[]", '["AS", "7H", "JK1", "3C"]'] == [drawn[0][4], drawn[0][6], drawn[0][7]]
+    assert [drawn[0][4], drawn[0][6], drawn[0][7]] == ["Aria", "[]", '["AS", "7H", "JK1", "3C"]']
     assert '"[""AS"", ""7H"", ""JK1"", ""3C""]"' in text
     pulled = [r for r in table if r[3] == "magicpunk.DamageTaken"]
-    assert ["Bram", "hp", "34", "0", "MP-PULL-1 MP-COVER-1"] == pulled[0][4:9]
+    assert pulled[0][4:9] == ["Bram", "hp", "34", "0", "MP-PULL-1 MP-COVER-1"]
 
 
 def test_csv_all_marks_undone_actions(logs):
@@ -212,7 +212,7 @@ def test_csv_all_marks_undone_actions(logs):
     log = logs["fate-fourth-war"]
     plain = rows(export(log, "--format", "csv"))
     every = rows(export(log, "--format", "csv", "--all"))
-    assert "undone" == every[0][-1]
+    assert every[0][-1] == "undone"
     assert all(len(r) == 9 for r in plain) and all(len(r) == 10 for r in every)
     assert {"false"} == {r[-1] for r in every[1:]}  # the undone note changed nothing
 
@@ -228,10 +228,10 @@ def test_csv_leaves_out_an_undone_action_or_marks_it_with_all(tmp_path):
     assert not [r for r in plain[1:] if int(r[0]) >= 16]
     every = rows(export(log, "--format", "csv", "--all"))
     assert plain[1:] == [r[:-1] for r in every[1:] if int(r[0]) < 16]
-    assert [
+    assert [[r[0], *r[3:8], r[9]] for r in every[1:] if int(r[0]) >= 16] == [
         ["16", "magicpunk.DamageTaken", "Aria", "hp", "26", "21", "true"],
         ["17", "core.Undone", "Aria", "hp", "21", "26", "false"],
-    ] == [[r[0], *r[3:8], r[9]] for r in every[1:] if int(r[0]) >= 16]
+    ]
 
 
 FROZEN = sorted((Path(__file__).resolve().parents[1] / "data" / "frozen").rglob("*.tlog"))
@@ -308,7 +308,7 @@ def test_text_with_line_separators_stays_on_one_line(tmp_path):
     session.state()
     session.writer.write([Noted(text="a\x85b\u2028c\u2029d")], session.actor)
     text = export(log)
-    assert 2 == len(text.splitlines())
+    assert len(text.splitlines()) == 2
     assert text.splitlines()[1] == ok(log, "log", "--json").strip()
     assert "a\\u0085b\\u2028c\\u2029d" in text
     (tmp_path / "n.jsonl").write_text(text, encoding="utf-8")

@@ -102,7 +102,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for log, example in [("demo.tlog", "pf2e-downtime.txt"), ("saga.tlog", "saga-wolf-road.txt")]:
         script = str(ROOT / "examples" / example)
         done = without(NONE, "--log", log, "run", script, cwd=where)
-        assert (0, "") == (done.returncode, done.stderr)
+        assert (done.returncode, done.stderr) == (0, "")
     return where
 
 
@@ -110,20 +110,20 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_each_file_store_command_runs_without_the_extras(played: Path, args: list[str]) -> None:
     """A file-store command succeeds with no extra installed, and says nothing on stderr."""
     done = without(NONE, "--log", "demo.tlog", *args, cwd=played)
-    assert (0, "") == (done.returncode, done.stderr), done.stdout
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout
 
 
 def test_the_shell_runs_without_the_extras(played: Path) -> None:
     """The shell (lines piped in) works with no extra installed."""
     done = without(NONE, "--log", "demo.tlog", "shell", cwd=played, stdin="status\nstate\n")
-    assert 0 == done.returncode, done.stderr
+    assert done.returncode == 0, done.stderr
     assert "Valeros" in done.stdout
 
 
 def test_init_without_the_extras(tmp_path: Path) -> None:
     """``init`` of a file log needs no extra."""
     done = without(NONE, "--log", "new.tlog", "init", "--system", "saga", cwd=tmp_path)
-    assert (0, "") == (done.returncode, done.stderr)
+    assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "new.tlog").is_file()
 
 
@@ -191,12 +191,12 @@ def test_verify_of_a_signed_log_names_the_sign_extra(tmp_path: Path) -> None:
     made = without(
         "", "--log", "s.tlog", "init", "--system", "saga", "--sign", cwd=tmp_path, **config
     )
-    assert 0 == made.returncode, made.stderr
+    assert made.returncode == 0, made.stderr
     elsewhere = {"XDG_CONFIG_HOME": str(tmp_path / "elsewhere")}  # a machine without the key
     done = without("cryptography", "--log", "s.tlog", "verify", cwd=tmp_path, **elsewhere)
     assert (3, needs(SIGN, "cryptography", "sign")) == (done.returncode, done.stderr)
     read = without("cryptography", "--log", "s.tlog", "state", cwd=tmp_path, **elsewhere)
-    assert 0 == read.returncode
+    assert read.returncode == 0
 
 
 def test_discord_on_a_server_without_the_sign_extra_names_it(tmp_path: Path) -> None:
@@ -216,6 +216,6 @@ def test_every_extra_is_declared_and_left_out_of_the_plain_install() -> None:
     for module, extra in EXTRAS.items():
         assert any(req.startswith(module) for req in extras[extra]), (module, extra)
         assert module not in plain
-    assert ["tablelog[server,postgres,sign,charts]"] == extras["all"]
+    assert extras["all"] == ["tablelog[server,postgres,sign,charts]"]
     assert {"server", "postgres", "sign", "charts"} == set(EXTRAS.values())
     assert "tablelog[all]" in extras["test"]

@@ -101,13 +101,13 @@ def test_status_aligns_wide_names_by_display_width(tmp_path: Path) -> None:
     """天雷 and 魔殻 are four columns, ウェポン eight: every figure starts in column 10."""
     log = tmp_path / "w.tlog"
     _smithy(log)
-    assert [
+    assert ok(log, "status").splitlines() == [
         "pf2e session '幅', at #4",
         "天雷      level 8  0 formulas  spent 0 gp",
         "Valeros   level 5  0 formulas  spent 0 gp",
         "魔殻      longsword  held by 天雷  level 0  1 gp",
         "ウェポン  dagger  held by Valeros  level 0  0.2 gp",
-    ] == ok(log, "status").splitlines()
+    ]
 
 
 def test_tables_count_wide_and_fullwidth_characters_as_two_columns() -> None:
@@ -115,13 +115,13 @@ def test_tables_count_wide_and_fullwidth_characters_as_two_columns() -> None:
     ｱ (halfwidth katakana) one."""
     from tablelog.cli.columns import display_width, table_lines
 
-    assert (4, 2, 1, 8) == tuple(display_width(t) for t in ("天雷", "Ｗ", "ｱ", "ウェポン"))
-    assert [
+    assert tuple(display_width(t) for t in ("天雷", "Ｗ", "ｱ", "ウェポン")) == (4, 2, 1, 8)
+    assert table_lines(["name", "kind"], [["ウェポン", "rune"], ["ｱ", "ok"], ["Ｗx", None]]) == [
         "name      kind",
         "ウェポン  rune",
         "ｱ         ok",
         "Ｗx       -",
-    ] == table_lines(["name", "kind"], [["ウェポン", "rune"], ["ｱ", "ok"], ["Ｗx", None]])
+    ]
 
 
 # -- 3. The reader's time zone -------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_a_posix_zone_and_an_unknown_zone(tmp_path: Path) -> None:
     posix = run("--log", str(log), "log", "--tail", "1", env={"TZ": "JST-9"}).stdout
     assert posix.split()[1] == _in(TOKYO, at[-1])
     bad = run("--log", str(log), "--tz", "Mars/Base", "log")
-    assert 2 == bad.exit_code
+    assert bad.exit_code == 2
     assert (
         "Invalid value for --tz: unknown time zone 'Mars/Base' (an IANA name such as "
         "Asia/Tokyo, America/New_York or UTC)"
@@ -214,12 +214,13 @@ def test_times_keep_their_precision() -> None:
     recorded time shows as it is."""
     from tablelog.lang.times import local, zone_named
 
-    assert "2026-11-30T14:01:51+09:00" == local("2026-11-30T05:01:51Z", TOKYO)
-    assert "2026-11-30T14:01:51.120+09:00" == local("2026-11-30T05:01:51.120Z", TOKYO)
-    assert "2026-11-29T23:01:51.124022-06:00" == local(
-        "2026-11-30T05:01:51.124022Z", zone_named("America/Chicago")
+    assert local("2026-11-30T05:01:51Z", TOKYO) == "2026-11-30T14:01:51+09:00"
+    assert local("2026-11-30T05:01:51.120Z", TOKYO) == "2026-11-30T14:01:51.120+09:00"
+    assert (
+        local("2026-11-30T05:01:51.124022Z", zone_named("America/Chicago"))
+        == "2026-11-29T23:01:51.124022-06:00"
     )
-    assert "yesterday" == local("yesterday", TOKYO)
+    assert local("yesterday", TOKYO) == "yesterday"
     assert zone_named(":UTC") is None and zone_named("Etc/UTC") is None
 
 
@@ -292,17 +293,19 @@ def test_change_lines_state_and_status_name_fields_in_japanese(tmp_path: Path) -
     log = tmp_path / "w.tlog"
     ok(log, "init", "--system", "pf2e")
     english = ok(log, "pf2e", "character", "add", "Valeros", "--level", "5", "--dry-run")
-    assert (
+    assert english.splitlines()[-1] == (
         "    characters.Valeros: new (level=5, crafting=expert, magical_crafting=true, "
         "formulas=[], spent_gp=0)"
-    ) == english.splitlines()[-1]
+    )
     said = run(
         "--lang", "ja", "--log", str(log), "pf2e", "character", "add", "Valeros", "--level", "5"
     )
-    assert (  # a list in Japanese is joined with 、, a value is the glossary's word
+    assert said.stdout.splitlines()[
+        -1
+    ] == (  # a list in Japanese is joined with 、, a value is the glossary's word
         "    キャラクター.Valeros: 新規（レベル=5、製作=エキスパート、"
         "魔法製作=はい、製法=なし、消費gp=0）"
-    ) == said.stdout.splitlines()[-1]
+    )
     ok(log, "pf2e", "formula", "add", "Valeros", "flaming")
     ja = ["--lang", "ja", "--log", str(log)]
     replay = run(*ja, "replay").stdout.splitlines()
@@ -311,9 +314,9 @@ def test_change_lines_state_and_status_name_fields_in_japanese(tmp_path: Path) -
     history = run(*ja, "history", "Valeros").stdout.splitlines()
     assert "    製法: +フレイミング" in history and "    レベル: - -> 5" in history
     state = run(*ja, "state").stdout.splitlines()
-    assert ["キャラクター:", "  Valeros", "    レベル: 5"] == state[1:4]
-    assert ["Valeros", "  レベル: 5"] == run(*ja, "state", "Valeros").stdout.splitlines()[:2]
-    assert "Valeros  レベル 5  処方1件  支出 0 gp" == run(*ja, "status").stdout.splitlines()[1]
+    assert state[1:4] == ["キャラクター:", "  Valeros", "    レベル: 5"]
+    assert run(*ja, "state", "Valeros").stdout.splitlines()[:2] == ["Valeros", "  レベル: 5"]
+    assert run(*ja, "status").stdout.splitlines()[1] == "Valeros  レベル 5  処方1件  支出 0 gp"
     assert run(*ja, "state", "--json").stdout == ok(log, "state", "--json")
     assert run(*ja, "log", "--json").stdout == ok(log, "log", "--json")
     for args in (["history", "Valeros", "--json"], ["log", "--json"]):  # a `text` is a person's
@@ -352,11 +355,11 @@ def test_rules_id_reads_the_catalogue(tmp_path: Path, catalogue_ja: dict[str, st
     )
     english = ok(tmp_path / "none.tlog", "rules", "PF2E-XFER-6")
     said = run("--lang", "ja", "rules", "PF2E-XFER-6").stdout.splitlines()
-    assert "PF2E-XFER-6 (pf2e): ルーンの移し替え" == said[0]
+    assert said[0] == "PF2E-XFER-6 (pf2e): ルーンの移し替え"
     text = "移し替え" * 30  # 240 columns: lines of 49 characters (2 + 98 columns), then 22
     assert ["  " + text[:49], "  " + text[49:98], "  " + text[98:]] == said[1:4]
     assert said[4].startswith("  seed: ")
-    assert "  決定: 決定" == said[-1]
+    assert said[-1] == "  決定: 決定"
     assert english.splitlines()[0] == f"PF2E-XFER-6 (pf2e): {entry.title}"
     assert run("--lang", "ja", "rules", "PF2E-XFER-6", "--json").stdout == ok(
         tmp_path / "none.tlog", "rules", "PF2E-XFER-6", "--json"

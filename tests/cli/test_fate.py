@@ -89,17 +89,17 @@ def test_json_keys_the_spec_pins(log: Path) -> None:
     assert {"kind", "grade", "tiles", "turns_left", "target"} <= set(effect)
     np = data["characters"]["Saber"]["phantasms"]["excalibur"]
     assert {"grade", "type", "mp_cost", "hp_per_tile", "mp_per_tile", "targets"} <= set(np)
-    assert {"battle": True, "round": 1, "turn": 1} == data["clock"]
+    assert data["clock"] == {"battle": True, "round": 1, "turn": 1}
     roles = (data["characters"]["Tokiomi"]["role"], data["characters"]["Saber"]["role"])
-    assert ("master", "servant") == roles
+    assert roles == ("master", "servant")
 
 
 def test_turn_and_round_move_the_clock(log: Path) -> None:
     """turn -> turn 2; round -> round 2, turn 1."""
     ok(log, "fate turn")
-    assert {"battle": True, "round": 1, "turn": 2} == state(log)["clock"]
+    assert state(log)["clock"] == {"battle": True, "round": 1, "turn": 2}
     ok(log, "fate round")
-    assert {"battle": True, "round": 2, "turn": 1} == state(log)["clock"]
+    assert state(log)["clock"] == {"battle": True, "round": 2, "turn": 1}
 
 
 @rule("FATE-NP-6")
@@ -113,7 +113,7 @@ def test_release_history_shows_np_and_per_tile_damage(log: Path) -> None:
     damage = out.split("fate.DamageTaken Lancer takes", 1)[1]
     assert "· rule FATE-NP-6, FATE-NP-7\n" in damage and "FATE-CAST-4" not in damage
     lancer = state(log)["characters"]["Lancer"]
-    assert (10, 5) == (lancer["hp"], lancer["mp"])
+    assert (lancer["hp"], lancer["mp"]) == (10, 5)
 
 
 def test_dry_run_appends_nothing(log: Path) -> None:
@@ -129,15 +129,16 @@ def test_undoing_a_release_and_its_damage_gives_everything_back(log: Path) -> No
     Saber's 50 MP and Lancer's 50 HP and 55 MP back."""
     out = ok(log, "fate release Saber excalibur --target Lancer")
     seqs = [int(line.split()[0][1:]) for line in out.splitlines() if line.startswith("#")]
-    assert ["fate.PhantasmReleased", "fate.DamageTaken"] == [
-        line.split()[1] for line in out.splitlines() if line.startswith("#")
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("#")] == [
+        "fate.PhantasmReleased",
+        "fate.DamageTaken",
     ]
     for seq in reversed(seqs):  # the damage first; the release unless it went with the damage
         entries = [json.loads(line) for line in ok(log, "log --all --json").splitlines()]
         if not next(entry["undone"] for entry in entries if entry["seq"] == seq):
             ok(log, f"undo {seq}")
     saber, lancer = state(log)["characters"]["Saber"], state(log)["characters"]["Lancer"]
-    assert (80, 60, 60) == (saber["mp"], lancer["hp"], lancer["mp"])
+    assert (saber["mp"], lancer["hp"], lancer["mp"]) == (80, 60, 60)
 
 
 # --- refusals: exit 1, the rule ID and the values on stderr, the log unchanged ------------
@@ -165,9 +166,9 @@ def test_grade_above_power_is_refused(log: Path) -> None:
 def test_kind_the_attributes_do_not_allow_is_refused(log: Path) -> None:
     """Kiritsugu (fire, earth) cannot curse: the clause that forbids it is FATE-CC-7."""
     err = refused(log, "fate cast Kiritsugu curse --grade 1 --tiles 1 --target Lancer")
-    assert (
+    assert err == (
         "error: FATE-CC-7: cannot cast curse: the caster may cast attack, defense, heal and buff\n"
-    ) == err
+    )
 
 
 @rule("FATE-CAST-3")
@@ -276,10 +277,10 @@ def test_unknown_modifier_is_refused(log: Path) -> None:
         "Error: Invalid value for --mod: FATE-NP-13: unknown modifier sparkle (known: "
     )
     err = refused(log, "fate phantasm add Lancer spear --grade C --type anti-unit --mod drain=8")
-    assert (
+    assert err == (
         "error: FATE-NP-13: modifier drain is for a bounded field, not a true-name anti-unit "
         "attack NP\n"
-    ) == err
+    )
 
 
 def test_bad_mod_syntax_is_a_usage_error(log: Path) -> None:
@@ -305,7 +306,7 @@ def test_character_grade_zero_is_accepted(log: Path) -> None:
     """`fate master grade Tokiomi 0` sets the grade a master starts with."""
     ok(log, "fate master grade Tokiomi 12")
     ok(log, "fate master grade Tokiomi 0")
-    assert 0 == state(log)["characters"]["Tokiomi"]["character_grade"]
+    assert state(log)["characters"]["Tokiomi"]["character_grade"] == 0
 
 
 @rule("FATE-CC-10")
@@ -316,7 +317,7 @@ def test_stored_spell_grades_may_be_letters(log: Path) -> None:
         "fate master add Kayneth --quality A --quantity C --crest A --attribute water"
         " --hp 40 --mp 40 --cc-budget 20 --stored attack=A --stored heal=2",
     )
-    assert {"attack": 5, "heal": 2} == state(log)["characters"]["Kayneth"]["stored"]
+    assert state(log)["characters"]["Kayneth"]["stored"] == {"attack": 5, "heal": 2}
 
 
 @rule("FATE-CC-10")
@@ -339,9 +340,9 @@ def test_a_stored_grade_that_is_no_grade_says_what_is_expected(log: Path) -> Non
 def test_anti_magic_may_be_a_letter(log: Path) -> None:
     """A servant with `--anti-magic B` has anti-magic 4: Tokiomi's attack grade 4 deals 0 HP."""
     ok(log, "fate servant add Caster --hp 50 --mp 50 --anti-magic B")
-    assert 4 == state(log)["characters"]["Caster"]["anti_magic"]
+    assert state(log)["characters"]["Caster"]["anti_magic"] == 4
     ok(log, "fate cast Tokiomi attack --grade 4 --tiles 1 --target Caster")
-    assert 50 == state(log)["characters"]["Caster"]["hp"]
+    assert state(log)["characters"]["Caster"]["hp"] == 50
 
 
 @rule("FATE-CAST-2")
@@ -349,7 +350,7 @@ def test_cast_grade_may_be_a_letter(log: Path) -> None:
     """`--grade C` is grade 3: Tokiomi's attack on Lancer deals 2 x 3 = 6 HP."""
     out = ok(log, "fate cast Tokiomi attack --grade C --tiles 1 --target Lancer")
     assert "Tokiomi attack grade 3" in out
-    assert 54 == state(log)["characters"]["Lancer"]["hp"]
+    assert state(log)["characters"]["Lancer"]["hp"] == 54
 
 
 @rule("FATE-NP-13")
@@ -361,8 +362,8 @@ def test_numeric_modifiers_are_numbers_in_the_state(log: Path) -> None:
         " --mod concealment=TRUE",
     )
     spear = state(log)["characters"]["Lancer"]["phantasms"]["spear"]
-    assert {"hp-per-tile": -2, "concealment": True} == spear["mods"]
-    assert 2 == spear["hp_per_tile"]  # 2 x 3 - 2 - 2 (concealment)
+    assert spear["mods"] == {"hp-per-tile": -2, "concealment": True}
+    assert spear["hp_per_tile"] == 2  # 2 x 3 - 2 - 2 (concealment)
 
 
 @rule("FATE-NP-13")
@@ -382,8 +383,8 @@ def test_two_one_tile_buffs_on_one_target_are_refused(log: Path) -> None:
     ok(log, "fate cast Tokiomi buff --grade 2 --tiles 1 --target Saber")
     err = refused(log, "fate cast Tokiomi buff --grade 2 --tiles 1 --target Saber")
     assert err.startswith("error: FATE-CAST-7: Saber already holds a buff tile (effect #1")
-    assert [("buff", 1)] == [
-        (e["kind"], e["tiles"]) for e in state(log)["characters"]["Saber"]["effects"]
+    assert [(e["kind"], e["tiles"]) for e in state(log)["characters"]["Saber"]["effects"]] == [
+        ("buff", 1)
     ]
 
 
@@ -477,23 +478,23 @@ def test_undo_and_the_same_action_again_give_the_same_result_three_times(log: Pa
             ]
         )
         after = state(log)["characters"]
-        assert (24, 10, 5, 30) == (
+        assert (
             after["Kiritsugu"]["hp"],
             after["Lancer"]["hp"],
             after["Lancer"]["mp"],
             after["Saber"]["mp"],
-        )
+        ) == (24, 10, 5, 30)
         ok(log, "undo")
         ok(log, "undo")
         back = state(log)["characters"]
-        assert (40, 60, 60, 80) == (
+        assert (
             back["Kiritsugu"]["hp"],
             back["Lancer"]["hp"],
             back["Lancer"]["mp"],
             back["Saber"]["mp"],
-        )
+        ) == (40, 60, 60, 80)
     assert results[0] == results[1] == results[2]
-    assert "fate.DamageTaken Kiritsugu takes 16 HP, 0 MP (Tokiomi attack)" == results[0][0]
+    assert results[0][0] == "fate.DamageTaken Kiritsugu takes 16 HP, 0 MP (Tokiomi attack)"
 
 
 @rule("FATE-CC-1")
@@ -540,9 +541,9 @@ def test_fate_use_shoots_while_the_field_is_up(log: Path) -> None:
     ok(log, "fate turn")
     out = ok(log, "fate use Archer ubw shoot")
     assert "fate.AbilityUsed Archer uses ubw's shoot; 5 MP" in out
-    assert 60 == state(log)["characters"]["Archer"]["mp"]
+    assert state(log)["characters"]["Archer"]["mp"] == 60
     err = refused(log, "fate use Archer ubw shoot --times 2")
-    assert "error: FATE-NP-13: 2 shots asked; this NP fires 1 to 1 in one judgment\n" == err
+    assert err == "error: FATE-NP-13: 2 shots asked; this NP fires 1 to 1 in one judgment\n"
     err = refused(log, "fate use Archer ubw fly", status=2)
     assert "'fly' is not one of 'shoot', 'charge'" in err
 
@@ -560,7 +561,7 @@ def test_outside_damage_of_a_rank_god_hand_ignores(log: Path) -> None:
     assert "Herc takes 0 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank C")
     assert "Herc takes 10 HP, 0 MP (external)" in ok(log, "fate damage Herc --hp 10 --rank A")
     err = refused(log, "fate release Saber excalibur --target Lancer --units 2")
-    assert "error: FATE-NP-11: --units is for an NP that summons familiars\n" == err
+    assert err == "error: FATE-NP-11: --units is for an NP that summons familiars\n"
 
 
 # --- issue 15 item 23: one kind of mistake, one exit status ------------------------------------
@@ -643,7 +644,7 @@ def test_a_number_out_of_range_or_an_unknown_word_is_a_usage_error(log: Path, li
 def test_a_grade_above_the_casters_power_stays_a_refusal(log: Path) -> None:
     """What the table does not allow (grade 5 for a caster of attack power 4) is a rule: exit 1."""
     err = refused(log, "fate cast Tokiomi attack --grade 5 --tiles 1 --target Kiritsugu")
-    assert "error: FATE-CAST-2: attack grade 5 is outside 1..4 (the caster's attack power)\n" == err
+    assert err == "error: FATE-CAST-2: attack grade 5 is outside 1..4 (the caster's attack power)\n"
 
 
 # --- issue 27: the game's words in Japanese and Korean are ids too --------------------------------

@@ -43,7 +43,7 @@ def test_every_integer_parameter_is_bounded() -> None:
             for bound in (getattr(param.type, "min", None), getattr(param.type, "max", None))
         )
     ]
-    assert [] == unbounded
+    assert unbounded == []
 
 
 def tablelog(*args: str) -> subprocess.CompletedProcess[str]:
@@ -73,7 +73,7 @@ def test_a_huge_tail_is_one_usage_line(tmp_path: Path, tail: str) -> None:
 def test_a_missing_argument_is_one_usage_line(tmp_path: Path) -> None:
     """click's four-line usage block is one `error:` line."""
     result = tablelog("--log", str(tmp_path / "b.tlog"), "retire")
-    assert (2, "error: Missing argument 'NAME'. (see: tablelog retire --help)\n") == (
+    assert (
         result.returncode,
         result.stderr,
-    )
+    ) == (2, "error: Missing argument 'NAME'. (see: tablelog retire --help)\n")

@@ -71,10 +71,13 @@ def test_a_magicpunk_palette_refers_to_its_params_as_bcdice_reads_them(logs):
     params = {p["label"]: p["value"] for p in data["params"]}
     refs = re.findall(r"\{([^}]+)\}", data["commands"])
     assert {"body", "sense", "intellect", "magic"} == set(refs)
-    assert {"body": "8", "sense": "12", "intellect": "10", "magic": "10"} == {
-        r: params[r] for r in refs
+    assert {r: params[r] for r in refs} == {
+        "body": "8",
+        "sense": "12",
+        "intellect": "10",
+        "magic": "10",
     }
-    assert "1MP{body} body" == data["commands"].splitlines()[0]
+    assert data["commands"].splitlines()[0] == "1MP{body} body"
     hand = _state(logs["magicpunk"])["characters"]["Aria"]["hand"]
     assert f"hand: {len(hand)} ({' '.join(hand)})" in data["memo"]
 
@@ -100,7 +103,7 @@ def _data(name: str, text: str = "", kind: str | None = None, **more: str) -> tu
 def _udonarium(log: Path, name: str, lang: str, target: Path) -> str:
     ok(log, "--lang", lang, "export", "--format", "udonarium", name, "-o", str(target))
     with zipfile.ZipFile(target) as archive:
-        assert ["data.xml"] == archive.namelist()
+        assert archive.namelist() == ["data.xml"]
         return archive.read("data.xml").decode("utf-8")
 
 
@@ -219,7 +222,7 @@ def _messages(page: str) -> list[tuple[str, str, str, str]]:
     """Read a ccfolia room log as the log tools do: each `<p style="color:…;">` followed by its
     tab, speaker and text lines."""
     lines = page.split("\n")
-    assert "    <title>ccfolia - logs</title>" == lines[6]
+    assert lines[6] == "    <title>ccfolia - logs</title>"
     found = []
     for i, line in enumerate(lines):
         colour = re.fullmatch(r'<p style="color:(#[0-9a-f]{6});">', line)
@@ -347,10 +350,10 @@ def test_a_ccfolia_character_comes_back_as_its_add_command(tmp_path):
     pasted.write_text(ok(tmp_path / "a.tlog", "export", "--format", "ccfolia", "Bram"))
     target = tmp_path / "new.tlog"
     ok(target, "init", "--system", "magicpunk")
-    assert (
+    assert ok(target, "import-ccfolia", str(pasted)) == (
         "magicpunk character add Bram --body 14 --sense 10 --intellect 8 --magic 8 --hp 34 "
         "--money 2500 --skill swordplay=expert --skill first-aid=novice\n"
-    ) == ok(target, "import-ccfolia", str(pasted))
+    )
 
 
 def _pasted(tmp_path: Path, system: str, name: str, change) -> tuple[Path, Path]:
@@ -416,7 +419,7 @@ def test_a_hurt_saga_unit_comes_back_hurt(tmp_path):
         tmp_path, "saga", "Gustave", lambda d: d["status"][0].update(value=300)
     )
     ok(target, "import-ccfolia", str(pasted), "--run")
-    assert (300, 320) == tuple(_state(target)["characters"]["Gustave"][k] for k in ("hp", "hp_max"))
+    assert tuple(_state(target)["characters"]["Gustave"][k] for k in ("hp", "hp_max")) == (300, 320)
 
 
 def test_a_paste_is_added_whole_or_not_at_all(tmp_path):
@@ -433,12 +436,12 @@ def test_a_paste_is_added_whole_or_not_at_all(tmp_path):
         "character",
         "add",
         "Bram",
-        *"--body 1 --sense 1".split(),
-        *"--intellect 1 --magic 1 --hp 5".split(),
+        *["--body", "1", "--sense", "1"],
+        *["--intellect", "1", "--magic", "1", "--hp", "5"],
     )
     said = refused(target, "import-ccfolia", str(pasted), "--run")
     assert "Bram" in said
-    assert ["Bram"] == list(_state(target)["characters"])
+    assert list(_state(target)["characters"]) == ["Bram"]
 
 
 def test_a_value_its_option_does_not_take_is_a_core_import_refusal(tmp_path):

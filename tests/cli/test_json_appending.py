@@ -311,8 +311,8 @@ EVERY_SAMPLE = _samples()
 def test_every_appending_command_has_a_sample() -> None:
     """Every appending command of every system has a sample: a line in SAMPLES or a line of its
     system's campaign script (tests/data/campaigns/<system>.txt) that uses it."""
-    assert [] == sorted(set(_appending_commands()) - set(EVERY_SAMPLE))
-    assert [] == sorted(set(SAMPLES) - set(_appending_commands()))
+    assert sorted(set(_appending_commands()) - set(EVERY_SAMPLE)) == []
+    assert sorted(set(SAMPLES) - set(_appending_commands())) == []
 
 
 def _lines(log: Path, text: str) -> list[dict]:
@@ -350,10 +350,10 @@ def test_run_json_prints_each_lines_objects(tmp_path: Path) -> None:
     script.write_text("fate chant Tokiomi\nnote 'the war goes on'\n", encoding="utf-8")
     dry = _lines(log, f"run {script} --json --dry-run")
     done = _lines(log, f"run {script} --json")
-    assert [
+    assert [(d["seq"], d["type"], d["data"]) for d in done] == [
         (10, "fate.Chanted", {"name": "Tokiomi"}),
         (11, "core.Noted", {"text": "the war goes on"}),
-    ] == [(d["seq"], d["type"], d["data"]) for d in done]
+    ]
     assert all(d["appended"] and d["at"] for d in done)
     assert [{**d, "at": None, "appended": False} for d in done] == dry
     records = [json.loads(x) for x in ok(log, "log", "--json", "--since", "9").splitlines()]

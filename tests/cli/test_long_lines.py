@@ -54,7 +54,7 @@ def test_a_line_of_a_million_words_is_refused_quickly(log: Path, tmp_path: Path)
     script.write_text("note " + "a " * 1024 * 1024 + "\n", encoding="utf-8")
     before = log.read_bytes()
     result = run_script(log, script)
-    assert 2 == result.returncode
+    assert result.returncode == 2
     assert (
         f"error: {script} line 1: more than {MAX_WORDS:,} words on one command line (a "
         "text with spaces goes in quotes: it is one word)\n"
@@ -68,7 +68,7 @@ def test_a_word_of_two_mi_characters_is_split_quickly(log: Path, tmp_path: Path)
     script = tmp_path / "big.txt"
     script.write_text('note "' + "a" * 2 * 1024 * 1024 + '"\n', encoding="utf-8")
     result = run_script(log, script)
-    assert 1 == result.returncode
+    assert result.returncode == 1
     assert result.stderr.splitlines()[-1].startswith(
         f"error: CORE-SIZE: {script} line 1: core.Noted would take 2097"
     )

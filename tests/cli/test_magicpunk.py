@@ -84,7 +84,7 @@ def test_an_undone_random_draw_does_not_tell_the_next(log: Path):
     ok(log, "undo")
     again = re.search(r"Bram draws (.*)", ok(log, "magicpunk", "draw", "Bram", "3")).group(1)
     assert first != again
-    assert 3 == len(state(log)["characters"]["Bram"]["hand"])
+    assert len(state(log)["characters"]["Bram"]["hand"]) == 3
 
 
 @pytest.mark.rule("CORE-RANDOM")
@@ -105,7 +105,7 @@ def test_undo_and_the_same_action_again_draws_afresh(log: Path, args, line):
     for _ in range(3):
         results.append(re.search(line, ok(log, *args)).group(0))
         ok(log, "undo")
-    assert 3 == len(set(results)), results
+    assert len(set(results)) == 3, results
     assert "(none)" not in results[0]
 
 
@@ -238,7 +238,13 @@ UNKNOWN_WORDS = [
         marks=pytest.mark.rule("MP-REBUILD-5"),
     ),
     pytest.param(
-        ("magicpunk", "character", "add", "Cid", *"--body 8 --sense 8 --intellect 8".split())
+        (
+            "magicpunk",
+            "character",
+            "add",
+            "Cid",
+            *["--body", "8", "--sense", "8", "--intellect", "8"],
+        )
         + ("--magic", "8", "--hp", "20", "--skill", "stealth=4"),
         "--skill: MP-REBUILD-5: unknown skill rank '4' (novice, expert, master or 1-3)",
         marks=pytest.mark.rule("MP-REBUILD-5"),
@@ -287,7 +293,7 @@ def test_init_with_a_custom_deck(tmp_path: Path):
     """`init --deck` makes a smaller deck; a card outside it is refused."""
     path = tmp_path / "small.tlog"
     ok(path, "init", "--system", "magicpunk", "--deck", "AS,KS,QS")
-    assert {"size": 3, "draw_count": 3, "discard": [], "draws_made": 0} == state(path)["deck"]
+    assert state(path)["deck"] == {"size": 3, "draw_count": 3, "discard": [], "draws_made": 0}
     ok(
         path,
         "magicpunk",
@@ -315,8 +321,8 @@ def test_rest_with_sleep_circulates_hand(log: Path):
     out = ok(log, "magicpunk", "rest", "8h")
     assert "Aria circulates at day 1 23:00 (MP-CIRC-1): AS 7H ->" in out
     data = state(log)
-    assert ["AS", "7H"] == data["deck"]["discard"]
-    assert {"day": 2, "minutes": 360} == data["clock"]
+    assert data["deck"]["discard"] == ["AS", "7H"]
+    assert data["clock"] == {"day": 2, "minutes": 360}
 
 
 @pytest.mark.rule("MP-PULL-1")
@@ -324,7 +330,7 @@ def test_damage_and_heal(log: Path):
     """MP-PULL-1 through the CLI: 40 pulled on 34 HP leaves 0, healing 12 gives 12."""
     ok(log, "magicpunk", "damage", "Bram", "40", "--pull-punches")
     ok(log, "magicpunk", "heal", "Bram", "12")
-    assert 12 == state(log)["characters"]["Bram"]["hp"]
+    assert state(log)["characters"]["Bram"]["hp"] == 12
 
 
 def test_roll_json(log: Path):
@@ -332,15 +338,15 @@ def test_roll_json(log: Path):
     event's data)."""
     out = ok(log, "magicpunk", "roll", "2MP10C3", "--dice", "2,9", "--by", "Aria", "--json")
     data = json.loads(out)["data"]
-    assert {
+    assert {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat", "achieved")} == {
         "dice": [2, 9],
         "success": True,
         "jackpot": False,
         "bad_beat": False,
         "achieved": 9,
-    } == {k: data[k] for k in ("dice", "success", "jackpot", "bad_beat", "achieved")}
+    }
     fail = json.loads(ok(log, "magicpunk", "roll", "1MP5", "--dice", "12", "--json"))["data"]
-    assert (False, None) == (fail["success"], fail["achieved"])
+    assert (fail["success"], fail["achieved"]) == (False, None)
 
 
 def test_dry_run_appends_nothing(log: Path):
@@ -359,10 +365,10 @@ def test_undo_takes_back_a_rest_with_its_circulations(log: Path):
     out = ok(log, "undo", "6").splitlines()
     assert out[:2] == ["#7 core.Undone #5", "#8 core.Undone #6"]
     data = state(log)
-    assert ({"day": 1, "minutes": 1320}, ["AS", "7H"]) == (
+    assert (
         data["clock"],
         data["characters"]["Aria"]["hand"],
-    )
+    ) == ({"day": 1, "minutes": 1320}, ["AS", "7H"])
     assert ok(log, "redo").splitlines()[:2] == ["#9 core.Redone #5", "#10 core.Redone #6"]
     assert {**state(log), "seq": 0} == {**rested, "seq": 0}
 

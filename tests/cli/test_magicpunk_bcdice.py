@@ -85,7 +85,7 @@ def test_the_check_line_is_bcdices(log: Path, lang: str, given: str, dice: str, 
     in the reader's language; its event's data are English's."""
     roll = ["magicpunk", "roll", given, "--dice", dice, "--by", "Aria", "--dry-run"]
     said = CliRunner().invoke(cli, ["--lang", lang, "--log", str(log), *roll])
-    assert 0 == said.exit_code, said.output
+    assert said.exit_code == 0, said.output
     events = [x for x in said.stdout.splitlines() if x.startswith("#")]
     assert [f"#2 magicpunk.CheckRolled Aria: {line}"] == events
     data = [json.loads(x)["data"] for x in (ok(log, *roll, "--json"),)]

@@ -40,7 +40,7 @@ def procured(log: Path, material: str, quality: str, design: str) -> dict:
         "--json",
     )
     event = json.loads(line)
-    assert "magicpunk.ProcurementAssessed" == event["type"]
+    assert event["type"] == "magicpunk.ProcurementAssessed"
     data: dict = event["data"]
     return data
 
@@ -104,7 +104,7 @@ def test_skill_ranks_in_japanese_and_korean(tmp_path: Path) -> None:
         "stealth=노비스",
     )
     bram = json.loads(ok(log, "state", "--json"))["characters"]["Bram"]
-    assert {"swordplay": "expert", "stealth": "novice"} == bram["skills"]
+    assert bram["skills"] == {"swordplay": "expert", "stealth": "novice"}
     err = refused(
         log, "magicpunk", "character", "add", "Cole", *ARIA, "--skill", "a=エキスパ", status=2
     )
@@ -124,7 +124,7 @@ def test_immature_takes_the_ability_in_any_language(tmp_path: Path, ability: str
     rebuilt = ("--body", "3", "--sense", "13", "--intellect", "12", "--magic", "12")
     refused(log, "magicpunk", "rebuild", "Aria", *rebuilt)
     ok(log, "magicpunk", "rebuild", "Aria", *rebuilt, "--immature", f"{ability}=2")
-    assert 3 == json.loads(ok(log, "state", "--json"))["characters"]["Aria"]["body"]
+    assert json.loads(ok(log, "state", "--json"))["characters"]["Aria"]["body"] == 3
 
 
 def test_immature_refuses_one_ability_twice(tmp_path: Path) -> None:
@@ -155,6 +155,6 @@ def test_rarity_lists_hold_the_korean_names() -> None:
 
     result = CliRunner().invoke(cli, ["magicpunk", "quality", "list", "--json"])
     fine = {q["id"]: q for q in json.loads(result.stdout)}["fine"]
-    assert {"id": "fine", "name_ja": "上質", "name_ko": "고급", "rarity": 1} == fine
+    assert fine == {"id": "fine", "name_ja": "上質", "name_ko": "고급", "rarity": 1}
     text = CliRunner().invoke(cli, ["magicpunk", "material", "list"]).stdout
     assert "魔殻" in text and "마각" in text

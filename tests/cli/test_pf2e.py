@@ -165,18 +165,18 @@ def test_second_etch_while_one_is_in_progress_is_refused(log: Path) -> None:
         "error: PF2E-ETCH-2: longsword-1 has an etch in progress (flaming by "
         "Valeros); finish it first: pf2e finish longsword-1"
     )
-    assert ("+1 longsword", {"rune": "flaming", "by": "Valeros"}) == (
+    assert (
         state(log, "longsword-1")["name"],
         state(log, "longsword-1")["etching"],
-    )
+    ) == ("+1 longsword", {"rune": "flaming", "by": "Valeros"})
     finished = ok(log, "pf2e", "finish", "longsword-1")
     assert finished.startswith(
         f"#{NEXT + 1} pf2e.RuneEtched flaming -> longsword-1 (level 8, 500 gp)"
     )
-    assert ("+1 flaming longsword", None) == (
+    assert (
         state(log, "longsword-1")["name"],
         state(log, "longsword-1")["etching"],
-    )
+    ) == ("+1 flaming longsword", None)
 
 
 @rule("PF2E-XFER-4")
@@ -230,7 +230,7 @@ def test_transfer_off_runestone_is_free_and_the_stone_cracks(log: Path) -> None:
         "1 day, success)",
         f"#{NEXT + 2} pf2e.RunestoneCracked stone-1 cracked and is gone",
     ] == [line for line in lines if line.startswith("#")]
-    assert "+1 flaming longsword" == state(log, "longsword-1")["name"]
+    assert state(log, "longsword-1")["name"] == "+1 flaming longsword"
     assert (
         "error: UNKNOWN-NAME: no character or item named 'stone-1'"
         in invoke(log, "state", "stone-1").stderr
@@ -263,10 +263,10 @@ def test_swap_with_extra_days(log: Path) -> None:
         f"#{NEXT + 1} pf2e.RuneTransferred frost: bow-1 -> longsword-1, "
         "flaming back (DC 24, 25 gp, 3 days, success)"
     )
-    assert (["frost"], ["flaming"]) == (
+    assert (
         state(log, "longsword-1")["property"],
         state(log, "bow-1")["property"],
-    )
+    ) == (["frost"], ["flaming"])
 
 
 @rule("PF2E-INVEST-1")
@@ -286,11 +286,11 @@ def test_invest_runed_clothing(log: Path) -> None:
     ok(log, "pf2e", "etch", "clothes-1", "armor-potency-1", "--by", "Valeros")
     before = state(log, "clothes-1")
     out = ok(log, "pf2e", "invest", "clothes-1", "--by", "Valeros")
-    assert (True, False, True) == (
+    assert (
         before["invested_trait"],
         before["invested"],
         state(log, "clothes-1")["invested"],
-    )
+    ) == (True, False, True)
     assert out.startswith(f"#{NEXT + 2} pf2e.ItemInvested Valeros invested clothes-1")
 
 
@@ -309,7 +309,7 @@ def test_formula_buy_charges_the_formula_price(log: Path) -> None:
         f"#{NEXT} pf2e.FormulaLearned Kyra knows greater-striking "
         "(formula level 12, 100 gp, bought)"
     )
-    assert 100 == json.loads(ok(log, "state", "Kyra", "--json"))["spent_gp"]
+    assert json.loads(ok(log, "state", "Kyra", "--json"))["spent_gp"] == 100
 
 
 @rule("PF2E-ETCH-1")
@@ -325,11 +325,11 @@ def test_undoing_an_earlier_etch_under_a_later_one_is_refused(log: Path) -> None
     """The bow's frost etch recorded a +1 frost longbow: undoing its potency rune (#15) is
     refused, naming the frost etch (#16) and the slot it used."""
     err = refused(log, "undo", "15")
-    assert (
+    assert err == (
         "error: CORE-UNDO: #15 cannot be undone: later events depend on it: #16 "
         "pf2e.RuneEtched (PF2E-RUNE-2: bow-1 has no potency rune, so no property slot for "
         "frost; etch a potency rune first)\n"
-    ) == err
+    )
 
 
 @rule("PF2E-ETCH-1")
@@ -356,10 +356,10 @@ def test_a_trained_crafter_etches_no_plus_3_potency(log: Path) -> None:
     ok(log, "pf2e", "formula", "add", "Merisiel", "weapon-potency-3")
     ok(log, "pf2e", "give", "longsword-1", "--to", "Merisiel")
     err = refused(log, "pf2e", "etch", "longsword-1", "weapon-potency-3", "--by", "Merisiel")
-    assert (
+    assert err == (
         "error: PF2E-ETCH-1: Merisiel cannot craft magic items: no Magical Crafting (trained in "
         "Crafting)\n"
-    ) == err
+    )
 
 
 @rule("PF2E-XFER-6")
@@ -389,7 +389,7 @@ def test_undo_and_the_same_transfer_again_gives_the_same_result(log: Path) -> No
     records = [json.loads(line) for line in ok(log, "log", "--all", "--json").splitlines()]
     moved = [r["data"] for r in records if r["type"] == "pf2e.RuneTransferred"]
     assert [first.split(" ", 1)[1]] * 3 == [out.split(" ", 1)[1] for out in outputs]
-    assert 4 == len(moved) and all(m == moved[0] for m in moved)
+    assert len(moved) == 4 and all(m == moved[0] for m in moved)
 
 
 @pytest.mark.parametrize(
@@ -437,10 +437,10 @@ def test_give_during_an_etch_names_the_rune_and_crafter(log: Path) -> None:
     """Giving away an item mid-etch says `(flaming by Valeros)`, not a dict."""
     ok(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Valeros", "--begin")
     err = refused(log, "pf2e", "give", "longsword-1", "--to", "Kyra")
-    assert (
+    assert err == (
         "error: PF2E-ETCH-1: longsword-1 has an etch in progress (flaming by Valeros): the "
         "crafter must hold it throughout; finish it first: pf2e finish longsword-1\n"
-    ) == err
+    )
 
 
 @rule("PF2E-XFER-2")
@@ -462,26 +462,26 @@ def test_swap_refusal_says_what_is_wrong_not_the_swap_already_given(log: Path) -
         "--swap",
         "weapon-potency-1",
     )
-    assert (
+    assert err == (
         "error: PF2E-XFER-2: cannot swap striking (on longsword-1) for weapon-potency-1 (on "
         "bow-1): longsword-1 keeps its own weapon-potency-1, so it cannot also take "
         "weapon-potency-1 from bow-1 (an item holds one weapon-potency rune, PF2E-FUND-1); "
         "move striking without --swap\n"
-    ) == err
+    )
     assert "--swap weapon-potency-1)" not in err
 
 
 def test_unknown_crafter_is_unknown_name(log: Path) -> None:
     """`etch … --by Bob` for a Bob who does not exist exits 1 with UNKNOWN-NAME."""
     err = refused(log, "pf2e", "etch", "longsword-1", "flaming", "--by", "Bob")
-    assert "error: UNKNOWN-NAME: no character named 'Bob'\n" == err
+    assert err == "error: UNKNOWN-NAME: no character named 'Bob'\n"
 
 
 @rule("PF2E-FORMULA-1")
 def test_formula_learned_shows_only_the_new_formula(log: Path) -> None:
     """Adding a formula changes one line of output, naming the new rune, not the whole list."""
     lines = ok(log, "pf2e", "formula", "add", "Kyra", "frost").splitlines()
-    assert 2 == len(lines)
+    assert len(lines) == 2
     assert lines[1].startswith("    characters.Kyra.formulas: ") and "frost" in lines[1]
     assert "animated" not in lines[1]
 
@@ -491,12 +491,12 @@ def test_a_runestone_rune_is_held_not_dormant(log: Path) -> None:
     """Etching flaming on the runestone changes its runes, name, level and price, not dormant."""
     out = ok(log, "pf2e", "etch", "stone-1", "flaming", "--by", "Valeros")
     stone = state(log, "stone-1")
-    assert ("flaming runestone", ["flaming"], [], []) == (
+    assert (
         stone["name"],
         stone["runes"],
         stone["property"],
         stone["dormant"],
-    )
+    ) == ("flaming runestone", ["flaming"], [], [])
     assert "dormant" not in out and "property" not in out
 
 

@@ -100,36 +100,36 @@ def _names(lang: str, log: Path) -> dict[str, str]:
 def test_japanese_names_follow_the_seeds_order_and_form(log: Path) -> None:
     """The seed's own examples: potency as fullwidth ＋N, then the other fundamental runes, the
     property runes and the base item, joined with ・."""
-    assert {
+    assert _names("ja", log) == {
         "longsword-1": SEED_JA_LONGSWORD,
         "mace-1": SEED_JA_MACE,
         "chain-1": SEED_JA_CHAIN_MAIL,
-    } == _names("ja", log)
+    }
 
 
 @rule("PF2E-RUNE-3")
 def test_korean_names_are_the_korean_foundry_translations_form(log: Path) -> None:
     """+N, then the runes and the base item, space-separated (the Korean Foundry VTT pf2e
     translation's PF2E.Item.Physical.GeneratedName templates)."""
-    assert {
+    assert _names("ko", log) == {
         "longsword-1": "+1 롱소드",
         "mace-1": "+1 스트라이킹 메이스",
         "chain-1": "+2 상급 저항성 내화성 체인 메일",
-    } == _names("ko", log)
+    }
 
 
 @rule("PF2E-RUNE-3")
 def test_english_stays_as_recorded_and_json_never_changes(log: Path) -> None:
     """English shows the recorded name; ``state --json`` is the same in every language."""
-    assert {
+    assert _names("en", log) == {
         "longsword-1": "+1 longsword",
         "mace-1": "+1 striking mace",
         "chain-1": "+2 greater resilient fire-resistant chain mail",
-    } == _names("en", log)
+    }
     english = json.loads(said("en", log, "state", "--json"))
     for lang in ("ja", "ko"):
         assert english == json.loads(said(lang, log, "state", "--json"))
-    assert "+2 greater resilient fire-resistant chain mail" == english["items"]["chain-1"]["name"]
+    assert english["items"]["chain-1"]["name"] == "+2 greater resilient fire-resistant chain mail"
 
 
 @rule("PF2E-RUNE-3")
@@ -140,7 +140,7 @@ def test_a_commands_change_lines_and_status_show_the_readers_name(log: Path) -> 
     (line,) = [line for line in lines.splitlines() if "longsword-1" in line and " -> ＋" in line]
     assert line.endswith(f": {SEED_JA_LONGSWORD} -> ＋1ストライキング・ロングソード")
     recorded = json.loads(said("ja", log, "log", "--json").splitlines()[-1])
-    assert "+1 striking longsword" == recorded["data"]["sheet"]["name"]
+    assert recorded["data"]["sheet"]["name"] == "+1 striking longsword"
     board = said("ko", log, "status")
     assert "+2 상급 저항성 내화성 체인 메일" in board
     assert "+1 striking longsword" in said("en", log, "status")
@@ -159,7 +159,7 @@ def test_a_history_in_japanese_names_the_item_in_japanese(log: Path) -> None:
 def test_a_refusal_names_the_item_in_the_readers_words(log: Path) -> None:
     """PF2E-INVEST-1's ``ITEM (NAME)`` is the reader's name of the item."""
     result = run("ja", log, "pf2e", "invest", "longsword-1", "--by", "Valeros")
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert "PF2E-INVEST-1" in result.stderr and SEED_JA_LONGSWORD in result.stderr
     result = run("ko", log, "pf2e", "invest", "longsword-1", "--by", "Valeros")
     assert "+1 롱소드" in result.stderr and "+1 longsword" not in result.stderr
@@ -176,25 +176,29 @@ def test_rune_and_base_item_names_in_japanese_and_korean_are_accepted(log: Path)
     said("en", log, "pf2e", "etch", "longsword-1", "화염", "--by", "Valeros")
     said("en", log, "pf2e", "item", "add", "sword-2", "--base", "ロングソード")
     recorded = [json.loads(line) for line in said("en", log, "log", "--json").splitlines()]
-    assert ["vitalizing", "weapon-potency-1", "vitalizing", "flaming"] == [
-        r["data"]["rune"] for r in recorded if "rune" in r["data"]
-    ][-4:]
-    assert ["mace", "longsword"] == [r["data"]["base"] for r in recorded if "base" in r["data"]][
-        -2:
+    assert [r["data"]["rune"] for r in recorded if "rune" in r["data"]][-4:] == [
+        "vitalizing",
+        "weapon-potency-1",
+        "vitalizing",
+        "flaming",
     ]
-    assert "+1 vitalizing mace" == json.loads(said("ja", log, "state", "mace-2", "--json"))["name"]
+    assert [r["data"]["base"] for r in recorded if "base" in r["data"]][-2:] == [
+        "mace",
+        "longsword",
+    ]
+    assert json.loads(said("ja", log, "state", "mace-2", "--json"))["name"] == "+1 vitalizing mace"
 
 
 def test_did_you_mean_suggests_across_the_languages(log: Path) -> None:
     """An unknown rune or base item is answered with the closest names in any language."""
     result = run("ja", log, "pf2e", "etch", "longsword-1", "フレイミン", "--by", "Valeros")
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert "UNKNOWN-NAME" in result.stderr and "フレイミング" in result.stderr
     result = run("ko", log, "pf2e", "item", "add", "sword-3", "--base", "롱소")
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert "롱소드" in result.stderr
     result = run("en", log, "pf2e", "item", "add", "mail-2", "--base", "chain mai")
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert "chain mail" in result.stderr  # the base item's English name, not only its id
 
 
@@ -203,7 +207,7 @@ def test_the_rune_list_names_runes_in_the_readers_words(log: Path) -> None:
     listed = said("ja", log, "pf2e", "rune", "list", "--usage", "shield")
     assert "マイナー・リーンフォーシング" in listed
     rows = json.loads(said("ja", log, "pf2e", "rune", "list", "--usage", "shield", "--json"))
-    assert "minor reinforcing" == rows[0]["name"]
+    assert rows[0]["name"] == "minor reinforcing"
 
 
 def test_transfer_swap_and_activate_take_names_in_any_language(log: Path) -> None:
@@ -221,11 +225,11 @@ def test_transfer_swap_and_activate_take_names_in_any_language(log: Path) -> Non
     said("ja", log, "pf2e", "activate", "longsword-1", "서리", "--by", "Valeros")
     recorded = [json.loads(line) for line in said("en", log, "log", "--json").splitlines()]
     moved = [r["data"] for r in recorded if r["type"] == "pf2e.RuneTransferred"]
-    assert [("frost", None), ("flaming", "frost")] == [(m["rune"], m["swap"]) for m in moved]
-    assert "frost" == recorded[-1]["data"]["rune"]
+    assert [(m["rune"], m["swap"]) for m in moved] == [("frost", None), ("flaming", "frost")]
+    assert recorded[-1]["data"]["rune"] == "frost"
     items = json.loads(said("en", log, "state", "--json"))["items"]
-    assert "+1 frost longsword" == items["longsword-1"]["name"]
-    assert "+1 striking flaming mace" == items["mace-1"]["name"]
+    assert items["longsword-1"]["name"] == "+1 frost longsword"
+    assert items["mace-1"]["name"] == "+1 striking flaming mace"
 
 
 def test_ranks_usages_and_categories_are_taken_in_any_language(log: Path) -> None:
@@ -234,7 +238,7 @@ def test_ranks_usages_and_categories_are_taken_in_any_language(log: Path) -> Non
     said("en", log, "pf2e", "character", "add", "Kyra", "--crafting", "マスター")
     said("en", log, "pf2e", "character", "add", "Ezren", "--crafting", "전설")
     folded = json.loads(said("en", log, "state", "--json"))["characters"]
-    assert ("master", "legendary") == (folded["Kyra"]["crafting"], folded["Ezren"]["crafting"])
+    assert (folded["Kyra"]["crafting"], folded["Ezren"]["crafting"]) == ("master", "legendary")
     shields = json.loads(said("en", log, "pf2e", "rune", "list", "--usage", "盾", "--json"))
     assert shields == json.loads(
         said("en", log, "pf2e", "rune", "list", "--usage", "shield", "--json")
@@ -242,4 +246,4 @@ def test_ranks_usages_and_categories_are_taken_in_any_language(log: Path) -> Non
     bases = json.loads(said("en", log, "pf2e", "base", "list", "--category", "방패", "--json"))
     assert bases and {"shield"} == {b["category"] for b in bases}
     result = run("en", log, "pf2e", "character", "add", "Seoni", "--crafting", "名人")
-    assert 2 == result.exit_code
+    assert result.exit_code == 2

@@ -32,11 +32,11 @@ def test_history_of_one_field(war: Path) -> None:
     """Kiritsugu's HP: 40 at creation, 18 after Tokiomi's 22, 20 after the crest's 2."""
     shown = ok(war, "history", "Kiritsugu", "--field", "hp", "--json").splitlines()
     changes = [json.loads(line)["changes"] for line in shown]
-    assert [
+    assert changes == [
         [{"field": "hp", "old": None, "new": 40}],
         [{"field": "hp", "old": 40, "new": 18}],
         [{"field": "hp", "old": 18, "new": 20}],
-    ] == changes
+    ]
     text = ok(war, "history", "Kiritsugu", "--field", "hp")
     assert "    hp: 40 -> 18" in text and "mp:" not in text
 
@@ -68,18 +68,19 @@ def test_history_of_an_unknown_field_lists_the_fields(war: Path) -> None:
 
 def test_log_tail_and_since(war: Path) -> None:
     """--tail 3 is #19..#21; --since 18 is #19..#21 too; with --entity Lancer the last is #18."""
-    assert [19, 20, 21] == seqs(ok(war, "log", "--tail", "3"))
-    assert [19, 20, 21] == seqs(ok(war, "log", "--since", "18"))
-    assert [18] == seqs(ok(war, "log", "--entity", "Lancer", "--tail", "1", "--since", "10"))
-    assert [16, 18] == seqs(ok(war, "log", "--entity", "Lancer", "--since", "8"))
+    assert seqs(ok(war, "log", "--tail", "3")) == [19, 20, 21]
+    assert seqs(ok(war, "log", "--since", "18")) == [19, 20, 21]
+    assert seqs(ok(war, "log", "--entity", "Lancer", "--tail", "1", "--since", "10")) == [18]
+    assert seqs(ok(war, "log", "--entity", "Lancer", "--since", "8")) == [16, 18]
     lines = ok(war, "log", "--tail", "2", "--json").splitlines()
-    assert [20, 21] == [json.loads(x)["seq"] for x in lines]
+    assert [json.loads(x)["seq"] for x in lines] == [20, 21]
 
 
 def test_log_since_past_the_end_is_core_seq(war: Path) -> None:
     """--since 99 on a 21-event log: exit 1, CORE-SEQ."""
-    assert "error: CORE-SEQ: there is no event #99 (the log ends at #21)\n" == refused(
-        war, "log", "--since", "99"
+    assert (
+        refused(war, "log", "--since", "99")
+        == "error: CORE-SEQ: there is no event #99 (the log ends at #21)\n"
     )
 
 
@@ -90,11 +91,11 @@ def test_log_by_actor(tmp_path: Path) -> None:
     ok(log, "pf2e", "character", "add", "Valeros")
     ok(log, "note", "mine", actor="alice")
     ok(log, "note", "gm's")
-    assert [2] == seqs(ok(log, "log", "--actor", "alice"))
-    assert [3] == seqs(ok(log, "log", "--actor", "gm", "--tail", "1"))
-    assert (
+    assert seqs(ok(log, "log", "--actor", "alice")) == [2]
+    assert seqs(ok(log, "log", "--actor", "gm", "--tail", "1")) == [3]
+    assert refused(log, "log", "--actor", "bob") == (
         "error: UNKNOWN-NAME: no event was logged by actor 'bob' (the log's actors: alice, gm)\n"
-    ) == refused(log, "log", "--actor", "bob")
+    )
 
 
 def test_a_note_about_a_character_is_in_its_history(tmp_path: Path) -> None:
@@ -104,9 +105,9 @@ def test_a_note_about_a_character_is_in_its_history(tmp_path: Path) -> None:
     ok(log, "init", "--system", "pf2e")
     ok(log, "pf2e", "character", "add", "Valeros")
     out = ok(log, "note", "keeps the runestone shards", "--about", "Valeros", "--about", "Valeros")
-    assert "#2 core.NotedAbout 'keeps the runestone shards' (about Valeros)\n" == out
+    assert out == "#2 core.NotedAbout 'keeps the runestone shards' (about Valeros)\n"
     assert "#2 " in ok(log, "history", "Valeros").splitlines()[-1]
-    assert [2] == seqs(ok(log, "log", "--entity", "Valeros", "--since", "1"))
+    assert seqs(ok(log, "log", "--entity", "Valeros", "--since", "1")) == [2]
     err = refused(log, "note", "x", "--about", "Valeras")
     assert err == (
         "error: UNKNOWN-NAME: no character or item named 'Valeras' to tie the note "

@@ -147,9 +147,9 @@ def test_damage_dealt_follows_the_hits(sessions):
         before, after = s["states"][first - 1], s["states"][last]
         lost = sum(before["characters"][t]["hp"] - after["characters"][t]["hp"] for t in targets)
         dealt[actor] = dealt.get(actor, 0) + lost
-    assert {"Gustave": 314, "Amy": 646, "Wolf": 108} == dealt
+    assert dealt == {"Gustave": 314, "Amy": 646, "Wolf": 108}
     assert dealt == {n: d for n, d, _ in s["report"]["damage"] if d}
-    assert 240 + 42 == s["report"]["unattributed"]
+    assert s["report"]["unattributed"] == 240 + 42
 
 
 def test_timeline_notes_and_who_logged(sessions):
@@ -157,11 +157,11 @@ def test_timeline_notes_and_who_logged(sessions):
     r = sessions["saga-wolf-road"]["report"]
     assert len({rec["cmd"] for rec in sessions["saga-wolf-road"]["records"]}) == len(r["timeline"])
     tenrai = r["timeline"][6]
-    assert (7, 11, 5) == (tenrai["first"], tenrai["last"], tenrai["events"])
-    assert [[20, "gm", "Gustave calls a combo with Amy (combo rate 150)", False]] == [
-        [n[0], n[2], n[3], n[4]] for n in r["notes"]
+    assert (tenrai["first"], tenrai["last"], tenrai["events"]) == (7, 11, 5)
+    assert [[n[0], n[2], n[3], n[4]] for n in r["notes"]] == [
+        [20, "gm", "Gustave calls a combo with Amy (combo rate 150)", False]
     ]
-    assert [["gm", 19]] == r["actors"]
+    assert r["actors"] == [["gm", 19]]
 
 
 def test_until_is_the_report_at_that_point(sessions):
@@ -182,8 +182,8 @@ def test_undone_actions_are_marked(tmp_path):
     ok(log, "undo")
     r = json.loads(ok(log, "report", "--format", "json"))
     hit, undo = r["timeline"][-2:]
-    assert (True, False) == (hit["undone"], undo["undone"])
-    assert 26 == next(f for f in r["figures"] if f["name"] == "Aria")["end"]["hp"]
+    assert (hit["undone"], undo["undone"]) == (True, False)
+    assert next(f for f in r["figures"] if f["name"] == "Aria")["end"]["hp"] == 26
     md = ok(log, "report")
     assert "- ~~#16 " in md and "(undone)" in md
     assert 'class=undone><span class="seq">#16</span>' in ok(log, "report", "--format", "html")
@@ -239,7 +239,7 @@ def test_html_is_self_contained_with_one_series_per_character(sessions, name):
     parser = Strict()
     parser.feed(page)
     parser.close()
-    assert [] == parser.stack
+    assert parser.stack == []
     assert not {"script", "link", "img", "iframe"} & set(parser.tags)
     assert not re.search(r'(src|href)="(https?:)?//', page)
     assert "@media print" in page
@@ -256,7 +256,7 @@ def test_html_is_self_contained_with_one_series_per_character(sessions, name):
     assert gauges == sorted(g for g, _ in charts)
     for gauge, svg in charts:
         root = ET.fromstring(svg)
-        assert SVG + "svg" == root.tag
+        assert root.tag == SVG + "svg"
         series = [g for g in root.iter(SVG + "g") if g.get("id", "").startswith(f"series-{gauge}-")]
         having = [
             n for n, c in characters.items() if type(c.get(gauge)) is int and f"{gauge}_max" in c

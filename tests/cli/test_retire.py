@@ -45,15 +45,15 @@ def test_retired_character_leaves_state_and_status(smithy: Path) -> None:
     """Kyra is gone from status, from the text state and from state --json's characters, which
     lists her under retired with her reason; Valeros stays."""
     board = ok(smithy, "status").splitlines()
-    assert [] == [line for line in board if line.startswith("Kyra ")]
-    assert ["Valeros"] == [line.split()[0] for line in board if line.startswith("Valeros ")]
+    assert [line for line in board if line.startswith("Kyra ")] == []
+    assert [line.split()[0] for line in board if line.startswith("Valeros ")] == ["Valeros"]
     data = state(smithy)
-    assert (["Valeros"], {"Kyra": {"kind": "character", "reason": "stays in Otari"}}) == (
+    assert (
         list(data["characters"]),
         data["retired"],
-    )
+    ) == (["Valeros"], {"Kyra": {"kind": "character", "reason": "stays in Otari"}})
     text = ok(smithy, "state").splitlines()
-    assert ["retired:", '  Kyra: {"kind": "character", "reason": "stays in Otari"}'] == text[-2:]
+    assert text[-2:] == ["retired:", '  Kyra: {"kind": "character", "reason": "stays in Otari"}']
 
 
 @rule("CORE-RETIRED")
@@ -61,14 +61,14 @@ def test_history_keeps_a_retired_character(smithy: Path) -> None:
     """history Kyra still lists her events and ends with the retire, each field -> nothing."""
     lines = ok(smithy, "history", "Kyra").splitlines()
     assert lines[-7].endswith(" gm core.Retired Kyra (stays in Otari)")
-    assert [
+    assert lines[-6:] == [
         "    level: 8 -> -",
         "    crafting: expert -> -",
         "    magical_crafting: true -> -",
         "    formulas: [] -> -",
         "    spent_gp: 0 -> -",
         "    · rule CORE-RETIRED",
-    ] == lines[-6:]
+    ]
 
 
 MESSAGE = (
@@ -91,7 +91,7 @@ MESSAGE = (
 )
 def test_commands_naming_a_retired_character_are_refused(smithy: Path, line: str) -> None:
     """Every command naming Kyra once she is retired is refused with CORE-RETIRED, log unchanged."""
-    assert MESSAGE == refused(smithy, *shlex.split(line))
+    assert refused(smithy, *shlex.split(line)) == MESSAGE
 
 
 def test_a_case_twin_of_a_retired_name_needs_force(smithy: Path) -> None:
@@ -107,10 +107,10 @@ def test_undo_brings_a_retired_character_back(smithy: Path) -> None:
     before = state(smithy)
     ok(smithy, "undo")
     back = state(smithy)
-    assert (
+    assert (back["characters"]["Kyra"], back.get("retired")) == (
         {"level": 8, "crafting": "expert", "magical_crafting": True, "formulas": [], "spent_gp": 0},
         None,
-    ) == (back["characters"]["Kyra"], back.get("retired"))
+    )
     ok(smithy, "note", "she stays a while", "--about", "Kyra")
     err = refused(smithy, "redo", "47")
     assert "#49" in err and "CORE-RETIRED" in err
@@ -136,10 +136,10 @@ def test_a_redo_that_no_longer_holds_is_not_its_own_dependency(tmp_path: Path) -
     ok(log, "retire", "Ezren")
     ok(log, "undo", "46")
     ok(log, "undo", "45")
-    assert (
+    assert refused(log, "redo", "46") == (
         "error: CORE-REDO: #46 cannot be redone: it no longer holds: #46 core.Retired "
         "(UNKNOWN-NAME: no character or item named 'Ezren' to retire)\n"
-    ) == refused(log, "redo", "46")
+    )
 
 
 @rule("CORE-RETIRED")
@@ -147,10 +147,10 @@ def test_a_character_who_owns_items_is_not_retired(tmp_path: Path) -> None:
     """Kyra owns mace-1 and clothes-1 at the end of the week: retiring her is refused, naming
     them."""
     log = played(tmp_path, "pf2e-downtime")
-    assert (
+    assert refused(log, "retire", "Kyra") == (
         "error: CORE-RETIRED: Kyra owns mace-1, clothes-1: retire or hand over what they "
         "own first\n"
-    ) == refused(log, "retire", "Kyra")
+    )
 
 
 @rule("CORE-RETIRED")
@@ -161,10 +161,10 @@ def test_an_item_retires_and_its_owner_then_can(tmp_path: Path) -> None:
     ok(log, "retire", "clothes-1")
     ok(log, "retire", "Kyra")
     data = state(log)
-    assert (
+    assert ({k: v["kind"] for k, v in data["retired"].items()}, list(data["items"])) == (
         {"mace-1": "item", "clothes-1": "item", "Kyra": "character"},
         ["longsword-1", "chain-1", "shield-1"],
-    ) == ({k: v["kind"] for k, v in data["retired"].items()}, list(data["items"]))
+    )
 
 
 @rule("CORE-RETIRED")
@@ -176,11 +176,11 @@ def test_a_retired_item_leaves_its_owners_list_until_undone(tmp_path: Path) -> N
     def aria_items() -> list[str]:
         return json.loads(ok(log, "state", "Aria", "--json"))["items"]  # type: ignore[no-any-return]
 
-    assert ["a-battery"] == aria_items()
+    assert aria_items() == ["a-battery"]
     ok(log, "retire", "a-battery")
-    assert ([], []) == (aria_items(), list(state(log)["items"]))
+    assert (aria_items(), list(state(log)["items"])) == ([], [])
     ok(log, "undo")
-    assert (["a-battery"], ["a-battery"]) == (aria_items(), list(state(log)["items"]))
+    assert (aria_items(), list(state(log)["items"])) == (["a-battery"], ["a-battery"])
 
 
 @rule("CORE-RETIRED")
@@ -213,7 +213,7 @@ def test_magicpunk_cards_stay_in_the_deck(tmp_path: Path) -> None:
     ok(log, "retire", "Cid")
     ok(log, "magicpunk", "dawn")
     ok(log, "magicpunk", "rest", "8h")
-    assert ["Aria", "Bram"] == list(state(log)["characters"])
+    assert list(state(log)["characters"]) == ["Aria", "Bram"]
 
 
 @rule("CORE-RETIRED")
@@ -267,7 +267,7 @@ def test_saga_enemy_unit_retires_mid_battle(tmp_path: Path) -> None:
     ok(log, "saga", "turn")
     err = refused(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")
     assert err.startswith("error: CORE-RETIRED: Wolf is a retired character (fled)")
-    assert {"Wolf": {"kind": "character", "reason": "fled"}} == state(log)["retired"]
+    assert state(log)["retired"] == {"Wolf": {"kind": "character", "reason": "fled"}}
 
 
 def test_retiring_an_unknown_name_is_refused(tmp_path: Path) -> None:
@@ -282,5 +282,5 @@ def test_retiring_an_unknown_name_is_refused(tmp_path: Path) -> None:
 def test_the_state_before_the_retire_still_has_her_and_the_log_verifies(smithy: Path) -> None:
     """state --at 46 (before the retire, #47) shows Kyra; verify replays the log."""
     before = json.loads(ok(smithy, "state", "--at", "46", "--json"))
-    assert (8, None) == (before["characters"]["Kyra"]["level"], before.get("retired"))
+    assert (before["characters"]["Kyra"]["level"], before.get("retired")) == (8, None)
     assert ok(smithy, "verify").startswith("ok: ")

@@ -44,8 +44,8 @@ def calc(*args: str):
 def test_calc_text_prints_min_roll1_max():
     """Without --roll the calculator prints the damage at roll 1 with the minimum and maximum."""
     result = calc(*KIRI)
-    assert 0 == result.exit_code, result.output
-    assert "damage per process: 55 at roll 1 (min 52, max 57)" == result.stdout.splitlines()[-1]
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "damage per process: 55 at roll 1 (min 52, max 57)"
     assert "displayed power: 57" in result.stdout
     assert "  damage_reduction" in result.stdout
 
@@ -55,10 +55,11 @@ def test_calc_release_uses_its_own_multiplier():
     """saga calc toki-hanatsu --slv 10: base 20 × 1.75 = 35, × 0.5 × 4/3 = 70/3 → 23 at roll 1
     (min ⌊23 × 0.95⌋ = 21, max ⌊23 × 1.05⌋ = 24); displayed ⌊35 × 0.5⌋ = 17."""
     result = calc("saga", "calc", "toki-hanatsu", "--slv", "10")
-    assert 0 == result.exit_code, result.output
-    assert ["displayed power: 17", "damage per process: 23 at roll 1 (min 21, max 24)"] == (
-        result.stdout.splitlines()[-2:]
-    )
+    assert result.exit_code == 0, result.output
+    assert (result.stdout.splitlines()[-2:]) == [
+        "displayed power: 17",
+        "damage per process: 23 at roll 1 (min 21, max 24)",
+    ]
 
 
 @pytest.mark.rule("SAGA-ATK-2")
@@ -86,7 +87,7 @@ def test_calc_json_pins_keys():
         "1.05",
         "--json",
     )
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert {
         "tech",
@@ -99,8 +100,8 @@ def test_calc_json_pins_keys():
         "split",
         "breakdown",
     } <= set(data)
-    assert (4, 42, "1.05") == (data["processes"], data["damage"], data["roll"])
-    assert "0.84" == data["breakdown"]["weapon_power_bonus"]  # 28 × 0.03
+    assert (data["processes"], data["damage"], data["roll"]) == (4, 42, "1.05")
+    assert data["breakdown"]["weapon_power_bonus"] == "0.84"  # 28 × 0.03
 
 
 @pytest.mark.rule("SAGA-ATK-6")
@@ -118,9 +119,9 @@ def test_calc_without_tech_and_with_rank():
         *KIRI[3:],
         "--json",
     )
-    assert 55 == json.loads(result.stdout)["damage"]
+    assert json.loads(result.stdout)["damage"] == 55
     # rank 5: 50 × 1.35 × 4/3 = 90; × 0.825 = 74.25 − 7.746 = 66.5 → 66
-    assert 66 == json.loads(calc(*KIRI, "--rank", "5", "--json").stdout)["damage"]
+    assert json.loads(calc(*KIRI, "--rank", "5", "--json").stdout)["damage"] == 66
 
 
 @pytest.mark.rule("SAGA-ATK-7")
@@ -129,15 +130,15 @@ def test_calc_inherited_needs_no_weapon_or_slv():
     result = calc(
         "saga", "calc", "doku-houshi", "--self-stat", "50", "--target-stat", "40", "--json"
     )
-    assert 0 == result.exit_code, result.output
-    assert 14 == json.loads(result.stdout)["damage"]
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["damage"] == 14
 
 
 @pytest.mark.rule("SAGA-ATK-1")
 def test_calc_no_damage_outcome():
     """An evaded tech computes no damage and says why."""
     result = calc(*KIRI, "--outcome", "evaded")
-    assert 0 == result.exit_code
+    assert result.exit_code == 0
     assert "no attack damage: evaded (SAGA-ATK-1)" in result.stdout
 
 
@@ -183,17 +184,17 @@ def test_calc_missing_stat(drop, message):
     i = args.index(drop)
     del args[i : i + 2]
     result = calc(*args)
-    assert 1 == result.exit_code
+    assert result.exit_code == 1
     assert message == result.stderr.strip()
 
 
 def test_calc_unknown_tech():
     """An unknown catalogue id exits 1 with UNKNOWN-NAME."""
     result = calc("saga", "calc", "no-such-tech", "--self-stat", "1")
-    assert (1, "error: UNKNOWN-NAME: unknown tech 'no-such-tech' (not in the catalogue)") == (
+    assert (
         result.exit_code,
         result.stderr.strip(),
-    )
+    ) == (1, "error: UNKNOWN-NAME: unknown tech 'no-such-tech' (not in the catalogue)")
 
 
 # --- battles in the log --------------------------------------------------------------------
@@ -278,23 +279,25 @@ def test_a_downed_enemy_is_no_target(log: Path):
         "instant_death=yes",
     )
     wolf = json.loads(ok(log, "state", "Wolf", "--json"))
-    assert (0, True) == (wolf["hp"], wolf["incapacitated"])
+    assert (wolf["hp"], wolf["incapacitated"]) == (0, True)
     err = refused(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf")
-    assert "error: SAGA-TARGET-1: Wolf is incapacitated: no tech targets it" == err.strip()
+    assert err.strip() == "error: SAGA-TARGET-1: Wolf is incapacitated: no tech targets it"
 
 
 def test_unit_json_keys(log: Path):
     """A unit's JSON has the SPEC's fields."""
     data = json.loads(ok(log, "state", "Gustave", "--json"))
     assert {
+        k: data[k] for k in ("hp", "hp_max", "lp", "lp_max", "lp_damage_effect", "incapacitated")
+    } == {
         "hp": 320,
         "hp_max": 320,
         "lp": 12,
         "lp_max": 12,
         "lp_damage_effect": 0,
         "incapacitated": False,
-    } == {k: data[k] for k in ("hp", "hp_max", "lp", "lp_max", "lp_damage_effect", "incapacitated")}
-    assert {"tech_power": 0, "attack": 0, "defense": 0, "spell": 0} == data["effects"]
+    }
+    assert data["effects"] == {"tech_power": 0, "attack": 0, "defense": 0, "spell": 0}
     clock = json.loads(ok(log, "state", "--json"))["clock"]
     assert {"turn", "season", "levels"} == set(clock)
 
@@ -324,7 +327,7 @@ def test_refusals_leave_the_log_unchanged(log: Path, args, rule):
 def test_blood_refusal_names_the_values(log: Path):
     """Ward (LP 3) cannot choose desu-uindo (LP cost 3)."""
     err = refused(log, "saga", "cast", "Ward", "desu-uindo", "--target", "Wolf")
-    assert "error: SAGA-LP-2: the Blood tech costs 3 LP and only 3 LP remain" == err.strip()
+    assert err.strip() == "error: SAGA-LP-2: the Blood tech costs 3 LP and only 3 LP remain"
 
 
 @pytest.mark.rule("SAGA-POISON-1")
@@ -393,7 +396,7 @@ def test_undo_a_cast_restores_hp(log: Path):
     """Undoing a cast's hit restores the wolf's HP."""
     ok(log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--roll", "1")
     ok(log, "undo")
-    assert 900 == json.loads(ok(log, "state", "Wolf", "--json"))["hp"]
+    assert json.loads(ok(log, "state", "Wolf", "--json"))["hp"] == 900
 
 
 def _last_hits(log: Path, kind: str) -> list[tuple[str, int, str]]:
@@ -450,8 +453,8 @@ def test_undo_and_the_same_action_again_draw_afresh(log: Path, command: tuple[st
         ok(log, "undo")
         ok(log, *command)
         results.append(_last_hits(log, kind))
-    assert 1 < len({tuple(r) for r in [original, *results]}), results
-    assert 1 == first["draw_no"]
+    assert len({tuple(r) for r in [original, *results]}) > 1, results
+    assert first["draw_no"] == 1
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -475,7 +478,7 @@ def test_a_debuff_that_does_not_land_says_why(log: Path):
         "Gustave with kiri-harai: defense -10 on Wolf (did not land: Gustave's latest kiri-harai"
         " on Wolf dealt 0 damage)"
     )
-    assert 0 == json.loads(ok(log, "state", "Wolf", "--json"))["effects"]["defense"]
+    assert json.loads(ok(log, "state", "Wolf", "--json"))["effects"]["defense"] == 0
 
 
 @pytest.mark.rule("SAGA-LP-3")
@@ -483,7 +486,7 @@ def test_wipe(log: Path):
     """After a wipe every ally not incapacitated loses 1 LP (12 → 11, 3 → 2)."""
     ok(log, "saga", "wipe")
     final = json.loads(ok(log, "state", "--json"))["characters"]
-    assert (11, 2) == (final["Gustave"]["lp"], final["Ward"]["lp"])
+    assert (final["Gustave"]["lp"], final["Ward"]["lp"]) == (11, 2)
 
 
 @pytest.mark.rule("SAGA-EFF-4")
@@ -513,13 +516,13 @@ def test_unit_sheet_files(tmp_path: Path, suffix: str):
     ok(path, "init", "--system", "saga")
     ok(path, "saga", "unit", "add", "Amy", "--sheet", str(sheet), "--lp", "8")
     amy = json.loads(ok(path, "state", "Amy", "--json"))
-    assert (210, 8, {"int": 40}, {"wood": 10}) == (
+    assert (
         amy["hp_max"],
         amy["lp"],
         amy["stats"],
         amy["five"],
-    )
-    assert [{"kind": "attack", "value": 5, "on": "all"}] == amy["traits"]
+    ) == (210, 8, {"int": 40}, {"wood": 10})
+    assert amy["traits"] == [{"kind": "attack", "value": 5, "on": "all"}]
 
 
 def test_a_sheet_that_is_no_regular_file_is_refused_at_once(log: Path, tmp_path: Path):
@@ -540,7 +543,7 @@ def test_bad_sheet_is_a_usage_error(tmp_path: Path, text: str):
     path = tmp_path / "s.tlog"
     ok(path, "init", "--system", "saga")
     result = invoke(path, "saga", "unit", "add", "X", "--sheet", str(sheet))
-    assert 2 == result.exit_code
+    assert result.exit_code == 2
     assert "Traceback" not in result.output
 
 
@@ -723,8 +726,9 @@ def test_an_unknown_sheet_key_is_a_usage_error_naming_it(log: Path, tmp_path: Pa
 def test_hp_0_from_the_options_is_kept(log: Path):
     """`unit add … --hp 0` adds the unit at 0 HP (it was read as "not given": full HP)."""
     ok(log, "saga", "unit", "add", "Husk", "--max-hp", "50", "--hp", "0")
-    assert (0, 50) == tuple(
-        json.loads(ok(log, "state", "Husk", "--json"))[k] for k in ("hp", "hp_max")
+    assert tuple(json.loads(ok(log, "state", "Husk", "--json"))[k] for k in ("hp", "hp_max")) == (
+        0,
+        50,
     )
 
 
@@ -735,7 +739,7 @@ def test_single_target_refusal_reads_as_english(log: Path):
         log, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf", "--target", "Ward"
     )
     assert (
-        "error: SAGA-ATK-2: kiri-harai hits one target (single): give one --target, not 2\n" == err
+        err == "error: SAGA-ATK-2: kiri-harai hits one target (single): give one --target, not 2\n"
     )
 
 
@@ -829,10 +833,10 @@ def test_a_tech_id_with_a_comma_is_refused(log: Path):
     """A session tech's id is a name like any other: no comma (issue 15 item 22)."""
     args = ("tech", "add", "slash,x", "--power", "3", "--attack-count", "1")
     err = refused(log, "saga", *args, "--random-width", "5", "--weapon-type", "1h-sword")
-    assert (
+    assert err == (
         "error: CORE-NAME: a tech id cannot hold a comma (commas separate names in options like "
         "--who A,B): 'slash,x'\n"
-    ) == err
+    )
 
 
 @pytest.mark.rule("SAGA-ATK-9")
@@ -850,10 +854,10 @@ def test_a_sheet_with_an_unknown_element_is_a_usage_error(log: Path, tmp_path: P
 def test_calc_refuses_a_weapon_power_that_is_not_a_number():
     """`saga calc --weapon-power abc` is a usage error naming the option, not a traceback."""
     result = calc(*KIRI[:3], "--weapon-power", "abc", *KIRI[5:])
-    assert 2 == result.exit_code
+    assert result.exit_code == 2
     assert "Invalid value for --weapon-power: 'abc' is not a number" in result.stderr
 
 
 def test_calc_says_one_attack_process():
     """The calculator's first line reads `1 attack process`, not `process(es)`."""
-    assert "tech kiri-harai: 1 attack process" == calc(*KIRI).stdout.splitlines()[0]
+    assert calc(*KIRI).stdout.splitlines()[0] == "tech kiri-harai: 1 attack process"

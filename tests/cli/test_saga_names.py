@@ -74,8 +74,8 @@ def test_a_cast_takes_the_tech_by_its_japanese_or_korean_name_and_logs_the_id(ba
     ok(battle, "saga", "cast", "Gustave", name, "--target", "Wolf", "--roll", "1",
        "--situation", "instant_death=yes")  # fmt: skip
     (hit,) = _events(battle, "saga.AttackDamageDealt")
-    assert ("kiri-harai", 55) == (hit["tech"], hit["damage"])
-    assert ["kiri-harai"] == [e["tech"] for e in _events(battle, "saga.InstantDeathInflicted")]
+    assert (hit["tech"], hit["damage"]) == ("kiri-harai", 55)
+    assert [e["tech"] for e in _events(battle, "saga.InstantDeathInflicted")] == ["kiri-harai"]
 
 
 @pytest.mark.parametrize("name", ["流し斬り", "흘려베기"])
@@ -102,8 +102,8 @@ def test_the_tech_vocabulary_holds_every_language():
 @pytest.mark.parametrize("name", ["強撃", "강격"])
 def test_tech_show_takes_a_japanese_or_korean_name(name):
     result = CliRunner().invoke(cli, ["saga", "tech", "show", name, "--json"])
-    assert 0 == result.exit_code, result.output
-    assert "kyou-geki" == json.loads(result.stdout)["id"]
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["id"] == "kyou-geki"
 
 
 @pytest.mark.parametrize(
@@ -121,10 +121,10 @@ def test_a_unit_sheet_takes_stats_weapon_types_attributes_and_traits_by_name(
     ok(log, "saga", "unit", "add", "Amy", "--max-hp", "200", "--stat", stat, "--slv", slv,
        "--weapon", slv.replace("10", "30"), "--resist", resist, "--trait", trait)  # fmt: skip
     amy = json.loads(ok(log, "state", "--json"))["characters"]["Amy"]
-    assert {"str": 40} == amy["stats"]
-    assert ({"1h-sword": 10}, {"1h-sword": [30]}) == (amy["slv"], amy["weapons"])
-    assert 20 == amy["resistances"]["slash"]
-    assert [{"kind": "attack", "value": 5, "on": "slash"}] == amy["traits"]
+    assert amy["stats"] == {"str": 40}
+    assert (amy["slv"], amy["weapons"]) == ({"1h-sword": 10}, {"1h-sword": [30]})
+    assert amy["resistances"]["slash"] == 20
+    assert amy["traits"] == [{"kind": "attack", "value": 5, "on": "slash"}]
 
 
 def test_a_sheet_file_takes_names_too(tmp_path):
@@ -136,7 +136,7 @@ def test_a_sheet_file_takes_names_too(tmp_path):
     ok(log, "init", "--system", "saga", "--title", "sheet")
     ok(log, "saga", "unit", "add", "Amy", "--sheet", str(sheet))
     amy = json.loads(ok(log, "state", "--json"))["characters"]["Amy"]
-    assert ({"int": 50}, {"wood": 10}) == (amy["stats"], amy["five"])
+    assert (amy["stats"], amy["five"]) == ({"int": 50}, {"wood": 10})
 
 
 def test_an_unknown_stat_suggests_across_languages_in_the_readers_words(tmp_path):
@@ -145,7 +145,7 @@ def test_an_unknown_stat_suggests_across_languages_in_the_readers_words(tmp_path
     ok(log, "init", "--system", "saga", "--title", "typo")
     result = invoke(log, "--lang", "ko", "saga", "unit", "add", "A", "--max-hp", "9",
                     "--stat", "stre=1")  # fmt: skip
-    assert 2 == result.exit_code
+    assert result.exit_code == 2
     assert "SAGA-ATK-5" in result.stderr and "근력" in result.stderr
 
 
@@ -153,15 +153,15 @@ def test_an_unknown_stat_suggests_across_languages_in_the_readers_words(tmp_path
 def test_battle_start_takes_the_terrain_element_by_name(battle, terrain):
     ok(battle, "saga", "battle", "start", "--terrain", terrain)
     levels = json.loads(ok(battle, "state", "--json"))["clock"]["levels"]
-    assert (5, -5) == (levels["wood"], levels["earth"])
-    assert ["wood"] == [e["terrain"] for e in _events(battle, "saga.BattleStarted")]
+    assert (levels["wood"], levels["earth"]) == (5, -5)
+    assert [e["terrain"] for e in _events(battle, "saga.BattleStarted")] == ["wood"]
 
 
 @pytest.mark.parametrize("outcome", ["回避", "회피"])
 def test_a_situation_outcome_takes_the_reason_by_name(battle, outcome):
     ok(battle, "saga", "cast", "Gustave", "kiri-harai", "--target", "Wolf",
        "--situation", f"outcome={outcome}")  # fmt: skip
-    assert ["evaded"] == [e["reason"] for e in _events(battle, "saga.AttackAvoided")]
+    assert [e["reason"] for e in _events(battle, "saga.AttackAvoided")] == ["evaded"]
 
 
 @pytest.mark.parametrize(
@@ -174,22 +174,22 @@ def test_tech_add_and_calc_take_types_attributes_and_elements_by_name(
        "--random-width", "5", "--weapon-type", weapon_type, "--attribute", attribute,
        "--element", element, "--dependent", "筋", "--target-kind", "敵単体")  # fmt: skip
     (tech,) = _events(battle, "saga.TechDefined")
-    assert ("2h-sword", ["slash"], "wood", "str", "single") == (
+    assert (
         tech["weapon_type"], tech["attributes"], tech["element"], tech["self_ability"],
         tech["target"],
-    )  # fmt: skip
+    ) == ("2h-sword", ["slash"], "wood", "str", "single")  # fmt: skip
     calc = CliRunner().invoke(
         cli, ["saga", "calc", "--power", "30", "--weapon-type", weapon_type,
               "--attribute", attribute, "--weapon-power", "30", "--slv", "10",
               "--self-stat", "40", "--resist", f"{attribute}=20", "--json"],
     )  # fmt: skip
-    assert 0 == calc.exit_code, calc.output
-    assert "slash" == json.loads(calc.stdout)["breakdown"]["effective_attribute"]
+    assert calc.exit_code == 0, calc.output
+    assert json.loads(calc.stdout)["breakdown"]["effective_attribute"] == "slash"
 
 
 def test_an_unknown_choice_is_still_clicks_usage_error():
     result = CliRunner().invoke(cli, ["saga", "calc", "--power", "3", "--weapon-type", "鎌"])
-    assert 2 == result.exit_code
+    assert result.exit_code == 2
 
 
 def test_the_calculator_aligns_japanese_factor_names_by_display_width():
@@ -197,11 +197,11 @@ def test_the_calculator_aligns_japanese_factor_names_by_display_width():
         cli, ["--lang", "ja", "saga", "calc", "--power", "30", "--weapon-type", "spell",
               "--slv", "10"],
     )  # fmt: skip
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     rows = [line for line in result.stdout.splitlines() if line.startswith("  ")]
     values = [re.match(r"  \S.*?  +(\S.*)$", line).group(1) for line in rows]
     starts = {display_width(row) - display_width(v) for row, v in zip(rows, values, strict=True)}
-    assert 1 == len(starts), rows
+    assert len(starts) == 1, rows
 
 
 # The glossary covers every key of every kind the saga code renders.
@@ -218,7 +218,7 @@ def test_the_glossary_names_every_catalogue_tech_in_japanese_and_korean():
     assert [r["id"] for r in rows] == list(techs)
     for row in rows:
         entry = techs[row["id"]]
-        assert row["name_ja"] == entry["ja"] and entry["ko"] and ["ko"] == entry["team"]
+        assert row["name_ja"] == entry["ja"] and entry["ko"] and entry["team"] == ["ko"]
 
 
 @pytest.mark.parametrize(
@@ -251,7 +251,7 @@ def test_the_glossary_names_every_catalogue_tech_in_japanese_and_korean():
 )
 def test_the_glossary_covers_every_key_of_a_kind(table, keys):
     entries = _kind(table)
-    assert [] == [k for k in keys if not (entries.get(k, {}).get("ja") and entries[k].get("ko"))]
+    assert [k for k in keys if not (entries.get(k, {}).get("ja") and entries[k].get("ko"))] == []
 
 
 def test_the_glossary_names_every_breakdown_factor(battle):
@@ -266,6 +266,6 @@ def test_the_glossary_names_every_breakdown_factor(battle):
         for k in e["breakdown"]
     }
     entries = _kind("breakdown")
-    assert [] == sorted(k for k in keys if not (entries.get(k, {}).get("ja")))
-    assert "基礎威力" == glossary.word("saga.breakdown", "base_power", "ja")
-    assert "기초 위력" == glossary.word("saga.breakdown", "base_power", "ko")
+    assert sorted(k for k in keys if not (entries.get(k, {}).get("ja"))) == []
+    assert glossary.word("saga.breakdown", "base_power", "ja") == "基礎威力"
+    assert glossary.word("saga.breakdown", "base_power", "ko") == "기초 위력"

@@ -63,9 +63,9 @@ def test_implied_system_and_tab_completion(war: Path, tmp_path: Path) -> None:
     child.send("\r")
     child.expect(r"#3 fate\.Chanted Tokiomi chants\r\n")
     child.expect(PROMPT)
-    assert 0 == leave(child)
+    assert leave(child) == 0
     last = events(war)[-1]
-    assert ("fate.Chanted", {"name": "Tokiomi"}) == (last["type"], last["data"])
+    assert (last["type"], last["data"]) == ("fate.Chanted", {"name": "Tokiomi"})
 
 
 def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves(war: Path, tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ def test_ctrl_c_cancels_the_line_and_ctrl_d_leaves(war: Path, tmp_path: Path) ->
     child.expect("lost")
     child.send("\x03")
     child.expect(PROMPT)
-    assert 0 == leave(child)
+    assert leave(child) == 0
     assert before == war.read_bytes()
 
 
@@ -85,15 +85,15 @@ def test_history_is_kept_across_sessions(war: Path, tmp_path: Path) -> None:
     history = tmp_path / "history"
     child = spawn(war, history)
     assert "#3 core.Noted" in type_line(child, "note first")
-    assert 0 == leave(child)
+    assert leave(child) == 0
     child = spawn(war, history)
     child.send("\x1b[A")
     child.expect("first")
     child.send("\r")
     child.expect(r"#4 core\.Noted")
     child.expect(PROMPT)
-    assert 0 == leave(child)
-    assert [{"text": "first"}] * 2 == [e["data"] for e in events(war)[-2:]]
+    assert leave(child) == 0
+    assert [e["data"] for e in events(war)[-2:]] == [{"text": "first"}] * 2
 
 
 def test_a_history_file_it_cannot_use_is_one_warning(war: Path, tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_a_history_file_it_cannot_use_is_one_warning(war: Path, tmp_path: Path) 
     printed = type_line(child, "note two")
     assert "#4 core.Noted" in printed
     assert "warning" not in printed and "Traceback" not in printed + child.before
-    assert 0 == leave(child)
+    assert leave(child) == 0
 
 
 @pytest.mark.rule("CORE-UNDO")
@@ -119,7 +119,7 @@ def test_undo_redo_status_and_errors(war: Path, tmp_path: Path) -> None:
     assert "#3 core.Undone #2" in type_line(child, "undo")
     assert "#4 core.Redone #2" in type_line(child, "redo")
     assert "Tokiomi    master  HP 40/40  MP 30/30  tiles 6/6\r\n" in type_line(child, "status")
-    assert 0 == leave(child)
+    assert leave(child) == 0
 
 
 def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_another_writer_is_seen_on_the_next_line(war: Path, tmp_path: Path) -> N
     child = spawn(war, tmp_path / "history")
     ok(war, "note", "from elsewhere")
     assert "#4 core.Undone #3" in type_line(child, "undo")
-    assert 0 == leave(child)
+    assert leave(child) == 0
 
 
 @pytest.mark.parametrize("command", ["shell", "serve --port 0"])
@@ -155,7 +155,7 @@ def test_serve_and_shell_are_refused_in_the_shell_which_goes_on(war: Path, tmp_p
     assert "  chant " in listed
     assert "  serve " not in listed and "  shell " not in listed
     assert "#3 core.Noted" in type_line(child, "note still-here")
-    assert 0 == leave(child)
+    assert leave(child) == 0
 
 
 # -- the completer's candidates -------------------------------------------------------------
@@ -170,17 +170,17 @@ def completions(log: Path, text: str) -> list[str]:
 
 def test_completion_of_names_options_and_seqs(war: Path) -> None:
     """Names of the table, a command's options, choices, seqs latest first, quoting."""
-    assert ["chant"] == completions(war, "cha")
-    assert ["servant"] == completions(war, "serv")  # not serve: it cannot run in the shell
-    assert ["Tokiomi"] == completions(war, "cast Kiritsugu attack --target T")
-    assert ["Kiritsugu", "Tokiomi"] == completions(war, "note x --about ")
-    assert ["--tiles"] == completions(war, "cast Kiritsugu attack --ti")
-    assert ["--target"] == completions(war, "cast Kiritsugu attack --ta")
-    assert ["attack", "defense", "heal", "buff", "curse"] == completions(war, "cast Tokiomi ")
-    assert ["front", "back"] == completions(war, "row Tokiomi ")
-    assert ["2", "1"] == completions(war, "undo ")
-    assert ["PF2E-XFER-6"] == completions(war, "rules pf2e-xfer-6")
-    assert (["chant"], "Toki") == split_line("chant 'Toki")  # an open quote: still completed
+    assert completions(war, "cha") == ["chant"]
+    assert completions(war, "serv") == ["servant"]  # not serve: it cannot run in the shell
+    assert completions(war, "cast Kiritsugu attack --target T") == ["Tokiomi"]
+    assert completions(war, "note x --about ") == ["Kiritsugu", "Tokiomi"]
+    assert completions(war, "cast Kiritsugu attack --ti") == ["--tiles"]
+    assert completions(war, "cast Kiritsugu attack --ta") == ["--target"]
+    assert completions(war, "cast Tokiomi ") == ["attack", "defense", "heal", "buff", "curse"]
+    assert completions(war, "row Tokiomi ") == ["front", "back"]
+    assert completions(war, "undo ") == ["2", "1"]
+    assert completions(war, "rules pf2e-xfer-6") == ["PF2E-XFER-6"]
+    assert split_line("chant 'Toki") == (["chant"], "Toki")  # an open quote: still completed
 
 
 def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
     pf2e = tmp_path / "p.tlog"
     ok(pf2e, "init", "--system", "pf2e")
     assert {"flaming", "frost"} <= set(completions(pf2e, "etch sword-1 f"))
-    assert ["longsword", "longbow"] == completions(pf2e, "item add s-1 --base long")
+    assert completions(pf2e, "item add s-1 --base long") == ["longsword", "longbow"]
     saga = tmp_path / "s.tlog"
     ok(saga, "init", "--system", "saga")
     assert "kiri-harai" in completions(saga, "cast Gustave kiri")
@@ -198,7 +198,7 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
         c.text.rstrip(): c.display_meta_text
         for c in completer.get_completions(Document("cast Gustave kiri-ha"), None)
     }
-    assert {"kiri-harai": "斬り払い"} == shown  # the Japanese name beside the id
+    assert shown == {"kiri-harai": "斬り払い"}  # the Japanese name beside the id
     mp = tmp_path / "m.tlog"
     ok(mp, "init", "--system", "magicpunk")
     ok(
@@ -219,9 +219,9 @@ def test_completion_of_catalogues_and_cards(tmp_path: Path) -> None:
         "26",
     )
     ok(mp, "magicpunk", "draw", "Aria", "2", "--cards", "AS,3C")
-    assert ["AS", "3C"] == completions(mp, "play Aria ")
+    assert completions(mp, "play Aria ") == ["AS", "3C"]
     ok(mp, "magicpunk", "item", "add", "a-battery", "--owner", "Aria")
-    assert ["AS", "3C"] == completions(mp, "charge a-battery ")  # it holds none: Aria's
+    assert completions(mp, "charge a-battery ") == ["AS", "3C"]  # it holds none: Aria's
     assert {"magic-shell", "magic-silver-thread", "magic-wood", "magic-beast-hide"} == set(
         completions(mp, "procure Aria --material mag")
     )
@@ -255,10 +255,12 @@ def piped(log: Path, text: str) -> tuple[int, str, str]:
 
 def test_piped_lines_exit_with_their_worst_status(war: Path) -> None:
     """A refused line makes piped input exit 1 (as the CLI would); clean lines exit 0."""
-    assert (1, "", "error: UNKNOWN-NAME: no character named Nobody\n") == piped(
-        war, "chant Nobody\n"
+    assert piped(war, "chant Nobody\n") == (
+        1,
+        "",
+        "error: UNKNOWN-NAME: no character named Nobody\n",
     )
-    assert 0 == piped(war, "chant Tokiomi\n")[0]
+    assert piped(war, "chant Tokiomi\n")[0] == 0
 
 
 @pytest.mark.parametrize("text", ["status\n", ""])
@@ -272,7 +274,7 @@ def test_exit_with_a_word_is_refused_and_help_names_a_command(war: Path) -> None
     """`exit now` complains and the shell goes on (status 2 at the end); `help chant` prints
     chant's own help."""
     status, out, err = piped(war, "help chant\nexit now\nnote after\n")
-    assert 2 == status
-    assert "error: exit takes no words (got now); the shell goes on\n" == err
+    assert status == 2
+    assert err == "error: exit takes no words (got now); the shell goes on\n"
     assert out.startswith("Usage: tablelog fate chant [OPTIONS] NAME\n")
     assert "#3 core.Noted 'after'\n" in out

@@ -32,42 +32,42 @@ def line_of(board: list[str], name: str) -> list[str]:
 def test_fate_board(boards: dict[str, list[str]]) -> None:
     """The fourth-war night ends out of battle: Kiritsugu 20/40 HP, 26/30 MP, 4/6 tiles."""
     board = boards["fate"]
-    assert ["fate session 'Fourth war, night one', at #21", "no battle"] == board[:2]
-    assert ["master", "HP 20/40", "MP 26/30", "tiles 4/6"] == line_of(board, "Kiritsugu")
-    assert ["servant", "HP 10/60", "MP 5/60"] == line_of(board, "Lancer")
+    assert board[:2] == ["fate session 'Fourth war, night one', at #21", "no battle"]
+    assert line_of(board, "Kiritsugu") == ["master", "HP 20/40", "MP 26/30", "tiles 4/6"]
+    assert line_of(board, "Lancer") == ["servant", "HP 10/60", "MP 5/60"]
 
 
 def test_magicpunk_board(boards: dict[str, list[str]]) -> None:
     """The rest stop ends at day 2 06:10, round 1; Bram 12/34 HP with 2 cards; Aria holds 4
     (dawn drew the A-battery's card into her hand), the A-battery none; 41 to draw, 7 discarded."""
     board = boards["magicpunk"]
-    assert "day 2 06:10, round 1; draw pile 41, discard 7" == board[1]
+    assert board[1] == "day 2 06:10, round 1; draw pile 41, discard 7"
     bram = line_of(board, "Bram")
-    assert ("HP 12/34", "2500 Mj") == (bram[0], bram[2])
+    assert (bram[0], bram[2]) == ("HP 12/34", "2500 Mj")
     assert bram[1].startswith("hand 2 (")
     assert line_of(board, "Aria")[1].startswith("hand 4 (")
-    assert ["item of Aria", "cards 0"] == line_of(board, "a-battery")
+    assert line_of(board, "a-battery") == ["item of Aria", "cards 0"]
 
 
 def test_pf2e_board(boards: dict[str, list[str]]) -> None:
     """The smithy week: the longsword's name, holder, level 8, 1100 gp and its dormant frost."""
-    assert [
+    assert line_of(boards["pf2e"], "longsword-1") == [
         "+1 striking flaming longsword",
         "held by Valeros",
         "level 8",
         "1100 gp",
         "dormant frost",
-    ] == line_of(boards["pf2e"], "longsword-1")
-    assert ["level 14", "12 formulas", "spent 7498.5 gp"] == line_of(boards["pf2e"], "Valeros")
+    ]
+    assert line_of(boards["pf2e"], "Valeros") == ["level 14", "12 formulas", "spent 7498.5 gp"]
 
 
 def test_saga_board(boards: dict[str, list[str]]) -> None:
     """The wolf road: turn 4 on wood terrain; Gustave 276/320 HP, LP 10/12, attack +10; the
     wolf is down."""
     board = boards["saga"]
-    assert "battle: turn 4; five elements wood +5 earth -5" == board[1]
-    assert ["ally", "HP 276/320", "LP 10/12", "attack +10"] == line_of(board, "Gustave")
-    assert ["enemy", "HP 0/1200", "down"] == line_of(board, "Wolf")
+    assert board[1] == "battle: turn 4; five elements wood +5 earth -5"
+    assert line_of(board, "Gustave") == ["ally", "HP 276/320", "LP 10/12", "attack +10"]
+    assert line_of(board, "Wolf") == ["enemy", "HP 0/1200", "down"]
 
 
 @pytest.mark.rule("FATE-CAST-5")
@@ -101,11 +101,11 @@ def test_fate_effects_show_turns_left(tmp_path: Path) -> None:
     ok(log, "fate", "battle", "start")
     ok(log, "fate", "cast", "Kiritsugu", "defense", "--grade", "5", "--tiles", "2")
     board = ok(log, "status").splitlines()
-    assert "battle: round 1, turn 1" == board[1]
-    assert "effects: defense 5x2, 3 turns" == line_of(board, "Kiritsugu")[-1]
+    assert board[1] == "battle: round 1, turn 1"
+    assert line_of(board, "Kiritsugu")[-1] == "effects: defense 5x2, 3 turns"
     ok(log, "fate", "turn")
     assert (
-        "effects: defense 5x2, 2 turns" == line_of(ok(log, "status").splitlines(), "Kiritsugu")[-1]
+        line_of(ok(log, "status").splitlines(), "Kiritsugu")[-1] == "effects: defense 5x2, 2 turns"
     )
 
 
@@ -135,11 +135,11 @@ def test_magicpunk_round_and_briefing_in_status_and_state(tmp_path: Path) -> Non
     ok(log, "magicpunk", "briefing", "prepare", "Aria")
     ok(log, "magicpunk", "round")
     assert (
-        "day 1 22:00, round 2, briefing 1m (Aria 1); draw pile 54, discard 0"
-        == ok(log, "status").splitlines()[1]
+        ok(log, "status").splitlines()[1]
+        == "day 1 22:00, round 2, briefing 1m (Aria 1); draw pile 54, discard 0"
     )
     state = ok(log, "state").splitlines()
-    assert ["table:", "  round: 2"] == state[-3:-1]
+    assert state[-3:-1] == ["table:", "  round: 2"]
     assert state[-1].startswith('  briefing: {"package": "1m"')
 
 

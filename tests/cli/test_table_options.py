@@ -27,14 +27,14 @@ def log(tmp_path: Path) -> Path:
 def test_the_gm_allows_and_forbids_given_cards(log: Path) -> None:
     """allow appends core.TableOptionSet (allowed), forbid another (not); the log reads both."""
     assert (
-        "#2 core.TableOptionSet players may give given-cards (table allow given-cards)"
-        == (ok(log, "table", "allow", "given-cards").splitlines()[0])
+        (ok(log, "table", "allow", "given-cards").splitlines()[0])
+        == "#2 core.TableOptionSet players may give given-cards (table allow given-cards)"
     )
     forbid = json.loads(ok(log, "table", "forbid", "given-cards", "--json"))
-    assert ("core.TableOptionSet", {"option": "given-cards", "allowed": False}) == (
+    assert (
         forbid["type"],
         forbid["data"],
-    )
+    ) == ("core.TableOptionSet", {"option": "given-cards", "allowed": False})
     assert forbid["event"] == (
         "players no longer give given-cards: tablelog draws and rolls for them"
     )

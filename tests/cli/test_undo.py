@@ -38,25 +38,30 @@ def hp(log: Path) -> dict[str, int]:
 def test_every_record_carries_its_command_id(table: Path) -> None:
     """cmd is the seq of the command's first record, on every record of the command."""
     ok(table, "toy", "spend-both", "a", "b", "1")
-    assert [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 5)] == [
-        (r.seq, r.cmd) for r in LogFile(str(table)).scan_all()
+    assert [(r.seq, r.cmd) for r in LogFile(str(table)).scan_all()] == [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, 5),
+        (6, 5),
     ]
 
 
 def test_bare_undo_takes_back_the_typing_actors_latest_action(table: Path) -> None:
     """Ann's bare undo takes back Ann's spend (#3), not Bo's later one (#4)."""
     assert ok(table, "undo", actor="Ann").startswith("#5 core.Undone #3\n")
-    assert {"a": 9, "b": 6} == hp(table)
+    assert hp(table) == {"a": 9, "b": 6}
 
 
 def test_bare_undo_of_an_actor_with_no_action_is_refused(table: Path) -> None:
     """Cy has taken no action: nothing to undo, log unchanged."""
     before = table.read_bytes()
     result = invoke(table, "undo", actor="Cy")
-    assert (1, "error: CORE-UNDO: nothing to undo: no action of Cy is in effect\n") == (
+    assert (
         result.exit_code,
         result.stderr,
-    )
+    ) == (1, "error: CORE-UNDO: nothing to undo: no action of Cy is in effect\n")
     assert before == table.read_bytes()
 
 
@@ -77,7 +82,7 @@ def test_bare_redo_restores_the_actors_latest_undo(table: Path) -> None:
     ok(table, "undo", actor="Ann")
     ok(table, "undo", actor="Bo")
     assert ok(table, "redo", actor="Ann").startswith("#7 core.Redone #3\n")
-    assert {"a": 7, "b": 9} == hp(table)
+    assert hp(table) == {"a": 7, "b": 9}
 
 
 def test_bare_redo_after_a_new_action_of_the_actor_has_nothing_to_redo(table: Path) -> None:
@@ -90,7 +95,7 @@ def test_bare_redo_after_a_new_action_of_the_actor_has_nothing_to_redo(table: Pa
         "undoing; name it: redo SEQ\n"
     )
     assert ok(table, "redo", "3", actor="Ann").startswith("#7 core.Redone #3\n")
-    assert {"a": 6, "b": 6} == hp(table)
+    assert hp(table) == {"a": 6, "b": 6}
 
 
 def test_a_bare_undo_that_lost_a_race_is_refused_not_retargeted(table: Path) -> None:
@@ -101,11 +106,11 @@ def test_a_bare_undo_that_lost_a_race_is_refused_not_retargeted(table: Path) -> 
     Session(str(table), actor="Bo").execute(toy.SpendPoints("b", 1))
     with pytest.raises(RuleViolation) as refusal:
         ann.execute(Undo())
-    assert (
+    assert (refusal.value.rule_id, refusal.value.message) == (
         "CORE-UNDO",
         "the log moved on while deciding which action to undo; name the action: undo SEQ",
-    ) == (refusal.value.rule_id, refusal.value.message)
-    assert 5 == LogFile(str(table)).scan_all()[-1].seq
+    )
+    assert LogFile(str(table)).scan_all()[-1].seq == 5
 
 
 def test_a_bare_redo_that_lost_a_race_is_refused(table: Path) -> None:
@@ -124,7 +129,7 @@ def test_undo_seq_that_lost_a_race_is_decided_again(table: Path) -> None:
     ann.state()
     Session(str(table), actor="Bo").execute(toy.SpendPoints("b", 1))
     outcome = ann.execute(Undo(target=3))
-    assert [6] == [a.seq for a in outcome.applied]
+    assert [a.seq for a in outcome.applied] == [6]
 
 
 def test_a_repeated_request_id_appends_nothing_and_shows_the_first_result(table: Path) -> None:
@@ -135,8 +140,8 @@ def test_a_repeated_request_id_appends_nothing_and_shows_the_first_result(table:
     again = ok(table, "toy", "spend", "a", "1", "--request-id", "phone-42")
     assert before == table.read_bytes()
     assert again == "request phone-42 was appended already as #5: nothing appended\n" + first
-    assert {"a": 6, "b": 6} == hp(table)
-    assert "phone-42" == LogFile(str(table)).scan_all()[-1].req
+    assert hp(table) == {"a": 6, "b": 6}
+    assert LogFile(str(table)).scan_all()[-1].req == "phone-42"
 
 
 def test_a_request_id_is_kept_across_commands_and_kinds(table: Path) -> None:
@@ -144,7 +149,7 @@ def test_a_request_id_is_kept_across_commands_and_kinds(table: Path) -> None:
     ok(table, "note", "first", "--request-id", "r1")
     out = ok(table, "toy", "spend", "b", "5", "--request-id", "r1")
     assert out.startswith("request r1 was appended already as #5")
-    assert {"a": 7, "b": 6} == hp(table)
+    assert hp(table) == {"a": 7, "b": 6}
 
 
 def test_a_request_id_of_a_multi_event_command_repeats_all_of_it(table: Path) -> None:
@@ -152,7 +157,7 @@ def test_a_request_id_of_a_multi_event_command_repeats_all_of_it(table: Path) ->
     ok(table, "toy", "spend-both", "a", "b", "1", "--request-id", "both")
     again = ok(table, "toy", "spend-both", "a", "b", "1", "--request-id", "both")
     assert again.startswith("request both was appended already as #5-#6")
-    assert 6 == LogFile(str(table)).scan_all()[-1].seq
+    assert LogFile(str(table)).scan_all()[-1].seq == 6
 
 
 @pytest.mark.parametrize("bad", ["", "x" * 65, "a b", "ü", "a/b"])
@@ -160,7 +165,7 @@ def test_a_bad_request_id_is_a_usage_error(table: Path, bad: str) -> None:
     """A request id is 1-64 of A-Z a-z 0-9 . _ : - (SERVER.md §2); anything else is exit 2."""
     before = table.read_bytes()
     result = invoke(table, "note", "x", "--request-id", bad)
-    assert 2 == result.exit_code and "--request-id" in result.stderr
+    assert result.exit_code == 2 and "--request-id" in result.stderr
     assert before == table.read_bytes()
 
 
@@ -170,7 +175,7 @@ def test_request_ids_work_in_a_script(table: Path, tmp_path: Path) -> None:
     script.write_text("toy spend a 1 --request-id s1\nnote done --request-id s2\n")
     ok(table, "run", str(script))
     ok(table, "run", str(script))
-    assert 6 == LogFile(str(table)).scan_all()[-1].seq
+    assert LogFile(str(table)).scan_all()[-1].seq == 6
 
 
 def test_replay_narrates_what_undo_and_redo_changed(table: Path) -> None:

@@ -44,7 +44,7 @@ def test_the_core_reference_is_every_command_but_the_systems() -> None:
     subcommands of a group such as `key` (a command added later appears when regenerated)."""
     paths = list(helpdoc.paths("core"))
     top = {path[0] for path in paths if path}
-    assert [] == paths[0]
+    assert paths[0] == []
     assert set(cli.list_commands(None)) - set(systems.names()) == top  # type: ignore[arg-type]
     assert ["key", "new"] in paths
     assert not top & set(systems.REGISTRY)

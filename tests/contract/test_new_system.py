@@ -61,15 +61,15 @@ def test_a_generated_system_keeps_the_contract_in_a_copy_of_the_tree(tmp_path: P
     JSON sample its campaign gives its command."""
     tree = _copy(tmp_path / "tree")
     made = _run(tree, "-m", "tools.new_system", "zeta")
-    assert 0 == made.returncode, made.stderr
+    assert made.returncode == 0, made.stderr
     assert "tablelog/systems/zeta.py" in made.stdout.split()
     frozen = _run(tree, "-m", "tools.frozen", "zeta")
-    assert 0 == frozen.returncode, frozen.stderr
+    assert frozen.returncode == 0, frozen.stderr
     suite = _run(tree, "-m", "pytest", "-p", "no:cacheprovider", "-q", *SUITE)
-    assert 0 == suite.returncode, suite.stdout[-4000:]
+    assert suite.returncode == 0, suite.stdout[-4000:]
     assert "error" not in suite.stdout.splitlines()[-1], suite.stdout[-4000:]
     again = _run(tree, "-m", "tools.frozen", "zeta")
-    assert (2, True) == (again.returncode, "is frozen already" in again.stderr)
+    assert (again.returncode, "is frozen already" in again.stderr) == (2, True)
     assert "zeta" not in systems.REGISTRY
 
 
@@ -83,13 +83,13 @@ def test_the_generated_code_passes_the_format_and_lint_checks(tmp_path: Path) ->
         missing("needs ruff (pip install -e '.[lint]')")
     tree = _copy(tmp_path / "tree")
     made = _run(tree, "-m", "tools.new_system", "abcdefghijkl")
-    assert 0 == made.returncode, made.stderr
+    assert made.returncode == 0, made.stderr
     files = [p for p in made.stdout.split() if p.endswith(".py")]
     for check in (["format", "--check"], ["check"]):
         done = subprocess.run(
             [ruff, *check, *files], cwd=tree, capture_output=True, text=True, check=False
         )
-        assert 0 == done.returncode, done.stdout + done.stderr
+        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_name_that_is_no_system_id_or_is_taken_is_refused(tmp_path: Path) -> None:
@@ -98,5 +98,5 @@ def test_a_name_that_is_no_system_id_or_is_taken_is_refused(tmp_path: Path) -> N
     from tools import new_system
 
     for name in ("Zeta", "z", "core", "pf2e", "zeta-2"):
-        assert 2 == new_system.main([name, "--root", str(tmp_path)]), name
-    assert [] == list(tmp_path.iterdir())
+        assert new_system.main([name, "--root", str(tmp_path)]) == 2, name
+    assert list(tmp_path.iterdir()) == []

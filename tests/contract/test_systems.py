@@ -66,7 +66,7 @@ def test_every_event_type_has_an_evolver_and_a_tag_of_its_system(name: str) -> N
     precondition and a decider are declared only for the system's own types."""
     handlers = systems.get(name).handlers
     assert handlers.events and handlers.deciders
-    assert [] == [e.TYPE for e in handlers.events if not e.TYPE.startswith(f"{name}.")]
+    assert [e.TYPE for e in handlers.events if not e.TYPE.startswith(f"{name}.")] == []
     assert set(handlers.events) == set(handlers.evolvers)
     assert set(handlers.preconditions) <= set(handlers.events)
 
@@ -125,7 +125,7 @@ def test_every_command_has_help_with_an_example(name: str) -> None:
         assert command.get_short_help_str(), path
         assert f"Example: tablelog {path}" in text, path
         result = CliRunner().invoke(cli, [*path.split(), "--help"])
-        assert (0, True) == (result.exit_code, "Example: tablelog" in result.output), path
+        assert (result.exit_code, "Example: tablelog" in result.output) == (0, True), path
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -176,7 +176,7 @@ def test_every_rule_id_the_system_names_is_in_its_list(name: str) -> None:
     )
     allowed = set(own) | {rule for rule, entry in entries.items() if entry.system == "core"}
     named = _named_ids(name)
-    assert [] == sorted(named - allowed)
+    assert sorted(named - allowed) == []
     assert named & set(own), "the system's refusals name none of its own rules"
 
 
@@ -213,7 +213,7 @@ def test_every_record_of_a_frozen_log_is_one_its_system_declares(name: str, froz
         fold(state, [(rec.seq, None if rec.type in MARKERS else event)], undone)
         for name_, record in [*state.characters.items(), *state.items.items()]:
             found = [problems(record, kind, name_) for kind in declared]
-            assert [] == min(found, key=len), f"#{rec.seq} {rec.type}"
+            assert min(found, key=len) == [], f"#{rec.seq} {rec.type}"
 
 
 # The systems a released tablelog wrote format-1 logs of (history: a later system never has one).
@@ -282,10 +282,10 @@ def test_an_unknown_system_and_an_unknown_command_are_refused_with_their_names()
     assert f"unknown system 'dnd5e' (known: {known})" == str(unknown.value)
     with pytest.raises(RuleViolation) as refusal:
         systems.decide(State(system="toy"), object())
-    assert ("CORE-COMMAND", "object is not a toy command") == (
+    assert (
         refusal.value.rule_id,
         refusal.value.message,
-    )
+    ) == ("CORE-COMMAND", "object is not a toy command")
 
 
 @pytest.mark.parametrize(("name", "frozen"), FROZEN_LOGS)

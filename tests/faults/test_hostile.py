@@ -398,7 +398,7 @@ def test_a_time_years_back_is_a_wrong_clock_flagged_by_verify(tmp_path: Path) ->
     rewritten(log, lambda envs: envs[2].update(at="2001-01-01T00:00:00.000000Z"))
     records = LogFile(str(log)).scan_all()
     result = invoke(log, "verify")
-    assert (0, True) == (result.exit_code, result.stdout.startswith(f"ok: {log}: 5 records"))
+    assert (result.exit_code, result.stdout.startswith(f"ok: {log}: 5 records")) == (0, True)
     assert result.stderr == (
         f"warning: {log}: record #3 at byte {records[2].offset} is dated "
         "2001-01-01T00:00:00.000000Z, more than a day before the record before it "
@@ -532,11 +532,9 @@ def test_metadata_of_the_wrong_type_is_found_by_every_read_but_the_fold(
     def forge(envs: list[dict]) -> None:
         envs[1][field] = 5
 
-    if field == "prev":  # frame() writes prev itself: forge the packed record instead
-        forged = forge_prev(log, offset)
-    else:
-        forged = rewritten(log, forge)
-    assert 7 == json.loads(ok(forged, "state", "--json"))["characters"]["a"]["hp"]
+    # frame() writes prev itself: for prev, forge the packed record instead
+    forged = forge_prev(log, offset) if field == "prev" else rewritten(log, forge)
+    assert json.loads(ok(forged, "state", "--json"))["characters"]["a"]["hp"] == 7
     wrong = f"record #2 at byte {offset}: record envelope has fields of the wrong type"
     for command in (("log", "--all"), ("undo",), ("state", "--at", "2")):  # --at: by at, actor
         assert_clear_error(invoke(forged, *command), 3, wrong)
@@ -620,7 +618,7 @@ def test_replay_until_and_state_at_agree_on_a_prefix_whose_event_does_not_hold(
         ),
     )
     ok(log, "verify")
-    assert -92 == json.loads(ok(log, "state", "--at", "6", "--json"))["characters"]["a"]["hp"]
+    assert json.loads(ok(log, "state", "--at", "6", "--json"))["characters"]["a"]["hp"] == -92
     assert "hp: 7 -> -92" in ok(log, "replay", "--until", "6")
 
 

@@ -178,19 +178,19 @@ def test_a_record_dated_far_ahead_is_flagged_and_the_log_stays_usable(
     assert ok(log, "note", "later").startswith("#3 core.Noted 'later'")
     assert ok(log, "undo", actor="mallory").startswith("#4 core.Undone #2")
     records = LogFile(str(log)).scan_all()
-    assert [1, 2, 3, 4] == [r.seq for r in records]
-    assert (True, True) == (records[2].at < first, records[2].at < records[3].at)
+    assert [r.seq for r in records] == [1, 2, 3, 4]
+    assert (records[2].at < first, records[2].at < records[3].at) == (True, True)
     clock = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H")
     assert clock == records[3].at[:13] or records[3].at[:13] < clock
     result = invoke(log, "verify")
-    assert (0, "") == (result.exit_code, result.stdout.partition("ok: ")[0])
+    assert (result.exit_code, result.stdout.partition("ok: ")[0]) == (0, "")
     assert result.stdout.startswith(f"ok: {log}: 4 records, hash chain intact, replays (toy)")
     ahead, before = far_off_warnings(log, {r.seq: r.offset for r in records}, first, records[2].at)
     lines = result.stderr.splitlines(keepends=True)
     assert (2, True, before) == (len(lines), lines[0].startswith(ahead), lines[1])
     assert "from the future" in ok(log, "log", "--all")
     assert ok(log, "note", "again").startswith("#5 core.Noted")
-    assert 0 == invoke(log, "verify").exit_code
+    assert invoke(log, "verify").exit_code == 0
 
 
 def test_the_store_never_writes_a_time_a_day_ahead(tmp_path: Path) -> None:

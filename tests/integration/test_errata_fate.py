@@ -48,7 +48,7 @@ def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = package / relative
         text = path.read_text(encoding="utf-8")
         for old, new in changes:
-            assert 1 == text.count(old), f"{relative}: {old!r} is not there once"
+            assert text.count(old) == 1, f"{relative}: {old!r} is not there once"
             text = text.replace(old, new)
         path.write_text(text, encoding="utf-8")
     return root
@@ -94,7 +94,7 @@ def test_the_edited_copy_is_the_one_the_subprocess_runs(edited: Path, tmp_path: 
         check=True,
         timeout=120,
     ).stdout
-    assert "3 18\n" == out
+    assert out == "3 18\n"
 
 
 @pytest.mark.rule("FATE-NP-5")
@@ -107,11 +107,11 @@ def test_a_log_from_before_the_errata_folds_to_its_recorded_state(
     ``state --json`` and verify, read by the edited package."""
     log, recorded = played(tmp_path, script)
     after = edited_cli(edited, log, "state", "--json")
-    assert (0, "") == (after.returncode, after.stderr)
+    assert (after.returncode, after.stderr) == (0, "")
     assert json.loads(recorded) == json.loads(after.stdout)
     assert recorded == after.stdout
     verified = edited_cli(edited, log, "verify")
-    assert 0 == verified.returncode, verified.stdout + verified.stderr
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 @pytest.mark.rule("FATE-NP-5")
@@ -139,14 +139,14 @@ def test_actions_after_the_errata_use_the_corrected_rules(edited: Path, tmp_path
         ["fate", "cast", "Kirei", "defense", "--grade", "1", "--tiles", "2"],
     ):
         done = edited_cli(edited, log, *line)
-        assert 0 == done.returncode, done.stderr
+        assert done.returncode == 0, done.stderr
     state = json.loads(edited_cli(edited, log, "state", "--json").stdout)["characters"]
-    assert 18 == state["Archer"]["phantasms"]["kanshou"]["mp_cost"]
-    assert (12, 12) == (
+    assert state["Archer"]["phantasms"]["kanshou"]["mp_cost"] == 18
+    assert (
         state["Gawain"]["phantasms"]["galatine"]["points"],
         state["Gawain"]["np_points"],
-    )
-    assert 11 == state["Saber"]["phantasms"]["excalibur"]["points"]
-    assert 20 == state["Kirei"]["phantasms"]["black-keys"]["mp_cost"]
+    ) == (12, 12)
+    assert state["Saber"]["phantasms"]["excalibur"]["points"] == 11
+    assert state["Kirei"]["phantasms"]["black-keys"]["mp_cost"] == 20
     before = json.loads(recorded)["characters"]["Kirei"]["mp"]
-    assert 6 == before - state["Kirei"]["mp"]
+    assert before - state["Kirei"]["mp"] == 6

@@ -72,7 +72,7 @@ def _edited_copy(root: Path) -> Path:
     for name, (old, new) in ERRATA.items():
         path = package / name
         text = path.read_text(encoding="utf-8")
-        assert 1 == text.count(old), (name, old)
+        assert text.count(old) == 1, (name, old)
         path.write_text(text.replace(old, new), encoding="utf-8")
     return root
 
@@ -124,14 +124,16 @@ def test_a_log_played_before_the_erratum_folds_to_its_recorded_state(erratum):
     copy = log.with_name("old.tlog")
     shutil.copy(log, copy)
     verified = _edited(package, "--log", str(copy), "verify")
-    assert 0 == verified.returncode, verified.stderr
+    assert verified.returncode == 0, verified.stderr
     folded = _edited(package, "--log", str(copy), "state", "--json")
-    assert 0 == folded.returncode, folded.stderr
+    assert folded.returncode == 0, folded.stderr
     assert recorded == json.loads(folded.stdout)
-    assert {"day": 2, "minutes": 360} == recorded["clock"]
-    assert {"package": "1m", "by_actor": {"pc:Aria": 3}, "by_side": {"pc": 3}} == recorded["table"][
-        "briefing"
-    ]
+    assert recorded["clock"] == {"day": 2, "minutes": 360}
+    assert recorded["table"]["briefing"] == {
+        "package": "1m",
+        "by_actor": {"pc:Aria": 3},
+        "by_side": {"pc": 3},
+    }
 
 
 @pytest.mark.rule("MP-REST-1")
@@ -150,13 +152,13 @@ def test_actions_after_the_erratum_use_the_edited_tables(erratum):
         ("magicpunk", "briefing", "prepare", "Aria"),
         ("magicpunk", "briefing", "prepare", "Aria"),
     ):
-        assert 0 == _edited(package, "--log", str(after), *args).returncode, args
+        assert _edited(package, "--log", str(after), *args).returncode == 0, args
     third = _edited(package, "--log", str(after), "magicpunk", "briefing", "prepare", "Aria")
-    assert (
+    assert (third.returncode, third.stderr) == (
         1,
         "error: MP-BRIEF-1: 1m briefing: each takes at most 2 preparations, and this one "
         "has already taken 2\n",
-    ) == (third.returncode, third.stderr)
+    )
     rest = _edited(package, "--log", str(after), "magicpunk", "rest", "8h", "--no-sleep")
     assert "day 2 06:00 to day 2 15:00" in rest.stdout
     procured = _edited(

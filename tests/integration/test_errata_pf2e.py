@@ -56,7 +56,7 @@ def edited(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, (old, new) in ERRATA.items():
         path = root / "tablelog" / name
         text = path.read_text(encoding="utf-8")
-        assert 1 == text.count(old), name  # the erratum edits exactly one entry
+        assert text.count(old) == 1, name  # the erratum edits exactly one entry
         path.write_text(text.replace(old, new), encoding="utf-8")
     return root
 
@@ -76,7 +76,7 @@ def run_edited(root: Path, log: Path, *args: str) -> str:
         env={**os.environ, "PYTHONPATH": str(root)},
         check=False,
     )
-    assert 0 == done.returncode, done.stderr
+    assert done.returncode == 0, done.stderr
     return done.stdout
 
 
@@ -125,15 +125,15 @@ def test_an_action_after_the_erratum_uses_the_corrected_data(edited, tmp_path):
     moved = json.loads(run_edited(edited, log, "log", "--json").splitlines()[-1])
     facts = ("name", "level", "price_gp")
     assert (
-        (25, False),
-        ("+1 frost longsword", 8, 535),
-        ("+1 striking flaming longsword", 9, 601),
-        (8, 1100),
-    ) == (
         (moved["data"]["dc"], "sword-2" in before),
         tuple(items["sword-2"][f] for f in facts),
         tuple(items["longsword-1"][f] for f in facts),
         (before["longsword-1"]["level"], before["longsword-1"]["price_gp"]),
+    ) == (
+        (25, False),
+        ("+1 frost longsword", 8, 535),
+        ("+1 striking flaming longsword", 9, 601),
+        (8, 1100),
     )
 
 
@@ -144,5 +144,5 @@ def test_a_new_item_after_the_erratum_has_the_corrected_base_price(edited, tmp_p
     ok(log, "init", "--system", "pf2e")
     run_edited(edited, log, "pf2e", "item", "add", "sword-9", "--base", "longsword")
     assert (
-        2 == json.loads(run_edited(edited, log, "state", "--json"))["items"]["sword-9"]["price_gp"]
+        json.loads(run_edited(edited, log, "state", "--json"))["items"]["sword-9"]["price_gp"] == 2
     )

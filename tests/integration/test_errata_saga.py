@@ -31,7 +31,7 @@ NEW_WOOD = '"wood": (9, 0, -9, 0, 0),'
 
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
-    assert 1 == text.count(old), f"{path.name} no longer holds {old!r}"
+    assert text.count(old) == 1, f"{path.name} no longer holds {old!r}"
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
@@ -78,7 +78,7 @@ def tablelog_in(package: Path, log: Path, *args: str) -> str:
         cwd=package,
         env={**os.environ, "PYTHONPATH": str(package)},
     )
-    assert 0 == done.returncode, done.stderr
+    assert done.returncode == 0, done.stderr
     return done.stdout
 
 
@@ -99,7 +99,7 @@ def states_in(package: Path, log: Path, last: int) -> list[dict]:
         cwd=package,
         env={**os.environ, "PYTHONPATH": str(package)},
     )
-    assert 0 == done.returncode, done.stderr
+    assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
@@ -133,7 +133,7 @@ def test_a_cast_after_the_erratum_uses_the_corrected_power(
     tablelog_in(erratum, after, *cast)
     old_hit = json.loads(ok(before, "log", "--json").splitlines()[-1])["data"]
     new_hit = json.loads(tablelog_in(erratum, after, "log", "--json").splitlines()[-1])["data"]
-    assert ("23", "40") == (old_hit["breakdown"]["tech_power"], new_hit["breakdown"]["tech_power"])
+    assert (old_hit["breakdown"]["tech_power"], new_hit["breakdown"]["tech_power"]) == ("23", "40")
     assert new_hit["damage"] > old_hit["damage"]
 
 
@@ -147,10 +147,10 @@ def test_a_battle_after_the_erratum_uses_the_corrected_levels(
     after = _copy_of(log, tmp_path / "after")
     tablelog_in(erratum, after, "saga", "battle", "start", "--terrain", "wood")
     levels = json.loads(tablelog_in(erratum, after, "state", "--json"))["clock"]["levels"]
-    assert (9, -9) == (levels["wood"], levels["earth"])
+    assert (levels["wood"], levels["earth"]) == (9, -9)
     first = next(
         json.loads(line)["data"]
         for line in ok(log, "log", "--json").splitlines()
         if json.loads(line)["type"] == "saga.BattleStarted"
     )
-    assert (5, -5) == (first["levels"]["wood"], first["levels"]["earth"])
+    assert (first["levels"]["wood"], first["levels"]["earth"]) == (5, -5)

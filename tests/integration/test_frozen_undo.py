@@ -51,7 +51,7 @@ def _refusal(path: Path, first: int) -> str:
     except RuleViolation as exc:
         assert ("CORE-UNDO", before_bytes) == (exc.rule_id, path.read_bytes())
         return exc.message
-    assert [] == Session(str(path), snapshots=False, chain=True).unheld()
+    assert Session(str(path), snapshots=False, chain=True).unheld() == []
     Session(str(path), snapshots=False).execute(Redo(target=first))
     assert before == _state(path)
     return ""
@@ -82,6 +82,6 @@ def test_every_undo_the_decider_allows_holds_and_every_refusal_names_why(
             continue
         listed = message.split("later events depend on it: ", 1)[1]
         later = [int(seq) for seq in LATER.findall(listed)]
-        assert (True, True) == (first <= int(depends.group(1)), later and first < min(later))
+        assert (first <= int(depends.group(1)), later and first < min(later)) == (True, True)
     seeded = frozen.name.split("-")[0] in ("fate", "magicpunk", "pf2e", "saga")  # history
-    assert (True, True) == (allowed > 0, refused > 0 or not seeded)
+    assert (allowed > 0, refused > 0 or not seeded) == (True, True)

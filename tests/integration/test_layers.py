@@ -49,9 +49,9 @@ def test_an_upward_import_breaks_the_lint(tree: Path, module: str, line: str, br
     if not LINT_IMPORTS.exists():
         pytest.fail(f"{LINT_IMPORTS} is missing: install the lint extra (make lint does)")
     kept = _lint(tree)
-    assert 0 == kept.returncode, kept.stdout[-2000:]
+    assert kept.returncode == 0, kept.stdout[-2000:]
     path = tree / "tablelog" / module
     path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
     failed = _lint(tree)
-    assert 1 == failed.returncode, failed.stdout[-2000:]
+    assert failed.returncode == 1, failed.stdout[-2000:]
     assert f"{broken}" in failed.stdout and "BROKEN" in failed.stdout

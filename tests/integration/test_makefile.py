@@ -63,7 +63,7 @@ def test_a_venv_made_by_an_old_python_is_made_again(tmp_path: Path, maker: Path)
     )
     (venv / "stale").write_text("left by the old environment")
     done = make(venv, maker, f"{venv}/python-version")
-    assert 0 == done.returncode, done.stderr
+    assert done.returncode == 0, done.stderr
     said = f"{venv} was made by an unsupported Python (Python 3.8.10): making it again"
     assert said in done.stdout
     assert not (venv / "stale").exists()
@@ -74,11 +74,11 @@ def test_a_venv_made_by_an_old_python_is_made_again(tmp_path: Path, maker: Path)
 def test_a_supported_venv_is_reused(tmp_path: Path, maker: Path) -> None:
     """A .venv of a supported Python stays as it is, and its version file does not change."""
     venv = tmp_path / "venv"
-    assert 0 == make(venv, maker, f"{venv}/python-version").returncode
+    assert make(venv, maker, f"{venv}/python-version").returncode == 0
     (venv / "kept").write_text("mine")
     stamp = (venv / "python-version").stat().st_mtime_ns
     again = make(venv, maker, f"{venv}/python-version")
-    assert ("", "mine") == (again.stdout, (venv / "kept").read_text())
+    assert (again.stdout, (venv / "kept").read_text()) == ("", "mine")
     assert stamp == (venv / "python-version").stat().st_mtime_ns
 
 
@@ -88,7 +88,7 @@ def test_an_unsupported_python_is_refused(tmp_path: Path) -> None:
         tmp_path / "python3.8", 'if [ "$1" = "-V" ]; then echo "Python 3.8.10"; fi\nexit 1\n'
     )
     done = make(tmp_path / "venv", old, f"{tmp_path}/venv/python-version")
-    assert 0 != done.returncode
+    assert done.returncode != 0
     assert "tablelog needs Python >= 3.11" in done.stdout
     assert not (tmp_path / "venv").exists()
 
@@ -136,14 +136,14 @@ def test_two_demos_at_once_each_get_a_log_of_their_own(tmp_path: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)}
     both = [subprocess.Popen(run, stdout=subprocess.PIPE, text=True, env=env) for _ in range(2)]
     said = [p.communicate(timeout=300)[0] for p in both]
-    assert [0, 0] == [p.returncode for p in both], said
+    assert [p.returncode for p in both] == [0, 0], said
     logs = {
         line.split(" --log ")[1].split()[0]
         for out in said
         for line in out.splitlines()
         if line.startswith("tablelog is in")
     }
-    assert 2 == len(logs) and all(Path(log).is_file() for log in logs)
+    assert len(logs) == 2 and all(Path(log).is_file() for log in logs)
     assert all(Path(log).parent.parent == tmp_path for log in logs)
 
 
@@ -163,5 +163,5 @@ def planned_installs(tmp_path: Path, target: str) -> list[str]:
 def test_the_demo_installs_tablelog_alone(tmp_path: Path) -> None:
     """`make demo` installs tablelog without an extra (its session is a file store's); `make test`
     installs every extra with the test and lint tools."""
-    assert ["--upgrade pip", "-e ."] == planned_installs(tmp_path, "demo")
-    assert ["--upgrade pip", "-e '.[test,lint]'"] == planned_installs(tmp_path, "test")
+    assert planned_installs(tmp_path, "demo") == ["--upgrade pip", "-e ."]
+    assert planned_installs(tmp_path, "test") == ["--upgrade pip", "-e '.[test,lint]'"]

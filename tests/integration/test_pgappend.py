@@ -166,12 +166,12 @@ def test_appends_notify_a_listener_and_no_one_else(
         conn: Any = session.log.connection()  # type: ignore[attr-defined]
         assert conn.tablelog_quiet_until > 0
         session.execute(AddNote(text="e"))  # within QUIET_S: no NOTIFY sent
-        assert [] == notes(bare)
+        assert notes(bare) == []
         late = connect(pg.url)
         listen(late)
         try:
             session.execute(AddNote(text="f"))  # still quiet: the late listener looks itself
-            assert [] == notes(late, 0.1)
+            assert notes(late, 0.1) == []
             conn.tablelog_quiet_until = time.monotonic() - 1  # QUIET_S has passed (no sleep:
             session.execute(AddNote(text="g"))  # a loaded machine made a 0.5 s quiet lapse)
             assert [f"{table_id} 7"] == notes(late)

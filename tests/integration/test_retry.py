@@ -58,8 +58,8 @@ def test_a_command_that_lost_two_races_appends_on_the_third_try_without_the_lock
     log = FakeLog()
     writer = Writer(log)  # type: ignore[arg-type]
     held, attempt = tries(writer, 2)
-    assert "appended" == optimistically(attempt, AddNote(text="x"), writer)
-    assert ([False, False, False], []) == (held, log.locks)
+    assert optimistically(attempt, AddNote(text="x"), writer) == "appended"
+    assert (held, log.locks) == ([False, False, False], [])
 
 
 def test_after_three_lost_races_the_command_holds_the_lock_from_fold_to_append() -> None:
@@ -67,9 +67,9 @@ def test_after_three_lost_races_the_command_holds_the_lock_from_fold_to_append()
     log = FakeLog()
     writer = Writer(log)  # type: ignore[arg-type]
     held, attempt = tries(writer, TRIES)
-    assert "appended" == optimistically(attempt, AddNote(text="x"), writer)
-    assert [False, False, False, True] == held
-    assert ([True], None) == ([lock.released for lock in log.locks], writer.lock)
+    assert optimistically(attempt, AddNote(text="x"), writer) == "appended"
+    assert held == [False, False, False, True]
+    assert ([lock.released for lock in log.locks], writer.lock) == ([True], None)
 
 
 def test_a_race_lost_under_the_lock_is_a_log_error_and_the_lock_is_released() -> None:
@@ -79,8 +79,8 @@ def test_a_race_lost_under_the_lock_is_a_log_error_and_the_lock_is_released() ->
     held, attempt = tries(writer, TRIES + 1)
     with pytest.raises(LogError) as exc:
         optimistically(attempt, AddNote(text="x"), writer)
-    assert "fake.tlog: the log moved on while it was locked" == str(exc.value)
-    assert ([False, False, False, True], [True]) == (held, [x.released for x in log.locks])
+    assert str(exc.value) == "fake.tlog: the log moved on while it was locked"
+    assert (held, [x.released for x in log.locks]) == ([False, False, False, True], [True])
 
 
 @pytest.mark.rule("CORE-UNDO")
@@ -107,7 +107,7 @@ def test_an_undo_that_names_its_target_is_decided_again_after_a_lost_race() -> N
     """``undo 4`` means the same action after another writer appended: it is tried again."""
     writer = Writer(FakeLog())  # type: ignore[arg-type]
     held, attempt = tries(writer, 1)
-    assert ("appended", [False, False]) == (optimistically(attempt, Undo(target=4), writer), held)
+    assert (optimistically(attempt, Undo(target=4), writer), held) == ("appended", [False, False])
 
 
 def test_a_race_lost_in_an_atomic_run_is_a_log_error_without_another_lock() -> None:
@@ -118,8 +118,8 @@ def test_a_race_lost_in_an_atomic_run_is_a_log_error_without_another_lock() -> N
     held, attempt = tries(writer, TRIES)
     with pytest.raises(LogError) as exc:
         optimistically(attempt, AddNote(text="x"), writer)
-    assert "fake.tlog: the log moved on under an atomic run" == str(exc.value)
-    assert ([False, False, False], []) == (held, log.locks)
+    assert str(exc.value) == "fake.tlog: the log moved on under an atomic run"
+    assert (held, log.locks) == ([False, False, False], [])
 
 
 def test_the_state_copy_a_lost_race_folds_forward_leaves_the_original_as_it_was() -> None:

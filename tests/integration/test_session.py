@@ -278,9 +278,9 @@ def test_an_event_that_does_not_hold_folds_and_is_reported(tmp_path: Path) -> No
         [toy.DieRolled("nobody", 3)], session.actor
     )  # a crafted record: no such counter
     state = Session(str(path)).state()
-    assert (2, {"a": {"hp": 5, "hp_max": 5}}) == (state.seq, view(state)["characters"])
+    assert (state.seq, view(state)["characters"]) == (2, {"a": {"hp": 5, "hp_max": 5}})
     unheld = Session(str(path), chain=True).unheld()
-    assert [(2, "UNKNOWN-NAME")] == [(seq, exc.rule_id) for seq, _, exc in unheld]
+    assert [(seq, exc.rule_id) for seq, _, exc in unheld] == [(2, "UNKNOWN-NAME")]
 
 
 # -- schema evolution ----------------------------------------------------------------------
@@ -340,9 +340,9 @@ def test_a_first_format_log_takes_appends_and_undo_in_its_own_format(tmp_path: P
     assert ok(path, "redo").startswith("#15 core.Redone #13")
     records = LogFile(str(path)).scan_all(chain=True)
     assert {None} == {r.cmd for r in records}
-    assert 1 == _version(path)
+    assert _version(path) == 1
     result = invoke(path, "note", "x", "--request-id", "r1")
-    assert 3 == result.exit_code and "format-1 log, which has no request ids" in result.stderr
+    assert result.exit_code == 3 and "format-1 log, which has no request ids" in result.stderr
     assert ok(path, "verify").startswith("ok: ")
 
 
@@ -350,8 +350,8 @@ def test_a_new_log_is_format_2_with_command_ids(tmp_path: Path) -> None:
     """init writes format 2; every record it appends carries its command id."""
     path = tmp_path / "new.tlog"
     play(path, [toy.AddCounter("a", 3), toy.SpendBoth("a", "a", 1)])
-    assert 2 == _version(path)
-    assert [1, 2, 2] == [r.cmd for r in LogFile(str(path)).scan_all()]
+    assert _version(path) == 2
+    assert [r.cmd for r in LogFile(str(path)).scan_all()] == [1, 2, 2]
 
 
 def _version(path: Path) -> int:
@@ -422,8 +422,8 @@ def test_fold_goes_on_finding_markers_after_an_event_that_fails_in_the_reader(
         tmp_path / "s.tlog",
         [toy.AddCounter("a", 5), toy.SpendPoints("a", 4), Undo(), toy.SpendPoints("a", 3), Undo()],
     )
-    assert 5 == reference(tmp_path / "s.tlog")["characters"]["a"]["hp"]
-    assert 5 == view(session.state())["characters"]["a"]["hp"]
+    assert reference(tmp_path / "s.tlog")["characters"]["a"]["hp"] == 5
+    assert view(session.state())["characters"]["a"]["hp"] == 5
 
 
 def test_event_applied_by_the_reader_is_checked_by_unheld(tmp_path: Path) -> None:
@@ -434,9 +434,9 @@ def test_event_applied_by_the_reader_is_checked_by_unheld(tmp_path: Path) -> Non
     from tests.faults.test_hostile import rewritten
 
     rewritten(path, lambda envs: envs[2]["data"].update(points=99))
-    assert -95 == Session(str(path), snapshots=False).state().characters["a"]["hp"]
+    assert Session(str(path), snapshots=False).state().characters["a"]["hp"] == -95
     unheld = Session(str(path), snapshots=False, chain=True).unheld()
-    assert ["TOY-SPEND-1: a: 4 < 99"] == [str(exc) for seq, _, exc in unheld if seq == 3]
+    assert [str(exc) for seq, _, exc in unheld if seq == 3] == ["TOY-SPEND-1: a: 4 < 99"]
 
 
 def test_undone_batch_is_not_applied_by_the_reader(tmp_path: Path) -> None:
@@ -481,7 +481,7 @@ def test_a_lost_race_stamps_after_the_log_s_new_last_record(
     monkeypatch.setattr(stamp_module, "now_utc", real_now)
     ann.execute(toy.SpendPoints("a", 2))
     records = LogFile(str(path)).scan_all(chain=True)
-    assert [(1, "gm"), (2, "Bo"), (3, "Ann")] == [(r.cmd, r.actor) for r in records]
+    assert [(r.cmd, r.actor) for r in records] == [(1, "gm"), (2, "Bo"), (3, "Ann")]
     assert stamp_module.after(bo_now) == records[-1].at
     assert [r.at for r in records] == sorted({r.at for r in records})  # strictly increasing
     assert ok(path, "verify").startswith(f"ok: {path}: 3 records, hash chain intact")
@@ -522,7 +522,7 @@ def test_a_lost_race_behind_a_fast_record_stamps_after_the_winner(
     ]
     assert ok(path, "verify").startswith(f"ok: {path}: 4 records, hash chain intact")
     assert ok(path, "undo", actor="Ann").startswith("#5 core.Undone #4\n")
-    assert 9 - 1 - 2 == view(Session(str(path)).state())["characters"]["a"]["hp"]
+    assert view(Session(str(path)).state())["characters"]["a"]["hp"] == 9 - 1 - 2
 
 
 def test_the_snapshot_key_covers_the_packaged_catalogues(tmp_path: Path) -> None:

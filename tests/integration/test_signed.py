@@ -332,7 +332,7 @@ def test_a_forged_signed_export_with_its_chain_recomputed_is_refused(
     for text in lines[1:]:
         line = json.loads(text)
         if line["seq"] == 4:
-            assert "Ann's ruling" == line["data"]["text"]
+            assert line["data"]["text"] == "Ann's ruling"
             line["data"]["text"] = "Ann concedes the sword"
         line["prev"] = chain.hex()
         chain = chain_hash(pack(envelope_of(dict(line))))
@@ -343,14 +343,17 @@ def test_a_forged_signed_export_with_its_chain_recomputed_is_refused(
     source.write_text("\n".join([dump(head), *forged]) + "\n", encoding="utf-8")
     offset = next(o for seq, _, o, *_ in LogFile(str(table)).records() if seq == 4)
     result = invoke(tmp_path / "copy.tlog", "import", str(source))
-    assert (1, "") == (result.exit_code, result.stdout)
+    assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         f"error: CORE-IMPORT: {source} line 5: record #4 at byte {offset}: a signature that "
         "is not by 'Ann''s key (forged or edited); nothing created\n"
     )
-    assert ["forged.jsonl", "home-Ann", "home-GM", "s.tlog"] == sorted(
-        p.name for p in tmp_path.iterdir()
-    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "forged.jsonl",
+        "home-Ann",
+        "home-GM",
+        "s.tlog",
+    ]
 
 
 def _anew(table: Path, tmp_path: Path, *steps: tuple[str, ...]) -> None:

@@ -328,8 +328,8 @@ def test_reader_hands_over_every_record_a_batch_once_it_is_whole(tmp_path: Path)
     log = _mixed_log(tmp_path)
     read = list(LogFile(log.path).records())
     assert list(range(1, 8)) == [seq for seq, *_ in read]
-    assert [1, 2, 3, 4, 5, None, 7] == [env["data"].get("points") for _, env, *_ in read]
-    assert [(4, 1), (5, None)] == [(seq, env.get("more")) for seq, env, *_ in read[3:5]]
+    assert [env["data"].get("points") for _, env, *_ in read] == [1, 2, 3, 4, 5, None, 7]
+    assert [(seq, env.get("more")) for seq, env, *_ in read[3:5]] == [(4, 1), (5, None)]
     assert all(end == after[2] for (*_, end, _), after in zip(read, read[1:], strict=False))
 
 
@@ -362,7 +362,7 @@ def test_a_fold_read_leaves_the_same_end_as_a_plain_read(tmp_path: Path) -> None
     ] == folded
     assert plain.end is not None
     assert plain.end == folding.end
-    assert 7 == plain.end.seq
+    assert plain.end.seq == 7
 
 
 def test_reading_goes_on_from_the_position_after_a_record(tmp_path: Path) -> None:
@@ -372,7 +372,7 @@ def test_reading_goes_on_from_the_position_after_a_record(tmp_path: Path) -> Non
     whole = LogFile(log.path)
     ends = {record[0]: after(record) for record in whole.records()}
     rest = LogFile(log.path)
-    assert [4, 5, 6, 7] == [seq for seq, *_ in rest.records(ends[3])]
+    assert [seq for seq, *_ in rest.records(ends[3])] == [4, 5, 6, 7]
     assert ends[7] == rest.end == whole.end
     assert ends[7].span == rest.end.span == whole.end.span  # type: ignore[union-attr]
 
@@ -384,7 +384,7 @@ def test_a_position_without_its_span_is_found_by_its_seq_and_hash(tmp_path: Path
     third = LogFile(log.path).position(3)
     assert third is not None
     bare = Position(3, third.prev)
-    assert bare == third and [4, 5, 6, 7] == [seq for seq, *_ in LogFile(log.path).records(bare)]
+    assert bare == third and [seq for seq, *_ in LogFile(log.path).records(bare)] == [4, 5, 6, 7]
     with pytest.raises(LogError, match="holds no record #3 with that chain hash"):
         list(LogFile(log.path).records(Position(3, b"\0" * 16)))
 

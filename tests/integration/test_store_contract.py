@@ -204,11 +204,11 @@ def test_catch_up_folds_only_what_others_appended(
         raise AssertionError("folded")
 
     monkeypatch.setattr(Replayer, "fold", no_fold)
-    assert 7 == mine.catch_up().characters["a"]["hp"]
+    assert mine.catch_up().characters["a"]["hp"] == 7
     other.execute(toy.SpendPoints("a", 3))
-    assert [5] == [a.seq for a in mine.execute(toy.SpendPoints("a", 1)).applied]
+    assert [a.seq for a in mine.execute(toy.SpendPoints("a", 1)).applied] == [5]
     monkeypatch.undo()
-    assert (5, 3) == (mine.catch_up().seq, mine.state().characters["a"]["hp"])
+    assert (mine.catch_up().seq, mine.state().characters["a"]["hp"]) == (5, 3)
     assert Session(spec).state() == mine.state()
 
 
@@ -218,9 +218,9 @@ def test_catch_up_after_an_undo_elsewhere_folds_again(store: Store) -> None:
     spec = table(store)
     mine, other = Session(spec), Session(spec)
     other.execute(toy.SpendPoints("a", 4))
-    assert 5 == mine.state().characters["a"]["hp"]
+    assert mine.state().characters["a"]["hp"] == 5
     other.execute(Undo(2))
-    assert 9 == mine.catch_up().characters["a"]["hp"]
+    assert mine.catch_up().characters["a"]["hp"] == 9
     assert Session(spec).state() == mine.state()
 
 
@@ -376,11 +376,11 @@ def test_a_machine_whose_clock_runs_years_ahead_bricks_nothing(
     assert ok(spec, "note", "today").startswith("#3 core.Noted")
     assert ok(spec, "undo", actor="bo").startswith("#4 core.Undone #2")
     records = list(open_log(spec).scan())
-    assert [1, 2, 3, 4] == [r.seq for r in records]
+    assert [r.seq for r in records] == [1, 2, 3, 4]
     assert records[2].at < records[1].at and records[2].at < records[3].at
     result = invoke(spec, "verify")
     name = open_log(spec).path
-    assert (0, True) == (result.exit_code, result.stdout.startswith(f"ok: {name}: 4 records"))
+    assert (result.exit_code, result.stdout.startswith(f"ok: {name}: 4 records")) == (0, True)
     ahead = (
         f"warning: {name}: record #2 at byte {records[1].offset} is dated "
         "2031-06-01T12:00:00.000000Z, more than a day after this machine's clock ("

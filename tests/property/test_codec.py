@@ -307,4 +307,4 @@ def test_a_string_or_a_map_is_never_a_list() -> None:
         assert refused("codec.Sampled", {**loose, field: value}).endswith(
             f"data does not fit the event: invalid value for type, expected {kind} @ $.{field}"
         )
-    assert ("x",) == both("codec.Sampled", 1, loose).cards
+    assert both("codec.Sampled", 1, loose).cards == ("x",)

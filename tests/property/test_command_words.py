@@ -29,6 +29,10 @@ def test_command_words_splits_as_shlex_does(line: str) -> None:
 
 def test_command_words_examples() -> None:
     """Quotes, escapes and comments, with values."""
-    assert ["note", "a b", 'say "hi"', "x\\y", "c"] == command_words(
-        'note \'a b\' "say \\"hi\\"" "x\\y" c # a comment'
-    )
+    assert command_words('note \'a b\' "say \\"hi\\"" "x\\y" c # a comment') == [
+        "note",
+        "a b",
+        'say "hi"',
+        "x\\y",
+        "c",
+    ]

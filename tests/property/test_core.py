@@ -77,7 +77,7 @@ def test_every_prefix_folds_and_every_allowed_action_still_holds(cmds: list[obje
     stands (the checked fold finds nothing), and every prefix of the log folds."""
     with tempfile.TemporaryDirectory() as tmp:
         session, _, _ = play(Path(tmp) / "s.tlog", cmds)
-        assert [] == Session(session.path, chain=True).unheld()
+        assert Session(session.path, chain=True).unheld() == []
         for n in range(session.state().seq + 1):
             assert Session(session.path).state(n).seq >= n
 

@@ -35,13 +35,13 @@ def table(server: str) -> dict[str, str]:
     observer; returns the table id and every token."""
     gm = api(server)
     created = gm.post("/tables", json={"system": "magicpunk", "title": "Rest", "seed": 3})
-    assert 201 == created.status_code, created.text
+    assert created.status_code == 201, created.text
     tid = created.json()["table_id"]
     tokens = {"id": tid, "gm": created.json()["gm_token"]}
     for name in ("Aria", "Kai"):
         assert (
-            201
-            == gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)}).status_code
+            gm.post(f"/tables/{tid}/commands", json={"command": ADD.format(name)}).status_code
+            == 201
         )
     for name, role, chars in (
         ("ann", "player", ["Aria"]),
@@ -51,7 +51,7 @@ def table(server: str) -> dict[str, str]:
         seat = gm.post(
             f"/tables/{tid}/seats", json={"name": name, "role": role, "characters": chars}
         )
-        assert 201 == seat.status_code, seat.text
+        assert seat.status_code == 201, seat.text
         body = seat.json()
         assert (name, role, chars) == (body["name"], body["role"], body["characters"])
         link = body["url"].partition(f"/t/{tid}?token=")[2]
@@ -78,34 +78,36 @@ def test_health_and_openapi_need_no_token(server: str, store: str) -> None:
 def test_no_or_unknown_token_is_401_in_json(server: str, token: str | None) -> None:
     """Every /api call but health needs a good token: 401 with a JSON error."""
     answer = api(server, token).get("/tables")
-    assert 401 == answer.status_code
-    assert "unauthorized" == answer.json()["error"]["code"]
+    assert answer.status_code == 401
+    assert answer.json()["error"]["code"] == "unauthorized"
 
 
 def test_a_seat_token_is_good_for_its_table_only(server: str, table: dict[str, str]) -> None:
     """ann's token reads her table, not another table (401), and cannot list tables."""
     other = api(server).post("/tables", json={"system": "pf2e"}).json()["table_id"]
     ann = api(server, table["ann"])
-    assert 200 == ann.get(f"/tables/{table['id']}").status_code
-    assert {"name": "ann", "role": "player", "characters": ["Aria"]} == ann.get(
-        f"/tables/{table['id']}"
-    ).json()["me"]
-    assert 401 == ann.get(f"/tables/{other}").status_code
-    assert 401 == ann.get("/tables").status_code
+    assert ann.get(f"/tables/{table['id']}").status_code == 200
+    assert ann.get(f"/tables/{table['id']}").json()["me"] == {
+        "name": "ann",
+        "role": "player",
+        "characters": ["Aria"],
+    }
+    assert ann.get(f"/tables/{other}").status_code == 401
+    assert ann.get("/tables").status_code == 401
 
 
 def test_a_player_acts_for_her_own_characters_only(server: str, table: dict[str, str]) -> None:
     """ann draws for Aria (201, the envelope's actor is ann); drawing for Kai is 403 naming
     Kai; adding a character is the GM's (403)."""
     drawn = command(server, table, "ann", "magicpunk draw Aria 2")
-    assert 201 == drawn.status_code, drawn.text
+    assert drawn.status_code == 201, drawn.text
     body = drawn.json()
-    assert [body["seqs"][0]] * 2 == body["seqs"] and "ann" == body["events"][0]["actor"]
+    assert [body["seqs"][0]] * 2 == body["seqs"] and body["events"][0]["actor"] == "ann"
     refused = command(server, table, "ann", "magicpunk draw Kai 2")
-    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "forbidden")
     assert "Kai is not ann's character" in refused.json()["error"]["message"]
     gm_only = command(server, table, "ann", ADD.format("Zed"))
-    assert 403 == gm_only.status_code and "gm role" in gm_only.json()["error"]["message"]
+    assert gm_only.status_code == 403 and "gm role" in gm_only.json()["error"]["message"]
 
 
 def test_hidden_cards_are_question_marks_for_other_seats(
@@ -133,7 +135,7 @@ def test_hidden_cards_are_question_marks_for_other_seats(
 def test_an_observer_appends_nothing(server: str, table: dict[str, str]) -> None:
     """An observer's command is 403 and the table is unchanged."""
     before = api(server).get(f"/tables/{table['id']}").json()["seq"]
-    assert 403 == command(server, table, "olly", "note hello").status_code
+    assert command(server, table, "olly", "note hello").status_code == 403
     assert before == api(server).get(f"/tables/{table['id']}").json()["seq"]
 
 
@@ -142,9 +144,9 @@ def test_a_player_undoes_only_her_own_actions(server: str, table: dict[str, str]
     that rolls nothing: her own draws are not hers to undo, CORE-REROLL)."""
     seq = command(server, table, "ann", "note 'Aria keeps watch'").json()["seqs"][0]
     command(server, table, "bo", "note 'Kai sleeps'")
-    assert 403 == command(server, table, "bo", f"undo {seq}").status_code
+    assert command(server, table, "bo", f"undo {seq}").status_code == 403
     undone = command(server, table, "ann", "undo")
-    assert 201 == undone.status_code
+    assert undone.status_code == 201
     assert {"target": seq, "reason": ""} == undone.json()["events"][0]["data"]
 
 
@@ -153,11 +155,11 @@ def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None
     read command, is 400; a dry run is 200 and appends nothing."""
     before = api(server).get(f"/tables/{table['id']}").json()["seq"]
     bad_card = command(server, table, "ann", "magicpunk play Aria AS")  # not in her hand
-    assert 422 == bad_card.status_code
-    assert ("rule", "MP-CARDS") == (
+    assert bad_card.status_code == 422
+    assert (
         bad_card.json()["error"]["code"],
         bad_card.json()["error"]["rule"],
-    )
+    ) == ("rule", "MP-CARDS")
     for line in (
         "state",
         "init --system pf2e",
@@ -167,9 +169,9 @@ def test_refusals_usage_and_dry_runs(server: str, table: dict[str, str]) -> None
         "magicpunk play Aria ZZ",  # no such card: a usage error, as on the command line
     ):
         answer = command(server, table, "gm", line)
-        assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"]), line
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "usage"), line
     dry = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True)
-    assert 200 == dry.status_code and 1 == len(dry.json()["events"])
+    assert dry.status_code == 200 and len(dry.json()["events"]) == 1
     assert before == api(server).get(f"/tables/{table['id']}").json()["seq"]
 
 
@@ -177,18 +179,18 @@ def test_a_repeated_request_id_answers_the_first_result(server: str, table: dict
     """The same request_id twice: 201 then 200 with the same seqs and events; one draw."""
     first = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
     again = command(server, table, "ann", "magicpunk draw Aria 1", request_id="phone-7")
-    assert (201, 200) == (first.status_code, again.status_code)
+    assert (first.status_code, again.status_code) == (201, 200)
     assert first.json()["seqs"] == again.json()["seqs"]
     assert first.json()["events"] == again.json()["events"]
-    assert "phone-7" == again.json()["request_id"]
+    assert again.json()["request_id"] == "phone-7"
 
 
 def test_a_revoked_seat_token_stops_working_at_once(server: str, table: dict[str, str]) -> None:
     """DELETE the seat: 204, then its token is 401; an unknown seat is 404."""
     gm = api(server, table["gm"])
-    assert 204 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
-    assert 401 == api(server, table["bo"]).get(f"/tables/{table['id']}").status_code
-    assert 404 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+    assert gm.delete(f"/tables/{table['id']}/seats/bo").status_code == 204
+    assert api(server, table["bo"]).get(f"/tables/{table['id']}").status_code == 401
+    assert gm.delete(f"/tables/{table['id']}/seats/bo").status_code == 404
 
 
 def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str]) -> None:
@@ -197,19 +199,19 @@ def test_state_at_a_past_seq_and_unknown_names(server: str, table: dict[str, str
     seq = command(server, table, "ann", "magicpunk draw Aria 2").json()["seqs"][0]
     gm = api(server, table["gm"])
     assert (
-        []
-        == gm.get(f"/tables/{table['id']}/state", params={"at": seq - 1}).json()["characters"][
-            "Aria"
-        ]["hand"]
+        gm.get(f"/tables/{table['id']}/state", params={"at": seq - 1}).json()["characters"]["Aria"][
+            "hand"
+        ]
+        == []
     )
-    assert 2 == len(gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"])
+    assert len(gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"]) == 2
     assert (
-        "CORE-SEQ"
-        == gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()["error"]["rule"]
+        gm.get(f"/tables/{table['id']}/state", params={"at": 999}).json()["error"]["rule"]
+        == "CORE-SEQ"
     )
-    assert 404 == gm.get(f"/tables/{table['id']}/state/Nobody").status_code
-    assert 404 == api(server).get("/tables/nope/state").status_code  # the server token's
-    assert 401 == gm.get("/tables/nope/state").status_code  # a seat's: not good there (§4)
+    assert gm.get(f"/tables/{table['id']}/state/Nobody").status_code == 404
+    assert api(server).get("/tables/nope/state").status_code == 404  # the server token's
+    assert gm.get("/tables/nope/state").status_code == 401  # a seat's: not good there (§4)
 
 
 def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
@@ -219,7 +221,7 @@ def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
     gm = api(server)
     before = gm.get("/tables").json()
     answer = gm.post("/tables", json={"system": "magicpunk", "title": "war\x1b]0;pwned\x07"})
-    assert (422, "CORE-TEXT") == (answer.status_code, answer.json()["error"]["rule"])
+    assert (answer.status_code, answer.json()["error"]["rule"]) == (422, "CORE-TEXT")
     assert answer.json()["error"]["message"] == (
         "the title cannot hold control characters (\\u001b in 'war\\u001b]0;pwned\\u0007')"
     )
@@ -229,7 +231,7 @@ def test_a_table_title_with_control_characters_is_refused(server: str) -> None:
 def test_a_body_over_64_kib_is_413(server: str, table: dict[str, str]) -> None:
     """Request bodies over 64 KiB get 413 in JSON."""
     answer = command(server, table, "gm", "note " + "x" * 70_000)
-    assert 413 == answer.status_code and "error" in answer.json()
+    assert answer.status_code == 413 and "error" in answer.json()
 
 
 def test_a_body_nested_too_deeply_is_400(server: str, table: dict[str, str]) -> None:
@@ -242,8 +244,8 @@ def test_a_body_nested_too_deeply_is_400(server: str, table: dict[str, str]) -> 
             content=body.encode(),
             headers={"content-type": "application/json"},
         )
-        assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
-    assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "usage")
+    assert gm.get(f"/tables/{table['id']}/state").status_code == 200
 
 
 def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[str, str]) -> None:
@@ -257,7 +259,7 @@ def test_the_event_stream_resumes_with_last_event_id(server: str, table: dict[st
     ) as stream:
         got = sse_records(stream, 2)
     assert [seq + 1, seq + 2] == [i for i, _ in got]
-    assert ["ann", "bo"] == [d["actor"] for _, d in got]
+    assert [d["actor"] for _, d in got] == ["ann", "bo"]
 
 
 def test_a_corrupt_or_torn_table_is_503_while_others_work(
@@ -287,16 +289,16 @@ def test_a_corrupt_or_torn_table_is_503_while_others_work(
                 (broken,),
             )
     answer = gm.get(f"/tables/{broken}/state")
-    assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
+    assert (answer.status_code, answer.json()["error"]["code"]) == (503, "log")
     assert "corrupt" in answer.json()["error"]["message"]
     if store.startswith("file:"):
         torn = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
         with (folder / f"{torn}.tlog").open("ab") as f:
             f.write(b"\x00\x00\x00\x40\x00")  # a crash mid-append: a record cut short
         refused = gm.post(f"/tables/{torn}/commands", json={"command": "note x"})
-        assert (503, "log") == (refused.status_code, refused.json()["error"]["code"])
+        assert (refused.status_code, refused.json()["error"]["code"]) == (503, "log")
         assert "torn last record" in refused.json()["error"]["message"]
-    assert 200 == gm.get(f"/tables/{table['id']}/state").status_code
+    assert gm.get(f"/tables/{table['id']}/state").status_code == 200
 
 
 def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(
@@ -306,10 +308,10 @@ def test_a_dry_run_draw_shows_no_card_of_the_pile_to_anyone(
     cards it would take (found by the hidden-information property test)."""
     for who in ("gm", "ann"):
         dry = command(server, table, who, "magicpunk draw Aria 2", dry_run=True)
-        assert ["?", "?"] == dry.json()["events"][0]["data"]["cards"]
-        assert ["?", "?"] == next(
+        assert dry.json()["events"][0]["data"]["cards"] == ["?", "?"]
+        assert next(
             c["new"] for c in dry.json()["changes"] if c["field"] == "characters.Aria.hand"
-        )
+        ) == ["?", "?"]
 
 
 def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> None:
@@ -325,7 +327,7 @@ def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> Non
         "150 --race beast",
         "table allow given-factors",  # the player reports her roll (CORE-GIVEN)
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     token = gm.post(
         f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
     ).json()["token"]
@@ -337,8 +339,8 @@ def test_an_enemy_with_a_dot_in_its_name_keeps_its_hp_hidden(server: str) -> Non
         }
         for who, client in (("gm", gm), ("player", api(server, token)))
     }
-    assert (None, None) == seen["player"]["characters.Lt.Vex.hp"]
-    assert 1200 == seen["gm"]["characters.Lt.Vex.hp"][0]
+    assert seen["player"]["characters.Lt.Vex.hp"] == (None, None)
+    assert seen["gm"]["characters.Lt.Vex.hp"][0] == 1200
 
 
 def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> None:
@@ -352,20 +354,20 @@ def test_an_enemys_hp_and_lp_are_null_to_players_in_every_view(server: str) -> N
         "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
         "saga cast Gustave kiri-harai --target Wolf --roll 1",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     token = gm.post(
         f"/tables/{tid}/seats", json={"name": "p", "role": "player", "characters": ["Gustave"]}
     ).json()["token"]
     player = api(server, token)
     wolf = player.get(f"/tables/{tid}/state/Wolf").json()
-    assert [None] * 4 == [wolf[k] for k in ("hp", "hp_max", "lp", "lp_max")]
-    assert 1200 == gm.get(f"/tables/{tid}/state/Wolf").json()["hp_max"]
+    assert [wolf[k] for k in ("hp", "hp_max", "lp", "lp_max")] == [None] * 4
+    assert gm.get(f"/tables/{tid}/state/Wolf").json()["hp_max"] == 1200
     added = next(
         e
         for e in player.get(f"/tables/{tid}/log").json()["events"]
         if e["type"] == "saga.UnitAdded" and e["data"]["name"] == "Wolf"
     )
-    assert (None, None) == (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"])
+    assert (added["data"]["sheet"]["hp_max"], added["data"]["sheet"]["hp"]) == (None, None)
     assert any(
         e["type"] == "saga.AttackDamageDealt"
         for e in player.get(f"/tables/{tid}/log").json()["events"]
@@ -386,11 +388,11 @@ def test_a_signed_table_is_503_naming_why(server: str, store: str) -> None:
         gm.get(f"/tables/{signed}/events"),
         gm.post(f"/tables/{signed}/commands", json={"command": "note x"}),
     ):
-        assert (503, "log") == (answer.status_code, answer.json()["error"]["code"])
+        assert (answer.status_code, answer.json()["error"]["code"]) == (503, "log")
         assert f"table {signed} is signed" in answer.json()["error"]["message"]
-    assert [1] == [
+    assert [
         json.loads(line)["seq"] for line in ok(f"{store}#{signed}", "log", "--json").splitlines()
-    ]
+    ] == [1]
 
 
 def test_control_characters_from_the_log_never_reach_text_answers_raw(
@@ -425,6 +427,6 @@ def test_control_characters_from_the_log_never_reach_text_answers_raw(
         assert "u001b" in text and "owned" in text  # written as an escape (md escapes it too)
         assert not any(ord(c) < 32 and c not in "\n\t" for c in text), fmt
     refused = command(server, table, "gm", "magicpunk draw '\x1b[31mZed' 1")
-    assert 422 == refused.status_code
+    assert refused.status_code == 422
     message = refused.json()["error"]["message"]
     assert "\x1b" not in message and "Zed" in message, message

@@ -51,9 +51,9 @@ def test_a_table_that_cannot_be_used_is_named_by_its_id_not_its_file(
     or file."""
     gm = api(server)
     tid = gm.post("/tables", json={"system": "fate"}).json()["table_id"]
-    assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": "note x"}).status_code
+    assert gm.post(f"/tables/{tid}/commands", json={"command": "note x"}).status_code == 201
     path = folder / f"{tid}.tlog"
     path.write_bytes(path.read_bytes()[:-3])  # a torn last record
     answer = gm.post(f"/tables/{tid}/commands", json={"command": "note y"})
-    assert 503 == answer.status_code, answer.text
+    assert answer.status_code == 503, answer.text
     assert str(folder) not in answer.text and f"table {tid}" in answer.text

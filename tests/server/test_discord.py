@@ -41,7 +41,7 @@ class FakeDiscord(ThreadingHTTPServer):
                 body = json.loads(self.rfile.read(size))
                 outer.posted.append((self.path, body))
                 if self.path.endswith("/users/@me/channels"):  # a DM channel, by its user
-                    assert "Bot b0t" == self.headers.get("authorization")
+                    assert self.headers.get("authorization") == "Bot b0t"
                     self._answer(json.dumps({"id": f"dm{body['recipient_id']}"}).encode())
                     return
                 self._answer(b"{}")
@@ -158,7 +158,7 @@ def slash(
 
 def interact(server: str, payload: dict[str, Any]) -> dict[str, Any]:
     answer = signed(server, json.dumps(payload).encode())
-    assert 200 == answer.status_code, answer.text
+    assert answer.status_code == 200, answer.text
     return answer.json()  # type: ignore[no-any-return]
 
 
@@ -168,11 +168,11 @@ def table(server: str) -> dict[str, str]:
     plays Aria (linked by the GM), user 3 plays Kai (joined with his seat's link code)."""
     gm = api(server)
     created = gm.post("/tables", json={"system": "magicpunk", "title": "Rest", "seed": 3})
-    assert 201 == created.status_code, created.text
+    assert created.status_code == 201, created.text
     tid, gm_token = created.json()["table_id"], created.json()["gm_token"]
     commands(gm, tid, ADD.format("Aria"), ADD.format("Kai"))
     bound = interact(server, slash("bind", "1", table=tid, token=gm_token))
-    assert EPHEMERAL == bound["data"]["flags"], bound
+    assert bound["data"]["flags"] == EPHEMERAL, bound
     assert "you are its seat gm" in bound["data"]["content"]
     seated = interact(server, slash("seat", "1", user="2", role="player", characters="Aria"))
     assert "is seat user2 (player; plays Aria)" in seated["data"]["content"], seated
@@ -193,24 +193,24 @@ def seq_of(server: str, t: dict[str, str]) -> int:
 
 def test_ping_is_answered_pong(server: str) -> None:
     """A signed PING is answered {"type": 1}."""
-    assert {"type": 1} == interact(server, {"id": "1", "type": 1, "application_id": "5150"})
+    assert interact(server, {"id": "1", "type": 1, "application_id": "5150"}) == {"type": 1}
 
 
 def test_a_forged_or_missing_signature_is_401(server: str) -> None:
     """A body signed by another key, or unsigned, is 401 before it is read."""
     body = json.dumps({"id": "1", "type": 1}).encode()
-    assert 401 == signed(server, body, key=Ed25519PrivateKey.generate()).status_code
+    assert signed(server, body, key=Ed25519PrivateKey.generate()).status_code == 401
     bare = httpx.post(f"{server}/discord/interactions", content=body, timeout=10)
-    assert 401 == bare.status_code
+    assert bare.status_code == 401
     tampered = signed(server, body).request
     assert (
-        401
-        == httpx.post(
+        httpx.post(
             f"{server}/discord/interactions",
             content=body.replace(b"1", b"2"),
             headers=dict(tampered.headers),
             timeout=10,
         ).status_code
+        == 401
     )
 
 
@@ -218,13 +218,13 @@ def test_an_old_timestamp_is_refused(server: str) -> None:
     """A well-signed request whose timestamp is an hour old is 401 (a replay)."""
     body = json.dumps({"id": "1", "type": 1}).encode()
     answer = signed(server, body, stamp=str(int(time.time()) - 3600))
-    assert 401 == answer.status_code
+    assert answer.status_code == 401
     assert "timestamp" in answer.json()["error"]["message"]
 
 
 def test_a_body_over_the_apis_limit_is_413(server: str) -> None:
     """The endpoint's body limit is the API's, 64 KiB."""
-    assert 413 == signed(server, b"{" + b" " * 70_000 + b"}").status_code
+    assert signed(server, b"{" + b" " * 70_000 + b"}").status_code == 413
 
 
 def test_a_players_draw_is_public_and_her_cards_ephemeral(
@@ -234,13 +234,13 @@ def test_a_players_draw_is_public_and_her_cards_ephemeral(
     and the cards go to her alone as an ephemeral follow-up."""
     asked = slash("draw", "2", character="Aria", count=2)
     answer = interact(server, asked)
-    assert 4 == answer["type"] and "flags" not in answer["data"], answer
+    assert answer["type"] == 4 and "flags" not in answer["data"], answer
     hand = api(server).get(f"/tables/{table['id']}/state/Aria").json()["hand"]
-    assert 2 == len(hand)
+    assert len(hand) == 2
     public = answer["data"]["content"]
     assert public.startswith("#") and not any(card in public for card in hand), public
     [followup] = discord.followups(asked["token"])
-    assert EPHEMERAL == followup["flags"]
+    assert followup["flags"] == EPHEMERAL
     assert all(card in followup["content"] for card in hand), followup
 
 
@@ -249,7 +249,7 @@ def test_a_gms_damage_is_posted_to_the_channel(server: str, table: dict[str, str
     answer = interact(server, slash("do", "1", line="magicpunk damage Kai 3"))
     assert "flags" not in answer["data"], answer
     assert "Kai" in answer["data"]["content"] and answer["data"]["content"].startswith("#")
-    assert 23 == api(server).get(f"/tables/{table['id']}/state/Kai").json()["hp"]
+    assert api(server).get(f"/tables/{table['id']}/state/Kai").json()["hp"] == 23
 
 
 def test_a_refusal_is_ephemeral_with_its_rule_id(server: str, table: dict[str, str]) -> None:
@@ -258,7 +258,7 @@ def test_a_refusal_is_ephemeral_with_its_rule_id(server: str, table: dict[str, s
     card = next(c for c in ("AS", "KH", "2C", "3D", "4H") if c not in hand)
     before = seq_of(server, table)
     answer = interact(server, slash("do", "2", line=f"magicpunk play Aria {card}"))
-    assert EPHEMERAL == answer["data"]["flags"]
+    assert answer["data"]["flags"] == EPHEMERAL
     assert answer["data"]["content"].startswith("MP-CARDS: "), answer
     assert before == seq_of(server, table)
 
@@ -270,14 +270,14 @@ def test_autocomplete_offers_only_a_hand_the_seat_sees(server: str, table: dict[
     hand = api(server).get(f"/tables/{table['id']}/state/Aria").json()["hand"]
     line = "magicpunk play Aria "
     offered = interact(server, slash("do", "2", kind=4, focused="line", line=line))
-    assert 8 == offered["type"]
+    assert offered["type"] == 8
     assert sorted(line + c for c in hand) == sorted(c["value"] for c in offered["data"]["choices"])
     hidden = interact(server, slash("do", "3", kind=4, focused="line", line=line))
-    assert [] == hidden["data"]["choices"]
+    assert hidden["data"]["choices"] == []
     words = interact(server, slash("do", "2", kind=4, focused="line", line="magicpunk dr"))
-    assert ["magicpunk draw"] == [c["value"] for c in words["data"]["choices"]]
+    assert [c["value"] for c in words["data"]["choices"]] == ["magicpunk draw"]
     names = interact(server, slash("draw", "3", kind=4, focused="character", character=""))
-    assert ["Kai"] == [c["value"] for c in names["data"]["choices"]]
+    assert [c["value"] for c in names["data"]["choices"]] == ["Kai"]
 
 
 def test_an_unlinked_user_reads_as_an_observer_and_appends_nothing(
@@ -285,11 +285,11 @@ def test_an_unlinked_user_reads_as_an_observer_and_appends_nothing(
 ) -> None:
     """A user linked to no seat sees the status an observer sees, and is refused a command."""
     status = interact(server, slash("status", "77"))
-    assert EPHEMERAL == status["data"]["flags"]
+    assert status["data"]["flags"] == EPHEMERAL
     assert "Aria" in status["data"]["content"] and "Kai" in status["data"]["content"]
     before = seq_of(server, table)
     refused = interact(server, slash("do", "77", line="magicpunk damage Kai 1"))
-    assert EPHEMERAL == refused["data"]["flags"]
+    assert refused["data"]["flags"] == EPHEMERAL
     assert refused["data"]["content"].startswith("CORE-ROLE: "), refused
     assert "observer" in refused["data"]["content"]
     assert before == seq_of(server, table)
@@ -299,7 +299,7 @@ def test_acting_for_anothers_character_is_forbidden(server: str, table: dict[str
     """Aria's player drawing for Kai: an ephemeral 403 naming the character."""
     before = seq_of(server, table)
     answer = interact(server, slash("draw", "2", character="Kai", count=1))
-    assert EPHEMERAL == answer["data"]["flags"]
+    assert answer["data"]["flags"] == EPHEMERAL
     assert answer["data"]["content"].startswith("CORE-ROLE: Kai is not user2's character")
     assert before == seq_of(server, table)
 
@@ -352,10 +352,10 @@ def test_the_application_commands_and_their_registration(discord: FakeDiscord) -
     from tablelog.cli.main import cli
 
     printed = CliRunner().invoke(cli, ["discord", "commands"])
-    assert 0 == printed.exit_code, printed.output
+    assert printed.exit_code == 0, printed.output
     [tl] = json.loads(printed.output)
     subs = [o["name"] for o in tl["options"]]
-    assert ["bind", "seat", "join", "do", "roll", "draw", "status", "undo", "say"] == subs
+    assert subs == ["bind", "seat", "join", "do", "roll", "draw", "status", "undo", "say"]
     named = re.compile(r"[-_\w]{1,32}")
     for item in [o for sub in tl["options"] for o in (sub, *sub["options"])]:
         for lang in ("ja", "ko"):
@@ -369,9 +369,9 @@ def test_the_application_commands_and_their_registration(discord: FakeDiscord) -
         ["discord", "commands", "--register", "--application-id", "5150", "--bot-token", "b0t"],
         env={"TABLELOG_DISCORD_API": api_url},
     )
-    assert 0 == sent.exit_code, sent.output
+    assert sent.exit_code == 0, sent.output
     assert [("/api/v10/applications/5150/commands", "Bot b0t", [tl])] == discord.put
-    assert "registered: tl\n" == sent.output
+    assert sent.output == "registered: tl\n"
 
 
 def test_a_roll_is_public_and_a_secret_roll_the_rollers_alone(
@@ -383,7 +383,7 @@ def test_a_roll_is_public_and_a_secret_roll_the_rollers_alone(
     assert "flags" not in rolled["data"], rolled
     assert "2D6" in rolled["data"]["content"], rolled
     secret = interact(server, slash("roll", "2", notation="S1D100"))
-    assert EPHEMERAL == secret["data"]["flags"], secret
+    assert secret["data"]["flags"] == EPHEMERAL, secret
     assert "1D100" in secret["data"]["content"], secret
     [to_gm] = [m for m in discord.direct("1") if "1D100" in m["content"]]
     assert "flags" not in to_gm and "(secret)" in to_gm["content"], to_gm
@@ -398,20 +398,20 @@ def test_talk_is_public_and_a_whisper_the_senders_alone(
     said = interact(server, slash("say", "3", text="Hello, table"))
     assert "flags" not in said["data"] and "Hello, table" in said["data"]["content"], said
     whisper = interact(server, slash("say", "3", text="psst Aria", to="user2"))
-    assert EPHEMERAL == whisper["data"]["flags"], whisper
+    assert whisper["data"]["flags"] == EPHEMERAL, whisper
     assert "psst Aria" in whisper["data"]["content"], whisper
     for reader in ("2", "1"):  # the recipient, the GM
         assert [m for m in discord.direct(reader) if "psst Aria" in m["content"]], reader
     assert not [m for m in discord.direct("3", 0.2) if "psst" in m["content"]]
     status = interact(server, slash("do", "77", kind=4, focused="line", line="say "))
-    assert [] == status["data"]["choices"]
+    assert status["data"]["choices"] == []
 
 
 def test_a_preview_is_the_users_alone(server: str, table: dict[str, str]) -> None:
     """`/tl do … preview:true` is a dry run answered to the user alone; nothing is appended."""
     before = seq_of(server, table)
     answer = interact(server, slash("do", "2", line="magicpunk draw Aria 1", preview=True))
-    assert EPHEMERAL == answer["data"]["flags"] and "Aria" in answer["data"]["content"], answer
+    assert answer["data"]["flags"] == EPHEMERAL and "Aria" in answer["data"]["content"], answer
     assert before == seq_of(server, table)
 
 
@@ -471,7 +471,7 @@ def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
 
     store = f"file:{tmp_path}"
     done = CliRunner().invoke(cli, ["serve", "--store", store, "--discord-public-key", "abc"])
-    assert 2 == done.exit_code
+    assert done.exit_code == 2
     assert "not an Ed25519 public key" in done.output
     on_pg = [
         "serve",
@@ -481,7 +481,7 @@ def test_serve_refuses_a_key_that_is_not_one(tmp_path: Path) -> None:
         PUBLIC,
     ]
     done = CliRunner().invoke(cli, on_pg, env={"TABLELOG_DISCORD_DATA": None})
-    assert 2 == done.exit_code
+    assert done.exit_code == 2
     assert "--discord-data DIR" in done.output
 
 
@@ -508,6 +508,6 @@ def test_names_from_the_log_are_shown_literally() -> None:
     written as escapes; a message is cut to Discord's 2,000 characters."""
     from tablelog.server.discord.messages import message
 
-    assert r"\[here\](https://x) \*\*b\*\* \<@1\>" == plain("[here](https://x) **b** <@1>")
-    assert "a\\u001b[2Jb" == message("a\x1b[2Jb", False)["content"]
-    assert 2000 == len(message("x" * 5000, True)["content"])
+    assert plain("[here](https://x) **b** <@1>") == r"\[here\](https://x) \*\*b\*\* \<@1\>"
+    assert message("a\x1b[2Jb", False)["content"] == "a\\u001b[2Jb"
+    assert len(message("x" * 5000, True)["content"]) == 2000

@@ -62,7 +62,7 @@ def test_a_hidden_enemys_arrival_and_fall_are_public_lines(
     assert not any(re.search(r"\b1200\b", t) for texts in seen.values() for t in texts)
     full = _texts(api(server), road["id"], "en")
     assert "Wolf (enemy, HP 1200/1200, battle rank 20)" in full["saga.UnitAdded"]
-    assert ["Wolf is incapacitated"] == full["saga.UnitIncapacitated"]
+    assert full["saga.UnitIncapacitated"] == ["Wolf is incapacitated"]
 
 
 def _table(text: str, heading: str) -> dict[str, list[str]]:
@@ -89,20 +89,20 @@ def test_the_players_report_counts_the_damage_each_ally_rolled(
     report = f"/tables/{road['id']}/report"
     full = api(server).get(report, params={"format": "md"}).text
     dealt = _table(full, "Damage (HP lost)")
-    assert (["314", "44"], ["646", "106"]) == (dealt["Gustave"], dealt["Amy"])
+    assert (dealt["Gustave"], dealt["Amy"]) == (["314", "44"], ["646", "106"])
     assert "Damage rolled against hidden enemies" not in full
     seen = api(server, road["p"]).get(report, params={"format": "md"}).text
-    assert {
+    assert _table(seen, "Damage (HP lost)") == {
         "character": ["dealt", "taken"],
         "Gustave": ["0", "44"],
         "Amy": ["0", "106"],
         "Wolf": ["108", "0"],
         "(no character named as the source)": ["42", ""],
-    } == _table(seen, "Damage (HP lost)")
-    assert {
+    }
+    assert _table(seen, "Damage rolled against hidden enemies") == {
         "character": ["damage rolled"],
         "Gustave": ["314"],
         "Amy": ["670"],
         "(no character named as the source)": ["240"],
-    } == _table(seen, "Damage rolled against hidden enemies")
+    }
     assert not re.search(r"\b(1200|646)\b", seen)

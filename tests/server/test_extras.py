@@ -50,6 +50,6 @@ def test_a_report_with_charts_names_the_charts_extra(tmp_path: Path) -> None:
         html = gm.get(f"/tables/{tid}/report", params={"format": "html"})
         md = gm.get(f"/tables/{tid}/report", params={"format": "md"})
     error = html.json()["error"]
-    assert (501, "not_installed") == (html.status_code, error["code"])
+    assert (html.status_code, error["code"]) == (501, "not_installed")
     assert error["message"].endswith("pip install 'tablelog[charts]'"), error["message"]
-    assert 200 == md.status_code and "Wolf" in md.text
+    assert md.status_code == 200 and "Wolf" in md.text

@@ -78,7 +78,7 @@ def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
         with httpx.Client(base_url=url, headers=auth, timeout=10) as gm:
             assert records[-1].seq == gm.get(f"/tables/{tid}").json()["seq"]
             note = gm.post(f"/tables/{tid}/commands", json={"command": "note 'after the crash'"})
-            assert 201 == note.status_code, note.text
+            assert note.status_code == 201, note.text
             with gm.stream(
                 "GET", f"/tables/{tid}/events", headers={"Last-Event-ID": str(records[-1].seq)}
             ) as stream:
@@ -142,7 +142,7 @@ def test_two_processes_on_one_store(
                 for i in range(25):
                     body = {"command": f"note 'c{k} {i}'", "request_id": f"c{k}-{i}"}
                     first = c.post(f"{urls[(k + i) % 2]}/tables/{tid}/commands", json=body)
-                    assert 201 == first.status_code, first.text
+                    assert first.status_code == 201, first.text
                     answered[body["request_id"]] = (first.json()["seqs"], time.monotonic())
                     if i % 5 == 0:  # a phone's retry, landing on the other process
                         retry = c.post(f"{urls[(k + i + 1) % 2]}/tables/{tid}/commands", json=body)
@@ -162,7 +162,7 @@ def test_two_processes_on_one_store(
         for proc in procs:
             proc.terminate()
             proc.wait(timeout=10)
-    assert 100 == len(answered) and 20 == len(again)
+    assert len(answered) == 100 and len(again) == 20
     seqs = sorted(seqs[0] for seqs, _ in answered.values())
     assert list(range(start + 1, start + 101)) == seqs
     records = list(open_log(f"{store}#{tid}").scan(chain=True))
@@ -173,7 +173,7 @@ def test_two_processes_on_one_store(
     late = {
         req: when[seqs[0]] - at for req, (seqs, at) in answered.items() if when[seqs[0]] - at > 1.0
     }
-    assert {} == late
+    assert late == {}
 
 
 def cpu_s(pid: int) -> float:
@@ -225,9 +225,9 @@ def test_a_spoofed_notification_costs_one_look_and_nothing_after(pg: Any, tmp_pa
                 pg.sql("SELECT pg_notify('tablelog', %s)", (payload,), url=store)
             time.sleep(0.5)
             spoofed = cpu_over(proc.pid, 3.0)
-            assert 200 == gm.get(f"{url}/health").status_code
+            assert gm.get(f"{url}/health").status_code == 200
             appended = gm.post(f"{url}/tables/{tid}/commands", json={"command": "note real"})
-            assert 201 == appended.status_code, appended.text
+            assert appended.status_code == 201, appended.text
             for _ in range(100):  # the stream stays open: it waits for one record more
                 if got:
                     break
@@ -238,10 +238,10 @@ def test_a_spoofed_notification_costs_one_look_and_nothing_after(pg: Any, tmp_pa
             after = cpu_over(proc.pid, 3.0)
             assert start + 1 == gm.get(f"{url}/tables/{tid}").json()["seq"]
             again = gm.post(f"{url}/tables/{tid}/commands", json={"command": "note again"})
-            assert 201 == again.status_code, again.text
+            assert again.status_code == 201, again.text
             reader.join(timeout=10)
             assert [start + 1, start + 2] == [seq for seq, _ in got]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    assert (True, True) == (spoofed < 0.3, after < 0.3), (spoofed, after)
+    assert (spoofed < 0.3, after < 0.3) == (True, True), (spoofed, after)

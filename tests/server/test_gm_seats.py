@@ -17,12 +17,12 @@ def table(server: str) -> dict[str, Any]:
     made = gm.post("/tables", json={"system": "magicpunk", "title": "Seats"})
     tid = made.json()["table_id"]
     assert (
-        201 == gm.post(f"/tables/{tid}/commands", json={"command": ADD.format("Aria")}).status_code
+        gm.post(f"/tables/{tid}/commands", json={"command": ADD.format("Aria")}).status_code == 201
     )
     ann = gm.post(
         f"/tables/{tid}/seats", json={"name": "ann", "role": "player", "characters": ["Aria"]}
     )
-    assert 201 == ann.status_code, ann.text
+    assert ann.status_code == 201, ann.text
     return {"id": tid, "created": made.json(), "ann": ann.json()["token"]}
 
 
@@ -35,12 +35,12 @@ def test_the_gm_lists_the_seats_and_a_player_may_not(server: str, table: dict[st
     """The table's own gm seat and ann (player, Aria), no secret of either; ann's list is 403."""
     tid = table["id"]
     listed = api(server).get(f"/tables/{tid}/seats")
-    assert 200 == listed.status_code
-    assert [
+    assert listed.status_code == 200
+    assert listed.json()["seats"] == [
         {"name": "gm", "role": "gm", "characters": [], "sessions": 0},
         {"name": "ann", "role": "player", "characters": ["Aria"], "sessions": 0},
-    ] == listed.json()["seats"]
-    assert 403 == api(server, table["ann"]).get(f"/tables/{tid}/seats").status_code
+    ]
+    assert api(server, table["ann"]).get(f"/tables/{tid}/seats").status_code == 403
 
 
 def test_a_seat_for_no_character_needs_the_gms_confirmation(
@@ -53,14 +53,14 @@ def test_a_seat_for_no_character_needs_the_gms_confirmation(
     seq = gm.get(f"/tables/{tid}").json()["seq"]
     body = {"name": "dee", "role": "player", "characters": ["Aria", "Nobody"]}
     asked = gm.post(f"/tables/{tid}/seats", json=body)
-    assert 409 == asked.status_code
+    assert asked.status_code == 409
     error = asked.json()["error"]
-    assert ("confirm", {"characters": ["Nobody"]}) == (error["code"], error["params"])
-    assert "Nobody is no character of this table (yet): add the seat anyway?" == error["message"]
+    assert (error["code"], error["params"]) == ("confirm", {"characters": ["Nobody"]})
+    assert error["message"] == "Nobody is no character of this table (yet): add the seat anyway?"
     assert seq == gm.get(f"/tables/{tid}").json()["seq"]
     ja = gm.post(f"/tables/{tid}/seats", json=body, headers={"Accept-Language": "ja"})
     assert "Nobody" in ja.json()["error"]["message"] and "追加" in ja.json()["error"]["message"]
     done = gm.post(f"/tables/{tid}/seats", json={**body, "confirm": True})
-    assert 201 == done.status_code, done.text
+    assert done.status_code == 201, done.text
     names = [s["name"] for s in gm.get(f"/tables/{tid}/seats").json()["seats"]]
-    assert ["gm", "ann", "dee"] == names
+    assert names == ["gm", "ann", "dee"]

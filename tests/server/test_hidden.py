@@ -30,7 +30,7 @@ def kai_table(server: str) -> dict[str, str]:
         "magicpunk rest 8h",
     ):
         answer = gm.post(f"/tables/{tid}/commands", json={"command": line})
-        assert 201 == answer.status_code, answer.text
+        assert answer.status_code == 201, answer.text
     seat = gm.post(
         f"/tables/{tid}/seats", json={"name": "ann", "role": "player", "characters": ["Aria"]}
     )
@@ -52,9 +52,9 @@ def test_history_words_hide_the_cards_of_others(server: str, kai_table: dict[str
         mine = ann.get(f"/tables/{tid}/history/{name}").json()
         assert not hidden & words(mine), (name, mine)
     kai = {e["type"]: e for e in ann.get(f"/tables/{tid}/history/Kai").json()}
-    assert "Kai draws ? ? ?" == kai["magicpunk.CardsDrawn"]["event"]
-    assert "Kai charges staff with ?" == kai["magicpunk.CardsCharged"]["event"]
-    assert "Kai plays 8H" == kai["magicpunk.CardsPlayed"]["event"]  # played cards are public
+    assert kai["magicpunk.CardsDrawn"]["event"] == "Kai draws ? ? ?"
+    assert kai["magicpunk.CardsCharged"]["event"] == "Kai charges staff with ?"
+    assert kai["magicpunk.CardsPlayed"]["event"] == "Kai plays 8H"  # played cards are public
     circulated = kai["magicpunk.CardsCirculated"]
     assert circulated["event"].endswith("(MP-CIRC-1): 6H -> ?")
     assert "drawn = ?" in circulated["explain"]
@@ -97,11 +97,11 @@ def test_a_refusal_tells_a_seat_only_the_places_it_sees(
         assert refused(kai_table["gm"], line).json() == refused(kai_table["ann"], line).json()
         return
     as_gm, as_ann = refused(kai_table["gm"], line), refused(kai_table["ann"], line)
-    assert (422, 422) == (as_gm.status_code, as_ann.status_code)
-    assert ("MP-CARDS", "MP-CARDS") == (
+    assert (as_gm.status_code, as_ann.status_code) == (422, 422)
+    assert (
         as_gm.json()["error"]["rule"],
         as_ann.json()["error"]["rule"],
-    )
+    ) == ("MP-CARDS", "MP-CARDS")
     assert as_gm.json()["error"]["message"].startswith(gm_says)
     assert as_ann.json()["error"]["message"].startswith(ann_says)
 
@@ -128,17 +128,17 @@ def test_a_draw_of_given_cards_tells_a_seat_only_the_places_it_sees(
     tid = kai_table["id"]
     gm = api(server, kai_table["gm"])
     allowed = gm.post(f"/tables/{tid}/commands", json={"command": "table allow given-cards"})
-    assert 201 == allowed.status_code, allowed.text
+    assert allowed.status_code == 201, allowed.text
     line = f"magicpunk draw Aria 1 --cards {card}"
     as_gm, as_ann = (
         api(server, kai_table[who]).post(f"/tables/{tid}/commands", json={"command": line})
         for who in ("gm", "ann")
     )
-    assert (422, 422) == (as_gm.status_code, as_ann.status_code)
-    assert ("MP-CARDS", "MP-CARDS") == (
+    assert (as_gm.status_code, as_ann.status_code) == (422, 422)
+    assert (
         as_gm.json()["error"]["rule"],
         as_ann.json()["error"]["rule"],
-    )
+    ) == ("MP-CARDS", "MP-CARDS")
     if gm_says is None:  # a public place: both read the same words
         assert as_gm.json()["error"]["message"] == as_ann.json()["error"]["message"]
         return
@@ -185,7 +185,7 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
         (gm, hit),
     ):
         answer = who.post(f"/tables/{tid}/commands", json={"command": line})
-        assert 201 == answer.status_code, answer.text
+        assert answer.status_code == 201, answer.text
     first = next(
         e["seq"]
         for e in gm.get(f"/tables/{tid}/log").json()["events"]
@@ -199,7 +199,7 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
     said = {}
     for name, client in (("p", api(server, token)), ("gm", gm)):
         answer = client.post(f"/tables/{tid}/commands", json={"command": f"undo {first}"})
-        assert (422, "CORE-UNDO") == (answer.status_code, answer.json()["error"]["rule"])
+        assert (answer.status_code, answer.json()["error"]["rule"]) == (422, "CORE-UNDO")
         said[name] = answer.json()["error"]["message"]
     depends = (
         f"#{first} cannot be undone: later events depend on it: #{fell} saga.UnitIncapacitated"
@@ -210,11 +210,14 @@ def test_an_undo_refusal_hides_an_enemys_hp_from_a_player(server: str) -> None:
         e["type"]: e["event"] for e in api(server, token).get(f"/tables/{tid}/history/Rat").json()
     }
     assert "148" not in words(rat)  # its max HP; the hits of 74 stay public
-    assert "Rat appears (enemy)" == rat["saga.UnitAdded"]
-    assert "Rat (enemy, HP 148/148)" == next(
-        e["event"]
-        for e in gm.get(f"/tables/{tid}/history/Rat").json()
-        if e["type"] == "saga.UnitAdded"
+    assert rat["saga.UnitAdded"] == "Rat appears (enemy)"
+    assert (
+        next(
+            e["event"]
+            for e in gm.get(f"/tables/{tid}/history/Rat").json()
+            if e["type"] == "saga.UnitAdded"
+        )
+        == "Rat (enemy, HP 148/148)"
     )
 
 
@@ -236,13 +239,13 @@ def test_what_a_hit_took_off_an_enemy_is_hidden_from_a_player(server: str) -> No
         "saga unit add Rat --enemy --max-hp 60 --stat vit=10 --resist 0",
         "table allow given-factors",  # p reports her roll (CORE-GIVEN)
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     p = api(server, token)
     answer = p.post(
         f"/tables/{tid}/commands",
         json={"command": "saga cast Gustave kiri-harai --target Rat --roll 1"},
     )
-    assert 201 == answer.status_code, answer.text
+    assert answer.status_code == 201, answer.text
 
     def hits(events: list[dict[str, object]]) -> list[tuple[object, object]]:
         return [
@@ -251,6 +254,6 @@ def test_what_a_hit_took_off_an_enemy_is_hidden_from_a_player(server: str) -> No
             if e["type"] == "saga.AttackDamageDealt"
         ]
 
-    assert [(74, None)] == hits(answer.json()["events"])
-    assert [(74, None)] == hits(p.get(f"/tables/{tid}/log").json()["events"])
-    assert [(74, 60)] == hits(gm.get(f"/tables/{tid}/log").json()["events"])
+    assert hits(answer.json()["events"]) == [(74, None)]
+    assert hits(p.get(f"/tables/{tid}/log").json()["events"]) == [(74, None)]
+    assert hits(gm.get(f"/tables/{tid}/log").json()["events"]) == [(74, 60)]

@@ -28,7 +28,7 @@ def table(server: str) -> dict[str, Any]:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "magicpunk", "seed": 3}).json()["table_id"]
     for line in (ADD.format("Aria"), ADD.format("Kai")):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     out: dict[str, Any] = {"id": tid}
     for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
         body = {"name": name, "role": "player", "characters": chars}
@@ -56,10 +56,10 @@ def test_a_players_command_line_is_bounded(server: str, table: dict[str, Any]) -
     tid = table["id"]
     seq = api(server).get(f"/tables/{tid}").json()["seq"]
     refused = note(server, table["ann"], tid, "x" * 60_000)
-    assert (413, "too_large") == (refused.status_code, refused.json()["error"]["code"])
-    assert MAX_LINE_CHARS == refused.json()["error"]["params"]["most"]
+    assert (refused.status_code, refused.json()["error"]["code"]) == (413, "too_large")
+    assert refused.json()["error"]["params"]["most"] == MAX_LINE_CHARS
     assert seq == api(server).get(f"/tables/{tid}").json()["seq"]
-    assert 201 == note(server, None, tid, "x" * 60_000).status_code
+    assert note(server, None, tid, "x" * 60_000).status_code == 201
 
 
 def test_a_player_seat_is_rate_limited_and_the_gm_is_not(
@@ -77,8 +77,8 @@ def test_a_player_seat_is_rate_limited_and_the_gm_is_not(
     limited = [answer.json()["error"] for answer in sent if answer.status_code == 429]
     assert all(error["params"]["retry_after_s"] > 0 for error in limited)
     assert {"too_many"} == {error["code"] for error in limited}
-    assert 201 == note(server, table["bo"], tid, "bo-next").status_code
-    assert all(201 == note(server, None, tid, f"g{i}").status_code for i in range(40))
+    assert note(server, table["bo"], tid, "bo-next").status_code == 201
+    assert all(note(server, None, tid, f"g{i}").status_code == 201 for i in range(40))
     long = "y" * (MAX_LINE_CHARS - 10)
     started = time.monotonic()
     landed = [a.status_code for a in at_once(50, lambda _: note(server, table["bo"], tid, long))]
@@ -100,11 +100,11 @@ def test_whole_log_reads_are_made_once_per_seq(
         (f"/tables/{tid}/history/Aria", {}),
     ]
     first = [ann.get(path, params=params) for path, params in routes]
-    assert [200, 200] == [a.status_code for a in first]
+    assert [a.status_code for a in first] == [200, 200]
     path = folder / f"{tid}.tlog"
     data = bytearray(path.read_bytes())
     data[len(data) // 3] ^= 0xFF
     path.write_bytes(bytes(data))
     again = [ann.get(path_, params=params) for path_, params in routes]
     assert [a.text for a in first] == [a.text for a in again]
-    assert 503 == api(server).get(f"/tables/{tid}/report", params={"format": "md"}).status_code
+    assert api(server).get(f"/tables/{tid}/report", params={"format": "md"}).status_code == 503

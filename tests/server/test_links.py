@@ -21,7 +21,7 @@ def table(server: str) -> dict[str, Any]:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "magicpunk", "seed": 3}).json()["table_id"]
     for line in (ADD.format("Aria"), ADD.format("Kai")):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     made: dict[str, Any] = {"id": tid}
     for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
         body = {"name": name, "role": "player", "characters": chars}
@@ -70,8 +70,8 @@ def test_a_cookie_write_is_json_from_the_servers_own_origin(
     assert before == log_length(server, table)
     own = {"Content-Type": "application/json; charset=utf-8", "Origin": server}
     answer = httpx.post(url, content=body, headers=own, cookies=cookies, timeout=10)
-    assert 201 == answer.status_code, answer.text
-    assert "ann" == answer.json()["events"][0]["actor"]
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["events"][0]["actor"] == "ann"
 
 
 def test_the_server_pages_cookie_is_a_session_and_writes_only_from_its_own_page(
@@ -102,7 +102,7 @@ def test_the_server_pages_cookie_is_a_session_and_writes_only_from_its_own_page(
         cookies=cookies,
         timeout=10,
     )
-    assert 201 == made.status_code, made.text
+    assert made.status_code == 201, made.text
 
 
 def test_a_seats_link_opens_the_table_once_for_a_session(
@@ -116,19 +116,19 @@ def test_a_seats_link_opens_the_table_once_for_a_session(
     link = ann["url"].partition("?token=")[2]
     assert link and link != ann["token"]
     preview = httpx.get(ann["url"], follow_redirects=False, timeout=10)
-    assert 200 == preview.status_code and "Open as ann" in preview.text
+    assert preview.status_code == 200 and "Open as ann" in preview.text
     assert not preview.cookies
     answer = opened(ann["url"])
-    assert 303 == answer.status_code
+    assert answer.status_code == 303
     assert answer.headers["location"].endswith(f"/t/{table['id']}")
     set_cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in set_cookie and "samesite=strict" in set_cookie
     secret = answer.cookies[f"tl_{table['id']}"]
     assert secret not in (link, ann["token"])
     me = httpx.get(f"{server}/api/tables/{table['id']}", cookies=dict(answer.cookies))
-    assert "ann" == me.json()["me"]["name"]
-    assert 401 == opened(ann["url"]).status_code  # used up
-    assert 401 == api(server, link).get(f"/tables/{table['id']}").status_code
+    assert me.json()["me"]["name"] == "ann"
+    assert opened(ann["url"]).status_code == 401  # used up
+    assert api(server, link).get(f"/tables/{table['id']}").status_code == 401
 
 
 def test_a_link_of_another_seat_never_silently_replaces_the_browsers_seat(
@@ -139,21 +139,21 @@ def test_a_link_of_another_seat_never_silently_replaces_the_browsers_seat(
     from the page) makes it bo; the same post from another origin is refused."""
     cookies = session_of(server, table, "ann")
     asked = opened(table["bo"]["url"], cookies)
-    assert 200 == asked.status_code
+    assert asked.status_code == 200
     assert "This browser is" in asked.text and ">ann<" in asked.text and ">bo<" in asked.text
     assert not asked.cookies
     me = httpx.get(f"{server}/api/tables/{table['id']}", cookies=cookies).json()["me"]
-    assert "ann" == me["name"]
+    assert me["name"] == "ann"
     link = table["bo"]["url"].partition("?token=")[2]
     post = f"{server}/t/{table['id']}/link"
     forged = httpx.post(
         post, data={"token": link}, headers={"Origin": "http://127.0.0.1:1"}, cookies=cookies
     )
-    assert 403 == forged.status_code
+    assert forged.status_code == 403
     switched = httpx.post(post, data={"token": link}, headers={"Origin": server}, cookies=cookies)
-    assert 303 == switched.status_code, switched.text
+    assert switched.status_code == 303, switched.text
     now = httpx.get(f"{server}/api/tables/{table['id']}", cookies=dict(switched.cookies))
-    assert "bo" == now.json()["me"]["name"]
+    assert now.json()["me"]["name"] == "bo"
 
 
 def test_the_gm_rotates_a_seats_link(server: str, table: dict[str, Any]) -> None:
@@ -164,25 +164,25 @@ def test_the_gm_rotates_a_seats_link(server: str, table: dict[str, Any]) -> None
     tid = table["id"]
     cookies = session_of(server, table, "ann")
     old_url = api(server, table["ann"]["token"]).get(f"/tables/{tid}")
-    assert 200 == old_url.status_code
+    assert old_url.status_code == 200
     noted = api(server, table["ann"]["token"]).post(
         f"/tables/{tid}/commands", json={"command": "note mine"}
     )
-    assert 201 == noted.status_code
+    assert noted.status_code == 201
     refused = api(server, table["bo"]["token"]).post(f"/tables/{tid}/seats/ann")
-    assert 403 == refused.status_code
-    assert 404 == api(server).post(f"/tables/{tid}/seats/nobody").status_code
+    assert refused.status_code == 403
+    assert api(server).post(f"/tables/{tid}/seats/nobody").status_code == 404
     unused = api(server).post(f"/tables/{tid}/seats", json={"name": "cy", "role": "observer"})
     rotated = api(server).post(f"/tables/{tid}/seats/ann")
-    assert 201 == rotated.status_code, rotated.text
+    assert rotated.status_code == 201, rotated.text
     new = rotated.json()
-    assert ("ann", "player", ["Aria"]) == (new["name"], new["role"], new["characters"])
+    assert (new["name"], new["role"], new["characters"]) == ("ann", "player", ["Aria"])
     assert new["token"] != table["ann"]["token"] and new["url"] != table["ann"]["url"]
-    assert 401 == api(server, table["ann"]["token"]).get(f"/tables/{tid}").status_code
-    assert 401 == httpx.get(f"{server}/api/tables/{tid}", cookies=cookies).status_code
+    assert api(server, table["ann"]["token"]).get(f"/tables/{tid}").status_code == 401
+    assert httpx.get(f"{server}/api/tables/{tid}", cookies=cookies).status_code == 401
     cy = api(server).post(f"/tables/{tid}/seats/cy")
-    assert 401 == opened(unused.json()["url"]).status_code  # cy's first link: replaced
-    assert 303 == opened(cy.json()["url"]).status_code
+    assert opened(unused.json()["url"]).status_code == 401  # cy's first link: replaced
+    assert opened(cy.json()["url"]).status_code == 303
     undone = api(server, new["token"]).post(f"/tables/{tid}/commands", json={"command": "undo"})
-    assert 201 == undone.status_code, undone.text
+    assert undone.status_code == 201, undone.text
     assert noted.json()["seqs"][0] == undone.json()["events"][0]["data"]["target"]

@@ -49,7 +49,7 @@ def sse_ids(lines: Iterator[str], count: int | None = None) -> list[tuple[int, s
 def seqs_and_notes(gm: httpx.Client, tid: str) -> tuple[list[int], list[str]]:
     """The seqs the log route shows, and the text of its notes."""
     answer = gm.get(f"/tables/{tid}/log")
-    assert 200 == answer.status_code, answer.text
+    assert answer.status_code == 200, answer.text
     events = answer.json()["events"]
     notes = [e["data"]["text"] for e in events if e["type"] == "core.Noted"]
     return [e["seq"] for e in events], notes
@@ -76,7 +76,7 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
         with httpx.Client(base_url=f"http://127.0.0.1:{port}/api", headers=auth, timeout=30) as gm:
             tid = gm.post("/tables", json={"system": "pf2e"}).json()["table_id"]
             kept = gm.post(f"/tables/{tid}/commands", json={"command": "note kept"})
-            assert 201 == kept.status_code, kept.text
+            assert kept.status_code == 201, kept.text
             end = kept.json()["seqs"][-1]
             older = tmp_path / "older.tlog"
             if kind == "file":
@@ -95,7 +95,7 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
                     assert (list(range(1, end + 1)), ["kept"]) == seqs_and_notes(gm, tid)
                 new = gm.post(f"/tables/{tid}/commands", json={"command": "note new"})
                 assert (201, [end + 1] * 2) == (new.status_code, new.json()["seqs"]), new.text
-                assert [] == sse_ids(lines)  # it sent lost records: it ends
+                assert sse_ids(lines) == []  # it sent lost records: it ends
             assert end + 1 == gm.get(f"/tables/{tid}").json()["seq"]
             assert (list(range(1, end + 2)), ["kept", "new"]) == seqs_and_notes(gm, tid)
             body = {"command": "note 'lost 1'", "request_id": "lost-1"}
@@ -109,7 +109,7 @@ def test_a_store_that_lost_its_tail_is_served_as_it_is(
         proc.wait(timeout=10)
     records = list(open_log(f"{store}#{tid}").scan(chain=True))
     assert list(range(1, end + 3)) == [r.seq for r in records]
-    assert "lost-1" == records[-1].req
+    assert records[-1].req == "lost-1"
 
 
 @pytest.mark.parametrize("first", ["read", "command"])
@@ -137,7 +137,7 @@ def test_a_store_whose_tail_differs_at_the_same_end_is_served_as_it_is(
                 shutil.copyfile(tmp_path / "tables" / f"{tid}.tlog", older)
             for n in (1, 2):
                 body = {"command": f"note 'lost {n}'", "request_id": f"lost-{n}"}
-                assert 201 == gm.post(f"/tables/{tid}/commands", json=body).status_code
+                assert gm.post(f"/tables/{tid}/commands", json=body).status_code == 201
             assert end + 2 == gm.get(f"/tables/{tid}").json()["seq"]
             lose_tail(kind, store, tid, end, older, pg)
             other = Session(f"{store}#{tid}")
@@ -150,7 +150,7 @@ def test_a_store_whose_tail_differs_at_the_same_end_is_served_as_it_is(
                 assert swapped == seqs_and_notes(gm, tid)
             body = {"command": "note 'lost 1'", "request_id": "lost-1"}
             again = gm.post(f"/tables/{tid}/commands", json=body)
-            assert 201 == again.status_code, again.text
+            assert again.status_code == 201, again.text
             assert (201, [end + 3] * 2) == (again.status_code, again.json()["seqs"]), again.text
             notes = ["kept", "swap 1", "swap 2", "lost 1"]
             assert (list(range(1, end + 4)), notes) == seqs_and_notes(gm, tid)

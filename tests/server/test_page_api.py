@@ -36,9 +36,9 @@ def test_accept_language_with_q_values(header: str | None, lang: str) -> None:
 
 
 def test_a_lang_parameter_wins_over_the_header() -> None:
-    assert "ko" == language_of(b"after=3&lang=ko", "ja")
-    assert "ja" == language_of(b"lang=xx", "ja")  # not one of ours: the header decides
-    assert "en" == language_of("", None)
+    assert language_of(b"after=3&lang=ko", "ja") == "ko"
+    assert language_of(b"lang=xx", "ja") == "ja"  # not one of ours: the header decides
+    assert language_of("", None) == "en"
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def table(server: str) -> dict[str, Any]:
         "magicpunk draw Kai 2",
         "magicpunk damage Kai 5",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     found: dict[str, Any] = {"id": tid}
     for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
         body = {"name": name, "role": "player", "characters": chars}
@@ -95,7 +95,7 @@ def test_a_refusal_and_the_log_in_the_requests_language(server: str, table: dict
     assert KOREAN.search(ko["message"]), ko
     usage = {"command": "magicpunk draw Aria --bogus"}
     said = asked(server, table["ann"], "ja").post(f"/tables/{tid}/commands", json=usage)
-    assert 400 == said.status_code and "--bogus" in said.json()["error"]["message"]
+    assert said.status_code == 400 and "--bogus" in said.json()["error"]["message"]
     english = asked(server, table["ann"]).get(f"/tables/{tid}/log").json()["events"]
     japanese = asked(server, table["ann"], "ja").get(f"/tables/{tid}/log").json()["events"]
     assert [e["data"] for e in english] == [e["data"] for e in japanese]
@@ -109,13 +109,13 @@ def test_the_sheet_in_the_readers_words(server: str, table: dict[str, Any]) -> N
     the request's language; a saga table's techs by weapon type, named in Japanese in Japanese."""
     tid = table["id"]
     en = asked(server, table["ann"]).get(f"/tables/{tid}/sheet").json()
-    assert [("hp", "hp_max", "HP")] == [
-        (g["value"], g["maximum"], g["label"]) for g in en["characters"]["gauges"]
+    assert [(g["value"], g["maximum"], g["label"]) for g in en["characters"]["gauges"]] == [
+        ("hp", "hp_max", "HP")
     ]
     assert {"field": "spell_money", "label": "Spell money"} in en["characters"]["figures"]
     assert "money_at_creation" in en["characters"]["internal"]
-    assert ["hand"] == [c["field"] for c in en["characters"]["cards"]]
-    assert "Body" == en["labels"]["body"]
+    assert [c["field"] for c in en["characters"]["cards"]] == ["hand"]
+    assert en["labels"]["body"] == "Body"
     ja = asked(server, table["ann"], "ja").get(f"/tables/{tid}/sheet").json()
     assert JAPANESE.search(ja["labels"]["body"]), ja["labels"]["body"]
     gm = api(server)
@@ -125,10 +125,14 @@ def test_the_sheet_in_the_readers_words(server: str, table: dict[str, Any]) -> N
     assert {"id": "tenrai", "label": "天雷"} in techs["spell"]
     assert {"id": "kiri-harai", "label": "斬り払い"} in techs["1h-sword"]
     # the clock's five levels in the seed's own words (the page's "木 5 · 火 0 …")
-    assert {"wood": "木", "fire": "火", "earth": "土", "metal": "金", "water": "水"} == {
-        k: saga_sheet["levels"][k] for k in ("wood", "fire", "earth", "metal", "water")
+    assert {k: saga_sheet["levels"][k] for k in ("wood", "fire", "earth", "metal", "water")} == {
+        "wood": "木",
+        "fire": "火",
+        "earth": "土",
+        "metal": "金",
+        "water": "水",
     }
-    assert {} == en["levels"]
+    assert en["levels"] == {}
 
 
 def test_ccfolia_clipboard_and_room_log_as_the_seat_sees_them(
@@ -140,15 +144,15 @@ def test_ccfolia_clipboard_and_room_log_as_the_seat_sees_them(
     ann = asked(server, table["ann"])
     state = api(server).get(f"/tables/{tid}/state").json()["characters"]
     aria = ann.get(f"/tables/{tid}/ccfolia/Aria").json()
-    assert "character" == aria["kind"] and "Aria" == aria["data"]["name"]
+    assert aria["kind"] == "character" and aria["data"]["name"] == "Aria"
     assert all(card in aria["data"]["memo"] for card in state["Aria"]["hand"])
     kai = ann.get(f"/tables/{tid}/ccfolia/Kai").json()
     assert not any(card in kai["data"]["memo"] for card in state["Kai"]["hand"]), kai
-    assert [(21, 26)] == [(bar["value"], bar["max"]) for bar in kai["data"]["status"]]
+    assert [(bar["value"], bar["max"]) for bar in kai["data"]["status"]] == [(21, 26)]
     missing = ann.get(f"/tables/{tid}/ccfolia/Nobody")
-    assert (404, "UNKNOWN-NAME") == (missing.status_code, missing.json()["error"]["rule"])
+    assert (missing.status_code, missing.json()["error"]["rule"]) == (404, "UNKNOWN-NAME")
     room = ann.get(f"/tables/{tid}/ccfolia-log")
-    assert 200 == room.status_code and room.headers["content-type"].startswith("text/html")
+    assert room.status_code == 200 and room.headers["content-type"].startswith("text/html")
     assert "<title>ccfolia - logs</title>" in room.text
     assert all(card in room.text for card in state["Aria"]["hand"])
     assert not any(f" {card}" in room.text for card in state["Kai"]["hand"]), room.text
@@ -162,19 +166,19 @@ def test_the_report_in_the_readers_zone(server: str, table: dict[str, Any]) -> N
     tid = table["id"]
     ann = asked(server, table["ann"])
     tokyo = ann.get(f"/tables/{tid}/report", params={"format": "md", "tz": "Asia/Tokyo"})
-    assert 200 == tokyo.status_code and "+09:00" in tokyo.text, tokyo.text[:400]
+    assert tokyo.status_code == 200 and "+09:00" in tokyo.text, tokyo.text[:400]
     for bad in ("/etc/passwd", "../../etc/passwd", "Nowhere/Atlantis"):
         refused = ann.get(f"/tables/{tid}/report", params={"format": "md", "tz": bad})
-        assert 400 == refused.status_code and "tz=" in refused.json()["error"]["message"], bad
+        assert refused.status_code == 400 and "tz=" in refused.json()["error"]["message"], bad
 
 
 def test_the_pages_own_words(server: str) -> None:
     """GET /i18n/ja: the catalogue's web.* entries, keyed by context and English text; no other
     context; English and an unknown language are the templates' own (empty)."""
     ja = httpx.get(f"{server}/i18n/ja", timeout=10).json()
-    assert "ja" == ja["lang"] and ja["messages"]
+    assert ja["lang"] == "ja" and ja["messages"]
     assert all(key.startswith("web.") and "\u0004" in key for key in ja["messages"])
-    assert {"lang": "en", "messages": {}} == httpx.get(f"{server}/i18n/en", timeout=10).json()
-    assert {"lang": "en", "messages": {}} == httpx.get(f"{server}/i18n/xx", timeout=10).json()
+    assert httpx.get(f"{server}/i18n/en", timeout=10).json() == {"lang": "en", "messages": {}}
+    assert httpx.get(f"{server}/i18n/xx", timeout=10).json() == {"lang": "en", "messages": {}}
     page = httpx.get(f"{server}/t/nothing", headers={"Accept-Language": "ko"}, timeout=10)
     assert '<html lang="ko">' in page.text

@@ -87,7 +87,7 @@ def _table(server: str, system: str) -> tuple[str, str]:
         answer = gm.post(
             f"/tables/{tid}/commands", json={"command": line.format(me="Mira", them="Theo")}
         )
-        assert 201 == answer.status_code, (line, answer.text)
+        assert answer.status_code == 201, (line, answer.text)
     seat = gm.post(
         f"/tables/{tid}/seats", json={"name": "pat", "role": "player", "characters": ["Mira"]}
     )
@@ -107,7 +107,7 @@ def test_a_player_acts_for_her_character_not_for_anothers(
     assert mine.status_code in (200, 422), mine.text
     before = api(server).get(f"/tables/{tid}").json()["seq"]
     theirs = player.post(f"/tables/{tid}/commands", json={"command": line.format(who="Theo")})
-    assert (403, "forbidden") == (theirs.status_code, theirs.json()["error"]["code"])
+    assert (theirs.status_code, theirs.json()["error"]["code"]) == (403, "forbidden")
     assert "Theo is not pat's character" in theirs.json()["error"]["message"]
     assert before == api(server).get(f"/tables/{tid}").json()["seq"]
 
@@ -118,7 +118,7 @@ def test_the_gms_commands_are_forbidden_to_a_player(server: str, system: str, li
     tid, token = _table(server, system)
     command = line.format(who="Mira")
     refused = api(server, token).post(f"/tables/{tid}/commands", json={"command": command})
-    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "forbidden")
     assert "gm role" in refused.json()["error"]["message"]
     allowed = api(server).post(
         f"/tables/{tid}/commands", json={"command": command, "dry_run": True}
@@ -131,6 +131,6 @@ def test_notes_are_anyones_and_undo_is_the_seats_own(server: str, system: str) -
     """A player notes (201) and undoes the note (201); undoing the GM's setup is 403."""
     tid, token = _table(server, system)
     player = api(server, token)
-    assert 201 == player.post(f"/tables/{tid}/commands", json={"command": "note hi"}).status_code
-    assert 201 == player.post(f"/tables/{tid}/commands", json={"command": "undo"}).status_code
-    assert 403 == player.post(f"/tables/{tid}/commands", json={"command": "undo 2"}).status_code
+    assert player.post(f"/tables/{tid}/commands", json={"command": "note hi"}).status_code == 201
+    assert player.post(f"/tables/{tid}/commands", json={"command": "undo"}).status_code == 201
+    assert player.post(f"/tables/{tid}/commands", json={"command": "undo 2"}).status_code == 403

@@ -24,7 +24,7 @@ def test_the_report_is_redacted_for_each_seat(server: str) -> None:
     drawn = gm.post(
         f"/tables/{tid}/commands", json={"command": "magicpunk draw Aria 2 --cards QH,7S"}
     )
-    assert 201 == drawn.status_code, drawn.text
+    assert drawn.status_code == 201, drawn.text
     reports = {
         who: api(server, tok).get(f"/tables/{tid}/report", params={"format": "md"})
         for who, tok in (("gm", None), *tokens.items())
@@ -39,8 +39,8 @@ def test_the_report_is_redacted_for_each_seat(server: str) -> None:
     assert page.headers["content-type"].startswith("text/html")
     assert "<svg" in page.text and "QH" not in page.text
     bad = gm.get(f"/tables/{tid}/report", params={"format": "pdf"})
-    assert 400 == bad.status_code
-    assert 422 == gm.get(f"/tables/{tid}/report", params={"until": 999}).status_code
+    assert bad.status_code == 400
+    assert gm.get(f"/tables/{tid}/report", params={"until": 999}).status_code == 422
 
 
 def test_enemy_hp_is_left_out_for_players(server: str) -> None:
@@ -51,7 +51,7 @@ def test_enemy_hp_is_left_out_for_players(server: str) -> None:
         "saga unit add Amy --max-hp 210 --lp 9",
         "saga unit add Wolf --enemy --max-hp 1200 --battle-rank 20 --intrinsic-hp 150 --race beast",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     token = gm.post(
         f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
     ).json()["token"]
@@ -64,7 +64,7 @@ def test_enemy_hp_is_left_out_for_players(server: str) -> None:
     assert "| HP | 1200 | 1200 |" in wolf(full)
     assert "| HP |" not in wolf(seen) and "| Max HP |" not in wolf(seen)
     page = api(server, token).get(f"/tables/{tid}/report").text
-    assert 1 == page.count('id="series-hp-')  # Amy's only
+    assert page.count('id="series-hp-') == 1  # Amy's only
 
 
 def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
@@ -72,7 +72,7 @@ def test_an_enemys_hp_is_not_in_the_timeline_for_players(server: str) -> None:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "title": "Road"}).json()["table_id"]
     line = "saga unit add Wolf --enemy --max-hp 1234 --battle-rank 20 --intrinsic-hp 150"
-    assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+    assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     token = gm.post(
         f"/tables/{tid}/seats", json={"name": "olly", "role": "observer", "characters": []}
     ).json()["token"]

@@ -28,7 +28,7 @@ def test_a_gone_enemys_hp_stays_hidden_in_every_view(server: str, gone_by: str) 
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 5}).json()["table_id"]
     for line in SETUP:
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     ann = gm.post(
         f"/tables/{tid}/seats", json={"name": "ann", "role": "player", "characters": ["Gustave"]}
     ).json()["token"]
@@ -39,10 +39,10 @@ def test_a_gone_enemys_hp_stays_hidden_in_every_view(server: str, gone_by: str) 
         )
         for _ in range(2)
     ]
-    assert [201, 201] == [h.status_code for h in hits], hits[0].text
+    assert [h.status_code for h in hits] == [201, 201], hits[0].text
     if gone_by == "retire":
         gone = gm.post(f"/tables/{tid}/commands", json={"command": "retire Rat"})
-        assert 201 == gone.status_code, gone.text
+        assert gone.status_code == 201, gone.text
     else:
         added = next(
             e["seq"]
@@ -51,13 +51,13 @@ def test_a_gone_enemys_hp_stays_hidden_in_every_view(server: str, gone_by: str) 
         )
         for seq in (hits[1].json()["seqs"][0], hits[0].json()["seqs"][0], added):
             undone = gm.post(f"/tables/{tid}/commands", json={"command": f"undo {seq}"})
-            assert 201 == undone.status_code, undone.text
+            assert undone.status_code == 201, undone.text
     player = api(server, ann)
     end = player.get(f"/tables/{tid}").json()["seq"]
     for at in range(2, end + 1):
         rat = player.get(f"/tables/{tid}/state", params={"at": at}).json()["characters"]
         if "Rat" in rat:
-            assert [None] * 4 == [rat["Rat"][f] for f in ("hp", "hp_max", "lp", "lp_max")], at
+            assert [rat["Rat"][f] for f in ("hp", "hp_max", "lp", "lp_max")] == [None] * 4, at
     answer = player.get(f"/tables/{tid}/history/Rat")
     history = answer.json() if answer.status_code == 200 else []
     assert (200 if gone_by == "retire" else 404) == answer.status_code  # undone: no history
@@ -65,10 +65,10 @@ def test_a_gone_enemys_hp_stays_hidden_in_every_view(server: str, gone_by: str) 
     for entry in history:
         for change in entry["changes"]:
             if change["field"].split(".")[0] in ("hp", "hp_max", "lp", "lp_max"):
-                assert (None, None) == (change["old"], change["new"]), change
+                assert (change["old"], change["new"]) == (None, None), change
     log = player.get(f"/tables/{tid}/log", params={"all": "true"}).json()["events"]
     dealt = [e["data"] for e in log if e["type"] == "saga.AttackDamageDealt"]
-    assert 2 == len(dealt) and [None, None] == [d["hp_lost"] for d in dealt]
+    assert len(dealt) == 2 and [d["hp_lost"] for d in dealt] == [None, None]
     report = player.get(f"/tables/{tid}/report", params={"format": "md"}).text
     whole = gm.get(f"/tables/{tid}/report", params={"format": "md"}).text
     assert "1,200" not in report and "1200" not in report

@@ -42,7 +42,7 @@ def test_a_rule_refusal_carries_its_rule_params_and_suggestions(
     status, body = _post(
         server, table["gm_token"], table["table_id"], "pf2e formula add Valeros frost"
     )
-    assert 201 == status, body
+    assert status == 201, body
     status, body = _post(
         server,
         table["gm_token"],
@@ -50,10 +50,10 @@ def test_a_rule_refusal_carries_its_rule_params_and_suggestions(
         "pf2e etch longsword-1 frost --by Valros",
     )
     error = body["error"]
-    assert (422, "rule", "UNKNOWN-NAME") == (status, error["code"], error["rule"])
-    assert "no character named 'Valros'; did you mean Valeros?" == error["message"]
-    assert "Valros" == error["params"]["name"]
-    assert ["Valeros"] == error["suggestions"]
+    assert (status, error["code"], error["rule"]) == (422, "rule", "UNKNOWN-NAME")
+    assert error["message"] == "no character named 'Valros'; did you mean Valeros?"
+    assert error["params"]["name"] == "Valros"
+    assert error["suggestions"] == ["Valeros"]
 
 
 def test_a_forbidden_command_names_the_character_and_the_seat(
@@ -67,10 +67,10 @@ def test_a_forbidden_command_names_the_character_and_the_seat(
         table["table_id"],
         "pf2e etch longsword-1 frost --by Valeros",
     )
-    assert (403, "forbidden", "CORE-ROLE") == (status, body["error"]["code"], body["error"]["rule"])
-    assert {"character": "Valeros", "seat": "ann", "plays": ["Ezren"]} == body["error"]["params"]
-    assert "Valeros is not ann's character (ann plays Ezren)" == body["error"]["message"]
-    assert [] == body["error"]["suggestions"]
+    assert (status, body["error"]["code"], body["error"]["rule"]) == (403, "forbidden", "CORE-ROLE")
+    assert body["error"]["params"] == {"character": "Valeros", "seat": "ann", "plays": ["Ezren"]}
+    assert body["error"]["message"] == "Valeros is not ann's character (ann plays Ezren)"
+    assert body["error"]["suggestions"] == []
 
 
 def test_a_gm_command_names_the_role_it_needs(server: str, table: dict[str, str]) -> None:
@@ -78,10 +78,13 @@ def test_a_gm_command_names_the_role_it_needs(server: str, table: dict[str, str]
     status, body = _post(
         server, table["player_token"], table["table_id"], "pf2e character add Merisiel"
     )
-    assert (403, "forbidden") == (status, body["error"]["code"])
-    assert {"command": "pf2e character add", "needs": "gm", "seat": "ann", "role": "player"} == (
-        body["error"]["params"]
-    )
+    assert (status, body["error"]["code"]) == (403, "forbidden")
+    assert (body["error"]["params"]) == {
+        "command": "pf2e character add",
+        "needs": "gm",
+        "seat": "ann",
+        "role": "player",
+    }
 
 
 @pytest.mark.parametrize(
@@ -107,7 +110,7 @@ def test_a_usage_error_is_400_usage_and_nothing_is_appended(
     gm = api(server, table["gm_token"])
     before = gm.get(f"/tables/{table['table_id']}").json()["seq"]
     status, body = _post(server, table["gm_token"], table["table_id"], line)
-    assert (400, "usage", None) == (status, body["error"]["code"], body["error"]["rule"]), body
+    assert (status, body["error"]["code"], body["error"]["rule"]) == (400, "usage", None), body
     assert message in body["error"]["message"]
     assert {"code", "rule", "message", "params", "suggestions"} == set(body["error"])
     assert before == gm.get(f"/tables/{table['table_id']}").json()["seq"]

@@ -27,7 +27,7 @@ def tid(server: str) -> str:
     gm = api(server)
     made = gm.post("/tables", json={"system": "magicpunk", "seed": 2}).json()["table_id"]
     for line in (ADD.format("Aria"), ADD.format("Kai")):
-        assert 201 == gm.post(f"/tables/{made}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{made}/commands", json={"command": line}).status_code == 201
     return str(made)
 
 
@@ -39,29 +39,29 @@ def test_a_new_seat_never_takes_a_revoked_seats_name(server: str, tid: str, agai
     either (403), and bo's note stays bo's."""
     bo = seat(server, tid, "bo", chars=("Kai",)).json()["token"]
     noted = api(server, bo).post(f"/tables/{tid}/commands", json={"command": "note by-bo"})
-    assert 201 == noted.status_code
+    assert noted.status_code == 201
     target = noted.json()["seqs"][0]
-    assert 204 == api(server).delete(f"/tables/{tid}/seats/bo").status_code
+    assert api(server).delete(f"/tables/{tid}/seats/bo").status_code == 204
     refused = seat(server, tid, again, chars=("Kai",))
-    assert (422, "CORE-SEAT") == (refused.status_code, refused.json()["error"]["rule"])
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (422, "CORE-SEAT")
     assert "'bo' was a seat of this table" in refused.json()["error"]["message"]
     other = seat(server, tid, "bo2", chars=("Kai",)).json()["token"]
     undo = api(server, other).post(f"/tables/{tid}/commands", json={"command": f"undo {target}"})
-    assert 403 == undo.status_code
+    assert undo.status_code == 403
     log = api(server).get(f"/tables/{tid}/log").json()["events"]
-    assert ["bo"] == [e["actor"] for e in log if e["seq"] == target]
+    assert [e["actor"] for e in log if e["seq"] == target] == ["bo"]
 
 
 @pytest.mark.rule("CORE-SEAT")
 def test_a_new_seat_is_no_case_twin_of_a_seat(server: str, tid: str) -> None:
     """dee is a seat; DEE is refused saying dee *is* a seat (not that it was one)."""
-    assert 201 == seat(server, tid, "dee", chars=("Kai",)).status_code
+    assert seat(server, tid, "dee", chars=("Kai",)).status_code == 201
     refused = seat(server, tid, "DEE", chars=("Kai",))
-    assert (422, "CORE-SEAT") == (refused.status_code, refused.json()["error"]["rule"])
-    assert (
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (422, "CORE-SEAT")
+    assert refused.json()["error"]["message"] == (
         "'dee' is a seat of this table: a new seat's name differs from a seat's in more than "
         "letter case"
-    ) == refused.json()["error"]["message"]
+    )
 
 
 @pytest.mark.rule("CORE-SEAT")
@@ -75,11 +75,11 @@ def test_gm_is_no_other_seats_name(server: str, folder: Path, name: str, role: s
     ok(folder / f"{tid}.tlog", *ADD.format("Aria").split())
     gm = api(server)
     noted = gm.post(f"/tables/{tid}/commands", json={"command": "note by-the-gm"})
-    assert "gm" == noted.json()["events"][0]["actor"]
+    assert noted.json()["events"][0]["actor"] == "gm"
     chars = ("Aria",) if role == "player" else ()
     refused = seat(server, tid, name, role, chars)
-    assert (422, "CORE-SEAT") == (refused.status_code, refused.json()["error"]["rule"])
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (422, "CORE-SEAT")
     assert (
         "is the name of the server token and the table's GM" in refused.json()["error"]["message"]
     )
-    assert 201 == seat(server, tid, "gm", "gm").status_code  # the table's own GM seat
+    assert seat(server, tid, "gm", "gm").status_code == 201  # the table's own GM seat

@@ -29,18 +29,18 @@ def test_a_revoked_seats_open_stream_ends_before_the_next_record(
     with api(server, table["bo"]).stream(
         "GET", f"/tables/{table['id']}/events", headers={"Last-Event-ID": str(seq)}
     ) as stream:
-        assert 200 == stream.status_code
+        assert stream.status_code == 200
         if where == "same":
-            assert 204 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+            assert gm.delete(f"/tables/{table['id']}/seats/bo").status_code == 204
         else:
             with serving(store, folder / f"other-{where}.out") as other:
                 revoke = api(other, table["gm"]).delete(f"/tables/{table['id']}/seats/bo")
-                assert 204 == revoke.status_code
+                assert revoke.status_code == 204
         noted = command(server, table, "gm", "note after")
-        assert 201 == noted.status_code
+        assert noted.status_code == 201
         got = sse_records(stream)
     assert noted.json()["seqs"][0] not in [i for i, _ in got]
-    assert [] == [d for _, d in got if d["type"] == "core.Noted"]
+    assert [d for _, d in got if d["type"] == "core.Noted"] == []
 
 
 SAGA_SETUP = (
@@ -56,7 +56,7 @@ def saga(server: str) -> dict[str, str]:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga", "seed": 5}).json()["table_id"]
     for line in SAGA_SETUP:
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     seat = {"name": "ann", "role": "player", "characters": ["Gustave"]}
     return {
         "id": tid,
@@ -77,11 +77,11 @@ def test_a_players_preview_rolls_stand_in_dice_and_says_so(
         return str(answer.json()["events"][0]["data"]["random_factor"])
 
     previews = [command(server, saga, "ann", line, dry_run=True) for _ in range(5)]
-    assert [True] * 5 == [p.json()["stand_in_rolls"] for p in previews]
+    assert [p.json()["stand_in_rolls"] for p in previews] == [True] * 5
     gm_preview = command(server, saga, "gm", line, dry_run=True)
     assert False is gm_preview.json()["stand_in_rolls"]
     done = command(server, saga, "ann", line)
-    assert (201, False) == (done.status_code, done.json()["stand_in_rolls"])
+    assert (done.status_code, done.json()["stand_in_rolls"]) == (201, False)
     assert factor(gm_preview) == factor(done)
     assert {factor(done)} != {factor(p) for p in previews}
 
@@ -93,13 +93,13 @@ def test_a_preview_shows_the_seats_own_cards_and_hides_only_the_draws(
     too), bo's hand stays "?" to her; a preview draw keeps her 4 cards and adds a "?"."""
     gm = api(server, table["gm"])
     added = command(server, table, "gm", "magicpunk item add a-battery --owner Aria")
-    assert 201 == added.status_code, added.text
-    assert 201 == command(server, table, "ann", "magicpunk draw Aria 4").status_code
+    assert added.status_code == 201, added.text
+    assert command(server, table, "ann", "magicpunk draw Aria 4").status_code == 201
     hand = gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"]
     line = f"magicpunk charge a-battery {hand[0]} --from Aria"
     for who in ("ann", "gm"):
         dry = command(server, table, who, line, dry_run=True)
-        assert 200 == dry.status_code, dry.text
+        assert dry.status_code == 200, dry.text
         changes = {c["field"]: c for c in dry.json()["changes"]}
         assert (hand, hand[1:]) == (
             changes["characters.Aria.hand"]["old"],
@@ -108,7 +108,7 @@ def test_a_preview_shows_the_seats_own_cards_and_hides_only_the_draws(
         assert [hand[0]] == dry.json()["events"][0]["data"]["cards"]
     drawn = command(server, table, "ann", "magicpunk draw Aria 1", dry_run=True).json()
     assert [[*hand, "?"]] == [c["new"] for c in drawn["changes"] if c["field"].endswith("hand")]
-    assert ["?"] == drawn["events"][0]["data"]["cards"]
+    assert drawn["events"][0]["data"]["cards"] == ["?"]
 
 
 @pytest.mark.rule("CORE-SEAT")
@@ -122,17 +122,17 @@ def test_an_undo_of_a_seat_record_is_refused_and_the_seats_stay(
     seat = next(
         e["seq"] for e in log if e["type"] == "core.SeatAdded" and e["data"]["name"] == "ann"
     )
-    assert 204 == gm.delete(f"/tables/{table['id']}/seats/bo").status_code
+    assert gm.delete(f"/tables/{table['id']}/seats/bo").status_code == 204
     before = gm.get(f"/tables/{table['id']}").json()["seq"]
     said = []
     for line in (f"undo {seat}", "undo"):
         answer = command(server, table, "gm", line)
-        assert (422, "CORE-SEAT") == (answer.status_code, answer.json()["error"]["rule"])
+        assert (answer.status_code, answer.json()["error"]["rule"]) == (422, "CORE-SEAT")
         said.append(answer.json()["error"]["message"].split(",")[0])
     assert [f"#{seat} adds a seat of the table", f"#{before} revokes a seat of the table"] == said
     assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
-    assert 200 == api(server, table["ann"]).get(f"/tables/{table['id']}").status_code
-    assert 401 == api(server, table["bo"]).get(f"/tables/{table['id']}").status_code
+    assert api(server, table["ann"]).get(f"/tables/{table['id']}").status_code == 200
+    assert api(server, table["bo"]).get(f"/tables/{table['id']}").status_code == 401
 
 
 @pytest.mark.rule("CORE-NAME")
@@ -145,18 +145,18 @@ def test_names_that_are_no_path_segment_are_served_or_refused(
 
     gm = api(server, table["gm"])
     added = command(server, table, "gm", test_api.ADD.format("'Jack/Jill'"))
-    assert 201 == added.status_code, added.text
+    assert added.status_code == 201, added.text
     path = quote("Jack/Jill", safe="")
-    assert 26 == gm.get(f"/tables/{table['id']}/state/{path}").json()["hp"]
+    assert gm.get(f"/tables/{table['id']}/state/{path}").json()["hp"] == 26
     history = gm.get(f"/tables/{table['id']}/history/{path}").json()
     assert [added.json()["seqs"][0]] == [h["seq"] for h in history]
-    assert 404 == gm.get(f"/tables/{table['id']}/state/Jack").status_code
+    assert gm.get(f"/tables/{table['id']}/state/Jack").status_code == 404
     before = gm.get(f"/tables/{table['id']}").json()["seq"]
     for name in (".", ".."):
         character = command(server, table, "gm", test_api.ADD.format(f"'{name}'"))
         seat = gm.post(f"/tables/{table['id']}/seats", json={"name": name, "role": "observer"})
         for answer in (character, seat):
-            assert (422, "CORE-NAME") == (answer.status_code, answer.json()["error"]["rule"])
+            assert (answer.status_code, answer.json()["error"]["rule"]) == (422, "CORE-NAME")
     assert before == gm.get(f"/tables/{table['id']}").json()["seq"]
 
 
@@ -165,15 +165,15 @@ def test_the_gm_retires_a_character_a_player_may_not(server: str, table: dict[st
     201 and Kai is gone from the state."""
     line = "retire Kai --reason 'stays in Otari'"
     refused = command(server, table, "ann", line)
-    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "forbidden")
     assert (
-        "retire is the GM's to do (needs the gm role; ann is a player)"
-        == refused.json()["error"]["message"]
+        refused.json()["error"]["message"]
+        == "retire is the GM's to do (needs the gm role; ann is a player)"
     )  # the command's words, not its record's class (RetireEntity)
     retired = command(server, table, "gm", line)
-    assert 201 == retired.status_code, retired.text
+    assert retired.status_code == 201, retired.text
     state = api(server, table["gm"]).get(f"/tables/{table['id']}/state").json()
-    assert ["Aria"] == sorted(state["characters"])
+    assert sorted(state["characters"]) == ["Aria"]
 
 
 ROUTES = [
@@ -204,19 +204,19 @@ def test_without_a_good_token_an_unknown_table_answers_as_an_existing_one(
             client.request(method, f"/tables/{tid}{path}", json=body)
             for tid in (other, "nosuchtable")
         ]
-        assert [(401, "unauthorized")] * 2 == [
-            (a.status_code, a.json()["error"]["code"]) for a in answers
-        ]
+        assert [(a.status_code, a.json()["error"]["code"]) for a in answers] == [
+            (401, "unauthorized")
+        ] * 2
         assert answers[0].json() == answers[1].json()
     answer = api(server).request(method, f"/tables/nosuchtable{path}", json=body)
-    assert 404 == answer.status_code
+    assert answer.status_code == 404
 
 
 def test_a_usage_error_reads_as_the_clis(server: str, table: dict[str, str]) -> None:
     """An unknown option: 400 usage with the CLI's words, naming the help to read."""
     answer = command(server, table, "ann", "magicpunk draw Aria 1 --bogus")
-    assert (400, "usage") == (answer.status_code, answer.json()["error"]["code"])
+    assert (answer.status_code, answer.json()["error"]["code"]) == (400, "usage")
     assert (
-        "No such option '--bogus'. (see: tablelog magicpunk draw --help)"
-        == (answer.json()["error"]["message"])
+        (answer.json()["error"]["message"])
+        == "No such option '--bogus'. (see: tablelog magicpunk draw --help)"
     )

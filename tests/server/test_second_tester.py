@@ -27,17 +27,17 @@ def test_a_gm_seat_cannot_revoke_itself_another_gm_seat_may(
     gm = api(server, table["gm"])
     before = gm.get(f"/tables/{tid}").json()["seq"]
     refused = gm.delete(f"/tables/{tid}/seats/gm")
-    assert (422, "CORE-SEAT") == (refused.status_code, refused.json()["error"]["rule"])
-    assert (
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (422, "CORE-SEAT")
+    assert refused.json()["error"]["message"] == (
         "seat 'gm' cannot revoke itself (the table would lose its GM): another GM seat or the "
         "server token may revoke it"
-    ) == refused.json()["error"]["message"]
+    )
     assert before == gm.get(f"/tables/{tid}").json()["seq"]
     second = gm.post(f"/tables/{tid}/seats", json={"name": "gm2", "role": "gm"}).json()["token"]
-    assert 204 == api(server, second).delete(f"/tables/{tid}/seats/gm").status_code
-    assert 401 == gm.get(f"/tables/{tid}").status_code
-    assert 204 == api(server).delete(f"/tables/{tid}/seats/gm2").status_code
-    assert 401 == api(server, second).get(f"/tables/{tid}").status_code
+    assert api(server, second).delete(f"/tables/{tid}/seats/gm").status_code == 204
+    assert gm.get(f"/tables/{tid}").status_code == 401
+    assert api(server).delete(f"/tables/{tid}/seats/gm2").status_code == 204
+    assert api(server, second).get(f"/tables/{tid}").status_code == 401
 
 
 def test_stand_in_rolls_only_where_the_preview_depends_on_the_seed(
@@ -48,11 +48,11 @@ def test_stand_in_rolls_only_where_the_preview_depends_on_the_seed(
     cast = command(
         server, saga, "ann", "saga cast Gustave kiri-harai --target Gustave", dry_run=True
     )
-    assert (200, True) == (cast.status_code, cast.json()["stand_in_rolls"]), cast.text
-    assert 201 == command(server, table, "ann", "magicpunk draw Aria 2").status_code
+    assert (cast.status_code, cast.json()["stand_in_rolls"]) == (200, True), cast.text
+    assert command(server, table, "ann", "magicpunk draw Aria 2").status_code == 201
     hand = api(server, table["gm"]).get(f"/tables/{table['id']}/state/Aria").json()["hand"]
     play = command(server, table, "ann", f"magicpunk play Aria {hand[0]}", dry_run=True)
-    assert (200, False) == (play.status_code, play.json()["stand_in_rolls"]), play.text
+    assert (play.status_code, play.json()["stand_in_rolls"]) == (200, False), play.text
     assert [hand[0]] == play.json()["events"][0]["data"]["cards"]
 
 
@@ -137,7 +137,7 @@ def test_a_body_over_64_kib_is_413_naming_its_size_and_the_limit(
         content=body,
         headers={"content-type": "application/json"},
     )
-    assert (413, "too_large") == (answer.status_code, answer.json()["error"]["code"])
+    assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too_large")
     assert (
         f"the body is {len(body):,} bytes; at most 65,536 bytes"
         == answer.json()["error"]["message"]
@@ -153,17 +153,17 @@ def test_an_undo_refusal_shows_the_owner_her_own_public_play(
     card to ann (her play, in the log for all to see), only the card's place now (the draw
     pile, the GM's) blurred; the GM reads the whole reason."""
     gm = api(server, table["gm"])
-    assert 201 == command(server, table, "gm", "table allow given-cards").status_code
+    assert command(server, table, "gm", "table allow given-cards").status_code == 201
     drawn = command(server, table, "ann", "magicpunk draw Aria 2 --cards AS,KD")
-    assert 201 == drawn.status_code, drawn.text
+    assert drawn.status_code == 201, drawn.text
     card = gm.get(f"/tables/{table['id']}/state/Aria").json()["hand"][0]
     played = command(server, table, "ann", f"magicpunk play Aria {card}")
-    assert 201 == played.status_code, played.text
+    assert played.status_code == 201, played.text
     draw, play = drawn.json()["seqs"][0], played.json()["seqs"][0]
     said = {}
     for who in ("ann", "gm"):
         answer = command(server, table, who, f"undo {draw}")
-        assert (422, "CORE-UNDO") == (answer.status_code, answer.json()["error"]["rule"])
+        assert (answer.status_code, answer.json()["error"]["rule"]) == (422, "CORE-UNDO")
         said[who] = answer.json()["error"]["message"]
     reason = f"#{draw} cannot be undone: later events depend on it: #{play} magicpunk.CardsPlayed"
     assert {

@@ -22,7 +22,7 @@ def table(server: str) -> dict[str, Any]:
     made = gm.post("/tables", json={"system": "magicpunk", "seed": 3}).json()
     tid = made["table_id"]
     for line in (ADD.format("Aria"), ADD.format("Kai")):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     out: dict[str, Any] = {"id": tid, "gm": made["gm_token"]}
     for name, chars in (("ann", ["Aria"]), ("bo", ["Kai"])):
         body = {"name": name, "role": "player", "characters": chars}
@@ -45,8 +45,8 @@ def test_a_token_the_table_never_made_is_refused_before_it_is_folded(
     with serving(f"file:{folder}", folder / "fresh.out") as fresh:
         for wrong in ("wrong", other, "t2.AAAAAAAAAAAAAAAAAAAAAAAA." + "0" * 32):
             answer = api(fresh, wrong).get(f"/tables/{table['id']}/state")
-            assert 401 == answer.status_code, (wrong, answer.text)
-        assert 503 == api(fresh, table["gm"]).get(f"/tables/{table['id']}/state").status_code
+            assert answer.status_code == 401, (wrong, answer.text)
+        assert api(fresh, table["gm"]).get(f"/tables/{table['id']}/state").status_code == 503
 
 
 def test_a_repeated_request_id_is_the_same_seats_same_command(
@@ -58,22 +58,22 @@ def test_a_repeated_request_id_is_the_same_seats_same_command(
     url = f"/tables/{table['id']}/commands"
     ann, bo = api(server, table["ann"]), api(server, table["bo"])
     first = ann.post(url, json={"command": "note one", "request_id": "r1"})
-    assert 201 == first.status_code
+    assert first.status_code == 201
     again = ann.post(url, json={"command": "note one", "request_id": "r1"})
     assert (200, first.json()["seqs"]) == (again.status_code, again.json()["seqs"])
     seq = api(server).get(f"/tables/{table['id']}").json()["seq"]
     for client, line in ((ann, "note two"), (bo, "note one"), (ann, "magicpunk draw Aria 1")):
         refused = client.post(url, json={"command": line, "request_id": "r1"})
-        assert (409, "conflict") == (refused.status_code, refused.json()["error"]["code"])
-        assert "r1" == refused.json()["error"]["params"]["request_id"]
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "conflict")
+        assert refused.json()["error"]["params"]["request_id"] == "r1"
     assert seq == api(server).get(f"/tables/{table['id']}").json()["seq"]
     drawn = ann.post(url, json={"command": "magicpunk draw Aria 2", "request_id": "d1"})
     redrawn = ann.post(url, json={"command": "magicpunk draw Aria 2", "request_id": "d1"})
-    assert (201, 200) == (drawn.status_code, redrawn.status_code)
+    assert (drawn.status_code, redrawn.status_code) == (201, 200)
     assert drawn.json()["events"][0]["data"] == redrawn.json()["events"][0]["data"]
     undo = ann.post(url, json={"command": "note three", "request_id": "u1"})
-    assert 201 == undo.status_code
-    assert 409 == ann.post(url, json={"command": "undo", "request_id": "u1"}).status_code
+    assert undo.status_code == 201
+    assert ann.post(url, json={"command": "undo", "request_id": "u1"}).status_code == 409
 
 
 def test_a_client_that_sends_its_request_slowly_is_cut_off(
@@ -106,4 +106,4 @@ def test_a_client_that_sends_its_request_slowly_is_cut_off(
                 took = time.monotonic() - started
             assert got.startswith(b"HTTP/1.1 408"), got
             assert took < 4, took
-            assert 200 == api(url, None).get("/health").status_code
+            assert api(url, None).get("/health").status_code == 200

@@ -53,9 +53,10 @@ def test_the_records_a_command_appended_are_what_a_read_of_the_store_returns(sto
         answers = [command(table, line) for line in [*lines, "undo", "magicpunk heal Aria 2"]]
         kept = [(r.seq, r.env, r.offset) for r in table.records_after(0)]
         assert read_back(table) == kept
-        assert [[1, 1], [2, 2], [3, 4], [5, 6], [7, 7]] == [a["seqs"] for a in answers]
-        assert ["magicpunk.CoverTaken", "magicpunk.DamageTaken"] == [
-            e["type"] for e in answers[2]["events"]
+        assert [a["seqs"] for a in answers] == [[1, 1], [2, 2], [3, 4], [5, 6], [7, 7]]
+        assert [e["type"] for e in answers[2]["events"]] == [
+            "magicpunk.CoverTaken",
+            "magicpunk.DamageTaken",
         ]
         assert {"field": "characters.Kai.hp", "old": 26, "new": 21} in answers[2]["changes"]
         stored = {r.seq: r.env for r in table.records_after(0)}
@@ -81,8 +82,8 @@ def test_a_command_on_postgresql_neither_looks_nor_reads_back(
         monkeypatch.setattr(PostgresLog, "ends_at", lambda log, pos: looks.append("look"))
         monkeypatch.setattr(PostgresLog, "records", lambda log, *a, **k: looks.append("read"))
         answers = [command(table, f"magicpunk damage Aria {n}") for n in (1, 2, 3)]
-        assert [] == looks
-        assert [25, 23, 20] == [a["changes"][0]["new"] for a in answers]
+        assert looks == []
+        assert [a["changes"][0]["new"] for a in answers] == [25, 23, 20]
     finally:
         tables.close()
 
@@ -107,12 +108,12 @@ def test_a_command_decided_on_a_state_another_process_appended_past(
         b.state()  # its last look
         command(a, "magicpunk damage Aria 5")
         answer = command(b, "magicpunk damage Aria 1")
-        assert ([3, 3], [1]) == (answer["seqs"], lost)  # decided on #1, appended after #2
-        assert (26 - 5 - 1) == b.current().characters["Aria"]["hp"]
+        assert (answer["seqs"], lost) == ([3, 3], [1])  # decided on #1, appended after #2
+        assert b.current().characters["Aria"]["hp"] == (26 - 5 - 1)
         command(a, "magicpunk heal Aria 2", request_id="r-1")
         again, status = views.command(b, GM, "magicpunk heal Aria 2", "r-1", False)
         # the first (looking at most once a second) decided on #2 and lost to #3 too
-        assert (200, [4, 4], [1, 2, 3]) == (status, again["seqs"], lost)
+        assert (status, again["seqs"], lost) == (200, [4, 4], [1, 2, 3])
         assert b.current() == Session(f"{url}#{a.table_id}").state()
     finally:
         first.close()
@@ -133,9 +134,9 @@ def test_a_bare_undo_looks_first(pg: Any) -> None:
         b.state()
         command(a, "magicpunk damage Aria 5")
         answer = command(b, "undo")
-        assert [3, 3] == answer["seqs"]
-        assert 2 == answer["events"][0]["data"]["target"]
-        assert 26 == b.current().characters["Aria"]["hp"]
+        assert answer["seqs"] == [3, 3]
+        assert answer["events"][0]["data"]["target"] == 2
+        assert b.current().characters["Aria"]["hp"] == 26
     finally:
         first.close()
         second.close()

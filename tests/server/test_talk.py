@@ -25,7 +25,7 @@ def table(server: str) -> dict[str, Any]:
         "table_id"
     ]
     for line in (ADD.format("Aria"), ADD.format("Kai")):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     found: dict[str, Any] = {"id": tid}
     for name, role, chars in (
         ("ann", "player", ["Aria"]),
@@ -36,7 +36,7 @@ def table(server: str) -> dict[str, Any]:
         made = gm.post(
             f"/tables/{tid}/seats", json={"name": name, "role": role, "characters": chars}
         )
-        assert 201 == made.status_code, made.text
+        assert made.status_code == 201, made.text
         found[name] = made.json()["token"]
     return found
 
@@ -73,9 +73,9 @@ def test_a_player_rolls_and_every_seat_reads_the_roll(server: str, table: dict[s
     it in the log, with the same dice; the observer may not roll (403)."""
     tid = table["id"]
     done = send(server, table["ann"], tid, "roll 2D6+1 --reason initiative")
-    assert 201 == done.status_code, done.text
+    assert done.status_code == 201, done.text
     (event,) = done.json()["events"]
-    assert ("core.DiceRolled", "ann") == (event["type"], event["actor"])
+    assert (event["type"], event["actor"]) == ("core.DiceRolled", "ann")
     dice = event["data"]["dice"]
     assert event["text"].startswith(f"(2D6+1) ＞ {sum(dice)}[{dice[0]},{dice[1]}]+1")
     for seat in ("bo", "cy", "obs"):
@@ -83,7 +83,7 @@ def test_a_player_rolls_and_every_seat_reads_the_roll(server: str, table: dict[s
         rolls = [line for line in lines if line["type"] == "core.DiceRolled"]
         assert [dice] == [r["data"]["dice"] for r in rolls], seat
     refused = send(server, table["obs"], tid, "roll 1D6")
-    assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "forbidden")
 
 
 @pytest.mark.rule("CORE-DICE")
@@ -95,7 +95,7 @@ def test_a_secret_roll_is_read_by_its_roller_and_the_gm_alone(
     type); the seq it took is a gap to them."""
     tid = table["id"]
     done = send(server, table["ann"], tid, f"roll S1D100 --reason {SECRET_WORD}")
-    assert 201 == done.status_code, done.text
+    assert done.status_code == 201, done.text
     seq = done.json()["seqs"][0]
     assert send(server, None, tid, "note after-the-roll").status_code == 201
     for seat in ("ann", None):
@@ -130,17 +130,17 @@ def test_a_whisper_reaches_its_recipient_and_the_gm_and_no_one_else(
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
     done = send(server, table["ann"], tid, f"say '{SECRET_WORD}, the wolf is near' --to bo")
-    assert 201 == done.status_code, done.text
+    assert done.status_code == 201, done.text
     (event,) = done.json()["events"]
-    assert ["bo"] == event["data"]["to"]
+    assert event["data"]["to"] == ["bo"]
     assert f"(to bo) '{SECRET_WORD}, the wolf is near'" == event["text"]
-    assert 201 == send(server, None, tid, "note the-night-falls").status_code
+    assert send(server, None, tid, "note the-night-falls").status_code == 201
     listener.join(20)
-    assert [("core.Noted", "the-night-falls")] == [(d["type"], d["data"]["text"]) for _, d in seen]
+    assert [(d["type"], d["data"]["text"]) for _, d in seen] == [("core.Noted", "the-night-falls")]
     for seat in ("bo", "ann", None):
         lines = log_of(server, table[seat] if seat else None, tid)
         said = [line for line in lines if line["type"] == "core.Said"]
-        assert [["bo"]] == [line["data"]["to"] for line in said], seat
+        assert [line["data"]["to"] for line in said] == [["bo"]], seat
     for seat in ("cy", "obs"):
         read = everything(server, table[seat], tid)
         assert SECRET_WORD not in read and "core.Said" not in read, seat
@@ -153,19 +153,19 @@ def test_talk_every_seat_reads_and_a_whisper_to_no_seat_is_refused(
     """cy's `say hello all` reaches every seat; `say psst --to bob` is 422 CORE-SAY suggesting
     bo, and appends nothing; a dry run of a whisper shows its sender the whisper."""
     tid = table["id"]
-    assert 201 == send(server, table["cy"], tid, "say 'hello all'").status_code
+    assert send(server, table["cy"], tid, "say 'hello all'").status_code == 201
     for seat in ("ann", "bo", "obs"):
         texts = [line["text"] for line in log_of(server, table[seat], tid)]
         assert "'hello all'" in texts, seat
     before = api(server).get(f"/tables/{tid}").json()["seq"]
     refused = send(server, table["ann"], tid, "say psst --to bob")
-    assert 422 == refused.status_code
+    assert refused.status_code == 422
     error = refused.json()["error"]
-    assert "CORE-SAY" == error["rule"] and "bo" == error["suggestions"][0]
+    assert error["rule"] == "CORE-SAY" and error["suggestions"][0] == "bo"
     assert before == api(server).get(f"/tables/{tid}").json()["seq"]
     preview = send(server, table["ann"], tid, "say psst --to bo", dry_run=True)
-    assert 200 == preview.status_code
-    assert ["(to bo) 'psst'"] == [e["text"] for e in preview.json()["events"]]
+    assert preview.status_code == 200
+    assert [e["text"] for e in preview.json()["events"]] == ["(to bo) 'psst'"]
 
 
 @pytest.mark.rule("CORE-SAY")
@@ -177,15 +177,15 @@ def test_the_undo_of_a_whisper_is_withheld_like_the_whisper(
     tell who made the hidden record); ann, bo and the GM read the markers of what they read."""
     tid = table["id"]
     whisper = send(server, table["ann"], tid, "say psst --to bo").json()["seqs"][0]
-    assert 201 == send(server, table["ann"], tid, f"undo {whisper}").status_code
+    assert send(server, table["ann"], tid, f"undo {whisper}").status_code == 201
     for seat in ("cy", "obs"):
         client = api(server, table[seat])
         lines = client.get(f"/tables/{tid}/log", params={"all": "true"}).json()["events"]
-        assert [] == [
+        assert [
             line
             for line in lines
             if line["type"] == "core.Undone" and line["data"]["target"] == whisper
-        ], seat
+        ] == [], seat
         assert (
             f"#{whisper}" not in client.get(f"/tables/{tid}/report", params={"format": "md"}).text
         )
@@ -205,6 +205,6 @@ def test_a_player_does_not_undo_her_roll_to_roll_again(server: str, table: dict[
     seq = send(server, table["ann"], tid, "roll 2D6+1").json()["seqs"][0]
     before = api(server).get(f"/tables/{tid}").json()["seq"]
     refused = send(server, table["ann"], tid, f"undo {seq}")
-    assert (403, "CORE-REROLL") == (refused.status_code, refused.json()["error"]["rule"])
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (403, "CORE-REROLL")
     assert before == api(server).get(f"/tables/{tid}").json()["seq"]
-    assert 201 == send(server, None, tid, f"undo {seq}").status_code
+    assert send(server, None, tid, f"undo {seq}").status_code == 201

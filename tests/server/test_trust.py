@@ -79,21 +79,21 @@ def test_a_player_does_not_undo_or_redo_her_own_draw(server: str, table: dict[st
     redoes it (201)."""
     tid, ann = table["id"], table["ann"]
     drawn = post(server, ann, tid, "magicpunk draw Aria 1")
-    assert 201 == drawn.status_code, drawn.text
+    assert drawn.status_code == 201, drawn.text
     seq = drawn.json()["seqs"][0]
     before = seq_of(server, tid)
-    assert (403, "CORE-REROLL") == refusal(post(server, ann, tid, "undo"))
-    assert (403, "CORE-REROLL") == refusal(post(server, ann, tid, f"undo {seq}"))
-    assert (403, "CORE-REROLL") == refusal(post(server, ann, tid, f"undo {seq}", dry=True))
+    assert refusal(post(server, ann, tid, "undo")) == (403, "CORE-REROLL")
+    assert refusal(post(server, ann, tid, f"undo {seq}")) == (403, "CORE-REROLL")
+    assert refusal(post(server, ann, tid, f"undo {seq}", dry=True)) == (403, "CORE-REROLL")
     assert before == seq_of(server, tid)
-    assert 201 == post(server, None, tid, f"undo {seq}").status_code
+    assert post(server, None, tid, f"undo {seq}").status_code == 201
     said = post(server, ann, tid, f"redo {seq}")
-    assert (403, "CORE-REROLL") == refusal(said)
+    assert refusal(said) == (403, "CORE-REROLL")
     assert (
         f"#{seq} is an outcome tablelog drew or rolled (magicpunk.CardsDrawn): a player does not "
         "redo it (the GM may)"
     ) == said.json()["error"]["message"]
-    assert 201 == post(server, None, tid, f"redo {seq}").status_code
+    assert post(server, None, tid, f"redo {seq}").status_code == 201
 
 
 @pytest.mark.rule("CORE-RANDOM")
@@ -107,15 +107,15 @@ def test_an_undone_draw_does_not_tell_the_next(server: str, table: dict[str, str
     for _ in range(5):
         first = post(server, ann, tid, "magicpunk draw Aria 3")
         seen = hand(server, tid, "Aria")
-        assert 201 == post(server, None, tid, f"undo {first.json()['seqs'][0]}").status_code
-        assert 201 == post(server, ann, tid, "magicpunk draw Aria 3").status_code
+        assert post(server, None, tid, f"undo {first.json()['seqs'][0]}").status_code == 201
+        assert post(server, ann, tid, "magicpunk draw Aria 3").status_code == 201
         same += seen == hand(server, tid, "Aria")
-        assert 201 == post(server, None, tid, "magicpunk circulate Aria --all").status_code
+        assert post(server, None, tid, "magicpunk circulate Aria --all").status_code == 201
         commands(api(server), tid, "magicpunk play Aria " + " ".join(hand(server, tid, "Aria")))
-    assert 0 == same
+    assert same == 0
     whole = post(server, None, tid, "magicpunk draw Aria 51")
     order = whole.json()["events"][0]["data"]["cards"]
-    assert 201 == post(server, None, tid, "undo").status_code
+    assert post(server, None, tid, "undo").status_code == 201
     again = post(server, None, tid, "magicpunk draw Aria 51").json()["events"][0]["data"]["cards"]
     assert sorted(order) == sorted(again) and order != again
 
@@ -129,17 +129,17 @@ def test_an_undone_cast_does_not_tell_the_next_roll(server: str, saga: dict[str,
     tid, p = saga["id"], saga["p"]
     line = "saga cast Gustave kiri-harai --target Rat"
     cast = post(server, p, tid, line)
-    assert 201 == cast.status_code, cast.text
+    assert cast.status_code == 201, cast.text
     factors = [cast.json()["events"][0]["data"]["random_factor"]]
-    assert (403, "CORE-REROLL") == refusal(post(server, p, tid, "undo"))
+    assert refusal(post(server, p, tid, "undo")) == (403, "CORE-REROLL")
     for _ in range(4):
         undo = f"undo {cast.json()['seqs'][0]}"
-        assert 201 == post(server, None, tid, undo).status_code
+        assert post(server, None, tid, undo).status_code == 201
         cast = again = post(server, p, tid, line)
-        assert 201 == again.status_code, again.text
+        assert again.status_code == 201, again.text
         factors.append(again.json()["events"][0]["data"]["random_factor"])
     assert factors[1:] != [factors[0]] * 4, factors
-    assert 1 < len(set(factors)), factors
+    assert len(set(factors)) > 1, factors
 
 
 @pytest.mark.rule("CORE-GIVEN")
@@ -158,25 +158,25 @@ def test_a_player_gives_cards_and_dice_only_when_the_gm_allows(
     tid, ann = table["id"], table["ann"]
     before = seq_of(server, tid)
     said = post(server, ann, tid, line)
-    assert (403, "CORE-GIVEN") == refusal(said)
+    assert refusal(said) == (403, "CORE-GIVEN")
     flag = "--cards" if option == "given-cards" else "--dice"
     assert (
         f"{flag} reports what was drawn or rolled at the table: the GM's to give, or a player's "
         f"when the GM allows it (table allow {option}); without it tablelog draws"
     ) == said.json()["error"]["message"]
     assert before == seq_of(server, tid)
-    assert 200 == post(server, None, tid, line, dry=True).status_code
-    assert (403, "CORE-ROLE") == refusal(post(server, ann, tid, f"table allow {option}"))
-    assert 201 == post(server, None, tid, f"table allow {option}").status_code
+    assert post(server, None, tid, line, dry=True).status_code == 200
+    assert refusal(post(server, ann, tid, f"table allow {option}")) == (403, "CORE-ROLE")
+    assert post(server, None, tid, f"table allow {option}").status_code == 201
     done = post(server, ann, tid, line)
-    assert 201 == done.status_code, done.text
+    assert done.status_code == 201, done.text
     if option == "given-cards":
-        assert ["KH"] == hand(server, tid, "Aria")
+        assert hand(server, tid, "Aria") == ["KH"]
     else:
-        assert [1, 1, 1] == done.json()["events"][0]["data"]["dice"]
-    assert 201 == post(server, ann, tid, "undo").status_code  # given: no roll to fish
-    assert 201 == post(server, None, tid, f"table forbid {option}").status_code
-    assert (403, "CORE-GIVEN") == refusal(post(server, ann, tid, line))
+        assert done.json()["events"][0]["data"]["dice"] == [1, 1, 1]
+    assert post(server, ann, tid, "undo").status_code == 201  # given: no roll to fish
+    assert post(server, None, tid, f"table forbid {option}").status_code == 201
+    assert refusal(post(server, ann, tid, line)) == (403, "CORE-GIVEN")
 
 
 @pytest.mark.rule("CORE-GIVEN")
@@ -185,12 +185,12 @@ def test_a_player_does_not_choose_her_own_random_factor(server: str, saga: dict[
     given-factors; a table option the system has not is refused (422 CORE-GIVEN)."""
     tid, p = saga["id"], saga["p"]
     line = "saga cast Gustave kiri-harai --target Rat --roll 1.05"
-    assert (403, "CORE-GIVEN") == refusal(post(server, p, tid, line))
-    assert (422, "CORE-GIVEN") == refusal(post(server, None, tid, "table allow given-cards"))
-    assert 201 == post(server, None, tid, "table allow given-factors").status_code
+    assert refusal(post(server, p, tid, line)) == (403, "CORE-GIVEN")
+    assert refusal(post(server, None, tid, "table allow given-cards")) == (422, "CORE-GIVEN")
+    assert post(server, None, tid, "table allow given-factors").status_code == 201
     done = post(server, p, tid, line)
-    assert 201 == done.status_code, done.text
-    assert "21/20" == done.json()["events"][0]["data"]["random_factor"]
+    assert done.status_code == 201, done.text
+    assert done.json()["events"][0]["data"]["random_factor"] == "21/20"
 
 
 @pytest.mark.rule("CORE-UNSEEN")
@@ -213,17 +213,17 @@ def test_a_players_dry_run_of_given_cards_is_no_oracle(server: str, table: dict[
         return found
 
     off = answers()
-    assert 1 == len(off) and 403 == next(iter(off))[0], off
-    assert 201 == post(server, None, tid, "table allow given-cards").status_code
+    assert len(off) == 1 and next(iter(off))[0] == 403, off
+    assert post(server, None, tid, "table allow given-cards").status_code == 201
     on = answers()
-    assert 1 == len(on) and 200 == next(iter(on))[0], on
+    assert len(on) == 1 and next(iter(on))[0] == 200, on
     assert '"?"' in next(iter(on))[1]
     gm = {
         post(server, None, tid, f"magicpunk draw Aria 1 --cards {c}", dry=True).status_code
         for c in kai
     }
     assert {422} == gm
-    assert 200 == post(server, None, tid, "magicpunk draw Aria 1 --cards KH", dry=True).status_code
+    assert post(server, None, tid, "magicpunk draw Aria 1 --cards KH", dry=True).status_code == 200
 
 
 @pytest.mark.rule("CORE-GIVEN")
@@ -231,14 +231,14 @@ def test_a_player_rolls_her_own_check_only(server: str, table: dict[str, str]) -
     """ann rolls Aria's check (201, rolled by tablelog); a check by Kai or by nobody is 403."""
     tid, ann = table["id"], table["ann"]
     mine = post(server, ann, tid, "magicpunk roll 3MP10 --by Aria")
-    assert 201 == mine.status_code, mine.text
-    assert (False, "Aria") == (
+    assert mine.status_code == 201, mine.text
+    assert (
         mine.json()["events"][0]["data"]["given"],
         mine.json()["events"][0]["data"]["by"],
-    )
-    assert 403 == post(server, ann, tid, "magicpunk roll 3MP10 --by Kai").status_code
+    ) == (False, "Aria")
+    assert post(server, ann, tid, "magicpunk roll 3MP10 --by Kai").status_code == 403
     nobody = post(server, ann, tid, "magicpunk roll 3MP10")
-    assert 403 == nobody.status_code
+    assert nobody.status_code == 403
     assert "names none of ann's characters" in nobody.json()["error"]["message"]
 
 
@@ -255,7 +255,7 @@ def test_a_players_preview_of_a_hit_does_not_tell_an_enemys_hp(
     def preview(token: str | None, target: str) -> Any:
         line = f"saga cast Gustave kiri-harai --target {target}"
         answer = post(server, token, tid, line, dry=True)
-        assert 200 == answer.status_code, answer.text
+        assert answer.status_code == 200, answer.text
         return answer.json()
 
     def shape(body: Any, name: str) -> str:
@@ -288,9 +288,9 @@ def test_a_given_factor_does_not_let_a_player_redraw_random_targets(
         "1h-sword --attribute none --target-kind random-multi",
     )
     one = post(server, p, tid, "saga cast Gustave kiri-harai --target Rat --roll 1")
-    assert 201 == one.status_code, one.text
-    assert 201 == post(server, p, tid, "undo").status_code
+    assert one.status_code == 201, one.text
+    assert post(server, p, tid, "undo").status_code == 201
     many = post(server, p, tid, "saga cast Gustave flurry --target Rat --target Ox --roll 1")
-    assert 201 == many.status_code, many.text
-    assert "drawn" == many.json()["events"][0]["data"]["breakdown"]["random_targets"]
-    assert (403, "CORE-REROLL") == refusal(post(server, p, tid, "undo"))
+    assert many.status_code == 201, many.text
+    assert many.json()["events"][0]["data"]["breakdown"]["random_targets"] == "drawn"
+    assert refusal(post(server, p, tid, "undo")) == (403, "CORE-REROLL")

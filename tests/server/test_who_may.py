@@ -229,7 +229,7 @@ def _table(server: str, system: str, more: tuple[str, ...]) -> tuple[str, str]:
     tid = gm.post("/tables", json={"system": system, "seed": 5}).json()["table_id"]
     for line in (*SETUP[system], *more):
         answer = gm.post(f"/tables/{tid}/commands", json={"command": line.format(**MINE)})
-        assert 201 == answer.status_code, (line, answer.text)
+        assert answer.status_code == 201, (line, answer.text)
     seat = gm.post(
         f"/tables/{tid}/seats",
         json={
@@ -257,16 +257,16 @@ def test_each_command_is_issued_by_the_role_its_row_names(
     command = line.format(**MINE)
     if role == PLAYER:
         mine = pat.post(f"/tables/{tid}/commands", json={"command": command, "dry_run": True})
-        assert 200 == mine.status_code, mine.text
+        assert mine.status_code == 200, mine.text
         theirs = pat.post(f"/tables/{tid}/commands", json={"command": line.format(**THEIRS)})
-        assert (403, "forbidden") == (theirs.status_code, theirs.json()["error"]["code"])
+        assert (theirs.status_code, theirs.json()["error"]["code"]) == (403, "forbidden")
         assert "is not pat's character" in theirs.json()["error"]["message"]
     else:
         refused = pat.post(f"/tables/{tid}/commands", json={"command": command})
-        assert (403, "forbidden") == (refused.status_code, refused.json()["error"]["code"])
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, "forbidden")
         assert "gm role" in refused.json()["error"]["message"]
     allowed = gm.post(f"/tables/{tid}/commands", json={"command": command, "dry_run": True})
-    assert 200 == allowed.status_code, allowed.text
+    assert allowed.status_code == 200, allowed.text
     assert before == gm.get(f"/tables/{tid}").json()["seq"]
 
 

@@ -34,45 +34,45 @@ def np_numbers(final: dict, name: str, np_id: str) -> tuple:
 def test_kiritsugu(run):
     """Kiritsugu: hp 20 (40 - 22 + 2), mp 26, tiles 4, no active defense effects."""
     _, final = run
-    assert (20, 26, 4) == values(final, "Kiritsugu", "hp", "mp", "tiles")
-    assert [] == [e for e in final["characters"]["Kiritsugu"]["effects"] if e["kind"] == "defense"]
+    assert values(final, "Kiritsugu", "hp", "mp", "tiles") == (20, 26, 4)
+    assert [e for e in final["characters"]["Kiritsugu"]["effects"] if e["kind"] == "defense"] == []
 
 
 @pytest.mark.rule("FATE-CHANT-1")
 def test_tokiomi(run):
     """Tokiomi: hp 40, mp 36 (4 MP for 2 pool tiles chanted to 4), tiles 6, chants 0."""
     _, final = run
-    assert (40, 36, 6, 0) == values(final, "Tokiomi", "hp", "mp", "tiles", "chants")
+    assert values(final, "Tokiomi", "hp", "mp", "tiles", "chants") == (40, 36, 6, 0)
 
 
 @pytest.mark.rule("FATE-NP-13")
 def test_saber(run):
     """Saber: mp 30; excalibur {50, 10, 11, 3}, invisible-air {15, 4, 0, 1}."""
     _, final = run
-    assert (30,) == values(final, "Saber", "mp")
-    assert (50, 10, 11, 3) == np_numbers(final, "Saber", "excalibur")
-    assert (15, 4, 0, 1) == np_numbers(final, "Saber", "invisible-air")
+    assert values(final, "Saber", "mp") == (30,)
+    assert np_numbers(final, "Saber", "excalibur") == (50, 10, 11, 3)
+    assert np_numbers(final, "Saber", "invisible-air") == (15, 4, 0, 1)
 
 
 @pytest.mark.rule("FATE-NP-7")
 def test_rider(run):
     """Rider: hp 20, mp 35; gordius-wheel {35, 10, 3, 2}."""
     _, final = run
-    assert (20, 35) == values(final, "Rider", "hp", "mp")
-    assert (35, 10, 3, 2) == np_numbers(final, "Rider", "gordius-wheel")
+    assert values(final, "Rider", "hp", "mp") == (20, 35)
+    assert np_numbers(final, "Rider", "gordius-wheel") == (35, 10, 3, 2)
 
 
 @pytest.mark.rule("FATE-NP-6")
 def test_lancer(run):
     """Lancer: hp 10, mp 5 (5 tiles of 10 HP and 11 MP from Excalibur)."""
     _, final = run
-    assert (10, 5) == values(final, "Lancer", "hp", "mp")
+    assert values(final, "Lancer", "hp", "mp") == (10, 5)
 
 
 def test_clock_after_battle_end(run):
     """After `fate battle end` the clock shows no battle."""
     _, final = run
-    assert {"battle": False, "round": 0, "turn": 0} == final["clock"]
+    assert final["clock"] == {"battle": False, "round": 0, "turn": 0}
 
 
 @pytest.mark.rule("FATE-CAST-4")
@@ -113,7 +113,7 @@ def test_the_campaign_has_every_fate_event_type_and_undo_redo(campaign):
     seen = {record["type"] for record in records}
     assert set() == fate_types - seen
     assert {"core.Undone", "core.Redone"} <= seen
-    assert 24 <= len(fate_types)
+    assert len(fate_types) >= 24
 
 
 @pytest.mark.rule("FATE-NP-11")
@@ -127,10 +127,10 @@ def test_the_campaign_ends_as_played(campaign):
     injury cured; the masters' pools full."""
     log, _ = campaign
     final = json.loads(ok(log, "state", "--json"))
-    assert {"battle": False, "round": 0, "turn": 0} == final["clock"]
-    assert (35,) == values(final, "Archer", "mp")
-    assert (35,) == values(final, "Rider", "mp")
-    assert (37,) == values(final, "Lancer", "hp")
-    assert (1,) == values(final, "Gilles", "injury")
-    assert (0, 6, 6) == values(final, "Shirou", "injury", "tiles", "tiles_max")
-    assert (10, 8) == values(final, "Rin", "tiles") + values(final, "Kirei", "tiles")
+    assert final["clock"] == {"battle": False, "round": 0, "turn": 0}
+    assert values(final, "Archer", "mp") == (35,)
+    assert values(final, "Rider", "mp") == (35,)
+    assert values(final, "Lancer", "hp") == (37,)
+    assert values(final, "Gilles", "injury") == (1,)
+    assert values(final, "Shirou", "injury", "tiles", "tiles_max") == (0, 6, 6)
+    assert values(final, "Rin", "tiles") + values(final, "Kirei", "tiles") == (10, 8)

@@ -26,7 +26,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Run the campaign on a fresh log through `tablelog run`; return the log's path."""
     log = tmp_path_factory.mktemp("campaign") / "campaign.tlog"
     result = invoke(log, "run", str(CAMPAIGN))
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     return log
 
 
@@ -38,7 +38,7 @@ def test_every_magicpunk_event_type_appears(played: Path):
     """Each of the 25 magicpunk event types is in the log at least once, active."""
     active = Counter(r["type"] for r in _records(played) if not r["undone"])
     expected = {tag for tag in registered_types() if tag.startswith("magicpunk.")}
-    assert 25 == len(expected)
+    assert len(expected) == 25
     assert set() == expected - set(active)
 
 
@@ -46,8 +46,8 @@ def test_undo_and_redo_lines_are_in_the_log(played: Path):
     """The campaign undoes a draw and redoes it, and undoes a leisure roll for good."""
     records = _records(played)
     kinds = Counter(r["type"] for r in records)
-    assert (2, 1) == (kinds["core.Undone"], kinds["core.Redone"])
-    assert [82] == [r["seq"] for r in records if r["undone"]]
+    assert (kinds["core.Undone"], kinds["core.Redone"]) == (2, 1)
+    assert [r["seq"] for r in records if r["undone"]] == [82]
 
 
 def test_it_verifies_and_folds_without_a_snapshot(played: Path):
@@ -61,14 +61,14 @@ def test_it_verifies_and_folds_without_a_snapshot(played: Path):
 def test_final_state(played: Path):
     """Day 3 06:00; Bram rebuilt and sharing Aria's apartment; every card in exactly one place."""
     data = json.loads(ok(played, "state", "--json"))
-    assert {"day": 3, "minutes": 360} == data["clock"]
+    assert data["clock"] == {"day": 3, "minutes": 360}
     bram, cole = data["characters"]["Bram"], data["characters"]["Cole"]
-    assert (12, 12, 10, 6) == (bram["body"], bram["sense"], bram["intellect"], bram["magic"])
-    assert ["Aria"] == bram["lifestyle"]["cohabitants"]
-    assert (12, 28) == (bram["hp"], cole["hp"])
-    assert ["arc-rifle"] == cole["items"]
+    assert (bram["body"], bram["sense"], bram["intellect"], bram["magic"]) == (12, 12, 10, 6)
+    assert bram["lifestyle"]["cohabitants"] == ["Aria"]
+    assert (bram["hp"], cole["hp"]) == (12, 28)
+    assert cole["items"] == ["arc-rifle"]
     seen = Counter(data["deck"]["discard"])
     for holder in (*data["characters"].values(), *data["items"].values()):
         seen += Counter(holder.get("hand", holder.get("cards", [])))
-    assert all(1 == n for n in seen.values())
+    assert all(n == 1 for n in seen.values())
     assert len(STANDARD_DECK) == data["deck"]["draw_count"] + sum(seen.values())

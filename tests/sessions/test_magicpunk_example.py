@@ -19,7 +19,7 @@ def final(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """Run the example on a fresh log through `tablelog run`; return `state --json`."""
     log = tmp_path_factory.mktemp("rest") / "rest.tlog"
     result = invoke(log, "run", str(EXAMPLE))
-    assert 0 == result.exit_code, result.output
+    assert result.exit_code == 0, result.output
     return json.loads(ok(log, "state", "--json"))
 
 
@@ -39,7 +39,7 @@ def test_comments_list_the_checked_values():
 @pytest.mark.rule("MP-REST-1")
 def test_clock(final: dict):
     """MP-REST-1: 22:00 + 10 minutes + 8 hours is day 2, 06:10 (370 minutes)."""
-    assert {"day": 2, "minutes": 370} == final["clock"]
+    assert final["clock"] == {"day": 2, "minutes": 370}
 
 
 @pytest.mark.rule("MP-CIRC-1")
@@ -48,8 +48,8 @@ def test_aria_slept_and_circulated(final: dict):
     """MP-CIRC-1/2: Aria holds 3 new cards from her sleep and the A-battery's new card from
     dawn, none of 7H JK1 3C AS; HP 26."""
     aria = final["characters"]["Aria"]
-    assert 26 == aria["hp"]
-    assert 4 == len(aria["hand"])
+    assert aria["hp"] == 26
+    assert len(aria["hand"]) == 4
     assert not {"7H", "JK1", "3C", "AS"} & set(aria["hand"])
 
 
@@ -60,23 +60,23 @@ def test_aria_slept_and_circulated(final: dict):
 def test_bram_after_rest_and_rebuild(final: dict):
     """MP-PULL-1/CIRC-1/REBUILD: Bram has 12 HP, 2 new cards, the rebuilt abilities and skills."""
     bram = final["characters"]["Bram"]
-    assert 12 == bram["hp"]
-    assert 2 == len(bram["hand"])
+    assert bram["hp"] == 12
+    assert len(bram["hand"]) == 2
     assert not {"10S", "2H"} & set(bram["hand"])
-    assert (12, 12, 10, 6) == (bram["body"], bram["sense"], bram["intellect"], bram["magic"])
-    assert {"swordplay": "novice", "first-aid": "novice", "stealth": "novice"} == bram["skills"]
+    assert (bram["body"], bram["sense"], bram["intellect"], bram["magic"]) == (12, 12, 10, 6)
+    assert bram["skills"] == {"swordplay": "novice", "first-aid": "novice", "stealth": "novice"}
 
 
 @pytest.mark.rule("MP-CIRC-2")
 def test_battery_circulated_at_dawn(final: dict):
     """MP-CIRC-2: the A-battery ends empty: its AS was discarded, the new card is Aria's."""
-    assert [] == final["items"]["a-battery"]["cards"]
+    assert final["items"]["a-battery"]["cards"] == []
 
 
 def test_discard_and_draw_piles(final: dict):
     """The discard pile is KD 7H JK1 3C 10S 2H AS in order; 41 cards remain to draw."""
-    assert ["KD", "7H", "JK1", "3C", "10S", "2H", "AS"] == final["deck"]["discard"]
-    assert 41 == final["deck"]["draw_count"]
+    assert final["deck"]["discard"] == ["KD", "7H", "JK1", "3C", "10S", "2H", "AS"]
+    assert final["deck"]["draw_count"] == 41
 
 
 def test_every_card_in_exactly_one_place(final: dict):
@@ -86,6 +86,6 @@ def test_every_card_in_exactly_one_place(final: dict):
         seen += Counter(ch["hand"])
     for item in final["items"].values():
         seen += Counter(item["cards"])
-    assert all(1 == n for n in seen.values())
+    assert all(n == 1 for n in seen.values())
     assert set(seen) <= set(STANDARD_DECK)
     assert len(STANDARD_DECK) == final["deck"]["draw_count"] + sum(seen.values())

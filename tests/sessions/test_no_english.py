@@ -52,8 +52,40 @@ HELP_CODE = re.compile(
     r'|"[^"]*"'  # a quoted value in an example: --title "Downtime"
 )
 ABBREVIATIONS = frozenset(
-    "HP MP LP SLv Lv gp Mj CC NP BT DC ID UUID JSON TOML CSV URL md html jsonl csv A-Z a-z "
-    "Ma-GEAR BCDice ccfolia Udonarium Discord msgpack PostgreSQL tablelog gm".split()
+    [
+        "HP",
+        "MP",
+        "LP",
+        "SLv",
+        "Lv",
+        "gp",
+        "Mj",
+        "CC",
+        "NP",
+        "BT",
+        "DC",
+        "ID",
+        "UUID",
+        "JSON",
+        "TOML",
+        "CSV",
+        "URL",
+        "md",
+        "html",
+        "jsonl",
+        "csv",
+        "A-Z",
+        "a-z",
+        "Ma-GEAR",
+        "BCDice",
+        "ccfolia",
+        "Udonarium",
+        "Discord",
+        "msgpack",
+        "PostgreSQL",
+        "tablelog",
+        "gm",
+    ]
 )
 DATA = {  # the words each example's GM made up: names of skills, races, techs, NPs, stones
     "fate": {"excalibur", "invisible-air", "gordius-wheel"},
@@ -62,9 +94,44 @@ DATA = {  # the words each example's GM made up: names of skills, races, techs, 
     "saga": {"beast", "fang"},
 }
 HELP_WORDS = frozenset(  # the help's terms of art, typed values and examples' names
-    "API HTTP HTML Web Wiki TRPG Fate IANA UTC zip stderr Tab Ctrl-C Ctrl-D help fold ATK EX "
-    "nMPm nMPmCx Rin Berserker Aria Fyodor angry combo guard ignore-defense slayer-RACE "
-    "unguardable treated-as-spell at entity field old type".split()
+    [
+        "API",
+        "HTTP",
+        "HTML",
+        "Web",
+        "Wiki",
+        "TRPG",
+        "Fate",
+        "IANA",
+        "UTC",
+        "zip",
+        "stderr",
+        "Tab",
+        "Ctrl-C",
+        "Ctrl-D",
+        "help",
+        "fold",
+        "ATK",
+        "EX",
+        "nMPm",
+        "nMPmCx",
+        "Rin",
+        "Berserker",
+        "Aria",
+        "Fyodor",
+        "angry",
+        "combo",
+        "guard",
+        "ignore-defense",
+        "slayer-RACE",
+        "unguardable",
+        "treated-as-spell",
+        "at",
+        "entity",
+        "field",
+        "old",
+        "type",
+    ]
 )
 RECORDED = {"fate": re.compile(r"^    · ")}  # fate's audit lines: its rules' English formulas
 LANGS = ("ja", "ko")
@@ -198,7 +265,7 @@ def test_help_holds_no_english(session: dict, lang: str) -> None:
         left = leftovers(said, allowed, others, code=True)
         if left:
             found[" ".join(path)] = sorted(left)
-    assert {} == found
+    assert found == {}
 
 
 def labelled(system: str, field: str) -> bool:
@@ -225,7 +292,7 @@ def test_every_field_of_the_state_has_a_label(session: dict) -> None:
         if k not in ("characters", "items", "retired") and isinstance(v, dict)
         for k in v
     }
-    assert [] == sorted(f for f in fields if not labelled(system, f))
+    assert sorted(f for f in fields if not labelled(system, f)) == []
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -240,4 +307,4 @@ def test_every_field_a_sheet_names_has_a_label(system: str) -> None:
     fields = {
         f for view in (sheet.characters, sheet.items) for f in (*view.shown(), *view.internal)
     }
-    assert [] == sorted(f for f in fields if not labelled(system, f))
+    assert sorted(f for f in fields if not labelled(system, f)) == []

@@ -28,24 +28,15 @@ def item(final: dict, name: str, *fields: str) -> tuple:
 @pytest.mark.rule("PF2E-XFER-7")
 def test_mace(final):
     """mace-1: Kyra's "+2 striking vitalizing mace", level 10, 1150 gp (disrupting = vitalizing)."""
-    assert ("Kyra", "+2 striking vitalizing mace", 2, 1, ["vitalizing"], 10, 1150) == item(
+    assert item(
         final, "mace-1", "owner", "name", "potency", "striking", "property", "level", "price_gp"
-    )
+    ) == ("Kyra", "+2 striking vitalizing mace", 2, 1, ["vitalizing"], 10, 1150)
 
 
 @pytest.mark.rule("PF2E-XFER-5")
 def test_longsword_keeps_frost_dormant(final):
     """longsword-1: "+1 striking flaming longsword", frost dormant but counted: level 8, 1100 gp."""
-    assert (
-        "Valeros",
-        "+1 striking flaming longsword",
-        1,
-        1,
-        ["flaming"],
-        ["frost"],
-        8,
-        1100,
-    ) == item(
+    assert item(
         final,
         "longsword-1",
         "owner",
@@ -56,6 +47,15 @@ def test_longsword_keeps_frost_dormant(final):
         "dormant",
         "level",
         "price_gp",
+    ) == (
+        "Valeros",
+        "+1 striking flaming longsword",
+        1,
+        1,
+        ["flaming"],
+        ["frost"],
+        8,
+        1100,
     )
 
 
@@ -63,17 +63,7 @@ def test_longsword_keeps_frost_dormant(final):
 @pytest.mark.rule("PF2E-INVEST-1")
 def test_chain_mail(final):
     """chain-1: the seed's naming example, level 14, 4920 gp, invested trait but not invested."""
-    assert (
-        "+2 greater resilient fire-resistant chain mail",
-        2,
-        2,
-        ["fire-resistant"],
-        14,
-        4920,
-        True,
-        False,
-        None,
-    ) == item(
+    assert item(
         final,
         "chain-1",
         "name",
@@ -85,22 +75,32 @@ def test_chain_mail(final):
         "invested_trait",
         "invested",
         "etching",
+    ) == (
+        "+2 greater resilient fire-resistant chain mail",
+        2,
+        2,
+        ["fire-resistant"],
+        14,
+        4920,
+        True,
+        False,
+        None,
     )
 
 
 @pytest.mark.rule("PF2E-RUNE-1")
 def test_shield(final):
     """shield-1: "minor reinforcing steel shield", level 4, 77 gp, hardness 8, HP 64, BT 32."""
-    assert ("minor reinforcing steel shield", 1, 4, 77, 8, 64, 32) == item(
+    assert item(
         final, "shield-1", "name", "reinforcing", "level", "price_gp", "hardness", "hp_max", "bt"
-    )
+    ) == ("minor reinforcing steel shield", 1, 4, 77, 8, 64, 32)
 
 
 @pytest.mark.rule("PF2E-RUNE-6")
 @pytest.mark.rule("PF2E-INVEST-1")
 def test_clothes_invested(final):
     """clothes-1: Kyra's "+1 explorer's clothing", level 5, 160 gp, invested."""
-    assert ("Kyra", "+1 explorer's clothing", 1, 5, 160, True, True) == item(
+    assert item(
         final,
         "clothes-1",
         "owner",
@@ -110,7 +110,7 @@ def test_clothes_invested(final):
         "price_gp",
         "invested_trait",
         "invested",
-    )
+    ) == ("Kyra", "+1 explorer's clothing", 1, 5, 160, True, True)
 
 
 @pytest.mark.rule("PF2E-STONE-1")
@@ -123,10 +123,10 @@ def test_runestone_is_gone(final):
 @pytest.mark.rule("PF2E-XFER-6")
 def test_valeros_spent(final):
     """Valeros spent 7498.5 gp (7498 gp 5 sp): etches, upgrades by difference, the 93.5 gp swap."""
-    assert (7498.5, 0) == (
+    assert (
         final["characters"]["Valeros"]["spent_gp"],
         final["characters"]["Kyra"]["spent_gp"],
-    )
+    ) == (7498.5, 0)
 
 
 # --- the longer campaign (tests/data/campaigns/pf2e.txt) ----------------------------------------
@@ -158,9 +158,9 @@ def test_campaign_final_items(campaign):
     """The bow ends +2 flaming; the longsword drops to +1, its later shock rune dormant."""
     state = campaign[1]
     assert (
-        ("+2 flaming longbow", 10, 1435),
-        ("+1 striking frost longsword", ["frost"], ["shock"], 1100),
-    ) == (
         item(state, "bow-1", "name", "level", "price_gp"),
         item(state, "longsword-1", "name", "property", "dormant", "price_gp"),
+    ) == (
+        ("+2 flaming longbow", 10, 1435),
+        ("+1 striking frost longsword", ["frost"], ["shock"], 1100),
     )

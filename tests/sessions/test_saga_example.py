@@ -71,8 +71,8 @@ def test_hits_on_the_allies(run):
     #   = 41; compound 41 × 1.5 × 1.4 = 86.1.
     # Gustave (pierce 20, vit 30): 86.1 × 0.825 = 71.03 − √60 (7.746) = 63.29 → 63; × 0.7 → 44.
     # Amy (pierce 15, vit 20): 86.1 × 0.875 = 75.34 − √45 (6.708) = 68.63 → 68; × 0.95 → 64.
-    assert [("fang", 44)] == damages(log, "Gustave")
-    assert [("fang", 64)] == damages(log, "Amy")
+    assert damages(log, "Gustave") == [("fang", 44)]
+    assert damages(log, "Amy") == [("fang", 64)]
 
 
 @pytest.mark.rule("SAGA-LP-2")
@@ -81,12 +81,15 @@ def test_hits_on_the_allies(run):
 def test_gustave_final(run):
     """Gustave: 320 − 44 = 276 HP; LP 12 − 2 (Blood) = 10; LP-damage effect 2; attack +10."""
     _, final = run
-    assert (276, 320, 10, 12, 2, False) == unit(
+    assert unit(
         final, "Gustave", "hp", "hp_max", "lp", "lp_max", "lp_damage_effect", "incapacitated"
-    )
-    assert {"tech_power": 0, "attack": 10, "defense": 0, "spell": 0} == final["characters"][
-        "Gustave"
-    ]["effects"]
+    ) == (276, 320, 10, 12, 2, False)
+    assert final["characters"]["Gustave"]["effects"] == {
+        "tech_power": 0,
+        "attack": 10,
+        "defense": 0,
+        "spell": 0,
+    }
 
 
 @pytest.mark.rule("SAGA-REL-1")
@@ -94,8 +97,12 @@ def test_gustave_final(run):
 def test_amy_final(run):
     """Amy: 210 − 64 = 146, then release min(⌊210 × 0.2⌋, 145) = 42 → 104 HP; LP 9."""
     _, final = run
-    assert (104, 210, 9, 9, False) == unit(
-        final, "Amy", "hp", "hp_max", "lp", "lp_max", "incapacitated"
+    assert unit(final, "Amy", "hp", "hp_max", "lp", "lp_max", "incapacitated") == (
+        104,
+        210,
+        9,
+        9,
+        False,
     )
 
 
@@ -106,18 +113,18 @@ def test_wolf_final(run):
     """Wolf: 1200 − 56 − 335 − 64 − 240 (poison ⌈1200 × 100/150 × 0.3⌉) − 194 = 311; then
     tenrai 67 × 4 = 268 → 43 and the fifth process stops at 0: incapacitated (no LP)."""
     _, final = run
-    assert (0, 1200, None, True) == unit(final, "Wolf", "hp", "hp_max", "lp", "incapacitated")
+    assert unit(final, "Wolf", "hp", "hp_max", "lp", "incapacitated") == (0, 1200, None, True)
 
 
 @pytest.mark.rule("SAGA-FIVE-1")
 def test_clock(run):
     """Three turns ended (turn 4), wood terrain: wood 5, earth −5, no season."""
     _, final = run
-    assert {
+    assert final["clock"] == {
         "turn": 4,
         "season": None,
         "levels": {"wood": 5, "fire": 0, "earth": -5, "metal": 0, "water": 0},
-    } == final["clock"]
+    }
 
 
 @pytest.mark.rule("SAGA-DISP-2")
@@ -151,11 +158,11 @@ def test_the_example_states_its_final_state(run):
         name: (int(hp), int(hp_max))
         for name, hp, hp_max in re.findall(r"#   (\w+): +HP (\d+)/(\d+)", block)
     }
-    assert {"Gustave": (276, 320), "Amy": (104, 210), "Wolf": (0, 1200)} == stated
+    assert stated == {"Gustave": (276, 320), "Amy": (104, 210), "Wolf": (0, 1200)}
     assert stated == {n: unit(final, n, "hp", "hp_max") for n in stated}
     found = re.findall(r"#   (\w+): .*LP (\d+)/(\d+)", block)
     lp = {name: (int(a), int(b)) for name, a, b in found}
-    assert {"Gustave": (10, 12), "Amy": (9, 9)} == lp
+    assert lp == {"Gustave": (10, 12), "Amy": (9, 9)}
     assert lp == {n: unit(final, n, "lp", "lp_max") for n in lp}
     assert f"turn {final['clock']['turn']}, no season" in block
 
@@ -179,7 +186,7 @@ def test_the_campaign_has_every_saga_event_type_and_undo_and_redo(campaign):
     systems.get("saga")
     _, records = campaign
     saga_types = {t for t in registered_types() if t.startswith("saga.")}
-    assert 14 == len(saga_types)
+    assert len(saga_types) == 14
     seen = {r["type"] for r in records}
     assert saga_types | {"core.Noted", "core.Undone", "core.Redone"} <= seen
 
@@ -207,13 +214,13 @@ def test_the_campaign_keys_each_draw_by_the_draw_counter(campaign):
         for r in records
         if r["type"] == "saga.AttackDamageDealt" and r["data"]["process"] == 1
     ]
-    assert [
+    assert draws[:6] == [
         (9, "kiri-harai", 0),
         (10, "tenrai", 1),
         (22, "fang", 1),
         (23, "harai-sha-ken", 2),
         (25, "kiri-harai", 3),
         (26, "tenrai", 4),
-    ] == draws[:6]
+    ]
     undone = {r["data"]["target"] for r in records if r["type"] == "core.Undone"}
     assert {10, 11, 12, 13, 14} <= undone

@@ -44,6 +44,6 @@ def test_the_shell_appends_what_run_appends(script: Path, tmp_path: Path) -> Non
         typed = line.removeprefix(f"{system} ")  # the shell implies the log's system
         printed = type_line(child, typed)
         assert "error:" not in printed, (typed, printed)
-    assert 0 == leave(child)
+    assert leave(child) == 0
     assert events(by_run) == events(by_shell)
     assert len(events(by_shell)) >= 15

@@ -66,7 +66,7 @@ def seats(server: str) -> dict[str, str]:
         "magicpunk item add a-battery --owner Aria",
         "magicpunk damage Kai 5",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     links = {"id": tid}
     for name, chars in (("gm2", None), ("ann", ["Aria"]), ("bo", ["Kai"])):
         body = {

@@ -88,7 +88,7 @@ def serving(
     assert "Traceback" not in printed
     assert "LitestarWarning" not in printed  # e.g. sync_to_thread given to an async handler
     # what a command line prints is its answer's, never the server's console (lines.py)
-    assert [] == [line for line in printed.splitlines() if re.match(r"#\d+ ", line)]
+    assert [line for line in printed.splitlines() if re.match(r"#\d+ ", line)] == []
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +120,7 @@ def commands(client: httpx.Client, table_id: str, *lines: str) -> None:
     """Run command ``lines`` at a table, each of which must be appended (201)."""
     for line in lines:
         done = client.post(f"/tables/{table_id}/commands", json={"command": line})
-        assert 201 == done.status_code, done.text
+        assert done.status_code == 201, done.text
 
 
 def sse_records(stream: httpx.Response, count: int | None = None) -> list[tuple[int, Any]]:

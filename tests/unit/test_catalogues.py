@@ -107,7 +107,7 @@ def test_each_template_id_names_one_template(template: Catalog) -> None:
     for message in template:
         if message.context and OWN.match(message.context):
             texts.setdefault(message.context, set()).add(_ids(message))
-    assert {} == {k: v for k, v in texts.items() if len(v) > 1}
+    assert {k: v for k, v in texts.items() if len(v) > 1} == {}
 
 
 def test_every_entry_is_translated_not_fuzzy_with_the_same_placeholders(
@@ -133,7 +133,7 @@ def test_every_entry_is_translated_not_fuzzy_with_the_same_placeholders(
                 problems.append(
                     f"placeholders {sorted(_fields(text))} != {sorted(wanted)}: {where}"
                 )
-    assert [] == problems[:40], f"{lang}: {len(problems)} problems"
+    assert problems[:40] == [], f"{lang}: {len(problems)} problems"
 
 
 def test_every_template_renders_in_every_language_without_english(
@@ -161,7 +161,7 @@ def test_every_template_renders_in_every_language_without_english(
             continue
         if re.search(r"[A-Za-z]{3}", FIELD.sub("", ids[0])) and said == english(made):
             problems.append(f"{message.context}: still English: {said!r}")
-    assert [] == problems[:40], f"{lang}: {len(problems)} problems"
+    assert problems[:40] == [], f"{lang}: {len(problems)} problems"
 
 
 def test_every_template_renders_in_english_with_sample_values(template: Catalog) -> None:
@@ -179,7 +179,7 @@ def test_every_template_renders_in_english_with_sample_values(template: Catalog)
             words(Msg(message.context, ids[0], {**sample, "n": 2}, *plural))
         except (KeyError, IndexError, ValueError) as exc:
             problems.append(f"{message.context}: {exc!r}")
-    assert [] == problems
+    assert problems == []
 
 
 WEB_CALL = re.compile(r"""\btn?\(\s*"(web\.[A-Za-z0-9_.]+)\"""")
@@ -192,4 +192,4 @@ def test_every_page_text_is_in_the_template(template: Catalog) -> None:
     scripts = (ROOT / "tablelog" / "web" / "static").glob("*.js")
     called = {found for path in scripts for found in WEB_CALL.findall(path.read_text("utf-8"))}
     extracted = {m.context for m in template if m.context}
-    assert [] == sorted(called - extracted)
+    assert sorted(called - extracted) == []

@@ -37,7 +37,7 @@ def test_a_value_reads_in_the_glossarys_words(
     """Flags, sides, tables (nested in brackets), lists, formulas and ranks read as the
     glossary words them; a name the table made up (a skill) stays; English is the JSON."""
     assert ja == value_text(system, field, value, JA)
-    assert "はい" != value_text(system, field, value, EN)
+    assert value_text(system, field, value, EN) != "はい"
 
 
 def test_a_formula_half_in_the_glossary_stays_as_recorded() -> None:
@@ -49,4 +49,4 @@ def test_a_formula_half_in_the_glossary_stays_as_recorded() -> None:
 def test_a_secret_stays_a_secret() -> None:
     """A secret among the values is read only by those who may: the others read its blur."""
     told = readable("saga", "hp", Secret(200, None, "?"))
-    assert ("?", "200") == (Words("ja", sees=lambda _: False)(told), JA(told))
+    assert (Words("ja", sees=lambda _: False)(told), JA(told)) == ("?", "200")

@@ -36,7 +36,7 @@ def test_a_double_click_appends_once_and_a_retry_reuses_its_request_id(
     page.fill("#command", "note 'twice?'")
     page.dblclick("#doit")
     page.wait_for_selector("#result.ok")
-    assert 1 == len(sent) and 1 == notes(server, seats["id"], "twice?")
+    assert len(sent) == 1 and notes(server, seats["id"], "twice?") == 1
 
     tried: list[str] = []
 
@@ -52,8 +52,8 @@ def test_a_double_click_appends_once_and_a_retry_reuses_its_request_id(
     assert page.input_value("#command") == "note 'retried'"
     page.click("#doit")
     page.wait_for_selector("#result.ok")
-    assert 2 == len(tried) and tried[0] == tried[1] and tried[0].startswith("web-")
-    assert 1 == notes(server, seats["id"], "retried")
+    assert len(tried) == 2 and tried[0] == tried[1] and tried[0].startswith("web-")
+    assert notes(server, seats["id"], "retried") == 1
 
 
 def test_a_revoked_seat_says_its_link_no_longer_works_and_stops(
@@ -65,7 +65,7 @@ def test_a_revoked_seat_says_its_link_no_longer_works_and_stops(
     page = open_seat(browser, seats["bo"])
     streams: list[str] = []
     page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
-    assert 204 == api(server).delete(f"/tables/{seats['id']}/seats/bo").status_code
+    assert api(server).delete(f"/tables/{seats['id']}/seats/bo").status_code == 204
     page.wait_for_selector("#banner.revoked")
     assert "link no longer works" in page.inner_text("#banner")
     assert page.is_disabled("#command") and page.is_disabled("#doit")
@@ -100,8 +100,8 @@ def test_the_server_out_of_reach_then_back(browser: Any, tmp_path: Path) -> None
         assert "reconnecting" in page.inner_text("#banner")
         shot(page, "12-server-out-of-reach")
         proc = spawn(f"file:{tmp_path}", port)
-        assert 204 == gm.delete(f"/tables/{tid}/seats/g2").status_code
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": "note back"}).status_code
+        assert gm.delete(f"/tables/{tid}/seats/g2").status_code == 204
+        assert gm.post(f"/tables/{tid}/commands", json={"command": "note back"}).status_code == 201
         page.wait_for_selector("#banner", state="hidden")
         page.wait_for_function("document.querySelector('#log').textContent.includes('back')")
         other.wait_for_selector("#banner.revoked")
@@ -125,7 +125,7 @@ def test_nothing_scrolls_sideways_at_360_px_whatever_the_data(browser: Any, serv
     name = "Wanderer" * 8
     url = "https://example.org/" + "a-very-long-path-segment/" * 12
     for line in (ADD.format(name), f"note '{url}'", f"magicpunk damage {name} 2"):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     link = gm.post(
         f"/tables/{tid}/seats", json={"name": "n" * 40, "role": "player", "characters": [name]}
     ).json()["url"]
@@ -153,7 +153,7 @@ def saga_table(server: str, names: list[str]) -> str:
     lines = ["saga unit add Hero --max-hp 300 --lp 10"]
     lines += [f"saga unit add {json.dumps(n)} --max-hp 30" for n in names]
     for line in lines:
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code, line
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201, line
     return str(gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"])
 
 
@@ -164,7 +164,7 @@ def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
     gm = api(server)
     tid = gm.post("/tables", json={"system": "saga"}).json()["table_id"]
     refused = gm.post(f"/tables/{tid}/commands", json={"command": 'saga unit add ".." --max-hp 3'})
-    assert (422, "CORE-NAME") == (refused.status_code, refused.json()["error"]["rule"])
+    assert (refused.status_code, refused.json()["error"]["rule"]) == (422, "CORE-NAME")
     page = browser.new_context(viewport={"width": 1100, "height": 1300}).new_page()
     thrown: list[str] = []
     page.on("pageerror", lambda e: thrown.append(str(e)))
@@ -175,8 +175,8 @@ def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
         "window.tablelog.charts.filter((u) => u.root.parentElement.dataset.figure == 'hp')"
         ".map((u) => u.series.slice(1).map((s) => s.label))"
     )
-    assert [["Hero"], ["a/b", "<b>x</b>"]] == drawn, drawn  # 300 HP and 30: charts apart
-    assert [] == page.locator(".chart-error").all_inner_texts()
+    assert drawn == [["Hero"], ["a/b", "<b>x</b>"]], drawn  # 300 HP and 30: charts apart
+    assert page.locator(".chart-error").all_inner_texts() == []
     for name in ("Hero", "a/b", "<b>x</b>"):
         page.locator("article.entity h3 button", has_text=name).first.click()
         page.wait_for_function(  # the name shows at once, the trail once its answer is in
@@ -186,7 +186,7 @@ def test_names_that_do_not_fit_in_an_address(browser: Any, server: str) -> None:
         said = page.inner_text("#audit")
         assert "\nHP – → 30" in said, (name, said)  # 30, or Hero's 300
         assert "Guard rate – → 0" not in said, said  # a default set at the start: not news
-    assert [] == thrown
+    assert thrown == []
     shot(page, "15-names-in-addresses")
 
 
@@ -213,7 +213,7 @@ def test_the_chart_steps_and_gives_each_figure_its_own_scale(
     scales = saga.evaluate(
         "window.tablelog.charts.map((u) => [u.root.parentElement.dataset.figure, u.scales.y.max])"
     )
-    assert ["hp", "lp"] == [fig for fig, _ in scales]
+    assert [fig for fig, _ in scales] == ["hp", "lp"]
     assert scales[0][1] >= 300 and 10 <= scales[1][1] <= 30, scales
     shot(saga, "16-chart-per-figure")
 
@@ -246,7 +246,7 @@ def test_suggestions_are_the_seats_own_commands_with_the_tables_names(
         "pf2e item add longsword-1 --base longsword --owner Valeros",
         "pf2e formula add Valeros flaming",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
 
     def offered(name: str, role: str, chars: list[str]) -> tuple[Any, list[str]]:
         body = {"name": name, "role": role, "characters": chars}
@@ -256,13 +256,13 @@ def test_suggestions_are_the_seats_own_commands_with_the_tables_names(
     _, ann = offered("ann", "player", ["Valeros"])
     assert "pf2e etch longsword-1 flaming --by Valeros" in ann
     assert "pf2e invest longsword-1 --by Valeros" in ann
-    assert [] == [s for s in ann if "Ezren" in s or "ITEM" in s or s.startswith("pf2e item add")]
+    assert [s for s in ann if "Ezren" in s or "ITEM" in s or s.startswith("pf2e item add")] == []
     _, gm_offered = offered("g", "gm", [])
     assert "pf2e item add ID --base longsword --owner Ezren" in gm_offered
     assert "pf2e formula add Ezren " in gm_offered
     watcher, nothing = offered("w", "observer", [])
-    assert [] == nothing and watcher.is_disabled("#command")
-    assert "Observers append nothing" == watcher.get_attribute("#command", "placeholder")
+    assert nothing == [] and watcher.is_disabled("#command")
+    assert watcher.get_attribute("#command", "placeholder") == "Observers append nothing"
     assert "observers append nothing" in watcher.inner_text("#observer")
 
 
@@ -274,11 +274,11 @@ def test_a_wrong_link_keeps_the_seat_the_browser_had(
     page = open_seat(browser, seats["ann"])
     address = f"{server}/t/{seats['id']}"
     answer = page.goto(f"{address}?token=not-a-seat-token")
-    assert answer is not None and 401 == answer.status
+    assert answer is not None and answer.status == 401
     assert "This link is not valid" in page.inner_text("[role=alert]")
     page.click("[role=alert] a")
     page.wait_for_function("window.tablelog && window.tablelog.ready")
-    assert "ann (player)" == page.inner_text("#me")
+    assert page.inner_text("#me") == "ann (player)"
 
 
 def gm_page(browser: Any, server: str, system: str, lines: list[str]) -> Any:
@@ -286,7 +286,7 @@ def gm_page(browser: Any, server: str, system: str, lines: list[str]) -> Any:
     gm = api(server)
     tid = gm.post("/tables", json={"system": system, "seed": 5}).json()["table_id"]
     for line in lines:
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code, line
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201, line
     link = gm.post(f"/tables/{tid}/seats", json={"name": "g", "role": "gm"}).json()["url"]
     return open_seat(browser, link)
 
@@ -311,17 +311,17 @@ def test_cards_show_each_systems_figures(browser: Any, server: str) -> None:
     discard pile; a saga enemy without LP shows the GM no "LP ?"; a fate servant no empty
     tiles bar, and the clock out of battle says "no battle"."""
     pf2e = gm_page(browser, server, "pf2e", ["pf2e character add Valeros --level 8"])
-    assert ["Level", "8"] == figure(pf2e, "Valeros", "Level")
+    assert figure(pf2e, "Valeros", "Level") == ["Level", "8"]
     magic = gm_page(browser, server, "magicpunk", [ADD.format("Aria"), "magicpunk draw Aria 3"])
     assert "Draw pile: 51 of 54 cards" in magic.inner_text("#deck")
     assert "Discard pile (0)" in magic.inner_text("#deck")
     saga = gm_page(browser, server, "saga", ["saga unit add Wolf --max-hp 120 --enemy"])
     gauges = saga.locator('article[data-name="Wolf"] .bar-label').all_inner_texts()
-    assert ["HP"] == gauges and "120/120" in card(saga, "Wolf")  # no LP ? bar
+    assert gauges == ["HP"] and "120/120" in card(saga, "Wolf")  # no LP ? bar
     fate = gm_page(browser, server, "fate", ["fate servant add Saber --hp 60 --mp 80"])
     gauges = fate.locator('article[data-name="Saber"] .bar-label').all_inner_texts()
-    assert ["HP", "MP"] == gauges and "60/60" in card(fate, "Saber")  # no empty tiles bar
-    assert "no battle" == fate.inner_text("#table-clock").strip()
+    assert gauges == ["HP", "MP"] and "60/60" in card(fate, "Saber")  # no empty tiles bar
+    assert fate.inner_text("#table-clock").strip() == "no battle"
 
 
 def test_the_log_has_one_button_per_action_named_and_the_audit_trail_closes(
@@ -340,16 +340,16 @@ def test_the_log_has_one_button_per_action_named_and_the_audit_trail_closes(
     seq = int(rest.get_attribute("data-seq") or 0)
     assert str(seq + 1) == rest.get_attribute("data-last")  # one row, the circulation inside
     inside = rest.locator(f'.hits li[data-seq="{seq + 1}"]')
-    assert 1 == inside.count()
-    assert 0 == inside.locator("button").count()
-    assert 1 == rest.locator("button").count()
+    assert inside.count() == 1
+    assert inside.locator("button").count() == 0
+    assert rest.locator("button").count() == 1
     label = rest.locator("button").get_attribute("aria-label") or ""
     assert label.startswith(f"undo #{seq}–#{seq + 1}: 8h rest"), label
-    assert "none" == page.evaluate("getComputedStyle(document.querySelector('#log')).listStyleType")
+    assert page.evaluate("getComputedStyle(document.querySelector('#log')).listStyleType") == "none"
     page.click('article[data-name="Aria"] h3 button')
     page.wait_for_selector("#audit li .changes")
     page.click("#audit-close")
-    assert 0 == page.locator("#audit li .changes").count() and page.is_hidden("#audit-close")
+    assert page.locator("#audit li .changes").count() == 0 and page.is_hidden("#audit-close")
     index = browser.new_context().new_page()
     index.goto(f"{server}/?token={TOKEN}")
     index.wait_for_selector("#create")

@@ -51,12 +51,12 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(
     bo.wait_for_function("document.querySelectorAll('article[data-name=Aria] .card').length == 3")
     faces = hand(ann, "Aria")
     assert "?" not in faces and "🂠" not in faces and faces == hand(gm, "Aria")
-    assert ["🂠"] * 3 == hand(bo, "Aria")
+    assert hand(bo, "Aria") == ["🂠"] * 3
     shot(ann, "1-player-draws"), shot(gm, "2-gm-sees-faces"), shot(bo, "3-other-player-backs")
 
     seat_lines = gm.locator('#log > li[data-type="core.SeatAdded"]')
     assert seat_lines.count() >= 3  # seats are revoked, not undone (CORE-SEAT): no button
-    assert 0 == seat_lines.locator("button").count()
+    assert seat_lines.locator("button").count() == 0
     assert "magicpunk." not in gm.inner_text("#log")  # sentences, no event types
     action(gm, "magicpunk.CardsDrawn", "Aria").locator("button", has_text="undo").click()
     for page in (gm, ann, bo):
@@ -67,14 +67,14 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(
     shot(gm, "4-gm-undid-from-the-log")
 
     kai_now = gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
-    assert "21/26" == kai_now
+    assert kai_now == "21/26"
     gm.locator("#slider").fill("3")
     gm.wait_for_selector("#past:not([hidden])")
-    assert "26/26" == gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+    assert gm.locator('article[data-name="Kai"] .bar-num').first.inner_text() == "26/26"
     shot(gm, "5-time-slider-in-the-past")
     gm.click("#live")
     gm.wait_for_selector("#past", state="hidden")
-    assert "21/26" == gm.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+    assert gm.locator('article[data-name="Kai"] .bar-num').first.inner_text() == "21/26"
 
     ann.fill("#command", "magicpunk play Aria AS 2S 3S 4S")  # she holds 3 cards: one is not hers
     ann.click("#doit")
@@ -170,7 +170,7 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
         "() => performance.getEntriesByType('navigation').concat("
         "performance.getEntriesByType('resource')).reduce((n, e) => n + e.transferSize, 0)"
     )
-    assert 10 == page.locator("article.entity").count()
+    assert page.locator("article.entity").count() == 10
     assert page.locator("#log > li.action").count() == 200  # the latest; more on request
     page.click("#log li.earlier button")
     assert page.locator("#log > li.action").count() == 400
@@ -272,6 +272,6 @@ def test_every_text_on_the_page_has_readable_contrast(
     index.wait_for_selector("#create")
     for page in (gm, index):
         measured = page.evaluate(CONTRAST)
-        assert measured["checked"] >= 10 and [] == measured["found"]
+        assert measured["checked"] >= 10 and measured["found"] == []
         rings = focus_rings(page, 12)
-        assert len(rings) >= 8 and [] == [r for r in rings if r["ratio"] < 3], rings
+        assert len(rings) >= 8 and [r for r in rings if r["ratio"] < 3] == [], rings

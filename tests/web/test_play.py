@@ -53,7 +53,7 @@ def table(server: str) -> dict[str, Any]:
         "magicpunk item add a-battery --owner Aria",
         "magicpunk damage Kai 5",
     ):
-        assert 201 == gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code
+        assert gm.post(f"/tables/{tid}/commands", json={"command": line}).status_code == 201
     found: dict[str, Any] = {"id": tid}
     for name, chars in (("gm2", None), ("ann", ["Aria"]), ("bo", ["Kai"]), ("cy", [])):
         body = {
@@ -82,7 +82,7 @@ def test_a_player_rolls_her_own_check_and_every_seat_sees_the_roll(
     ann.select_option("#act-ability-Aria", "12")
     ann.click("#act-check")
     ann.wait_for_function("document.querySelector('#result').textContent.startsWith('Preview')")
-    assert "magicpunk roll 1MP12 --by Aria" == ann.input_value("#command")
+    assert ann.input_value("#command") == "magicpunk roll 1MP12 --by Aria"
     ann.click("#doit")
     ann.wait_for_selector("#result.ok >> text=Done")
     for page in (bo, gm):
@@ -110,7 +110,7 @@ def test_plain_dice_from_the_page(browser: Any, server: str, table: dict[str, An
     bo.click("#doit")
     bo.wait_for_function("document.querySelectorAll('#log > li.roll').length == 2")
     ann.wait_for_timeout(1500)
-    assert 1 == ann.locator("#log > li.roll").count()
+    assert ann.locator("#log > li.roll").count() == 1
 
 
 def test_a_whisper_reaches_its_reader_and_the_gm_and_no_one_else(
@@ -126,9 +126,11 @@ def test_a_whisper_reaches_its_reader_and_the_gm_and_no_one_else(
 
     def listen() -> None:  # a client of its own: the stream waits while the test goes on
         headers = {"Authorization": f"Bearer {table['cy-token']}"}
-        with httpx.Client(base_url=f"{server}/api", headers=headers, timeout=30) as own:
-            with own.stream("GET", f"/tables/{tid}/events", params={"after": start}) as stream:
-                seen.extend(sse_records(stream, 1))
+        with (
+            httpx.Client(base_url=f"{server}/api", headers=headers, timeout=30) as own,
+            own.stream("GET", f"/tables/{tid}/events", params={"after": start}) as stream,
+        ):
+            seen.extend(sse_records(stream, 1))
 
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
@@ -146,7 +148,7 @@ def test_a_whisper_reaches_its_reader_and_the_gm_and_no_one_else(
     listener.join(20)
     assert seen and all("psst" not in json.dumps(data) for _, data in seen), seen
     events = cy_api.get(f"/tables/{tid}/log", params={"all": "true"}).json()["events"]
-    assert [] == [e for e in events if "psst" in json.dumps(e)]
+    assert [e for e in events if "psst" in json.dumps(e)] == []
     for fmt in ("md", "html"):
         assert "psst" not in cy_api.get(f"/tables/{tid}/report", params={"format": fmt}).text
     assert "psst" in api(server).get(f"/tables/{tid}/report", params={"format": "md"}).text
@@ -173,7 +175,7 @@ def test_a_five_hit_cast_is_one_row_with_its_hits_inside(browser: Any, server: s
     page.select_option("#act-target-Amy", "Wolf")
     page.click("#act-cast")
     page.wait_for_function("document.querySelector('#command').value.startsWith('saga cast Amy')")
-    assert "saga cast Amy tenrai --target Wolf" == page.input_value("#command")
+    assert page.input_value("#command") == "saga cast Amy tenrai --target Wolf"
     page.click("#doit")
     page.wait_for_function(f"document.querySelectorAll('#log > li.action').length == {before + 1}")
     row = page.locator("#log > li.action").first
@@ -242,17 +244,17 @@ def test_the_slider_moves_the_cards_the_log_and_the_charts(
     page.locator("#slider").fill(str(before))
     page.wait_for_selector("#past:not([hidden])")
     page.wait_for_function(f"window.tablelog.chartAt == {before}")
-    assert "26/26" == page.locator('article[data-name="Kai"] .bar-num').first.inner_text()
+    assert page.locator('article[data-name="Kai"] .bar-num').first.inner_text() == "26/26"
     newest = int(page.locator("#log > li.action").first.get_attribute("data-seq") or 0)
     assert newest <= before and "later on" not in page.inner_text("#log")
     assert len(rows(page)) < len(live_rows)
-    assert 0 == page.locator('#log > li[data-type="magicpunk.DamageTaken"]').count()
+    assert page.locator('#log > li[data-type="magicpunk.DamageTaken"]').count() == 0
     assert page.evaluate("Math.max(...window.tablelog.charts[0].data[0])") <= before
     shot(page, "play-5-slider-in-the-past")
     page.click("#live")
     page.wait_for_function("document.querySelector('#log').textContent.includes('later on')")
-    assert "21/26" == page.locator('article[data-name="Kai"] .bar-num').first.inner_text()
-    assert 1 == page.locator('#log > li[data-type="magicpunk.DamageTaken"]').count()
+    assert page.locator('article[data-name="Kai"] .bar-num').first.inner_text() == "21/26"
+    assert page.locator('#log > li[data-type="magicpunk.DamageTaken"]').count() == 1
 
 
 def test_sheets_cards_and_the_actions_at_hand(
@@ -271,11 +273,11 @@ def test_sheets_cards_and_the_actions_at_hand(
     assert "Sense" in sheet and "Money at creation" not in sheet and "Acted" not in sheet
     assert "money_at_creation" not in sheet and "stays_acted" not in sheet
     faces = page.locator('article[data-name="Aria"] .hand button.card')
-    assert 3 == faces.count()
+    assert faces.count() == 3
     assert all(
         s in "♠♥♦♣★" for s in page.locator('article[data-name="Aria"] .suit').all_inner_texts()
     )
-    assert 2 == page.locator('article[data-name="Kai"] .hand .card.back').count()
+    assert page.locator('article[data-name="Kai"] .hand .card.back').count() == 2
     codes = [faces.nth(i).get_attribute("data-card") for i in range(2)]
     faces.nth(0).click()
     page.locator('article[data-name="Aria"] .hand button.card').nth(1).click()
@@ -342,19 +344,19 @@ def test_copy_for_ccfolia_and_the_exports(browser: Any, server: str, table: dict
     page = context.new_page()
     page.goto(table["ann"])
     page.wait_for_function("window.tablelog && window.tablelog.ready")
-    assert 0 == page.locator('article[data-name="Kai"] .copy').count()
+    assert page.locator('article[data-name="Kai"] .copy').count() == 0
     page.click('article[data-name="Aria"] .copy')
     page.wait_for_function("window.tablelog.ccfolia")
     pasted = json.loads(page.evaluate("navigator.clipboard.readText()"))
-    assert "character" == pasted["kind"] and "Aria" == pasted["data"]["name"]
-    assert [(26, 26)] == [(bar["value"], bar["max"]) for bar in pasted["data"]["status"]]
+    assert pasted["kind"] == "character" and pasted["data"]["name"] == "Aria"
+    assert [(bar["value"], bar["max"]) for bar in pasted["data"]["status"]] == [(26, 26)]
     ann = api(server, table["ann-token"])
     kai = ann.get(f"/tables/{tid}/ccfolia/Kai").json()
     assert "?" in kai["data"]["memo"] or "(-)" in kai["data"]["memo"], kai["data"]["memo"]
     for link in ("#report-html", "#report-md", "#ccfolia-log"):
         href = page.get_attribute(link, "href") or ""
         answer = page.request.get(f"{server}{href}")
-        assert 200 == answer.status, (link, answer.text()[:200])
+        assert answer.status == 200, (link, answer.text()[:200])
     assert (
         "ccfolia - logs"
         in page.request.get(f"{server}{page.get_attribute('#ccfolia-log', 'href')}").text()
@@ -408,7 +410,7 @@ def test_a_japanese_and_a_korean_seat(
     page.wait_for_selector("#log > li.action >> text=Aria takes 5 damage")
     page.reload()
     page.wait_for_function("window.tablelog && window.tablelog.ready")
-    assert "en" == page.evaluate("document.documentElement.lang")
+    assert page.evaluate("document.documentElement.lang") == "en"
     assert "Aria takes 5 damage" in page.inner_text("#log")
 
 
@@ -423,23 +425,23 @@ def test_light_and_dark_themes_and_no_serious_accessibility_violation(
     gm.wait_for_selector('article[data-name="Aria"] .hand .card')
     gm.click("#seats-details summary")
     gm.wait_for_selector('#seats tr[data-seat="ann"]')
-    assert [] == axe(gm)
+    assert axe(gm) == []
     phone = open_seat(browser, table["ann"], width=390)
-    assert [] == axe(phone)
+    assert axe(phone) == []
     dark = browser.new_context(viewport={"width": 1100, "height": 1300}, color_scheme="dark")
     page = dark.new_page()
     page.goto(table["bo"])
     page.wait_for_function("window.tablelog && window.tablelog.ready")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(13, 17, 23)", background
-    assert [] == axe(page)
+    assert axe(page) == []
     shot(page, "play-9-dark-theme")
     page.click("#theme")
-    assert "rgb(255, 255, 255)" == page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
     page.reload()
     page.wait_for_function("window.tablelog && window.tablelog.ready")
-    assert "rgb(255, 255, 255)" == page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
     index = browser.new_context().new_page()
     index.goto(f"{server}/?token={TOKEN}")
     index.wait_for_selector("#create")
-    assert [] == axe(index)
+    assert axe(index) == []

@@ -21,7 +21,7 @@ def test_back_to_live_puts_the_focus_on_the_time_slider(
     page.focus("#live")
     page.keyboard.press("Enter")
     page.wait_for_selector("#past", state="hidden")
-    assert "slider" == page.evaluate("document.activeElement.id")
+    assert page.evaluate("document.activeElement.id") == "slider"
 
 
 def right_edges(page: Any) -> list[float]:
@@ -62,7 +62,7 @@ def test_the_saga_hp_chart_draws_a_side_each_and_its_legend_has_values(
         """window.tablelog.charts.filter((u) => u.root.parentElement.dataset.figure == "hp")
           .map((u) => [u.series.slice(1).map((s) => s.label), u.scales.y.max])"""
     )
-    assert [["Gustave", "Amy"], ["Dragon"]] == [labels for labels, _ in hp], hp
+    assert [labels for labels, _ in hp] == [["Gustave", "Amy"], ["Dragon"]], hp
     assert 320 <= hp[0][1] < 600 and hp[1][1] >= 1200, hp
     legend = page.locator(".u-legend").first.inner_text()
     assert "--" not in legend and "320" in legend and "210" in legend, legend
@@ -78,7 +78,7 @@ def test_the_server_page_asks_for_the_server_token_and_shows_the_gms_link(
     added (the seat's link is shown apart)."""
     page = browser.new_context().new_page()
     answer = page.goto(f"{server}/?token=wrong")
-    assert answer is not None and 401 == answer.status
+    assert answer is not None and answer.status == 401
     said = page.inner_text("[role=alert]")
     assert "needs the server token" in said and "seat" not in said, said
     page.goto(f"{server}/?token={TOKEN}")
@@ -93,4 +93,4 @@ def test_the_server_page_asks_for_the_server_token_and_shows_the_gms_link(
     assert created == page.inner_text("#created")
     link = created.split(": ")[-1].strip()
     gm = open_seat(browser, link)
-    assert "gm (GM)" == gm.inner_text("#me") and "Night one" == gm.inner_text("h1")
+    assert gm.inner_text("#me") == "gm (GM)" and gm.inner_text("h1") == "Night one"

@@ -33,12 +33,12 @@ def test_a_suggestion_quotes_each_name_it_fills_in(browser: Any, server: str) ->
     lines = [ADD.format(json.dumps(n)) for n in NAMES]
     page = gm_page(browser, server, "magicpunk", lines)
     draws = [s for s in offered(page) if s.startswith("magicpunk draw ")]
-    assert [
+    assert draws == [
         'magicpunk draw "Lady Ann" 1',
         'magicpunk draw "O\'Brien" 1',
         'magicpunk draw "Say \\"hi\\"" 1',
         'magicpunk draw "<b>x</b>" 1',
-    ] == draws
+    ]
     for line, name in zip(draws, NAMES, strict=True):
         said = preview(page, line)
         assert said.startswith("Preview — nothing appended:"), (line, said)
@@ -64,13 +64,13 @@ def test_fate_suggestions_are_casts_the_master_can_make_and_nps_the_servant_hold
     lines = offered(page)
     attacks = [s for s in lines if s.startswith("fate cast Kiritsugu attack")]
     assert "fate cast Kiritsugu attack --grade 3 --tiles 2 --target Saber" in attacks
-    assert [] == [s for s in lines if "--grade 5" in s and " attack " in s]
-    assert [] == [
+    assert [s for s in lines if "--grade 5" in s and " attack " in s] == []
+    assert [
         s for s in lines if "curse" in s or s.startswith(("fate cast Saber", "fate cast Rider"))
-    ]
-    assert [] == [s for s in lines if "Rider" in s and "release" in s]
-    assert ["fate release Saber excalibur --target Kiritsugu"] == [
-        s for s in lines if s.startswith("fate release")
+    ] == []
+    assert [s for s in lines if "Rider" in s and "release" in s] == []
+    assert [s for s in lines if s.startswith("fate release")] == [
+        "fate release Saber excalibur --target Kiritsugu"
     ]
     for line in [s for s in lines if s.startswith(("fate cast", "fate release"))]:
         said = preview(page, line)

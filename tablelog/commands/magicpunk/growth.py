@@ -173,6 +173,7 @@ def decide_procure(state: State, c: Procure) -> list[Event]:
             breakdown=dict(found.breakdown),
             time_dice=procurement.procurement_time_dice(c.extra_time),
             item=c.item,
+            rows=dict(found.rows),
         )
     ]
 

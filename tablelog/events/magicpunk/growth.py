@@ -72,7 +72,13 @@ class Rebuilt(Event):
 @event("magicpunk.ProcurementAssessed", entities=("who",), rules=("MP-PROC-1", "MP-PROC-2"))
 @attrs.frozen
 class ProcurementAssessed(Event):
-    """The rarity of an item ``who`` wants, whether a check is needed and its challenge value."""
+    """The rarity of an item ``who`` wants, whether a check is needed and its challenge value.
+
+    ``breakdown``: the rarity each row of the table adds (``material``, ``quality``, ``design``,
+    ``ma-gear``, ``vehicle``, ``gm``); ``rows``: the ids of the rows chosen in the material,
+    quality and design tables (``{"material": "magic-shell", ...}``; empty in events recorded
+    before it was kept).
+    """
 
     who: str
     rarity: int
@@ -81,6 +87,7 @@ class ProcurementAssessed(Event):
     time_dice: int
     breakdown: dict[str, int]
     item: str = ""
+    rows: dict[str, str] = attrs.Factory(dict)
 
 
 @event("magicpunk.CheckRolled", entities=("by",))

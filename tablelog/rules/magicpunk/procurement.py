@@ -75,10 +75,12 @@ VEHICLE_PRICE_PER_RARITY = 2000
 
 @attrs.frozen
 class Rarity:
-    """A procurement assessment: ``total`` rarity, per-row ``breakdown``, the check."""
+    """A procurement assessment: ``total`` rarity, per-row ``breakdown``, the check, and the
+    ``rows`` chosen in the material, quality and design tables (their ids)."""
 
     total: int
     breakdown: dict[str, int]
+    rows: dict[str, str] = attrs.Factory(dict)
 
     @property
     def check_needed(self) -> bool:
@@ -200,7 +202,7 @@ def rarity(
             vehicle=vehicle_price,
         ),
     )
-    rows = {
+    values = {
         "material": row_value(MATERIALS, material, "material"),
         "quality": row_value(QUALITIES, quality, "quality"),
         "design": row_value(DESIGNS, design, "design"),
@@ -208,7 +210,11 @@ def rarity(
         "vehicle": vehicle_price // VEHICLE_PRICE_PER_RARITY,
         "gm": gm,
     }
-    return Rarity(sum(rows.values()), rows)
+    chosen = {
+        what: resolve_row(TABLES[what], key, what)
+        for what, key in (("material", material), ("quality", quality), ("design", design))
+    }
+    return Rarity(sum(values.values()), values, chosen)
 
 
 def procurement_time_dice(extra_time: bool) -> int:

@@ -339,9 +339,10 @@
   // -- audit trail -----------------------------------------------------------------------
   // A name in an address: encoded whole (a "/" or "?" in it is part of the name). "." and ".."
   // cannot be sent at all: a browser reads them as "this folder" and "the folder above".
-  async function trail(name) {
+  // whole: the undone events too (marked) and the undos and redos, with what they took back.
+  async function trail(name, whole) {
     if (name === "." || name === "..") return { error: t("web.audit.bad_name", "the name \"{name}\" cannot be sent in an address", { name }) };
-    const r = await api(`/history/${encodeURIComponent(name)}`);
+    const r = await api(`/history/${encodeURIComponent(name)}${whole ? "?all=true" : ""}`);
     if (r.status !== 200) return { error: errorText(r.body) };
     if (!Array.isArray(r.body)) return { error: t("web.audit.not_history", "error: the server's answer is not a history") };
     return { trail: r.body };
@@ -367,12 +368,14 @@
     $("audit-name").textContent = t("web.audit.of", "of {name}", { name });
     $("audit-close").hidden = false;
     $("audit").replaceChildren(el("li", { class: "loading" }, t("web.audit.loading", "reading the log…")));
-    const r = await trail(name);
+    const r = await trail(name, true);
     if (asked !== auditAsked) return;
     if (r.error) { $("audit").replaceChildren(el("li", { class: "error" }, r.error)); return; }
-    $("audit").replaceChildren(...r.trail.map((e) => el("li", {},
+    const marker = (e) => e.type === "core.Undone" || e.type === "core.Redone";
+    $("audit").replaceChildren(...r.trail.map((e) => el("li", { class: e.undone ? "undone" : (marker(e) ? "marker" : "") },
       el("p", {}, el("span", { class: "seq" }, `#${e.seq}`), " ", el("time", { datetime: e.at || "" }, window.tl.time(e.at)), " ",
-        el("span", { class: "actor" }, e.actor), " ", e.event),
+        el("span", { class: "actor" }, e.actor), " ", el("span", { class: "text" }, e.event),
+        e.undone ? el("span", { class: "badge" }, " " + t("web.audit.undone", "undone")) : null),
       el("ul", { class: "changes" }, e.changes.filter((c) => !internal(name, c.field) && !blank(c)).map((c) => el("li", {}, changeText(c)))),
       e.explain.length ? el("ul", { class: "explain" }, e.explain.map((x) => el("li", {}, x))) : null)));
     $("audit").scrollIntoView({ block: "nearest" });

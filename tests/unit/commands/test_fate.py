@@ -124,7 +124,7 @@ def test_np_budget_and_three_np_limit():
 def test_defensive_np_raises_max_hp():
     """An A+ defensive NP raises Saber's max HP from 60 to 70."""
     after, _ = then(given(SABER), AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"))
-    assert (70, 70) == (after.characters["Saber"]["hp"], after.characters["Saber"]["hp_max"])
+    assert (after.characters["Saber"]["hp"], after.characters["Saber"]["hp_max"]) == (70, 70)
 
 
 # --- casting -------------------------------------------------------------------------------------
@@ -135,8 +135,8 @@ def test_attack_through_anti_magic():
     """Tokiomi's attack grade 4 on a servant with anti-magic 1 deals 6 HP per tile: 2 tiles = 12."""
     state = given(TOKIOMI, AddServant("Caster", 50, 50, anti_magic=1), StartBattle())
     after, events = then(state, Cast("Tokiomi", "attack", 4, 2, ("Caster",)))
-    assert (38, 50) == hp_mp(after, "Caster")
-    assert (36, 6) == (after.characters["Tokiomi"]["mp"], after.characters["Tokiomi"]["tiles"])
+    assert hp_mp(after, "Caster") == (38, 50)
+    assert (after.characters["Tokiomi"]["mp"], after.characters["Tokiomi"]["tiles"]) == (36, 6)
 
 
 @rule("FATE-CAST-5")
@@ -144,9 +144,9 @@ def test_defense_tiles_meet_hits_one_by_one():
     """A grade-5 defense tile meets an outside hit of 7 HP and 12 MP: 2 HP and 2 MP go through."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)))
     after, events = then(state, TakeDamage("Kiritsugu", 7, 12))
-    assert (38, 24) == hp_mp(after, "Kiritsugu")
-    assert [1] == [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]]
-    assert {"1": 1} == events[0].spent
+    assert hp_mp(after, "Kiritsugu") == (38, 24)
+    assert [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]] == [1]
+    assert events[0].spent == {"1": 1}
 
 
 @rule("FATE-CAST-5")
@@ -184,11 +184,11 @@ def test_a_held_tile_meets_the_next_hit_and_each_tile_one_incoming_tile():
         *TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2, ("Kiritsugu",)), Chant("Tokiomi")
     )
     after, events = then(state, Cast("Tokiomi", "attack", 2, 2, ("Kiritsugu",)))
-    assert (32, [2], {}) == (
+    assert (
         after.characters["Kiritsugu"]["hp"],
         [e["tiles"] for e in after.characters["Kiritsugu"]["effects"]],
         events[-1].spent,
-    )
+    ) == (32, [2], {})
 
 
 @rule("FATE-CAST-5")
@@ -201,9 +201,9 @@ def test_defense_lasts_three_turns():
         StartTurn(),
         StartTurn(),
     )
-    assert [1] == [e["turns_left"] for e in state.characters["Kiritsugu"]["effects"]]
+    assert [e["turns_left"] for e in state.characters["Kiritsugu"]["effects"]] == [1]
     after, _ = then(state, StartTurn())
-    assert [] == after.characters["Kiritsugu"]["effects"]
+    assert after.characters["Kiritsugu"]["effects"] == []
 
 
 @rule("FATE-CAST-6")
@@ -211,7 +211,7 @@ def test_heal_is_capped_at_max_hp():
     """Kiritsugu heals 3 per tile x 2 tiles but only 4 HP short: he ends at 40."""
     state = given(*TABLE, TakeDamage("Kiritsugu", hp=4))
     after, events = then(state, Cast("Kiritsugu", "heal", 3, 2))
-    assert (4, 40) == (events[-1].hp, after.characters["Kiritsugu"]["hp"])
+    assert (events[-1].hp, after.characters["Kiritsugu"]["hp"]) == (4, 40)
 
 
 @rule("FATE-CAST-7")
@@ -222,10 +222,10 @@ def test_buff_one_tile_per_target_unless_chanted():
     after, _ = then(
         given(*TABLE, StartBattle(), Chant("Tokiomi")), Cast("Tokiomi", "buff", 6, 1, ("Saber",))
     )
-    assert [("buff", 6, 2, 3)] == [
+    assert [
         (e["kind"], e["grade"], e["tiles"], e["turns_left"])
         for e in after.characters["Saber"]["effects"]
-    ]
+    ] == [("buff", 6, 2, 3)]
 
 
 @rule("FATE-CAST-8")
@@ -234,9 +234,9 @@ def test_curse_tiles_cancelled_by_anti_magic():
     curser = AddMaster("Kayneth", "A", "B", "C", ("water",), 40, 40, 20)
     state = given(curser, AddServant("Lancer", 60, 60, anti_magic=2), StartBattle())
     after, _ = then(state, Cast("Kayneth", "curse", 4, 3, ("Lancer",)))
-    assert [("curse", 1, 5)] == [
+    assert [
         (e["kind"], e["tiles"], e["turns_left"]) for e in after.characters["Lancer"]["effects"]
-    ]
+    ] == [("curse", 1, 5)]
 
 
 @rule("FATE-CAST-9")
@@ -245,7 +245,7 @@ def test_injury_heals_only_outside_battle():
     state = given(
         *TABLE, StartBattle(), Cast("Tokiomi", "attack", 3, 1, ("Kiritsugu",), injury=True)
     )
-    assert 3 == state.characters["Kiritsugu"]["injury"]
+    assert state.characters["Kiritsugu"]["injury"] == 3
     refused(state, Cast("Kiritsugu", "heal", 2, 1, injury=True), "FATE-CAST-9", "outside battle")
     after, _ = then(
         given(
@@ -256,14 +256,14 @@ def test_injury_heals_only_outside_battle():
         ),
         Cast("Kiritsugu", "heal", 2, 1, injury=True),
     )
-    assert 1 == after.characters["Kiritsugu"]["injury"]
+    assert after.characters["Kiritsugu"]["injury"] == 1
 
 
 @rule("FATE-CC-8")
 def test_hollow_cast_costs_one_mp_less():
     """Rin (hollow) casts 3 curse tiles for 5 MP."""
     after, _ = then(given(RIN, LANCER), Cast("Rin", "curse", 5, 3, ("Lancer",)))
-    assert 55 == after.characters["Rin"]["mp"]
+    assert after.characters["Rin"]["mp"] == 55
 
 
 @rule("FATE-CC-10")
@@ -271,7 +271,7 @@ def test_crest_spell_costs_one_hp_and_stays_within_crest_grade():
     """Kiritsugu's crest D casts attack grade 2 (1 HP + 2 MP); grade 3 is refused."""
     state = given(*TABLE)
     after, _ = then(state, Cast("Kiritsugu", "attack", 2, 1, ("Lancer",), crest=True))
-    assert (39, 28) == hp_mp(after, "Kiritsugu")
+    assert hp_mp(after, "Kiritsugu") == (39, 28)
     refused(state, Cast("Kiritsugu", "attack", 3, 1, ("Lancer",), crest=True), "FATE-CAST-2", "3")
 
 
@@ -280,7 +280,7 @@ def test_morning_heals_crest_grade():
     """Morning heals Kiritsugu (crest D) 2 HP and Tokiomi (crest B) 4 HP, capped at max."""
     state = given(*TABLE, TakeDamage("Kiritsugu", hp=10), TakeDamage("Tokiomi", hp=1))
     after, _ = then(state, Morning())
-    assert (32, 40) == (after.characters["Kiritsugu"]["hp"], after.characters["Tokiomi"]["hp"])
+    assert (after.characters["Kiritsugu"]["hp"], after.characters["Tokiomi"]["hp"]) == (32, 40)
 
 
 @rule("FATE-CC-6")
@@ -288,7 +288,7 @@ def test_rest_refills_tiles():
     """After a cast of 2 tiles, a rest refills Kiritsugu's pool to 6; not during a battle."""
     state = given(*TABLE, Cast("Kiritsugu", "heal", 1, 2))
     after, _ = then(state, Rest())
-    assert 6 == after.characters["Kiritsugu"]["tiles"]
+    assert after.characters["Kiritsugu"]["tiles"] == 6
     refused(given(*TABLE, StartBattle()), Rest(), "FATE-CC-6")
 
 
@@ -300,7 +300,7 @@ def test_damage_cancels_pending_chants():
     """Two pending chants are cancelled when Tokiomi takes 3 HP."""
     state = given(*TABLE, Chant("Tokiomi"), Chant("Tokiomi"))
     after, events = then(state, TakeDamage("Tokiomi", hp=3))
-    assert (2, 0) == (events[0].chants_cancelled, after.characters["Tokiomi"]["chants"])
+    assert (events[0].chants_cancelled, after.characters["Tokiomi"]["chants"]) == (2, 0)
 
 
 @rule("FATE-CHANT-3")
@@ -355,7 +355,7 @@ def test_one_true_name_release_per_turn():
     """Saber releases Invisible Air (5 x 6 HP) and cannot release again in the same turn."""
     state = given(SABER, LANCER, AddPhantasm("Saber", "air", "C", "anti-unit"), StartBattle())
     after, _ = then(state, Release("Saber", "air", ("Lancer",)))
-    assert (30, 65) == (after.characters["Lancer"]["hp"], after.characters["Saber"]["mp"])
+    assert (after.characters["Lancer"]["hp"], after.characters["Saber"]["mp"]) == (30, 65)
     refused(after, Release("Saber", "air", ("Lancer",)), "FATE-NP-6", "turn 1")
 
 
@@ -370,7 +370,7 @@ def test_anti_country_back_row_takes_half_of_the_front():
         AddPhantasm("Gil", "ea", "A++", "anti-country"),
     )
     after, _ = then(state, Release("Gil", "ea", ("Lancer", "Kiritsugu")))
-    assert (10, 15) == (after.characters["Lancer"]["hp"], after.characters["Kiritsugu"]["hp"])
+    assert (after.characters["Lancer"]["hp"], after.characters["Kiritsugu"]["hp"]) == (10, 15)
     refused(
         given(
             SABER,
@@ -395,10 +395,10 @@ def test_always_active_once_per_round():
         StartBattle(),
     )
     after, _ = then(state, Release("Lancer", "buidhe", ("Saber",)))
-    assert (56, 60) == (after.characters["Saber"]["hp"], after.characters["Lancer"]["mp"])
+    assert (after.characters["Saber"]["hp"], after.characters["Lancer"]["mp"]) == (56, 60)
     refused(after, Release("Lancer", "buidhe", ("Saber",)), "FATE-NP-8", "1")
     again, _ = then(then(after, StartRound())[0], Release("Lancer", "buidhe", ("Saber",)))
-    assert 52 == again.characters["Saber"]["hp"]
+    assert again.characters["Saber"]["hp"] == 52
 
 
 @rule("FATE-NP-9")
@@ -414,15 +414,15 @@ def test_defensive_np_blocks_a_critical_attack():
         Release("Saber", "avalon"),
     )
     after, events = then(state, Release("Saber2", "excalibur", ("Saber",)))
-    assert (80, 59) == hp_mp(after, "Saber")  # 60 + 20 max HP; 80 - 21 MP for Avalon
-    assert ("Saber", 0, 0) == (events[-2].name, events[-2].hp, events[-2].mp)
-    assert ("Saber2", 75, 0, "Saber counter") == (
+    assert hp_mp(after, "Saber") == (80, 59)  # 60 + 20 max HP; 80 - 21 MP for Avalon
+    assert (events[-2].name, events[-2].hp, events[-2].mp) == ("Saber", 0, 0)
+    assert (
         events[-1].name,
         events[-1].hp,
         events[-1].mp,
         events[-1].source,
-    )
-    assert (25, 30) == hp_mp(after, "Saber2")
+    ) == ("Saber2", 75, 0, "Saber counter")
+    assert hp_mp(after, "Saber2") == (25, 30)
 
 
 @rule("FATE-NP-10")
@@ -434,14 +434,14 @@ def test_field_upkeep_grows_each_round():
         StartBattle(),
         Release("Medusa", "fort"),
     )
-    assert 40 == state.characters["Medusa"]["mp"]
+    assert state.characters["Medusa"]["mp"] == 40
     after, events = then(state, StartTurn())
-    assert [1] == [e.mp for e in events if isinstance(e, UpkeepPaid)]
+    assert [e.mp for e in events if isinstance(e, UpkeepPaid)] == [1]
     later, events = then(after, StartRound())
-    assert ([2], 37) == (
+    assert (
         [e.mp for e in events if isinstance(e, UpkeepPaid)],
         later.characters["Medusa"]["mp"],
-    )
+    ) == ([2], 37)
 
 
 @rule("FATE-NP-10")
@@ -457,12 +457,12 @@ def test_reality_marble_removes_a_field_at_double_mp():
         StartTurn(),
     )
     after, events = then(state, Release("Archer", "ubw"))
-    assert 30 == after.characters["Archer"]["mp"]
+    assert after.characters["Archer"]["mp"] == 30
     assert [FieldEnded, FieldRaised] == [type(e) for e in events[1:]]
-    assert (None, "ubw") == (
+    assert (
         after.characters["Medusa"]["field"],
         after.characters["Archer"]["field"]["np"],
-    )
+    ) == (None, "ubw")
 
 
 @rule("FATE-NP-11")
@@ -473,15 +473,15 @@ def test_army_summon_and_upkeep():
     )
     after, events = then(state, Release("Rider", "host"))
     army = [e for e in events if isinstance(e, ArmySummoned)][0]
-    assert (5, 0, 4, 10, 60) == (
+    assert (
         army.units,
         army.free_units,
         army.stat_points,
         army.upkeep_per_round,
         after.characters["Rider"]["mp"],
-    )
+    ) == (5, 0, 4, 10, 60)
     later, _ = then(after, StartRound())
-    assert 50 == later.characters["Rider"]["mp"]
+    assert later.characters["Rider"]["mp"] == 50
     gone, _ = then(later, Dismiss("Rider", "host"))
     assert gone.characters["Rider"]["army"] is None
 
@@ -498,7 +498,7 @@ def test_ex_attack_ignores_code_cast_defense():
     )
     after, events = then(state, Release("Gil", "ea", ("Kiritsugu",)))
     damage = [e for e in events if isinstance(e, DamageTaken)][0]
-    assert (75, 30, {}) == (damage.hp, damage.mp, damage.spent)
+    assert (damage.hp, damage.mp, damage.spent) == (75, 30, {})
 
 
 @rule("FATE-NP-13")
@@ -511,7 +511,7 @@ def test_concealment_modifier_at_release():
         StartBattle(),
     )
     after, _ = then(state, Release("Saber", "air", ("Lancer",)))
-    assert 40 == after.characters["Lancer"]["hp"]
+    assert after.characters["Lancer"]["hp"] == 40
 
 
 # --- unique abilities ----------------------------------------------------------------------------
@@ -543,7 +543,7 @@ def test_unique_ability_waits_for_character_grade():
         ),
         Release("Tokiomi", "flame", ("Lancer",)),
     )
-    assert (20, 20) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
+    assert (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"]) == (20, 20)
 
 
 @rule("FATE-UA-3")
@@ -553,25 +553,25 @@ def test_starting_unique_ability_costs_one_grade_more():
         TOKIOMI, LANCER, AddUniqueAbility("Tokiomi", "gem", "C", "anti-unit", starting=True)
     )
     after, _ = then(state, Release("Tokiomi", "gem", ("Lancer",)))
-    assert (20, 30) == (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"])
+    assert (after.characters["Tokiomi"]["mp"], after.characters["Lancer"]["hp"]) == (20, 30)
 
 
 def test_battle_end_clears_effects_and_chants():
     """Ending the battle removes Kiritsugu's defense and Tokiomi's pending chant (decision)."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 2), Chant("Tokiomi"))
     after, _ = then(state, EndBattle())
-    assert ([], 0) == (
+    assert (
         after.characters["Kiritsugu"]["effects"],
         after.characters["Tokiomi"]["chants"],
-    )
-    assert {"battle": False, "round": 0, "turn": 0} == after.clock
+    ) == ([], 0)
+    assert after.clock == {"battle": False, "round": 0, "turn": 0}
 
 
 def test_effect_ids_count_up():
     """Two defense casts raise effects #1 and #2."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
     _, events = then(state, Cast("Kiritsugu", "defense", 5, 1))
-    assert [2] == [e.effect_id for e in events if isinstance(e, EffectRaised)]
+    assert [e.effect_id for e in events if isinstance(e, EffectRaised)] == [2]
 
 
 @rule("FATE-NP-9")
@@ -583,13 +583,13 @@ def test_always_active_defense_gives_its_tiles_once_per_battle():
         StartBattle(),
     )
     after, _ = then(state, Release("Herc", "hide"))
-    assert [("np-defense", 8, 8, None)] == [
+    assert [
         (e["kind"], e["tiles"], e["block_hp"], e["turns_left"])
         for e in after.characters["Herc"]["effects"]
-    ]
+    ] == [("np-defense", 8, 8, None)]
     refused(after, Release("Herc", "hide"), "FATE-NP-9", "hide")
     hit, _ = then(after, TakeDamage("Herc", hp=10, mp=10))
-    assert (88, 48) == hp_mp(hit, "Herc")
+    assert hp_mp(hit, "Herc") == (88, 48)
 
 
 @rule("FATE-NP-8")
@@ -604,7 +604,7 @@ def test_always_active_count_is_per_np():
         Release("Diarmuid", "dearg", ("Saber",)),
     )
     after, _ = then(state, Release("Diarmuid", "buidhe", ("Saber",)))
-    assert 52 == after.characters["Saber"]["hp"]
+    assert after.characters["Saber"]["hp"] == 52
 
 
 @rule("FATE-NP-9")
@@ -617,16 +617,16 @@ def test_spread_defensive_np_gives_one_tile_a_turn():
         Release("Saber", "shield", spread=True),
         TakeDamage("Saber", hp=10),
     )
-    assert 60 == state.characters["Saber"]["hp"]
+    assert state.characters["Saber"]["hp"] == 60
     after, events = then(state, TakeDamage("Saber", hp=10))
-    assert ({}, 50) == (events[0].spent, after.characters["Saber"]["hp"])
+    assert (events[0].spent, after.characters["Saber"]["hp"]) == ({}, 50)
     next_turn, _ = then(after, StartTurn())
     hit, events = then(next_turn, TakeDamage("Saber", hp=10))
-    assert ({"1": 1}, 50, [3]) == (
+    assert (
         events[0].spent,
         hit.characters["Saber"]["hp"],
         [e["tiles"] for e in hit.characters["Saber"]["effects"]],
-    )
+    ) == ({"1": 1}, 50, [3])
 
 
 # --- undo: outcomes name their cast or release by its seq ----------------------------------------
@@ -642,13 +642,13 @@ def test_damage_without_its_release_names_the_release_by_its_seq():
         AddPhantasm("Sab", "ia", "C", "anti-unit"),
         Release("Sab", "ia", ("Ann",)),
     )
-    assert [(5, 5), (6, 5)] == [(seq, getattr(e, "action", 0) or e.cause) for seq, e in pairs[4:]]
+    assert [(seq, getattr(e, "action", 0) or e.cause) for seq, e in pairs[4:]] == [(5, 5), (6, 5)]
     failed = fold_collecting(given(), pairs, undone={5})
-    assert [(6, "FATE-NP-6")] == [(seq, exc.rule_id) for seq, _, exc in failed]
-    assert (
+    assert [(seq, exc.rule_id) for seq, _, exc in failed] == [(6, "FATE-NP-6")]
+    assert failed[0][2].message == (
         "damage to Ann comes from the release #5, which is undone; undo the damage first,"
         " or redo #5"
-    ) == failed[0][2].message
+    )
 
 
 @rule("FATE-CAST-5")
@@ -656,7 +656,7 @@ def test_effect_without_its_cast_names_the_cast_by_its_seq():
     """With Kiritsugu's defense cast #4 undone, its effect #5 names the cast #4."""
     pairs = logged(*TABLE[:2], StartBattle(), Cast("Kiritsugu", "defense", 5, 2))
     failed = fold_collecting(given(), pairs, undone={4})
-    assert [5] == [seq for seq, _, _ in failed]
+    assert [seq for seq, _, _ in failed] == [5]
     assert failed[0][2].message.startswith(
         "defense on Kiritsugu comes from the cast #4, which is undone; undo the defense first"
     )
@@ -669,7 +669,7 @@ def test_an_outcome_from_a_v1_log_keeps_its_link_without_naming_a_seq():
 
     data = {"name": "Ann", "hp": 6, "mp": 0, "source": "Tokiomi attack", "cause": 2}
     damage = from_record("fate.DamageTaken", 1, data)
-    assert -2 == damage.cause
+    assert damage.cause == -2
     state = given(AddMaster("Ann", "A", "B", "B", ("fire",), 40, 40, 20))
     with pytest.raises(RuleViolation) as err:
         check(state, damage)
@@ -690,7 +690,7 @@ def test_a_second_unchanted_buff_on_a_target_is_refused():
         "Saber already holds a buff tile (effect #1 from Tokiomi, 3 turns left)",
     )
     refused(state, Cast("Kiritsugu", "buff", 2, 2, ("Lancer", "Saber")), "FATE-CAST-7", "Saber")
-    assert 1 == len(state.characters["Saber"]["effects"])
+    assert len(state.characters["Saber"]["effects"]) == 1
 
 
 @rule("FATE-CAST-7")
@@ -705,9 +705,9 @@ def test_a_target_may_be_buffed_again_once_its_buff_ends():
         StartTurn(),
     )
     after, _ = then(state, Cast("Tokiomi", "buff", 3, 1, ("Saber",)))
-    assert [(2, "buff", 3, 1)] == [
+    assert [
         (e["id"], e["kind"], e["grade"], e["tiles"]) for e in after.characters["Saber"]["effects"]
-    ]
+    ] == [(2, "buff", 3, 1)]
 
 
 @rule("FATE-CHANT-4")
@@ -717,8 +717,9 @@ def test_a_chanted_buff_may_join_an_unchanted_one():
         *TABLE, StartBattle(), Cast("Tokiomi", "buff", 2, 1, ("Saber",)), Chant("Tokiomi")
     )
     after, events = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
-    assert [(1, False), (2, True)] == [
-        (e["tiles"], e["chanted"]) for e in after.characters["Saber"]["effects"]
+    assert [(e["tiles"], e["chanted"]) for e in after.characters["Saber"]["effects"]] == [
+        (1, False),
+        (2, True),
     ]
     assert events[-1].chanted
 
@@ -730,10 +731,10 @@ def test_the_precondition_refuses_a_second_unchanted_buff():
     second = EffectRaised("Saber", 2, "buff", 2, 1, 3, "Kiritsugu")
     with pytest.raises(RuleViolation) as err:
         check(state, second)
-    assert ("FATE-CAST-7", True) == (err.value.rule_id, "effect #1" in err.value.message)
+    assert (err.value.rule_id, "effect #1" in err.value.message) == ("FATE-CAST-7", True)
     check(state, attrs.evolve(second, chanted=True))
     evolve(state, attrs.evolve(second, chanted=True))
-    assert 2 == len(state.characters["Saber"]["effects"])
+    assert len(state.characters["Saber"]["effects"]) == 2
 
 
 @rule("FATE-CAST-7")
@@ -752,7 +753,7 @@ def test_a_v1_buff_of_several_tiles_is_upcast_as_chanted():
     }
     two = from_record("fate.EffectRaised", 1, {**base, "tiles": 2})
     one = from_record("fate.EffectRaised", 1, {**base, "tiles": 1})
-    assert (True, False, -4) == (two.chanted, one.chanted, one.cause)
+    assert (two.chanted, one.chanted, one.cause) == (True, False, -4)
 
 
 # --- counted releases hold across commands, undo and redo ----------------------------------------
@@ -769,7 +770,7 @@ def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
     )
     for _ in range(8):
         state = given_on(state, StartTurn(), TakeDamage("Herc", hp=1))
-    assert [] == state.characters["Herc"]["effects"]
+    assert state.characters["Herc"]["effects"] == []
     refused(
         state,
         Release("Herc", "hide"),
@@ -777,7 +778,7 @@ def test_always_active_defense_once_per_battle_even_after_its_tiles_are_spent():
         "Herc's always-active hide already gave its tiles this battle",
     )
     after, _ = then(given_on(state, EndBattle(), StartBattle()), Release("Herc", "hide"))
-    assert [8] == [e["tiles"] for e in after.characters["Herc"]["effects"]]
+    assert [e["tiles"] for e in after.characters["Herc"]["effects"]] == [8]
 
 
 @rule("FATE-NP-6")
@@ -792,10 +793,10 @@ def test_the_precondition_refuses_a_second_true_name_release_in_a_turn():
     )
     with pytest.raises(RuleViolation) as err:
         check(state, PhantasmReleased("Saber", "air", 15, ("Lancer",)))
-    assert ("FATE-NP-6", "Saber already released an NP in round 1, turn 1") == (
+    assert (
         err.value.rule_id,
         err.value.message,
-    )
+    ) == ("FATE-NP-6", "Saber already released an NP in round 1, turn 1")
 
 
 @rule("FATE-NP-8")
@@ -807,10 +808,10 @@ def test_the_precondition_refuses_an_always_active_use_past_its_count():
         check(
             state, PhantasmReleased("Lancer", "buidhe", 0, ("Saber",), always=True, uses_allowed=1)
         )
-    assert ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed") == (
+    assert (
         err.value.rule_id,
         err.value.message,
-    )
+    ) == ("FATE-NP-8", "Lancer has used buidhe 1 time this round; 1 use allowed")
 
 
 # --- each event names the rules behind it, not every rule its type may use -----------------------
@@ -826,10 +827,10 @@ def test_cast_damage_names_the_cast_rules_not_the_np_rules():
     """Tokiomi's attack on Kiritsugu through one defense tile names FATE-CAST-4 and -5 only."""
     state = given(*TABLE, StartBattle(), Cast("Kiritsugu", "defense", 5, 1))
     _, events = then(state, Cast("Tokiomi", "attack", 4, 2, ("Kiritsugu",)))
-    assert [("FATE-CAST-4", "FATE-CAST-5")] == rules_of(events, DamageTaken)
-    assert "rule FATE-CAST-4, FATE-CAST-5" == ENGLISH.explain(events[-1])[0]
+    assert rules_of(events, DamageTaken) == [("FATE-CAST-4", "FATE-CAST-5")]
+    assert ENGLISH.explain(events[-1])[0] == "rule FATE-CAST-4, FATE-CAST-5"
     _, bare = then(given(*TABLE, StartBattle()), Cast("Tokiomi", "attack", 4, 1, ("Lancer",)))
-    assert [("FATE-CAST-4",)] == rules_of(bare, DamageTaken)
+    assert rules_of(bare, DamageTaken) == [("FATE-CAST-4",)]
 
 
 @rule("FATE-NP-6")
@@ -839,8 +840,8 @@ def test_np_damage_names_the_np_rules_not_the_cast_rules():
         SABER, LANCER, AddPhantasm("Saber", "excalibur", "A++", "anti-fortress"), StartBattle()
     )
     _, events = then(state, Release("Saber", "excalibur", ("Lancer",)))
-    assert [("FATE-NP-6", "FATE-NP-7")] == rules_of(events, DamageTaken)
-    assert [("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")] == rules_of(events, PhantasmReleased)
+    assert rules_of(events, DamageTaken) == [("FATE-NP-6", "FATE-NP-7")]
+    assert rules_of(events, PhantasmReleased) == [("FATE-NP-5", "FATE-NP-6", "FATE-NP-7")]
     guarded = given(
         AddServant("Artoria", 60, 80, np_budget=15),
         AddServant("Saber2", 60, 80, np_budget=15),
@@ -850,7 +851,7 @@ def test_np_damage_names_the_np_rules_not_the_cast_rules():
         Release("Artoria", "avalon"),
     )
     _, hit = then(guarded, Release("Saber2", "excalibur", ("Artoria",)))
-    assert [("FATE-NP-6", "FATE-NP-7", "FATE-NP-9"), ("FATE-NP-12",)] == rules_of(hit, DamageTaken)
+    assert rules_of(hit, DamageTaken) == [("FATE-NP-6", "FATE-NP-7", "FATE-NP-9"), ("FATE-NP-12",)]
 
 
 @rule("FATE-NP-8")
@@ -863,8 +864,8 @@ def test_always_active_np_names_its_own_rule():
         StartBattle(),
     )
     _, events = then(state, Release("Lancer", "buidhe", ("Saber",)))
-    assert [("FATE-NP-8",)] == rules_of(events, PhantasmReleased)
-    assert [("FATE-NP-8",)] == rules_of(events, DamageTaken)
+    assert rules_of(events, PhantasmReleased) == [("FATE-NP-8",)]
+    assert rules_of(events, DamageTaken) == [("FATE-NP-8",)]
 
 
 @rule("FATE-NP-9")
@@ -872,18 +873,18 @@ def test_np_defense_rule_only_for_a_defensive_np():
     """An attack NP's PhantasmAdded does not name FATE-NP-9; a defensive NP's does."""
     _, attack = then(given(SABER), AddPhantasm("Saber", "air", "C", "anti-unit"))
     _, defense = then(given(SABER), AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"))
-    assert [("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-6", "FATE-NP-7")] == [
-        e.rule_ids() for e in attack
+    assert [e.rule_ids() for e in attack] == [
+        ("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-6", "FATE-NP-7")
     ]
-    assert [("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-9")] == [
-        e.rule_ids() for e in defense
+    assert [e.rule_ids() for e in defense] == [
+        ("FATE-NP-1", "FATE-NP-2", "FATE-NP-3", "FATE-NP-5", "FATE-NP-9")
     ]
     state = given(
         SABER, AddPhantasm("Saber", "shield", "A+", "anti-unit", "defense"), StartBattle()
     )
     _, released = then(state, Release("Saber", "shield"))
-    assert [("FATE-NP-5", "FATE-NP-9")] == rules_of(released, PhantasmReleased)
-    assert [("FATE-NP-9",)] == rules_of(released, EffectRaised)
+    assert rules_of(released, PhantasmReleased) == [("FATE-NP-5", "FATE-NP-9")]
+    assert rules_of(released, EffectRaised) == [("FATE-NP-9",)]
 
 
 @rule("FATE-CAST-7")
@@ -893,11 +894,11 @@ def test_effects_name_the_rule_of_their_kind():
     _, defense = then(state, Cast("Kiritsugu", "defense", 5, 1))
     _, buff = then(state, Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
     _, chanted = then(given_on(state, Chant("Tokiomi")), Cast("Tokiomi", "buff", 2, 1, ("Saber",)))
-    assert [("FATE-CAST-5",), ("FATE-CAST-7",), ("FATE-CAST-7", "FATE-CHANT-4")] == [
+    assert [
         *rules_of(defense, EffectRaised),
         *rules_of(buff, EffectRaised),
         *rules_of(chanted, EffectRaised),
-    ]
+    ] == [("FATE-CAST-5",), ("FATE-CAST-7",), ("FATE-CAST-7", "FATE-CHANT-4")]
 
 
 @rule("FATE-CC-8")
@@ -905,8 +906,8 @@ def test_cast_names_chant_hollow_and_crest_only_when_they_apply():
     """Rin's hollow curse names FATE-CC-8; Tokiomi's plain attack names only FATE-CAST-1..3."""
     _, hollow = then(given(RIN, LANCER), Cast("Rin", "curse", 5, 3, ("Lancer",)))
     _, plain = then(given(*TABLE), Cast("Tokiomi", "attack", 2, 1, ("Lancer",)))
-    assert ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CC-8") == hollow[0].rule_ids()
-    assert ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3") == plain[0].rule_ids()
+    assert hollow[0].rule_ids() == ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3", "FATE-CC-8")
+    assert plain[0].rule_ids() == ("FATE-CAST-1", "FATE-CAST-2", "FATE-CAST-3")
 
 
 @rule("FATE-NP-10")
@@ -922,14 +923,14 @@ def test_upkeep_names_field_or_army_rules():
         Release("Rider", "host"),
     )
     _, events = then(state, StartRound())
-    assert [("FATE-NP-10",), ("FATE-NP-11",)] == rules_of(events, UpkeepPaid)
+    assert rules_of(events, UpkeepPaid) == [("FATE-NP-10",), ("FATE-NP-11",)]
 
 
 @rule("FATE-CAST-5")
 def test_outside_damage_names_the_defense_decision():
     """`fate damage` names FATE-CAST-5 (one incoming tile); breaking a chant adds FATE-CHANT-2."""
     _, events = then(given(*TABLE, Chant("Tokiomi")), TakeDamage("Tokiomi", hp=3))
-    assert [("FATE-CAST-5", "FATE-CHANT-2")] == rules_of(events, DamageTaken)
+    assert rules_of(events, DamageTaken) == [("FATE-CAST-5", "FATE-CHANT-2")]
 
 
 # --- messages read as English for the GM: plurals, articles, no None or Python reprs -------------
@@ -1068,14 +1069,14 @@ def test_descriptions_count_in_english():
     from tablelog.events.fate import CodeCast, InjuryHealed, ServantAdded
 
     cast = CodeCast("Tokiomi", "attack", 2, 1, 1, ("Lancer", "Saber"), 2)
-    assert "Tokiomi attack grade 2: 1 tile on Lancer and Saber; 2 MP" == ENGLISH.event(cast)
+    assert ENGLISH.event(cast) == "Tokiomi attack grade 2: 1 tile on Lancer and Saber; 2 MP"
     effect = EffectRaised("Saber", 1, "np-defense", 3, 1, 1, "Saber")
-    assert "Saber: np-defense grade 3 x 1 tile for 1 turn (from Saber)" == ENGLISH.event(effect)
-    assert "Ann loses 1 injury grade (Bea heal)" == ENGLISH.event(
-        InjuryHealed("Ann", 1, "Bea heal")
+    assert ENGLISH.event(effect) == "Saber: np-defense grade 3 x 1 tile for 1 turn (from Saber)"
+    assert (
+        ENGLISH.event(InjuryHealed("Ann", 1, "Bea heal")) == "Ann loses 1 injury grade (Bea heal)"
     )
     servant = ServantAdded("Sab", 50, 40, np_budget=1)
-    assert "Sab: HP 50, MP 40, 1 NP point, anti-magic 0" == ENGLISH.event(servant)
+    assert ENGLISH.event(servant) == "Sab: HP 50, MP 40, 1 NP point, anti-magic 0"
 
 
 # --- state layout: short diffs -------------------------------------------------------------------
@@ -1093,16 +1094,16 @@ def test_a_turn_changes_only_each_effects_turns_left():
         Release("Saber", "shield", spread=True),
     )
     hit, _ = then(state, TakeDamage("Saber", hp=3))
-    assert [("characters.Saber.effects[0].tiles", 5, 4)] == diff(
-        entity_view(state), entity_view(hit)
-    )
+    assert diff(entity_view(state), entity_view(hit)) == [
+        ("characters.Saber.effects[0].tiles", 5, 4)
+    ]
     after, _ = then(hit, StartTurn())
-    assert [
+    assert diff(entity_view(hit), entity_view(after)) == [
         ("clock.turn", 1, 2),
         ("characters.Kiritsugu.effects[0].turns_left", 3, 2),
         ("characters.Kiritsugu.effects[1].turns_left", 3, 2),
         ("characters.Saber.effects[0].turns_left", 5, 4),
-    ] == diff(entity_view(hit), entity_view(after))
+    ]
 
 
 # --- FATE-NP-14: the turn of an NP or a unique ability allows only that ------------------------
@@ -1169,7 +1170,7 @@ def test_the_precondition_holds_the_rule_across_undo_and_redo():
     cast = CodeCast("Tokiomi", "buff", 1, 1, 1, ("Tokiomi",), 2)
     with pytest.raises(RuleViolation) as err:
         check(state, cast)
-    assert "FATE-NP-14" == err.value.rule_id
+    assert err.value.rule_id == "FATE-NP-14"
     check(given(*TABLE, JEWEL, Release("Tokiomi", "jewel", ("Lancer",))), cast)
 
 
@@ -1523,7 +1524,7 @@ def test_a_charge_is_once_per_release_and_an_undo_of_the_release_takes_it_back()
     charge = AbilityUsed("Rider", "wheel", "charge", 20, targets=("Lancer",))
     with pytest.raises(RuleViolation) as err:
         check(given(LANCER, AddServant("Rider", 60, 200), WHEEL, StartBattle()), charge)
-    assert "wheel's charge needs a release of wheel it was not used for" == err.value.message
+    assert err.value.message == "wheel's charge needs a release of wheel it was not used for"
 
 
 @rule("FATE-NP-13")
@@ -1540,7 +1541,7 @@ def test_a_wound_stops_at_its_most_on_one_target():
     state = given(LANCER, AddServant("Diarmuid", 60, 60), buidhe, StartBattle())
     for _ in range(5):
         state = given_on(state, Release("Diarmuid", "buidhe", ("Lancer",)), StartRound())
-    assert (4, 40) == (state.characters["Lancer"]["injury"], state.characters["Lancer"]["hp"])
+    assert (state.characters["Lancer"]["injury"], state.characters["Lancer"]["hp"]) == (4, 40)
 
 
 @rule("FATE-NP-15")
@@ -1548,16 +1549,16 @@ def test_god_hand_ignores_rank_b_or_lower_and_no_more():
     """Herc ignores an attack of grade 4 (B) and outside damage of rank C; an A-rank hit (5) and
     an unranked hit land."""
     state = given(TOKIOMI, RIN, AddServant("Herc", 90, 50), GOD_HAND, StartBattle())
-    assert [] == state.characters["Herc"]["effects"]
+    assert state.characters["Herc"]["effects"] == []
     after, events = then(state, TakeDamage("Herc", hp=10, rank=3))
-    assert (90, "rank 3 is god-hand B or lower: the attack is ignored") == (
+    assert (
         after.characters["Herc"]["hp"],
         events[0].breakdown["ignored"],
-    )
+    ) == (90, "rank 3 is god-hand B or lower: the attack is ignored")
     after, _ = then(state, Cast("Rin", "attack", 5, 1, ("Herc",)))
-    assert 80 == after.characters["Herc"]["hp"]
+    assert after.characters["Herc"]["hp"] == 80
     after, _ = then(state, TakeDamage("Herc", hp=10))
-    assert 80 == after.characters["Herc"]["hp"]
+    assert after.characters["Herc"]["hp"] == 80
 
 
 @rule("FATE-NP-12")
@@ -1572,10 +1573,10 @@ def test_the_ex_counter_counts_in_the_round_of_the_release_only():
         Release("Saber", "avalon", spread=True),
     )
     after, events = then(state, Cast("Tokiomi", "attack", 4, 1, ("Saber",)))
-    assert ("Tokiomi", 5) == (events[-1].name, events[-1].hp)
-    assert 35 == after.characters["Tokiomi"]["hp"]
+    assert (events[-1].name, events[-1].hp) == ("Tokiomi", 5)
+    assert after.characters["Tokiomi"]["hp"] == 35
     later, events = then(given_on(state, StartRound()), Cast("Tokiomi", "attack", 4, 1, ("Saber",)))
-    assert ["Saber"] == [e.name for e in events if isinstance(e, DamageTaken)]
+    assert [e.name for e in events if isinstance(e, DamageTaken)] == ["Saber"]
 
 
 @rule("FATE-NP-11")
@@ -1590,17 +1591,17 @@ def test_familiars_join_those_out_and_pay_no_upkeep():
         Release("Gilles", "book", units=2),
     )
     army = state.characters["Gilles"]["army"]
-    assert (6, 3, 0, True) == (
+    assert (
         army["units"],
         army["stat_points"],
         army["upkeep_per_round"],
         army["familiars"],
-    )
+    ) == (6, 3, 0, True)
     after, events = then(state, StartRound())
-    assert (42, ["RoundStarted"]) == (
+    assert (
         after.characters["Gilles"]["mp"],
         [type(e).__name__ for e in events],
-    )
+    ) == (42, ["RoundStarted"])
 
 
 @rule("FATE-NP-12")
@@ -1616,9 +1617,11 @@ def test_a_counter_goes_with_the_release_that_drew_it():
         Release("Saber", "avalon"),
         Release("Mordred", "clarent", ("Saber",)),
     )
-    assert ["PhantasmReleased", "DamageTaken", "DamageTaken"] == [
-        type(e).__name__ for _, e in pairs[-3:]
+    assert [type(e).__name__ for _, e in pairs[-3:]] == [
+        "PhantasmReleased",
+        "DamageTaken",
+        "DamageTaken",
     ]
     failed = fold_collecting(given(), pairs, undone={8})
-    assert [(9, "FATE-NP-6"), (10, "FATE-NP-6")] == [(seq, exc.rule_id) for seq, _, exc in failed]
+    assert [(seq, exc.rule_id) for seq, _, exc in failed] == [(9, "FATE-NP-6"), (10, "FATE-NP-6")]
     assert failed[1][2].message.startswith("damage to Mordred comes from the release #8")

@@ -74,9 +74,9 @@ def test_random_draw_after_undo_draws_the_same_cards():
     state = given(ARIA, BRAM)
     first = decide(state, C.Draw("Aria", 3))
     assert first == decide(copy.deepcopy(state), C.Draw("Aria", 3))
-    assert 0 == first[0].draw_no
+    assert first[0].draw_no == 0
     later = given(ARIA, BRAM, first[0])
-    assert 1 == decide(later, C.Draw("Bram", 3))[0].draw_no
+    assert decide(later, C.Draw("Bram", 3))[0].draw_no == 1
 
 
 @pytest.mark.parametrize(
@@ -150,10 +150,10 @@ def test_short_pile_reshuffles_only_the_discard_pile():
         deck="AS,KS,QS,JS",
     )
     events = when(state, C.Draw("Bram", 2))
-    assert 1 == events[0].reshuffle_at
-    assert ("JS", "AS") == events[0].cards
-    assert ["KS"] == state.characters["Aria"]["hand"]
-    assert ([], []) == (state.deck["_pile"], state.deck["discard"])
+    assert events[0].reshuffle_at == 1
+    assert events[0].cards == ("JS", "AS")
+    assert state.characters["Aria"]["hand"] == ["KS"]
+    assert (state.deck["_pile"], state.deck["discard"]) == ([], [])
 
 
 # -- circulation and rests --------------------------------------------------------------------
@@ -173,9 +173,9 @@ def test_gm_circulation(command, count):
     state = given(ARIA, drawn("Aria", "AS", "7H", "JK1"))
     [event] = when(state, command)
     assert count == len(event.discarded) == len(event.drawn)
-    assert "MP-CIRC-3" == event.rule
+    assert event.rule == "MP-CIRC-3"
     assert list(event.discarded) == state.deck["discard"]
-    assert 3 == len(state.characters["Aria"]["hand"])
+    assert len(state.characters["Aria"]["hand"]) == 3
     assert not set(event.discarded) & set(state.characters["Aria"]["hand"])
 
 
@@ -204,16 +204,16 @@ def test_night_rest_circulates_sleepers_then_items_at_dawn():
         clock="1 22:10",
     )
     events = when(state, C.Rest("8h", ("Aria",)))
-    assert [
+    assert [(e.TYPE, getattr(e, "holder", None)) for e in events] == [
         ("magicpunk.RestTaken", None),
         ("magicpunk.CardsCirculated", "Aria"),
         ("magicpunk.CardsCirculated", "a-battery"),
-    ] == [(e.TYPE, getattr(e, "holder", None)) for e in events]
-    assert ["day 1 23:10", "day 2 06:00"] == [e.at for e in events[1:]]
-    assert ["MP-CIRC-1", "MP-CIRC-2"] == [e.rule for e in events[1:]]
-    assert {"day": 2, "minutes": 370} == state.clock
-    assert ["KD"] == state.characters["Bram"]["hand"]
-    assert ["7H", "AS"] == state.deck["discard"]
+    ]
+    assert [e.at for e in events[1:]] == ["day 1 23:10", "day 2 06:00"]
+    assert [e.rule for e in events[1:]] == ["MP-CIRC-1", "MP-CIRC-2"]
+    assert state.clock == {"day": 2, "minutes": 370}
+    assert state.characters["Bram"]["hand"] == ["KD"]
+    assert state.deck["discard"] == ["7H", "AS"]
 
 
 @pytest.mark.rule("MP-REST-1")
@@ -262,10 +262,10 @@ def test_dawn_command_circulates_items_only():
         clock="3 07:00",
     )
     events = when(state, C.Dawn())
-    assert {"day": 4, "minutes": 360} == state.clock
-    assert [("a-battery", "Aria")] == [(e.holder, e.drawn_to) for e in events[1:]]
+    assert state.clock == {"day": 4, "minutes": 360}
+    assert [(e.holder, e.drawn_to) for e in events[1:]] == [("a-battery", "Aria")]
     assert ["2S", *events[1].drawn] == state.characters["Aria"]["hand"]
-    assert ([], ["AS"]) == (state.items["a-battery"]["cards"], state.deck["discard"])
+    assert (state.items["a-battery"]["cards"], state.deck["discard"]) == ([], ["AS"])
 
 
 @pytest.mark.rule("MP-CIRC-3")
@@ -278,8 +278,8 @@ def test_gm_circulation_of_an_item_draws_into_the_owners_hand():
         E.CardsCharged(item="a-battery", by="Aria", cards=("AS", "2S")),
     )
     [event] = when(state, C.Circulate("a-battery", cards=("AS",)))
-    assert ("Aria", 1) == (event.drawn_to, len(event.drawn))
-    assert ["2S"] == state.items["a-battery"]["cards"]
+    assert (event.drawn_to, len(event.drawn)) == ("Aria", 1)
+    assert state.items["a-battery"]["cards"] == ["2S"]
     assert ["KD", *event.drawn] == state.characters["Aria"]["hand"]
 
 
@@ -325,11 +325,11 @@ def test_cover_by_a_character_who_has_not_acted():
         E.CoverTaken(coverer="Bram", covered="Aria", was_acted=False, stays_acted=False),
         E.DamageTaken(target="Bram", amount=10, covering="Aria", hp_before=34, hp_after=24),
     ] == events
-    assert (26, 24, True) == (
+    assert (
         state.characters["Aria"]["hp"],
         state.characters["Bram"]["hp"],
         state.characters["Bram"]["acted"],
-    )
+    ) == (26, 24, True)
     when(state, C.NewRound())
     assert state.characters["Bram"]["acted"] is False
 
@@ -351,11 +351,11 @@ def test_cover_by_an_acted_character_stays_acted_next_round():
     state = given(ARIA, BRAM, E.TurnTaken(name="Bram"), E.TurnTaken(name="Aria"))
     when(state, C.Damage("Aria", 5, cover_by="Bram"))
     when(state, C.NewRound())
-    assert (True, False) == (state.characters["Bram"]["acted"], state.characters["Aria"]["acted"])
+    assert (state.characters["Bram"]["acted"], state.characters["Aria"]["acted"]) == (True, False)
     assert "Bram has already acted" in refused(state, C.Act("Bram"), "MP-COVER-1")
     when(state, C.NewRound())
     assert state.characters["Bram"]["acted"] is False
-    assert 3 == state.extra["magicpunk"]["round"]
+    assert state.extra["magicpunk"]["round"] == 3
 
 
 @pytest.mark.rule("MP-BRIEF-1")
@@ -399,17 +399,17 @@ def test_ready_ma_gear(free, active):
 def test_procurement_is_recorded_with_its_check():
     """MP-PROC-1/2: alloy + fine + signed = rarity 3, a check with challenge +3, +1 die."""
     [event] = decide(given(ARIA), C.Procure("Aria", "alloy", "fine", "signed"))
-    assert (3, True, 3, 1) == (event.rarity, event.check_needed, event.challenge, event.time_dice)
-    assert {
+    assert (event.rarity, event.check_needed, event.challenge, event.time_dice) == (3, True, 3, 1)
+    assert event.breakdown == {
         "material": 1,
         "quality": 1,
         "design": 1,
         "ma-gear": 0,
         "vehicle": 0,
         "gm": 0,
-    } == event.breakdown
+    }
     [cheap] = decide(given(ARIA), C.Procure("Aria", "steel", "poor", extra_time=True))
-    assert (-1, False, 0, 2) == (cheap.rarity, cheap.check_needed, cheap.challenge, cheap.time_dice)
+    assert (cheap.rarity, cheap.check_needed, cheap.challenge, cheap.time_dice) == (-1, False, 0, 2)
 
 
 # -- rebuild, money and spells --------------------------------------------------------------------
@@ -436,8 +436,8 @@ def test_rebuild_abilities_and_skills():
     state = given(BRAM)
     when(state, C.Rebuild("Bram", REBUILT, THREE_NOVICE))
     bram = state.characters["Bram"]
-    assert REBUILT == {a: bram[a] for a in REBUILT}
-    assert THREE_NOVICE == bram["skills"]
+    assert {a: bram[a] for a in REBUILT} == REBUILT
+    assert bram["skills"] == THREE_NOVICE
 
 
 @pytest.mark.rule("MP-REBUILD-1")
@@ -474,7 +474,7 @@ def test_rebuild_converts_points_above_40():
         ),
     )
     kai = state.characters["Kai"]
-    assert (16, 3000, 1000) == (kai["body"], kai["money"], kai["money_converted"])
+    assert (kai["body"], kai["money"], kai["money_converted"]) == (16, 3000, 1000)
     assert "the pool is 44 (4 above 40), asked 3 to skills and 2 to money" in refused(
         given(BIG), C.Rebuild("Kai", None, None, to_skills=3, to_money=2), "MP-REBUILD-2"
     )
@@ -494,7 +494,7 @@ def test_rebuild_converts_acquisitions_above_5():
             skills_to_money=1,
         ),
     )
-    assert (13, 3000) == (state.characters["Kai"]["sense"], state.characters["Kai"]["money"])
+    assert (state.characters["Kai"]["sense"], state.characters["Kai"]["money"]) == (13, 3000)
     assert "7 acquisitions (2 above 5), asked 2 to abilities and 1 to money" in refused(
         given(BIG), C.Rebuild("Kai", None, None, to_abilities=2, skills_to_money=1), "MP-REBUILD-6"
     )
@@ -507,7 +507,7 @@ def test_rebuild_immature_minimum():
     refused(given(ARIA), C.Rebuild("Aria", abilities), "MP-REBUILD-3")
     state = given(ARIA)
     when(state, C.Rebuild("Aria", abilities, minimums={"body": 3}))
-    assert 3 == state.characters["Aria"]["body"]
+    assert state.characters["Aria"]["body"] == 3
 
 
 def _spent(state_events=()):
@@ -530,18 +530,18 @@ def test_rebuild_items_refunds_a_plus_b_minus_c():
     """MP-REBUILD-8/9: 3000 + 4500 - 1200 ordinary Mj on spells = 6300; buy first with 3000."""
     state = _spent()
     when(state, C.LearnSpell("Aria", "spark", "fire", 1, 2200))
-    assert (0, 5500 - 1200) == (
+    assert (
         state.characters["Aria"]["spell_money"],
         state.characters["Aria"]["money"],
-    )
+    ) == (0, 5500 - 1200)
     [event] = when(state, C.Rebuild("Aria", items=True))
-    assert 6300 == state.characters["Aria"]["money"]
-    assert ("a-battery", "coat") == event.items_removed
-    assert {"A_creation": 3000, "B_scenarios": 4500, "C_spells": 1200, "buy_first_with": 3000} == {
+    assert state.characters["Aria"]["money"] == 6300
+    assert event.items_removed == ("a-battery", "coat")
+    assert {
         k: event.breakdown[k] for k in ("A_creation", "B_scenarios", "C_spells", "buy_first_with")
-    }
-    assert ({}, ["AS"]) == (state.items, state.deck["discard"])
-    assert [] == state.characters["Aria"]["items"]
+    } == {"A_creation": 3000, "B_scenarios": 4500, "C_spells": 1200, "buy_first_with": 3000}
+    assert (state.items, state.deck["discard"]) == ({}, ["AS"])
+    assert state.characters["Aria"]["items"] == []
 
 
 @pytest.mark.rule("MP-REBUILD-10")
@@ -572,7 +572,7 @@ def test_rebuild_spells_refunds_what_was_spent():
     )
     when(state, C.Rebuild("Aria", spells=True))
     aria = state.characters["Aria"]
-    assert ({}, 5500, 1800) == (aria["spells"], aria["money"], aria["spell_money"])
+    assert (aria["spells"], aria["money"], aria["spell_money"]) == ({}, 5500, 1800)
 
 
 @pytest.mark.rule("MP-REBUILD-11")
@@ -583,7 +583,7 @@ def test_relearning_spells_goes_tier_by_tier():
         state, C.LearnSpell("Aria", "blaze", "fire", 2, 500), "MP-REBUILD-11"
     )
     [event] = when(state, C.LearnSpell("Aria", "spark", "fire", 1, 1500))
-    assert (1000, 500) == (event.from_spell_money, event.from_money)
+    assert (event.from_spell_money, event.from_money) == (1000, 500)
     when(state, C.LearnSpell("Aria", "blaze", "fire", 2, 500))
     assert {"spark", "blaze"} == set(state.characters["Aria"]["spells"])
 
@@ -595,14 +595,14 @@ def test_rebuild_leaves_lifestyle_alone():
     state = given(ARIA, BRAM)
     when(state, C.ShareResidence(("Aria", "Bram"), "markt", "apartment", 5, region_points=2))
     before = state.characters["Bram"]["lifestyle"]
-    assert {
+    assert before == {
         "region": "markt",
         "residence": "apartment",
         "region_points": 2,
         "residence_points": 2,
         "cohabitants": ["Aria"],
-    } == before
-    assert 3 == state.characters["Aria"]["lifestyle"]["residence_points"]
+    }
+    assert state.characters["Aria"]["lifestyle"]["residence_points"] == 3
     when(state, C.Rebuild("Bram", REBUILT, THREE_NOVICE))
     assert before == state.characters["Bram"]["lifestyle"]
 
@@ -633,21 +633,21 @@ def test_shared_leisure_event_does_not_repeat():
         ),
         E.LeisureStarted(),
     )
-    assert [7, 6] == [
+    assert [
         when(state, C.TakeLeisureEvent(n, 7, safety=1))[0].result for n in ("Aria", "Bram")
-    ]
+    ] == [7, 6]
     when(state, C.StartLeisure())
-    assert 7 == when(state, C.TakeLeisureEvent("Bram", 7, safety=1))[0].result
+    assert when(state, C.TakeLeisureEvent("Bram", 7, safety=1))[0].result == 7
 
 
 def test_roll_check_given_and_seeded():
     """A check records given dice; a seeded roll is repeated by deciding it again."""
     state = given(ARIA)
     [event] = when(state, C.RollCheck("2MP10C3", dice=(2, 9), by="Aria"))
-    assert (True, 9, True) == (event.success, event.achieved, event.given)
+    assert (event.success, event.achieved, event.given) == (True, 9, True)
     seeded = decide(state, C.RollCheck("3MP10"))
     assert seeded == decide(copy.deepcopy(state), C.RollCheck("3MP10"))
-    assert 1 == seeded[0].roll_no
+    assert seeded[0].roll_no == 1
 
 
 def test_zones_hold_every_card_once_after_a_night():
@@ -660,11 +660,11 @@ def test_zones_hold_every_card_once_after_a_night():
     when(state, C.Charge("a-battery", "Aria", tuple(state.characters["Aria"]["hand"][:2])))
     when(state, C.Rest("8h"))
     assert Counter(STANDARD_DECK) == zones(state)
-    assert (5, 3, 0) == (
+    assert (
         len(state.characters["Aria"]["hand"]),
         len(state.characters["Bram"]["hand"]),
         len(state.items["a-battery"]["cards"]),
-    )
+    ) == (5, 3, 0)
 
 
 # -- messages a GM reads at the table; rules named in history (QA findings) -------------------
@@ -885,7 +885,7 @@ def test_rests_circulate_only_by_the_rules_adopted(rules, holders):
     )
     events = when(state, C.Rest("8h"))
     assert holders == [e.holder for e in events[1:]]
-    assert {"day": 2, "minutes": 370} == state.clock
+    assert state.clock == {"day": 2, "minutes": 370}
 
 
 def test_dawn_without_dawn_circulation_only_moves_the_clock():
@@ -898,8 +898,8 @@ def test_dawn_without_dawn_circulation_only_moves_the_clock():
         clock="3 07:00",
         rules="no-dawn-circulation",
     )
-    assert ["magicpunk.DawnReached"] == [e.TYPE for e in when(state, C.Dawn())]
-    assert ({"day": 4, "minutes": 360}, ["AS"]) == (state.clock, state.items["a-battery"]["cards"])
+    assert [e.TYPE for e in when(state, C.Dawn())] == ["magicpunk.DawnReached"]
+    assert (state.clock, state.items["a-battery"]["cards"]) == ({"day": 4, "minutes": 360}, ["AS"])
 
 
 # -- event lines say what happened (issue 15, items 10 and 12) ------------------------------------
@@ -911,8 +911,8 @@ def test_a_capped_heal_says_what_it_healed():
     """`heal Kai 100` at 23/32 HP heals 9: "heals 9 HP (100 asked, capped at max)"."""
     state = given(KAI, E.DamageTaken(target="Kai", amount=9, hp_before=32, hp_after=23))
     [event] = when(state, C.Heal("Kai", 100))
-    assert "Kai heals 9 HP (100 asked, capped at max)" == ENGLISH.event(event)
-    assert 32 == state.characters["Kai"]["hp"]
+    assert ENGLISH.event(event) == "Kai heals 9 HP (100 asked, capped at max)"
+    assert state.characters["Kai"]["hp"] == 32
 
 
 @pytest.mark.rule("MP-PULL-1")
@@ -951,8 +951,8 @@ def test_the_wilds_mana_disaster_happens_once_whatever_its_roll():
     )
     [aria] = when(state, C.TakeLeisureEvent("Aria", 2, table="wilds"))
     [bram] = when(state, C.TakeLeisureEvent("Bram", 6, safety=1, table="wilds"))
-    assert ((2, 2), (5, 5)) == ((aria.result, aria.shared_event), (bram.result, bram.shared_event))
+    assert ((aria.result, aria.shared_event), (bram.result, bram.shared_event)) == ((2, 2), (5, 5))
     assert (
-        "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)"
-        == ENGLISH.event(bram)
+        ENGLISH.event(bram)
+        == "Bram rolls 6 on the wilds leisure table, moved to 5 (every cohabitant)"
     )

@@ -402,7 +402,7 @@ def test_long_etch_has_no_effect_until_finished():
         done.items["sword"]["etching"],
         done.characters["Valeros"]["spent_gp"],
     )
-    assert "flaming" == finished[0].rune
+    assert finished[0].rune == "flaming"
 
 
 @rule("PF2E-ETCH-2")
@@ -524,19 +524,19 @@ def test_a_second_flaming_on_a_greater_flaming_weapon_is_etched_and_says_it_has_
     )
     sword = after.items["sword"]
     assert (
-        "flaming -> sword (level 8, 500 gp; greater-flaming applies, flaming has no effect)",
-        "+2 greater flaming longsword",
-        ["greater-flaming"],
-        ["flaming"],
-        7935,
-        "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1",
-    ) == (
         ENGLISH.event(events[0]),
         sword["name"],
         sword["property"],
         sword["dormant"],
         sword["price_gp"],
         ENGLISH.explain(events[0])[0],
+    ) == (
+        "flaming -> sword (level 8, 500 gp; greater-flaming applies, flaming has no effect)",
+        "+2 greater flaming longsword",
+        ["greater-flaming"],
+        ["flaming"],
+        7935,
+        "rule PF2E-ETCH-1, PF2E-RUNE-3, PF2E-RUNE-5, PF2E-PRICE-1, PF2E-PROP-1",
     )
 
 
@@ -550,16 +550,16 @@ def test_a_second_flaming_moves_onto_a_greater_flaming_weapon_and_says_it_has_no
         TransferRune(rune="flaming", source="stone", target="sword", by="Seelah"),
     )
     assert (
+        ENGLISH.event(events[0]),
+        after.items["sword"]["runes"],
+        after.items["sword"]["dormant"],
+        "stone" in after.items,
+    ) == (
         "flaming: stone -> sword (DC 24, free, 1 day, success; greater-flaming applies, "
         "flaming has no effect)",
         ["weapon-potency-2", "greater-flaming", "flaming"],
         ["flaming"],
         False,
-    ) == (
-        ENGLISH.event(events[0]),
-        after.items["sword"]["runes"],
-        after.items["sword"]["dormant"],
-        "stone" in after.items,
     )
 
 
@@ -576,7 +576,7 @@ def test_an_outranked_rune_cannot_be_activated_but_the_highest_can():
         "dormant: flaming)",
     )
     _, events = then(state, ActivateRune(item="sword", rune="greater-flaming", by="Seelah"))
-    assert "greater-flaming" == events[0].rune
+    assert events[0].rune == "greater-flaming"
 
 
 # --- transfers ------------------------------------------------------------------------------
@@ -639,13 +639,13 @@ def test_potency_swap_uses_higher_price_and_leaves_latest_rune_dormant():
         ),
     )
     sword = after.items["sword"]
-    assert ((27, 9350, "weapon-potency-1"), ["flaming"], ["frost"], 1100, 2) == (
+    assert (
         (events[0].dc, events[0].cost_cp, events[0].swap),
         sword["property"],
         sword["dormant"],
         sword["price_gp"],
         after.items["mace"]["potency"],
-    )
+    ) == ((27, 9350, "weapon-potency-1"), ["flaming"], ["frost"], 1100, 2)
 
 
 @rule("PF2E-XFER-8")
@@ -794,7 +794,7 @@ def test_transfer_needs_no_formula():
     after, _ = then(
         state, TransferRune(rune="weapon-potency-1", source="axe", target="sword", by="Kyra")
     )
-    assert (1, 0) == (after.items["sword"]["potency"], after.items["axe"]["potency"])
+    assert (after.items["sword"]["potency"], after.items["axe"]["potency"]) == (1, 0)
 
 
 # --- investiture, activation, giving ---------------------------------------------------------
@@ -1065,7 +1065,7 @@ def test_failed_transfer_reads_as_english():
         dc=24,
         loss_cp=0,
     )
-    assert (
+    assert ENGLISH.event(event) == (
         "frost: bow -> sword: failure (DC 24, nothing lost; the Crafting check rolled at "
         "the table); the rune stays"
-    ) == ENGLISH.event(event)
+    )

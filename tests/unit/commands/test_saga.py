@@ -145,12 +145,12 @@ def test_multi_process_tech_logs_one_event_per_process():
     )
     state = given(UnitAdded("Amy", sheet), UnitAdded("Wolf", WOLF), BattleStarted(terrain="wood"))
     events, after = then(state, CastTech("Amy", "tenrai", ("Wolf",), roll=F(1)))
-    assert [1, 2, 3, 4, 5] == [e.process for e in events]
+    assert [e.process for e in events] == [1, 2, 3, 4, 5]
     # base 53, compound 344.5; five (10 + 5) × 0.01 − 0 = 0.15; correction
     # 1 − (0.1 + 30 × 0.0025) + 0.15 = 0.975; 344.5 × 0.975 = 335.8875 − √60 (7.746) = 328.14
     # → 328; ⌊328 / 5⌋ = 65 per process.
-    assert [65] * 5 == [e.damage for e in events]
-    assert 900 - 325 == after.characters["Wolf"]["hp"]
+    assert [e.damage for e in events] == [65] * 5
+    assert after.characters["Wolf"]["hp"] == 900 - 325
 
 
 @pytest.mark.rule("SAGA-ATK-1")
@@ -161,7 +161,7 @@ def test_evaded_tech_logs_the_reason_and_no_damage():
         state, CastTech("Gustave", "kiri-harai", ("Wolf",), situation=(("outcome", "evaded"),))
     )
     assert [AttackAvoided("Gustave", "Wolf", "kiri-harai", "evaded")] == events
-    assert 900 == after.characters["Wolf"]["hp"]
+    assert after.characters["Wolf"]["hp"] == 900
 
 
 @pytest.mark.rule("SAGA-HP-1")
@@ -170,7 +170,7 @@ def test_enemy_hp_stops_at_its_floor():
     state = given(UnitAdded("Gustave", GUSTAVE), UnitAdded("Boss", BOSS), BattleStarted())
     state.characters["Boss"]["hp"] = 520
     _, after = then(state, CastTech("Gustave", "kiri-harai", ("Boss",), roll=F(1)))
-    assert 500 == after.characters["Boss"]["hp"]
+    assert after.characters["Boss"]["hp"] == 500
 
 
 @pytest.mark.rule("SAGA-DISP-3")
@@ -185,10 +185,10 @@ def test_instant_death_hides_damage_and_zeroes_hp_through_a_floor():
         ),
     )
     hit, death, down = events
-    assert (True, True) == (hit.hidden, hit.damage > 0)
+    assert (hit.hidden, hit.damage > 0) == (True, True)
     assert InstantDeathInflicted("Boss", "kiri-harai") == death
     assert UnitIncapacitated("Boss", 0) == down
-    assert 0 == after.characters["Boss"]["hp"]
+    assert after.characters["Boss"]["hp"] == 0
 
 
 @pytest.mark.rule("SAGA-HP-5")
@@ -211,8 +211,10 @@ def test_ally_at_zero_hp_is_incapacitated_and_loses_one_lp():
     state.characters["Gustave"]["hp"] = 5
     events, after = then(state, CastTech("Wolf", "kiri-harai", ("Gustave",), roll=F(1)))
     assert UnitIncapacitated("Gustave", 1) == events[-1]
-    assert (0, True, 11) == tuple(
-        after.characters["Gustave"][k] for k in ("hp", "incapacitated", "lp")
+    assert tuple(after.characters["Gustave"][k] for k in ("hp", "incapacitated", "lp")) == (
+        0,
+        True,
+        11,
     )
 
 
@@ -226,10 +228,10 @@ def test_no_tech_targets_an_incapacitated_unit():
         tech = "kiri-harai" if len(targets) == 1 else "tenrai"
         with pytest.raises(RuleViolation) as caught:
             decide(state, CastTech("Gustave", tech, targets, roll=F(1)))
-        assert ("SAGA-TARGET-1", "Wolf is incapacitated: no tech targets it") == (
+        assert (
             caught.value.rule_id,
             caught.value.message,
-        )
+        ) == ("SAGA-TARGET-1", "Wolf is incapacitated: no tech targets it")
     state.characters["Gustave"].update(hp=0, incapacitated=True)
     with pytest.raises(RuleViolation, match="SAGA-TARGET-1"):
         decide(state, CastTech("Rat", "kiri-harai", ("Gustave",), roll=F(1)))
@@ -244,7 +246,7 @@ def test_blood_tech_costs_lp_and_is_refused_when_cost_reaches_lp():
         BloodPaid("Ward", "desu-uindo", 3, lp_lost=3, lp_damage_effect_gain=3, incapacitated=False)
         == events[0]
     )
-    assert (9, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    assert (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"]) == (9, 3)
     state.characters["Ward"]["lp"] = 3
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
         decide(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
@@ -263,11 +265,15 @@ def test_wipe_costs_one_lp_and_returns_blood_costs():
     )
     state.characters["Gustave"].update(hp=0, incapacitated=True, lp=11)
     _, after = then(state, WipeParty())
-    assert (11, 300, 0) == tuple(
-        after.characters["Ward"][k] for k in ("lp", "hp", "lp_damage_effect")
+    assert tuple(after.characters["Ward"][k] for k in ("lp", "hp", "lp_damage_effect")) == (
+        11,
+        300,
+        0,
     )
-    assert (11, False, 320) == tuple(
-        after.characters["Gustave"][k] for k in ("lp", "incapacitated", "hp")
+    assert tuple(after.characters["Gustave"][k] for k in ("lp", "incapacitated", "hp")) == (
+        11,
+        False,
+        320,
     )
 
 
@@ -281,11 +287,11 @@ def test_poison_once_per_turn_and_immune_with_floor():
     assert [
         PoisonDamageTaken("Wolf", 180, F(1), False, events[0].breakdown, hp_lost=180, draw_no=0)
     ] == events
-    assert 720 == after.characters["Wolf"]["hp"]
+    assert after.characters["Wolf"]["hp"] == 720
     with pytest.raises(RuleViolation, match="SAGA-POISON-1"):
         decide(after, PoisonUnit("Wolf"))
     after.clock["turn"] += 1  # next turn: poison again
-    assert 1 == len(decide(after, PoisonUnit("Wolf")))
+    assert len(decide(after, PoisonUnit("Wolf"))) == 1
     with pytest.raises(RuleViolation, match="SAGA-HP-2"):
         decide(state, PoisonUnit("Boss"))
 
@@ -296,11 +302,11 @@ def test_release_damage_lowers_hp():
     """Release at 320/320: ⌊64⌋ → HP 256; at HP 30: 29 → HP 1."""
     state = given(*BASE)
     events, after = then(state, ReleaseUnit("Gustave"))
-    assert 64 == events[0].damage and isinstance(events[0], ReleaseDamageTaken)
-    assert 256 == after.characters["Gustave"]["hp"]
+    assert events[0].damage == 64 and isinstance(events[0], ReleaseDamageTaken)
+    assert after.characters["Gustave"]["hp"] == 256
     state.characters["Gustave"]["hp"] = 30
     _, after = then(state, ReleaseUnit("Gustave"))
-    assert 1 == after.characters["Gustave"]["hp"]
+    assert after.characters["Gustave"]["hp"] == 1
 
 
 @pytest.mark.rule("SAGA-EFF-1")
@@ -309,11 +315,11 @@ def test_tech_power_up_decays_each_turn_and_raises_recoil():
     """Tech-power-up 3 → 2 after a turn; a target in that state takes × 1.2 (recoil)."""
     state = given(*BASE)
     _, after = then(state, ApplyBuff("Gustave", "Gustave", tech_power=3))
-    assert 3 == after.characters["Gustave"]["effects"]["tech_power"]
+    assert after.characters["Gustave"]["effects"]["tech_power"] == 3
     _, later = then(after, EndTurn())
-    assert (2, 2) == (later.characters["Gustave"]["effects"]["tech_power"], later.clock["turn"])
+    assert (later.characters["Gustave"]["effects"]["tech_power"], later.clock["turn"]) == (2, 2)
     events = decide(later, CastTech("Wolf", "kiri-harai", ("Gustave",), roll=F(1)))
-    assert "1.2" == events[0].breakdown["awakening_recoil_correction"]
+    assert events[0].breakdown["awakening_recoil_correction"] == "1.2"
 
 
 @pytest.mark.rule("SAGA-EFF-2")
@@ -338,9 +344,9 @@ def test_debuff_from_the_other_side_lands_only_after_damage():
     ] == events
     _, hit = then(state, CastTech("Gustave", "kiri-harai", ("Wolf",), roll=F(1)))
     _, after = then(hit, ApplyBuff("Wolf", "Gustave", defense=-40, tech="kiri-harai"))
-    assert -30 == after.characters["Wolf"]["effects"]["defense"]
+    assert after.characters["Wolf"]["effects"]["defense"] == -30
     _, after = then(after, ApplyBuff("Wolf", "Wolf", defense=50))
-    assert 0 == after.characters["Wolf"]["effects"]["defense"]  # −30 + 50 clamps at 0
+    assert after.characters["Wolf"]["effects"]["defense"] == 0  # −30 + 50 clamps at 0
 
 
 @pytest.mark.rule("SAGA-FIVE-1")
@@ -349,14 +355,14 @@ def test_seasons_turn_with_the_turn():
     """Seasons battle: turn 1 doyo (earth 40), turn 3 spring (wood 40)."""
     state = given(*BASE)
     _, after = then(state, StartBattle(seasons=True))
-    assert ("doyo", 40) == (after.clock["season"], after.clock["levels"]["earth"])
+    assert (after.clock["season"], after.clock["levels"]["earth"]) == ("doyo", 40)
     _, after = then(after, EndTurn())
     _, after = then(after, EndTurn())
-    assert (3, "spring", 40) == (
+    assert (
         after.clock["turn"],
         after.clock["season"],
         after.clock["levels"]["wood"],
-    )
+    ) == (3, "spring", 40)
     spring = {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0}
     assert [
         TurnEnded(3, next_turn=4, levels=spring, season="spring", tech_power_lost={})
@@ -411,7 +417,7 @@ def test_random_multi_targets_are_drawn_per_process():
         UnitAdded("Gun", sheet), UnitAdded("Wolf", WOLF), UnitAdded("Wolf2", WOLF), BattleStarted()
     )
     events = decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
-    assert 6 == len(events)
+    assert len(events) == 6
     assert {"Wolf", "Wolf2"} >= {e.target for e in events}
     assert events == decide(state, CastTech("Gun", "namari-no-arashi", ("Wolf", "Wolf2")))
 
@@ -452,10 +458,10 @@ def test_blood_refusals_read_as_english():
     state.characters["Ward"]["lp"] = 1
     with pytest.raises(RuleViolation) as low:
         decide(state, CastTech("Ward", "desu-uindo", ("Wolf",)))
-    assert (
+    assert (untracked.value.message, low.value.message) == (
         "desu-uindo is a Blood tech, but Ward's LP is not tracked (add the unit with --lp)",
         "the Blood tech costs 3 LP and only 1 LP remains",
-    ) == (untracked.value.message, low.value.message)
+    )
 
 
 @pytest.mark.rule("SAGA-ATK-5")
@@ -464,7 +470,7 @@ def test_missing_weapons_are_counted_in_words():
     state = given(*BASE)
     with pytest.raises(RuleViolation) as caught:
         decide(state, CastTech("Gustave", "ni-tou-reppuu-ken", ("Wolf",)))
-    assert "Gustave needs 2 1h-sword weapons for this tech, has 1" == caught.value.message
+    assert caught.value.message == "Gustave needs 2 1h-sword weapons for this tech, has 1"
 
 
 @pytest.mark.parametrize(
@@ -528,10 +534,10 @@ def test_a_blood_tech_costing_the_lp_left_cannot_be_chosen_in_an_overdrive_eithe
     state.characters["Ward"]["lp"] = 3
     with pytest.raises(RuleViolation) as caught:
         decide(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
-    assert ("SAGA-LP-2", "the Blood tech costs 3 LP and only 3 LP remain") == (
+    assert (
         caught.value.rule_id,
         caught.value.message,
-    )
+    ) == ("SAGA-LP-2", "the Blood tech costs 3 LP and only 3 LP remain")
     confused = (*OVERDRIVE, ("confused", "yes"))
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=confused))
     assert (
@@ -546,7 +552,7 @@ def test_a_blood_tech_costing_the_lp_left_cannot_be_chosen_in_an_overdrive_eithe
         )
         == events[0]
     )
-    assert (3, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    assert (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"]) == (3, 3)
 
 
 @pytest.mark.rule("SAGA-LP-2")
@@ -557,13 +563,13 @@ def test_a_blood_tech_in_an_overdrive_costs_no_lp_but_grows_the_lp_damage_effect
     from LP 9, 9 − 1 + 3 = 11."""
     state = given(UnitAdded("Ward", WARD), UnitAdded("Wolf", WOLF), BattleStarted())
     events, after = then(state, CastTech("Ward", "desu-uindo", ("Wolf",), situation=OVERDRIVE))
-    assert "Ward uses desu-uindo in an overdrive: no LP paid" == ENGLISH.event(events[0])
-    assert (12, 3) == (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"])
+    assert ENGLISH.event(events[0]) == "Ward uses desu-uindo in an overdrive: no LP paid"
+    assert (after.characters["Ward"]["lp"], after.characters["Ward"]["lp_damage_effect"]) == (12, 3)
     _, wiped = then(after, WipeParty())
-    assert 12 == wiped.characters["Ward"]["lp"]
+    assert wiped.characters["Ward"]["lp"] == 12
     after.characters["Ward"]["lp"] = 9
     _, wiped = then(after, WipeParty())
-    assert 11 == wiped.characters["Ward"]["lp"]
+    assert wiped.characters["Ward"]["lp"] == 11
 
 
 @pytest.mark.rule("SAGA-LP-2")
@@ -584,9 +590,9 @@ def test_a_blood_tech_that_takes_lp_to_zero_still_adds_its_cost():
         == events[0]
     )
     ward = after.characters["Ward"]
-    assert (0, 3, True) == (ward["lp"], ward["lp_damage_effect"], ward["incapacitated"])
+    assert (ward["lp"], ward["lp_damage_effect"], ward["incapacitated"]) == (0, 3, True)
     _, wiped = then(after, WipeParty())
-    assert 3 == wiped.characters["Ward"]["lp"]
+    assert wiped.characters["Ward"]["lp"] == 3
 
 
 @pytest.mark.rule("SAGA-FIVE-2")
@@ -598,18 +604,18 @@ def test_the_displayed_turn_stops_at_99_in_winter():
     )
     state.clock["turn"] = 98
     events, after = then(state, EndTurn())
-    assert (99, "winter", 40) == (
+    assert (
         after.clock["turn"],
         after.clock["season"],
         after.clock["levels"]["water"],
-    )
+    ) == (99, "winter", 40)
     events, after = then(after, EndTurn())
-    assert "turn 99 ends -> turn 99" == ENGLISH.event(events[0])
-    assert (99, "winter", 1) == (
+    assert ENGLISH.event(events[0]) == "turn 99 ends -> turn 99"
+    assert (
         after.clock["turn"],
         after.clock["season"],
         after.characters["Gustave"]["effects"]["tech_power"],
-    )
+    ) == (99, "winter", 1)
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -633,11 +639,11 @@ def test_a_debuff_with_a_tech_follows_the_latest_hit_of_that_tech_not_of_another
         after.characters["Wolf"]["effects"]["defense"],
     )
     (failed,), after = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="tenrai"))
-    assert (False, 0) == (failed.landed, after.characters["Wolf"]["effects"]["defense"])
-    assert (
+    assert (failed.landed, after.characters["Wolf"]["effects"]["defense"]) == (False, 0)
+    assert ENGLISH.event(failed) == (
         "Gustave with tenrai: defense -10 on Wolf (did not land: Gustave's latest tenrai on "
         "Wolf dealt 0 damage)"
-    ) == ENGLISH.event(failed)
+    )
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -646,12 +652,12 @@ def test_a_buff_on_the_givers_side_or_with_a_power_0_tech_lands_without_a_hit():
     state = given(*BASE, UnitAdded("Amy", attrs.evolve(GUSTAVE, lp_max=9)))
     (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harai"))
     (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="toki-hanatsu"))
-    assert (True, "", True, "toki-hanatsu has power 0") == (
+    assert (
         buff.landed,
         buff.reason,
         debuff.landed,
         debuff.reason,
-    )
+    ) == (True, "", True, "toki-hanatsu has power 0")
 
 
 @pytest.mark.rule("SAGA-EFF-3")
@@ -662,14 +668,14 @@ def test_a_buffs_tech_is_recorded_by_its_id_and_an_unknown_one_is_refused():
     state = given(*BASE, UnitAdded("Amy", attrs.evolve(GUSTAVE, lp_max=9)))
     (buff,), _ = then(state, ApplyBuff("Amy", "Gustave", attack=10, tech="斬り払い"))
     (debuff,), _ = then(state, ApplyBuff("Wolf", "Gustave", defense=-10, tech="解き放つ"))
-    assert ("kiri-harai", "toki-hanatsu") == (buff.tech, debuff.tech)
-    assert "Gustave with kiri-harai: attack +10 on Amy" == ENGLISH.event(buff)
+    assert (buff.tech, debuff.tech) == ("kiri-harai", "toki-hanatsu")
+    assert ENGLISH.event(buff) == "Gustave with kiri-harai: attack +10 on Amy"
     with pytest.raises(RuleViolation) as refusal:
         decide(state, ApplyBuff("Amy", "Gustave", attack=10, tech="kiri-harei"))
-    assert ("UNKNOWN-NAME", "unknown tech 'kiri-harei' (not in the catalogue)") == (
+    assert (
         refusal.value.rule_id,
         refusal.value.message,
-    )
+    ) == ("UNKNOWN-NAME", "unknown tech 'kiri-harei' (not in the catalogue)")
 
 
 @pytest.mark.rule("SAGA-ATK-1")
@@ -685,16 +691,16 @@ def test_release_deals_damage_by_its_own_formula_and_costs_its_user_release_dama
     events, after = then(state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1)))
     release, hit = events
     assert (ReleaseDamageTaken, 40, "Fyodor") == (type(release), release.damage, release.unit)
-    assert (23, "0.5", 900 - 23, 160) == (
+    assert (
         hit.damage,
         hit.breakdown["tech_base_multiplier"],
         after.characters["Wolf"]["hp"],
         after.characters["Fyodor"]["hp"],
-    )
+    ) == (23, "0.5", 900 - 23, 160)
     events, after = then(
         state, CastTech("Fyodor", "toki-hanatsu", ("Wolf",), roll=F(1), situation=OVERDRIVE)
     )
-    assert (0, 23, 200) == (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"])
+    assert (events[0].damage, events[1].damage, after.characters["Fyodor"]["hp"]) == (0, 23, 200)
 
 
 def test_deciding_leaves_the_state_it_reads_as_it_was():

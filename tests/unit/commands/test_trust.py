@@ -30,7 +30,7 @@ def magicpunk(*events: object) -> State:
 @pytest.mark.rule("CORE-RANDOM")
 def test_a_log_without_markers_draws_from_the_seed_itself() -> None:
     """No undo or redo yet (marked 0): the seed is the session's, so old logs draw as before."""
-    assert 11 == random_seed(magicpunk())
+    assert random_seed(magicpunk()) == 11
 
 
 @pytest.mark.rule("CORE-RANDOM")
@@ -43,8 +43,8 @@ def test_the_same_draw_after_an_undo_is_keyed_afresh() -> None:
         at = attrs.evolve(state, marked=marked)
         drawn[marked] = systems.decide(at, C.Draw(who="Aria", count=1))[0].cards  # type: ignore[attr-defined]
         assert drawn[marked] == systems.decide(at, C.Draw(who="Aria", count=1))[0].cards  # type: ignore[attr-defined]
-    assert 3 == len({random_seed(attrs.evolve(state, marked=m)) for m in drawn})
-    assert 3 == len(set(drawn.values())), drawn
+    assert len({random_seed(attrs.evolve(state, marked=m)) for m in drawn}) == 3
+    assert len(set(drawn.values())) == 3, drawn
 
 
 @pytest.mark.rule("CORE-RANDOM")
@@ -96,9 +96,9 @@ def test_each_system_offers_the_options_of_its_commands() -> None:
     """magicpunk: cards and dice; saga: random factors; fate and pf2e: none (a later system
     offers the options its commands report, checked by tests/contract/test_systems.py)."""
     seeds = ("fate", "magicpunk", "pf2e", "saga")
-    assert {
+    assert {name: systems.get(name).table_options for name in seeds} == {
         "fate": (),
         "magicpunk": ("given-cards", "given-dice"),
         "pf2e": (),
         "saga": ("given-factors",),
-    } == {name: systems.get(name).table_options for name in seeds}
+    }

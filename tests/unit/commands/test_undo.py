@@ -56,7 +56,7 @@ def test_undo_of_the_latest_action_gives_one_marker_and_the_state_without_it() -
     action = actions.action_of(summaries(HISTORY), 4)
     events, state = actions.decide_undo(action, [], "typo", refold_of(HISTORY))
     assert [Undone(target=4, reason="typo")] == events
-    assert 3 == state.characters["a"]["hp"]
+    assert state.characters["a"]["hp"] == 3
 
 
 def test_undo_of_an_action_a_later_one_depends_on_is_refused_with_the_reasons() -> None:
@@ -64,12 +64,12 @@ def test_undo_of_an_action_a_later_one_depends_on_is_refused_with_the_reasons() 
     spends depend on it, each listed with its rule."""
     with pytest.raises(RuleViolation) as refusal:
         actions.decide_undo(actions.action_of(summaries(HISTORY), 1), [], "", refold_of(HISTORY))
-    assert (
+    assert (refusal.value.rule_id, refusal.value.message) == (
         "CORE-UNDO",
         "#1 cannot be undone: later events depend on it: "
         "#3 toy.PointsSpent (TOY-SPEND-1: a: no counter 2); "
         "#4 toy.PointsSpent (TOY-SPEND-1: a: no counter 3)",
-    ) == (refusal.value.rule_id, refusal.value.message)
+    )
 
 
 def test_undo_of_an_older_action_nothing_depends_on_is_allowed() -> None:
@@ -102,12 +102,12 @@ def test_redo_is_refused_when_what_came_after_no_longer_allows_it() -> None:
 
 def test_latest_active_and_latest_undone_are_the_typing_actors() -> None:
     """Ann's latest action is #3, Bo's #4; after both undo, each one's redo is their own."""
-    assert 3 == actions.latest_active(summaries(HISTORY), [], "Ann").first
+    assert actions.latest_active(summaries(HISTORY), [], "Ann").first == 3
     history = [*HISTORY, ("Ann", Undone(target=3)), ("Bo", Undone(target=4))]
-    assert (3, 4) == (
+    assert (
         actions.latest_undone(summaries(history), markers(history), "Ann"),
         actions.latest_undone(summaries(history), markers(history), "Bo"),
-    )
+    ) == (3, 4)
 
 
 def test_latest_undone_after_a_new_action_of_the_actor_is_refused() -> None:
@@ -129,7 +129,7 @@ def test_actions_of_a_format_1_log_are_runs_of_one_time_and_actor() -> None:
         actions.summary(3, None, "t2", "gm", "toy.X"),
         actions.summary(4, 4, "t2", "gm", "toy.X"),
     ]
-    assert [(1, 2), (3, 3), (4, 4)] == [(a.first, a.last) for a in actions._groups(rows)]
+    assert [(a.first, a.last) for a in actions._groups(rows)] == [(1, 2), (3, 3), (4, 4)]
     assert undone_after([(5, "core.Undone", 1)]) == {1}
 
 

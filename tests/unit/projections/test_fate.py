@@ -109,7 +109,7 @@ def test_a_precondition_refuses_what_the_evolver_skips(event) -> None:
     character (the rule of its kind, or UNKNOWN-NAME)."""
     with pytest.raises(RuleViolation) as err:
         check(fresh(), event)
-    assert "no character named Nobody" == err.value.message
+    assert err.value.message == "no character named Nobody"
 
 
 @rule("FATE-CAST-5")
@@ -120,12 +120,12 @@ def test_a_defense_tile_the_state_lacks_is_skipped_by_the_evolver_refused_by_the
     damage = DamageTaken("Saber", 6, 0, "external", spent={"7": 1})
     with pytest.raises(RuleViolation) as err:
         check(state, damage)
-    assert ("FATE-CAST-5", "Saber has no effect #7 with 1 tile left") == (
+    assert (
         err.value.rule_id,
         err.value.message,
-    )
+    ) == ("FATE-CAST-5", "Saber has no effect #7 with 1 tile left")
     evolve(state, damage)
-    assert 54 == state.characters["Saber"]["hp"]
+    assert state.characters["Saber"]["hp"] == 54
 
 
 @rule("FATE-NP-5")
@@ -151,15 +151,15 @@ def test_the_evolver_applies_the_numbers_the_event_records():
         ),
     )
     np = state.characters["Saber"]["phantasms"]["air"]
-    assert (7, 99, 9, 1, 5, "as recorded") == (
+    assert (
         np["points"],
         np["mp_cost"],
         np["hp_per_tile"],
         np["targets"],
         np["tiles"],
         np["mp_formula"],
-    )
-    assert 7 == state.characters["Saber"]["np_points"]
+    ) == (7, 99, 9, 1, 5, "as recorded")
+    assert state.characters["Saber"]["np_points"] == 7
 
 
 @rule("FATE-CC-5")
@@ -169,8 +169,8 @@ def test_a_master_records_power_powers_and_tiles():
     """Kiritsugu (quality B, quantity C, fire and earth) records power 4, tiles 6 and the powers
     attack 3, defense 5, heal 3, buff 5."""
     [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20))
-    assert (4, 6) == (added.power, added.tiles)
-    assert {"attack": 3, "defense": 5, "heal": 3, "buff": 5} == added.powers
+    assert (added.power, added.tiles) == (4, 6)
+    assert added.powers == {"attack": 3, "defense": 5, "heal": 3, "buff": 5}
 
 
 def _v1(event) -> dict:
@@ -197,15 +197,15 @@ def test_a_v1_master_takes_the_legacy_path_to_the_same_record():
     record a v2 one gives (power 4, tiles 6, attack 3 … buff 5)."""
     [added] = decide(fresh(), AddMaster("Kiritsugu", "B", "C", "D", ("fire", "earth"), 40, 30, 20))
     old = from_record("fate.MasterAdded", 1, _v1(added))
-    assert (None, None, None) == (old.power, old.powers, old.tiles)
+    assert (old.power, old.powers, old.tiles) == (None, None, None)
     legacy, current = fresh(), fresh()
     evolve(legacy, old)
     evolve(current, added)
     assert current.characters == legacy.characters
-    assert (4, 6) == (
+    assert (
         legacy.characters["Kiritsugu"]["power"],
         legacy.characters["Kiritsugu"]["tiles_max"],
-    )
+    ) == (4, 6)
 
 
 @rule("FATE-NP-13")
@@ -217,18 +217,18 @@ def test_a_v1_phantasm_takes_the_legacy_path_to_the_same_record():
         state, AddPhantasm("Saber", "bolg", "B+", "anti-unit", mods=(("piercing", "true"),))
     )
     old = from_record("fate.PhantasmAdded", 1, _v1(added))
-    assert (None, 0) == (old.points, old.mp_cost)
+    assert (old.points, old.mp_cost) == (None, 0)
     legacy, current = copy.deepcopy(state), copy.deepcopy(state)
     evolve(legacy, old)
     evolve(current, added)
     assert current.characters == legacy.characters
     np = legacy.characters["Saber"]["phantasms"]["bolg"]
-    assert (6, 20, 13, {"piercing": True}) == (
+    assert (
         np["points"],
         np["mp_cost"],
         np["hp_per_tile"],
         np["mods"],
-    )
+    ) == (6, 20, 13, {"piercing": True})
 
 
 @rule("FATE-NP-12")
@@ -249,7 +249,7 @@ def test_a_v2_ex_field_gives_its_allies_the_legacy_10_hp():
     raised = from_record("fate.FieldRaised", 2, data)
     assert raised.ally_hp is None
     evolve(state, raised)
-    assert (70, 70) == (state.characters["Archer"]["hp"], state.characters["Saber"]["hp"])
+    assert (state.characters["Archer"]["hp"], state.characters["Saber"]["hp"]) == (70, 70)
 
 
 @rule("FATE-NP-8")
@@ -280,10 +280,10 @@ def test_a_v2_always_active_release_checks_its_count_by_the_legacy_rule():
     evolve(state, again)
     with pytest.raises(RuleViolation) as err:
         check(state, again)
-    assert ("FATE-NP-8", "Lancer has used buidhe 2 times this round; 2 uses allowed") == (
+    assert (
         err.value.rule_id,
         err.value.message,
-    )
+    ) == ("FATE-NP-8", "Lancer has used buidhe 2 times this round; 2 uses allowed")
 
 
 @rule("FATE-NP-1")
@@ -293,7 +293,7 @@ def test_the_np_limit_the_event_records_is_the_one_checked():
     second = PhantasmAdded("Saber", "bolg", "E", "anti-unit", points=1, max_held=1)
     with pytest.raises(RuleViolation) as err:
         check(state, second)
-    assert ("FATE-NP-1", "Saber already holds 1 NP") == (err.value.rule_id, err.value.message)
+    assert (err.value.rule_id, err.value.message) == ("FATE-NP-1", "Saber already holds 1 NP")
 
 
 @rule("FATE-CAST-5")
@@ -305,7 +305,7 @@ def test_effects_may_skip_ids_an_undone_cast_took():
     evolve(state, EffectRaised("Saber", 3, "curse", 2, 1, 5, "Saber"))
     with pytest.raises(RuleViolation) as err:
         check(state, EffectRaised("Saber", 2, "curse", 2, 1, 5, "Saber"))
-    assert "effect #2 is out of order (next is #4)" == err.value.message
+    assert err.value.message == "effect #2 is out of order (next is #4)"
 
 
 def test_setup_events_record_every_added_name():
@@ -317,9 +317,9 @@ def test_setup_events_record_every_added_name():
     ):
         with pytest.raises(RuleViolation) as err:
             check(state, event)
-        assert ("CORE-NAME", "Saber is already at the table") == (
+        assert (
             err.value.rule_id,
             err.value.message,
-        )
+        ) == ("CORE-NAME", "Saber is already at the table")
     with pytest.raises(RuleViolation):
         check(given(SABER, StartBattle()), BattleStarted())

@@ -89,10 +89,10 @@ def test_a_new_master_and_servant_have_their_shapes_and_not_each_others() -> Non
     Servant (not a Master: no crest, powers …)."""
     state = given(KIRITSUGU, SABER)
     kiritsugu, saber = state.characters["Kiritsugu"], state.characters["Saber"]
-    assert ([], []) == (problems(kiritsugu, Master, "Kiritsugu"), problems(saber, Servant, "Saber"))
+    assert (problems(kiritsugu, Master, "Kiritsugu"), problems(saber, Servant, "Saber")) == ([], [])
     assert ".madness: missing (Servant requires it)" in problems(kiritsugu, Servant)
     assert ".crest: missing (Master requires it)" in problems(saber, Master)
-    assert (6, 0) == (kiritsugu["tiles"], saber["tiles"])
+    assert (kiritsugu["tiles"], saber["tiles"]) == (6, 0)
 
 
 @rule("FATE-NP-10")
@@ -104,18 +104,18 @@ def test_every_part_of_a_record_a_battle_fills_in_has_its_declared_shape() -> No
     the NPs, the field, the army, the private judgments) and both records check as declared."""
     state = battle()
     kiritsugu, saber = state.characters["Kiritsugu"], state.characters["Saber"]
-    assert ([], []) == (problems(kiritsugu, Master, "Kiritsugu"), problems(saber, Servant, "Saber"))
-    assert {"hp": 5, "np_hp": 10, "round": 1} == saber["effects"][0]["counter"]
-    assert (2, {"1": 1}, {"Kiritsugu origin": 1}) == (
+    assert (problems(kiritsugu, Master, "Kiritsugu"), problems(saber, Servant, "Saber")) == ([], [])
+    assert saber["effects"][0]["counter"] == {"hp": 5, "np_hp": 10, "round": 1}
+    assert (
         saber["effects"][0]["tiles"],
         saber["_turn_use"],
         saber["_wounds"],
-    )
-    assert ([1, 1], {"air": True}) == (saber["_np_turn"], saber["_released"])
-    assert [1, 1, "a code cast"] == kiritsugu["_acted"]
-    assert {"wound": 2} == kiritsugu["phantasms"]["origin"]["mods"]
-    assert ("ubw", "ionioi") == (up_np(saber["field"]), up_np(saber["army"]))
-    assert (True, 10) == (saber["field"]["reality_marble"], saber["army"]["units"])
+    ) == (2, {"1": 1}, {"Kiritsugu origin": 1})
+    assert (saber["_np_turn"], saber["_released"]) == ([1, 1], {"air": True})
+    assert kiritsugu["_acted"] == [1, 1, "a code cast"]
+    assert kiritsugu["phantasms"]["origin"]["mods"] == {"wound": 2}
+    assert (up_np(saber["field"]), up_np(saber["army"])) == ("ubw", "ionioi")
+    assert (saber["field"]["reality_marble"], saber["army"]["units"]) == (True, 10)
 
 
 @rule("FATE-CAST-5")
@@ -132,11 +132,11 @@ def test_the_checker_finds_a_wrong_key_or_value_in_a_nested_record() -> None:
     saber["effects"][0]["colour"] = "gold"
     del saber["phantasms"]["air"]["tiles"]
     saber["field"]["round"] = "1"
-    assert [
+    assert problems(saber, Servant, "Saber") == [
         "Saber.effects[0].colour: not a key of Effect",
         "Saber.phantasms['air'].tiles: missing (Phantasm requires it)",
         "Saber.field.round: '1' is not int",
-    ] == problems(saber, Servant, "Saber")
+    ]
 
 
 @rule("FATE-NP-4")
@@ -148,13 +148,13 @@ def test_a_servants_event_on_a_master_and_a_masters_on_a_servant_add_no_key() ->
     evolve(state, MadnessToggled("Kiritsugu", True))
     evolve(state, CharacterGradeSet("Saber", 3))
     kiritsugu, saber = state.characters["Kiritsugu"], state.characters["Saber"]
-    assert ([], []) == (problems(kiritsugu, Master), problems(saber, Servant))
+    assert (problems(kiritsugu, Master), problems(saber, Servant)) == ([], [])
     assert ("raging" in kiritsugu, "character_grade" in saber) == (False, False)
-    assert (0, False) == (kiritsugu["character_grade"], saber["raging"])
+    assert (kiritsugu["character_grade"], saber["raging"]) == (0, False)
 
 
 @rule("FATE-NP-4")
 def test_madness_is_a_servants_grade_and_none_for_a_master() -> None:
     state = given(KIRITSUGU, AddServant("Lancelot", 60, 60, madness="C"))
     kiritsugu, lancelot = state.characters["Kiritsugu"], state.characters["Lancelot"]
-    assert (None, "C") == (madness(kiritsugu), madness(lancelot))
+    assert (madness(kiritsugu), madness(lancelot)) == (None, "C")

@@ -51,7 +51,7 @@ def test_damage_applies_its_recorded_change():
     state = given(KAI, damage(5, 32, 27))
     check(state, damage(9, 32, 23))
     evolve(state, damage(9, 32, 23))
-    assert 18 == state.characters["Kai"]["hp"]
+    assert state.characters["Kai"]["hp"] == 18
 
 
 @pytest.mark.rule("MP-PULL-1")
@@ -107,12 +107,13 @@ def test_a_briefing_keeps_the_limit_it_began_with():
     """MP-BRIEF-1: a briefing recorded with 2 each refuses a third preparation of Kai."""
     prep = E.PreparationTaken(who="Kai", side="pc")
     state = given(KAI, E.BriefingStarted(package="1m", limit_each=2), prep, prep)
-    assert (
+    assert violation(state, prep) == (
         "MP-BRIEF-1",
         "1m briefing: each takes at most 2 preparations, and this one has already taken 2",
-    ) == violation(state, prep)
-    assert ("MP-BRIEF-1", "a briefing is under way") == violation(
-        state, E.BriefingStarted(package="10s", limit_each=1)
+    )
+    assert violation(state, E.BriefingStarted(package="10s", limit_each=1)) == (
+        "MP-BRIEF-1",
+        "a briefing is under way",
     )
 
 
@@ -170,7 +171,7 @@ def test_evolvers_are_total(event):
 def test_a_v1_damage_takes_the_legacy_path(tag, data, hp):
     """A v1 DamageTaken (no HP recorded) is upcast with None and computed with today's rule."""
     event = from_record(tag, 1, dict(data))
-    assert (None, None) == (event.hp_before, event.hp_after)
+    assert (event.hp_before, event.hp_after) == (None, None)
     state = given(KAI)
     check(state, event)
     evolve(state, event)
@@ -183,7 +184,7 @@ def test_v1_heal_cover_and_briefing_are_upcast():
     healed = from_record("magicpunk.Healed", 1, {"target": "Kai", "amount": 50})
     state = given(KAI, damage(9, 32, 23))
     evolve(state, healed)
-    assert 32 == state.characters["Kai"]["hp"]
+    assert state.characters["Kai"]["hp"] == 32
     cover = from_record(
         "magicpunk.CoverTaken", 1, {"coverer": "Kai", "covered": "Ann", "was_acted": True}
     )
@@ -191,4 +192,4 @@ def test_v1_heal_cover_and_briefing_are_upcast():
     briefing = from_record("magicpunk.BriefingStarted", 1, {"package": "1m"})
     assert briefing.limit_each is None
     evolve(state, briefing)
-    assert 6 == state.extra["magicpunk"]["briefing_limit"]
+    assert state.extra["magicpunk"]["briefing_limit"] == 6

@@ -88,7 +88,7 @@ def test_the_system_declares_character_and_item():
 @pytest.mark.parametrize("length", range(1, len(HISTORY) + 1))
 def test_every_record_after_every_event_has_its_declared_shape(length):
     """After each event of the history, every record matches its TypedDict exactly."""
-    assert [] == shape_problems(folded(*HISTORY[:length]))
+    assert shape_problems(folded(*HISTORY[:length])) == []
 
 
 def test_nested_and_nullable_values_appear_in_both_forms():
@@ -101,33 +101,33 @@ def test_nested_and_nullable_values_appear_in_both_forms():
         state.items["a-battery"],
     )
     assert [] == problems(kai["spells"]["spark"], Spell) == problems(kai["lifestyle"], Lifestyle)
-    assert ["Lin"] == kai["lifestyle"]["cohabitants"]
-    assert (1, False, True) == (rifle["gear_slots"], rifle["gear_active"], rifle["readied"])
-    assert (None, None, False) == (
+    assert kai["lifestyle"]["cohabitants"] == ["Lin"]
+    assert (rifle["gear_slots"], rifle["gear_active"], rifle["readied"]) == (1, False, True)
+    assert (
         battery["gear_slots"],
         battery["gear_active"],
         battery["readied"],
-    )
+    ) == (None, None, False)
     new = folded(KAI).characters["Kai"]
-    assert (None, {}, []) == (new["lifestyle"], new["spells"], new["items"])
+    assert (new["lifestyle"], new["spells"], new["items"]) == (None, {}, [])
 
 
 def test_the_briefing_and_its_limit_appear_in_the_table():
     """The table's ``briefing`` is None, then a Briefing with its counts; ``briefing_limit``
     (``NotRequired``) appears when the first briefing begins."""
     before, after = folded(*HISTORY[:-2]), folded(*HISTORY)
-    assert (None, False) == (
+    assert (
         before.extra["magicpunk"]["briefing"],
         "briefing_limit" in before.extra["magicpunk"],
-    )
+    ) == (None, False)
     table = after.extra["magicpunk"]
-    assert [] == problems(table["briefing"], Briefing)
-    assert (6, {"pc:Kai": 1}, {"pc": 1}) == (
+    assert problems(table["briefing"], Briefing) == []
+    assert (
         table["briefing_limit"],
         table["briefing"]["by_actor"],
         table["briefing"]["by_side"],
-    )
-    assert (1, ["2S"]) == (table["rolls"], after.deck["discard"])
+    ) == (6, {"pc:Kai": 1}, {"pc": 1})
+    assert (table["rolls"], after.deck["discard"]) == (1, ["2S"])
 
 
 def test_a_record_off_its_shape_is_reported():
@@ -137,11 +137,11 @@ def test_a_record_off_its_shape_is_reported():
     state.characters["Kai"]["mana"] = 3
     del state.items["a-battery"]["owner"]
     state.characters["Lin"]["lifestyle"]["region_points"] = "2"
-    assert [
+    assert sorted(shape_problems(state)) == [
         "Kai.mana: not a key of Character",
         "Lin.lifestyle.region_points: '2' is not int",
         "a-battery.owner: missing (Item requires it)",
-    ] == sorted(shape_problems(state))
+    ]
 
 
 @pytest.mark.rule("MP-REBUILD-1")
@@ -159,5 +159,5 @@ def test_a_rebuild_sets_the_four_recorded_abilities_and_no_other_key():
         spell_money_after=0,
     )
     kai = folded(KAI, rebuilt).characters["Kai"]
-    assert (12, 8, 9, 11) == (kai["body"], kai["sense"], kai["intellect"], kai["magic"])
-    assert [] == problems(kai, Character)
+    assert (kai["body"], kai["sense"], kai["intellect"], kai["magic"]) == (12, 8, 9, 11)
+    assert problems(kai, Character) == []

@@ -93,7 +93,7 @@ def test_an_etch_assigns_the_recorded_sheet_whatever_the_catalogue_says():
         ),
     )
     sword = state.items["sword"]
-    assert (["weapon-potency-1", "flaming"], "recorded name", 3, 123.45, 1, ["flaming"], 500) == (
+    assert (
         sword["runes"],
         sword["name"],
         sword["level"],
@@ -101,7 +101,7 @@ def test_an_etch_assigns_the_recorded_sheet_whatever_the_catalogue_says():
         sword["potency"],
         sword["property"],
         state.characters["Valeros"]["spent_gp"],
-    )
+    ) == (["weapon-potency-1", "flaming"], "recorded name", 3, 123.45, 1, ["flaming"], 500)
 
 
 def test_a_transfer_assigns_both_recorded_sheets():
@@ -121,10 +121,10 @@ def test_a_transfer_assigns_both_recorded_sheets():
             target_sheet=SHEET,
         ),
     )
-    assert (("bare", []), ("recorded name", ["weapon-potency-1", "flaming"])) == (
+    assert (
         (state.items["a"]["name"], state.items["a"]["runes"]),
         (state.items["b"]["name"], state.items["b"]["runes"]),
-    )
+    ) == (("bare", []), ("recorded name", ["weapon-potency-1", "flaming"]))
 
 
 EVENTS = [
@@ -206,13 +206,13 @@ def test_a_v1_record_takes_the_legacy_path():
         assert old.sheet is None
         evolve(state, old)
     sword = state.items["sword"]
-    assert ("weapon", "+1 flaming longsword", 8, 535, ["flaming"]) == (
+    assert (
         sword["category"],
         sword["name"],
         sword["level"],
         sword["price_gp"],
         sword["property"],
-    )
+    ) == ("weapon", "+1 flaming longsword", 8, 535, ["flaming"])
 
 
 def test_older_records_upcast_with_unknown_new_fields():
@@ -250,7 +250,7 @@ def test_older_records_upcast_with_unknown_new_fields():
             "sheet": attrs.asdict(SHEET),
         },
     )
-    assert (None, None, None, None, None, None, None, SHEET) == (
+    assert (
         begun.level,
         begun.crafting,
         moved.source_sheet,
@@ -259,7 +259,7 @@ def test_older_records_upcast_with_unknown_new_fields():
         added.sheet,
         etched.crafting,
         etched.sheet,
-    )
+    ) == (None, None, None, None, None, None, None, SHEET)
 
 
 def test_decided_events_round_trip_through_the_codec():
@@ -274,7 +274,7 @@ def test_decided_events_round_trip_through_the_codec():
         EtchRune(item="sword", rune="weapon-potency-1", by="Valeros"),
         TransferRune(rune="frost", source="stone", target="sword", by="Valeros"),
     )
-    assert 9 == len(events)
+    assert len(events) == 9
     assert events == [from_record(*to_record(e)) for e in events]
 
 

@@ -77,8 +77,8 @@ def test_each_kind_of_record_its_evolvers_build_is_its_typeddict():
         state.items["shield"],
         state.items["sword"],
     )
-    assert [] == problems(valeros, Character, "Valeros")
-    assert [] == [p for name, i in state.items.items() for p in problems(i, Item, name)]
+    assert problems(valeros, Character, "Valeros") == []
+    assert [p for name, i in state.items.items() for p in problems(i, Item, name)] == []
     bought = [e.price_cp for e in events if isinstance(e, FormulaLearned) and e.bought]
     etched = [e for e in events if isinstance(e, RuneEtched)]
     assert sum(bought) + sum(e.price_cp for e in etched) == valeros["_spent_cp"]
@@ -91,13 +91,13 @@ def test_each_kind_of_record_its_evolvers_build_is_its_typeddict():
         shield.get("bt"),
     )
     assert not {"hardness", "hp_max", "bt"} & (sword.keys() | state.items["stone"].keys())
-    assert {"rune": "weapon-potency-1", "by": "Valeros"} == sword["etching"]
+    assert sword["etching"] == {"rune": "weapon-potency-1", "by": "Valeros"}
 
 
 def test_a_v1_item_of_a_base_no_catalogue_knows_is_an_item_with_no_sheet():
     """The legacy path leaves the sheet's fields and the category None (docs/pf2e.md)."""
     relic = legacy_item().items["relic"]
-    assert [] == problems(relic, Item, "relic")
+    assert problems(relic, Item, "relic") == []
     assert {None} == {relic[k] for k in (*SHEET_KEYS, "category")}
 
 
@@ -105,10 +105,10 @@ def test_the_shape_check_finds_a_wrong_value_and_a_stray_key():
     state, _ = played(AddCharacter(name="Kyra", level=8), AddItem(item="mace", base="mace"))
     mace = {**state.items["mace"], "potency": "1", "hp": 3}
     found = problems(mace, Item, "mace")
-    assert ["mace.hp: not a key of Item", "mace.potency: '1' is not int"] == sorted(found)
-    assert ["Kyra.formulas: missing (Character requires it)"] == problems(
+    assert sorted(found) == ["mace.hp: not a key of Item", "mace.potency: '1' is not int"]
+    assert problems(
         {k: v for k, v in state.characters["Kyra"].items() if k != "formulas"}, Character, "Kyra"
-    )
+    ) == ["Kyra.formulas: missing (Character requires it)"]
 
 
 @rule("PF2E-ACT-1")
@@ -140,7 +140,7 @@ def test_an_etch_recorded_on_an_item_with_no_sheet_holds_without_a_slot_check():
     check(state, event)
     evolve(state, event)
     relic = state.items["relic"]
-    assert [] == problems(relic, Item, "relic")
+    assert problems(relic, Item, "relic") == []
     assert (sheet.name, ["flaming"], ["flaming"]) == (
         relic["name"],
         relic["dormant"],

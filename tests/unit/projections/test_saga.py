@@ -149,8 +149,9 @@ def test_a_precondition_refuses_an_event_that_no_longer_holds(event, rule, messa
 def test_poison_twice_in_a_turn_is_refused_by_the_precondition():
     """A second poison tick in turn 1 does not hold (SAGA-POISON-1)."""
     state = given(*BASE, PoisonDamageTaken("Gustave", 96, F(1), hp_lost=96, draw_no=0))
-    assert ("SAGA-POISON-1", "Gustave already took poison damage in turn 1") == refusal(
-        state, PoisonDamageTaken("Gustave", 96, F(1), hp_lost=96, draw_no=1)
+    assert refusal(state, PoisonDamageTaken("Gustave", 96, F(1), hp_lost=96, draw_no=1)) == (
+        "SAGA-POISON-1",
+        "Gustave already took poison damage in turn 1",
     )
 
 
@@ -158,16 +159,17 @@ def test_poison_twice_in_a_turn_is_refused_by_the_precondition():
 def test_incapacitating_a_unit_twice_is_refused_by_the_precondition():
     """A unit already incapacitated cannot become so again (SAGA-LP-1)."""
     state = given(*BASE, InstantDeathInflicted("Gustave"), UnitIncapacitated("Gustave", 1))
-    assert ("SAGA-LP-1", "Gustave is already incapacitated") == refusal(
-        state, UnitIncapacitated("Gustave", 1)
+    assert refusal(state, UnitIncapacitated("Gustave", 1)) == (
+        "SAGA-LP-1",
+        "Gustave is already incapacitated",
     )
-    assert ("SAGA-HP-5", "Gustave is incapacitated") == refusal(state, HPHealed("Gustave", 5))
+    assert refusal(state, HPHealed("Gustave", 5)) == ("SAGA-HP-5", "Gustave is incapacitated")
 
 
 def test_turn_end_without_a_battle_is_refused_by_the_precondition():
     """No battle, no turn (SAGA-FIVE-2)."""
     state = given(UnitAdded("Gustave", GUSTAVE, hp_floor=0))
-    assert ("SAGA-FIVE-2", "no battle has started") == refusal(state, TurnEnded(0))
+    assert refusal(state, TurnEnded(0)) == ("SAGA-FIVE-2", "no battle has started")
 
 
 EVERY_EVENT = [
@@ -273,7 +275,7 @@ def test_v1_records_take_the_legacy_path_with_todays_rules():
         turn,
     )
     g = state.characters["Gustave"]
-    assert (500, 500, WOOD, 9, 3, 2, 2, 0) == (
+    assert (
         state.characters["Boss"]["hp_floor"],
         state.characters["Boss"]["hp"],
         state.clock["levels"],
@@ -282,7 +284,7 @@ def test_v1_records_take_the_legacy_path_with_todays_rules():
         g["effects"]["tech_power"],
         state.clock["turn"],
         state.extra["draws"],
-    )
+    ) == (500, 500, WOOD, 9, 3, 2, 2, 0)
 
 
 @pytest.mark.rule("SAGA-LP-3")
@@ -300,7 +302,7 @@ def test_a_v1_wipe_takes_the_legacy_path():
         _v1(PartyWiped(), "lp_before", "lp_damage_effect", "lp_after", "out", "levels", "season"),
     )
     g = legacy.characters["Gustave"]
-    assert (11, 320, 0, WOOD) == (g["lp"], g["hp"], g["lp_damage_effect"], legacy.clock["levels"])
+    assert (g["lp"], g["hp"], g["lp_damage_effect"], legacy.clock["levels"]) == (11, 320, 0, WOOD)
 
 
 def test_upcast_records_equal_their_v2_shape_with_none_outcomes():

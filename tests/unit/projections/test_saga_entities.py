@@ -72,9 +72,19 @@ def test_an_ally_record_is_a_unit_after_every_event():
         PoisonDamageTaken("Amy", 63, F(1), hp_lost=63, draw_no=0),
         BloodPaid("Amy", "desu-uindo", 3, 3, 2, False),
     )
-    assert [[]] * 5 == found
+    assert found == [[]] * 5
     amy = unit_of(state, "Amy")
     assert (
+        amy["side"],
+        amy["hp"],
+        amy["lp"],
+        amy["lp_damage_effect"],
+        amy["_poisoned_turn"],
+        amy["effects"],
+        amy["weapons"],
+        amy["traits"],
+        amy["hp_floor_rate"],
+    ) == (
         "ally",
         137,
         9,
@@ -87,16 +97,6 @@ def test_an_ally_record_is_a_unit_after_every_event():
             {"kind": "anger-power", "value": 3, "on": None},
         ],
         "0",
-    ) == (
-        amy["side"],
-        amy["hp"],
-        amy["lp"],
-        amy["lp_damage_effect"],
-        amy["_poisoned_turn"],
-        amy["effects"],
-        amy["weapons"],
-        amy["traits"],
-        amy["hp_floor_rate"],
     )
 
 
@@ -111,9 +111,9 @@ def test_an_enemy_record_is_a_unit_with_lp_untracked():
         UnitAdded("Ghost", boss_at_0, hp_floor=125),
         UnitIncapacitated("Ghost", lp_lost=0),
     )
-    assert [[]] * 3 == found
+    assert found == [[]] * 3
     boss, ghost = unit_of(state, "Boss"), unit_of(state, "Ghost")
-    assert ("enemy", None, None, 125, "12.5", 150, 20, "beast", [], None) == (
+    assert (
         boss["side"],
         boss["lp"],
         boss["lp_max"],
@@ -124,8 +124,8 @@ def test_an_enemy_record_is_a_unit_with_lp_untracked():
         boss["race"],
         boss["traits"],
         boss["_poisoned_turn"],
-    )
-    assert (True, 0) == (ghost["incapacitated"], ghost["hp"])
+    ) == ("enemy", None, None, 125, "12.5", 150, 20, "beast", [], None)
+    assert (ghost["incapacitated"], ghost["hp"]) == (True, 0)
 
 
 def test_every_unit_record_has_every_key_of_unit():
@@ -152,14 +152,14 @@ def test_a_v1_wipe_leaves_an_ally_without_lp_untracked():
     state, found = shapes_after_each(
         UnitAdded("Amy", AMY, hp_floor=0), UnitAdded("Kid", untracked, hp_floor=0), wipe
     )
-    assert [[]] * 3 == found
+    assert found == [[]] * 3
     kid = unit_of(state, "Kid")
-    assert (11, None, 100, False) == (
+    assert (
         unit_of(state, "Amy")["lp"],
         kid["lp"],
         kid["hp"],
         kid["incapacitated"],
-    )
+    ) == (11, None, 100, False)
 
 
 def test_a_record_of_another_shape_is_named_by_the_checker():
@@ -184,19 +184,19 @@ def test_a_forged_side_reads_as_ally():
     record with another side folds to an ally rather than to a record no code expects."""
     forged = UnitSheet(side="neutral", hp_max=100, hp=100)
     state, found = shapes_after_each(UnitAdded("Odd", forged, hp_floor=0))
-    assert ([[]], "ally") == (found, unit_of(state, "Odd")["side"])
+    assert (found, unit_of(state, "Odd")["side"]) == ([[]], "ally")
 
 
 def test_effect_kind_names_the_effect_values():
     """An event's effect kind as text reads as a key of ``Effects``, or None (SAGA-EFF-2)."""
-    assert (EFFECT_KINDS, None) == (
+    assert (
         tuple(effect_kind(k) for k in ("tech_power", "attack", "defense", "spell")),
         effect_kind("luck"),
-    )
+    ) == (EFFECT_KINDS, None)
 
 
 def test_unit_of_refuses_an_unknown_name_with_the_rule_given():
     state, _ = shapes_after_each(UnitAdded("Amy", AMY, hp_floor=0))
     with pytest.raises(RuleViolation) as caught:
         unit_of(state, "Nobody", "SAGA-LP-3")
-    assert ("SAGA-LP-3", "no unit named 'Nobody'") == (caught.value.rule_id, caught.value.message)
+    assert (caught.value.rule_id, caught.value.message) == ("SAGA-LP-3", "no unit named 'Nobody'")

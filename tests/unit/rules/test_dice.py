@@ -45,23 +45,23 @@ def test_the_result_line_is_the_one_bcdice_prints(
 @pytest.mark.rule("CORE-DICE")
 def test_what_follows_a_space_is_not_read_as_bcdice_reads_it() -> None:
     """BCDice reads a line up to its first space: `2D6 to hit` rolls 2D6."""
-    assert "2D6" == dice.parse("2D6 to hit").text()
+    assert dice.parse("2D6 to hit").text() == "2D6"
 
 
 @pytest.mark.rule("CORE-DICE")
 def test_a_secret_roll_is_marked_and_echoed_without_its_s() -> None:
     """S2D6 is secret; BCDice echoes it as (2D6)."""
     made = dice.parse("s2d6")
-    assert (True, "2D6", 2) == (made.secret, made.text(), made.dice)
+    assert (made.secret, made.text(), made.dice) == (True, "2D6", 2)
 
 
 @pytest.mark.rule("CORE-DICE")
 def test_a_comparison_gives_success_or_failure_and_1d100_le_50_reads_as_tables_type_it() -> None:
     """1D100<=50 rolled 37 is a success, 51 a failure; the line says so in the reader's words."""
     made = dice.parse("1D100<=50")
-    assert (37, True) == attrs_of(dice.evaluate(made, (37,)))
-    assert (51, False) == attrs_of(dice.evaluate(made, (51,)))
-    assert "(1D100<=50) ＞ 37 ＞ Success" == dice.result_line(made, (37,), ("Success", "Failure"))
+    assert attrs_of(dice.evaluate(made, (37,))) == (37, True)
+    assert attrs_of(dice.evaluate(made, (51,))) == (51, False)
+    assert dice.result_line(made, (37,), ("Success", "Failure")) == "(1D100<=50) ＞ 37 ＞ Success"
 
 
 def attrs_of(result: dice.Result) -> tuple[int, bool | None]:
@@ -86,5 +86,5 @@ def test_what_is_not_a_notation_is_refused_naming_it(text: str, words: str) -> N
     """A word that is not BCDice's common notation, or too many or too large dice: CORE-DICE."""
     with pytest.raises(RuleViolation) as refused:
         dice.parse(text)
-    assert "CORE-DICE" == refused.value.rule_id
+    assert refused.value.rule_id == "CORE-DICE"
     assert words in refused.value.message

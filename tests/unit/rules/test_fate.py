@@ -70,14 +70,14 @@ def refused(rule_id: str, fn, *args, **kwargs) -> RuleViolation:
 def test_build_over_budget_is_refused_with_its_costs():
     """A build of 21 CC points against a budget of 20 is refused, naming both numbers."""
     ok = cc_cost_breakdown(G("B"), G("C"), G("D"), ["fire", "earth"], 20)
-    assert {
+    assert ok == {
         "quality": 4,
         "quantity": 3,
         "crest": 2,
         "attributes": 1,
         "total": 10,
         "budget": 20,
-    } == ok
+    }
     err = refused("FATE-CC-1", cc_cost_breakdown, G("EX"), G("A+"), G("C"), ["fire"], 20)
     assert "21" in err.message and "20" in err.message
 
@@ -136,7 +136,7 @@ def test_hollow_saves_one_mp_per_cast_not_per_tile():
     """A hollow caster pays 2 x 3 - 1 = 5 MP for 3 tiles, 2 x 1 - 1 = 1 for one (kept)."""
     from tablelog.rules.fate import cast_mp_cost
 
-    assert (5, 1, 6) == (cast_mp_cost(3, True), cast_mp_cost(1, True), cast_mp_cost(3, False))
+    assert (cast_mp_cost(3, True), cast_mp_cost(1, True), cast_mp_cost(3, False)) == (5, 1, 6)
 
 
 @pytest.mark.rule("FATE-CC-4")
@@ -196,7 +196,7 @@ def test_attributes_enable_kinds_and_shift_power(attributes, expected):
 @pytest.mark.rule("FATE-CC-7")
 def test_korean_attribute_names_and_unknown_ones():
     """화 is fire, 허 is hollow; an unknown attribute is refused."""
-    assert ("fire", "hollow") == (normalize_attribute("화"), normalize_attribute("허"))
+    assert (normalize_attribute("화"), normalize_attribute("허")) == ("fire", "hollow")
     refused("FATE-CC-7", normalize_attribute, "lightning")
 
 
@@ -204,7 +204,7 @@ def test_korean_attribute_names_and_unknown_ones():
 def test_japanese_attribute_names_and_the_noun_they_may_carry():
     """火 and 虚数 (Japanese) are fire and hollow, 화 속성 (with its noun) fire; an unknown one
     names what was typed and is an unknown word of its kind (for "did you mean")."""
-    assert ("fire", "hollow", "fire") == tuple(map(normalize_attribute, ("火", "虚数", "화 속성")))
+    assert tuple(map(normalize_attribute, ("火", "虚数", "화 속성"))) == ("fire", "hollow", "fire")
     with pytest.raises(RuleViolation) as exc:
         normalize_attribute("雷")
     assert exc.value.unknown is not None and exc.value.unknown.kind == "magic attribute"
@@ -236,13 +236,13 @@ def test_hollow_enables_all_and_saves_one_mp_per_cast():
     assert dict.fromkeys(["attack", "defense", "heal", "buff", "curse"], 3) == kind_powers(
         3, ["hollow"], None
     )
-    assert (6, 5, 0) == (cast_mp_cost(3, False), cast_mp_cost(3, True), cast_mp_cost(0, True))
+    assert (cast_mp_cost(3, False), cast_mp_cost(3, True), cast_mp_cost(0, True)) == (6, 5, 0)
 
 
 @pytest.mark.rule("FATE-CC-8")
 def test_none_gives_one_kind_three_grades_higher():
     """None with power 4 and the chosen kind curse casts only curse, at 7."""
-    assert {"curse": 7} == kind_powers(4, ["none"], "curse")
+    assert kind_powers(4, ["none"], "curse") == {"curse": 7}
     refused("FATE-CC-8", kind_powers, 4, ["none"], None)
     refused("FATE-CC-8", kind_powers, 4, ["fire"], "attack")
     refused("FATE-CC-8", attribute_cost, ["none", "fire"])
@@ -269,13 +269,13 @@ def test_crest_stores_twice_its_grade_none_above_it():
 @pytest.mark.rule("FATE-CAST-1")
 def test_kinds_and_their_timing():
     """Attack resolves with the judgments, defense before, heal/buff/curse after."""
-    assert {
+    assert TIMING == {
         "attack": "with",
         "defense": "before",
         "heal": "after",
         "buff": "after",
         "curse": "after",
-    } == TIMING
+    }
     refused("FATE-CAST-1", check_cast, "summon", 1, 1, 6, {"attack": 3})
 
 
@@ -302,8 +302,8 @@ def test_a_kind_not_enabled_names_the_clause_that_forbids_it():
 @pytest.mark.rule("FATE-CAST-2")
 def test_tiles_are_dealt_to_targets_in_turn():
     """Four tiles on two targets give two each; three give 2 and 1; 3 targets need 3 tiles."""
-    assert {"A": 2, "B": 2} == deal_tiles(4, ["A", "B"])
-    assert {"A": 2, "B": 1} == deal_tiles(3, ["A", "B"])
+    assert deal_tiles(4, ["A", "B"]) == {"A": 2, "B": 2}
+    assert deal_tiles(3, ["A", "B"]) == {"A": 2, "B": 1}
     refused("FATE-CAST-2", deal_tiles, 2, ["A", "B", "C"])
 
 
@@ -324,10 +324,10 @@ def test_attack_damage_per_tile_with_anti_magic(grade, anti_magic, hp):
 @pytest.mark.rule("FATE-CAST-5")
 def test_defense_tile_blocks_and_lets_the_excess_through():
     """A grade-5 defense tile blocks 5 HP and 10 MP; an 8 HP hit lets 3 through."""
-    assert (5, 10) == defense_block(5)
+    assert defense_block(5) == (5, 10)
     hit = meet_defense(8, 0, 5, 10, "defense 5")
-    assert (3, 0, 5, 0) == (hit.hp, hit.mp, hit.blocked_hp, hit.blocked_mp)
-    assert 3 == DURATION_TURNS["defense"]
+    assert (hit.hp, hit.mp, hit.blocked_hp, hit.blocked_mp) == (3, 0, 5, 0)
+    assert DURATION_TURNS["defense"] == 3
 
 
 @pytest.mark.rule("FATE-CAST-6")
@@ -344,7 +344,7 @@ def test_one_buff_tile_per_target_unless_chanted():
     """Two buff tiles on one target are refused unless chanted; a buff lasts 3 turns."""
     refused("FATE-CAST-7", check_buff_tiles, {"Saber": 2}, False)
     check_buff_tiles({"Saber": 2}, True)
-    assert 3 == DURATION_TURNS["buff"]
+    assert DURATION_TURNS["buff"] == 3
 
 
 @pytest.mark.rule("FATE-CAST-8")
@@ -352,14 +352,14 @@ def test_one_buff_tile_per_target_unless_chanted():
 def test_anti_magic_cancels_curse_tiles(tiles, anti_magic, left):
     """Each grade of anti-magic cancels one curse tile; a curse lasts 5 turns."""
     assert left == curse_tiles_after_anti_magic(tiles, anti_magic)
-    assert 5 == DURATION_TURNS["curse"]
+    assert DURATION_TURNS["curse"] == 5
 
 
 @pytest.mark.rule("FATE-CAST-9")
 def test_defense_blocks_magical_injury_by_its_grade():
     """A grade-2 defense tile stops 2 of a grade-3 injury tile (HP block = injury block)."""
     block_hp, _ = defense_block(2)
-    assert 1 == meet_defense(3, 0, block_hp, 0, "defense 2").hp
+    assert meet_defense(3, 0, block_hp, 0, "defense 2").hp == 1
 
 
 # --- chant ---------------------------------------------------------------------------------------
@@ -505,21 +505,21 @@ def test_front_and_back_row_targets():
         "FATE-NP-7", plan_targets, "anti-army", 2, [("A", "front"), ("B", "front"), ("C", "front")]
     )
     plans = plan_targets("anti-country", 5, [("Rider", "front"), ("Waver", "back")])
-    assert ("half-of-front", "Rider") == (plans[1].share, plans[1].behind_of)
-    assert "half" == plan_targets("anti-world", None, [("Waver", "back")])[0].share
-    assert 7 == back_row_hp(15)
+    assert (plans[1].share, plans[1].behind_of) == ("half-of-front", "Rider")
+    assert plan_targets("anti-world", None, [("Waver", "back")])[0].share == "half"
+    assert back_row_hp(15) == 7
 
 
 @pytest.mark.rule("FATE-NP-8")
 def test_always_active_attack():
     """An always-active B NP costs no MP, deals 4 HP a tile, once a round (twice with madness B)."""
     profile = np_profile(G("B"), "anti-unit", "attack", "always", {})
-    assert (0, 4, 1) == (profile.mp_cost, profile.hp_per_tile, profile.tiles)
-    assert (1, 1, 2) == (
+    assert (profile.mp_cost, profile.hp_per_tile, profile.tiles) == (0, 4, 1)
+    assert (
         always_uses_per_round(None),
         always_uses_per_round(G("C")),
         always_uses_per_round(G("B")),
-    )
+    ) == (1, 1, 2)
 
 
 @pytest.mark.rule("FATE-NP-9")
@@ -598,7 +598,7 @@ def test_army_units_and_upkeep(grade, plus_used, units, free, points, upkeep):
 @pytest.mark.rule("FATE-NP-11")
 def test_reality_marble_army_summons_at_double_mp():
     """A B+ army with the marble trait pays 40 MP instead of 20."""
-    assert (40, 20) == (army_summon_mp(20, G("B+"), True), army_summon_mp(20, G("B+"), False))
+    assert (army_summon_mp(20, G("B+"), True), army_summon_mp(20, G("B+"), False)) == (40, 20)
 
 
 @pytest.mark.rule("FATE-NP-12")
@@ -606,18 +606,18 @@ def test_ex_grade_extras():
     """EX attack 15 HP and 6 MP; EX defense 20 and +20 HP; EX field power 7 with 3 free rounds;
     EX army 10 units of 7 points, 5 free."""
     attack = np_profile(G("EX"), "anti-unit", "attack", "true-name", {})
-    assert (15, 6) == (attack.hp_per_tile, attack.mp_per_tile)
+    assert (attack.hp_per_tile, attack.mp_per_tile) == (15, 6)
     defense = np_profile(G("EX"), "anti-unit", "defense", "true-name", {})
-    assert (20, 20) == (defense.block_per_tile, defense.hp_max_bonus)
+    assert (defense.block_per_tile, defense.hp_max_bonus) == (20, 20)
     # Free for rounds 0-2; growth still counts from the raising (1 + 3 - 2 = 2 in round 3).
-    assert (7, 0, 2, 3) == (
+    assert (
         field_power(G("EX")),
         field_upkeep_due(G("EX"), 2, False),
         field_upkeep_due(G("EX"), 3, False),
         field_upkeep_due(G("EX"), 4, False),
-    )
+    ) == (7, 0, 2, 3)
     army = army_units(G("EX"), False)
-    assert (10, 5, 7) == (army.units, army.free_units, army.stat_points)
+    assert (army.units, army.free_units, army.stat_points) == (10, 5, 7)
 
 
 @pytest.mark.rule("FATE-NP-13")
@@ -625,7 +625,7 @@ def test_unknown_modifier_is_refused():
     """A modifier the tool does not know is refused, naming it."""
     err = refused("FATE-NP-13", parse_mods, {"sparkle": "true"})
     assert "sparkle" in err.message
-    assert -2 == parse_mods({"concealment": "true"}).hp_per_tile
+    assert parse_mods({"concealment": "true"}).hp_per_tile == -2
 
 
 @pytest.mark.rule("FATE-NP-13")
@@ -643,13 +643,13 @@ def test_numeric_modifiers_are_bounded(mods):
     release then failed to store its damage)."""
     err = refused("FATE-NP-13", parse_mods, mods)
     assert "a number from -1000 to 1000" in err.message
-    assert 1000 == parse_mods({"hp-per-tile": "1000"}).hp_per_tile
+    assert parse_mods({"hp-per-tile": "1000"}).hp_per_tile == 1000
 
 
 @pytest.mark.rule("FATE-NP-13")
 def test_a_cost_modifier_never_makes_a_release_give_mp():
     """anti-unit C costs 5 x 3 = 15 MP: mp-cost=-15 makes it free, -16 would give MP."""
-    assert 0 == np_profile(G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-15"}).mp_cost
+    assert np_profile(G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-15"}).mp_cost == 0
     err = refused(
         "FATE-NP-13", np_profile, G("C"), "anti-unit", "attack", "true-name", {"mp-cost": "-16"}
     )
@@ -676,7 +676,7 @@ def test_unique_ability_limits(grade, ua_type, release):
 @pytest.mark.rule("FATE-UA-2")
 def test_unique_ability_needs_points_from_character_grade():
     """A B+ ability (6 points) needs character grade 12; grade 11 earns only 5."""
-    assert (5, 6) == (ua_points_earned(11), ua_points_earned(12))
+    assert (ua_points_earned(11), ua_points_earned(12)) == (5, 6)
     check_ua_usable(G("B+"), 12, False)
     err = refused("FATE-UA-2", check_ua_usable, G("B+"), 11, False)
     assert "12" in err.message
@@ -687,7 +687,7 @@ def test_starting_unique_ability_is_c_and_costs_one_grade_more():
     """A starting ability is C, usable at once, and an anti-unit one costs 20 MP instead of 15."""
     refused("FATE-UA-3", check_unique_ability, G("B"), "anti-unit", "true-name", True)
     check_ua_usable(G("C"), 0, True)
-    assert 20 == np_profile(G("C"), "anti-unit", "attack", "true-name", {}, extra_grades=1).mp_cost
+    assert np_profile(G("C"), "anti-unit", "attack", "true-name", {}, extra_grades=1).mp_cost == 20
 
 
 # --- FATE-NP-13: the seed's 21 example NPs -------------------------------------------------------
@@ -903,7 +903,7 @@ SEED_NPS = [
 
 def test_seed_lists_21_example_nps():
     """FATE-NP-13: the table holds the seed's 11 Fate/stay night and 10 Fate/Zero NPs."""
-    assert 21 == len(SEED_NPS)
+    assert len(SEED_NPS) == 21
 
 
 @pytest.mark.rule("FATE-NP-13")
@@ -937,21 +937,21 @@ def test_seed_avalon_and_fields_and_army_numbers():
     """Avalon blocks 20/20 per tile; UBW and Gate of Babylon upkeep -1 (UBW 0 after a round);
     Ionioi summons 10 units of 7 points, 5 of them without upkeep (10 - 5 = 5 units x 1 MP)."""
     avalon = np_profile(G("EX"), "anti-unit", "defense", "true-name", {})
-    assert 20 == avalon.block_per_tile
-    assert (-1, 0, -1) == (
+    assert avalon.block_per_tile == 20
+    assert (
         field_upkeep_value(G("A++"), 0, False),
         field_upkeep_value(G("A++"), 1, False),
         field_upkeep_value(G("EX"), 0, False),
-    )
+    ) == (-1, 0, -1)
     army = army_units(G("EX"), False)
     mods = parse_mods({"upkeep-per-unit": "-1"})
-    assert (10, 5, 7, 5) == (
+    assert (
         army.units,
         army.free_units,
         army.stat_points,
         army_upkeep_per_round(army, False, mods.upkeep_per_unit),
-    )
-    assert 25 == army_summon_mp(25, G("EX"), True)
+    ) == (10, 5, 7, 5)
+    assert army_summon_mp(25, G("EX"), True) == 25
 
 
 @pytest.mark.rule("FATE-NP-5")
@@ -959,17 +959,20 @@ def test_release_mp_formula_text():
     """The audit text shows how the MP cost is reached: 7 x 5 for A+ anti-army, flat 50, EX 7."""
     from tablelog.rules.fate import release_mp_formula
 
-    assert "7 x 5 (anti-army A+) = 35" == release_mp_formula(
-        "anti-army", "attack", "true-name", G("A+")
+    assert (
+        release_mp_formula("anti-army", "attack", "true-name", G("A+"))
+        == "7 x 5 (anti-army A+) = 35"
     )
-    assert "anti-fortress: 50" == release_mp_formula(
-        "anti-fortress", "attack", "true-name", G("A++")
+    assert (
+        release_mp_formula("anti-fortress", "attack", "true-name", G("A++")) == "anti-fortress: 50"
     )
-    assert "3 x 7 (anti-unit defense EX) = 21" == release_mp_formula(
-        "anti-unit", "defense", "true-name", G("EX")
+    assert (
+        release_mp_formula("anti-unit", "defense", "true-name", G("EX"))
+        == "3 x 7 (anti-unit defense EX) = 21"
     )
-    assert "5 x (3 + 1 starting) (anti-unit C) = 20" == release_mp_formula(
-        "anti-unit", "attack", "true-name", G("C"), 1
+    assert (
+        release_mp_formula("anti-unit", "attack", "true-name", G("C"), 1)
+        == "5 x (3 + 1 starting) (anti-unit C) = 20"
     )
 
 
@@ -988,9 +991,9 @@ def test_a_grade_counted_as_a_number_may_be_a_letter(text, number):
 @pytest.mark.rule("FATE-CC-5")
 def test_ex_counts_as_a_number_only_where_a_rule_gives_one():
     """A cast grade EX is 7 (an EX circuit's power); anti-magic EX has no number and is refused."""
-    assert 7 == grade_number("EX", "FATE-CAST-2", "attack grade", ex=7)
+    assert grade_number("EX", "FATE-CAST-2", "attack grade", ex=7) == 7
     err = refused("FATE-CAST-4", grade_number, "EX", "FATE-CAST-4", "anti-magic")
-    assert "anti-magic EX has no number in the rules: give a number" == err.message
+    assert err.message == "anti-magic EX has no number in the rules: give a number"
 
 
 @pytest.mark.rule("FATE-CC-10")
@@ -1016,11 +1019,11 @@ def test_an_np_that_ignores_attacks_raises_no_tiles_and_is_at_most_b():
     from tablelog.rules.fate import ignores_rank
 
     profile = np_profile(G("B"), "anti-unit", "defense", "always", {"ignores-attacks": "true"})
-    assert (0, 0) == (profile.tiles, profile.block_per_tile)
-    assert (8, 8) == (
+    assert (profile.tiles, profile.block_per_tile) == (0, 0)
+    assert (
         np_profile(G("B"), "anti-unit", "defense", "always", {}).tiles,
         np_profile(G("B"), "anti-unit", "defense", "always", {}).block_per_tile,
-    )
+    ) == (8, 8)
     refused(
         "FATE-NP-15",
         np_profile,
@@ -1030,12 +1033,12 @@ def test_an_np_that_ignores_attacks_raises_no_tiles_and_is_at_most_b():
         "always",
         {"ignores-attacks": "true"},
     )
-    assert (True, True, False, False) == (
+    assert (
         ignores_rank(G("B"), 4),
         ignores_rank(G("B+"), 1),
         ignores_rank(G("B"), 5),
         ignores_rank(G("B"), None),
-    )
+    ) == (True, True, False, False)
 
 
 @pytest.mark.rule("FATE-NP-13")
@@ -1046,11 +1049,11 @@ def test_ability_numbers():
     from tablelog.rules.fate import absorbed_mp, attack_plus_use, drain_hp, familiar_mp, shots_mp
 
     excalibur = attack_plus_use(G("A++"), parse_mods({"plus-hp": "2", "plus-mp": "6"}))
-    assert (2, 6, None) == (excalibur.hp, excalibur.mp, excalibur.targets)
+    assert (excalibur.hp, excalibur.mp, excalibur.targets) == (2, 6, None)
     bolg = attack_plus_use(G("B+"), parse_mods({"piercing": "true", "widen": "anti-army"}))
-    assert (0, 0, 2) == (bolg.hp, bolg.mp, bolg.targets)
+    assert (bolg.hp, bolg.mp, bolg.targets) == (0, 0, 2)
     book = parse_mods({"familiar-mp": "5", "familiar-discount": "2"})
-    assert 12 == familiar_mp(book, 4)[0]
-    assert 10 == shots_mp(parse_mods({"shot-mp": "5", "shots": "2"}), 2)[0]
-    assert (0, 8, 6) == (drain_hp(8, 5, True), drain_hp(8, 5, False), drain_hp(8, 1, True))
-    assert (23, 5) == (absorbed_mp(46, 0, 70), absorbed_mp(46, 65, 70))
+    assert familiar_mp(book, 4)[0] == 12
+    assert shots_mp(parse_mods({"shot-mp": "5", "shots": "2"}), 2)[0] == 10
+    assert (drain_hp(8, 5, True), drain_hp(8, 5, False), drain_hp(8, 1, True)) == (0, 8, 6)
+    assert (absorbed_mp(46, 0, 70), absorbed_mp(46, 65, 70)) == (23, 5)

@@ -42,11 +42,11 @@ def test_every_key_has_a_japanese_and_a_korean_word_marked_as_the_teams(
     assert set() == {key for key in keys if key not in entries}
     for key in keys:
         entry = entries[key]
-        assert (True, True, ["ja", "ko"]) == (
+        assert (
             bool(entry.get("ja")),
             bool(entry.get("ko")),
             entry.get("team"),
-        ), key
+        ) == (True, True, ["ja", "ko"]), key
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_roles_read_as_online_tables_write_them(
 def test_a_seat_line_names_its_role_in_the_readers_words(lang: str, word: str) -> None:
     """`log` describes a seat with its role's word, never the API's value ``player``."""
     line = Words(lang).event(SeatAdded("Ann", "player", ("Kyra",), "0" * 64))
-    assert (True, False) == (word in line, "player" in line)
+    assert (word in line, "player" in line) == (True, False)
 
 
 @pytest.mark.parametrize(("word", "key"), [("見学者", "observer"), ("플레이어", "player")])

@@ -51,14 +51,14 @@ def test_parse_card_list_refuses_unknown_codes(text, named):
     """An unknown card code is refused with MP-CARDS naming the code."""
     with pytest.raises(RuleViolation) as exc:
         cards.parse_card_list(text)
-    assert "MP-CARDS" == exc.value.rule_id
+    assert exc.value.rule_id == "MP-CARDS"
     assert named in exc.value.message
 
 
 def test_parse_deck_custom_list():
     """`init --deck` gives another deck; no list gives the standard deck."""
-    assert ("AS", "KH") == cards.parse_deck("AS,KH")
-    assert cards.STANDARD_DECK == cards.parse_deck(None)
+    assert cards.parse_deck("AS,KH") == ("AS", "KH")
+    assert cards.parse_deck(None) == cards.STANDARD_DECK
 
 
 def test_random_draw_is_stable_and_keyed_by_draw_number():
@@ -67,7 +67,7 @@ def test_random_draw_is_stable_and_keyed_by_draw_number():
     first = cards.plan_random_draw(7, pile, (), 5, draw_no=0)
     again = cards.plan_random_draw(7, pile, (), 5, draw_no=0)
     assert first == again
-    assert 5 == len(set(first.cards))
+    assert len(set(first.cards)) == 5
     assert set(first.cards) <= set(pile)
     others = {cards.plan_random_draw(7, pile, (), 5, draw_no=n).cards for n in range(1, 6)}
     assert len(others | {first.cards}) > 1
@@ -76,7 +76,7 @@ def test_random_draw_is_stable_and_keyed_by_draw_number():
 def test_random_draw_takes_the_pile_before_reshuffling_the_discard():
     """A short pile is drawn out first, then only the discard pile is reshuffled in."""
     plan = cards.plan_random_draw(3, ("AS", "2S"), ("KD", "QD", "JD"), 4, draw_no=9)
-    assert 2 == plan.reshuffle_at
+    assert plan.reshuffle_at == 2
     assert {"AS", "2S"} == set(plan.cards[:2])
     assert set(plan.cards[2:]) <= {"KD", "QD", "JD"}
 
@@ -169,9 +169,9 @@ def test_rest_moments(start, minutes, sleep, expected):
 
 def test_next_dawn_and_text():
     """The next 06:00 strictly after a time; times format as day and HH:MM."""
-    assert (2, 360) == clock.from_absolute(clock.next_dawn(clock.absolute(1, 360)))
-    assert (1, 360) == clock.from_absolute(clock.next_dawn(clock.absolute(1, 359)))
-    assert "day 2 06:10" == clock.clock_text(2, 370)
+    assert clock.from_absolute(clock.next_dawn(clock.absolute(1, 360))) == (2, 360)
+    assert clock.from_absolute(clock.next_dawn(clock.absolute(1, 359))) == (1, 360)
+    assert clock.clock_text(2, 370) == "day 2 06:10"
 
 
 @pytest.mark.rule("MP-PULL-1")
@@ -229,7 +229,7 @@ def test_briefing_limits(package, by_actor, allowed):
 @pytest.mark.rule("MP-BRIEF-1")
 def test_briefing_limit_per_package():
     """MP-BRIEF-1: 1 each in 10s, 6 each in 1m, any number (0) with ample time; else refused."""
-    assert (1, 6, 0) == tuple(combat.briefing_limit(p) for p in ("10s", "1m", "ample"))
+    assert tuple(combat.briefing_limit(p) for p in ("10s", "1m", "ample")) == (1, 6, 0)
     with pytest.raises(RuleViolation, match="MP-BRIEF-1: unknown briefing package '2m'"):
         combat.briefing_limit("2m")
 
@@ -264,8 +264,8 @@ def test_rarity_refuses_unknown_material():
 @pytest.mark.rule("MP-PROC-1")
 def test_procurement_time_dice():
     """MP-PROC-1: +1 die automatically, +2 at most for taking more time."""
-    assert 1 == procurement.procurement_time_dice(False)
-    assert 2 == procurement.procurement_time_dice(True)
+    assert procurement.procurement_time_dice(False) == 1
+    assert procurement.procurement_time_dice(True) == 2
 
 
 @pytest.mark.rule("MP-GEAR-1")
@@ -442,9 +442,9 @@ def test_check_abilities_immature_minimum():
 @pytest.mark.rule("MP-REBUILD-5")
 def test_acquisitions_count_ranks():
     """MP-REBUILD-5: novice 1, expert 2, master 3 acquisitions."""
-    assert 3 == rb.acquisitions({"swordplay": "expert", "first-aid": "novice"})
-    assert 6 == rb.acquisitions({"a": "master", "b": "master"})
-    assert "expert" == rb.skill_rank("2")
+    assert rb.acquisitions({"swordplay": "expert", "first-aid": "novice"}) == 3
+    assert rb.acquisitions({"a": "master", "b": "master"}) == 6
+    assert rb.skill_rank("2") == "expert"
 
 
 @pytest.mark.rule("MP-REBUILD-2")
@@ -481,8 +481,8 @@ def test_check_skills_exact_acquisitions():
 @pytest.mark.rule("MP-REBUILD-8")
 def test_item_refund_is_a_plus_b_minus_c():
     """MP-REBUILD-8: refund = creation money + scenario money - ordinary money spent on spells."""
-    assert 3000 + 4500 - 1200 == rb.item_refund(3000, 4500, 1200)
-    assert 3000 + 4500 + 2000 - 1200 == rb.item_refund(3000, 4500, 1200, converted=2000)
+    assert rb.item_refund(3000, 4500, 1200) == 3000 + 4500 - 1200
+    assert rb.item_refund(3000, 4500, 1200, converted=2000) == 3000 + 4500 + 2000 - 1200
 
 
 @pytest.mark.rule("MP-REBUILD-11")
@@ -497,8 +497,8 @@ def test_spell_order_and_payment():
         r"tier 2 \(no tier known yet\)",
     ):
         rb.check_spell_order(known, "water", 2)
-    assert (500, 700) == rb.pay_spell(1200, 500, 900)
-    assert (1200, 0) == rb.pay_spell(1200, 2000, 0)
+    assert rb.pay_spell(1200, 500, 900) == (500, 700)
+    assert rb.pay_spell(1200, 2000, 0) == (1200, 0)
     with pytest.raises(RuleViolation, match="MP-REBUILD-11"):
         rb.pay_spell(1200, 500, 600)
 
@@ -511,7 +511,7 @@ def test_cohabitation_residence_and_split():
         lifestyle.check_residence(["Aria", "Bram"], "barracks")
     with pytest.raises(RuleViolation, match="MP-COHAB-1: cohabitation needs 2 or more"):
         lifestyle.check_residence(["Aria"], "apartment")
-    assert (3, 3, 2) == lifestyle.even_split(8, 3)
+    assert lifestyle.even_split(8, 3) == (3, 3, 2)
     lifestyle.check_split(8, (5, 3), 2)
     with pytest.raises(
         RuleViolation, match="MP-COHAB-1: the split 5, 2 adds up to 7, the residence costs 8 points"
@@ -538,8 +538,8 @@ def test_shared_leisure_roll(roll, safety, taken, expected):
 @pytest.mark.rule("MP-COHAB-2")
 def test_shared_leisure_roll_wilds_table():
     """MP-COHAB-2: in the wilds, 5 (resources run out) is shared; a second 5 moves down to 4."""
-    assert 4 == lifestyle.shared_leisure_roll(5, 1, {5}, lifestyle.SHARED_LEISURE_EVENTS_WILDS)
-    assert 5 == lifestyle.shared_leisure_roll(5, 1, {5})
+    assert lifestyle.shared_leisure_roll(5, 1, {5}, lifestyle.SHARED_LEISURE_EVENTS_WILDS) == 4
+    assert lifestyle.shared_leisure_roll(5, 1, {5}) == 5
 
 
 @pytest.mark.rule("MP-COHAB-2")
@@ -597,7 +597,7 @@ def test_parse_adopted_refusals(text, message):
     """An unknown rule, a blank entry or a rule named twice is refused with MP-ADOPT."""
     with pytest.raises(RuleViolation) as err:
         optional.parse_adopted(text)
-    assert ("MP-ADOPT", True) == (err.value.rule_id, err.value.message.startswith(message))
+    assert (err.value.rule_id, err.value.message.startswith(message)) == ("MP-ADOPT", True)
 
 
 def test_check_adopted_names_the_rule():

@@ -89,11 +89,11 @@ def test_no_word_names_two_rows() -> None:
 
 
 def test_names_resolve_in_every_language() -> None:
-    assert "magic-shell" == procurement.resolve_row(procurement.MATERIALS, "魔殻")
-    assert "magic-shell" == procurement.resolve_row(procurement.MATERIALS, "마각")
-    assert "fine" == procurement.resolve_row(procurement.QUALITIES, "고급")
-    assert "gorgeous" == procurement.resolve_row(procurement.DESIGNS, "絢爛")
-    assert "gold" == procurement.resolve_row(procurement.MATERIALS, "gold")
+    assert procurement.resolve_row(procurement.MATERIALS, "魔殻") == "magic-shell"
+    assert procurement.resolve_row(procurement.MATERIALS, "마각") == "magic-shell"
+    assert procurement.resolve_row(procurement.QUALITIES, "고급") == "fine"
+    assert procurement.resolve_row(procurement.DESIGNS, "絢爛") == "gorgeous"
+    assert procurement.resolve_row(procurement.MATERIALS, "gold") == "gold"
     assert "expert" == rebuild.skill_rank("엑스퍼트") == rebuild.skill_rank("エキスパート")
     assert "magic" == rebuild.ability_key("魔力") == rebuild.ability_key("마력")
 

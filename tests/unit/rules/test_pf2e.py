@@ -76,15 +76,15 @@ def test_unknown_rune_is_refused_with_its_name():
     """An id that is neither a rune nor an alias is refused, naming it."""
     with pytest.raises(RuleViolation, match="unknown rune 'sharpness'") as err:
         pf2e.rune("sharpness", "PF2E-ETCH-1")
-    assert "PF2E-ETCH-1" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-ETCH-1"
 
 
 @rule("PF2E-PRICE-1")
 def test_catalogue_prices_are_whole_copper_pieces():
     """Base item prices in gp with silver (0.1 gp) load as exact cp."""
-    assert (10, 20, 300) == tuple(
+    assert tuple(
         pf2e.base_item(b).price_cp for b in ("explorers-clothing", "dagger", "runestone")
-    )
+    ) == (10, 20, 300)
 
 
 def test_unknown_base_item_is_refused():
@@ -95,7 +95,7 @@ def test_unknown_base_item_is_refused():
 
 def test_catalogue_is_read_from_the_package():
     """The catalogue loads from the installed package (tablelog/rules/data), not /work/shared."""
-    assert 150 < len(pf2e.runes()) and "steel-shield" in pf2e.base_items()
+    assert len(pf2e.runes()) > 150 and "steel-shield" in pf2e.base_items()
 
 
 # --- fundamentals, potency and slots --------------------------------------------------------
@@ -147,10 +147,10 @@ def test_etching_a_property_rune_needs_a_free_slot():
             pf2e.rune("frost"),
             "longsword-1",
         )
-    assert (
+    assert (err.value.rule_id, err.value.message) == (
         "PF2E-RUNE-2",
         "longsword-1 has potency +1 and its one property slot holds flaming: no slot for frost",
-    ) == (err.value.rule_id, err.value.message)
+    )
 
 
 @rule("PF2E-RUNE-2")
@@ -192,7 +192,7 @@ def test_shields_take_only_reinforcing_runes(rune_id):
     """A steel shield refuses property and potency runes, naming the shield rule."""
     with pytest.raises(RuleViolation, match="takes only reinforcing runes") as err:
         pf2e.check_fits(pf2e.rune(rune_id), pf2e.base_item("steel-shield"))
-    assert "PF2E-RUNE-2" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-RUNE-2"
 
 
 # --- usage ----------------------------------------------------------------------------------
@@ -240,11 +240,11 @@ def test_usage_tokens(rune_id, base, ok):
 def test_holy_and_unholy_exclude_each_other():
     """A weapon with an unholy rune cannot take holy, and the reverse."""
     sword = pf2e.base_item("longsword")
-    assert (False, False, True) == (
+    assert (
         pf2e.fits(pf2e.rune("holy"), sword, [pf2e.rune("unholy")]),
         pf2e.fits(pf2e.rune("unholy"), sword, [pf2e.rune("holy")]),
         pf2e.fits(pf2e.rune("holy"), sword, [pf2e.rune("flaming")]),
-    )
+    ) == (False, False, True)
 
 
 @rule("PF2E-RUNE-6")
@@ -296,11 +296,6 @@ def test_greater_fortification_is_in_the_catalogue():
     plan = etch("full-plate", ("armor-potency-1", "fortification"), "greater-fortification")
     after = facts("full-plate", *plan.runes)
     assert (
-        (18, 2400000, "fortification", 2),
-        (2200000, "fortification"),
-        ("+1 greater fortification full plate", 18),
-        (True, True, False),
-    ) == (
         (rune.level, rune.price_cp, rune.family, rune.tier),
         (plan.cost_cp, plan.replaced),
         (after.name, after.level),
@@ -308,6 +303,11 @@ def test_greater_fortification_is_in_the_catalogue():
             pf2e.fits(rune, pf2e.base_item(b))
             for b in ("chain-mail", "full-plate", "leather-armor")
         ),
+    ) == (
+        (18, 2400000, "fortification", 2),
+        (2200000, "fortification"),
+        ("+1 greater fortification full plate", 18),
+        (True, True, False),
     )
 
 
@@ -316,7 +316,7 @@ def test_usage_refusal_names_rune_and_item():
     """Refusing a melee-only rune on a bow names the usage token and the bow."""
     with pytest.raises(RuleViolation, match="animated needs usage melee-weapon; longbow") as err:
         pf2e.check_fits(pf2e.rune("animated"), pf2e.base_item("longbow"))
-    assert "PF2E-RUNE-6" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-RUNE-6"
 
 
 # --- level, price, rarity, investiture ------------------------------------------------------
@@ -356,10 +356,10 @@ def test_base_price_wins_when_higher_than_the_runes():
         level=0,
         price_cp=10000,
     )
-    assert (10000, 200000) == (
+    assert (
         pf2e.item_price_cp(fine, ("weapon-potency-1",)),
         pf2e.item_price_cp(fine, ("weapon-potency-2", "striking", "flaming", "frost")),
-    )
+    ) == (10000, 200000)
 
 
 @rule("PF2E-RUNE-4")
@@ -428,7 +428,7 @@ def test_reinforcing_cap_does_not_lower_a_higher_base():
         hp=80,
         bt=40,
     )
-    assert (10, 80, 40) == pf2e.shield_stats(sturdy, 1)
+    assert pf2e.shield_stats(sturdy, 1) == (10, 80, 40)
 
 
 # --- etching: upgrades and duplicates -------------------------------------------------------
@@ -501,18 +501,18 @@ def test_same_or_weaker_fundamental_is_refused(given, when):
     """An item holds one rune of each fundamental kind: a same or weaker tier is refused."""
     with pytest.raises(RuleViolation, match=f"item-1 already has {given[0]}") as err:
         etch("longsword", given, when)
-    assert "PF2E-FUND-1" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-FUND-1"
 
 
 @rule("PF2E-PROP-1")
 def test_property_upgrade_to_greater_version_costs_the_difference():
     """Greater flaming replaces flaming (no new slot) and costs 6500 - 500 = 6000 gp."""
     plan = etch("longsword", ("weapon-potency-1", "flaming"), "greater-flaming")
-    assert (("weapon-potency-1", "greater-flaming"), "flaming", 600000) == (
+    assert (
         plan.runes,
         plan.replaced,
         plan.cost_cp,
-    )
+    ) == (("weapon-potency-1", "greater-flaming"), "flaming", 600000)
 
 
 @rule("PF2E-PROP-1")
@@ -558,11 +558,11 @@ def test_a_second_rune_of_a_kind_needs_a_free_slot():
     """On a +1 greater flaming longsword there is no slot for a second flaming."""
     with pytest.raises(RuleViolation) as err:
         etch("longsword", ("weapon-potency-1", "greater-flaming"), "flaming")
-    assert (
+    assert (err.value.rule_id, err.value.message) == (
         "PF2E-RUNE-2",
         "item-1 has potency +1 and its one property slot holds "
         "greater-flaming: no slot for flaming",
-    ) == (err.value.rule_id, err.value.message)
+    )
 
 
 @rule("PF2E-PROP-1")
@@ -570,13 +570,13 @@ def test_an_upgrade_replaces_the_latest_lower_tier_of_its_kind():
     """Greater flaming onto a +2 sword with two flaming runes upgrades the later one (6000 gp)."""
     plan = etch("longsword", ("weapon-potency-2", "flaming", "flaming"), "greater-flaming")
     after = facts("longsword", *plan.runes)
-    assert (
+    assert (plan.runes, plan.replaced, plan.cost_cp, after.property, after.dormant) == (
         ("weapon-potency-2", "flaming", "greater-flaming"),
         "flaming",
         600000,
         ("greater-flaming",),
         ("flaming",),
-    ) == (plan.runes, plan.replaced, plan.cost_cp, after.property, after.dormant)
+    )
 
 
 @rule("PF2E-PROP-1")
@@ -606,7 +606,7 @@ def test_runestone_holds_one_rune_and_costs_as_usual():
     plan = etch("runestone", (), "frost")
     with pytest.raises(RuleViolation, match="runestone item-1 already holds frost") as err:
         etch("runestone", ("frost",), "flaming")
-    assert (("frost",), 50000, "PF2E-STONE-1") == (plan.runes, plan.cost_cp, err.value.rule_id)
+    assert (plan.runes, plan.cost_cp, err.value.rule_id) == (("frost",), 50000, "PF2E-STONE-1")
 
 
 # --- transfers and swaps --------------------------------------------------------------------
@@ -621,7 +621,7 @@ def test_transfer_from_runestone_moves_the_rune():
         holder("longsword-1", "longsword", "weapon-potency-2", "flaming"),
         pf2e.rune("frost"),
     )
-    assert ((), ("weapon-potency-2", "flaming", "frost")) == (plan.source_runes, plan.target_runes)
+    assert (plan.source_runes, plan.target_runes) == ((), ("weapon-potency-2", "flaming", "frost"))
 
 
 @rule("PF2E-XFER-1")
@@ -647,7 +647,7 @@ def test_swap_of_different_forms_is_refused():
             pf2e.rune("striking"),
             pf2e.rune("flaming"),
         )
-    assert "PF2E-XFER-2" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-XFER-2"
 
 
 @rule("PF2E-XFER-3")
@@ -659,10 +659,10 @@ def test_swap_names_which_property_rune_leaves_and_the_others_stay():
         pf2e.rune("frost"),
         pf2e.rune("shock"),
     )
-    assert (("weapon-potency-1", "shock"), ("weapon-potency-2", "flaming", "frost")) == (
+    assert (
         plan.source_runes,
         plan.target_runes,
-    )
+    ) == (("weapon-potency-1", "shock"), ("weapon-potency-2", "flaming", "frost"))
 
 
 @rule("PF2E-XFER-3")
@@ -676,7 +676,7 @@ def test_transfer_onto_full_item_asks_for_a_swap():
             holder("b", "longsword", "weapon-potency-1", "flaming"),
             pf2e.rune("frost"),
         )
-    assert "PF2E-RUNE-2" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-RUNE-2"
 
 
 @rule("PF2E-XFER-4")
@@ -710,13 +710,13 @@ def test_swapping_potency_down_leaves_latest_property_dormant():
     )
     sword = pf2e.item_facts(pf2e.base_item("longsword"), plan.source_runes)
     mace = pf2e.item_facts(pf2e.base_item("mace"), plan.target_runes)
-    assert (("flaming",), ("frost",), 110000, 8, "+2 striking vitalizing mace") == (
+    assert (
         sword.property,
         sword.dormant,
         sword.price_cp,
         sword.level,
         mace.name,
-    )
+    ) == (("flaming",), ("frost",), 110000, 8, "+2 striking vitalizing mace")
 
 
 @rule("PF2E-XFER-5")
@@ -729,13 +729,13 @@ def test_moving_potency_away_makes_property_dormant_and_potency_wakes_it():
     )
     left = pf2e.item_facts(pf2e.base_item("longsword"), plan.source_runes)
     woken = pf2e.item_facts(pf2e.base_item("longsword"), plan.source_runes + ("weapon-potency-1",))
-    assert ((), ("flaming",), "longsword", 8, ("flaming",)) == (
+    assert (
         left.property,
         left.dormant,
         left.name,
         left.level,
         woken.property,
-    )
+    ) == ((), ("flaming",), "longsword", 8, ("flaming",))
 
 
 @rule("PF2E-FUND-1")
@@ -747,7 +747,7 @@ def test_transfer_onto_item_with_same_fundamental_kind_hints_swap():
             holder("b", "longsword", "striking"),
             pf2e.rune("greater-striking"),
         )
-    assert "PF2E-FUND-1" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-FUND-1"
 
 
 @rule("PF2E-XFER-2")
@@ -761,12 +761,12 @@ def test_swap_that_brings_back_a_second_potency_rune_says_why():
             pf2e.rune("striking"),
             pf2e.rune("weapon-potency-1"),
         )
-    assert (
+    assert (err.value.rule_id, err.value.message) == (
         "PF2E-XFER-2",
         "cannot swap striking (on longsword-1) for weapon-potency-1 (on bow-1): longsword-1 "
         "keeps its own weapon-potency-1, so it cannot also take weapon-potency-1 from bow-1 "
         "(an item holds one weapon-potency rune, PF2E-FUND-1); move striking without --swap",
-    ) == (err.value.rule_id, err.value.message)
+    )
 
 
 @rule("PF2E-XFER-2")
@@ -780,13 +780,13 @@ def test_swap_onto_a_target_that_keeps_the_same_kind_hints_the_right_swap():
             pf2e.rune("greater-striking"),
             pf2e.rune("weapon-potency-1"),
         )
-    assert (
+    assert (err.value.rule_id, err.value.message) == (
         "PF2E-XFER-2",
         "cannot swap greater-striking (on sword) for weapon-potency-1 (on mace): mace keeps "
         "its own striking, so it cannot also take greater-striking from sword (an item holds "
         "one striking rune, PF2E-FUND-1); swap it for mace's striking instead "
         "(--swap striking)",
-    ) == (err.value.rule_id, err.value.message)
+    )
 
 
 @rule("PF2E-XFER-3")
@@ -800,12 +800,12 @@ def test_property_swap_that_doubles_a_kind_is_allowed():
         pf2e.rune("frost"),
     )
     after = facts("longsword", *plan.source_runes)
-    assert (
+    assert (plan.source_runes, plan.target_runes, after.property, after.dormant) == (
         ("weapon-potency-2", "frost", "frost"),
         ("weapon-potency-1", "flaming"),
         ("frost",),
         ("frost",),
-    ) == (plan.source_runes, plan.target_runes, after.property, after.dormant)
+    )
 
 
 @rule("PF2E-PROP-1")
@@ -817,11 +817,11 @@ def test_transfer_beside_a_higher_rune_of_its_kind_takes_a_free_slot():
         holder("sword", "longsword", "weapon-potency-2", "greater-flaming"),
         pf2e.rune("flaming"),
     )
-    assert ((), ("weapon-potency-2", "greater-flaming", "flaming"), ("flaming",)) == (
+    assert (
         plan.source_runes,
         plan.target_runes,
         facts("longsword", *plan.target_runes).dormant,
-    )
+    ) == ((), ("weapon-potency-2", "greater-flaming", "flaming"), ("flaming",))
 
 
 @rule("PF2E-XFER-1")
@@ -832,10 +832,10 @@ def test_moving_one_of_two_alike_moves_the_later():
         holder("b", "mace", "weapon-potency-1"),
         pf2e.rune("flaming"),
     )
-    assert (("weapon-potency-2", "flaming", "frost"), ("weapon-potency-1", "flaming")) == (
+    assert (
         plan.source_runes,
         plan.target_runes,
-    )
+    ) == (("weapon-potency-2", "flaming", "frost"), ("weapon-potency-1", "flaming"))
 
 
 @rule("PF2E-XFER-1")
@@ -847,10 +847,10 @@ def test_transfer_from_an_item_to_itself_is_refused():
             holder("a", "longsword", "flaming"),
             pf2e.rune("flaming"),
         )
-    assert ("PF2E-XFER-1", "cannot move flaming from a to itself: name two different items") == (
+    assert (
         err.value.rule_id,
         err.value.message,
-    )
+    ) == ("PF2E-XFER-1", "cannot move flaming from a to itself: name two different items")
 
 
 @rule("PF2E-STONE-1")
@@ -863,7 +863,7 @@ def test_swap_with_a_runestone_is_refused():
             pf2e.rune("frost"),
             pf2e.rune("flaming"),
         )
-    assert "PF2E-STONE-1" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-STONE-1"
 
 
 # --- crafting figures -----------------------------------------------------------------------
@@ -891,7 +891,7 @@ def test_transfer_dc_by_rune_level_and_cost_ten_percent(rune_id, stone, dc, cost
 def test_swap_uses_higher_level_and_higher_price():
     """Swapping +2 potency (level 10, 935 gp) with +1 (level 2, 35 gp): DC 27, 93.5 gp."""
     terms = pf2e.transfer_terms((10, 2), (93500, 3500), False)
-    assert (10, 27, 9350) == (terms.level, terms.dc, terms.cost_cp)
+    assert (terms.level, terms.dc, terms.cost_cp) == (10, 27, 9350)
 
 
 @rule("PF2E-XFER-8")
@@ -916,7 +916,7 @@ def test_zero_days_is_refused():
     """A transfer takes at least one day."""
     with pytest.raises(RuleViolation, match="at least 1 day, not 0") as err:
         pf2e.transfer_terms((8,), (50000,), False, 0)
-    assert "PF2E-XFER-8" == err.value.rule_id
+    assert err.value.rule_id == "PF2E-XFER-8"
 
 
 @rule("PF2E-FORMULA-1")

@@ -53,15 +53,15 @@ def test_the_seeds_examples_in_japanese_and_korean() -> None:
     レジスタント・チェイン・メイル, ＋1ストライキング・メイス; Korean as its Foundry translation."""
     chain = NameParts(2, ("greater-resilient", "fire-resistant"), "chain-mail")
     assert (
-        "＋2グレーター・リジリアント・ファイアー・レジスタント・チェイン・メイル"
-        == names.localized(chain, "ja")
+        names.localized(chain, "ja")
+        == "＋2グレーター・リジリアント・ファイアー・レジスタント・チェイン・メイル"
     )
-    assert "+2 상급 저항성 내화성 체인 메일" == names.localized(chain, "ko")
-    assert "＋1ロングソード" == names.localized(NameParts(1, (), "longsword"), "ja")
-    assert "＋1ストライキング・メイス" == names.localized(NameParts(1, ("striking",), "mace"), "ja")
-    assert "+1 롱소드" == names.localized(NameParts(1, (), "longsword"), "ko")
-    assert "フロスト・ルーンストーン" == names.localized(
-        NameParts(0, ("frost",), "runestone"), "ja"
+    assert names.localized(chain, "ko") == "+2 상급 저항성 내화성 체인 메일"
+    assert names.localized(NameParts(1, (), "longsword"), "ja") == "＋1ロングソード"
+    assert names.localized(NameParts(1, ("striking",), "mace"), "ja") == "＋1ストライキング・メイス"
+    assert names.localized(NameParts(1, (), "longsword"), "ko") == "+1 롱소드"
+    assert (
+        names.localized(NameParts(0, ("frost",), "runestone"), "ja") == "フロスト・ルーンストーン"
     )
     assert names.localized(NameParts(1, (), "longsword"), "en") is None
 
@@ -69,12 +69,12 @@ def test_the_seeds_examples_in_japanese_and_korean() -> None:
 def test_a_name_the_catalogue_does_not_make_shows_as_recorded() -> None:
     """A recorded name read back with other words (an old catalogue's) is shown as it is; so is
     a record without a base item (a character)."""
-    assert "+1 vorpal shinai" == names.text_name("+1 vorpal shinai")
-    assert "+1 sharpness longsword" == names.text_name("+1 sharpness longsword")
+    assert names.text_name("+1 vorpal shinai") == "+1 vorpal shinai"
+    assert names.text_name("+1 sharpness longsword") == "+1 sharpness longsword"
     assert None is names.record_name({"level": 3})
     shown = names.record_name({"base": "longsword", "name": "+1 longsword", "runes": []})
     assert isinstance(shown, Shown)  # runes that no longer make the name: read back from it
-    assert (1, (), "longsword") == shown.value
+    assert shown.value == (1, (), "longsword")
 
 
 def test_a_word_missing_from_a_glossary_shows_the_recorded_name(
@@ -148,14 +148,14 @@ def test_the_glossary_labels_every_state_field() -> None:
 def test_the_seeds_words_are_the_japanese_ones() -> None:
     """The seed's spellings, never the fan module's where the seed gives one."""
     ja = {k: e["ja"] for k, e in glossary.entries("pf2e.rune").items()}
-    assert "ストライキング" == ja["striking"]
-    assert "リジリアント" == ja["resilient"]
-    assert "グレーター・リジリアント" == ja["greater-resilient"]
-    assert "ファイアー・レジスタント" == ja["fire-resistant"]
-    assert "＋1ウェポン・ポテンシィ" == ja["weapon-potency-1"]
-    assert "マイナー・リーンフォーシング" == ja["minor-reinforcing"]
-    assert "ディスラプティング" == ja["disrupting"]
-    assert "探検家の服" == glossary.word("pf2e.base_item", "explorers-clothing", "ja")
+    assert ja["striking"] == "ストライキング"
+    assert ja["resilient"] == "リジリアント"
+    assert ja["greater-resilient"] == "グレーター・リジリアント"
+    assert ja["fire-resistant"] == "ファイアー・レジスタント"
+    assert ja["weapon-potency-1"] == "＋1ウェポン・ポテンシィ"
+    assert ja["minor-reinforcing"] == "マイナー・リーンフォーシング"
+    assert ja["disrupting"] == "ディスラプティング"
+    assert glossary.word("pf2e.base_item", "explorers-clothing", "ja") == "探検家の服"
 
 
 @pytest.mark.parametrize("table", ["rune", "base_item"])
@@ -163,7 +163,7 @@ def test_the_seeds_words_are_the_japanese_ones() -> None:
 def test_no_two_keys_share_a_word(table: str, lang: str) -> None:
     """A word names one id (key_of would take the first)."""
     words = [e[lang] for e in glossary.entries(f"pf2e.{table}").values()]
-    assert [] == [w for w, n in itertools.groupby(sorted(words)) if len(list(n)) > 1]
+    assert [w for w, n in itertools.groupby(sorted(words)) if len(list(n)) > 1] == []
 
 
 def test_every_japanese_and_korean_word_resolves_to_its_rune() -> None:

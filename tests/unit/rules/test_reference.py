@@ -102,12 +102,12 @@ def test_every_id_a_refusal_can_name_has_an_entry() -> None:
     named = refusal_ids()
     assert len(named) >= 100
     assert {"UNKNOWN-NAME", "CORE-NAME", "MP-CARDS", "PF2E-XFER-6"} <= named
-    assert [] == sorted(named - set(reference.entries()))
+    assert sorted(named - set(reference.entries())) == []
 
 
 def test_every_rule_id_in_the_source_has_an_entry() -> None:
     """IDs passed through parameters and named by events' rule lists have entries too."""
-    assert [] == sorted(literal_ids() - set(reference.entries()))
+    assert sorted(literal_ids() - set(reference.entries())) == []
 
 
 def message_ids(trees: list[ast.Module]) -> set[str]:
@@ -129,7 +129,7 @@ def test_every_id_that_opens_an_error_message_has_an_entry() -> None:
     written = [ast.parse('raise CliError(f"CORE-IMPORT: {source} {exc}; nothing created", 1)')]
     assert {"CORE-IMPORT"} == message_ids(written)
     assert "CORE-IMPORT" in refusal_ids()
-    assert [] == sorted(message_ids(_trees()) - set(reference.entries()))
+    assert sorted(message_ids(_trees()) - set(reference.entries())) == []
 
 
 def test_entries_are_complete_and_belong_to_their_system() -> None:
@@ -142,13 +142,13 @@ def test_entries_are_complete_and_belong_to_their_system() -> None:
     assert {"FATE-", "MP-", "PF2E-", "SAGA-"} <= {p[0] for p in PREFIX.values()}
     order = [e.system for e in reference.entries().values()]
     runs = [system for i, system in enumerate(order) if i == 0 or order[i - 1] != system]
-    assert "core" == runs[0] and len(runs) == len(set(runs)), runs  # core first, each one block
+    assert runs[0] == "core" and len(runs) == len(set(runs)), runs  # core first, each one block
 
 
 def test_lookup_of_an_id_ignores_case() -> None:
     """`pf2e-xfer-6` finds PF2E-XFER-6: the transfer costs a tenth of the rune's price."""
     [entry] = reference.lookup("pf2e-xfer-6")
-    assert "PF2E-XFER-6" == entry.id
+    assert entry.id == "PF2E-XFER-6"
     assert "a tenth of the rune's price" in entry.text
     assert entry.seed.startswith("pf2e-runes.ja.txt, ルーンの転送")
 
@@ -158,4 +158,4 @@ def test_lookup_of_a_family_lists_its_ids() -> None:
     assert [f"SAGA-ATK-{n}" for n in range(1, 17)] == [e.id for e in reference.lookup("SAGA-ATK")]
     with pytest.raises(RuleViolation) as refusal:
         reference.lookup("SAGA-AT")
-    assert "UNKNOWN-NAME" == refusal.value.rule_id
+    assert refusal.value.rule_id == "UNKNOWN-NAME"

@@ -54,8 +54,8 @@ def test_release_is_not_stopped_by_its_power_0():
     """解き放つ has power 0 yet its own multiplier (0 + 10) × 0.05 = 0.5: damage is computed;
     a miss still stops it."""
     assert None is dmg.no_damage_reason(0, (), release=True)
-    assert "evaded" == dmg.no_damage_reason(0, ("evaded",), release=True)
-    assert "power 0" == dmg.no_damage_reason(0, ())
+    assert dmg.no_damage_reason(0, ("evaded",), release=True) == "evaded"
+    assert dmg.no_damage_reason(0, ()) == "power 0"
 
 
 @pytest.mark.rule("SAGA-ATK-2")
@@ -77,9 +77,9 @@ def test_attack_damage_formula(base, correction, count, expected):
 @pytest.mark.rule("SAGA-ATK-3")
 def test_base_attack_damage_never_negative():
     """Base attack damage = max(0, compound × correction − reduction): 5 × 1 − √75 gives 0."""
-    assert 0 == rs.base_attack_damage(5, 1, 75).value
+    assert rs.base_attack_damage(5, 1, 75).value == 0
     # 40.25 × 0.87 = 35.0175; − √48 (6.9282…) = 28.089… → 28
-    assert 28 == rs.base_attack_damage(F("40.25"), F("0.87"), 48).value
+    assert rs.base_attack_damage(F("40.25"), F("0.87"), 48).value == 28
 
 
 @pytest.mark.rule("SAGA-ATK-3")
@@ -132,12 +132,12 @@ def test_base_power(group, wp, slv, stat, expected):
 @pytest.mark.rule("SAGA-ATK-5")
 def test_base_power_groups_and_averages():
     """Swords, guns and enemy techs are armed; spells and martial arts skill; averages per seed."""
-    assert "armed" == pw.bonus_group("2h-gun")
-    assert "skill" == pw.bonus_group("martial-arts")
-    assert "inherited" == pw.bonus_group("inherited")
-    assert "armed" == pw.bonus_group("monster", enemy_actor=True)
-    assert "skill" == pw.bonus_group("enemy", enemy_actor=True, as_spell=True)
-    assert 28 == pw.average_weapon_power(31, 26)  # ⌊57 / 2⌋
+    assert pw.bonus_group("2h-gun") == "armed"
+    assert pw.bonus_group("martial-arts") == "skill"
+    assert pw.bonus_group("inherited") == "inherited"
+    assert pw.bonus_group("monster", enemy_actor=True) == "armed"
+    assert pw.bonus_group("enemy", enemy_actor=True, as_spell=True) == "skill"
+    assert pw.average_weapon_power(31, 26) == 28  # ⌊57 / 2⌋
     assert F(23, 2) == pw.average_slv(12, 11)  # not floored
     with pytest.raises(RuleViolation, match="SAGA-ATK-5"):
         pw.base_power("armed", None, 10, 40)
@@ -177,7 +177,7 @@ def test_slv_multiplier():
 @pytest.mark.rule("SAGA-ATK-8")
 def test_power_correction_and_effective_attribute():
     """Correction = 1 − (R × 0.005 + stat × 0.0025) + five; the lowest resistance is effective."""
-    assert ("blunt", 10) == rs.effective_attribute(("slash", "blunt"), {"slash": 30, "blunt": 10})
+    assert rs.effective_attribute(("slash", "blunt"), {"slash": 30, "blunt": 10}) == ("blunt", 10)
     # 1 − (16 × 0.005 + 20 × 0.0025) = 1 − 0.13
     assert F("0.87") == rs.power_correction(16, 20, 0).value
     # void resistance: the target's stat still counts: 1 − 40 × 0.0025
@@ -211,7 +211,7 @@ def test_five_element_bonus(element, lv_self, lv_battle, lv_target, expected):
 def test_damage_reduction_radicand():
     """Reduction = √(3R): R 27 gives √81 = 9; a weakness (R −10) gives 0; void gives 0."""
     assert F(81) == rs.damage_reduction(27).value
-    assert "9" == rs.damage_reduction(27).breakdown["damage_reduction"]
+    assert rs.damage_reduction(27).breakdown["damage_reduction"] == "9"
     assert F(0) == rs.damage_reduction(-10).value
     assert F(0) == rs.damage_reduction(None).value
 
@@ -244,15 +244,15 @@ def test_action_correction():
 @pytest.mark.rule("SAGA-ATK-13")
 def test_guard_rate():
     """Guard rate: protect power; else weapon rate + traits; 99 + traits in earth shield."""
-    assert 70 == corr.guard_rate(protect_power=70, weapon_guard_rate=10).value
+    assert corr.guard_rate(protect_power=70, weapon_guard_rate=10).value == 70
     assert (
-        25
-        == corr.guard_rate(
+        corr.guard_rate(
             weapon_guard_rate=30, guard_trait_target=5, target_guard_trait_self=-10
         ).value
+        == 25
     )
     assert (
-        104 == corr.guard_rate(weapon_guard_rate=30, earth_shield=True, guard_trait_target=5).value
+        corr.guard_rate(weapon_guard_rate=30, earth_shield=True, guard_trait_target=5).value == 104
     )
 
 
@@ -303,9 +303,9 @@ def test_attack_correction_is_the_product():
         dmg.Situation(defending=True, slayer=True, combo_rate=200),
         F("0.95"),
     )
-    assert "1.7556" == hit.breakdown["attack_correction"]
+    assert hit.breakdown["attack_correction"] == "1.7556"
     # base 55 (see the worked example) × 1.7556 = 96.558 → 96
-    assert 96 == hit.value
+    assert hit.value == 96
 
 
 # --- Worked damage examples, by hand from the formulas -------------------------------------
@@ -412,7 +412,7 @@ def test_integer_base_power_is_not_ceiled_up():
         dmg.Attacker(weapon_power=10, slv=5, stat=10),
         dmg.Defender(resistances={"slash": 16}, stat=20),
     )
-    assert ("30", "30") == (hit.breakdown["base_power"], hit.breakdown["base_power_ceiled"])
+    assert (hit.breakdown["base_power"], hit.breakdown["base_power_ceiled"]) == ("30", "30")
     assert 31 == -(-(20 * (1 + 10 * 0.03 + 5 * 0.02 + 10 * 0.01)) // 1)  # the float trap
 
 
@@ -423,17 +423,17 @@ def test_integer_base_power_is_not_ceiled_up():
 def test_displayed_power():
     """Displayed = ⌊base × multiplier × five⌋: ⌊50 × 1.15⌋ = 57; 天雷 ⌊53 × 3.9 × 1.15⌋ = 237."""
     assert (
-        57
-        == dmg.displayed_power_of(
+        dmg.displayed_power_of(
             cat.tech("kiri-harai"), dmg.Attacker(weapon_power=30, slv=10, stat=40)
         ).value
+        == 57
     )
     # 53 × 3.9 = 206.7; five power bonus (10 + 5) × 0.01 → × 1.15 = 237.705
     assert (
-        237
-        == dmg.displayed_power_of(
+        dmg.displayed_power_of(
             cat.tech("tenrai"), dmg.Attacker(slv=20, stat=40, five_level=10), 5
         ).value
+        == 237
     )
 
 
@@ -452,7 +452,7 @@ def test_displayed_power_over_999_is_just_a_number():
     got = dmg.displayed_power_of(
         tech, dmg.Attacker(weapon_power=60, slv=50, stat=99, tech_power_effect=15)
     )
-    assert 1916 == got.value
+    assert got.value == 1916
 
 
 @pytest.mark.rule("SAGA-DISP-2")
@@ -461,10 +461,10 @@ def test_split_display_parts_may_add_up_to_less():
     ratios = cat.damage_split("shinsoku-san-dan-tsuki")
     assert (F(25), F(30), F(45)) == ratios
     # ⌊101 × 0.25⌋ = 25, ⌊101 × 0.30⌋ = ⌊30.3⌋ = 30, ⌊101 × 0.45⌋ = ⌊45.45⌋ = 45
-    assert (25, 30, 45) == dmg.split_display(101, ratios).value
+    assert dmg.split_display(101, ratios).value == (25, 30, 45)
     # 無月散水 4.5 6 5 4 6 4 5.5 25 40 at 99: 4 + 5 + 4 + 3 + 5 + 3 + 5 + 24 + 39 = 92
     parts = dmg.split_display(99, cat.damage_split("mugetsu-sansui")).value
-    assert (4, 5, 4, 3, 5, 3, 5, 24, 39) == parts
+    assert parts == (4, 5, 4, 3, 5, 3, 5, 24, 39)
     assert (F(100),) == cat.damage_split("kiri-harai")
 
 
@@ -474,8 +474,8 @@ def test_split_display_parts_may_add_up_to_less():
 @pytest.mark.rule("SAGA-EFF-1")
 def test_tech_power_effect_decays_to_zero():
     """The tech-power effect value drops by 1 each turn, not below 0 (3 → 2, 0 → 0)."""
-    assert 2 == fx.tech_power_effect_after_turn(3)
-    assert 0 == fx.tech_power_effect_after_turn(0)
+    assert fx.tech_power_effect_after_turn(3) == 2
+    assert fx.tech_power_effect_after_turn(0) == 0
 
 
 @pytest.mark.rule("SAGA-EFF-2")
@@ -516,12 +516,12 @@ def test_trait_values():
         {"kind": "defense", "value": 9, "on": "spell"},
     ]
     got = fx.trait_values(traits, cat.tech("kiri-harai"), "slash").value
-    assert (8, 4, 0) == (got["attack_trait"], got["tech_power_trait"], got["defense_trait"])
+    assert (got["attack_trait"], got["tech_power_trait"], got["defense_trait"]) == (8, 4, 0)
     got = fx.trait_values(traits, cat.tech("mirion-daraa"), "blunt").value  # sword×gun: both
-    assert (10, 10) == (got["attack_trait"], got["tech_power_trait"])
+    assert (got["attack_trait"], got["tech_power_trait"]) == (10, 10)
     got = fx.trait_values(traits, cat.tech("doku-houshi"), None).value  # attributeless
-    assert 0 == got["attack_trait"]
-    assert 9 == fx.trait_values(traits, cat.tech("tenrai"), "elec").value["defense_trait"]
+    assert got["attack_trait"] == 0
+    assert fx.trait_values(traits, cat.tech("tenrai"), "elec").value["defense_trait"] == 9
     with pytest.raises(RuleViolation, match="SAGA-EFF-4"):
         fx.trait_values([{"kind": "luck", "value": 1}], cat.tech("kiri-harai"), "slash")
 
@@ -532,13 +532,21 @@ def test_trait_values():
 @pytest.mark.rule("SAGA-FIVE-1")
 def test_battle_levels():
     """Terrain metal gives −5,0,0,5,0; spring gives 40,0,−20,0,0; neither gives all 0."""
-    assert {"wood": -5, "fire": 0, "earth": 0, "metal": 5, "water": 0} == five.battle_levels(
-        "metal"
-    ).value
-    assert {"wood": 40, "fire": 0, "earth": -20, "metal": 0, "water": 0} == five.battle_levels(
-        seasons=True, turn=3
-    ).value
-    assert {"wood": 0, "fire": 0, "earth": 0, "metal": 0, "water": 0} == five.battle_levels().value
+    assert five.battle_levels("metal").value == {
+        "wood": -5,
+        "fire": 0,
+        "earth": 0,
+        "metal": 5,
+        "water": 0,
+    }
+    assert five.battle_levels(seasons=True, turn=3).value == {
+        "wood": 40,
+        "fire": 0,
+        "earth": -20,
+        "metal": 0,
+        "water": 0,
+    }
+    assert five.battle_levels().value == {"wood": 0, "fire": 0, "earth": 0, "metal": 0, "water": 0}
     with pytest.raises(RuleViolation, match="SAGA-FIVE-1"):
         five.battle_levels("wood", seasons=True)
 
@@ -583,10 +591,10 @@ def test_poison_damage():
     """Ally 320 HP: ⌈96 × 1 × 1.01⌉ = ⌈96.96⌉ = 97; enemy 900/150: 180 × 0.5 × 0.95 → 86."""
     base = vitals.poison_base(320)
     assert F(96) == base.value
-    assert 97 == vitals.poison_damage(base.value, waiting=False, random=F("1.01")).value
+    assert vitals.poison_damage(base.value, waiting=False, random=F("1.01")).value == 97
     enemy = vitals.poison_base(900, enemy=True, intrinsic_hp=150)  # 900 × 100 / 150 × 0.3 = 180
     assert F(180) == enemy.value
-    assert 86 == vitals.poison_damage(enemy.value, waiting=True, random=F("0.95")).value  # 85.5 ↑
+    assert vitals.poison_damage(enemy.value, waiting=True, random=F("0.95")).value == 86  # 85.5 ↑
     assert F("0.95") == vitals.poison_random(draw=F(0))
     with pytest.raises(RuleViolation, match="SAGA-POISON-2"):
         vitals.poison_random(roll=F("0.9"))
@@ -595,40 +603,40 @@ def test_poison_damage():
 @pytest.mark.rule("SAGA-REL-1")
 def test_release_damage():
     """Release = min(⌊max HP × 0.2⌋, HP − 1): 333 → 66; at HP 40 → 39; overdrive → 0."""
-    assert 66 == vitals.release_damage(333, 333).value
-    assert 39 == vitals.release_damage(333, 40).value
-    assert 0 == vitals.release_damage(333, 333, overdrive=True).value
+    assert vitals.release_damage(333, 333).value == 66
+    assert vitals.release_damage(333, 40).value == 39
+    assert vitals.release_damage(333, 333, overdrive=True).value == 0
 
 
 @pytest.mark.rule("SAGA-HP-1")
 def test_hp_floor_and_attack():
     """Enemy floor = ⌈max HP × rate × 0.01⌉ (1001 × 50% → 501); allies 0; support never below 1."""
-    assert 501 == vitals.hp_floor(1001, enemy=True, floor_rate=50)
-    assert 0 == vitals.hp_floor(1001, floor_rate=50)
-    assert 501 == vitals.hp_after_attack(600, 200, 501)
-    assert 0 == vitals.hp_after_attack(30, 200, 0)
-    assert 1 == vitals.hp_after_attack(30, 200, 0, support=True)
+    assert vitals.hp_floor(1001, enemy=True, floor_rate=50) == 501
+    assert vitals.hp_floor(1001, floor_rate=50) == 0
+    assert vitals.hp_after_attack(600, 200, 501) == 501
+    assert vitals.hp_after_attack(30, 200, 0) == 0
+    assert vitals.hp_after_attack(30, 200, 0, support=True) == 1
 
 
 @pytest.mark.rule("SAGA-HP-2")
 def test_hp_after_poison():
     """HP after poison = max(HP − poison, 0): 50 − 97 → 0; 200 − 97 → 103."""
-    assert 0 == vitals.hp_after_poison(50, 97)
-    assert 103 == vitals.hp_after_poison(200, 97)
+    assert vitals.hp_after_poison(50, 97) == 0
+    assert vitals.hp_after_poison(200, 97) == 103
 
 
 @pytest.mark.rule("SAGA-HP-5")
 def test_hp_after_heal():
     """Drain heals by the damage, never above max: 250 + 80 → 300 of 300."""
-    assert 300 == vitals.hp_after_heal(250, 80, 300)
-    assert 130 == vitals.hp_after_heal(50, 80, 300)
+    assert vitals.hp_after_heal(250, 80, 300) == 300
+    assert vitals.hp_after_heal(50, 80, 300) == 130
 
 
 @pytest.mark.rule("SAGA-LP-1")
 def test_lp_after_incapacitation():
     """An incapacitated ally loses 1 LP (12 → 11), not below 0."""
-    assert 11 == vitals.lp_after_incapacitation(12)
-    assert 0 == vitals.lp_after_incapacitation(0)
+    assert vitals.lp_after_incapacitation(12) == 11
+    assert vitals.lp_after_incapacitation(0) == 0
 
 
 @pytest.mark.rule("SAGA-LP-2")
@@ -638,14 +646,18 @@ def test_lp_after_blood():
     """Blood cost 2 at LP 12 → 10, effect 0 → 2; cost ≥ LP is refused; a confused unit's
     cost 3 at LP 2 takes LP to 0 and still adds its cost: effect 3 → 6 (the seed's formula,
     LPダメージ効果値_next = LPダメージ効果値 + LPダメージ性能値; the exception is a bug)."""
-    assert {"lp": 10, "lp_damage_effect": 2, "incapacitated": False} == vitals.lp_after_blood(
-        12, 0, 2
-    ).value
+    assert vitals.lp_after_blood(12, 0, 2).value == {
+        "lp": 10,
+        "lp_damage_effect": 2,
+        "incapacitated": False,
+    }
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
         vitals.lp_after_blood(2, 0, 2)
-    assert {"lp": 0, "lp_damage_effect": 6, "incapacitated": True} == vitals.lp_after_blood(
-        2, 3, 3, confused=True
-    ).value
+    assert vitals.lp_after_blood(2, 3, 3, confused=True).value == {
+        "lp": 0,
+        "lp_damage_effect": 6,
+        "incapacitated": True,
+    }
 
 
 @pytest.mark.rule("SAGA-LP-2")
@@ -653,23 +665,27 @@ def test_lp_after_blood():
 def test_lp_after_blood_in_an_overdrive():
     """In an overdrive: cost 2 at LP 12 keeps LP 12 and grows the effect 0 → 2; cost 3 at LP 3
     is refused all the same; confused, LP 3 stays and the effect grows by 3."""
-    assert {"lp": 12, "lp_damage_effect": 2, "incapacitated": False} == vitals.lp_after_blood(
-        12, 0, 2, overdrive=True
-    ).value
+    assert vitals.lp_after_blood(12, 0, 2, overdrive=True).value == {
+        "lp": 12,
+        "lp_damage_effect": 2,
+        "incapacitated": False,
+    }
     with pytest.raises(RuleViolation, match="SAGA-LP-2"):
         vitals.lp_after_blood(3, 0, 3, overdrive=True)
-    assert {"lp": 3, "lp_damage_effect": 3, "incapacitated": False} == vitals.lp_after_blood(
-        3, 0, 3, confused=True, overdrive=True
-    ).value
+    assert vitals.lp_after_blood(3, 0, 3, confused=True, overdrive=True).value == {
+        "lp": 3,
+        "lp_damage_effect": 3,
+        "incapacitated": False,
+    }
 
 
 @pytest.mark.rule("SAGA-LP-3")
 @pytest.mark.rule("SAGA-LP-4")
 def test_lp_after_wipe():
     """Wipe: LP 10 − 1 + effect 2 = 11; incapacitated 5 + 0 stays 5; capped at max LP 12."""
-    assert 11 == vitals.lp_after_wipe(10, 2, incapacitated=False, lp_max=12).value
-    assert 5 == vitals.lp_after_wipe(5, 0, incapacitated=True, lp_max=12).value
-    assert 12 == vitals.lp_after_wipe(12, 4, incapacitated=False, lp_max=12).value
+    assert vitals.lp_after_wipe(10, 2, incapacitated=False, lp_max=12).value == 11
+    assert vitals.lp_after_wipe(5, 0, incapacitated=True, lp_max=12).value == 5
+    assert vitals.lp_after_wipe(12, 4, incapacitated=False, lp_max=12).value == 12
 
 
 # --- catalogue and number text ------------------------------------------------------------
@@ -678,19 +694,19 @@ def test_lp_after_wipe():
 @pytest.mark.rule("SAGA-ATK-16")
 def test_catalogue_reads_packaged_data():
     """The catalogue gives 斬り払い power 23 (rank 1) / 27 (rank 5) and a stored width 0 as 5."""
-    assert (23, 1, 5, ("slash",)) == (
-        lambda t: (t.power, t.attack_count, t.random_width, t.attributes)
-    )(cat.tech("kiri-harai"))
-    assert 27 == cat.tech("kiri-harai", 5).power
-    assert 95 == cat.tech("are-sandan").random_width
-    assert (14, 4) == (cat.battle_rank(1).enemy_weapon_power, cat.battle_rank(1).enemy_slv)
+    assert (lambda t: (t.power, t.attack_count, t.random_width, t.attributes))(
+        cat.tech("kiri-harai")
+    ) == (23, 1, 5, ("slash",))
+    assert cat.tech("kiri-harai", 5).power == 27
+    assert cat.tech("are-sandan").random_width == 95
+    assert (cat.battle_rank(1).enemy_weapon_power, cat.battle_rank(1).enemy_slv) == (14, 4)
     with pytest.raises(RuleViolation, match="UNKNOWN-NAME"):
         cat.tech("no-such-tech")
 
 
 def test_num_text_is_exact():
     """Exact text: 1.15, −0.075, 7/3 with an approximation."""
-    assert ("1.15", "-0.075", "23") == (num_text(F("1.15")), num_text(F("-0.075")), num_text(23))
+    assert (num_text(F("1.15")), num_text(F("-0.075")), num_text(23)) == ("1.15", "-0.075", "23")
     assert num_text(F(7, 3)).startswith("7/3 (≈2.333")
 
 
