@@ -167,6 +167,7 @@ class TableInfo:
     title: str
     seq: int
     me: Me
+    seats: list[str]  # the names of the table's seats (a whisper's recipients), not revoked
 
 
 @attrs.frozen
@@ -354,6 +355,7 @@ def create_app(  # noqa: C901 - every route is a closure over the app, each coun
             state.title,
             state.seq,
             Me(seat.name, seat.role, list(seat.characters)),
+            views.seat_names(table),
         )
 
     @get("/api/tables/{table_id:str}/state", sync_to_thread=True, responses=ERRORS)

@@ -652,7 +652,7 @@ def seat_rows(table: Table) -> list[dict[str, Any]]:
 
 def revoke_seat(table: Table, name: str) -> None:
     """Append ``core.SeatRevoked``; 404 when there is no such seat."""
-    if name not in {n for n in _seat_names(table)}:
+    if name not in {n for n in seat_names(table)}:
         raise _no_seat(name)
     _seat_command(table, RevokeSeat(name))
 
@@ -662,7 +662,7 @@ def rotate_seat(table: Table, name: str, token: str, link: str) -> Seat:
     old ones and its sessions stop working); return the seat. 404 when there is no such seat."""
     from tablelog.projections.core import seats
 
-    if name not in {n for n in _seat_names(table)}:
+    if name not in {n for n in seat_names(table)}:
         raise _no_seat(name)
     _seat_command(table, RotateSeat(name, token_hash(token), token_hash(link)))
     seat = seats(table.current())[name]
@@ -687,7 +687,9 @@ def open_session(table: Table, link: str, session: str) -> Seat:
     return seat
 
 
-def _seat_names(table: Table) -> list[str]:
+def seat_names(table: Table) -> list[str]:
+    """The names of the table's seats, not revoked (any seat reads them: the log's seat records
+    name them too, without their tokens)."""
     from tablelog.projections.core import seats
 
     return list(seats(table.state()))

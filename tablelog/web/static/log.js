@@ -56,7 +56,8 @@ window.tl.log = (() => {
   }
 
   // opts: { lines, upTo (a seq, or null for live), limit, mayTakeBack(line), takeBack(action),
-  // disabled, onMore() }. Returns the rows shown (for the tests: window.tablelog.rows).
+  // disabled, hasEarlier (records before lines the page has not read), onMore() }. Returns the
+  // rows shown (for the tests: window.tablelog.rows).
   function render(box, opts) {
     bySeq = new Map(opts.lines.map((l) => [l.seq, l]));
     const shown = opts.lines.filter((l) => !QUIET.has(l.type) && (opts.upTo === null || l.seq <= opts.upTo));
@@ -73,9 +74,11 @@ window.tl.log = (() => {
         rest.length ? el("details", { class: "hits" }, el("summary", {}, tn("web.log.more", "{n} more event", "{n} more events", rest.length)),
           el("ol", {}, rest.map((l) => el("li", { class: l.undone ? "undone" : "", "data-seq": String(l.seq) }, lineText(l))))) : null);
     });
-    const more = all.length > rows.length
+    const hidden = all.length - rows.length;
+    const more = hidden > 0 || opts.hasEarlier
       ? el("li", { class: "earlier" }, el("button", { type: "button", class: "small ghost", onclick: opts.onMore },
-        tn("web.log.earlier", "Show {n} earlier action", "Show {n} earlier actions", Math.min(STEP, all.length - rows.length))))
+        hidden > 0 ? tn("web.log.earlier", "Show {n} earlier action", "Show {n} earlier actions", Math.min(STEP, hidden))
+          : t("web.log.earlier_unread", "Show earlier actions")))
       : null;
     box.replaceChildren(...rows, ...(more ? [more] : []));
     return rows.length;

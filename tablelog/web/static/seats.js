@@ -4,14 +4,16 @@
 // a new seat added (POST …/seats), and one for a name that is not a character of the table
 // warned about (409 "confirm") and added only when confirmed ("confirm": true). Where the
 // server answers no seat list, the seats are read from the log's seat records (no links).
-// Seat names for whispers (any seat): seatNames(log).
+// Seat names for whispers (any seat): seatNames(log, the table's seats when the page opened).
 "use strict";
 window.tl.seats = (() => {
   const { el, t, errorText } = window.tl;
 
-  // The seats the log names (added, not revoked), in order: [{ name, role, characters }].
-  function fromLog(lines) {
-    const seats = new Map();
+  // The seats the log names (added, not revoked), in order: [{ name, role, characters }];
+  // known: the names of the seats there were (the table's seats when the page opened) before
+  // the lines are applied.
+  function fromLog(lines, known) {
+    const seats = new Map((known || []).map((name) => [name, { name, role: null, characters: [], url: null }]));
     for (const l of lines) {
       const d = l.data || {};
       if (l.type === "core.SeatAdded" && d.name) seats.set(d.name, { name: d.name, role: d.role, characters: d.characters || [], url: null });
@@ -19,7 +21,7 @@ window.tl.seats = (() => {
     }
     return [...seats.values()];
   }
-  const seatNames = (lines) => fromLog(lines).map((s) => s.name);
+  const seatNames = (lines, known) => fromLog(lines, known).map((s) => s.name);
 
   // What the panel last said (a new link, a warning to confirm): kept when the seats are drawn
   // again (a seat record arriving redraws them), until the next thing to say.

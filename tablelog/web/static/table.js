@@ -180,6 +180,7 @@
       const r = await api(`/state?at=${at}`);
       if (r.status !== 200) { $("result").textContent = errorText(r.body); return; }
       pastAt = r.body.seq;
+      if (pastAt - window.tl.log.STEP < logFrom) await earlier(Math.max(0, pastAt - window.tl.log.STEP));
       document.body.classList.add("in-past");
       $("past").hidden = false;
       $("past").textContent = t("web.time.past", "The past: the table as it was after #{seq}. New actions keep coming in.", { seq: r.body.seq });
@@ -207,13 +208,43 @@
   const mayTakeBack = (line) => me.role === "gm" || (me.role === "player" && line.actor === me.name);
   function renderLog() {
     const rows = window.tl.log.render($("log"), { lines: log, upTo: pastAt, limit: logLimit || window.tl.log.STEP, mayTakeBack,
-      takeBack: (line) => run(line), disabled: inFlight || revoked, onMore: () => { logLimit = (logLimit || window.tl.log.STEP) + window.tl.log.STEP; renderLog(); } });
-    window.tablelog = { ...window.tablelog, rows };
+      takeBack: (line) => run(line), disabled: inFlight || revoked, hasEarlier: logFrom > 0, onMore: more });
+    window.tablelog = { ...window.tablelog, rows, logFrom };
     renderTalkTargets();
   }
-  async function loadLog() {
-    const r = await api("/log?all=true&limit=10000");
-    if (r.status === 200) { log = r.body.events; if (log.length) lastSeq = Math.max(lastSeq, log[log.length - 1].seq); renderLog(); }
+  async function more() {
+    const step = window.tl.log.STEP, shown = logLimit || step;
+    if (window.tl.log.actions(log.filter((l) => pastAt === null || l.seq <= pastAt)).length <= shown) await earlier();
+    logLimit = shown + step;
+    renderLog();
+  }
+  // The log as far back as the page has read it: the latest WINDOW records at first (a long
+  // campaign's whole log is megabytes), earlier ones when asked for (Show earlier, or the time
+  // slider going back before them). The records after seq logFrom are loaded.
+  const WINDOW = 1000;
+  let logFrom = 0;
+  async function logAfter(after, limit) {
+    const r = await api(`/log?all=true&after=${after}&limit=${Math.max(1, Math.min(limit, 10000))}`);
+    return r.status === 200 && Array.isArray(r.body.events) ? r.body.events : null;
+  }
+  function keepLog(lines, from) {
+    log = lines; logFrom = from;
+    if (log.length) lastSeq = Math.max(lastSeq, log[log.length - 1].seq);
+  }
+  async function loadLog() {  // the loaded records again: an undo or redo changes their marks
+    const from = log.length && lastSeq - logFrom <= 9000 ? logFrom : Math.max(0, lastSeq - WINDOW);
+    const got = await logAfter(from, 10000);
+    if (got) { keepLog(got, from); renderLog(); }
+  }
+  async function earlier(downTo) {  // one WINDOW more, or back to seq downTo
+    while (logFrom > 0) {
+      const from = Math.max(0, logFrom - WINDOW);
+      const got = await logAfter(from, logFrom - from);
+      if (!got) return;
+      const seen = new Set(log.map((l) => l.seq));
+      keepLog([...got.filter((l) => l.seq <= logFrom && !seen.has(l.seq)), ...log], from);
+      if (downTo === undefined || logFrom <= downTo) return;
+    }
   }
 
   // -- talk ------------------------------------------------------------------------------
@@ -221,7 +252,7 @@
   function renderTalkTargets() {
     const select = $("say-to");
     if (!select) return;
-    const names = window.tl.seats.seatNames(log).filter((n) => n !== me.name);
+    const names = window.tl.seats.seatNames(log, info.seats || []).filter((n) => n !== me.name);
     if (!names.includes("gm") && me.name !== "gm") names.unshift("gm");
     const key = names.join("\u0000");
     if (key === talkKey) return;
@@ -482,10 +513,11 @@
     info = r.body; me = info.me; lastSeq = info.seq;
     const mine = window.tl.chosen(scope());
     if (mine !== window.tl.lang) await window.tl.speak(mine);
-    const [s, st, lg] = await Promise.all([api("/sheet"), api("/state"), api("/log?all=true&limit=10000")]);
+    const from = Math.max(0, lastSeq - WINDOW);
+    const [s, st, lg] = await Promise.all([api("/sheet"), api("/state"), logAfter(from, 10000)]);
     if (s.status === 200) sheet = s.body;
     layout();
-    if (lg.status === 200) { log = lg.body.events; if (log.length) lastSeq = Math.max(lastSeq, log[log.length - 1].seq); }
+    if (lg) keepLog(lg, from);
     if (st.status === 200) { live = st.body; lastSeq = Math.max(lastSeq, live.seq); $("slider").max = String(lastSeq); $("slider").value = String(lastSeq); renderState(live); }
     else $("result").textContent = errorText(st.body);
     renderLog();
