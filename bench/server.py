@@ -26,7 +26,9 @@ PostgreSQL is ``$TABLELOG_TEST_PG`` when set, else a throwaway pgserver (tests/s
 - a Discord interaction (``/tl do`` of the same damage or heal, signed, on the file store) beside
   the same line as a plain ``POST …/commands``, one ``http.client`` client, in turn: round trip
   p50/p99 on loopback (``BENCH_SERVER_ONLY=discord`` runs only this, prints it, writes nothing).
-``BENCH_SERVER_SECONDS`` sets each load's length (default 6). ``BENCH_SERVER_ONLY=one`` runs only
+``BENCH_SERVER_ONLY=paced`` runs the capacity at a table's pace again on each store and writes
+it into the results. ``BENCH_SERVER_SECONDS`` sets each load's length (default 6).
+``BENCH_SERVER_ONLY=one`` runs only
 the one-client rows (one table, 1 client, on each store) and the side-by-side rounds, prints them
 and writes nothing (a short run to compare a change with). Every request loop is bounded in time
 and count, and only 127.0.0.1 is ever a target.
@@ -492,6 +494,28 @@ def one_client() -> None:
     print(json.dumps(out, indent=1))
 
 
+def paced_again() -> None:
+    """``BENCH_SERVER_ONLY=paced``: the capacity at a table's pace on each store again, written
+    into ``bench/results-server.json`` in place of the last run's (``paced_uptime``: the load
+    of this run)."""
+    results = HERE / "results-server.json"
+    out = json.loads(results.read_text())
+    pg = start_server()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for kind, store in (
+                ("file", f"file:{Path(tmp) / 'tables'}"),
+                ("pg", pg.new_database()),
+            ):
+                print(f"{kind}:", flush=True)
+                with serving(store) as (_, url):
+                    out[kind]["paced"] = capacity(url, table)
+    finally:
+        pg.stop()
+    out["paced_uptime"] = [uptime()]
+    results.write_text(json.dumps(out, indent=1) + "\n")
+
+
 def discord_interactions(store: str, count: int = 600) -> dict[str, Any]:
     """Round trips of one ``http.client`` client, in turn: a signed interaction ``/tl do
     line:LINE`` (its Ed25519 signature made before the clock starts) and the same command
@@ -659,5 +683,7 @@ if __name__ == "__main__":
             print(uptime())
             print(json.dumps(discord_interactions(f"file:{Path(tmp) / 'tables'}"), indent=1))
             print(uptime())
+    elif os.environ.get("BENCH_SERVER_ONLY") == "paced":
+        paced_again()
     else:
         main()

@@ -86,7 +86,8 @@ def append(db: Any, table_id: str, records: list[Record], before: int = 0) -> No
         with db_errors(db.path):
             try:
                 rows = _rows(table_id, records, before)
-                inserted = append_and_notify(db.get(), rows, CHANNEL, note)
+                with db.busy:
+                    inserted = append_and_notify(db.get(), rows, CHANNEL, note)
             except psycopg.errors.UniqueViolation:
                 raise LogMovedOn() from None
     except LogError as exc:

@@ -118,6 +118,7 @@ class SQL:
         "SELECT coalesce(sum(8 + length(payload)), 0) FROM tablelog_records "
         "WHERE table_id = %s AND seq <= %s"
     )
+    LOCK_TIMEOUT = "SELECT set_config('lock_timeout', %s, false)"
     LOCK = "SELECT pg_advisory_lock(%s)"
     UNLOCK = "SELECT pg_advisory_unlock(%s)"
     SNAPSHOT = "SELECT body FROM tablelog_snapshots WHERE table_id = %s"

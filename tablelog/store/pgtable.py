@@ -6,6 +6,10 @@ lock (a session-level advisory lock).
 
 from __future__ import annotations
 
+import collections
+import os
+import threading
+import weakref
 import zlib
 from collections.abc import Callable, Iterator
 from types import TracebackType
@@ -32,6 +36,7 @@ from tablelog.store.pgsql import (
 
 __all__ = [
     "TableConnection",
+    "most_connections",
     "header_row",
     "frames",
     "length_to",
@@ -43,9 +48,28 @@ __all__ = [
 _FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, long ones fast
 
 
+def most_connections() -> int:
+    """Return how many table connections a process keeps open at most, idle ones beyond it
+    closed, least recently used first: ``$TABLELOG_PG_CONNECTIONS`` (default 32; at least 1).
+
+    A server holding hundreds of tables would otherwise hold a connection per table and run
+    out of the server's ``max_connections`` (PostgreSQL's default is 100): its next command is
+    a 503. A table whose connection was closed connects again on its next use."""
+    try:
+        return max(1, int(os.environ.get("TABLELOG_PG_CONNECTIONS", "32")))
+    except ValueError:
+        return 32
+
+
+_OPEN: collections.OrderedDict[int, weakref.ref[TableConnection]] = collections.OrderedDict()
+_OPEN_LOCK = threading.Lock()  # guards _OPEN (least recently used first)
+
+
 class TableConnection:
-    """The connection a table keeps for as long as it lives (autocommit), made on first use and
-    made again after it was closed or lost.
+    """The connection a table keeps while it is in use (autocommit), made on first use and made
+    again after it was closed, lost, or closed idle to keep the process within
+    :func:`most_connections` (never while a statement runs, a transaction is open or the
+    table's writer lock is held).
 
     Args:
         url: The store's libpq URL (may hold a password: never printed).
@@ -55,6 +79,8 @@ class TableConnection:
     def __init__(self, url: str, path: str) -> None:
         self.url, self.path = url, path
         self.conn: Any = None
+        self.locks = 0  # session-level locks held on the connection: it stays open
+        self.busy = threading.RLock()  # held while a statement runs on the connection
 
     def get(self) -> Any:
         """Return the connection, connecting when there is none.
@@ -63,33 +89,86 @@ class TableConnection:
             LogError: a bad URL, the server cannot be reached, or it refuses us (a wrong
                 password, a missing database), in one line.
         """
-        if self.conn is not None and not self.conn.closed:
-            return self.conn
+        conn = self.conn
+        if conn is not None and not conn.closed:
+            with _OPEN_LOCK:
+                if id(self) in _OPEN:
+                    _OPEN.move_to_end(id(self))
+            return conn
         import psycopg
 
         store = redact(self.url)
+        _make_room(self)
         try:
             self.conn = connect(self.url)
         except psycopg.ProgrammingError as exc:
             raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
+        with db_errors(self.path):  # a connection made again waits for locks as the first did
+            self.conn.execute(SQL.LOCK_TIMEOUT, (lock_timeout_setting(),))
+        key = id(self)
+        with _OPEN_LOCK:
+            _OPEN[key] = weakref.ref(self, lambda _ref: _forget(key))
         return self.conn
 
     def query(self, sql: str, params: tuple[Any, ...], binary: bool = False) -> Any:
-        """Run one statement; return its cursor.
+        """Run one statement; return its cursor (its rows are read into it: fetching them
+        needs no connection).
 
         Raises:
             LogError: the database refused, or cannot be used (one line naming the table).
         """
-        with db_errors(self.path):
+        with self.busy, db_errors(self.path):
             return self.get().execute(sql, params, binary=binary)
 
     def close(self) -> None:
         """Close the connection (the next use connects again)."""
-        conn, self.conn = self.conn, None
-        if conn is not None:
-            conn.close()
+        with self.busy:
+            conn, self.conn = self.conn, None
+            _forget(id(self))
+            if conn is not None:
+                conn.close()
+
+    def idle(self) -> bool:
+        """Whether the connection may be closed now: open, no lock held, no transaction open
+        (the caller holds ``busy``)."""
+        import psycopg.pq
+
+        conn = self.conn
+        return (
+            conn is not None
+            and not conn.closed
+            and self.locks == 0
+            and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        )
+
+
+def _forget(key: int) -> None:
+    with _OPEN_LOCK:
+        _OPEN.pop(key, None)
+
+
+def _make_room(opening: TableConnection) -> None:
+    """Close idle connections of other tables, least recently used first, until one more is
+    within :func:`most_connections` (or none is idle: then the process goes over for now)."""
+    most = most_connections()
+    with _OPEN_LOCK:
+        if len(_OPEN) < most:
+            return
+        others = [ref() for key, ref in _OPEN.items() if key != id(opening)]
+    excess = len(others) + 1 - most
+    for other in others:
+        if excess <= 0:
+            return
+        if other is None or not other.busy.acquire(blocking=False):
+            continue
+        try:
+            if other.idle():
+                other.close()
+                excess -= 1
+        finally:
+            other.busy.release()
 
 
 def frames(
@@ -193,10 +272,16 @@ class AdvisoryLock:
 
     def release(self) -> None:
         key, self.key = self.key, None
-        conn = self.db.conn
-        if key is not None and conn is not None and not conn.closed:
-            with db_errors(self.db.path):
-                conn.execute(SQL.UNLOCK, (key,))
+        if key is None:
+            return
+        try:
+            with self.db.busy:
+                conn = self.db.conn
+                if conn is not None and not conn.closed:
+                    with db_errors(self.db.path):
+                        conn.execute(SQL.UNLOCK, (key,))
+        finally:
+            self.db.locks -= 1
 
     def __enter__(self) -> AdvisoryLock:
         return self

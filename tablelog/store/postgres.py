@@ -313,7 +313,9 @@ class PostgresLog:
         """
         self._opened()  # sets this connection's lock_timeout
         key = lock_key(self.table_id)
-        self._db.query(SQL.LOCK, (key,))
+        with self._db.busy:  # held, the lock keeps its connection open (AdvisoryLock.release)
+            self._db.query(SQL.LOCK, (key,))
+            self._db.locks += 1
         return AdvisoryLock(self._db, key)
 
     # -- snapshots, subscription, removal --------------------------------------------------

@@ -65,6 +65,8 @@ def test_procure_takes_row_names_in_any_language(
     given = procured(log, material, quality, design)
     assert 5 == given["rarity"] == english["rarity"]
     assert english["breakdown"] == given["breakdown"]
+    assert given["rows"] == {"material": "magic-shell", "quality": "fine", "design": "gorgeous"}
+    assert given["rows"] == english["rows"]
 
 
 @rule("MP-PROC-2")

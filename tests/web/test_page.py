@@ -88,6 +88,12 @@ def test_two_seats_play_live_undo_past_refusal_and_audit(
     assert "Kai takes 5 damage" in trail and "HP 26 → 21" in trail, trail
     assert "Money at creation" not in trail  # internal fields are out of sight
     assert "magicpunk." not in trail and "characters.Kai" not in trail
+    # Aria's trail holds the draw the GM undid, struck through, and the undo that took it back
+    gm.click('article[data-name="Aria"] h3 button')
+    gm.wait_for_selector("#audit li.undone")
+    assert "undone" in gm.inner_text("#audit li.undone")
+    assert gm.locator("#audit li.marker").count() == 1
+    assert "magicpunk." not in gm.inner_text("#audit")
     shot(gm, "7-audit-trail")
     (ARTIFACTS / "web-measure.json").write_text(json.dumps({"update_delay_s": delay_s}))
 
@@ -174,6 +180,14 @@ def test_first_render_of_a_table_of_10_characters_and_5000_events(
     assert page.locator("#log > li.action").count() == 200  # the latest; more on request
     page.click("#log li.earlier button")
     assert page.locator("#log > li.action").count() == 400
+    # the page read the latest 1,000 records, not the whole log (megabytes at this length)
+    last = gm.get(f"/tables/{tid}").json()["seq"]
+    assert page.evaluate("window.tablelog.logFrom") == last - 1000
+    page.locator("#slider").fill("100")  # back before them: the earlier records are read
+    page.wait_for_function("window.tablelog.logFrom <= 100", timeout=30_000)
+    page.wait_for_selector('#log > li.action[data-seq="100"]', timeout=30_000)
+    assert int(page.locator("#log > li.action").first.get_attribute("data-seq")) == 100
+    assert transferred < 1_000_000  # 1.57 MB when the page read the whole log
     shot(page, "10-long-table")
     measured = ARTIFACTS / "web-measure.json"
     figures = json.loads(measured.read_text()) if measured.exists() else {}

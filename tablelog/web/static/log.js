@@ -1,7 +1,8 @@
 // The table page's log, as sentences (SERVER.md §5): one row per action (the records of one
 // command share its `cmd`: a five-hit cast is one row, its hits inside, expandable), newest
 // first, with who did it and when (the browser's time zone); an undo or a redo is one row naming
-// what it took back (its `text`); dice results as the roll (the dice bot's line); a whisper
+// what it took back (its `text`); a unit's fall shown under its row, not only among the hits;
+// dice results as the roll (the dice bot's line); a whisper
 // shown as a whisper to its readers (others never receive it). No event type, no field diff:
 // the server's `text` of each line, in the seat's language. Up to the time slider's seq when
 // it is in the past. The latest rows first, more on request (a long evening is thousands).
@@ -14,6 +15,9 @@ window.tl.log = (() => {
   // A browser opening the page is nobody's action at the table: not a row.
   const QUIET = new Set(["core.SeatSessionOpened"]);
   const ROLLS = new Set(["core.DiceRolled", "magicpunk.CheckRolled"]);
+  // What an action brings about that no one should have to open its hits to read (a unit that
+  // falls to the fifth hit of a tenrai): shown under the row itself, not only inside.
+  const NEWS = new Set(["saga.UnitIncapacitated"]);
   const STEP = 200;
 
   // The actions of `lines` (in seq order): the records with one `cmd` (format 2), else a run
@@ -71,6 +75,7 @@ window.tl.log = (() => {
       return el("li", { class: `action${undone ? " undone" : ""}${kind}`, "data-seq": String(head.seq), "data-last": String(a.last), "data-type": head.type },
         el("span", { class: "when" }, el("time", { datetime: head.at || "" }, time(head.at))), " ",
         el("span", { class: "actor" }, head.actor), " ", lineText(head), " ", button,
+        ...rest.filter((l) => NEWS.has(l.type)).map((l) => el("p", { class: `news${l.undone ? " undone" : ""}`, "data-seq": String(l.seq) }, lineText(l))),
         rest.length ? el("details", { class: "hits" }, el("summary", {}, tn("web.log.more", "{n} more event", "{n} more events", rest.length)),
           el("ol", {}, rest.map((l) => el("li", { class: l.undone ? "undone" : "", "data-seq": String(l.seq) }, lineText(l))))) : null);
     });

@@ -408,6 +408,7 @@ def test_procurement_is_recorded_with_its_check():
         "vehicle": 0,
         "gm": 0,
     }
+    assert event.rows == {"material": "alloy", "quality": "fine", "design": "signed"}
     [cheap] = decide(given(ARIA), C.Procure("Aria", "steel", "poor", extra_time=True))
     assert (cheap.rarity, cheap.check_needed, cheap.challenge, cheap.time_dice) == (-1, False, 0, 2)
 

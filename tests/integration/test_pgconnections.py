@@ -1,0 +1,76 @@
+"""A process holding many PostgreSQL tables keeps at most ``$TABLELOG_PG_CONNECTIONS`` open
+(tablelog/store/pgtable.py): idle ones are closed least recently used first and connect again
+on their next use; a connection holding a table's writer lock is never closed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tablelog.commands.core import AddNote
+from tablelog.session import Session
+from tablelog.store import pgtable
+from tablelog.store.url import open_log
+from tests.support import toy
+from tests.support.pg import PgServer
+
+toy.install()
+
+
+def open_connections(pg: PgServer, database: str) -> int:
+    """Return how many tablelog connections the server holds to ``database``."""
+    rows = pg.sql(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+        (database, "tablelog"),
+    )
+    return int(rows[0][0])
+
+
+def test_many_tables_stay_within_the_connection_limit(
+    pg: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve tables, each appended to in turn three times, with a limit of 4: the server never
+    sees more than 4 of this process's connections, and every append lands."""
+    monkeypatch.setenv("TABLELOG_PG_CONNECTIONS", "4")
+    url = pg.new_database()
+    database = url.rsplit("/", 1)[1].split("?")[0]
+    specs = [f"{url}#conn{n:02d}" for n in range(12)]
+    for spec in specs:
+        Session.create(spec, "toy", seed=1)
+    sessions = [Session(spec) for spec in specs]
+    most = 0
+    for round_ in range(3):
+        for session in sessions:
+            session.execute(AddNote(text=f"round {round_}"))
+            most = max(most, open_connections(pg, database))
+    assert most <= 4
+    for spec in specs:
+        texts = [r.data["text"] for r in open_log(spec).scan()]
+        assert texts == ["round 0", "round 1", "round 2"]
+
+
+def test_a_locked_table_keeps_its_connection(pg: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table holding its writer lock (a session-level advisory lock, as verify --repair and
+    a migration take it) is passed over when room is made: the lock stays held."""
+    monkeypatch.setenv("TABLELOG_PG_CONNECTIONS", "1")
+    url = pg.new_database()
+    held = Session.create(f"{url}#held", "toy", seed=1)
+    other = Session.create(f"{url}#other", "toy", seed=1)
+    log: Any = held.log
+    with log.lock():
+        before = backend_pid(log)
+        other.execute(AddNote(text="beside a held lock"))
+        assert backend_pid(log) == before
+        locks = pg.sql(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = %s", (before,)
+        )
+        assert locks[0][0] == 1
+    other.execute(AddNote(text="after the lock"))  # now it may be closed: it connects again
+    held.execute(AddNote(text="and this one too"))
+    assert pgtable.most_connections() == 1
+
+
+def backend_pid(log: Any) -> int:
+    """Return the PostgreSQL backend of a table's connection."""
+    return int(log.connection().execute("SELECT pg_backend_pid()").fetchone()[0])
