@@ -511,24 +511,22 @@ class Table:
 
 
 class Tables:
-    """The tables of a store, opened on first use and kept; at most ``connected`` of them hold
-    a PostgreSQL connection at once (the least recently used idle one is closed, and connects
-    again when used).
+    """The tables of a store, opened on first use and kept (on PostgreSQL the process keeps at
+    most ``$TABLELOG_PG_CONNECTIONS`` of their connections open: the store closes the least
+    recently used idle one, and it connects again when used; :mod:`tablelog.store.pgtable`).
 
     Args:
         store: ``file:DIR`` (the directory is created when missing) or a PostgreSQL URL.
-        connected: ``$TABLELOG_SERVER_CONNECTIONS`` when None (default 32).
 
     Raises:
         LogError: not a store URL.
     """
 
-    def __init__(self, store: str, connected: int | None = None) -> None:
+    def __init__(self, store: str) -> None:
         self.catalog = Catalog(store)
         self.kind = self.catalog.kind
         self._open: OrderedDict[str, Table] = OrderedDict()
         self._lock = threading.Lock()
-        self.connected = connected or int(os.environ.get("TABLELOG_SERVER_CONNECTIONS", "32"))
         self.watcher = Watcher(self.kind, self.catalog.url, self._changed)
         # on PostgreSQL a look at a table's end is a query: a command decides on the state in
         # memory, looking once a second or when the watcher (of a table with event streams)
@@ -553,21 +551,7 @@ class Tables:
                 raise Refusal(404, "not_found", f"no table {table_id!r}")
             table = Table(table_id, self.catalog.spec(table_id), self.look_s)
         with self._lock:
-            table = self._open.setdefault(table_id, table)
-            self._close_idle()
-        return table
-
-    def _close_idle(self) -> None:
-        """Close the connections of the least recently used idle tables over the limit."""
-        if self.kind != "postgresql":
-            return
-        for table in list(self._open.values())[: -self.connected]:
-            if table.watched or not table.lock.acquire(blocking=False):
-                continue
-            try:
-                table.session.log.close()
-            finally:
-                table.lock.release()
+            return self._open.setdefault(table_id, table)
 
     def ids(self) -> list[str]:
         """Return every table id in the store, sorted.

@@ -50,13 +50,18 @@ _FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, lon
 
 def most_connections() -> int:
     """Return how many table connections a process keeps open at most, idle ones beyond it
-    closed, least recently used first: ``$TABLELOG_PG_CONNECTIONS`` (default 32; at least 1).
+    closed, least recently used first: ``$TABLELOG_PG_CONNECTIONS`` (or its older name
+    ``$TABLELOG_SERVER_CONNECTIONS``; default 32, at least 1).
 
     A server holding hundreds of tables would otherwise hold a connection per table and run
-    out of the server's ``max_connections`` (PostgreSQL's default is 100): its next command is
-    a 503. A table whose connection was closed connects again on its next use."""
+    out of the server's ``max_connections`` (PostgreSQL's default is 100): its next command was
+    a 503 (issue 26's paced load, 200 tables, on PostgreSQL). A table whose connection was
+    closed connects again on its next use."""
+    text = os.environ.get("TABLELOG_PG_CONNECTIONS") or os.environ.get(
+        "TABLELOG_SERVER_CONNECTIONS", "32"
+    )
     try:
-        return max(1, int(os.environ.get("TABLELOG_PG_CONNECTIONS", "32")))
+        return max(1, int(text))
     except ValueError:
         return 32
 
