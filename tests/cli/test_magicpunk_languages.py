@@ -71,6 +71,27 @@ def test_procure_takes_row_names_in_any_language(
 
 @rule("MP-PROC-2")
 @pytest.mark.parametrize(
+    ("lang", "rows"),
+    [
+        ("en", ["material = magic-shell (2)", "quality = fine (1)", "design = gorgeous (2)"]),
+        ("ja", ["素材パーツ = 魔殻（2）", "クオリティ = 上質（1）", "デザイン = 絢爛（2）"]),
+        ("ko", ["소재 파츠 = 마각 (2)", "퀄리티 = 고급 (1)", "디자인 = 화려 (2)"]),
+    ],
+)
+def test_a_procurement_audit_names_the_rows_chosen(
+    tmp_path: Path, lang: str, rows: list[str]
+) -> None:
+    """The audit of a procurement (history) names the material, quality and design chosen,
+    each in the reader's language with the rarity it adds, not only ``material = 2``."""
+    log = table(tmp_path)
+    procured(log, "魔殻", "fine", "화려")
+    audit = ok(log, "--lang", lang, "history", "Aria")
+    for row in rows:
+        assert f"· {row}\n" in audit, audit
+
+
+@rule("MP-PROC-2")
+@pytest.mark.parametrize(
     ("given", "meant"),
     [("魔煌", "魔煌銀"), ("마황", "마황은"), ("mana-silvr", "mana-silver")],
     ids=["japanese", "korean", "english"],

@@ -60,12 +60,13 @@ def test_an_undone_event_stays_in_the_whole_trail_marked(
 
 @pytest.mark.rule("CORE-UNSEEN")
 def test_the_undo_of_a_draw_shows_another_seat_no_card(server: str, table: dict[str, Any]) -> None:
-    """Aria draws 2 cards and ann takes it back: in bo's whole trail of Aria the draw and its
-    undo change her hand from and to hidden cards; ann, whose Aria it is, reads the codes."""
+    """Aria draws 2 cards and the GM takes it back (a player may not: CORE-REROLL): in bo's
+    whole trail of Aria the draw and its undo change her hand from and to hidden cards; ann,
+    whose Aria it is, reads the codes."""
     tid = table["id"]
     drawn = send(server, table["ann"], tid, "magicpunk draw Aria 2").json()
     codes = drawn["events"][0]["data"]["cards"]
-    assert send(server, table["ann"], tid, f"undo {drawn['seqs'][0]}").status_code == 201
+    assert send(server, None, tid, f"undo {drawn['seqs'][0]}").status_code == 201
     for seat, sees in (("ann", True), ("bo", False)):
         whole = trail(server, table[seat], tid, "Aria", all="true")
         undo = [e for e in whole if e["type"] == "core.Undone"]
