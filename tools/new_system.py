@@ -1,4 +1,4 @@
-"""Write the stubs of a new rule system (`make new-system NAME=…`, docs/ARCHITECTURE.md).
+"""Write the stubs of a new rule system (`make new-system NAME=…`, docs/NEW-SYSTEM.md).
 
 ``python -m tools.new_system NAME [--root DIR]`` writes, in the tree at DIR (default: this
 repository), one working system: a rule, one event and its evolver and describer, one command
@@ -7,7 +7,7 @@ registry line, its doc (with the command reference `make docs` generates), its r
 its line in the README's list of systems and in the import contracts, and its campaign script
 (tests/data/campaigns/NAME.txt). Every stub passes the lint and the contract suite; then
 `make frozen SYSTEM=NAME` records its frozen log. What the stubs leave to you is the checklist of
-docs/ARCHITECTURE.md, "Adding a system".
+docs/NEW-SYSTEM.md, "What the stubs leave to you".
 """
 
 from __future__ import annotations
@@ -379,8 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in written:
         print(path)
     print(
-        f"next: make frozen SYSTEM={args.name}; then the checklist of docs/ARCHITECTURE.md, "
-        '"Adding a system"'
+        f"next: make frozen SYSTEM={args.name}; then the checklist of docs/NEW-SYSTEM.md, "
+        '"What the stubs leave to you"'
     )
     return 0
 

@@ -2,7 +2,7 @@
 
 ``evolve(state, event)`` applies one event in place. An evolver applies the facts the event
 records and is *total*: it never raises, never re-checks a rule and never reads a catalogue or a
-rule table, so a log opens whatever errata change later (docs/ARCHITECTURE.md).
+rule table, so a log opens whatever errata change later (docs/NEW-SYSTEM.md).
 
 ``check(state, event)`` runs the event's *precondition*, if its system registered one: the facts
 of the state the event was decided on that it depends on (the character exists, holds the item,

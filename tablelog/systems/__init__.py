@@ -1,7 +1,7 @@
 """The registry of rule systems: one line per system, naming the module that declares it.
 
 A system is its own modules in each layer plus a declaration module that gathers them into one
-:class:`~tablelog.systems.declaration.System` (docs/ARCHITECTURE.md, "Adding a system"). The core
+:class:`~tablelog.systems.declaration.System` (docs/NEW-SYSTEM.md). The core
 reads systems only through :func:`get`; declarations are imported when first used.
 """
 

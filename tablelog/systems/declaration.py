@@ -143,7 +143,8 @@ class System:
         rule_ids: The rule IDs its refusals and events may name beyond the core's (None: the
             entries of ``tablelog/rules/data/rules.toml`` for this system).
         records: The TypedDicts of its entity records (``characters`` and ``items`` values):
-            each record the evolvers build is one of them (docs/ARCHITECTURE.md, Typed state).
+            each record the evolvers build is one of them (docs/NEW-SYSTEM.md, "State and typed
+            state").
         texts: The module of its events' texts (:mod:`tablelog.texts`), imported when a face
             first describes one of its events.
         vocabulary: Kind of word -> ``fn(state or None) -> words``: the catalogue an unknown

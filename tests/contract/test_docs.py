@@ -126,17 +126,24 @@ def test_every_relative_link_resolves(doc: Path) -> None:
             assert anchor in _anchors(file), f"{doc.name}: {target}"
 
 
-def test_every_path_architecture_names_exists() -> None:
-    """docs/ARCHITECTURE.md is true of the tree: each repository path it names (`tablelog/…`,
-    `tests/…`, `bench/…`; a `<system>` or `x` in it stands for any real system) exists, and
-    each dotted `tablelog.…` name imports (issue 31 item 3)."""
+def test_the_architecture_is_a_short_map() -> None:
+    """docs/ARCHITECTURE.md fits on a few screens; how to write a system is docs/NEW-SYSTEM.md."""
+    lines = (ROOT / "docs" / "ARCHITECTURE.md").read_text("utf-8").splitlines()
+    assert len(lines) <= 220, len(lines)
+
+
+@pytest.mark.parametrize("name", ["ARCHITECTURE.md", "NEW-SYSTEM.md"])
+def test_every_path_the_architecture_docs_name_exists(name: str) -> None:
+    """docs/ARCHITECTURE.md and docs/NEW-SYSTEM.md are true of the tree: each repository path
+    they name (`tablelog/…`, `tests/…`, `bench/…`; a `<system>` or `x` in it stands for any real
+    system) exists, and each dotted `tablelog.…` name imports (issue 31 item 3)."""
     import importlib
 
-    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text("utf-8")
+    text = (ROOT / "docs" / name).read_text("utf-8")
     paths = set(re.findall(r"`((?:tablelog|tests|bench|examples)/[\w./<>-]*)`", text))
     assert len(paths) > 20
     for path in sorted(paths):
-        forms = {re.sub(r"<system>|(?<=[/_])x(?=[./])", name, path) for name in systems.REGISTRY}
+        forms = {re.sub(r"<system>|(?<=[/_])x(?=[./])", s, path) for s in systems.REGISTRY}
         assert any((ROOT / form).exists() for form in forms), path
     for dotted in sorted(set(re.findall(r"`(tablelog(?:\.\w+)+)`", text))):
         parts = dotted.split(".")

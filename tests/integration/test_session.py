@@ -270,7 +270,7 @@ def test_state_at_ignores_later_markers(tmp_path: Path, every_5: None) -> None:
 
 
 def test_an_event_that_does_not_hold_folds_and_is_reported(tmp_path: Path) -> None:
-    """A crafted record whose precondition fails still folds (evolvers are total, ARCHITECTURE)
+    """A crafted record whose precondition fails still folds (evolvers are total, NEW-SYSTEM)
     and is listed by the checked fold that ``verify`` runs."""
     path = tmp_path / "s.tlog"
     session = play(path, [toy.AddCounter("a", 5)])

@@ -1,6 +1,6 @@
 """The legacy path: outcomes that fate records written before v2/v3 did not record.
 
-An evolver applies what its event records and never consults today's rules (docs/ARCHITECTURE.md).
+An evolver applies what its event records and never consults today's rules (docs/NEW-SYSTEM.md).
 Records written before the events recorded their outcomes are upcast with those fields None
 (:mod:`tablelog.events.fate.upcasts`); for them, and only for them, the functions here compute
 the outcome from today's rules, as the evolvers of that time did. A log written since never comes
