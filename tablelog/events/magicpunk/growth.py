@@ -69,15 +69,20 @@ class Rebuilt(Event):
     breakdown: dict[str, int] = attrs.Factory(dict)
 
 
-@event("magicpunk.ProcurementAssessed", entities=("who",), rules=("MP-PROC-1", "MP-PROC-2"))
+@event(
+    "magicpunk.ProcurementAssessed",
+    version=2,
+    entities=("who",),
+    rules=("MP-PROC-1", "MP-PROC-2"),
+)
 @attrs.frozen
 class ProcurementAssessed(Event):
     """The rarity of an item ``who`` wants, whether a check is needed and its challenge value.
 
     ``breakdown``: the rarity each row of the table adds (``material``, ``quality``, ``design``,
     ``ma-gear``, ``vehicle``, ``gm``); ``rows``: the ids of the rows chosen in the material,
-    quality and design tables (``{"material": "magic-shell", ...}``; empty in events recorded
-    before it was kept).
+    quality and design tables (``{"material": "magic-shell", ...}``; version 2; a version 1
+    record is upcast with none: its audit shows the rarity each row added, not the row).
     """
 
     who: str

@@ -16,6 +16,10 @@ v1 -> v2 (issue 15, the seed's 「…山札から引いて手札にする」 for
 drew them back into the holder, which ``drawn_to = None`` means: old logs keep their state.
 ``magicpunk.LeisureEventTaken`` gains ``shared_event``, the shared event its result reads; a v1
 record counted the result itself as the event, which it is upcast with.
+
+v1 -> v2 (issue 30, a procurement's audit by name): ``magicpunk.ProcurementAssessed`` gains
+``rows``, the ids of the material, quality and design rows chosen. A v1 record kept only what
+each row added, so it is upcast with none (``{}``): its audit shows ``material = 2`` as before.
 """
 
 from __future__ import annotations
@@ -58,4 +62,10 @@ def _circulated_v1(data: dict[str, Any]) -> dict[str, Any]:
 @upcaster("magicpunk.LeisureEventTaken", 1)
 def _leisure_v1(data: dict[str, Any]) -> dict[str, Any]:
     data.setdefault("shared_event", data.get("result") if data.get("shared") is True else None)
+    return data
+
+
+@upcaster("magicpunk.ProcurementAssessed", 1)
+def _procurement_v1(data: dict[str, Any]) -> dict[str, Any]:
+    data.setdefault("rows", {})
     return data
