@@ -25,6 +25,7 @@ from tablelog.cli.core import (
     usage_message,
 )
 from tablelog.cli.help import speak, translate
+from tablelog.cli.wrapping import HelpContext, wide_help
 from tablelog.lang import LANGUAGES, Words, choose, reader, say, set_reader
 from tablelog.text import Listed, msg
 
@@ -54,7 +55,10 @@ LAZY_COMMANDS = {
 
 
 class LazyGroup(click.Group):
-    """A group whose system groups and read commands are imported only when used."""
+    """A group whose system groups and read commands are imported only when used; its help,
+    and every command's it returns, is wrapped by display width (tablelog/cli/wrapping.py)."""
+
+    context_class = HelpContext
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Refuse a command line of more than MAX_WORDS words before click parses it."""
@@ -84,7 +88,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """Return the command ``name``, its help in the reader's language."""
         found = self._command(ctx, name)
-        return None if found is None else translate(found, reader())
+        return None if found is None else translate(wide_help(found), reader())
 
     def _command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in systems.names():
