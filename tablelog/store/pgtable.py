@@ -49,14 +49,15 @@ _FIRST_PAGE, _LAST_PAGE = 64, 4096  # rows per read: small reads stay cheap, lon
 
 
 def most_connections() -> int:
-    """Return how many table connections a process keeps open at most, idle ones beyond it
-    closed, least recently used first: ``$TABLELOG_PG_CONNECTIONS`` (or its older name
-    ``$TABLELOG_SERVER_CONNECTIONS``; default 32, at least 1).
+    """Return how many table connections a process keeps open at most:
+    ``$TABLELOG_PG_CONNECTIONS`` (or its older name ``$TABLELOG_SERVER_CONNECTIONS``; default
+    32, at least 1).
 
     A server holding hundreds of tables would otherwise hold a connection per table and run
     out of the server's ``max_connections`` (PostgreSQL's default is 100): its next command was
-    a 503 (issue 26's paced load, 200 tables, on PostgreSQL). A table whose connection was
-    closed connects again on its next use."""
+    a 503 (issue 26's paced load, 200 tables, on PostgreSQL). Beyond the limit a table that
+    needs a connection takes over the least recently used idle one of the same store (no new
+    connection, no round trip)."""
     text = os.environ.get("TABLELOG_PG_CONNECTIONS") or os.environ.get(
         "TABLELOG_SERVER_CONNECTIONS", "32"
     )
@@ -71,10 +72,12 @@ _OPEN_LOCK = threading.Lock()  # guards _OPEN (least recently used first)
 
 
 class TableConnection:
-    """The connection a table keeps while it is in use (autocommit), made on first use and made
-    again after it was closed, lost, or closed idle to keep the process within
-    :func:`most_connections` (never while a statement runs, a transaction is open or the
-    table's writer lock is held).
+    """The connection a table uses (autocommit), made on first use and made again after it was
+    closed or lost. The process keeps at most :func:`most_connections` open: beyond it a table
+    takes over the least recently used idle connection of another table of the same store (the
+    other table gets one again when it next needs one). A connection is idle when no statement
+    runs on it, no transaction is open and its table holds no lock on it and has not pinned it
+    (:meth:`pin`: a transaction or a COPY of its own).
 
     Args:
         url: The store's libpq URL (may hold a password: never printed).
@@ -84,38 +87,42 @@ class TableConnection:
     def __init__(self, url: str, path: str) -> None:
         self.url, self.path = url, path
         self.conn: Any = None
-        self.locks = 0  # session-level locks held on the connection: it stays open
+        self.locks = 0  # session-level locks held and pins: the connection stays this table's
         self.busy = threading.RLock()  # held while a statement runs on the connection
 
     def get(self) -> Any:
-        """Return the connection, connecting when there is none.
+        """Return the connection, taking over an idle one or connecting when there is none.
 
         Raises:
             LogError: a bad URL, the server cannot be reached, or it refuses us (a wrong
                 password, a missing database), in one line.
         """
-        conn = self.conn
-        if conn is not None and not conn.closed:
+        with self.busy:
+            conn = self.conn
+            if conn is not None and not conn.closed:
+                with _OPEN_LOCK:
+                    if id(self) in _OPEN:
+                        _OPEN.move_to_end(id(self))
+                return conn
+            self.conn = _taken_over(self) or self._connect()
+            key = id(self)
             with _OPEN_LOCK:
-                if id(self) in _OPEN:
-                    _OPEN.move_to_end(id(self))
-            return conn
+                _OPEN[key] = weakref.ref(self, lambda _ref: _forget(key))
+            return self.conn
+
+    def _connect(self) -> Any:
         import psycopg
 
         store = redact(self.url)
-        _make_room(self)
         try:
-            self.conn = connect(self.url)
+            conn = connect(self.url)
         except psycopg.ProgrammingError as exc:
             raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
         with db_errors(self.path):  # a connection made again waits for locks as the first did
-            self.conn.execute(SQL.LOCK_TIMEOUT, (lock_timeout_setting(),))
-        key = id(self)
-        with _OPEN_LOCK:
-            _OPEN[key] = weakref.ref(self, lambda _ref: _forget(key))
-        return self.conn
+            conn.execute(SQL.LOCK_TIMEOUT, (lock_timeout_setting(),))
+        return conn
 
     def query(self, sql: str, params: tuple[Any, ...], binary: bool = False) -> Any:
         """Run one statement; return its cursor (its rows are read into it: fetching them
@@ -127,17 +134,30 @@ class TableConnection:
         with self.busy, db_errors(self.path):
             return self.get().execute(sql, params, binary=binary)
 
+    def pin(self) -> Any:
+        """Return the connection, kept by this table until :meth:`unpin` or :meth:`close` (for
+        a transaction or a COPY that spans several calls)."""
+        with self.busy:
+            conn = self.get()
+            self.locks += 1
+            return conn
+
+    def unpin(self) -> None:
+        """Let another table take the connection over again once it is idle."""
+        with self.busy:
+            self.locks = max(0, self.locks - 1)
+
     def close(self) -> None:
         """Close the connection (the next use connects again)."""
         with self.busy:
-            conn, self.conn = self.conn, None
+            conn, self.conn, self.locks = self.conn, None, 0
             _forget(id(self))
             if conn is not None:
                 conn.close()
 
     def idle(self) -> bool:
-        """Whether the connection may be closed now: open, no lock held, no transaction open
-        (the caller holds ``busy``)."""
+        """Whether another table may take the connection over now: open, no lock or pin held,
+        no transaction open (the caller holds ``busy``)."""
         import psycopg.pq
 
         conn = self.conn
@@ -154,26 +174,33 @@ def _forget(key: int) -> None:
         _OPEN.pop(key, None)
 
 
-def _make_room(opening: TableConnection) -> None:
-    """Close idle connections of other tables, least recently used first, until one more is
-    within :func:`most_connections` (or none is idle: then the process goes over for now)."""
-    most = most_connections()
+def _taken_over(needing: TableConnection) -> Any:
+    """Return the idle connection of another table of the same store, least recently used
+    first, once the process holds :func:`most_connections` (its table no longer holds it); None
+    below the limit, or when none is idle (the process goes over the limit for now). An idle
+    connection of another store over the limit is closed instead."""
     with _OPEN_LOCK:
-        if len(_OPEN) < most:
-            return
-        others = [ref() for key, ref in _OPEN.items() if key != id(opening)]
-    excess = len(others) + 1 - most
+        if len(_OPEN) < most_connections():
+            return None
+        others = [ref() for key, ref in _OPEN.items() if key != id(needing)]
+    closing: list[TableConnection] = []
     for other in others:
-        if excess <= 0:
-            return
         if other is None or not other.busy.acquire(blocking=False):
             continue
         try:
-            if other.idle():
-                other.close()
-                excess -= 1
+            if not other.idle():
+                continue
+            if other.url != needing.url:
+                closing.append(other)
+                continue
+            conn, other.conn = other.conn, None
+            _forget(id(other))
+            return conn
         finally:
             other.busy.release()
+    if closing:
+        closing[0].close()
+    return None
 
 
 def frames(
@@ -218,8 +245,8 @@ def header_row(db: TableConnection, table_id: str) -> bytes:
     """
     import psycopg
 
-    conn = db.get()
-    with db_errors(db.path):
+    with db.busy, db_errors(db.path):
+        conn = db.get()
         try:
             row = conn.execute(SQL.OPEN, (lock_timeout_setting(), table_id)).fetchone()
         except psycopg.errors.UndefinedTable:  # no tablelog schema in this database yet

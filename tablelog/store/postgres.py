@@ -84,8 +84,14 @@ class PostgresLog:
         self._tail: tuple[int, bytes] | None = None  # the last record read or appended
 
     def connection(self) -> Any:
-        """Return this table's connection (autocommit), connecting on first use (LogError)."""
-        return self._db.get()
+        """Return this table's connection (autocommit), connecting on first use (LogError),
+        kept by this table until :meth:`release` or :meth:`close` (no other table takes it over
+        meanwhile: for a transaction or a COPY of its own)."""
+        return self._db.pin()
+
+    def release(self) -> None:
+        """Let other tables take the connection :meth:`connection` returned over again."""
+        self._db.unpin()
 
     def close(self) -> None:
         """Close the connection (the next use connects again)."""
@@ -108,9 +114,12 @@ class PostgresLog:
         for _ in range(8):
             log = cls(url, table_id or new_table_id())
             conn = log.connection()
-            with db_errors(log.path):
-                ensure_schema(conn)
-                created = insert_table(conn, log.table_id, header)
+            try:
+                with db_errors(log.path):
+                    ensure_schema(conn)
+                    created = insert_table(conn, log.table_id, header)
+            finally:
+                log.release()
             if created:
                 log.open()
                 return log
@@ -336,5 +345,9 @@ class PostgresLog:
     def drop(self) -> None:
         """Delete the table, its records and its snapshot (a table this process just created
         and does not keep)."""
-        with db_errors(self.path), self.connection().transaction():
-            self.connection().execute(SQL.DROP, (self.table_id,) * 3)
+        conn = self.connection()
+        try:
+            with db_errors(self.path), conn.transaction():
+                conn.execute(SQL.DROP, (self.table_id,) * 3)
+        finally:
+            self.release()
