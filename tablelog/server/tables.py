@@ -36,6 +36,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
 from tablelog.store.catalog import Catalog
+from tablelog.store.errors import message_of
 from tablelog.store.follow import Watcher
 from tablelog.store.log import LogError
 from tablelog.text import msg
@@ -582,7 +583,7 @@ class Tables:
         except RuleViolation as exc:
             raise Refusal(422, "rule", exc.message, exc.rule_id) from None
         except LogError as exc:
-            raise Refusal(503, "log", _scrubbed(str(exc), self._names)) from None
+            raise Refusal(503, "log", _scrubbed(say(exc.msg), self._names)) from None
         made.log.close()
         return self.get(table_id_of(made.log))
 
@@ -623,7 +624,7 @@ def _usable(names: dict[str, str] | None = None) -> Iterator[None]:
     try:
         yield
     except (LogError, SystemUnavailable) as exc:
-        raise Refusal(503, "log", _scrubbed(str(exc), names or {})) from None
+        raise Refusal(503, "log", _scrubbed(say(message_of(exc)), names or {})) from None
 
 
 def _scrubbed(message: str, names: dict[str, str]) -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "torn_error",
     "exists_error",
     "cannot",
+    "message_of",
 ]
 
 
@@ -148,3 +149,9 @@ def cannot(verb: str, path: str, why: object, after: str = "") -> Msg:
         "repaired": msg("store.after.repaired", "{message}; nothing repaired", message=said),
     }[after]
     return said if tail is None else tail
+
+
+def message_of(exc: BaseException) -> Msg | str:
+    """Return what ``exc`` says, as a face renders it: a :class:`LogError`'s sentence as data
+    (its :attr:`~LogError.msg`), any other error's text (``str(exc)``)."""
+    return exc.msg if isinstance(exc, LogError) else str(exc)
