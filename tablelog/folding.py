@@ -18,6 +18,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.store.envelope import FoldEnvelope
 from tablelog.store.errors import LogError, record_error
 from tablelog.store.format import decode_payload
+from tablelog.text import msg
 
 __all__ = [
     "check_system",
@@ -40,16 +41,27 @@ def check_system(kind: str, system: str, path: str, seq: int, offset: int) -> No
     """
     own = kind.partition(".")[0]
     if own != system and own in systems.names():
-        raise record_error(path, seq, offset, f"a {own} event ({kind}) in a {system} log")
+        said = msg(
+            "core.fold.other_system",
+            "a {own} event ({kind}) in a {system} log",
+            own=own,
+            kind=kind,
+            system=system,
+        )
+        raise record_error(path, seq, offset, said)
 
 
 def marker_target(kind: str, env: FoldEnvelope, seq: int, offset: int, path: str) -> int:
     """Return the seq an undo/redo marker targets; it must be an earlier one (LogError)."""
     target: int = decoded(decoder_of(path, kind, env.v, seq, offset), env, seq, offset, path).target
     if not 0 < target < seq:  # undo and redo take back what is already logged
-        raise record_error(
-            path, seq, offset, f"{kind} targets #{target}, which is not an earlier event"
+        said = msg(
+            "core.fold.marker_target",
+            "{kind} targets #{target}, which is not an earlier event",
+            kind=kind,
+            target=target,
         )
+        raise record_error(path, seq, offset, said)
     return target
 
 
@@ -89,7 +101,11 @@ def still_readable(env: FoldEnvelope, seq: int, offset: int, path: str) -> Any:
     try:
         return decode_payload(data)
     except Exception as exc:  # msgpack raises several types; all mean the same
-        message = f"malformed record payload ({type(exc).__name__})"
+        message = msg(
+            "store.envelope.malformed",
+            "malformed record payload ({kind})",
+            kind=type(exc).__name__,
+        )
         raise record_error(path, seq, offset, message, "corrupt record") from None
 
 
@@ -122,7 +138,21 @@ def misfit(
 def failure(exc: Exception, seq: int, path: str) -> LogError:
     """Return the LogError for an event that does not apply during a fold."""
     if isinstance(exc, RuleViolation):
-        return LogError(f"{path}: event #{seq} does not replay: {exc}", None, seq)
-    return LogError(
-        f"{path}: event #{seq} does not replay ({type(exc).__name__}: {exc})", None, seq
+        said = msg(
+            "core.fold.refused",
+            "{path}: event #{seq} does not replay: {rule}: {message}",
+            path=path,
+            seq=seq,
+            rule=exc.rule_id,
+            message=exc.msg,
+        )
+        return LogError(said, None, seq)
+    said = msg(
+        "core.fold.failed",
+        "{path}: event #{seq} does not replay ({kind}: {why})",
+        path=path,
+        seq=seq,
+        kind=type(exc).__name__,
+        why=str(exc),
     )
+    return LogError(said, None, seq)

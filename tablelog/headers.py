@@ -100,4 +100,11 @@ def check_header(path: str, header: Header) -> None:
     try:
         systems.check_options(header.system, header.options)
     except ValueError as exc:
-        raise LogError(f"{path}: header options refused: {exc}") from None
+        raise LogError(
+            msg(
+                "core.header.options_refused",
+                "{path}: header options refused: {why}",
+                path=path,
+                why=str(exc),
+            )
+        ) from None

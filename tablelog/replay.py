@@ -48,6 +48,7 @@ from tablelog.store.snapshot import (
     read_checkpoints,
     write_checkpoints,
 )
+from tablelog.text import msg
 
 __all__ = [
     "Replayer",
@@ -90,8 +91,12 @@ def snapshot_every() -> int:
     text = os.environ.get("TABLELOG_SNAPSHOT_EVERY") or "1000"  # empty: unset
     if not (text.isascii() and text.isdigit() and len(text) <= 10 and 1 <= int(text) <= 10**9):
         raise LogError(
-            f"TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
-            f"1000000000, got {text!r}"
+            msg(
+                "core.snapshot.every_env",
+                "TABLELOG_SNAPSHOT_EVERY must be a whole number of events from 1 to "
+                "1000000000, got {text}",
+                text=repr(text),
+            )
         )
     return int(text)
 

@@ -65,9 +65,13 @@ def optimistically(attempt: Callable[[], T | None], command: object, writer: Wri
             )
     path = writer.log.path
     if writer.lock is not None or writer.pending is not None:
-        raise LogError(f"{path}: the log moved on under an atomic run")
+        raise LogError(
+            msg("core.retry.atomic", "{path}: the log moved on under an atomic run", path=path)
+        )
     with writer.locked():  # a busy log: stop racing, hold the lock from the fold to the append
         outcome = attempt()
     if outcome is None:
-        raise LogError(f"{path}: the log moved on while it was locked")
+        raise LogError(
+            msg("core.retry.locked", "{path}: the log moved on while it was locked", path=path)
+        )
     return outcome

@@ -19,6 +19,7 @@ from tablelog.store.base import Lock, Log
 from tablelog.store.errors import LogError
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
 from tablelog.store.stamp import stamp
+from tablelog.text import msg
 
 __all__ = ["Writer"]
 
@@ -99,10 +100,15 @@ class Writer:
         except LogError:  # say what to do: the record is damaged, not just misdated
             path = self.log.path
             raise LogError(
-                f"{path}: cannot append after record #{self.end.seq}: its time "
-                f"{self._last_at!r} is one no command can follow (it is no time: a hostile "
-                f"edit or damage wrote it); keep the records before it with: tablelog --log "
-                f"{path} verify --salvage OUT"
+                msg(
+                    "core.append.bad_last_time",
+                    "{path}: cannot append after record #{seq}: its time {at} is one no "
+                    "command can follow (it is no time: a hostile edit or damage wrote it); keep "
+                    "the records before it with: tablelog --log {path} verify --salvage OUT",
+                    path=path,
+                    seq=self.end.seq,
+                    at=repr(self._last_at),
+                )
             ) from None
         return self._last_at
 

@@ -208,6 +208,7 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tablelog.store.errors import message_of
         from tablelog.store.log import LogError
         from tablelog.systems import SystemUnavailable
 
@@ -216,7 +217,7 @@ def domain_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except RuleViolation as exc:
             raise CliError(exc.msg, 1, Refused.of(exc, _open_state())) from None
         except (LogError, SystemUnavailable) as exc:
-            raise CliError(str(exc), 3) from None
+            raise CliError(message_of(exc), 3) from None
 
     return wrapper
 

@@ -21,6 +21,7 @@ from tablelog.cli.core import (
     warn_torn,
 )
 from tablelog.lang import say
+from tablelog.store.errors import message_of
 from tablelog.store.format import head_text
 from tablelog.text import Listed, msg, msgn
 
@@ -205,7 +206,7 @@ def _buffered(env: Env, commit: bool) -> Iterator[None]:
         with session.atomic(commit=commit):
             yield
     except (LogError, SystemUnavailable) as exc:  # the lock, the final write, the system
-        raise CliError(str(exc), 3) from None
+        raise CliError(message_of(exc), 3) from None
 
 
 def _run_line(root: click.Command, env: Env, name: str, number: int, argv: list[str]) -> None:
@@ -333,13 +334,13 @@ def verify(  # noqa: C901 - repair, salvage and every fault verify reports, in S
         signatures = check_signatures(session.log, actor_fault)
         check_pin(session.path, session.header.session_id, signatures)
     except (LogLocked, LogUnwritable, StoreUnavailable) as exc:  # not checked, or a backup or
-        raise CliError(str(exc), 3) from None  # cut not written: "cannot be used" (exit 3)
+        raise CliError(exc.msg, 3) from None  # cut not written: "cannot be used" (exit 3)
     except LogError as exc:
         raise CliError(
             msg(
                 "core.verify.log_error",
                 "{problem}{not_repaired}{salvage}",
-                problem=str(exc),
+                problem=exc.msg,
                 not_repaired=msg(
                     "core.verify.not_repaired", "; not repaired: only a torn tail is ever cut"
                 )

@@ -65,7 +65,7 @@ def copy(source: str, target: str) -> None:
                 "core.copy.no_replay",
                 "{problem}; the copy does not replay and was removed (tablelog verify names "
                 "the problem in the source)",
-                problem=str(exc),
+                problem=exc.msg,
             ),
             1,
         ) from None

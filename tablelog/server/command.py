@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from tablelog.cli.core import CliError, command_line_only
+from tablelog.text import msg
 
 __all__ = ["COMMANDS"]
 
@@ -73,12 +74,14 @@ def serve(
     try:
         lock_timeout_s()
     except LogError as exc:
-        raise CliError(str(exc), 3) from None
+        raise CliError(exc.msg, 3) from None
     protocol = _deadline_protocol()  # a bad $TABLELOG_SERVER_REQUEST_TIMEOUT_S: exit 2 now
     try:
         tables = Tables(store)
     except LogError as exc:
-        raise CliError(f"--store: {exc}", 2) from None
+        raise CliError(
+            msg("server.store_option", "--store: {message}", message=exc.msg), 2
+        ) from None
     discord = _discord(tables, discord_public_key, discord_data)  # a usage error: exit 2 now
     try:  # a wrong password or database: one line now, not a 503 on every request later
         tables.ids()

@@ -36,6 +36,7 @@ from tablelog.rules.core import RuleViolation
 from tablelog.server.tail import Stored, Tail
 from tablelog.session import Outcome, Session
 from tablelog.store.catalog import Catalog
+from tablelog.store.errors import message_of
 from tablelog.store.follow import Watcher
 from tablelog.store.log import LogError
 from tablelog.text import msg
@@ -242,9 +243,16 @@ class Table:
             raise Refusal(
                 503,
                 "log",
-                f"table {self.table_id} is signed (its roster of signing "
-                f"keys begins with {owner}'s): the server cannot sign what seats "
-                "append, so it does not serve it; play it with the CLI",
+                say(
+                    msg(
+                        "server.table.signed",
+                        "table {table} is signed (its roster of signing keys begins with "
+                        "{owner}'s): the server cannot sign what seats append, so it does not "
+                        "serve it; play it with the CLI",
+                        table=self.table_id,
+                        owner=owner,
+                    )
+                ),
             )
         return state
 
@@ -252,7 +260,7 @@ class Table:
         """Turn a log that cannot be used into a 503 naming the table, never the server's
         files or database (``/srv/tables/ID.tlog`` reads as ``table ID``)."""
         folder = self.path.partition("#")[0] if "#" in self.path else os.path.dirname(self.path)
-        return _usable({self.path: f"table {self.table_id}", folder: "the store"})
+        return _usable({self.path: _table_name(self.table_id), folder: _store_name()})
 
     def current(self) -> State:
         """Return the state in memory, as the last :meth:`state` or command left it (no look
@@ -533,7 +541,7 @@ class Tables:
         # reported another process's append (Table's look_s)
         self.look_s = COMMAND_LOOK_S if self.kind == "postgresql" else 0.0
         # what the store's messages call its files or database, and what a client reads
-        self._names = {self.catalog.folder: "the store"} if self.catalog.folder else {}
+        self._folder = self.catalog.folder
 
     def get(self, table_id: str) -> Table:
         """Return the table ``table_id``.
@@ -546,7 +554,7 @@ class Tables:
             if table is not None:
                 self._open.move_to_end(table_id)
                 return table
-        with _usable(self._names):
+        with _usable(self._names()):
             if not self.catalog.exists(table_id):
                 raise Refusal(404, "not_found", f"no table {table_id!r}")
             table = Table(table_id, self.catalog.spec(table_id), self.look_s)
@@ -559,8 +567,12 @@ class Tables:
         Raises:
             Refusal: 503 when the store cannot be used.
         """
-        with _usable(self._names):
+        with _usable(self._names()):
             return self.catalog.ids()
+
+    def _names(self) -> dict[str, str]:
+        """What the store's messages may name (its folder), as a client reads it."""
+        return {self._folder: _store_name()} if self._folder else {}
 
     def create(self, system: str, title: str, seed: int | None, options: dict[str, Any]) -> Table:
         """Create a table with a new id.
@@ -582,7 +594,7 @@ class Tables:
         except RuleViolation as exc:
             raise Refusal(422, "rule", exc.message, exc.rule_id) from None
         except LogError as exc:
-            raise Refusal(503, "log", _scrubbed(str(exc), self._names)) from None
+            raise Refusal(503, "log", _scrubbed(say(exc.msg), self._names())) from None
         made.log.close()
         return self.get(table_id_of(made.log))
 
@@ -614,6 +626,16 @@ class Tables:
             table.session.log.close()
 
 
+def _table_name(table_id: str) -> str:
+    """What a refusal calls a table's file or row, in the reader's words: ``table ID``."""
+    return say(msg("server.name.table", "table {table}", table=table_id))
+
+
+def _store_name() -> str:
+    """What a refusal calls the store's folder or database, in the reader's words."""
+    return say(msg("server.name.store", "the store"))
+
+
 @contextlib.contextmanager
 def _usable(names: dict[str, str] | None = None) -> Iterator[None]:
     """Turn a log that cannot be used into a 503 refusal for its table; ``names`` maps what
@@ -623,7 +645,7 @@ def _usable(names: dict[str, str] | None = None) -> Iterator[None]:
     try:
         yield
     except (LogError, SystemUnavailable) as exc:
-        raise Refusal(503, "log", _scrubbed(str(exc), names or {})) from None
+        raise Refusal(503, "log", _scrubbed(say(message_of(exc)), names or {})) from None
 
 
 def _scrubbed(message: str, names: dict[str, str]) -> str:

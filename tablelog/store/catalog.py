@@ -14,6 +14,7 @@ from typing import Any
 
 from tablelog.store.errors import LogError
 from tablelog.store.url import TABLE_ID, parse_spec, redact
+from tablelog.text import msg
 
 __all__ = ["Catalog"]
 
@@ -40,8 +41,11 @@ class Catalog:
         spec = parse_spec(store)
         if spec.table_id is not None or (spec.kind == "file" and not store.startswith("file:")):
             raise LogError(
-                f"{redact(store)} is not a store URL (use file:DIR or "
-                "postgresql://…, without #TABLE_ID)"
+                msg(
+                    "store.url.not_store",
+                    "{url} is not a store URL (use file:DIR or postgresql://…, without #TABLE_ID)",
+                    url=redact(store),
+                )
             )
         self.kind, self.url, self.where = spec.kind, store, redact(store)
         self.folder = spec.where if spec.kind == "file" else ""

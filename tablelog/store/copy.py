@@ -20,11 +20,12 @@ from contextlib import AbstractContextManager
 from typing import Any, NamedTuple
 
 from tablelog.store.base import Log
-from tablelog.store.errors import LogError
+from tablelog.store.errors import LogError, cannot, exists_error
 from tablelog.store.files import create_file, fsync_dir, remove_quietly
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
 from tablelog.store.reader import after
 from tablelog.store.url import new_table_id, open_log, parse_spec, redact
+from tablelog.text import msg
 
 __all__ = ["Copied", "copy_log"]
 
@@ -83,8 +84,14 @@ def _check_copy(copy: Log, end: Position) -> None:
             pass
         if copy.end != end or copy.end.span != end.span or copy.torn_at is not None:
             raise LogError(
-                f"{copy.path}: the copy does not read back the same (it ends at "
-                f"#{copy.end.seq if copy.end else 0}, the source at #{end.seq})"
+                msg(
+                    "store.copy.differs",
+                    "{path}: the copy does not read back the same (it ends at #{ends}, the "
+                    "source at #{source})",
+                    path=copy.path,
+                    ends=copy.end.seq if copy.end else 0,
+                    source=end.seq,
+                )
             )
     finally:
         copy.close()
@@ -108,7 +115,7 @@ class _FileSink:
     def __init__(self, path: str, header: bytes) -> None:
         self.spec = self.path = path
         if os.path.lexists(path):
-            raise LogError(f"{path} already exists; refusing to overwrite it")
+            raise exists_error(path)
         self._tmp = os.path.join(
             os.path.dirname(os.path.abspath(path)),
             f".{os.path.basename(path)}.copy-{secrets.token_hex(8)}",
@@ -116,7 +123,7 @@ class _FileSink:
         try:
             self._fd = create_file(self._tmp)  # never through a link planted at its name
         except OSError as exc:
-            raise LogError(f"cannot create {path}: {exc.strerror}") from None
+            raise LogError(cannot("create", path, exc.strerror)) from None
         self._parts: list[bytes] = [header]
         self._size = len(header)
 
@@ -133,7 +140,7 @@ class _FileSink:
             while view:
                 view = view[os.write(self._fd, view) :]
         except OSError as exc:
-            raise LogError(f"cannot write {self.path}: {exc.strerror}; nothing copied") from None
+            raise LogError(cannot("write", self.path, exc.strerror, "copied")) from None
 
     def commit(self) -> None:
         self._flush()
@@ -143,9 +150,9 @@ class _FileSink:
             self._fd = -1
             os.link(self._tmp, self.path)  # never over an existing file
         except FileExistsError:
-            raise LogError(f"{self.path} already exists; refusing to overwrite it") from None
+            raise exists_error(self.path) from None
         except OSError as exc:
-            raise LogError(f"cannot write {self.path}: {exc.strerror}; nothing copied") from None
+            raise LogError(cannot("write", self.path, exc.strerror, "copied")) from None
         os.remove(self._tmp)
         fsync_dir(self.path)
 
@@ -173,7 +180,7 @@ class _TableSink:
             conn.autocommit = False
             if not insert_table(conn, self._log.table_id, header):
                 self.abort()
-                raise LogError(f"{self.path} already exists; refusing to overwrite it")
+                raise exists_error(self.path)
             self._copy_cm = conn.cursor().copy(
                 "COPY tablelog_records (table_id, seq, crc, payload, type, actor, at, cmd, req) "
                 "FROM STDIN"

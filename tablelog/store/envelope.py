@@ -35,6 +35,7 @@ from tablelog.store.format import (
     optional_fault,
 )
 from tablelog.store.stamp import MAX_AHEAD_S, horizon, stepped_back
+from tablelog.text import Msg, msg
 
 __all__ = [
     "FoldEnvelope",
@@ -144,7 +145,7 @@ def _full_check(
     noted: FarOff = far_off if far_off is not None else {}
     room = MAX_FAR_OFF if far_off is not None else 0  # how many far-off records to note
 
-    def corrupt(message: str, offset: int, seq: int) -> LogError:
+    def corrupt(message: Msg | str, offset: int, seq: int) -> LogError:
         return record_error(path, seq, offset, message, "corrupt record")
 
     def check(payload: bytes, offset: int, seq: int) -> tuple[dict[str, Any], int]:
@@ -154,7 +155,9 @@ def _full_check(
             more = 0 if len(env) == 7 else _optional(env, seq, offset, keys, corrupt)
             ok = _typed(env, seq, loose)
         except (KeyError, TypeError):
-            raise corrupt("record is not a tablelog envelope", offset, seq) from None
+            raise corrupt(
+                msg("store.envelope.not_envelope", "record is not a tablelog envelope"), offset, seq
+            ) from None
         if chain:  # verify: the chain, and times in the format, going back only from far off
             at = env["at"]
             ok = ok and env["prev"] == prev and TIME_FORMAT.fullmatch(at) is not None
@@ -175,7 +178,7 @@ def _full_check(
 
 
 def _unpacked(
-    payload: bytes, offset: int, seq: int, corrupt: Callable[[str, int, int], LogError]
+    payload: bytes, offset: int, seq: int, corrupt: Callable[[Msg | str, int, int], LogError]
 ) -> Any:
     """Return a payload unpacked within the reader's bounds (its length bounds a short one)."""
     try:
@@ -186,7 +189,12 @@ def _unpacked(
             payload, strict_map_key=False, max_array_len=limit, max_map_len=limit
         )
     except Exception as exc:  # msgpack raises several types; all mean the same
-        raise corrupt(f"malformed record payload ({type(exc).__name__})", offset, seq) from None
+        said = msg(
+            "store.envelope.malformed",
+            "malformed record payload ({kind})",
+            kind=type(exc).__name__,
+        )
+        raise corrupt(said, offset, seq) from None
 
 
 def _typed(env: dict[str, Any], seq: int, loose: bool) -> bool:
@@ -212,7 +220,7 @@ def _optional(
     seq: int,
     offset: int,
     keys: tuple[str, str, str],
-    corrupt: Callable[[str, int, int], LogError],
+    corrupt: Callable[[Msg | str, int, int], LogError],
 ) -> int:
     """Check the optional keys of record ``seq``'s envelope (the batch count and ``keys``, the
     command id, request id and signature of the log's format); return its batch count.
@@ -226,29 +234,46 @@ def _optional(
     if len(env) - 7 != (BATCH_KEY in env) + (cmd_key in env) + (req_key in env) + (sig_key in env):
         raise KeyError(BATCH_KEY)
     if BATCH_KEY in env and (type(more) is not int or more < 1):
-        raise corrupt(f"record envelope has a bad batch count {more!r}", offset, seq)
+        said = msg(
+            "store.envelope.bad_batch",
+            "record envelope has a bad batch count {value}",
+            value=repr(more),
+        )
+        raise corrupt(said, offset, seq)
     fault = optional_fault(env) if env["seq"] == seq else ""
     if fault:
         raise corrupt(fault, offset, seq)
     return more  # type: ignore[no-any-return]
 
 
-def _fault(env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | None) -> str:
+def _fault(env: dict[str, Any], seq: int, prev: bytes | None, at_before: str | None) -> Msg:
     """Return why an envelope with all its keys failed the reader's check (``prev``: the chain
     hash expected, ``at_before``: the time before; None when the chain is not checked)."""
     at = env.get("at")
     if env["seq"] != seq or type(env["seq"]) is not int:
-        return f"seq {env['seq']!r} where {seq} was expected"
+        return msg(
+            "store.envelope.seq",
+            "seq {found} where {seq} was expected",
+            found=repr(env["seq"]),
+            seq=seq,
+        )
     if type(at) is str and at_before is not None and not TIME_FORMAT.fullmatch(at):
-        return f"time {at!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ"
+        return msg(
+            "store.envelope.time_format",
+            "time {at} is not YYYY-MM-DDTHH:MM:SS.ffffffZ",
+            at=repr(at),
+        )
     if type(at) is str and at_before is not None and at < at_before:
-        return (
-            f"time {at} is before the previous record's {at_before} (by less than a day: "
-            "no writer dates a record so)"
+        return msg(
+            "store.envelope.time_back",
+            "time {at} is before the previous record's {before} (by less than a day: "
+            "no writer dates a record so)",
+            at=at,
+            before=at_before,
         )
     if prev is not None and env.get("prev") != prev:
-        return "hash chain broken (an earlier record was edited)"
-    return "record envelope has fields of the wrong type"
+        return msg("store.envelope.chain", "hash chain broken (an earlier record was edited)")
+    return msg("store.envelope.types", "record envelope has fields of the wrong type")
 
 
 def refuse_a_time_ahead(path: str, envelopes: list[dict[str, Any]], after: int) -> None:
@@ -262,9 +287,16 @@ def refuse_a_time_ahead(path: str, envelopes: list[dict[str, Any]], after: int) 
     at = envelopes[0]["at"] if envelopes else ""
     if at > time_horizon() and TIME_FORMAT.fullmatch(at):
         raise LogError(
-            f"{path}: cannot append after record #{after}: the next record would be dated "
-            f"{at}, more than a day after this machine's clock ({clock_now()}); the log is "
-            "unchanged (if this machine's clock is wrong, set it)"
+            msg(
+                "store.append.far_ahead",
+                "{path}: cannot append after record #{after}: the next record would be dated "
+                "{at}, more than a day after this machine's clock ({now}); the log is "
+                "unchanged (if this machine's clock is wrong, set it)",
+                path=path,
+                after=after,
+                at=at,
+                now=clock_now(),
+            )
         )
 
 

@@ -17,6 +17,7 @@ from tablelog.store.errors import LogError, LogMovedOn, torn_error
 from tablelog.store.files import append_all
 from tablelog.store.format import Position
 from tablelog.store.framing import frame
+from tablelog.text import msg
 
 __all__ = ["appended"]
 
@@ -33,14 +34,23 @@ def appended(log: Any, envelopes: list[dict[str, Any]], expected: Position) -> P
     """
     held = log._held
     if held is None or held.fd is None:
-        raise LogError(f"{log.path}: an append without the writer lock")
+        raise LogError(
+            msg("store.append.unlocked", "{path}: an append without the writer lock", path=log.path)
+        )
     fd = held.fd  # the locked file itself, in append mode: we write to what we locked
     if not held.still_at_path(fd):  # replaced under the lock: catch up on the new file
         raise LogMovedOn()
     size, ends = os.fstat(fd).st_size, expected.span[1]  # type: ignore[index]
     if size != ends:
         if size < ends:
-            raise LogError(f"{log.path} shrank under us (now {size} bytes)")
+            raise LogError(
+                msg(
+                    "store.append.shrank",
+                    "{path} shrank under us (now {size} bytes)",
+                    path=log.path,
+                    size=size,
+                )
+            )
         _moved_or_torn(log, expected)
     refuse_a_time_ahead(log.path, envelopes, expected.seq)
     sign = log.signer if log.version and log.version >= 2 else None
@@ -48,7 +58,12 @@ def appended(log: Any, envelopes: list[dict[str, Any]], expected: Position) -> P
         data, end = frame(envelopes, expected, sign)
     except (TypeError, ValueError, OverflowError) as exc:  # a value msgpack cannot hold
         raise LogError(
-            f"cannot store the events in {log.path}: {exc}; the log is unchanged"
+            msg(
+                "store.append.unstorable",
+                "cannot store the events in {path}: {why}; the log is unchanged",
+                path=log.path,
+                why=str(exc),
+            )
         ) from None
     append_all(fd, data, size, log.path)
     log.end = end

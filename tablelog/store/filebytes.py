@@ -15,7 +15,7 @@ from typing import Any
 
 import msgpack
 
-from tablelog.store.errors import LogError
+from tablelog.store.errors import LogError, cannot, exists_error
 from tablelog.store.files import (
     NotRegularFile,
     create_file,
@@ -25,6 +25,7 @@ from tablelog.store.files import (
     write_all,
 )
 from tablelog.store.format import MAX_HEADER_BYTES, MAX_RECORD_BYTES, RECORD_PREFIX
+from tablelog.text import msg
 
 __all__ = ["write_new", "read_head", "payload_in", "envelope_in", "crc_before"]
 
@@ -41,9 +42,9 @@ def write_new(path: str, data: bytes) -> None:
     try:
         fd = create_file(path)
     except FileExistsError:
-        raise LogError(f"{path} already exists; refusing to overwrite it") from None
+        raise exists_error(path) from None
     except OSError as exc:
-        raise LogError(f"cannot create {path}: {exc.strerror}") from None
+        raise LogError(cannot("create", path, exc.strerror)) from None
     try:
         try:
             write_all(fd, data)
@@ -53,7 +54,7 @@ def write_new(path: str, data: bytes) -> None:
         fsync_dir(path)
     except OSError as exc:
         remove_quietly(path)  # ours (O_EXCL): a 0-byte or short file would block a retry
-        raise LogError(f"cannot write {path}: {exc.strerror or exc}; no log was created") from None
+        raise LogError(cannot("write", path, exc.strerror or str(exc), "created")) from None
 
 
 def read_head(path: str) -> bytes:
@@ -66,11 +67,13 @@ def read_head(path: str) -> bytes:
         with open_regular(path) as f:
             return f.read(_HEAD_BYTES)
     except NotRegularFile:
-        raise LogError(f"{path}: not a regular file") from None
+        raise LogError(msg("store.not_regular", "{path}: not a regular file", path=path)) from None
     except FileNotFoundError:
-        raise LogError(f"no log at {path} (create one with: tablelog init)") from None
+        raise LogError(
+            msg("store.no_log", "no log at {path} (create one with: tablelog init)", path=path)
+        ) from None
     except OSError as exc:
-        raise LogError(f"cannot read {path}: {exc.strerror}") from None
+        raise LogError(cannot("read", path, exc.strerror)) from None
 
 
 def payload_in(path: str, span: tuple[int, int]) -> bytes | None:

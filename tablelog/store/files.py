@@ -17,6 +17,7 @@ import stat
 from typing import BinaryIO
 
 from tablelog.store.errors import LogError
+from tablelog.text import msg
 
 __all__ = [
     "NotRegularFile",
@@ -98,10 +99,22 @@ def append_all(fd: int, data: bytes, size: int, path: str) -> None:
             os.fsync(fd)
         except OSError:
             raise LogError(
-                f"could not append to {path}: {reason}; the log may end in a torn "
-                "record: run tablelog verify --repair"
+                msg(
+                    "store.append.torn",
+                    "could not append to {path}: {why}; the log may end in a torn record: run "
+                    "tablelog verify --repair",
+                    path=path,
+                    why=reason,
+                )
             ) from None
-        raise LogError(f"could not append to {path}: {reason}; the log is unchanged") from None
+        raise LogError(
+            msg(
+                "store.append.failed",
+                "could not append to {path}: {why}; the log is unchanged",
+                path=path,
+                why=reason,
+            )
+        ) from None
 
 
 def remove_quietly(path: str) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 import attrs
 import msgpack
 
+from tablelog.text import Msg, english, msg
+
 __all__ = [
     "MAGIC",
     "FORMAT_VERSION",
@@ -81,9 +83,21 @@ class FormatError(Exception):
         seq: The record's sequence number when known, else None.
     """
 
-    def __init__(self, message: str, offset: int, seq: int | None = None) -> None:
-        where = f"at byte {offset}" + (f" (record #{seq})" if seq is not None else "")
-        super().__init__(f"{message} {where}")
+    def __init__(self, message: Msg | str, offset: int, seq: int | None = None) -> None:
+        if seq is None:
+            said = msg(
+                "store.format.at", "{reason} at byte {offset}", reason=message, offset=offset
+            )
+        else:
+            said = msg(
+                "store.format.at_record",
+                "{reason} at byte {offset} (record #{seq})",
+                reason=message,
+                offset=offset,
+                seq=seq,
+            )
+        super().__init__(english(said))
+        self.msg = said
         self.reason = message
         self.offset = offset
         self.seq = seq
@@ -177,22 +191,30 @@ def parse_header(head: bytes) -> tuple[Header, int]:
         FormatError: wrong magic, unknown format version, short or corrupt header.
     """
     if not head:
-        raise FormatError("empty file: not a tablelog log", 0)
+        raise FormatError(msg("store.format.empty", "empty file: not a tablelog log"), 0)
     if head[: len(MAGIC)] != MAGIC[: len(head)]:
-        raise FormatError("not a tablelog file (wrong magic bytes)", 0)
+        raise FormatError(msg("store.format.magic", "not a tablelog file (wrong magic bytes)"), 0)
     if len(head) < _HEADER_FIXED.size:
-        raise FormatError("truncated header", len(head))
+        raise FormatError(msg("store.format.truncated", "truncated header"), len(head))
     _, version, size = _HEADER_FIXED.unpack_from(head)
     if version not in KNOWN_VERSIONS:
-        raise FormatError(f"unsupported format version {version}", 8)
+        raise FormatError(
+            msg("store.format.version", "unsupported format version {version}", version=version),
+            8,
+        )
     if size > MAX_HEADER_BYTES:
-        raise FormatError(f"header length {size} is over the limit", 10)
+        raise FormatError(
+            msg("store.format.header_size", "header length {size} is over the limit", size=size),
+            10,
+        )
     end = _HEADER_FIXED.size + size
     if len(head) < end + 4:
-        raise FormatError("truncated header", len(head))
+        raise FormatError(msg("store.format.truncated", "truncated header"), len(head))
     body = head[_HEADER_FIXED.size : end]
     if struct.unpack_from(">I", head, end)[0] != zlib.crc32(body):
-        raise FormatError("header checksum mismatch", _HEADER_FIXED.size)
+        raise FormatError(
+            msg("store.format.header_crc", "header checksum mismatch"), _HEADER_FIXED.size
+        )
     try:
         fields = decode_payload(body)
         if set(fields) != _HEADER_KEYS:
@@ -200,7 +222,10 @@ def parse_header(head: bytes) -> tuple[Header, int]:
         header = Header(**fields)
         _check_header(header)
     except Exception as exc:  # any malformed msgpack or field set: one clear error
-        raise FormatError(f"malformed header ({exc})", _HEADER_FIXED.size) from None
+        raise FormatError(
+            msg("store.format.header_malformed", "malformed header ({why})", why=str(exc)),
+            _HEADER_FIXED.size,
+        ) from None
     return header, end + 4
 
 
@@ -264,10 +289,11 @@ def check_envelope(env: Any) -> str:
         return "record envelope has fields of the wrong type"
     if BATCH_KEY in env and not (type(env[BATCH_KEY]) is int and env[BATCH_KEY] > 0):
         return "record envelope has a bad batch count"
-    return optional_fault(env)
+    fault = optional_fault(env)
+    return english(fault) if isinstance(fault, Msg) else fault
 
 
-def optional_fault(env: dict[str, Any]) -> str:
+def optional_fault(env: dict[str, Any]) -> Msg | str:
     """Return why the optional fields of an envelope are bad, or ``""``.
 
     ``cmd`` is the seq of the command's first record: at most the record's own seq, at least 1.
@@ -277,13 +303,23 @@ def optional_fault(env: dict[str, Any]) -> str:
     """
     cmd = env.get(COMMAND_KEY)
     if cmd is not None and not (type(cmd) is int and 1 <= cmd <= env["seq"]):
-        return f"record envelope has a bad command id {cmd!r}"
+        return msg(
+            "store.envelope.bad_cmd",
+            "record envelope has a bad command id {value}",
+            value=repr(cmd),
+        )
     req = env.get(REQUEST_KEY)
     if req is not None and not (type(req) is str and is_request_id(req) and cmd == env["seq"]):
-        return f"record envelope has a bad request id {req!r}"
+        return msg(
+            "store.envelope.bad_req",
+            "record envelope has a bad request id {value}",
+            value=repr(req),
+        )
     sig = env.get(SIG_KEY)
     if sig is not None and not (type(sig) is bytes and len(sig) == SIG_BYTES):
-        return "record envelope has a bad signature field (not 64 bytes)"
+        return msg(
+            "store.envelope.bad_sig", "record envelope has a bad signature field (not 64 bytes)"
+        )
     return ""
 
 

@@ -22,6 +22,7 @@ from tablelog.store.format import (
     signed_message,
 )
 from tablelog.store.reader import Record
+from tablelog.text import msg
 
 __all__ = ["records_of", "frame", "file_frames", "Tear"]
 
@@ -101,7 +102,9 @@ def file_frames(f: BinaryIO, offset: int, seq: int, out: Tear) -> Iterator[tuple
         length, crc = unpack_from(buf, at)
         seq += 1
         if length > MAX_RECORD_BYTES:
-            message = f"record length {length} is over the limit"
+            message = msg(
+                "store.record.too_long", "record length {length} is over the limit", length=length
+            )
             raise record_error(out.path, seq, offset, message, "corrupt record")
         stop = at + 8 + length
         if stop > size:
@@ -113,7 +116,8 @@ def file_frames(f: BinaryIO, offset: int, seq: int, out: Tear) -> Iterator[tuple
                 return
         payload = buf[at + 8 : stop]
         if crc32(payload) != crc:
-            raise record_error(out.path, seq, offset, "record checksum mismatch", "corrupt record")
+            message = msg("store.record.crc", "record checksum mismatch")
+            raise record_error(out.path, seq, offset, message, "corrupt record")
         yield offset, payload
         at = stop
         offset += 8 + length
@@ -128,5 +132,7 @@ def _check_torn(partial: bytes, crc: int, offset: int, seq: int, path: str) -> N
     except Exception:  # incomplete or garbage: a real torn tail  # noqa: BLE001
         return
     if zlib.crc32(partial[: unpacker.tell()]) == crc:
-        message = "record length field damaged (the record is whole)"
+        message = msg(
+            "store.record.length_damaged", "record length field damaged (the record is whole)"
+        )
         raise record_error(path, seq, offset, message, "corrupt record")

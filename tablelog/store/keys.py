@@ -28,6 +28,7 @@ from tablelog.store.base import Log
 from tablelog.store.errors import LogError, record_error
 from tablelog.store.format import SIG_KEY, signed_message
 from tablelog.store.private import private_dir, read_private, write_private
+from tablelog.text import Msg, msg
 
 __all__ = [
     "KEY_ADDED",
@@ -68,7 +69,12 @@ def private_key(actor: str, create: bool = False) -> Any:
     path = key_path(actor, create)
     if path is None:
         if create:
-            raise LogError("no private directory for keys (~/.config/tablelog, mode 0700)")
+            raise LogError(
+                msg(
+                    "store.key.no_dir",
+                    "no private directory for keys (~/.config/tablelog, mode 0700)",
+                )
+            )
         return None
     seed = read_private(path, _SEED_BYTES)
     if seed is None and create:
@@ -77,12 +83,14 @@ def private_key(actor: str, create: bool = False) -> Any:
         import cryptography  # noqa: F401
 
         if not write_private(path, os.urandom(_SEED_BYTES)):
-            raise LogError(f"cannot write the key {path}")
+            raise LogError(msg("store.key.write", "cannot write the key {path}", path=path))
         seed = read_private(path, _SEED_BYTES)
     if seed is None:
         return None
     if len(seed) != _SEED_BYTES:
-        raise LogError(f"{path} is not a tablelog key (32 bytes)")
+        raise LogError(
+            msg("store.key.not_key", "{path} is not a tablelog key (32 bytes)", path=path)
+        )
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     return Ed25519PrivateKey.from_private_bytes(seed)
@@ -161,8 +169,13 @@ def check_signatures(  # noqa: C901 - one branch per fault a signature can have
                     log,
                     seq,
                     offset,
-                    f"the first key added is {adding[0]!r}'s, "
-                    f"appended by {actor!r}: the roster's owner adds their own key first",
+                    msg(
+                        "store.key.first_not_own",
+                        "the first key added is {owner}'s, appended by {actor}: the roster's "
+                        "owner adds their own key first",
+                        owner=repr(adding[0]),
+                        actor=repr(actor),
+                    ),
                 )
             owner, owner_key, roster[actor] = actor, adding[1].hex(), _public(adding[1])
         if not roster:
@@ -172,7 +185,12 @@ def check_signatures(  # noqa: C901 - one branch per fault a signature can have
                 log,
                 seq,
                 offset,
-                f"a key added by {actor!r}: only the roster's owner {owner!r} adds keys",
+                msg(
+                    "store.key.not_owner",
+                    "a key added by {actor}: only the roster's owner {owner} adds keys",
+                    actor=repr(actor),
+                    owner=repr(owner),
+                ),
             )
         if actor in roster:
             _check_one(log, seq, offset, env, roster[actor])
@@ -210,7 +228,11 @@ def _check_actor(
             log,
             seq,
             offset,
-            f"its actor is one that tablelog refuses at entry ({fault}); a crafted record",
+            msg(
+                "store.key.bad_actor",
+                "its actor is one that tablelog refuses at entry ({why}); a crafted record",
+                why=fault,
+            ),
         )
     if len(checked) < 1024:  # bounded however many actors a crafted log names
         checked.add(actor)
@@ -233,10 +255,20 @@ def _check_one(log: Log, seq: int, offset: int, env: dict[str, Any], key: Any) -
             raise InvalidSignature()
         key.verify(sig, signed_message(env))
     except InvalidSignature:
-        what = "no signature" if sig is None else "a signature that is not"
-        raise _bad(
-            log, seq, offset, f"{what} by {env['actor']!r}'s key (forged or edited)"
-        ) from None
+        actor = repr(env["actor"])
+        if sig is None:
+            why = msg(
+                "store.key.unsigned",
+                "no signature by {actor}'s key (forged or edited)",
+                actor=actor,
+            )
+        else:
+            why = msg(
+                "store.key.forged",
+                "a signature that is not by {actor}'s key (forged or edited)",
+                actor=actor,
+            )
+        raise _bad(log, seq, offset, why) from None
 
 
 def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, bytes]:
@@ -245,7 +277,8 @@ def _added(env: dict[str, Any], seq: int, offset: int, path: str) -> tuple[str, 
     try:
         return str(data["actor"]), parse_public(data["public_key"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise record_error(path, seq, offset, f"a malformed key ({exc})") from None
+        why = msg("store.key.malformed", "a malformed key ({why})", why=str(exc))
+        raise record_error(path, seq, offset, why) from None
 
 
 def pin_roster(session_id: str, owner_key: str | None) -> tuple[str, str] | None:
@@ -288,14 +321,25 @@ def check_pin(name: str, session_id: str, report: SignatureReport | None) -> Non
     found = pin_roster(session_id, report.owner_key if report else None)
     if found is None:
         return
-    now = f"its roster's owner key is {report.owner_key}" if report else "it has no roster"
+    now = (
+        msg("store.key.owner_now", "its roster's owner key is {key}", key=report.owner_key)
+        if report
+        else msg("store.key.no_roster", "it has no roster")
+    )
     raise LogError(
-        f"{name}: this machine verified session {session_id} signed under the "
-        f"roster owner's key {found[0]}, but {now}: the log was made anew or its "
-        f"signatures stripped (if the table really began a new roster, remove "
-        f"{found[1]})"
+        msg(
+            "store.key.pinned",
+            "{path}: this machine verified session {session} signed under the roster owner's "
+            "key {key}, but {now}: the log was made anew or its signatures stripped (if the "
+            "table really began a new roster, remove {pin})",
+            path=name,
+            session=session_id,
+            key=found[0],
+            now=now,
+            pin=found[1],
+        )
     )
 
 
-def _bad(log: Log, seq: int, offset: int, why: str) -> LogError:
+def _bad(log: Log, seq: int, offset: int, why: Msg | str) -> LogError:
     return record_error(log.path, seq, offset, why)

@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
 
+from tablelog.text import Msg, english, msg
+
 __all__ = ["LogLock", "LockTimeout", "LockUnavailable", "no_append_in_flight"]
 
 _FAR = 1 << 40  # Windows: the byte locked (past any log: a Windows lock also blocks reads)
@@ -32,7 +34,15 @@ class LockTimeout(Exception):
 
 
 class LockUnavailable(Exception):
-    """The log cannot be opened for writing and locked (e.g. a read-only file)."""
+    """The log cannot be opened for writing and locked (e.g. a read-only file).
+
+    Attributes:
+        msg: Why, as a sentence (:class:`~tablelog.text.Msg`); ``str(exc)`` is its English.
+    """
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(english(message))
+        self.msg = message
 
 
 class LogLock:
@@ -65,7 +75,10 @@ class LogLock:
                 locked = _try_lock(fd)
             except OSError as exc:  # a file system without locks, say
                 os.close(fd)
-                raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+                why = exc.strerror or str(exc)
+                raise LockUnavailable(
+                    msg("store.cannot.lock", "cannot lock {path}: {why}", path=self.path, why=why)
+                ) from None
             if locked:
                 if self.still_at_path(fd):
                     self.fd = fd
@@ -83,12 +96,26 @@ class LogLock:
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise LockUnavailable(
-                    f"cannot write {self.path}: it is read-only here ({exc.strerror})"
+                    msg(
+                        "store.lock.read_only",
+                        "cannot write {path}: it is read-only here ({why})",
+                        path=self.path,
+                        why=exc.strerror,
+                    )
                 ) from None
-            raise LockUnavailable(f"cannot lock {self.path}: {exc.strerror or exc}") from None
+            why = exc.strerror or str(exc)
+            raise LockUnavailable(
+                msg("store.cannot.lock", "cannot lock {path}: {why}", path=self.path, why=why)
+            ) from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise LockUnavailable(f"cannot lock {self.path}: not a regular file")
+            raise LockUnavailable(
+                msg(
+                    "store.lock.not_regular",
+                    "cannot lock {path}: not a regular file",
+                    path=self.path,
+                )
+            )
         return fd
 
     def still_at_path(self, fd: int) -> bool:

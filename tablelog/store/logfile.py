@@ -20,7 +20,7 @@ from typing import Any
 
 from tablelog.store.base import is_record
 from tablelog.store.envelope import FarOff, checker
-from tablelog.store.errors import LogError, record_error
+from tablelog.store.errors import LogError, cannot, record_error
 from tablelog.store.fileappend import appended
 from tablelog.store.filebytes import (
     READ_BACK_ERRORS,
@@ -46,6 +46,7 @@ from tablelog.store.lock import LogLock
 from tablelog.store.reader import Record, StoredRecord, after, read, stored
 from tablelog.store.snapcache import read_body, write_body
 from tablelog.store.waiting import settled, take_lock
+from tablelog.text import msg
 
 __all__ = ["LogFile"]
 
@@ -99,7 +100,10 @@ class LogFile:
         try:
             header, size = parse_header(head)
         except FormatError as exc:
-            raise LogError(f"{self.path}: {exc}", exc.offset) from None
+            raise LogError(
+                msg("store.path_fault", "{path}: {message}", path=self.path, message=exc.msg),
+                exc.offset,
+            ) from None
         self.header, self.version = header, header_version(head)
         self.start = header_position(head[:size])
         return header
@@ -191,7 +195,7 @@ class LogFile:
         try:
             f = open_regular(self.path, buffering=0)  # replaced by a FIFO since: no hang
         except OSError as exc:
-            raise LogError(f"cannot read {self.path}: {exc.strerror}") from None
+            raise LogError(cannot("read", self.path, exc.strerror)) from None
         f.seek(offset)
         return f
 
@@ -205,7 +209,14 @@ class LogFile:
             return pos
         found = self.position(pos.seq)
         if found is None or found != pos:
-            raise LogError(f"{self.path}: holds no record #{pos.seq} with that chain hash")
+            raise LogError(
+                msg(
+                    "store.no_record",
+                    "{path}: holds no record #{seq} with that chain hash",
+                    path=self.path,
+                    seq=pos.seq,
+                )
+            )
         return found
 
     def position(self, seq: int) -> Position | None:
@@ -256,7 +267,7 @@ class LogFile:
         try:
             return envelope_in(self.path, last)
         except READ_BACK_ERRORS as exc:
-            message = f"cannot be read back ({exc})"
+            message = msg("store.read_back.why", "cannot be read back ({why})", why=str(exc))
             raise record_error(self.path, pos.seq, last, message) from None
 
     def ends_at(self, pos: Position) -> bool:

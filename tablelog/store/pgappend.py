@@ -25,6 +25,7 @@ from tablelog.store.errors import LogError, LogMovedOn
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY
 from tablelog.store.pgsql import CHANNEL, LISTENERS_LOCK, db_errors, lock_key
 from tablelog.store.reader import Record
+from tablelog.text import msg
 
 __all__ = ["APPEND", "APPEND_ONE", "NOTIFY", "QUIET_S", "append", "append_and_notify"]
 
@@ -93,14 +94,26 @@ def append(db: Any, table_id: str, records: list[Record], before: int = 0) -> No
     except LogError as exc:
         db.close()  # its state is unknown: the next use connects again
         raise type(exc)(
-            f"{exc}; the connection was lost while committing: the command may or may not be "
-            "in the table (look with tablelog log; a retry with the same --request-id appends "
-            "it at most once)"
+            msg(
+                "store.db.lost_commit",
+                "{message}; the connection was lost while committing: the command may or may "
+                "not be in the table (look with tablelog log; a retry with the same "
+                "--request-id appends it at most once)",
+                message=exc.msg,
+            )
         ) from None
     if inserted == 0:  # the first seq was taken, or the one before it is gone: catch up
         raise LogMovedOn()
     if inserted != len(records):
-        raise LogError(f"{db.path}: the database appended {inserted} of {len(records)} records")
+        raise LogError(
+            msg(
+                "store.db.partial",
+                "{path}: the database appended {inserted} of {count} records",
+                path=db.path,
+                inserted=inserted,
+                count=len(records),
+            )
+        )
 
 
 def _rows(table_id: str, records: list[Record], before: int) -> dict[str, Any]:

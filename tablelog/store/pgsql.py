@@ -24,6 +24,7 @@ from typing import Any
 
 from tablelog.store.errors import LogError, LogLocked
 from tablelog.store.waiting import lock_timeout_s
+from tablelog.text import msg
 
 __all__ = [
     "StoreUnavailable",
@@ -213,8 +214,12 @@ def upgraded(conn: Any, version: int | None) -> None:
                 conn.execute("UPDATE tablelog_schema SET version = %s", (version,))
         except psycopg.Error as exc:
             raise LogError(
-                f"cannot migrate the store's tablelog schema to version {SCHEMA_VERSION}: "
-                f"{one_line(exc)}"
+                msg(
+                    "store.db.migrate",
+                    "cannot migrate the store's tablelog schema to version {version}: {why}",
+                    version=SCHEMA_VERSION,
+                    why=one_line(exc),
+                )
             ) from None
     check_version(version)
 
@@ -223,8 +228,13 @@ def check_version(version: int | None) -> None:
     """Refuse a store whose schema version is not this tablelog's (LogError)."""
     if version != SCHEMA_VERSION:
         raise LogError(
-            f"the store's tablelog schema is version {version}, this tablelog "
-            f"knows version {SCHEMA_VERSION}: use a tablelog that knows it"
+            msg(
+                "store.db.schema_version",
+                "the store's tablelog schema is version {found}, this tablelog knows version "
+                "{known}: use a tablelog that knows it",
+                found=str(version),
+                known=SCHEMA_VERSION,
+            )
         )
 
 
@@ -268,9 +278,28 @@ def db_errors(where: str, timeout: str = "") -> Iterator[None]:
         yield
     except psycopg.errors.LockNotAvailable:
         raise LogLocked(
-            f"{where} is locked by another writer (waited {timeout or lock_timeout_setting()})"
+            msg(
+                "store.db.locked",
+                "{path} is locked by another writer (waited {wait})",
+                path=where,
+                wait=timeout or lock_timeout_setting(),
+            )
         ) from None
     except psycopg.OperationalError as exc:
-        raise StoreUnavailable(f"{where}: cannot use the database: {one_line(exc)}") from None
+        raise StoreUnavailable(
+            msg(
+                "store.db.unusable",
+                "{path}: cannot use the database: {why}",
+                path=where,
+                why=one_line(exc),
+            )
+        ) from None
     except psycopg.Error as exc:
-        raise LogError(f"{where}: the database refused: {one_line(exc)}") from None
+        raise LogError(
+            msg(
+                "store.db.refused",
+                "{path}: the database refused: {why}",
+                path=where,
+                why=one_line(exc),
+            )
+        ) from None

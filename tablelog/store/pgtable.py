@@ -33,6 +33,7 @@ from tablelog.store.pgsql import (
     one_line,
     upgraded,
 )
+from tablelog.text import Msg, msg
 
 __all__ = [
     "TableConnection",
@@ -117,9 +118,18 @@ class TableConnection:
         try:
             conn = connect(self.url)
         except psycopg.ProgrammingError as exc:
-            raise LogError(f"bad store URL {store}: {one_line(exc)}") from None
+            raise LogError(
+                msg("store.url.bad", "bad store URL {url}: {why}", url=store, why=one_line(exc))
+            ) from None
         except psycopg.Error as exc:
-            raise StoreUnavailable(f"cannot connect to {store}: {one_line(exc)}") from None
+            raise StoreUnavailable(
+                msg(
+                    "store.db.connect",
+                    "cannot connect to {url}: {why}",
+                    url=store,
+                    why=one_line(exc),
+                )
+            ) from None
         with db_errors(self.path):  # a connection made again waits for locks as the first did
             conn.execute(SQL.LOCK_TIMEOUT, (lock_timeout_setting(),))
         return conn
@@ -222,9 +232,15 @@ def frames(
         rows = db.query(SQL.ROWS, (table_id, seq, limit), True).fetchall()
         for found, crc, data in rows:
             payload, seq = bytes(data), seq + 1
-            fault = "record checksum mismatch" if zlib.crc32(payload) != crc else ""
+            fault: Msg | str = ""
+            if zlib.crc32(payload) != crc:
+                fault = msg("store.record.crc", "record checksum mismatch")
             if len(payload) > MAX_RECORD_BYTES:
-                fault = f"record length {len(payload)} is over the limit"
+                fault = msg(
+                    "store.record.too_long",
+                    "record length {length} is over the limit",
+                    length=len(payload),
+                )
             if fault:
                 raise record_error(db.path, seq, offset, fault, "corrupt record")
             seen(seq, payload)
@@ -256,8 +272,13 @@ def header_row(db: TableConnection, table_id: str) -> bytes:
     if row is None or row[2] is None:
         store = redact(db.url)
         raise LogError(
-            f"no table {table_id!r} in {store} (create one with: tablelog --log "
-            f"{store}#{table_id} init)"
+            msg(
+                "store.db.no_table",
+                "no table {table} in {url} (create one with: tablelog --log {log} init)",
+                table=repr(table_id),
+                url=store,
+                log=f"{store}#{table_id}",
+            )
         )
     return bytes(row[2])
 
@@ -289,7 +310,9 @@ def insert_table(conn: Any, table_id: str, header: bytes) -> bool:
     try:
         fields, _ = parse_header(header)
     except FormatError as exc:
-        raise LogError(f"not a tablelog header: {exc}") from None
+        raise LogError(
+            msg("store.db.bad_header", "not a tablelog header: {message}", message=exc.msg)
+        ) from None
     values = (table_id, header, header_version(header), fields.system, fields.title)
     row = conn.execute(SQL.CREATE, (*values, fields.session_id, fields.created)).fetchone()
     return row is not None

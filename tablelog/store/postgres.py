@@ -22,7 +22,7 @@ from typing import Any
 
 from tablelog.store.base import is_record
 from tablelog.store.envelope import FarOff, checker
-from tablelog.store.errors import LogError, LogMovedOn, record_error
+from tablelog.store.errors import LogError, LogMovedOn, exists_error, record_error
 from tablelog.store.follow import PostgresWaiter
 from tablelog.store.format import (
     FormatError,
@@ -54,6 +54,7 @@ from tablelog.store.pgtable import (
 )
 from tablelog.store.reader import Record, StoredRecord, read, stored
 from tablelog.store.snapshot import seal_unkeyed, unsealed
+from tablelog.text import msg
 
 __all__ = ["PostgresLog", "insert_table"]
 
@@ -125,8 +126,10 @@ class PostgresLog:
                 return log
             log.close()
             if table_id is not None:
-                raise LogError(f"{log.path} already exists; refusing to overwrite it")
-        raise LogError(f"cannot create a new table in {redact(url)}")
+                raise exists_error(log.path)
+        raise LogError(
+            msg("store.no_new_table", "cannot create a new table in {where}", where=redact(url))
+        )
 
     def open(self) -> Header:
         """Read and check the table's header (as a log file's); migrate a store of an older
@@ -140,7 +143,10 @@ class PostgresLog:
         try:
             header, size = parse_header(head)
         except FormatError as exc:
-            raise LogError(f"{self.path}: {exc}", exc.offset) from None
+            raise LogError(
+                msg("store.path_fault", "{path}: {message}", path=self.path, message=exc.msg),
+                exc.offset,
+            ) from None
         self._header = head[:size]
         self.header, self.version = header, header_version(head)
         self.start = header_position(self._header)
@@ -207,7 +213,14 @@ class PostgresLog:
             return pos
         found = self.position(pos.seq)
         if found is None or found != pos:
-            raise LogError(f"{self.path}: holds no record #{pos.seq} with that chain hash")
+            raise LogError(
+                msg(
+                    "store.no_record",
+                    "{path}: holds no record #{seq} with that chain hash",
+                    path=self.path,
+                    seq=pos.seq,
+                )
+            )
         return found
 
     def position(self, seq: int) -> Position | None:
@@ -260,7 +273,8 @@ class PostgresLog:
             env = None
         if not (type(env) is dict and type(env.get("at")) is str and type(env.get("actor")) is str):
             where = pos.span[0] if pos.span is not None else 0
-            raise record_error(self.path, pos.seq, where, "cannot be read back")
+            said = msg("store.read_back", "cannot be read back")
+            raise record_error(self.path, pos.seq, where, said)
         return env
 
     def ends_at(self, pos: Position) -> bool:
@@ -289,7 +303,12 @@ class PostgresLog:
             records, end = records_of(envelopes, self._spanned(expected))
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(
-                f"cannot store the events in {self.path}: {exc}; the table is unchanged"
+                msg(
+                    "store.append.unstorable_table",
+                    "cannot store the events in {path}: {why}; the table is unchanged",
+                    path=self.path,
+                    why=str(exc),
+                )
             ) from None
         append_rows(self._db, self.table_id, records, self._crc_of(expected))
         self.end, self._tail = end, (records[-1][0], records[-1][4])

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, Protocol
 from tablelog.store.envelope import Check
 from tablelog.store.errors import record_error
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position, chain_hash
+from tablelog.text import msg
 
 __all__ = ["Record", "after", "StoredRecord", "Outcome", "read", "stored"]
 
@@ -104,7 +105,12 @@ def read(
             if batch:
                 need -= 1
                 if more != need:
-                    message = f"batch count {more!r} where {need} was expected"
+                    message = msg(
+                        "store.record.batch_count",
+                        "batch count {found} where {need} was expected",
+                        found=repr(more),
+                        need=need,
+                    )
                     raise record_error(out.path, seq, offset, message, "corrupt record")
                 batch.append(item)
                 if need:

@@ -13,10 +13,11 @@ import os
 
 from tablelog.store.base import Log
 from tablelog.store.copy import copy_log
-from tablelog.store.errors import LogError, LogLocked, LogUnwritable
+from tablelog.store.errors import LogError, LogLocked, LogUnwritable, cannot
 from tablelog.store.files import create_file, fsync_dir, open_regular, remove_quietly, write_all
 from tablelog.store.format import BATCH_KEY, Position
 from tablelog.store.reader import after
+from tablelog.text import msg
 
 __all__ = ["repair", "salvage", "sound_prefix"]
 
@@ -42,9 +43,14 @@ def repair(log: Log) -> tuple[int, str] | None:
         return None
     if log.in_flight is not None:
         raise LogLocked(
-            f"{log.path}: the record at byte {log.in_flight} is still being written by another "
-            "writer (it held the lock past the timeout); nothing to repair: verify again when "
-            "it is done"
+            msg(
+                "store.repair.in_flight",
+                "{path}: the record at byte {offset} is still being written by another writer "
+                "(it held the lock past the timeout); nothing to repair: verify again when it "
+                "is done",
+                path=log.path,
+                offset=log.in_flight,
+            )
         )
     with log.lock():
         for _ in log.records(chain=True):
@@ -69,7 +75,14 @@ def _cut(path: str, torn_at: int) -> tuple[int, str]:
         fsync_dir(path)
     except OSError as exc:
         raise LogUnwritable(
-            f"cannot cut {path} at byte {torn_at}: {exc.strerror}; its copy is at {backup}"
+            msg(
+                "store.repair.cut",
+                "cannot cut {path} at byte {offset}: {why}; its copy is at {backup}",
+                path=path,
+                offset=torn_at,
+                why=exc.strerror,
+                backup=backup,
+            )
         ) from None
     return torn_at, backup
 
@@ -96,7 +109,12 @@ def _backup(path: str) -> str:
     except OSError as exc:
         remove_quietly(backup)
         raise LogUnwritable(
-            f"cannot write the backup {backup}: {exc.strerror or exc}; nothing repaired"
+            msg(
+                "store.repair.backup_write",
+                "cannot write the backup {path}: {why}; nothing repaired",
+                path=backup,
+                why=exc.strerror or str(exc),
+            )
         ) from None
     return backup
 
@@ -115,10 +133,20 @@ def _new_file(base: str) -> tuple[int, str]:
             continue
         except OSError as exc:
             raise LogUnwritable(
-                f"cannot create the backup {name}: {exc.strerror}; nothing repaired"
+                msg(
+                    "store.repair.backup_create",
+                    "cannot create the backup {path}: {why}; nothing repaired",
+                    path=name,
+                    why=exc.strerror,
+                )
             ) from None
     raise LogUnwritable(
-        f"cannot create a backup: {base} to {base}.{_MAX_BACKUPS - 1} all exist; nothing repaired"
+        msg(
+            "store.repair.backups_full",
+            "cannot create a backup: {base} to {last} all exist; nothing repaired",
+            base=base,
+            last=f"{base}.{_MAX_BACKUPS - 1}",
+        )
     )
 
 
@@ -144,7 +172,7 @@ def salvage(log: Log, out: str, before: int | None = None) -> tuple[int, int, in
     try:
         fd = create_file(out)
     except OSError as exc:
-        raise LogError(f"cannot create {out}: {exc.strerror}") from None
+        raise LogError(cannot("create", out, exc.strerror)) from None
     try:
         try:
             _copy_prefix(log.path, fd, size)
@@ -154,7 +182,7 @@ def salvage(log: Log, out: str, before: int | None = None) -> tuple[int, int, in
         fsync_dir(out)
     except OSError as exc:
         remove_quietly(out)
-        raise LogError(f"cannot write {out}: {exc.strerror or exc}; nothing salvaged") from None
+        raise LogError(cannot("write", out, exc.strerror or str(exc), "salvaged")) from None
     return keep.seq, size, bad
 
 

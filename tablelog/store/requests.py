@@ -11,6 +11,7 @@ from typing import Any
 
 from tablelog.store.errors import LogError
 from tablelog.store.format import COMMAND_KEY, REQUEST_KEY, Position
+from tablelog.text import msg
 
 __all__ = ["Requests"]
 
@@ -38,8 +39,12 @@ class Requests:
         """
         if (log.version or 1) < 2:
             raise LogError(
-                f"{log.path} is a format-1 log, which has no request ids: "
-                "start a new log to use them"
+                msg(
+                    "store.requests.format1",
+                    "{path} is a format-1 log, which has no request ids: start a new log to "
+                    "use them",
+                    path=log.path,
+                )
             )
         if self._end is None or self._end.seq > end.seq:
             self._found, self._end = {}, None

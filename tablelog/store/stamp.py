@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from tablelog.store.errors import LogError
+from tablelog.text import msg
 
 __all__ = ["LAST_TIME", "MAX_AHEAD_S", "now_utc", "after", "horizon", "stamp", "stepped_back"]
 
@@ -52,7 +53,13 @@ def after(at: str) -> str:
     try:
         moment = dt.datetime.strptime(at, _FORMAT) + dt.timedelta(microseconds=1)
     except (ValueError, OverflowError):
-        raise LogError(f"the log's last record has a time no command can follow: {at!r}") from None
+        raise LogError(
+            msg(
+                "store.stamp.last_time",
+                "the log's last record has a time no command can follow: {at}",
+                at=repr(at),
+            )
+        ) from None
     return moment.strftime(_FORMAT)
 
 

@@ -23,6 +23,7 @@ from tablelog.store.format import Header, pack_header
 from tablelog.store.logfile import LogFile
 from tablelog.store.names import TABLE_ID, new_table_id, redact
 from tablelog.store.waiting import lock_timeout_s
+from tablelog.text import msg
 
 __all__ = [
     "Spec",
@@ -62,13 +63,24 @@ def parse_spec(value: str) -> Spec:
     if name not in ("file", *_POSTGRES):
         if scheme and value[scheme.end() :].startswith("//"):
             raise LogError(
-                f"unknown store URL scheme {name!r} in {redact(value)!r} (use a file "
-                "path, file:DIR#ID or postgresql://…#ID)"
+                msg(
+                    "store.url.scheme",
+                    "unknown store URL scheme {scheme} in {url} (use a file path, file:DIR#ID "
+                    "or postgresql://…#ID)",
+                    scheme=repr(name),
+                    url=repr(redact(value)),
+                )
             )
         return Spec("file", value, None)  # a plain path (a Windows drive letter too)
     where, sep, table_id = value.rpartition("#") if "#" in value else (value, "", "")
     if sep and not TABLE_ID.fullmatch(table_id):
-        raise LogError(f"{table_id!r} is not a table id (1-64 characters of A-Z a-z 0-9 _ -)")
+        raise LogError(
+            msg(
+                "store.url.table_id",
+                "{table} is not a table id (1-64 characters of A-Z a-z 0-9 _ -)",
+                table=repr(table_id),
+            )
+        )
     if name == "file":
         folder = where[len("file:") :]
         folder = folder[2:] if folder.startswith("//") else folder  # file:///abs as file:/abs
@@ -103,8 +115,12 @@ def open_log(value: str) -> Log:
         return LogFile(spec.where)
     if spec.table_id is None:
         raise LogError(
-            f"{redact(value)} names no table: add #TABLE_ID (tablelog init --log "
-            f"{redact(value)} creates a table and prints its id)"
+            msg(
+                "store.url.no_table",
+                "{url} names no table: add #TABLE_ID (tablelog init --log {url} creates a "
+                "table and prints its id)",
+                url=redact(value),
+            )
         )
     from tablelog.store.postgres import PostgresLog
 
@@ -128,7 +144,9 @@ def create_log(value: str, header: Header) -> Log:
                 return LogFile.create(os.path.join(spec.where, f"{new_table_id()}.tlog"), header)
             except LogError:
                 continue
-        raise LogError(f"cannot create a new table in {spec.where}")
+        raise LogError(
+            msg("store.no_new_table", "cannot create a new table in {where}", where=spec.where)
+        )
     if spec.kind == "file":
         return LogFile.create(spec.where, header)
     from tablelog.store.postgres import PostgresLog

@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager, contextmanager
 
 from tablelog.store.errors import LogError, LogLocked
 from tablelog.store.lock import LockTimeout, LockUnavailable, LogLock, no_append_in_flight
+from tablelog.text import msg
 
 __all__ = ["LOCK_TIMEOUT_S", "lock_timeout_s", "take_lock", "settled"]
 
@@ -49,7 +50,13 @@ def lock_timeout_s() -> float:
     except ValueError:
         value = -1.0
     if not value >= 0 or value == float("inf"):
-        raise LogError(f"TABLELOG_LOCK_TIMEOUT must be a number of seconds, got {text!r}")
+        raise LogError(
+            msg(
+                "store.lock.timeout_env",
+                "TABLELOG_LOCK_TIMEOUT must be a number of seconds, got {text}",
+                text=repr(text),
+            )
+        )
     return value
 
 
@@ -70,13 +77,25 @@ def take_lock(path: str) -> LogLock:
     except LockTimeout:
         if busy:
             raise LogLocked(
-                f"{path} is still locked by another writer (a wait of {timeout:g} s "
-                "for it ran out moments ago)"
+                msg(
+                    "store.lock.still",
+                    "{path} is still locked by another writer (a wait of {seconds} s for it "
+                    "ran out moments ago)",
+                    path=path,
+                    seconds=f"{timeout:g}",
+                )
             ) from None
         _LOCK_OUTWAITED[key] = time.monotonic() + timeout
-        raise LogLocked(f"{path} is locked by another writer (waited {timeout:g} s)") from None
+        raise LogLocked(
+            msg(
+                "store.lock.locked",
+                "{path} is locked by another writer (waited {seconds} s)",
+                path=path,
+                seconds=f"{timeout:g}",
+            )
+        ) from None
     except LockUnavailable as exc:
-        raise LogLocked(str(exc)) from None
+        raise LogLocked(exc.msg) from None
     _LOCK_OUTWAITED.pop(key, None)
     return lock
 
