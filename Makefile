@@ -73,7 +73,7 @@ demo: $(BIN)/tablelog
 	echo "tablelog is in $(BIN): run $(BIN)/tablelog --log $$log shell, or: source $(BIN)/activate"
 
 ## test: the checks (make lint), then the test suite but its slow tests, on every core
-## (pytest-xdist); test-slow: the slow ones (marked slow: crashes, fuzzing, whole-page measures);
+## (pytest-xdist); test-slow: the slow ones (marked slow: crashes, fuzzing, the browser tests);
 ## CI and the README run both: make test test-slow
 test: lint
 	$(BIN)/python -m pytest -n auto -m "not slow"

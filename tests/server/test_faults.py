@@ -25,6 +25,7 @@ def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
     return spawn(f"file:{folder}", port)
 
 
+@pytest.mark.slow
 def test_sigkill_during_commands_loses_nothing_answered_and_restarts_the_same(
     tmp_path: Path,
 ) -> None:
@@ -106,6 +107,7 @@ def read_stream(
                     return
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["postgresql", "file"])
 def test_two_processes_on_one_store(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path
@@ -190,6 +192,7 @@ def cpu_over(pid: int, seconds: float) -> float:
     return cpu_s(pid) - before
 
 
+@pytest.mark.slow
 def test_a_spoofed_notification_costs_one_look_and_nothing_after(pg: Any, tmp_path: Path) -> None:
     """Notifications any database client may send (a real table with a seq far past its end,
     a table that does not exist, garbage, digits Python's int refuses) leave a PostgreSQL
