@@ -7,6 +7,7 @@ lock (a session-level advisory lock).
 from __future__ import annotations
 
 import collections
+import itertools
 import os
 import threading
 import weakref
@@ -70,6 +71,8 @@ def most_connections() -> int:
 
 _OPEN: collections.OrderedDict[int, weakref.ref[TableConnection]] = collections.OrderedDict()
 _OPEN_LOCK = threading.Lock()  # guards _OPEN (least recently used first)
+_GONE: list[int] = []  # keys of connections closed, taken out of _OPEN under _OPEN_LOCK
+_KEYS = itertools.count()  # a TableConnection's key in _OPEN (an id() may be used again)
 
 
 class TableConnection:
@@ -90,6 +93,7 @@ class TableConnection:
         self.conn: Any = None
         self.locks = 0  # session-level locks held and pins: the connection stays this table's
         self.busy = threading.RLock()  # held while a statement runs on the connection
+        self.key = next(_KEYS)
 
     def get(self) -> Any:
         """Return the connection, taking over an idle one or connecting when there is none.
@@ -102,12 +106,13 @@ class TableConnection:
             conn = self.conn
             if conn is not None and not conn.closed:
                 with _OPEN_LOCK:
-                    if id(self) in _OPEN:
-                        _OPEN.move_to_end(id(self))
+                    if self.key in _OPEN:
+                        _OPEN.move_to_end(self.key)
                 return conn
             self.conn = _taken_over(self) or self._connect()
-            key = id(self)
+            key = self.key
             with _OPEN_LOCK:
+                _purge()
                 _OPEN[key] = weakref.ref(self, lambda _ref: _forget(key))
             return self.conn
 
@@ -161,7 +166,7 @@ class TableConnection:
         """Close the connection (the next use connects again)."""
         with self.busy:
             conn, self.conn, self.locks = self.conn, None, 0
-            _forget(id(self))
+            _forget(self.key)
             if conn is not None:
                 conn.close()
 
@@ -180,8 +185,17 @@ class TableConnection:
 
 
 def _forget(key: int) -> None:
-    with _OPEN_LOCK:
-        _OPEN.pop(key, None)
+    """Take a closed (or dropped) connection out of the count. It never takes ``_OPEN_LOCK``: a
+    log's ``__del__`` and a weak reference's callback run wherever the garbage collector does,
+    also inside a block that holds the lock (which is not reentrant); the key waits in
+    ``_GONE`` for the lock's next holder (a list's append is atomic)."""
+    _GONE.append(key)
+
+
+def _purge() -> None:
+    """Take the keys of closed connections out of ``_OPEN`` (hold ``_OPEN_LOCK``)."""
+    while _GONE:
+        _OPEN.pop(_GONE.pop(), None)
 
 
 def _taken_over(needing: TableConnection) -> Any:
@@ -189,10 +203,12 @@ def _taken_over(needing: TableConnection) -> Any:
     first, once the process holds :func:`most_connections` (its table no longer holds it); None
     below the limit, or when none is idle (the process goes over the limit for now). An idle
     connection of another store over the limit is closed instead."""
+    most = most_connections()  # reads the environment: not under the lock
     with _OPEN_LOCK:
-        if len(_OPEN) < most_connections():
+        _purge()
+        if len(_OPEN) < most:
             return None
-        others = [ref() for key, ref in _OPEN.items() if key != id(needing)]
+        others = [ref() for key, ref in list(_OPEN.items()) if key != needing.key]
     closing: list[TableConnection] = []
     for other in others:
         if other is None or not other.busy.acquire(blocking=False):
@@ -204,7 +220,7 @@ def _taken_over(needing: TableConnection) -> Any:
                 closing.append(other)
                 continue
             conn, other.conn = other.conn, None
-            _forget(id(other))
+            _forget(other.key)
             return conn
         finally:
             other.busy.release()

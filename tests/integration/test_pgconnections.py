@@ -77,3 +77,34 @@ def test_a_locked_table_keeps_its_connection(pg: PgServer, monkeypatch: pytest.M
 def backend_pid(log: Any) -> int:
     """Return the PostgreSQL backend of a table's connection."""
     return int(log.connection().execute("SELECT pg_backend_pid()").fetchone()[0])
+
+
+def test_a_log_dropped_while_the_count_is_locked_does_not_wait_for_it(pg: PgServer) -> None:
+    """A table's log garbage-collected while a thread holds the count's lock (its ``__del__``
+    closes the connection, and the collector runs wherever Python allocates: once inside
+    ``most_connections()`` under that lock, which hung a whole test run): the close returns at
+    once, and the next connection of the process takes the closed one out of the count."""
+    import gc
+    import threading
+
+    url = pg.new_database()
+    spec = f"{url}#dropped"
+    Session.create(spec, "toy", seed=1).log.close()
+    session = Session(spec)
+    session.state()
+    key = session.log._db.key  # type: ignore[attr-defined]
+    assert key in pgtable._OPEN
+    done = threading.Event()
+
+    def drop() -> None:
+        nonlocal session
+        with pgtable._OPEN_LOCK:
+            del session
+            gc.collect()
+        done.set()
+
+    worker = threading.Thread(target=drop, daemon=True)
+    worker.start()
+    assert done.wait(10), "the log's close waited for the lock its own thread held"
+    Session(spec).state()  # a new connection: the dropped one is out of the count
+    assert key not in pgtable._OPEN
