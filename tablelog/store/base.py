@@ -25,8 +25,10 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from tablelog.store.errors import LogError
 from tablelog.store.format import Header, Position, chain_hash, decode_payload
 from tablelog.store.reader import Record, StoredRecord
+from tablelog.text import msg
 
 __all__ = ["Log", "Lock", "is_record"]
 
@@ -140,3 +142,25 @@ def is_record(payload: bytes | None, pos: Position) -> bool:
     except Exception:  # noqa: BLE001 - not a record at all
         return False
     return type(env) is dict and type(env.get("seq")) is int and env["seq"] == pos.seq
+
+
+def placed(log: Log, pos: Position) -> Position:
+    """Return ``pos`` with its record's span in the file form (``log.position(pos.seq)`` when
+    ``pos`` holds none): what the file store and the PostgreSQL store check alike.
+
+    Raises:
+        LogError: the log holds no record ``pos.seq`` with the hash ``pos.prev``.
+    """
+    if pos.span is not None:
+        return pos
+    found = log.position(pos.seq)
+    if found is None or found != pos:
+        raise LogError(
+            msg(
+                "store.no_record",
+                "{path}: holds no record #{seq} with that chain hash",
+                path=log.path,
+                seq=pos.seq,
+            )
+        )
+    return found

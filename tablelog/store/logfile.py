@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tablelog.store.base import is_record
+from tablelog.store.base import is_record, placed
 from tablelog.store.envelope import FarOff, checker
 from tablelog.store.errors import LogError, cannot, record_error
 from tablelog.store.fileappend import appended
@@ -151,7 +151,7 @@ class LogFile:
         """
         start = self._opened()
         if after is not None:
-            start = self._placed(after)
+            start = placed(self, after)
         self.torn_at = self.in_flight = None
         self.end = start
         return self._records(start, chain, fold)
@@ -199,26 +199,6 @@ class LogFile:
         f.seek(offset)
         return f
 
-    def _placed(self, pos: Position) -> Position:
-        """Return ``pos`` with the span of its record in this file (read when not known).
-
-        Raises:
-            LogError: the log holds no record ``pos.seq`` with the hash ``pos.prev``.
-        """
-        if pos.span is not None:
-            return pos
-        found = self.position(pos.seq)
-        if found is None or found != pos:
-            raise LogError(
-                msg(
-                    "store.no_record",
-                    "{path}: holds no record #{seq} with that chain hash",
-                    path=self.path,
-                    seq=pos.seq,
-                )
-            )
-        return found
-
     def position(self, seq: int) -> Position | None:
         """Return the position right after record ``seq`` (0: before the first record), or
         None when the log holds no whole record ``seq``.
@@ -263,7 +243,7 @@ class LogFile:
         Raises:
             LogError: that record cannot be read back whole and intact.
         """
-        last = self._placed(pos).span[0]  # type: ignore[index]
+        last = placed(self, pos).span[0]  # type: ignore[index]
         try:
             return envelope_in(self.path, last)
         except READ_BACK_ERRORS as exc:
@@ -311,9 +291,9 @@ class LogFile:
                 cut back to its size before the append).
         """
         if locked:
-            return appended(self, envelopes, self._placed(expected))
+            return appended(self, envelopes, placed(self, expected))
         with self.lock():
-            return appended(self, envelopes, self._placed(expected))
+            return appended(self, envelopes, placed(self, expected))
 
     # -- the snapshot cache, subscription, removal ---------------------------------------
 

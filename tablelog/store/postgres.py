@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tablelog.store.base import is_record
+from tablelog.store.base import is_record, placed
 from tablelog.store.envelope import FarOff, checker
 from tablelog.store.errors import LogError, LogMovedOn, exists_error, record_error
 from tablelog.store.follow import PostgresWaiter
@@ -178,7 +178,7 @@ class PostgresLog:
         """
         start = self._opened()
         if after is not None:
-            start = self._spanned(after)
+            start = placed(self, after)
         assert self.version is not None
         self.torn_at = self.in_flight = None
         self.end = start
@@ -202,26 +202,6 @@ class PostgresLog:
         """Return ``(crc, payload)`` of record ``seq``, or None."""
         row = self._db.query(SQL.RECORD, (self.table_id, seq), True).fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
-
-    def _spanned(self, pos: Position) -> Position:
-        """Return ``pos`` with its record's span in the file form (counted when not known).
-
-        Raises:
-            LogError: the table holds no record ``pos.seq`` with the hash ``pos.prev``.
-        """
-        if pos.span is not None:
-            return pos
-        found = self.position(pos.seq)
-        if found is None or found != pos:
-            raise LogError(
-                msg(
-                    "store.no_record",
-                    "{path}: holds no record #{seq} with that chain hash",
-                    path=self.path,
-                    seq=pos.seq,
-                )
-            )
-        return found
 
     def position(self, seq: int) -> Position | None:
         """Return the position right after record ``seq`` (0: before the first record), or
@@ -300,7 +280,7 @@ class PostgresLog:
                 command may or may not be in the table, and the message says so).
         """
         try:
-            records, end = records_of(envelopes, self._spanned(expected))
+            records, end = records_of(envelopes, placed(self, expected))
         except (TypeError, ValueError, OverflowError) as exc:
             raise LogError(
                 msg(
